@@ -1,0 +1,244 @@
+/* ggp match: a local game master running matches between local and HTTP players. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+#ifdef HAVE_SERVER
+#include "master.h"
+
+static const char *const match_help =
+    "usage: ggp match GAME --players P1,P2[,...] [--startclock S] [--playclock S] [--matches N]\n"
+    "                 [--swap] [--seed N] [--trace] [--max-steps K] [--verbose]\n\n"
+    "Acts as the game master: plays N matches of GAME and prints a progress line per match\n"
+    "(stderr), then a table per player and one machine-readable line per player (stdout):\n"
+    "  player=NAME matches=N mean_goal=G ci95=C wins=W draws=D losses=L slowest_move_ms=M"
+    " timeouts=T illegal=I\n"
+    "A player is a local kind or a remote player, http://HOST:PORT, spoken to over the GGP\n"
+    "protocol as the reference game master does (START within the start clock, PLAY within\n"
+    "the play clock + 1 s). A late, unparsable or illegal move is replaced by a random legal\n"
+    "move and counted. One player per role, in role order; a GDL-II `random` role is played\n"
+    "by the master. Local kinds:\n%s"
+    "  --startclock S  seconds to answer START (default 10)\n"
+    "  --playclock S   seconds per move (default 5)\n"
+    "  --matches N     number of matches (default 1)\n"
+    "  --swap          rotate the seats each match (player i plays role i+k in match k)\n"
+    "  --seed N        seed of the master's random choices (default: from the clock)\n"
+    "  --trace         print each match's canonical trace on stdout (as `ggp trace`)\n"
+    "  --max-steps K   abort a match that has not ended after K steps (default 100000)\n"
+    "  --verbose       report every replaced move on stderr\n"
+    "A win is the strictly highest goal of the match, a draw a shared highest goal (in a\n"
+    "one-player game: 100 wins, 0 loses, anything between draws).\n";
+
+static void print_help(FILE *out) {
+    strbuf_t kinds;
+    sb_init(&kinds);
+    player_kind_help(&kinds);
+    fprintf(out, match_help, sb_str(&kinds));
+    sb_fini(&kinds);
+}
+
+typedef struct {
+    const char *game, *players, *startclock, *playclock, *matches, *seed, *max_steps;
+    bool swap, trace, verbose;
+} match_opts_t;
+
+static int parse_opts(int argc, char **argv, match_opts_t *o) {
+    const char *v;
+    for (int i = 1; i < argc; i++) {
+        if (opt_is_help(argv[i])) {
+            print_help(stdout);
+            return 0;
+        } else if (opt_value(argc, argv, &i, "--players", &v)) o->players = v;
+        else if (opt_value(argc, argv, &i, "--startclock", &v)) o->startclock = v;
+        else if (opt_value(argc, argv, &i, "--playclock", &v)) o->playclock = v;
+        else if (opt_value(argc, argv, &i, "--matches", &v)) o->matches = v;
+        else if (opt_value(argc, argv, &i, "--seed", &v)) o->seed = v;
+        else if (opt_value(argc, argv, &i, "--max-steps", &v)) o->max_steps = v;
+        else if (!strcmp(argv[i], "--swap")) o->swap = true;
+        else if (!strcmp(argv[i], "--trace")) o->trace = true;
+        else if (!strcmp(argv[i], "--verbose")) o->verbose = true;
+        else if (argv[i][0] == '-' || o->game) {
+            fprintf(stderr, "ggp match: unexpected argument '%s'\n", argv[i]);
+            return 2;
+        } else o->game = argv[i];
+    }
+    if (!o->game || !o->players) {
+        fprintf(stderr, "ggp match: give a GAME and --players\n");
+        print_help(stderr);
+        return 2;
+    }
+    return -1;
+}
+
+/* Splits the comma-separated players; 0 when one is not valid. */
+static uint32_t parse_players(const char *list, contestant_t **out) {
+    char *copy = xstrdup(list), *save = NULL;
+    uint32_t n = 0;
+    *out = NULL;
+    size_t cap = 0;
+    strbuf_t err;
+    sb_init(&err);
+    for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        GROW(*out, cap, n + 1);
+        if (!contestant_parse(p, &(*out)[n], &err)) {
+            fprintf(stderr, "ggp match: %s\n", sb_str(&err));
+            for (uint32_t i = 0; i < n; i++) contestant_fini(&(*out)[i]);
+            n = 0;
+            break;
+        }
+        n++;
+    }
+    sb_fini(&err);
+    free(copy);
+    return n;
+}
+
+/* What one player collected over the matches. */
+typedef struct {
+    uint32_t matches, wins, draws, losses, timeouts, illegal;
+    double sum, sum_sq, slowest_ms;
+} tally_t;
+
+static void tally_match(tally_t *t, const uint32_t *who, const match_result_t *res, uint32_t n) {
+    int best = -1, n_best = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        int g = res->seats[s].goal;
+        if (g > best) best = g, n_best = 1;
+        else if (g == best) n_best++;
+    }
+    for (uint32_t s = 0; s < n; s++) {
+        tally_t *p = &t[who[s]];
+        const seat_result_t *r = &res->seats[s];
+        double g = r->goal < 0 ? 0 : r->goal;
+        p->matches++;
+        p->sum += g;
+        p->sum_sq += g * g;
+        p->timeouts += r->timeouts;
+        p->illegal += r->illegal;
+        if (r->slowest_ms > p->slowest_ms) p->slowest_ms = r->slowest_ms;
+        if (n == 1) {
+            if (r->goal >= 100) p->wins++;
+            else if (r->goal <= 0) p->losses++;
+            else p->draws++;
+        } else if (r->goal == best && n_best == 1) p->wins++;
+        else if (r->goal == best) p->draws++;
+        else p->losses++;
+    }
+}
+
+static void tally_stats(const tally_t *t, double *mean, double *ci) {
+    *mean = t->matches ? t->sum / t->matches : 0;
+    *ci = 0;
+    if (t->matches < 2) return;
+    double var = (t->sum_sq - t->matches * *mean * *mean) / (t->matches - 1);
+    *ci = 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)t->matches);
+}
+
+static void print_table(const contestant_t *c, const tally_t *t, uint32_t n) {
+    printf("%-28s %7s %5s %5s %6s %9s %7s %10s %8s %7s\n", "player", "matches", "wins", "draws",
+           "losses", "mean_goal", "ci95", "slowest_ms", "timeouts", "illegal");
+    double mean, ci;
+    for (uint32_t i = 0; i < n; i++) {
+        tally_stats(&t[i], &mean, &ci);
+        printf("%-28s %7u %5u %5u %6u %9.2f %7.2f %10.0f %8u %7u\n", c[i].spec, t[i].matches,
+               t[i].wins, t[i].draws, t[i].losses, mean, ci, t[i].slowest_ms, t[i].timeouts,
+               t[i].illegal);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        tally_stats(&t[i], &mean, &ci);
+        printf("player=%s matches=%u mean_goal=%.2f ci95=%.2f wins=%u draws=%u losses=%u "
+               "slowest_move_ms=%.0f timeouts=%u illegal=%u\n",
+               c[i].spec, t[i].matches, mean, ci, t[i].wins, t[i].draws, t[i].losses,
+               t[i].slowest_ms, t[i].timeouts, t[i].illegal);
+    }
+}
+
+static void print_progress(master_t *m, uint32_t k, uint32_t n_matches, const contestant_t *c,
+                           const uint32_t *who, const match_result_t *res) {
+    fprintf(stderr, "match %u/%u:", k + 1, n_matches);
+    for (uint32_t s = 0; s < master_seats(m); s++)
+        fprintf(stderr, " %s=%s:%d", master_seat_name(m, s), c[who[s]].spec, res->seats[s].goal);
+    fprintf(stderr, " (%u steps, %.1f s)%s%s\n", res->steps, res->seconds, res->error[0] ? " error: " : "",
+            res->error);
+}
+
+/* Plays the matches; returns the exit code. */
+static int run(master_t *m, contestant_t *c, uint32_t n, unsigned long long matches, bool swap) {
+    tally_t *t = xcalloc(n, sizeof *t);
+    uint32_t *who = xcalloc(n, sizeof *who);
+    contestant_t **seat = xcalloc(n, sizeof *seat);
+    int rc = 0;
+    for (uint32_t k = 0; k < matches; k++) {
+        for (uint32_t s = 0; s < n; s++) {
+            who[s] = swap ? (uint32_t)((s + n - k % n) % n) : s;
+            seat[s] = &c[who[s]];
+        }
+        match_result_t res;
+        if (!master_play(m, k, seat, &res)) rc = 1;
+        print_progress(m, k, (uint32_t)matches, c, who, &res);
+        if (!res.error[0]) tally_match(t, who, &res, n);
+        match_result_fini(&res);
+    }
+    print_table(c, t, n);
+    free(t);
+    free(who);
+    free(seat);
+    return rc;
+}
+
+int cmd_match(int argc, char **argv) {
+    match_opts_t o = {.startclock = "10", .playclock = "5", .matches = "1", .max_steps = "100000"};
+    int rc = parse_opts(argc, argv, &o);
+    if (rc >= 0) return rc;
+    double sc, pc;
+    unsigned long long matches, seed = 0, max_steps;
+    if (!opt_double("--startclock", o.startclock, &sc) || !opt_double("--playclock", o.playclock, &pc) ||
+        !opt_uint("--matches", o.matches, &matches) || !opt_uint("--max-steps", o.max_steps, &max_steps) ||
+        (o.seed && !opt_uint("--seed", o.seed, &seed)))
+        return 2;
+    if (!o.seed) seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
+    contestant_t *c;
+    uint32_t n = parse_players(o.players, &c);
+    if (!n) return 2;
+    master_config_t cfg = {.startclock = sc, .playclock = pc, .seed = seed,
+                           .trace = o.trace ? stdout : NULL, .verbose = o.verbose,
+                           .max_steps = max_steps > UINT32_MAX ? UINT32_MAX : (uint32_t)max_steps};
+    strbuf_t err;
+    sb_init(&err);
+    master_t *m = master_new(o.game, &cfg, &err);
+    if (!m) {
+        fprintf(stderr, "ggp match: %s\n", sb_str(&err));
+        rc = 1;
+    } else if (master_seats(m) != n) {
+        fprintf(stderr, "ggp match: %s needs %u players (one per role other than random), not %u\n",
+                o.game, master_seats(m), n);
+        rc = 2;
+    } else {
+        signal(SIGPIPE, SIG_IGN);
+        fprintf(stderr, "ggp match: %s, %llu matches, seed %llu\n", o.game, matches, seed);
+        rc = run(m, c, n, matches, o.swap);
+    }
+    master_free(m);
+    for (uint32_t i = 0; i < n; i++) contestant_fini(&c[i]);
+    free(c);
+    sb_fini(&err);
+    return rc;
+}
+
+#else
+
+int cmd_match(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "ggp match: this ggp was built without the server library\n");
+    return 1;
+}
+
+#endif

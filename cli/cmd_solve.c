@@ -1,0 +1,104 @@
+/* ggp solve: exact values of a small game, by levels over all its reachable states. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "reason.h"
+#include "validate.h"
+
+#ifdef HAVE_REGRESS
+#include "regress.h"
+#include "solve.h"
+#endif
+
+static const char *const solve_help =
+    "usage: ggp solve GAME [--max-states N]\n\n"
+    "Explores every reachable state of a small game and solves it exactly: the minimax\n"
+    "value of each role's goal (the role maximises, the others minimise), and the least\n"
+    "number of rounds in which each role forces a win. Prints the initial state's values,\n"
+    "then for each role the number of states per value and per forced-win distance.\n"
+    "Gives up past --max-states reachable states (default 5000000).\n";
+
+int cmd_solve(int argc, char **argv) {
+    const char *path = NULL, *v;
+    unsigned long long max_states = 5000000;
+    for (int i = 1; i < argc; i++) {
+        if (opt_is_help(argv[i])) {
+            fputs(solve_help, stdout);
+            return 0;
+        }
+        if (opt_value(argc, argv, &i, "--max-states", &v)) {
+            if (!opt_uint("--max-states", v, &max_states)) return 2;
+        } else if (argv[i][0] == '-' || path) {
+            fprintf(stderr, "ggp solve: unexpected argument '%s'\n%s", argv[i], solve_help);
+            return 2;
+        } else path = argv[i];
+    }
+    if (!path) {
+        fputs(solve_help, stderr);
+        return 2;
+    }
+#ifndef HAVE_REGRESS
+    fprintf(stderr, "ggp solve: built without the regress library\n");
+    return 2;
+#else
+    diag_t d;
+    diag_init(&d);
+    game_t *g = game_load(path, &d);
+    if (!g) {
+        diag_print(&d, stderr);
+        diag_fini(&d);
+        return 1;
+    }
+    diag_fini(&d);
+    reasoner_t *r = reason_new(g);
+    char err[200];
+    double t0 = now_seconds();
+    solve_t *s = solve_new(g, r, (uint32_t)(max_states > UINT32_MAX - 1 ? UINT32_MAX - 1 : max_states), err,
+                           sizeof err);
+    if (!s) {
+        fprintf(stderr, "ggp solve: %s: %s\n", path, err);
+        reason_free(r);
+        game_free(g);
+        return 3;
+    }
+    shape_t sh;
+    regress_shape(g, r, 16, 1, &sh);
+    solve_rounds(s, sh.supported ? sh.noop : NULL);
+    term_store_t *ts = g->ts;
+    uint32_t n = solve_count(s);
+    printf("%s: states=%u seconds=%.3f%s\n", path, n, now_seconds() - t0,
+           solve_cyclic(s) ? " cyclic (no values)" : "");
+    for (uint32_t role = 0; role < g->n_roles; role++) {
+        const char *name = term_sym_name(ts, term_sym(ts, g->roles[role]));
+        uint8_t w = solve_win_in(s, 0, role);
+        printf("role=%s value=%d", name, solve_value(s, 0, role));
+        if (w == SOLVE_NONE) printf(" win_in=none\n");
+        else printf(" win_in=%u\n", w);
+    }
+    for (uint32_t role = 0; role < g->n_roles; role++) {
+        const char *name = term_sym_name(ts, term_sym(ts, g->roles[role]));
+        uint32_t count[102] = {0}, none = 0;
+        uint32_t dist[256] = {0};
+        for (uint32_t id = 0; id < n; id++) {
+            int v = solve_value(s, id, role);
+            if (v >= 0 && v <= 100) count[v]++;
+            else count[101]++;
+            dist[solve_win_in(s, id, role)]++;
+        }
+        printf("role=%s states per value:", name);
+        for (int v = 0; v <= 100; v++)
+            if (count[v]) printf(" %d:%u", v, count[v]);
+        if (count[101]) printf(" none:%u", count[101]);
+        printf("\nrole=%s states per forced-win rounds:", name);
+        for (int k = 0; k < 255; k++)
+            if (dist[k]) printf(" %d:%u", k, dist[k]);
+        none = dist[SOLVE_NONE];
+        printf(" none:%u\n", none);
+    }
+    solve_free(s);
+    reason_free(r);
+    game_free(g);
+    return 0;
+#endif
+}

@@ -1,0 +1,89 @@
+/* ggp trace: canonical match traces, from a seed or from a file of joint moves. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "trace.h"
+#include "validate.h"
+
+static const char *const trace_help =
+    "usage: ggp trace GAME (--seed S [--matches N] | --moves FILE) [--max-steps K]\n\n"
+    "Prints the canonical trace of ../shared/spec/trace-format.md.\n"
+    "  --seed S       choose moves with the SplitMix64 stream seeded with S (unsigned 64-bit)\n"
+    "  --matches N    play N matches in a row from that one stream (default 1)\n"
+    "  --moves FILE   replay the joint moves of FILE, one line per step ('-' reads stdin)\n"
+    "  --max-steps K  give up (exit 1) when a match has not ended after K steps (default 100000)\n"
+    "Exits 1 on an illegal move (naming the step and role) or an invalid game.\n";
+
+static char *read_moves(const char *path, size_t *len) {
+    if (strcmp(path, "-") != 0) return read_file(path, len);
+    strbuf_t sb;
+    sb_init(&sb);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) sb_putn(&sb, buf, n);
+    sb_str(&sb);
+    *len = sb.len;
+    return sb.data;
+}
+
+int cmd_trace(int argc, char **argv) {
+    const char *path = NULL, *seed_s = NULL, *matches_s = "1", *moves = NULL, *max_s = "100000", *v;
+    for (int i = 1; i < argc; i++) {
+        if (opt_is_help(argv[i])) {
+            fputs(trace_help, stdout);
+            return 0;
+        } else if (opt_value(argc, argv, &i, "--seed", &v)) seed_s = v;
+        else if (opt_value(argc, argv, &i, "--matches", &v)) matches_s = v;
+        else if (opt_value(argc, argv, &i, "--moves", &v)) moves = v;
+        else if (opt_value(argc, argv, &i, "--max-steps", &v)) max_s = v;
+        else if (argv[i][0] == '-' || path) {
+            fprintf(stderr, "ggp trace: unexpected argument '%s'\n%s", argv[i], trace_help);
+            return 2;
+        } else path = argv[i];
+    }
+    unsigned long long seed = 0, matches = 1, max_steps = 0;
+    if (!path || (!seed_s == !moves)) {
+        fprintf(stderr, "ggp trace: give a GAME and exactly one of --seed and --moves\n%s", trace_help);
+        return 2;
+    }
+    if ((seed_s && !opt_uint("--seed", seed_s, &seed)) || !opt_uint("--matches", matches_s, &matches) ||
+        !opt_uint("--max-steps", max_s, &max_steps))
+        return 2;
+    diag_t d;
+    diag_init(&d);
+    game_t *g = game_load(path, &d);
+    if (!g) {
+        diag_print(&d, stderr);
+        diag_fini(&d);
+        return 1;
+    }
+    reasoner_t *r = reason_new(g);
+    strbuf_t name;
+    sb_init(&name);
+    trace_game_name(path, &name);
+    splitmix_t rng = {seed};
+    trace_moves_t mv = {.rng = seed_s ? &rng : NULL, .moves_file = moves};
+    char *text = NULL;
+    int rc = 0;
+    if (moves) {
+        text = read_moves(moves, &mv.moves_len);
+        if (!text) {
+            fprintf(stderr, "ggp trace: cannot read %s: %s\n", moves, strerror(errno));
+            rc = 1;
+        }
+        mv.moves = text;
+        matches = 1;
+    }
+    for (unsigned long long m = 0; rc == 0 && m < matches; m++)
+        rc = trace_match(r, sb_str(&name), &mv, (uint32_t)(max_steps > UINT32_MAX ? UINT32_MAX : max_steps),
+                         stdout, stderr);
+    free(text);
+    sb_fini(&name);
+    reason_free(r);
+    game_free(g);
+    diag_fini(&d);
+    return rc;
+}

@@ -1,0 +1,22 @@
+/* The ggp subcommands: each parses its own options and returns the process exit code. */
+#ifndef CLI_COMMANDS_H
+#define CLI_COMMANDS_H
+
+int cmd_check(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_perft(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_match(int argc, char **argv);
+int cmd_regress(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
+
+/* Shared option helpers: true when argv[*i] is name, taking its value into *value. */
+#include <stdbool.h>
+bool opt_value(int argc, char **argv, int *i, const char *name, const char **value);
+bool opt_is_help(const char *arg);
+/* Parses an unsigned integer option value; prints an error and returns false if bad. */
+bool opt_uint(const char *name, const char *value, unsigned long long *out);
+bool opt_double(const char *name, const char *value, double *out);
+
+#endif

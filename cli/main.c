@@ -1,0 +1,81 @@
+/* ggp: the command line. Dispatches to one subcommand per concept. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+typedef struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} command_t;
+
+static const command_t commands[] = {
+    {"check", cmd_check, "parse and validate a game; print its roles and rule facts"},
+    {"trace", cmd_trace, "play matches (seeded random or given moves) and print canonical traces"},
+    {"bench", cmd_bench, "random playouts per second"},
+    {"perft", cmd_perft, "count move sequences to a depth (reasoner correctness check)"},
+    {"serve", cmd_serve, "play GGP matches over HTTP for a game master"},
+    {"match", cmd_match, "run matches between local and HTTP players (a game master)"},
+    {"regress", cmd_regress, "lifted backward search: win formulas alpha_i/beta_i per round"},
+    {"solve", cmd_solve, "exact values of a small game over all its reachable states"},
+};
+
+static void usage(FILE *out) {
+    fprintf(out, "usage: ggp COMMAND [OPTIONS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'ggp COMMAND --help' describes a command.\n");
+}
+
+bool opt_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }
+
+bool opt_value(int argc, char **argv, int *i, const char *name, const char **value) {
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0) return false;
+    if (argv[*i][n] == '=') {
+        *value = argv[*i] + n + 1;
+        return true;
+    }
+    if (argv[*i][n] != 0) return false;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "ggp: option %s needs a value\n", name);
+        exit(2);
+    }
+    *value = argv[++*i];
+    return true;
+}
+
+bool opt_uint(const char *name, const char *value, unsigned long long *out) {
+    char *end;
+    if (!*value || *value == '-') goto bad;
+    *out = strtoull(value, &end, 10);
+    if (*end) goto bad;
+    return true;
+bad:
+    fprintf(stderr, "ggp: %s expects a non-negative integer, not '%s'\n", name, value);
+    return false;
+}
+
+bool opt_double(const char *name, const char *value, double *out) {
+    char *end;
+    *out = strtod(value, &end);
+    if (!*value || *end || *out < 0) {
+        fprintf(stderr, "ggp: %s expects a non-negative number, not '%s'\n", name, value);
+        return false;
+    }
+    return true;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2 || opt_is_help(argv[1])) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "ggp: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,1034 @@
+/* The reasoner: on-demand evaluation of GDL rules. See reason.h.
+ *
+ * Every predicate is a relation: a set of ground tuples (its arguments). State fluents are
+ * split by signature into "fluent relations" ((true (cell ?x ?y b)) scans the relation
+ * cell/3 of the current state), so that joins see flat tuples and per-argument indexes.
+ *
+ * Two modes meet here. Recursive predicates and predicates asked for with no argument
+ * bound are computed whole, bottom-up (semi-naive inside recursive rule components).
+ * A non-recursive predicate that depends on the state and is asked for with some
+ * arguments bound is answered top-down for exactly that call, and the answers are
+ * memoised per state: chess-like games define relations of six or seven arguments that
+ * would be enormous in full but are only ever asked about one square at a time. */
+#include "reason.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A relation may not grow past this many tuples: a runaway recursion becomes a clear
+ * error instead of a hang. */
+#define MAX_TUPLES 20000000u
+
+typedef enum { OP_SCAN, OP_TRUE_ANY, OP_NEG, OP_NEG_TRUE_VAR, OP_DISTINCT, OP_EQUAL } op_t;
+
+typedef struct {
+    op_t op;
+    uint32_t rel;
+    uint32_t arity;
+    term_t *args; /* argument patterns */
+    term_t a, b;  /* distinct/equal operands, or the variable of (true ?x) */
+    bool in_scc;  /* on the head's own predicate component */
+} step_t;
+
+typedef struct plan {
+    uint32_t mask; /* head argument positions bound on entry */
+    uint32_t head_rel;
+    uint32_t head_arity;
+    term_t *head_args;
+    step_t *steps;
+    uint32_t n_steps;
+    uint32_t n_vars;
+    uint64_t tries; /* tuples tried, for GGP_PROFILE */
+    struct plan *next; /* the same rule compiled for other masks */
+} plan_t;
+
+typedef struct {
+    uint32_t *head; /* hash on the argument's term: chain head, tuple index + 1 */
+    size_t cap;
+    uint32_t *next; /* per tuple: next tuple index + 1 with the same key */
+    size_t next_cap;
+    bool built;
+} index_t;
+
+typedef struct {
+    uint32_t arity;
+    layer_t layer;
+    bool computed;
+    bool computing;
+    bool is_fluent; /* a fluent relation, filled from the state */
+    bool callable;  /* may be answered per call (derived, dynamic, not recursive) */
+    uint32_t pred;  /* predicate id, or UINT32_MAX for fluent relations */
+    sym_t sym;      /* fluent signature */
+    term_t *data;
+    size_t n, cap; /* tuples */
+    uint32_t *set; /* open addressing over tuple index + 1 */
+    size_t set_cap;
+    index_t *idx; /* one per argument position */
+} rel_t;
+
+/* A memoised call: the answers of a predicate with the arguments in mask bound to key. */
+typedef struct {
+    uint32_t pred, mask;
+    term_t *key;
+    rel_t ans;
+    bool done;
+} call_t;
+
+typedef struct {
+    call_t **calls; /* stable pointers, reused after a clear */
+    uint32_t n, n_alloc;
+    size_t cap;
+    uint32_t *table; /* open addressing over call index + 1 */
+    size_t table_cap;
+} memo_t;
+
+struct reasoner {
+    game_t *g;
+    term_store_t *ts;
+    rel_t *rels;
+    uint32_t n_rels;
+    plan_t **plans;       /* per rule: its compiled plans, mask 0 first */
+    uint32_t **scc_rules; /* per predicate component: its rules, dependencies first */
+    uint32_t *scc_n_rules;
+    uint32_t *fluent_table; /* (sym, arity) -> rel id + 1 */
+    size_t fluent_cap;
+    memo_t memo[3]; /* per layer */
+    /* what the state- and move-dependent relations were computed for */
+    state_t cur;
+    bool has_state;
+    term_t *cur_joint;
+    bool has_joint;
+    term_t *out;
+    size_t out_cap;
+    uint32_t pred_legal, pred_goal, pred_terminal, pred_next, pred_init, pred_sees, pred_does;
+    reason_stats_t stats;
+};
+
+/* ---------------- states ---------------- */
+
+void state_init(state_t *s) { memset(s, 0, sizeof *s); }
+void state_fini(state_t *s) {
+    free(s->facts);
+    memset(s, 0, sizeof *s);
+}
+void state_copy(state_t *dst, const state_t *src) {
+    if (dst->cap < src->n) {
+        dst->facts = xrealloc(dst->facts, (src->n + 1) * sizeof *dst->facts);
+        dst->cap = src->n + 1;
+    }
+    if (src->n) memcpy(dst->facts, src->facts, src->n * sizeof *dst->facts);
+    dst->n = src->n;
+}
+bool state_equal(const state_t *a, const state_t *b) {
+    return a->n == b->n && (a->n == 0 || memcmp(a->facts, b->facts, a->n * sizeof *a->facts) == 0);
+}
+uint64_t state_hash(const state_t *s) {
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t i = 0; i < s->n; i++) h = (h ^ s->facts[i]) * 1099511628211ull;
+    return h;
+}
+bool state_has(const state_t *s, term_t f) {
+    uint32_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (s->facts[mid] < f) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < s->n && s->facts[lo] == f;
+}
+static int cmp_term(const void *a, const void *b) {
+    term_t x = *(const term_t *)a, y = *(const term_t *)b;
+    return x < y ? -1 : x > y;
+}
+void state_normalise(state_t *s) {
+    if (s->n < 2) return;
+    qsort(s->facts, s->n, sizeof *s->facts, cmp_term);
+    uint32_t k = 1;
+    for (uint32_t i = 1; i < s->n; i++)
+        if (s->facts[i] != s->facts[k - 1]) s->facts[k++] = s->facts[i];
+    s->n = k;
+}
+static void state_push(state_t *s, term_t f) {
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 16;
+        s->facts = xrealloc(s->facts, s->cap * sizeof *s->facts);
+    }
+    s->facts[s->n++] = f;
+}
+
+/* ---------------- relations ---------------- */
+
+static uint32_t tuple_hash(const term_t *t, uint32_t arity) {
+    uint32_t h = 0x12345678u;
+    for (uint32_t i = 0; i < arity; i++) h = hash_mix(h, t[i]);
+    return h * 0x9e3779b1u;
+}
+
+static void rel_clear(rel_t *rel) {
+    if (rel->n && rel->set) memset(rel->set, 0, rel->set_cap * sizeof *rel->set);
+    if (rel->n)
+        for (uint32_t j = 0; j < rel->arity; j++)
+            if (rel->idx[j].built) memset(rel->idx[j].head, 0, rel->idx[j].cap * sizeof(uint32_t));
+    for (uint32_t j = 0; j < rel->arity; j++) rel->idx[j].built = false;
+    rel->n = 0;
+    rel->computed = false;
+}
+
+static const term_t *rel_tuple(const rel_t *rel, size_t i) { return rel->data + i * rel->arity; }
+
+static bool rel_contains(const rel_t *rel, const term_t *t) {
+    if (rel->n == 0) return false;
+    if (rel->arity == 0) return true;
+    size_t mask = rel->set_cap - 1;
+    for (size_t i = tuple_hash(t, rel->arity) & mask; rel->set[i]; i = (i + 1) & mask) {
+        const term_t *u = rel_tuple(rel, rel->set[i] - 1);
+        if (memcmp(u, t, rel->arity * sizeof *t) == 0) return true;
+    }
+    return false;
+}
+
+static void set_insert(rel_t *rel, uint32_t tuple_index) {
+    size_t mask = rel->set_cap - 1;
+    size_t i = tuple_hash(rel_tuple(rel, tuple_index), rel->arity) & mask;
+    while (rel->set[i]) i = (i + 1) & mask;
+    rel->set[i] = tuple_index + 1;
+}
+
+static void set_grow(rel_t *rel) {
+    size_t cap = rel->set_cap ? rel->set_cap * 2 : 16;
+    free(rel->set);
+    rel->set = xcalloc(cap, sizeof *rel->set);
+    rel->set_cap = cap;
+    for (size_t i = 0; i < rel->n; i++) set_insert(rel, (uint32_t)i);
+}
+
+static void index_add(rel_t *rel, uint32_t j, uint32_t tuple_index);
+
+/* Adds a tuple; false when it was already there. */
+static bool rel_add(rel_t *rel, const term_t *t) {
+    if (rel_contains(rel, t)) return false;
+    if (rel->n >= MAX_TUPLES)
+        die("a relation grew past %u tuples: the rules do not terminate", MAX_TUPLES);
+    if (rel->arity == 0) {
+        rel->n = 1;
+        return true;
+    }
+    if ((rel->n + 1) * 2 > rel->set_cap) set_grow(rel);
+    GROW(rel->data, rel->cap, (rel->n + 1) * rel->arity);
+    memcpy(rel->data + rel->n * rel->arity, t, rel->arity * sizeof *t);
+    uint32_t ti = (uint32_t)rel->n++;
+    set_insert(rel, ti);
+    for (uint32_t j = 0; j < rel->arity; j++)
+        if (rel->idx[j].built) index_add(rel, j, ti);
+    return true;
+}
+
+static void index_add(rel_t *rel, uint32_t j, uint32_t ti) {
+    index_t *x = &rel->idx[j];
+    GROW(x->next, x->next_cap, ti + 1);
+    term_t key = rel_tuple(rel, ti)[j];
+    size_t slot = (key * 0x9e3779b1u) & (x->cap - 1);
+    x->next[ti] = x->head[slot];
+    x->head[slot] = ti + 1;
+}
+
+static void index_build(rel_t *rel, uint32_t j) {
+    index_t *x = &rel->idx[j];
+    size_t want = 16;
+    while (want < rel->n * 2 + 16) want *= 2;
+    if (x->cap < want) {
+        free(x->head);
+        x->head = xcalloc(want, sizeof *x->head);
+        x->cap = want;
+    } else {
+        memset(x->head, 0, x->cap * sizeof *x->head);
+    }
+    for (size_t i = 0; i < rel->n; i++) index_add(rel, j, (uint32_t)i);
+    x->built = true;
+}
+
+/* ---------------- compilation ---------------- */
+
+static uint32_t new_rel(reasoner_t *r, uint32_t arity) {
+    r->rels = xrealloc(r->rels, (r->n_rels + 1) * sizeof *r->rels);
+    rel_t *rel = &r->rels[r->n_rels];
+    memset(rel, 0, sizeof *rel);
+    rel->arity = arity;
+    rel->pred = UINT32_MAX;
+    rel->idx = xcalloc(arity + 1, sizeof *rel->idx);
+    return r->n_rels++;
+}
+
+static void rel_fini(rel_t *rel) {
+    free(rel->data);
+    free(rel->set);
+    for (uint32_t j = 0; j < rel->arity; j++) {
+        free(rel->idx[j].head);
+        free(rel->idx[j].next);
+    }
+    free(rel->idx);
+}
+
+static uint32_t fluent_rel(reasoner_t *r, sym_t sym, uint32_t arity, bool create) {
+    size_t mask = r->fluent_cap - 1;
+    size_t i = hash_mix(sym * 0x85ebca6bu, arity) & mask;
+    for (; r->fluent_table[i]; i = (i + 1) & mask) {
+        rel_t *rel = &r->rels[r->fluent_table[i] - 1];
+        if (rel->sym == sym && rel->arity == arity) return r->fluent_table[i] - 1;
+    }
+    if (!create) return UINT32_MAX;
+    uint32_t id = new_rel(r, arity);
+    r->rels[id].is_fluent = true;
+    r->rels[id].sym = sym;
+    r->rels[id].layer = LAYER_STATE;
+    r->fluent_table[i] = id + 1;
+    return id;
+}
+
+static term_t *copy_args(const term_store_t *ts, term_t atom, uint32_t *arity) {
+    *arity = term_arity(ts, atom);
+    term_t *a = xmalloc((*arity + 1) * sizeof *a);
+    for (uint32_t i = 0; i < *arity; i++) a[i] = term_arg(ts, atom, i);
+    return a;
+}
+
+static void vars_of(const term_store_t *ts, term_t t, bool *mark) {
+    if (term_is_ground(ts, t)) return;
+    if (term_is_var(ts, t)) {
+        mark[term_sym(ts, t)] = true;
+        return;
+    }
+    for (uint32_t i = 0; i < term_arity(ts, t); i++) vars_of(ts, term_arg(ts, t, i), mark);
+}
+
+/* Counts occurrences of variables of t not yet bound. */
+static uint32_t unbound_vars(const term_store_t *ts, term_t t, const bool *bound) {
+    if (term_is_ground(ts, t)) return 0;
+    if (term_is_var(ts, t)) return !bound[term_sym(ts, t)];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < term_arity(ts, t); i++) n += unbound_vars(ts, term_arg(ts, t, i), bound);
+    return n;
+}
+
+static step_t make_step(reasoner_t *r, const lit_t *l, uint32_t head_scc) {
+    const term_store_t *ts = r->ts;
+    const game_t *g = r->g;
+    step_t s = {0};
+    term_t atom = l->atom;
+    sym_t sym = term_sym(ts, atom);
+    if (sym == SYM_DISTINCT && term_arity(ts, atom) == 2 && l->kind != LIT_POS) {
+        s.op = l->kind == LIT_DISTINCT ? OP_DISTINCT : OP_EQUAL;
+        s.a = term_arg(ts, atom, 0);
+        s.b = term_arg(ts, atom, 1);
+        return s;
+    }
+    if (sym == SYM_TRUE && term_arity(ts, atom) == 1) {
+        term_t f = term_arg(ts, atom, 0);
+        if (term_is_var(ts, f)) {
+            s.op = l->kind == LIT_POS ? OP_TRUE_ANY : OP_NEG_TRUE_VAR;
+            s.a = f;
+            return s;
+        }
+        s.op = l->kind == LIT_POS ? OP_SCAN : OP_NEG;
+        s.rel = fluent_rel(r, term_sym(ts, f), term_arity(ts, f), true);
+        s.args = copy_args(ts, f, &s.arity);
+        return s;
+    }
+    s.op = l->kind == LIT_POS ? OP_SCAN : OP_NEG;
+    s.rel = game_pred_of(g, atom);
+    s.args = copy_args(ts, atom, &s.arity);
+    s.in_scc = g->preds[s.rel].scc == head_scc;
+    return s;
+}
+
+/* Roughly how many tuples a literal yields with the given variables bound. Static
+ * relations are computed by now and their sizes are exact; the rest are guesses. */
+static double literal_cost(reasoner_t *r, const lit_t *l, const bool *bound) {
+    const term_store_t *ts = r->ts;
+    term_t atom = l->atom;
+    uint32_t pred = game_pred_of(r->g, atom);
+    double size = 1000;
+    if (term_sym(ts, atom) == SYM_TRUE) size = 30;
+    else if (pred == r->pred_does) size = r->g->n_roles;
+    else if (r->rels[pred].computed && r->rels[pred].layer == LAYER_STATIC) size = (double)r->rels[pred].n;
+    const term_t *args = term_args(ts, atom);
+    uint32_t n = term_arity(ts, atom);
+    if (term_sym(ts, atom) == SYM_TRUE && n == 1 && !term_is_var(ts, args[0]))
+        args = term_args(ts, args[0]), n = term_arity(ts, term_arg(ts, atom, 0));
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t ub = unbound_vars(ts, args[i], bound);
+        if (ub == 0) size /= 6;
+        else if (!term_is_var(ts, args[i])) size /= 2;
+    }
+    return size;
+}
+
+/* Chooses the next literal: a filter whose variables are all bound goes first, then a
+ * positive literal with all variables bound (a lookup), then the cheapest by estimate;
+ * the written order breaks ties. */
+static int pick_literal(reasoner_t *r, const rule_t *rule, const bool *used, const bool *bound) {
+    const term_store_t *ts = r->ts;
+    int best = -1;
+    double best_cost = 1e300;
+    for (uint32_t i = 0; i < rule->n_body; i++) {
+        if (used[i]) continue;
+        const lit_t *l = &rule->body[i];
+        uint32_t ub = unbound_vars(ts, l->atom, bound);
+        if (ub == 0) return (int)i;
+        if (l->kind != LIT_POS) continue;
+        double cost = literal_cost(r, l, bound);
+        if (cost < best_cost) best = (int)i, best_cost = cost;
+    }
+    if (best < 0) /* only filters with unbound variables remain: unsafe, rejected earlier */
+        for (uint32_t i = 0; i < rule->n_body && best < 0; i++)
+            if (!used[i]) best = (int)i;
+    return best;
+}
+
+static void ensure(reasoner_t *r, uint32_t rel_id);
+
+/* Static relations a rule reads are computed before the rule is planned, so that the
+ * planner knows their sizes. */
+static void ensure_static_inputs(reasoner_t *r, const rule_t *rule) {
+    uint32_t head_scc = r->g->preds[game_pred_of(r->g, rule->head)].scc;
+    for (uint32_t i = 0; i < rule->n_body; i++) {
+        if (rule->body[i].kind == LIT_DISTINCT) continue;
+        uint32_t p = game_pred_of(r->g, rule->body[i].atom);
+        if (r->rels[p].layer == LAYER_STATIC && r->g->preds[p].scc != head_scc) ensure(r, p);
+    }
+}
+
+static plan_t *compile_plan(reasoner_t *r, uint32_t ri, uint32_t mask) {
+    const term_store_t *ts = r->ts;
+    const rule_t *rule = &r->g->rules[ri];
+    ensure_static_inputs(r, rule);
+    plan_t *p = xcalloc(1, sizeof *p);
+    p->mask = mask;
+    p->head_rel = game_pred_of(r->g, rule->head);
+    p->head_args = copy_args(ts, rule->head, &p->head_arity);
+    p->n_vars = rule->n_vars;
+    p->steps = xcalloc(rule->n_body + 1, sizeof *p->steps);
+    bool *bound = xcalloc(rule->n_vars + 1, sizeof *bound);
+    bool *used = xcalloc(rule->n_body + 1, sizeof *used);
+    for (uint32_t j = 0; j < p->head_arity && j < 32; j++)
+        if (mask & (1u << j)) vars_of(ts, p->head_args[j], bound);
+    uint32_t head_scc = r->g->preds[p->head_rel].scc;
+    while (p->n_steps < rule->n_body) {
+        int best = pick_literal(r, rule, used, bound);
+        used[best] = true;
+        p->steps[p->n_steps++] = make_step(r, &rule->body[best], head_scc);
+        vars_of(ts, rule->body[best].atom, bound);
+    }
+    free(bound);
+    free(used);
+    return p;
+}
+
+/* The plan of a rule for a call with the head arguments in mask bound, compiled on first
+ * use. */
+static plan_t *plan_for(reasoner_t *r, uint32_t ri, uint32_t mask) {
+    plan_t *p = r->plans[ri];
+    for (; p; p = p->next)
+        if (p->mask == mask) return p;
+    p = compile_plan(r, ri, mask);
+    p->next = r->plans[ri];
+    r->plans[ri] = p;
+    return p;
+}
+
+static void compile(reasoner_t *r) {
+    game_t *g = r->g;
+    for (size_t i = 0; i < g->n_preds; i++) {
+        uint32_t id = new_rel(r, g->preds[i].arity);
+        rel_t *rel = &r->rels[id];
+        rel->pred = (uint32_t)i;
+        rel->layer = g->preds[i].layer;
+        rel->callable = g->preds[i].n_rules && !g->preds[i].recursive && rel->layer != LAYER_STATIC;
+    }
+    r->fluent_cap = 64;
+    while (r->fluent_cap < g->n_rules * 4 + 64) r->fluent_cap *= 2;
+    r->fluent_table = xcalloc(r->fluent_cap, sizeof *r->fluent_table);
+    r->plans = xcalloc(g->n_rules + 1, sizeof *r->plans);
+    /* Every fluent relation exists before plans are compiled (lazily, mid-evaluation), so
+     * that the relation array never moves under a running join. */
+    for (size_t i = 0; i < g->n_rules; i++)
+        for (uint32_t k = 0; k < g->rules[i].n_body; k++) {
+            term_t atom = g->rules[i].body[k].atom;
+            if (term_sym(r->ts, atom) != SYM_TRUE || term_arity(r->ts, atom) != 1) continue;
+            term_t f = term_arg(r->ts, atom, 0);
+            if (!term_is_var(r->ts, f)) fluent_rel(r, term_sym(r->ts, f), term_arity(r->ts, f), true);
+        }
+    r->scc_n_rules = xcalloc(g->n_sccs + 1, sizeof *r->scc_n_rules);
+    r->scc_rules = xcalloc(g->n_sccs + 1, sizeof *r->scc_rules);
+    for (size_t i = 0; i < g->n_rules; i++)
+        r->scc_n_rules[g->preds[game_pred_of(g, g->rules[i].head)].scc]++;
+    for (uint32_t s = 0; s < g->n_sccs; s++) {
+        r->scc_rules[s] = xmalloc((r->scc_n_rules[s] + 1) * sizeof **r->scc_rules);
+        r->scc_n_rules[s] = 0;
+    }
+    for (size_t k = 0; k < g->n_rules; k++) {
+        uint32_t ri = g->rule_order[k];
+        uint32_t s = g->preds[game_pred_of(g, g->rules[ri].head)].scc;
+        r->scc_rules[s][r->scc_n_rules[s]++] = ri;
+    }
+}
+
+reasoner_t *reason_new(game_t *g) {
+    reasoner_t *r = xcalloc(1, sizeof *r);
+    r->g = g;
+    r->ts = g->ts;
+    compile(r);
+    r->pred_legal = game_pred(g, SYM_LEGAL, 2);
+    r->pred_goal = game_pred(g, SYM_GOAL, 2);
+    r->pred_terminal = game_pred(g, SYM_TERMINAL, 0);
+    r->pred_next = game_pred(g, SYM_NEXT, 1);
+    r->pred_init = game_pred(g, SYM_INIT, 1);
+    r->pred_sees = game_pred(g, SYM_SEES, 2);
+    r->pred_does = game_pred(g, SYM_DOES, 2);
+    r->cur_joint = xcalloc(g->n_roles + 1, sizeof *r->cur_joint);
+    state_init(&r->cur);
+    return r;
+}
+
+static void print_profile(const reasoner_t *r) {
+    strbuf_t sb;
+    sb_init(&sb);
+    for (size_t i = 0; i < r->g->n_rules; i++) {
+        uint64_t tries = 0;
+        for (plan_t *p = r->plans[i]; p; p = p->next) tries += p->tries;
+        if (tries < 100000) continue;
+        sb_clear(&sb);
+        rule_print(r->g, &r->g->rules[i], &sb);
+        fprintf(stderr, "%12llu %.300s\n", (unsigned long long)tries, sb_str(&sb));
+    }
+    sb_fini(&sb);
+}
+
+static void memo_fini(memo_t *m) {
+    for (uint32_t i = 0; i < m->n_alloc; i++) {
+        rel_fini(&m->calls[i]->ans);
+        free(m->calls[i]->key);
+        free(m->calls[i]);
+    }
+    free(m->calls);
+    free(m->table);
+}
+
+void reason_free(reasoner_t *r) {
+    if (!r) return;
+    if (getenv("GGP_PROFILE")) print_profile(r);
+    for (uint32_t i = 0; i < r->n_rels; i++) rel_fini(&r->rels[i]);
+    for (size_t i = 0; i < r->g->n_rules; i++)
+        for (plan_t *p = r->plans[i], *next; p; p = next) {
+            next = p->next;
+            for (uint32_t k = 0; k < p->n_steps; k++) free(p->steps[k].args);
+            free(p->steps);
+            free(p->head_args);
+            free(p);
+        }
+    for (uint32_t s = 0; s < r->g->n_sccs; s++) free(r->scc_rules[s]);
+    for (int l = 0; l < 3; l++) memo_fini(&r->memo[l]);
+    free(r->scc_rules);
+    free(r->scc_n_rules);
+    free(r->plans);
+    free(r->rels);
+    free(r->fluent_table);
+    free(r->out);
+    free(r->cur_joint);
+    state_fini(&r->cur);
+    free(r);
+}
+
+const game_t *reason_game(const reasoner_t *r) { return r->g; }
+
+/* ---------------- joins ---------------- */
+
+typedef struct {
+    reasoner_t *r;
+    plan_t *plan;
+    rel_t *target;  /* where the head tuples go */
+    bool full_mode; /* computing whole relations: own-component literals read them as built */
+    int delta_step; /* step restricted to [delta_lo, delta_hi), or -1 */
+    size_t delta_lo, delta_hi;
+    term_t *vars;
+    uint32_t *trail;
+    uint32_t n_trail;
+    uint32_t added;
+} join_t;
+
+static void ensure(reasoner_t *r, uint32_t rel_id);
+static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *key);
+
+/* Matches pattern p against ground g, extending the bindings. */
+static bool match(join_t *j, term_t p, term_t g) {
+    const term_store_t *ts = j->r->ts;
+    if (p == g) return true;
+    const term_node_t *pn = &ts->nodes[p];
+    if (pn->ground) return false;
+    if (pn->kind == TERM_VAR) {
+        term_t *slot = &j->vars[pn->sym];
+        if (*slot) return *slot == g;
+        *slot = g;
+        j->trail[j->n_trail++] = pn->sym;
+        return true;
+    }
+    const term_node_t *gn = &ts->nodes[g];
+    if (gn->kind != TERM_FUN || gn->sym != pn->sym || gn->arity != pn->arity) return false;
+    for (uint32_t i = 0; i < pn->arity; i++)
+        if (!match(j, ts->args[pn->args + i], ts->args[gn->args + i])) return false;
+    return true;
+}
+
+static void undo(join_t *j, uint32_t mark) {
+    while (j->n_trail > mark) j->vars[j->trail[--j->n_trail]] = TERM_NONE;
+}
+
+/* The value of a pattern under the bindings when it is a ground term or a bound variable;
+ * TERM_NONE otherwise. */
+static term_t bound_value(const join_t *j, term_t p) {
+    const term_node_t *n = &j->r->ts->nodes[p];
+    if (n->ground) return p;
+    if (n->kind == TERM_VAR) return j->vars[n->sym];
+    return TERM_NONE;
+}
+
+static void join_from(join_t *j, uint32_t k);
+
+static void try_tuple(join_t *j, uint32_t k, const step_t *s, const rel_t *rel, size_t ti) {
+    j->plan->tries++;
+    uint32_t mark = j->n_trail;
+    const term_t *t = rel_tuple(rel, ti);
+    uint32_t i = 0;
+    for (; i < s->arity; i++)
+        if (!match(j, s->args[i], t[i])) break;
+    if (i == s->arity) join_from(j, k + 1);
+    undo(j, mark);
+}
+
+/* Joins step k against the tuples [lo, hi) of rel, through an index when an argument is
+ * bound and the range is not tiny. */
+static void scan_rel(join_t *j, uint32_t k, const step_t *s, rel_t *rel, size_t lo, size_t hi) {
+    if (hi <= lo) return;
+    if (s->arity == 0) {
+        join_from(j, k + 1);
+        return;
+    }
+    uint32_t pos = UINT32_MAX, n_bound = 0;
+    term_t key = TERM_NONE, tuple[s->arity];
+    for (uint32_t i = 0; i < s->arity; i++)
+        if ((tuple[i] = bound_value(j, s->args[i])) != TERM_NONE && n_bound++ == 0) pos = i, key = tuple[i];
+    if (n_bound == s->arity && lo == 0 && hi == rel->n) {
+        /* a membership test: the hash set answers it */
+        j->plan->tries++;
+        if (rel_contains(rel, tuple)) join_from(j, k + 1);
+        return;
+    }
+    if (pos == UINT32_MAX || hi - lo <= 6) {
+        for (size_t ti = lo; ti < hi; ti++) try_tuple(j, k, s, rel, ti);
+        return;
+    }
+    if (!rel->idx[pos].built) index_build(rel, pos);
+    /* Chains run from newer to older tuples; new ones land at the head, unseen here. */
+    index_t *x = &rel->idx[pos];
+    for (uint32_t e = x->head[(key * 0x9e3779b1u) & (x->cap - 1)]; e; e = x->next[e - 1]) {
+        size_t ti = e - 1;
+        if (ti >= hi) continue;
+        if (ti < lo) break;
+        if (rel_tuple(rel, ti)[pos] == key) try_tuple(j, k, s, rel, ti);
+    }
+}
+
+/* Which relation a literal on a predicate reads: the one being built (own component, in
+ * full mode), a memoised call (some arguments bound), or the whole relation. */
+static rel_t *source_of(join_t *j, const step_t *s, const term_t *key, uint32_t mask) {
+    reasoner_t *r = j->r;
+    rel_t *rel = &r->rels[s->rel];
+    if (rel->is_fluent) return rel;
+    if (j->full_mode && s->in_scc) return rel;
+    if (rel->callable && mask) return &call(r, s->rel, mask, key)->ans;
+    ensure(r, s->rel);
+    return rel;
+}
+
+static uint32_t call_key(const join_t *j, const step_t *s, term_t *key) {
+    uint32_t mask = 0;
+    for (uint32_t i = 0; i < s->arity; i++) {
+        key[i] = bound_value(j, s->args[i]);
+        if (key[i] != TERM_NONE && i < 32) mask |= 1u << i;
+    }
+    return mask;
+}
+
+static void scan(join_t *j, uint32_t k, const step_t *s) {
+    term_t key[s->arity + 1];
+    uint32_t mask = call_key(j, s, key);
+    rel_t *rel = source_of(j, s, key, mask);
+    size_t lo = 0, hi = rel->n;
+    if ((int)k == j->delta_step) lo = j->delta_lo, hi = j->delta_hi;
+    scan_rel(j, k, s, rel, lo, hi);
+}
+
+static bool neg_holds(join_t *j, const step_t *s) {
+    reasoner_t *r = j->r;
+    term_t tuple[s->arity + 1];
+    for (uint32_t i = 0; i < s->arity; i++) {
+        tuple[i] = term_find_subst(r->ts, s->args[i], j->vars);
+        if (tuple[i] == TERM_NONE) return true; /* a term never built is in no relation */
+    }
+    uint32_t mask = s->arity >= 32 ? UINT32_MAX : (1u << s->arity) - 1;
+    rel_t *rel = source_of(j, s, tuple, mask);
+    return !rel_contains(rel, tuple);
+}
+
+static void true_any(join_t *j, uint32_t k, const step_t *s) {
+    reasoner_t *r = j->r;
+    term_t v = j->vars[term_sym(r->ts, s->a)];
+    if (v) {
+        if (state_has(&r->cur, v)) join_from(j, k + 1);
+        return;
+    }
+    for (uint32_t i = 0; i < r->cur.n; i++) {
+        uint32_t mark = j->n_trail;
+        if (match(j, s->a, r->cur.facts[i])) join_from(j, k + 1);
+        undo(j, mark);
+    }
+}
+
+static void fire(join_t *j) {
+    reasoner_t *r = j->r;
+    const plan_t *p = j->plan;
+    term_t tuple[p->head_arity + 1];
+    for (uint32_t i = 0; i < p->head_arity; i++) tuple[i] = term_subst(r->ts, p->head_args[i], j->vars);
+    r->stats.rules_fired++;
+    if (rel_add(j->target, tuple)) j->added++, r->stats.tuples_derived++;
+}
+
+static void join_from(join_t *j, uint32_t k) {
+    reasoner_t *r = j->r;
+    if (k == j->plan->n_steps) {
+        fire(j);
+        return;
+    }
+    const step_t *s = &j->plan->steps[k];
+    switch (s->op) {
+    case OP_SCAN:
+        scan(j, k, s);
+        break;
+    case OP_TRUE_ANY:
+        true_any(j, k, s);
+        break;
+    case OP_NEG:
+        if (neg_holds(j, s)) join_from(j, k + 1);
+        break;
+    case OP_NEG_TRUE_VAR: {
+        term_t v = j->vars[term_sym(r->ts, s->a)];
+        if (!v || !state_has(&r->cur, v)) join_from(j, k + 1);
+        break;
+    }
+    case OP_DISTINCT:
+    case OP_EQUAL: {
+        term_t a = term_subst(r->ts, s->a, j->vars), b = term_subst(r->ts, s->b, j->vars);
+        if ((a != b) == (s->op == OP_DISTINCT)) join_from(j, k + 1);
+        break;
+    }
+    }
+}
+
+/* Runs a plan into target. With a key, the head arguments in the plan's mask are first
+ * matched against it (the call's bound arguments). */
+static uint32_t run_plan(reasoner_t *r, plan_t *p, rel_t *target, const term_t *key, bool full_mode,
+                         int delta_step, size_t lo, size_t hi) {
+    term_t vars[p->n_vars + 1];
+    uint32_t trail[p->n_vars + 1];
+    memset(vars, 0, sizeof vars);
+    join_t j = {.r = r, .plan = p, .target = target, .full_mode = full_mode, .delta_step = delta_step,
+                .delta_lo = lo, .delta_hi = hi, .vars = vars, .trail = trail};
+    for (uint32_t i = 0; key && i < p->head_arity && i < 32; i++)
+        if ((p->mask & (1u << i)) && !match(&j, p->head_args[i], key[i])) return 0;
+    join_from(&j, 0);
+    return j.added;
+}
+
+/* ---------------- whole relations, by components ---------------- */
+
+/* Semi-naive iteration over one recursive rule component: each round joins every rule once
+ * per own-component literal, that literal restricted to the tuples the last round added. */
+static void eval_recursive(reasoner_t *r, const uint32_t *rules, uint32_t n) {
+    size_t n_rels = r->g->n_preds;
+    size_t *lo = xcalloc(n_rels + 1, sizeof *lo), *hi = xcalloc(n_rels + 1, sizeof *hi);
+    for (size_t i = 0; i < n_rels; i++) lo[i] = r->rels[i].n;
+    for (uint32_t k = 0; k < n; k++) {
+        plan_t *p = plan_for(r, rules[k], 0);
+        run_plan(r, p, &r->rels[p->head_rel], NULL, true, -1, 0, 0);
+    }
+    for (size_t i = 0; i < n_rels; i++) hi[i] = r->rels[i].n;
+    for (bool more = true; more;) {
+        more = false;
+        for (uint32_t k = 0; k < n; k++) {
+            plan_t *p = plan_for(r, rules[k], 0);
+            for (uint32_t i = 0; i < p->n_steps; i++) {
+                const step_t *s = &p->steps[i];
+                if (s->op != OP_SCAN || !s->in_scc || lo[s->rel] >= hi[s->rel]) continue;
+                run_plan(r, p, &r->rels[p->head_rel], NULL, true, (int)i, lo[s->rel], hi[s->rel]);
+            }
+        }
+        for (size_t i = 0; i < n_rels; i++) {
+            lo[i] = hi[i];
+            hi[i] = r->rels[i].n;
+            if (lo[i] < hi[i]) more = true;
+        }
+    }
+    free(lo);
+    free(hi);
+}
+
+static void ensure(reasoner_t *r, uint32_t rel_id) {
+    rel_t *rel = &r->rels[rel_id];
+    if (rel->computed || rel->is_fluent || rel->computing) return;
+    const game_t *g = r->g;
+    uint32_t scc = g->preds[rel->pred].scc;
+    const uint32_t *rules = r->scc_rules[scc];
+    uint32_t n = r->scc_n_rules[scc];
+    for (uint32_t k = 0; k < n; k++) r->rels[game_pred_of(g, g->rules[rules[k]].head)].computing = true;
+    /* Rule components in dependency order: a negated own-component literal reads only
+     * tuples whose rules are already done. */
+    for (uint32_t k = 0; k < n;) {
+        uint32_t e = k + 1;
+        while (e < n && g->rules[rules[e]].scc == g->rules[rules[k]].scc) e++;
+        if (e - k == 1 && !g->rules[rules[k]].recursive) {
+            plan_t *p = plan_for(r, rules[k], 0);
+            run_plan(r, p, &r->rels[p->head_rel], NULL, true, -1, 0, 0);
+        } else {
+            eval_recursive(r, rules + k, e - k);
+        }
+        k = e;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        rel_t *h = &r->rels[game_pred_of(g, g->rules[rules[k]].head)];
+        h->computing = false;
+        h->computed = true;
+    }
+    rel->computed = true;
+}
+
+/* ---------------- memoised calls ---------------- */
+
+static uint32_t call_hash(uint32_t pred, uint32_t mask, const term_t *key, uint32_t arity) {
+    uint32_t h = hash_mix(pred * 0x9e3779b1u, mask);
+    for (uint32_t i = 0; i < arity && i < 32; i++)
+        if (mask & (1u << i)) h = hash_mix(h, key[i]);
+    return h * 0x85ebca6bu;
+}
+
+static bool call_matches(const call_t *c, uint32_t pred, uint32_t mask, const term_t *key,
+                         uint32_t arity) {
+    if (c->pred != pred || c->mask != mask) return false;
+    for (uint32_t i = 0; i < arity && i < 32; i++)
+        if ((mask & (1u << i)) && c->key[i] != key[i]) return false;
+    return true;
+}
+
+static void memo_rehash(reasoner_t *r, memo_t *m) {
+    size_t cap = m->table_cap ? m->table_cap * 2 : 256;
+    free(m->table);
+    m->table = xcalloc(cap, sizeof *m->table);
+    m->table_cap = cap;
+    for (uint32_t i = 0; i < m->n; i++) {
+        call_t *c = m->calls[i];
+        size_t h = call_hash(c->pred, c->mask, c->key, r->rels[c->pred].arity) & (cap - 1);
+        while (m->table[h]) h = (h + 1) & (cap - 1);
+        m->table[h] = i + 1;
+    }
+}
+
+static call_t *memo_new(reasoner_t *r, memo_t *m, uint32_t pred, uint32_t mask, const term_t *key,
+                        size_t slot) {
+    uint32_t arity = r->rels[pred].arity;
+    if (m->n == m->n_alloc) {
+        GROW(m->calls, m->cap, m->n_alloc + 1);
+        m->calls[m->n_alloc++] = xcalloc(1, sizeof(call_t));
+    }
+    call_t *c = m->calls[m->n];
+    if (c->ans.idx == NULL || c->ans.arity != arity) {
+        rel_fini(&c->ans);
+        free(c->key);
+        memset(&c->ans, 0, sizeof c->ans);
+        c->ans.arity = arity;
+        c->ans.idx = xcalloc(arity + 1, sizeof *c->ans.idx);
+        c->key = xcalloc(arity + 1, sizeof *c->key);
+    }
+    rel_clear(&c->ans);
+    c->pred = pred;
+    c->mask = mask;
+    c->done = false;
+    memcpy(c->key, key, arity * sizeof *key);
+    m->table[slot] = ++m->n;
+    return c;
+}
+
+/* The answers of pred with the arguments in mask bound to key, computed on first use. */
+static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *key) {
+    memo_t *m = &r->memo[r->rels[pred].layer];
+    uint32_t arity = r->rels[pred].arity;
+    if ((m->n + 1) * 2 > m->table_cap) memo_rehash(r, m);
+    size_t h = call_hash(pred, mask, key, arity) & (m->table_cap - 1);
+    for (; m->table[h]; h = (h + 1) & (m->table_cap - 1)) {
+        call_t *c = m->calls[m->table[h] - 1];
+        if (call_matches(c, pred, mask, key, arity)) return c;
+    }
+    call_t *c = memo_new(r, m, pred, mask, key, h);
+    const pred_t *p = &r->g->preds[pred];
+    for (uint32_t q = 0; q < p->n_rules; q++)
+        run_plan(r, plan_for(r, p->rules[q], mask), &c->ans, key, false, -1, 0, 0);
+    c->done = true;
+    return c;
+}
+
+static void memo_clear(memo_t *m) {
+    if (!m->n) return;
+    m->n = 0;
+    memset(m->table, 0, m->table_cap * sizeof *m->table);
+}
+
+/* ---------------- memo: state and joint move ---------------- */
+
+static void clear_layer(reasoner_t *r, layer_t from) {
+    for (uint32_t i = 0; i < r->n_rels; i++)
+        if (r->rels[i].layer >= from) rel_clear(&r->rels[i]);
+    for (int l = (int)from; l <= (int)LAYER_MOVE; l++) memo_clear(&r->memo[l]);
+}
+
+static void set_state(reasoner_t *r, const state_t *s) {
+    if (r->has_state && state_equal(&r->cur, s)) return;
+    state_copy(&r->cur, s);
+    r->has_state = true;
+    r->has_joint = false;
+    r->stats.states_set++;
+    clear_layer(r, LAYER_STATE);
+    const term_store_t *ts = r->ts;
+    for (uint32_t i = 0; i < s->n; i++) {
+        term_t f = s->facts[i];
+        uint32_t id = fluent_rel(r, term_sym(ts, f), term_arity(ts, f), false);
+        if (id == UINT32_MAX) continue;
+        rel_add(&r->rels[id], term_kind(ts, f) == TERM_FUN ? term_args(ts, f) : NULL);
+    }
+    for (uint32_t i = 0; i < r->n_rels; i++)
+        if (r->rels[i].is_fluent) r->rels[i].computed = true;
+}
+
+static void set_joint(reasoner_t *r, const term_t *joint) {
+    uint32_t n = r->g->n_roles;
+    if (r->has_joint && memcmp(r->cur_joint, joint, n * sizeof *joint) == 0) return;
+    memcpy(r->cur_joint, joint, n * sizeof *joint);
+    r->has_joint = true;
+    clear_layer(r, LAYER_MOVE);
+    if (r->pred_does == UINT32_MAX) return;
+    rel_t *does = &r->rels[r->pred_does];
+    for (uint32_t i = 0; i < n; i++) {
+        term_t t[2] = {r->g->roles[i], joint[i]};
+        rel_add(does, t);
+    }
+    does->computed = true;
+}
+
+/* ---------------- queries ---------------- */
+
+static void out_push(reasoner_t *r, size_t *n, term_t t) {
+    GROW(r->out, r->out_cap, *n + 1);
+    r->out[(*n)++] = t;
+}
+
+/* Second arguments of the tuples of a binary relation whose first argument is key. */
+static uint32_t select_second(reasoner_t *r, uint32_t pred, term_t key, const term_t **out) {
+    size_t n = 0;
+    if (pred != UINT32_MAX) {
+        ensure(r, pred);
+        const rel_t *rel = &r->rels[pred];
+        for (size_t i = 0; i < rel->n; i++)
+            if (rel_tuple(rel, i)[0] == key) out_push(r, &n, rel_tuple(rel, i)[1]);
+    }
+    *out = r->out;
+    return (uint32_t)n;
+}
+
+void reason_initial(reasoner_t *r, state_t *out) {
+    out->n = 0;
+    if (r->pred_init != UINT32_MAX) {
+        ensure(r, r->pred_init);
+        const rel_t *rel = &r->rels[r->pred_init];
+        for (size_t i = 0; i < rel->n; i++) state_push(out, rel_tuple(rel, i)[0]);
+    }
+    state_normalise(out);
+}
+
+bool reason_terminal(reasoner_t *r, const state_t *s) {
+    if (r->pred_terminal == UINT32_MAX) return false;
+    set_state(r, s);
+    ensure(r, r->pred_terminal);
+    return r->rels[r->pred_terminal].n > 0;
+}
+
+uint32_t reason_legal(reasoner_t *r, const state_t *s, uint32_t role, const term_t **moves) {
+    set_state(r, s);
+    return select_second(r, r->pred_legal, r->g->roles[role], moves);
+}
+
+bool reason_is_legal(reasoner_t *r, const state_t *s, uint32_t role, term_t move) {
+    if (r->pred_legal == UINT32_MAX) return false;
+    set_state(r, s);
+    ensure(r, r->pred_legal);
+    term_t t[2] = {r->g->roles[role], move};
+    return rel_contains(&r->rels[r->pred_legal], t);
+}
+
+term_t reason_goal(reasoner_t *r, const state_t *s, uint32_t role) {
+    set_state(r, s);
+    const term_t *vals;
+    uint32_t n = select_second(r, r->pred_goal, r->g->roles[role], &vals);
+    return n == 1 ? vals[0] : TERM_NONE;
+}
+
+int reason_goal_value(reasoner_t *r, const state_t *s, uint32_t role) {
+    term_t v = reason_goal(r, s, role);
+    if (v == TERM_NONE || term_kind(r->ts, v) != TERM_SYM) return -1;
+    const char *name = term_sym_name(r->ts, term_sym(r->ts, v));
+    int x = 0;
+    if (!*name) return -1;
+    for (const char *p = name; *p; p++) {
+        if (*p < '0' || *p > '9' || x > 100000) return -1;
+        x = x * 10 + (*p - '0');
+    }
+    return x;
+}
+
+void reason_next(reasoner_t *r, const state_t *s, const term_t *joint, state_t *out) {
+    set_state(r, s);
+    set_joint(r, joint);
+    out->n = 0;
+    if (r->pred_next != UINT32_MAX) {
+        ensure(r, r->pred_next);
+        const rel_t *rel = &r->rels[r->pred_next];
+        for (size_t i = 0; i < rel->n; i++) state_push(out, rel_tuple(rel, i)[0]);
+    }
+    state_normalise(out);
+}
+
+uint32_t reason_sees(reasoner_t *r, const state_t *s, const term_t *joint, uint32_t role,
+                     const term_t **percepts) {
+    set_state(r, s);
+    set_joint(r, joint);
+    return select_second(r, r->pred_sees, r->g->roles[role], percepts);
+}
+
+uint32_t reason_query(reasoner_t *r, const state_t *s, const term_t *joint, uint32_t pred,
+                      const term_t **tuples) {
+    if (s) set_state(r, s);
+    if (joint) set_joint(r, joint);
+    ensure(r, pred);
+    const rel_t *rel = &r->rels[pred];
+    *tuples = rel->data;
+    return (uint32_t)rel->n;
+}
+
+reason_stats_t reason_stats(const reasoner_t *r) { return r->stats; }

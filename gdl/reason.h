@@ -1,0 +1,63 @@
+/* The reasoner: a GDL / GDL-II state machine over a validated rule base.
+ *
+ * Evaluation is bottom-up and on demand, per predicate: asking for `legal` computes just
+ * the relations legal depends on, stratum by stratum (semi-naive iteration inside
+ * recursive strata). Relations that depend on nothing are computed once; those that depend
+ * on the state are kept until a different state is asked about; those that depend on
+ * `does` until a different joint move is. Rule bodies are reordered at load time so that
+ * negations and distinct run as soon as their variables are bound.
+ *
+ * Results returned through pointers live in the reasoner until its next call.
+ * A reasoner is used by one thread at a time (it builds terms in the game's store). */
+#ifndef GDL_REASON_H
+#define GDL_REASON_H
+
+#include "rules.h"
+
+/* A state: the true fluents, ground terms, sorted by term id, without duplicates. */
+typedef struct {
+    term_t *facts;
+    uint32_t n, cap;
+} state_t;
+
+void state_init(state_t *s);
+void state_fini(state_t *s);
+void state_copy(state_t *dst, const state_t *src);
+bool state_equal(const state_t *a, const state_t *b);
+uint64_t state_hash(const state_t *s);
+bool state_has(const state_t *s, term_t fluent);
+/* Sorts and deduplicates s->facts in place. */
+void state_normalise(state_t *s);
+
+typedef struct reasoner reasoner_t;
+
+reasoner_t *reason_new(game_t *g);
+void reason_free(reasoner_t *r);
+const game_t *reason_game(const reasoner_t *r);
+
+void reason_initial(reasoner_t *r, state_t *out);
+bool reason_terminal(reasoner_t *r, const state_t *s);
+/* Legal moves of role number `role` (game role order); *moves owned by r. */
+uint32_t reason_legal(reasoner_t *r, const state_t *s, uint32_t role, const term_t **moves);
+bool reason_is_legal(reasoner_t *r, const state_t *s, uint32_t role, term_t move);
+/* The goal value term of a role; TERM_NONE when it has none or more than one. */
+term_t reason_goal(reasoner_t *r, const state_t *s, uint32_t role);
+/* Goal as an integer 0..100; -1 when undefined or not a number. */
+int reason_goal_value(reasoner_t *r, const state_t *s, uint32_t role);
+/* The successor state for a joint move (one move per role, in role order). */
+void reason_next(reasoner_t *r, const state_t *s, const term_t *joint, state_t *out);
+/* GDL-II: what `role` sees when joint is played in s; *percepts owned by r. */
+uint32_t reason_sees(reasoner_t *r, const state_t *s, const term_t *joint, uint32_t role,
+                     const term_t **percepts);
+
+/* All ground tuples of a predicate in a state (and joint move, NULL when the predicate
+ * does not depend on one): n tuples of the predicate's arity, owned by r. */
+uint32_t reason_query(reasoner_t *r, const state_t *s, const term_t *joint, uint32_t pred,
+                      const term_t **tuples);
+
+typedef struct {
+    uint64_t states_set, rules_fired, tuples_derived;
+} reason_stats_t;
+reason_stats_t reason_stats(const reasoner_t *r);
+
+#endif

@@ -1,0 +1,434 @@
+/* Building the rule base from S-expressions: terms, per-rule variable numbering, the
+ * expansion of `or`/`and`/`not` in bodies into plain conjunctions, predicate ids. */
+#include "rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Cap on the number of rules one written rule may expand into (or-products). */
+#define MAX_EXPANSION 4096
+
+typedef struct {
+    lit_t *lits;
+    uint32_t n;
+    size_t cap;
+} conj_t;
+
+typedef struct {
+    conj_t *alts;
+    uint32_t n;
+    size_t cap;
+} dnf_t;
+
+typedef struct {
+    game_t *g;
+    diag_t *d;
+    sym_t *var_names;
+    uint32_t n_vars;
+    size_t cap_vars;
+    bool failed;
+} build_t;
+
+static void fail_at(build_t *b, const sexp_t *e, const char *msg, const term_store_t *ts) {
+    strbuf_t sb;
+    sb_init(&sb);
+    sexp_print(ts, e, &sb);
+    if (sb.len > 60) {
+        sb.len = 57;
+        sb_puts(&sb, "...");
+    }
+    diag_add(b->d, b->g->file, e->line, e->col, "%s: %s", msg, sb_str(&sb));
+    sb_fini(&sb);
+    b->failed = true;
+}
+
+static uint32_t var_number(build_t *b, sym_t name) {
+    for (uint32_t i = 0; i < b->n_vars; i++)
+        if (b->var_names[i] == name) return i;
+    GROW(b->var_names, b->cap_vars, b->n_vars + 1);
+    b->var_names[b->n_vars] = name;
+    return b->n_vars++;
+}
+
+/* Converts an expression to a term; lists must start with a symbol. */
+static term_t to_term(build_t *b, const sexp_t *e) {
+    term_store_t *ts = b->g->ts;
+    if (e->kind == SEXP_ATOM) return term_const(ts, e->sym);
+    if (e->kind == SEXP_VAR) return term_var(ts, var_number(b, e->sym));
+    if (e->n == 0) {
+        fail_at(b, e, "empty list is not a term", ts);
+        return TERM_NONE;
+    }
+    if (e->first->kind != SEXP_ATOM) {
+        fail_at(b, e, "a compound term must start with a function symbol", ts);
+        return TERM_NONE;
+    }
+    uint32_t n = e->n - 1;
+    term_t *args = xmalloc((n ? n : 1) * sizeof *args);
+    uint32_t i = 0;
+    for (const sexp_t *c = e->first->next; c; c = c->next) {
+        args[i] = to_term(b, c);
+        if (args[i++] == TERM_NONE) {
+            free(args);
+            return TERM_NONE;
+        }
+    }
+    term_t t = term_fun(ts, e->first->sym, args, n);
+    free(args);
+    return t;
+}
+
+static void conj_push(conj_t *c, lit_t l) {
+    GROW(c->lits, c->cap, c->n + 1);
+    c->lits[c->n++] = l;
+}
+
+static void dnf_free(dnf_t *d) {
+    for (uint32_t i = 0; i < d->n; i++) free(d->alts[i].lits);
+    free(d->alts);
+    memset(d, 0, sizeof *d);
+}
+
+static void dnf_push(dnf_t *d, conj_t c) {
+    GROW(d->alts, d->cap, d->n + 1);
+    d->alts[d->n++] = c;
+}
+
+static conj_t conj_concat(const conj_t *a, const conj_t *b) {
+    conj_t c = {0};
+    for (uint32_t i = 0; i < a->n; i++) conj_push(&c, a->lits[i]);
+    for (uint32_t i = 0; i < b->n; i++) conj_push(&c, b->lits[i]);
+    return c;
+}
+
+/* a := a AND b (cross product); false when it would grow past the cap. */
+static bool dnf_and(dnf_t *a, dnf_t *b) {
+    if ((size_t)a->n * b->n > MAX_EXPANSION) return false;
+    dnf_t r = {0};
+    for (uint32_t i = 0; i < a->n; i++)
+        for (uint32_t j = 0; j < b->n; j++) dnf_push(&r, conj_concat(&a->alts[i], &b->alts[j]));
+    dnf_free(a);
+    *a = r;
+    return true;
+}
+
+/* a := a OR b, taking b's alternatives. */
+static bool dnf_or(dnf_t *a, dnf_t *b) {
+    if ((size_t)a->n + b->n > MAX_EXPANSION) return false;
+    for (uint32_t i = 0; i < b->n; i++) dnf_push(a, b->alts[i]);
+    free(b->alts);
+    memset(b, 0, sizeof *b);
+    return true;
+}
+
+static dnf_t dnf_true(void) {
+    dnf_t d = {0};
+    dnf_push(&d, (conj_t){0});
+    return d;
+}
+
+static bool literal_dnf(build_t *b, const sexp_t *e, bool neg, dnf_t *out);
+
+/* Combines the children of an and/or (conjunctive when conj is true). */
+static bool combine_children(build_t *b, const sexp_t *e, bool neg, bool conj, dnf_t *out) {
+    *out = conj ? dnf_true() : (dnf_t){0};
+    for (const sexp_t *c = e->first->next; c; c = c->next) {
+        dnf_t sub;
+        if (!literal_dnf(b, c, neg, &sub)) return false;
+        bool ok = conj ? dnf_and(out, &sub) : dnf_or(out, &sub);
+        dnf_free(&sub);
+        if (!ok) {
+            fail_at(b, e, "disjunction expands to too many rules", b->g->ts);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool literal_dnf(build_t *b, const sexp_t *e, bool neg, dnf_t *out) {
+    *out = (dnf_t){0};
+    term_store_t *ts = b->g->ts;
+    sym_t head = (e->kind == SEXP_LIST && e->n > 0 && e->first->kind == SEXP_ATOM) ? e->first->sym
+                 : e->kind == SEXP_ATOM                                          ? e->sym
+                                                                                 : SYM_NONE;
+    if (e->kind == SEXP_VAR) {
+        fail_at(b, e, "a variable cannot be a literal", ts);
+        return false;
+    }
+    if (e->kind == SEXP_LIST && (head == SYM_OR || head == SYM_AND)) {
+        /* De Morgan: under negation `or` becomes a conjunction and `and` a disjunction. */
+        bool conj = (head == SYM_AND) != neg;
+        return combine_children(b, e, neg, conj, out);
+    }
+    if (e->kind == SEXP_LIST && head == SYM_NOT) {
+        if (e->n != 2) {
+            fail_at(b, e, "`not` takes exactly one literal", ts);
+            return false;
+        }
+        return literal_dnf(b, e->first->next, !neg, out);
+    }
+    if (e->kind == SEXP_LIST && head == SYM_DISTINCT && e->n != 3) {
+        fail_at(b, e, "`distinct` takes exactly two terms", ts);
+        return false;
+    }
+    term_t atom = to_term(b, e);
+    if (atom == TERM_NONE) return false;
+    lit_t l = {.atom = atom, .line = e->line, .col = e->col};
+    l.kind = head == SYM_DISTINCT && !neg ? LIT_DISTINCT : neg ? LIT_NEG : LIT_POS;
+    *out = dnf_true();
+    conj_push(&out->alts[0], l);
+    return true;
+}
+
+uint32_t game_pred(const game_t *g, sym_t sym, uint32_t arity) {
+    if (!g->pred_table_cap) return UINT32_MAX;
+    uint32_t h = hash_mix(sym * 0x9e3779b1u, arity);
+    for (size_t i = h & (g->pred_table_cap - 1); g->pred_table[i];
+         i = (i + 1) & (g->pred_table_cap - 1)) {
+        const pred_t *p = &g->preds[g->pred_table[i] - 1];
+        if (p->sym == sym && p->arity == arity) return g->pred_table[i] - 1;
+    }
+    return UINT32_MAX;
+}
+
+uint32_t game_pred_of(const game_t *g, term_t atom) {
+    const term_store_t *ts = g->ts;
+    return game_pred(g, term_sym(ts, atom), term_arity(ts, atom));
+}
+
+static void pred_rehash(game_t *g) {
+    size_t cap = g->pred_table_cap ? g->pred_table_cap * 2 : 64;
+    uint32_t *tab = xcalloc(cap, sizeof *tab);
+    for (size_t p = 0; p < g->n_preds; p++) {
+        uint32_t h = hash_mix(g->preds[p].sym * 0x9e3779b1u, g->preds[p].arity);
+        size_t i = h & (cap - 1);
+        while (tab[i]) i = (i + 1) & (cap - 1);
+        tab[i] = (uint32_t)p + 1;
+    }
+    free(g->pred_table);
+    g->pred_table = tab;
+    g->pred_table_cap = cap;
+}
+
+static uint32_t pred_add(game_t *g, term_t atom) {
+    uint32_t id = game_pred_of(g, atom);
+    if (id != UINT32_MAX) return id;
+    if ((g->n_preds + 1) * 2 > g->pred_table_cap) pred_rehash(g);
+    GROW(g->preds, g->cap_preds, g->n_preds + 1);
+    pred_t *p = &g->preds[g->n_preds];
+    memset(p, 0, sizeof *p);
+    p->sym = term_sym(g->ts, atom);
+    p->arity = term_arity(g->ts, atom);
+    id = (uint32_t)g->n_preds++;
+    uint32_t h = hash_mix(p->sym * 0x9e3779b1u, p->arity);
+    size_t i = h & (g->pred_table_cap - 1);
+    while (g->pred_table[i]) i = (i + 1) & (g->pred_table_cap - 1);
+    g->pred_table[i] = id + 1;
+    return id;
+}
+
+static void add_rule(build_t *b, term_t head, const conj_t *body, const sexp_t *src) {
+    game_t *g = b->g;
+    GROW(g->rules, g->cap_rules, g->n_rules + 1);
+    rule_t *r = &g->rules[g->n_rules];
+    memset(r, 0, sizeof *r);
+    r->head = head;
+    r->n_body = body->n;
+    r->body = xmalloc((body->n ? body->n : 1) * sizeof *r->body);
+    if (body->n) memcpy(r->body, body->lits, body->n * sizeof *r->body);
+    r->n_vars = b->n_vars;
+    r->source = g->n_written;
+    r->line = src->line;
+    r->col = src->col;
+    uint32_t hp = pred_add(g, head);
+    pred_t *p = &g->preds[hp];
+    GROW(p->rules, p->cap_rules, p->n_rules + 1);
+    p->rules[p->n_rules++] = (uint32_t)g->n_rules;
+    for (uint32_t i = 0; i < body->n; i++)
+        if (body->lits[i].kind != LIT_DISTINCT) pred_add(g, body->lits[i].atom);
+    g->n_rules++;
+}
+
+static bool is_head_term(const term_store_t *ts, term_t t) { return !term_is_var(ts, t); }
+
+static void read_statement(build_t *b, const sexp_t *e) {
+    term_store_t *ts = b->g->ts;
+    b->n_vars = 0;
+    bool is_rule = e->kind == SEXP_LIST && e->n > 0 && e->first->kind == SEXP_ATOM &&
+                   e->first->sym == SYM_IMPLIES;
+    const sexp_t *head_e = is_rule ? e->first->next : e;
+    if (!head_e) {
+        fail_at(b, e, "rule without a head", ts);
+        return;
+    }
+    term_t head = to_term(b, head_e);
+    if (head == TERM_NONE) return;
+    if (!is_head_term(ts, head)) {
+        fail_at(b, head_e, "a variable cannot be the head of a rule", ts);
+        return;
+    }
+    dnf_t body = dnf_true();
+    if (is_rule) {
+        for (const sexp_t *c = head_e->next; c && !b->failed; c = c->next) {
+            dnf_t lit;
+            if (!literal_dnf(b, c, false, &lit)) break;
+            if (!dnf_and(&body, &lit)) fail_at(b, e, "disjunction expands to too many rules", ts);
+            dnf_free(&lit);
+        }
+    }
+    if (!b->failed)
+        for (uint32_t i = 0; i < body.n; i++) add_rule(b, head, &body.alts[i], head_e);
+    dnf_free(&body);
+    b->g->n_written++;
+}
+
+static void collect_roles(game_t *g) {
+    for (size_t i = 0; i < g->n_rules; i++) {
+        rule_t *r = &g->rules[i];
+        const term_store_t *ts = g->ts;
+        if (term_sym(ts, r->head) != SYM_ROLE || term_arity(ts, r->head) != 1 || r->n_body)
+            continue;
+        term_t role = term_arg(ts, r->head, 0);
+        if (game_role_index(g, role) >= 0) continue;
+        g->roles = xrealloc(g->roles, (g->n_roles + 1) * sizeof *g->roles);
+        g->roles[g->n_roles++] = role;
+    }
+}
+
+game_t *game_from_sexp(term_store_t *ts, const sexp_doc_t *doc, const char *file, diag_t *d) {
+    game_t *g = xcalloc(1, sizeof *g);
+    g->ts = ts;
+    g->file = xstrdup(file ? file : "<input>");
+    build_t b = {.g = g, .d = d};
+    size_t before = d->n;
+    /* Keep going after an error: report every malformed statement at once. */
+    for (const sexp_t *e = doc->first; e; e = e->next) {
+        b.failed = false;
+        read_statement(&b, e);
+    }
+    free(b.var_names);
+    if (d->n > before) {
+        game_free(g);
+        return NULL;
+    }
+    collect_roles(g);
+    return g;
+}
+
+game_t *game_from_text(const char *text, size_t len, const char *file, diag_t *d) {
+    term_store_t *ts = term_store_new();
+    sexp_doc_t doc;
+    size_t before = d->n;
+    if (!sexp_parse(ts, text, len, file, &doc, d) || d->n > before) {
+        sexp_doc_free(&doc);
+        term_store_free(ts);
+        return NULL;
+    }
+    game_t *g = game_from_sexp(ts, &doc, file, d);
+    sexp_doc_free(&doc);
+    return g;
+}
+
+void game_free(game_t *g) {
+    if (!g) return;
+    for (size_t i = 0; i < g->n_rules; i++) free(g->rules[i].body);
+    for (size_t i = 0; i < g->n_preds; i++) free(g->preds[i].rules);
+    free(g->rules);
+    free(g->preds);
+    free(g->pred_table);
+    free(g->roles);
+    free(g->rule_order);
+    diag_fini(&g->warnings);
+    free(g->file);
+    term_store_free(g->ts);
+    free(g);
+}
+
+term_t game_ground_term(game_t *g, const sexp_t *e) {
+    diag_t d;
+    diag_init(&d);
+    build_t b = {.g = g, .d = &d};
+    term_t t = to_term(&b, e);
+    free(b.var_names);
+    diag_fini(&d);
+    if (t != TERM_NONE && !term_is_ground(g->ts, t)) return TERM_NONE;
+    return t;
+}
+
+int game_role_index(const game_t *g, term_t role) {
+    for (uint32_t i = 0; i < g->n_roles; i++)
+        if (g->roles[i] == role) return (int)i;
+    return -1;
+}
+
+void rule_print(const game_t *g, const rule_t *r, strbuf_t *out) {
+    if (r->n_body == 0) {
+        term_print(g->ts, r->head, out);
+        return;
+    }
+    sb_puts(out, "(<= ");
+    term_print(g->ts, r->head, out);
+    for (uint32_t i = 0; i < r->n_body; i++) {
+        sb_putc(out, ' ');
+        if (r->body[i].kind == LIT_NEG) sb_puts(out, "(not ");
+        term_print(g->ts, r->body[i].atom, out);
+        if (r->body[i].kind == LIT_NEG) sb_putc(out, ')');
+    }
+    sb_putc(out, ')');
+}
+
+/* ---- unification of two atoms with separate variable spaces ---- */
+
+typedef struct {
+    term_t t;
+    uint8_t side;
+} bound_t;
+
+typedef struct {
+    const term_store_t *ts;
+    bound_t *bind[2];
+    uint32_t steps;
+} unifier_t;
+
+static void deref(unifier_t *u, term_t *t, int *side) {
+    while (term_is_var(u->ts, *t) && u->bind[*side][term_sym(u->ts, *t)].t) {
+        bound_t b = u->bind[*side][term_sym(u->ts, *t)];
+        *t = b.t;
+        *side = b.side;
+    }
+}
+
+static bool unify_rec(unifier_t *u, term_t a, int sa, term_t b, int sb) {
+    /* Without an occurs check a term could be cyclic: past a bound we answer "may unify",
+     * which only adds dependencies, never hides one. */
+    if (++u->steps > 100000) return true;
+    deref(u, &a, &sa);
+    deref(u, &b, &sb);
+    const term_store_t *ts = u->ts;
+    if (term_is_var(ts, a)) {
+        if (!(term_is_var(ts, b) && a == b && sa == sb))
+            u->bind[sa][term_sym(ts, a)] = (bound_t){b, (uint8_t)sb};
+        return true;
+    }
+    if (term_is_var(ts, b)) {
+        u->bind[sb][term_sym(ts, b)] = (bound_t){a, (uint8_t)sa};
+        return true;
+    }
+    if (term_is_ground(ts, a) && term_is_ground(ts, b)) return a == b;
+    if (term_kind(ts, a) != term_kind(ts, b) || term_sym(ts, a) != term_sym(ts, b) ||
+        term_arity(ts, a) != term_arity(ts, b))
+        return false;
+    for (uint32_t i = 0; i < term_arity(ts, a); i++)
+        if (!unify_rec(u, term_arg(ts, a, i), sa, term_arg(ts, b, i), sb)) return false;
+    return true;
+}
+
+bool atoms_unifiable(const term_store_t *ts, term_t a, uint32_t a_vars, term_t b, uint32_t b_vars) {
+    unifier_t u = {.ts = ts};
+    u.bind[0] = xcalloc(a_vars + 1, sizeof(bound_t));
+    u.bind[1] = xcalloc(b_vars + 1, sizeof(bound_t));
+    bool ok = unify_rec(&u, a, 0, b, 1);
+    free(u.bind[0]);
+    free(u.bind[1]);
+    return ok;
+}

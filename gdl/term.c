@@ -1,0 +1,250 @@
+/* Symbol interning and hash-consed terms: see term.h. */
+#include "term.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const keyword_names[SYM_FIRST_USER] = {
+    "",         "role", "init", "true",   "next",   "legal", "does",   "goal", "terminal", "distinct",
+    "not",      "or",   "base", "input",  "random", "sees",  "<=",     "and",  "noop",     "nil"};
+
+static uint32_t hash_bytes(const char *s, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
+}
+
+static void sym_rehash(term_store_t *ts) {
+    size_t cap = ts->sym_table_cap ? ts->sym_table_cap * 2 : 256;
+    uint32_t *tab = xcalloc(cap, sizeof *tab);
+    for (size_t s = 1; s < ts->n_syms; s++) {
+        uint32_t h = hash_bytes(ts->names + ts->sym_name[s], ts->sym_len[s]);
+        size_t i = h & (cap - 1);
+        while (tab[i]) i = (i + 1) & (cap - 1);
+        tab[i] = (uint32_t)s;
+    }
+    free(ts->sym_table);
+    ts->sym_table = tab;
+    ts->sym_table_cap = cap;
+}
+
+static sym_t sym_lookup_or_add(term_store_t *ts, const char *low, size_t len) {
+    if ((ts->n_syms + 1) * 2 > ts->sym_table_cap) sym_rehash(ts);
+    uint32_t h = hash_bytes(low, len);
+    size_t i = h & (ts->sym_table_cap - 1);
+    for (; ts->sym_table[i]; i = (i + 1) & (ts->sym_table_cap - 1)) {
+        sym_t s = ts->sym_table[i];
+        if (ts->sym_len[s] == len && memcmp(ts->names + ts->sym_name[s], low, len) == 0) return s;
+    }
+    sym_t s = (sym_t)ts->n_syms++;
+    GROW(ts->sym_name, ts->cap_syms, ts->n_syms);
+    ts->sym_len = xrealloc(ts->sym_len, ts->cap_syms * sizeof *ts->sym_len);
+    GROW(ts->names, ts->names_cap, ts->names_len + len + 1);
+    memcpy(ts->names + ts->names_len, low, len);
+    ts->names[ts->names_len + len] = 0;
+    ts->sym_name[s] = (uint32_t)ts->names_len;
+    ts->sym_len[s] = (uint32_t)len;
+    ts->names_len += len + 1;
+    ts->sym_table[i] = s;
+    return s;
+}
+
+sym_t term_intern(term_store_t *ts, const char *name, size_t len) {
+    char small[64];
+    char *low = len < sizeof small ? small : xmalloc(len + 1);
+    for (size_t i = 0; i < len; i++) low[i] = (char)tolower((unsigned char)name[i]);
+    sym_t s = sym_lookup_or_add(ts, low, len);
+    if (low != small) free(low);
+    return s;
+}
+
+const char *term_sym_name(const term_store_t *ts, sym_t s) { return ts->names + ts->sym_name[s]; }
+size_t term_sym_count(const term_store_t *ts) { return ts->n_syms; }
+
+term_store_t *term_store_new(void) {
+    term_store_t *ts = xcalloc(1, sizeof *ts);
+    ts->n_syms = 1; /* symbol 0 is SYM_NONE */
+    GROW(ts->sym_name, ts->cap_syms, 1);
+    ts->sym_len = xrealloc(ts->sym_len, ts->cap_syms * sizeof *ts->sym_len);
+    ts->sym_name[0] = 0;
+    ts->sym_len[0] = 0;
+    GROW(ts->names, ts->names_cap, 1);
+    ts->names[0] = 0;
+    ts->names_len = 1;
+    for (int k = 1; k < SYM_FIRST_USER; k++) {
+        sym_t s = term_intern(ts, keyword_names[k], strlen(keyword_names[k]));
+        if (s != (sym_t)k) die("keyword table out of order");
+    }
+    ts->n_nodes = 1; /* term 0 is TERM_NONE */
+    GROW(ts->nodes, ts->cap_nodes, 1);
+    memset(&ts->nodes[0], 0, sizeof ts->nodes[0]);
+    return ts;
+}
+
+void term_store_free(term_store_t *ts) {
+    if (!ts) return;
+    free(ts->nodes);
+    free(ts->args);
+    free(ts->table);
+    free(ts->names);
+    free(ts->sym_name);
+    free(ts->sym_len);
+    free(ts->sym_table);
+    free(ts);
+}
+
+static uint32_t node_hash(int kind, sym_t sym, const term_t *args, uint32_t n) {
+    uint32_t h = hash_mix((uint32_t)kind * 0x85ebca6bu, sym);
+    for (uint32_t i = 0; i < n; i++) h = hash_mix(h, args[i]);
+    return h;
+}
+
+static bool node_equal(const term_store_t *ts, term_t t, int kind, sym_t sym, const term_t *args,
+                       uint32_t n) {
+    const term_node_t *nd = &ts->nodes[t];
+    if (nd->kind != kind || nd->sym != sym || nd->arity != n) return false;
+    return n == 0 || memcmp(ts->args + nd->args, args, n * sizeof *args) == 0;
+}
+
+static void term_rehash(term_store_t *ts) {
+    size_t cap = ts->table_cap ? ts->table_cap * 2 : 1024;
+    uint32_t *tab = xcalloc(cap, sizeof *tab);
+    for (size_t t = 1; t < ts->n_nodes; t++) {
+        size_t i = ts->nodes[t].hash & (cap - 1);
+        while (tab[i]) i = (i + 1) & (cap - 1);
+        tab[i] = (uint32_t)t;
+    }
+    free(ts->table);
+    ts->table = tab;
+    ts->table_cap = cap;
+}
+
+static term_t make_node(term_store_t *ts, int kind, sym_t sym, const term_t *args, uint32_t n) {
+    if ((ts->n_nodes + 1) * 2 > ts->table_cap) term_rehash(ts);
+    uint32_t h = node_hash(kind, sym, args, n);
+    size_t i = h & (ts->table_cap - 1);
+    for (; ts->table[i]; i = (i + 1) & (ts->table_cap - 1)) {
+        term_t t = ts->table[i];
+        if (ts->nodes[t].hash == h && node_equal(ts, t, kind, sym, args, n)) return t;
+    }
+    if (ts->n_nodes >= UINT32_MAX - 1) die("too many terms");
+    term_t t = (term_t)ts->n_nodes++;
+    GROW(ts->nodes, ts->cap_nodes, ts->n_nodes);
+    GROW(ts->args, ts->cap_args, ts->n_args + n);
+    term_node_t *nd = &ts->nodes[t];
+    nd->kind = (uint8_t)kind;
+    nd->sym = sym;
+    nd->arity = n;
+    nd->args = (uint32_t)ts->n_args;
+    nd->hash = h;
+    nd->pad = 0;
+    bool ground = kind != TERM_VAR;
+    for (uint32_t k = 0; k < n; k++) {
+        ts->args[ts->n_args + k] = args[k];
+        ground = ground && ts->nodes[args[k]].ground;
+    }
+    nd->ground = ground;
+    ts->n_args += n;
+    ts->table[i] = t;
+    return t;
+}
+
+static term_t find_node(const term_store_t *ts, int kind, sym_t sym, const term_t *args,
+                        uint32_t n) {
+    if (!ts->table_cap) return TERM_NONE;
+    uint32_t h = node_hash(kind, sym, args, n);
+    for (size_t i = h & (ts->table_cap - 1); ts->table[i]; i = (i + 1) & (ts->table_cap - 1)) {
+        term_t t = ts->table[i];
+        if (ts->nodes[t].hash == h && node_equal(ts, t, kind, sym, args, n)) return t;
+    }
+    return TERM_NONE;
+}
+
+term_t term_find(const term_store_t *ts, sym_t f, const term_t *args, uint32_t n) {
+    return find_node(ts, n ? TERM_FUN : TERM_SYM, f, args, n);
+}
+
+term_t term_find_subst(const term_store_t *ts, term_t t, const term_t *map) {
+    const term_node_t *nd = &ts->nodes[t];
+    if (nd->ground) return t;
+    if (nd->kind == TERM_VAR) return map[nd->sym];
+    term_t small[16];
+    term_t *args = nd->arity <= 16 ? small : xmalloc(nd->arity * sizeof *args);
+    term_t r = TERM_NONE;
+    uint32_t i = 0;
+    for (; i < nd->arity; i++) {
+        args[i] = term_find_subst(ts, ts->args[nd->args + i], map);
+        if (args[i] == TERM_NONE) break;
+    }
+    if (i == nd->arity) r = find_node(ts, TERM_FUN, nd->sym, args, nd->arity);
+    if (args != small) free(args);
+    return r;
+}
+
+term_t term_const(term_store_t *ts, sym_t s) { return make_node(ts, TERM_SYM, s, NULL, 0); }
+term_t term_var(term_store_t *ts, uint32_t number) {
+    return make_node(ts, TERM_VAR, number, NULL, 0);
+}
+term_t term_fun(term_store_t *ts, sym_t f, const term_t *args, uint32_t n) {
+    if (n == 0) return term_const(ts, f);
+    return make_node(ts, TERM_FUN, f, args, n);
+}
+
+void term_print(const term_store_t *ts, term_t t, strbuf_t *out) {
+    const term_node_t *nd = &ts->nodes[t];
+    if (nd->kind == TERM_VAR) {
+        sb_printf(out, "?v%u", nd->sym);
+        return;
+    }
+    if (nd->kind == TERM_SYM) {
+        sb_puts(out, term_sym_name(ts, nd->sym));
+        return;
+    }
+    sb_putc(out, '(');
+    sb_puts(out, term_sym_name(ts, nd->sym));
+    for (uint32_t i = 0; i < nd->arity; i++) {
+        sb_putc(out, ' ');
+        term_print(ts, ts->args[nd->args + i], out);
+    }
+    sb_putc(out, ')');
+}
+
+uint32_t term_var_bound(const term_store_t *ts, term_t t) {
+    const term_node_t *nd = &ts->nodes[t];
+    if (nd->ground) return 0;
+    if (nd->kind == TERM_VAR) return nd->sym + 1;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < nd->arity; i++) {
+        uint32_t b = term_var_bound(ts, ts->args[nd->args + i]);
+        if (b > m) m = b;
+    }
+    return m;
+}
+
+static term_t subst_rec(term_store_t *ts, term_t t, const term_t *map, uint32_t offset) {
+    const term_node_t *nd = &ts->nodes[t];
+    if (nd->ground) return t;
+    if (nd->kind == TERM_VAR) {
+        if (map && map[nd->sym] != TERM_NONE) return map[nd->sym];
+        return offset ? term_var(ts, nd->sym + offset) : t;
+    }
+    uint32_t n = nd->arity;
+    term_t small[16];
+    term_t *args = n <= 16 ? small : xmalloc(n * sizeof *args);
+    uint32_t base = nd->args;
+    sym_t f = nd->sym;
+    for (uint32_t i = 0; i < n; i++) args[i] = subst_rec(ts, ts->args[base + i], map, offset);
+    term_t r = term_fun(ts, f, args, n);
+    if (args != small) free(args);
+    return r;
+}
+
+term_t term_subst(term_store_t *ts, term_t t, const term_t *map) {
+    return subst_rec(ts, t, map, 0);
+}
+
+term_t term_shift_vars(term_store_t *ts, term_t t, uint32_t offset) {
+    return subst_rec(ts, t, NULL, offset);
+}

@@ -1,0 +1,131 @@
+/* Interned symbols and hash-consed terms.
+ *
+ * A symbol is a small integer naming a case-folded string; the GDL keywords are interned
+ * first, at the fixed ids below, so keyword tests are integer compares. A term is a 32-bit
+ * index into the store's node array; the constructors look a term up before they make it,
+ * so two terms are equal exactly when their ids are. Variables are terms too (numbered per
+ * rule, 0..k-1). The store owns everything; term_store_free releases it all at once.
+ *
+ * The store is not thread-safe: one thread builds terms at a time. */
+#ifndef GDL_TERM_H
+#define GDL_TERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+typedef uint32_t sym_t;
+typedef uint32_t term_t;
+
+#define TERM_NONE 0u
+
+/* Keywords, interned in this order at creation. */
+enum {
+    SYM_NONE = 0,
+    SYM_ROLE,
+    SYM_INIT,
+    SYM_TRUE,
+    SYM_NEXT,
+    SYM_LEGAL,
+    SYM_DOES,
+    SYM_GOAL,
+    SYM_TERMINAL,
+    SYM_DISTINCT,
+    SYM_NOT,
+    SYM_OR,
+    SYM_BASE,
+    SYM_INPUT,
+    SYM_RANDOM,
+    SYM_SEES,
+    SYM_IMPLIES, /* "<=" */
+    SYM_AND,
+    SYM_NOOP,
+    SYM_NIL,
+    SYM_FIRST_USER
+};
+
+enum { TERM_SYM = 0, TERM_VAR = 1, TERM_FUN = 2 };
+
+typedef struct {
+    uint8_t kind;
+    uint8_t ground;
+    uint16_t pad;
+    uint32_t arity;
+    sym_t sym;     /* functor or constant; for a variable its number */
+    uint32_t args; /* offset of the arguments in the store's argument array */
+    uint32_t hash;
+} term_node_t;
+
+typedef struct term_store term_store_t;
+
+struct term_store {
+    term_node_t *nodes;
+    size_t n_nodes, cap_nodes;
+    term_t *args;
+    size_t n_args, cap_args;
+    uint32_t *table; /* open addressing over term ids */
+    size_t table_cap;
+    /* symbols */
+    char *names;
+    size_t names_len, names_cap;
+    uint32_t *sym_name; /* offset into names */
+    uint32_t *sym_len;
+    size_t n_syms, cap_syms;
+    uint32_t *sym_table;
+    size_t sym_table_cap;
+};
+
+term_store_t *term_store_new(void);
+void term_store_free(term_store_t *ts);
+
+/* Interns a name, case-folded to lower case. */
+sym_t term_intern(term_store_t *ts, const char *name, size_t len);
+const char *term_sym_name(const term_store_t *ts, sym_t s);
+size_t term_sym_count(const term_store_t *ts);
+
+term_t term_const(term_store_t *ts, sym_t s);
+term_t term_var(term_store_t *ts, uint32_t number);
+/* A compound term f(args...); with n == 0 it is the constant f, as GDL reads "(f)". */
+term_t term_fun(term_store_t *ts, sym_t f, const term_t *args, uint32_t n);
+
+static inline const term_node_t *term_node(const term_store_t *ts, term_t t) {
+    return &ts->nodes[t];
+}
+static inline int term_kind(const term_store_t *ts, term_t t) { return ts->nodes[t].kind; }
+static inline bool term_is_var(const term_store_t *ts, term_t t) {
+    return ts->nodes[t].kind == TERM_VAR;
+}
+static inline bool term_is_ground(const term_store_t *ts, term_t t) {
+    return ts->nodes[t].ground;
+}
+/* The functor of a compound, the symbol of a constant, the number of a variable. */
+static inline sym_t term_sym(const term_store_t *ts, term_t t) { return ts->nodes[t].sym; }
+static inline uint32_t term_arity(const term_store_t *ts, term_t t) {
+    return ts->nodes[t].arity;
+}
+static inline term_t term_arg(const term_store_t *ts, term_t t, uint32_t i) {
+    return ts->args[ts->nodes[t].args + i];
+}
+static inline const term_t *term_args(const term_store_t *ts, term_t t) {
+    return ts->args + ts->nodes[t].args;
+}
+static inline size_t term_count(const term_store_t *ts) { return ts->n_nodes; }
+
+/* Looks a compound up without creating it: TERM_NONE when it does not exist yet. */
+term_t term_find(const term_store_t *ts, sym_t f, const term_t *args, uint32_t n);
+/* The ground instance of t under map (every variable of t must be mapped), without
+ * creating terms: TERM_NONE when that instance does not exist in the store. */
+term_t term_find_subst(const term_store_t *ts, term_t t, const term_t *map);
+
+/* Appends the canonical text of t (trace format: "(f a b)", variables as ?vN). */
+void term_print(const term_store_t *ts, term_t t, strbuf_t *out);
+/* Largest variable number in t plus one (0 for a ground term). */
+uint32_t term_var_bound(const term_store_t *ts, term_t t);
+/* Replaces every variable v by map[v] (TERM_NONE leaves it). */
+term_t term_subst(term_store_t *ts, term_t t, const term_t *map);
+/* Same, adding offset to every variable number that map leaves alone. */
+term_t term_shift_vars(term_store_t *ts, term_t t, uint32_t offset);
+
+#endif

@@ -1,0 +1,33 @@
+/* The canonical match trace (../shared/spec/trace-format.md): one match printed as text so
+ * that two reasoners can be compared with diff. Moves come either from the seeded
+ * SplitMix64 procedure of the spec or from a file of joint moves. */
+#ifndef GDL_TRACE_H
+#define GDL_TRACE_H
+
+#include <stdio.h>
+
+#include "reason.h"
+
+/* Where the moves come from: a random stream, or lines of joint moves. */
+typedef struct {
+    splitmix_t *rng;    /* random when non-NULL */
+    const char *moves;  /* else: text with one joint move per line */
+    const char *moves_file;
+    size_t moves_len, pos; /* read position in moves */
+    int line;
+} trace_moves_t;
+
+/* Plays one match from the initial state, printing its trace to out under the game name
+ * `name`. Returns 0 on success; on an error (illegal or malformed move, a role without
+ * legal moves, too many steps) prints a located message to err and returns non-zero. */
+int trace_match(reasoner_t *r, const char *name, trace_moves_t *mv, uint32_t max_steps, FILE *out,
+                FILE *err);
+
+/* Sorts terms bytewise by their canonical text and removes duplicates; returns the count.
+ * texts receives the printed forms, joined by single spaces. */
+uint32_t trace_sort_terms(const term_store_t *ts, term_t *terms, uint32_t n, strbuf_t *texts);
+
+/* The game name of a path: its file name without directory and extension. */
+void trace_game_name(const char *path, strbuf_t *out);
+
+#endif

@@ -1,0 +1,125 @@
+/* Shared helpers: see util.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void die(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ggp: fatal: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(70);
+}
+
+void *xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p) die("out of memory (%zu bytes)", n);
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) die("out of memory (%zu x %zu bytes)", n, size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t n) {
+    void *q = realloc(p, n ? n : 1);
+    if (!q) die("out of memory (%zu bytes)", n);
+    return q;
+}
+
+char *xstrdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
+
+void grow_array(void **arr, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return;
+    size_t c = *cap ? *cap : 8;
+    while (c < need) c *= 2;
+    *arr = xrealloc(*arr, c * elem);
+    *cap = c;
+}
+
+void sb_init(strbuf_t *sb) { memset(sb, 0, sizeof *sb); }
+void sb_fini(strbuf_t *sb) {
+    free(sb->data);
+    memset(sb, 0, sizeof *sb);
+}
+void sb_clear(strbuf_t *sb) {
+    sb->len = 0;
+    if (sb->data) sb->data[0] = 0;
+}
+
+static void sb_reserve(strbuf_t *sb, size_t extra) {
+    GROW(sb->data, sb->cap, sb->len + extra + 1);
+}
+
+void sb_putc(strbuf_t *sb, char c) {
+    sb_reserve(sb, 1);
+    sb->data[sb->len++] = c;
+    sb->data[sb->len] = 0;
+}
+
+void sb_putn(strbuf_t *sb, const char *s, size_t n) {
+    sb_reserve(sb, n);
+    memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+    sb->data[sb->len] = 0;
+}
+
+void sb_puts(strbuf_t *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
+
+void sb_printf(strbuf_t *sb, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n > 0) {
+        sb_reserve(sb, (size_t)n);
+        vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
+        sb->len += (size_t)n;
+    }
+    va_end(ap2);
+}
+
+const char *sb_str(strbuf_t *sb) {
+    if (!sb->data) sb_reserve(sb, 0), sb->data[0] = 0;
+    return sb->data;
+}
+
+char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    strbuf_t sb;
+    sb_init(&sb);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&sb, buf, n);
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        sb_fini(&sb);
+        errno = EIO;
+        return NULL;
+    }
+    sb_str(&sb);
+    if (len) *len = sb.len;
+    return sb.data;
+}
+
+double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

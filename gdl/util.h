@@ -1,0 +1,65 @@
+/* Small shared helpers: fatal errors, checked allocation, a growable string buffer and
+ * growable arrays. Out of memory is fatal by design: nothing can recover from it. */
+#ifndef GDL_UTIL_H
+#define GDL_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define NORETURN __attribute__((noreturn))
+#define PRINTF_LIKE(a, b) __attribute__((format(printf, a, b)))
+#else
+#define NORETURN
+#define PRINTF_LIKE(a, b)
+#endif
+
+NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Grows *arr (of element size elem) so that it holds at least need elements. */
+void grow_array(void **arr, size_t *cap, size_t need, size_t elem);
+#define GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+} strbuf_t;
+
+void sb_init(strbuf_t *sb);
+void sb_fini(strbuf_t *sb);
+void sb_clear(strbuf_t *sb);
+void sb_putc(strbuf_t *sb, char c);
+void sb_puts(strbuf_t *sb, const char *s);
+void sb_putn(strbuf_t *sb, const char *s, size_t n);
+void sb_printf(strbuf_t *sb, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* Returns the NUL-terminated contents (valid until the next change). */
+const char *sb_str(strbuf_t *sb);
+
+/* Reads a whole file; returns NULL (errno set) when it cannot. */
+char *read_file(const char *path, size_t *len);
+
+/* Monotonic seconds, for timing and deadlines. */
+double now_seconds(void);
+
+/* The SplitMix64 generator of the canonical trace format. */
+typedef struct {
+    uint64_t s;
+} splitmix_t;
+static inline uint64_t splitmix_next(splitmix_t *r) {
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static inline uint32_t hash_mix(uint32_t h, uint32_t v) {
+    h ^= v + 0x9e3779b9u + (h << 6) + (h >> 2);
+    return h;
+}
+
+#endif

@@ -1,0 +1,443 @@
+/* GDL validation and the dependency graph: see validate.h. */
+#include "validate.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    game_t *g;
+    diag_t *d;
+    strbuf_t sb;
+} check_t;
+
+static void report(check_t *c, const rule_t *r, int line, int col, const char *msg) {
+    sb_clear(&c->sb);
+    rule_print(c->g, r, &c->sb);
+    if (c->sb.len > 70) {
+        c->sb.len = 67;
+        sb_puts(&c->sb, "...");
+    }
+    diag_add(c->d, c->g->file, line, col, "%s in rule %s", msg, sb_str(&c->sb));
+}
+
+/* ---- dependency graph: Tarjan's algorithm over predicates ---- */
+
+typedef struct {
+    const game_t *g;
+    uint32_t *index, *low, *stack;
+    bool *on_stack;
+    uint32_t next_index, sp, n_scc;
+} tarjan_t;
+
+static void tarjan_visit(tarjan_t *t, uint32_t v);
+
+static void tarjan_edge(tarjan_t *t, uint32_t v, uint32_t w) {
+    if (t->index[w] == UINT32_MAX) {
+        tarjan_visit(t, w);
+        if (t->low[w] < t->low[v]) t->low[v] = t->low[w];
+    } else if (t->on_stack[w] && t->index[w] < t->low[v]) {
+        t->low[v] = t->index[w];
+    }
+}
+
+static void tarjan_visit(tarjan_t *t, uint32_t v) {
+    const game_t *g = t->g;
+    t->index[v] = t->low[v] = t->next_index++;
+    t->stack[t->sp++] = v;
+    t->on_stack[v] = true;
+    const pred_t *p = &g->preds[v];
+    for (uint32_t k = 0; k < p->n_rules; k++) {
+        const rule_t *r = &g->rules[p->rules[k]];
+        for (uint32_t i = 0; i < r->n_body; i++) {
+            if (r->body[i].kind == LIT_DISTINCT) continue;
+            tarjan_edge(t, v, game_pred_of(g, r->body[i].atom));
+        }
+    }
+    if (t->low[v] != t->index[v]) return;
+    uint32_t w;
+    do {
+        w = t->stack[--t->sp];
+        t->on_stack[w] = false;
+        g->preds[w].scc = t->n_scc;
+    } while (w != v);
+    t->n_scc++;
+}
+
+/* SCCs numbered so that a predicate's dependencies have smaller or equal numbers. */
+static void compute_sccs(game_t *g) {
+    size_t n = g->n_preds;
+    tarjan_t t = {.g = g};
+    t.index = xmalloc((n + 1) * sizeof *t.index);
+    t.low = xmalloc((n + 1) * sizeof *t.low);
+    t.stack = xmalloc((n + 1) * sizeof *t.stack);
+    t.on_stack = xcalloc(n + 1, sizeof *t.on_stack);
+    for (size_t i = 0; i < n; i++) t.index[i] = UINT32_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (t.index[i] == UINT32_MAX) tarjan_visit(&t, (uint32_t)i);
+    g->n_sccs = t.n_scc;
+    free(t.index);
+    free(t.low);
+    free(t.stack);
+    free(t.on_stack);
+}
+
+/* ---- the rule graph: rule -> rules whose heads unify with one of its body literals ---- */
+
+typedef struct {
+    uint32_t to;
+    bool negative;
+    uint32_t lit;
+} edge_t;
+
+typedef struct {
+    edge_t **out;
+    uint32_t *n_out;
+    size_t *cap_out;
+} rule_graph_t;
+
+static void rule_graph_build(const game_t *g, rule_graph_t *rg) {
+    size_t n = g->n_rules;
+    rg->out = xcalloc(n + 1, sizeof *rg->out);
+    rg->n_out = xcalloc(n + 1, sizeof *rg->n_out);
+    rg->cap_out = xcalloc(n + 1, sizeof *rg->cap_out);
+    for (size_t r = 0; r < n; r++) {
+        const rule_t *rule = &g->rules[r];
+        for (uint32_t i = 0; i < rule->n_body; i++) {
+            const lit_t *l = &rule->body[i];
+            if (l->kind == LIT_DISTINCT) continue;
+            const pred_t *q = &g->preds[game_pred_of(g, l->atom)];
+            for (uint32_t k = 0; k < q->n_rules; k++) {
+                const rule_t *r2 = &g->rules[q->rules[k]];
+                if (!atoms_unifiable(g->ts, l->atom, rule->n_vars, r2->head, r2->n_vars)) continue;
+                GROW(rg->out[r], rg->cap_out[r], rg->n_out[r] + 1);
+                rg->out[r][rg->n_out[r]++] = (edge_t){q->rules[k], l->kind == LIT_NEG, i};
+            }
+        }
+    }
+}
+
+static void rule_graph_free(const game_t *g, rule_graph_t *rg) {
+    for (size_t r = 0; r < g->n_rules; r++) free(rg->out[r]);
+    free(rg->out);
+    free(rg->n_out);
+    free(rg->cap_out);
+}
+
+typedef struct {
+    game_t *g;
+    const rule_graph_t *rg;
+    uint32_t *index, *low, *stack;
+    bool *on_stack;
+    uint32_t next_index, sp, n_scc, n_order;
+} rule_tarjan_t;
+
+static void rule_visit(rule_tarjan_t *t, uint32_t v) {
+    t->index[v] = t->low[v] = t->next_index++;
+    t->stack[t->sp++] = v;
+    t->on_stack[v] = true;
+    for (uint32_t k = 0; k < t->rg->n_out[v]; k++) {
+        uint32_t w = t->rg->out[v][k].to;
+        if (t->index[w] == UINT32_MAX) {
+            rule_visit(t, w);
+            if (t->low[w] < t->low[v]) t->low[v] = t->low[w];
+        } else if (t->on_stack[w] && t->index[w] < t->low[v]) {
+            t->low[v] = t->index[w];
+        }
+    }
+    if (t->low[v] != t->index[v]) return;
+    uint32_t w, size = 0;
+    do {
+        w = t->stack[--t->sp];
+        t->on_stack[w] = false;
+        t->g->rules[w].scc = t->n_scc;
+        t->g->rule_order[t->n_order++] = w;
+        size++;
+    } while (w != v);
+    if (size > 1)
+        for (uint32_t i = t->n_order - size; i < t->n_order; i++)
+            t->g->rules[t->g->rule_order[i]].recursive = true;
+    t->n_scc++;
+}
+
+/* Rule components in dependency order; recursion is decided on the rule graph, so that
+ * (goal r 100) :- (not (goal r 0)) is neither recursive nor unstratified. */
+static void compute_rule_sccs(game_t *g, const rule_graph_t *rg) {
+    size_t n = g->n_rules;
+    rule_tarjan_t t = {.g = g, .rg = rg};
+    t.index = xmalloc((n + 1) * sizeof *t.index);
+    t.low = xmalloc((n + 1) * sizeof *t.low);
+    t.stack = xmalloc((n + 1) * sizeof *t.stack);
+    t.on_stack = xcalloc(n + 1, sizeof *t.on_stack);
+    free(g->rule_order);
+    g->rule_order = xmalloc((n + 1) * sizeof *g->rule_order);
+    for (size_t i = 0; i < n; i++) t.index[i] = UINT32_MAX, g->rules[i].recursive = false;
+    for (size_t i = 0; i < n; i++)
+        if (t.index[i] == UINT32_MAX) rule_visit(&t, (uint32_t)i);
+    g->n_rule_sccs = t.n_scc;
+    for (size_t r = 0; r < n; r++)
+        for (uint32_t k = 0; k < rg->n_out[r]; k++)
+            if (rg->out[r][k].to == r) g->rules[r].recursive = true;
+    g->acyclic = true;
+    for (size_t i = 0; i < g->n_preds; i++) g->preds[i].recursive = false;
+    for (size_t r = 0; r < n; r++)
+        if (g->rules[r].recursive) {
+            g->preds[game_pred_of(g, g->rules[r].head)].recursive = true;
+            g->acyclic = false;
+        }
+    free(t.index);
+    free(t.low);
+    free(t.stack);
+    free(t.on_stack);
+}
+
+/* Layers by SCC order: a predicate is as dynamic as the most dynamic one it uses. */
+static void compute_layers(game_t *g) {
+    uint32_t *order = xmalloc((g->n_preds + 1) * sizeof *order);
+    for (size_t i = 0; i < g->n_preds; i++) order[i] = (uint32_t)i;
+    /* counting sort by scc */
+    uint32_t *cnt = xcalloc(g->n_sccs + 1, sizeof *cnt);
+    for (size_t i = 0; i < g->n_preds; i++) cnt[g->preds[i].scc + 1]++;
+    for (uint32_t s = 0; s < g->n_sccs; s++) cnt[s + 1] += cnt[s];
+    for (size_t i = 0; i < g->n_preds; i++) order[cnt[g->preds[i].scc]++] = (uint32_t)i;
+    free(cnt);
+    for (size_t i = 0; i < g->n_preds; i++) {
+        pred_t *p = &g->preds[i];
+        p->layer = p->sym == SYM_TRUE ? LAYER_STATE : p->sym == SYM_DOES ? LAYER_MOVE : LAYER_STATIC;
+    }
+    /* Iterate to a fixpoint: within an SCC the layers must agree. */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t k = 0; k < g->n_preds; k++) {
+            pred_t *p = &g->preds[order[k]];
+            for (uint32_t j = 0; j < p->n_rules; j++) {
+                const rule_t *r = &g->rules[p->rules[j]];
+                for (uint32_t i = 0; i < r->n_body; i++) {
+                    if (r->body[i].kind == LIT_DISTINCT) continue;
+                    layer_t l = g->preds[game_pred_of(g, r->body[i].atom)].layer;
+                    if (l > p->layer) p->layer = l, changed = true;
+                }
+            }
+        }
+    }
+    free(order);
+}
+
+/* ---- checks ---- */
+
+static bool var_in(const term_store_t *ts, term_t t, term_t var) {
+    if (t == var) return true;
+    if (term_is_ground(ts, t) || term_kind(ts, t) != TERM_FUN) return false;
+    for (uint32_t i = 0; i < term_arity(ts, t); i++)
+        if (var_in(ts, term_arg(ts, t, i), var)) return true;
+    return false;
+}
+
+/* Calls back for each distinct variable of t. */
+static void each_var(const term_store_t *ts, term_t t, void (*fn)(void *, term_t), void *ctx) {
+    if (term_is_ground(ts, t)) return;
+    if (term_is_var(ts, t)) {
+        fn(ctx, t);
+        return;
+    }
+    for (uint32_t i = 0; i < term_arity(ts, t); i++) each_var(ts, term_arg(ts, t, i), fn, ctx);
+}
+
+static bool bound_positively(const game_t *g, const rule_t *r, term_t var) {
+    for (uint32_t i = 0; i < r->n_body; i++)
+        if (r->body[i].kind == LIT_POS && var_in(g->ts, r->body[i].atom, var)) return true;
+    return false;
+}
+
+typedef struct {
+    check_t *c;
+    const rule_t *r;
+    int line, col;
+    const char *where;
+    bool bad;
+} safety_t;
+
+static void safety_var(void *ctx, term_t v) {
+    safety_t *s = ctx;
+    if (s->bad || bound_positively(s->c->g, s->r, v)) return;
+    char msg[160];
+    snprintf(msg, sizeof msg, "unsafe variable ?v%u in %s: it occurs in no positive literal",
+             term_sym(s->c->g->ts, v), s->where);
+    report(s->c, s->r, s->line, s->col, msg);
+    s->bad = true;
+}
+
+static void check_safety(check_t *c, const rule_t *r) {
+    safety_t s = {.c = c, .r = r, .line = r->line, .col = r->col, .where = "the head"};
+    each_var(c->g->ts, r->head, safety_var, &s);
+    for (uint32_t i = 0; i < r->n_body && !s.bad; i++) {
+        if (r->body[i].kind == LIT_POS) continue;
+        s.line = r->body[i].line;
+        s.col = r->body[i].col;
+        s.where = r->body[i].kind == LIT_NEG ? "a negated literal" : "a distinct";
+        each_var(c->g->ts, r->body[i].atom, safety_var, &s);
+    }
+}
+
+static bool is_keyword_head(sym_t s) {
+    return s == SYM_TRUE || s == SYM_DOES || s == SYM_DISTINCT || s == SYM_NOT || s == SYM_OR ||
+           s == SYM_AND || s == SYM_IMPLIES;
+}
+
+static void check_placement(check_t *c, const rule_t *r) {
+    const term_store_t *ts = c->g->ts;
+    sym_t h = term_sym(ts, r->head);
+    if (is_keyword_head(h)) {
+        char msg[100];
+        snprintf(msg, sizeof msg, "`%s` cannot be defined by a rule", term_sym_name(ts, h));
+        report(c, r, r->line, r->col, msg);
+    }
+    if (h == SYM_ROLE && (r->n_body || !term_is_ground(ts, r->head) || term_arity(ts, r->head) != 1))
+        report(c, r, r->line, r->col, "`role` must be a ground fact (role NAME)");
+    for (uint32_t i = 0; i < r->n_body; i++) {
+        const lit_t *l = &r->body[i];
+        sym_t s = term_sym(ts, l->atom);
+        uint32_t a = term_arity(ts, l->atom);
+        if (s == SYM_INIT || s == SYM_NEXT || s == SYM_LEGAL || s == SYM_GOAL || s == SYM_TERMINAL ||
+            s == SYM_SEES || s == SYM_ROLE) {
+            /* GDL forbids these in bodies; legal/goal/terminal/role are evaluable though, and
+             * published games do use them, so only init/next/sees are errors. */
+            if (s == SYM_INIT || s == SYM_NEXT || s == SYM_SEES) {
+                char msg[100];
+                snprintf(msg, sizeof msg, "`%s` cannot occur in a rule body", term_sym_name(ts, s));
+                report(c, r, l->line, l->col, msg);
+            }
+        }
+        if ((s == SYM_TRUE && a != 1) || (s == SYM_DOES && a != 2)) {
+            /* Published games have this defect; the literal can never hold, as in the
+             * reference reasoner, so it is a warning. */
+            char msg[120];
+            snprintf(msg, sizeof msg, "`%s` takes %d argument%s (this literal is never true)",
+                     term_sym_name(ts, s), s == SYM_TRUE ? 1 : 2, s == SYM_TRUE ? "" : "s");
+            diag_t *errors = c->d;
+            c->d = &c->g->warnings;
+            report(c, r, l->line, l->col, msg);
+            c->d = errors;
+        }
+    }
+}
+
+/* Negation inside a cycle of the rule graph makes the rules unstratified. */
+static void check_stratified(check_t *c, const rule_graph_t *rg, uint32_t ri) {
+    const game_t *g = c->g;
+    const rule_t *r = &g->rules[ri];
+    for (uint32_t k = 0; k < rg->n_out[ri]; k++) {
+        const edge_t *e = &rg->out[ri][k];
+        if (!e->negative || g->rules[e->to].scc != r->scc) continue;
+        report(c, r, r->body[e->lit].line, r->body[e->lit].col,
+               "negation inside recursion (the rules are not stratified)");
+        return;
+    }
+}
+
+typedef struct {
+    check_t *c;
+    const rule_t *r;
+    const lit_t *lit;
+    bool *recursive_lit;
+    bool bad;
+} recursion_t;
+
+static void recursion_var(void *ctx, term_t v) {
+    recursion_t *s = ctx;
+    const game_t *g = s->c->g;
+    if (s->bad || var_in(g->ts, s->r->head, v)) return;
+    for (uint32_t i = 0; i < s->r->n_body; i++) {
+        const lit_t *l = &s->r->body[i];
+        if (l->kind == LIT_POS && !s->recursive_lit[i] && var_in(g->ts, l->atom, v)) return;
+    }
+    report(s->c, s->r, s->lit->line, s->lit->col,
+           "recursion restriction violated: a variable of a recursive literal is neither in "
+           "the head nor bound by a non-recursive positive literal");
+    s->bad = true;
+}
+
+static void check_recursion_restriction(check_t *c, const rule_graph_t *rg, uint32_t ri) {
+    const game_t *g = c->g;
+    const rule_t *r = &g->rules[ri];
+    if (!r->recursive) return;
+    bool *rec = xcalloc(r->n_body + 1, sizeof *rec);
+    for (uint32_t k = 0; k < rg->n_out[ri]; k++)
+        if (g->rules[rg->out[ri][k].to].scc == r->scc) rec[rg->out[ri][k].lit] = true;
+    recursion_t s = {.c = c, .r = r, .recursive_lit = rec};
+    for (uint32_t i = 0; i < r->n_body && !s.bad; i++) {
+        if (!rec[i] || r->body[i].kind != LIT_POS) continue;
+        s.lit = &r->body[i];
+        each_var(g->ts, r->body[i].atom, recursion_var, &s);
+    }
+    free(rec);
+}
+
+static void check_layers(check_t *c) {
+    const game_t *g = c->g;
+    static const struct {
+        sym_t sym;
+        layer_t max;
+        const char *msg;
+    } limits[] = {
+        {SYM_INIT, LAYER_STATIC, "`init` depends on `true` or `does`"},
+        {SYM_ROLE, LAYER_STATIC, "`role` depends on the state"},
+        {SYM_LEGAL, LAYER_STATE, "`legal` depends on `does`"},
+        {SYM_GOAL, LAYER_STATE, "`goal` depends on `does`"},
+        {SYM_TERMINAL, LAYER_STATE, "`terminal` depends on `does`"},
+    };
+    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++)
+        for (size_t p = 0; p < g->n_preds; p++) {
+            const pred_t *pr = &g->preds[p];
+            if (pr->sym != limits[k].sym || pr->layer <= limits[k].max) continue;
+            const rule_t *r = pr->n_rules ? &g->rules[pr->rules[0]] : NULL;
+            if (r) report(c, r, r->line, r->col, limits[k].msg);
+        }
+}
+
+bool validate_game(game_t *g, diag_t *errors) {
+    check_t c = {.g = g, .d = errors};
+    sb_init(&c.sb);
+    size_t before = errors->n;
+    compute_sccs(g);
+    rule_graph_t rg;
+    rule_graph_build(g, &rg);
+    compute_rule_sccs(g, &rg);
+    compute_layers(g);
+    g->gdl2 = game_pred(g, SYM_SEES, 2) != UINT32_MAX;
+    for (uint32_t i = 0; i < g->n_roles; i++)
+        if (term_sym(g->ts, g->roles[i]) == SYM_RANDOM) g->gdl2 = true;
+    if (g->n_roles == 0) diag_add(errors, g->file, 1, 1, "the game has no `role` facts");
+    for (size_t i = 0; i < g->n_rules; i++) {
+        const rule_t *r = &g->rules[i];
+        check_placement(&c, r);
+        check_safety(&c, r);
+        check_stratified(&c, &rg, (uint32_t)i);
+        check_recursion_restriction(&c, &rg, (uint32_t)i);
+    }
+    rule_graph_free(g, &rg);
+    check_layers(&c);
+    sb_fini(&c.sb);
+    return errors->n == before;
+}
+
+game_t *game_load_text(const char *text, size_t len, const char *file, diag_t *d) {
+    game_t *g = game_from_text(text, len, file, d);
+    if (g && !validate_game(g, d)) {
+        game_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+game_t *game_load(const char *path, diag_t *d) {
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text) {
+        diag_add(d, path, 0, 0, "cannot read: %s", strerror(errno));
+        return NULL;
+    }
+    game_t *g = game_load_text(text, len, path, d);
+    free(text);
+    return g;
+}
