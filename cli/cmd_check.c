@@ -68,7 +68,8 @@ int cmd_check(int argc, char **argv) {
         diag_fini(&d);
         return 1;
     }
-    printf("%s: valid\n", path);
+    diag_print(&g->warnings, stderr);
+    printf("%s: valid%s\n", path, g->warnings.n ? " (with warnings)" : "");
     print_facts(g);
     game_free(g);
     diag_fini(&d);

@@ -58,6 +58,7 @@ typedef struct {
     bool computing;
     bool is_fluent; /* a fluent relation, filled from the state */
     bool callable;  /* may be answered per call (derived, dynamic, not recursive) */
+    bool call_only; /* static, but too large to compute whole: always answered per call */
     uint32_t pred;  /* predicate id, or UINT32_MAX for fluent relations */
     sym_t sym;      /* fluent signature */
     term_t *data;
@@ -73,6 +74,11 @@ typedef struct {
     term_t *key;
     rel_t ans;
     bool done;
+    bool in_progress;
+    bool incomplete;    /* read a call of an enclosing cycle before it was finished */
+    bool leads_cycle;   /* a later call read this one while it was in progress */
+    uint32_t depth;     /* position on the call stack while in progress */
+    uint32_t low;       /* lowest stack position of an unfinished call it depends on */
 } call_t;
 
 typedef struct {
@@ -101,6 +107,12 @@ struct reasoner {
     bool has_joint;
     term_t *out;
     size_t out_cap;
+    call_t **stack; /* calls in progress, for recursive calls */
+    uint32_t depth;
+    size_t stack_cap;
+    uint64_t call_added; /* tuples added to call answers, to detect a fixpoint */
+    size_t budget; /* while non-zero, a relation growing past it aborts the evaluation */
+    bool over;
     uint32_t pred_legal, pred_goal, pred_terminal, pred_next, pred_init, pred_sees, pred_does;
     reason_stats_t stats;
 };
@@ -387,6 +399,7 @@ static int pick_literal(reasoner_t *r, const rule_t *rule, const bool *used, con
 }
 
 static void ensure(reasoner_t *r, uint32_t rel_id);
+static bool ensure_small(reasoner_t *r, uint32_t rel_id);
 
 /* Static relations a rule reads are computed before the rule is planned, so that the
  * planner knows their sizes. */
@@ -395,7 +408,7 @@ static void ensure_static_inputs(reasoner_t *r, const rule_t *rule) {
     for (uint32_t i = 0; i < rule->n_body; i++) {
         if (rule->body[i].kind == LIT_DISTINCT) continue;
         uint32_t p = game_pred_of(r->g, rule->body[i].atom);
-        if (r->rels[p].layer == LAYER_STATIC && r->g->preds[p].scc != head_scc) ensure(r, p);
+        if (r->rels[p].layer == LAYER_STATIC && r->g->preds[p].scc != head_scc) ensure_small(r, p);
     }
 }
 
@@ -535,6 +548,7 @@ void reason_free(reasoner_t *r) {
     free(r->rels);
     free(r->fluent_table);
     free(r->out);
+    free(r->stack);
     free(r->cur_joint);
     state_fini(&r->cur);
     free(r);
@@ -641,12 +655,19 @@ static void scan_rel(join_t *j, uint32_t k, const step_t *s, rel_t *rel, size_t 
 
 /* Which relation a literal on a predicate reads: the one being built (own component, in
  * full mode), a memoised call (some arguments bound), or the whole relation. */
+static bool ensure_small(reasoner_t *r, uint32_t rel_id);
+
 static rel_t *source_of(join_t *j, const step_t *s, const term_t *key, uint32_t mask) {
     reasoner_t *r = j->r;
     rel_t *rel = &r->rels[s->rel];
-    if (rel->is_fluent) return rel;
+    if (rel->is_fluent || rel->computed) return rel;
     if (j->full_mode && s->in_scc) return rel;
-    if (rel->callable && mask) return &call(r, s->rel, mask, key)->ans;
+    if (mask && (rel->callable || rel->call_only)) return &call(r, s->rel, mask, key)->ans;
+    /* Static and recursive relations are computed whole when they are small; past a
+     * budget they are answered per call (recursive ones with a fixpoint over cycles). */
+    if (mask && (rel->layer == LAYER_STATIC || r->g->preds[s->rel].recursive) &&
+        !ensure_small(r, s->rel))
+        return &call(r, s->rel, mask, key)->ans;
     ensure(r, s->rel);
     return rel;
 }
@@ -701,11 +722,13 @@ static void fire(join_t *j) {
     term_t tuple[p->head_arity + 1];
     for (uint32_t i = 0; i < p->head_arity; i++) tuple[i] = term_subst(r->ts, p->head_args[i], j->vars);
     r->stats.rules_fired++;
-    if (rel_add(j->target, tuple)) j->added++, r->stats.tuples_derived++;
+    if (rel_add(j->target, tuple)) j->added++, r->stats.tuples_derived++, r->call_added++;
+    if (r->budget && j->target->n > r->budget) r->over = true;
 }
 
 static void join_from(join_t *j, uint32_t k) {
     reasoner_t *r = j->r;
+    if (r->over) return;
     if (k == j->plan->n_steps) {
         fire(j);
         return;
@@ -807,9 +830,30 @@ static void ensure(reasoner_t *r, uint32_t rel_id) {
     for (uint32_t k = 0; k < n; k++) {
         rel_t *h = &r->rels[game_pred_of(g, g->rules[rules[k]].head)];
         h->computing = false;
-        h->computed = true;
+        if (r->over) { /* aborted by a budget: forget the partial relation */
+            rel_clear(h);
+            h->call_only = true;
+        } else {
+            h->computed = true;
+        }
     }
-    rel->computed = true;
+    if (!r->over) rel->computed = true;
+}
+
+/* Computes a static relation whole if it stays under a size budget; false (and the
+ * relation answered per call from then on) when it would not. */
+static bool ensure_small(reasoner_t *r, uint32_t rel_id) {
+    rel_t *rel = &r->rels[rel_id];
+    if (rel->computed) return true;
+    if (rel->call_only || r->budget) return false;
+    r->budget = 100000;
+    r->over = false;
+    ensure(r, rel_id);
+    bool ok = !r->over;
+    r->budget = 0;
+    r->over = false;
+    if (!ok) rel->call_only = true;
+    return ok;
 }
 
 /* ---------------- memoised calls ---------------- */
@@ -861,10 +905,46 @@ static call_t *memo_new(reasoner_t *r, memo_t *m, uint32_t pred, uint32_t mask, 
     rel_clear(&c->ans);
     c->pred = pred;
     c->mask = mask;
-    c->done = false;
+    c->done = c->in_progress = c->incomplete = c->leads_cycle = false;
     memcpy(c->key, key, arity * sizeof *key);
     m->table[slot] = ++m->n;
     return c;
+}
+
+/* A call read another that is still in progress: every call above it on the stack
+ * depends on an unfinished answer set and must be redone until the cycle settles. */
+static void mark_cycle(reasoner_t *r, call_t *reader_of) {
+    reader_of->leads_cycle = true;
+    for (uint32_t d = reader_of->depth + 1; d < r->depth; d++) {
+        call_t *c = r->stack[d];
+        c->incomplete = true;
+        if (reader_of->depth < c->low) c->low = reader_of->depth;
+    }
+}
+
+static void run_call(reasoner_t *r, call_t *c) {
+    const pred_t *p = &r->g->preds[c->pred];
+    GROW(r->stack, r->stack_cap, r->depth + 1);
+    c->depth = c->low = r->depth;
+    r->stack[r->depth++] = c;
+    c->in_progress = true;
+    c->incomplete = c->leads_cycle = false;
+    uint64_t before;
+    do { /* a cycle leader iterates until no call of its cycle learns anything new */
+        before = r->call_added;
+        for (uint32_t q = 0; q < p->n_rules && !r->over; q++)
+            run_plan(r, plan_for(r, p->rules[q], c->mask), &c->ans, c->key, false, -1, 0, 0);
+    } while (c->leads_cycle && c->low == c->depth && r->call_added != before && !r->over);
+    r->depth--;
+    c->in_progress = false;
+    /* Finished unless it hangs on an enclosing unfinished call; calls left incomplete
+     * above a settled leader are redone when asked again (their answers are kept). */
+    c->done = !r->over && !(c->incomplete && c->low < c->depth);
+    if (c->done) c->incomplete = c->leads_cycle = false;
+    if (c->incomplete && c->low < c->depth && r->depth) {
+        call_t *parent = r->stack[r->depth - 1];
+        if (c->low < parent->low) parent->low = c->low, parent->incomplete = true;
+    }
 }
 
 /* The answers of pred with the arguments in mask bound to key, computed on first use. */
@@ -873,15 +953,21 @@ static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *k
     uint32_t arity = r->rels[pred].arity;
     if ((m->n + 1) * 2 > m->table_cap) memo_rehash(r, m);
     size_t h = call_hash(pred, mask, key, arity) & (m->table_cap - 1);
+    call_t *c = NULL;
     for (; m->table[h]; h = (h + 1) & (m->table_cap - 1)) {
-        call_t *c = m->calls[m->table[h] - 1];
-        if (call_matches(c, pred, mask, key, arity)) return c;
+        call_t *e = m->calls[m->table[h] - 1];
+        if (!call_matches(e, pred, mask, key, arity)) continue;
+        if (e->done) return e;
+        if (e->in_progress) {
+            mark_cycle(r, e);
+            return e;
+        }
+        c = e;
+        if (!c->incomplete) rel_clear(&c->ans); /* aborted by a budget: start over */
+        break;
     }
-    call_t *c = memo_new(r, m, pred, mask, key, h);
-    const pred_t *p = &r->g->preds[pred];
-    for (uint32_t q = 0; q < p->n_rules; q++)
-        run_plan(r, plan_for(r, p->rules[q], mask), &c->ans, key, false, -1, 0, 0);
-    c->done = true;
+    if (!c) c = memo_new(r, m, pred, mask, key, h);
+    run_call(r, c);
     return c;
 }
 

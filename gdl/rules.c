@@ -267,6 +267,15 @@ static void read_statement(build_t *b, const sexp_t *e) {
         fail_at(b, head_e, "a variable cannot be the head of a rule", ts);
         return;
     }
+    sym_t hs = term_sym(ts, head);
+    if (hs == SYM_TRUE || hs == SYM_DOES) {
+        /* Published games contain such stray statements; the reference reasoner ignores
+         * them (the state and the joint move define these relations), and so do we. */
+        diag_add(&b->g->warnings, b->g->file, head_e->line, head_e->col,
+                 "a statement defining `%s` is ignored", term_sym_name(ts, hs));
+        b->g->n_written++;
+        return;
+    }
     dnf_t body = dnf_true();
     if (is_rule) {
         for (const sexp_t *c = head_e->next; c && !b->failed; c = c->next) {
