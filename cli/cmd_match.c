@@ -34,7 +34,9 @@ static const char *const match_help =
     "  --max-steps K   abort a match that has not ended after K steps (default 100000)\n"
     "  --verbose       report every replaced move on stderr\n"
     "A win is the strictly highest goal of the match, a draw a shared highest goal (in a\n"
-    "one-player game: 100 wins, 0 loses, anything between draws).\n";
+    "one-player game: 100 wins, 0 loses, anything between draws). A match that cannot be\n"
+    "played out (a role without legal moves, --max-steps reached) is aborted: its moves are\n"
+    "counted, its goals are not, and the exit code is 1.\n";
 
 static void print_help(FILE *out) {
     strbuf_t kinds;
@@ -55,19 +57,29 @@ static int parse_opts(int argc, char **argv, match_opts_t *o) {
         if (opt_is_help(argv[i])) {
             print_help(stdout);
             return 0;
-        } else if (opt_value(argc, argv, &i, "--players", &v)) o->players = v;
-        else if (opt_value(argc, argv, &i, "--startclock", &v)) o->startclock = v;
-        else if (opt_value(argc, argv, &i, "--playclock", &v)) o->playclock = v;
-        else if (opt_value(argc, argv, &i, "--matches", &v)) o->matches = v;
-        else if (opt_value(argc, argv, &i, "--seed", &v)) o->seed = v;
-        else if (opt_value(argc, argv, &i, "--max-steps", &v)) o->max_steps = v;
-        else if (!strcmp(argv[i], "--swap")) o->swap = true;
-        else if (!strcmp(argv[i], "--trace")) o->trace = true;
-        else if (!strcmp(argv[i], "--verbose")) o->verbose = true;
+        } else if (opt_value(argc, argv, &i, "--players", &v))
+            o->players = v;
+        else if (opt_value(argc, argv, &i, "--startclock", &v))
+            o->startclock = v;
+        else if (opt_value(argc, argv, &i, "--playclock", &v))
+            o->playclock = v;
+        else if (opt_value(argc, argv, &i, "--matches", &v))
+            o->matches = v;
+        else if (opt_value(argc, argv, &i, "--seed", &v))
+            o->seed = v;
+        else if (opt_value(argc, argv, &i, "--max-steps", &v))
+            o->max_steps = v;
+        else if (!strcmp(argv[i], "--swap"))
+            o->swap = true;
+        else if (!strcmp(argv[i], "--trace"))
+            o->trace = true;
+        else if (!strcmp(argv[i], "--verbose"))
+            o->verbose = true;
         else if (argv[i][0] == '-' || o->game) {
             fprintf(stderr, "ggp match: unexpected argument '%s'\n", argv[i]);
             return 2;
-        } else o->game = argv[i];
+        } else
+            o->game = argv[i];
     }
     if (!o->game || !o->players) {
         fprintf(stderr, "ggp match: give a GAME and --players\n");
@@ -89,7 +101,8 @@ static uint32_t parse_players(const char *list, contestant_t **out) {
         GROW(*out, cap, n + 1);
         if (!contestant_parse(p, &(*out)[n], &err)) {
             fprintf(stderr, "ggp match: %s\n", sb_str(&err));
-            for (uint32_t i = 0; i < n; i++) contestant_fini(&(*out)[i]);
+            for (uint32_t i = 0; i < n; i++)
+                contestant_fini(&(*out)[i]);
             n = 0;
             break;
         }
@@ -106,30 +119,45 @@ typedef struct {
     double sum, sum_sq, slowest_ms;
 } tally_t;
 
-static void tally_match(tally_t *t, const uint32_t *who, const match_result_t *res, uint32_t n) {
+/* Counts the moves of a match; its goals too when it was played out. */
+static void tally_moves(tally_t *t, const uint32_t *who, const match_result_t *res, uint32_t n) {
+    for (uint32_t s = 0; s < n; s++) {
+        tally_t *p = &t[who[s]];
+        p->timeouts += res->seats[s].timeouts;
+        p->illegal += res->seats[s].illegal;
+        if (res->seats[s].slowest_ms > p->slowest_ms) p->slowest_ms = res->seats[s].slowest_ms;
+    }
+}
+
+static void tally_goals(tally_t *t, const uint32_t *who, const match_result_t *res, uint32_t n) {
     int best = -1, n_best = 0;
     for (uint32_t s = 0; s < n; s++) {
         int g = res->seats[s].goal;
-        if (g > best) best = g, n_best = 1;
-        else if (g == best) n_best++;
+        if (g > best)
+            best = g, n_best = 1;
+        else if (g == best)
+            n_best++;
     }
     for (uint32_t s = 0; s < n; s++) {
         tally_t *p = &t[who[s]];
-        const seat_result_t *r = &res->seats[s];
-        double g = r->goal < 0 ? 0 : r->goal;
+        int goal = res->seats[s].goal;
+        double g = goal < 0 ? 0 : goal;
         p->matches++;
         p->sum += g;
         p->sum_sq += g * g;
-        p->timeouts += r->timeouts;
-        p->illegal += r->illegal;
-        if (r->slowest_ms > p->slowest_ms) p->slowest_ms = r->slowest_ms;
         if (n == 1) {
-            if (r->goal >= 100) p->wins++;
-            else if (r->goal <= 0) p->losses++;
-            else p->draws++;
-        } else if (r->goal == best && n_best == 1) p->wins++;
-        else if (r->goal == best) p->draws++;
-        else p->losses++;
+            if (goal >= 100)
+                p->wins++;
+            else if (goal <= 0)
+                p->losses++;
+            else
+                p->draws++;
+        } else if (goal == best && n_best == 1)
+            p->wins++;
+        else if (goal == best)
+            p->draws++;
+        else
+            p->losses++;
     }
 }
 
@@ -141,23 +169,37 @@ static void tally_stats(const tally_t *t, double *mean, double *ci) {
     *ci = 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)t->matches);
 }
 
+/* A player's name in the table: its spec, with "#k" when it appears k > 1 times. */
+static const char *player_name(const contestant_t *c, uint32_t i, strbuf_t *sb) {
+    uint32_t same = 0;
+    for (uint32_t j = 0; j < i; j++)
+        same += !strcmp(c[j].spec, c[i].spec);
+    sb_clear(sb);
+    sb_puts(sb, c[i].spec);
+    if (same) sb_printf(sb, "#%u", same + 1);
+    return sb_str(sb);
+}
+
 static void print_table(const contestant_t *c, const tally_t *t, uint32_t n) {
+    strbuf_t name;
+    sb_init(&name);
     printf("%-28s %7s %5s %5s %6s %9s %7s %10s %8s %7s\n", "player", "matches", "wins", "draws",
            "losses", "mean_goal", "ci95", "slowest_ms", "timeouts", "illegal");
     double mean, ci;
     for (uint32_t i = 0; i < n; i++) {
         tally_stats(&t[i], &mean, &ci);
-        printf("%-28s %7u %5u %5u %6u %9.2f %7.2f %10.0f %8u %7u\n", c[i].spec, t[i].matches,
-               t[i].wins, t[i].draws, t[i].losses, mean, ci, t[i].slowest_ms, t[i].timeouts,
-               t[i].illegal);
+        printf("%-28s %7u %5u %5u %6u %9.2f %7.2f %10.0f %8u %7u\n", player_name(c, i, &name),
+               t[i].matches, t[i].wins, t[i].draws, t[i].losses, mean, ci, t[i].slowest_ms,
+               t[i].timeouts, t[i].illegal);
     }
     for (uint32_t i = 0; i < n; i++) {
         tally_stats(&t[i], &mean, &ci);
         printf("player=%s matches=%u mean_goal=%.2f ci95=%.2f wins=%u draws=%u losses=%u "
                "slowest_move_ms=%.0f timeouts=%u illegal=%u\n",
-               c[i].spec, t[i].matches, mean, ci, t[i].wins, t[i].draws, t[i].losses,
+               player_name(c, i, &name), t[i].matches, mean, ci, t[i].wins, t[i].draws, t[i].losses,
                t[i].slowest_ms, t[i].timeouts, t[i].illegal);
     }
+    sb_fini(&name);
 }
 
 static void print_progress(master_t *m, uint32_t k, uint32_t n_matches, const contestant_t *c,
@@ -165,8 +207,8 @@ static void print_progress(master_t *m, uint32_t k, uint32_t n_matches, const co
     fprintf(stderr, "match %u/%u:", k + 1, n_matches);
     for (uint32_t s = 0; s < master_seats(m); s++)
         fprintf(stderr, " %s=%s:%d", master_seat_name(m, s), c[who[s]].spec, res->seats[s].goal);
-    fprintf(stderr, " (%u steps, %.1f s)%s%s\n", res->steps, res->seconds, res->error[0] ? " error: " : "",
-            res->error);
+    fprintf(stderr, " (%u steps, %.1f s)%s%s\n", res->steps, res->seconds,
+            res->error[0] ? " error: " : "", res->error);
 }
 
 /* Plays the matches; returns the exit code. */
@@ -183,7 +225,8 @@ static int run(master_t *m, contestant_t *c, uint32_t n, unsigned long long matc
         match_result_t res;
         if (!master_play(m, k, seat, &res)) rc = 1;
         print_progress(m, k, (uint32_t)matches, c, who, &res);
-        if (!res.error[0]) tally_match(t, who, &res, n);
+        tally_moves(t, who, &res, n);
+        if (!res.error[0]) tally_goals(t, who, &res, n);
         match_result_fini(&res);
     }
     print_table(c, t, n);
@@ -199,16 +242,21 @@ int cmd_match(int argc, char **argv) {
     if (rc >= 0) return rc;
     double sc, pc;
     unsigned long long matches, seed = 0, max_steps;
-    if (!opt_double("--startclock", o.startclock, &sc) || !opt_double("--playclock", o.playclock, &pc) ||
-        !opt_uint("--matches", o.matches, &matches) || !opt_uint("--max-steps", o.max_steps, &max_steps) ||
+    if (!opt_double("--startclock", o.startclock, &sc) ||
+        !opt_double("--playclock", o.playclock, &pc) ||
+        !opt_uint("--matches", o.matches, &matches) ||
+        !opt_uint("--max-steps", o.max_steps, &max_steps) ||
         (o.seed && !opt_uint("--seed", o.seed, &seed)))
         return 2;
     if (!o.seed) seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
     contestant_t *c;
     uint32_t n = parse_players(o.players, &c);
     if (!n) return 2;
-    master_config_t cfg = {.startclock = sc, .playclock = pc, .seed = seed,
-                           .trace = o.trace ? stdout : NULL, .verbose = o.verbose,
+    master_config_t cfg = {.startclock = sc,
+                           .playclock = pc,
+                           .seed = seed,
+                           .trace = o.trace ? stdout : NULL,
+                           .verbose = o.verbose,
                            .max_steps = max_steps > UINT32_MAX ? UINT32_MAX : (uint32_t)max_steps};
     strbuf_t err;
     sb_init(&err);
@@ -226,7 +274,8 @@ int cmd_match(int argc, char **argv) {
         rc = run(m, c, n, matches, o.swap);
     }
     master_free(m);
-    for (uint32_t i = 0; i < n; i++) contestant_fini(&c[i]);
+    for (uint32_t i = 0; i < n; i++)
+        contestant_fini(&c[i]);
     free(c);
     sb_fini(&err);
     return rc;

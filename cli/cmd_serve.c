@@ -26,7 +26,8 @@ static const char *const serve_help =
     "  --seed N        seed of the player's random choices (default: from the clock)\n"
     "  --max-body B    larger requests get HTTP 413 (default 4194304)\n"
     "  --verbose       log per-turn statistics (believed states, legal moves, time)\n"
-    "Stops on SIGINT or SIGTERM.\n";
+    "Stops on SIGINT or SIGTERM. For tests, GGP_TEST_THINK_DELAY_MS=N in the environment makes\n"
+    "the player sleep N ms before every move (the answer must still meet the clock).\n";
 
 static void print_help(FILE *out) {
     strbuf_t kinds;
@@ -48,13 +49,20 @@ static int parse_opts(int argc, char **argv, serve_opts_t *o) {
         if (opt_is_help(argv[i])) {
             print_help(stdout);
             return 0;
-        } else if (opt_value(argc, argv, &i, "--port", &v)) o->port = v;
-        else if (opt_value(argc, argv, &i, "--bind", &v)) o->bind = v;
-        else if (opt_value(argc, argv, &i, "--player", &v)) o->player = v;
-        else if (opt_value(argc, argv, &i, "--name", &v)) o->name = v;
-        else if (opt_value(argc, argv, &i, "--seed", &v)) o->seed = v;
-        else if (opt_value(argc, argv, &i, "--max-body", &v)) o->max_body = v;
-        else if (!strcmp(argv[i], "--verbose")) o->verbose = true;
+        } else if (opt_value(argc, argv, &i, "--port", &v))
+            o->port = v;
+        else if (opt_value(argc, argv, &i, "--bind", &v))
+            o->bind = v;
+        else if (opt_value(argc, argv, &i, "--player", &v))
+            o->player = v;
+        else if (opt_value(argc, argv, &i, "--name", &v))
+            o->name = v;
+        else if (opt_value(argc, argv, &i, "--seed", &v))
+            o->seed = v;
+        else if (opt_value(argc, argv, &i, "--max-body", &v))
+            o->max_body = v;
+        else if (!strcmp(argv[i], "--verbose"))
+            o->verbose = true;
         else {
             fprintf(stderr, "ggp serve: unexpected argument '%s'\n", argv[i]);
             print_help(stderr);
@@ -82,14 +90,19 @@ static int serve(const serve_opts_t *o, const player_kind_t *kind, unsigned long
     strbuf_t name, err;
     sb_init(&name);
     sb_init(&err);
-    if (o->name) sb_puts(&name, o->name);
-    else sb_printf(&name, "ggp-%s", kind->name);
+    if (o->name)
+        sb_puts(&name, o->name);
+    else
+        sb_printf(&name, "ggp-%s", kind->name);
     const char *delay = getenv("GGP_TEST_THINK_DELAY_MS");
-    service_config_t sc = {.name = sb_str(&name), .kind = kind, .seed = seed, .verbose = o->verbose,
+    service_config_t sc = {.name = sb_str(&name),
+                           .kind = kind,
+                           .seed = seed,
+                           .verbose = o->verbose,
                            .think_delay_ms = delay ? (unsigned)strtoul(delay, NULL, 10) : 0};
     service_t *svc = service_new(&sc);
-    http_config_t hc = {.bind = o->bind, .port = (uint16_t)port, .max_body = max_body,
-                        .verbose = o->verbose};
+    http_config_t hc = {
+        .bind = o->bind, .port = (uint16_t)port, .max_body = max_body, .verbose = o->verbose};
     http_server_t *h = http_start(&hc, svc, &err);
     int rc = 0;
     if (!h) {

@@ -27,6 +27,10 @@ typedef struct {
     uint32_t n_vars;
     size_t cap_vars;
     bool failed;
+    term_t *true_facts; /* arguments of stray (true X) facts */
+    uint32_t true_fact_vars[64];
+    uint32_t n_true_facts;
+    size_t cap_true_facts;
 } build_t;
 
 static void fail_at(build_t *b, const sexp_t *e, const char *msg, const term_store_t *ts) {
@@ -134,11 +138,15 @@ static bool combine_children(build_t *b, const sexp_t *e, bool neg, bool conj, d
     *out = conj ? dnf_true() : (dnf_t){0};
     for (const sexp_t *c = e->first->next; c; c = c->next) {
         dnf_t sub;
-        if (!literal_dnf(b, c, neg, &sub)) return false;
+        if (!literal_dnf(b, c, neg, &sub)) {
+            dnf_free(out);
+            return false;
+        }
         bool ok = conj ? dnf_and(out, &sub) : dnf_or(out, &sub);
         dnf_free(&sub);
         if (!ok) {
             fail_at(b, e, "disjunction expands to too many rules", b->g->ts);
+            dnf_free(out);
             return false;
         }
     }
@@ -227,26 +235,30 @@ static uint32_t pred_add(game_t *g, term_t atom) {
     return id;
 }
 
-static void add_rule(build_t *b, term_t head, const conj_t *body, const sexp_t *src) {
-    game_t *g = b->g;
+static void append_rule(game_t *g, term_t head, const lit_t *body, uint32_t n_body, uint32_t n_vars,
+                        int line, int col) {
     GROW(g->rules, g->cap_rules, g->n_rules + 1);
     rule_t *r = &g->rules[g->n_rules];
     memset(r, 0, sizeof *r);
     r->head = head;
-    r->n_body = body->n;
-    r->body = xmalloc((body->n ? body->n : 1) * sizeof *r->body);
-    if (body->n) memcpy(r->body, body->lits, body->n * sizeof *r->body);
-    r->n_vars = b->n_vars;
+    r->n_body = n_body;
+    r->body = xmalloc((n_body ? n_body : 1) * sizeof *r->body);
+    if (n_body) memcpy(r->body, body, n_body * sizeof *r->body);
+    r->n_vars = n_vars;
     r->source = g->n_written;
-    r->line = src->line;
-    r->col = src->col;
+    r->line = line;
+    r->col = col;
     uint32_t hp = pred_add(g, head);
     pred_t *p = &g->preds[hp];
     GROW(p->rules, p->cap_rules, p->n_rules + 1);
     p->rules[p->n_rules++] = (uint32_t)g->n_rules;
-    for (uint32_t i = 0; i < body->n; i++)
-        if (body->lits[i].kind != LIT_DISTINCT) pred_add(g, body->lits[i].atom);
+    for (uint32_t i = 0; i < n_body; i++)
+        if (body[i].kind != LIT_DISTINCT) pred_add(g, body[i].atom);
     g->n_rules++;
+}
+
+static void add_rule(build_t *b, term_t head, const conj_t *body, const sexp_t *src) {
+    append_rule(b->g, head, body->lits, body->n, b->n_vars, src->line, src->col);
 }
 
 static bool is_head_term(const term_store_t *ts, term_t t) { return !term_is_var(ts, t); }
@@ -272,7 +284,14 @@ static void read_statement(build_t *b, const sexp_t *e) {
         /* Published games contain such stray statements; the reference reasoner ignores
          * them (the state and the joint move define these relations), and so do we. */
         diag_add(&b->g->warnings, b->g->file, head_e->line, head_e->col,
-                 "a statement defining `%s` is ignored", term_sym_name(ts, hs));
+                 "a statement defining `%s` is not GDL; read as a fact that always holds",
+                 term_sym_name(ts, hs));
+        if (hs == SYM_TRUE && !is_rule && term_arity(ts, head) == 1) {
+            GROW(b->true_facts, b->cap_true_facts, b->n_true_facts + 1);
+            b->true_facts[b->n_true_facts] = term_arg(ts, head, 0);
+            b->true_fact_vars[b->n_true_facts < 64 ? b->n_true_facts : 63] = b->n_vars;
+            b->n_true_facts++;
+        }
         b->g->n_written++;
         return;
     }
@@ -304,6 +323,98 @@ static void collect_roles(game_t *g) {
     }
 }
 
+/* ---- stray (true X) facts ----
+ * The reference reasoner keeps such a statement in its knowledge base, where it makes
+ * (true X) hold in every state. We get the same meaning by resolving every positive
+ * (true T) literal that unifies with X away, as an extra rule. */
+
+typedef struct {
+    term_store_t *ts;
+    term_t *bind;
+    uint32_t steps;
+} subst_t;
+
+static term_t walk(subst_t *s, term_t t) {
+    while (term_is_var(s->ts, t) && s->bind[term_sym(s->ts, t)]) t = s->bind[term_sym(s->ts, t)];
+    return t;
+}
+
+static bool occurs(subst_t *s, term_t v, term_t t) {
+    t = walk(s, t);
+    if (t == v) return true;
+    if (term_kind(s->ts, t) != TERM_FUN || term_is_ground(s->ts, t)) return false;
+    for (uint32_t i = 0; i < term_arity(s->ts, t); i++)
+        if (occurs(s, v, term_arg(s->ts, t, i))) return true;
+    return false;
+}
+
+static bool unify1(subst_t *s, term_t a, term_t b) {
+    if (++s->steps > 100000) return false;
+    a = walk(s, a), b = walk(s, b);
+    if (a == b) return true;
+    term_store_t *ts = s->ts;
+    if (term_is_var(ts, b)) {
+        term_t t = a;
+        a = b, b = t;
+    }
+    if (term_is_var(ts, a)) {
+        if (occurs(s, a, b)) return false;
+        s->bind[term_sym(ts, a)] = b;
+        return true;
+    }
+    if (term_kind(ts, a) != TERM_FUN || term_kind(ts, b) != TERM_FUN || term_sym(ts, a) != term_sym(ts, b) ||
+        term_arity(ts, a) != term_arity(ts, b))
+        return false;
+    for (uint32_t i = 0; i < term_arity(ts, a); i++)
+        if (!unify1(s, term_arg(ts, a, i), term_arg(ts, b, i))) return false;
+    return true;
+}
+
+static term_t resolve(subst_t *s, term_t t) {
+    t = walk(s, t);
+    term_store_t *ts = s->ts;
+    if (term_is_ground(ts, t) || term_is_var(ts, t)) return t;
+    uint32_t n = term_arity(ts, t);
+    term_t *args = xmalloc(n * sizeof *args);
+    for (uint32_t i = 0; i < n; i++) args[i] = resolve(s, term_arg(ts, t, i));
+    term_t r = term_fun(ts, term_sym(ts, t), args, n);
+    free(args);
+    return r;
+}
+
+static void resolve_with_fact(game_t *g, size_t ri, uint32_t li, term_t fact, uint32_t fact_vars) {
+    const rule_t *r = &g->rules[ri];
+    uint32_t n_vars = r->n_vars + fact_vars;
+    subst_t s = {.ts = g->ts, .bind = xcalloc(n_vars + 1, sizeof(term_t))};
+    term_t f = term_shift_vars(g->ts, fact, r->n_vars);
+    if (unify1(&s, r->body[li].atom, term_fun(g->ts, SYM_TRUE, &f, 1))) {
+        lit_t *body = xmalloc((r->n_body + 1) * sizeof *body);
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < r->n_body; i++) {
+            if (i == li) continue;
+            body[n] = g->rules[ri].body[i];
+            body[n].atom = resolve(&s, body[n].atom);
+            n++;
+        }
+        term_t head = resolve(&s, g->rules[ri].head);
+        int line = g->rules[ri].line, col = g->rules[ri].col;
+        append_rule(g, head, body, n, n_vars, line, col);
+        free(body);
+    }
+    free(s.bind);
+}
+
+static void expand_true_facts(game_t *g, build_t *b) {
+    size_t cap = g->n_rules * 4 + 1000;
+    for (size_t ri = 0; ri < g->n_rules && ri < cap; ri++)
+        for (uint32_t li = 0; li < g->rules[ri].n_body; li++) {
+            const lit_t *l = &g->rules[ri].body[li];
+            if (l->kind != LIT_POS || term_sym(g->ts, l->atom) != SYM_TRUE) continue;
+            for (uint32_t k = 0; k < b->n_true_facts && k < 64; k++)
+                resolve_with_fact(g, ri, li, b->true_facts[k], b->true_fact_vars[k]);
+        }
+}
+
 game_t *game_from_sexp(term_store_t *ts, const sexp_doc_t *doc, const char *file, diag_t *d) {
     game_t *g = xcalloc(1, sizeof *g);
     g->ts = ts;
@@ -316,6 +427,8 @@ game_t *game_from_sexp(term_store_t *ts, const sexp_doc_t *doc, const char *file
         read_statement(&b, e);
     }
     free(b.var_names);
+    expand_true_facts(g, &b);
+    free(b.true_facts);
     if (d->n > before) {
         game_free(g);
         return NULL;

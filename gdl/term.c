@@ -170,7 +170,7 @@ term_t term_find_subst(const term_store_t *ts, term_t t, const term_t *map) {
     const term_node_t *nd = &ts->nodes[t];
     if (nd->ground) return t;
     if (nd->kind == TERM_VAR) return map[nd->sym];
-    term_t small[16];
+    term_t small[16] = {0};
     term_t *args = nd->arity <= 16 ? small : xmalloc(nd->arity * sizeof *args);
     term_t r = TERM_NONE;
     uint32_t i = 0;
@@ -231,7 +231,7 @@ static term_t subst_rec(term_store_t *ts, term_t t, const term_t *map, uint32_t 
         return offset ? term_var(ts, nd->sym + offset) : t;
     }
     uint32_t n = nd->arity;
-    term_t small[16];
+    term_t small[16] = {0};
     term_t *args = n <= 16 ? small : xmalloc(n * sizeof *args);
     uint32_t base = nd->args;
     sym_t f = nd->sym;

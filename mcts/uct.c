@@ -1,0 +1,582 @@
+/* UCT Monte-Carlo tree search: decoupled UCB1 per role, a node pool with compaction on
+ * re-rooting, MCTS-Solver style proven values, random rollouts with an early-termination
+ * hook. See uct.h and docs/mcts.md. */
+#include "uct.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define NIL UINT32_MAX
+#define INITIAL_NODES (1u << 16)
+#define INITIAL_MOVES (1u << 18)
+
+typedef struct {
+    uint64_t key;         /* joint move from the parent, mixed radix over the parent's counts */
+    uint32_t first, next; /* first child, next sibling */
+    uint32_t visits;
+    uint32_t moff;        /* offset of the move lists in mv/ms; NIL when not expanded */
+    double vsum;          /* sum of the searching role's values, in [0,1] */
+    uint8_t terminal, proven;
+} node_t;
+
+typedef struct {
+    uint32_t visits;
+    double sum; /* in [0,1] */
+} mstat_t;
+
+/* One pool: nodes with per-role arrays (move counts, proven values), and the move arena. */
+typedef struct {
+    node_t *nodes;
+    uint16_t *cnt; /* cap_nodes * nr: legal move counts per role */
+    uint8_t *pv;   /* cap_nodes * nr: proven values per role */
+    size_t n_nodes, cap_nodes;
+    term_t *mv;
+    mstat_t *ms;
+    size_t n_mv, cap_mv;
+} pool_t;
+
+struct uct {
+    game_t *g;
+    reasoner_t *r;
+    uint32_t role, nr;
+    splitmix_t rng;
+    double c;
+    uint32_t cap;
+    uct_rollout_hook_t hook;
+    void *hook_ctx;
+
+    pool_t p, spare;   /* spare: the target of compaction, swapped in afterwards */
+    uint32_t *old_of;  /* compaction: old index of each new node */
+    size_t cap_old_of;
+
+    bool have_root;
+    state_t root_state, sa, sb;
+    term_t *joint;
+    uint32_t *sel;
+    int *val;
+    uint32_t *path, *path_sel;
+    size_t cap_path, cap_path_sel;
+
+    uct_stats_t st;
+};
+
+/* ---- pool ---- */
+
+static void pool_reserve_nodes(pool_t *p, uint32_t nr, size_t need) {
+    if (need <= p->cap_nodes) return;
+    size_t cap = p->cap_nodes ? p->cap_nodes : INITIAL_NODES;
+    while (cap < need) cap *= 2;
+    p->nodes = xrealloc(p->nodes, cap * sizeof *p->nodes);
+    p->cnt = xrealloc(p->cnt, cap * nr * sizeof *p->cnt);
+    p->pv = xrealloc(p->pv, cap * nr * sizeof *p->pv);
+    p->cap_nodes = cap;
+}
+
+static void pool_reserve_moves(pool_t *p, size_t need) {
+    if (need <= p->cap_mv) return;
+    size_t cap = p->cap_mv ? p->cap_mv : INITIAL_MOVES;
+    while (cap < need) cap *= 2;
+    p->mv = xrealloc(p->mv, cap * sizeof *p->mv);
+    p->ms = xrealloc(p->ms, cap * sizeof *p->ms);
+    p->cap_mv = cap;
+}
+
+static void pool_free(pool_t *p) {
+    free(p->nodes);
+    free(p->cnt);
+    free(p->pv);
+    free(p->mv);
+    free(p->ms);
+}
+
+static uint32_t new_node(uct_t *u, uint64_t key) {
+    pool_t *p = &u->p;
+    pool_reserve_nodes(p, u->nr, p->n_nodes + 1);
+    uint32_t i = (uint32_t)p->n_nodes++;
+    node_t *n = &p->nodes[i];
+    memset(n, 0, sizeof *n);
+    n->key = key;
+    n->first = n->next = NIL;
+    n->moff = NIL;
+    memset(&p->cnt[(size_t)i * u->nr], 0, u->nr * sizeof *p->cnt);
+    memset(&p->pv[(size_t)i * u->nr], 0, u->nr * sizeof *p->pv);
+    return i;
+}
+
+static void set_proven(uct_t *u, uint32_t i, const int *val) {
+    u->p.nodes[i].proven = 1;
+    for (uint32_t r = 0; r < u->nr; r++) u->p.pv[(size_t)i * u->nr + r] = (uint8_t)val[r];
+}
+
+/* Offset of role r's moves of node i. */
+static uint32_t role_off(const uct_t *u, uint32_t i, uint32_t r) {
+    uint32_t off = u->p.nodes[i].moff;
+    const uint16_t *cnt = &u->p.cnt[(size_t)i * u->nr];
+    for (uint32_t j = 0; j < r; j++) off += cnt[j];
+    return off;
+}
+
+static void goals(uct_t *u, const state_t *s, int *val) {
+    for (uint32_t r = 0; r < u->nr; r++) {
+        int v = reason_goal_value(u->r, s, r);
+        val[r] = v < 0 ? 0 : v;
+    }
+}
+
+static void hook_values(uct_t *u, int v, int *val) {
+    for (uint32_t r = 0; r < u->nr; r++) val[r] = r == u->role ? v : 100 - v;
+}
+
+/* Computes the legal moves of node i in state s. A role without legal moves makes the
+ * node terminal (a malformed game: scored by its goals). */
+static void expand(uct_t *u, uint32_t i, const state_t *s) {
+    pool_t *p = &u->p;
+    uint32_t moff = (uint32_t)p->n_mv;
+    for (uint32_t r = 0; r < u->nr; r++) {
+        const term_t *m;
+        uint32_t n = reason_legal(u->r, s, r, &m);
+        if (n > UINT16_MAX) die("uct: more than %u legal moves", UINT16_MAX);
+        pool_reserve_moves(p, p->n_mv + n);
+        memcpy(&p->mv[p->n_mv], m, n * sizeof *m);
+        memset(&p->ms[p->n_mv], 0, n * sizeof *p->ms);
+        p->n_mv += n;
+        p->cnt[(size_t)i * u->nr + r] = (uint16_t)n;
+        if (n == 0) {
+            p->nodes[i].terminal = 1;
+            int *val = u->val;
+            goals(u, s, val);
+            set_proven(u, i, val);
+        }
+    }
+    p->nodes[i].moff = moff;
+}
+
+static uint32_t find_child(const uct_t *u, uint32_t i, uint64_t key) {
+    for (uint32_t c = u->p.nodes[i].first; c != NIL; c = u->p.nodes[c].next)
+        if (u->p.nodes[c].key == key) return c;
+    return NIL;
+}
+
+/* UCB1 choice of role r's move at node i. */
+static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
+    pool_t *p = &u->p;
+    uint32_t n = p->cnt[(size_t)i * u->nr + r];
+    if (n <= 1) return 0;
+    uint32_t off = role_off(u, i, r);
+    const mstat_t *ms = &p->ms[off];
+    uint32_t unvisited = 0;
+    for (uint32_t k = 0; k < n; k++) unvisited += ms[k].visits == 0;
+    if (unvisited) {
+        uint32_t pick = (uint32_t)(splitmix_next(&u->rng) % unvisited);
+        for (uint32_t k = 0; k < n; k++)
+            if (ms[k].visits == 0 && pick-- == 0) return k;
+    }
+    double logn = log((double)p->nodes[i].visits);
+    uint32_t best = 0;
+    double best_v = -1.0;
+    for (uint32_t k = 0; k < n; k++) {
+        double v = ms[k].sum / ms[k].visits + u->c * sqrt(logn / ms[k].visits);
+        if (v > best_v) {
+            best_v = v;
+            best = k;
+        }
+    }
+    return best;
+}
+
+/* A random playout from *a (a and b are the two state buffers); fills u->val. Returns
+ * whether the hook proved the value at the starting state itself. */
+static bool rollout(uct_t *u, state_t *a, state_t *b) {
+    int *val = u->val;
+    uint32_t steps = 0;
+    bool leaf_hit = false;
+    for (;;) {
+        if (reason_terminal(u->r, a)) {
+            goals(u, a, val);
+            break;
+        }
+        if (u->hook) {
+            double t0 = now_seconds();
+            int v = u->hook(u->hook_ctx, a);
+            u->st.hook_seconds += now_seconds() - t0;
+            u->st.hook_calls++;
+            if (v >= 0) {
+                if (v > 100) v = 100;
+                u->st.hook_hits++;
+                if (v == 100)
+                    u->st.hook_hits_win++;
+                else if (v == 0)
+                    u->st.hook_hits_loss++;
+                else
+                    u->st.hook_hits_other++;
+                hook_values(u, v, val);
+                leaf_hit = steps == 0;
+                break;
+            }
+        }
+        if (steps >= u->cap) {
+            u->st.rollout_capped++;
+            goals(u, a, val);
+            break;
+        }
+        bool stuck = false;
+        for (uint32_t r = 0; r < u->nr; r++) {
+            const term_t *m;
+            uint32_t n = reason_legal(u->r, a, r, &m);
+            if (n == 0) {
+                stuck = true;
+                break;
+            }
+            u->joint[r] = m[splitmix_next(&u->rng) % n];
+        }
+        if (stuck) {
+            goals(u, a, val);
+            break;
+        }
+        reason_next(u->r, a, u->joint, b);
+        state_t *t = a;
+        a = b;
+        b = t;
+        steps++;
+    }
+    u->st.rollouts++;
+    u->st.rollout_steps += steps;
+    return leaf_hit;
+}
+
+/* Tries to prove node i from its children: when nobody has a choice, the only child; when
+ * a single role has one (games of one or two roles), a child worth 100 to it, or the best
+ * child once all are proven. */
+static bool try_prove(uct_t *u, uint32_t i) {
+    pool_t *p = &u->p;
+    node_t *n = &p->nodes[i];
+    if (n->proven) return true;
+    if (n->moff == NIL) return false;
+    const uint16_t *cnt = &p->cnt[(size_t)i * u->nr];
+    uint32_t movers = 0, mover = 0;
+    for (uint32_t r = 0; r < u->nr; r++)
+        if (cnt[r] > 1) {
+            movers++;
+            mover = r;
+        }
+    if (movers > 1 || (movers == 1 && u->nr > 2)) return false;
+    uint32_t proven = 0, best = NIL;
+    for (uint32_t c = n->first; c != NIL; c = p->nodes[c].next) {
+        if (!p->nodes[c].proven) continue;
+        proven++;
+        uint8_t v = p->pv[(size_t)c * u->nr + mover];
+        if (best == NIL || v > p->pv[(size_t)best * u->nr + mover]) best = c;
+        if (v == 100) break;
+    }
+    if (best == NIL) return false;
+    uint32_t need = movers ? cnt[mover] : 1;
+    if (p->pv[(size_t)best * u->nr + mover] != 100 && proven < need) return false;
+    n->proven = 1;
+    memcpy(&p->pv[(size_t)i * u->nr], &p->pv[(size_t)best * u->nr], u->nr * sizeof *p->pv);
+    return true;
+}
+
+static void push_path(uct_t *u, size_t depth, uint32_t node) {
+    GROW(u->path, u->cap_path, depth + 1);
+    u->path[depth] = node;
+}
+
+static void iterate(uct_t *u) {
+    pool_t *p = &u->p;
+    state_t *cur = &u->sa, *nxt = &u->sb;
+    state_copy(cur, &u->root_state);
+    uint32_t nr = u->nr;
+    int *val = u->val;
+    size_t depth = 0; /* index of the last node on the path */
+    uint32_t i = 0;
+    bool leaf_proven = false;
+    push_path(u, 0, 0);
+    for (;;) {
+        if (p->nodes[i].moff == NIL && !p->nodes[i].proven) expand(u, i, cur);
+        if (p->nodes[i].proven) {
+            for (uint32_t r = 0; r < nr; r++) val[r] = p->pv[(size_t)i * nr + r];
+            u->st.proven_backups++;
+            leaf_proven = true;
+            break;
+        }
+        uint64_t key = 0, radix = 1;
+        GROW(u->path_sel, u->cap_path_sel, (depth + 1) * nr);
+        for (uint32_t r = 0; r < nr; r++) {
+            uint32_t k = select_move(u, i, r);
+            u->sel[r] = k;
+            u->path_sel[depth * nr + r] = k;
+            u->joint[r] = p->mv[role_off(u, i, r) + k];
+            key += k * radix;
+            radix *= p->cnt[(size_t)i * nr + r];
+        }
+        reason_next(u->r, cur, u->joint, nxt);
+        state_t *t = cur;
+        cur = nxt;
+        nxt = t;
+        uint32_t c = find_child(u, i, key);
+        if (c != NIL) {
+            i = c;
+            push_path(u, ++depth, i);
+            continue;
+        }
+        c = new_node(u, key); /* may move p->nodes */
+        p->nodes[c].next = p->nodes[i].first;
+        p->nodes[i].first = c;
+        push_path(u, ++depth, c);
+        if (reason_terminal(u->r, cur)) {
+            p->nodes[c].terminal = 1;
+            goals(u, cur, val);
+            set_proven(u, c, val);
+            u->st.terminal_leaves++;
+            leaf_proven = true;
+        } else if (rollout(u, cur, nxt)) {
+            set_proven(u, c, val);
+            leaf_proven = true;
+        }
+        break;
+    }
+    /* backup */
+    for (size_t d = 0; d <= depth; d++) {
+        uint32_t n = u->path[d];
+        p->nodes[n].visits++;
+        p->nodes[n].vsum += val[u->role] / 100.0;
+        if (d == depth) break;
+        for (uint32_t r = 0; r < nr; r++) {
+            mstat_t *m = &p->ms[role_off(u, n, r) + u->path_sel[d * nr + r]];
+            m->visits++;
+            m->sum += val[r] / 100.0;
+        }
+    }
+    if (leaf_proven)
+        for (size_t d = depth; d-- > 0;)
+            if (!try_prove(u, u->path[d])) break;
+    u->st.iterations++;
+}
+
+/* ---- public ---- */
+
+uct_t *uct_new(game_t *g, reasoner_t *r, uint32_t role, uint64_t seed) {
+    uct_t *u = xcalloc(1, sizeof *u);
+    u->g = g;
+    u->r = r;
+    u->role = role;
+    u->nr = g->n_roles;
+    if (role >= u->nr) die("uct: role %u out of range", role);
+    u->rng.s = seed;
+    u->c = 1.4;
+    u->cap = 10000;
+    state_init(&u->root_state);
+    state_init(&u->sa);
+    state_init(&u->sb);
+    u->joint = xcalloc(u->nr, sizeof *u->joint);
+    u->sel = xcalloc(u->nr, sizeof *u->sel);
+    u->val = xcalloc(u->nr, sizeof *u->val);
+    pool_reserve_nodes(&u->p, u->nr, INITIAL_NODES);
+    pool_reserve_moves(&u->p, INITIAL_MOVES);
+    return u;
+}
+
+void uct_free(uct_t *u) {
+    if (!u) return;
+    pool_free(&u->p);
+    pool_free(&u->spare);
+    free(u->old_of);
+    state_fini(&u->root_state);
+    state_fini(&u->sa);
+    state_fini(&u->sb);
+    free(u->joint);
+    free(u->sel);
+    free(u->val);
+    free(u->path);
+    free(u->path_sel);
+    free(u);
+}
+
+void uct_set_exploration(uct_t *u, double c) { u->c = c; }
+void uct_set_rollout_cap(uct_t *u, uint32_t cap) { u->cap = cap; }
+void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx) {
+    u->hook = hook;
+    u->hook_ctx = ctx;
+}
+
+void uct_clear(uct_t *u) {
+    u->p.n_nodes = 0;
+    u->p.n_mv = 0;
+    u->have_root = false;
+}
+
+/* A fresh tree rooted at u->root_state. */
+static void fresh_root(uct_t *u) {
+    u->p.n_nodes = 0;
+    u->p.n_mv = 0;
+    new_node(u, 0);
+    u->have_root = true;
+}
+
+term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
+    if (!u->have_root || !state_equal(&u->root_state, s)) {
+        state_copy(&u->root_state, s);
+        fresh_root(u);
+    }
+    if (reason_terminal(u->r, s)) return TERM_NONE;
+    if (seconds <= 0 && max_iterations == 0) max_iterations = 10000;
+    double deadline = now_seconds() + seconds;
+    for (uint32_t it = 0;; it++) {
+        if (max_iterations && it >= max_iterations) break;
+        if (it && seconds > 0 && now_seconds() >= deadline) break;
+        if (u->p.nodes[0].proven) break;
+        iterate(u);
+    }
+    pool_t *p = &u->p;
+    if (p->nodes[0].moff == NIL) { /* not a single iteration: any legal move */
+        const term_t *m;
+        uint32_t n = reason_legal(u->r, s, u->role, &m);
+        return n ? m[0] : TERM_NONE;
+    }
+    uint32_t nr = u->nr, role = u->role;
+    const uint16_t *cnt = &p->cnt[0];
+    uint32_t n = cnt[role];
+    if (n == 0) return TERM_NONE;
+    uint32_t off = role_off(u, 0, role);
+    /* Is the role the only one with a choice? Then child keys are its move indices and
+     * proven children tell wins and losses apart. */
+    bool alone = true;
+    for (uint32_t r = 0; r < nr; r++)
+        if (r != role && cnt[r] > 1) alone = false;
+    uint32_t best = 0;
+    int best_class = -1;
+    double best_visits = -1, best_mean = -1;
+    for (uint32_t k = 0; k < n; k++) {
+        int cls = 1; /* 2: proven best, 1: unknown, 0: proven worse */
+        if (alone) {
+            uint32_t c = find_child(u, 0, k);
+            if (c != NIL && p->nodes[c].proven) {
+                uint8_t v = p->pv[(size_t)c * nr + role];
+                if (v == 100 || (p->nodes[0].proven && v == p->pv[role]))
+                    cls = 2;
+                else if (v == 0 || p->nodes[0].proven)
+                    cls = 0;
+            }
+        }
+        const mstat_t *m = &p->ms[off + k];
+        double mean = m->visits ? m->sum / m->visits : 0;
+        if (cls > best_class || (cls == best_class && (m->visits > best_visits ||
+                                                       (m->visits == best_visits && mean > best_mean)))) {
+            best = k;
+            best_class = cls;
+            best_visits = m->visits;
+            best_mean = mean;
+        }
+    }
+    return p->mv[off + best];
+}
+
+/* The key of the root's child for a joint move; false when a move is not among the root's. */
+static bool root_key(const uct_t *u, const term_t *joint, uint64_t *key) {
+    const pool_t *p = &u->p;
+    if (!u->have_root || p->n_nodes == 0 || p->nodes[0].moff == NIL) return false;
+    uint64_t k = 0, radix = 1;
+    for (uint32_t r = 0; r < u->nr; r++) {
+        uint32_t off = role_off(u, 0, r), n = p->cnt[r], j;
+        for (j = 0; j < n && p->mv[off + j] != joint[r]; j++) {
+        }
+        if (j == n) return false;
+        k += j * radix;
+        radix *= n;
+    }
+    *key = k;
+    return true;
+}
+
+/* Copies the subtree of node `root` into the spare pool (breadth first) and swaps. */
+static void compact(uct_t *u, uint32_t root) {
+    pool_t *p = &u->p, *q = &u->spare;
+    uint32_t nr = u->nr;
+    pool_reserve_nodes(q, nr, p->cap_nodes);
+    pool_reserve_moves(q, p->cap_mv);
+    if (u->cap_old_of < q->cap_nodes) {
+        u->old_of = xrealloc(u->old_of, q->cap_nodes * sizeof *u->old_of);
+        u->cap_old_of = q->cap_nodes;
+    }
+    q->n_nodes = 0;
+    q->n_mv = 0;
+#define COPY_NODE(dst, src)                                                                   \
+    do {                                                                                      \
+        q->nodes[dst] = p->nodes[src];                                                        \
+        q->nodes[dst].first = q->nodes[dst].next = NIL;                                       \
+        memcpy(&q->cnt[(size_t)(dst)*nr], &p->cnt[(size_t)(src)*nr], nr * sizeof *q->cnt);    \
+        memcpy(&q->pv[(size_t)(dst)*nr], &p->pv[(size_t)(src)*nr], nr * sizeof *q->pv);       \
+        u->old_of[dst] = src;                                                                 \
+    } while (0)
+    COPY_NODE(0, root);
+    q->n_nodes = 1;
+    for (size_t i = 0; i < q->n_nodes; i++) {
+        uint32_t o = u->old_of[i];
+        node_t *on = &p->nodes[o];
+        if (on->moff != NIL) {
+            size_t len = 0;
+            for (uint32_t r = 0; r < nr; r++) len += p->cnt[(size_t)o * nr + r];
+            memcpy(&q->mv[q->n_mv], &p->mv[on->moff], len * sizeof *q->mv);
+            memcpy(&q->ms[q->n_mv], &p->ms[on->moff], len * sizeof *q->ms);
+            q->nodes[i].moff = (uint32_t)q->n_mv;
+            q->n_mv += len;
+        }
+        uint32_t tail = NIL;
+        for (uint32_t c = on->first; c != NIL; c = p->nodes[c].next) {
+            uint32_t d = (uint32_t)q->n_nodes++;
+            COPY_NODE(d, c);
+            if (tail == NIL)
+                q->nodes[i].first = d;
+            else
+                q->nodes[tail].next = d;
+            tail = d;
+        }
+    }
+#undef COPY_NODE
+    pool_t t = *p;
+    *p = *q;
+    *q = t;
+}
+
+void uct_advance(uct_t *u, const term_t *joint) {
+    if (!u->have_root) return;
+    uint64_t key;
+    uint32_t c = root_key(u, joint, &key) ? find_child(u, 0, key) : NIL;
+    reason_next(u->r, &u->root_state, joint, &u->sa);
+    state_copy(&u->root_state, &u->sa);
+    if (c != NIL)
+        compact(u, c);
+    else
+        fresh_root(u);
+}
+
+void uct_stats(const uct_t *u, uct_stats_t *out) {
+    *out = u->st;
+    out->avg_rollout_len = u->st.rollouts ? (double)u->st.rollout_steps / u->st.rollouts : 0;
+    out->nodes = u->have_root ? u->p.n_nodes : 0;
+    out->node_capacity = u->p.cap_nodes;
+    out->root_visits = 0;
+    out->root_value = 0;
+    out->root_proven = false;
+    if (u->have_root && u->p.n_nodes) {
+        const node_t *n = &u->p.nodes[0];
+        out->root_visits = n->visits;
+        out->root_proven = n->proven;
+        if (n->proven)
+            out->root_value = u->p.pv[u->role];
+        else if (n->visits)
+            out->root_value = 100.0 * n->vsum / n->visits;
+    }
+}
+
+void uct_reset_stats(uct_t *u) { memset(&u->st, 0, sizeof u->st); }
+
+uint32_t uct_child_visits(const uct_t *u, const term_t *joint) {
+    uint64_t key;
+    if (!root_key(u, joint, &key)) return 0;
+    uint32_t c = find_child(u, 0, key);
+    return c == NIL ? 0 : u->p.nodes[c].visits;
+}

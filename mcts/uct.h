@@ -1,0 +1,78 @@
+/* UCT Monte-Carlo tree search over the reasoner's state machine (see docs/mcts.md).
+ *
+ * Any number of roles, decoupled UCT: at each node every role picks its own move by UCB1
+ * over its own legal moves, with statistics per (node, role, move); the joint move is the
+ * tuple, and children are keyed by it. Goal values 0..100 are scaled to [0,1].
+ * Nodes live in a pool allocated up front and grown in big chunks (no allocation per
+ * iteration in steady state); uct_advance keeps the subtree below the joint move played.
+ * MCTS-Solver style: terminal nodes and nodes whose rollout hook fires at their own state
+ * carry exact values, and a node where a single role moves (games of one or two roles) or
+ * where nobody has a choice is proven from its children.
+ * Random rollouts run to a terminal state (capped), asking an optional hook at each state
+ * whether it can prove the value for the searching role (early termination).
+ *
+ * A uct_t uses the reasoner it is given, from one thread at a time. Deterministic for a
+ * seed when iteration-bounded (a time budget makes the number of iterations vary). */
+#ifndef MCTS_UCT_H
+#define MCTS_UCT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "reason.h"
+
+/* Called at each rollout state (never a terminal one). Returns the proven value 0..100 of
+ * the searching role in s, or -1 to continue the rollout. In a two-role game the other
+ * role is given 100 - value (zero-sum assumption; likewise every other role with more). */
+typedef int (*uct_rollout_hook_t)(void *ctx, const state_t *s);
+
+typedef struct uct uct_t;
+
+typedef struct {
+    uint64_t iterations;    /* search iterations (cumulative since uct_new / uct_reset_stats) */
+    uint64_t rollouts;      /* leaf evaluations by rollout (a hook hit at the leaf: length 0) */
+    uint64_t rollout_steps; /* joint moves played in rollouts */
+    double avg_rollout_len; /* rollout_steps / rollouts */
+    uint64_t rollout_capped; /* rollouts stopped by the step cap */
+    uint64_t hook_calls, hook_hits;
+    uint64_t hook_hits_win, hook_hits_loss, hook_hits_other; /* value 100, 0, other */
+    double hook_seconds;   /* time spent in the hook */
+    uint64_t proven_backups; /* iterations that ended on a proven node without a rollout */
+    uint64_t terminal_leaves; /* new leaves that were terminal (scored without a rollout) */
+    uint64_t nodes;        /* nodes in the tree now */
+    uint64_t node_capacity; /* nodes the pool holds before it grows */
+    uint32_t root_visits;
+    double root_value;     /* mean value (0..100) for the role at the root; exact if proven */
+    bool root_proven;
+} uct_stats_t;
+
+uct_t *uct_new(game_t *g, reasoner_t *r, uint32_t role, uint64_t seed);
+void uct_free(uct_t *u);
+
+/* Exploration constant C of UCB1 (values in [0,1]); default 1.4. */
+void uct_set_exploration(uct_t *u, double c);
+/* Rollout step cap (default 10000); a capped rollout scores the state's goals (0 if none). */
+void uct_set_rollout_cap(uct_t *u, uint32_t cap);
+/* Rollout hook (NULL: none). */
+void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx);
+
+/* Searches from s for at most `seconds` (<= 0: no time limit) and at most max_iterations
+ * (0: no limit; one of the two must bound it) and returns the move for the role, or
+ * TERM_NONE when s is terminal. Reuses the tree when s is the current root's state.
+ * The search also stops once the root is proven. */
+term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations);
+
+/* The joint move (one per role, in role order) was played from the root state: re-roots
+ * at the matching child, keeping its subtree, or starts afresh from the successor state. */
+void uct_advance(uct_t *u, const term_t *joint);
+
+/* Forgets the tree. */
+void uct_clear(uct_t *u);
+
+void uct_stats(const uct_t *u, uct_stats_t *out);
+void uct_reset_stats(uct_t *u);
+
+/* Visits of the root's child reached by a joint move (0 when there is none). */
+uint32_t uct_child_visits(const uct_t *u, const term_t *joint);
+
+#endif

@@ -1,0 +1,1215 @@
+/* The C operator, C^∞ and simplification: see expand.h.
+ *
+ * A top-level disjunct is normalised scope by scope (norm_scope): solve `=`, simplify the
+ * scope's own literals against themselves and the enclosing scopes, turn negated atoms
+ * into negated scopes, then either ask the caller to split on a positive atom (a top-level
+ * positive atom multiplies the DNF; a nested one multiplies negated siblings, since
+ * not (A or B) = not A and not B) or normalise the nested scopes. Variables are owned by
+ * the shallowest scope whose own literals use them; unification binds the variables of
+ * the current scope by substitution and keeps bindings of enclosing variables as `=`
+ * literals. */
+#include "expand.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "subsume.h"
+
+#define NO_OWNER (-1)
+
+typedef enum { NS_OK, NS_FALSE, NS_SPLIT, NS_ABORT } ns_t;
+
+typedef struct {
+    term_t head;        /* renamed per use when rule != NULL; TERM_NONE for a move */
+    const rule_t *rule; /* NULL for facts: static tuples and move bindings */
+    term_t role, move;  /* a move binding: does(role, move) */
+} alt_t;
+
+struct expand {
+    game_t *g;
+    term_store_t *ts;
+    reasoner_t *r;
+    expand_opts_t o;
+    bool bind;
+    mutex_t *mutex;
+    uint32_t n_mutex;
+    /* static relations: tuples as head terms, per predicate, loaded on first use */
+    term_t **stat;
+    uint32_t *n_stat;
+    uint8_t *stat_loaded;
+    /* per top-level disjunct */
+    uint32_t *nv;
+    term_t *map;
+    int32_t *owner;
+    term_t *sub;
+    term_t *eqmap;
+    uint8_t *pv; /* pattern-variable marks, kept all zero between uses */
+    uint32_t cap;
+    uint32_t *trail;
+    uint32_t n_trail, cap_trail;
+    uint32_t *own;
+    uint32_t n_own, cap_own;
+    int cur_depth;
+    const fconj_t **ctx;
+    uint32_t n_ctx, cap_ctx;
+    alt_t *alts;
+    uint32_t cap_alts;
+    const fconj_t *base; /* the formula's common conjunct: context of every disjunct */
+    subsume_t *subs;
+    /* status */
+    bool truncated, capped, timed_out;
+    uint64_t work, work_limit;
+    uint32_t tick;
+};
+
+expand_t *expand_new(game_t *g, reasoner_t *r) {
+    expand_t *x = xcalloc(1, sizeof *x);
+    x->g = g;
+    x->ts = g->ts;
+    x->r = r;
+    x->o.max_depth = 2;
+    x->o.subsume = true;
+    x->stat = xcalloc(g->n_preds + 1, sizeof *x->stat);
+    x->n_stat = xcalloc(g->n_preds + 1, sizeof *x->n_stat);
+    x->stat_loaded = xcalloc(g->n_preds + 1, 1);
+    x->subs = subsume_new(g->ts);
+    return x;
+}
+
+void expand_free(expand_t *x) {
+    if (!x) return;
+    for (size_t i = 0; i < x->g->n_preds; i++) free(x->stat[i]);
+    free(x->stat);
+    free(x->n_stat);
+    free(x->stat_loaded);
+    free(x->mutex);
+    free(x->map);
+    free(x->owner);
+    free(x->sub);
+    free(x->eqmap);
+    free(x->pv);
+    free(x->trail);
+    free(x->own);
+    free(x->ctx);
+    free(x->alts);
+    subsume_free(x->subs);
+    free(x);
+}
+
+expand_opts_t *expand_opts(expand_t *x) { return &x->o; }
+
+void expand_bind_does(expand_t *x, bool bind) { x->bind = bind; }
+
+void expand_set_mutexes(expand_t *x, const mutex_t *m, uint32_t n) {
+    free(x->mutex);
+    x->mutex = n ? xmalloc(n * sizeof *m) : NULL;
+    if (n) memcpy(x->mutex, m, n * sizeof *m);
+    x->n_mutex = n;
+}
+
+form_t *form_atom(term_t atom) {
+    form_t *f = form_new();
+    fconj_t *c = fconj_new();
+    fconj_add(c, FL_ATOM, atom, TERM_NONE);
+    form_push(f, c);
+    return f;
+}
+
+/* ---------------- variables ---------------- */
+
+static void ensure_vars(expand_t *x, uint32_t n) {
+    if (n <= x->cap) return;
+    uint32_t cap = x->cap ? x->cap : 64;
+    while (cap < n) cap *= 2;
+    x->map = xrealloc(x->map, cap * sizeof *x->map);
+    x->owner = xrealloc(x->owner, cap * sizeof *x->owner);
+    x->sub = xrealloc(x->sub, cap * sizeof *x->sub);
+    x->eqmap = xrealloc(x->eqmap, cap * sizeof *x->eqmap);
+    x->pv = xrealloc(x->pv, cap);
+    for (uint32_t v = x->cap; v < cap; v++) {
+        x->map[v] = TERM_NONE;
+        x->owner[v] = NO_OWNER;
+        x->sub[v] = TERM_NONE;
+        x->eqmap[v] = TERM_NONE;
+        x->pv[v] = 0;
+    }
+    x->cap = cap;
+}
+
+static uint32_t fresh(expand_t *x, uint32_t k) {
+    uint32_t base = *x->nv;
+    *x->nv += k;
+    ensure_vars(x, *x->nv + 1);
+    for (uint32_t v = base; v < base + k; v++) x->owner[v] = NO_OWNER; /* no stale marks */
+    return base;
+}
+
+static void own_var(void *ctx, uint32_t v) {
+    expand_t *x = ctx;
+    if (x->owner[v] != NO_OWNER) return;
+    x->owner[v] = x->cur_depth;
+    if (x->n_own == x->cap_own) {
+        x->cap_own = x->cap_own ? 2 * x->cap_own : 64;
+        x->own = xrealloc(x->own, x->cap_own * sizeof *x->own);
+    }
+    x->own[x->n_own++] = v;
+}
+
+static void own_scope(expand_t *x, const fconj_t *S, int depth) {
+    x->cur_depth = depth;
+    for (uint32_t i = 0; i < S->n; i++) {
+        const flit_t *l = &S->lits[i];
+        if (l->kind == FL_NOT) continue;
+        if (l->a) term_each_var(x->ts, l->a, own_var, x);
+        if (l->b) term_each_var(x->ts, l->b, own_var, x);
+    }
+}
+
+static void unown_above(expand_t *x, int depth) {
+    while (x->n_own && x->owner[x->own[x->n_own - 1]] > depth) x->owner[x->own[--x->n_own]] = NO_OWNER;
+}
+
+/* Recomputes the variables S owns from its current own literals (literals come and go). */
+static void reown(expand_t *x, const fconj_t *S, int depth) {
+    unown_above(x, depth - 1);
+    own_scope(x, S, depth);
+}
+
+static bool is_local(const expand_t *x, uint32_t v, int depth) {
+    return x->owner[v] == NO_OWNER || x->owner[v] >= depth;
+}
+
+/* ---------------- unification ---------------- */
+
+static term_t deref(const expand_t *x, term_t t) {
+    while (term_is_var(x->ts, t) && x->map[term_sym(x->ts, t)] != TERM_NONE) t = x->map[term_sym(x->ts, t)];
+    return t;
+}
+
+static bool occurs(const expand_t *x, uint32_t v, term_t t) {
+    t = deref(x, t);
+    if (term_is_ground(x->ts, t)) return false;
+    if (term_is_var(x->ts, t)) return term_sym(x->ts, t) == v;
+    for (uint32_t i = 0; i < term_arity(x->ts, t); i++)
+        if (occurs(x, v, term_arg(x->ts, t, i))) return true;
+    return false;
+}
+
+static void bind_var(expand_t *x, uint32_t v, term_t t) {
+    x->map[v] = t;
+    if (x->n_trail == x->cap_trail) {
+        x->cap_trail = x->cap_trail ? 2 * x->cap_trail : 64;
+        x->trail = xrealloc(x->trail, x->cap_trail * sizeof *x->trail);
+    }
+    x->trail[x->n_trail++] = v;
+}
+
+static void undo(expand_t *x, uint32_t mark) {
+    while (x->n_trail > mark) x->map[x->trail[--x->n_trail]] = TERM_NONE;
+}
+
+static int var_rank(const expand_t *x, uint32_t v, int depth) {
+    return is_local(x, v, depth) ? INT_MAX : x->owner[v];
+}
+
+/* Unifies a and b in a scope at depth: variables of that scope (and fresh ones) are bound
+ * in preference to variables of enclosing scopes. */
+static bool unify(expand_t *x, term_t a, term_t b, int depth) {
+    const term_store_t *ts = x->ts;
+    a = deref(x, a);
+    b = deref(x, b);
+    if (a == b) return true;
+    bool va = term_is_var(ts, a), vb = term_is_var(ts, b);
+    if (va && vb) {
+        uint32_t p = term_sym(ts, a), q = term_sym(ts, b);
+        if (var_rank(x, p, depth) >= var_rank(x, q, depth)) bind_var(x, p, b);
+        else bind_var(x, q, a);
+        return true;
+    }
+    if (va) {
+        if (occurs(x, term_sym(ts, a), b)) return false;
+        bind_var(x, term_sym(ts, a), b);
+        return true;
+    }
+    if (vb) {
+        if (occurs(x, term_sym(ts, b), a)) return false;
+        bind_var(x, term_sym(ts, b), a);
+        return true;
+    }
+    if (term_is_ground(ts, a) && term_is_ground(ts, b)) return false;
+    if (term_kind(ts, a) != term_kind(ts, b) || term_sym(ts, a) != term_sym(ts, b) ||
+        term_arity(ts, a) != term_arity(ts, b))
+        return false;
+    uint32_t n = term_arity(ts, a);
+    for (uint32_t i = 0; i < n; i++)
+        if (!unify(x, term_arg(ts, a, i), term_arg(ts, b, i), depth)) return false;
+    return true;
+}
+
+static term_t resolve(expand_t *x, term_t t) {
+    term_store_t *ts = x->ts;
+    if (term_is_ground(ts, t)) return t;
+    if (term_is_var(ts, t)) {
+        term_t d = x->map[term_sym(ts, t)];
+        return d == TERM_NONE ? t : resolve(x, d);
+    }
+    uint32_t n = term_arity(ts, t);
+    term_t small[16] = {0};
+    term_t *args = n <= 16 ? small : xmalloc(n * sizeof *args);
+    bool changed = false;
+    for (uint32_t i = 0; i < n; i++) {
+        term_t a = term_arg(ts, t, i);
+        args[i] = resolve(x, a);
+        changed |= args[i] != a;
+    }
+    term_t r = changed ? term_fun(ts, term_sym(ts, t), args, n) : t;
+    if (args != small) free(args);
+    return r;
+}
+
+/* Do a and b unify for some values of all their variables? */
+static bool unifiable(expand_t *x, term_t a, term_t b) {
+    uint32_t mark = x->n_trail;
+    bool ok = unify(x, a, b, 0);
+    undo(x, mark);
+    return ok;
+}
+
+/* A conservative structural test (variables match anything): may a unify with b? */
+static bool compatible(const term_store_t *ts, term_t a, term_t b) {
+    if (a == b || term_is_var(ts, a) || term_is_var(ts, b)) return true;
+    if (term_kind(ts, a) != term_kind(ts, b) || term_sym(ts, a) != term_sym(ts, b) ||
+        term_arity(ts, a) != term_arity(ts, b))
+        return false;
+    if (term_is_ground(ts, a) && term_is_ground(ts, b)) return false;
+    for (uint32_t i = 0; i < term_arity(ts, a); i++)
+        if (!compatible(ts, term_arg(ts, a, i), term_arg(ts, b, i))) return false;
+    return true;
+}
+
+/* Commits the bindings made since mark in scope S at depth. Every binding is substituted
+ * through S's tree; a binding of an enclosing scope's variable is also kept as an `=`
+ * literal of S (within S the variable has that value, outside it need not). */
+static void commit(expand_t *x, fconj_t *S, int depth, uint32_t mark) {
+    uint32_t n = x->n_trail - mark;
+    if (!n) return;
+    term_t eqv[n], eqt[n];
+    uint32_t n_eq = 0, n_sub = 0;
+    uint32_t subv[n];
+    for (uint32_t k = mark; k < x->n_trail; k++) {
+        uint32_t v = x->trail[k];
+        term_t t = resolve(x, term_var(x->ts, v));
+        x->sub[v] = t;
+        subv[n_sub++] = v;
+        if (!is_local(x, v, depth)) {
+            eqv[n_eq] = v;
+            eqt[n_eq++] = t;
+        }
+    }
+    undo(x, mark);
+    fconj_subst(x->ts, S, x->sub);
+    for (uint32_t k = 0; k < n_sub; k++) x->sub[subv[k]] = TERM_NONE;
+    for (uint32_t k = 0; k < n_eq; k++) fconj_add(S, FL_EQ, term_var(x->ts, eqv[k]), eqt[k]);
+}
+
+/* ---------------- alternatives: rules, static tuples, move bindings ---------------- */
+
+static bool pred_static(const game_t *g, uint32_t p) {
+    sym_t s = g->preds[p].sym;
+    return g->preds[p].layer == LAYER_STATIC && s != SYM_TRUE && s != SYM_DOES && s != SYM_DISTINCT;
+}
+
+static void load_static(expand_t *x, uint32_t p) {
+    if (x->stat_loaded[p]) return;
+    x->stat_loaded[p] = 1;
+    const term_t *tuples;
+    uint32_t n = reason_query(x->r, NULL, NULL, p, &tuples);
+    uint32_t arity = x->g->preds[p].arity;
+    /* Copy first: building terms may not disturb the reasoner's buffer, but be safe. */
+    term_t *copy = xmalloc((size_t)n * arity * sizeof *copy + 1);
+    memcpy(copy, tuples, (size_t)n * arity * sizeof *copy);
+    x->stat[p] = xmalloc((n + 1) * sizeof **x->stat);
+    for (uint32_t i = 0; i < n; i++)
+        x->stat[p][i] = term_fun(x->ts, x->g->preds[p].sym, copy + (size_t)i * arity, arity);
+    x->n_stat[p] = n;
+    free(copy);
+}
+
+static void alt_push(expand_t *x, uint32_t *n, term_t head, const rule_t *rule) {
+    if (*n == x->cap_alts) {
+        x->cap_alts = x->cap_alts ? 2 * x->cap_alts : 64;
+        x->alts = xrealloc(x->alts, x->cap_alts * sizeof *x->alts);
+    }
+    x->alts[*n] = (alt_t){.head = head, .rule = rule};
+    (*n)++;
+}
+
+/* The atom term of an ATOM/NATOM literal (does literals have no single atom term). */
+static term_t lit_atom(const flit_t *l) { return l->a; }
+
+/* The move literals visible from S (S itself, then the enclosing scopes) compatible
+ * with does(role, act). */
+static void move_alts(expand_t *x, const fconj_t *S, term_t role, term_t act, uint32_t *n) {
+    for (int c = (int)x->n_ctx; c >= 0; c--) {
+        const fconj_t *C = c == (int)x->n_ctx ? S : x->ctx[c];
+        if (c < (int)x->n_ctx && C == S) continue;
+        for (uint32_t i = 0; i < C->n; i++) {
+            const flit_t *l = &C->lits[i];
+            if (l->kind != FL_MOVE || !compatible(x->ts, role, l->a) || !compatible(x->ts, act, l->b)) continue;
+            alt_push(x, n, TERM_NONE, NULL);
+            x->alts[*n - 1].role = l->a;
+            x->alts[*n - 1].move = l->b;
+        }
+    }
+}
+
+/* Collects the alternatives compatible with literal l of S into x->alts; returns their
+ * number. */
+static uint32_t alternatives(expand_t *x, const fconj_t *S, const flit_t *l) {
+    const term_store_t *ts = x->ts;
+    uint32_t n = 0;
+    if (l->kind == FL_DOES || l->kind == FL_NDOES) {
+        move_alts(x, S, l->a, l->b, &n);
+        return n;
+    }
+    term_t atom = l->a;
+    uint32_t p = game_pred_of(x->g, atom);
+    if (p == UINT32_MAX) return 0;
+    if (pred_static(x->g, p)) {
+        load_static(x, p);
+        for (uint32_t i = 0; i < x->n_stat[p]; i++)
+            if (compatible(ts, atom, x->stat[p][i])) alt_push(x, &n, x->stat[p][i], NULL);
+        return n;
+    }
+    const pred_t *pr = &x->g->preds[p];
+    for (uint32_t k = 0; k < pr->n_rules; k++) {
+        const rule_t *r = &x->g->rules[pr->rules[k]];
+        if (compatible(ts, atom, r->head)) alt_push(x, &n, r->head, r);
+    }
+    return n;
+}
+
+static bool expandable(const expand_t *x, const flit_t *l, bool negative) {
+    if (x->o.max_gen && l->gen >= x->o.max_gen) return false;
+    if (negative) return l->kind == FL_NATOM || (l->kind == FL_NDOES && x->bind);
+    return l->kind == FL_ATOM || (l->kind == FL_DOES && x->bind);
+}
+
+/* Appends a rule body (variables shifted by offset) to T, a scope of polarity pol (0:
+ * positive). Returns false when a bound cut makes T false. */
+static bool add_body(expand_t *x, fconj_t *T, const rule_t *r, uint32_t offset, const flit_t *from,
+                     int pol) {
+    term_store_t *ts = x->ts;
+    const game_t *g = x->g;
+    uint32_t fp = game_pred_of(g, lit_atom(from));
+    bool from_rec = fp != UINT32_MAX && g->preds[fp].recursive;
+    for (uint32_t i = 0; i < r->n_body; i++) {
+        const lit_t *bl = &r->body[i];
+        term_t atom = term_shift_vars(ts, bl->atom, offset);
+        sym_t s = term_sym(ts, atom);
+        flit_t l = {.gen = (uint8_t)(from->gen < 255 ? from->gen + 1 : 255), .depth = from->depth};
+        bool neg = bl->kind == LIT_NEG;
+        if (bl->kind == LIT_DISTINCT || (neg && s == SYM_DISTINCT)) {
+            l.kind = neg ? FL_EQ : FL_DIST;
+            l.a = term_arg(ts, atom, 0);
+            l.b = term_arg(ts, atom, 1);
+        } else if (s == SYM_TRUE && term_arity(ts, atom) == 1) {
+            l.kind = neg ? FL_NTRUE : FL_TRUE;
+            l.a = term_arg(ts, atom, 0);
+        } else if (s == SYM_DOES && term_arity(ts, atom) == 2) {
+            l.kind = neg ? FL_NDOES : FL_DOES;
+            l.a = term_arg(ts, atom, 0);
+            l.b = term_arg(ts, atom, 1);
+        } else {
+            l.kind = neg ? FL_NATOM : FL_ATOM;
+            l.a = atom;
+            uint32_t p = game_pred_of(g, atom);
+            if (p != UINT32_MAX && g->preds[p].recursive && from_rec) {
+                l.depth = (uint16_t)(from->depth + 1);
+                if (l.depth > x->o.max_depth) {
+                    /* Bounded unfolding: false in a positive scope, dropped from a negated
+                     * one; either way the formula describes fewer states. */
+                    x->truncated = true;
+                    if (pol == 0) return false;
+                    continue;
+                }
+            }
+        }
+        fconj_push(T, l);
+        if (l.kind == FL_DOES && x->o.legal_on_does && !neg) {
+            term_t args[2] = {l.a, l.b};
+            flit_t lg = {.kind = FL_ATOM, .gen = l.gen, .depth = l.depth};
+            lg.a = term_fun(ts, SYM_LEGAL, args, 2);
+            fconj_push(T, lg);
+        }
+    }
+    return true;
+}
+
+/* Adds alternative k (head unified with the literal through `=`, then the body) to T. */
+static bool add_alt(expand_t *x, fconj_t *T, const alt_t *alt, const flit_t *from, int pol) {
+    term_t atom = from->a;
+    if (alt->head == TERM_NONE) {
+        fconj_add(T, FL_EQ, from->a, alt->role);
+        fconj_add(T, FL_EQ, from->b, alt->move);
+        return true;
+    }
+    if (!alt->rule) {
+        fconj_add(T, FL_EQ, atom, alt->head);
+        return true;
+    }
+    uint32_t offset = fresh(x, alt->rule->n_vars);
+    fconj_add(T, FL_EQ, atom, term_shift_vars(x->ts, alt->head, offset));
+    return add_body(x, T, alt->rule, offset, from, pol);
+}
+
+/* ---------------- simplification of a scope's own literals ---------------- */
+
+static bool same_lit(const flit_t *p, const flit_t *q) {
+    if (p->kind != q->kind || p->kind == FL_NOT) return false;
+    if (p->a == q->a && p->b == q->b) return true;
+    return (p->kind == FL_DIST || p->kind == FL_EQ) && p->a == q->b && p->b == q->a;
+}
+
+static int complement(int kind) {
+    switch (kind) {
+    case FL_TRUE: return FL_NTRUE;
+    case FL_NTRUE: return FL_TRUE;
+    case FL_DOES: return FL_NDOES;
+    case FL_NDOES: return FL_DOES;
+    case FL_ATOM: return FL_NATOM;
+    case FL_NATOM: return FL_ATOM;
+    case FL_DIST: return FL_EQ;
+    case FL_EQ: return FL_DIST;
+    default: return -1;
+    }
+}
+
+static bool contradicts(const flit_t *p, const flit_t *q) {
+    if (p->kind == FL_NOT || complement(p->kind) != q->kind) return false;
+    if (p->a == q->a && p->b == q->b) return true;
+    return (p->kind == FL_DIST || p->kind == FL_EQ) && p->a == q->b && p->b == q->a;
+}
+
+/* The mutex group of two true fluents agreeing everywhere but at its position; -1 if none. */
+static int mutex_pos(const expand_t *x, term_t t, term_t s) {
+    const term_store_t *ts = x->ts;
+    if (t == s || term_is_var(ts, t) || term_is_var(ts, s) || term_sym(ts, t) != term_sym(ts, s) ||
+        term_arity(ts, t) != term_arity(ts, s))
+        return -1;
+    for (uint32_t m = 0; m < x->n_mutex; m++) {
+        const mutex_t *mx = &x->mutex[m];
+        if (mx->sym != term_sym(ts, t) || mx->arity != term_arity(ts, t)) continue;
+        uint32_t i = 0;
+        for (; i < mx->arity; i++)
+            if (i != mx->pos && term_arg(ts, t, i) != term_arg(ts, s, i)) break;
+        if (i == mx->arity) return (int)mx->pos;
+    }
+    return -1;
+}
+
+typedef enum { SD_OK, SD_FALSE, SD_AGAIN } sd_t;
+
+/* A mutex pair true(t), true(s): their values must be equal. Fails when they cannot be,
+ * binds the scope's own variables when that decides them. */
+static sd_t mutex_pair(expand_t *x, fconj_t *S, int depth, term_t t, term_t s) {
+    int k = mutex_pos(x, t, s);
+    if (k < 0) return SD_OK;
+    uint32_t mark = x->n_trail;
+    if (!unify(x, term_arg(x->ts, t, (uint32_t)k), term_arg(x->ts, s, (uint32_t)k), depth)) {
+        undo(x, mark);
+        return SD_FALSE;
+    }
+    bool local = false;
+    for (uint32_t i = mark; i < x->n_trail; i++)
+        if (is_local(x, x->trail[i], depth)) local = true;
+    if (!local) {
+        undo(x, mark);
+        return SD_OK;
+    }
+    commit(x, S, depth, mark);
+    return SD_AGAIN;
+}
+
+/* Is not-true(t) implied because a mutex partner of t with a different value is true? */
+static bool ntrue_implied(expand_t *x, term_t t, term_t s) {
+    int k = mutex_pos(x, t, s);
+    return k >= 0 && !unifiable(x, term_arg(x->ts, t, (uint32_t)k), term_arg(x->ts, s, (uint32_t)k));
+}
+
+/* The enclosing scopes' own literals as seen from S: S's `=` literals give values to
+ * enclosing variables inside S, so they are applied. */
+static uint32_t ctx_view(expand_t *x, const fconj_t *S, flit_t **out, uint8_t **changed_out) {
+    uint32_t n = 0, n_eq = 0;
+    for (uint32_t c = 0; c < x->n_ctx; c++) n += x->ctx[c]->n;
+    for (uint32_t i = 0; i < S->n; i++)
+        if (S->lits[i].kind == FL_EQ && term_is_var(x->ts, S->lits[i].a)) {
+            x->eqmap[term_sym(x->ts, S->lits[i].a)] = S->lits[i].b;
+            n_eq++;
+        }
+    flit_t *v = xmalloc((n + 1) * sizeof *v);
+    uint8_t *changed = xcalloc(n + 1, 1);
+    uint32_t k = 0;
+    for (uint32_t c = 0; c < x->n_ctx; c++) {
+        const fconj_t *C = x->ctx[c];
+        for (uint32_t j = 0; j < C->n; j++) {
+            flit_t l = C->lits[j];
+            if (l.kind == FL_NOT || l.kind == FL_MOVE) continue;
+            if (n_eq) {
+                term_t a = l.a, b = l.b;
+                if (l.a && !term_is_ground(x->ts, l.a)) l.a = form_subst(x->ts, l.a, x->eqmap);
+                if (l.b && !term_is_ground(x->ts, l.b)) l.b = form_subst(x->ts, l.b, x->eqmap);
+                changed[k] = l.a != a || l.b != b;
+            }
+            v[k++] = l;
+        }
+    }
+    *changed_out = changed;
+    for (uint32_t i = 0; i < S->n; i++)
+        if (S->lits[i].kind == FL_EQ && term_is_var(x->ts, S->lits[i].a))
+            x->eqmap[term_sym(x->ts, S->lits[i].a)] = TERM_NONE;
+    *out = v;
+    return k;
+}
+
+static sd_t simplify_direct(expand_t *x, fconj_t *S, int depth) {
+    flit_t *cv;
+    uint8_t *changed;
+    uint32_t ncv = ctx_view(x, S, &cv, &changed);
+    sd_t res = SD_OK;
+    /* Enclosing literals that S's `=` literals changed may now clash with each other. */
+    for (uint32_t i = 0; i < ncv; i++) {
+        if (!changed[i]) continue;
+        for (uint32_t j = 0; j < ncv; j++) {
+            if (j == i) continue;
+            if (contradicts(&cv[i], &cv[j])) {
+                res = SD_FALSE;
+                goto done;
+            }
+            if (x->n_mutex && cv[i].kind == FL_TRUE && cv[j].kind == FL_TRUE) {
+                int k = mutex_pos(x, cv[i].a, cv[j].a);
+                if (k >= 0 && !unifiable(x, term_arg(x->ts, cv[i].a, (uint32_t)k), term_arg(x->ts, cv[j].a, (uint32_t)k))) {
+                    res = SD_FALSE;
+                    goto done;
+                }
+            }
+        }
+    }
+    for (uint32_t i = 0; i < S->n;) {
+        flit_t *l = &S->lits[i];
+        if (l->kind == FL_DIST) {
+            if (l->a == l->b) {
+                res = SD_FALSE;
+                goto done;
+            }
+            if (!unifiable(x, l->a, l->b)) {
+                fconj_remove(S, i);
+                continue;
+            }
+        }
+        bool drop = false;
+        for (uint32_t j = 0; j < i && !drop; j++) {
+            if (same_lit(&S->lits[j], l)) drop = true;
+            else if (contradicts(&S->lits[j], l)) {
+                res = SD_FALSE;
+                goto done;
+            }
+        }
+        for (uint32_t j = 0; j < ncv && !drop && l->kind != FL_NOT && l->kind != FL_EQ; j++) {
+            if (same_lit(&cv[j], l)) drop = true;
+            else if (contradicts(&cv[j], l)) {
+                res = SD_FALSE;
+                goto done;
+            }
+        }
+        if (drop) {
+            fconj_remove(S, i);
+            continue;
+        }
+        i++;
+    }
+    if (!x->n_mutex) goto done;
+    for (uint32_t i = 0; i < S->n; i++) {
+        const flit_t *l = &S->lits[i];
+        if (l->kind != FL_TRUE && l->kind != FL_NTRUE) continue;
+        term_t t = l->a;
+        for (uint32_t j = 0; j < ncv + S->n; j++) {
+            const flit_t *m = j < ncv ? &cv[j] : &S->lits[j - ncv];
+            if (m->kind != FL_TRUE || m == l) continue;
+            if (l->kind == FL_NTRUE) {
+                if (ntrue_implied(x, t, m->a)) {
+                    fconj_remove(S, i);
+                    res = SD_AGAIN;
+                    goto done;
+                }
+                continue;
+            }
+            sd_t r = mutex_pair(x, S, depth, t, m->a);
+            if (r != SD_OK) {
+                res = r;
+                goto done;
+            }
+        }
+    }
+done:
+    free(cv);
+    free(changed);
+    return res;
+}
+
+static bool resolve_eqs(expand_t *x, fconj_t *S, int depth) {
+    uint32_t mark = x->n_trail;
+    bool ok = true, any = false;
+    for (uint32_t i = 0; i < S->n && ok; i++)
+        if (S->lits[i].kind == FL_EQ) {
+            any = true;
+            ok = unify(x, S->lits[i].a, S->lits[i].b, depth);
+        }
+    if (!any) return true;
+    if (!ok) {
+        undo(x, mark);
+        return false;
+    }
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < S->n; i++)
+        if (S->lits[i].kind != FL_EQ) S->lits[w++] = S->lits[i];
+    S->n = w;
+    commit(x, S, depth, mark);
+    return true;
+}
+
+/* Replaces negated atoms by one negated scope per alternative. */
+static void expand_negatives(expand_t *x, fconj_t *S, int depth) {
+    for (uint32_t i = 0; i < S->n;) {
+        flit_t l = S->lits[i];
+        if (!expandable(x, &l, true)) {
+            i++;
+            continue;
+        }
+        uint32_t n = alternatives(x, S, &l);
+        alt_t alts[n + 1];
+        memcpy(alts, x->alts, n * sizeof *alts);
+        fconj_remove(S, i);
+        for (uint32_t k = 0; k < n; k++) {
+            fconj_t *C = fconj_new();
+            if (!add_alt(x, C, &alts[k], &l, (depth + 1) % 2)) {
+                fconj_free(C);
+                continue;
+            }
+            x->work += C->n + 1;
+            fconj_add_not(S, C);
+        }
+    }
+}
+
+/* The positive atom to split on: fewest alternatives, ground atoms last (they often turn
+ * out implied once the rest is expanded). -1 when none. */
+static int pick_atom(expand_t *x, const fconj_t *S) {
+    int best = -1;
+    uint64_t best_score = UINT64_MAX;
+    for (uint32_t i = 0; i < S->n; i++) {
+        const flit_t *l = &S->lits[i];
+        if (!expandable(x, l, false)) continue;
+        uint64_t n = alternatives(x, S, l);
+        uint64_t score = n;
+        if (n > 1 && l->kind == FL_ATOM && term_is_ground(x->ts, l->a)) score += 1000;
+        if (score < best_score) best_score = score, best = (int)i;
+        if (n <= 1) break;
+    }
+    return best;
+}
+
+/* The alternatives of S split on literal j: new scopes, each a copy of S with the literal
+ * replaced by one premise. */
+static uint32_t split(expand_t *x, const fconj_t *S, uint32_t j, int depth, fconj_t ***out) {
+    flit_t l = S->lits[j];
+    uint32_t n = alternatives(x, S, &l);
+    alt_t alts[n + 1];
+    memcpy(alts, x->alts, n * sizeof *alts);
+    fconj_t **res = xmalloc((n + 1) * sizeof *res);
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        fconj_t *C = fconj_copy(S);
+        fconj_remove(C, j);
+        if (!add_alt(x, C, &alts[k], &l, depth % 2)) {
+            fconj_free(C);
+            continue;
+        }
+        x->work += C->n;
+        res[m++] = C;
+    }
+    for (uint32_t k = 0; k < m; k++) res[k]->nv = *x->nv;
+    *out = res;
+    return m;
+}
+
+/* ---------------- scopes ---------------- */
+
+static void ctx_push(expand_t *x, const fconj_t *S) {
+    if (x->n_ctx == x->cap_ctx) {
+        x->cap_ctx = x->cap_ctx ? 2 * x->cap_ctx : 16;
+        x->ctx = xrealloc(x->ctx, x->cap_ctx * sizeof *x->ctx);
+    }
+    x->ctx[x->n_ctx++] = S;
+}
+
+typedef struct {
+    expand_t *x;
+    uint8_t *pv;
+    bool all_owned;
+} pv_t;
+
+static void pv_var(void *ctx, uint32_t v) {
+    pv_t *p = ctx;
+    if (p->x->owner[v] == NO_OWNER) {
+        p->pv[v] = 1;
+        p->all_owned = false;
+    }
+}
+
+/* Marks the unowned variables of C's own literals (C's own variables, after C returned). */
+static bool mark_own(expand_t *x, const fconj_t *C, uint8_t *pv) {
+    pv_t p = {.x = x, .pv = pv, .all_owned = true};
+    for (uint32_t i = 0; i < C->n; i++) {
+        const flit_t *l = &C->lits[i];
+        if (l->kind == FL_NOT) continue;
+        if (l->a) term_each_var(x->ts, l->a, pv_var, &p);
+        if (l->b) term_each_var(x->ts, l->b, pv_var, &p);
+    }
+    return p.all_owned;
+}
+
+static void clear_pv(void *ctx, uint32_t v) { ((uint8_t *)ctx)[v] = 0; }
+
+/* Clears what mark_own set. */
+static void unmark_own(expand_t *x, const fconj_t *C, uint8_t *pv) {
+    for (uint32_t i = 0; i < C->n; i++) {
+        const flit_t *l = &C->lits[i];
+        if (l->kind == FL_NOT) continue;
+        if (l->a) term_each_var(x->ts, l->a, clear_pv, pv);
+        if (l->b) term_each_var(x->ts, l->b, clear_pv, pv);
+    }
+}
+
+/* not C with C a single literal and no variables of its own: the complementary literal
+ * of S. Returns true when C was lifted (merged into S). */
+static bool try_lift(expand_t *x, fconj_t *S, uint32_t i) {
+    fconj_t *C = S->lits[i].sub;
+    if (C->n != 1) return false;
+    flit_t l = C->lits[0];
+    if (l.kind == FL_NOT) {
+        /* not not exists Q = exists Q: Q's literals join S. */
+        fconj_t *Q = l.sub;
+        for (uint32_t k = 0; k < Q->n; k++) fconj_push(S, Q->lits[k]);
+        Q->n = 0;
+        fconj_remove(S, i);
+        return true;
+    }
+    bool owned = mark_own(x, C, x->pv);
+    unmark_own(x, C, x->pv);
+    if (!owned) return false;
+    int k = complement(l.kind);
+    if (k < 0) return false;
+    l.kind = (uint8_t)k;
+    fconj_remove(S, i);
+    fconj_push(S, l);
+    return true;
+}
+
+static uint64_t ctx_sig(expand_t *x) {
+    uint64_t s = 0;
+    for (uint32_t c = 0; c < x->n_ctx; c++) s |= fconj_sig(x->ts, x->ctx[c]);
+    return s;
+}
+
+/* After the children are normal: a child whose conjunction the context already satisfies
+ * refutes S; a child implied by a sibling is dropped. */
+static bool prune_children(expand_t *x, fconj_t *S) {
+    uint32_t nt = x->n_ctx + 2;
+    const fconj_t *T[nt];
+    uint64_t sig_ctx = ctx_sig(x) | fconj_sig(x->ts, S);
+    uint8_t *pv = x->pv;
+    subsume_set_cap(x->subs, *x->nv + 1);
+    bool ok = true;
+    for (uint32_t i = 0; i < S->n && ok; i++) {
+        if (S->lits[i].kind != FL_NOT) continue;
+        const fconj_t *C = S->lits[i].sub;
+        if (fconj_sig(x->ts, C) & ~sig_ctx) continue;
+        mark_own(x, C, pv);
+        T[0] = S;
+        for (uint32_t c = 0; c < x->n_ctx; c++) T[1 + c] = x->ctx[c];
+        if (subsume_conj(x->subs, C, pv, T, x->n_ctx + 1)) ok = false;
+        unmark_own(x, C, pv);
+    }
+    for (uint32_t i = 0; i < S->n && ok; i++) {
+        if (S->lits[i].kind != FL_NOT) continue;
+        const fconj_t *C1 = S->lits[i].sub;
+        uint64_t s1 = fconj_sig(x->ts, C1);
+        mark_own(x, C1, pv);
+        for (uint32_t j = 0; j < S->n;) {
+            if (j == i || S->lits[j].kind != FL_NOT) {
+                j++;
+                continue;
+            }
+            const fconj_t *C2 = S->lits[j].sub;
+            if ((s1 & ~(fconj_sig(x->ts, C2) | sig_ctx)) == 0) {
+                T[0] = C2;
+                T[1] = S;
+                for (uint32_t c = 0; c < x->n_ctx; c++) T[2 + c] = x->ctx[c];
+                if (subsume_conj(x->subs, C1, pv, T, nt)) {
+                    fconj_remove(S, j);
+                    if (j < i) i--;
+                    continue;
+                }
+            }
+            j++;
+        }
+        unmark_own(x, S->lits[i].sub, pv);
+    }
+    return ok;
+}
+
+static bool over_limits(expand_t *x) {
+    if (x->work_limit && x->work > x->work_limit) {
+        x->capped = true;
+        return true;
+    }
+    if (x->o.deadline > 0 && (++x->tick & 255) == 0 && now_seconds() > x->o.deadline) x->timed_out = true;
+    return x->timed_out;
+}
+
+static ns_t norm_scope(expand_t *x, fconj_t *S, int depth, uint32_t *split_at) {
+    if (over_limits(x)) return NS_ABORT;
+again:
+    reown(x, S, depth);
+    if (!resolve_eqs(x, S, depth)) return NS_FALSE;
+    reown(x, S, depth);
+    switch (simplify_direct(x, S, depth)) {
+    case SD_FALSE: return NS_FALSE;
+    case SD_AGAIN: goto again;
+    case SD_OK: break;
+    }
+    expand_negatives(x, S, depth);
+    int j = pick_atom(x, S);
+    if (j >= 0) {
+        *split_at = (uint32_t)j;
+        return NS_SPLIT;
+    }
+    bool relaunch = false;
+    reown(x, S, depth);
+    ctx_push(x, S);
+    for (uint32_t i = 0; i < S->n;) {
+        if (S->lits[i].kind != FL_NOT) {
+            i++;
+            continue;
+        }
+        fconj_t *C = S->lits[i].sub;
+        uint32_t cj;
+        ns_t st = norm_scope(x, C, depth + 1, &cj);
+        reown(x, S, depth);
+        if (st == NS_ABORT) {
+            x->n_ctx--;
+            return NS_ABORT;
+        }
+        if (st == NS_FALSE) {
+            fconj_remove(S, i);
+            continue;
+        }
+        if (st == NS_SPLIT) {
+            fconj_t **alts;
+            uint32_t n = split(x, C, cj, depth + 1, &alts);
+            fconj_remove(S, i);
+            for (uint32_t k = 0; k < n; k++) fconj_add_not(S, alts[k]);
+            free(alts);
+            /* the alternatives were appended; S->lits[i] is the next literal */
+            continue;
+        }
+        if (C->n == 0) {
+            x->n_ctx--;
+            return NS_FALSE;
+        }
+        if (try_lift(x, S, i)) {
+            relaunch = true;
+            continue;
+        }
+        i++;
+    }
+    x->n_ctx--;
+    if (relaunch) goto again;
+    if (!prune_children(x, S)) return NS_FALSE;
+    if (getenv("GGP_EXPAND_CHECK")) {
+        for (uint32_t i = 0; i < S->n; i++) {
+            const flit_t *l = &S->lits[i];
+            if (l->kind != FL_EQ) continue;
+            if (term_is_var(x->ts, l->a) && is_local(x, term_sym(x->ts, l->a), depth)) {
+                strbuf_t sb;
+                sb_init(&sb);
+                fconj_print(x->ts, S, &sb);
+                fprintf(stderr, "local EQ at depth %d owner %d: %s\n", depth, x->owner[term_sym(x->ts, l->a)], sb_str(&sb));
+                sb_fini(&sb);
+            }
+        }
+    }
+    return NS_OK;
+}
+
+/* ---------------- the driver ---------------- */
+
+static void reset_owners(expand_t *x, uint32_t nv) {
+    ensure_vars(x, nv + 1);
+    for (uint32_t v = 0; v <= nv && v < x->cap; v++) x->owner[v] = NO_OWNER;
+    x->n_own = 0;
+    x->n_ctx = 0;
+    if (x->base) ctx_push(x, x->base);
+}
+
+static void mark_pv(void *ctx, uint32_t v) { ((uint8_t *)ctx)[v] = 1; }
+
+/* Marks the variables of a scope's own literals. */
+static void mark_top_vars(const term_store_t *ts, const fconj_t *E, uint8_t *pv) {
+    for (uint32_t i = 0; i < E->n; i++) {
+        const flit_t *l = &E->lits[i];
+        if (l->kind == FL_NOT) continue;
+        if (l->a) term_each_var(ts, l->a, mark_pv, pv);
+        if (l->b) term_each_var(ts, l->b, mark_pv, pv);
+    }
+}
+
+void expand_subsume(expand_t *x, form_t *f) {
+    uint32_t n = f->n;
+    uint64_t *size = xmalloc((n + 1) * sizeof *size), *sig = xmalloc((n + 1) * sizeof *sig);
+    uint64_t(*bloom)[4] = xmalloc((n + 1) * sizeof *bloom);
+    uint32_t *order = xmalloc((n + 1) * sizeof *order);
+    for (uint32_t i = 0; i < n; i++) {
+        size[i] = fconj_size(f->d[i]);
+        sig[i] = fconj_sig(x->ts, f->d[i]);
+        fconj_bloom(x->ts, f->d[i], bloom[i]);
+        order[i] = i;
+    }
+    /* stable insertion sort by size, smallest first: a subsumer is never larger */
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = order[i], k = i;
+        while (k > 0 && size[order[k - 1]] > size[v]) order[k] = order[k - 1], k--;
+        order[k] = v;
+    }
+    bool *dead = xcalloc(n + 1, sizeof *dead);
+    uint32_t *kept = xmalloc((n + 1) * sizeof *kept), n_kept = 0;
+    uint32_t cap = 1;
+    for (uint32_t i = 0; i < n; i++)
+        if (f->d[i]->nv + 1 > cap) cap = f->d[i]->nv + 1;
+    uint8_t *pv = xcalloc(cap, 1);
+    subsume_set_cap(x->subs, cap);
+    for (uint32_t oi = 0; oi < n; oi++) {
+        uint32_t d = order[oi];
+        const fconj_t *T[1] = {f->d[d]};
+        for (uint32_t ki = 0; ki < n_kept && !dead[d]; ki++) {
+            uint32_t e = kept[ki];
+            if (sig[e] & ~sig[d]) continue;
+            if ((bloom[e][0] & ~bloom[d][0]) | (bloom[e][1] & ~bloom[d][1]) | (bloom[e][2] & ~bloom[d][2]) |
+                (bloom[e][3] & ~bloom[d][3]))
+                continue;
+            const fconj_t *E = f->d[e];
+            mark_top_vars(x->ts, E, pv);
+            if (subsume_conj(x->subs, E, pv, T, 1)) dead[d] = true;
+            unmark_own(x, E, pv);
+        }
+        if (!dead[d]) kept[n_kept++] = d;
+    }
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (dead[i]) fconj_free(f->d[i]);
+        else f->d[w++] = f->d[i];
+    }
+    f->n = w;
+    free(size);
+    free(sig);
+    free(bloom);
+    free(order);
+    free(dead);
+    free(kept);
+    free(pv);
+}
+
+/* debug: an `=` whose variable no enclosing scope's own literals use */
+static void dbg_mark(void *ctx, uint32_t v) { ((uint8_t *)ctx)[v]++; }
+static void dbg_unmark(void *ctx, uint32_t v) { ((uint8_t *)ctx)[v]--; }
+static bool dbg_check(const term_store_t *ts, const fconj_t *c, uint8_t *seen, int depth) {
+    bool ok = true;
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_EQ && term_is_var(ts, l->a) && !seen[term_sym(ts, l->a)] && depth > 0) {
+            /* is the var used by another own literal of c? then it's own: bad */
+            ok = false;
+        }
+    }
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT) continue;
+        if (l->a) term_each_var(ts, l->a, dbg_mark, seen);
+        if (l->b) term_each_var(ts, l->b, dbg_mark, seen);
+    }
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->lits[i].kind == FL_NOT && !dbg_check(ts, c->lits[i].sub, seen, depth + 1)) ok = false;
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT) continue;
+        if (l->a) term_each_var(ts, l->a, dbg_unmark, seen);
+        if (l->b) term_each_var(ts, l->b, dbg_unmark, seen);
+    }
+    return ok;
+}
+
+static void strip_moves(fconj_t *c) {
+    for (uint32_t i = 0; i < c->n;) {
+        if (c->lits[i].kind == FL_MOVE) {
+            fconj_remove(c, i);
+            continue;
+        }
+        if (c->lits[i].kind == FL_NOT) strip_moves(c->lits[i].sub);
+        i++;
+    }
+}
+
+/* Normalises the disjuncts of `in` (adopted) into out, with x->base as the context of
+ * each. False when the deadline passed. */
+static bool drive(expand_t *x, fconj_t **in, uint32_t n_in, form_t *out) {
+    uint32_t n_stack = 0, cap_stack = n_in + 64;
+    fconj_t **stack = xmalloc(cap_stack * sizeof *stack);
+    for (uint32_t i = n_in; i-- > 0;) stack[n_stack++] = in[i];
+    uint64_t lits = 0;
+    while (n_stack) {
+        fconj_t *D = stack[--n_stack];
+        x->nv = &D->nv;
+        x->work = 0;
+        reset_owners(x, D->nv);
+        uint32_t j;
+        ns_t st = norm_scope(x, D, 0, &j);
+        if (st == NS_ABORT) {
+            fconj_free(D);
+            if (x->timed_out) break;
+            continue; /* this disjunct alone was too big: dropped (sound), keep going */
+        }
+        if (st == NS_FALSE) {
+            fconj_free(D);
+            continue;
+        }
+        if (st == NS_SPLIT) {
+            fconj_t **alts;
+            uint32_t n = split(x, D, j, 0, &alts);
+            fconj_free(D);
+            for (uint32_t k = n; k-- > 0;) {
+                if (n_stack == cap_stack) stack = xrealloc(stack, (cap_stack *= 2) * sizeof *stack);
+                stack[n_stack++] = alts[k];
+            }
+            free(alts);
+            continue;
+        }
+        if (getenv("GGP_EXPAND_CHECK")) {
+            uint8_t *seen = xcalloc(fconj_var_bound(x->ts, D) + 1, 1);
+            if (!dbg_check(x->ts, D, seen, 0)) fprintf(stderr, "bad before strip\n");
+            free(seen);
+        }
+        if (x->bind) strip_moves(D);
+        fconj_canon_vars(x->ts, D);
+        lits += fconj_size(D);
+        form_push(out, D);
+        if (x->o.max_literals && lits > x->o.max_literals) {
+            x->capped = true;
+            break;
+        }
+    }
+    while (n_stack) fconj_free(stack[--n_stack]);
+    free(stack);
+    x->n_ctx = 0;
+    return !x->timed_out;
+}
+
+static fconj_t *copy_input(const term_store_t *ts, const fconj_t *d) {
+    /* no renumbering: a move literal may name variables of the input */
+    fconj_t *c = fconj_copy(d);
+    uint32_t vb = fconj_var_bound(ts, c);
+    if (c->nv < vb) c->nv = vb;
+    return c;
+}
+
+static bool has_top_vars(const term_store_t *ts, const fconj_t *c) {
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT) continue;
+        if ((l->a && !term_is_ground(ts, l->a)) || (l->b && !term_is_ground(ts, l->b))) return true;
+    }
+    return false;
+}
+
+/* d ∧ c as one disjunct (variables of d moved above those of c). */
+static fconj_t *conjoin(term_store_t *ts, const fconj_t *d, const fconj_t *c) {
+    fconj_t *r = copy_input(ts, d);
+    uint32_t off = fconj_var_bound(ts, c);
+    fconj_shift(ts, r, off);
+    fconj_t *cc = fconj_copy(c);
+    for (uint32_t i = 0; i < cc->n; i++) fconj_push(r, cc->lits[i]);
+    cc->n = 0;
+    fconj_free(cc);
+    r->nv = fconj_var_bound(ts, r);
+    return r;
+}
+
+form_t *expand_form(expand_t *x, const form_t *f) {
+    form_t *out = form_new();
+    out->complete = f->complete;
+    x->truncated = x->capped = x->timed_out = false;
+    x->work = 0;
+    x->work_limit = x->o.max_literals ? x->o.max_literals * 64 : 0;
+    x->base = NULL;
+    fconj_t **in = xmalloc((f->n + 1) * sizeof *in);
+    uint32_t n_in = 0;
+    fconj_t *common = NULL;
+    if (f->common) {
+        /* The common conjunct first, alone. It stays factored when it normalises to one
+         * disjunct without variables of its own; else it is distributed. */
+        form_t *cn = form_new();
+        fconj_t *c0 = copy_input(x->ts, f->common);
+        if (!drive(x, &c0, 1, cn)) {
+            form_free(cn);
+            form_free(out);
+            free(in);
+            return NULL;
+        }
+        if (cn->n == 0) { /* false */
+            form_free(cn);
+            free(in);
+            if (x->truncated || x->capped) out->complete = false;
+            return out;
+        }
+        if (cn->n == 1 && !has_top_vars(x->ts, cn->d[0])) {
+            common = cn->d[0];
+            cn->n = 0;
+        } else {
+            in = xrealloc(in, ((size_t)f->n * cn->n + 1) * sizeof *in);
+            for (uint32_t i = 0; i < f->n; i++)
+                for (uint32_t k = 0; k < cn->n; k++) in[n_in++] = conjoin(x->ts, f->d[i], cn->d[k]);
+        }
+        form_free(cn);
+    }
+    if (!n_in)
+        for (uint32_t i = 0; i < f->n; i++) in[n_in++] = copy_input(x->ts, f->d[i]);
+    x->base = common;
+    bool ok = drive(x, in, n_in, out);
+    x->base = NULL;
+    free(in);
+    if (!ok) {
+        fconj_free(common);
+        form_free(out);
+        return NULL;
+    }
+    out->common = common;
+    if (!out->n) {
+        fconj_free(out->common);
+        out->common = NULL;
+    }
+    if (x->o.subsume) expand_subsume(x, out);
+    if (x->truncated || x->capped) out->complete = false;
+    return out;
+}

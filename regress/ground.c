@@ -1,0 +1,641 @@
+/* Grounding lifted formulas on the vocabulary of fluents: see ground.h. */
+#include "ground.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------- the vocabulary ---------------- */
+
+typedef struct {
+    sym_t sym;
+    uint32_t arity;
+    uint32_t *ids;
+    uint32_t n;
+    size_t cap;
+} vfun_t;
+
+struct vocab {
+    term_t *fluents;
+    uint32_t n;
+    size_t cap;
+    uint32_t *table; /* fluent term -> index + 1 */
+    size_t table_cap;
+    vfun_t *funs;
+    uint32_t n_funs;
+    bool proven;
+};
+
+static void vocab_rehash(vocab_t *v) {
+    size_t cap = v->table_cap ? v->table_cap * 2 : 256;
+    uint32_t *t = xcalloc(cap, sizeof *t);
+    for (uint32_t i = 0; i < v->n; i++) {
+        size_t h = (v->fluents[i] * 0x9e3779b1u) & (cap - 1);
+        while (t[h]) h = (h + 1) & (cap - 1);
+        t[h] = i + 1;
+    }
+    free(v->table);
+    v->table = t;
+    v->table_cap = cap;
+}
+
+uint32_t vocab_index(const vocab_t *v, term_t f) {
+    if (!v->table_cap) return UINT32_MAX;
+    for (size_t h = (f * 0x9e3779b1u) & (v->table_cap - 1); v->table[h]; h = (h + 1) & (v->table_cap - 1))
+        if (v->fluents[v->table[h] - 1] == f) return v->table[h] - 1;
+    return UINT32_MAX;
+}
+
+static void vocab_add(vocab_t *v, const term_store_t *ts, term_t f) {
+    if (vocab_index(v, f) != UINT32_MAX) return;
+    if ((v->n + 1) * 2 > v->table_cap) vocab_rehash(v);
+    GROW(v->fluents, v->cap, v->n + 1);
+    uint32_t id = v->n++;
+    v->fluents[id] = f;
+    size_t h = (f * 0x9e3779b1u) & (v->table_cap - 1);
+    while (v->table[h]) h = (h + 1) & (v->table_cap - 1);
+    v->table[h] = id + 1;
+    sym_t s = term_sym(ts, f);
+    uint32_t a = term_kind(ts, f) == TERM_FUN ? term_arity(ts, f) : 0;
+    uint32_t k = 0;
+    while (k < v->n_funs && (v->funs[k].sym != s || v->funs[k].arity != a)) k++;
+    if (k == v->n_funs) {
+        v->funs = xrealloc(v->funs, (v->n_funs + 1) * sizeof *v->funs);
+        memset(&v->funs[k], 0, sizeof v->funs[k]);
+        v->funs[k].sym = s;
+        v->funs[k].arity = a;
+        v->n_funs++;
+    }
+    GROW(v->funs[k].ids, v->funs[k].cap, v->funs[k].n + 1);
+    v->funs[k].ids[v->funs[k].n++] = id;
+}
+
+vocab_t *vocab_new(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed) {
+    vocab_t *v = xcalloc(1, sizeof *v);
+    const term_store_t *ts = g->ts;
+    uint32_t pb = game_pred(g, SYM_BASE, 1);
+    bool has_base = pb != UINT32_MAX && g->preds[pb].layer == LAYER_STATIC && g->preds[pb].n_rules;
+    if (has_base) {
+        const term_t *t;
+        uint32_t n = reason_query(r, NULL, NULL, pb, &t);
+        term_t *copy = xmalloc((n + 1) * sizeof *copy);
+        memcpy(copy, t, n * sizeof *t);
+        for (uint32_t i = 0; i < n; i++) vocab_add(v, ts, copy[i]);
+        free(copy);
+    }
+    /* sampled matches: check base, or collect */
+    bool consistent = true;
+    state_t s, nx;
+    state_init(&s);
+    state_init(&nx);
+    splitmix_t rng = {seed};
+    uint32_t before = v->n;
+    for (uint32_t p = 0; p < playouts; p++) {
+        reason_initial(r, &s);
+        for (uint32_t ply = 0; ply < 2000; ply++) {
+            for (uint32_t i = 0; i < s.n; i++) vocab_add(v, ts, s.facts[i]);
+            if (reason_terminal(r, &s)) break;
+            term_t joint[g->n_roles + 1];
+            bool stuck = false;
+            for (uint32_t k = 0; k < g->n_roles; k++) {
+                const term_t *m;
+                uint32_t n = reason_legal(r, &s, k, &m);
+                if (!n) {
+                    stuck = true;
+                    break;
+                }
+                joint[k] = m[splitmix_next(&rng) % n];
+            }
+            if (stuck) break;
+            reason_next(r, &s, joint, &nx);
+            state_copy(&s, &nx);
+        }
+    }
+    if (v->n != before) consistent = false;
+    state_fini(&s);
+    state_fini(&nx);
+    v->proven = has_base && consistent;
+    return v;
+}
+
+void vocab_free(vocab_t *v) {
+    if (!v) return;
+    for (uint32_t k = 0; k < v->n_funs; k++) free(v->funs[k].ids);
+    free(v->funs);
+    free(v->fluents);
+    free(v->table);
+    free(v);
+}
+
+uint32_t vocab_count(const vocab_t *v) { return v->n; }
+term_t vocab_fluent(const vocab_t *v, uint32_t i) { return v->fluents[i]; }
+bool vocab_proven(const vocab_t *v) { return v->proven; }
+
+uint32_t vocab_functor(const vocab_t *v, sym_t sym, uint32_t arity, const uint32_t **out) {
+    for (uint32_t k = 0; k < v->n_funs; k++)
+        if (v->funs[k].sym == sym && v->funs[k].arity == arity) {
+            *out = v->funs[k].ids;
+            return v->funs[k].n;
+        }
+    *out = NULL;
+    return 0;
+}
+
+/* ---------------- circuits ---------------- */
+
+typedef struct {
+    uint8_t op;
+    uint32_t a;     /* PN_VAR: fluent; PN_NOT: kid; AND/OR: offset of kids */
+    uint32_t n;     /* AND/OR: number of kids */
+    uint32_t hash;
+} node_t;
+
+struct circuit {
+    node_t *nodes;
+    uint32_t n;
+    size_t cap;
+    pn_t *kids;
+    size_t n_kids, cap_kids;
+    uint32_t *table;
+    size_t table_cap;
+};
+
+circuit_t *circuit_new(void) {
+    circuit_t *c = xcalloc(1, sizeof *c);
+    GROW(c->nodes, c->cap, 2);
+    c->nodes[0] = (node_t){.op = PN_CONST, .a = 0};
+    c->nodes[1] = (node_t){.op = PN_CONST, .a = 1};
+    c->n = 2;
+    return c;
+}
+
+void circuit_free(circuit_t *c) {
+    if (!c) return;
+    free(c->nodes);
+    free(c->kids);
+    free(c->table);
+    free(c);
+}
+
+uint32_t circuit_size(const circuit_t *c) { return c->n; }
+
+static uint32_t node_hash(uint8_t op, uint32_t a, const pn_t *kids, uint32_t n) {
+    uint32_t h = hash_mix(op * 0x85ebca6bu, a);
+    for (uint32_t i = 0; i < n; i++) h = hash_mix(h, kids[i]);
+    return hash_mix(h, n);
+}
+
+static bool node_eq(const circuit_t *c, pn_t x, uint8_t op, uint32_t a, const pn_t *kids, uint32_t n) {
+    const node_t *nd = &c->nodes[x];
+    if (nd->op != op) return false;
+    if (op == PN_AND || op == PN_OR)
+        return nd->n == n && memcmp(c->kids + nd->a, kids, n * sizeof *kids) == 0;
+    return nd->a == a;
+}
+
+static void circ_rehash(circuit_t *c) {
+    size_t cap = c->table_cap ? c->table_cap * 2 : 1024;
+    uint32_t *t = xcalloc(cap, sizeof *t);
+    for (uint32_t i = 2; i < c->n; i++) {
+        size_t h = c->nodes[i].hash & (cap - 1);
+        while (t[h]) h = (h + 1) & (cap - 1);
+        t[h] = i;
+    }
+    free(c->table);
+    c->table = t;
+    c->table_cap = cap;
+}
+
+static pn_t make(circuit_t *c, uint8_t op, uint32_t a, const pn_t *kids, uint32_t n) {
+    if ((c->n + 1) * 2 > c->table_cap) circ_rehash(c);
+    uint32_t h = node_hash(op, a, kids, n);
+    size_t i = h & (c->table_cap - 1);
+    for (; c->table[i]; i = (i + 1) & (c->table_cap - 1)) {
+        pn_t x = c->table[i];
+        if (c->nodes[x].hash == h && node_eq(c, x, op, a, kids, n)) return x;
+    }
+    GROW(c->nodes, c->cap, c->n + 1);
+    pn_t x = c->n++;
+    node_t *nd = &c->nodes[x];
+    nd->op = op;
+    nd->hash = h;
+    nd->n = n;
+    if (op == PN_AND || op == PN_OR) {
+        GROW(c->kids, c->cap_kids, c->n_kids + n);
+        memcpy(c->kids + c->n_kids, kids, n * sizeof *kids);
+        nd->a = (uint32_t)c->n_kids;
+        c->n_kids += n;
+    } else {
+        nd->a = a;
+    }
+    c->table[i] = x;
+    return x;
+}
+
+pn_t pn_var(circuit_t *c, uint32_t fluent) { return make(c, PN_VAR, fluent, NULL, 0); }
+
+pn_t pn_not(circuit_t *c, pn_t a) {
+    if (a == PN_TRUE) return PN_FALSE;
+    if (a == PN_FALSE) return PN_TRUE;
+    if (c->nodes[a].op == PN_NOT) return c->nodes[a].a;
+    return make(c, PN_NOT, a, NULL, 0);
+}
+
+static int cmp_pn(const void *x, const void *y) {
+    pn_t a = *(const pn_t *)x, b = *(const pn_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static pn_t nary(circuit_t *c, uint8_t op, const pn_t *kids, uint32_t n) {
+    pn_t unit = op == PN_AND ? PN_TRUE : PN_FALSE, zero = op == PN_AND ? PN_FALSE : PN_TRUE;
+    pn_t *k = xmalloc((n + 1) * sizeof *k);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (kids[i] == zero) {
+            free(k);
+            return zero;
+        }
+        if (kids[i] != unit) k[m++] = kids[i];
+    }
+    qsort(k, m, sizeof *k, cmp_pn);
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < m; i++)
+        if (!w || k[w - 1] != k[i]) k[w++] = k[i];
+    pn_t r;
+    if (w == 0) r = unit;
+    else if (w == 1) r = k[0];
+    else r = make(c, op, 0, k, w);
+    free(k);
+    return r;
+}
+
+pn_t pn_and(circuit_t *c, const pn_t *kids, uint32_t n) { return nary(c, PN_AND, kids, n); }
+pn_t pn_or(circuit_t *c, const pn_t *kids, uint32_t n) { return nary(c, PN_OR, kids, n); }
+pn_op_t pn_op(const circuit_t *c, pn_t n) { return (pn_op_t)c->nodes[n].op; }
+uint32_t pn_arity(const circuit_t *c, pn_t n) {
+    const node_t *nd = &c->nodes[n];
+    return nd->op == PN_AND || nd->op == PN_OR ? nd->n : nd->op == PN_NOT ? 1 : 0;
+}
+pn_t pn_kid(const circuit_t *c, pn_t n, uint32_t i) {
+    const node_t *nd = &c->nodes[n];
+    return nd->op == PN_NOT ? nd->a : c->kids[nd->a + i];
+}
+uint32_t pn_fluent(const circuit_t *c, pn_t n) { return c->nodes[n].a; }
+
+bool pn_eval(const circuit_t *c, pn_t n, const uint8_t *truth) {
+    const node_t *nd = &c->nodes[n];
+    switch (nd->op) {
+    case PN_CONST: return nd->a;
+    case PN_VAR: return truth[nd->a];
+    case PN_NOT: return !pn_eval(c, nd->a, truth);
+    case PN_AND:
+        for (uint32_t i = 0; i < nd->n; i++)
+            if (!pn_eval(c, c->kids[nd->a + i], truth)) return false;
+        return true;
+    default:
+        for (uint32_t i = 0; i < nd->n; i++)
+            if (pn_eval(c, c->kids[nd->a + i], truth)) return true;
+        return false;
+    }
+}
+
+/* ---------------- grounding ---------------- */
+
+/* Memo of grounded scopes: a scope under given values of the variables it shares with
+ * the enclosing scopes always grounds to the same circuit. */
+typedef struct {
+    const fconj_t *scope;
+    uint32_t *vars; /* the variables of the scope's tree (sorted, distinct) */
+    uint32_t n_vars;
+} svars_t;
+
+typedef struct {
+    const fconj_t *scope;
+    uint32_t hash;
+    uint32_t key; /* offset of the values in keys */
+    pn_t result;
+} memo_t;
+
+typedef struct {
+    circuit_t *c;
+    const vocab_t *v;
+    term_store_t *ts;
+    term_t *val; /* variable -> ground term */
+    uint32_t *trail;
+    uint32_t n_trail, nv;
+    pn_t *buf; /* collected disjuncts, a stack shared by the nested scopes */
+    size_t n_buf, cap_buf;
+    svars_t *sv; /* per scope pointer, open addressing */
+    size_t sv_cap, sv_n;
+    memo_t *memo;
+    size_t memo_cap, memo_n;
+    term_t *keys;
+    size_t n_keys, cap_keys;
+    uint8_t *mark;
+} gr_t;
+
+static size_t ptr_hash(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ull); }
+
+static void collect_vars(void *ctx, uint32_t v) {
+    gr_t *g = ctx;
+    g->mark[v] = 1;
+}
+
+static void mark_tree(gr_t *g, const fconj_t *c) {
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT) {
+            mark_tree(g, l->sub);
+            continue;
+        }
+        if (l->a) term_each_var(g->ts, l->a, collect_vars, g);
+        if (l->b) term_each_var(g->ts, l->b, collect_vars, g);
+    }
+}
+
+static const svars_t *scope_vars(gr_t *g, const fconj_t *S) {
+    if ((g->sv_n + 1) * 2 > g->sv_cap) {
+        size_t cap = g->sv_cap ? 2 * g->sv_cap : 256;
+        svars_t *t = xcalloc(cap, sizeof *t);
+        for (size_t i = 0; i < g->sv_cap; i++) {
+            if (!g->sv[i].scope) continue;
+            size_t h = ptr_hash(g->sv[i].scope) & (cap - 1);
+            while (t[h].scope) h = (h + 1) & (cap - 1);
+            t[h] = g->sv[i];
+        }
+        free(g->sv);
+        g->sv = t;
+        g->sv_cap = cap;
+    }
+    size_t h = ptr_hash(S) & (g->sv_cap - 1);
+    for (; g->sv[h].scope; h = (h + 1) & (g->sv_cap - 1))
+        if (g->sv[h].scope == S) return &g->sv[h];
+    mark_tree(g, S);
+    svars_t e = {.scope = S};
+    for (uint32_t v = 0; v < g->nv; v++)
+        if (g->mark[v]) {
+            e.vars = xrealloc(e.vars, (e.n_vars + 1) * sizeof *e.vars);
+            e.vars[e.n_vars++] = v;
+            g->mark[v] = 0;
+        }
+    g->sv[h] = e;
+    g->sv_n++;
+    return &g->sv[h];
+}
+
+static void memo_grow(gr_t *g) {
+    size_t cap = g->memo_cap ? 2 * g->memo_cap : 1024;
+    memo_t *t = xcalloc(cap, sizeof *t);
+    for (size_t i = 0; i < g->memo_cap; i++) {
+        if (!g->memo[i].scope) continue;
+        size_t h = g->memo[i].hash & (cap - 1);
+        while (t[h].scope) h = (h + 1) & (cap - 1);
+        t[h] = g->memo[i];
+    }
+    free(g->memo);
+    g->memo = t;
+    g->memo_cap = cap;
+}
+
+static void g_bind(gr_t *g, uint32_t v, term_t t) {
+    g->val[v] = t;
+    g->trail[g->n_trail++] = v;
+}
+
+static void g_undo(gr_t *g, uint32_t mark) {
+    while (g->n_trail > mark) g->val[g->trail[--g->n_trail]] = TERM_NONE;
+}
+
+static bool g_bound(const gr_t *g, term_t t) {
+    const term_store_t *ts = g->ts;
+    if (term_is_ground(ts, t)) return true;
+    if (term_is_var(ts, t)) return g->val[term_sym(ts, t)] != TERM_NONE;
+    for (uint32_t i = 0; i < term_arity(ts, t); i++)
+        if (!g_bound(g, term_arg(ts, t, i))) return false;
+    return true;
+}
+
+static term_t g_inst(gr_t *g, term_t t) {
+    if (term_is_ground(g->ts, t)) return t;
+    return term_subst(g->ts, t, g->val);
+}
+
+/* Pattern p (variables bound or not) against a ground term t. */
+static bool g_match(gr_t *g, term_t p, term_t t) {
+    const term_store_t *ts = g->ts;
+    if (term_is_ground(ts, p)) return p == t;
+    if (term_is_var(ts, p)) {
+        uint32_t v = term_sym(ts, p);
+        if (g->val[v] != TERM_NONE) return g->val[v] == t;
+        g_bind(g, v, t);
+        return true;
+    }
+    if (term_kind(ts, t) != TERM_FUN || term_sym(ts, t) != term_sym(ts, p) || term_arity(ts, t) != term_arity(ts, p))
+        return false;
+    for (uint32_t i = 0; i < term_arity(ts, p); i++)
+        if (!g_match(g, term_arg(ts, p, i), term_arg(ts, t, i))) return false;
+    return true;
+}
+
+static pn_t ground_scope(gr_t *g, const fconj_t *S);
+
+/* Enumerates the bindings of S's positive literals from literal order[k] on; each
+ * complete binding pushes its conjunction onto g->buf. */
+static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t n_order, uint32_t k) {
+    if (k == n_order) {
+        /* complete: the checks and negations of S */
+        size_t base = g->n_buf;
+        pn_t conj_small[64];
+        uint32_t nc = 0;
+        pn_t *conj = conj_small;
+        uint32_t cap = 64;
+        bool dead = false;
+        for (uint32_t i = 0; i < S->n && !dead; i++) {
+            const flit_t *l = &S->lits[i];
+            pn_t p = PN_TRUE;
+            switch (l->kind) {
+            case FL_TRUE: {
+                uint32_t f = vocab_index(g->v, g_inst(g, l->a));
+                p = f == UINT32_MAX ? PN_FALSE : pn_var(g->c, f);
+                break;
+            }
+            case FL_NTRUE:
+                if (g_bound(g, l->a)) {
+                    uint32_t f = vocab_index(g->v, g_inst(g, l->a));
+                    p = f == UINT32_MAX ? PN_TRUE : pn_not(g->c, pn_var(g->c, f));
+                }
+                break;
+            case FL_DIST:
+                if (g_bound(g, l->a) && g_bound(g, l->b) && g_inst(g, l->a) == g_inst(g, l->b)) p = PN_FALSE;
+                break;
+            case FL_NOT:
+                p = pn_not(g->c, ground_scope(g, l->sub));
+                break;
+            default:
+                break; /* true literals and = were enumerated; moves are not constraints */
+            }
+            if (p == PN_FALSE) dead = true;
+            else if (p != PN_TRUE) {
+                if (nc == cap) {
+                    pn_t *bigger = xmalloc(2 * cap * sizeof *bigger);
+                    memcpy(bigger, conj, nc * sizeof *conj);
+                    if (conj != conj_small) free(conj);
+                    conj = bigger;
+                    cap *= 2;
+                }
+                conj[nc++] = p;
+            }
+        }
+        if (!dead) {
+            pn_t r = pn_and(g->c, conj, nc);
+            GROW(g->buf, g->cap_buf, g->n_buf + 1);
+            g->buf[g->n_buf++] = r;
+        }
+        if (conj != conj_small) free(conj);
+        (void)base;
+        return;
+    }
+    const flit_t *l = &S->lits[order[k]];
+    uint32_t mark = g->n_trail;
+    if (l->kind == FL_EQ) {
+        bool ba = g_bound(g, l->a), bb = g_bound(g, l->b);
+        bool ok;
+        if (ba && bb) ok = g_inst(g, l->a) == g_inst(g, l->b);
+        else if (bb) ok = g_match(g, l->a, g_inst(g, l->b));
+        else if (ba) ok = g_match(g, l->b, g_inst(g, l->a));
+        else ok = true; /* both sides open: some instance makes them equal */
+        if (ok) enumerate(g, S, order, n_order, k + 1);
+        g_undo(g, mark);
+        return;
+    }
+    /* FL_TRUE: against the fluents of its functor */
+    term_t p = l->a;
+    const term_store_t *ts = g->ts;
+    if (g_bound(g, p)) {
+        /* a lookup: whether it holds is a variable of the circuit, added at the end */
+        enumerate(g, S, order, n_order, k + 1);
+        return;
+    }
+    if (term_is_var(ts, p)) {
+        for (uint32_t i = 0; i < vocab_count(g->v); i++) {
+            if (g_match(g, p, vocab_fluent(g->v, i))) enumerate(g, S, order, n_order, k + 1);
+            g_undo(g, mark);
+        }
+        return;
+    }
+    const uint32_t *ids;
+    uint32_t n = vocab_functor(g->v, term_sym(ts, p), term_kind(ts, p) == TERM_FUN ? term_arity(ts, p) : 0, &ids);
+    for (uint32_t i = 0; i < n; i++) {
+        if (g_match(g, p, vocab_fluent(g->v, ids[i]))) enumerate(g, S, order, n_order, k + 1);
+        g_undo(g, mark);
+    }
+}
+
+static pn_t ground_scope_raw(gr_t *g, const fconj_t *S);
+
+static pn_t ground_scope(gr_t *g, const fconj_t *S) {
+    const svars_t *sv = scope_vars(g, S);
+    uint32_t h = (uint32_t)ptr_hash(S);
+    for (uint32_t i = 0; i < sv->n_vars; i++) h = hash_mix(h, g->val[sv->vars[i]]);
+    if ((g->memo_n + 1) * 2 > g->memo_cap) memo_grow(g);
+    size_t slot = h & (g->memo_cap - 1);
+    for (; g->memo[slot].scope; slot = (slot + 1) & (g->memo_cap - 1)) {
+        const memo_t *m = &g->memo[slot];
+        if (m->scope != S || m->hash != h) continue;
+        uint32_t i = 0;
+        while (i < sv->n_vars && g->keys[m->key + i] == g->val[sv->vars[i]]) i++;
+        if (i == sv->n_vars) return m->result;
+    }
+    uint32_t n_vars = sv->n_vars;
+    uint32_t *vars = sv->vars; /* stable: svars entries keep their arrays */
+    pn_t r = ground_scope_raw(g, S);
+    GROW(g->keys, g->cap_keys, g->n_keys + n_vars);
+    uint32_t key = (uint32_t)g->n_keys;
+    for (uint32_t i = 0; i < n_vars; i++) g->keys[g->n_keys++] = g->val[vars[i]];
+    if ((g->memo_n + 1) * 2 > g->memo_cap) memo_grow(g);
+    slot = h & (g->memo_cap - 1);
+    while (g->memo[slot].scope) slot = (slot + 1) & (g->memo_cap - 1);
+    g->memo[slot] = (memo_t){.scope = S, .hash = h, .key = key, .result = r};
+    g->memo_n++;
+    return r;
+}
+
+typedef struct {
+    gr_t *g;
+    uint32_t unbound;
+} ucount_t;
+
+static void count_unbound(void *ctx, uint32_t v) {
+    ucount_t *u = ctx;
+    if (u->g->val[v] == TERM_NONE && !u->g->mark[v]) u->unbound++;
+}
+
+static void sim_bind(void *ctx, uint32_t v) { ((gr_t *)ctx)->mark[v] = 1; }
+static void sim_clear(void *ctx, uint32_t v) { ((gr_t *)ctx)->mark[v] = 0; }
+
+static pn_t ground_scope_raw(gr_t *g, const fconj_t *S) {
+    /* order: true literals, most bound first (simulated with g->mark), then `=` */
+    uint32_t order_small[64];
+    uint32_t *order = S->n <= 64 ? order_small : xmalloc(S->n * sizeof *order);
+    uint8_t used_small[64];
+    uint8_t *used = S->n <= 64 ? used_small : xmalloc(S->n);
+    memset(used, 0, S->n);
+    uint32_t n = 0;
+    for (;;) {
+        int best = -1;
+        uint32_t best_u = UINT32_MAX;
+        for (uint32_t i = 0; i < S->n; i++) {
+            if (used[i] || S->lits[i].kind != FL_TRUE) continue;
+            ucount_t u = {.g = g};
+            term_each_var(g->ts, S->lits[i].a, count_unbound, &u);
+            if (u.unbound < best_u) best_u = u.unbound, best = (int)i;
+        }
+        if (best < 0) break;
+        used[best] = 1;
+        order[n++] = (uint32_t)best;
+        term_each_var(g->ts, S->lits[best].a, sim_bind, g);
+    }
+    for (uint32_t i = 0; i < n; i++) term_each_var(g->ts, S->lits[order[i]].a, sim_clear, g);
+    for (uint32_t i = 0; i < S->n; i++)
+        if (S->lits[i].kind == FL_EQ) order[n++] = i;
+    size_t base = g->n_buf;
+    enumerate(g, S, order, n, 0);
+    pn_t r = pn_or(g->c, g->buf + base, (uint32_t)(g->n_buf - base));
+    g->n_buf = base;
+    if (order != order_small) free(order);
+    if (used != used_small) free(used);
+    return r;
+}
+
+pn_t ground_form(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f) {
+    uint32_t nv = 1;
+    for (uint32_t i = 0; i < f->n; i++) {
+        uint32_t b = fconj_var_bound(ts, f->d[i]) + 1;
+        if (b > nv) nv = b;
+    }
+    if (f->common) {
+        uint32_t b = fconj_var_bound(ts, f->common) + 1;
+        if (b > nv) nv = b;
+    }
+    gr_t g = {.c = c, .v = v, .ts = ts, .nv = nv};
+    g.val = xcalloc(nv + 1, sizeof *g.val);
+    g.mark = xcalloc(nv + 1, 1);
+    g.trail = xmalloc((nv + 1) * sizeof *g.trail);
+    pn_t *ds = xmalloc((f->n + 1) * sizeof *ds);
+    for (uint32_t i = 0; i < f->n; i++) ds[i] = ground_scope(&g, f->d[i]);
+    pn_t r = pn_or(c, ds, f->n);
+    if (f->common && r != PN_FALSE) {
+        pn_t both[2] = {ground_scope(&g, f->common), r};
+        r = pn_and(c, both, 2);
+    }
+    free(ds);
+    for (size_t i = 0; i < g.sv_cap; i++) free(g.sv[i].vars);
+    free(g.sv);
+    free(g.memo);
+    free(g.keys);
+    free(g.mark);
+    free(g.val);
+    free(g.trail);
+    free(g.buf);
+    return r;
+}

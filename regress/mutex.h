@@ -1,0 +1,28 @@
+/* Mutex invariants: pairs of fluents that never hold together in a reachable state.
+ *
+ * Candidates are groups of one fluent signature whose instances agree on every argument
+ * but one position (the values of one cell, say), kept when no sampled state has two of
+ * them. Each candidate is then proven by induction with Z3 over the rules grounded on the
+ * game's fluents: it holds in the initial state, and if all candidates hold in a
+ * non-terminal state they still hold after any legal joint move. Candidates whose step
+ * fails are dropped and the rest re-proven (Houdini), so what remains is jointly
+ * inductive: a true invariant of every reachable state. */
+#ifndef REGRESS_MUTEX_H
+#define REGRESS_MUTEX_H
+
+#include "expand.h"
+#include "reason.h"
+
+typedef struct {
+    uint32_t candidates; /* surviving sampling */
+    uint32_t proven;
+    uint32_t rounds;     /* Houdini rounds */
+    double seconds;
+    bool no_vocabulary;  /* no fluent set to ground on: nothing proven */
+} mutex_report_t;
+
+/* Proves the mutex groups of g; *out (malloc'd, caller frees) receives them. noop is each
+ * role's no-op (unused by the proof; NULL allowed). rep may be NULL. */
+uint32_t mutex_prove(game_t *g, reasoner_t *r, const term_t *noop, mutex_t **out, mutex_report_t *rep);
+
+#endif

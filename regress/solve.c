@@ -1,0 +1,375 @@
+/* The exact solver: see solve.h. */
+#include "solve.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK (1u << 20)
+
+typedef struct {
+    uint32_t facts;       /* offset into the fact chunks (chunk * CHUNK + index) */
+    uint32_t moves;       /* offset of the legal moves of role 0, then role 1, ... */
+    uint32_t succ;        /* offset of the successors, joint moves in mixed radix */
+    uint8_t terminal;
+} node_t;
+
+struct solve {
+    game_t *g;
+    uint32_t n_roles;
+    state_t *states; /* views into the chunks */
+    node_t *nodes;
+    uint32_t n, cap;
+    term_t **chunks;
+    uint32_t n_chunks, chunk_used;
+    term_t *moves;
+    size_t n_moves, cap_moves;
+    uint32_t *nmv; /* per state and role: number of legal moves */
+    uint32_t *succ;
+    size_t n_succ, cap_succ;
+    int8_t *goal; /* per state and role (terminal states) */
+    uint32_t *table;
+    size_t table_cap;
+    bool cyclic;
+    uint8_t *win_in;  /* per state and role */
+    uint64_t *wmask;  /* per state and role */
+    int16_t *value;   /* per state and role */
+};
+
+static term_t *chunk_alloc(solve_t *s, uint32_t n) {
+    if (!s->n_chunks || s->chunk_used + n > CHUNK) {
+        s->chunks = xrealloc(s->chunks, (s->n_chunks + 1) * sizeof *s->chunks);
+        s->chunks[s->n_chunks++] = xmalloc(CHUNK * sizeof **s->chunks);
+        s->chunk_used = 0;
+        if (n > CHUNK) die("state too large");
+    }
+    term_t *p = s->chunks[s->n_chunks - 1] + s->chunk_used;
+    s->chunk_used += n;
+    return p;
+}
+
+static void table_rehash(solve_t *s) {
+    size_t cap = s->table_cap ? 2 * s->table_cap : 1024;
+    uint32_t *t = xcalloc(cap, sizeof *t);
+    for (uint32_t i = 0; i < s->n; i++) {
+        size_t h = state_hash(&s->states[i]) & (cap - 1);
+        while (t[h]) h = (h + 1) & (cap - 1);
+        t[h] = i + 1;
+    }
+    free(s->table);
+    s->table = t;
+    s->table_cap = cap;
+}
+
+/* The id of st, adding it when new (*added set). */
+static uint32_t intern(solve_t *s, const state_t *st, bool *added) {
+    if ((s->n + 1) * 2 > s->table_cap) table_rehash(s);
+    size_t h = state_hash(st) & (s->table_cap - 1);
+    for (; s->table[h]; h = (h + 1) & (s->table_cap - 1))
+        if (state_equal(&s->states[s->table[h] - 1], st)) {
+            *added = false;
+            return s->table[h] - 1;
+        }
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 1024;
+        s->states = xrealloc(s->states, s->cap * sizeof *s->states);
+        s->nodes = xrealloc(s->nodes, s->cap * sizeof *s->nodes);
+    }
+    uint32_t id = s->n++;
+    state_t *v = &s->states[id];
+    v->facts = chunk_alloc(s, st->n ? st->n : 1);
+    memcpy(v->facts, st->facts, st->n * sizeof *st->facts);
+    v->n = v->cap = st->n;
+    memset(&s->nodes[id], 0, sizeof s->nodes[id]);
+    s->table[h] = id + 1;
+    *added = true;
+    return id;
+}
+
+void solve_free(solve_t *s) {
+    if (!s) return;
+    for (uint32_t i = 0; i < s->n_chunks; i++) free(s->chunks[i]);
+    free(s->chunks);
+    free(s->states);
+    free(s->nodes);
+    free(s->moves);
+    free(s->nmv);
+    free(s->succ);
+    free(s->goal);
+    free(s->table);
+    free(s->win_in);
+    free(s->wmask);
+    free(s->value);
+    free(s);
+}
+
+static uint32_t *nmv_of(solve_t *s, uint32_t id) { return s->nmv + (size_t)id * s->n_roles; }
+
+/* Expands state id: legal moves, successors (interning new states). */
+static bool expand_state(solve_t *s, reasoner_t *r, uint32_t id, uint32_t max_states, state_t *tmp,
+                         state_t *next) {
+    uint32_t nr = s->n_roles;
+    state_copy(tmp, &s->states[id]);
+    node_t *nd = &s->nodes[id];
+    nd->terminal = reason_terminal(r, tmp);
+    s->nmv = xrealloc(s->nmv, (size_t)s->cap * nr * sizeof *s->nmv);
+    s->goal = xrealloc(s->goal, (size_t)s->cap * nr * sizeof *s->goal);
+    uint32_t *nm = nmv_of(s, id);
+    for (uint32_t k = 0; k < nr; k++) s->goal[(size_t)id * nr + k] = -1;
+    nd->moves = (uint32_t)s->n_moves;
+    nd->succ = (uint32_t)s->n_succ;
+    if (nd->terminal) {
+        for (uint32_t k = 0; k < nr; k++) {
+            nm[k] = 0;
+            s->goal[(size_t)id * nr + k] = (int8_t)reason_goal_value(r, tmp, k);
+        }
+        return true;
+    }
+    uint64_t product = 1;
+    for (uint32_t k = 0; k < nr; k++) {
+        const term_t *m;
+        uint32_t n = reason_legal(r, tmp, k, &m);
+        nm[k] = n;
+        GROW(s->moves, s->cap_moves, s->n_moves + n);
+        memcpy(s->moves + s->n_moves, m, n * sizeof *m);
+        s->n_moves += n;
+        product *= n;
+    }
+    term_t joint[nr + 1];
+    uint32_t idx[nr + 1];
+    memset(idx, 0, sizeof idx);
+    GROW(s->succ, s->cap_succ, s->n_succ + product);
+    for (uint64_t j = 0; j < product; j++) {
+        uint64_t rest = j;
+        uint32_t off = s->nodes[id].moves;
+        /* mixed radix, the last role varying fastest */
+        for (uint32_t k = nr; k-- > 0;) {
+            idx[k] = (uint32_t)(rest % nm[k]);
+            rest /= nm[k];
+        }
+        for (uint32_t k = 0; k < nr; k++) {
+            joint[k] = s->moves[off + idx[k]];
+            off += nm[k];
+        }
+        reason_next(r, tmp, joint, next);
+        bool added;
+        uint32_t sid = intern(s, next, &added);
+        if (s->n > max_states) return false;
+        s->succ[s->n_succ++] = sid;
+    }
+    return true;
+}
+
+solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen) {
+    solve_t *s = xcalloc(1, sizeof *s);
+    s->g = g;
+    s->n_roles = g->n_roles;
+    state_t init, tmp, next;
+    state_init(&init);
+    state_init(&tmp);
+    state_init(&next);
+    reason_initial(r, &init);
+    bool added;
+    intern(s, &init, &added);
+    bool ok = true;
+    for (uint32_t id = 0; id < s->n && ok; id++) ok = expand_state(s, r, id, max_states, &tmp, &next);
+    state_fini(&init);
+    state_fini(&tmp);
+    state_fini(&next);
+    if (!ok) {
+        snprintf(err, errlen, "more than %u reachable states", max_states);
+        solve_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+uint32_t solve_count(const solve_t *s) { return s->n; }
+const state_t *solve_state(const solve_t *s, uint32_t id) { return &s->states[id]; }
+bool solve_terminal(const solve_t *s, uint32_t id) { return s->nodes[id].terminal; }
+int solve_goal(const solve_t *s, uint32_t id, uint32_t role) { return s->goal[(size_t)id * s->n_roles + role]; }
+bool solve_cyclic(const solve_t *s) { return s->cyclic; }
+
+uint32_t solve_legal(const solve_t *s, uint32_t id, uint32_t role, const term_t **moves) {
+    const uint32_t *nm = s->nmv + (size_t)id * s->n_roles;
+    uint32_t off = s->nodes[id].moves;
+    for (uint32_t k = 0; k < role; k++) off += nm[k];
+    *moves = s->moves + off;
+    return nm[role];
+}
+
+/* ---------------- values ---------------- */
+
+static uint32_t joint_count(const solve_t *s, uint32_t id) {
+    if (s->nodes[id].terminal) return 0;
+    uint32_t p = 1;
+    for (uint32_t k = 0; k < s->n_roles; k++) p *= s->nmv[(size_t)id * s->n_roles + k];
+    return p;
+}
+
+/* The role's move index within joint move j. */
+static uint32_t move_of(const solve_t *s, uint32_t id, uint32_t j, uint32_t role) {
+    const uint32_t *nm = s->nmv + (size_t)id * s->n_roles;
+    for (uint32_t k = s->n_roles; k-- > role + 1;) j /= nm[k];
+    return j % nm[role];
+}
+
+/* Reverse topological order by iterative DFS; false when the graph has a cycle. */
+static bool topo_order(const solve_t *s, uint32_t *order) {
+    uint8_t *color = xcalloc(s->n + 1, 1);
+    uint32_t *stack = xmalloc((s->n + 1) * sizeof *stack), *next = xcalloc(s->n + 1, sizeof *next);
+    uint32_t sp = 0, k = 0;
+    bool acyclic = true;
+    stack[sp++] = 0;
+    color[0] = 1;
+    while (sp && acyclic) {
+        uint32_t v = stack[sp - 1];
+        uint32_t nj = joint_count(s, v);
+        if (next[v] < nj) {
+            uint32_t w = s->succ[s->nodes[v].succ + next[v]++];
+            if (color[w] == 1) acyclic = false;
+            else if (color[w] == 0) {
+                color[w] = 1;
+                stack[sp++] = w;
+            }
+        } else {
+            color[v] = 2;
+            order[k++] = v;
+            sp--;
+        }
+    }
+    free(color);
+    free(stack);
+    free(next);
+    return acyclic;
+}
+
+static void compute_values(solve_t *s) {
+    uint32_t nr = s->n_roles;
+    s->value = xmalloc((size_t)s->n * nr * sizeof *s->value);
+    for (size_t i = 0; i < (size_t)s->n * nr; i++) s->value[i] = SOLVE_NO_VALUE;
+    uint32_t *order = xmalloc((s->n + 1) * sizeof *order);
+    s->cyclic = !topo_order(s, order);
+    if (s->cyclic) {
+        free(order);
+        return;
+    }
+    for (uint32_t oi = 0; oi < s->n; oi++) {
+        uint32_t v = order[oi];
+        for (uint32_t role = 0; role < nr; role++) {
+            if (s->nodes[v].terminal) {
+                s->value[(size_t)v * nr + role] = s->goal[(size_t)v * nr + role];
+                continue;
+            }
+            uint32_t nj = joint_count(s, v), na = s->nmv[(size_t)v * nr + role];
+            int best = -2;
+            for (uint32_t a = 0; a < na; a++) {
+                int worst = 1000;
+                for (uint32_t j = 0; j < nj; j++) {
+                    if (move_of(s, v, j, role) != a) continue;
+                    int w = s->value[(size_t)s->succ[s->nodes[v].succ + j] * nr + role];
+                    if (w < worst) worst = w;
+                }
+                if (worst > best) best = worst;
+            }
+            s->value[(size_t)v * nr + role] = (int16_t)best;
+        }
+    }
+    free(order);
+}
+
+static void compute_win_in(solve_t *s) {
+    uint32_t nr = s->n_roles;
+    s->win_in = xmalloc((size_t)s->n * nr);
+    memset(s->win_in, SOLVE_NONE, (size_t)s->n * nr);
+    for (uint32_t role = 0; role < nr; role++) {
+        for (uint32_t v = 0; v < s->n; v++)
+            if (s->nodes[v].terminal && s->goal[(size_t)v * nr + role] == 100) s->win_in[(size_t)v * nr + role] = 0;
+        for (uint32_t i = 1; i < SOLVE_NONE; i++) {
+            bool changed = false;
+            for (uint32_t v = 0; v < s->n; v++) {
+                if (s->nodes[v].terminal || s->win_in[(size_t)v * nr + role] != SOLVE_NONE) continue;
+                uint32_t nj = joint_count(s, v), na = s->nmv[(size_t)v * nr + role];
+                bool win = false;
+                for (uint32_t a = 0; a < na && !win; a++) {
+                    bool all = true;
+                    for (uint32_t j = 0; j < nj && all; j++) {
+                        if (move_of(s, v, j, role) != a) continue;
+                        uint8_t d = s->win_in[(size_t)s->succ[s->nodes[v].succ + j] * nr + role];
+                        if (d == SOLVE_NONE || d >= i) all = false;
+                    }
+                    win = all;
+                }
+                if (win) {
+                    s->win_in[(size_t)v * nr + role] = (uint8_t)i;
+                    changed = true;
+                }
+            }
+            if (!changed) break;
+        }
+    }
+}
+
+/* Is the state one where `mover` moves: the other role's only move is its no-op and the
+ * mover's no-op is not legal? */
+static bool moves_here(const solve_t *s, uint32_t v, uint32_t mover, const term_t *noop) {
+    const term_t *m;
+    uint32_t other = 1 - mover;
+    uint32_t n = solve_legal(s, v, other, &m);
+    if (n != 1 || m[0] != noop[other]) return false;
+    n = solve_legal(s, v, mover, &m);
+    for (uint32_t k = 0; k < n; k++)
+        if (m[k] == noop[mover]) return false;
+    return true;
+}
+
+static void compute_wmask(solve_t *s, const term_t *noop) {
+    uint32_t nr = s->n_roles;
+    s->wmask = xcalloc((size_t)s->n * nr, sizeof *s->wmask);
+    if (!noop || nr != 2) return;
+    for (uint32_t role = 0; role < 2; role++) {
+        uint32_t any = 0;
+        for (uint32_t v = 0; v < s->n; v++)
+            if (s->nodes[v].terminal && s->goal[(size_t)v * nr + role] == 100) {
+                s->wmask[(size_t)v * nr + role] |= 1;
+                any++;
+            }
+        for (uint32_t i = 1; i < 64 && any; i++) {
+            bool exists = i % 2 == 1;
+            uint32_t mover = exists ? role : 1 - role;
+            uint64_t prev = 1ull << (i - 1);
+            any = 0;
+            for (uint32_t v = 0; v < s->n; v++) {
+                if (s->nodes[v].terminal || !moves_here(s, v, mover, noop)) continue;
+                /* the joint moves are (a, noop): one successor per mover move */
+                uint32_t nj = joint_count(s, v);
+                bool ok = !exists;
+                for (uint32_t j = 0; j < nj; j++) {
+                    bool in = s->wmask[(size_t)s->succ[s->nodes[v].succ + j] * nr + role] & prev;
+                    if (exists && in) ok = true;
+                    if (!exists && !in) ok = false;
+                }
+                if (ok) {
+                    s->wmask[(size_t)v * nr + role] |= 1ull << i;
+                    any++;
+                }
+            }
+        }
+    }
+}
+
+void solve_rounds(solve_t *s, const term_t *noop) {
+    if (!s->value) compute_values(s);
+    if (!s->win_in) compute_win_in(s);
+    if (!s->wmask) compute_wmask(s, noop);
+}
+
+uint8_t solve_win_in(const solve_t *s, uint32_t id, uint32_t role) {
+    return s->win_in ? s->win_in[(size_t)id * s->n_roles + role] : SOLVE_NONE;
+}
+uint64_t solve_wmask(const solve_t *s, uint32_t id, uint32_t role) {
+    return s->wmask ? s->wmask[(size_t)id * s->n_roles + role] : 0;
+}
+int solve_value(const solve_t *s, uint32_t id, uint32_t role) {
+    return s->value ? s->value[(size_t)id * s->n_roles + role] : SOLVE_NO_VALUE;
+}

@@ -1,0 +1,46 @@
+/* The exact solver: every reachable state of a small game, with its exact values.
+ *
+ * Explores the reachable state graph breadth-first with the reasoner, then computes per
+ * state and role:
+ *   - win_in: the least number of rounds in which the role forces goal 100 (the role
+ *     commits to its move first, every joint reply of the others is considered), or
+ *     SOLVE_NONE; 0 for terminal states where it has 100;
+ *   - the turn-taking sets W_i of backward search, as a bit mask over i < 64: W_0 =
+ *     terminal with goal 100; for i odd the role moves (the other role's only legal move
+ *     is its no-op, the role's own no-op is not legal) and some move leads into W_{i-1};
+ *     for i even the other role moves and every one of its moves leads into W_{i-1};
+ *   - value: the minimax value of the role's goal (the role maximises, the others
+ *     minimise; by levels, so for an acyclic graph only).
+ * Everything is owned by the solver. */
+#ifndef REGRESS_SOLVE_H
+#define REGRESS_SOLVE_H
+
+#include <stdint.h>
+
+#include "reason.h"
+
+#define SOLVE_NONE 255u
+#define SOLVE_NO_VALUE (-1)
+
+typedef struct solve solve_t;
+
+/* NULL (message in err) past max_states reachable states. */
+solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen);
+void solve_free(solve_t *s);
+
+uint32_t solve_count(const solve_t *s);
+const state_t *solve_state(const solve_t *s, uint32_t id); /* id 0 is the initial state */
+bool solve_terminal(const solve_t *s, uint32_t id);
+int solve_goal(const solve_t *s, uint32_t id, uint32_t role);
+bool solve_cyclic(const solve_t *s);
+/* Legal moves of a role in a state (owned by s). */
+uint32_t solve_legal(const solve_t *s, uint32_t id, uint32_t role, const term_t **moves);
+
+/* Computes the round counts and the W_i masks of two-player games (noop: each role's
+ * no-op; with NULL, the masks stay empty). Call once before the queries below. */
+void solve_rounds(solve_t *s, const term_t *noop);
+uint8_t solve_win_in(const solve_t *s, uint32_t id, uint32_t role);
+uint64_t solve_wmask(const solve_t *s, uint32_t id, uint32_t role);
+int solve_value(const solve_t *s, uint32_t id, uint32_t role);
+
+#endif

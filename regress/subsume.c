@@ -1,0 +1,399 @@
+/* Subsumption between lifted conjunctions: see subsume.h.
+ *
+ * Backtracking over P's literals: those without pattern variables first (an identity
+ * test each), then binding literals (true, does, atoms) against the target literals of
+ * the same kind and functor, then the other checks, then negated scopes once every
+ * pattern variable is bound. Comparing negated scopes recurses with the roles swapped;
+ * the substitutions of the enclosing levels are applied lazily, one scope's own literals
+ * at a time (a "view"), never by copying whole subtrees. */
+#include "subsume.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SUBSUME_BUDGET 20000u
+#define MAX_LEVELS 16
+
+/* Substitutions of the enclosing levels: disjoint domains, values closed terms. */
+typedef struct {
+    const term_t *maps[MAX_LEVELS];
+    uint32_t n;
+} chain_t;
+
+/* A scope's own literals with a chain applied. */
+typedef struct {
+    const fconj_t *scope;
+    const flit_t *lits;
+    flit_t *owned; /* lits when materialised here */
+    uint32_t n;
+    chain_t chain;
+} view_t;
+
+/* Per nesting level: reusable buffers sized cap. */
+typedef struct {
+    term_t *bind;
+    uint32_t *trail;
+    uint8_t *pv;
+    uint32_t cap;
+} level_t;
+
+struct subsume {
+    term_store_t *ts;
+    uint64_t steps;
+    uint32_t cap; /* bound on variable numbers */
+    level_t lv[MAX_LEVELS];
+    int depth;
+};
+
+subsume_t *subsume_new(term_store_t *ts) {
+    subsume_t *s = xcalloc(1, sizeof *s);
+    s->ts = ts;
+    return s;
+}
+
+void subsume_free(subsume_t *s) {
+    if (!s) return;
+    for (int i = 0; i < MAX_LEVELS; i++) {
+        free(s->lv[i].bind);
+        free(s->lv[i].trail);
+        free(s->lv[i].pv);
+    }
+    free(s);
+}
+
+void subsume_set_cap(subsume_t *s, uint32_t cap) { s->cap = cap; }
+
+static level_t *level(subsume_t *s, int d) {
+    level_t *l = &s->lv[d];
+    if (l->cap < s->cap) {
+        l->bind = xrealloc(l->bind, s->cap * sizeof *l->bind);
+        l->trail = xrealloc(l->trail, s->cap * sizeof *l->trail);
+        l->pv = xrealloc(l->pv, s->cap);
+        for (uint32_t v = l->cap; v < s->cap; v++) {
+            l->bind[v] = TERM_NONE;
+            l->pv[v] = 0;
+        }
+        l->cap = s->cap;
+    }
+    return l;
+}
+
+/* ---- signatures ---- */
+
+static uint32_t lit_key(const term_store_t *ts, const flit_t *l) {
+    term_t t = l->a;
+    uint32_t f = 0;
+    if (l->kind == FL_TRUE || l->kind == FL_NTRUE || l->kind == FL_ATOM || l->kind == FL_NATOM)
+        f = term_is_var(ts, t) ? 0 : term_sym(ts, t) * 31u + term_arity(ts, t);
+    else if (l->kind == FL_DOES || l->kind == FL_NDOES)
+        f = term_is_var(ts, l->b) ? 0 : term_sym(ts, l->b) * 31u + term_arity(ts, l->b);
+    return hash_mix(l->kind, f);
+}
+
+uint64_t fconj_sig(const term_store_t *ts, const fconj_t *c) {
+    uint64_t s = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT || l->kind == FL_DIST || l->kind == FL_EQ) {
+            s |= 1ull << (l->kind * 7 % 64);
+            continue;
+        }
+        s |= 1ull << (lit_key(ts, l) % 64);
+    }
+    return s;
+}
+
+void fconj_bloom(const term_store_t *ts, const fconj_t *c, uint64_t out[4]) {
+    out[0] = out[1] = out[2] = out[3] = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT || (l->a && !term_is_ground(ts, l->a)) || (l->b && !term_is_ground(ts, l->b)))
+            continue;
+        term_t a = l->a, b = l->b;
+        if ((l->kind == FL_DIST || l->kind == FL_EQ) && a > b) a = l->b, b = l->a;
+        uint32_t h = hash_mix(hash_mix(l->kind * 0x9e3779b1u, a), b);
+        h = hash_mix(h, h >> 16);
+        out[(h >> 6) & 3] |= 1ull << (h & 63);
+    }
+}
+
+/* ---- views ---- */
+
+static term_t chain_subst(term_store_t *ts, term_t t, const chain_t *c) {
+    if (!c->n || term_is_ground(ts, t)) return t;
+    if (term_is_var(ts, t)) {
+        uint32_t v = term_sym(ts, t);
+        for (uint32_t k = 0; k < c->n; k++)
+            if (c->maps[k][v] != TERM_NONE) return c->maps[k][v];
+        return t;
+    }
+    uint32_t n = term_arity(ts, t);
+    term_t small[16] = {0};
+    term_t *args = n <= 16 ? small : xmalloc(n * sizeof *args);
+    bool changed = false;
+    for (uint32_t i = 0; i < n; i++) {
+        term_t a = term_arg(ts, t, i);
+        args[i] = chain_subst(ts, a, c);
+        changed |= args[i] != a;
+    }
+    term_t r = changed ? term_fun(ts, term_sym(ts, t), args, n) : t;
+    if (args != small) free(args);
+    return r;
+}
+
+static void view_init(term_store_t *ts, view_t *v, const fconj_t *scope, const chain_t *chain) {
+    v->scope = scope;
+    v->n = scope->n;
+    v->chain = *chain;
+    v->owned = NULL;
+    if (!chain->n) {
+        v->lits = scope->lits;
+        return;
+    }
+    v->owned = xmalloc((scope->n + 1) * sizeof *v->owned);
+    for (uint32_t i = 0; i < scope->n; i++) {
+        flit_t l = scope->lits[i];
+        if (l.kind != FL_NOT) {
+            if (l.a) l.a = chain_subst(ts, l.a, chain);
+            if (l.b) l.b = chain_subst(ts, l.b, chain);
+        }
+        v->owned[i] = l;
+    }
+    v->lits = v->owned;
+}
+
+static void view_fini(view_t *v) { free(v->owned); }
+
+/* ---- the search ---- */
+
+typedef struct {
+    subsume_t *s;
+    const view_t *P;
+    const uint8_t *pv;
+    const view_t *T;
+    uint32_t nt;
+    term_t *bind;
+    uint32_t *trail;
+    uint32_t n_trail;
+    uint32_t *order; /* P's literal indices: fixed ones, binding ones, checks, negations */
+    uint32_t n_fixed;
+    bool checked;
+} job_t;
+
+static bool pmatch(job_t *j, term_t p, term_t t) {
+    const term_store_t *ts = j->s->ts;
+    if (p == t && !term_is_var(ts, p)) return true;
+    if (term_is_ground(ts, p)) return p == t;
+    if (term_is_var(ts, p)) {
+        uint32_t v = term_sym(ts, p);
+        if (!j->pv[v]) return p == t;
+        if (j->bind[v] != TERM_NONE) return j->bind[v] == t;
+        j->bind[v] = t;
+        j->trail[j->n_trail++] = v;
+        return true;
+    }
+    if (term_is_var(ts, t) || term_sym(ts, p) != term_sym(ts, t) || term_arity(ts, p) != term_arity(ts, t) ||
+        term_kind(ts, t) != TERM_FUN)
+        return false;
+    uint32_t n = term_arity(ts, p);
+    for (uint32_t i = 0; i < n; i++)
+        if (!pmatch(j, term_arg(ts, p, i), term_arg(ts, t, i))) return false;
+    return true;
+}
+
+static void undo(job_t *j, uint32_t mark) {
+    while (j->n_trail > mark) j->bind[j->trail[--j->n_trail]] = TERM_NONE;
+}
+
+typedef struct {
+    uint8_t *mark;
+    uint32_t cap;
+    uint8_t value;
+} vmark_t;
+
+static void mark_var(void *ctx, uint32_t v) {
+    vmark_t *m = ctx;
+    if (v < m->cap) m->mark[v] = m->value;
+}
+
+static void mark_lits(const term_store_t *ts, vmark_t *m, const flit_t *lits, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        const flit_t *l = &lits[i];
+        if (l->kind == FL_NOT) continue;
+        if (l->a) term_each_var(ts, l->a, mark_var, m);
+        if (l->b) term_each_var(ts, l->b, mark_var, m);
+    }
+}
+
+typedef struct {
+    const job_t *j;
+    bool ok;
+} bound_chk_t;
+
+static void chk_bound(void *ctx, uint32_t v) {
+    bound_chk_t *b = ctx;
+    if (b->j->pv[v] && b->j->bind[v] == TERM_NONE) b->ok = false;
+}
+
+/* Are all pattern variables of P's own literals bound? */
+static bool all_bound(const job_t *j) {
+    bound_chk_t b = {.j = j, .ok = true};
+    for (uint32_t i = 0; i < j->P->n && b.ok; i++) {
+        const flit_t *l = &j->P->lits[i];
+        if (l->kind == FL_NOT) continue;
+        if (l->a) term_each_var(j->s->ts, l->a, chk_bound, &b);
+        if (l->b) term_each_var(j->s->ts, l->b, chk_bound, &b);
+    }
+    return b.ok;
+}
+
+static bool run_job(subsume_t *s, const view_t *P, const uint8_t *pv, const view_t *T, uint32_t nt);
+
+/* Does a target's negated scope Qt imply not Qσ (Q a negated scope of P), i.e. does Qt
+ * map into Qσ? Every pattern variable is bound by now. */
+static bool not_matches(job_t *j, const fconj_t *Q, const fconj_t *Qt, const chain_t *t_chain) {
+    subsume_t *s = j->s;
+    if (s->depth + 1 >= MAX_LEVELS || j->P->chain.n + 1 >= MAX_LEVELS) return false;
+    if (fconj_sig(s->ts, Qt) & ~fconj_sig(s->ts, Q)) return false;
+    view_t pat, tgt;
+    view_init(s->ts, &pat, Qt, t_chain);
+    chain_t qc = j->P->chain;
+    qc.maps[qc.n++] = j->bind;
+    view_init(s->ts, &tgt, Q, &qc);
+    /* Pattern variables of Qt: those of its own literals that the current targets' own
+     * literals do not use. */
+    uint8_t *pv = level(s, s->depth + 1)->pv;
+    vmark_t m = {.mark = pv, .cap = s->cap, .value = 1};
+    mark_lits(s->ts, &m, pat.lits, pat.n);
+    m.value = 0;
+    for (uint32_t k = 0; k < j->nt; k++) mark_lits(s->ts, &m, j->T[k].lits, j->T[k].n);
+    s->depth++;
+    bool r = run_job(s, &pat, pv, &tgt, 1);
+    s->depth--;
+    mark_lits(s->ts, &m, pat.lits, pat.n);
+    view_fini(&pat);
+    view_fini(&tgt);
+    return r;
+}
+
+static bool search(job_t *j, uint32_t k);
+
+static bool try_lit(job_t *j, uint32_t k, const flit_t *p, const flit_t *t) {
+    uint32_t mark = j->n_trail;
+    if (pmatch(j, p->a, t->a) && (!p->b || pmatch(j, p->b, t->b)) && search(j, k + 1)) return true;
+    undo(j, mark);
+    if ((p->kind == FL_DIST || p->kind == FL_EQ) && pmatch(j, p->a, t->b) && pmatch(j, p->b, t->a) &&
+        search(j, k + 1))
+        return true;
+    undo(j, mark);
+    return false;
+}
+
+static bool same_functor(const term_store_t *ts, term_t a, term_t b) {
+    if (term_is_var(ts, a) || term_is_var(ts, b)) return true;
+    return term_sym(ts, a) == term_sym(ts, b) && term_arity(ts, a) == term_arity(ts, b);
+}
+
+static bool search(job_t *j, uint32_t k) {
+    if (k == j->P->n) return true;
+    if (++j->s->steps > SUBSUME_BUDGET) return false;
+    const flit_t *p = &j->P->lits[j->order[k]];
+    const term_store_t *ts = j->s->ts;
+    bool fixed = k < j->n_fixed; /* no pattern variable: identity only, one try */
+    for (uint32_t x = 0; x < j->nt; x++) {
+        const view_t *T = &j->T[x];
+        for (uint32_t i = 0; i < T->n; i++) {
+            const flit_t *t = &T->lits[i];
+            if (t->kind != p->kind) continue;
+            if (p->kind == FL_NOT) {
+                if (!j->checked) {
+                    /* all pattern variables must be bound before negations are compared */
+                    if (!all_bound(j)) return false;
+                    j->checked = true;
+                }
+                if (not_matches(j, p->sub, t->sub, &T->chain) && search(j, k + 1)) return true;
+                if (j->s->steps > SUBSUME_BUDGET) return false;
+                continue;
+            }
+            if (fixed) {
+                bool same = (t->a == p->a && t->b == p->b) ||
+                            ((p->kind == FL_DIST || p->kind == FL_EQ) && t->a == p->b && t->b == p->a);
+                if (same) return search(j, k + 1);
+                continue;
+            }
+            bool sym = p->kind == FL_DIST || p->kind == FL_EQ;
+            if (!sym) {
+                term_t pa = p->kind == FL_DOES || p->kind == FL_NDOES ? p->b : p->a;
+                term_t ta = p->kind == FL_DOES || p->kind == FL_NDOES ? t->b : t->a;
+                if (!same_functor(ts, pa, ta)) continue;
+            }
+            if (try_lit(j, k, p, t)) return true;
+            if (j->s->steps > SUBSUME_BUDGET) return false;
+        }
+    }
+    return false;
+}
+
+static int rank(int kind) {
+    switch (kind) {
+    case FL_TRUE:
+    case FL_DOES:
+    case FL_ATOM:
+        return 0;
+    case FL_NOT:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+typedef struct {
+    const uint8_t *pv;
+    bool has;
+} haspv_t;
+
+static void has_pv(void *ctx, uint32_t v) {
+    haspv_t *h = ctx;
+    if (h->pv[v]) h->has = true;
+}
+
+static bool mentions_pattern(const term_store_t *ts, const flit_t *l, const uint8_t *pv) {
+    haspv_t h = {.pv = pv};
+    if (l->a) term_each_var(ts, l->a, has_pv, &h);
+    if (l->b) term_each_var(ts, l->b, has_pv, &h);
+    return h.has;
+}
+
+static bool run_job(subsume_t *s, const view_t *P, const uint8_t *pv, const view_t *T, uint32_t nt) {
+    level_t *lv = level(s, s->depth);
+    job_t j = {.s = s, .P = P, .pv = pv, .T = T, .nt = nt, .bind = lv->bind, .trail = lv->trail};
+    uint32_t order_small[64];
+    j.order = P->n <= 64 ? order_small : xmalloc(P->n * sizeof *j.order);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < P->n; i++)
+        if (P->lits[i].kind != FL_NOT && !mentions_pattern(s->ts, &P->lits[i], pv)) j.order[n++] = i;
+    j.n_fixed = n;
+    for (int r = 0; r <= 2; r++)
+        for (uint32_t i = 0; i < P->n; i++)
+            if (rank(P->lits[i].kind) == r &&
+                (P->lits[i].kind == FL_NOT || mentions_pattern(s->ts, &P->lits[i], pv)))
+                j.order[n++] = i;
+    bool ok = search(&j, 0);
+    undo(&j, 0);
+    if (j.order != order_small) free(j.order);
+    return ok;
+}
+
+bool subsume_conj(subsume_t *s, const fconj_t *P, const uint8_t *pv, const fconj_t *const *T,
+                  uint32_t nt) {
+    chain_t none = {.n = 0};
+    view_t pview, tview_small[8];
+    view_t *tv = nt <= 8 ? tview_small : xmalloc(nt * sizeof *tv);
+    view_init(s->ts, &pview, P, &none);
+    for (uint32_t k = 0; k < nt; k++) view_init(s->ts, &tv[k], T[k], &none);
+    s->steps = 0;
+    s->depth = 0;
+    bool ok = run_job(s, &pview, pv, tv, nt);
+    if (tv != tview_small) free(tv);
+    return ok;
+}

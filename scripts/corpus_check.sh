@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# corpus_check.sh [GGP]: both corpus tests by hand, with their full reports.
+#   1. every corpus game is accepted by `ggp check` or listed in tests/expected_rejections.txt
+#      (tests/corpus_check.sh);
+#   2. every reference trace is reproduced byte for byte, seeded and replayed
+#      (tests/corpus_traces.sh).
+# GGP defaults to build/ggp (built if missing). The corpus is ../shared/gdl-corpus or
+# $GGP_CORPUS; the other GGP_CORPUS_* variables of tests/corpus_traces.sh apply
+# (e.g. GGP_CORPUS_JOBS=4, GGP_CORPUS_TIMEOUT=300, GGP_CORPUS_SUBSET=FILE).
+set -u
+cd "$(dirname "$0")/.."
+GGP=${1:-build/ggp}
+CORPUS=${GGP_CORPUS:-../shared/gdl-corpus}
+if [ ! -x "$GGP" ]; then
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+        cmake --build build -j "$(nproc)" --target ggp >/dev/null || exit 1
+    GGP=build/ggp
+fi
+status=0
+echo "== acceptance: ggp check on every game"
+bash tests/corpus_check.sh "$GGP" tests/expected_rejections.txt "$CORPUS" || status=1
+echo "== reference traces"
+bash tests/corpus_traces.sh "$GGP" "$CORPUS" || status=1
+exit $status

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# setup.sh: installs what the project needs on Debian 12 (run as root), and nothing when
+# everything is already there. Idempotent; prints one line when it has nothing to do.
+#   build:  gcc make cmake pkg-config flex bison
+#   libs:   libz3-dev libcmocka-dev libmicrohttpd-dev
+#   tests:  clang and its runtime libraries (libFuzzer, sanitizers: libclang-rt-dev),
+#           curl (the HTTP player tests)
+set -eu
+
+PACKAGES="gcc make cmake pkg-config flex bison libz3-dev libcmocka-dev libmicrohttpd-dev clang libclang-rt-dev curl"
+
+missing=""
+for p in $PACKAGES; do
+    # Installed means dpkg says "install ok installed".
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+        missing="$missing $p"
+    fi
+done
+
+if [ -z "$missing" ]; then
+    echo "setup: all dependencies present"
+    exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: missing packages:$missing" >&2
+    echo "setup: run as root (or: sudo apt-get install$missing)" >&2
+    exit 1
+fi
+
+echo "setup: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "setup: done"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# test.sh: the whole test suite, as CI runs it (.ci/run). From a fresh Debian 12 clone:
+#   1. scripts/setup.sh installs what is missing (as root; nothing when all is present);
+#   2. Release build (build-release/): every test label (unit perft games cli corpus);
+#   3. Sanitize build (build-asan/, ASan + UBSan): the same suite, the corpus traces on a
+#      subset of small games (tests/corpus_sanitize_subset.txt) to keep CI time down;
+#   4. fuzz build (build-fuzz/, clang): the libFuzzer parser target, run for 20 s.
+# Each pass prints ctest's summary; the script exits non-zero when any test fails.
+# Environment: JOBS (default: number of cores), GGP_CORPUS (corpus directory), CI.
+set -u
+cd "$(dirname "$0")/.."
+JOBS=${JOBS:-$(nproc)}
+start=$(date +%s)
+status=0
+
+bash scripts/setup.sh || exit 1
+
+# pass NAME BUILD_DIR TARGET CTEST_ARGS... -- CMAKE_ARGS...: configure, build, run ctest.
+pass() {
+    local name=$1 dir=$2 target=$3
+    shift 3
+    local ctest_args=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do ctest_args+=("$1"); shift; done
+    shift
+    local t0
+    t0=$(date +%s)
+    echo "==== $name: configure and build in $dir"
+    mkdir -p "$dir"
+    if ! cmake -S . -B "$dir" "$@" >"$dir/configure.log" 2>&1; then
+        cat "$dir/configure.log"
+        echo "==== $name: FAILED to configure"
+        status=1
+        return
+    fi
+    if ! cmake --build "$dir" -j "$JOBS" --target "$target" >"$dir/build.log" 2>&1; then
+        grep -E 'error|Error' "$dir/build.log" | head -40
+        echo "==== $name: FAILED to build (full log: $dir/build.log)"
+        status=1
+        return
+    fi
+    echo "==== $name: tests"
+    (cd "$dir" && ctest --output-on-failure -j "$JOBS" "${ctest_args[@]}") || status=1
+    echo "==== $name: $(($(date +%s) - t0)) s"
+}
+
+pass "Release" build-release all -- -DCMAKE_BUILD_TYPE=Release
+pass "Sanitize (ASan+UBSan)" build-asan all -- -DCMAKE_BUILD_TYPE=Sanitize
+if command -v clang >/dev/null; then
+    pass "fuzz (clang libFuzzer)" build-fuzz fuzz_parse -L fuzz -- -DCMAKE_C_COMPILER=clang \
+        -DCMAKE_BUILD_TYPE=Release -DGGP_FUZZ=ON
+else
+    echo "==== fuzz: clang not found, FAILED"
+    status=1
+fi
+
+echo "==== total $(($(date +%s) - start)) s: $([ $status = 0 ] && echo "all passes succeeded" || echo "FAILURES")"
+exit $status

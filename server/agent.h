@@ -1,0 +1,62 @@
+/* One match from one role's point of view: the game, a reasoner, what the role knows of
+ * the state (belief.h) and the player choosing its moves. The server's worker thread
+ * drives an agent from protocol messages; `ggp match` drives one per local seat.
+ *
+ * An agent is used by one thread: the one that owns the game's term store. */
+#ifndef SERVER_AGENT_H
+#define SERVER_AGENT_H
+
+#include "casemap.h"
+#include "player.h"
+
+typedef struct {
+    const player_kind_t *kind;
+    double startclock, playclock;
+    uint64_t seed;
+    bool verbose;
+} agent_config_t;
+
+typedef struct agent agent_t;
+
+/* An agent for the game of a START: rules (text the KIF parser reads), the raw message
+ * (spellings of symbols are taken from it), and our role (text). The agent owns the game.
+ * NULL with a one-line reason in err when the rules do not load or the role is not one. */
+agent_t *agent_load(const char *rules, const char *raw, size_t raw_len, const char *role,
+                    const agent_config_t *cfg, strbuf_t *err);
+/* An agent on a game the caller owns and keeps alive (role: index in role order). */
+agent_t *agent_new(game_t *g, uint32_t role, const agent_config_t *cfg);
+void agent_free(agent_t *a);
+
+game_t *agent_game(const agent_t *a);
+/* Meta-gaming until deadline; also computes the first legal moves. */
+void agent_start(agent_t *a, double deadline);
+
+/* GDL: every role's move of the last turn, in role order. */
+void agent_advance(agent_t *a, const term_t *joint);
+/* Same from texts; false with a reason in err (the state is then left as it was). */
+bool agent_advance_text(agent_t *a, char *const *moves, uint32_t n, strbuf_t *err);
+/* GDL-II: what the game master told us at turn `turn` (our last move, TERM_NONE when NIL,
+ * and our percepts). Turn 0 and repeated turns change nothing. */
+void agent_observe(agent_t *a, uint32_t turn, term_t lastmove, const term_t *percepts, uint32_t n,
+                   double deadline);
+bool agent_observe_text(agent_t *a, uint32_t turn, const char *lastmove, char *const *percepts,
+                        uint32_t n, double deadline, strbuf_t *err);
+
+/* Our move for this turn, by deadline (best effort: reasoner calls are not interrupted);
+ * moves are offered to sink as they are found. TERM_NONE when no legal move is known. */
+term_t agent_play(agent_t *a, double deadline, move_sink_t *sink);
+/* The match is over. */
+void agent_stop(agent_t *a);
+
+/* A move to answer when there is no time to find a legal one: the move of a legal rule
+ * written with a ground move for our role (like `noop`), else TERM_NONE. */
+term_t agent_guess(const agent_t *a);
+/* The first legal move of the initial state, as computed by agent_start (TERM_NONE when
+ * there is none). */
+term_t agent_first_move(const agent_t *a);
+/* Appends a move in the game master's spelling: "( mark 3 3 )". */
+void agent_print_move(const agent_t *a, term_t move, strbuf_t *out);
+/* Appends a one-line summary of the last turn (for --verbose logs). */
+void agent_stats(const agent_t *a, strbuf_t *out);
+
+#endif

@@ -1,0 +1,404 @@
+/* What one role knows about the state of a match: see belief.h. */
+#include "belief.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+#define MAX_STATES 256  /* bound on the believed set */
+#define ENUM_LIMIT 256  /* joint moves enumerated per state; beyond, sampled */
+#define SAMPLES 64      /* joint moves sampled per state */
+#define REGEN_STATES 32 /* states a replay of the history looks for */
+
+/* ---- sets of states ---- */
+
+/* A set of states under construction, deduplicated by hash then equality; once full it is
+ * a reservoir sample of everything offered. */
+typedef struct {
+    state_t *s;
+    uint64_t *hash;
+    uint32_t n, max;
+    size_t cap, hash_cap;
+    uint64_t offered; /* distinct-looking states offered when full */
+    splitmix_t *rng;
+} stateset_t;
+
+static int find_state(const stateset_t *set, const state_t *s, uint64_t h) {
+    for (uint32_t i = 0; i < set->n; i++)
+        if (set->hash[i] == h && state_equal(&set->s[i], s)) return (int)i;
+    return -1;
+}
+
+/* Adds s; false when the set was full (s may then have replaced a member at random). */
+static bool set_add(stateset_t *set, const state_t *s) {
+    uint64_t h = state_hash(s);
+    if (find_state(set, s, h) >= 0) return true;
+    if (set->n >= set->max) {
+        uint64_t j = splitmix_next(set->rng) % (++set->offered + set->max);
+        if (j < set->max) {
+            state_copy(&set->s[j], s);
+            set->hash[j] = h;
+        }
+        return false;
+    }
+    GROW(set->s, set->cap, set->n + 1);
+    GROW(set->hash, set->hash_cap, set->n + 1);
+    state_init(&set->s[set->n]);
+    state_copy(&set->s[set->n], s);
+    set->hash[set->n++] = h;
+    return true;
+}
+
+static void set_fini(stateset_t *set) {
+    for (uint32_t i = 0; i < set->n; i++)
+        state_fini(&set->s[i]);
+    free(set->s);
+    free(set->hash);
+    memset(set, 0, sizeof *set);
+}
+
+/* Replaces the believed states by those of set (which is consumed). */
+static void adopt(belief_t *b, stateset_t *set) {
+    for (uint32_t i = 0; i < b->n; i++)
+        state_fini(&b->states[i]);
+    free(b->states);
+    b->states = set->s;
+    b->n = set->n;
+    b->cap = (uint32_t)set->cap;
+    free(set->hash);
+    memset(set, 0, sizeof *set);
+}
+
+void belief_init(belief_t *b, reasoner_t *r, uint32_t role, uint64_t seed) {
+    memset(b, 0, sizeof *b);
+    b->r = r;
+    b->role = role;
+    b->max_states = MAX_STATES;
+    b->complete = true;
+    b->rng.s = seed;
+    b->states = xcalloc(1, sizeof *b->states);
+    b->cap = 1;
+    b->n = 1;
+    state_init(&b->states[0]);
+    reason_initial(r, &b->states[0]);
+}
+
+static void snap_fini(belief_snap_t *sn) {
+    for (uint32_t i = 0; i < sn->n; i++)
+        state_fini(&sn->states[i]);
+    free(sn->states);
+    memset(sn, 0, sizeof *sn);
+}
+
+/* Keeps a copy of the believed set, to replay from if the observation about to be applied
+ * (history index first) or a later one is explained by no believed state. */
+static void snapshot(belief_t *b, uint32_t first) {
+    if (b->n_snaps == BELIEF_SNAPSHOTS) snap_fini(&b->snaps[--b->n_snaps]);
+    memmove(&b->snaps[1], &b->snaps[0], b->n_snaps * sizeof b->snaps[0]);
+    b->n_snaps++;
+    belief_snap_t *sn = &b->snaps[0];
+    sn->states = xcalloc(b->n + 1, sizeof *sn->states);
+    sn->n = b->n;
+    sn->first = first;
+    for (uint32_t i = 0; i < b->n; i++) {
+        state_init(&sn->states[i]);
+        state_copy(&sn->states[i], &b->states[i]);
+    }
+}
+
+void belief_fini(belief_t *b) {
+    for (uint32_t i = 0; i < b->n; i++)
+        state_fini(&b->states[i]);
+    free(b->states);
+    for (uint32_t i = 0; i < b->n_snaps; i++)
+        snap_fini(&b->snaps[i]);
+    for (uint32_t i = 0; i < b->n_hist; i++)
+        free(b->hist[i].percepts);
+    free(b->hist);
+    memset(b, 0, sizeof *b);
+}
+
+void belief_advance(belief_t *b, const term_t *joint) {
+    stateset_t set = {.max = b->max_states, .rng = &b->rng};
+    state_t next;
+    state_init(&next);
+    for (uint32_t i = 0; i < b->n; i++) {
+        reason_next(b->r, &b->states[i], joint, &next);
+        set_add(&set, &next);
+    }
+    state_fini(&next);
+    adopt(b, &set);
+}
+
+static int cmp_term(const void *a, const void *b) {
+    term_t x = *(const term_t *)a, y = *(const term_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts terms by id and removes duplicates; returns the count. */
+static uint32_t sort_ids(term_t *t, uint32_t n) {
+    if (n) qsort(t, n, sizeof *t, cmp_term);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!m || t[m - 1] != t[i]) t[m++] = t[i];
+    return m;
+}
+
+/* ---- successors consistent with one observation ---- */
+
+/* A state's successors: every role's legal moves (copied out of the reasoner, which
+ * reuses its arrays), the joint move being tried, the successor. */
+typedef struct {
+    belief_t *b;
+    const belief_obs_t *obs;
+    uint32_t n_roles;
+    term_t **legal;
+    uint32_t *n_legal;
+    term_t *joint;
+    term_t *seen;
+    size_t seen_cap;
+    state_t next;
+} succ_t;
+
+static void succ_init(succ_t *x, belief_t *b, const belief_obs_t *obs) {
+    memset(x, 0, sizeof *x);
+    x->b = b;
+    x->obs = obs;
+    x->n_roles = reason_game(b->r)->n_roles;
+    x->legal = xcalloc(x->n_roles, sizeof *x->legal);
+    x->n_legal = xcalloc(x->n_roles, sizeof *x->n_legal);
+    x->joint = xcalloc(x->n_roles + 1, sizeof *x->joint);
+    state_init(&x->next);
+}
+
+static void succ_fini(succ_t *x) {
+    for (uint32_t i = 0; i < x->n_roles; i++)
+        free(x->legal[i]);
+    free(x->legal);
+    free(x->n_legal);
+    free(x->joint);
+    free(x->seen);
+    state_fini(&x->next);
+}
+
+/* Loads every role's legal moves in s; false when s cannot have produced the observation
+ * (terminal, a role without moves, or our move not legal there). */
+static bool succ_load(succ_t *x, const state_t *s) {
+    reasoner_t *r = x->b->r;
+    if (reason_terminal(r, s)) return false;
+    for (uint32_t i = 0; i < x->n_roles; i++) {
+        const term_t *m;
+        uint32_t n = reason_legal(r, s, i, &m);
+        free(x->legal[i]);
+        x->legal[i] = xmalloc((n + 1) * sizeof *m);
+        if (n) memcpy(x->legal[i], m, n * sizeof *m);
+        x->n_legal[i] = n;
+        if (!n) return false;
+    }
+    term_t move = x->obs->move;
+    return move == TERM_NONE || reason_is_legal(r, s, x->b->role, move);
+}
+
+static bool is_ours(const succ_t *x, uint32_t role) {
+    return role == x->b->role && x->obs->move != TERM_NONE;
+}
+
+/* How many joint moves there are to try (saturating at 2^32). */
+static uint64_t succ_count(const succ_t *x) {
+    uint64_t c = 1;
+    for (uint32_t i = 0; i < x->n_roles; i++)
+        if (!is_ours(x, i) && c <= UINT32_MAX) c *= x->n_legal[i];
+    return c;
+}
+
+/* Sets the joint move number k (mixed radix), or a random one when sample. */
+static void succ_joint(succ_t *x, uint64_t k, bool sample) {
+    for (uint32_t i = 0; i < x->n_roles; i++) {
+        if (is_ours(x, i)) {
+            x->joint[i] = x->obs->move;
+            continue;
+        }
+        uint64_t v = sample ? splitmix_next(&x->b->rng) : k;
+        x->joint[i] = x->legal[i][v % x->n_legal[i]];
+        if (!sample) k /= x->n_legal[i];
+    }
+}
+
+static bool succ_sees_match(succ_t *x, const state_t *s) {
+    const term_t *p;
+    uint32_t n = reason_sees(x->b->r, s, x->joint, x->b->role, &p);
+    GROW(x->seen, x->seen_cap, n + 1);
+    if (n) memcpy(x->seen, p, n * sizeof *p);
+    n = sort_ids(x->seen, n);
+    return n == x->obs->n_percepts && (!n || !memcmp(x->seen, x->obs->percepts, n * sizeof *p));
+}
+
+/* Calls visit for each successor of s consistent with the observation, in a random order
+ * (all of them when few joint moves, else a sample); stops when visit returns false or at
+ * the deadline. Returns false when it stopped early; *sampled tells if it sampled. */
+typedef bool (*visit_fn)(void *ctx, const state_t *next);
+
+static bool successors(belief_t *b, const belief_obs_t *obs, const state_t *s, double deadline,
+                       visit_fn visit, void *ctx, bool *sampled) {
+    succ_t x;
+    succ_init(&x, b, obs);
+    bool go_on = true;
+    if (succ_load(&x, s)) {
+        uint64_t count = succ_count(&x), offset = splitmix_next(&b->rng);
+        bool sample = count > ENUM_LIMIT;
+        *sampled |= sample;
+        for (uint64_t k = 0; go_on && k < (sample ? SAMPLES : count); k++) {
+            if (now_seconds() > deadline)
+                go_on = false;
+            else {
+                succ_joint(&x, (k + offset) % count, sample);
+                if (!succ_sees_match(&x, s)) continue;
+                reason_next(b->r, s, x.joint, &x.next);
+                go_on = visit(ctx, &x.next);
+            }
+        }
+    }
+    succ_fini(&x);
+    return go_on;
+}
+
+/* ---- one observation ---- */
+
+static bool visit_add(void *ctx, const state_t *next) {
+    set_add(ctx, next);
+    return true; /* a full set keeps sampling */
+}
+
+/* Replays the history from s (at history depth d), adding the states reached at its end. */
+typedef struct {
+    belief_t *b;
+    stateset_t *set;
+    double deadline;
+    uint32_t depth;
+} replay_t;
+
+static bool replay_from(replay_t *rp, const state_t *s);
+
+static bool visit_replay(void *ctx, const state_t *next) {
+    replay_t *rp = ctx, deeper = *rp;
+    deeper.depth++;
+    return replay_from(&deeper, next);
+}
+
+static bool replay_from(replay_t *rp, const state_t *s) {
+    if (rp->depth == rp->b->n_hist) return set_add(rp->set, s) && rp->set->n < rp->set->max;
+    bool sampled = false;
+    return successors(rp->b, &rp->b->hist[rp->depth], s, rp->deadline, visit_replay, rp, &sampled);
+}
+
+/* Replays the history from each state of a snapshot (in a random order) into found. */
+static void replay_snap(belief_t *b, const belief_snap_t *sn, stateset_t *found, double deadline) {
+    replay_t rp = {.b = b, .set = found, .deadline = deadline, .depth = sn->first};
+    uint32_t start = (uint32_t)(splitmix_next(&b->rng) % sn->n);
+    for (uint32_t k = 0; k < sn->n && found->n < found->max && now_seconds() < deadline; k++)
+        replay_from(&rp, &sn->states[(start + k) % sn->n]);
+}
+
+/* No believed state explains the last observation: replay the history from the sets
+ * believed a few turns back, then from the initial state. snaps[0] is the set that failed. */
+static void regenerate(belief_t *b, stateset_t *set, double deadline) {
+    stateset_t found = {.max = REGEN_STATES, .rng = &b->rng};
+    for (uint32_t k = 1; k < b->n_snaps && !found.n && now_seconds() < deadline; k++)
+        replay_snap(b, &b->snaps[k], &found, deadline);
+    if (!found.n && now_seconds() < deadline) {
+        state_t s0;
+        state_init(&s0);
+        reason_initial(b->r, &s0);
+        belief_snap_t initial = {.states = &s0, .n = 1, .first = 0};
+        replay_snap(b, &initial, &found, deadline);
+        state_fini(&s0);
+    }
+    for (uint32_t i = 0; i < found.n; i++)
+        set_add(set, &found.s[i]);
+    set_fini(&found);
+    b->regenerated++;
+}
+
+/* Nothing explains the percepts at all: keep one successor of each state under our move. */
+static void relax(belief_t *b, const belief_obs_t *obs, stateset_t *set) {
+    belief_obs_t any = *obs;
+    succ_t x;
+    succ_init(&x, b, &any);
+    for (uint32_t i = 0; i < b->n; i++) {
+        if (!succ_load(&x, &b->states[i])) continue;
+        succ_joint(&x, 0, true);
+        reason_next(b->r, &b->states[i], x.joint, &x.next);
+        set_add(set, &x.next);
+    }
+    succ_fini(&x);
+    b->relaxed++;
+}
+
+static const belief_obs_t *record(belief_t *b, term_t move, const term_t *percepts, uint32_t n) {
+    GROW(b->hist, b->cap_hist, b->n_hist + 1);
+    belief_obs_t *o = &b->hist[b->n_hist++];
+    o->move = move;
+    o->percepts = xmalloc((n + 1) * sizeof *percepts);
+    if (n) memcpy(o->percepts, percepts, n * sizeof *percepts);
+    o->n_percepts = sort_ids(o->percepts, n);
+    return o;
+}
+
+void belief_observe(belief_t *b, term_t move, const term_t *percepts, uint32_t n_percepts,
+                    double deadline) {
+    snapshot(b, b->n_hist);
+    const belief_obs_t *obs = record(b, move, percepts, n_percepts);
+    stateset_t set = {.max = b->max_states, .rng = &b->rng};
+    bool sampled = false, stopped = false;
+    uint32_t start = (uint32_t)(splitmix_next(&b->rng) % b->n);
+    for (uint32_t k = 0; k < b->n && !stopped; k++)
+        stopped = !successors(b, obs, &b->states[(start + k) % b->n], deadline, visit_add, &set,
+                              &sampled);
+    b->complete = b->complete && !sampled && !stopped && !set.offered;
+    if (!set.n) {
+        b->complete = false;
+        regenerate(b, &set, deadline);
+    }
+    if (!set.n) relax(b, obs, &set);
+    if (set.n)
+        adopt(b, &set);
+    else
+        set_fini(&set);
+}
+
+/* ---- legal moves ---- */
+
+static bool contains(const term_t *moves, uint32_t n, term_t m) {
+    for (uint32_t i = 0; i < n; i++)
+        if (moves[i] == m) return true;
+    return false;
+}
+
+uint32_t belief_legal(belief_t *b, term_t **moves, double deadline) {
+    const term_t *m = NULL;
+    uint32_t n = reason_legal(b->r, &b->states[0], b->role, &m);
+    term_t *all = xmalloc((n + 1) * sizeof *all), *common = xmalloc((n + 1) * sizeof *common);
+    if (n) memcpy(all, m, n * sizeof *m);
+    memcpy(common, all, (n + 1) * sizeof *all);
+    uint32_t kept = n;
+    for (uint32_t k = 1; k < b->n && kept && now_seconds() < deadline; k++) {
+        uint32_t nk = reason_legal(b->r, &b->states[k], b->role, &m), w = 0;
+        for (uint32_t i = 0; i < kept; i++)
+            if (contains(m, nk, common[i])) common[w++] = common[i];
+        kept = w;
+    }
+    if (kept) {
+        free(all);
+        all = common;
+        n = kept;
+    } else {
+        free(common);
+    }
+    strbuf_t sb;
+    sb_init(&sb);
+    n = trace_sort_terms(reason_game(b->r)->ts, all, n, &sb);
+    sb_fini(&sb);
+    *moves = all;
+    return n;
+}

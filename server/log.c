@@ -1,0 +1,34 @@
+/* The server's log: see log.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+void log_line(const char *fmt, ...) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct tm tm;
+    localtime_r(&now.tv_sec, &tm);
+    char when[32];
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_printf(&sb, "%s.%03ld ", when, now.tv_nsec / 1000000);
+    va_list ap;
+    va_start(ap, fmt);
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *msg = xmalloc((size_t)(n > 0 ? n : 0) + 1);
+    vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap2);
+    va_end(ap2);
+    sb_puts(&sb, msg);
+    sb_putc(&sb, '\n');
+    fputs(sb_str(&sb), stderr); /* one write per line, so threads do not interleave */
+    fflush(stderr);
+    free(msg);
+    sb_fini(&sb);
+}

@@ -1,0 +1,9 @@
+/* The server's log: one line per event on stderr, prefixed with the wall-clock time. */
+#ifndef SERVER_LOG_H
+#define SERVER_LOG_H
+
+#include "util.h"
+
+void log_line(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+#endif

@@ -1,0 +1,89 @@
+/* The table of player kinds and the calls through it: see player.h. */
+#include "player.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every kind `ggp serve --player` and `ggp match --players` know. Add new kinds here: a kind
+ * lives in server/player_NAME.c (it may call into mcts/, which server links when present). */
+static const player_kind_t *const kinds[] = {
+    &player_random_kind,
+    &player_legal_kind,
+#ifdef PLAYER_HAVE_MCTS
+    &player_mcts_kind,
+#endif
+};
+#define N_KINDS (sizeof kinds / sizeof kinds[0])
+
+/* Kinds made from "NAME:OPTS", kept for the life of the process (kinds are referred to by
+ * pointer from players and configurations). */
+typedef struct made_kind {
+    player_kind_t kind;
+    struct made_kind *next;
+} made_kind_t;
+static made_kind_t *made_kinds;
+static pthread_mutex_t made_mu = PTHREAD_MUTEX_INITIALIZER;
+
+const player_kind_t *player_kind_find(const char *name) {
+    const char *colon = strchr(name, ':');
+    size_t len = colon ? (size_t)(colon - name) : strlen(name);
+    const player_kind_t *base = NULL;
+    for (size_t i = 0; i < N_KINDS && !base; i++)
+        if (strlen(kinds[i]->name) == len && !strncmp(kinds[i]->name, name, len)) base = kinds[i];
+    if (!base || !colon) return base;
+    if (!base->check_options) return NULL;
+    strbuf_t err;
+    sb_init(&err);
+    bool ok = base->check_options(colon + 1, &err);
+    sb_fini(&err);
+    if (!ok) return NULL;
+    pthread_mutex_lock(&made_mu);
+    made_kind_t *mk = made_kinds;
+    while (mk && strcmp(mk->kind.name, name) != 0)
+        mk = mk->next;
+    if (!mk) {
+        mk = xcalloc(1, sizeof *mk);
+        mk->kind = *base;
+        mk->kind.name = xstrdup(name);
+        mk->kind.options = xstrdup(colon + 1);
+        mk->next = made_kinds;
+        made_kinds = mk;
+    }
+    pthread_mutex_unlock(&made_mu);
+    return &mk->kind;
+}
+
+void player_kind_names(strbuf_t *out) {
+    for (size_t i = 0; i < N_KINDS; i++)
+        sb_printf(out, "%s%s", i ? "|" : "", kinds[i]->name);
+}
+
+void player_kind_help(strbuf_t *out) {
+    for (size_t i = 0; i < N_KINDS; i++)
+        sb_printf(out, "      %-10s %s\n", kinds[i]->name, kinds[i]->summary);
+}
+
+player_t *player_new(const player_kind_t *kind, const player_setup_t *setup) {
+    player_setup_t with = *setup;
+    with.options = kind->options;
+    player_t *p = kind->create(&with);
+    p->kind = kind;
+    return p;
+}
+
+void player_start(player_t *p, const state_t *initial, double deadline) {
+    if (p->kind->start) p->kind->start(p, initial, deadline);
+}
+
+term_t player_play(player_t *p, const player_turn_t *turn, double deadline, move_sink_t *sink) {
+    return p->kind->play(p, turn, deadline, sink);
+}
+
+void player_stop(player_t *p) {
+    if (p->kind->stop) p->kind->stop(p);
+}
+
+void player_free(player_t *p) {
+    if (p) p->kind->destroy(p);
+}

@@ -1,0 +1,104 @@
+/* The player interface: what chooses our moves in a match. A player kind is a row of one
+ * table (player.c); `ggp serve --player KIND` and `ggp match --players KIND,...` look
+ * kinds up there by name.
+ *
+ * A player is driven by one thread (the one that owns the game's term store): start once
+ * with the initial state, then play once per turn, then stop. Every call has a deadline
+ * (monotonic seconds, as now_seconds()) and must return by it; play() also offers its best
+ * move so far through the sink whenever that changes, because the caller may have to answer
+ * before play() returns (a reasoner call can outlast any clock). */
+#ifndef SERVER_PLAYER_H
+#define SERVER_PLAYER_H
+
+#include <stdbool.h>
+
+#include "reason.h"
+#include "util.h"
+
+typedef struct player player_t;
+typedef struct player_kind player_kind_t;
+
+/* Where a player offers its best move so far. */
+typedef struct {
+    void (*offer)(void *ctx, term_t move);
+    void *ctx;
+} move_sink_t;
+
+static inline void sink_offer(move_sink_t *sink, term_t move) {
+    if (sink && sink->offer) sink->offer(sink->ctx, move);
+}
+
+/* What a player is made with. The game and reasoner belong to the caller and outlive the
+ * player; the player may use the reasoner (same thread) or make its own. */
+typedef struct {
+    game_t *game;
+    reasoner_t *reasoner;
+    uint32_t role; /* index in game role order */
+    double startclock, playclock;
+    uint64_t seed;
+    bool verbose; /* log search statistics to stderr */
+    const char *options; /* "OPTS" of a kind named "NAME:OPTS" (set by player_new), or NULL */
+} player_setup_t;
+
+/* One turn as the player knows it. In GDL the single state is the true one; in GDL-II the
+ * states are those consistent with what the player was told (complete or a sample). */
+typedef struct {
+    const state_t *states;
+    uint32_t n_states;
+    bool exact;          /* states[0] is the true state */
+    const term_t *legal; /* this role's legal moves, sorted canonically, n_legal >= 1 */
+    uint32_t n_legal;
+    uint32_t turn; /* 0 on the first move */
+} player_turn_t;
+
+struct player_kind {
+    const char *name;
+    const char *summary;
+    player_t *(*create)(const player_setup_t *setup);
+    /* Meta-gaming until deadline (may return early). */
+    void (*start)(player_t *p, const state_t *initial, double deadline);
+    /* The move to play: one of turn->legal. */
+    term_t (*play)(player_t *p, const player_turn_t *turn, double deadline, move_sink_t *sink);
+    /* The match is over (or aborted). */
+    void (*stop)(player_t *p);
+    void (*destroy)(player_t *p);
+    /* Kinds that take options ("NAME:OPTS", e.g. "mcts:iters=500"): true when OPTS are
+     * valid (else, with a reason in err). NULL: the kind takes none. */
+    bool (*check_options)(const char *opts, strbuf_t *err);
+    /* The OPTS of a kind player_kind_find made from "NAME:OPTS"; NULL for a table row. */
+    const char *options;
+};
+
+/* Every player starts with this header. */
+struct player {
+    const player_kind_t *kind;
+};
+
+/* The kind called name, or NULL. "NAME:OPTS" gives the kind NAME with options OPTS (when
+ * NAME takes options and they are valid): a kind made once per distinct string and kept
+ * for the life of the process, named by the whole string. */
+const player_kind_t *player_kind_find(const char *name);
+/* Appends the kind names joined by '|' ("random|legal"). */
+void player_kind_names(strbuf_t *out);
+/* Appends one "  NAME  SUMMARY" line per kind. */
+void player_kind_help(strbuf_t *out);
+
+player_t *player_new(const player_kind_t *kind, const player_setup_t *setup);
+void player_start(player_t *p, const state_t *initial, double deadline);
+term_t player_play(player_t *p, const player_turn_t *turn, double deadline, move_sink_t *sink);
+void player_stop(player_t *p);
+void player_free(player_t *p);
+
+/* The simple players of player_simple.c. */
+extern const player_kind_t player_random_kind; /* a uniformly random legal move */
+extern const player_kind_t player_legal_kind;  /* the first legal move (canonical order) */
+
+/* UCT MCTS (player_mcts.c), when the server is built with mcts/. */
+#if defined(__has_include)
+#if __has_include("uct.h")
+#define PLAYER_HAVE_MCTS 1
+extern const player_kind_t player_mcts_kind;
+#endif
+#endif
+
+#endif

@@ -1,0 +1,408 @@
+/* The player service: see service.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "service.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "agent.h"
+#include "log.h"
+
+#define BASE_MARGIN 0.2 /* seconds kept in hand before every deadline */
+#define MAX_MARGIN 2.0
+#define IDLE_GRACE 30.0 /* a match silent this long past its clocks is abandoned */
+
+/* A message for the worker and its answer so far (guarded by the service mutex). */
+typedef struct job {
+    proto_msg_t msg;
+    char *raw;
+    size_t raw_len;
+    double deadline;
+    strbuf_t reply;
+    bool done, abandoned;
+    struct job *next;
+} job_t;
+
+struct service {
+    service_config_t cfg;
+    char *name;
+    pthread_mutex_t mu;
+    pthread_cond_t work;     /* the worker waits for a job */
+    pthread_cond_t answered; /* request threads wait for their job */
+    job_t *head, *tail;
+    bool quit, running;
+    pthread_t worker;
+    /* the match as the request threads see it (under mu) */
+    char *match_id; /* NULL when there is none */
+    double last_seen, startclock, playclock;
+    char *fallback;  /* a move to answer when nothing better is known */
+    char *first;     /* the same for the first PLAY */
+    uint32_t plays;  /* PLAYs of the match so far */
+    bool guessed;    /* fallback comes from the rules */
+    double lateness; /* how far past deadlines replies finish (decaying maximum) */
+    /* the worker's own */
+    agent_t *agent;
+    char *agent_id;
+    uint64_t n_starts;
+};
+
+static void job_free(job_t *j) {
+    proto_msg_fini(&j->msg);
+    free(j->raw);
+    sb_fini(&j->reply);
+    free(j);
+}
+
+/* Sets a string field to a copy of value (NULL clears it). */
+static void set_str(char **field, const char *value) {
+    free(*field);
+    *field = value ? xstrdup(value) : NULL;
+}
+
+static void set_reply(service_t *s, job_t *j, const char *text) {
+    pthread_mutex_lock(&s->mu);
+    sb_clear(&j->reply);
+    sb_puts(&j->reply, text);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- the worker ---- */
+
+static void sleep_ms(unsigned ms) {
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+}
+
+typedef struct {
+    service_t *s;
+    job_t *job;
+    strbuf_t text;
+} offer_ctx_t;
+
+/* The player's best move so far becomes the job's answer (and the match's fallback). */
+static void offer(void *ctx, term_t move) {
+    offer_ctx_t *o = ctx;
+    sb_clear(&o->text);
+    agent_print_move(o->s->agent, move, &o->text);
+    pthread_mutex_lock(&o->s->mu);
+    sb_clear(&o->job->reply);
+    sb_puts(&o->job->reply, sb_str(&o->text));
+    if (!o->s->guessed && o->s->match_id) set_str(&o->s->fallback, sb_str(&o->text));
+    pthread_mutex_unlock(&o->s->mu);
+}
+
+/* Forgets the match if it is still the one called id. */
+static void drop_match(service_t *s, const char *id) {
+    pthread_mutex_lock(&s->mu);
+    if (s->match_id && !strcmp(s->match_id, id)) set_str(&s->match_id, NULL);
+    pthread_mutex_unlock(&s->mu);
+}
+
+static void end_agent(service_t *s) {
+    agent_free(s->agent);
+    s->agent = NULL;
+    set_str(&s->agent_id, NULL);
+}
+
+/* Keeps the text of move as a fallback answer (*field: s->fallback for any PLAY, s->first
+ * for the first) while the match is still id and, for the first, no PLAY has come yet. */
+static void keep_move(service_t *s, const char *id, term_t move, char **field) {
+    if (move == TERM_NONE) return;
+    strbuf_t text;
+    sb_init(&text);
+    agent_print_move(s->agent, move, &text);
+    pthread_mutex_lock(&s->mu);
+    if (s->match_id && !strcmp(s->match_id, id) && (field != &s->first || !s->plays)) {
+        set_str(field, sb_str(&text));
+        if (field == &s->fallback) s->guessed = true;
+    }
+    pthread_mutex_unlock(&s->mu);
+    sb_fini(&text);
+}
+
+static void run_start(service_t *s, job_t *j) {
+    end_agent(s);
+    agent_config_t cfg = {.kind = s->cfg.kind,
+                          .startclock = j->msg.startclock,
+                          .playclock = j->msg.playclock,
+                          .seed = s->cfg.seed + 0x9E3779B97F4A7C15ull * ++s->n_starts,
+                          .verbose = s->cfg.verbose};
+    strbuf_t err;
+    sb_init(&err);
+    s->agent = agent_load(j->msg.rules, j->raw, j->raw_len, j->msg.role, &cfg, &err);
+    if (!s->agent) {
+        log_line("match=%s start refused: %s", j->msg.id, sb_str(&err));
+        set_reply(s, j, PROTO_BUSY);
+        drop_match(s, j->msg.id);
+    } else {
+        s->agent_id = xstrdup(j->msg.id);
+        keep_move(s, j->msg.id, agent_guess(s->agent), &s->fallback);
+        agent_start(s->agent, j->deadline);
+        keep_move(s, j->msg.id, agent_first_move(s->agent), &s->first);
+    }
+    sb_fini(&err);
+}
+
+/* Brings the agent up to date with what a PLAY tells. */
+static void observe(service_t *s, job_t *j) {
+    const proto_msg_t *m = &j->msg;
+    strbuf_t err;
+    sb_init(&err);
+    bool ok = true;
+    if (m->gdl2) {
+        double budget = j->deadline - now_seconds();
+        ok = agent_observe_text(s->agent, m->turn, m->lastmove, m->percepts, m->n_percepts,
+                                now_seconds() + budget * 0.5, &err);
+    } else if (!m->nil) {
+        ok = agent_advance_text(s->agent, m->moves, m->n_moves, &err);
+    }
+    if (!ok)
+        log_line("match=%s %s: inconsistent with the game: %s", m->id, proto_kind_name(m->kind),
+                 sb_str(&err));
+    sb_fini(&err);
+}
+
+static void run_play(service_t *s, job_t *j) {
+    if (!s->agent || strcmp(s->agent_id, j->msg.id) != 0) return;
+    observe(s, j);
+    if (s->cfg.think_delay_ms) sleep_ms(s->cfg.think_delay_ms);
+    offer_ctx_t ctx = {.s = s, .job = j};
+    sb_init(&ctx.text);
+    move_sink_t sink = {offer, &ctx};
+    term_t move = agent_play(s->agent, j->deadline, &sink);
+    if (move == TERM_NONE)
+        log_line("match=%s play: no legal move is known", j->msg.id);
+    else
+        offer(&ctx, move);
+    sb_fini(&ctx.text);
+    if (s->cfg.verbose) {
+        strbuf_t st;
+        sb_init(&st);
+        agent_stats(s->agent, &st);
+        log_line("match=%s %s", j->msg.id, sb_str(&st));
+        sb_fini(&st);
+    }
+}
+
+static void run_end(service_t *s, job_t *j) {
+    if (!s->agent || strcmp(s->agent_id, j->msg.id) != 0) return;
+    if (j->msg.kind == MSG_STOP) agent_stop(s->agent);
+    end_agent(s);
+}
+
+static void run_job(service_t *s, job_t *j) {
+    switch (j->msg.kind) {
+    case MSG_START:
+        run_start(s, j);
+        break;
+    case MSG_PLAY:
+        run_play(s, j);
+        break;
+    case MSG_STOP:
+    case MSG_ABORT:
+        run_end(s, j);
+        break;
+    default:
+        break;
+    }
+}
+
+static void *worker_main(void *arg) {
+    service_t *s = arg;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (!s->head && !s->quit)
+            pthread_cond_wait(&s->work, &s->mu);
+        if (s->quit) break;
+        job_t *j = s->head;
+        s->head = j->next;
+        if (!s->head) s->tail = NULL;
+        s->running = true;
+        pthread_mutex_unlock(&s->mu);
+        run_job(s, j);
+        pthread_mutex_lock(&s->mu);
+        s->running = false;
+        j->done = true;
+        if (j->abandoned)
+            job_free(j);
+        else
+            pthread_cond_broadcast(&s->answered);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* ---- the request side ---- */
+
+service_t *service_new(const service_config_t *cfg) {
+    service_t *s = xcalloc(1, sizeof *s);
+    s->cfg = *cfg;
+    s->name = xstrdup(cfg->name);
+    s->cfg.name = s->name;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->work, NULL);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->answered, &attr);
+    pthread_condattr_destroy(&attr);
+    if (pthread_create(&s->worker, NULL, worker_main, s) != 0)
+        die("cannot start the worker thread");
+    return s;
+}
+
+void service_free(service_t *s) {
+    if (!s) return;
+    pthread_mutex_lock(&s->mu);
+    s->quit = true;
+    bool busy = s->running;
+    pthread_cond_signal(&s->work);
+    pthread_mutex_unlock(&s->mu);
+    if (busy) return; /* a reasoner call cannot be interrupted; the process is ending */
+    pthread_join(s->worker, NULL);
+    while (s->head) {
+        job_t *j = s->head;
+        s->head = j->next;
+        job_free(j);
+    }
+    end_agent(s);
+    pthread_cond_destroy(&s->answered);
+    pthread_cond_destroy(&s->work);
+    pthread_mutex_destroy(&s->mu);
+    free(s->match_id);
+    free(s->fallback);
+    free(s->first);
+    free(s->name);
+    free(s);
+}
+
+static double margin_locked(const service_t *s) {
+    return fmin(MAX_MARGIN, BASE_MARGIN + 2 * s->lateness);
+}
+
+double service_margin(service_t *s) {
+    pthread_mutex_lock(&s->mu);
+    double m = margin_locked(s);
+    pthread_mutex_unlock(&s->mu);
+    return m;
+}
+
+void service_report_sent(service_t *s, double deadline, double done) {
+    if (deadline <= 0) return;
+    pthread_mutex_lock(&s->mu);
+    s->lateness = fmax(done - deadline, s->lateness * 0.9);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* The deadline for a clock: the clock minus the margin, but at least half the clock. */
+static double deadline_for(const service_t *s, double t0, double clock) {
+    return t0 + fmax(clock * 0.5, clock - margin_locked(s));
+}
+
+static bool match_busy(const service_t *s, double t0) {
+    if (!s->match_id) return false;
+    return t0 - s->last_seen <= s->startclock + 2 * s->playclock + IDLE_GRACE;
+}
+
+static bool is_current(const service_t *s, const char *id) {
+    return s->match_id && !strcmp(s->match_id, id);
+}
+
+static job_t *enqueue(service_t *s, proto_msg_t *msg, double deadline, const char *preset) {
+    job_t *j = xcalloc(1, sizeof *j);
+    j->msg = *msg;
+    memset(msg, 0, sizeof *msg);
+    j->deadline = deadline;
+    sb_puts(&j->reply, preset);
+    if (s->tail)
+        s->tail->next = j;
+    else
+        s->head = j;
+    s->tail = j;
+    pthread_cond_signal(&s->work);
+    return j;
+}
+
+/* Waits (mu held) for the job until it is done or its deadline passes; takes its answer. */
+static void await(service_t *s, job_t *j, strbuf_t *reply) {
+    struct timespec now_rt;
+    clock_gettime(CLOCK_MONOTONIC, &now_rt);
+    double wait = j->deadline - now_seconds();
+    double at = (double)now_rt.tv_sec + (double)now_rt.tv_nsec * 1e-9 + (wait > 0 ? wait : 0);
+    struct timespec until = {.tv_sec = (time_t)at, .tv_nsec = (long)((at - floor(at)) * 1e9)};
+    while (!j->done && now_seconds() < j->deadline)
+        pthread_cond_timedwait(&s->answered, &s->mu, &until);
+    sb_puts(reply, sb_str(&j->reply));
+    if (j->done)
+        job_free(j);
+    else
+        j->abandoned = true;
+}
+
+static void answer_start(service_t *s, proto_msg_t *msg, const char *raw, size_t raw_len, double t0,
+                         strbuf_t *reply, double *deadline) {
+    if (match_busy(s, t0)) {
+        sb_puts(reply, PROTO_BUSY);
+        return;
+    }
+    set_str(&s->match_id, msg->id);
+    set_str(&s->fallback, NULL);
+    set_str(&s->first, NULL);
+    s->plays = 0;
+    s->guessed = false;
+    s->last_seen = t0;
+    s->startclock = msg->startclock;
+    s->playclock = msg->playclock;
+    *deadline = deadline_for(s, t0, msg->startclock);
+    job_t *j = enqueue(s, msg, *deadline, PROTO_READY);
+    j->raw = xmalloc(raw_len + 1);
+    memcpy(j->raw, raw, raw_len);
+    j->raw[raw_len] = 0;
+    j->raw_len = raw_len;
+    await(s, j, reply);
+}
+
+static void answer_match(service_t *s, proto_msg_t *msg, double t0, strbuf_t *reply,
+                         double *deadline) {
+    if (!is_current(s, msg->id)) {
+        sb_puts(reply, PROTO_BUSY);
+        return;
+    }
+    s->last_seen = t0;
+    if (msg->kind == MSG_PLAY) {
+        *deadline = deadline_for(s, t0, s->playclock);
+        const char *preset = s->plays++ == 0 && s->first ? s->first : s->fallback;
+        job_t *j = enqueue(s, msg, *deadline, preset ? preset : "nil");
+        await(s, j, reply);
+        return;
+    }
+    sb_puts(reply, msg->kind == MSG_STOP ? PROTO_DONE : PROTO_ABORTED);
+    set_str(&s->match_id, NULL);
+    enqueue(s, msg, t0, "")->abandoned = true; /* the worker cleans up; nobody waits */
+}
+
+void service_answer(service_t *s, proto_msg_t *msg, const char *raw, size_t raw_len, double t0,
+                    strbuf_t *reply, double *deadline) {
+    *deadline = 0;
+    pthread_mutex_lock(&s->mu);
+    switch (msg->kind) {
+    case MSG_INFO:
+        proto_reply_info(reply, s->name, match_busy(s, t0));
+        break;
+    case MSG_PREVIEW:
+        sb_puts(reply, PROTO_READY);
+        break;
+    case MSG_START:
+        answer_start(s, msg, raw, raw_len, t0, reply, deadline);
+        break;
+    default:
+        answer_match(s, msg, t0, reply, deadline);
+        break;
+    }
+    pthread_mutex_unlock(&s->mu);
+    proto_msg_fini(msg);
+}

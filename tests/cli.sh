@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# cli.sh GGP GAMES_DIR
+#
+# The `ggp` command line: --help on the program and on every subcommand; bad usage exits
+# 2; a malformed or invalid game gives `file:line:col: message` and exit 1; an illegal
+# move in --moves is an error naming the step and the role; `check` prints the facts the
+# issue asks for. Prints one line per failed check and a summary; exits 1 on any failure.
+
+set -u
+if [ $# -lt 2 ]; then
+    echo "usage: $0 GGP GAMES_DIR" >&2
+    exit 2
+fi
+GGP=$1 GAMES=$2
+TTT=$GAMES/tictactoe.kif
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+ok() { passed=$((passed + 1)); }
+bad() {
+    failed=$((failed + 1))
+    echo "cli: FAIL: $*"
+}
+# run EXPECTED_EXIT CMD...: runs CMD with stdout in $tmp/out, stderr in $tmp/err
+run() {
+    local want=$1
+    shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        bad "'$*' exited $rc, expected $want: $(head -2 "$tmp/err")"
+        return 1
+    fi
+    ok
+    return 0
+}
+# expect FILE REGEX DESCRIPTION
+expect() {
+    if grep -qE -- "$2" "$tmp/$1"; then ok; else
+        bad "$3: no line matching /$2/ in $1: $(head -3 "$tmp/$1")"
+    fi
+}
+
+# ---- help ----
+run 0 "$GGP" --help && expect out '^usage: ggp ' "ggp --help"
+run 0 "$GGP" -h && expect out '^usage: ggp ' "ggp -h"
+# every subcommand that `ggp --help` lists, and at least the four of the foundation
+subs=$("$GGP" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
+for sub in check trace bench perft; do
+    echo "$subs" | grep -qx "$sub" && ok || bad "ggp --help does not list '$sub'"
+done
+for sub in $subs; do
+    run 0 "$GGP" "$sub" --help && expect out "^usage: ggp $sub" "ggp $sub --help"
+done
+run 2 "$GGP"
+run 2 "$GGP" nosuchcommand && expect err "unknown command 'nosuchcommand'" "unknown command"
+run 2 "$GGP" check
+run 2 "$GGP" trace "$TTT"                       # neither --seed nor --moves
+run 2 "$GGP" trace "$TTT" --seed 1 --moves x    # both
+run 2 "$GGP" trace "$TTT" --seed minus1
+run 2 "$GGP" perft "$TTT"                       # no depth
+run 2 "$GGP" bench "$TTT" --seconds abc
+
+# ---- check on a valid game ----
+if run 0 "$GGP" check "$TTT"; then
+    expect out "^$TTT: valid" "check tictactoe"
+    expect out '^roles xplayer oplayer$' "check prints the roles in order"
+    expect out '^rules [0-9]+' "check prints the number of rules"
+    expect out '^fluents 10 ' "check prints the number of fluents"
+    expect out '^actions 10 ' "check prints the number of actions"
+    expect out '^acyclic yes$' "tictactoe is acyclic"
+    expect out '^recursive none$' "tictactoe has no recursive predicate"
+fi
+if run 0 "$GGP" check "$GAMES/hex5.kif"; then
+    expect out '^acyclic no$' "hex5 is recursive"
+    expect out '^recursive .*[a-z]+/[0-9]' "hex5 names its recursive predicates"
+fi
+
+# ---- malformed and invalid games: file:line:col: message, exit 1 ----
+printf '(role x)\n(init (cell 1)\n' >"$tmp/unclosed.kif"
+run 1 "$GGP" check "$tmp/unclosed.kif" && expect err "^$tmp/unclosed.kif:2:[0-9]+: syntax error" "unbalanced parenthesis"
+printf '(role x)\n\n  )\n' >"$tmp/stray.kif"
+run 1 "$GGP" check "$tmp/stray.kif" && expect err "^$tmp/stray.kif:3:3: syntax error, unexpected '\)'" "stray ')'"
+printf '(role x)\n(p ? a)\n' >"$tmp/lone.kif"
+run 1 "$GGP" check "$tmp/lone.kif" && expect err "^$tmp/lone.kif:2:4: .*'\?'" "lone '?'"
+printf '(role x)\n(p \0)\n' >"$tmp/nul.kif"
+run 1 "$GGP" check "$tmp/nul.kif" && expect err "^$tmp/nul.kif:2:4: NUL byte in input" "NUL byte"
+head -c 100000 /dev/zero | tr '\0' '(' >"$tmp/deep.kif"
+run 1 "$GGP" check "$tmp/deep.kif" && expect err "^$tmp/deep.kif:1:[0-9]+: parentheses nested too deeply" "deep nesting"
+printf '(role r)\n(q a)\n(<= (p ?x)\n    (q ?y))\n' >"$tmp/unsafe.kif"
+run 1 "$GGP" check "$tmp/unsafe.kif" && expect err "^$tmp/unsafe.kif:3:5: unsafe variable" "unsafe rule"
+printf '(init (x))\n' >"$tmp/noroles.kif"
+run 1 "$GGP" check "$tmp/noroles.kif" && expect err "^$tmp/noroles.kif:1:1: .*role" "no roles"
+# the other subcommands report the same way
+run 1 "$GGP" trace "$tmp/stray.kif" --seed 1 && expect err "^$tmp/stray.kif:3:3: " "trace on a malformed game"
+run 1 "$GGP" perft "$tmp/unsafe.kif" --depth 1 && expect err "^$tmp/unsafe.kif:3:5: " "perft on an invalid game"
+run 1 "$GGP" bench "$tmp/stray.kif" --seconds 0.1 && expect err "^$tmp/stray.kif:3:3: " "bench on a malformed game"
+run 1 "$GGP" check "$tmp/does-not-exist.kif" && expect err "does-not-exist.kif.*(No such file|cannot read)" "missing file"
+
+# ---- trace --moves: replay, and illegal or malformed moves ----
+if run 0 "$GGP" trace "$TTT" --seed 7; then
+    cp "$tmp/out" "$tmp/seed7"
+    grep '^does ' "$tmp/seed7" | cut -c6- >"$tmp/moves"
+    run 0 "$GGP" trace "$TTT" --moves "$tmp/moves" && {
+        cmp -s "$tmp/out" "$tmp/seed7" && ok || bad "--moves replay differs from the --seed trace"
+    }
+    run 0 "$GGP" trace "$TTT" --moves - <"$tmp/moves" && {
+        cmp -s "$tmp/out" "$tmp/seed7" && ok || bad "--moves - (stdin) differs from the --seed trace"
+    }
+fi
+printf '(mark 1 1) noop\nnoop (mark 1 1)\n' >"$tmp/illegal"
+run 1 "$GGP" trace "$TTT" --moves "$tmp/illegal" &&
+    expect err "step 1.*(mark 1 1).*oplayer|step 1.*oplayer.*(mark 1 1)" "illegal move names step and role"
+printf 'noop noop\n' >"$tmp/illegal0"
+run 1 "$GGP" trace "$TTT" --moves "$tmp/illegal0" && expect err "step 0.*xplayer" "illegal first move"
+printf '(mark 1 1) noop\n' >"$tmp/short"
+run 1 "$GGP" trace "$TTT" --moves "$tmp/short" && expect err "step 1" "moves ending early name the step"
+printf '(mark 1 1)\n' >"$tmp/arity"
+run 1 "$GGP" trace "$TTT" --moves "$tmp/arity" && expect err "step 0.*1 moves? .*2 roles" "wrong number of moves"
+printf '(mark 1 1) (noop\n' >"$tmp/malformed"
+run 1 "$GGP" trace "$TTT" --moves "$tmp/malformed" && expect err "step 0.*malformed" "malformed joint move"
+run 1 "$GGP" trace "$TTT" --moves "$tmp/no-such-moves"
+
+# ---- trace output shape and --matches ----
+if run 0 "$GGP" trace "$TTT" --seed 3 --matches 3; then
+    [ "$(grep -c '^game tictactoe$' "$tmp/out")" = 3 ] && ok || bad "--matches 3 does not print 3 games"
+    [ "$(grep -c '^end$' "$tmp/out")" = 3 ] && ok || bad "--matches 3 does not print 3 ends"
+fi
+
+# ---- perft and bench ----
+run 0 "$GGP" perft "$TTT" --depth 2 && {
+    [ "$(cat "$tmp/out")" = "$(printf 'depth=1 count=9\ndepth=2 count=72')" ] && ok ||
+        bad "perft --depth 2 prints $(tr '\n' ' ' <"$tmp/out")"
+}
+run 0 "$GGP" bench "$TTT" --seconds 0.2 &&
+    expect out '^playouts_per_sec=[0-9.]+ states_per_sec=[0-9.]+ avg_length=[0-9.]+$' "bench last line"
+[ "$(tail -1 "$tmp/out" | cut -c1-17)" = "playouts_per_sec=" ] && ok || bad "bench: machine-readable line is not last"
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

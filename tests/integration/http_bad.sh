@@ -1,0 +1,158 @@
+#!/bin/bash
+# Malformed and hostile requests against `ggp serve` on loopback: garbage, a huge body, a
+# wrong content type, a truncated S-expression, unknown commands and methods, broken HTTP,
+# an unknown match id, a second START while a match runs; and deadlines: with a play clock
+# of 1 s the answer must arrive within the clock, both on a large game (chess) and when the
+# player is made to think too long. After each, the server must still answer.
+# Each request is bounded by a timeout; the servers are killed on exit.
+# usage: http_bad.sh GGP SOURCE_DIR
+set -euo pipefail
+GGP=$1
+ROOT=$2
+TMP=$(mktemp -d)
+. "$ROOT/tests/integration/http_lib.sh"
+trap 'http_cleanup; rm -rf "$TMP"' EXIT
+trap 'exit 1' INT TERM
+command -v curl >/dev/null || { echo "curl is needed"; exit 77; }
+
+start_server a -- --player random --seed 3
+
+# expect_status NAME CODE BODY [curl options]: the reply has that HTTP status.
+expect_status() {
+    local name=$1 code=$2 body=$3 got
+    shift 3
+    got=$(post_status "$name" "$body" "$@")
+    [ "${got%% *}" = "$code" ] || fail "expected HTTP $code for '${body:0:60}', got: ${got:0:200}"
+    alive "$name" || fail "server $name died after '${body:0:60}'"
+    echo "ok: HTTP $code for '${body:0:40}'"
+}
+
+# expect_reply NAME REPLY BODY: HTTP 200 with exactly that reply.
+expect_reply() {
+    local got
+    got=$(post "$1" "$3")
+    [ "$got" = "$2" ] || fail "expected '$2' for '${3:0:60}', got '$got'"
+    echo "ok: '$2' for '${3:0:40}'"
+}
+
+# within NAME SECONDS BODY: the answer arrives (HTTP 200) within SECONDS; prints the reply.
+within() {
+    local got code secs reply
+    got=$(post_status "$1" "$3")
+    code=${got%% *}
+    got=${got#* }
+    secs=${got%% *}
+    reply=${got#* }
+    [ "$code" = 200 ] || fail "HTTP $code for '${3:0:60}'"
+    awk -v t="$secs" -v c="$2" 'BEGIN { exit !(t < c) }' ||
+        fail "answer to '${3:0:60}' took $secs s (clock $2 s)"
+    echo "ok: answer '$reply' in $secs s (clock $2 s) to '${3:0:40}'" >&2
+    echo "$reply"
+}
+
+TTT=$(rules_of "$ROOT/games/tictactoe.kif")
+
+# garbage, truncated, unknown, empty
+expect_status a 400 'garbage'
+expect_status a 400 $'\x01\x02\xff\xfe binary'
+expect_status a 400 '( START m1 xplayer (( role xplayer ) ( role oplayer )'
+expect_status a 400 '(play m1 nil'
+expect_status a 400 '(launch rockets)'
+expect_status a 400 ''
+expect_status a 400 "$(printf '(%.0s' $(seq 1 2000))"
+# the content type is not checked: a well-formed message is answered whatever it says
+expect_status a 200 '( INFO )' -H 'Content-Type: application/json'
+expect_status a 200 '( INFO )' -H 'Content-Type: application/x-www-form-urlencoded'
+# methods: GET with the message in the URL, OPTIONS empty, others refused
+got=$(curl -s -m 10 "http://127.0.0.1:${PORT[a]}/%28%20INFO%20%29")
+[ "$got" = "((name ggp-random) (status available))" ] || fail "GET: $got"
+got=$(curl -s -m 10 -o /dev/null -w '%{http_code} %{size_download}' -X OPTIONS "http://127.0.0.1:${PORT[a]}/")
+[ "$got" = "200 0" ] || fail "OPTIONS: $got"
+got=$(curl -s -m 10 -o /dev/null -w '%{http_code}' -X PUT --data '(info)' "http://127.0.0.1:${PORT[a]}/")
+[ "$got" = 405 ] || fail "PUT: $got"
+got=$(curl -s -m 10 -D - -o /dev/null -X POST --data '(info)' "http://127.0.0.1:${PORT[a]}/" | tr -d '\r')
+for h in 'HTTP/1.0 200' 'Content-Type: text/acl' 'Content-Length: 38' 'Access-Control-Allow-Origin: \*' \
+    'Access-Control-Allow-Methods: POST, GET, OPTIONS' 'Access-Control-Allow-Headers: Content-Type' \
+    'Access-Control-Allow-Age: 86400'; do
+    grep -q "^$h" <<<"$got" || fail "reply header '$h' missing in: $got"
+done
+echo "ok: GET, OPTIONS, PUT, reply headers"
+
+# a huge body: 413, whether announced by Content-Length or sent chunked
+head -c 5000000 /dev/zero | tr '\0' 'a' >"$TMP/huge"
+got=$(curl -s -m 30 -o /dev/null -w '%{http_code}' --data-binary @"$TMP/huge" "http://127.0.0.1:${PORT[a]}/" || true)
+[ "$got" = 413 ] || fail "huge body: $got"
+got=$(curl -s -m 30 -o /dev/null -w '%{http_code}' -H 'Transfer-Encoding: chunked' --data-binary @"$TMP/huge" \
+    "http://127.0.0.1:${PORT[a]}/" || true)
+[ "$got" = 413 ] || fail "huge chunked body: $got"
+alive a || fail "server died after a huge body"
+echo "ok: 413 for huge bodies"
+
+# broken HTTP on raw connections: cut short, never finished, nonsense
+raw() {
+    exec 3<>"/dev/tcp/127.0.0.1/${PORT[a]}"
+    printf '%s' "$1" >&3
+    exec 3>&-
+}
+raw $'POST / HTTP/1.0\r\nContent-Length: 100\r\n\r\n( INFO'
+raw $'POST / HTTP/1.0\r\nContent-Len'
+raw $'NONSENSE\r\n\r\n'
+raw ''
+exec 4<>"/dev/tcp/127.0.0.1/${PORT[a]}" # an idle connection does not block others
+alive a || fail "server blocked by an idle connection"
+exec 4>&-
+alive a || fail "server died after broken HTTP"
+echo "ok: broken HTTP"
+
+# matches: unknown ids, one match at a time
+expect_reply a busy '( PLAY nosuch.1 NIL )'
+expect_reply a busy '( STOP nosuch.1 NIL )'
+expect_reply a busy '( ABORT nosuch.1 )'
+expect_reply a ready "( START bad.1 xplayer ($TTT) 10 5)"
+expect_reply a busy "( START bad.2 oplayer ($TTT) 10 5)"
+expect_reply a '((name ggp-random) (status busy))' '( INFO )'
+expect_reply a busy '( PLAY bad.2 NIL )'
+expect_reply a busy '( START bad.3 xplayer (( role )) 10 5)'
+expect_reply a aborted '( ABORT bad.1 )'
+expect_reply a '((name ggp-random) (status available))' '( INFO )'
+# a game that does not load is refused, and the server stays available
+expect_reply a busy '( START bad.4 r (( role r ) ( <= ( legal r ?x ) ( true a ) )) 10 5)'
+expect_reply a '((name ggp-random) (status available))' '( INFO )'
+
+# deadline: the player thinks 2.5 s per move, the play clock is 1 s
+start_server slow GGP_TEST_THINK_DELAY_MS=2500 -- --player random --seed 5
+expect_reply slow ready "( START slow.1 xplayer ($TTT) 10 1)"
+move=$(within slow 1.0 '( PLAY slow.1 NIL )')
+grep -q '^( mark [123] [123] )$' <<<"$move" || fail "first move '$move' is not legal"
+within slow 1.0 "( PLAY slow.1 ($move noop ) )" >/dev/null
+within slow 1.0 '( STOP slow.1 (noop ( mark 2 2 ) ) )' >/dev/null
+alive slow || fail "slow server died"
+
+# deadline on a large game: chess, play clock 1 s
+CHESS=$ROOT/../shared/gdl-corpus/chess.kif
+if [ -f "$CHESS" ]; then
+    start_server chess -- --player random --seed 6
+    CH=$(rules_of "$CHESS")
+    reply=$(within chess 10.0 "( START chess.1 white ($CH) 10 1)")
+    [ "$reply" = ready ] || fail "chess START: $reply"
+    within chess 1.0 '( PLAY chess.1 NIL )' >/dev/null
+    within chess 1.0 '( PLAY chess.1 (( move wp e 2 e 4 ) noop ) )' >/dev/null
+    within chess 1.0 '( PLAY chess.1 (noop ( move bp e 7 e 5 ) ) )' >/dev/null
+    within chess 1.0 '( ABORT chess.1 )' >/dev/null
+    # 16 moves of a match against a local player: every answer within the 1 s clock
+    timeout 250 "$GGP" match "$CHESS" --players "http://127.0.0.1:${PORT[chess]},random" --seed 2 \
+        --startclock 10 --playclock 1 --max-steps 16 >"$TMP/chess.out" 2>"$TMP/chess.err" || true
+    line=$(grep "^player=http" "$TMP/chess.out") || fail "chess match: $(tail -3 "$TMP/chess.err")"
+    ms=$(sed -n 's/.* slowest_move_ms=\([0-9]*\).*/\1/p' <<<"$line")
+    case "$line" in *" timeouts=0 illegal=0") ;; *) fail "chess match: $line" ;; esac
+    [ "$ms" -lt 1000 ] || fail "chess match: slowest move $ms ms (clock 1000 ms)"
+    echo "ok: chess over HTTP, slowest move $ms ms (clock 1000 ms)"
+    alive chess || fail "chess server died"
+fi
+
+# every request was logged with match id, command and time
+for s in a slow; do
+    grep -q 'match=.* cmd=.* ms=[0-9]* status=' "$TMP/$s.log" || fail "no request log lines for $s"
+done
+grep -q 'cmd=bad ms=[0-9]* status=400' "$TMP/a.log" || fail "bad requests are not logged"
+echo "PASS"

@@ -1,0 +1,240 @@
+/* Unit tests for the `mcts` player kind (server/player_mcts.c): its options, tic-tac-toe
+ * matches against `random` through agents (the code path of `ggp match`), where it must
+ * never lose nor answer an illegal move, a time-bounded search that offers its moves
+ * through a sink (player.h directly), and the fallback when the true state is unknown. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agent.h"
+#include "player.h"
+#include "reason.h"
+#include "validate.h"
+
+#ifdef PLAYER_HAVE_MCTS
+
+static game_t *load_game(const char *name) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", GAMES_DIR, name);
+    diag_t d;
+    diag_init(&d);
+    game_t *g = game_load(path, &d);
+    if (!g) {
+        diag_print(&d, stderr);
+        fail_msg("%s does not load", name);
+    }
+    diag_fini(&d);
+    return g;
+}
+
+static bool contains(const term_t *moves, uint32_t n, term_t m) {
+    for (uint32_t i = 0; i < n; i++)
+        if (moves[i] == m) return true;
+    return false;
+}
+
+static void test_kind_options(void **state) {
+    (void)state;
+    const player_kind_t *k = player_kind_find("mcts");
+    assert_non_null(k);
+    assert_string_equal(k->name, "mcts");
+    assert_null(k->options);
+    const player_kind_t *k1 = player_kind_find("mcts:iters=100:c=0.7:margin=0.1");
+    assert_non_null(k1);
+    assert_string_equal(k1->name, "mcts:iters=100:c=0.7:margin=0.1");
+    assert_string_equal(k1->options, "iters=100:c=0.7:margin=0.1");
+    assert_ptr_equal(k1, player_kind_find("mcts:iters=100:c=0.7:margin=0.1"));
+    assert_ptr_equal(k1->play, k->play);
+    assert_null(player_kind_find("mcts:iters=0"));
+    assert_null(player_kind_find("mcts:iters=x"));
+    assert_null(player_kind_find("mcts:iters=-3"));
+    assert_null(player_kind_find("mcts:c=-1"));
+    assert_null(player_kind_find("mcts:depth=3"));
+    assert_null(player_kind_find("mcts:iters"));
+    assert_null(player_kind_find("random:iters=3"));
+    assert_null(player_kind_find("mctsx"));
+    assert_null(player_kind_find("mct"));
+    strbuf_t names;
+    sb_init(&names);
+    player_kind_names(&names);
+    assert_non_null(strstr(sb_str(&names), "mcts"));
+    sb_fini(&names);
+}
+
+/* Plays one match of g between two agents (kind i plays role i), checking every move
+ * against the referee's legal moves; returns the goal of role mcts_seat. */
+static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k1,
+                      uint32_t mcts_seat, uint64_t seed) {
+    assert_int_equal(g->n_roles, 2);
+    reasoner_t *ref = reason_new(g);
+    agent_t *a[2];
+    const player_kind_t *kinds[2] = {k0, k1};
+    for (uint32_t i = 0; i < 2; i++) {
+        agent_config_t cfg = {.kind = kinds[i], .startclock = 1, .playclock = 1,
+                              .seed = seed * 2 + i};
+        a[i] = agent_new(g, i, &cfg);
+        agent_start(a[i], now_seconds() + 0.2);
+    }
+    state_t s, n;
+    state_init(&s);
+    state_init(&n);
+    reason_initial(ref, &s);
+    term_t joint[2];
+    uint32_t steps = 0;
+    while (!reason_terminal(ref, &s)) {
+        assert_true(steps++ < 20);
+        for (uint32_t i = 0; i < 2; i++) {
+            term_t m = agent_play(a[i], now_seconds() + 5, NULL);
+            assert_true(m != TERM_NONE);
+            assert_true(reason_is_legal(ref, &s, i, m));
+            joint[i] = m;
+        }
+        reason_next(ref, &s, joint, &n);
+        state_copy(&s, &n);
+        for (uint32_t i = 0; i < 2; i++)
+            agent_advance(a[i], joint);
+    }
+    int goal = reason_goal_value(ref, &s, mcts_seat);
+    for (uint32_t i = 0; i < 2; i++) {
+        agent_stop(a[i]);
+        agent_free(a[i]);
+    }
+    state_fini(&s);
+    state_fini(&n);
+    reason_free(ref);
+    return goal;
+}
+
+static void test_tictactoe_vs_random(void **state) {
+    (void)state;
+    game_t *g = load_game("tictactoe.kif");
+    const player_kind_t *mcts = player_kind_find("mcts:iters=1500");
+    const player_kind_t *rnd = player_kind_find("random");
+    assert_non_null(mcts);
+    assert_non_null(rnd);
+    int wins = 0;
+    for (uint64_t m = 0; m < 8; m++) {
+        bool first = m % 2 == 0;
+        int goal = first ? play_match(g, mcts, rnd, 0, 100 + m) : play_match(g, rnd, mcts, 1, 100 + m);
+        assert_true(goal >= 50); /* never loses: 100 win, 50 draw */
+        wins += goal == 100;
+    }
+    assert_true(wins >= 4);
+    game_free(g);
+}
+
+typedef struct {
+    const term_t *legal;
+    uint32_t n_legal;
+    uint32_t offers, bad;
+} offers_t;
+
+static void record_offer(void *ctx, term_t move) {
+    offers_t *o = ctx;
+    o->offers++;
+    if (!contains(o->legal, o->n_legal, move)) o->bad++;
+}
+
+/* One player through player.h against random moves, on a time budget, with a sink. */
+static void test_timed_with_sink(void **state) {
+    (void)state;
+    game_t *g = load_game("connect4.kif");
+    reasoner_t *mine = reason_new(g), *ref = reason_new(g);
+    player_setup_t setup = {.game = g, .reasoner = mine, .role = 0, .startclock = 1,
+                            .playclock = 1, .seed = 9};
+    player_t *p = player_new(player_kind_find("mcts"), &setup);
+    state_t s, n;
+    state_init(&s);
+    state_init(&n);
+    reason_initial(ref, &s);
+    player_start(p, &s, now_seconds() + 0.1);
+    splitmix_t rng = {.s = 5};
+    for (uint32_t t = 0; t < 6 && !reason_terminal(ref, &s); t++) {
+        term_t joint[2];
+        for (uint32_t i = 0; i < 2; i++) {
+            const term_t *mv;
+            uint32_t nl = reason_legal(ref, &s, i, &mv);
+            term_t *legal = malloc(nl * sizeof *legal);
+            memcpy(legal, mv, nl * sizeof *legal);
+            if (i == 0) {
+                player_turn_t turn = {.states = &s, .n_states = 1, .exact = true,
+                                      .legal = legal, .n_legal = nl, .turn = t};
+                offers_t o = {.legal = legal, .n_legal = nl};
+                move_sink_t sink = {record_offer, &o};
+                double t0 = now_seconds();
+                joint[0] = player_play(p, &turn, t0 + 0.15, &sink);
+                double used = now_seconds() - t0;
+                assert_true(used < 0.15 + 0.1);
+                assert_true(contains(legal, nl, joint[0]));
+                assert_true(o.offers >= 1);
+                assert_int_equal(o.bad, 0);
+            } else {
+                joint[1] = legal[splitmix_next(&rng) % nl];
+            }
+            free(legal);
+        }
+        reason_next(ref, &s, joint, &n);
+        state_copy(&s, &n);
+    }
+    player_stop(p);
+    player_free(p);
+    state_fini(&s);
+    state_fini(&n);
+    reason_free(mine);
+    reason_free(ref);
+    game_free(g);
+}
+
+/* Not knowing the true state, the player answers at once with a legal move. */
+static void test_inexact_fallback(void **state) {
+    (void)state;
+    game_t *g = load_game("tictactoe.kif");
+    reasoner_t *r = reason_new(g);
+    player_setup_t setup = {.game = g, .reasoner = r, .role = 0, .seed = 3};
+    player_t *p = player_new(player_kind_find("mcts:iters=100000"), &setup);
+    state_t s;
+    state_init(&s);
+    reason_initial(r, &s);
+    player_start(p, &s, now_seconds() + 0.05);
+    const term_t *mv;
+    uint32_t nl = reason_legal(r, &s, 0, &mv);
+    term_t *legal = malloc(nl * sizeof *legal);
+    memcpy(legal, mv, nl * sizeof *legal);
+    player_turn_t turn = {.states = &s, .n_states = 1, .exact = false, .legal = legal,
+                          .n_legal = nl};
+    double t0 = now_seconds();
+    term_t m = player_play(p, &turn, t0 + 10, NULL);
+    assert_true(now_seconds() - t0 < 0.5);
+    assert_true(contains(legal, nl, m));
+    player_stop(p);
+    player_free(p);
+    free(legal);
+    state_fini(&s);
+    reason_free(r);
+    game_free(g);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kind_options),
+        cmocka_unit_test(test_tictactoe_vs_random),
+        cmocka_unit_test(test_timed_with_sink),
+        cmocka_unit_test(test_inexact_fallback),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+#else
+
+int main(void) {
+    printf("mcts is not built: nothing to test\n");
+    return 0;
+}
+
+#endif

@@ -1,0 +1,410 @@
+/* Unit tests for server/: the protocol messages (every kind, GDL and GDL-II forms, the
+ * captured bodies of the reference game master with their odd spacing and upper-case
+ * keywords, malformed messages), the exact reply texts, original spellings, and the player
+ * service answering whole matches without HTTP. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "casemap.h"
+#include "httpc.h"
+#include "protocol.h"
+#include "service.h"
+
+static proto_msg_t parse_ok(const char *body) {
+    proto_msg_t m;
+    strbuf_t err;
+    sb_init(&err);
+    bool ok = proto_parse(body, strlen(body), &m, &err);
+    if (!ok) fprintf(stderr, "unexpected error for %s: %s\n", body, sb_str(&err));
+    assert_true(ok);
+    sb_fini(&err);
+    return m;
+}
+
+static void parse_bad(const char *body, size_t len, const char *why) {
+    proto_msg_t m;
+    strbuf_t err;
+    sb_init(&err);
+    assert_false(proto_parse(body, len, &m, &err));
+    if (!strstr(sb_str(&err), why)) fprintf(stderr, "error for '%s': %s\n", body, sb_str(&err));
+    assert_non_null(strstr(sb_str(&err), why));
+    assert_null(m.id);
+    proto_msg_fini(&m);
+    sb_fini(&err);
+}
+
+static void test_info(void **state) {
+    (void)state;
+    const char *forms[] = {"(info)", "( INFO )", "(Info)\n", " \t(  iNfO\r\n) "};
+    for (size_t i = 0; i < 4; i++) {
+        proto_msg_t m = parse_ok(forms[i]);
+        assert_int_equal(m.kind, MSG_INFO);
+        assert_string_equal(proto_kind_name(m.kind), "info");
+        proto_msg_fini(&m);
+    }
+}
+
+static const char *const captured_start =
+    "( START wirecap.ttt.1 xplayer (( role xplayer ) ( role oplayer ) ( index 1 ) "
+    "( <= terminal ( not open ) ) ) 10 2)";
+
+static void test_start_captured(void **state) {
+    (void)state;
+    proto_msg_t m = parse_ok(captured_start);
+    assert_int_equal(m.kind, MSG_START);
+    assert_string_equal(m.id, "wirecap.ttt.1");
+    assert_string_equal(m.role, "xplayer");
+    assert_int_equal(m.n_rules, 4);
+    assert_string_equal(m.rules,
+                        "(role xplayer)\n(role oplayer)\n(index 1)\n(<= terminal (not open))\n");
+    assert_true(m.startclock == 10.0);
+    assert_true(m.playclock == 2.0);
+    proto_msg_fini(&m);
+    m = parse_ok("(start M ColumnPlayer ((role ColumnPlayer)) 1.5 30)");
+    assert_string_equal(m.id, "m");
+    assert_string_equal(m.role, "columnplayer");
+    assert_true(m.startclock == 1.5 && m.playclock == 30.0);
+    proto_msg_fini(&m);
+}
+
+static void test_play_gdl(void **state) {
+    (void)state;
+    proto_msg_t m = parse_ok("( PLAY wirecap.ttt.1 NIL )");
+    assert_int_equal(m.kind, MSG_PLAY);
+    assert_string_equal(m.id, "wirecap.ttt.1");
+    assert_false(m.gdl2);
+    assert_true(m.nil);
+    assert_int_equal(m.n_moves, 0);
+    proto_msg_fini(&m);
+    m = parse_ok("( PLAY wirecap.ttt.1 (( mark 1 2 ) noop ) )");
+    assert_false(m.nil);
+    assert_int_equal(m.n_moves, 2);
+    assert_string_equal(m.moves[0], "(mark 1 2)");
+    assert_string_equal(m.moves[1], "noop");
+    proto_msg_fini(&m);
+    m = parse_ok("(play x ())");
+    assert_true(m.nil);
+    proto_msg_fini(&m);
+}
+
+static void test_stop_gdl(void **state) {
+    (void)state;
+    proto_msg_t m = parse_ok("( STOP wirecap.ttt.1 (( mark 2 1 ) noop ) )");
+    assert_int_equal(m.kind, MSG_STOP);
+    assert_false(m.gdl2);
+    assert_int_equal(m.n_moves, 2);
+    assert_string_equal(m.moves[0], "(mark 2 1)");
+    proto_msg_fini(&m);
+}
+
+static void test_play_stop_gdl2(void **state) {
+    (void)state;
+    proto_msg_t m = parse_ok("( PLAY guess.1 0 NIL NIL )");
+    assert_int_equal(m.kind, MSG_PLAY);
+    assert_true(m.gdl2);
+    assert_int_equal(m.turn, 0);
+    assert_null(m.lastmove);
+    assert_int_equal(m.n_percepts, 0);
+    proto_msg_fini(&m);
+    m = parse_ok("(Play guess.1 3 ( Guess 2 ) ( higher (Seen X) ))");
+    assert_int_equal(m.turn, 3);
+    assert_string_equal(m.lastmove, "(guess 2)");
+    assert_int_equal(m.n_percepts, 2);
+    assert_string_equal(m.percepts[0], "higher");
+    assert_string_equal(m.percepts[1], "(seen x)");
+    proto_msg_fini(&m);
+    m = parse_ok("( STOP guess.1 4 noop NIL )");
+    assert_int_equal(m.kind, MSG_STOP);
+    assert_true(m.gdl2);
+    assert_string_equal(m.lastmove, "noop");
+    proto_msg_fini(&m);
+}
+
+static void test_abort_preview(void **state) {
+    (void)state;
+    proto_msg_t m = parse_ok("( ABORT wirecap.ttt.1 )");
+    assert_int_equal(m.kind, MSG_ABORT);
+    assert_string_equal(m.id, "wirecap.ttt.1");
+    proto_msg_fini(&m);
+    m = parse_ok("( PREVIEW (( role a ) ( <= terminal ( true done ) )) 30 )");
+    assert_int_equal(m.kind, MSG_PREVIEW);
+    assert_int_equal(m.n_rules, 2);
+    assert_true(m.startclock == 30.0);
+    proto_msg_fini(&m);
+}
+
+static void test_malformed(void **state) {
+    (void)state;
+    struct {
+        const char *body, *why;
+    } cases[] = {
+        {"", "one list"},
+        {"garbage((", "malformed"},
+        {"(info", "malformed"},
+        {"(info))", "malformed"},
+        {"info", "one list"},
+        {"42", "one list"},
+        {"(info) (info)", "one list"},
+        {"((info))", "one list"},
+        {"()", "one list"},
+        {"(dance m)", "unknown command"},
+        {"(info now)", "no arguments"},
+        {"(start m r ((role r)) 10)", "5 arguments"},
+        {"(start (m) r ((role r)) 10 2)", "match id"},
+        {"(start m r notalist 10 2)", "rules"},
+        {"(start m r ((role r)) ten 2)", "clocks"},
+        {"(start m r ((role r)) -1 2)", "clocks"},
+        {"(start m ?r ((role r)) 1 2)", "role"},
+        {"(play m)", "ID MOVES"},
+        {"(play m 1 2 3 4)", "ID MOVES"},
+        {"(play m (?x noop))", "moves"},
+        {"(play m mark)", "moves"},
+        {"(play m -1 nil nil)", "turn"},
+        {"(play m 1.5 nil nil)", "turn"},
+        {"(play m 1 ((a)) nil)", "last move"},
+        {"(play m 1 nil seen)", "percepts"},
+        {"(stop m)", "ID MOVES"},
+        {"(abort)", "1 argument"},
+        {"(abort m n)", "1 argument"},
+        {"(preview ((role r)))", "2 arguments"},
+        {"(\"unterminated)", "malformed"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        parse_bad(cases[i].body, strlen(cases[i].body), cases[i].why);
+    parse_bad("(info)\0(info)", 13, "NUL");
+}
+
+static void test_deep_nesting(void **state) {
+    (void)state;
+    size_t n = 100000;
+    char *deep = malloc(2 * n + 16);
+    strcpy(deep, "(play m ");
+    size_t k = strlen(deep);
+    for (size_t i = 0; i < n; i++)
+        deep[k++] = '(';
+    for (size_t i = 0; i < n; i++)
+        deep[k++] = ')';
+    deep[k++] = ')';
+    parse_bad(deep, k, "malformed");
+    free(deep);
+}
+
+static void test_replies(void **state) {
+    (void)state;
+    strbuf_t sb;
+    sb_init(&sb);
+    proto_reply_info(&sb, "ggp-random", false);
+    assert_string_equal(sb_str(&sb), "((name ggp-random) (status available))");
+    sb_clear(&sb);
+    proto_reply_info(&sb, "ggp", true);
+    assert_string_equal(sb_str(&sb), "((name ggp) (status busy))");
+    sb_clear(&sb);
+    proto_reply_info(&sb, "my (odd) player", false);
+    assert_string_equal(sb_str(&sb), "((name my__odd__player) (status available))");
+    assert_string_equal(PROTO_READY, "ready");
+    assert_string_equal(PROTO_DONE, "done");
+    assert_string_equal(PROTO_ABORTED, "aborted");
+    assert_string_equal(PROTO_BUSY, "busy");
+    sb_fini(&sb);
+}
+
+static void test_casemap(void **state) {
+    (void)state;
+    casemap_t cm;
+    casemap_init(&cm);
+    const char *text = "; columnopen in a Comment\n(role xPlayer) (<= (legal ?Who (dropIn ?c)) "
+                       "(columnOpen ?c)) (\"Str ing\") (DropIn 1)";
+    casemap_scan(&cm, text, strlen(text));
+    assert_string_equal(casemap_spell(&cm, "xplayer"), "xPlayer");
+    assert_string_equal(casemap_spell(&cm, "dropin"), "dropIn"); /* the first spelling wins */
+    assert_string_equal(casemap_spell(&cm, "columnopen"), "columnOpen");
+    assert_string_equal(casemap_spell(&cm, "who"), "who"); /* variables are not symbols */
+    assert_string_equal(casemap_spell(&cm, "unknown"), "unknown");
+    term_store_t *ts = term_store_new();
+    term_t args[2] = {term_const(ts, term_intern(ts, "1", 1)),
+                      term_const(ts, term_intern(ts, "XPLAYER", 7))};
+    term_t t = term_fun(ts, term_intern(ts, "dropin", 6), args, 2);
+    strbuf_t sb;
+    sb_init(&sb);
+    casemap_print(&cm, ts, t, &sb);
+    assert_string_equal(sb_str(&sb), "( dropIn 1 xPlayer )");
+    sb_clear(&sb);
+    term_t joint[2] = {t, term_const(ts, SYM_NOOP)};
+    casemap_print_list(&cm, ts, joint, 2, &sb);
+    assert_string_equal(sb_str(&sb), "(( dropIn 1 xPlayer ) noop )");
+    sb_clear(&sb);
+    casemap_print(NULL, ts, t, &sb);
+    assert_string_equal(sb_str(&sb), "( dropin 1 xplayer )");
+    for (int i = 0; i < 1000; i++) { /* growth */
+        char tok[16];
+        snprintf(tok, sizeof tok, "Sym%d", i);
+        casemap_scan(&cm, tok, strlen(tok));
+    }
+    assert_string_equal(casemap_spell(&cm, "sym999"), "Sym999");
+    assert_string_equal(casemap_spell(&cm, "xplayer"), "xPlayer");
+    sb_fini(&sb);
+    term_store_free(ts);
+    casemap_fini(&cm);
+}
+
+static void test_parse_url(void **state) {
+    (void)state;
+    char *host, *port;
+    assert_true(httpc_parse_url("http://127.0.0.1:9147", &host, &port));
+    assert_string_equal(host, "127.0.0.1");
+    assert_string_equal(port, "9147");
+    free(host);
+    free(port);
+    assert_true(httpc_parse_url("http://localhost/", &host, &port));
+    assert_string_equal(host, "localhost");
+    assert_string_equal(port, "9147");
+    free(host);
+    free(port);
+    assert_false(httpc_parse_url("https://x:1", &host, &port));
+    assert_false(httpc_parse_url("http://:1", &host, &port));
+    assert_false(httpc_parse_url("http://x:", &host, &port));
+    assert_false(httpc_parse_url("http://x:1/path", &host, &port));
+    assert_false(httpc_parse_url("http://x:123456", &host, &port));
+}
+
+/* ---- the service: whole matches without HTTP ---- */
+
+static char *ask(service_t *s, const char *body) {
+    proto_msg_t m = parse_ok(body);
+    strbuf_t reply;
+    sb_init(&reply);
+    double deadline;
+    service_answer(s, &m, body, strlen(body), now_seconds(), &reply, &deadline);
+    sb_str(&reply);
+    return reply.data;
+}
+
+static void expect(service_t *s, const char *body, const char *reply) {
+    char *got = ask(s, body);
+    if (strcmp(got, reply) != 0) fprintf(stderr, "%s -> %s (expected %s)\n", body, got, reply);
+    assert_string_equal(got, reply);
+    free(got);
+}
+
+static char *game_text(const char *name) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", GAMES_DIR, name);
+    size_t len;
+    char *text = read_file(path, &len);
+    assert_non_null(text);
+    return text;
+}
+
+static char *start_body(const char *id, const char *role, const char *rules, int sc, int pc) {
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_printf(&sb, "( START %s %s (%s) %d %d)", id, role, rules, sc, pc);
+    return sb.data;
+}
+
+static service_t *legal_service(void) {
+    service_config_t cfg = {.name = "tester", .kind = player_kind_find("legal"), .seed = 1};
+    return service_new(&cfg);
+}
+
+static void test_service_gdl(void **state) {
+    (void)state;
+    service_t *s = legal_service();
+    char *ttt = game_text("tictactoe.kif");
+    char *start = start_body("m.1", "xplayer", ttt, 10, 5);
+    expect(s, "(info)", "((name tester) (status available))");
+    expect(s, "(play m.1 nil)", "busy"); /* unknown match */
+    expect(s, start, "ready");
+    expect(s, "( INFO )", "((name tester) (status busy))");
+    char *other = start_body("m.2", "oplayer", ttt, 10, 5);
+    expect(s, other, "busy"); /* one match at a time */
+    expect(s, "(play m.2 nil)", "busy");
+    expect(s, "( PLAY m.1 NIL )", "( mark 1 1 )");
+    expect(s, "( PLAY m.1 (( mark 1 1 ) noop ) )", "noop");
+    expect(s, "( PLAY m.1 (noop (mark 2 2)) )", "( mark 1 2 )");
+    /* a move list inconsistent with the game: logged, the state is kept, a legal move sent */
+    expect(s, "( PLAY m.1 (noop) )", "( mark 1 2 )");
+    expect(s, "(preview ((role a)) 10)", "ready");
+    expect(s, "( STOP m.1 (( mark 1 2 ) noop ) )", "done");
+    expect(s, "(stop m.1 nil)", "busy");
+    expect(s, "(info)", "((name tester) (status available))");
+    expect(s, other, "ready");
+    expect(s, "(play m.2 nil)", "noop");
+    expect(s, "(abort m.2)", "aborted");
+    expect(s, "(abort m.2)", "busy");
+    free(other);
+    free(start);
+    free(ttt);
+    service_free(s);
+}
+
+static void test_service_spelling(void **state) {
+    (void)state;
+    service_t *s = legal_service();
+    const char *rules =
+        "(role Robot) (init (Cell 1)) (<= (legal Robot (pushButton ?x)) (true (Cell ?x))) "
+        "(<= (next (Cell 2)) (does Robot (pushButton 1))) (<= terminal (true (Cell 2))) "
+        "(<= (goal Robot 100) (true (Cell 2))) (<= (goal Robot 0) (not (true (Cell 2))))";
+    char *start = start_body("Spell.1", "ROBOT", rules, 10, 5);
+    expect(s, start, "ready");
+    expect(s, "(play spell.1 nil)", "( pushButton 1 )");
+    expect(s, "(stop SPELL.1 ((PUSHBUTTON 1)))", "done");
+    free(start);
+    service_free(s);
+}
+
+static void test_service_gdl2(void **state) {
+    (void)state;
+    service_t *s = legal_service();
+    char *guess = game_text("guess.kif");
+    char *start = start_body("g.1", "player", guess, 10, 5);
+    expect(s, start, "ready");
+    expect(s, "( PLAY g.1 0 NIL NIL )", "noop");
+    expect(s, "( PLAY g.1 1 noop NIL )", "( guess 1 )");
+    expect(s, "( PLAY g.1 2 ( guess 1 ) ( higher ) )", "( guess 1 )");
+    expect(s, "( PLAY g.1 2 ( guess 1 ) ( higher ) )", "( guess 1 )"); /* repeated turn */
+    /* percepts nobody could have: the player still answers a legal move */
+    expect(s, "( PLAY g.1 3 ( guess 1 ) ( lower ) )", "( guess 1 )");
+    expect(s, "( STOP g.1 4 ( guess 1 ) ( higher ) )", "done");
+    free(start);
+    free(guess);
+    service_free(s);
+}
+
+static void test_service_bad_start(void **state) {
+    (void)state;
+    service_t *s = legal_service();
+    expect(s, "(start b.1 r ((role r) (<= (legal r a) (true ?x) (not (foo ?y)))) 10 5)", "busy");
+    expect(s, "(start b.2 nobody ((role r) (init x) (legal r a)) 10 5)", "busy");
+    expect(s, "(info)", "((name tester) (status available))");
+    expect(s, "(play b.1 nil)", "busy");
+    service_free(s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_info),
+        cmocka_unit_test(test_start_captured),
+        cmocka_unit_test(test_play_gdl),
+        cmocka_unit_test(test_stop_gdl),
+        cmocka_unit_test(test_play_stop_gdl2),
+        cmocka_unit_test(test_abort_preview),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_deep_nesting),
+        cmocka_unit_test(test_replies),
+        cmocka_unit_test(test_casemap),
+        cmocka_unit_test(test_parse_url),
+        cmocka_unit_test(test_service_gdl),
+        cmocka_unit_test(test_service_spelling),
+        cmocka_unit_test(test_service_gdl2),
+        cmocka_unit_test(test_service_bad_start),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

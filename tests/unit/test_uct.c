@@ -1,0 +1,314 @@
+/* Unit tests for mcts/uct: UCT MCTS on tic-tac-toe (take a win, block a loss), nim (the
+ * only winning first move), the rollout hook, tree reuse across uct_advance, determinism,
+ * and smoke runs on a three-player and a simultaneous-move game. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "reason.h"
+#include "uct.h"
+#include "validate.h"
+
+typedef struct {
+    game_t *g;
+    reasoner_t *r;
+    state_t s, n;
+    strbuf_t sb;
+} fix_t;
+
+static void load(fix_t *f, const char *name) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", GAMES_DIR, name);
+    diag_t d;
+    diag_init(&d);
+    f->g = game_load(path, &d);
+    if (!f->g) {
+        diag_print(&d, stderr);
+        fail_msg("%s does not load", name);
+    }
+    diag_fini(&d);
+    f->r = reason_new(f->g);
+    state_init(&f->s);
+    state_init(&f->n);
+    sb_init(&f->sb);
+    reason_initial(f->r, &f->s);
+}
+
+static void unload(fix_t *f) {
+    reason_free(f->r);
+    game_free(f->g);
+    state_fini(&f->s);
+    state_fini(&f->n);
+    sb_fini(&f->sb);
+}
+
+static const char *str(fix_t *f, term_t t) {
+    sb_clear(&f->sb);
+    if (t == TERM_NONE)
+        sb_puts(&f->sb, "NONE");
+    else
+        term_print(f->g->ts, t, &f->sb);
+    return sb_str(&f->sb);
+}
+
+/* The legal move of a role in the current state whose text is `text`. */
+static term_t move(fix_t *f, uint32_t role, const char *text) {
+    const term_t *m;
+    uint32_t n = reason_legal(f->r, &f->s, role, &m);
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(str(f, m[i]), text) == 0) return m[i];
+    fail_msg("'%s' is not legal for role %u", text, role);
+    return TERM_NONE;
+}
+
+/* Plays a two-role turn: the first role's move and the second's. */
+static void play2(fix_t *f, const char *a, const char *b) {
+    term_t joint[2] = {move(f, 0, a), move(f, 1, b)};
+    reason_next(f->r, &f->s, joint, &f->n);
+    state_copy(&f->s, &f->n);
+}
+
+static const char *search(fix_t *f, uint32_t role, uint32_t iters, uint64_t seed) {
+    uct_t *u = uct_new(f->g, f->r, role, seed);
+    term_t m = uct_choose(u, &f->s, 0, iters);
+    uct_free(u);
+    return str(f, m);
+}
+
+/* ---- tic-tac-toe ---- */
+
+static void test_ttt_take_win(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "tictactoe.kif");
+    /* X: (1 1) (1 2); O: (2 1) (2 2). X to move wins at (1 3); O threatens (2 3). */
+    play2(&f, "(mark 1 1)", "noop");
+    play2(&f, "noop", "(mark 2 1)");
+    play2(&f, "(mark 1 2)", "noop");
+    play2(&f, "noop", "(mark 2 2)");
+    for (uint64_t seed = 1; seed <= 3; seed++) assert_string_equal(search(&f, 0, 5000, seed), "(mark 1 3)");
+    unload(&f);
+}
+
+static void test_ttt_block_loss(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "tictactoe.kif");
+    /* X: (1 1) (1 2); O: (3 1). O to move must block at (1 3). */
+    play2(&f, "(mark 1 1)", "noop");
+    play2(&f, "noop", "(mark 3 1)");
+    play2(&f, "(mark 1 2)", "noop");
+    for (uint64_t seed = 1; seed <= 3; seed++) assert_string_equal(search(&f, 1, 5000, seed), "(mark 1 3)");
+    /* The role without a choice plays noop. */
+    assert_string_equal(search(&f, 0, 100, 1), "noop");
+    unload(&f);
+}
+
+/* ---- nim: heaps 1 2 3 5, nim-sum 5; only taking all of heap d leaves nim-sum 0 ---- */
+
+static void test_nim_winning_move(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "nim.kif");
+    assert_string_equal(search(&f, 0, 20000, 7), "(take d 5)");
+    /* After (take d 3): heaps 1 2 3 2, nim-sum 2, player2 to move; the winning replies are
+     * (take b 2), (take c 2) and (take d 2). */
+    play2(&f, "(take d 3)", "noop");
+    const char *m = search(&f, 1, 20000, 7);
+    assert_true(strcmp(m, "(take b 2)") == 0 || strcmp(m, "(take c 2)") == 0 ||
+                strcmp(m, "(take d 2)") == 0);
+    unload(&f);
+}
+
+/* ---- the rollout hook ---- */
+
+typedef struct {
+    int value;
+    uint64_t calls;
+} hook_ctx_t;
+
+static int const_hook(void *ctx, const state_t *s) {
+    (void)s;
+    hook_ctx_t *h = ctx;
+    h->calls++;
+    return h->value;
+}
+
+static void test_hook(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "tictactoe.kif");
+    for (uint32_t role = 0; role < 2; role++) {
+        hook_ctx_t h = {100, 0};
+        uct_t *u = uct_new(f.g, f.r, role, 3);
+        uct_set_hook(u, const_hook, &h);
+        uct_choose(u, &f.s, 0, 500);
+        uct_stats_t st;
+        uct_stats(u, &st);
+        assert_true(st.rollouts > 0);
+        assert_int_equal(st.rollout_steps, 0);
+        assert_true(st.avg_rollout_len == 0.0);
+        assert_int_equal(st.hook_hits, st.rollouts);
+        assert_int_equal(st.hook_hits_win, st.rollouts);
+        assert_int_equal(st.hook_calls, h.calls);
+        assert_true(st.root_value == 100.0);
+        assert_true(st.root_proven);
+        uct_free(u);
+    }
+    /* A hook that never fires changes nothing but the counters. */
+    hook_ctx_t h = {-1, 0};
+    uct_t *u = uct_new(f.g, f.r, 0, 3);
+    uct_set_hook(u, const_hook, &h);
+    uct_choose(u, &f.s, 0, 300);
+    uct_stats_t st;
+    uct_stats(u, &st);
+    assert_int_equal(st.hook_hits, 0);
+    assert_true(st.avg_rollout_len > 4.0);
+    assert_int_equal(st.hook_calls, h.calls);
+    assert_true(st.hook_calls >= st.rollout_steps);
+    uct_free(u);
+    unload(&f);
+}
+
+/* ---- tree reuse ---- */
+
+static void test_reuse(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "tictactoe.kif");
+    uct_t *u = uct_new(f.g, f.r, 0, 11);
+    term_t m = uct_choose(u, &f.s, 0, 3000);
+    term_t joint[2] = {m, move(&f, 1, "noop")};
+    uint32_t v = uct_child_visits(u, joint);
+    assert_true(v > 0);
+    uct_stats_t before, st;
+    uct_stats(u, &before);
+    uct_advance(u, joint);
+    uct_stats(u, &st);
+    assert_true(st.nodes > 0);
+    assert_true(st.nodes < before.nodes);
+    assert_int_equal(st.root_visits, v);
+    /* Searching from the successor state continues the same tree. */
+    reason_next(f.r, &f.s, joint, &f.n);
+    state_copy(&f.s, &f.n);
+    assert_string_equal(str(&f, uct_choose(u, &f.s, 0, 500)), "noop");
+    uct_stats(u, &st);
+    assert_true(st.root_proven || st.root_visits == v + 500);
+    /* A different state starts afresh. */
+    state_t init;
+    state_init(&init);
+    reason_initial(f.r, &init);
+    uct_choose(u, &init, 0, 10);
+    uct_stats(u, &st);
+    assert_int_equal(st.root_visits, 10);
+    state_fini(&init);
+    /* Many moves: the pool is reused, a whole game plays out. */
+    uct_free(u);
+    uct_t *us[2] = {uct_new(f.g, f.r, 0, 5), uct_new(f.g, f.r, 1, 6)};
+    reason_initial(f.r, &f.s);
+    while (!reason_terminal(f.r, &f.s)) {
+        term_t j[2];
+        for (int r = 0; r < 2; r++) j[r] = uct_choose(us[r], &f.s, 0, 2000);
+        for (int r = 0; r < 2; r++) {
+            assert_true(reason_is_legal(f.r, &f.s, (uint32_t)r, j[r]));
+            uct_advance(us[r], j);
+        }
+        reason_next(f.r, &f.s, j, &f.n);
+        state_copy(&f.s, &f.n);
+    }
+    /* Two good players draw tic-tac-toe. */
+    assert_int_equal(reason_goal_value(f.r, &f.s, 0), 50);
+    for (int r = 0; r < 2; r++) uct_free(us[r]);
+    unload(&f);
+}
+
+/* ---- determinism ---- */
+
+static void test_deterministic(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "tictactoe.kif");
+    uct_stats_t st[2];
+    term_t m[2];
+    for (int k = 0; k < 2; k++) {
+        uct_t *u = uct_new(f.g, f.r, 0, 42);
+        m[k] = uct_choose(u, &f.s, 0, 1000);
+        uct_stats(u, &st[k]);
+        uct_free(u);
+    }
+    assert_int_equal(m[0], m[1]);
+    assert_int_equal(st[0].rollout_steps, st[1].rollout_steps);
+    assert_int_equal(st[0].nodes, st[1].nodes);
+    assert_true(st[0].root_value == st[1].root_value);
+    unload(&f);
+}
+
+/* ---- the time budget ---- */
+
+static void test_time_budget(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "connect4.kif");
+    uct_t *u = uct_new(f.g, f.r, 0, 1);
+    double t0 = now_seconds();
+    term_t m = uct_choose(u, &f.s, 0.2, 0);
+    double t = now_seconds() - t0;
+    assert_true(reason_is_legal(f.r, &f.s, 0, m));
+    uct_stats_t st;
+    uct_stats(u, &st);
+    assert_true(st.iterations > 0);
+    assert_true(t >= 0.2 && t < 1.5); /* one iteration may overrun; slack for a loaded machine */
+    uct_free(u);
+    unload(&f);
+}
+
+/* ---- other games: any number of roles, simultaneous moves ---- */
+
+static void smoke(const char *game) {
+    fix_t f;
+    load(&f, game);
+    uint32_t nr = f.g->n_roles;
+    uct_t **us = calloc(nr, sizeof *us);
+    term_t *j = calloc(nr, sizeof *j);
+    for (uint32_t r = 0; r < nr; r++) us[r] = uct_new(f.g, f.r, r, 100 + r);
+    for (int turn = 0; turn < 200 && !reason_terminal(f.r, &f.s); turn++) {
+        for (uint32_t r = 0; r < nr; r++) {
+            j[r] = uct_choose(us[r], &f.s, 0, 300);
+            assert_true(reason_is_legal(f.r, &f.s, r, j[r]));
+        }
+        for (uint32_t r = 0; r < nr; r++) uct_advance(us[r], j);
+        reason_next(f.r, &f.s, j, &f.n);
+        state_copy(&f.s, &f.n);
+    }
+    assert_true(reason_terminal(f.r, &f.s));
+    for (uint32_t r = 0; r < nr; r++) uct_free(us[r]);
+    free(us);
+    free(j);
+    unload(&f);
+}
+
+static void test_three_player(void **state) {
+    (void)state;
+    smoke("three_player.kif");
+}
+
+static void test_simultaneous(void **state) {
+    (void)state;
+    smoke("simultaneous.kif");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ttt_take_win),  cmocka_unit_test(test_ttt_block_loss),
+        cmocka_unit_test(test_nim_winning_move), cmocka_unit_test(test_hook),
+        cmocka_unit_test(test_reuse),         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_time_budget),   cmocka_unit_test(test_three_player),  cmocka_unit_test(test_simultaneous),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
