@@ -29,6 +29,11 @@ typedef struct {
     term_t *args; /* argument patterns */
     term_t a, b;  /* distinct/equal operands, or the variable of (true ?x) */
     bool in_scc;  /* on the head's own predicate component */
+    /* The literal's still unbound variables occur nowhere after it (nor in the head, for
+     * the first flag): one matching tuple gives the same continuations as all of them. */
+    bool existential;
+    bool existential_if_exists; /* same when the plan runs for an existence-only call */
+    bool exists_call_ok;        /* its unbound arguments are distinct plain variables */
 } step_t;
 
 typedef struct plan {
@@ -71,6 +76,7 @@ typedef struct {
 /* A memoised call: the answers of a predicate with the arguments in mask bound to key. */
 typedef struct {
     uint32_t pred, mask;
+    bool exists; /* only whether some answer exists is wanted: stops at the first */
     term_t *key;
     rel_t ans;
     bool done;
@@ -412,6 +418,48 @@ static void ensure_static_inputs(reasoner_t *r, const rule_t *rule) {
     }
 }
 
+/* Sets the existential flags of each positive step (see step_t), given the body order. */
+static void mark_existential(reasoner_t *r, const rule_t *rule, plan_t *p, const uint32_t *order,
+                             uint32_t mask) {
+    const term_store_t *ts = r->ts;
+    uint32_t nv = rule->n_vars + 1;
+    bool *before = xcalloc(nv, sizeof *before), *later = xcalloc(nv, sizeof *later);
+    bool *head = xcalloc(nv, sizeof *head), *mine = xcalloc(nv, sizeof *mine);
+    for (uint32_t j = 0; j < p->head_arity; j++) {
+        vars_of(ts, p->head_args[j], head);
+        if (j < 32 && (mask & (1u << j))) vars_of(ts, p->head_args[j], before);
+    }
+    for (uint32_t k = 0; k < p->n_steps; k++) {
+        step_t *s = &p->steps[k];
+        term_t atom = rule->body[order[k]].atom;
+        if (s->op == OP_SCAN && rule->body[order[k]].kind == LIT_POS) {
+            memset(later, 0, nv * sizeof *later);
+            for (uint32_t q = k + 1; q < p->n_steps; q++) vars_of(ts, rule->body[order[q]].atom, later);
+            memset(mine, 0, nv * sizeof *mine);
+            vars_of(ts, atom, mine);
+            bool dead = true, dead_head = true;
+            for (uint32_t v = 0; v < rule->n_vars; v++) {
+                if (!mine[v] || before[v]) continue;
+                if (later[v]) dead = dead_head = false;
+                if (head[v]) dead = false;
+            }
+            s->existential = dead;
+            s->existential_if_exists = dead_head;
+            s->exists_call_ok = true;
+            memset(mine, 0, nv * sizeof *mine);
+            for (uint32_t i = 0; i < s->arity; i++) {
+                term_t a = s->args[i];
+                if (term_is_ground(ts, a)) continue;
+                if (!term_is_var(ts, a)) s->exists_call_ok = false;
+                else if (!before[term_sym(ts, a)] && mine[term_sym(ts, a)]) s->exists_call_ok = false;
+                else mine[term_sym(ts, a)] = true;
+            }
+        }
+        vars_of(ts, atom, before);
+    }
+    free(before), free(later), free(head), free(mine);
+}
+
 static plan_t *compile_plan(reasoner_t *r, uint32_t ri, uint32_t mask) {
     const term_store_t *ts = r->ts;
     const rule_t *rule = &r->g->rules[ri];
@@ -424,6 +472,7 @@ static plan_t *compile_plan(reasoner_t *r, uint32_t ri, uint32_t mask) {
     p->steps = xcalloc(rule->n_body + 1, sizeof *p->steps);
     bool *bound = xcalloc(rule->n_vars + 1, sizeof *bound);
     bool *used = xcalloc(rule->n_body + 1, sizeof *used);
+    uint32_t *order = xcalloc(rule->n_body + 1, sizeof *order);
     for (uint32_t j = 0; j < p->head_arity && j < 32; j++)
         if (mask & (1u << j)) vars_of(ts, p->head_args[j], bound);
     uint32_t head_scc = r->g->preds[p->head_rel].scc;
@@ -431,8 +480,11 @@ static plan_t *compile_plan(reasoner_t *r, uint32_t ri, uint32_t mask) {
         int best = pick_literal(r, rule, used, bound);
         used[best] = true;
         p->steps[p->n_steps++] = make_step(r, &rule->body[best], head_scc);
+        order[p->n_steps - 1] = (uint32_t)best;
         vars_of(ts, rule->body[best].atom, bound);
     }
+    mark_existential(r, rule, p, order, mask);
+    free(order);
     free(bound);
     free(used);
     return p;
@@ -563,6 +615,7 @@ typedef struct {
     plan_t *plan;
     rel_t *target;  /* where the head tuples go */
     bool full_mode; /* computing whole relations: own-component literals read them as built */
+    bool exists;    /* for an existence-only call: stop once the target has a tuple */
     int delta_step; /* step restricted to [delta_lo, delta_hi), or -1 */
     size_t delta_lo, delta_hi;
     term_t *vars;
@@ -572,7 +625,7 @@ typedef struct {
 } join_t;
 
 static void ensure(reasoner_t *r, uint32_t rel_id);
-static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *key);
+static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *key, bool exists);
 
 /* Matches pattern p against ground g, extending the bindings. */
 static bool match(join_t *j, term_t p, term_t g) {
@@ -609,7 +662,7 @@ static term_t bound_value(const join_t *j, term_t p) {
 
 static void join_from(join_t *j, uint32_t k);
 
-static void try_tuple(join_t *j, uint32_t k, const step_t *s, const rel_t *rel, size_t ti) {
+static bool try_tuple(join_t *j, uint32_t k, const step_t *s, const rel_t *rel, size_t ti) {
     j->plan->tries++;
     uint32_t mark = j->n_trail;
     const term_t *t = rel_tuple(rel, ti);
@@ -618,6 +671,11 @@ static void try_tuple(join_t *j, uint32_t k, const step_t *s, const rel_t *rel, 
         if (!match(j, s->args[i], t[i])) break;
     if (i == s->arity) join_from(j, k + 1);
     undo(j, mark);
+    return i == s->arity;
+}
+
+static bool is_existential(const join_t *j, const step_t *s) {
+    return j->exists ? s->existential_if_exists : s->existential;
 }
 
 /* Joins step k against the tuples [lo, hi) of rel, through an index when an argument is
@@ -638,8 +696,10 @@ static void scan_rel(join_t *j, uint32_t k, const step_t *s, rel_t *rel, size_t 
         if (rel_contains(rel, tuple)) join_from(j, k + 1);
         return;
     }
+    bool one = is_existential(j, s);
     if (pos == UINT32_MAX || hi - lo <= 6) {
-        for (size_t ti = lo; ti < hi; ti++) try_tuple(j, k, s, rel, ti);
+        for (size_t ti = lo; ti < hi; ti++)
+            if (try_tuple(j, k, s, rel, ti) && one) return;
         return;
     }
     if (!rel->idx[pos].built) index_build(rel, pos);
@@ -649,7 +709,7 @@ static void scan_rel(join_t *j, uint32_t k, const step_t *s, rel_t *rel, size_t 
         size_t ti = e - 1;
         if (ti >= hi) continue;
         if (ti < lo) break;
-        if (rel_tuple(rel, ti)[pos] == key) try_tuple(j, k, s, rel, ti);
+        if (rel_tuple(rel, ti)[pos] == key && try_tuple(j, k, s, rel, ti) && one) return;
     }
 }
 
@@ -659,15 +719,16 @@ static bool ensure_small(reasoner_t *r, uint32_t rel_id);
 
 static rel_t *source_of(join_t *j, const step_t *s, const term_t *key, uint32_t mask) {
     reasoner_t *r = j->r;
+    bool exists = s->op == OP_SCAN && is_existential(j, s) && s->exists_call_ok;
     rel_t *rel = &r->rels[s->rel];
     if (rel->is_fluent || rel->computed) return rel;
     if (j->full_mode && s->in_scc) return rel;
-    if (mask && (rel->callable || rel->call_only)) return &call(r, s->rel, mask, key)->ans;
+    if (mask && (rel->callable || rel->call_only)) return &call(r, s->rel, mask, key, exists)->ans;
     /* Static and recursive relations are computed whole when they are small; past a
      * budget they are answered per call (recursive ones with a fixpoint over cycles). */
     if (mask && (rel->layer == LAYER_STATIC || r->g->preds[s->rel].recursive) &&
         !ensure_small(r, s->rel))
-        return &call(r, s->rel, mask, key)->ans;
+        return &call(r, s->rel, mask, key, exists)->ans;
     ensure(r, s->rel);
     return rel;
 }
@@ -728,7 +789,7 @@ static void fire(join_t *j) {
 
 static void join_from(join_t *j, uint32_t k) {
     reasoner_t *r = j->r;
-    if (r->over) return;
+    if (r->over || (j->exists && j->target->n)) return;
     if (k == j->plan->n_steps) {
         fire(j);
         return;
@@ -760,17 +821,22 @@ static void join_from(join_t *j, uint32_t k) {
 
 /* Runs a plan into target. With a key, the head arguments in the plan's mask are first
  * matched against it (the call's bound arguments). */
-static uint32_t run_plan(reasoner_t *r, plan_t *p, rel_t *target, const term_t *key, bool full_mode,
-                         int delta_step, size_t lo, size_t hi) {
+static uint32_t run_plan_x(reasoner_t *r, plan_t *p, rel_t *target, const term_t *key,
+                           bool full_mode, bool exists, int delta_step, size_t lo, size_t hi) {
     term_t vars[p->n_vars + 1];
     uint32_t trail[p->n_vars + 1];
     memset(vars, 0, sizeof vars);
-    join_t j = {.r = r, .plan = p, .target = target, .full_mode = full_mode, .delta_step = delta_step,
-                .delta_lo = lo, .delta_hi = hi, .vars = vars, .trail = trail};
+    join_t j = {.r = r, .plan = p, .target = target, .full_mode = full_mode, .exists = exists,
+                .delta_step = delta_step, .delta_lo = lo, .delta_hi = hi, .vars = vars, .trail = trail};
     for (uint32_t i = 0; key && i < p->head_arity && i < 32; i++)
         if ((p->mask & (1u << i)) && !match(&j, p->head_args[i], key[i])) return 0;
     join_from(&j, 0);
     return j.added;
+}
+
+static uint32_t run_plan(reasoner_t *r, plan_t *p, rel_t *target, const term_t *key, bool full_mode,
+                         int delta_step, size_t lo, size_t hi) {
+    return run_plan_x(r, p, target, key, full_mode, false, delta_step, lo, hi);
 }
 
 /* ---------------- whole relations, by components ---------------- */
@@ -858,16 +924,17 @@ static bool ensure_small(reasoner_t *r, uint32_t rel_id) {
 
 /* ---------------- memoised calls ---------------- */
 
-static uint32_t call_hash(uint32_t pred, uint32_t mask, const term_t *key, uint32_t arity) {
-    uint32_t h = hash_mix(pred * 0x9e3779b1u, mask);
+static uint32_t call_hash(uint32_t pred, uint32_t mask, bool exists, const term_t *key,
+                          uint32_t arity) {
+    uint32_t h = hash_mix(pred * 0x9e3779b1u + exists, mask);
     for (uint32_t i = 0; i < arity && i < 32; i++)
         if (mask & (1u << i)) h = hash_mix(h, key[i]);
     return h * 0x85ebca6bu;
 }
 
-static bool call_matches(const call_t *c, uint32_t pred, uint32_t mask, const term_t *key,
-                         uint32_t arity) {
-    if (c->pred != pred || c->mask != mask) return false;
+static bool call_matches(const call_t *c, uint32_t pred, uint32_t mask, bool exists,
+                         const term_t *key, uint32_t arity) {
+    if (c->pred != pred || c->mask != mask || c->exists != exists) return false;
     for (uint32_t i = 0; i < arity && i < 32; i++)
         if ((mask & (1u << i)) && c->key[i] != key[i]) return false;
     return true;
@@ -880,14 +947,14 @@ static void memo_rehash(reasoner_t *r, memo_t *m) {
     m->table_cap = cap;
     for (uint32_t i = 0; i < m->n; i++) {
         call_t *c = m->calls[i];
-        size_t h = call_hash(c->pred, c->mask, c->key, r->rels[c->pred].arity) & (cap - 1);
+        size_t h = call_hash(c->pred, c->mask, c->exists, c->key, r->rels[c->pred].arity) & (cap - 1);
         while (m->table[h]) h = (h + 1) & (cap - 1);
         m->table[h] = i + 1;
     }
 }
 
-static call_t *memo_new(reasoner_t *r, memo_t *m, uint32_t pred, uint32_t mask, const term_t *key,
-                        size_t slot) {
+static call_t *memo_new(reasoner_t *r, memo_t *m, uint32_t pred, uint32_t mask, bool exists,
+                        const term_t *key, size_t slot) {
     uint32_t arity = r->rels[pred].arity;
     if (m->n == m->n_alloc) {
         GROW(m->calls, m->cap, m->n_alloc + 1);
@@ -905,6 +972,7 @@ static call_t *memo_new(reasoner_t *r, memo_t *m, uint32_t pred, uint32_t mask, 
     rel_clear(&c->ans);
     c->pred = pred;
     c->mask = mask;
+    c->exists = exists;
     c->done = c->in_progress = c->incomplete = c->leads_cycle = false;
     memcpy(c->key, key, arity * sizeof *key);
     m->table[slot] = ++m->n;
@@ -932,8 +1000,9 @@ static void run_call(reasoner_t *r, call_t *c) {
     uint64_t before;
     do { /* a cycle leader iterates until no call of its cycle learns anything new */
         before = r->call_added;
-        for (uint32_t q = 0; q < p->n_rules && !r->over; q++)
-            run_plan(r, plan_for(r, p->rules[q], c->mask), &c->ans, c->key, false, -1, 0, 0);
+        for (uint32_t q = 0; q < p->n_rules && !r->over && !(c->exists && c->ans.n); q++)
+            run_plan_x(r, plan_for(r, p->rules[q], c->mask), &c->ans, c->key, false, c->exists, -1,
+                       0, 0);
     } while (c->leads_cycle && c->low == c->depth && r->call_added != before && !r->over);
     r->depth--;
     c->in_progress = false;
@@ -948,15 +1017,15 @@ static void run_call(reasoner_t *r, call_t *c) {
 }
 
 /* The answers of pred with the arguments in mask bound to key, computed on first use. */
-static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *key) {
+static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *key, bool exists) {
     memo_t *m = &r->memo[r->rels[pred].layer];
     uint32_t arity = r->rels[pred].arity;
     if ((m->n + 1) * 2 > m->table_cap) memo_rehash(r, m);
-    size_t h = call_hash(pred, mask, key, arity) & (m->table_cap - 1);
+    size_t h = call_hash(pred, mask, exists, key, arity) & (m->table_cap - 1);
     call_t *c = NULL;
     for (; m->table[h]; h = (h + 1) & (m->table_cap - 1)) {
         call_t *e = m->calls[m->table[h] - 1];
-        if (!call_matches(e, pred, mask, key, arity)) continue;
+        if (!call_matches(e, pred, mask, exists, key, arity)) continue;
         if (e->done) return e;
         if (e->in_progress) {
             mark_cycle(r, e);
@@ -966,7 +1035,7 @@ static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *k
         if (!c->incomplete) rel_clear(&c->ans); /* aborted by a budget: start over */
         break;
     }
-    if (!c) c = memo_new(r, m, pred, mask, key, h);
+    if (!c) c = memo_new(r, m, pred, mask, exists, key, h);
     run_call(r, c);
     return c;
 }

@@ -57,6 +57,11 @@ struct expand {
     alt_t *alts;
     uint32_t cap_alts;
     const fconj_t *base; /* the formula's common conjunct: context of every disjunct */
+    uint32_t base_nv;    /* its variable bound (its numbering is its own) */
+    uint64_t base_sig;
+    uint32_t *base_nots; /* indices of its negated scopes, with their signatures */
+    uint64_t *base_not_sig;
+    uint32_t n_base_nots;
     subsume_t *subs;
     /* status */
     bool truncated, capped, timed_out;
@@ -399,7 +404,7 @@ static bool expandable(const expand_t *x, const flit_t *l, bool negative) {
 
 /* Appends a rule body (variables shifted by offset) to T, a scope of polarity pol (0:
  * positive). Returns false when a bound cut makes T false. */
-static bool add_body(expand_t *x, fconj_t *T, const rule_t *r, uint32_t offset, const flit_t *from,
+static bool add_body(expand_t *x, fconj_t *T, const rule_t *r, const term_t *rmap, const flit_t *from,
                      int pol) {
     term_store_t *ts = x->ts;
     const game_t *g = x->g;
@@ -407,7 +412,7 @@ static bool add_body(expand_t *x, fconj_t *T, const rule_t *r, uint32_t offset, 
     bool from_rec = fp != UINT32_MAX && g->preds[fp].recursive;
     for (uint32_t i = 0; i < r->n_body; i++) {
         const lit_t *bl = &r->body[i];
-        term_t atom = term_shift_vars(ts, bl->atom, offset);
+        term_t atom = form_subst(ts, bl->atom, rmap);
         sym_t s = term_sym(ts, atom);
         flit_t l = {.gen = (uint8_t)(from->gen < 255 ? from->gen + 1 : 255), .depth = from->depth};
         bool neg = bl->kind == LIT_NEG;
@@ -449,6 +454,35 @@ static bool add_body(expand_t *x, fconj_t *T, const rule_t *r, uint32_t offset, 
 }
 
 /* Adds alternative k (head unified with the literal through `=`, then the body) to T. */
+/* One-way match of a rule head (rule variables) against an atom: 1 when it binds the
+ * rule variables in rmap, 0 when they cannot unify, -1 when unification is needed (the
+ * atom has a variable where the head does not). */
+static int head_match(const term_store_t *ts, term_t p, term_t t, term_t *rmap) {
+    if (term_is_var(ts, p)) {
+        uint32_t k = term_sym(ts, p);
+        if (rmap[k] == TERM_NONE) {
+            rmap[k] = t;
+            return 1;
+        }
+        return rmap[k] == t ? 1 : -1;
+    }
+    if (term_is_var(ts, t)) return -1;
+    if (term_is_ground(ts, p) && term_is_ground(ts, t)) return p == t;
+    if (term_kind(ts, p) != term_kind(ts, t) || term_sym(ts, p) != term_sym(ts, t) ||
+        term_arity(ts, p) != term_arity(ts, t))
+        return 0;
+    int r = 1;
+    for (uint32_t i = 0; i < term_arity(ts, p); i++) {
+        int k = head_match(ts, term_arg(ts, p, i), term_arg(ts, t, i), rmap);
+        if (k == 0) return 0;
+        if (k < 0) r = -1;
+    }
+    return r;
+}
+
+/* Adds an alternative (the head unified with the literal, then the body) to T. When the
+ * head matches the atom one way, the body is instantiated directly (no renamed copy of
+ * the head, fewer terms built); else the rule is renamed apart and `=` does the work. */
 static bool add_alt(expand_t *x, fconj_t *T, const alt_t *alt, const flit_t *from, int pol) {
     term_t atom = from->a;
     if (alt->head == TERM_NONE) {
@@ -460,9 +494,23 @@ static bool add_alt(expand_t *x, fconj_t *T, const alt_t *alt, const flit_t *fro
         fconj_add(T, FL_EQ, atom, alt->head);
         return true;
     }
-    uint32_t offset = fresh(x, alt->rule->n_vars);
-    fconj_add(T, FL_EQ, atom, term_shift_vars(x->ts, alt->head, offset));
-    return add_body(x, T, alt->rule, offset, from, pol);
+    const rule_t *r = alt->rule;
+    term_t rmap[r->n_vars + 1];
+    for (uint32_t k = 0; k <= r->n_vars; k++) rmap[k] = TERM_NONE;
+    int m = head_match(x->ts, r->head, atom, rmap);
+    if (m == 0) return false;
+    if (m > 0) {
+        uint32_t free_vars = 0;
+        for (uint32_t k = 0; k < r->n_vars; k++) free_vars += rmap[k] == TERM_NONE;
+        uint32_t offset = fresh(x, free_vars);
+        for (uint32_t k = 0; k < r->n_vars; k++)
+            if (rmap[k] == TERM_NONE) rmap[k] = term_var(x->ts, offset++);
+        return add_body(x, T, r, rmap, from, pol);
+    }
+    uint32_t offset = fresh(x, r->n_vars);
+    for (uint32_t k = 0; k < r->n_vars; k++) rmap[k] = term_var(x->ts, offset + k);
+    fconj_add(T, FL_EQ, atom, form_subst(x->ts, r->head, rmap));
+    return add_body(x, T, r, rmap, from, pol);
 }
 
 /* ---------------- simplification of a scope's own literals ---------------- */
@@ -831,7 +879,7 @@ static bool prune_children(expand_t *x, fconj_t *S) {
     const fconj_t *T[nt];
     uint64_t sig_ctx = ctx_sig(x) | fconj_sig(x->ts, S);
     uint8_t *pv = x->pv;
-    subsume_set_cap(x->subs, *x->nv + 1);
+    subsume_set_cap(x->subs, (*x->nv > x->base_nv ? *x->nv : x->base_nv) + 1);
     bool ok = true;
     for (uint32_t i = 0; i < S->n && ok; i++) {
         if (S->lits[i].kind != FL_NOT) continue;
@@ -869,6 +917,29 @@ static bool prune_children(expand_t *x, fconj_t *S) {
         unmark_own(x, S->lits[i].sub, pv);
     }
     return ok;
+}
+
+/* Does a negation of the common conjunct hold against S: its conjunction maps into S
+ * and the context? Then S cannot hold. (The negations of other enclosing scopes are
+ * left alone, except the parent's, which prune_children compares as siblings.) */
+static bool refuted_by_context(expand_t *x, const fconj_t *S) {
+    if (!x->base || !x->n_base_nots) return false;
+    uint64_t sig_all = fconj_sig(x->ts, S);
+    for (uint32_t c = 0; c < x->n_ctx; c++) sig_all |= x->ctx[c] == x->base ? x->base_sig : fconj_sig(x->ts, x->ctx[c]);
+    uint32_t nt = x->n_ctx + 1;
+    const fconj_t *T[nt];
+    T[0] = S;
+    for (uint32_t c = 0; c < x->n_ctx; c++) T[1 + c] = x->ctx[c];
+    subsume_set_cap(x->subs, (*x->nv > x->base_nv ? *x->nv : x->base_nv) + 1);
+    for (uint32_t k = 0; k < x->n_base_nots; k++) {
+        if (x->base_not_sig[k] & ~sig_all) continue;
+        const fconj_t *N = x->base->lits[x->base_nots[k]].sub;
+        mark_own(x, N, x->pv);
+        bool hit = subsume_conj(x->subs, N, x->pv, T, nt);
+        unmark_own(x, N, x->pv);
+        if (hit) return true;
+    }
+    return false;
 }
 
 static bool over_limits(expand_t *x) {
@@ -939,6 +1010,7 @@ again:
     x->n_ctx--;
     if (relaunch) goto again;
     if (!prune_children(x, S)) return NS_FALSE;
+    if (refuted_by_context(x, S)) return NS_FALSE;
     if (getenv("GGP_EXPAND_CHECK")) {
         for (uint32_t i = 0; i < S->n; i++) {
             const flit_t *l = &S->lits[i];
@@ -958,7 +1030,7 @@ again:
 /* ---------------- the driver ---------------- */
 
 static void reset_owners(expand_t *x, uint32_t nv) {
-    ensure_vars(x, nv + 1);
+    ensure_vars(x, (nv > x->base_nv ? nv : x->base_nv) + 1);
     for (uint32_t v = 0; v <= nv && v < x->cap; v++) x->owner[v] = NO_OWNER;
     x->n_own = 0;
     x->n_ctx = 0;
@@ -1134,13 +1206,56 @@ static fconj_t *copy_input(const term_store_t *ts, const fconj_t *d) {
     return c;
 }
 
-static bool has_top_vars(const term_store_t *ts, const fconj_t *c) {
+static void mark_var1(void *ctx, uint32_t v) { ((uint8_t *)ctx)[v] = 1; }
+
+typedef struct {
+    const uint8_t *mark;
+    bool hit;
+} hit_t;
+
+static void hit_var(void *ctx, uint32_t v) {
+    hit_t *h = ctx;
+    if (h->mark[v]) h->hit = true;
+}
+
+static bool tree_mentions(const term_store_t *ts, const fconj_t *c, const uint8_t *mark) {
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT) {
+            if (tree_mentions(ts, l->sub, mark)) return true;
+            continue;
+        }
+        hit_t h = {.mark = mark};
+        if (l->a) term_each_var(ts, l->a, hit_var, &h);
+        if (l->b) term_each_var(ts, l->b, hit_var, &h);
+        if (h.hit) return true;
+    }
+    return false;
+}
+
+/* The part of the common conjunct usable as context of the disjuncts: its variables are
+ * its own, so only what mentions none of its top-level variables (copies). */
+static fconj_t *closed_part(const term_store_t *ts, const fconj_t *c) {
+    uint32_t cap = fconj_var_bound(ts, c) + 1;
+    uint8_t *mark = xcalloc(cap, 1);
     for (uint32_t i = 0; i < c->n; i++) {
         const flit_t *l = &c->lits[i];
         if (l->kind == FL_NOT) continue;
-        if ((l->a && !term_is_ground(ts, l->a)) || (l->b && !term_is_ground(ts, l->b))) return true;
+        if (l->a) term_each_var(ts, l->a, mark_var1, mark);
+        if (l->b) term_each_var(ts, l->b, mark_var1, mark);
     }
-    return false;
+    fconj_t *r = fconj_new();
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT) {
+            if (!tree_mentions(ts, l->sub, mark)) fconj_add_not(r, fconj_copy(l->sub));
+            continue;
+        }
+        if ((l->a && !term_is_ground(ts, l->a)) || (l->b && !term_is_ground(ts, l->b))) continue;
+        fconj_push(r, *l);
+    }
+    free(mark);
+    return r;
 }
 
 /* d ∧ c as one disjunct (variables of d moved above those of c). */
@@ -1183,7 +1298,7 @@ form_t *expand_form(expand_t *x, const form_t *f) {
             if (x->truncated || x->capped) out->complete = false;
             return out;
         }
-        if (cn->n == 1 && !has_top_vars(x->ts, cn->d[0])) {
+        if (cn->n == 1) {
             common = cn->d[0];
             cn->n = 0;
         } else {
@@ -1195,9 +1310,29 @@ form_t *expand_form(expand_t *x, const form_t *f) {
     }
     if (!n_in)
         for (uint32_t i = 0; i < f->n; i++) in[n_in++] = copy_input(x->ts, f->d[i]);
-    x->base = common;
+    fconj_t *closed = common ? closed_part(x->ts, common) : NULL;
+    x->base = closed;
+    x->base_nv = closed ? fconj_var_bound(x->ts, closed) : 0;
+    x->n_base_nots = 0;
+    if (closed) {
+        x->base_sig = fconj_sig(x->ts, closed);
+        x->base_nots = xmalloc((closed->n + 1) * sizeof *x->base_nots);
+        x->base_not_sig = xmalloc((closed->n + 1) * sizeof *x->base_not_sig);
+        for (uint32_t i = 0; i < closed->n; i++)
+            if (closed->lits[i].kind == FL_NOT) {
+                x->base_not_sig[x->n_base_nots] = fconj_sig(x->ts, closed->lits[i].sub);
+                x->base_nots[x->n_base_nots++] = i;
+            }
+    }
     bool ok = drive(x, in, n_in, out);
     x->base = NULL;
+    x->base_nv = 0;
+    x->n_base_nots = 0;
+    if (closed) {
+        free(x->base_nots);
+        free(x->base_not_sig);
+    }
+    fconj_free(closed);
     free(in);
     if (!ok) {
         fconj_free(common);

@@ -182,7 +182,7 @@ typedef struct {
 
 static bool pmatch(job_t *j, term_t p, term_t t) {
     const term_store_t *ts = j->s->ts;
-    if (p == t && !term_is_var(ts, p)) return true;
+    /* no shortcut on p == t: equal terms still bind p's pattern variables (to themselves) */
     if (term_is_ground(ts, p)) return p == t;
     if (term_is_var(ts, p)) {
         uint32_t v = term_sym(ts, p);
