@@ -61,6 +61,7 @@ struct expand {
     uint64_t base_sig;
     uint32_t *base_nots; /* indices of its negated scopes, with their signatures */
     uint64_t *base_not_sig;
+    uint64_t (*base_not_bloom)[4];
     uint32_t n_base_nots;
     subsume_t *subs;
     /* status */
@@ -874,48 +875,74 @@ static uint64_t ctx_sig(expand_t *x) {
 
 /* After the children are normal: a child whose conjunction the context already satisfies
  * refutes S; a child implied by a sibling is dropped. */
+static bool bloom_sub(const uint64_t *a, const uint64_t *b) {
+    return !((a[0] & ~b[0]) | (a[1] & ~b[1]) | (a[2] & ~b[2]) | (a[3] & ~b[3]));
+}
+
 static bool prune_children(expand_t *x, fconj_t *S) {
     uint32_t nt = x->n_ctx + 2;
     const fconj_t *T[nt];
-    uint64_t sig_ctx = ctx_sig(x) | fconj_sig(x->ts, S);
     uint8_t *pv = x->pv;
     subsume_set_cap(x->subs, (*x->nv > x->base_nv ? *x->nv : x->base_nv) + 1);
+    /* signatures and Bloom filters of the context (enclosing scopes and S) and children */
+    uint64_t sig_ctx = ctx_sig(x) | fconj_sig(x->ts, S), bl_ctx[4], tmp[4];
+    fconj_bloom(x->ts, S, bl_ctx);
+    for (uint32_t c = 0; c < x->n_ctx; c++) {
+        fconj_bloom(x->ts, x->ctx[c], tmp);
+        for (int q = 0; q < 4; q++) bl_ctx[q] |= tmp[q];
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < S->n; i++) n += S->lits[i].kind == FL_NOT;
+    if (!n) return true;
+    uint32_t *idx = xmalloc(n * sizeof *idx);
+    uint64_t *sig = xmalloc(n * sizeof *sig), (*bl)[4] = xmalloc(n * sizeof *bl);
+    uint8_t *dead = xcalloc(n, 1);
+    n = 0;
+    for (uint32_t i = 0; i < S->n; i++)
+        if (S->lits[i].kind == FL_NOT) {
+            idx[n] = i;
+            sig[n] = fconj_sig(x->ts, S->lits[i].sub);
+            fconj_bloom(x->ts, S->lits[i].sub, bl[n]);
+            n++;
+        }
     bool ok = true;
-    for (uint32_t i = 0; i < S->n && ok; i++) {
-        if (S->lits[i].kind != FL_NOT) continue;
-        const fconj_t *C = S->lits[i].sub;
-        if (fconj_sig(x->ts, C) & ~sig_ctx) continue;
+    /* a child whose conjunction the context satisfies refutes S */
+    T[0] = S;
+    for (uint32_t c = 0; c < x->n_ctx; c++) T[1 + c] = x->ctx[c];
+    for (uint32_t k = 0; k < n && ok; k++) {
+        if ((sig[k] & ~sig_ctx) || !bloom_sub(bl[k], bl_ctx)) continue;
+        const fconj_t *C = S->lits[idx[k]].sub;
         mark_own(x, C, pv);
-        T[0] = S;
-        for (uint32_t c = 0; c < x->n_ctx; c++) T[1 + c] = x->ctx[c];
         if (subsume_conj(x->subs, C, pv, T, x->n_ctx + 1)) ok = false;
         unmark_own(x, C, pv);
     }
-    for (uint32_t i = 0; i < S->n && ok; i++) {
-        if (S->lits[i].kind != FL_NOT) continue;
-        const fconj_t *C1 = S->lits[i].sub;
-        uint64_t s1 = fconj_sig(x->ts, C1);
-        mark_own(x, C1, pv);
-        for (uint32_t j = 0; j < S->n;) {
-            if (j == i || S->lits[j].kind != FL_NOT) {
-                j++;
-                continue;
+    /* a child implied by a sibling goes */
+    for (uint32_t a = 0; a < n && ok; a++) {
+        if (dead[a]) continue;
+        const fconj_t *C1 = S->lits[idx[a]].sub;
+        bool marked = false;
+        for (uint32_t b = 0; b < n; b++) {
+            if (b == a || dead[b] || (sig[a] & ~(sig[b] | sig_ctx))) continue;
+            uint64_t both[4];
+            for (int q = 0; q < 4; q++) both[q] = bl[b][q] | bl_ctx[q];
+            if (!bloom_sub(bl[a], both)) continue;
+            if (!marked) {
+                mark_own(x, C1, pv);
+                marked = true;
             }
-            const fconj_t *C2 = S->lits[j].sub;
-            if ((s1 & ~(fconj_sig(x->ts, C2) | sig_ctx)) == 0) {
-                T[0] = C2;
-                T[1] = S;
-                for (uint32_t c = 0; c < x->n_ctx; c++) T[2 + c] = x->ctx[c];
-                if (subsume_conj(x->subs, C1, pv, T, nt)) {
-                    fconj_remove(S, j);
-                    if (j < i) i--;
-                    continue;
-                }
-            }
-            j++;
+            T[0] = S->lits[idx[b]].sub;
+            T[1] = S;
+            for (uint32_t c = 0; c < x->n_ctx; c++) T[2 + c] = x->ctx[c];
+            if (subsume_conj(x->subs, C1, pv, T, nt)) dead[b] = 1;
         }
-        unmark_own(x, S->lits[i].sub, pv);
+        if (marked) unmark_own(x, C1, pv);
     }
+    for (uint32_t k = n; k-- > 0;)
+        if (dead[k]) fconj_remove(S, idx[k]);
+    free(idx);
+    free(sig);
+    free(bl);
+    free(dead);
     return ok;
 }
 
@@ -926,6 +953,13 @@ static bool refuted_by_context(expand_t *x, const fconj_t *S) {
     if (!x->base || !x->n_base_nots) return false;
     uint64_t sig_all = fconj_sig(x->ts, S);
     for (uint32_t c = 0; c < x->n_ctx; c++) sig_all |= x->ctx[c] == x->base ? x->base_sig : fconj_sig(x->ts, x->ctx[c]);
+    /* ground literals of N must occur in S or the context */
+    uint64_t bl[4], tmp[4];
+    fconj_bloom(x->ts, S, bl);
+    for (uint32_t c = 0; c < x->n_ctx; c++) {
+        fconj_bloom(x->ts, x->ctx[c], tmp);
+        for (int q = 0; q < 4; q++) bl[q] |= tmp[q];
+    }
     uint32_t nt = x->n_ctx + 1;
     const fconj_t *T[nt];
     T[0] = S;
@@ -933,6 +967,8 @@ static bool refuted_by_context(expand_t *x, const fconj_t *S) {
     subsume_set_cap(x->subs, (*x->nv > x->base_nv ? *x->nv : x->base_nv) + 1);
     for (uint32_t k = 0; k < x->n_base_nots; k++) {
         if (x->base_not_sig[k] & ~sig_all) continue;
+        const uint64_t *nb = x->base_not_bloom[k];
+        if ((nb[0] & ~bl[0]) | (nb[1] & ~bl[1]) | (nb[2] & ~bl[2]) | (nb[3] & ~bl[3])) continue;
         const fconj_t *N = x->base->lits[x->base_nots[k]].sub;
         mark_own(x, N, x->pv);
         bool hit = subsume_conj(x->subs, N, x->pv, T, nt);
@@ -1318,8 +1354,10 @@ form_t *expand_form(expand_t *x, const form_t *f) {
         x->base_sig = fconj_sig(x->ts, closed);
         x->base_nots = xmalloc((closed->n + 1) * sizeof *x->base_nots);
         x->base_not_sig = xmalloc((closed->n + 1) * sizeof *x->base_not_sig);
+        x->base_not_bloom = xmalloc((closed->n + 1) * sizeof *x->base_not_bloom);
         for (uint32_t i = 0; i < closed->n; i++)
             if (closed->lits[i].kind == FL_NOT) {
+                fconj_bloom(x->ts, closed->lits[i].sub, x->base_not_bloom[x->n_base_nots]);
                 x->base_not_sig[x->n_base_nots] = fconj_sig(x->ts, closed->lits[i].sub);
                 x->base_nots[x->n_base_nots++] = i;
             }
@@ -1331,6 +1369,7 @@ form_t *expand_form(expand_t *x, const form_t *f) {
     if (closed) {
         free(x->base_nots);
         free(x->base_not_sig);
+        free(x->base_not_bloom);
     }
     fconj_free(closed);
     free(in);

@@ -363,3 +363,60 @@ void form_print(const term_store_t *ts, const form_t *f, strbuf_t *out) {
     }
     if (f->common) sb_putc(out, ')');
 }
+
+/* ---------------- sound shrinking ---------------- */
+
+static uint64_t shrink_scope(fconj_t *c, int depth, uint64_t excess) {
+    uint64_t removed = 0;
+    /* In a negated scope (odd depth) a negated child may go: the scope gets weaker, its
+     * negation stronger, the formula smaller. Largest first; one negated child is kept
+     * (without any, "not exists b (legal(b))" would say "no move at all": sound, but
+     * empty in practice). */
+    if (depth % 2 == 1) {
+        for (;;) {
+            int best = -1;
+            uint64_t best_size = 0;
+            uint32_t nots = 0;
+            for (uint32_t i = 0; i < c->n; i++)
+                if (c->lits[i].kind == FL_NOT) {
+                    nots++;
+                    uint64_t sz = 1 + fconj_size(c->lits[i].sub);
+                    if (sz > best_size) best_size = sz, best = (int)i;
+                }
+            if (best < 0 || nots < 2 || removed >= excess) break;
+            fconj_remove(c, (uint32_t)best);
+            removed += best_size;
+        }
+    }
+    for (uint32_t i = 0; i < c->n && removed < excess; i++)
+        if (c->lits[i].kind == FL_NOT) removed += shrink_scope(c->lits[i].sub, depth + 1, excess - removed);
+    return removed;
+}
+
+bool form_shrink(form_t *f, uint64_t max_literals) {
+    uint64_t size = form_literals(f);
+    if (size <= max_literals) return false;
+    /* whole disjuncts first, the largest */
+    while (f->n > 1 && size > max_literals) {
+        uint32_t best = 0;
+        uint64_t best_size = 0;
+        for (uint32_t i = 0; i < f->n; i++) {
+            uint64_t sz = fconj_size(f->d[i]);
+            if (sz > best_size) best_size = sz, best = i;
+        }
+        fconj_free(f->d[best]);
+        f->d[best] = f->d[--f->n];
+        size -= best_size;
+    }
+    for (int pass = 0; pass < 8 && size > max_literals; pass++) {
+        uint64_t got = 0;
+        for (uint32_t i = 0; i < f->n && size - got > max_literals; i++)
+            got += shrink_scope(f->d[i], 0, size - got - max_literals);
+        if (f->common && size - got > max_literals)
+            got += shrink_scope(f->common, 0, size - got - max_literals);
+        if (!got) break;
+        size = form_literals(f);
+    }
+    f->complete = false;
+    return true;
+}

@@ -100,6 +100,12 @@ uint64_t fconj_size(const fconj_t *c);
 uint64_t form_literals(const form_t *f);
 uint32_t fconj_depth(const fconj_t *c);
 
+/* ---- sound shrinking ---- */
+/* Makes f describe fewer states until it has at most max_literals literals (or cannot
+ * shrink further): drops whole disjuncts (the largest first), then negated scopes inside
+ * negated scopes. Marks f incomplete; returns whether it changed anything. */
+bool form_shrink(form_t *f, uint64_t max_literals);
+
 /* ---- printing (KIF-like) ---- */
 void flit_print(const term_store_t *ts, const flit_t *l, strbuf_t *out);
 void fconj_print(const term_store_t *ts, const fconj_t *c, strbuf_t *out);

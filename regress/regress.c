@@ -339,20 +339,72 @@ const regress_step_t *regress_step(const regress_t *rg, int side, uint32_t i) {
     return i < rg->n_steps[side] ? &rg->steps[side][i] : NULL;
 }
 
+/* The time one attempt at a step may take: a share of what is left. */
+static double slice_end(const regress_t *rg) {
+    if (!rg->deadline) return 0;
+    double now = now_seconds(), left = rg->deadline - now;
+    double share = left / 6, floor = rg->o.budget / 50;
+    if (share < floor) share = floor;
+    return now + share < rg->deadline ? now + share : rg->deadline;
+}
+
+/* One step: N of prev; when an attempt runs out of its time slice, again on a shrunk
+ * copy of prev (half the literals: a sound under-approximation). NULL when the whole
+ * budget is spent. */
+static form_t *step(regress_t *rg, const form_t *prev, uint32_t mover, bool exists) {
+    if (!prev->n) {
+        /* N(false) = false: a non-terminal state where the mover has no legal move does
+         * not occur in a valid game. */
+        form_t *f = form_new();
+        f->complete = prev->complete;
+        return f;
+    }
+    expand_opts_t *xo = expand_opts(rg->x);
+    form_t *input = NULL; /* a shrunk copy, when one was needed */
+    for (;;) {
+        xo->deadline = slice_end(rg);
+        form_t *f = regress_N(rg, input ? input : prev, mover, exists);
+        if (f) {
+            if (input) f->complete = false;
+            form_free(input);
+            return f;
+        }
+        if (rg->deadline && now_seconds() >= rg->deadline) {
+            form_free(input);
+            return NULL;
+        }
+        const form_t *cur = input ? input : prev;
+        uint64_t lits = form_literals(cur);
+        form_t *smaller = form_copy(cur);
+        if (!form_shrink(smaller, lits / 2) || form_literals(smaller) >= lits) {
+            /* nothing left to drop: give up on this step soundly */
+            form_free(smaller);
+            form_free(input);
+            f = form_new();
+            f->complete = false;
+            return f;
+        }
+        form_free(input);
+        input = smaller;
+    }
+}
+
 void regress_run(regress_t *rg, regress_cb cb, void *ctx) {
     double start = now_seconds();
     rg->deadline = rg->o.budget > 0 ? start + rg->o.budget : 0;
     expand_opts_t *xo = expand_opts(rg->x);
-    xo->deadline = rg->deadline;
-    xo->max_literals = rg->o.max_size;
+    /* a safety net against blow-ups inside one expansion; the real cap is form_shrink */
+    xo->max_literals = rg->o.max_size ? rg->o.max_size * 64 : 0;
     if (rg->o.use_mutexes) regress_prove_mutexes(rg);
     uint32_t owner[2] = {rg->role, 1 - rg->role};
     for (int side = 0; side < 2; side++) {
         double t0 = now_seconds();
+        xo->deadline = rg->deadline;
         form_t *w = win_formula(rg, owner[side]);
         form_t *f = expand_form(rg->x, w);
         form_free(w);
         if (!f) return;
+        if (rg->o.max_size) form_shrink(f, rg->o.max_size);
         push_step(rg, side, f, now_seconds() - t0);
         if (cb) cb(ctx, side, 0, &rg->steps[side][0]);
     }
@@ -364,11 +416,9 @@ void regress_run(regress_t *rg, regress_cb cb, void *ctx) {
             bool odd = i % 2 == 1;
             uint32_t mover = odd ? owner[side] : 1 - owner[side];
             double t0 = now_seconds();
-            /* N(false) = false: a non-terminal state where the mover has no legal move does
-             * not occur in a valid game. */
-            form_t *f = prev->n ? regress_N(rg, prev, mover, odd) : form_new();
-            if (f && !prev->n) f->complete = prev->complete;
+            form_t *f = step(rg, prev, mover, odd);
             if (!f) return; /* out of time: the step is discarded */
+            if (rg->o.max_size) form_shrink(f, rg->o.max_size);
             push_step(rg, side, f, now_seconds() - t0);
             if (cb) cb(ctx, side, i, &rg->steps[side][i]);
             if (f->n == 0) live[side] = false; /* false from here on */
