@@ -11,11 +11,13 @@
 #ifdef HAVE_REGRESS
 #include "mutex.h"
 #include "regress.h"
+#include "smt.h"
+#include "verify.h"
 #endif
 
 static const char *const regress_help =
     "usage: ggp regress GAME --role R [--budget SEC] [--max-size N] [--depth D]\n"
-    "                   [--steps I] [--no-mutex] [--print]\n\n"
+    "                   [--steps I] [--no-mutex] [--print] [--check [--no-z3]]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
     "(R to move when i is odd); beta_i is the same for the other role. Prints one line per\n"
@@ -30,7 +32,16 @@ static const char *const regress_help =
     "                 when it cuts)\n"
     "  --steps I      stop after alpha_I/beta_I\n"
     "  --no-mutex     do not prove and use mutex invariants\n"
-    "  --print        print the formulas (KIF-like, one disjunct per line)\n\n"
+    "  --print        print the formulas (KIF-like, one disjunct per line)\n"
+    "  --check        afterwards, solve the game exactly (small games) and check every\n"
+    "                 formula on every reachable state, one line each:\n"
+    "                   check side=S i=I states=N exact=E hits=H false_pos=F late=L\n"
+    "                         misses=M z3_checked=C z3_disagree=D complete=yes|no\n"
+    "                 (exact: states in W_i; false_pos: hits outside it; late: hits where\n"
+    "                 no win within i rounds is forced; misses: W_i states not hit); and\n"
+    "                 the mutex invariants on every state. Exit 4 when anything is wrong.\n"
+    "  --no-z3        with --check, skip the Z3 bridge (matcher only)\n"
+    "  --max-states N with --check, give up past N reachable states (default 2000000)\n\n"
     "Games that are not two-player turn-taking (one role chooses, the other plays its only\n"
     "move, a no-op), and GDL-II games, are reported as unsupported (exit 3).\n";
 
@@ -54,6 +65,44 @@ static void on_step(void *ctx, int side, uint32_t i, const regress_step_t *st) {
     fflush(stdout);
 }
 
+/* --check: every formula on every reachable state, against the exact solver. */
+static int run_check(game_t *g, reasoner_t *r, regress_t *rg, uint32_t role, bool z3, uint32_t max_states) {
+    char err[200];
+    double t0 = now_seconds();
+    verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, max_states, err, sizeof err);
+    if (!v) {
+        fprintf(stderr, "ggp regress: --check: %s\n", err);
+        return 3;
+    }
+    printf("# check states=%u solve_seconds=%.3f z3=%s\n", verify_states(v), now_seconds() - t0,
+           z3 ? smt_version() : "off");
+    int rc = 0;
+    uint32_t nm;
+    const mutex_t *m = regress_mutexes(rg, &nm);
+    for (uint32_t k = 0; k < nm; k++) {
+        uint32_t bad = verify_mutex(v, &m[k]);
+        printf("check mutex=%s/%u@%u states=%u violations=%u\n", term_sym_name(g->ts, m[k].sym), m[k].arity,
+               m[k].pos, verify_states(v), bad);
+        if (bad) rc = 4;
+    }
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < regress_count(rg, side); i++) {
+            const regress_step_t *st = regress_step(rg, side, i);
+            verify_row_t row;
+            verify_formula(v, st->f, side ? 1 - role : role, i, z3, &row);
+            printf("check side=%s i=%u states=%u exact=%u hits=%u false_pos=%u late=%u misses=%u "
+                   "z3_checked=%u z3_disagree=%u complete=%s match_seconds=%.3f z3_seconds=%.3f\n",
+                   side ? "beta" : "alpha", i, row.states, row.exact, row.hits, row.false_pos, row.late, row.misses,
+                   row.z3_checked, row.z3_disagree, st->complete ? "yes" : "no", row.match_seconds,
+                   row.z3_seconds);
+            fflush(stdout);
+            if (row.false_pos || row.late || row.z3_disagree || row.inexact || (st->complete && row.misses))
+                rc = 4;
+        }
+    verify_free(v);
+    return rc;
+}
+
 static int find_role(const game_t *g, const char *name) {
     for (uint32_t i = 0; i < g->n_roles; i++)
         if (!strcasecmp(term_sym_name(g->ts, term_sym(g->ts, g->roles[i])), name)) return (int)i;
@@ -69,7 +118,8 @@ int cmd_regress(int argc, char **argv) {
     const char *path = NULL, *role = NULL, *v;
     double budget = 10;
     unsigned long long max_size = 200000, depth = 4, steps = 0;
-    bool print = false, mutexes = true;
+    bool print = false, mutexes = true, check = false, z3 = true;
+    unsigned long long max_states = 2000000;
     for (int i = 1; i < argc; i++) {
         if (opt_is_help(argv[i])) {
             fputs(regress_help, stdout);
@@ -84,7 +134,11 @@ int cmd_regress(int argc, char **argv) {
             if (!opt_uint("--depth", v, &depth)) return 2;
         } else if (opt_value(argc, argv, &i, "--steps", &v)) {
             if (!opt_uint("--steps", v, &steps)) return 2;
+        } else if (opt_value(argc, argv, &i, "--max-states", &v)) {
+            if (!opt_uint("--max-states", v, &max_states)) return 2;
         } else if (!strcmp(argv[i], "--print")) print = true;
+        else if (!strcmp(argv[i], "--check")) check = true;
+        else if (!strcmp(argv[i], "--no-z3")) z3 = false;
         else if (!strcmp(argv[i], "--no-mutex")) mutexes = false;
         else if (argv[i][0] == '-' || path) {
             fprintf(stderr, "ggp regress: unexpected argument '%s'\n%s", argv[i], regress_help);
@@ -96,7 +150,8 @@ int cmd_regress(int argc, char **argv) {
         return 2;
     }
 #ifndef HAVE_REGRESS
-    (void)budget, (void)max_size, (void)depth, (void)steps, (void)print, (void)mutexes;
+    (void)budget, (void)max_size, (void)depth, (void)steps, (void)print, (void)mutexes, (void)check, (void)z3,
+        (void)max_states;
     fprintf(stderr, "ggp regress: built without the regress library\n");
     return 2;
 #else
@@ -146,6 +201,7 @@ int cmd_regress(int argc, char **argv) {
         }
         print_ctx_t pc = {.ts = g->ts, .print = print};
         regress_run(rg, on_step, &pc);
+        if (check) rc = run_check(g, r, rg, (uint32_t)ri, z3, (uint32_t)max_states);
         regress_free(rg);
     }
     reason_free(r);

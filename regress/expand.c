@@ -623,6 +623,82 @@ static uint32_t ctx_view(expand_t *x, const fconj_t *S, flit_t **out, uint8_t **
     return k;
 }
 
+typedef struct {
+    uint32_t *count;
+} occ_t;
+
+static void occ_var(void *ctx, uint32_t v) { ((occ_t *)ctx)->count[v]++; }
+
+static void occ_tree(expand_t *x, const fconj_t *c, occ_t *o) {
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT) {
+            occ_tree(x, l->sub, o);
+            continue;
+        }
+        if (l->a) term_each_var(x->ts, l->a, occ_var, o);
+        if (l->b) term_each_var(x->ts, l->b, occ_var, o);
+    }
+}
+
+/* Matches p onto t binding only the variables marked in x->pv (one-way). */
+static bool match_onto(expand_t *x, term_t p, term_t t, term_t *bind) {
+    const term_store_t *ts = x->ts;
+    if (term_is_ground(ts, p)) return p == t;
+    if (term_is_var(ts, p)) {
+        uint32_t v = term_sym(ts, p);
+        if (!x->pv[v]) return p == t;
+        if (bind[v] != TERM_NONE) return bind[v] == t;
+        bind[v] = t;
+        return true;
+    }
+    if (term_is_var(ts, t) || term_kind(ts, t) != TERM_FUN || term_sym(ts, p) != term_sym(ts, t) ||
+        term_arity(ts, p) != term_arity(ts, t))
+        return false;
+    for (uint32_t i = 0; i < term_arity(ts, p); i++)
+        if (!match_onto(x, term_arg(ts, p, i), term_arg(ts, t, i), bind)) return false;
+    return true;
+}
+
+static void pv_on(void *ctx, uint32_t v) { ((expand_t *)ctx)->pv[v] = 1; }
+static void pv_off(void *ctx, uint32_t v) { ((expand_t *)ctx)->pv[v] = 0; }
+
+/* Condensation: a true literal of S whose variables are S's own and occur nowhere else
+ * in S's tree is redundant when it maps onto another true literal of S (∃y p(y) is
+ * implied by p(t)). Returns whether one was dropped. */
+static bool condense(expand_t *x, fconj_t *S, int depth) {
+    uint32_t ntrue = 0;
+    for (uint32_t i = 0; i < S->n; i++) ntrue += S->lits[i].kind == FL_TRUE;
+    if (ntrue < 2) return false;
+    uint32_t cap = *x->nv + 1;
+    occ_t all = {.count = xcalloc(cap, sizeof(uint32_t))}, one = {.count = xcalloc(cap, sizeof(uint32_t))};
+    occ_tree(x, S, &all);
+    bool dropped = false;
+    term_t *bind = xcalloc(cap, sizeof *bind);
+    for (uint32_t i = 0; i < S->n && !dropped; i++) {
+        const flit_t *l = &S->lits[i];
+        if (l->kind != FL_TRUE || term_is_ground(x->ts, l->a)) continue;
+        memset(one.count, 0, cap * sizeof(uint32_t));
+        term_each_var(x->ts, l->a, occ_var, &one);
+        bool exclusive = true;
+        for (uint32_t v = 0; v < cap && exclusive; v++)
+            if (one.count[v] && (one.count[v] != all.count[v] || !is_local(x, v, depth))) exclusive = false;
+        if (!exclusive) continue;
+        term_each_var(x->ts, l->a, pv_on, x);
+        for (uint32_t j = 0; j < S->n && !dropped; j++) {
+            if (j == i || S->lits[j].kind != FL_TRUE) continue;
+            for (uint32_t v = 0; v < cap; v++) bind[v] = TERM_NONE;
+            if (match_onto(x, l->a, S->lits[j].a, bind)) dropped = true;
+        }
+        term_each_var(x->ts, l->a, pv_off, x);
+        if (dropped) fconj_remove(S, i);
+    }
+    free(bind);
+    free(all.count);
+    free(one.count);
+    return dropped;
+}
+
 static sd_t simplify_direct(expand_t *x, fconj_t *S, int depth) {
     flit_t *cv;
     uint8_t *changed;
@@ -678,6 +754,10 @@ static sd_t simplify_direct(expand_t *x, fconj_t *S, int depth) {
             continue;
         }
         i++;
+    }
+    if (condense(x, S, depth)) {
+        res = SD_AGAIN;
+        goto done;
     }
     if (!x->n_mutex) goto done;
     for (uint32_t i = 0; i < S->n; i++) {
@@ -842,6 +922,39 @@ static void unmark_own(expand_t *x, const fconj_t *C, uint8_t *pv) {
     }
 }
 
+typedef struct {
+    expand_t *x;
+    term_t *map; /* variable -> fresh variable, for the unowned ones */
+} ren_t;
+
+static void ren_var(void *ctx, uint32_t v) {
+    ren_t *r = ctx;
+    if (r->x->owner[v] != NO_OWNER || r->map[v] != TERM_NONE) return;
+    r->map[v] = term_var(r->x->ts, fresh(r->x, 1));
+}
+
+static void ren_scope(ren_t *r, const fconj_t *c) {
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT) {
+            ren_scope(r, l->sub);
+            continue;
+        }
+        if (l->a) term_each_var(r->x->ts, l->a, ren_var, r);
+        if (l->b) term_each_var(r->x->ts, l->b, ren_var, r);
+    }
+}
+
+/* Gives every variable of Q's tree that no enclosing scope owns a fresh number. */
+static void rename_unowned(expand_t *x, fconj_t *Q) {
+    uint32_t before = *x->nv;
+    uint32_t cap = fconj_var_bound(x->ts, Q) + 1;
+    ren_t r = {.x = x, .map = xcalloc(cap > before + 1 ? cap : before + 1, sizeof(term_t))};
+    ren_scope(&r, Q);
+    if (*x->nv != before) fconj_subst(x->ts, Q, r.map);
+    free(r.map);
+}
+
 /* not C with C a single literal and no variables of its own: the complementary literal
  * of S. Returns true when C was lifted (merged into S). */
 static bool try_lift(expand_t *x, fconj_t *S, uint32_t i) {
@@ -849,8 +962,11 @@ static bool try_lift(expand_t *x, fconj_t *S, uint32_t i) {
     if (C->n != 1) return false;
     flit_t l = C->lits[0];
     if (l.kind == FL_NOT) {
-        /* not not exists Q = exists Q: Q's literals join S. */
+        /* not not exists Q = exists Q: Q's literals join S. Q's own variables (and those of
+         * its scopes) get fresh numbers first: a sibling copy (from a split) may use the
+         * same numbers for its own, different, variables. */
         fconj_t *Q = l.sub;
+        rename_unowned(x, Q);
         for (uint32_t k = 0; k < Q->n; k++) fconj_push(S, Q->lits[k]);
         Q->n = 0;
         fconj_remove(S, i);
@@ -875,6 +991,12 @@ static uint64_t ctx_sig(expand_t *x) {
 
 /* After the children are normal: a child whose conjunction the context already satisfies
  * refutes S; a child implied by a sibling is dropped. */
+/* Past the deadline? (checked every 64 calls; sets timed_out) */
+static bool time_up(expand_t *x) {
+    if (x->o.deadline > 0 && (++x->tick & 63) == 0 && now_seconds() > x->o.deadline) x->timed_out = true;
+    return x->timed_out;
+}
+
 static bool bloom_sub(const uint64_t *a, const uint64_t *b) {
     return !((a[0] & ~b[0]) | (a[1] & ~b[1]) | (a[2] & ~b[2]) | (a[3] & ~b[3]));
 }
@@ -919,6 +1041,7 @@ static bool prune_children(expand_t *x, fconj_t *S) {
     /* a child implied by a sibling goes */
     for (uint32_t a = 0; a < n && ok; a++) {
         if (dead[a]) continue;
+        if (time_up(x)) break; /* pruning is optional; the caller aborts */
         const fconj_t *C1 = S->lits[idx[a]].sub;
         bool marked = false;
         for (uint32_t b = 0; b < n; b++) {
@@ -966,6 +1089,7 @@ static bool refuted_by_context(expand_t *x, const fconj_t *S) {
     for (uint32_t c = 0; c < x->n_ctx; c++) T[1 + c] = x->ctx[c];
     subsume_set_cap(x->subs, (*x->nv > x->base_nv ? *x->nv : x->base_nv) + 1);
     for (uint32_t k = 0; k < x->n_base_nots; k++) {
+        if (time_up(x)) return false;
         if (x->base_not_sig[k] & ~sig_all) continue;
         const uint64_t *nb = x->base_not_bloom[k];
         if ((nb[0] & ~bl[0]) | (nb[1] & ~bl[1]) | (nb[2] & ~bl[2]) | (nb[3] & ~bl[3])) continue;
@@ -989,7 +1113,10 @@ static bool over_limits(expand_t *x) {
 
 static ns_t norm_scope(expand_t *x, fconj_t *S, int depth, uint32_t *split_at) {
     if (over_limits(x)) return NS_ABORT;
+    uint32_t rounds = 0;
 again:
+    /* a guard against a simplification that would not settle: give the disjunct up */
+    if (++rounds > 100000 || over_limits(x)) return NS_ABORT;
     reown(x, S, depth);
     if (!resolve_eqs(x, S, depth)) return NS_FALSE;
     reown(x, S, depth);
@@ -1014,6 +1141,9 @@ again:
         }
         fconj_t *C = S->lits[i].sub;
         uint32_t cj;
+        /* S's literals may have changed (a lifted child): own its variables afresh so
+         * that the child sees them as enclosing variables */
+        reown(x, S, depth);
         ns_t st = norm_scope(x, C, depth + 1, &cj);
         reown(x, S, depth);
         if (st == NS_ABORT) {
@@ -1033,7 +1163,9 @@ again:
             /* the alternatives were appended; S->lits[i] is the next literal */
             continue;
         }
-        if (C->n == 0) {
+        uint32_t real = 0; /* move literals are no constraints */
+        for (uint32_t k = 0; k < C->n; k++) real += C->lits[k].kind != FL_MOVE;
+        if (real == 0) {
             x->n_ctx--;
             return NS_FALSE;
         }
@@ -1047,19 +1179,6 @@ again:
     if (relaunch) goto again;
     if (!prune_children(x, S)) return NS_FALSE;
     if (refuted_by_context(x, S)) return NS_FALSE;
-    if (getenv("GGP_EXPAND_CHECK")) {
-        for (uint32_t i = 0; i < S->n; i++) {
-            const flit_t *l = &S->lits[i];
-            if (l->kind != FL_EQ) continue;
-            if (term_is_var(x->ts, l->a) && is_local(x, term_sym(x->ts, l->a), depth)) {
-                strbuf_t sb;
-                sb_init(&sb);
-                fconj_print(x->ts, S, &sb);
-                fprintf(stderr, "local EQ at depth %d owner %d: %s\n", depth, x->owner[term_sym(x->ts, l->a)], sb_str(&sb));
-                sb_fini(&sb);
-            }
-        }
-    }
     return NS_OK;
 }
 
@@ -1111,6 +1230,10 @@ void expand_subsume(expand_t *x, form_t *f) {
     subsume_set_cap(x->subs, cap);
     for (uint32_t oi = 0; oi < n; oi++) {
         uint32_t d = order[oi];
+        if (x->o.deadline > 0 && (oi & 63) == 0 && now_seconds() > x->o.deadline) {
+            x->timed_out = true; /* the caller discards the formula */
+            break;
+        }
         const fconj_t *T[1] = {f->d[d]};
         for (uint32_t ki = 0; ki < n_kept && !dead[d]; ki++) {
             uint32_t e = kept[ki];
@@ -1138,35 +1261,6 @@ void expand_subsume(expand_t *x, form_t *f) {
     free(dead);
     free(kept);
     free(pv);
-}
-
-/* debug: an `=` whose variable no enclosing scope's own literals use */
-static void dbg_mark(void *ctx, uint32_t v) { ((uint8_t *)ctx)[v]++; }
-static void dbg_unmark(void *ctx, uint32_t v) { ((uint8_t *)ctx)[v]--; }
-static bool dbg_check(const term_store_t *ts, const fconj_t *c, uint8_t *seen, int depth) {
-    bool ok = true;
-    for (uint32_t i = 0; i < c->n; i++) {
-        const flit_t *l = &c->lits[i];
-        if (l->kind == FL_EQ && term_is_var(ts, l->a) && !seen[term_sym(ts, l->a)] && depth > 0) {
-            /* is the var used by another own literal of c? then it's own: bad */
-            ok = false;
-        }
-    }
-    for (uint32_t i = 0; i < c->n; i++) {
-        const flit_t *l = &c->lits[i];
-        if (l->kind == FL_NOT) continue;
-        if (l->a) term_each_var(ts, l->a, dbg_mark, seen);
-        if (l->b) term_each_var(ts, l->b, dbg_mark, seen);
-    }
-    for (uint32_t i = 0; i < c->n; i++)
-        if (c->lits[i].kind == FL_NOT && !dbg_check(ts, c->lits[i].sub, seen, depth + 1)) ok = false;
-    for (uint32_t i = 0; i < c->n; i++) {
-        const flit_t *l = &c->lits[i];
-        if (l->kind == FL_NOT) continue;
-        if (l->a) term_each_var(ts, l->a, dbg_unmark, seen);
-        if (l->b) term_each_var(ts, l->b, dbg_unmark, seen);
-    }
-    return ok;
 }
 
 static void strip_moves(fconj_t *c) {
@@ -1214,11 +1308,6 @@ static bool drive(expand_t *x, fconj_t **in, uint32_t n_in, form_t *out) {
             free(alts);
             continue;
         }
-        if (getenv("GGP_EXPAND_CHECK")) {
-            uint8_t *seen = xcalloc(fconj_var_bound(x->ts, D) + 1, 1);
-            if (!dbg_check(x->ts, D, seen, 0)) fprintf(stderr, "bad before strip\n");
-            free(seen);
-        }
         if (x->bind) strip_moves(D);
         fconj_canon_vars(x->ts, D);
         lits += fconj_size(D);
@@ -1234,11 +1323,35 @@ static bool drive(expand_t *x, fconj_t **in, uint32_t n_in, form_t *out) {
     return !x->timed_out;
 }
 
-static fconj_t *copy_input(const term_store_t *ts, const fconj_t *d) {
+/* C(does(r, a)) = does(r, a) ∧ legal(r, a) for the does literals of the input (those
+ * from rule bodies get theirs in add_body). */
+static void legal_for_does(term_store_t *ts, fconj_t *c) {
+    uint32_t n = c->n;
+    for (uint32_t i = 0; i < n; i++) {
+        flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT) {
+            legal_for_does(ts, l->sub);
+            continue;
+        }
+        if (l->kind != FL_DOES) continue;
+        term_t args[2] = {l->a, l->b};
+        term_t lg = term_fun(ts, SYM_LEGAL, args, 2);
+        bool have = false;
+        for (uint32_t k = 0; k < c->n && !have; k++) have = c->lits[k].kind == FL_ATOM && c->lits[k].a == lg;
+        if (!have) {
+            flit_t a = {.kind = FL_ATOM, .a = lg, .gen = (uint8_t)(l->gen < 255 ? l->gen + 1 : 255)};
+            fconj_push(c, a);
+            l = &c->lits[i];
+        }
+    }
+}
+
+static fconj_t *copy_input(expand_t *x, const fconj_t *d) {
     /* no renumbering: a move literal may name variables of the input */
     fconj_t *c = fconj_copy(d);
-    uint32_t vb = fconj_var_bound(ts, c);
+    uint32_t vb = fconj_var_bound(x->ts, c);
     if (c->nv < vb) c->nv = vb;
+    if (x->o.legal_on_does && !x->bind) legal_for_does(x->ts, c);
     return c;
 }
 
@@ -1295,8 +1408,9 @@ static fconj_t *closed_part(const term_store_t *ts, const fconj_t *c) {
 }
 
 /* d ∧ c as one disjunct (variables of d moved above those of c). */
-static fconj_t *conjoin(term_store_t *ts, const fconj_t *d, const fconj_t *c) {
-    fconj_t *r = copy_input(ts, d);
+static fconj_t *conjoin(expand_t *x, const fconj_t *d, const fconj_t *c) {
+    term_store_t *ts = x->ts;
+    fconj_t *r = copy_input(x, d);
     uint32_t off = fconj_var_bound(ts, c);
     fconj_shift(ts, r, off);
     fconj_t *cc = fconj_copy(c);
@@ -1321,7 +1435,7 @@ form_t *expand_form(expand_t *x, const form_t *f) {
         /* The common conjunct first, alone. It stays factored when it normalises to one
          * disjunct without variables of its own; else it is distributed. */
         form_t *cn = form_new();
-        fconj_t *c0 = copy_input(x->ts, f->common);
+        fconj_t *c0 = copy_input(x, f->common);
         if (!drive(x, &c0, 1, cn)) {
             form_free(cn);
             form_free(out);
@@ -1340,12 +1454,12 @@ form_t *expand_form(expand_t *x, const form_t *f) {
         } else {
             in = xrealloc(in, ((size_t)f->n * cn->n + 1) * sizeof *in);
             for (uint32_t i = 0; i < f->n; i++)
-                for (uint32_t k = 0; k < cn->n; k++) in[n_in++] = conjoin(x->ts, f->d[i], cn->d[k]);
+                for (uint32_t k = 0; k < cn->n; k++) in[n_in++] = conjoin(x, f->d[i], cn->d[k]);
         }
         form_free(cn);
     }
     if (!n_in)
-        for (uint32_t i = 0; i < f->n; i++) in[n_in++] = copy_input(x->ts, f->d[i]);
+        for (uint32_t i = 0; i < f->n; i++) in[n_in++] = copy_input(x, f->d[i]);
     fconj_t *closed = common ? closed_part(x->ts, common) : NULL;
     x->base = closed;
     x->base_nv = closed ? fconj_var_bound(x->ts, closed) : 0;
@@ -1384,6 +1498,10 @@ form_t *expand_form(expand_t *x, const form_t *f) {
         out->common = NULL;
     }
     if (x->o.subsume) expand_subsume(x, out);
+    if (x->timed_out) {
+        form_free(out);
+        return NULL;
+    }
     if (x->truncated || x->capped) out->complete = false;
     return out;
 }

@@ -204,7 +204,6 @@ uint32_t mutex_prove(game_t *g, reasoner_t *r, const term_t *noop, mutex_t **out
         expand_set_mutexes(x, live, nl);
         for (uint32_t k = 0; k < n && !changed; k++) {
             if (!c[k].alive) continue;
-            double tg = now_seconds();
             form_t *f = step_formula(g, x, &c[k].m);
             if (!f) {
                 c[k].alive = false;
@@ -212,10 +211,6 @@ uint32_t mutex_prove(game_t *g, reasoner_t *r, const term_t *noop, mutex_t **out
                 break;
             }
             pn_t root = ground_form(circ, v, g->ts, f);
-            if (getenv("GGP_MUTEX_TRACE"))
-                fprintf(stderr, "mutex %s/%u@%u: step %u disjuncts %llu literals, circuit %u nodes, %.3fs\n",
-                        term_sym_name(g->ts, c[k].m.sym), c[k].m.arity, c[k].m.pos, f->n,
-                        (unsigned long long)form_literals(f), circuit_size(circ), now_seconds() - tg);
             form_free(f);
             c[k].step = smt_assert(s, circ, root);
             if (!c[k].inv_made) {
@@ -230,12 +225,7 @@ uint32_t mutex_prove(game_t *g, reasoner_t *r, const term_t *noop, mutex_t **out
             for (uint32_t j = 0; j < n; j++)
                 if (c[j].alive) hs[nh++] = c[j].inv;
             hs[nh++] = c[k].step;
-            double tc = now_seconds();
-            int res = smt_sat(s, hs, nh);
-            if (getenv("GGP_MUTEX_TRACE"))
-                fprintf(stderr, "mutex %s/%u@%u: check %d in %.3fs\n", term_sym_name(g->ts, c[k].m.sym),
-                        c[k].m.arity, c[k].m.pos, res, now_seconds() - tc);
-            if (res != 0) {
+            if (smt_sat(s, hs, nh) != 0) { /* sat or unknown: not proven */
                 c[k].alive = false;
                 changed = true; /* the hypothesis shrank: rebuild the step formulas */
             }

@@ -124,13 +124,23 @@ void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, s
             }
         }
         if (pass == 0 && !bad)
-            for (uint32_t k = 0; k < 2 && !bad; k++)
+            for (uint32_t k = 0; k < 2 && !bad; k++) {
+                /* never seen waiting while the other role chose: the GDL convention */
+                if (noop[k] == TERM_NONE) {
+                    term_t nm = term_const(ts, SYM_NOOP);
+                    state_t s0;
+                    state_init(&s0);
+                    reason_initial(r, &s0);
+                    if (reason_is_legal(r, &s0, k, nm) || reason_is_legal(r, &s0, 1 - k, nm)) noop[k] = nm;
+                    state_fini(&s0);
+                }
                 if (noop[k] == TERM_NONE) {
                     snprintf(out->reason, sizeof out->reason,
                              "not turn-taking: role %s never waits with a single no-op move",
                              term_sym_name(ts, term_sym(ts, g->roles[k])));
                     bad = true;
                 }
+            }
     }
     sb_fini(&sb);
     state_fini(&s);

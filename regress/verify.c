@@ -1,0 +1,110 @@
+/* Checking the sequences against the exact solver: see verify.h. */
+#include "verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ground.h"
+#include "match.h"
+#include "smt.h"
+#include "solve.h"
+
+struct verify {
+    game_t *g;
+    reasoner_t *r;
+    solve_t *s;
+    vocab_t *vocab;
+    smt_t *smt;
+    match_state_t *ms;
+};
+
+verify_t *verify_new(game_t *g, reasoner_t *r, const term_t *noop, uint32_t max_states, char *err,
+                     size_t errlen) {
+    solve_t *s = solve_new(g, r, max_states, err, errlen);
+    if (!s) return NULL;
+    solve_rounds(s, noop);
+    verify_t *v = xcalloc(1, sizeof *v);
+    v->g = g;
+    v->r = r;
+    v->s = s;
+    v->ms = match_state_new();
+    return v;
+}
+
+void verify_free(verify_t *v) {
+    if (!v) return;
+    smt_free(v->smt);
+    vocab_free(v->vocab);
+    match_state_free(v->ms);
+    solve_free(v->s);
+    free(v);
+}
+
+uint32_t verify_states(const verify_t *v) { return solve_count(v->s); }
+
+void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, bool use_z3, verify_row_t *out) {
+    memset(out, 0, sizeof *out);
+    match_t *m = match_new(v->g->ts, f);
+    if (!m) die("verify: the formula is not expanded");
+    uint32_t h = 0;
+    if (use_z3) {
+        if (!v->vocab) {
+            v->vocab = vocab_new(v->g, v->r, 16, 1);
+            v->smt = smt_new(v->vocab, false);
+        }
+        circuit_t *c = circuit_new();
+        h = smt_assert(v->smt, c, ground_form(c, v->vocab, v->g->ts, f));
+        circuit_free(c);
+    }
+    uint32_t n = solve_count(v->s);
+    out->states = n;
+    for (uint32_t id = 0; id < n; id++) {
+        const state_t *st = solve_state(v->s, id);
+        double t0 = now_seconds();
+        bool sat = match_check(m, v->ms, st);
+        double t1 = now_seconds();
+        out->match_seconds += t1 - t0;
+        if (use_z3) {
+            int z = smt_holds(v->smt, h, st);
+            out->z3_seconds += now_seconds() - t1;
+            if (z < 0) out->z3_unknown++;
+            else {
+                out->z3_checked++;
+                if ((z == 1) != sat) out->z3_disagree++;
+            }
+        }
+        bool in = i < 64 && ((solve_wmask(v->s, id, role) >> i) & 1);
+        uint8_t w = solve_win_in(v->s, id, role);
+        out->exact += in;
+        out->hits += sat;
+        if (sat && !in) out->false_pos++;
+        if (sat && (w == SOLVE_NONE || w > i)) out->late++;
+        if (!sat && in) out->misses++;
+    }
+    out->inexact = match_inexact(m);
+    match_free(m);
+}
+
+uint32_t verify_mutex(const verify_t *v, const mutex_t *m) {
+    const term_store_t *ts = v->g->ts;
+    uint32_t bad = 0;
+    for (uint32_t id = 0; id < solve_count(v->s); id++) {
+        const state_t *st = solve_state(v->s, id);
+        bool hit = false;
+        for (uint32_t a = 0; a < st->n && !hit; a++) {
+            term_t x = st->facts[a];
+            if (term_kind(ts, x) != TERM_FUN || term_sym(ts, x) != m->sym || term_arity(ts, x) != m->arity) continue;
+            for (uint32_t b = a + 1; b < st->n && !hit; b++) {
+                term_t y = st->facts[b];
+                if (term_kind(ts, y) != TERM_FUN || term_sym(ts, y) != m->sym || term_arity(ts, y) != m->arity)
+                    continue;
+                bool same = true;
+                for (uint32_t k = 0; k < m->arity && same; k++)
+                    if (k != m->pos && term_arg(ts, x, k) != term_arg(ts, y, k)) same = false;
+                hit = same;
+            }
+        }
+        bad += hit;
+    }
+    return bad;
+}

@@ -1,0 +1,43 @@
+/* Checking the sequences against the exact solver, on every reachable state.
+ *
+ * For a formula claimed to be α_i of a role: every reachable state that satisfies it
+ * (native matcher) must be in the exact set W_i (0 false positives) and must let the role
+ * force a win within i rounds per the solver; when the formula is complete, every state
+ * of W_i must satisfy it (0 misses). Optionally Z3 decides every state too and must agree
+ * with the matcher. Mutex invariants must hold on every reachable state. */
+#ifndef REGRESS_VERIFY_H
+#define REGRESS_VERIFY_H
+
+#include "expand.h"
+#include "form.h"
+#include "reason.h"
+
+typedef struct {
+    uint32_t states;      /* reachable states checked */
+    uint32_t exact;       /* states in W_i */
+    uint32_t hits;        /* states satisfying the formula */
+    uint32_t false_pos;   /* hits outside W_i */
+    uint32_t late;        /* hits where the role cannot force a win within i rounds */
+    uint32_t misses;      /* states of W_i not satisfying it */
+    uint32_t z3_checked;  /* states Z3 decided */
+    uint32_t z3_disagree; /* Z3 and the matcher differ */
+    uint32_t z3_unknown;
+    bool inexact;         /* the matcher met an unrepresentable instance */
+    double match_seconds, z3_seconds;
+} verify_row_t;
+
+typedef struct verify verify_t;
+
+/* Solves the game (NULL with a message past max_states). noop: each role's no-op. */
+verify_t *verify_new(game_t *g, reasoner_t *r, const term_t *noop, uint32_t max_states, char *err,
+                     size_t errlen);
+void verify_free(verify_t *v);
+uint32_t verify_states(const verify_t *v);
+
+/* Checks f as α_i of role (β_i: the other role's α_i). */
+void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, bool use_z3, verify_row_t *out);
+
+/* States where a mutex group has two members (0 expected). */
+uint32_t verify_mutex(const verify_t *v, const mutex_t *m);
+
+#endif

@@ -1,0 +1,377 @@
+/* Unit tests for regress/: the C operator (expansion) and the N operator on small rule
+ * sets written out here, with the expected formulas; simplification; the turn-taking
+ * test; bounded unfolding of recursive rules; sound shrinking. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "expand.h"
+#include "match.h"
+#include "reason.h"
+#include "regress.h"
+#include "validate.h"
+#include "verify.h"
+
+/* C: q has two rules; r has a local variable; s uses not r; u a static relation;
+ * dup a distinct. */
+static const char *const c_game =
+    "(role a) (role b)\n"
+    "(<= (q ?x) (true (f ?x)))\n"
+    "(<= (q ?y) (true (g ?y)))\n"
+    "(<= r (true (h ?z)))\n"
+    "(<= (s ?x) (q ?x) (not r))\n"
+    "(st 1) (st 2)\n"
+    "(<= (u ?x) (st ?x) (true (f ?x)))\n"
+    "(<= (dup ?x) (true (f ?x)) (distinct ?x 1))\n"
+    "(<= (reach ?x) (true (start ?x)))\n"
+    "(<= (reach ?y) (reach ?x) (edge ?x ?y))\n"
+    "(edge 1 2) (edge 2 3) (edge 3 4) (edge 4 5) (edge 5 6)\n"
+    "(<= (legal ?p noop) (role ?p))\n"
+    "(<= (next (f ?x)) (true (f ?x)))\n"
+    "(<= terminal (true done))\n"
+    "(<= (goal ?p 100) (role ?p))\n"
+    "(init (f 1))\n";
+
+/* N: a tiny turn-taking game. Whoever takes cell 1 wins; the other cells only pass the
+ * turn. */
+static const char *const n_game =
+    "(role a) (role b)\n"
+    "(cell 1) (cell 2) (cell 3)\n"
+    "(init (control a))\n"
+    "(<= (base (control ?r)) (role ?r))\n"
+    "(<= (base (owner ?x ?r)) (cell ?x) (role ?r))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (legal ?r (mark ?x)) (true (control ?r)) (cell ?x) (not (taken ?x)))\n"
+    "(<= (taken ?x) (true (owner ?x ?r)))\n"
+    "(<= (next (owner ?x ?r)) (does ?r (mark ?x)))\n"
+    "(<= (next (owner ?x ?r)) (true (owner ?x ?r)))\n"
+    "(<= (next (control b)) (true (control a)))\n"
+    "(<= (next (control a)) (true (control b)))\n"
+    "(<= terminal (true (owner 1 ?r)))\n"
+    "(<= terminal (taken 1) (taken 2) (taken 3))\n"
+    "(<= (goal ?r 100) (true (owner 1 ?r)))\n"
+    "(<= (goal ?r 0) (role ?r) (not (true (owner 1 ?r))))\n";
+
+typedef struct {
+    game_t *g;
+    reasoner_t *r;
+    expand_t *x;
+    strbuf_t sb;
+} fix_t;
+
+static game_t *load_text(const char *text) {
+    diag_t d;
+    diag_init(&d);
+    game_t *g = game_load_text(text, strlen(text), "t.kif", &d);
+    if (!g) diag_print(&d, stderr);
+    diag_fini(&d);
+    return g;
+}
+
+static int setup_c(void **state) {
+    fix_t *f = calloc(1, sizeof *f);
+    f->g = load_text(c_game);
+    if (!f->g) return -1;
+    f->r = reason_new(f->g);
+    f->x = expand_new(f->g, f->r);
+    sb_init(&f->sb);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fix_t *f = *state;
+    expand_free(f->x);
+    reason_free(f->r);
+    game_free(f->g);
+    sb_fini(&f->sb);
+    free(f);
+    return 0;
+}
+
+static term_t sym(fix_t *f, const char *name) { return term_const(f->g->ts, term_intern(f->g->ts, name, strlen(name))); }
+
+static term_t app1(fix_t *f, const char *fn, term_t a) {
+    return term_fun(f->g->ts, term_intern(f->g->ts, fn, strlen(fn)), &a, 1);
+}
+
+/* Expands, prints, frees; returns the text (valid until the next call). */
+static const char *show(fix_t *f, form_t *in, bool *complete) {
+    form_t *e = expand_form(f->x, in);
+    form_free(in);
+    assert_non_null(e);
+    sb_clear(&f->sb);
+    form_print(f->g->ts, e, &f->sb);
+    if (complete) *complete = e->complete;
+    form_free(e);
+    return sb_str(&f->sb);
+}
+
+static void test_c_two_rules(void **state) {
+    fix_t *f = *state;
+    term_t v = term_var(f->g->ts, 0);
+    assert_string_equal(show(f, form_atom(app1(f, "q", v)), NULL),
+                        "(or\n  (exists (?v0) (true (f ?v0)))\n  (exists (?v0) (true (g ?v0))))");
+}
+
+/* The seed's example: C(q(t) ∧ does(a)) = (p1(t) ∨ p2(t)) ∧ does(a) ∧ legal(a), one step. */
+static void test_c_one_step_with_does(void **state) {
+    fix_t *f = *state;
+    expand_opts(f->x)->max_gen = 1;
+    expand_opts(f->x)->legal_on_does = true;
+    form_t *in = form_atom(app1(f, "q", sym(f, "c")));
+    fconj_add(in->d[0], FL_DOES, f->g->roles[0], sym(f, "m"));
+    assert_string_equal(show(f, in, NULL), "(or\n  (and (does a m) (legal a m) (true (f c)))\n"
+                                           "  (and (does a m) (legal a m) (true (g c))))");
+    expand_opts(f->x)->max_gen = 0;
+    expand_opts(f->x)->legal_on_does = false;
+}
+
+/* A negated atom whose premise has a local variable: not exists. */
+static void test_c_negation_local_variable(void **state) {
+    fix_t *f = *state;
+    form_t *in = form_new();
+    fconj_t *d = fconj_new();
+    fconj_add(d, FL_NATOM, sym(f, "r"), TERM_NONE);
+    form_push(in, d);
+    assert_string_equal(show(f, in, NULL), "(not (exists (?v0) (true (h ?v0))))");
+    term_t v = term_var(f->g->ts, 0);
+    assert_string_equal(show(f, form_atom(app1(f, "s", v)), NULL),
+                        "(or\n  (exists (?v0) (and (not (exists (?v1) (true (h ?v1)))) (true (f ?v0))))\n"
+                        "  (exists (?v0) (and (not (exists (?v1) (true (h ?v1)))) (true (g ?v0)))))");
+}
+
+/* Static relations are evaluated away; ground distinct decides. */
+static void test_c_static_and_distinct(void **state) {
+    fix_t *f = *state;
+    term_t v = term_var(f->g->ts, 0);
+    assert_string_equal(show(f, form_atom(app1(f, "u", v)), NULL), "(or\n  (true (f 1))\n  (true (f 2)))");
+    assert_string_equal(show(f, form_atom(app1(f, "dup", sym(f, "1"))), NULL), "false");
+    assert_string_equal(show(f, form_atom(app1(f, "dup", sym(f, "2"))), NULL), "(true (f 2))");
+}
+
+/* A disjunct that is an instance of another (plus literals) is dropped; x and not x. */
+static void test_simplify_subsumption_contradiction(void **state) {
+    fix_t *f = *state;
+    term_t v = term_var(f->g->ts, 0);
+    form_t *in = form_atom(app1(f, "q", v));
+    fconj_t *d = fconj_new();
+    fconj_add(d, FL_TRUE, app1(f, "f", sym(f, "1")), TERM_NONE);
+    fconj_add(d, FL_TRUE, app1(f, "g", sym(f, "1")), TERM_NONE);
+    form_push(in, d);
+    d = fconj_new();
+    fconj_add(d, FL_TRUE, app1(f, "f", sym(f, "2")), TERM_NONE);
+    fconj_add(d, FL_NTRUE, app1(f, "f", sym(f, "2")), TERM_NONE);
+    form_push(in, d);
+    assert_string_equal(show(f, in, NULL), "(or\n  (exists (?v0) (true (f ?v0)))\n  (exists (?v0) (true (g ?v0))))");
+}
+
+/* Mutex pruning: two values of one group cannot hold together; a variable in the
+ * valued position is then decided. */
+static void test_simplify_mutex(void **state) {
+    fix_t *f = *state;
+    mutex_t m = {.sym = term_intern(f->g->ts, "f", 1), .arity = 1, .pos = 0};
+    expand_set_mutexes(f->x, &m, 1);
+    form_t *in = form_new();
+    fconj_t *d = fconj_new();
+    fconj_add(d, FL_TRUE, app1(f, "f", sym(f, "1")), TERM_NONE);
+    fconj_add(d, FL_TRUE, app1(f, "f", sym(f, "2")), TERM_NONE);
+    form_push(in, d);
+    assert_string_equal(show(f, in, NULL), "false");
+    in = form_new();
+    d = fconj_new();
+    fconj_add(d, FL_TRUE, app1(f, "f", sym(f, "1")), TERM_NONE);
+    fconj_add(d, FL_TRUE, app1(f, "f", term_var(f->g->ts, 0)), TERM_NONE);
+    fconj_add(d, FL_TRUE, app1(f, "g", term_var(f->g->ts, 0)), TERM_NONE);
+    form_push(in, d);
+    assert_string_equal(show(f, in, NULL), "(and (true (f 1)) (true (g 1)))");
+    expand_set_mutexes(f->x, NULL, 0);
+}
+
+/* Recursive predicates: bounded unfolding, marked incomplete; what is kept is sound. */
+static void test_c_recursion_bounded(void **state) {
+    fix_t *f = *state;
+    expand_opts(f->x)->max_depth = 2;
+    bool complete = true;
+    const char *txt = show(f, form_atom(app1(f, "reach", sym(f, "3"))), &complete);
+    assert_false(complete);
+    /* start 3, start 2 (one edge), start 1 (two edges) */
+    assert_non_null(strstr(txt, "(true (start 3))"));
+    assert_non_null(strstr(txt, "(true (start 2))"));
+    assert_non_null(strstr(txt, "(true (start 1))"));
+    complete = true;
+    txt = show(f, form_atom(app1(f, "reach", sym(f, "6"))), &complete);
+    assert_false(complete);
+    assert_null(strstr(txt, "(true (start 1))")); /* five edges away: cut */
+    expand_opts(f->x)->max_depth = 4;
+}
+
+/* N on the tiny game: α_0, α_1 written out, and every α_i/β_i exact on all its states. */
+static void test_n_tiny_game(void **state) {
+    (void)state;
+    game_t *g = load_text(n_game);
+    assert_non_null(g);
+    reasoner_t *r = reason_new(g);
+    regress_opts_t o;
+    regress_default_opts(&o);
+    o.budget = 0;
+    o.max_steps = 4;
+    char err[300];
+    regress_t *rg = regress_new(g, r, 0, &o, err, sizeof err);
+    assert_non_null(rg);
+    regress_run(rg, NULL, NULL);
+    strbuf_t sb;
+    sb_init(&sb);
+    form_print(g->ts, regress_step(rg, 0, 0)->f, &sb);
+    assert_string_equal(sb_str(&sb), "(true (owner 1 a))");
+    /* α_1: a moves (b's only move is noop), cell 1 is free: a takes it. The common
+     * conjunct is "not terminal, a to move"; nothing else is needed. */
+    sb_clear(&sb);
+    form_print(g->ts, regress_step(rg, 0, 1)->f, &sb);
+    assert_non_null(strstr(sb_str(&sb), "(not (exists (?v0) (true (owner 1 ?v0))))"));
+    assert_non_null(strstr(sb_str(&sb), "(true (control a))"));
+    sb_fini(&sb);
+    verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, 1000, err, sizeof err);
+    assert_non_null(v);
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < regress_count(rg, side); i++) {
+            verify_row_t row;
+            verify_formula(v, regress_step(rg, side, i)->f, (uint32_t)side, i, true, &row);
+            assert_int_equal(row.false_pos, 0);
+            assert_int_equal(row.late, 0);
+            assert_int_equal(row.misses, 0);
+            assert_int_equal(row.z3_disagree, 0);
+        }
+    assert_int_equal(regress_step(rg, 0, 1)->disjuncts, 1);
+    verify_free(v);
+    regress_free(rg);
+    reason_free(r);
+    game_free(g);
+}
+
+/* The same N by hand: regress_N of α_0 for the mover a, "exists". */
+static void test_n_direct(void **state) {
+    (void)state;
+    game_t *g = load_text(n_game);
+    reasoner_t *r = reason_new(g);
+    regress_opts_t o;
+    regress_default_opts(&o);
+    o.budget = 0;
+    char err[300];
+    regress_t *rg = regress_new(g, r, 0, &o, err, sizeof err);
+    assert_non_null(rg);
+    term_store_t *ts = g->ts;
+    term_t one = term_const(ts, term_intern(ts, "1", 1));
+    term_t args[2] = {one, g->roles[0]};
+    form_t *a0 = form_new();
+    fconj_t *d = fconj_new();
+    fconj_add(d, FL_TRUE, term_fun(ts, term_intern(ts, "owner", 5), args, 2), TERM_NONE);
+    form_push(a0, d);
+    form_t *a1 = regress_N(rg, a0, 0, true);
+    assert_non_null(a1);
+    assert_int_equal(a1->n, 1);
+    assert_non_null(a1->common);
+    /* b to move: nothing a can do */
+    form_t *b1 = regress_N(rg, a0, 1, true);
+    assert_non_null(b1);
+    match_t *m = match_new(ts, b1);
+    match_state_t *ms = match_state_new();
+    state_t s;
+    state_init(&s);
+    reason_initial(r, &s);
+    assert_false(match_check(m, ms, &s)); /* the initial state has a to move */
+    match_t *ma = match_new(ts, a1);
+    assert_true(match_check(ma, ms, &s)); /* and a takes cell 1 */
+    state_fini(&s);
+    match_free(m);
+    match_free(ma);
+    match_state_free(ms);
+    form_free(a0);
+    form_free(a1);
+    form_free(b1);
+    regress_free(rg);
+    reason_free(r);
+    game_free(g);
+}
+
+static void test_shape_unsupported(void **state) {
+    (void)state;
+    diag_t d;
+    diag_init(&d);
+    game_t *g = game_load(GAMES_DIR "/simultaneous.kif", &d);
+    assert_non_null(g);
+    reasoner_t *r = reason_new(g);
+    regress_opts_t o;
+    regress_default_opts(&o);
+    char err[300];
+    regress_t *rg = regress_new(g, r, 0, &o, err, sizeof err);
+    assert_null(rg);
+    assert_non_null(strstr(err, "not turn-taking"));
+    reason_free(r);
+    game_free(g);
+    g = game_load(GAMES_DIR "/three_player.kif", &d);
+    assert_non_null(g);
+    r = reason_new(g);
+    rg = regress_new(g, r, 0, &o, err, sizeof err);
+    assert_null(rg);
+    assert_non_null(strstr(err, "two roles"));
+    reason_free(r);
+    game_free(g);
+    diag_fini(&d);
+}
+
+/* Shrinking keeps a formula sound: the states it describes are a subset. */
+static void test_shrink_is_sound(void **state) {
+    (void)state;
+    diag_t d;
+    diag_init(&d);
+    game_t *g = game_load(GAMES_DIR "/tictactoe.kif", &d);
+    reasoner_t *r = reason_new(g);
+    regress_opts_t o;
+    regress_default_opts(&o);
+    o.budget = 0;
+    o.max_steps = 3;
+    char err[300];
+    regress_t *rg = regress_new(g, r, 0, &o, err, sizeof err);
+    regress_run(rg, NULL, NULL);
+    verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, 100000, err, sizeof err);
+    for (uint32_t i = 1; i <= 3; i++) {
+        form_t *f = form_copy(regress_step(rg, 0, i)->f);
+        uint64_t before = form_literals(f);
+        form_shrink(f, before / 2);
+        assert_false(f->complete);
+        assert_true(form_literals(f) < before);
+        verify_row_t row;
+        verify_formula(v, f, 0, i, false, &row);
+        assert_int_equal(row.false_pos, 0);
+        form_free(f);
+    }
+    verify_free(v);
+    regress_free(rg);
+    reason_free(r);
+    game_free(g);
+    diag_fini(&d);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_c_two_rules, setup_c, teardown),
+        cmocka_unit_test_setup_teardown(test_c_one_step_with_does, setup_c, teardown),
+        cmocka_unit_test_setup_teardown(test_c_negation_local_variable, setup_c, teardown),
+        cmocka_unit_test_setup_teardown(test_c_static_and_distinct, setup_c, teardown),
+        cmocka_unit_test_setup_teardown(test_simplify_subsumption_contradiction, setup_c, teardown),
+        cmocka_unit_test_setup_teardown(test_simplify_mutex, setup_c, teardown),
+        cmocka_unit_test_setup_teardown(test_c_recursion_bounded, setup_c, teardown),
+        cmocka_unit_test(test_n_tiny_game),
+        cmocka_unit_test(test_n_direct),
+        cmocka_unit_test(test_shape_unsupported),
+        cmocka_unit_test(test_shrink_is_sound),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

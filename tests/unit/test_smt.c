@@ -1,0 +1,178 @@
+/* Unit tests for the state checks: the native matcher (regress/match), the grounding on
+ * the vocabulary (regress/ground) and the Z3 bridge (regress/smt) must give the same
+ * answer — on hand-written formulas with negated scopes, `=` and distinct, and on every
+ * reachable tic-tac-toe state for the first sequence formulas. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ground.h"
+#include "match.h"
+#include "reason.h"
+#include "regress.h"
+#include "smt.h"
+#include "solve.h"
+#include "validate.h"
+
+typedef struct {
+    game_t *g;
+    reasoner_t *r;
+    vocab_t *v;
+    smt_t *z;
+    match_state_t *ms;
+} fix_t;
+
+static int setup(void **state) {
+    fix_t *f = calloc(1, sizeof *f);
+    diag_t d;
+    diag_init(&d);
+    f->g = game_load(GAMES_DIR "/tictactoe.kif", &d);
+    diag_fini(&d);
+    if (!f->g) return -1;
+    f->r = reason_new(f->g);
+    f->v = vocab_new(f->g, f->r, 8, 1);
+    f->z = smt_new(f->v, false);
+    f->ms = match_state_new();
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fix_t *f = *state;
+    match_state_free(f->ms);
+    smt_free(f->z);
+    vocab_free(f->v);
+    reason_free(f->r);
+    game_free(f->g);
+    free(f);
+    return 0;
+}
+
+static term_t cst(fix_t *f, const char *s) { return term_const(f->g->ts, term_intern(f->g->ts, s, strlen(s))); }
+
+static term_t cell(fix_t *f, term_t x, term_t y, term_t m) {
+    term_t a[3] = {x, y, m};
+    return term_fun(f->g->ts, term_intern(f->g->ts, "cell", 4), a, 3);
+}
+
+/* The three checks on one state; asserts they agree and returns the answer. */
+static bool check3(fix_t *f, const form_t *form, const state_t *s) {
+    match_t *m = match_new(f->g->ts, form);
+    assert_non_null(m);
+    bool a = match_check(m, f->ms, s);
+    assert_false(match_inexact(m));
+    match_free(m);
+    circuit_t *c = circuit_new();
+    pn_t root = ground_form(c, f->v, f->g->ts, form);
+    uint8_t *truth = calloc(vocab_count(f->v) + 1, 1);
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t k = vocab_index(f->v, s->facts[i]);
+        assert_true(k != UINT32_MAX);
+        truth[k] = 1;
+    }
+    bool b = pn_eval(c, root, truth);
+    free(truth);
+    uint32_t h = smt_assert(f->z, c, root);
+    int z = smt_holds(f->z, h, s);
+    circuit_free(c);
+    assert_int_equal(a, b);
+    assert_int_equal(z, a ? 1 : 0);
+    return a;
+}
+
+/* exists x,y: cell(x, y, b) and not exists z (cell(z, y, o)) and x != 2 */
+static void test_hand_formulas(void **state) {
+    fix_t *f = *state;
+    term_store_t *ts = f->g->ts;
+    term_t x = term_var(ts, 0), y = term_var(ts, 1), z = term_var(ts, 2);
+    form_t *form = form_new();
+    fconj_t *d = fconj_new();
+    fconj_add(d, FL_TRUE, cell(f, x, y, cst(f, "b")), TERM_NONE);
+    fconj_t *n = fconj_new();
+    fconj_add(n, FL_TRUE, cell(f, z, y, cst(f, "o")), TERM_NONE);
+    fconj_add_not(d, n);
+    fconj_add(d, FL_DIST, x, cst(f, "2"));
+    form_push(form, d);
+    state_t s;
+    state_init(&s);
+    reason_initial(f->r, &s); /* all blank */
+    assert_true(check3(f, form, &s));
+    /* o at (1,1), (1,2), (1,3): every column y has an o now, so no blank qualifies */
+    state_t t;
+    state_init(&t);
+    t.facts = malloc((s.n + 1) * sizeof *t.facts);
+    t.cap = s.n + 1;
+    for (uint32_t i = 0; i < s.n; i++) {
+        term_t fct = s.facts[i];
+        if (term_sym(ts, fct) == term_intern(ts, "cell", 4) && term_arg(ts, fct, 0) == cst(f, "1")) {
+            fct = cell(f, cst(f, "1"), term_arg(ts, fct, 1), cst(f, "o"));
+        }
+        t.facts[t.n++] = fct;
+    }
+    state_normalise(&t);
+    assert_false(check3(f, form, &t));
+    /* `=` in a negated scope: not exists z (cell(1, z, o) and z = y) with y bound */
+    form_t *f2 = form_new();
+    d = fconj_new();
+    fconj_add(d, FL_TRUE, cell(f, x, y, cst(f, "b")), TERM_NONE);
+    n = fconj_new();
+    fconj_add(n, FL_TRUE, cell(f, cst(f, "1"), z, cst(f, "o")), TERM_NONE);
+    fconj_add(n, FL_EQ, y, z);
+    fconj_add_not(d, n);
+    form_push(f2, d);
+    assert_true(check3(f, f2, &s));
+    assert_false(check3(f, f2, &t));
+    form_free(form);
+    form_free(f2);
+    state_fini(&s);
+    state_fini(&t);
+}
+
+/* α_0..α_3 and β_0..β_3 of tic-tac-toe on every reachable state. */
+static void test_tictactoe_all_states(void **state) {
+    fix_t *f = *state;
+    regress_opts_t o;
+    regress_default_opts(&o);
+    o.budget = 0;
+    o.max_steps = 3;
+    char err[300];
+    regress_t *rg = regress_new(f->g, f->r, 0, &o, err, sizeof err);
+    assert_non_null(rg);
+    regress_run(rg, NULL, NULL);
+    solve_t *s = solve_new(f->g, f->r, 100000, err, sizeof err);
+    assert_non_null(s);
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < regress_count(rg, side); i++) {
+            const form_t *form = regress_step(rg, side, i)->f;
+            match_t *m = match_new(f->g->ts, form);
+            circuit_t *c = circuit_new();
+            uint32_t h = smt_assert(f->z, c, ground_form(c, f->v, f->g->ts, form));
+            circuit_free(c);
+            uint32_t hits = 0;
+            for (uint32_t id = 0; id < solve_count(s); id++) {
+                const state_t *st = solve_state(s, id);
+                bool a = match_check(m, f->ms, st);
+                int z = smt_holds(f->z, h, st);
+                assert_int_equal(z, a ? 1 : 0);
+                hits += a;
+            }
+            assert_true(hits > 0);
+            match_free(m);
+        }
+    solve_free(s);
+    regress_free(rg);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_hand_formulas, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tictactoe_all_states, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

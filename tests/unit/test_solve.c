@@ -1,0 +1,159 @@
+/* Unit tests for regress/solve: the exact solver (reachable states, minimax values,
+ * forced-win distances, the turn-taking sets W_i) on a hand-made game with known answers
+ * and on project games with known state counts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "reason.h"
+#include "regress.h"
+#include "solve.h"
+#include "validate.h"
+
+/* Take-away with 3 stones, take 1 or 2, taking the last stone wins: the mover at 3
+ * loses, at 1 and 2 wins at once. */
+static const char *const take3 =
+    "(role a) (role b)\n"
+    "(init (stones 3)) (init (control a))\n"
+    "(minus 3 1 2) (minus 3 2 1) (minus 2 1 1) (minus 2 2 0) (minus 1 1 0)\n"
+    "(<= (legal ?r (take ?n)) (true (control ?r)) (true (stones ?s)) (minus ?s ?n ?t))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (next (stones ?t)) (does ?r (take ?n)) (true (stones ?s)) (minus ?s ?n ?t))\n"
+    "(<= (next (control b)) (true (control a)))\n"
+    "(<= (next (control a)) (true (control b)))\n"
+    "(<= terminal (true (stones 0)))\n"
+    "(<= (goal ?r 100) (role ?r) (not (true (control ?r))) (true (stones 0)))\n"
+    "(<= (goal ?r 0) (true (control ?r)) (true (stones 0)))\n";
+
+static game_t *load_text(const char *text) {
+    diag_t d;
+    diag_init(&d);
+    game_t *g = game_load_text(text, strlen(text), "t.kif", &d);
+    if (!g) diag_print(&d, stderr);
+    diag_fini(&d);
+    return g;
+}
+
+static game_t *load_file(const char *path) {
+    diag_t d;
+    diag_init(&d);
+    game_t *g = game_load(path, &d);
+    if (!g) diag_print(&d, stderr);
+    diag_fini(&d);
+    return g;
+}
+
+static void test_take3(void **state) {
+    (void)state;
+    game_t *g = load_text(take3);
+    assert_non_null(g);
+    reasoner_t *r = reason_new(g);
+    char err[200];
+    solve_t *s = solve_new(g, r, 100, err, sizeof err);
+    assert_non_null(s);
+    /* by hand: (3, a to move), (2, b), (1, b), (1, a), (0, a), (0, b) */
+    assert_int_equal(solve_count(s), 6);
+    term_t noop[2] = {term_const(g->ts, SYM_NOOP), term_const(g->ts, SYM_NOOP)};
+    solve_rounds(s, noop);
+    assert_false(solve_cyclic(s));
+    assert_int_equal(solve_value(s, 0, 0), 0);   /* a moves at 3 and loses */
+    assert_int_equal(solve_value(s, 0, 1), 100);
+    assert_int_equal(solve_win_in(s, 0, 1), 2);  /* b wins in two rounds */
+    assert_int_equal(solve_win_in(s, 0, 0), SOLVE_NONE);
+    /* W_2 of b holds at the start (a moves, every move lets b win at once) */
+    assert_true((solve_wmask(s, 0, 1) >> 2) & 1);
+    assert_false((solve_wmask(s, 0, 1) >> 1) & 1);
+    solve_free(s);
+    reason_free(r);
+    game_free(g);
+}
+
+static void test_limit(void **state) {
+    (void)state;
+    game_t *g = load_file(GAMES_DIR "/tictactoe.kif");
+    reasoner_t *r = reason_new(g);
+    char err[200];
+    assert_null(solve_new(g, r, 1000, err, sizeof err));
+    assert_non_null(strstr(err, "more than 1000"));
+    reason_free(r);
+    game_free(g);
+}
+
+static void test_tictactoe(void **state) {
+    (void)state;
+    game_t *g = load_file(GAMES_DIR "/tictactoe.kif");
+    reasoner_t *r = reason_new(g);
+    char err[200];
+    solve_t *s = solve_new(g, r, 100000, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(solve_count(s), 5478); /* the known number of tic-tac-toe positions */
+    shape_t sh;
+    regress_shape(g, r, 16, 1, &sh);
+    assert_true(sh.supported);
+    solve_rounds(s, sh.noop);
+    assert_int_equal(solve_value(s, 0, 0), 50); /* a draw */
+    assert_int_equal(solve_value(s, 0, 1), 50);
+    assert_int_equal(solve_win_in(s, 0, 0), SOLVE_NONE);
+    uint32_t terminal = 0, xwins = 0;
+    for (uint32_t i = 0; i < solve_count(s); i++) {
+        terminal += solve_terminal(s, i);
+        xwins += solve_terminal(s, i) && solve_goal(s, i, 0) == 100;
+    }
+    assert_int_equal(terminal, 958);
+    assert_int_equal(xwins, 626);
+    solve_free(s);
+    reason_free(r);
+    game_free(g);
+}
+
+static void test_nim(void **state) {
+    (void)state;
+    game_t *g = load_file(GAMES_DIR "/nim.kif");
+    reasoner_t *r = reason_new(g);
+    char err[200];
+    solve_t *s = solve_new(g, r, 100000, err, sizeof err);
+    assert_non_null(s);
+    shape_t sh;
+    regress_shape(g, r, 16, 1, &sh);
+    solve_rounds(s, sh.noop);
+    /* nim-sum 1^2^3^5 = 5 != 0: the first player wins */
+    assert_int_equal(solve_value(s, 0, 0), 100);
+    assert_int_equal(solve_value(s, 0, 1), 0);
+    assert_true(solve_win_in(s, 0, 0) != SOLVE_NONE);
+    /* every state of nim: the player to move wins iff the nim-sum is not zero */
+    uint32_t checked = 0;
+    for (uint32_t i = 0; i < solve_count(s); i++) {
+        const state_t *st = solve_state(s, i);
+        int sum = 0, mover = -1;
+        for (uint32_t k = 0; k < st->n; k++) {
+            term_t f = st->facts[k];
+            const char *fn = term_sym_name(g->ts, term_sym(g->ts, f));
+            if (!strcmp(fn, "heap")) sum ^= atoi(term_sym_name(g->ts, term_sym(g->ts, term_arg(g->ts, f, 1))));
+            if (!strcmp(fn, "control"))
+                mover = term_arg(g->ts, f, 0) == g->roles[0] ? 0 : 1;
+        }
+        if (solve_terminal(s, i) || mover < 0) continue;
+        assert_int_equal(solve_value(s, i, (uint32_t)mover), sum ? 100 : 0);
+        checked++;
+    }
+    assert_true(checked > 100);
+    solve_free(s);
+    reason_free(r);
+    game_free(g);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_take3),
+        cmocka_unit_test(test_limit),
+        cmocka_unit_test(test_tictactoe),
+        cmocka_unit_test(test_nim),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
