@@ -1,0 +1,58 @@
+/* Rollout early termination with lifted backward search (see docs/mcts.md).
+ *
+ * lbs_new runs backward search (regress/regress.h) for a role within a time budget: α_i
+ * are the role's forced wins within i rounds, β_i the other role's. Each formula is
+ * compiled once for the native matcher (regress/match.h) and, when confirmation is asked
+ * for, grounded and asserted once in Z3 (regress/smt.h). lbs_check indexes a state once
+ * and tries the formulas that can hold given who is to move, in order of i; a matcher hit
+ * is confirmed by Z3 before it is reported, and a disagreement is counted and dropped.
+ *
+ * An lbs_t uses the game's term store and the reasoner only inside lbs_new; lbs_check
+ * touches neither the reasoner nor the store (safe between reasoner calls of a search). */
+#ifndef MCTS_LBS_H
+#define MCTS_LBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reason.h"
+
+typedef enum { LBS_CONFIRM_NONE, LBS_CONFIRM_Z3 } lbs_confirm_t;
+
+typedef struct {
+    double budget;         /* seconds of backward search in lbs_new */
+    uint64_t max_size;     /* literals per formula (0: no cap) */
+    lbs_confirm_t confirm; /* confirm matcher hits with Z3 */
+} lbs_opts_t;
+
+/* budget 10 s, confirm Z3, max_size: regress's default. */
+void lbs_default_opts(lbs_opts_t *o);
+
+typedef struct lbs lbs_t;
+
+/* Runs backward search for `role` (its α = role's wins, β = the other's) within o->budget.
+ * NULL with a clear message in err when the game is unsupported (not two-player
+ * turn-taking, recursive, GDL-II). g and r stay the caller's and must outlive the lbs_t. */
+lbs_t *lbs_new(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o, char *err,
+               size_t errlen);
+void lbs_free(lbs_t *l);
+
+/* 1: s satisfies some α_i (sets *i to the least such i), -1: some β_i (likewise), 0: none.
+ * A matcher hit is confirmed by Z3 when confirm is Z3; a disagreement is counted and the
+ * hit is not used. i may be NULL. */
+int lbs_check(lbs_t *l, const state_t *s, uint32_t *i);
+
+/* uct_rollout_hook_t adapter (ctx = lbs_t*): 100 on α, 0 on β, -1 otherwise. */
+int lbs_hook(void *ctx, const state_t *s);
+
+typedef struct {
+    uint32_t n_alpha, n_beta; /* formulas in use (α_0..α_{n_alpha-1}, β likewise) */
+    uint64_t checks;          /* lbs_check calls */
+    uint64_t hits_alpha[64], hits_beta[64]; /* reported (confirmed) hits per i */
+    uint64_t z3_confirmed, z3_disagree;
+    double check_seconds, z3_seconds, regress_seconds;
+} lbs_stats_t;
+
+void lbs_stats(const lbs_t *l, lbs_stats_t *out);
+
+#endif
