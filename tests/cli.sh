@@ -137,5 +137,30 @@ run 0 "$GGP" bench "$TTT" --seconds 0.2 &&
     expect out '^playouts_per_sec=[0-9.]+ states_per_sec=[0-9.]+ avg_length=[0-9.]+$' "bench last line"
 [ "$(tail -1 "$tmp/out" | cut -c1-17)" = "playouts_per_sec=" ] && ok || bad "bench: machine-readable line is not last"
 
+# ---- regress: backward search (begin; owned by the backward-search work) ----
+# Unsupported games get a one-line reason and exit 3, never a formula; a recursive game
+# is announced and its formulas say complete=no where the unfolding bound cut.
+if "$GGP" --help 2>&1 | grep -q regress; then
+    run 2 "$GGP" regress "$TTT" && expect err "--role is required" "regress without --role"
+    run 2 "$GGP" regress "$TTT" --role nobody && expect err "role" "regress with an unknown role"
+    run 3 "$GGP" regress "$GAMES/simultaneous.kif" --role 0 --budget 1 &&
+        expect err "unsupported by backward search: .*simultaneous" "regress: simultaneous moves"
+    [ -s "$tmp/out" ] && bad "regress printed a formula for a simultaneous game" || ok
+    run 3 "$GGP" regress "$GAMES/three_player.kif" --role 0 --budget 1 &&
+        expect err "unsupported by backward search: .*two roles.*3" "regress: three roles"
+    run 3 "$GGP" regress "$GAMES/guess.kif" --role 0 --budget 1 &&
+        expect err "unsupported by backward search: GDL-II" "regress: GDL-II game"
+    run 3 "$GGP" regress "$GAMES/lightsout.kif" --role 0 --budget 1 &&
+        expect err "unsupported by backward search: .*two roles.*1" "regress: one role"
+    run 0 "$GGP" regress "$GAMES/hex5.kif" --role 0 --budget 2 --steps 1 &&
+        expect out "^# recursive rules" "regress: recursive game announced" &&
+        expect out "^side=alpha i=0 .*complete=no$" "regress: cut formula says complete=no"
+    run 0 "$GGP" regress "$TTT" --role xplayer --budget 5 --steps 3 &&
+        expect out "^side=beta i=3 seconds=[0-9.]+ disjuncts=[0-9]+ literals=[0-9]+ complete=(yes|no)$" \
+            "regress: one line per step"
+    run 0 "$GGP" solve "$TTT" && expect out "^role=xplayer value=50 " "solve: tic-tac-toe is a draw"
+fi
+# ---- regress: end ----
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
