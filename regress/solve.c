@@ -184,6 +184,29 @@ solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, siz
     return s;
 }
 
+/* Like solve_new, from a given root state (id 0) instead of the initial one: exact values
+ * of positions deep in games too large to solve whole (connect four from random play). */
+solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states, char *err,
+                        size_t errlen) {
+    solve_t *s = xcalloc(1, sizeof *s);
+    s->g = g;
+    s->n_roles = g->n_roles;
+    state_t tmp, next;
+    state_init(&tmp);
+    state_init(&next);
+    bool added, ok = true;
+    intern(s, root, &added);
+    for (uint32_t id = 0; id < s->n && ok; id++) ok = expand_state(s, r, id, max_states, &tmp, &next);
+    state_fini(&tmp);
+    state_fini(&next);
+    if (!ok) {
+        snprintf(err, errlen, "more than %u reachable states", max_states);
+        solve_free(s);
+        return NULL;
+    }
+    return s;
+}
+
 uint32_t solve_count(const solve_t *s) { return s->n; }
 const state_t *solve_state(const solve_t *s, uint32_t id) { return &s->states[id]; }
 bool solve_terminal(const solve_t *s, uint32_t id) { return s->nodes[id].terminal; }
@@ -196,6 +219,16 @@ uint32_t solve_legal(const solve_t *s, uint32_t id, uint32_t role, const term_t 
     for (uint32_t k = 0; k < role; k++) off += nm[k];
     *moves = s->moves + off;
     return nm[role];
+}
+
+/* The successors of a state, one per joint move in mixed radix (the last role varying
+ * fastest); 0 for a terminal state. Lets callers walk the graph without the reasoner. */
+uint32_t solve_successors(const solve_t *s, uint32_t id, const uint32_t **succ) {
+    *succ = s->succ + s->nodes[id].succ;
+    if (s->nodes[id].terminal) return 0;
+    uint32_t p = 1;
+    for (uint32_t k = 0; k < s->n_roles; k++) p *= s->nmv[(size_t)id * s->n_roles + k];
+    return p;
 }
 
 /* ---------------- values ---------------- */

@@ -26,6 +26,9 @@ typedef struct solve solve_t;
 
 /* NULL (message in err) past max_states reachable states. */
 solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen);
+/* The same from a given root state (id 0 is the root): its reachable subgraph only. */
+solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states, char *err,
+                        size_t errlen);
 void solve_free(solve_t *s);
 
 uint32_t solve_count(const solve_t *s);
@@ -35,6 +38,10 @@ int solve_goal(const solve_t *s, uint32_t id, uint32_t role);
 bool solve_cyclic(const solve_t *s);
 /* Legal moves of a role in a state (owned by s). */
 uint32_t solve_legal(const solve_t *s, uint32_t id, uint32_t role, const term_t **moves);
+
+/* Successor ids, one per joint move in mixed radix, the last role varying fastest (owned
+ * by s); returns their number, 0 for a terminal state. */
+uint32_t solve_successors(const solve_t *s, uint32_t id, const uint32_t **succ);
 
 /* Computes the round counts and the W_i masks of two-player games (noop: each role's
  * no-op; with NULL, the masks stay empty). Call once before the queries below. */
