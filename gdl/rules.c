@@ -82,13 +82,33 @@ static term_t to_term(build_t *b, const sexp_t *e) {
     return t;
 }
 
+/* A sentence written `(p)` is a relation with no arguments, which KIF and the reference
+ * reasoner (ggp-base) keep apart from the proposition `p`: `(not (terminal))` does not
+ * ask `terminal`. It gets its own symbol, named "(p)", and a warning says so. */
+static term_t sentence_term(build_t *b, const sexp_t *e) {
+    if (e->kind != SEXP_LIST || e->n != 1 || e->first->kind != SEXP_ATOM) return to_term(b, e);
+    term_store_t *ts = b->g->ts;
+    const char *name = term_sym_name(ts, e->first->sym);
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_printf(&sb, "(%s)", name);
+    sym_t s = term_intern(ts, sb.data, sb.len);
+    sb_fini(&sb);
+    diag_add(&b->g->warnings, b->g->file, e->line, e->col,
+             "`(%s)` is a relation with no arguments, not the proposition `%s` (as the reference "
+             "reads it)",
+             name, name);
+    return term_const(ts, s);
+}
+
 static void conj_push(conj_t *c, lit_t l) {
     GROW(c->lits, c->cap, c->n + 1);
     c->lits[c->n++] = l;
 }
 
 static void dnf_free(dnf_t *d) {
-    for (uint32_t i = 0; i < d->n; i++) free(d->alts[i].lits);
+    for (uint32_t i = 0; i < d->n; i++)
+        free(d->alts[i].lits);
     free(d->alts);
     memset(d, 0, sizeof *d);
 }
@@ -100,8 +120,10 @@ static void dnf_push(dnf_t *d, conj_t c) {
 
 static conj_t conj_concat(const conj_t *a, const conj_t *b) {
     conj_t c = {0};
-    for (uint32_t i = 0; i < a->n; i++) conj_push(&c, a->lits[i]);
-    for (uint32_t i = 0; i < b->n; i++) conj_push(&c, b->lits[i]);
+    for (uint32_t i = 0; i < a->n; i++)
+        conj_push(&c, a->lits[i]);
+    for (uint32_t i = 0; i < b->n; i++)
+        conj_push(&c, b->lits[i]);
     return c;
 }
 
@@ -110,7 +132,8 @@ static bool dnf_and(dnf_t *a, dnf_t *b) {
     if ((size_t)a->n * b->n > MAX_EXPANSION) return false;
     dnf_t r = {0};
     for (uint32_t i = 0; i < a->n; i++)
-        for (uint32_t j = 0; j < b->n; j++) dnf_push(&r, conj_concat(&a->alts[i], &b->alts[j]));
+        for (uint32_t j = 0; j < b->n; j++)
+            dnf_push(&r, conj_concat(&a->alts[i], &b->alts[j]));
     dnf_free(a);
     *a = r;
     return true;
@@ -119,7 +142,8 @@ static bool dnf_and(dnf_t *a, dnf_t *b) {
 /* a := a OR b, taking b's alternatives. */
 static bool dnf_or(dnf_t *a, dnf_t *b) {
     if ((size_t)a->n + b->n > MAX_EXPANSION) return false;
-    for (uint32_t i = 0; i < b->n; i++) dnf_push(a, b->alts[i]);
+    for (uint32_t i = 0; i < b->n; i++)
+        dnf_push(a, b->alts[i]);
     free(b->alts);
     memset(b, 0, sizeof *b);
     return true;
@@ -157,8 +181,8 @@ static bool literal_dnf(build_t *b, const sexp_t *e, bool neg, dnf_t *out) {
     *out = (dnf_t){0};
     term_store_t *ts = b->g->ts;
     sym_t head = (e->kind == SEXP_LIST && e->n > 0 && e->first->kind == SEXP_ATOM) ? e->first->sym
-                 : e->kind == SEXP_ATOM                                          ? e->sym
-                                                                                 : SYM_NONE;
+                 : e->kind == SEXP_ATOM                                            ? e->sym
+                                                                                   : SYM_NONE;
     if (e->kind == SEXP_VAR) {
         fail_at(b, e, "a variable cannot be a literal", ts);
         return false;
@@ -179,7 +203,7 @@ static bool literal_dnf(build_t *b, const sexp_t *e, bool neg, dnf_t *out) {
         fail_at(b, e, "`distinct` takes exactly two terms", ts);
         return false;
     }
-    term_t atom = to_term(b, e);
+    term_t atom = sentence_term(b, e);
     if (atom == TERM_NONE) return false;
     lit_t l = {.atom = atom, .line = e->line, .col = e->col};
     l.kind = head == SYM_DISTINCT && !neg ? LIT_DISTINCT : neg ? LIT_NEG : LIT_POS;
@@ -210,7 +234,8 @@ static void pred_rehash(game_t *g) {
     for (size_t p = 0; p < g->n_preds; p++) {
         uint32_t h = hash_mix(g->preds[p].sym * 0x9e3779b1u, g->preds[p].arity);
         size_t i = h & (cap - 1);
-        while (tab[i]) i = (i + 1) & (cap - 1);
+        while (tab[i])
+            i = (i + 1) & (cap - 1);
         tab[i] = (uint32_t)p + 1;
     }
     free(g->pred_table);
@@ -230,7 +255,8 @@ static uint32_t pred_add(game_t *g, term_t atom) {
     id = (uint32_t)g->n_preds++;
     uint32_t h = hash_mix(p->sym * 0x9e3779b1u, p->arity);
     size_t i = h & (g->pred_table_cap - 1);
-    while (g->pred_table[i]) i = (i + 1) & (g->pred_table_cap - 1);
+    while (g->pred_table[i])
+        i = (i + 1) & (g->pred_table_cap - 1);
     g->pred_table[i] = id + 1;
     return id;
 }
@@ -261,7 +287,9 @@ static void add_rule(build_t *b, term_t head, const conj_t *body, const sexp_t *
     append_rule(b->g, head, body->lits, body->n, b->n_vars, src->line, src->col);
 }
 
-static bool is_head_term(const term_store_t *ts, term_t t) { return !term_is_var(ts, t); }
+static bool is_head_term(const term_store_t *ts, term_t t) {
+    return !term_is_var(ts, t);
+}
 
 static void read_statement(build_t *b, const sexp_t *e) {
     term_store_t *ts = b->g->ts;
@@ -273,7 +301,7 @@ static void read_statement(build_t *b, const sexp_t *e) {
         fail_at(b, e, "rule without a head", ts);
         return;
     }
-    term_t head = to_term(b, head_e);
+    term_t head = sentence_term(b, head_e);
     if (head == TERM_NONE) return;
     if (!is_head_term(ts, head)) {
         fail_at(b, head_e, "a variable cannot be the head of a rule", ts);
@@ -305,7 +333,8 @@ static void read_statement(build_t *b, const sexp_t *e) {
         }
     }
     if (!b->failed)
-        for (uint32_t i = 0; i < body.n; i++) add_rule(b, head, &body.alts[i], head_e);
+        for (uint32_t i = 0; i < body.n; i++)
+            add_rule(b, head, &body.alts[i], head_e);
     dnf_free(&body);
     b->g->n_written++;
 }
@@ -335,7 +364,8 @@ typedef struct {
 } subst_t;
 
 static term_t walk(subst_t *s, term_t t) {
-    while (term_is_var(s->ts, t) && s->bind[term_sym(s->ts, t)]) t = s->bind[term_sym(s->ts, t)];
+    while (term_is_var(s->ts, t) && s->bind[term_sym(s->ts, t)])
+        t = s->bind[term_sym(s->ts, t)];
     return t;
 }
 
@@ -362,8 +392,8 @@ static bool unify1(subst_t *s, term_t a, term_t b) {
         s->bind[term_sym(ts, a)] = b;
         return true;
     }
-    if (term_kind(ts, a) != TERM_FUN || term_kind(ts, b) != TERM_FUN || term_sym(ts, a) != term_sym(ts, b) ||
-        term_arity(ts, a) != term_arity(ts, b))
+    if (term_kind(ts, a) != TERM_FUN || term_kind(ts, b) != TERM_FUN ||
+        term_sym(ts, a) != term_sym(ts, b) || term_arity(ts, a) != term_arity(ts, b))
         return false;
     for (uint32_t i = 0; i < term_arity(ts, a); i++)
         if (!unify1(s, term_arg(ts, a, i), term_arg(ts, b, i))) return false;
@@ -376,7 +406,8 @@ static term_t resolve(subst_t *s, term_t t) {
     if (term_is_ground(ts, t) || term_is_var(ts, t)) return t;
     uint32_t n = term_arity(ts, t);
     term_t *args = xmalloc(n * sizeof *args);
-    for (uint32_t i = 0; i < n; i++) args[i] = resolve(s, term_arg(ts, t, i));
+    for (uint32_t i = 0; i < n; i++)
+        args[i] = resolve(s, term_arg(ts, t, i));
     term_t r = term_fun(ts, term_sym(ts, t), args, n);
     free(args);
     return r;
@@ -453,8 +484,10 @@ game_t *game_from_text(const char *text, size_t len, const char *file, diag_t *d
 
 void game_free(game_t *g) {
     if (!g) return;
-    for (size_t i = 0; i < g->n_rules; i++) free(g->rules[i].body);
-    for (size_t i = 0; i < g->n_preds; i++) free(g->preds[i].rules);
+    for (size_t i = 0; i < g->n_rules; i++)
+        free(g->rules[i].body);
+    for (size_t i = 0; i < g->n_preds; i++)
+        free(g->preds[i].rules);
     free(g->rules);
     free(g->preds);
     free(g->pred_table);

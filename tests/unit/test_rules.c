@@ -79,7 +79,9 @@ static const char *diag_text(fix_t *f, size_t i) {
     return sb_str(&f->sb);
 }
 
-static sym_t intern(fix_t *f, const char *s) { return term_intern(f->g->ts, s, strlen(s)); }
+static sym_t intern(fix_t *f, const char *s) {
+    return term_intern(f->g->ts, s, strlen(s));
+}
 
 static void test_facts_and_rules(void **state) {
     fix_t *f = *state;
@@ -90,7 +92,8 @@ static void test_facts_and_rules(void **state) {
     assert_int_equal(g->rules[2].n_body, 1);
     assert_int_equal(g->rules[2].body[0].kind, LIT_POS);
     assert_int_equal(term_sym(g->ts, g->rules[2].body[0].atom), SYM_TRUE);
-    assert_string_equal(all_rules(f), "(role a)\n(init (c 1))\n(<= (legal a (m ?v0)) (true (c ?v0)))\n");
+    assert_string_equal(all_rules(f),
+                        "(role a)\n(init (c 1))\n(<= (legal a (m ?v0)) (true (c ?v0)))\n");
     assert_string_equal(g->file, "r.kif");
 }
 
@@ -110,13 +113,13 @@ static void test_or_expansion(void **state) {
 
 static void test_or_nested_and_product(void **state) {
     fix_t *f = *state;
-    load_ok(f, "(<= (p) (or a (or b c)))");
+    load_ok(f, "(<= p (or a (or b c)))");
     assert_string_equal(all_rules(f), "(<= p a)\n(<= p b)\n(<= p c)\n");
-    load_ok(f, "(<= (p) (or a b) (or c d))");
+    load_ok(f, "(<= p (or a b) (or c d))");
     assert_string_equal(all_rules(f), "(<= p a c)\n(<= p a d)\n(<= p b c)\n(<= p b d)\n");
-    load_ok(f, "(<= (p) (or (and a b) c))");
+    load_ok(f, "(<= p (or (and a b) c))");
     assert_string_equal(all_rules(f), "(<= p a b)\n(<= p c)\n");
-    load_ok(f, "(<= (p) (or a))");
+    load_ok(f, "(<= p (or a))");
     assert_string_equal(all_rules(f), "(<= p a)\n");
 }
 
@@ -170,7 +173,8 @@ static void test_variable_numbering(void **state) {
     assert_int_equal(g->rules[1].n_vars, 2);
     assert_int_equal(g->rules[2].n_vars, 1);
     /* the same variable is the same term in head and body */
-    assert_int_equal(term_arg(g->ts, g->rules[0].head, 0), term_arg(g->ts, g->rules[0].body[0].atom, 1));
+    assert_int_equal(term_arg(g->ts, g->rules[0].head, 0),
+                     term_arg(g->ts, g->rules[0].body[0].atom, 1));
     /* so the heads of rules 0 and 1 share ?v0 */
     assert_int_equal(term_arg(g->ts, g->rules[0].head, 0), term_arg(g->ts, g->rules[1].head, 0));
     /* every expansion of an or keeps the numbering of the written rule */
@@ -225,7 +229,8 @@ static void test_many_predicates(void **state) {
     fix_t *f = *state;
     strbuf_t text;
     sb_init(&text);
-    for (int i = 0; i < 300; i++) sb_printf(&text, "(p%d a)\n(<= (q%d ?x) (p%d ?x))\n", i, i, i);
+    for (int i = 0; i < 300; i++)
+        sb_printf(&text, "(p%d a)\n(<= (q%d ?x) (p%d ?x))\n", i, i, i);
     game_t *g = load_ok(f, sb_str(&text));
     sb_fini(&text);
     assert_int_equal(g->n_rules, 600);
@@ -241,12 +246,24 @@ static void test_many_predicates(void **state) {
 
 static void test_zero_arity(void **state) {
     fix_t *f = *state;
-    game_t *g = load_ok(f, "(<= (terminal) (true (done)))\n(<= terminal (true (over)))");
-    /* (terminal) and terminal are the same predicate; (done) is the constant done */
-    assert_int_equal(g->rules[0].head, g->rules[1].head);
+    /* A term (done) is the constant done; a sentence (terminal) is a relation with no
+     * arguments, a different predicate from the proposition terminal (KIF, and the
+     * reference reasoner), with a warning at each place it is written. */
+    game_t *g = load(f, "(<= terminal (true (done)))\n(<= p (not (terminal)))\n(<= q terminal)");
+    assert_non_null(g);
     assert_int_equal(term_kind(g->ts, g->rules[0].head), TERM_SYM);
-    assert_string_equal(all_rules(f), "(<= terminal (true done))\n(<= terminal (true over))\n");
-    assert_int_equal(game_pred(g, SYM_TERMINAL, 0), game_pred_of(g, g->rules[1].head));
+    assert_string_equal(all_rules(f),
+                        "(<= terminal (true done))\n(<= p (not (terminal)))\n(<= q terminal)\n");
+    term_t paren = g->rules[1].body[0].atom;
+    assert_int_not_equal(paren, g->rules[0].head);
+    assert_int_equal(g->rules[2].body[0].atom, g->rules[0].head);
+    assert_int_equal(game_pred(g, SYM_TERMINAL, 0), game_pred_of(g, g->rules[0].head));
+    assert_int_equal(g->warnings.n, 1);
+    sb_clear(&f->sb);
+    diag_format(&g->warnings, 0, &f->sb);
+    assert_string_equal(sb_str(&f->sb),
+                        "r.kif:2:12: `(terminal)` is a relation with no arguments, not the "
+                        "proposition `terminal` (as the reference reads it)");
 }
 
 static void test_locations(void **state) {
@@ -288,7 +305,8 @@ static void test_errors(void **state) {
     assert_string_equal(diag_text(f, 0), "r.kif:1:9: `not` takes exactly one literal: (not a b)");
 
     assert_null(load(f, "(<= (p ?x) (q ?x)\n   (distinct ?x))"));
-    assert_string_equal(diag_text(f, 0), "r.kif:2:4: `distinct` takes exactly two terms: (distinct ?x)");
+    assert_string_equal(diag_text(f, 0),
+                        "r.kif:2:4: `distinct` takes exactly two terms: (distinct ?x)");
 
     assert_null(load(f, "((f) a)"));
     assert_string_equal(diag_text(f, 0),
@@ -318,7 +336,8 @@ static void test_expansion_cap(void **state) {
     strbuf_t text;
     sb_init(&text);
     sb_puts(&text, "(<= p");
-    for (int i = 0; i < 13; i++) sb_printf(&text, " (or a%d b%d)", i, i);
+    for (int i = 0; i < 13; i++)
+        sb_printf(&text, " (or a%d b%d)", i, i);
     sb_puts(&text, ")");
     assert_null(load(f, sb_str(&text)));
     assert_true(f->d.n >= 1);
@@ -326,7 +345,8 @@ static void test_expansion_cap(void **state) {
     /* 2^12 = 4096 is fine */
     sb_clear(&text);
     sb_puts(&text, "(<= p");
-    for (int i = 0; i < 12; i++) sb_printf(&text, " (or a%d b%d)", i, i);
+    for (int i = 0; i < 12; i++)
+        sb_printf(&text, " (or a%d b%d)", i, i);
     sb_puts(&text, ")");
     game_t *g = load_ok(f, sb_str(&text));
     assert_int_equal(g->n_rules, 4096);
@@ -358,20 +378,11 @@ static void test_ground_term(void **state) {
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
     const struct CMUnitTest tests[] = {
-        T(test_facts_and_rules),
-        T(test_or_expansion),
-        T(test_or_nested_and_product),
-        T(test_not_de_morgan),
-        T(test_distinct),
-        T(test_variable_numbering),
-        T(test_roles),
-        T(test_predicates),
-        T(test_many_predicates),
-        T(test_zero_arity),
-        T(test_locations),
-        T(test_errors),
-        T(test_expansion_cap),
-        T(test_ground_term),
+        T(test_facts_and_rules), T(test_or_expansion), T(test_or_nested_and_product),
+        T(test_not_de_morgan),   T(test_distinct),     T(test_variable_numbering),
+        T(test_roles),           T(test_predicates),   T(test_many_predicates),
+        T(test_zero_arity),      T(test_locations),    T(test_errors),
+        T(test_expansion_cap),   T(test_ground_term),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

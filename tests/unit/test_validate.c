@@ -88,7 +88,8 @@ static void test_valid_minimal(void **state) {
     validate_ok(f, mini);
     assert_true(f->g->acyclic);
     assert_false(f->g->gdl2);
-    for (size_t i = 0; i < f->g->n_preds; i++) assert_false(f->g->preds[i].recursive);
+    for (size_t i = 0; i < f->g->n_preds; i++)
+        assert_false(f->g->preds[i].recursive);
 }
 
 static void test_unsafe_head_variable(void **state) {
@@ -98,8 +99,7 @@ static void test_unsafe_head_variable(void **state) {
     /* a fact with a variable is unsafe too */
     expect_violation(f, "(role r)\n(p a)\n  (q ?z)", 3, 3, "unsafe variable");
     /* a variable bound only under `not` or `distinct` does not make the head safe */
-    expect_violation(f, "(role r)\n(q a)\n(<= (p ?x) (q a) (not (q ?x)))", 3, 5,
-                     "in the head");
+    expect_violation(f, "(role r)\n(q a)\n(<= (p ?x) (q a) (not (q ?x)))", 3, 5, "in the head");
 }
 
 static void test_unsafe_negation(void **state) {
@@ -218,7 +218,8 @@ static void test_no_roles(void **state) {
 
 static void test_role_not_ground_fact(void **state) {
     fix_t *f = *state;
-    expect_violation(f, "(role a)\n(p x)\n(<= (role r) (p x))", 3, 5, "`role` must be a ground fact");
+    expect_violation(f, "(role a)\n(p x)\n(<= (role r) (p x))", 3, 5,
+                     "`role` must be a ground fact");
 }
 
 static void test_every_violation_reported(void **state) {
@@ -232,7 +233,7 @@ static void test_acyclic_and_recursive(void **state) {
     validate_ok(f, "(role r)\n(e a b)\n(e b c)\n"
                    "(<= (path ?x ?y) (e ?x ?y))\n"
                    "(<= (path ?x ?z) (e ?x ?y) (path ?y ?z))\n"
-                   "(<= (p1) (e a b) (p2))\n(<= (p2) (p1))\n(<= (p2) (e b c))\n"
+                   "(<= p1 (e a b) p2)\n(<= p2 p1)\n(<= p2 (e b c))\n"
                    "(<= (flat ?x) (path ?x c))");
     game_t *g = f->g;
     assert_false(g->acyclic);
@@ -322,10 +323,10 @@ static void test_game_load_text_and_file(void **state) {
 
 static void test_project_games_valid(void **state) {
     (void)state;
-    static const char *const games[] = {"tictactoe.kif", "connect4.kif",  "breakthrough.kif",
-                                        "nim.kif",       "lightsout.kif", "three_player.kif",
-                                        "simultaneous.kif", "hex5.kif",   "guess.kif",
-                                        "killer.kif",    "killer_small.kif", "connect3_4x4.kif"};
+    static const char *const games[] = {"tictactoe.kif",    "connect4.kif",     "breakthrough.kif",
+                                        "nim.kif",          "lightsout.kif",    "three_player.kif",
+                                        "simultaneous.kif", "hex5.kif",         "guess.kif",
+                                        "killer.kif",       "killer_small.kif", "connect3_4x4.kif"};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s", GAMES_DIR, games[i]);
