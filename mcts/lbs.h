@@ -42,15 +42,27 @@ void lbs_free(lbs_t *l);
  * hit is not used. i may be NULL. */
 int lbs_check(lbs_t *l, const state_t *s, uint32_t *i);
 
-/* uct_rollout_hook_t adapter (ctx = lbs_t*): 100 on α, 0 on β, -1 otherwise. */
+/* uct_rollout_hook_t adapter (ctx = lbs_t*): 100 on α, 0 on β, -1 otherwise. Tries only
+ * the formulas with i >= 1 (the hook never sees terminal states) whose mean evaluation
+ * time, measured in lbs_new on sample states, is at most 3 rollout steps: a dearer
+ * formula costs more rollouts than its hits save. lbs_set_hook_cost changes the limit
+ * (<= 0: every formula). lbs_check always tries every formula. */
 int lbs_hook(void *ctx, const state_t *s);
+void lbs_set_hook_cost(lbs_t *l, double steps);
 
 typedef struct {
     uint32_t n_alpha, n_beta; /* formulas in use (α_0..α_{n_alpha-1}, β likewise) */
     uint64_t checks;          /* lbs_check calls */
     uint64_t hits_alpha[64], hits_beta[64]; /* reported (confirmed) hits per i */
     uint64_t z3_confirmed, z3_disagree;
-    double check_seconds, z3_seconds, regress_seconds;
+    double check_seconds;   /* in lbs_check, Z3 confirmations included */
+    double z3_seconds;      /* confirming hits with Z3 */
+    double regress_seconds; /* lbs_new: backward search, compiling, grounding for Z3 */
+    /* added after the first version (append only) */
+    uint64_t z3_cached;             /* hits confirmed from remembered Z3 answers (no call) */
+    uint64_t z3_unknown;            /* Z3 could not decide (the hit is not used) */
+    uint32_t hook_alpha, hook_beta; /* formulas the hook uses (cheap enough, i >= 1) */
+    double step_seconds;            /* measured cost of one rollout step */
 } lbs_stats_t;
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out);

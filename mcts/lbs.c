@@ -1,0 +1,356 @@
+/* Rollout early termination with lifted backward search: see lbs.h. */
+#include "lbs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ground.h"
+#include "match.h"
+#include "regress.h"
+#include "smt.h"
+
+#define LBS_MAX 64          /* formulas per side (the hit counters' size) */
+#define NO_GUARD UINT32_MAX /* a formula without a who-moves conjunct */
+#define Z3_SHARE 0.6        /* with Z3, the share of the budget backward search gets */
+#define PLAIN_SHARE 0.85    /* without: the rest goes to compiling and measuring */
+#define CAL_STATES 256      /* sample states for measuring the cost of each formula */
+#define CAL_SECONDS 0.03    /* at most this long measuring one formula */
+#define HOOK_COST 3.0       /* default: the hook uses formulas costing <= this many rollout steps */
+#define CACHE_BITS 16       /* Z3 answers remembered (by state hash, side and i) */
+
+/* One compiled formula: α_i or β_i. */
+typedef struct {
+    match_t *m;      /* NULL: the formula is false (empty) and never tried */
+    uint32_t guard;  /* index into lbs->guards, or NO_GUARD */
+    uint32_t handle; /* Z3 selector, when confirmed by Z3 */
+    double cost;     /* mean seconds of one evaluation on sample states */
+    bool in_hook;    /* cheap enough for the rollout hook */
+} lform_t;
+
+/* A remembered Z3 answer: the same state and formula always get the same one. */
+typedef struct {
+    uint64_t key; /* 0: empty */
+    int8_t z;
+} zcache_t;
+
+/* A formula's common conjunct ("not terminal, p moves"), shared by every formula with the
+ * same text: evaluated at most once per check, so the formulas of the player who is not
+ * to move are skipped at the cost of one small query. */
+typedef struct {
+    match_t *m;
+    char *key;
+} guard_t;
+
+struct lbs {
+    const term_store_t *ts;
+    lbs_opts_t o;
+    lform_t f[2][LBS_MAX];
+    uint32_t n[2];
+    guard_t *guards;
+    uint32_t n_guards;
+    int8_t *gval; /* per check: -1 not evaluated yet, else the guard's value */
+    match_state_t *ms;
+    vocab_t *vocab;
+    smt_t *smt;
+    lbs_stats_t st;
+    double step_cost; /* mean seconds of one rollout step (legal moves and next state) */
+    zcache_t *cache;
+};
+
+void lbs_default_opts(lbs_opts_t *o) {
+    regress_opts_t ro;
+    regress_default_opts(&ro);
+    o->budget = 10;
+    o->max_size = ro.max_size;
+    o->confirm = LBS_CONFIRM_Z3;
+}
+
+/* The guard of a formula's common conjunct (made or found by its printed text). */
+static uint32_t guard_of(lbs_t *l, const form_t *f) {
+    if (!f->common) return NO_GUARD;
+    strbuf_t sb;
+    sb_init(&sb);
+    fconj_print(l->ts, f->common, &sb);
+    for (uint32_t k = 0; k < l->n_guards; k++)
+        if (!strcmp(l->guards[k].key, sb_str(&sb))) {
+            sb_fini(&sb);
+            return k;
+        }
+    form_t *g = form_new();
+    form_push(g, fconj_copy(f->common));
+    match_t *m = match_new(l->ts, g);
+    form_free(g);
+    if (!m) {
+        sb_fini(&sb);
+        return NO_GUARD;
+    }
+    l->guards = xrealloc(l->guards, (l->n_guards + 1) * sizeof *l->guards);
+    l->guards[l->n_guards].m = m;
+    l->guards[l->n_guards].key = xstrdup(sb_str(&sb));
+    sb_fini(&sb);
+    return l->n_guards++;
+}
+
+/* Grounds f and asserts it in Z3; false when the deadline passed first. */
+static bool ground_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf, double deadline) {
+    if (now_seconds() > deadline) return false;
+    circuit_t *c = circuit_new();
+    lf->handle = smt_assert(l->smt, c, ground_form(c, l->vocab, ts, f));
+    circuit_free(c);
+    return true;
+}
+
+/* Compiles formula i of a side; false when the matcher cannot take it or Z3 could not
+ * before the deadline. */
+static bool compile_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf, double deadline) {
+    lf->guard = NO_GUARD;
+    if (!f->n) return true; /* false: never tried */
+    lf->m = match_new(ts, f);
+    if (!lf->m) return false;
+    if (l->smt && !ground_one(l, ts, f, lf, deadline)) {
+        match_free(lf->m);
+        lf->m = NULL;
+        return false;
+    }
+    lf->guard = guard_of(l, f);
+    return true;
+}
+
+/* Compiles α_i and β_i by increasing i, alternating, so that a deadline cuts both
+ * sequences alike; a side stops at its first formula that cannot be compiled (dropping
+ * the rest describes fewer states: still sound). */
+static void compile_all(lbs_t *l, term_store_t *ts, regress_t *rg, double deadline) {
+    bool live[2] = {true, true};
+    for (uint32_t i = 0; i < LBS_MAX && (live[0] || live[1]); i++)
+        for (int side = 0; side < 2; side++) {
+            if (!live[side] || i >= regress_count(rg, side)) {
+                live[side] = false;
+                continue;
+            }
+            if (!compile_one(l, ts, regress_step(rg, side, i)->f, &l->f[side][i], deadline))
+                live[side] = false;
+            else
+                l->n[side] = i + 1;
+        }
+    /* trailing false formulas (a step cut by the budget, or the sequence's end) add nothing */
+    for (int side = 0; side < 2; side++)
+        while (l->n[side] && !l->f[side][l->n[side] - 1].m)
+            l->n[side]--;
+}
+
+/* Up to CAL_STATES non-terminal states of seeded random playouts; sets the mean cost of
+ * one rollout step (legal moves of every role, then the next state). */
+static uint32_t sample_states(reasoner_t *r, state_t *out, double *step_cost) {
+    splitmix_t rng = {0x5eed};
+    state_t s, next;
+    state_init(&s);
+    state_init(&next);
+    uint32_t n = 0, steps = 0;
+    double t0 = now_seconds();
+    for (uint32_t play = 0; play < 64 && n < CAL_STATES; play++) {
+        reason_initial(r, &s);
+        for (uint32_t k = 0; k < 1000 && n < CAL_STATES && !reason_terminal(r, &s); k++) {
+            state_copy(&out[n++], &s);
+            term_t joint[2];
+            for (uint32_t i = 0; i < 2; i++) {
+                const term_t *mv;
+                uint32_t m = reason_legal(r, &s, i, &mv);
+                joint[i] = m ? mv[splitmix_next(&rng) % m] : TERM_NONE;
+            }
+            reason_next(r, &s, joint, &next);
+            state_copy(&s, &next);
+            steps++;
+        }
+    }
+    *step_cost = steps ? (now_seconds() - t0) / steps : 0;
+    state_fini(&s);
+    state_fini(&next);
+    return n;
+}
+
+/* Which formulas the hook uses: those costing at most `steps` rollout steps (all when
+ * steps <= 0). α_0/β_0 never: the hook is not called on terminal states. */
+static void choose_hook(lbs_t *l, double steps) {
+    l->st.hook_alpha = l->st.hook_beta = 0;
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++) {
+            lform_t *lf = &l->f[side][i];
+            lf->in_hook = lf->m && i > 0 && (steps <= 0 || lf->cost <= steps * l->step_cost);
+            if (lf->in_hook) *(side ? &l->st.hook_beta : &l->st.hook_alpha) += 1;
+        }
+}
+
+/* Measures each formula's mean evaluation time on sample states (each for at most
+ * CAL_SECONDS): a formula far dearer than a rollout step costs the search more rollouts
+ * than its hits save. */
+static void calibrate(lbs_t *l, reasoner_t *r) {
+    state_t *st = xcalloc(CAL_STATES, sizeof *st);
+    for (uint32_t k = 0; k < CAL_STATES; k++)
+        state_init(&st[k]);
+    uint32_t n = sample_states(r, st, &l->step_cost);
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++) {
+            lform_t *lf = &l->f[side][i];
+            if (!lf->m) continue;
+            double t0 = now_seconds(), t = 0;
+            uint32_t k = 0;
+            while (k < n && t < CAL_SECONDS) {
+                match_state_set(l->ms, l->ts, &st[k++]);
+                (void)match_eval(lf->m, l->ms);
+                t = now_seconds() - t0;
+            }
+            lf->cost = k ? t / k : 0;
+        }
+    for (uint32_t k = 0; k < CAL_STATES; k++)
+        state_fini(&st[k]);
+    free(st);
+    l->st.step_seconds = l->step_cost;
+    choose_hook(l, HOOK_COST);
+}
+
+void lbs_set_hook_cost(lbs_t *l, double steps) {
+    choose_hook(l, steps);
+}
+
+/* Why backward search cannot be used on g, or NULL. */
+static const char *unsupported(const game_t *g) {
+    if (g->gdl2) return "a GDL-II game (hidden information or chance)";
+    if (g->n_roles != 2) return "not a two-player game";
+    if (!g->acyclic) return "recursive rules";
+    return NULL;
+}
+
+lbs_t *lbs_new(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o, char *err,
+               size_t errlen) {
+    double t0 = now_seconds();
+    const char *why = unsupported(g);
+    if (why) {
+        snprintf(err, errlen, "backward search does not apply: %s", why);
+        return NULL;
+    }
+    bool z3 = o->confirm == LBS_CONFIRM_Z3;
+    regress_opts_t ro;
+    regress_default_opts(&ro);
+    ro.budget = o->budget > 0 ? o->budget * (z3 ? Z3_SHARE : PLAIN_SHARE) : 0;
+    ro.max_size = o->max_size;
+    ro.max_steps = LBS_MAX - 1;
+    char why2[320];
+    regress_t *rg = regress_new(g, r, role, &ro, why2, sizeof why2);
+    if (!rg) {
+        snprintf(err, errlen, "backward search does not apply: %s", why2);
+        return NULL;
+    }
+    regress_run(rg, NULL, NULL);
+    lbs_t *l = xcalloc(1, sizeof *l);
+    l->ts = g->ts;
+    l->o = *o;
+    l->ms = match_state_new();
+    if (z3) {
+        l->vocab = vocab_new(g, r, 16, 1);
+        l->smt = smt_new(l->vocab, false);
+    }
+    double deadline = o->budget > 0 ? t0 + o->budget : 1e300;
+    compile_all(l, g->ts, rg, deadline);
+    regress_free(rg);
+    l->gval = xcalloc(l->n_guards + 1, 1);
+    if (z3) l->cache = xcalloc((size_t)1 << CACHE_BITS, sizeof *l->cache);
+    calibrate(l, r);
+    l->st.n_alpha = l->n[0];
+    l->st.n_beta = l->n[1];
+    l->st.regress_seconds = now_seconds() - t0;
+    return l;
+}
+
+void lbs_free(lbs_t *l) {
+    if (!l) return;
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++)
+            match_free(l->f[side][i].m);
+    for (uint32_t k = 0; k < l->n_guards; k++) {
+        match_free(l->guards[k].m);
+        free(l->guards[k].key);
+    }
+    free(l->guards);
+    free(l->gval);
+    free(l->cache);
+    smt_free(l->smt);
+    vocab_free(l->vocab);
+    match_state_free(l->ms);
+    free(l);
+}
+
+/* The formula's guard holds in the indexed state (evaluated once per check). */
+static bool guard_ok(lbs_t *l, uint32_t g) {
+    if (g == NO_GUARD) return true;
+    if (l->gval[g] < 0) l->gval[g] = match_eval(l->guards[g].m, l->ms) ? 1 : 0;
+    return l->gval[g] == 1;
+}
+
+/* A matcher hit, confirmed by Z3 when asked: true when it may be used. Z3's answer for
+ * a state and a formula never changes, so it is remembered (keyed by a 64-bit hash of
+ * the state, the side and i; replaced on collision of slots). */
+static bool confirmed(lbs_t *l, int side, uint32_t i, const state_t *s) {
+    if (!l->smt) return true;
+    uint64_t key =
+        (state_hash(s) ^ ((uint64_t)side << 63) ^ ((uint64_t)i * 0x9e3779b97f4a7c15ull)) | 1;
+    zcache_t *c = &l->cache[(key >> 7) & (((uint64_t)1 << CACHE_BITS) - 1)];
+    if (c->key == key) {
+        l->st.z3_cached++;
+        return c->z == 1;
+    }
+    double t0 = now_seconds();
+    int z = smt_holds(l->smt, l->f[side][i].handle, s);
+    l->st.z3_seconds += now_seconds() - t0;
+    if (z == 1)
+        l->st.z3_confirmed++;
+    else if (z == 0)
+        l->st.z3_disagree++;
+    else
+        l->st.z3_unknown++;
+    c->key = key;
+    c->z = (int8_t)z;
+    return z == 1;
+}
+
+/* The least i of one side whose formula s satisfies (confirmed), or -1; hook: only the
+ * formulas chosen for the hook. */
+static int first_hit(lbs_t *l, int side, const state_t *s, bool hook) {
+    for (uint32_t i = 0; i < l->n[side]; i++) {
+        const lform_t *lf = &l->f[side][i];
+        if (!lf->m || (hook && !lf->in_hook)) continue;
+        if (!guard_ok(l, lf->guard) || !match_eval(lf->m, l->ms)) continue;
+        if (confirmed(l, side, i, s)) return (int)i;
+    }
+    return -1;
+}
+
+static int check(lbs_t *l, const state_t *s, uint32_t *i, bool hook) {
+    double t0 = now_seconds();
+    l->st.checks++;
+    match_state_set(l->ms, l->ts, s);
+    memset(l->gval, 0xff, l->n_guards);
+    int res = 0;
+    for (int side = 0; side < 2 && !res; side++) {
+        int k = first_hit(l, side, s, hook);
+        if (k < 0) continue;
+        res = side ? -1 : 1;
+        (side ? l->st.hits_beta : l->st.hits_alpha)[k]++;
+        if (i) *i = (uint32_t)k;
+    }
+    l->st.check_seconds += now_seconds() - t0;
+    return res;
+}
+
+int lbs_check(lbs_t *l, const state_t *s, uint32_t *i) {
+    return check(l, s, i, false);
+}
+
+int lbs_hook(void *ctx, const state_t *s) {
+    int r = check(ctx, s, NULL, true);
+    return r > 0 ? 100 : r < 0 ? 0 : -1;
+}
+
+void lbs_stats(const lbs_t *l, lbs_stats_t *out) {
+    *out = l->st;
+}

@@ -1,0 +1,253 @@
+/* Rollout early termination (mcts/lbs.h) against the exact solver.
+ *
+ * On tic-tac-toe, on every reachable state: lbs_check with Z3 confirmation and with the
+ * matcher alone give the same answer, Z3 never disagrees, a hit α_i (β_i) is a state of
+ * the exact set W_i of the role (of the other role) and a forced win within i rounds, and
+ * every state of W_i with i below the formulas computed is hit with that least i (the
+ * early formulas of tic-tac-toe are complete). The budget only decides how many formulas
+ * there are; the assertions hold for any number. Also: the hook's values, a UCT search
+ * with the hook, and the games backward search does not apply to. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lbs.h"
+#include "reason.h"
+#include "regress.h"
+#include "solve.h"
+#include "uct.h"
+#include "validate.h"
+
+#define BUDGET 1.5   /* seconds of backward search: α_0..α_2 take milliseconds */
+#define COMPLETE_I 3 /* tic-tac-toe's formulas below this i are complete (never cut by time) */
+
+static game_t *load_file(const char *name) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", GAMES_DIR, name);
+    diag_t d;
+    diag_init(&d);
+    game_t *g = game_load(path, &d);
+    if (!g) diag_print(&d, stderr);
+    diag_fini(&d);
+    return g;
+}
+
+static lbs_t *make_lbs(game_t *g, reasoner_t *r, uint32_t role, lbs_confirm_t confirm) {
+    lbs_opts_t o;
+    lbs_default_opts(&o);
+    o.budget = BUDGET;
+    o.confirm = confirm;
+    char err[300] = "";
+    lbs_t *l = lbs_new(g, r, role, &o, err, sizeof err);
+    if (!l) fprintf(stderr, "lbs_new: %s\n", err);
+    assert_non_null(l);
+    return l;
+}
+
+/* The least i with the state in the role's W_i, or 64. */
+static uint32_t least_w(const solve_t *s, uint32_t id, uint32_t role) {
+    uint64_t w = solve_wmask(s, id, role);
+    for (uint32_t i = 0; i < 64; i++)
+        if ((w >> i) & 1) return i;
+    return 64;
+}
+
+/* One state: a hit is what the solver says, and the early formulas miss nothing. */
+static void check_state(lbs_t *l, const solve_t *s, uint32_t id, uint32_t role, uint32_t *hits) {
+    const state_t *st = solve_state(s, id);
+    uint32_t i = 99;
+    int a = lbs_check(l, st, &i);
+    lbs_stats_t ls;
+    lbs_stats(l, &ls);
+    if (a == 1) {
+        assert_true((solve_wmask(s, id, role) >> i) & 1);
+        assert_true(solve_win_in(s, id, role) <= i);
+        hits[0]++;
+    } else if (a == -1) {
+        assert_true((solve_wmask(s, id, 1 - role) >> i) & 1);
+        assert_true(solve_win_in(s, id, 1 - role) <= i);
+        hits[1]++;
+    }
+    uint32_t wa = least_w(s, id, role), wb = least_w(s, id, 1 - role);
+    uint32_t lim_a = ls.n_alpha < COMPLETE_I ? ls.n_alpha : COMPLETE_I;
+    uint32_t lim_b = ls.n_beta < COMPLETE_I ? ls.n_beta : COMPLETE_I;
+    if (wa < lim_a) {
+        assert_int_equal(a, 1);
+        assert_int_equal(i, wa);
+    } else if (wb < lim_b && a != 1) {
+        assert_int_equal(a, -1);
+        assert_int_equal(i, wb);
+    }
+}
+
+/* Every reachable state (every stride-th) of tic-tac-toe for one role. */
+static void check_role(uint32_t role, lbs_confirm_t confirm, uint32_t stride) {
+    game_t *g = load_file("tictactoe.kif");
+    assert_non_null(g);
+    reasoner_t *r = reason_new(g);
+    lbs_t *l = make_lbs(g, r, role, confirm);
+    shape_t sh;
+    regress_shape(g, r, 16, 1, &sh);
+    assert_true(sh.supported);
+    char err[300];
+    solve_t *s = solve_new(g, r, 100000, err, sizeof err);
+    assert_non_null(s);
+    solve_rounds(s, sh.noop);
+    uint32_t hits[2] = {0, 0}, checked = 0;
+    for (uint32_t id = 0; id < solve_count(s); id += stride, checked++)
+        check_state(l, s, id, role, hits);
+    lbs_stats_t ls;
+    lbs_stats(l, &ls);
+    printf("# role %u confirm=%s: states=%u n_alpha=%u n_beta=%u hook=%u/%u alpha_hits=%u "
+           "beta_hits=%u "
+           "z3_confirmed=%llu check_seconds=%.3f z3_seconds=%.3f regress_seconds=%.3f\n",
+           role, confirm == LBS_CONFIRM_Z3 ? "z3" : "none", checked, ls.n_alpha, ls.n_beta,
+           ls.hook_alpha, ls.hook_beta, hits[0], hits[1], (unsigned long long)ls.z3_confirmed,
+           ls.check_seconds, ls.z3_seconds, ls.regress_seconds);
+    assert_true(ls.n_alpha >= COMPLETE_I && ls.n_beta >= COMPLETE_I);
+    assert_true(hits[0] > 0 && hits[1] > 0);
+    assert_int_equal(ls.checks, checked);
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < 64; i++)
+        sum += ls.hits_alpha[i] + ls.hits_beta[i];
+    assert_int_equal(sum, hits[0] + hits[1]);
+    assert_int_equal(ls.z3_disagree, 0);
+    assert_int_equal(ls.z3_unknown, 0);
+    if (confirm == LBS_CONFIRM_Z3) /* every hit was Z3's answer too (states are distinct) */
+        assert_int_equal(ls.z3_confirmed, hits[0] + hits[1]);
+    else
+        assert_int_equal(ls.z3_confirmed + ls.z3_cached, 0);
+    /* the same states again: answers come from the cache, unchanged */
+    if (confirm == LBS_CONFIRM_Z3) {
+        uint32_t again[2] = {0, 0};
+        for (uint32_t id = 0; id < solve_count(s); id += stride)
+            check_state(l, s, id, role, again);
+        lbs_stats(l, &ls);
+        assert_int_equal(again[0], hits[0]);
+        assert_int_equal(again[1], hits[1]);
+        /* a slot taken by another state is asked again */
+        assert_int_equal(ls.z3_cached + ls.z3_confirmed, 2 * (hits[0] + hits[1]));
+        assert_true(ls.z3_cached > (hits[0] + hits[1]) / 2);
+        assert_int_equal(ls.z3_disagree, 0);
+    }
+    solve_free(s);
+    lbs_free(l);
+    reason_free(r);
+    game_free(g);
+}
+
+static void test_tictactoe_x(void **state) {
+    (void)state;
+    check_role(0, LBS_CONFIRM_Z3, 2);
+}
+
+static void test_tictactoe_o(void **state) {
+    (void)state;
+    check_role(1, LBS_CONFIRM_NONE, 1);
+}
+
+/* The legal move of role printed as text. */
+static term_t find_move(game_t *g, reasoner_t *r, const state_t *s, uint32_t role,
+                        const char *text) {
+    const term_t *mv;
+    uint32_t n = reason_legal(r, s, role, &mv);
+    strbuf_t sb;
+    sb_init(&sb);
+    term_t found = TERM_NONE;
+    for (uint32_t k = 0; k < n && found == TERM_NONE; k++) {
+        sb_clear(&sb);
+        term_print(g->ts, mv[k], &sb);
+        if (!strcmp(sb_str(&sb), text)) found = mv[k];
+    }
+    sb_fini(&sb);
+    return found;
+}
+
+/* The hook's values on a known position, and UCT with the hook hits it. */
+static void test_hook_and_uct(void **state) {
+    (void)state;
+    game_t *g = load_file("tictactoe.kif");
+    reasoner_t *r = reason_new(g);
+    lbs_t *l = make_lbs(g, r, 0, LBS_CONFIRM_Z3);
+    /* x to move with two in a row and the third cell blank: α_1 */
+    state_t s;
+    state_init(&s);
+    reason_initial(r, &s);
+    const char *moves[][2] = {{"(mark 1 1)", "noop"},
+                              {"noop", "(mark 3 3)"},
+                              {"(mark 1 2)", "noop"},
+                              {"noop", "(mark 3 2)"}};
+    state_t next;
+    state_init(&next);
+    for (size_t k = 0; k < 4; k++) {
+        term_t joint[2];
+        for (uint32_t i = 0; i < 2; i++) {
+            joint[i] = find_move(g, r, &s, i, moves[k][i]);
+            assert_true(joint[i] != TERM_NONE);
+        }
+        reason_next(r, &s, joint, &next);
+        state_copy(&s, &next);
+    }
+    uint32_t i = 99;
+    assert_int_equal(lbs_check(l, &s, &i), 1);
+    assert_int_equal(i, 1);
+    assert_int_equal(lbs_hook(l, &s), 100);
+    uct_t *u = uct_new(g, r, 0, 7);
+    uct_set_hook(u, lbs_hook, l);
+    reason_initial(r, &s);
+    assert_true(uct_choose(u, &s, 0, 300) != TERM_NONE);
+    uct_stats_t us;
+    uct_stats(u, &us);
+    assert_true(us.hook_calls > 0);
+    assert_true(us.hook_hits_win + us.hook_hits_loss > 0);
+    lbs_stats_t ls;
+    lbs_stats(l, &ls);
+    assert_int_equal(ls.z3_disagree, 0);
+    assert_int_equal(ls.hits_alpha[0] + ls.hits_beta[0],
+                     0); /* the hook never sees terminal states */
+    uct_free(u);
+    state_fini(&next);
+    state_fini(&s);
+    lbs_free(l);
+    reason_free(r);
+    game_free(g);
+}
+
+static void expect_unsupported(const char *file, const char *why) {
+    game_t *g = load_file(file);
+    assert_non_null(g);
+    reasoner_t *r = reason_new(g);
+    lbs_opts_t o;
+    lbs_default_opts(&o);
+    o.budget = 1;
+    char err[300] = "";
+    assert_null(lbs_new(g, r, 0, &o, err, sizeof err));
+    if (!strstr(err, why)) fprintf(stderr, "unexpected message: %s\n", err);
+    assert_non_null(strstr(err, why));
+    reason_free(r);
+    game_free(g);
+}
+
+static void test_unsupported(void **state) {
+    (void)state;
+    expect_unsupported("three_player.kif", "two-player");
+    expect_unsupported("guess.kif", "GDL-II");
+    expect_unsupported("hex5.kif", "recursive");
+    expect_unsupported("simultaneous.kif", "turn");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tictactoe_x),
+        cmocka_unit_test(test_tictactoe_o),
+        cmocka_unit_test(test_hook_and_uct),
+        cmocka_unit_test(test_unsupported),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
