@@ -20,6 +20,7 @@ static const command_t commands[] = {
     {"match", cmd_match, "run matches between local and HTTP players (a game master)"},
     {"regress", cmd_regress, "lifted backward search: win formulas alpha_i/beta_i per round"},
     {"solve", cmd_solve, "exact values of a small game over all its reachable states"},
+    {"accuracy", cmd_accuracy, "rollout-accuracy experiment: early-stopped rollouts vs exact values"},
 };
 
 static void usage(FILE *out) {

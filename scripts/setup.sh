@@ -5,9 +5,10 @@
 #   libs:   libz3-dev libcmocka-dev libmicrohttpd-dev
 #   tests:  clang and its runtime libraries (libFuzzer, sanitizers: libclang-rt-dev),
 #           curl (the HTTP player tests)
+#   docs:   gnuplot-nox (the plots of scripts/rollout-accuracy)
 set -eu
 
-PACKAGES="gcc make cmake pkg-config flex bison libz3-dev libcmocka-dev libmicrohttpd-dev clang libclang-rt-dev curl"
+PACKAGES="gcc make cmake pkg-config flex bison libz3-dev libcmocka-dev libmicrohttpd-dev clang libclang-rt-dev curl gnuplot-nox"
 
 missing=""
 for p in $PACKAGES; do

@@ -1,0 +1,679 @@
+/* ggp accuracy: do rollouts that stop early on a backward-search hit estimate positions
+ * better? The rollout-accuracy experiment of issue 5 (scripts/rollout-accuracy, and
+ * docs/rollout_accuracy.md for the figures).
+ *
+ * Positions come with exact values from the solver (regress/solve.h): every reachable
+ * state, a sample of them, or positions from random play solved from their own root.
+ * Three rollout policies are compared on them, all uniformly random joint moves to a
+ * terminal state:
+ *   plain  no early stop;
+ *   lbs    stop at a state where lbs_check (mcts/lbs.h, Z3-confirmed) finds some α_i
+ *          (value 100) or β_i (value 0);
+ *   ideal  stop where the exact solver puts the state in some W_i of the role (100) or
+ *          of the other role (0), for the i the formulas reached: the best the formulas
+ *          could give.
+ * Accuracy rollouts walk the solver's state graph (solve_successors): the same random
+ * process as the reasoner's, much faster, so that 10,000 rollouts on every position fit
+ * the time budget. lbs_check is deterministic, so it runs once per distinct state and is
+ * remembered; the real per-step cost is measured separately with reasoner rollouts that
+ * check every state (the "cost" rows). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands.h"
+#include "reason.h"
+#include "validate.h"
+
+#if defined(HAVE_REGRESS) && defined(HAVE_MCTS)
+#include "lbs.h"
+#include "regress.h"
+#include "solve.h"
+#include "uct.h"
+#endif
+
+static const char *const accuracy_help =
+    "usage: ggp accuracy GAME [--role R] [--positions all|sample:N|random:N] [--ply P]\n"
+    "                   [--rollouts LIST] [--mcts-iters LIST] [--mcts-positions N]\n"
+    "                   [--budget SEC] [--seed S] [--max-states N] [--cost-seconds SEC]\n\n"
+    "The rollout-accuracy experiment: do rollouts that stop early when a state satisfies\n"
+    "some backward-search formula alpha_i (value 100) or beta_i (value 0) estimate positions\n"
+    "better? Runs the backward search for role R (Z3 confirmation on), solves the positions\n"
+    "exactly, and compares three rollout policies: plain (to the end), lbs (stopped by the\n"
+    "formulas) and ideal (stopped wherever the exact solver proves a forced win within the\n"
+    "rounds the formulas reached). Prints key=value rows:\n"
+    "  positions game= role= kind= count= solver_states= solve_seconds= skipped=\n"
+    "  mae game= mode=plain|lbs|ideal rollouts=N positions=P mae=E\n"
+    "  rollout game= mode= rollouts= avg_len= stopped_share=\n"
+    "  mcts game= mode=plain|lbs|ideal iters=N positions=P optimal=K share=S\n"
+    "  cost game= mode=plain|lbs seconds= rollouts= rollouts_per_sec= steps_per_sec=\n"
+    "       checks= us_per_check=\n"
+    "  check game= n_alpha= n_beta= regress_seconds= checks= distinct_states= hits_alpha=\n"
+    "        hits_beta= unsound= z3_confirmed= z3_disagree= check_seconds= z3_seconds=\n"
+    "(mae: mean absolute error of the average of the first N rollouts against the exact\n"
+    "value, 0..100; mcts: positions where UCT with N iterations picks a move of optimal\n"
+    "exact value, among positions where some move is not optimal.)\n\n"
+    "  --role R           role whose value is estimated (name or index; default 0)\n"
+    "  --positions all    every reachable non-terminal state (default)\n"
+    "              sample:N  N of them, uniformly\n"
+    "              random:N  N states at ply P of random matches, each solved from itself\n"
+    "  --ply P            with random:N, the ply of the positions (default 20)\n"
+    "  --rollouts LIST    rollout counts, comma-separated (default 1,3,10,...,3000,10000)\n"
+    "  --mcts-iters LIST  UCT iterations (default 100,300,1000; 0: no MCTS rows)\n"
+    "  --mcts-positions N positions for the MCTS rows (default 300)\n"
+    "  --budget SEC       backward-search time (default 10)\n"
+    "  --seed S           random seed (default 1)\n"
+    "  --max-states N     solver limit per solve (default 2000000)\n"
+    "  --cost-seconds SEC time per cost row (default 3; 0: no cost rows)\n\n"
+    "Exit 4 when a Z3 confirmation disagrees with the matcher or a hit contradicts the\n"
+    "exact value; 3 when the game is not supported by backward search.\n";
+
+#define MAX_LIST 16
+
+typedef struct {
+    const char *path, *role;
+    int kind; /* 0 all, 1 sample, 2 random */
+    uint32_t count, ply;
+    uint32_t rollouts[MAX_LIST], n_rollouts;
+    uint32_t iters[MAX_LIST], n_iters;
+    uint32_t mcts_positions;
+    double budget, cost_seconds;
+    uint64_t seed;
+    uint32_t max_states;
+} acc_opts_t;
+
+/* Parses "a,b,c" into ascending unsigned numbers. */
+static bool parse_list(const char *name, const char *v, uint32_t *out, uint32_t *n) {
+    *n = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", v);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        unsigned long long x;
+        if (*n == MAX_LIST || !opt_uint(name, tok, &x) || x > 100000000) return false;
+        if (*n && x <= out[*n - 1]) {
+            fprintf(stderr, "ggp accuracy: %s must be ascending\n", name);
+            return false;
+        }
+        out[(*n)++] = (uint32_t)x;
+    }
+    return *n > 0;
+}
+
+static bool parse_positions(const char *v, acc_opts_t *o) {
+    unsigned long long n;
+    if (!strcmp(v, "all"))
+        o->kind = 0;
+    else if (!strncmp(v, "sample:", 7) && opt_uint("--positions", v + 7, &n) && n > 0)
+        o->kind = 1, o->count = (uint32_t)n;
+    else if (!strncmp(v, "random:", 7) && opt_uint("--positions", v + 7, &n) && n > 0)
+        o->kind = 2, o->count = (uint32_t)n;
+    else {
+        fprintf(stderr, "ggp accuracy: --positions expects all, sample:N or random:N, not '%s'\n",
+                v);
+        return false;
+    }
+    return true;
+}
+
+/* One option at argv[*i]; 0 parsed, 1 help printed, 2 bad usage. */
+static int parse_option(int argc, char **argv, int *i, acc_opts_t *o) {
+    const char *v;
+    unsigned long long x;
+    if (opt_is_help(argv[*i])) {
+        fputs(accuracy_help, stdout);
+        return 1;
+    }
+    if (opt_value(argc, argv, i, "--role", &v))
+        o->role = v;
+    else if (opt_value(argc, argv, i, "--positions", &v))
+        return parse_positions(v, o) ? 0 : 2;
+    else if (opt_value(argc, argv, i, "--ply", &v)) {
+        if (!opt_uint("--ply", v, &x) || x > 100000) return 2;
+        o->ply = (uint32_t)x;
+    } else if (opt_value(argc, argv, i, "--rollouts", &v))
+        return parse_list("--rollouts", v, o->rollouts, &o->n_rollouts) ? 0 : 2;
+    else if (opt_value(argc, argv, i, "--mcts-iters", &v)) {
+        if (!parse_list("--mcts-iters", v, o->iters, &o->n_iters)) return 2;
+        if (o->iters[0] == 0) o->n_iters = 0;
+    } else if (opt_value(argc, argv, i, "--mcts-positions", &v)) {
+        if (!opt_uint("--mcts-positions", v, &x) || x > 1000000) return 2;
+        o->mcts_positions = (uint32_t)x;
+    } else if (opt_value(argc, argv, i, "--budget", &v))
+        return opt_double("--budget", v, &o->budget) ? 0 : 2;
+    else if (opt_value(argc, argv, i, "--cost-seconds", &v))
+        return opt_double("--cost-seconds", v, &o->cost_seconds) ? 0 : 2;
+    else if (opt_value(argc, argv, i, "--seed", &v)) {
+        if (!opt_uint("--seed", v, &x)) return 2;
+        o->seed = x;
+    } else if (opt_value(argc, argv, i, "--max-states", &v)) {
+        if (!opt_uint("--max-states", v, &x) || x == 0 || x > UINT32_MAX - 1) return 2;
+        o->max_states = (uint32_t)x;
+    } else if (argv[*i][0] == '-' || o->path) {
+        fprintf(stderr, "ggp accuracy: unexpected argument '%s'\n%s", argv[*i], accuracy_help);
+        return 2;
+    } else
+        o->path = argv[*i];
+    return 0;
+}
+
+static void default_opts(acc_opts_t *o) {
+    static const uint32_t rollouts[] = {1, 3, 10, 30, 100, 300, 1000, 3000, 10000};
+    memset(o, 0, sizeof *o);
+    o->n_rollouts = sizeof rollouts / sizeof rollouts[0];
+    memcpy(o->rollouts, rollouts, sizeof rollouts);
+    o->iters[0] = 100, o->iters[1] = 300, o->iters[2] = 1000, o->n_iters = 3;
+    o->mcts_positions = 300;
+    o->ply = 20;
+    o->budget = 10;
+    o->cost_seconds = 3;
+    o->seed = 1;
+    o->max_states = 2000000;
+}
+
+#if defined(HAVE_REGRESS) && defined(HAVE_MCTS)
+
+enum { M_PLAIN, M_LBS, M_IDEAL, N_MODES };
+static const char *const mode_name[N_MODES] = {"plain", "lbs", "ideal"};
+
+/* One solved state graph and what the experiment remembers about its states. */
+typedef struct {
+    solve_t *s;
+    int8_t *lbs_stop; /* per state: -2 not checked yet, -1 no hit, 100 or 0 */
+    uint32_t *index;  /* open addressing, state -> id + 1 (for the MCTS hook) */
+    size_t index_cap;
+} batch_t;
+
+/* Everything the run shares across batches. */
+typedef struct {
+    acc_opts_t o;
+    game_t *g;
+    reasoner_t *r;
+    lbs_t *lbs;
+    uint32_t role, other;
+    uint64_t mask_alpha, mask_beta; /* W_i bits the formulas reached */
+    splitmix_t rng;
+    const char *name;
+    /* accumulators */
+    double err[N_MODES][MAX_LIST];
+    uint64_t n_pos;
+    uint64_t rollouts[N_MODES], steps[N_MODES], stopped[N_MODES];
+    uint64_t mcts_opt[N_MODES][MAX_LIST], mcts_pos;
+    uint64_t distinct_checked, unsound;
+    state_t *cost_states; /* positions kept for the cost rows */
+    uint32_t n_cost;
+    size_t cap_cost;
+} acc_t;
+
+static void batch_init(batch_t *b, solve_t *s) {
+    uint32_t n = solve_count(s);
+    b->s = s;
+    b->lbs_stop = xmalloc(n);
+    memset(b->lbs_stop, -2, n);
+    b->index_cap = 1;
+    while (b->index_cap < 2 * (size_t)n)
+        b->index_cap *= 2;
+    b->index = xcalloc(b->index_cap, sizeof *b->index);
+    for (uint32_t id = 0; id < n; id++) {
+        size_t h = state_hash(solve_state(s, id)) & (b->index_cap - 1);
+        while (b->index[h])
+            h = (h + 1) & (b->index_cap - 1);
+        b->index[h] = id + 1;
+    }
+}
+
+static void batch_fini(batch_t *b) {
+    solve_free(b->s);
+    free(b->lbs_stop);
+    free(b->index);
+}
+
+/* The solver id of a state, or UINT32_MAX when it is not in the graph. */
+static uint32_t batch_find(const batch_t *b, const state_t *st) {
+    size_t h = state_hash(st) & (b->index_cap - 1);
+    for (; b->index[h]; h = (h + 1) & (b->index_cap - 1))
+        if (state_equal(solve_state(b->s, b->index[h] - 1), st)) return b->index[h] - 1;
+    return UINT32_MAX;
+}
+
+/* The formulas' verdict on a non-terminal state, checked once; a hit that contradicts
+ * the exact value is counted (it would be a bug in the backward search). */
+static int lbs_stop(acc_t *a, batch_t *b, uint32_t id) {
+    if (b->lbs_stop[id] != -2) return b->lbs_stop[id];
+    uint32_t i;
+    int h = lbs_check(a->lbs, solve_state(b->s, id), &i);
+    int v = h > 0 ? 100 : h < 0 ? 0 : -1;
+    if (v >= 0 && solve_value(b->s, id, a->role) != v) a->unsound++;
+    a->distinct_checked++;
+    b->lbs_stop[id] = (int8_t)v;
+    return v;
+}
+
+static int ideal_stop(const acc_t *a, const batch_t *b, uint32_t id) {
+    if (solve_wmask(b->s, id, a->role) & a->mask_alpha) return 100;
+    if (solve_wmask(b->s, id, a->other) & a->mask_beta) return 0;
+    return -1;
+}
+
+/* One rollout over the state graph; the role's value 0..100. */
+static int rollout(acc_t *a, batch_t *b, uint32_t id, int mode) {
+    uint64_t steps = 0;
+    int v = -1;
+    for (; steps < 10000; steps++) {
+        if (solve_terminal(b->s, id)) {
+            v = solve_goal(b->s, id, a->role);
+            break;
+        }
+        v = mode == M_LBS ? lbs_stop(a, b, id) : mode == M_IDEAL ? ideal_stop(a, b, id) : -1;
+        if (v >= 0) {
+            a->stopped[mode]++;
+            break;
+        }
+        const uint32_t *succ;
+        uint32_t n = solve_successors(b->s, id, &succ);
+        id = succ[splitmix_next(&a->rng) % n];
+    }
+    a->rollouts[mode]++;
+    a->steps[mode] += steps;
+    return v < 0 ? 0 : v;
+}
+
+/* Rollouts on one position: the error of the running average at each listed count. */
+static void estimate(acc_t *a, batch_t *b, uint32_t id) {
+    int exact = solve_value(b->s, id, a->role);
+    for (int mode = 0; mode < N_MODES; mode++) {
+        double sum = 0;
+        uint32_t k = 0;
+        for (uint32_t n = 1; k < a->o.n_rollouts; n++) {
+            sum += rollout(a, b, id, mode);
+            if (n == a->o.rollouts[k]) {
+                double d = sum / n - exact;
+                a->err[mode][k++] += d < 0 ? -d : d;
+            }
+        }
+    }
+    a->n_pos++;
+}
+
+/* ---------------- MCTS ---------------- */
+
+typedef struct {
+    acc_t *a;
+    batch_t *b;
+    int mode;
+    bool invert; /* the searching role is the other one: values are 100 - v */
+} hook_ctx_t;
+
+static int accuracy_hook(void *ctx, const state_t *s) {
+    hook_ctx_t *h = ctx;
+    uint32_t id = batch_find(h->b, s);
+    int v;
+    if (id == UINT32_MAX)
+        v = lbs_hook(h->a->lbs, s); /* never expected: all states are in the graph */
+    else
+        v = h->mode == M_LBS ? lbs_stop(h->a, h->b, id) : ideal_stop(h->a, h->b, id);
+    return v >= 0 && h->invert ? 100 - v : v;
+}
+
+/* The role that chooses in a state (the only one with more than one move), or -1. */
+static int mover_of(const acc_t *a, const solve_t *s, uint32_t id) {
+    int mover = -1;
+    for (uint32_t k = 0; k < a->g->n_roles; k++) {
+        const term_t *m;
+        if (solve_legal(s, id, k, &m) > 1) {
+            if (mover >= 0) return -1;
+            mover = (int)k;
+        }
+    }
+    return mover;
+}
+
+/* The mover's exact value after each of its moves (the others' replies minimised). */
+static void move_values(const solve_t *s, uint32_t id, uint32_t mover, uint32_t n_roles, int *val,
+                        uint32_t nm) {
+    const uint32_t *succ;
+    uint32_t nj = solve_successors(s, id, &succ);
+    for (uint32_t a = 0; a < nm; a++)
+        val[a] = 1000;
+    for (uint32_t j = 0; j < nj; j++) {
+        uint32_t rest = j, a = 0;
+        for (uint32_t k = n_roles; k-- > 0;) { /* mixed radix, the last role fastest */
+            const term_t *m;
+            uint32_t n = solve_legal(s, id, k, &m);
+            if (k == mover) a = rest % n;
+            rest /= n;
+        }
+        int v = solve_value(s, succ[j], mover);
+        if (v < val[a]) val[a] = v;
+    }
+}
+
+/* Runs UCT on a position where some move is not optimal; false when it is not such a
+ * position (no single mover, or every move optimal). */
+static bool mcts_position(acc_t *a, batch_t *b, uint32_t id) {
+    int mover = mover_of(a, b->s, id);
+    if (mover < 0) return false;
+    const term_t *moves;
+    uint32_t nm = solve_legal(b->s, id, (uint32_t)mover, &moves);
+    int val[nm], best = solve_value(b->s, id, (uint32_t)mover);
+    move_values(b->s, id, (uint32_t)mover, a->g->n_roles, val, nm);
+    bool decisive = false;
+    for (uint32_t k = 0; k < nm; k++)
+        decisive |= val[k] != best;
+    if (!decisive) return false;
+    for (int mode = 0; mode < N_MODES; mode++) {
+        hook_ctx_t h = {a, b, mode, (uint32_t)mover != a->role};
+        uct_t *u = uct_new(a->g, a->r, (uint32_t)mover, splitmix_next(&a->rng));
+        if (mode != M_PLAIN) uct_set_hook(u, accuracy_hook, &h);
+        for (uint32_t k = 0; k < a->o.n_iters; k++) {
+            uct_clear(u);
+            term_t m = uct_choose(u, solve_state(b->s, id), 0, a->o.iters[k]);
+            for (uint32_t x = 0; x < nm; x++)
+                if (moves[x] == m && val[x] == best) a->mcts_opt[mode][k]++;
+        }
+        uct_free(u);
+    }
+    a->mcts_pos++;
+    return true;
+}
+
+/* ---------------- positions ---------------- */
+
+static void keep_for_cost(acc_t *a, const state_t *s) {
+    if (a->n_cost >= 200) return;
+    GROW(a->cost_states, a->cap_cost, a->n_cost + 1);
+    state_init(&a->cost_states[a->n_cost]);
+    state_copy(&a->cost_states[a->n_cost++], s);
+}
+
+static void prepare_rounds(acc_t *a, solve_t *s) {
+    shape_t sh;
+    regress_shape(a->g, a->r, 16, a->o.seed, &sh);
+    solve_rounds(s, sh.supported ? sh.noop : NULL);
+}
+
+/* Whether a state is a position: non-terminal with an exact value. */
+static bool is_position(const acc_t *a, const solve_t *s, uint32_t id) {
+    return !solve_terminal(s, id) && solve_value(s, id, a->role) != SOLVE_NO_VALUE;
+}
+
+/* all / sample:N: one solve of the whole game. */
+static int run_whole(acc_t *a) {
+    char err[200];
+    double t0 = now_seconds();
+    solve_t *s = solve_new(a->g, a->r, a->o.max_states, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "ggp accuracy: %s: %s\n", a->o.path, err);
+        return 3;
+    }
+    prepare_rounds(a, s);
+    double solve_seconds = now_seconds() - t0;
+    batch_t b;
+    batch_init(&b, s);
+    uint32_t n = solve_count(s), *ids = xmalloc((n + 1) * sizeof *ids), np = 0;
+    for (uint32_t id = 0; id < n; id++)
+        if (is_position(a, s, id)) ids[np++] = id;
+    for (uint32_t k = np; k > 1; k--) { /* shuffle: a sample, and varied MCTS positions */
+        uint32_t j = (uint32_t)(splitmix_next(&a->rng) % k), t = ids[k - 1];
+        ids[k - 1] = ids[j], ids[j] = t;
+    }
+    uint32_t use = a->o.kind == 1 && a->o.count < np ? a->o.count : np;
+    printf("positions game=%s role=%s kind=%s count=%u solver_states=%u solve_seconds=%.3f "
+           "skipped=0\n",
+           a->name, term_sym_name(a->g->ts, term_sym(a->g->ts, a->g->roles[a->role])),
+           a->o.kind ? "sample" : "all", use, n, solve_seconds);
+    fflush(stdout);
+    for (uint32_t k = 0; k < use; k++) {
+        estimate(a, &b, ids[k]);
+        keep_for_cost(a, solve_state(s, ids[k]));
+    }
+    for (uint32_t k = 0; k < np && a->o.n_iters && a->mcts_pos < a->o.mcts_positions; k++)
+        mcts_position(a, &b, ids[k]);
+    free(ids);
+    batch_fini(&b);
+    return 0;
+}
+
+/* A random match from the initial state; true with the state at ply P in out when the
+ * match is still running there. */
+static bool random_position(acc_t *a, state_t *out) {
+    state_t tmp;
+    state_init(&tmp);
+    reason_initial(a->r, out);
+    term_t joint[a->g->n_roles + 1];
+    bool ok = true;
+    for (uint32_t ply = 0; ok && ply <= a->o.ply; ply++) {
+        if (reason_terminal(a->r, out)) ok = false;
+        for (uint32_t k = 0; ok && ply < a->o.ply && k < a->g->n_roles; k++) {
+            const term_t *m;
+            uint32_t n = reason_legal(a->r, out, k, &m);
+            if (n == 0)
+                ok = false;
+            else
+                joint[k] = m[splitmix_next(&a->rng) % n];
+        }
+        if (ok && ply < a->o.ply) {
+            reason_next(a->r, out, joint, &tmp);
+            state_copy(out, &tmp);
+        }
+    }
+    state_fini(&tmp);
+    return ok;
+}
+
+/* random:N: positions from random play, each solved from itself. */
+static int run_random(acc_t *a) {
+    uint32_t done = 0, skipped = 0, attempts = 0, total_states = 0;
+    double solve_seconds = 0;
+    state_t st;
+    state_init(&st);
+    while (done < a->o.count && attempts++ < 20 * a->o.count) {
+        if (!random_position(a, &st)) continue; /* the match ended before ply P */
+        char err[200];
+        double t0 = now_seconds();
+        solve_t *s = solve_new_from(a->g, a->r, &st, a->o.max_states, err, sizeof err);
+        if (!s) {
+            skipped++;
+            continue;
+        }
+        prepare_rounds(a, s);
+        solve_seconds += now_seconds() - t0;
+        total_states += solve_count(s);
+        batch_t b;
+        batch_init(&b, s);
+        if (is_position(a, s, 0)) {
+            estimate(a, &b, 0);
+            keep_for_cost(a, &st);
+            if (a->o.n_iters && a->mcts_pos < a->o.mcts_positions) mcts_position(a, &b, 0);
+            done++;
+        }
+        batch_fini(&b);
+    }
+    state_fini(&st);
+    printf("positions game=%s role=%s kind=random count=%u ply=%u solver_states=%u "
+           "solve_seconds=%.3f skipped=%u\n",
+           a->name, term_sym_name(a->g->ts, term_sym(a->g->ts, a->g->roles[a->role])), done,
+           a->o.ply, total_states, solve_seconds, skipped);
+    return done ? 0 : 3;
+}
+
+/* ---------------- cost: reasoner rollouts, checking every state ---------------- */
+
+static void cost_row(acc_t *a, int mode) {
+    state_t s, tmp;
+    state_init(&s);
+    state_init(&tmp);
+    term_t joint[a->g->n_roles + 1];
+    uint64_t n = 0, steps = 0, checks = 0;
+    lbs_stats_t st0, st1;
+    lbs_stats(a->lbs, &st0);
+    double t0 = now_seconds(), t;
+    while ((t = now_seconds() - t0) < a->o.cost_seconds) {
+        state_copy(&s, &a->cost_states[n++ % a->n_cost]);
+        while (!reason_terminal(a->r, &s)) {
+            uint32_t i;
+            if (mode == M_LBS && (checks++, lbs_check(a->lbs, &s, &i) != 0)) break;
+            for (uint32_t k = 0; k < a->g->n_roles; k++) {
+                const term_t *m;
+                uint32_t nm = reason_legal(a->r, &s, k, &m);
+                joint[k] = m[splitmix_next(&a->rng) % nm];
+            }
+            reason_next(a->r, &s, joint, &tmp);
+            state_copy(&s, &tmp);
+            steps++;
+        }
+        if (mode == M_PLAIN) (void)reason_goal_value(a->r, &s, a->role);
+    }
+    lbs_stats(a->lbs, &st1);
+    printf("cost game=%s mode=%s seconds=%.3f rollouts=%llu rollouts_per_sec=%.1f "
+           "steps_per_sec=%.1f checks=%llu "
+           "us_per_check=%.2f\n",
+           a->name, mode_name[mode], t, (unsigned long long)n, n / t, steps / t,
+           (unsigned long long)checks,
+           checks ? 1e6 * (st1.check_seconds - st0.check_seconds) / checks : 0.0);
+    state_fini(&s);
+    state_fini(&tmp);
+}
+
+/* ---------------- report ---------------- */
+
+static void print_results(acc_t *a) {
+    for (int mode = 0; mode < N_MODES; mode++)
+        for (uint32_t k = 0; k < a->o.n_rollouts; k++)
+            printf("mae game=%s mode=%s rollouts=%u positions=%llu mae=%.4f\n", a->name,
+                   mode_name[mode], a->o.rollouts[k], (unsigned long long)a->n_pos,
+                   a->n_pos ? a->err[mode][k] / a->n_pos : 0.0);
+    for (int mode = 0; mode < N_MODES; mode++)
+        printf("rollout game=%s mode=%s rollouts=%llu avg_len=%.3f stopped_share=%.4f\n", a->name,
+               mode_name[mode], (unsigned long long)a->rollouts[mode],
+               a->rollouts[mode] ? (double)a->steps[mode] / a->rollouts[mode] : 0.0,
+               a->rollouts[mode] ? (double)a->stopped[mode] / a->rollouts[mode] : 0.0);
+    for (int mode = 0; mode < N_MODES; mode++)
+        for (uint32_t k = 0; k < a->o.n_iters; k++)
+            printf("mcts game=%s mode=%s iters=%u positions=%llu optimal=%llu share=%.4f\n",
+                   a->name, mode_name[mode], a->o.iters[k], (unsigned long long)a->mcts_pos,
+                   (unsigned long long)a->mcts_opt[mode][k],
+                   a->mcts_pos ? (double)a->mcts_opt[mode][k] / a->mcts_pos : 0.0);
+    fflush(stdout);
+}
+
+/* The lbs counters over the whole run: the acceptance check of Z3 against the matcher. */
+static int print_check(acc_t *a) {
+    lbs_stats_t st;
+    lbs_stats(a->lbs, &st);
+    uint64_t ha = 0, hb = 0;
+    for (int i = 0; i < 64; i++)
+        ha += st.hits_alpha[i], hb += st.hits_beta[i];
+    printf("check game=%s n_alpha=%u n_beta=%u regress_seconds=%.3f checks=%llu "
+           "distinct_states=%llu hits_alpha=%llu "
+           "hits_beta=%llu unsound=%llu z3_confirmed=%llu z3_disagree=%llu check_seconds=%.3f "
+           "z3_seconds=%.3f\n",
+           a->name, st.n_alpha, st.n_beta, st.regress_seconds, (unsigned long long)st.checks,
+           (unsigned long long)a->distinct_checked, (unsigned long long)ha, (unsigned long long)hb,
+           (unsigned long long)a->unsound, (unsigned long long)st.z3_confirmed,
+           (unsigned long long)st.z3_disagree, st.check_seconds, st.z3_seconds);
+    printf("hits game=%s side=alpha", a->name);
+    for (uint32_t i = 0; i < st.n_alpha && i < 64; i++)
+        printf(" i%u=%llu", i, (unsigned long long)st.hits_alpha[i]);
+    printf("\nhits game=%s side=beta", a->name);
+    for (uint32_t i = 0; i < st.n_beta && i < 64; i++)
+        printf(" i%u=%llu", i, (unsigned long long)st.hits_beta[i]);
+    printf("\n");
+    return st.z3_disagree || a->unsound ? 4 : 0;
+}
+
+static int find_role(const game_t *g, const char *name) {
+    for (uint32_t i = 0; i < g->n_roles; i++)
+        if (!strcasecmp(term_sym_name(g->ts, term_sym(g->ts, g->roles[i])), name)) return (int)i;
+    char *end;
+    unsigned long long k = strtoull(name, &end, 10);
+    return *name && !*end && k < g->n_roles ? (int)k : -1;
+}
+
+/* Backward search for the role; the W_i masks the ideal policy may use. */
+static bool start_lbs(acc_t *a) {
+    lbs_opts_t lo;
+    lbs_default_opts(&lo);
+    lo.budget = a->o.budget;
+    lo.confirm = LBS_CONFIRM_Z3;
+    char err[300];
+    a->lbs = lbs_new(a->g, a->r, a->role, &lo, err, sizeof err);
+    if (!a->lbs) {
+        fprintf(stderr, "ggp accuracy: %s: %s\n", a->o.path, err);
+        return false;
+    }
+    lbs_stats_t st;
+    lbs_stats(a->lbs, &st);
+    uint32_t na = st.n_alpha > 64 ? 64 : st.n_alpha, nb = st.n_beta > 64 ? 64 : st.n_beta;
+    a->mask_alpha = na == 64 ? ~0ull : (1ull << na) - 1;
+    a->mask_beta = nb == 64 ? ~0ull : (1ull << nb) - 1;
+    printf("lbs game=%s n_alpha=%u n_beta=%u regress_seconds=%.3f\n", a->name, st.n_alpha,
+           st.n_beta, st.regress_seconds);
+    fflush(stdout);
+    return true;
+}
+
+static int run(acc_t *a) {
+    int rc = a->o.kind == 2 ? run_random(a) : run_whole(a);
+    if (rc) return rc;
+    print_results(a);
+    if (a->o.cost_seconds > 0 && a->n_cost)
+        for (int mode = M_PLAIN; mode <= M_LBS; mode++)
+            cost_row(a, mode);
+    return print_check(a);
+}
+
+static int accuracy(acc_opts_t *o) {
+    diag_t d;
+    diag_init(&d);
+    acc_t a = {.o = *o, .rng = {o->seed}};
+    a.g = game_load(o->path, &d);
+    if (!a.g) {
+        diag_print(&d, stderr);
+        diag_fini(&d);
+        return 1;
+    }
+    diag_fini(&d);
+    const char *base = strrchr(o->path, '/');
+    static char name[128];
+    snprintf(name, sizeof name, "%s", base ? base + 1 : o->path);
+    if (strchr(name, '.')) *strchr(name, '.') = 0;
+    a.name = name;
+    int role = o->role ? find_role(a.g, o->role) : 0, rc = 2;
+    if (role < 0 || a.g->n_roles != 2) {
+        fprintf(stderr, "ggp accuracy: %s\n", role < 0 ? "unknown role" : "two-player games only");
+        game_free(a.g);
+        return 2;
+    }
+    a.role = (uint32_t)role, a.other = 1 - a.role;
+    a.r = reason_new(a.g);
+    rc = start_lbs(&a) ? run(&a) : 3;
+    for (uint32_t k = 0; k < a.n_cost; k++)
+        state_fini(&a.cost_states[k]);
+    free(a.cost_states);
+    if (a.lbs) lbs_free(a.lbs);
+    reason_free(a.r);
+    game_free(a.g);
+    return rc;
+}
+#endif
+
+int cmd_accuracy(int argc, char **argv) {
+    acc_opts_t o;
+    default_opts(&o);
+    for (int i = 1; i < argc; i++) {
+        int rc = parse_option(argc, argv, &i, &o);
+        if (rc == 1) return 0;
+        if (rc) return 2;
+    }
+    if (!o.path) {
+        fprintf(stderr, "ggp accuracy: no GAME given\n%s", accuracy_help);
+        return 2;
+    }
+#if defined(HAVE_REGRESS) && defined(HAVE_MCTS)
+    return accuracy(&o);
+#else
+    fprintf(stderr, "ggp accuracy: built without the regress and mcts libraries\n");
+    return 2;
+#endif
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# accuracy.sh GGP GAMES_DIR: a smoke test of `ggp accuracy` (the rollout-accuracy
+# experiment) on tic-tac-toe with few positions and rollouts. Checks that every kind of row
+# is there and that the figures mean something: more rollouts lower the error, rollouts
+# stopped by the backward-search formulas beat plain ones (they do on tic-tac-toe), the
+# exact-solver bound is at least as good, Z3 confirmed hits and never disagreed, and no
+# hit contradicts the exact value. Prints one line per failed check; exits 1 on any.
+set -u
+if [ $# -lt 2 ]; then
+    echo "usage: $0 GGP GAMES_DIR" >&2
+    exit 2
+fi
+GGP=$1 GAMES=$2
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+failed=0
+bad() {
+    failed=$((failed + 1))
+    echo "accuracy: FAIL: $*"
+}
+
+"$GGP" accuracy "$GAMES/tictactoe.kif" --positions sample:150 --rollouts 1,1000 --mcts-iters 10,100 \
+    --mcts-positions 10 --budget 3 --cost-seconds 0.2 --seed 7 >"$out"
+rc=$?
+[ "$rc" -eq 0 ] || bad "ggp accuracy exited $rc"
+
+# field KIND KEY=VALUE... FIELD
+field() {
+    local kind=$1 f=${!#}
+    shift
+    awk -v kind="$kind" -v field="$f" -v conds="${*:1:$#-1}" '$1 == kind {
+        ok = 1; n = split(conds, c, " ")
+        for (k = 1; k <= n; k++) { hit = 0; for (i = 2; i <= NF; i++) if ($i == c[k]) hit = 1; if (!hit) ok = 0 }
+        if (ok) for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == field) { print kv[2]; exit } } }' "$out"
+}
+less() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 < b + 0) }'; }
+
+for kind in positions mae rollout mcts cost check; do
+    grep -q "^$kind game=tictactoe " "$out" || bad "no '$kind' row"
+done
+[ "$(grep -c '^mae ' "$out")" -eq 6 ] || bad "expected 6 mae rows (3 modes x 2 counts)"
+[ "$(grep -c '^mcts ' "$out")" -eq 6 ] || bad "expected 6 mcts rows"
+[ "$(field positions count)" = 150 ] || bad "positions count is not 150"
+for mode in plain lbs ideal; do
+    less "$(field mae mode=$mode rollouts=1000 mae)" "$(field mae mode=$mode rollouts=1 mae)" ||
+        bad "$mode: error with 1000 rollouts not below error with 1"
+done
+less "$(field mae mode=lbs rollouts=1000 mae)" "$(field mae mode=plain rollouts=1000 mae)" ||
+    bad "lbs rollouts not more accurate than plain ones on tic-tac-toe"
+less "$(field mae mode=ideal rollouts=1000 mae)" "$(awk -v x="$(field mae mode=lbs rollouts=1000 mae)" 'BEGIN { print x + 1 }')" ||
+    bad "ideal error above lbs error"
+less 0 "$(field rollout mode=lbs stopped_share)" || bad "no lbs rollout stopped early"
+less 0 "$(field check z3_confirmed)" || bad "Z3 confirmed no hit"
+[ "$(field check z3_disagree)" = 0 ] || bad "Z3 disagreed with the matcher"
+[ "$(field check unsound)" = 0 ] || bad "a hit contradicts the exact value"
+less 0 "$(field cost mode=lbs us_per_check)" || bad "no check cost measured"
+
+if [ "$failed" -ne 0 ]; then
+    echo "accuracy: $failed check(s) failed; output:"
+    cat "$out"
+    exit 1
+fi
+echo "accuracy: all checks passed"
