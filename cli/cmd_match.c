@@ -15,7 +15,8 @@
 
 static const char *const match_help =
     "usage: ggp match GAME --players P1,P2[,...] [--startclock S] [--playclock S] [--matches N]\n"
-    "                 [--swap] [--seed N] [--trace] [--max-steps K] [--verbose]\n\n"
+    "                 [--swap] [--seed N] [--trace] [--max-steps K] [--verbose]\n"
+    "                 [--no-lbs] [--confirm none|z3]\n\n"
     "Acts as the game master: plays N matches of GAME and prints a progress line per match\n"
     "(stderr), then a table per player and one machine-readable line per player (stdout):\n"
     "  player=NAME matches=N mean_goal=G ci95=C wins=W draws=D losses=L slowest_move_ms=M"
@@ -32,7 +33,15 @@ static const char *const match_help =
     "  --seed N        seed of the master's random choices (default: from the clock)\n"
     "  --trace         print each match's canonical trace on stdout (as `ggp trace`)\n"
     "  --max-steps K   abort a match that has not ended after K steps (default 100000)\n"
-    "  --verbose       report every replaced move on stderr\n"
+    "  --verbose       report every replaced move on stderr, and search counters per move\n"
+    "  --no-lbs        every mcts+lbs player plays without backward search (lbs=off)\n"
+    "  --confirm M     every mcts+lbs player confirms hits with Z3 (z3) or not (none)\n"
+    "After the table, one line of search counters per local MCTS player, summed over its\n"
+    "matches (a kind named twice shares one line):\n"
+    "  lbs player=NAME matches=N lbs_matches=N iterations=I rollouts=R avg_rollout_len=L\n"
+    "      hook_calls=C hook_hits=H ... hits_alpha=i:n,... hits_beta=... z3_confirmed=Z\n"
+    "      z3_cached=Z z3_disagree=D z3_unknown=U check_seconds=S z3_seconds=S\n"
+    "      regress_seconds_mean=S\n"
     "A win is the strictly highest goal of the match, a draw a shared highest goal (in a\n"
     "one-player game: 100 wins, 0 loses, anything between draws). A match that cannot be\n"
     "played out (a role without legal moves, --max-steps reached) is aborted: its moves are\n"
@@ -48,7 +57,8 @@ static void print_help(FILE *out) {
 
 typedef struct {
     const char *game, *players, *startclock, *playclock, *matches, *seed, *max_steps;
-    bool swap, trace, verbose;
+    const char *confirm;
+    bool swap, trace, verbose, no_lbs;
 } match_opts_t;
 
 static int parse_opts(int argc, char **argv, match_opts_t *o) {
@@ -75,7 +85,15 @@ static int parse_opts(int argc, char **argv, match_opts_t *o) {
             o->trace = true;
         else if (!strcmp(argv[i], "--verbose"))
             o->verbose = true;
-        else if (argv[i][0] == '-' || o->game) {
+        else if (!strcmp(argv[i], "--no-lbs"))
+            o->no_lbs = true;
+        else if (opt_value(argc, argv, &i, "--confirm", &v)) {
+            if (strcmp(v, "none") && strcmp(v, "z3")) {
+                fprintf(stderr, "ggp match: --confirm takes none or z3, not '%s'\n", v);
+                return 2;
+            }
+            o->confirm = v;
+        } else if (argv[i][0] == '-' || o->game) {
             fprintf(stderr, "ggp match: unexpected argument '%s'\n", argv[i]);
             return 2;
         } else
@@ -111,6 +129,41 @@ static uint32_t parse_players(const char *list, contestant_t **out) {
     sb_fini(&err);
     free(copy);
     return n;
+}
+
+/* The players with --no-lbs and --confirm applied to every mcts+lbs player (as options
+ * appended to its spec: a later option overrides an earlier one). Returns a new string. */
+static char *apply_lbs_flags(const char *list, const match_opts_t *o) {
+    strbuf_t out;
+    sb_init(&out);
+    char *copy = xstrdup(list), *save = NULL;
+    bool first = true;
+    for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        sb_printf(&out, "%s%s", first ? "" : ",", p);
+        first = false;
+        if (strcmp(p, "mcts+lbs") && strncmp(p, "mcts+lbs:", 9)) continue;
+        if (o->no_lbs) sb_puts(&out, ":lbs=off");
+        if (o->confirm) sb_printf(&out, ":confirm=%s", o->confirm);
+    }
+    free(copy);
+    char *r = xstrdup(sb_str(&out));
+    sb_fini(&out);
+    return r;
+}
+
+/* The search counters of the local MCTS players, one line each. */
+static void print_search(const contestant_t *c, uint32_t n) {
+    strbuf_t line;
+    sb_init(&line);
+    for (uint32_t i = 0; i < n; i++) {
+        bool dup = false;
+        for (uint32_t j = 0; j < i; j++)
+            dup |= c[j].kind && c[j].kind == c[i].kind;
+        sb_clear(&line);
+        if (c[i].kind && !dup && player_search_report(c[i].kind, &line))
+            printf("lbs player=%s %s\n", c[i].spec, sb_str(&line));
+    }
+    sb_fini(&line);
 }
 
 /* What one player collected over the matches. */
@@ -230,6 +283,7 @@ static int run(master_t *m, contestant_t *c, uint32_t n, unsigned long long matc
         match_result_fini(&res);
     }
     print_table(c, t, n);
+    print_search(c, n);
     free(t);
     free(who);
     free(seat);
@@ -250,7 +304,9 @@ int cmd_match(int argc, char **argv) {
         return 2;
     if (!o.seed) seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
     contestant_t *c;
-    uint32_t n = parse_players(o.players, &c);
+    char *players = apply_lbs_flags(o.players, &o);
+    uint32_t n = parse_players(players, &c);
+    free(players);
     if (!n) return 2;
     master_config_t cfg = {.startclock = sc,
                            .playclock = pc,

@@ -12,8 +12,8 @@
 
 #define LBS_MAX 64          /* formulas per side (the hit counters' size) */
 #define NO_GUARD UINT32_MAX /* a formula without a who-moves conjunct */
-#define Z3_SHARE 0.6        /* with Z3, the share of the budget backward search gets */
-#define PLAIN_SHARE 0.85    /* without: the rest goes to compiling and measuring */
+#define CAL_SHARE 0.1       /* of the budget, kept for measuring the formulas' cost */
+#define NEW_SHARE 0.15      /* of the rest, assumed taken by regress_new's set-up */
 #define CAL_STATES 256      /* sample states for measuring the cost of each formula */
 #define CAL_SECONDS 0.03    /* at most this long measuring one formula */
 #define HOOK_COST 3.0       /* default: the hook uses formulas costing <= this many rollout steps */
@@ -55,6 +55,8 @@ struct lbs {
     smt_t *smt;
     lbs_stats_t st;
     double step_cost; /* mean seconds of one rollout step (legal moves and next state) */
+    double z3_share;  /* > 0: Z3 may take at most this share of the time since the first check */
+    double first_check;
     zcache_t *cache;
 };
 
@@ -117,23 +119,29 @@ static bool compile_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf
     return true;
 }
 
-/* Compiles α_i and β_i by increasing i, alternating, so that a deadline cuts both
- * sequences alike; a side stops at its first formula that cannot be compiled (dropping
+/* Compiling as backward search goes (regress_cb): each formula is compiled (and grounded
+ * for Z3) as soon as it is made, so one deadline covers both and whatever was made in time
+ * is usable. A side stops at its first formula that cannot be compiled in time (dropping
  * the rest describes fewer states: still sound). */
-static void compile_all(lbs_t *l, term_store_t *ts, regress_t *rg, double deadline) {
-    bool live[2] = {true, true};
-    for (uint32_t i = 0; i < LBS_MAX && (live[0] || live[1]); i++)
-        for (int side = 0; side < 2; side++) {
-            if (!live[side] || i >= regress_count(rg, side)) {
-                live[side] = false;
-                continue;
-            }
-            if (!compile_one(l, ts, regress_step(rg, side, i)->f, &l->f[side][i], deadline))
-                live[side] = false;
-            else
-                l->n[side] = i + 1;
-        }
-    /* trailing false formulas (a step cut by the budget, or the sequence's end) add nothing */
+typedef struct {
+    lbs_t *l;
+    term_store_t *ts;
+    double deadline;
+    bool dead[2];
+} compile_ctx_t;
+
+static void on_step(void *ctx, int side, uint32_t i, const regress_step_t *st) {
+    compile_ctx_t *c = ctx;
+    lbs_t *l = c->l;
+    if (c->dead[side] || i != l->n[side] || i >= LBS_MAX) return;
+    if (!compile_one(l, c->ts, st->f, &l->f[side][i], c->deadline))
+        c->dead[side] = true;
+    else
+        l->n[side] = i + 1;
+}
+
+/* Trailing false formulas (a step cut by the budget, or the sequence's end) add nothing. */
+static void trim(lbs_t *l) {
     for (int side = 0; side < 2; side++)
         while (l->n[side] && !l->f[side][l->n[side] - 1].m)
             l->n[side]--;
@@ -182,20 +190,23 @@ static void choose_hook(lbs_t *l, double steps) {
 }
 
 /* Measures each formula's mean evaluation time on sample states (each for at most
- * CAL_SECONDS): a formula far dearer than a rollout step costs the search more rollouts
- * than its hits save. */
-static void calibrate(lbs_t *l, reasoner_t *r) {
+ * CAL_SECONDS, less when the deadline is near; at least once): a formula far dearer than
+ * a rollout step costs the search more rollouts than its hits save. */
+static void calibrate(lbs_t *l, reasoner_t *r, double deadline) {
     state_t *st = xcalloc(CAL_STATES, sizeof *st);
     for (uint32_t k = 0; k < CAL_STATES; k++)
         state_init(&st[k]);
     uint32_t n = sample_states(r, st, &l->step_cost);
+    uint32_t left = l->n[0] + l->n[1];
     for (int side = 0; side < 2; side++)
-        for (uint32_t i = 0; i < l->n[side]; i++) {
+        for (uint32_t i = 0; i < l->n[side]; i++, left--) {
             lform_t *lf = &l->f[side][i];
             if (!lf->m) continue;
             double t0 = now_seconds(), t = 0;
+            double limit = (deadline - t0) / left;
+            if (limit > CAL_SECONDS) limit = CAL_SECONDS;
             uint32_t k = 0;
-            while (k < n && t < CAL_SECONDS) {
+            while (k < n && (k == 0 || t < limit)) {
                 match_state_set(l->ms, l->ts, &st[k++]);
                 (void)match_eval(lf->m, l->ms);
                 t = now_seconds() - t0;
@@ -207,6 +218,10 @@ static void calibrate(lbs_t *l, reasoner_t *r) {
     free(st);
     l->st.step_seconds = l->step_cost;
     choose_hook(l, HOOK_COST);
+}
+
+void lbs_set_z3_share(lbs_t *l, double share) {
+    l->z3_share = share;
 }
 
 void lbs_set_hook_cost(lbs_t *l, double steps) {
@@ -230,18 +245,6 @@ lbs_t *lbs_new(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o, cha
         return NULL;
     }
     bool z3 = o->confirm == LBS_CONFIRM_Z3;
-    regress_opts_t ro;
-    regress_default_opts(&ro);
-    ro.budget = o->budget > 0 ? o->budget * (z3 ? Z3_SHARE : PLAIN_SHARE) : 0;
-    ro.max_size = o->max_size;
-    ro.max_steps = LBS_MAX - 1;
-    char why2[320];
-    regress_t *rg = regress_new(g, r, role, &ro, why2, sizeof why2);
-    if (!rg) {
-        snprintf(err, errlen, "backward search does not apply: %s", why2);
-        return NULL;
-    }
-    regress_run(rg, NULL, NULL);
     lbs_t *l = xcalloc(1, sizeof *l);
     l->ts = g->ts;
     l->o = *o;
@@ -250,12 +253,29 @@ lbs_t *lbs_new(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o, cha
         l->vocab = vocab_new(g, r, 16, 1);
         l->smt = smt_new(l->vocab, false);
     }
-    double deadline = o->budget > 0 ? t0 + o->budget : 1e300;
-    compile_all(l, g->ts, rg, deadline);
+    /* One deadline for backward search and compiling, less a share kept for measuring the
+     * formulas; regress_new's own set-up (sampling the game's shape) comes out of it too. */
+    double deadline = o->budget > 0 ? t0 + o->budget * (1 - CAL_SHARE) : 1e300;
+    regress_opts_t ro;
+    regress_default_opts(&ro);
+    ro.max_size = o->max_size;
+    ro.max_steps = LBS_MAX - 1;
+    ro.budget = o->budget > 0 ? (deadline - now_seconds()) * (1 - NEW_SHARE) : 0;
+    if (o->budget > 0 && ro.budget < 0.01) ro.budget = 0.01;
+    char why2[320];
+    regress_t *rg = regress_new(g, r, role, &ro, why2, sizeof why2);
+    if (!rg) {
+        snprintf(err, errlen, "backward search does not apply: %s", why2);
+        lbs_free(l);
+        return NULL;
+    }
+    compile_ctx_t cc = {.l = l, .ts = g->ts, .deadline = deadline};
+    regress_run(rg, on_step, &cc);
     regress_free(rg);
+    trim(l);
     l->gval = xcalloc(l->n_guards + 1, 1);
     if (z3) l->cache = xcalloc((size_t)1 << CACHE_BITS, sizeof *l->cache);
-    calibrate(l, r);
+    calibrate(l, r, o->budget > 0 ? t0 + o->budget : 1e300);
     l->st.n_alpha = l->n[0];
     l->st.n_beta = l->n[1];
     l->st.regress_seconds = now_seconds() - t0;
@@ -300,6 +320,10 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, const state_t *s) {
         return c->z == 1;
     }
     double t0 = now_seconds();
+    if (l->z3_share > 0 && l->st.z3_seconds > l->z3_share * (t0 - l->first_check)) {
+        l->st.z3_skipped++; /* over the confirmation budget: the hit is not used */
+        return false;
+    }
     int z = smt_holds(l->smt, l->f[side][i].handle, s);
     l->st.z3_seconds += now_seconds() - t0;
     if (z == 1)
@@ -327,7 +351,7 @@ static int first_hit(lbs_t *l, int side, const state_t *s, bool hook) {
 
 static int check(lbs_t *l, const state_t *s, uint32_t *i, bool hook) {
     double t0 = now_seconds();
-    l->st.checks++;
+    if (!l->st.checks++) l->first_check = t0;
     match_state_set(l->ms, l->ts, s);
     memset(l->gval, 0xff, l->n_guards);
     int res = 0;

@@ -49,6 +49,10 @@ int lbs_check(lbs_t *l, const state_t *s, uint32_t *i);
  * (<= 0: every formula). lbs_check always tries every formula. */
 int lbs_hook(void *ctx, const state_t *s);
 void lbs_set_hook_cost(lbs_t *l, double steps);
+/* Bounds the time Z3 confirmations may take to `share` of the time since the first check
+ * (default 0: no bound, every matcher hit is confirmed). Past it, a hit that is not in the
+ * cache is not used (counted in z3_skipped): never used unconfirmed. */
+void lbs_set_z3_share(lbs_t *l, double share);
 
 typedef struct {
     uint32_t n_alpha, n_beta; /* formulas in use (α_0..α_{n_alpha-1}, β likewise) */
@@ -63,6 +67,7 @@ typedef struct {
     uint64_t z3_unknown;            /* Z3 could not decide (the hit is not used) */
     uint32_t hook_alpha, hook_beta; /* formulas the hook uses (cheap enough, i >= 1) */
     double step_seconds;            /* measured cost of one rollout step */
+    uint64_t z3_skipped; /* hits not used: the Z3 time share was spent (lbs_set_z3_share) */
 } lbs_stats_t;
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out);

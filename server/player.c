@@ -12,6 +12,7 @@ static const player_kind_t *const kinds[] = {
     &player_legal_kind,
 #ifdef PLAYER_HAVE_MCTS
     &player_mcts_kind,
+    &player_lbs_kind,
 #endif
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])

@@ -36,7 +36,7 @@ typedef struct {
     uint32_t role; /* index in game role order */
     double startclock, playclock;
     uint64_t seed;
-    bool verbose; /* log search statistics to stderr */
+    bool verbose;        /* log search statistics to stderr */
     const char *options; /* "OPTS" of a kind named "NAME:OPTS" (set by player_new), or NULL */
 } player_setup_t;
 
@@ -98,6 +98,11 @@ extern const player_kind_t player_legal_kind;  /* the first legal move (canonica
 #if __has_include("uct.h")
 #define PLAYER_HAVE_MCTS 1
 extern const player_kind_t player_mcts_kind;
+/* mcts+lbs: the same search with rollouts cut short by backward search (mcts/lbs.h). */
+extern const player_kind_t player_lbs_kind;
+/* Appends one line of search counters (and backward-search counters for mcts+lbs) summed
+ * over the matches the kind played in this process; false when it has none. */
+bool player_search_report(const player_kind_t *kind, strbuf_t *out);
 #endif
 #endif
 

@@ -13,7 +13,20 @@
  *   iters=N   at most N iterations per move (1..100000000): reproducible for a seed as long
  *             as the clock does not cut the search short; start does no search
  *   c=X       UCB1 exploration constant (0..100, default 1.4)
- *   margin=S  seconds kept in hand before the play deadline (0..10, default 0.05) */
+ *   margin=S  seconds kept in hand before the play deadline (0..10, default 0.05)
+ *
+ * The `mcts+lbs` kind is the same search with rollouts cut short by backward search
+ * (mcts/lbs.h): at start it runs backward search for most of the start clock, then searches
+ * the initial state with the hook like `mcts` does. More options:
+ *   budget=S        at most S seconds of backward search (default: the start clock allows)
+ *   confirm=none|z3 confirm matcher hits with Z3 (default z3)
+ *   lbs=on|off      off: plain MCTS under this kind's name (the baseline of --no-lbs)
+ *   hookcost=X      the hook uses formulas costing at most X rollout steps (0: all; default 3)
+ *   z3share=F       Z3 confirmations may take at most this share of the search time since
+ *                   the first check (0: no bound; default 0.1); past it an unconfirmed hit
+ *                   is not used
+ * A game backward search does not apply to is said once per kind (stderr) and played with
+ * plain MCTS. Counters of every match are summed per kind: player_search_report. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,17 +35,38 @@
 
 #ifdef PLAYER_HAVE_MCTS
 
+#include "lbs.h"
 #include "uct.h"
 
-#define MAX_JOINTS 4096   /* joint moves tried to find the move that was played */
-#define SLICE_MIN 0.05    /* seconds: the shortest search slice between offers */
-#define SLICE_PARTS 8     /* a budget is searched in about this many slices (with a sink) */
+#define MAX_JOINTS 4096 /* joint moves tried to find the move that was played */
+#define SLICE_MIN 0.05  /* seconds: the shortest search slice between offers */
+#define SLICE_PARTS 8   /* a budget is searched in about this many slices (with a sink) */
+#define LBS_SHARE 0.8   /* of the start clock left, for backward search */
+#define LBS_SAFETY 0.1  /* seconds kept back from it (grounding and calibration overrun) */
 
 typedef struct {
     uint32_t iters; /* 0: time-bounded */
     double c;       /* < 0: uct's default */
     double margin;
+    bool lbs_kind; /* options of mcts+lbs allowed */
+    bool lbs;      /* backward search on (mcts+lbs only) */
+    double budget; /* <= 0: what the start clock allows */
+    double hookcost;
+    double z3share;
+    lbs_confirm_t confirm;
 } mcts_opts_t;
+
+/* Counters of one kind summed over its matches (kinds live as long as the process). */
+typedef struct tally {
+    const player_kind_t *kind;
+    uint32_t matches, lbs_matches;
+    uint64_t iterations, rollouts, rollout_steps, hook_calls, hook_hits;
+    double hook_seconds;
+    lbs_stats_t lbs; /* summed; n_alpha etc. summed over lbs_matches */
+    bool said;       /* the "does not apply" message was printed */
+    struct tally *next;
+} tally_t;
+static tally_t *tallies;
 
 typedef struct {
     player_t base;
@@ -44,16 +78,48 @@ typedef struct {
     mcts_opts_t opts;
     splitmix_t rng;
     uct_t *uct;
-    state_t prev; /* the state last searched */
+    lbs_t *lbs;
+    const char *name; /* the kind's name, for messages */
+    state_t prev;     /* the state last searched */
     bool have_prev;
     uint32_t moves; /* moves chosen by search, for the log */
 } mcts_player_t;
 
+/* One option of mcts+lbs; false when unknown or bad. */
+static bool parse_lbs_opt(const char *key, const char *val, mcts_opts_t *o) {
+    char *rest = NULL;
+    if (!strcmp(key, "budget")) {
+        o->budget = strtod(val, &rest);
+        return *val && !*rest && o->budget > 0 && o->budget <= 3600;
+    }
+    if (!strcmp(key, "hookcost")) {
+        o->hookcost = strtod(val, &rest);
+        return *val && !*rest && o->hookcost >= 0 && o->hookcost <= 1e6;
+    }
+    if (!strcmp(key, "z3share")) {
+        o->z3share = strtod(val, &rest);
+        return *val && !*rest && o->z3share >= 0 && o->z3share <= 1;
+    }
+    if (!strcmp(key, "confirm")) {
+        o->confirm = !strcmp(val, "none") ? LBS_CONFIRM_NONE : LBS_CONFIRM_Z3;
+        return !strcmp(val, "none") || !strcmp(val, "z3");
+    }
+    if (!strcmp(key, "lbs")) {
+        o->lbs = !strcmp(val, "on");
+        return !strcmp(val, "on") || !strcmp(val, "off");
+    }
+    return false;
+}
+
 /* Parses "OPT:OPT..." into o; false (with a reason) on an unknown or bad option. */
-static bool parse_opts(const char *text, mcts_opts_t *o, strbuf_t *err) {
-    o->iters = 0;
+static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t *err) {
+    memset(o, 0, sizeof *o);
     o->c = -1;
     o->margin = 0.05;
+    o->lbs_kind = o->lbs = lbs_kind;
+    o->hookcost = 3;
+    o->z3share = 0.1;
+    o->confirm = LBS_CONFIRM_Z3;
     if (!text) return true;
     const char *p = text;
     while (*p) {
@@ -85,11 +151,14 @@ static bool parse_opts(const char *text, mcts_opts_t *o, strbuf_t *err) {
                 ok = *val && !*rest && m >= 0 && m <= 10;
                 o->margin = m;
             } else {
-                ok = false;
+                ok = lbs_kind && parse_lbs_opt(buf, val, o);
             }
         }
         if (!ok) {
-            sb_printf(err, "bad mcts option '%s' (iters=N, c=X, margin=S)", buf);
+            sb_printf(err, "bad %s option '%s' (iters=N, c=X, margin=S%s)",
+                      lbs_kind ? "mcts+lbs" : "mcts", buf,
+                      lbs_kind ? ", budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
+                               : "");
             return false;
         }
         p += len;
@@ -100,10 +169,15 @@ static bool parse_opts(const char *text, mcts_opts_t *o, strbuf_t *err) {
 
 static bool mcts_check_options(const char *opts, strbuf_t *err) {
     mcts_opts_t o;
-    return parse_opts(opts, &o, err);
+    return parse_opts(opts, &o, false, err);
 }
 
-static player_t *mcts_create(const player_setup_t *setup) {
+static bool lbs_check_options(const char *opts, strbuf_t *err) {
+    mcts_opts_t o;
+    return parse_opts(opts, &o, true, err);
+}
+
+static player_t *create(const player_setup_t *setup, bool lbs_kind) {
     mcts_player_t *p = xcalloc(1, sizeof *p);
     p->game = setup->game;
     p->r = setup->reasoner;
@@ -113,16 +187,118 @@ static player_t *mcts_create(const player_setup_t *setup) {
     p->rng.s = setup->seed ^ 0x9e3779b97f4a7c15ull;
     strbuf_t err;
     sb_init(&err);
-    if (!parse_opts(setup->options, &p->opts, &err)) parse_opts(NULL, &p->opts, &err);
+    if (!parse_opts(setup->options, &p->opts, lbs_kind, &err))
+        parse_opts(NULL, &p->opts, lbs_kind, &err);
     sb_fini(&err);
     state_init(&p->prev);
     return &p->base;
+}
+
+static player_t *mcts_create(const player_setup_t *setup) {
+    return create(setup, false);
+}
+static player_t *lbs_create(const player_setup_t *setup) {
+    return create(setup, true);
+}
+
+/* The tally of a kind (made on first use). */
+static tally_t *tally_of(const player_kind_t *kind) {
+    tally_t *t = tallies;
+    while (t && t->kind != kind)
+        t = t->next;
+    if (!t) {
+        t = xcalloc(1, sizeof *t);
+        t->kind = kind;
+        t->next = tallies;
+        tallies = t;
+    }
+    return t;
+}
+
+/* Adds this match's counters to the kind's tally (once per match, at stop). */
+static void add_to_tally(mcts_player_t *p) {
+    if (!p->uct || !p->base.kind) return;
+    tally_t *t = tally_of(p->base.kind);
+    uct_stats_t st;
+    uct_stats(p->uct, &st);
+    t->matches++;
+    t->iterations += st.iterations;
+    t->rollouts += st.rollouts;
+    t->rollout_steps += st.rollout_steps;
+    t->hook_calls += st.hook_calls;
+    t->hook_hits += st.hook_hits;
+    t->hook_seconds += st.hook_seconds;
+    if (!p->lbs) return;
+    lbs_stats_t ls;
+    lbs_stats(p->lbs, &ls);
+    lbs_stats_t *a = &t->lbs;
+    t->lbs_matches++;
+    a->n_alpha += ls.n_alpha;
+    a->n_beta += ls.n_beta;
+    a->hook_alpha += ls.hook_alpha;
+    a->hook_beta += ls.hook_beta;
+    a->checks += ls.checks;
+    for (int i = 0; i < 64; i++) {
+        a->hits_alpha[i] += ls.hits_alpha[i];
+        a->hits_beta[i] += ls.hits_beta[i];
+    }
+    a->z3_confirmed += ls.z3_confirmed;
+    a->z3_cached += ls.z3_cached;
+    a->z3_disagree += ls.z3_disagree;
+    a->z3_unknown += ls.z3_unknown;
+    a->z3_skipped += ls.z3_skipped;
+    a->check_seconds += ls.check_seconds;
+    a->z3_seconds += ls.z3_seconds;
+    a->regress_seconds += ls.regress_seconds;
+}
+
+/* Appends "i:n,i:n" for the non-zero counts (or "none"). */
+static void put_hits(strbuf_t *out, const uint64_t *h) {
+    bool any = false;
+    for (int i = 0; i < 64; i++)
+        if (h[i]) {
+            sb_printf(out, "%s%d:%llu", any ? "," : "", i, (unsigned long long)h[i]);
+            any = true;
+        }
+    if (!any) sb_puts(out, "none");
+}
+
+bool player_search_report(const player_kind_t *kind, strbuf_t *out) {
+    tally_t *t = tallies;
+    while (t && t->kind != kind)
+        t = t->next;
+    if (!t || !t->matches) return false;
+    const lbs_stats_t *a = &t->lbs;
+    double m = t->lbs_matches ? t->lbs_matches : 1;
+    sb_printf(
+        out,
+        "matches=%u lbs_matches=%u iterations=%llu rollouts=%llu avg_rollout_len=%.2f "
+        "hook_calls=%llu "
+        "hook_hits=%llu hook_seconds=%.3f n_alpha=%.1f n_beta=%.1f hook_alpha=%.1f hook_beta=%.1f "
+        "checks=%llu hits_alpha=",
+        t->matches, t->lbs_matches, (unsigned long long)t->iterations,
+        (unsigned long long)t->rollouts, t->rollouts ? (double)t->rollout_steps / t->rollouts : 0,
+        (unsigned long long)t->hook_calls, (unsigned long long)t->hook_hits, t->hook_seconds,
+        a->n_alpha / m, a->n_beta / m, a->hook_alpha / m, a->hook_beta / m,
+        (unsigned long long)a->checks);
+    put_hits(out, a->hits_alpha);
+    sb_puts(out, " hits_beta=");
+    put_hits(out, a->hits_beta);
+    sb_printf(out,
+              " z3_confirmed=%llu z3_cached=%llu z3_disagree=%llu z3_unknown=%llu z3_skipped=%llu "
+              "check_seconds=%.3f z3_seconds=%.3f regress_seconds_mean=%.3f",
+              (unsigned long long)a->z3_confirmed, (unsigned long long)a->z3_cached,
+              (unsigned long long)a->z3_disagree, (unsigned long long)a->z3_unknown,
+              (unsigned long long)a->z3_skipped, a->check_seconds, a->z3_seconds,
+              a->regress_seconds / m);
+    return true;
 }
 
 static void ensure_uct(mcts_player_t *p) {
     if (p->uct) return;
     p->uct = uct_new(p->game, p->r, p->role, p->seed);
     if (p->opts.c >= 0) uct_set_exploration(p->uct, p->opts.c);
+    if (p->lbs) uct_set_hook(p->uct, lbs_hook, p->lbs);
     p->have_prev = false;
 }
 
@@ -135,10 +311,62 @@ static void log_stats(mcts_player_t *p, const char *what, double secs) {
             "%llu nodes, avg rollout %.1f\n",
             what, secs * 1000, (unsigned long long)st.iterations, st.root_visits, st.root_value,
             st.root_proven ? " (proven)" : "", (unsigned long long)st.nodes, st.avg_rollout_len);
+    if (!p->lbs) return;
+    lbs_stats_t ls;
+    lbs_stats(p->lbs, &ls);
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, "hits_alpha=");
+    put_hits(&sb, ls.hits_alpha);
+    sb_puts(&sb, " hits_beta=");
+    put_hits(&sb, ls.hits_beta);
+    fprintf(stderr,
+            "lbs: %s: rollouts %llu, hook calls %llu, hits %llu, %s, z3 confirmed %llu cached %llu "
+            "disagree %llu, checking %.0f ms (z3 %.0f ms)\n",
+            what, (unsigned long long)st.rollouts, (unsigned long long)st.hook_calls,
+            (unsigned long long)st.hook_hits, sb_str(&sb), (unsigned long long)ls.z3_confirmed,
+            (unsigned long long)ls.z3_cached, (unsigned long long)ls.z3_disagree,
+            ls.check_seconds * 1000, ls.z3_seconds * 1000);
+    sb_fini(&sb);
+}
+
+/* Backward search within the start clock (mcts+lbs with lbs on); a game it does not apply
+ * to is said once per kind and played with plain MCTS. */
+static void start_lbs(mcts_player_t *p, double deadline) {
+    if (!p->opts.lbs || p->lbs) return;
+    lbs_opts_t o;
+    lbs_default_opts(&o);
+    o.confirm = p->opts.confirm;
+    o.budget = (deadline - now_seconds()) * LBS_SHARE - LBS_SAFETY - p->opts.margin;
+    if (p->opts.budget > 0 && p->opts.budget < o.budget) o.budget = p->opts.budget;
+    if (o.budget < 0.05) o.budget = 0.05;
+    char err[400];
+    double t0 = now_seconds();
+    p->lbs = lbs_new(p->game, p->r, p->role, &o, err, sizeof err);
+    if (!p->lbs) {
+        tally_t *t = tally_of(p->base.kind);
+        if (!t->said) fprintf(stderr, "%s: %s; playing plain MCTS\n", p->base.kind->name, err);
+        t->said = true;
+        p->opts.lbs = false;
+        return;
+    }
+    lbs_set_hook_cost(p->lbs, p->opts.hookcost);
+    lbs_set_z3_share(p->lbs, p->opts.z3share);
+    if (p->verbose) {
+        lbs_stats_t ls;
+        lbs_stats(p->lbs, &ls);
+        fprintf(stderr,
+                "lbs: backward search %.0f ms (budget %.0f ms): %u alpha, %u beta formulas, hook "
+                "uses %u/%u, "
+                "rollout step %.1f us\n",
+                (now_seconds() - t0) * 1000, o.budget * 1000, ls.n_alpha, ls.n_beta, ls.hook_alpha,
+                ls.hook_beta, ls.step_seconds * 1e6);
+    }
 }
 
 static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     mcts_player_t *p = (mcts_player_t *)pl;
+    if (!p->game->gdl2) start_lbs(p, deadline);
     ensure_uct(p);
     if (p->game->gdl2 || p->opts.iters || !initial) return;
     double t0 = now_seconds();
@@ -254,14 +482,18 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
 
 static void mcts_stop(player_t *pl) {
     mcts_player_t *p = (mcts_player_t *)pl;
+    add_to_tally(p);
     uct_free(p->uct);
     p->uct = NULL;
+    lbs_free(p->lbs);
+    p->lbs = NULL;
     p->have_prev = false;
 }
 
 static void mcts_destroy(player_t *pl) {
     mcts_player_t *p = (mcts_player_t *)pl;
     uct_free(p->uct);
+    lbs_free(p->lbs);
     state_fini(&p->prev);
     free(p);
 }
@@ -275,6 +507,18 @@ const player_kind_t player_mcts_kind = {
     .stop = mcts_stop,
     .destroy = mcts_destroy,
     .check_options = mcts_check_options,
+};
+
+const player_kind_t player_lbs_kind = {
+    .name = "mcts+lbs",
+    .summary = "UCT with rollouts cut by backward search (mcts+lbs:iters=N:c=X:margin=S:budget=S:"
+               "confirm=none|z3:lbs=on|off:hookcost=X:z3share=F)",
+    .create = lbs_create,
+    .start = mcts_start,
+    .play = mcts_play,
+    .stop = mcts_stop,
+    .destroy = mcts_destroy,
+    .check_options = lbs_check_options,
 };
 
 #endif
