@@ -17,6 +17,8 @@
 #define CAL_STATES 256      /* sample states for measuring the cost of each formula */
 #define CAL_SECONDS 0.03    /* at most this long measuring one formula */
 #define HOOK_COST 3.0       /* default: the hook uses formulas costing <= this many rollout steps */
+#define ACTIVE_GAP 0.005    /* seconds: a longer gap between checks is not search time */
+#define Z3_GRACE 0.005      /* seconds of Z3 always allowed (the first confirmations) */
 #define CACHE_BITS 16       /* Z3 answers remembered (by state hash, side and i) */
 
 /* One compiled formula: α_i or β_i. */
@@ -55,8 +57,9 @@ struct lbs {
     smt_t *smt;
     lbs_stats_t st;
     double step_cost; /* mean seconds of one rollout step (legal moves and next state) */
-    double z3_share;  /* > 0: Z3 may take at most this share of the time since the first check */
-    double first_check;
+    double z3_share;  /* > 0: Z3 may take at most this share of the active time */
+    double active;    /* seconds of search seen by the checks: their own time and short gaps */
+    double last_check;
     zcache_t *cache;
 };
 
@@ -177,15 +180,22 @@ static uint32_t sample_states(reasoner_t *r, state_t *out, double *step_cost) {
     return n;
 }
 
-/* Which formulas the hook uses: those costing at most `steps` rollout steps (all when
- * steps <= 0). α_0/β_0 never: the hook is not called on terminal states. */
+/* Which formulas the hook uses: by increasing i, α_i then β_i, those that fit in a total
+ * cost of `steps` rollout steps per check (all when steps <= 0): the checks then slow the
+ * rollouts down by at most that factor. α_0/β_0 never: the hook is not called on terminal
+ * states. */
 static void choose_hook(lbs_t *l, double steps) {
     l->st.hook_alpha = l->st.hook_beta = 0;
-    for (int side = 0; side < 2; side++)
-        for (uint32_t i = 0; i < l->n[side]; i++) {
+    double left = steps * l->step_cost;
+    uint32_t n = l->n[0] > l->n[1] ? l->n[0] : l->n[1];
+    for (uint32_t i = 0; i < n; i++)
+        for (int side = 0; side < 2; side++) {
+            if (i >= l->n[side]) continue;
             lform_t *lf = &l->f[side][i];
-            lf->in_hook = lf->m && i > 0 && (steps <= 0 || lf->cost <= steps * l->step_cost);
-            if (lf->in_hook) *(side ? &l->st.hook_beta : &l->st.hook_alpha) += 1;
+            lf->in_hook = lf->m && i > 0 && (steps <= 0 || lf->cost <= left);
+            if (!lf->in_hook) continue;
+            left -= lf->cost;
+            *(side ? &l->st.hook_beta : &l->st.hook_alpha) += 1;
         }
 }
 
@@ -320,7 +330,7 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, const state_t *s) {
         return c->z == 1;
     }
     double t0 = now_seconds();
-    if (l->z3_share > 0 && l->st.z3_seconds > l->z3_share * (t0 - l->first_check)) {
+    if (l->z3_share > 0 && l->st.z3_seconds > l->z3_share * l->active + Z3_GRACE) {
         l->st.z3_skipped++; /* over the confirmation budget: the hit is not used */
         return false;
     }
@@ -351,7 +361,9 @@ static int first_hit(lbs_t *l, int side, const state_t *s, bool hook) {
 
 static int check(lbs_t *l, const state_t *s, uint32_t *i, bool hook) {
     double t0 = now_seconds();
-    if (!l->st.checks++) l->first_check = t0;
+    /* a gap shorter than ACTIVE_GAP between two checks is search (a rollout step); a longer
+     * one is idle (the other player's turn) */
+    if (l->st.checks++ && t0 - l->last_check < ACTIVE_GAP) l->active += t0 - l->last_check;
     match_state_set(l->ms, l->ts, s);
     memset(l->gval, 0xff, l->n_guards);
     int res = 0;
@@ -362,7 +374,9 @@ static int check(lbs_t *l, const state_t *s, uint32_t *i, bool hook) {
         (side ? l->st.hits_beta : l->st.hits_alpha)[k]++;
         if (i) *i = (uint32_t)k;
     }
-    l->st.check_seconds += now_seconds() - t0;
+    l->last_check = now_seconds();
+    l->st.check_seconds += l->last_check - t0;
+    l->active += l->last_check - t0;
     return res;
 }
 

@@ -43,14 +43,15 @@ void lbs_free(lbs_t *l);
 int lbs_check(lbs_t *l, const state_t *s, uint32_t *i);
 
 /* uct_rollout_hook_t adapter (ctx = lbs_t*): 100 on α, 0 on β, -1 otherwise. Tries only
- * the formulas with i >= 1 (the hook never sees terminal states) whose mean evaluation
- * time, measured in lbs_new on sample states, is at most 3 rollout steps: a dearer
- * formula costs more rollouts than its hits save. lbs_set_hook_cost changes the limit
- * (<= 0: every formula). lbs_check always tries every formula. */
+ * formulas with i >= 1 (the hook never sees terminal states), by increasing i, as many as
+ * fit in a mean evaluation time (measured in lbs_new on sample states) of 3 rollout steps
+ * in all: dearer checks cost more rollouts than their hits save. lbs_set_hook_cost
+ * changes the limit (<= 0: every formula). lbs_check always tries every formula. */
 int lbs_hook(void *ctx, const state_t *s);
 void lbs_set_hook_cost(lbs_t *l, double steps);
-/* Bounds the time Z3 confirmations may take to `share` of the time since the first check
- * (default 0: no bound, every matcher hit is confirmed). Past it, a hit that is not in the
+/* Bounds the time Z3 confirmations may take to `share` of the search time (the checks'
+ * own time and the gaps under 5 ms between them; default 0: no bound, every matcher hit
+ * is confirmed). Past it, a hit that is not in the
  * cache is not used (counted in z3_skipped): never used unconfirmed. */
 void lbs_set_z3_share(lbs_t *l, double share);
 

@@ -23,7 +23,7 @@
  *   lbs=on|off      off: plain MCTS under this kind's name (the baseline of --no-lbs)
  *   hookcost=X      the hook uses formulas costing at most X rollout steps (0: all; default 3)
  *   z3share=F       Z3 confirmations may take at most this share of the search time since
- *                   the first check (0: no bound; default 0.1); past it an unconfirmed hit
+ *                   the first check (0: no bound; default 0.25); past it an unconfirmed hit
  *                   is not used
  * A game backward search does not apply to is said once per kind (stderr) and played with
  * plain MCTS. Counters of every match are summed per kind: player_search_report. */
@@ -118,7 +118,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->margin = 0.05;
     o->lbs_kind = o->lbs = lbs_kind;
     o->hookcost = 3;
-    o->z3share = 0.1;
+    o->z3share = 0.25;
     o->confirm = LBS_CONFIRM_Z3;
     if (!text) return true;
     const char *p = text;
