@@ -44,7 +44,7 @@ typedef struct plan {
     step_t *steps;
     uint32_t n_steps;
     uint32_t n_vars;
-    uint64_t tries; /* tuples tried, for GGP_PROFILE */
+    uint64_t tries;    /* tuples tried, for GGP_PROFILE */
     struct plan *next; /* the same rule compiled for other masks */
 } plan_t;
 
@@ -81,10 +81,10 @@ typedef struct {
     rel_t ans;
     bool done;
     bool in_progress;
-    bool incomplete;    /* read a call of an enclosing cycle before it was finished */
-    bool leads_cycle;   /* a later call read this one while it was in progress */
-    uint32_t depth;     /* position on the call stack while in progress */
-    uint32_t low;       /* lowest stack position of an unfinished call it depends on */
+    bool incomplete;  /* read a call of an enclosing cycle before it was finished */
+    bool leads_cycle; /* a later call read this one while it was in progress */
+    uint32_t depth;   /* position on the call stack while in progress */
+    uint32_t low;     /* lowest stack position of an unfinished call it depends on */
 } call_t;
 
 typedef struct {
@@ -117,7 +117,7 @@ struct reasoner {
     uint32_t depth;
     size_t stack_cap;
     uint64_t call_added; /* tuples added to call answers, to detect a fixpoint */
-    size_t budget; /* while non-zero, a relation growing past it aborts the evaluation */
+    size_t budget;       /* while non-zero, a relation growing past it aborts the evaluation */
     bool over;
     uint32_t pred_legal, pred_goal, pred_terminal, pred_next, pred_init, pred_sees, pred_does;
     reason_stats_t stats;
@@ -125,7 +125,9 @@ struct reasoner {
 
 /* ---------------- states ---------------- */
 
-void state_init(state_t *s) { memset(s, 0, sizeof *s); }
+void state_init(state_t *s) {
+    memset(s, 0, sizeof *s);
+}
 void state_fini(state_t *s) {
     free(s->facts);
     memset(s, 0, sizeof *s);
@@ -143,15 +145,18 @@ bool state_equal(const state_t *a, const state_t *b) {
 }
 uint64_t state_hash(const state_t *s) {
     uint64_t h = 1469598103934665603ull;
-    for (uint32_t i = 0; i < s->n; i++) h = (h ^ s->facts[i]) * 1099511628211ull;
+    for (uint32_t i = 0; i < s->n; i++)
+        h = (h ^ s->facts[i]) * 1099511628211ull;
     return h;
 }
 bool state_has(const state_t *s, term_t f) {
     uint32_t lo = 0, hi = s->n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (s->facts[mid] < f) lo = mid + 1;
-        else hi = mid;
+        if (s->facts[mid] < f)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < s->n && s->facts[lo] == f;
 }
@@ -179,7 +184,8 @@ static void state_push(state_t *s, term_t f) {
 
 static uint32_t tuple_hash(const term_t *t, uint32_t arity) {
     uint32_t h = 0x12345678u;
-    for (uint32_t i = 0; i < arity; i++) h = hash_mix(h, t[i]);
+    for (uint32_t i = 0; i < arity; i++)
+        h = hash_mix(h, t[i]);
     return h * 0x9e3779b1u;
 }
 
@@ -188,12 +194,15 @@ static void rel_clear(rel_t *rel) {
     if (rel->n)
         for (uint32_t j = 0; j < rel->arity; j++)
             if (rel->idx[j].built) memset(rel->idx[j].head, 0, rel->idx[j].cap * sizeof(uint32_t));
-    for (uint32_t j = 0; j < rel->arity; j++) rel->idx[j].built = false;
+    for (uint32_t j = 0; j < rel->arity; j++)
+        rel->idx[j].built = false;
     rel->n = 0;
     rel->computed = false;
 }
 
-static const term_t *rel_tuple(const rel_t *rel, size_t i) { return rel->data + i * rel->arity; }
+static const term_t *rel_tuple(const rel_t *rel, size_t i) {
+    return rel->data + i * rel->arity;
+}
 
 static bool rel_contains(const rel_t *rel, const term_t *t) {
     if (rel->n == 0) return false;
@@ -209,7 +218,8 @@ static bool rel_contains(const rel_t *rel, const term_t *t) {
 static void set_insert(rel_t *rel, uint32_t tuple_index) {
     size_t mask = rel->set_cap - 1;
     size_t i = tuple_hash(rel_tuple(rel, tuple_index), rel->arity) & mask;
-    while (rel->set[i]) i = (i + 1) & mask;
+    while (rel->set[i])
+        i = (i + 1) & mask;
     rel->set[i] = tuple_index + 1;
 }
 
@@ -218,7 +228,8 @@ static void set_grow(rel_t *rel) {
     free(rel->set);
     rel->set = xcalloc(cap, sizeof *rel->set);
     rel->set_cap = cap;
-    for (size_t i = 0; i < rel->n; i++) set_insert(rel, (uint32_t)i);
+    for (size_t i = 0; i < rel->n; i++)
+        set_insert(rel, (uint32_t)i);
 }
 
 static void index_add(rel_t *rel, uint32_t j, uint32_t tuple_index);
@@ -254,7 +265,8 @@ static void index_add(rel_t *rel, uint32_t j, uint32_t ti) {
 static void index_build(rel_t *rel, uint32_t j) {
     index_t *x = &rel->idx[j];
     size_t want = 16;
-    while (want < rel->n * 2 + 16) want *= 2;
+    while (want < rel->n * 2 + 16)
+        want *= 2;
     if (x->cap < want) {
         free(x->head);
         x->head = xcalloc(want, sizeof *x->head);
@@ -262,7 +274,8 @@ static void index_build(rel_t *rel, uint32_t j) {
     } else {
         memset(x->head, 0, x->cap * sizeof *x->head);
     }
-    for (size_t i = 0; i < rel->n; i++) index_add(rel, j, (uint32_t)i);
+    for (size_t i = 0; i < rel->n; i++)
+        index_add(rel, j, (uint32_t)i);
     x->built = true;
 }
 
@@ -307,7 +320,8 @@ static uint32_t fluent_rel(reasoner_t *r, sym_t sym, uint32_t arity, bool create
 static term_t *copy_args(const term_store_t *ts, term_t atom, uint32_t *arity) {
     *arity = term_arity(ts, atom);
     term_t *a = xmalloc((*arity + 1) * sizeof *a);
-    for (uint32_t i = 0; i < *arity; i++) a[i] = term_arg(ts, atom, i);
+    for (uint32_t i = 0; i < *arity; i++)
+        a[i] = term_arg(ts, atom, i);
     return a;
 }
 
@@ -317,7 +331,8 @@ static void vars_of(const term_store_t *ts, term_t t, bool *mark) {
         mark[term_sym(ts, t)] = true;
         return;
     }
-    for (uint32_t i = 0; i < term_arity(ts, t); i++) vars_of(ts, term_arg(ts, t, i), mark);
+    for (uint32_t i = 0; i < term_arity(ts, t); i++)
+        vars_of(ts, term_arg(ts, t, i), mark);
 }
 
 /* Counts occurrences of variables of t not yet bound. */
@@ -325,7 +340,8 @@ static uint32_t unbound_vars(const term_store_t *ts, term_t t, const bool *bound
     if (term_is_ground(ts, t)) return 0;
     if (term_is_var(ts, t)) return !bound[term_sym(ts, t)];
     uint32_t n = 0;
-    for (uint32_t i = 0; i < term_arity(ts, t); i++) n += unbound_vars(ts, term_arg(ts, t, i), bound);
+    for (uint32_t i = 0; i < term_arity(ts, t); i++)
+        n += unbound_vars(ts, term_arg(ts, t, i), bound);
     return n;
 }
 
@@ -367,18 +383,30 @@ static double literal_cost(reasoner_t *r, const lit_t *l, const bool *bound) {
     term_t atom = l->atom;
     uint32_t pred = game_pred_of(r->g, atom);
     double size = 1000;
-    if (term_sym(ts, atom) == SYM_TRUE) size = 30;
-    else if (pred == r->pred_does) size = r->g->n_roles;
-    else if (r->rels[pred].computed && r->rels[pred].layer == LAYER_STATIC) size = (double)r->rels[pred].n;
+    if (term_sym(ts, atom) == SYM_TRUE)
+        size = 30;
+    else if (pred == r->pred_does)
+        size = r->g->n_roles;
+    else if (r->rels[pred].computed && r->rels[pred].layer == LAYER_STATIC)
+        size = (double)r->rels[pred].n;
     const term_t *args = term_args(ts, atom);
     uint32_t n = term_arity(ts, atom);
     if (term_sym(ts, atom) == SYM_TRUE && n == 1 && !term_is_var(ts, args[0]))
         args = term_args(ts, args[0]), n = term_arity(ts, term_arg(ts, atom, 0));
+    bool open = false;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t ub = unbound_vars(ts, args[i], bound);
-        if (ub == 0) size /= 6;
-        else if (!term_is_var(ts, args[i])) size /= 2;
+        if (ub == 0)
+            size /= 6;
+        else if (!term_is_var(ts, args[i]))
+            size /= 2;
+        open |= ub != 0;
     }
+    /* A recursive call with an open argument may enumerate far more than any estimate
+     * (every path of a connection rule, say): bind what the other literals can first. */
+    if (open && pred != UINT32_MAX && r->g->preds[pred].recursive &&
+        r->rels[pred].layer != LAYER_STATIC)
+        size *= 1000;
     return size;
 }
 
@@ -434,7 +462,8 @@ static void mark_existential(reasoner_t *r, const rule_t *rule, plan_t *p, const
         term_t atom = rule->body[order[k]].atom;
         if (s->op == OP_SCAN && rule->body[order[k]].kind == LIT_POS) {
             memset(later, 0, nv * sizeof *later);
-            for (uint32_t q = k + 1; q < p->n_steps; q++) vars_of(ts, rule->body[order[q]].atom, later);
+            for (uint32_t q = k + 1; q < p->n_steps; q++)
+                vars_of(ts, rule->body[order[q]].atom, later);
             memset(mine, 0, nv * sizeof *mine);
             vars_of(ts, atom, mine);
             bool dead = true, dead_head = true;
@@ -450,9 +479,12 @@ static void mark_existential(reasoner_t *r, const rule_t *rule, plan_t *p, const
             for (uint32_t i = 0; i < s->arity; i++) {
                 term_t a = s->args[i];
                 if (term_is_ground(ts, a)) continue;
-                if (!term_is_var(ts, a)) s->exists_call_ok = false;
-                else if (!before[term_sym(ts, a)] && mine[term_sym(ts, a)]) s->exists_call_ok = false;
-                else mine[term_sym(ts, a)] = true;
+                if (!term_is_var(ts, a))
+                    s->exists_call_ok = false;
+                else if (!before[term_sym(ts, a)] && mine[term_sym(ts, a)])
+                    s->exists_call_ok = false;
+                else
+                    mine[term_sym(ts, a)] = true;
             }
         }
         vars_of(ts, atom, before);
@@ -512,7 +544,8 @@ static void compile(reasoner_t *r) {
         rel->callable = g->preds[i].n_rules && !g->preds[i].recursive && rel->layer != LAYER_STATIC;
     }
     r->fluent_cap = 64;
-    while (r->fluent_cap < g->n_rules * 4 + 64) r->fluent_cap *= 2;
+    while (r->fluent_cap < g->n_rules * 4 + 64)
+        r->fluent_cap *= 2;
     r->fluent_table = xcalloc(r->fluent_cap, sizeof *r->fluent_table);
     r->plans = xcalloc(g->n_rules + 1, sizeof *r->plans);
     /* Every fluent relation exists before plans are compiled (lazily, mid-evaluation), so
@@ -522,7 +555,8 @@ static void compile(reasoner_t *r) {
             term_t atom = g->rules[i].body[k].atom;
             if (term_sym(r->ts, atom) != SYM_TRUE || term_arity(r->ts, atom) != 1) continue;
             term_t f = term_arg(r->ts, atom, 0);
-            if (!term_is_var(r->ts, f)) fluent_rel(r, term_sym(r->ts, f), term_arity(r->ts, f), true);
+            if (!term_is_var(r->ts, f))
+                fluent_rel(r, term_sym(r->ts, f), term_arity(r->ts, f), true);
         }
     r->scc_n_rules = xcalloc(g->n_sccs + 1, sizeof *r->scc_n_rules);
     r->scc_rules = xcalloc(g->n_sccs + 1, sizeof *r->scc_rules);
@@ -561,7 +595,8 @@ static void print_profile(const reasoner_t *r) {
     sb_init(&sb);
     for (size_t i = 0; i < r->g->n_rules; i++) {
         uint64_t tries = 0;
-        for (plan_t *p = r->plans[i]; p; p = p->next) tries += p->tries;
+        for (plan_t *p = r->plans[i]; p; p = p->next)
+            tries += p->tries;
         if (tries < 100000) continue;
         sb_clear(&sb);
         rule_print(r->g, &r->g->rules[i], &sb);
@@ -583,17 +618,21 @@ static void memo_fini(memo_t *m) {
 void reason_free(reasoner_t *r) {
     if (!r) return;
     if (getenv("GGP_PROFILE")) print_profile(r);
-    for (uint32_t i = 0; i < r->n_rels; i++) rel_fini(&r->rels[i]);
+    for (uint32_t i = 0; i < r->n_rels; i++)
+        rel_fini(&r->rels[i]);
     for (size_t i = 0; i < r->g->n_rules; i++)
         for (plan_t *p = r->plans[i], *next; p; p = next) {
             next = p->next;
-            for (uint32_t k = 0; k < p->n_steps; k++) free(p->steps[k].args);
+            for (uint32_t k = 0; k < p->n_steps; k++)
+                free(p->steps[k].args);
             free(p->steps);
             free(p->head_args);
             free(p);
         }
-    for (uint32_t s = 0; s < r->g->n_sccs; s++) free(r->scc_rules[s]);
-    for (int l = 0; l < 3; l++) memo_fini(&r->memo[l]);
+    for (uint32_t s = 0; s < r->g->n_sccs; s++)
+        free(r->scc_rules[s]);
+    for (int l = 0; l < 3; l++)
+        memo_fini(&r->memo[l]);
     free(r->scc_rules);
     free(r->scc_n_rules);
     free(r->plans);
@@ -606,7 +645,9 @@ void reason_free(reasoner_t *r) {
     free(r);
 }
 
-const game_t *reason_game(const reasoner_t *r) { return r->g; }
+const game_t *reason_game(const reasoner_t *r) {
+    return r->g;
+}
 
 /* ---------------- joins ---------------- */
 
@@ -648,7 +689,8 @@ static bool match(join_t *j, term_t p, term_t g) {
 }
 
 static void undo(join_t *j, uint32_t mark) {
-    while (j->n_trail > mark) j->vars[j->trail[--j->n_trail]] = TERM_NONE;
+    while (j->n_trail > mark)
+        j->vars[j->trail[--j->n_trail]] = TERM_NONE;
 }
 
 /* The value of a pattern under the bindings when it is a ground term or a bound variable;
@@ -689,7 +731,8 @@ static void scan_rel(join_t *j, uint32_t k, const step_t *s, rel_t *rel, size_t 
     uint32_t pos = UINT32_MAX, n_bound = 0;
     term_t key = TERM_NONE, tuple[s->arity];
     for (uint32_t i = 0; i < s->arity; i++)
-        if ((tuple[i] = bound_value(j, s->args[i])) != TERM_NONE && n_bound++ == 0) pos = i, key = tuple[i];
+        if ((tuple[i] = bound_value(j, s->args[i])) != TERM_NONE && n_bound++ == 0)
+            pos = i, key = tuple[i];
     if (n_bound == s->arity && lo == 0 && hi == rel->n) {
         /* a membership test: the hash set answers it */
         j->plan->tries++;
@@ -781,7 +824,8 @@ static void fire(join_t *j) {
     reasoner_t *r = j->r;
     const plan_t *p = j->plan;
     term_t tuple[p->head_arity + 1];
-    for (uint32_t i = 0; i < p->head_arity; i++) tuple[i] = term_subst(r->ts, p->head_args[i], j->vars);
+    for (uint32_t i = 0; i < p->head_arity; i++)
+        tuple[i] = term_subst(r->ts, p->head_args[i], j->vars);
     r->stats.rules_fired++;
     if (rel_add(j->target, tuple)) j->added++, r->stats.tuples_derived++, r->call_added++;
     if (r->budget && j->target->n > r->budget) r->over = true;
@@ -826,8 +870,16 @@ static uint32_t run_plan_x(reasoner_t *r, plan_t *p, rel_t *target, const term_t
     term_t vars[p->n_vars + 1];
     uint32_t trail[p->n_vars + 1];
     memset(vars, 0, sizeof vars);
-    join_t j = {.r = r, .plan = p, .target = target, .full_mode = full_mode, .exists = exists,
-                .delta_step = delta_step, .delta_lo = lo, .delta_hi = hi, .vars = vars, .trail = trail};
+    join_t j = {.r = r,
+                .plan = p,
+                .target = target,
+                .full_mode = full_mode,
+                .exists = exists,
+                .delta_step = delta_step,
+                .delta_lo = lo,
+                .delta_hi = hi,
+                .vars = vars,
+                .trail = trail};
     for (uint32_t i = 0; key && i < p->head_arity && i < 32; i++)
         if ((p->mask & (1u << i)) && !match(&j, p->head_args[i], key[i])) return 0;
     join_from(&j, 0);
@@ -846,12 +898,14 @@ static uint32_t run_plan(reasoner_t *r, plan_t *p, rel_t *target, const term_t *
 static void eval_recursive(reasoner_t *r, const uint32_t *rules, uint32_t n) {
     size_t n_rels = r->g->n_preds;
     size_t *lo = xcalloc(n_rels + 1, sizeof *lo), *hi = xcalloc(n_rels + 1, sizeof *hi);
-    for (size_t i = 0; i < n_rels; i++) lo[i] = r->rels[i].n;
+    for (size_t i = 0; i < n_rels; i++)
+        lo[i] = r->rels[i].n;
     for (uint32_t k = 0; k < n; k++) {
         plan_t *p = plan_for(r, rules[k], 0);
         run_plan(r, p, &r->rels[p->head_rel], NULL, true, -1, 0, 0);
     }
-    for (size_t i = 0; i < n_rels; i++) hi[i] = r->rels[i].n;
+    for (size_t i = 0; i < n_rels; i++)
+        hi[i] = r->rels[i].n;
     for (bool more = true; more;) {
         more = false;
         for (uint32_t k = 0; k < n; k++) {
@@ -879,12 +933,14 @@ static void ensure(reasoner_t *r, uint32_t rel_id) {
     uint32_t scc = g->preds[rel->pred].scc;
     const uint32_t *rules = r->scc_rules[scc];
     uint32_t n = r->scc_n_rules[scc];
-    for (uint32_t k = 0; k < n; k++) r->rels[game_pred_of(g, g->rules[rules[k]].head)].computing = true;
+    for (uint32_t k = 0; k < n; k++)
+        r->rels[game_pred_of(g, g->rules[rules[k]].head)].computing = true;
     /* Rule components in dependency order: a negated own-component literal reads only
      * tuples whose rules are already done. */
     for (uint32_t k = 0; k < n;) {
         uint32_t e = k + 1;
-        while (e < n && g->rules[rules[e]].scc == g->rules[rules[k]].scc) e++;
+        while (e < n && g->rules[rules[e]].scc == g->rules[rules[k]].scc)
+            e++;
         if (e - k == 1 && !g->rules[rules[k]].recursive) {
             plan_t *p = plan_for(r, rules[k], 0);
             run_plan(r, p, &r->rels[p->head_rel], NULL, true, -1, 0, 0);
@@ -947,8 +1003,10 @@ static void memo_rehash(reasoner_t *r, memo_t *m) {
     m->table_cap = cap;
     for (uint32_t i = 0; i < m->n; i++) {
         call_t *c = m->calls[i];
-        size_t h = call_hash(c->pred, c->mask, c->exists, c->key, r->rels[c->pred].arity) & (cap - 1);
-        while (m->table[h]) h = (h + 1) & (cap - 1);
+        size_t h =
+            call_hash(c->pred, c->mask, c->exists, c->key, r->rels[c->pred].arity) & (cap - 1);
+        while (m->table[h])
+            h = (h + 1) & (cap - 1);
         m->table[h] = i + 1;
     }
 }
@@ -1051,7 +1109,8 @@ static void memo_clear(memo_t *m) {
 static void clear_layer(reasoner_t *r, layer_t from) {
     for (uint32_t i = 0; i < r->n_rels; i++)
         if (r->rels[i].layer >= from) rel_clear(&r->rels[i]);
-    for (int l = (int)from; l <= (int)LAYER_MOVE; l++) memo_clear(&r->memo[l]);
+    for (int l = (int)from; l <= (int)LAYER_MOVE; l++)
+        memo_clear(&r->memo[l]);
 }
 
 static void set_state(reasoner_t *r, const state_t *s) {
@@ -1112,7 +1171,8 @@ void reason_initial(reasoner_t *r, state_t *out) {
     if (r->pred_init != UINT32_MAX) {
         ensure(r, r->pred_init);
         const rel_t *rel = &r->rels[r->pred_init];
-        for (size_t i = 0; i < rel->n; i++) state_push(out, rel_tuple(rel, i)[0]);
+        for (size_t i = 0; i < rel->n; i++)
+            state_push(out, rel_tuple(rel, i)[0]);
     }
     state_normalise(out);
 }
@@ -1164,7 +1224,8 @@ void reason_next(reasoner_t *r, const state_t *s, const term_t *joint, state_t *
     if (r->pred_next != UINT32_MAX) {
         ensure(r, r->pred_next);
         const rel_t *rel = &r->rels[r->pred_next];
-        for (size_t i = 0; i < rel->n; i++) state_push(out, rel_tuple(rel, i)[0]);
+        for (size_t i = 0; i < rel->n; i++)
+            state_push(out, rel_tuple(rel, i)[0]);
     }
     state_normalise(out);
 }
@@ -1186,4 +1247,6 @@ uint32_t reason_query(reasoner_t *r, const state_t *s, const term_t *joint, uint
     return (uint32_t)rel->n;
 }
 
-reason_stats_t reason_stats(const reasoner_t *r) { return r->stats; }
+reason_stats_t reason_stats(const reasoner_t *r) {
+    return r->stats;
+}
