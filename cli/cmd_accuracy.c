@@ -4,11 +4,13 @@
  *
  * Positions come with exact values from the solver (regress/solve.h): every reachable
  * state, a sample of them, or positions from random play solved from their own root.
- * Three rollout policies are compared on them, all uniformly random joint moves to a
+ * Four rollout policies are compared on them, all uniformly random joint moves to a
  * terminal state:
  *   plain  no early stop;
  *   lbs    stop at a state where lbs_check (mcts/lbs.h, Z3-confirmed) finds some α_i
- *          (value 100) or β_i (value 0);
+ *          (value 100) or β_i (value 0), trying every formula;
+ *   hook   the same with lbs_hook, which tries only the formulas cheap enough for a
+ *          rollout step (what a player's search gets);
  *   ideal  stop where the exact solver puts the state in some W_i of the role (100) or
  *          of the other role (0), for the i the formulas reached: the best the formulas
  *          could give.
@@ -40,20 +42,27 @@ static const char *const accuracy_help =
     "The rollout-accuracy experiment: do rollouts that stop early when a state satisfies\n"
     "some backward-search formula alpha_i (value 100) or beta_i (value 0) estimate positions\n"
     "better? Runs the backward search for role R (Z3 confirmation on), solves the positions\n"
-    "exactly, and compares three rollout policies: plain (to the end), lbs (stopped by the\n"
-    "formulas) and ideal (stopped wherever the exact solver proves a forced win within the\n"
+    "exactly, and compares four rollout policies: plain (to the end), lbs (stopped where\n"
+    "lbs_check finds a formula that holds, all formulas tried), hook (the same with lbs_hook,\n"
+    "which tries only the formulas cheap enough for a rollout step, as a player's search\n"
+    "does) and ideal (stopped wherever the exact solver proves a forced win within the\n"
     "rounds the formulas reached). Prints key=value rows:\n"
-    "  positions game= role= kind= count= solver_states= solve_seconds= skipped=\n"
-    "  mae game= mode=plain|lbs|ideal rollouts=N positions=P mae=E\n"
+    "  lbs game= n_alpha= n_beta= regress_seconds=\n"
+    "  positions game= role= kind= count= [ply=] solver_states= solve_seconds= skipped=\n"
+    "  mae game= mode=plain|lbs|hook|ideal rollouts=N positions=P mae=E\n"
     "  rollout game= mode= rollouts= avg_len= stopped_share=\n"
-    "  mcts game= mode=plain|lbs|ideal iters=N positions=P optimal=K share=S\n"
-    "  cost game= mode=plain|lbs seconds= rollouts= rollouts_per_sec= steps_per_sec=\n"
+    "  mcts game= set=any|hard mode=plain|lbs|hook|ideal iters=N positions=P optimal=K share=S\n"
+    "  cost game= mode=plain|lbs|hook seconds= rollouts= rollouts_per_sec= steps_per_sec=\n"
     "       checks= us_per_check=\n"
-    "  check game= n_alpha= n_beta= regress_seconds= checks= distinct_states= hits_alpha=\n"
-    "        hits_beta= unsound= z3_confirmed= z3_disagree= check_seconds= z3_seconds=\n"
+    "  check game= n_alpha= n_beta= hook_alpha= hook_beta= regress_seconds= checks=\n"
+    "        distinct_states= hits_alpha= hits_beta= unsound= z3_confirmed= z3_cached=\n"
+    "        z3_disagree= z3_unknown= z3_skipped= check_seconds= z3_seconds= step_us=\n"
+    "  hits game= side=alpha|beta i0= i1= ...\n"
     "(mae: mean absolute error of the average of the first N rollouts against the exact\n"
     "value, 0..100; mcts: positions where UCT with N iterations picks a move of optimal\n"
-    "exact value, among positions where some move is not optimal.)\n\n"
+    "exact value, among positions where some move is not optimal (set any), and among\n"
+    "those where besides the mover has no win in one and at most half its moves are\n"
+    "optimal (set hard).)\n\n"
     "  --role R           role whose value is estimated (name or index; default 0)\n"
     "  --positions all    every reachable non-terminal state (default)\n"
     "              sample:N  N of them, uniformly\n"
@@ -61,7 +70,7 @@ static const char *const accuracy_help =
     "  --ply P            with random:N, the ply of the positions (default 20)\n"
     "  --rollouts LIST    rollout counts, comma-separated (default 1,3,10,...,3000,10000)\n"
     "  --mcts-iters LIST  UCT iterations (default 100,300,1000; 0: no MCTS rows)\n"
-    "  --mcts-positions N positions for the MCTS rows (default 300)\n"
+    "  --mcts-positions N positions per MCTS set (default 300)\n"
     "  --budget SEC       backward-search time (default 10)\n"
     "  --seed S           random seed (default 1)\n"
     "  --max-states N     solver limit per solve (default 2000000)\n"
@@ -173,14 +182,14 @@ static void default_opts(acc_opts_t *o) {
 
 #if defined(HAVE_REGRESS) && defined(HAVE_MCTS)
 
-enum { M_PLAIN, M_LBS, M_IDEAL, N_MODES };
-static const char *const mode_name[N_MODES] = {"plain", "lbs", "ideal"};
+enum { M_PLAIN, M_LBS, M_HOOK, M_IDEAL, N_MODES };
+static const char *const mode_name[N_MODES] = {"plain", "lbs", "hook", "ideal"};
 
 /* One solved state graph and what the experiment remembers about its states. */
 typedef struct {
     solve_t *s;
-    int8_t *lbs_stop; /* per state: -2 not checked yet, -1 no hit, 100 or 0 */
-    uint32_t *index;  /* open addressing, state -> id + 1 (for the MCTS hook) */
+    int8_t *stop[2]; /* lbs_check, lbs_hook per state: -2 not asked, -1 no hit, 100, 0 */
+    uint32_t *index; /* open addressing, state -> id + 1 (for the MCTS hook) */
     size_t index_cap;
 } batch_t;
 
@@ -198,7 +207,7 @@ typedef struct {
     double err[N_MODES][MAX_LIST];
     uint64_t n_pos;
     uint64_t rollouts[N_MODES], steps[N_MODES], stopped[N_MODES];
-    uint64_t mcts_opt[N_MODES][MAX_LIST], mcts_pos;
+    uint64_t mcts_opt[2][N_MODES][MAX_LIST], mcts_pos[2]; /* per set: any, hard */
     uint64_t distinct_checked, unsound;
     state_t *cost_states; /* positions kept for the cost rows */
     uint32_t n_cost;
@@ -208,8 +217,10 @@ typedef struct {
 static void batch_init(batch_t *b, solve_t *s) {
     uint32_t n = solve_count(s);
     b->s = s;
-    b->lbs_stop = xmalloc(n);
-    memset(b->lbs_stop, -2, n);
+    for (int k = 0; k < 2; k++) {
+        b->stop[k] = xmalloc(n ? n : 1);
+        memset(b->stop[k], -2, n);
+    }
     b->index_cap = 1;
     while (b->index_cap < 2 * (size_t)n)
         b->index_cap *= 2;
@@ -224,7 +235,8 @@ static void batch_init(batch_t *b, solve_t *s) {
 
 static void batch_fini(batch_t *b) {
     solve_free(b->s);
-    free(b->lbs_stop);
+    free(b->stop[0]);
+    free(b->stop[1]);
     free(b->index);
 }
 
@@ -236,16 +248,17 @@ static uint32_t batch_find(const batch_t *b, const state_t *st) {
     return UINT32_MAX;
 }
 
-/* The formulas' verdict on a non-terminal state, checked once; a hit that contradicts
- * the exact value is counted (it would be a bug in the backward search). */
-static int lbs_stop(acc_t *a, batch_t *b, uint32_t id) {
-    if (b->lbs_stop[id] != -2) return b->lbs_stop[id];
-    uint32_t i;
-    int h = lbs_check(a->lbs, solve_state(b->s, id), &i);
-    int v = h > 0 ? 100 : h < 0 ? 0 : -1;
+/* The formulas' verdict on a non-terminal state (all of them, or the hook's), asked once;
+ * a hit that contradicts the exact value is counted (a bug in the backward search). */
+static int lbs_stop(acc_t *a, batch_t *b, uint32_t id, bool hook) {
+    int8_t *memo = b->stop[hook];
+    if (memo[id] != -2) return memo[id];
+    const state_t *st = solve_state(b->s, id);
+    int v = hook ? lbs_hook(a->lbs, st) : lbs_check(a->lbs, st, NULL);
+    if (!hook) v = v > 0 ? 100 : v < 0 ? 0 : -1;
     if (v >= 0 && solve_value(b->s, id, a->role) != v) a->unsound++;
     a->distinct_checked++;
-    b->lbs_stop[id] = (int8_t)v;
+    memo[id] = (int8_t)v;
     return v;
 }
 
@@ -253,6 +266,12 @@ static int ideal_stop(const acc_t *a, const batch_t *b, uint32_t id) {
     if (solve_wmask(b->s, id, a->role) & a->mask_alpha) return 100;
     if (solve_wmask(b->s, id, a->other) & a->mask_beta) return 0;
     return -1;
+}
+
+/* Where a rollout of the mode stops: the role's value there, or -1 to go on. */
+static int stop_value(acc_t *a, batch_t *b, uint32_t id, int mode) {
+    if (mode == M_LBS || mode == M_HOOK) return lbs_stop(a, b, id, mode == M_HOOK);
+    return mode == M_IDEAL ? ideal_stop(a, b, id) : -1;
 }
 
 /* One rollout over the state graph; the role's value 0..100. */
@@ -264,7 +283,7 @@ static int rollout(acc_t *a, batch_t *b, uint32_t id, int mode) {
             v = solve_goal(b->s, id, a->role);
             break;
         }
-        v = mode == M_LBS ? lbs_stop(a, b, id) : mode == M_IDEAL ? ideal_stop(a, b, id) : -1;
+        v = stop_value(a, b, id, mode);
         if (v >= 0) {
             a->stopped[mode]++;
             break;
@@ -311,7 +330,7 @@ static int accuracy_hook(void *ctx, const state_t *s) {
     if (id == UINT32_MAX)
         v = lbs_hook(h->a->lbs, s); /* never expected: all states are in the graph */
     else
-        v = h->mode == M_LBS ? lbs_stop(h->a, h->b, id) : ideal_stop(h->a, h->b, id);
+        v = stop_value(h->a, h->b, id, h->mode);
     return v >= 0 && h->invert ? 100 - v : v;
 }
 
@@ -348,33 +367,61 @@ static void move_values(const solve_t *s, uint32_t id, uint32_t mover, uint32_t 
     }
 }
 
-/* Runs UCT on a position where some move is not optimal; false when it is not such a
- * position (no single mover, or every move optimal). */
-static bool mcts_position(acc_t *a, batch_t *b, uint32_t id) {
-    int mover = mover_of(a, b->s, id);
-    if (mover < 0) return false;
-    const term_t *moves;
-    uint32_t nm = solve_legal(b->s, id, (uint32_t)mover, &moves);
-    int val[nm], best = solve_value(b->s, id, (uint32_t)mover);
-    move_values(b->s, id, (uint32_t)mover, a->g->n_roles, val, nm);
-    bool decisive = false;
+/* The MCTS sets a position is in: bit 0 "any", some move is not optimal (the choice
+ * matters); bit 1 "hard", besides, the mover has no win in one and at most half of its
+ * moves are optimal (uniform positions are mostly easy: every search finds the move). */
+static unsigned mcts_sets(const solve_t *s, uint32_t id, uint32_t mover, const int *val,
+                          uint32_t nm, int best) {
+    uint32_t optimal = 0;
     for (uint32_t k = 0; k < nm; k++)
-        decisive |= val[k] != best;
-    if (!decisive) return false;
+        optimal += val[k] == best;
+    if (optimal == nm) return 0;
+    return 2 * optimal <= nm && solve_win_in(s, id, mover) != 1 ? 3 : 1;
+}
+
+/* UCT with each policy and iteration count from the position; counts optimal choices
+ * in each of the sets. */
+static void mcts_search(acc_t *a, batch_t *b, uint32_t id, uint32_t mover, const int *val, int best,
+                        unsigned sets) {
+    const term_t *moves;
+    uint32_t nm = solve_legal(b->s, id, mover, &moves);
     for (int mode = 0; mode < N_MODES; mode++) {
-        hook_ctx_t h = {a, b, mode, (uint32_t)mover != a->role};
-        uct_t *u = uct_new(a->g, a->r, (uint32_t)mover, splitmix_next(&a->rng));
+        hook_ctx_t h = {a, b, mode, mover != a->role};
+        uct_t *u = uct_new(a->g, a->r, mover, splitmix_next(&a->rng));
         if (mode != M_PLAIN) uct_set_hook(u, accuracy_hook, &h);
         for (uint32_t k = 0; k < a->o.n_iters; k++) {
             uct_clear(u);
             term_t m = uct_choose(u, solve_state(b->s, id), 0, a->o.iters[k]);
             for (uint32_t x = 0; x < nm; x++)
-                if (moves[x] == m && val[x] == best) a->mcts_opt[mode][k]++;
+                for (int set = 0; set < 2; set++)
+                    if (moves[x] == m && val[x] == best && (sets >> set & 1))
+                        a->mcts_opt[set][mode][k]++;
         }
         uct_free(u);
     }
-    a->mcts_pos++;
-    return true;
+}
+
+/* Runs UCT on a position when it belongs to a set that still wants positions. */
+static void mcts_position(acc_t *a, batch_t *b, uint32_t id) {
+    int mover = mover_of(a, b->s, id);
+    if (mover < 0) return;
+    const term_t *moves;
+    uint32_t nm = solve_legal(b->s, id, (uint32_t)mover, &moves);
+    int val[nm], best = solve_value(b->s, id, (uint32_t)mover);
+    move_values(b->s, id, (uint32_t)mover, a->g->n_roles, val, nm);
+    unsigned sets = mcts_sets(b->s, id, (uint32_t)mover, val, nm, best);
+    for (int set = 0; set < 2; set++)
+        if (a->mcts_pos[set] >= a->o.mcts_positions) sets &= ~(1u << set);
+    if (!sets) return;
+    mcts_search(a, b, id, (uint32_t)mover, val, best, sets);
+    for (int set = 0; set < 2; set++)
+        a->mcts_pos[set] += sets >> set & 1;
+}
+
+/* Whether the MCTS sets still want positions. */
+static bool mcts_wanted(const acc_t *a) {
+    return a->o.n_iters &&
+           (a->mcts_pos[0] < a->o.mcts_positions || a->mcts_pos[1] < a->o.mcts_positions);
 }
 
 /* ---------------- positions ---------------- */
@@ -427,7 +474,7 @@ static int run_whole(acc_t *a) {
         estimate(a, &b, ids[k]);
         keep_for_cost(a, solve_state(s, ids[k]));
     }
-    for (uint32_t k = 0; k < np && a->o.n_iters && a->mcts_pos < a->o.mcts_positions; k++)
+    for (uint32_t k = 0; k < np && mcts_wanted(a); k++)
         mcts_position(a, &b, ids[k]);
     free(ids);
     batch_fini(&b);
@@ -484,7 +531,7 @@ static int run_random(acc_t *a) {
         if (is_position(a, s, 0)) {
             estimate(a, &b, 0);
             keep_for_cost(a, &st);
-            if (a->o.n_iters && a->mcts_pos < a->o.mcts_positions) mcts_position(a, &b, 0);
+            if (mcts_wanted(a)) mcts_position(a, &b, 0);
             done++;
         }
         batch_fini(&b);
@@ -511,8 +558,8 @@ static void cost_row(acc_t *a, int mode) {
     while ((t = now_seconds() - t0) < a->o.cost_seconds) {
         state_copy(&s, &a->cost_states[n++ % a->n_cost]);
         while (!reason_terminal(a->r, &s)) {
-            uint32_t i;
-            if (mode == M_LBS && (checks++, lbs_check(a->lbs, &s, &i) != 0)) break;
+            if (mode == M_LBS && (checks++, lbs_check(a->lbs, &s, NULL) != 0)) break;
+            if (mode == M_HOOK && (checks++, lbs_hook(a->lbs, &s) >= 0)) break;
             for (uint32_t k = 0; k < a->g->n_roles; k++) {
                 const term_t *m;
                 uint32_t nm = reason_legal(a->r, &s, k, &m);
@@ -548,12 +595,16 @@ static void print_results(acc_t *a) {
                mode_name[mode], (unsigned long long)a->rollouts[mode],
                a->rollouts[mode] ? (double)a->steps[mode] / a->rollouts[mode] : 0.0,
                a->rollouts[mode] ? (double)a->stopped[mode] / a->rollouts[mode] : 0.0);
-    for (int mode = 0; mode < N_MODES; mode++)
-        for (uint32_t k = 0; k < a->o.n_iters; k++)
-            printf("mcts game=%s mode=%s iters=%u positions=%llu optimal=%llu share=%.4f\n",
-                   a->name, mode_name[mode], a->o.iters[k], (unsigned long long)a->mcts_pos,
-                   (unsigned long long)a->mcts_opt[mode][k],
-                   a->mcts_pos ? (double)a->mcts_opt[mode][k] / a->mcts_pos : 0.0);
+    static const char *const set_name[2] = {"any", "hard"};
+    for (int set = 0; set < 2; set++)
+        for (int mode = 0; mode < N_MODES; mode++)
+            for (uint32_t k = 0; k < a->o.n_iters; k++) {
+                uint64_t n = a->mcts_pos[set], opt = a->mcts_opt[set][mode][k];
+                printf("mcts game=%s set=%s mode=%s iters=%u positions=%llu optimal=%llu "
+                       "share=%.4f\n",
+                       a->name, set_name[set], mode_name[mode], a->o.iters[k],
+                       (unsigned long long)n, (unsigned long long)opt, n ? (double)opt / n : 0.0);
+            }
     fflush(stdout);
 }
 
@@ -564,14 +615,17 @@ static int print_check(acc_t *a) {
     uint64_t ha = 0, hb = 0;
     for (int i = 0; i < 64; i++)
         ha += st.hits_alpha[i], hb += st.hits_beta[i];
-    printf("check game=%s n_alpha=%u n_beta=%u regress_seconds=%.3f checks=%llu "
-           "distinct_states=%llu hits_alpha=%llu "
-           "hits_beta=%llu unsound=%llu z3_confirmed=%llu z3_disagree=%llu check_seconds=%.3f "
-           "z3_seconds=%.3f\n",
-           a->name, st.n_alpha, st.n_beta, st.regress_seconds, (unsigned long long)st.checks,
-           (unsigned long long)a->distinct_checked, (unsigned long long)ha, (unsigned long long)hb,
-           (unsigned long long)a->unsound, (unsigned long long)st.z3_confirmed,
-           (unsigned long long)st.z3_disagree, st.check_seconds, st.z3_seconds);
+    printf("check game=%s n_alpha=%u n_beta=%u hook_alpha=%u hook_beta=%u regress_seconds=%.3f "
+           "checks=%llu distinct_states=%llu hits_alpha=%llu hits_beta=%llu unsound=%llu "
+           "z3_confirmed=%llu z3_cached=%llu z3_disagree=%llu z3_unknown=%llu z3_skipped=%llu "
+           "check_seconds=%.3f z3_seconds=%.3f step_us=%.2f\n",
+           a->name, st.n_alpha, st.n_beta, st.hook_alpha, st.hook_beta, st.regress_seconds,
+           (unsigned long long)st.checks, (unsigned long long)a->distinct_checked,
+           (unsigned long long)ha, (unsigned long long)hb, (unsigned long long)a->unsound,
+           (unsigned long long)st.z3_confirmed, (unsigned long long)st.z3_cached,
+           (unsigned long long)st.z3_disagree, (unsigned long long)st.z3_unknown,
+           (unsigned long long)st.z3_skipped, st.check_seconds, st.z3_seconds,
+           1e6 * st.step_seconds);
     printf("hits game=%s side=alpha", a->name);
     for (uint32_t i = 0; i < st.n_alpha && i < 64; i++)
         printf(" i%u=%llu", i, (unsigned long long)st.hits_alpha[i]);
@@ -618,7 +672,7 @@ static int run(acc_t *a) {
     if (rc) return rc;
     print_results(a);
     if (a->o.cost_seconds > 0 && a->n_cost)
-        for (int mode = M_PLAIN; mode <= M_LBS; mode++)
+        for (int mode = M_PLAIN; mode <= M_HOOK; mode++)
             cost_row(a, mode);
     return print_check(a);
 }

@@ -2,7 +2,8 @@
 # accuracy.sh GGP GAMES_DIR: a smoke test of `ggp accuracy` (the rollout-accuracy
 # experiment) on tic-tac-toe with few positions and rollouts. Checks that every kind of row
 # is there and that the figures mean something: more rollouts lower the error, rollouts
-# stopped by the backward-search formulas beat plain ones (they do on tic-tac-toe), the
+# stopped by the backward-search formulas beat plain ones (they do on tic-tac-toe; those
+# stopped by the hook's cheap formulas are no worse), the
 # exact-solver bound is at least as good, Z3 confirmed hits and never disagreed, and no
 # hit contradicts the exact value. Prints one line per failed check; exits 1 on any.
 set -u
@@ -38,10 +39,10 @@ less() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 < b
 for kind in positions mae rollout mcts cost check; do
     grep -q "^$kind game=tictactoe " "$out" || bad "no '$kind' row"
 done
-[ "$(grep -c '^mae ' "$out")" -eq 6 ] || bad "expected 6 mae rows (3 modes x 2 counts)"
-[ "$(grep -c '^mcts ' "$out")" -eq 6 ] || bad "expected 6 mcts rows"
+[ "$(grep -c "^mae " "$out")" -eq 8 ] || bad "expected 8 mae rows (4 modes x 2 counts)"
+[ "$(grep -c "^mcts " "$out")" -eq 16 ] || bad "expected 16 mcts rows (2 sets x 4 modes x 2 counts)"
 [ "$(field positions count)" = 150 ] || bad "positions count is not 150"
-for mode in plain lbs ideal; do
+for mode in plain lbs hook ideal; do
     less "$(field mae mode=$mode rollouts=1000 mae)" "$(field mae mode=$mode rollouts=1 mae)" ||
         bad "$mode: error with 1000 rollouts not below error with 1"
 done
@@ -49,6 +50,8 @@ less "$(field mae mode=lbs rollouts=1000 mae)" "$(field mae mode=plain rollouts=
     bad "lbs rollouts not more accurate than plain ones on tic-tac-toe"
 less "$(field mae mode=ideal rollouts=1000 mae)" "$(awk -v x="$(field mae mode=lbs rollouts=1000 mae)" 'BEGIN { print x + 1 }')" ||
     bad "ideal error above lbs error"
+less "$(field mae mode=hook rollouts=1000 mae)" "$(awk -v x="$(field mae mode=plain rollouts=1000 mae)" 'BEGIN { print x + 1 }')" ||
+    bad "hook rollouts (the cheap formulas) less accurate than plain ones"
 less 0 "$(field rollout mode=lbs stopped_share)" || bad "no lbs rollout stopped early"
 less 0 "$(field check z3_confirmed)" || bad "Z3 confirmed no hit"
 [ "$(field check z3_disagree)" = 0 ] || bad "Z3 disagreed with the matcher"
