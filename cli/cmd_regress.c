@@ -9,6 +9,7 @@
 #include "validate.h"
 
 #ifdef HAVE_REGRESS
+#include "match.h"
 #include "mutex.h"
 #include "regress.h"
 #include "smt.h"
@@ -17,7 +18,7 @@
 
 static const char *const regress_help =
     "usage: ggp regress GAME --role R [--budget SEC] [--max-size N] [--depth D]\n"
-    "                   [--steps I] [--no-mutex] [--print] [--check [--no-z3]]\n\n"
+    "                   [--steps I] [--no-mutex] [--print] [--check [--no-z3]] [--hits N]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
     "(R to move when i is odd); beta_i is the same for the other role. Prints one line per\n"
@@ -41,7 +42,10 @@ static const char *const regress_help =
     "                 no win within i rounds is forced; misses: W_i states not hit); and\n"
     "                 the mutex invariants on every state. Exit 4 when anything is wrong.\n"
     "  --no-z3        with --check, skip the Z3 bridge (matcher only)\n"
-    "  --max-states N with --check, give up past N reachable states (default 2000000)\n\n"
+    "  --max-states N with --check, give up past N reachable states (default 2000000)\n"
+    "  --hits N       afterwards, play N seeded random matches and print for every formula\n"
+    "                 the share of their states that satisfy it (native matcher), one line each:\n"
+    "                   hits side=S i=I states=N hits=H share=X\n\n"
     "Games that are not two-player turn-taking (one role chooses, the other plays its only\n"
     "move, a no-op), and GDL-II games, are reported as unsupported (exit 3).\n";
 
@@ -53,8 +57,9 @@ typedef struct {
 
 static void on_step(void *ctx, int side, uint32_t i, const regress_step_t *st) {
     print_ctx_t *p = ctx;
-    printf("side=%s i=%u seconds=%.3f disjuncts=%u literals=%llu complete=%s\n", side ? "beta" : "alpha", i,
-           st->seconds, st->disjuncts, (unsigned long long)st->literals, st->complete ? "yes" : "no");
+    printf("side=%s i=%u seconds=%.3f disjuncts=%u literals=%llu complete=%s\n",
+           side ? "beta" : "alpha", i, st->seconds, st->disjuncts, (unsigned long long)st->literals,
+           st->complete ? "yes" : "no");
     if (p->print) {
         strbuf_t sb;
         sb_init(&sb);
@@ -66,7 +71,8 @@ static void on_step(void *ctx, int side, uint32_t i, const regress_step_t *st) {
 }
 
 /* --check: every formula on every reachable state, against the exact solver. */
-static int run_check(game_t *g, reasoner_t *r, regress_t *rg, uint32_t role, bool z3, uint32_t max_states) {
+static int run_check(game_t *g, reasoner_t *r, regress_t *rg, uint32_t role, bool z3,
+                     uint32_t max_states) {
     char err[200];
     double t0 = now_seconds();
     verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, max_states, err, sizeof err);
@@ -81,8 +87,8 @@ static int run_check(game_t *g, reasoner_t *r, regress_t *rg, uint32_t role, boo
     const mutex_t *m = regress_mutexes(rg, &nm);
     for (uint32_t k = 0; k < nm; k++) {
         uint32_t bad = verify_mutex(v, &m[k]);
-        printf("check mutex=%s/%u@%u states=%u violations=%u\n", term_sym_name(g->ts, m[k].sym), m[k].arity,
-               m[k].pos, verify_states(v), bad);
+        printf("check mutex=%s/%u@%u states=%u violations=%u\n", term_sym_name(g->ts, m[k].sym),
+               m[k].arity, m[k].pos, verify_states(v), bad);
         if (bad) rc = 4;
     }
     for (int side = 0; side < 2; side++)
@@ -92,15 +98,68 @@ static int run_check(game_t *g, reasoner_t *r, regress_t *rg, uint32_t role, boo
             verify_formula(v, st->f, side ? 1 - role : role, i, z3, &row);
             printf("check side=%s i=%u states=%u exact=%u hits=%u false_pos=%u late=%u misses=%u "
                    "z3_checked=%u z3_disagree=%u complete=%s match_seconds=%.3f z3_seconds=%.3f\n",
-                   side ? "beta" : "alpha", i, row.states, row.exact, row.hits, row.false_pos, row.late, row.misses,
-                   row.z3_checked, row.z3_disagree, st->complete ? "yes" : "no", row.match_seconds,
-                   row.z3_seconds);
+                   side ? "beta" : "alpha", i, row.states, row.exact, row.hits, row.false_pos,
+                   row.late, row.misses, row.z3_checked, row.z3_disagree,
+                   st->complete ? "yes" : "no", row.match_seconds, row.z3_seconds);
             fflush(stdout);
-            if (row.false_pos || row.late || row.z3_disagree || row.inexact || (st->complete && row.misses))
+            if (row.false_pos || row.late || row.z3_disagree || row.inexact ||
+                (st->complete && row.misses))
                 rc = 4;
         }
     verify_free(v);
     return rc;
+}
+
+/* --hits: the states of n seeded random matches, and how many satisfy each formula (how
+ * often a rollout would be cut short by it). */
+static void run_hits(game_t *g, reasoner_t *r, regress_t *rg, uint32_t n) {
+    uint32_t nf[2] = {regress_count(rg, 0), regress_count(rg, 1)};
+    match_t **m[2];
+    uint64_t *hits[2];
+    for (int side = 0; side < 2; side++) {
+        m[side] = xcalloc(nf[side] + 1, sizeof *m[side]);
+        hits[side] = xcalloc(nf[side] + 1, sizeof *hits[side]);
+        for (uint32_t i = 0; i < nf[side]; i++)
+            m[side][i] = match_new(g->ts, regress_step(rg, side, i)->f);
+    }
+    match_state_t *ms = match_state_new();
+    state_t s, t;
+    state_init(&s);
+    state_init(&t);
+    splitmix_t rng = {0x417};
+    uint64_t states = 0;
+    for (uint32_t p = 0; p < n; p++) {
+        reason_initial(r, &s);
+        for (uint32_t ply = 0; ply < 10000; ply++) {
+            states++;
+            match_state_set(ms, g->ts, &s);
+            for (int side = 0; side < 2; side++)
+                for (uint32_t i = 0; i < nf[side]; i++)
+                    hits[side][i] += m[side][i] && match_eval(m[side][i], ms);
+            if (reason_terminal(r, &s)) break;
+            term_t joint[16];
+            for (uint32_t k = 0; k < g->n_roles && k < 16; k++) {
+                const term_t *mv;
+                uint32_t nm = reason_legal(r, &s, k, &mv);
+                joint[k] = nm ? mv[splitmix_next(&rng) % nm] : TERM_NONE;
+            }
+            reason_next(r, &s, joint, &t);
+            state_copy(&s, &t);
+        }
+    }
+    for (int side = 0; side < 2; side++) {
+        for (uint32_t i = 0; i < nf[side]; i++) {
+            printf("hits side=%s i=%u states=%llu hits=%llu share=%.5f\n", side ? "beta" : "alpha",
+                   i, (unsigned long long)states, (unsigned long long)hits[side][i],
+                   states ? (double)hits[side][i] / (double)states : 0.0);
+            match_free(m[side][i]);
+        }
+        free(m[side]);
+        free(hits[side]);
+    }
+    match_state_free(ms);
+    state_fini(&s);
+    state_fini(&t);
 }
 
 static int find_role(const game_t *g, const char *name) {
@@ -119,13 +178,14 @@ int cmd_regress(int argc, char **argv) {
     double budget = 10;
     unsigned long long max_size = 200000, depth = 4, steps = 0;
     bool print = false, mutexes = true, check = false, z3 = true;
-    unsigned long long max_states = 2000000;
+    unsigned long long max_states = 2000000, hits = 0;
     for (int i = 1; i < argc; i++) {
         if (opt_is_help(argv[i])) {
             fputs(regress_help, stdout);
             return 0;
         }
-        if (opt_value(argc, argv, &i, "--role", &v)) role = v;
+        if (opt_value(argc, argv, &i, "--role", &v))
+            role = v;
         else if (opt_value(argc, argv, &i, "--budget", &v)) {
             if (!opt_double("--budget", v, &budget)) return 2;
         } else if (opt_value(argc, argv, &i, "--max-size", &v)) {
@@ -136,22 +196,30 @@ int cmd_regress(int argc, char **argv) {
             if (!opt_uint("--steps", v, &steps)) return 2;
         } else if (opt_value(argc, argv, &i, "--max-states", &v)) {
             if (!opt_uint("--max-states", v, &max_states)) return 2;
-        } else if (!strcmp(argv[i], "--print")) print = true;
-        else if (!strcmp(argv[i], "--check")) check = true;
-        else if (!strcmp(argv[i], "--no-z3")) z3 = false;
-        else if (!strcmp(argv[i], "--no-mutex")) mutexes = false;
+        } else if (opt_value(argc, argv, &i, "--hits", &v)) {
+            if (!opt_uint("--hits", v, &hits)) return 2;
+        } else if (!strcmp(argv[i], "--print"))
+            print = true;
+        else if (!strcmp(argv[i], "--check"))
+            check = true;
+        else if (!strcmp(argv[i], "--no-z3"))
+            z3 = false;
+        else if (!strcmp(argv[i], "--no-mutex"))
+            mutexes = false;
         else if (argv[i][0] == '-' || path) {
             fprintf(stderr, "ggp regress: unexpected argument '%s'\n%s", argv[i], regress_help);
             return 2;
-        } else path = argv[i];
+        } else
+            path = argv[i];
     }
     if (!path || !role) {
-        fprintf(stderr, "ggp regress: %s\n%s", !path ? "no GAME given" : "--role is required", regress_help);
+        fprintf(stderr, "ggp regress: %s\n%s", !path ? "no GAME given" : "--role is required",
+                regress_help);
         return 2;
     }
 #ifndef HAVE_REGRESS
-    (void)budget, (void)max_size, (void)depth, (void)steps, (void)print, (void)mutexes, (void)check, (void)z3,
-        (void)max_states;
+    (void)budget, (void)max_size, (void)depth, (void)steps, (void)print, (void)mutexes, (void)check,
+        (void)z3, (void)max_states, (void)hits;
     fprintf(stderr, "ggp regress: built without the regress library\n");
     return 2;
 #else
@@ -201,6 +269,7 @@ int cmd_regress(int argc, char **argv) {
         }
         print_ctx_t pc = {.ts = g->ts, .print = print};
         regress_run(rg, on_step, &pc);
+        if (hits) run_hits(g, r, rg, (uint32_t)hits);
         if (check) rc = run_check(g, r, rg, (uint32_t)ri, z3, (uint32_t)max_states);
         regress_free(rg);
     }

@@ -6,7 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "match.h"
 #include "mutex.h"
+
+#define SAMPLE_PLAYOUTS 64
+#define SAMPLE_MAX 1500
+#define SCORE_WORK 3000000 /* disjuncts x samples scored at most */
+#define CHUNKS 8
+#define GROUND_MAX 32       /* N is ground over at most this many moves of the mover */
+#define START_LITERALS 1000 /* the part of a formula a step tries first, with a budget */
 
 struct regress {
     game_t *g;
@@ -18,6 +26,11 @@ struct regress {
     mutex_t *mutexes;
     uint32_t n_mutexes;
     bool mutexes_done;
+    term_t *moves[2]; /* each role's moves, from `input` and sampled states (ground N) */
+    uint32_t n_moves[2], cap_moves[2];
+    bool moves_done, moves_from_input;
+    match_state_t **samples; /* states of random matches, indexed for the matcher */
+    uint32_t n_samples;
     regress_step_t *steps[2];
     uint32_t n_steps[2], cap_steps[2];
     double deadline;
@@ -29,6 +42,7 @@ void regress_default_opts(regress_opts_t *o) {
     o->max_size = 200000;
     o->max_depth = 4;
     o->use_mutexes = true;
+    o->ground_moves = false;
 }
 
 /* ---------------- the turn-taking test ---------------- */
@@ -44,8 +58,8 @@ void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, s
     memset(out, 0, sizeof *out);
     term_store_t *ts = g->ts;
     if (g->n_roles != 2) {
-        snprintf(out->reason, sizeof out->reason, "backward search needs two roles; the game has %u",
-                 g->n_roles);
+        snprintf(out->reason, sizeof out->reason,
+                 "backward search needs two roles; the game has %u", g->n_roles);
         return;
     }
     if (g->gdl2) {
@@ -84,7 +98,8 @@ void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, s
                                  term_sym_name(ts, term_sym(ts, g->roles[k])));
                         bad = true;
                     } else if (pass == 0 && n[k] == 1 && n[o] > 1) {
-                        if (noop[k] == TERM_NONE) noop[k] = copy[k][0];
+                        if (noop[k] == TERM_NONE)
+                            noop[k] = copy[k][0];
                         else if (noop[k] != copy[k][0]) {
                             snprintf(out->reason, sizeof out->reason,
                                      "not turn-taking: role %s has more than one waiting move",
@@ -92,32 +107,37 @@ void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, s
                             bad = true;
                         }
                     } else if (pass == 0 && n[k] > 1 && n[o] > 1) {
-                        snprintf(out->reason, sizeof out->reason,
-                                 "not turn-taking: both roles have a choice (%u and %u legal moves) "
-                                 "in the same state (simultaneous moves)",
-                                 n[0], n[1]);
+                        snprintf(
+                            out->reason, sizeof out->reason,
+                            "not turn-taking: both roles have a choice (%u and %u legal moves) "
+                            "in the same state (simultaneous moves)",
+                            n[0], n[1]);
                         bad = true;
                     }
                 }
                 if (pass == 1 && !bad) {
                     bool waits[2];
-                    for (uint32_t k = 0; k < 2; k++) waits[k] = n[k] == 1 && copy[k][0] == noop[k];
+                    for (uint32_t k = 0; k < 2; k++)
+                        waits[k] = n[k] == 1 && copy[k][0] == noop[k];
                     bool has_noop[2] = {false, false};
                     for (uint32_t k = 0; k < 2; k++)
                         for (uint32_t i = 0; i < n[k]; i++)
                             if (copy[k][i] == noop[k]) has_noop[k] = true;
-                    if (waits[0] == waits[1] || (waits[0] && has_noop[1]) || (waits[1] && has_noop[0])) {
+                    if (waits[0] == waits[1] || (waits[0] && has_noop[1]) ||
+                        (waits[1] && has_noop[0])) {
                         sb_clear(&sb);
-                        snprintf(out->reason, sizeof out->reason,
-                                 "not turn-taking: a state where %s",
-                                 waits[0] == waits[1] ? (waits[0] ? "both roles wait" : "no role waits")
-                                                      : "the mover may also play its no-op");
+                        snprintf(
+                            out->reason, sizeof out->reason, "not turn-taking: a state where %s",
+                            waits[0] == waits[1] ? (waits[0] ? "both roles wait" : "no role waits")
+                                                 : "the mover may also play its no-op");
                         bad = true;
                     }
                 }
                 term_t joint[2];
-                for (uint32_t k = 0; k < 2; k++) joint[k] = copy[k][rng_next(&rng) % n[k]];
-                for (uint32_t k = 0; k < 2; k++) free(copy[k]);
+                for (uint32_t k = 0; k < 2; k++)
+                    joint[k] = copy[k][rng_next(&rng) % n[k]];
+                for (uint32_t k = 0; k < 2; k++)
+                    free(copy[k]);
                 if (bad) break;
                 reason_next(r, &s, joint, &t);
                 state_copy(&s, &t);
@@ -131,7 +151,8 @@ void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, s
                     state_t s0;
                     state_init(&s0);
                     reason_initial(r, &s0);
-                    if (reason_is_legal(r, &s0, k, nm) || reason_is_legal(r, &s0, 1 - k, nm)) noop[k] = nm;
+                    if (reason_is_legal(r, &s0, k, nm) || reason_is_legal(r, &s0, 1 - k, nm))
+                        noop[k] = nm;
                     state_fini(&s0);
                 }
                 if (noop[k] == TERM_NONE) {
@@ -179,16 +200,26 @@ regress_t *regress_new(game_t *g, reasoner_t *r, uint32_t role, const regress_op
 void regress_free(regress_t *rg) {
     if (!rg) return;
     for (int s = 0; s < 2; s++) {
-        for (uint32_t i = 0; i < rg->n_steps[s]; i++) form_free(rg->steps[s][i].f);
+        for (uint32_t i = 0; i < rg->n_steps[s]; i++)
+            form_free(rg->steps[s][i].f);
         free(rg->steps[s]);
     }
+    for (uint32_t i = 0; i < rg->n_samples; i++)
+        match_state_free(rg->samples[i]);
+    free(rg->moves[0]);
+    free(rg->moves[1]);
+    free(rg->samples);
     free(rg->mutexes);
     expand_free(rg->x);
     free(rg);
 }
 
-const shape_t *regress_shape_of(const regress_t *rg) { return &rg->shape; }
-expand_t *regress_expander(regress_t *rg) { return rg->x; }
+const shape_t *regress_shape_of(const regress_t *rg) {
+    return &rg->shape;
+}
+expand_t *regress_expander(regress_t *rg) {
+    return rg->x;
+}
 
 const mutex_t *regress_mutexes(const regress_t *rg, uint32_t *n) {
     *n = rg->n_mutexes;
@@ -201,6 +232,76 @@ uint32_t regress_prove_mutexes(regress_t *rg) {
     rg->n_mutexes = mutex_prove(rg->g, rg->r, rg->shape.noop, &rg->mutexes, NULL);
     expand_set_mutexes(rg->x, rg->mutexes, rg->n_mutexes);
     return rg->n_mutexes;
+}
+
+/* ---------------- the movers' moves ---------------- */
+
+static void add_move(regress_t *rg, uint32_t k, term_t m) {
+    for (uint32_t i = 0; i < rg->n_moves[k]; i++)
+        if (rg->moves[k][i] == m) return;
+    if (rg->n_moves[k] == rg->cap_moves[k]) {
+        rg->cap_moves[k] = rg->cap_moves[k] ? 2 * rg->cap_moves[k] : 16;
+        rg->moves[k] = xrealloc(rg->moves[k], rg->cap_moves[k] * sizeof *rg->moves[k]);
+    }
+    rg->moves[k][rg->n_moves[k]++] = m;
+}
+
+/* Each role's ground moves: the game's static `input` relation when it has one, and the
+ * legal moves met in random matches. Used to ground N over the mover's moves; the forall
+ * form adds "no other move is legal", so an incomplete set only costs states. */
+static void collect_moves(regress_t *rg) {
+    if (rg->moves_done) return;
+    rg->moves_done = true;
+    game_t *g = rg->g;
+    term_store_t *ts = g->ts;
+    sym_t in = term_intern(ts, "input", 5);
+    for (uint32_t p = 0; p < g->n_preds; p++) {
+        if (g->preds[p].sym != in || g->preds[p].arity != 2 || g->preds[p].layer != LAYER_STATIC)
+            continue;
+        const term_t *tu;
+        uint32_t n = reason_query(rg->r, NULL, NULL, p, &tu);
+        term_t *copy = xmalloc((2 * (size_t)n + 1) * sizeof *copy);
+        memcpy(copy, tu, 2 * (size_t)n * sizeof *copy);
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t k = 0; k < 2; k++)
+                if (copy[2 * i] == g->roles[k] && term_is_ground(ts, copy[2 * i + 1]))
+                    add_move(rg, k, copy[2 * i + 1]);
+        free(copy);
+        rg->moves_from_input = rg->n_moves[0] && rg->n_moves[1];
+    }
+    state_t s, t;
+    state_init(&s);
+    state_init(&t);
+    uint64_t rng = 0x3a7e5;
+    for (uint32_t pl = 0; pl < SAMPLE_PLAYOUTS; pl++) {
+        reason_initial(rg->r, &s);
+        for (uint32_t ply = 0; ply < 1000 && !reason_terminal(rg->r, &s); ply++) {
+            term_t joint[2];
+            for (uint32_t k = 0; k < 2; k++) {
+                const term_t *m;
+                uint32_t n = reason_legal(rg->r, &s, k, &m);
+                term_t *copy = xmalloc((n + 1) * sizeof *copy);
+                memcpy(copy, m, n * sizeof *copy);
+                for (uint32_t i = 0; i < n; i++)
+                    add_move(rg, k, copy[i]);
+                joint[k] = n ? copy[rng_next(&rng) % n] : TERM_NONE;
+                free(copy);
+            }
+            if (joint[0] == TERM_NONE || joint[1] == TERM_NONE) break;
+            reason_next(rg->r, &s, joint, &t);
+            state_copy(&s, &t);
+        }
+    }
+    state_fini(&s);
+    state_fini(&t);
+}
+
+/* The mover's moves when N is to be ground over them (few enough), else 0. */
+static uint32_t ground_moves(regress_t *rg, uint32_t p, const term_t **out) {
+    if (!rg->o.ground_moves) return 0;
+    collect_moves(rg);
+    *out = rg->moves[p];
+    return rg->n_moves[p] <= GROUND_MAX ? rg->n_moves[p] : 0;
 }
 
 /* ---------------- N ---------------- */
@@ -222,7 +323,8 @@ static void nextify_scope(term_store_t *ts, fconj_t *c) {
 
 form_t *form_nextify(term_store_t *ts, const form_t *f) {
     form_t *r = form_copy(f);
-    for (uint32_t i = 0; i < r->n; i++) nextify_scope(ts, r->d[i]);
+    for (uint32_t i = 0; i < r->n; i++)
+        nextify_scope(ts, r->d[i]);
     if (r->common) nextify_scope(ts, r->common);
     return r;
 }
@@ -257,60 +359,95 @@ static void append_scope(term_store_t *ts, fconj_t *d, const fconj_t *c) {
     fconj_t *cc = fconj_copy(c);
     uint32_t off = fconj_var_bound(ts, d);
     fconj_shift(ts, cc, off);
-    for (uint32_t i = 0; i < cc->n; i++) fconj_push(d, cc->lits[i]);
+    for (uint32_t i = 0; i < cc->n; i++)
+        fconj_push(d, cc->lits[i]);
     cc->n = 0;
     fconj_free(cc);
 }
 
+/* One disjunct of the exists form: D (variables above 0) with the move m of p. */
+static fconj_t *exists_disjunct(regress_t *rg, const fconj_t *d, const fconj_t *common, uint32_t p,
+                                term_t m) {
+    term_store_t *ts = rg->g->ts;
+    uint32_t q = 1 - p;
+    fconj_t *c = fconj_copy(d);
+    if (common) append_scope(ts, c, common);
+    fconj_add(c, FL_ATOM, mk2(ts, SYM_LEGAL, rg->g->roles[p], m), TERM_NONE);
+    fconj_add(c, FL_MOVE, rg->g->roles[p], m);
+    fconj_add(c, FL_MOVE, rg->g->roles[q], rg->shape.noop[q]);
+    return c;
+}
+
+/* not exists b (legal(p, b) and not d_1 and ... and not d_n) for the move b = m (a
+ * variable, ?0, or ground), the d_k renumbered above *next_var. */
+static fconj_t *forall_scope(regress_t *rg, fconj_t *const *ds, uint32_t n, uint32_t p, term_t m,
+                             uint32_t *next_var) {
+    term_store_t *ts = rg->g->ts;
+    fconj_t *all = fconj_new();
+    fconj_add(all, FL_ATOM, mk2(ts, SYM_LEGAL, rg->g->roles[p], m), TERM_NONE);
+    fconj_add(all, FL_MOVE, rg->g->roles[p], m);
+    for (uint32_t i = 0; i < n; i++) {
+        fconj_t *d = fconj_copy(ds[i]);
+        fconj_canon_vars(ts, d);
+        uint32_t nv = d->nv;
+        fconj_shift(ts, d, *next_var);
+        *next_var += nv;
+        fconj_add_not(all, d);
+    }
+    return all;
+}
+
+/* The move literal m of the mover p: ?0 lifted. With ground moves (few enough, known):
+ * one copy per move, which lets unification with the move decide most `does` at once
+ * instead of carrying `= ?m` constraints through every nested scope. The forall form
+ * then also says that no other move is legal. */
 form_t *regress_N(regress_t *rg, const form_t *f, uint32_t mover, bool exists) {
     term_store_t *ts = rg->g->ts;
     uint32_t p = mover, q = 1 - mover;
-    term_t rp = rg->g->roles[p], rq = rg->g->roles[q];
+    term_t rp = rg->g->roles[p];
+    const term_t *gm = NULL;
+    uint32_t ng = ground_moves(rg, p, &gm);
+    term_t v0 = term_var(ts, 0);
     form_t *phi = form_nextify(ts, f);
     form_t *in = form_new();
-    in->complete = f->complete;
+    in->complete = f->complete && (exists ? !ng || rg->moves_from_input : true);
     in->common = turn(rg, p, q);
     if (exists) {
         /* ∃m: legal(p, m) ∧ common' ∧ D_j'  for each disjunct; ?0 = m */
         for (uint32_t i = 0; i < phi->n; i++) {
             fconj_t *d = phi->d[i];
-            phi->d[i] = NULL;
             fconj_canon_vars(ts, d);
             fconj_shift(ts, d, 1);
-            if (phi->common) append_scope(ts, d, phi->common);
-            fconj_add(d, FL_ATOM, mk2(ts, SYM_LEGAL, rp, term_var(ts, 0)), TERM_NONE);
-            fconj_add(d, FL_MOVE, rp, term_var(ts, 0));
-            fconj_add(d, FL_MOVE, rq, rg->shape.noop[q]);
-            form_push(in, d);
+            if (!ng) form_push(in, exists_disjunct(rg, d, phi->common, p, v0));
+            for (uint32_t k = 0; k < ng; k++)
+                form_push(in, exists_disjunct(rg, d, phi->common, p, gm[k]));
         }
-        phi->n = 0;
     } else {
         /* ∀b: legal(p, b) → common' ∧ ∨_j D_j', as
          *   ¬∃b (legal(p, b) ∧ ¬common')  ∧  ¬∃b (legal(p, b) ∧ ∧_j ¬D_j'); ?0 = b */
         fconj_t *D = fconj_new();
-        fconj_add(D, FL_MOVE, rq, rg->shape.noop[q]);
+        fconj_add(D, FL_MOVE, rg->g->roles[q], rg->shape.noop[q]);
         uint32_t next_var = 1;
         for (int part = phi->common ? 0 : 1; part < 2; part++) {
-            fconj_t *all = fconj_new();
-            fconj_add(all, FL_ATOM, mk2(ts, SYM_LEGAL, rp, term_var(ts, 0)), TERM_NONE);
-            fconj_add(all, FL_MOVE, rp, term_var(ts, 0));
+            fconj_t *const *ds = part == 0 ? &phi->common : phi->d;
             uint32_t nd = part == 0 ? 1 : phi->n;
-            for (uint32_t i = 0; i < nd; i++) {
-                fconj_t *d = part == 0 ? fconj_copy(phi->common) : phi->d[i];
-                if (part) phi->d[i] = NULL;
-                fconj_canon_vars(ts, d);
-                uint32_t nv = d->nv;
-                fconj_shift(ts, d, next_var);
-                next_var += nv;
-                fconj_add_not(all, d);
-            }
-            fconj_add_not(D, all);
+            if (!ng) fconj_add_not(D, forall_scope(rg, ds, nd, p, v0, &next_var));
+            for (uint32_t k = 0; k < ng; k++)
+                fconj_add_not(D, forall_scope(rg, ds, nd, p, gm[k], &next_var));
         }
-        phi->n = 0;
+        if (ng) {
+            /* no legal move outside the known ones */
+            fconj_t *other = fconj_new();
+            fconj_add(other, FL_ATOM, mk2(ts, SYM_LEGAL, rp, v0), TERM_NONE);
+            for (uint32_t k = 0; k < ng; k++)
+                fconj_add(other, FL_DIST, v0, gm[k]);
+            fconj_add_not(D, other);
+        }
         form_push(in, D);
     }
     form_free(phi);
-    for (uint32_t i = 0; i < in->n; i++) in->d[i]->nv = fconj_var_bound(ts, in->d[i]);
+    for (uint32_t i = 0; i < in->n; i++)
+        in->d[i]->nv = fconj_var_bound(ts, in->d[i]);
     expand_bind_does(rg->x, true);
     form_t *out = expand_form(rg->x, in);
     expand_bind_does(rg->x, false);
@@ -338,30 +475,228 @@ static form_t *win_formula(regress_t *rg, uint32_t role) {
     form_t *f = form_new();
     fconj_t *c = fconj_new();
     fconj_add(c, FL_ATOM, term_const(ts, SYM_TERMINAL), TERM_NONE);
-    fconj_add(c, FL_ATOM, mk2(ts, SYM_GOAL, rg->g->roles[role], term_const(ts, term_intern(ts, "100", 3))),
+    fconj_add(c, FL_ATOM,
+              mk2(ts, SYM_GOAL, rg->g->roles[role], term_const(ts, term_intern(ts, "100", 3))),
               TERM_NONE);
     form_push(f, c);
     return f;
 }
 
-uint32_t regress_count(const regress_t *rg, int side) { return rg->n_steps[side]; }
+uint32_t regress_count(const regress_t *rg, int side) {
+    return rg->n_steps[side];
+}
 const regress_step_t *regress_step(const regress_t *rg, int side, uint32_t i) {
     return i < rg->n_steps[side] ? &rg->steps[side][i] : NULL;
 }
 
-/* The time one attempt at a step may take: a share of what is left. */
-static double slice_end(const regress_t *rg) {
-    if (!rg->deadline) return 0;
-    double now = now_seconds(), left = rg->deadline - now;
-    double share = left / 6, floor = rg->o.budget / 50;
-    if (share < floor) share = floor;
-    return now + share < rg->deadline ? now + share : rg->deadline;
+/* ---------------- which parts of a formula matter ---------------- */
+
+/* States of seeded random matches: a disjunct that holds in more of them is worth more
+ * when a cap must cut (the formula stays non-trivial where play actually goes). */
+static void sample_states(regress_t *rg) {
+    if (rg->n_samples) return;
+    rg->samples = xcalloc(SAMPLE_MAX, sizeof *rg->samples);
+    state_t s, t;
+    state_init(&s);
+    state_init(&t);
+    uint64_t rng = 0x5a3b1e;
+    for (uint32_t p = 0; p < SAMPLE_PLAYOUTS && rg->n_samples < SAMPLE_MAX; p++) {
+        reason_initial(rg->r, &s);
+        for (uint32_t ply = 0; ply < 1000 && rg->n_samples < SAMPLE_MAX; ply++) {
+            rg->samples[rg->n_samples] = match_state_new();
+            match_state_set(rg->samples[rg->n_samples++], rg->g->ts, &s);
+            if (reason_terminal(rg->r, &s)) break;
+            term_t joint[2];
+            for (uint32_t k = 0; k < 2; k++) {
+                const term_t *m;
+                uint32_t n = reason_legal(rg->r, &s, k, &m);
+                joint[k] = n ? m[rng_next(&rng) % n] : TERM_NONE;
+            }
+            if (joint[0] == TERM_NONE || joint[1] == TERM_NONE) break;
+            reason_next(rg->r, &s, joint, &t);
+            state_copy(&s, &t);
+        }
+    }
+    state_fini(&s);
+    state_fini(&t);
 }
 
-/* One step: N of prev; when an attempt runs out of its time slice, again on a shrunk
- * copy of prev (half the literals: a sound under-approximation). NULL when the whole
- * budget is spent. */
-static form_t *step(regress_t *rg, const form_t *prev, uint32_t mover, bool exists) {
+/* Sampled states satisfying disjunct d alone (the common conjunct is everyone's). */
+static uint32_t sample_hits(regress_t *rg, fconj_t *d) {
+    fconj_t *one[1] = {d};
+    form_t f = {.d = one, .n = 1, .cap = 1, .complete = true};
+    match_t *m = match_new(rg->g->ts, &f);
+    if (!m) return 0;
+    uint32_t h = 0;
+    for (uint32_t i = 0; i < rg->n_samples; i++)
+        h += match_eval(m, rg->samples[i]);
+    match_free(m);
+    return h;
+}
+
+typedef struct {
+    fconj_t *d;
+    uint32_t hits;
+    uint64_t size;
+} ranked_t;
+
+static int by_value(const void *a, const void *b) {
+    const ranked_t *p = a, *q = b;
+    if (p->hits != q->hits) return p->hits > q->hits ? -1 : 1;
+    return p->size < q->size ? -1 : p->size > q->size;
+}
+
+/* Reorders f's disjuncts, most valuable first: most sampled states hit, then smallest. */
+static void order_by_value(regress_t *rg, form_t *f) {
+    if (f->n < 2) return;
+    sample_states(rg);
+    bool score = (uint64_t)f->n * rg->n_samples <= SCORE_WORK;
+    ranked_t *r = xmalloc(f->n * sizeof *r);
+    for (uint32_t i = 0; i < f->n; i++) {
+        r[i].d = f->d[i];
+        r[i].hits = score ? sample_hits(rg, f->d[i]) : 0;
+        r[i].size = fconj_size(f->d[i]);
+    }
+    qsort(r, f->n, sizeof *r, by_value);
+    for (uint32_t i = 0; i < f->n; i++)
+        f->d[i] = r[i].d;
+    free(r);
+}
+
+/* Cuts f (ordered by value) to at most max literals: the least valuable disjuncts go
+ * first; a single one left over the cap loses negated scopes inside negated scopes
+ * (form_shrink). Sound: f describes fewer states. Returns whether it shrank. */
+static bool shrink_ordered(form_t *f, uint64_t max) {
+    uint64_t size = form_literals(f);
+    if (size <= max) return false;
+    while (f->n > 1 && size > max) {
+        size -= fconj_size(f->d[f->n - 1]);
+        fconj_free(f->d[--f->n]);
+    }
+    if (size > max) form_shrink(f, max);
+    f->complete = false;
+    return true;
+}
+
+/* The time a step may take: an equal share of what is left among the steps still
+ * needed to reach the target round on both sides; past it, half of what is left. */
+static double slice_end(const regress_t *rg, uint32_t i, int side, const bool *live) {
+    if (!rg->deadline) return 0;
+    double now = now_seconds(), left = rg->deadline - now;
+    uint32_t target = rg->o.target_steps ? rg->o.target_steps : 5, parts = 0;
+    for (int s = 0; s < 2; s++) {
+        if (!live[s]) continue;
+        uint32_t first = s < side ? i + 1 : i; /* this round's step of s is still to come? */
+        if (first <= target) parts += target - first + 1;
+    }
+    if (parts == 0) parts = 2;
+    return now + left / parts < rg->deadline ? now + left / parts : rg->deadline;
+}
+
+/* The size cap on a finished step, keeping the most valuable disjuncts. */
+static void cap(regress_t *rg, form_t *f) {
+    if (!rg->o.max_size || form_literals(f) <= rg->o.max_size) return;
+    if (rg->deadline) order_by_value(rg, f);
+    shrink_ordered(f, rg->o.max_size);
+}
+
+/* One form holding the common conjunct of f and the disjuncts [from, to) (copies). */
+static form_t *sub_form(const form_t *f, uint32_t from, uint32_t to) {
+    form_t *r = form_new();
+    r->complete = f->complete;
+    if (f->common) r->common = fconj_copy(f->common);
+    for (uint32_t i = from; i < to; i++)
+        form_push(r, fconj_copy(f->d[i]));
+    return r;
+}
+
+static bool same_common(const term_store_t *ts, const fconj_t *a, const fconj_t *b) {
+    if (!a || !b) return a == b;
+    strbuf_t x, y;
+    sb_init(&x);
+    sb_init(&y);
+    fconj_print(ts, a, &x);
+    fconj_print(ts, b, &y);
+    bool same = !strcmp(sb_str(&x), sb_str(&y));
+    sb_fini(&x);
+    sb_fini(&y);
+    return same;
+}
+
+/* Adds the disjuncts of r (consumed) to acc; false when their common conjuncts differ
+ * (r is then dropped: sound, fewer states). */
+static bool merge(const term_store_t *ts, form_t *acc, form_t *r) {
+    if (!r->n) {
+        acc->complete &= r->complete;
+        form_free(r);
+        return true;
+    }
+    if (!acc->n && !acc->common) {
+        acc->common = r->common;
+        r->common = NULL;
+    } else if (!same_common(ts, acc->common, r->common)) {
+        form_free(r);
+        return false;
+    }
+    for (uint32_t i = 0; i < r->n; i++)
+        form_push(acc, r->d[i]);
+    acc->complete &= r->complete;
+    r->n = 0;
+    form_free(r);
+    return true;
+}
+
+/* The exists form of N distributes over disjunctions: it is applied to the disjuncts of
+ * `in` a group of `chunk` at a time, most valuable first, and what is done when the time
+ * runs out is kept (fewer disjuncts: sound, incomplete). NULL when not even the first
+ * group finished. */
+static form_t *exists_groups(regress_t *rg, const form_t *in, uint32_t mover, uint32_t chunk,
+                             double end) {
+    expand_opts_t *xo = expand_opts(rg->x);
+    form_t *acc = form_new();
+    acc->complete = in->complete;
+    bool any = false;
+    for (uint32_t k = 0; k < in->n; k += chunk) {
+        uint32_t to = k + chunk < in->n ? k + chunk : in->n;
+        form_t *sub = sub_form(in, k, to);
+        xo->deadline = end;
+        form_t *r = regress_N(rg, sub, mover, true);
+        form_free(sub);
+        if (!r) {
+            acc->complete = false;
+            break;
+        }
+        any = true;
+        if (!merge(rg->g->ts, acc, r)) acc->complete = false;
+    }
+    if (!any) {
+        form_free(acc);
+        return NULL;
+    }
+    if (acc->n > 1) {
+        xo->deadline = rg->deadline;
+        expand_subsume(rg->x, acc);
+    }
+    if (!acc->n) {
+        fconj_free(acc->common);
+        acc->common = NULL;
+    }
+    return acc;
+}
+
+/* N of input within the slice ending at end; NULL when it ran out of time. */
+static form_t *attempt(regress_t *rg, const form_t *input, uint32_t mover, bool exists,
+                       double end) {
+    if (exists && input->n > 1) return exists_groups(rg, input, mover, input->n / CHUNKS + 1, end);
+    expand_opts(rg->x)->deadline = end;
+    return regress_N(rg, input, mover, exists);
+}
+
+/* One step: N of prev within the time slice ending at end. Without a budget, N of prev
+ * itself. With one, an anytime search: N of the most valuable part of prev (a sound
+ * under-approximation), the part doubled while the time slice allows, the last finished
+ * result kept. NULL when the whole budget is spent. */
+static form_t *step(regress_t *rg, const form_t *prev, uint32_t mover, bool exists, double end) {
     if (!prev->n) {
         /* N(false) = false: a non-terminal state where the mover has no legal move does
          * not occur in a valid game. */
@@ -369,41 +704,49 @@ static form_t *step(regress_t *rg, const form_t *prev, uint32_t mover, bool exis
         f->complete = prev->complete;
         return f;
     }
-    expand_opts_t *xo = expand_opts(rg->x);
-    form_t *input = NULL; /* a shrunk copy, when one was needed */
-    for (;;) {
-        xo->deadline = slice_end(rg);
-        form_t *f = regress_N(rg, input ? input : prev, mover, exists);
-        if (f) {
-            if (input) f->complete = false;
-            form_free(input);
-            return f;
-        }
-        if (rg->deadline && now_seconds() >= rg->deadline) {
-            form_free(input);
-            return NULL;
-        }
-        const form_t *cur = input ? input : prev;
-        uint64_t lits = form_literals(cur);
-        form_t *smaller = form_copy(cur);
-        if (!form_shrink(smaller, lits / 2) || form_literals(smaller) >= lits) {
-            /* nothing left to drop: give up on this step soundly */
-            form_free(smaller);
-            form_free(input);
-            f = form_new();
-            f->complete = false;
-            return f;
-        }
-        form_free(input);
-        input = smaller;
+    if (!rg->deadline) return attempt(rg, prev, mover, exists, 0);
+    form_t *ordered = form_copy(prev);
+    order_by_value(rg, ordered);
+    uint64_t size = form_literals(prev), cap = START_LITERALS;
+    /* the whole input first, with half the slice (all of it when small or chunked) */
+    double now = now_seconds();
+    bool whole = size <= cap || (exists && ordered->n > 1);
+    form_t *best = attempt(rg, ordered, mover, exists, whole ? end : now + (end - now) / 2);
+    if (best) {
+        form_free(ordered);
+        return best;
     }
+    for (;;) {
+        if (cap > size) cap = size;
+        form_t *input = form_copy(ordered);
+        bool cut = shrink_ordered(input, cap);
+        double t0 = now_seconds();
+        form_t *f = attempt(rg, input, mover, exists, end);
+        form_free(input);
+        if (!f) break;
+        if (cut) f->complete = false;
+        form_free(best);
+        best = f;
+        now = now_seconds();
+        /* done with the whole input, or the next (twice larger) attempt would not fit */
+        if (!cut || cap >= size || now + 3 * (now - t0) > end) break;
+        cap *= 2;
+    }
+    form_free(ordered);
+    if (!best && rg->deadline && now_seconds() >= rg->deadline) return NULL;
+    if (!best) {
+        /* not even the smallest part finished: give up on this step soundly */
+        best = form_new();
+        best->complete = false;
+    }
+    return best;
 }
 
 void regress_run(regress_t *rg, regress_cb cb, void *ctx) {
     double start = now_seconds();
     rg->deadline = rg->o.budget > 0 ? start + rg->o.budget : 0;
     expand_opts_t *xo = expand_opts(rg->x);
-    /* a safety net against blow-ups inside one expansion; the real cap is form_shrink */
+    /* a safety net against blow-ups inside one expansion; the real cap is the shrinking */
     xo->max_literals = rg->o.max_size ? rg->o.max_size * 64 : 0;
     if (rg->o.use_mutexes) regress_prove_mutexes(rg);
     uint32_t owner[2] = {rg->role, 1 - rg->role};
@@ -414,7 +757,7 @@ void regress_run(regress_t *rg, regress_cb cb, void *ctx) {
         form_t *f = expand_form(rg->x, w);
         form_free(w);
         if (!f) return;
-        if (rg->o.max_size) form_shrink(f, rg->o.max_size);
+        cap(rg, f);
         push_step(rg, side, f, now_seconds() - t0);
         if (cb) cb(ctx, side, 0, &rg->steps[side][0]);
     }
@@ -426,9 +769,9 @@ void regress_run(regress_t *rg, regress_cb cb, void *ctx) {
             bool odd = i % 2 == 1;
             uint32_t mover = odd ? owner[side] : 1 - owner[side];
             double t0 = now_seconds();
-            form_t *f = step(rg, prev, mover, odd);
+            form_t *f = step(rg, prev, mover, odd, slice_end(rg, i, side, live));
             if (!f) return; /* out of time: the step is discarded */
-            if (rg->o.max_size) form_shrink(f, rg->o.max_size);
+            cap(rg, f);
             push_step(rg, side, f, now_seconds() - t0);
             if (cb) cb(ctx, side, i, &rg->steps[side][i]);
             if (f->n == 0) live[side] = false; /* false from here on */

@@ -25,7 +25,8 @@
 /* Replaces every occurrence of `from` by `to` in a malloc'd string (returns a new one). */
 static char *replace(char *s, const char *from, const char *to) {
     size_t lf = strlen(from), lt = strlen(to), n = 0;
-    for (const char *p = strstr(s, from); p; p = strstr(p + lf, from)) n++;
+    for (const char *p = strstr(s, from); p; p = strstr(p + lf, from))
+        n++;
     char *r = malloc(strlen(s) + n * (lt > lf ? lt - lf : 0) + 1), *w = r;
     const char *p = s;
     for (const char *q = strstr(p, from); q; q = strstr(p, from)) {
@@ -87,17 +88,19 @@ static void check_game(game_t *g, const char *name, uint32_t steps, bool expect_
     uint32_t nm;
     const mutex_t *m = regress_mutexes(rg, &nm);
     assert_true(nm > 0);
-    for (uint32_t k = 0; k < nm; k++) assert_int_equal(verify_mutex(v, &m[k]), 0);
+    for (uint32_t k = 0; k < nm; k++)
+        assert_int_equal(verify_mutex(v, &m[k]), 0);
     for (int side = 0; side < 2; side++) {
         assert_int_equal(regress_count(rg, side), steps + 1);
         for (uint32_t i = 0; i <= steps; i++) {
             const regress_step_t *st = regress_step(rg, side, i);
             verify_row_t row;
             verify_formula(v, st->f, (uint32_t)side, i, true, &row);
-            printf("# %s side=%s i=%u states=%u exact=%u hits=%u false_pos=%u misses=%u z3_disagree=%u "
+            printf("# %s side=%s i=%u states=%u exact=%u hits=%u false_pos=%u misses=%u "
+                   "z3_disagree=%u "
                    "complete=%s\n",
-                   name, side ? "beta" : "alpha", i, row.states, row.exact, row.hits, row.false_pos, row.misses,
-                   row.z3_disagree, st->complete ? "yes" : "no");
+                   name, side ? "beta" : "alpha", i, row.states, row.exact, row.hits, row.false_pos,
+                   row.misses, row.z3_disagree, st->complete ? "yes" : "no");
             assert_int_equal(row.false_pos, 0);
             assert_int_equal(row.late, 0);
             assert_int_equal(row.z3_disagree, 0);
@@ -111,6 +114,52 @@ static void check_game(game_t *g, const char *name, uint32_t steps, bool expect_
     regress_free(rg);
     reason_free(r);
     game_free(g);
+}
+
+/* With a time budget the sequences are cut where time runs short (chunks of the exists
+ * form kept, inputs reduced to their most valuable part): whatever was computed must
+ * still be sound (matcher only, to keep the test short), and a complete formula exact. */
+static void check_budgeted(game_t *g, const char *name, double budget, uint64_t max_size) {
+    assert_non_null(g);
+    reasoner_t *r = reason_new(g);
+    regress_opts_t o;
+    regress_default_opts(&o);
+    o.budget = budget;
+    o.max_size = max_size;
+    char err[300];
+    regress_t *rg = regress_new(g, r, 0, &o, err, sizeof err);
+    assert_non_null(rg);
+    regress_run(rg, NULL, NULL);
+    verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, 1000000, err, sizeof err);
+    assert_non_null(v);
+    for (int side = 0; side < 2; side++) {
+        assert_true(regress_count(rg, side) >= 2); /* α_0, α_1 take milliseconds */
+        for (uint32_t i = 0; i < regress_count(rg, side); i++) {
+            const regress_step_t *st = regress_step(rg, side, i);
+            verify_row_t row;
+            verify_formula(v, st->f, (uint32_t)side, i, false, &row);
+            printf("# %s budget=%.1f max_size=%llu side=%s i=%u hits=%u exact=%u false_pos=%u "
+                   "misses=%u "
+                   "complete=%s\n",
+                   name, budget, (unsigned long long)max_size, side ? "beta" : "alpha", i, row.hits,
+                   row.exact, row.false_pos, row.misses, st->complete ? "yes" : "no");
+            assert_int_equal(row.false_pos, 0);
+            assert_int_equal(row.late, 0);
+            if (st->complete) assert_int_equal(row.misses, 0);
+        }
+    }
+    verify_free(v);
+    regress_free(rg);
+    reason_free(r);
+    game_free(g);
+}
+
+static void test_budgeted(void **state) {
+    (void)state;
+    check_budgeted(load_file("tictactoe.kif"), "tictactoe", 2, 200000);
+    /* a small cap forces the value-ordered cuts */
+    check_budgeted(load_file("tictactoe.kif"), "tictactoe", 2, 300);
+    check_budgeted(load_file("nim.kif"), "nim", 2, 2000);
 }
 
 static void test_tictactoe(void **state) {
@@ -135,10 +184,9 @@ static void test_hex3_recursive(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tictactoe),
-        cmocka_unit_test(test_connect3),
-        cmocka_unit_test(test_nim),
-        cmocka_unit_test(test_hex3_recursive),
+        cmocka_unit_test(test_tictactoe), cmocka_unit_test(test_connect3),
+        cmocka_unit_test(test_nim),       cmocka_unit_test(test_hex3_recursive),
+        cmocka_unit_test(test_budgeted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
