@@ -533,6 +533,9 @@ static int run_random(acc_t *a) {
             keep_for_cost(a, &st);
             if (mcts_wanted(a)) mcts_position(a, &b, 0);
             done++;
+            /* progress: a long run shows nothing on stdout until the end */
+            fprintf(stderr, "ggp accuracy: position %u/%u solved (%u states), %u skipped\n", done,
+                    a->o.count, solve_count(s), skipped);
         }
         batch_fini(&b);
     }
