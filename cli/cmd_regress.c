@@ -33,6 +33,8 @@ static const char *const regress_help =
     "                 when it cuts)\n"
     "  --steps I      stop after alpha_I/beta_I\n"
     "  --no-mutex     do not prove and use mutex invariants\n"
+    "  --ground       apply N to each of the mover's moves (from `input` and random\n"
+    "                 matches, at most 32) instead of a move variable\n"
     "  --print        print the formulas (KIF-like, one disjunct per line)\n"
     "  --check        afterwards, solve the game exactly (small games) and check every\n"
     "                 formula on every reachable state, one line each:\n"
@@ -177,7 +179,7 @@ int cmd_regress(int argc, char **argv) {
     const char *path = NULL, *role = NULL, *v;
     double budget = 10;
     unsigned long long max_size = 200000, depth = 4, steps = 0;
-    bool print = false, mutexes = true, check = false, z3 = true;
+    bool print = false, mutexes = true, check = false, z3 = true, ground = false;
     unsigned long long max_states = 2000000, hits = 0;
     for (int i = 1; i < argc; i++) {
         if (opt_is_help(argv[i])) {
@@ -198,7 +200,9 @@ int cmd_regress(int argc, char **argv) {
             if (!opt_uint("--max-states", v, &max_states)) return 2;
         } else if (opt_value(argc, argv, &i, "--hits", &v)) {
             if (!opt_uint("--hits", v, &hits)) return 2;
-        } else if (!strcmp(argv[i], "--print"))
+        } else if (!strcmp(argv[i], "--ground"))
+            ground = true;
+        else if (!strcmp(argv[i], "--print"))
             print = true;
         else if (!strcmp(argv[i], "--check"))
             check = true;
@@ -219,7 +223,7 @@ int cmd_regress(int argc, char **argv) {
     }
 #ifndef HAVE_REGRESS
     (void)budget, (void)max_size, (void)depth, (void)steps, (void)print, (void)mutexes, (void)check,
-        (void)z3, (void)max_states, (void)hits;
+        (void)z3, (void)max_states, (void)hits, (void)ground;
     fprintf(stderr, "ggp regress: built without the regress library\n");
     return 2;
 #else
@@ -246,6 +250,7 @@ int cmd_regress(int argc, char **argv) {
     o.max_depth = (uint32_t)depth;
     o.max_steps = (uint32_t)steps;
     o.use_mutexes = mutexes;
+    o.ground_moves = ground;
     char err[320];
     regress_t *rg = regress_new(g, r, (uint32_t)ri, &o, err, sizeof err);
     int rc = 0;

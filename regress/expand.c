@@ -11,8 +11,8 @@
 #include "expand.h"
 
 #include <limits.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "subsume.h"
@@ -86,7 +86,8 @@ expand_t *expand_new(game_t *g, reasoner_t *r) {
 
 void expand_free(expand_t *x) {
     if (!x) return;
-    for (size_t i = 0; i < x->g->n_preds; i++) free(x->stat[i]);
+    for (size_t i = 0; i < x->g->n_preds; i++)
+        free(x->stat[i]);
     free(x->stat);
     free(x->n_stat);
     free(x->stat_loaded);
@@ -104,9 +105,13 @@ void expand_free(expand_t *x) {
     free(x);
 }
 
-expand_opts_t *expand_opts(expand_t *x) { return &x->o; }
+expand_opts_t *expand_opts(expand_t *x) {
+    return &x->o;
+}
 
-void expand_bind_does(expand_t *x, bool bind) { x->bind = bind; }
+void expand_bind_does(expand_t *x, bool bind) {
+    x->bind = bind;
+}
 
 void expand_set_mutexes(expand_t *x, const mutex_t *m, uint32_t n) {
     free(x->mutex);
@@ -128,7 +133,8 @@ form_t *form_atom(term_t atom) {
 static void ensure_vars(expand_t *x, uint32_t n) {
     if (n <= x->cap) return;
     uint32_t cap = x->cap ? x->cap : 64;
-    while (cap < n) cap *= 2;
+    while (cap < n)
+        cap *= 2;
     x->map = xrealloc(x->map, cap * sizeof *x->map);
     x->owner = xrealloc(x->owner, cap * sizeof *x->owner);
     x->sub = xrealloc(x->sub, cap * sizeof *x->sub);
@@ -148,7 +154,8 @@ static uint32_t fresh(expand_t *x, uint32_t k) {
     uint32_t base = *x->nv;
     *x->nv += k;
     ensure_vars(x, *x->nv + 1);
-    for (uint32_t v = base; v < base + k; v++) x->owner[v] = NO_OWNER; /* no stale marks */
+    for (uint32_t v = base; v < base + k; v++)
+        x->owner[v] = NO_OWNER; /* no stale marks */
     return base;
 }
 
@@ -174,7 +181,8 @@ static void own_scope(expand_t *x, const fconj_t *S, int depth) {
 }
 
 static void unown_above(expand_t *x, int depth) {
-    while (x->n_own && x->owner[x->own[x->n_own - 1]] > depth) x->owner[x->own[--x->n_own]] = NO_OWNER;
+    while (x->n_own && x->owner[x->own[x->n_own - 1]] > depth)
+        x->owner[x->own[--x->n_own]] = NO_OWNER;
 }
 
 /* Recomputes the variables S owns from its current own literals (literals come and go). */
@@ -190,7 +198,8 @@ static bool is_local(const expand_t *x, uint32_t v, int depth) {
 /* ---------------- unification ---------------- */
 
 static term_t deref(const expand_t *x, term_t t) {
-    while (term_is_var(x->ts, t) && x->map[term_sym(x->ts, t)] != TERM_NONE) t = x->map[term_sym(x->ts, t)];
+    while (term_is_var(x->ts, t) && x->map[term_sym(x->ts, t)] != TERM_NONE)
+        t = x->map[term_sym(x->ts, t)];
     return t;
 }
 
@@ -213,7 +222,8 @@ static void bind_var(expand_t *x, uint32_t v, term_t t) {
 }
 
 static void undo(expand_t *x, uint32_t mark) {
-    while (x->n_trail > mark) x->map[x->trail[--x->n_trail]] = TERM_NONE;
+    while (x->n_trail > mark)
+        x->map[x->trail[--x->n_trail]] = TERM_NONE;
 }
 
 static int var_rank(const expand_t *x, uint32_t v, int depth) {
@@ -230,8 +240,10 @@ static bool unify(expand_t *x, term_t a, term_t b, int depth) {
     bool va = term_is_var(ts, a), vb = term_is_var(ts, b);
     if (va && vb) {
         uint32_t p = term_sym(ts, a), q = term_sym(ts, b);
-        if (var_rank(x, p, depth) >= var_rank(x, q, depth)) bind_var(x, p, b);
-        else bind_var(x, q, a);
+        if (var_rank(x, p, depth) >= var_rank(x, q, depth))
+            bind_var(x, p, b);
+        else
+            bind_var(x, q, a);
         return true;
     }
     if (va) {
@@ -316,8 +328,10 @@ static void commit(expand_t *x, fconj_t *S, int depth, uint32_t mark) {
     }
     undo(x, mark);
     fconj_subst(x->ts, S, x->sub);
-    for (uint32_t k = 0; k < n_sub; k++) x->sub[subv[k]] = TERM_NONE;
-    for (uint32_t k = 0; k < n_eq; k++) fconj_add(S, FL_EQ, term_var(x->ts, eqv[k]), eqt[k]);
+    for (uint32_t k = 0; k < n_sub; k++)
+        x->sub[subv[k]] = TERM_NONE;
+    for (uint32_t k = 0; k < n_eq; k++)
+        fconj_add(S, FL_EQ, term_var(x->ts, eqv[k]), eqt[k]);
 }
 
 /* ---------------- alternatives: rules, static tuples, move bindings ---------------- */
@@ -353,7 +367,9 @@ static void alt_push(expand_t *x, uint32_t *n, term_t head, const rule_t *rule) 
 }
 
 /* The atom term of an ATOM/NATOM literal (does literals have no single atom term). */
-static term_t lit_atom(const flit_t *l) { return l->a; }
+static term_t lit_atom(const flit_t *l) {
+    return l->a;
+}
 
 /* The move literals visible from S (S itself, then the enclosing scopes) compatible
  * with does(role, act). */
@@ -363,7 +379,9 @@ static void move_alts(expand_t *x, const fconj_t *S, term_t role, term_t act, ui
         if (c < (int)x->n_ctx && C == S) continue;
         for (uint32_t i = 0; i < C->n; i++) {
             const flit_t *l = &C->lits[i];
-            if (l->kind != FL_MOVE || !compatible(x->ts, role, l->a) || !compatible(x->ts, act, l->b)) continue;
+            if (l->kind != FL_MOVE || !compatible(x->ts, role, l->a) ||
+                !compatible(x->ts, act, l->b))
+                continue;
             alt_push(x, n, TERM_NONE, NULL);
             x->alts[*n - 1].role = l->a;
             x->alts[*n - 1].move = l->b;
@@ -405,8 +423,8 @@ static bool expandable(const expand_t *x, const flit_t *l, bool negative) {
 
 /* Appends a rule body (variables shifted by offset) to T, a scope of polarity pol (0:
  * positive). Returns false when a bound cut makes T false. */
-static bool add_body(expand_t *x, fconj_t *T, const rule_t *r, const term_t *rmap, const flit_t *from,
-                     int pol) {
+static bool add_body(expand_t *x, fconj_t *T, const rule_t *r, const term_t *rmap,
+                     const flit_t *from, int pol) {
     term_store_t *ts = x->ts;
     const game_t *g = x->g;
     uint32_t fp = game_pred_of(g, lit_atom(from));
@@ -497,19 +515,22 @@ static bool add_alt(expand_t *x, fconj_t *T, const alt_t *alt, const flit_t *fro
     }
     const rule_t *r = alt->rule;
     term_t rmap[r->n_vars + 1];
-    for (uint32_t k = 0; k <= r->n_vars; k++) rmap[k] = TERM_NONE;
+    for (uint32_t k = 0; k <= r->n_vars; k++)
+        rmap[k] = TERM_NONE;
     int m = head_match(x->ts, r->head, atom, rmap);
     if (m == 0) return false;
     if (m > 0) {
         uint32_t free_vars = 0;
-        for (uint32_t k = 0; k < r->n_vars; k++) free_vars += rmap[k] == TERM_NONE;
+        for (uint32_t k = 0; k < r->n_vars; k++)
+            free_vars += rmap[k] == TERM_NONE;
         uint32_t offset = fresh(x, free_vars);
         for (uint32_t k = 0; k < r->n_vars; k++)
             if (rmap[k] == TERM_NONE) rmap[k] = term_var(x->ts, offset++);
         return add_body(x, T, r, rmap, from, pol);
     }
     uint32_t offset = fresh(x, r->n_vars);
-    for (uint32_t k = 0; k < r->n_vars; k++) rmap[k] = term_var(x->ts, offset + k);
+    for (uint32_t k = 0; k < r->n_vars; k++)
+        rmap[k] = term_var(x->ts, offset + k);
     fconj_add(T, FL_EQ, atom, form_subst(x->ts, r->head, rmap));
     return add_body(x, T, r, rmap, from, pol);
 }
@@ -524,15 +545,24 @@ static bool same_lit(const flit_t *p, const flit_t *q) {
 
 static int complement(int kind) {
     switch (kind) {
-    case FL_TRUE: return FL_NTRUE;
-    case FL_NTRUE: return FL_TRUE;
-    case FL_DOES: return FL_NDOES;
-    case FL_NDOES: return FL_DOES;
-    case FL_ATOM: return FL_NATOM;
-    case FL_NATOM: return FL_ATOM;
-    case FL_DIST: return FL_EQ;
-    case FL_EQ: return FL_DIST;
-    default: return -1;
+    case FL_TRUE:
+        return FL_NTRUE;
+    case FL_NTRUE:
+        return FL_TRUE;
+    case FL_DOES:
+        return FL_NDOES;
+    case FL_NDOES:
+        return FL_DOES;
+    case FL_ATOM:
+        return FL_NATOM;
+    case FL_NATOM:
+        return FL_ATOM;
+    case FL_DIST:
+        return FL_EQ;
+    case FL_EQ:
+        return FL_DIST;
+    default:
+        return -1;
     }
 }
 
@@ -571,10 +601,21 @@ static sd_t mutex_pair(expand_t *x, fconj_t *S, int depth, term_t t, term_t s) {
         undo(x, mark);
         return SD_FALSE;
     }
-    bool local = false;
-    for (uint32_t i = mark; i < x->n_trail; i++)
-        if (is_local(x, x->trail[i], depth)) local = true;
-    if (!local) {
+    /* Only bindings of the scope's own variables to constants or to its own variables
+     * are committed. Identifying an own variable with an enclosing scope's variable this
+     * way is skipped: it produced formulas satisfied by states outside W_i (connect3_4x4,
+     * a forall step over a cut β_3; see tests/unit/test_regress_sound.c) and the cause is
+     * not understood yet, so that simplification is left out (sound, less compact). */
+    bool local = false, to_outer = false;
+    for (uint32_t i = mark; i < x->n_trail; i++) {
+        uint32_t v = x->trail[i];
+        term_t b = x->map[v];
+        if (is_local(x, v, depth)) local = true;
+        if (!is_local(x, v, depth) ||
+            (term_is_var(x->ts, b) && !is_local(x, term_sym(x->ts, b), depth)))
+            to_outer = true;
+    }
+    if (!local || to_outer) {
         undo(x, mark);
         return SD_OK;
     }
@@ -585,14 +626,16 @@ static sd_t mutex_pair(expand_t *x, fconj_t *S, int depth, term_t t, term_t s) {
 /* Is not-true(t) implied because a mutex partner of t with a different value is true? */
 static bool ntrue_implied(expand_t *x, term_t t, term_t s) {
     int k = mutex_pos(x, t, s);
-    return k >= 0 && !unifiable(x, term_arg(x->ts, t, (uint32_t)k), term_arg(x->ts, s, (uint32_t)k));
+    return k >= 0 &&
+           !unifiable(x, term_arg(x->ts, t, (uint32_t)k), term_arg(x->ts, s, (uint32_t)k));
 }
 
 /* The enclosing scopes' own literals as seen from S: S's `=` literals give values to
  * enclosing variables inside S, so they are applied. */
 static uint32_t ctx_view(expand_t *x, const fconj_t *S, flit_t **out, uint8_t **changed_out) {
     uint32_t n = 0, n_eq = 0;
-    for (uint32_t c = 0; c < x->n_ctx; c++) n += x->ctx[c]->n;
+    for (uint32_t c = 0; c < x->n_ctx; c++)
+        n += x->ctx[c]->n;
     for (uint32_t i = 0; i < S->n; i++)
         if (S->lits[i].kind == FL_EQ && term_is_var(x->ts, S->lits[i].a)) {
             x->eqmap[term_sym(x->ts, S->lits[i].a)] = S->lits[i].b;
@@ -627,7 +670,9 @@ typedef struct {
     uint32_t *count;
 } occ_t;
 
-static void occ_var(void *ctx, uint32_t v) { ((occ_t *)ctx)->count[v]++; }
+static void occ_var(void *ctx, uint32_t v) {
+    ((occ_t *)ctx)->count[v]++;
+}
 
 static void occ_tree(expand_t *x, const fconj_t *c, occ_t *o) {
     for (uint32_t i = 0; i < c->n; i++) {
@@ -660,18 +705,24 @@ static bool match_onto(expand_t *x, term_t p, term_t t, term_t *bind) {
     return true;
 }
 
-static void pv_on(void *ctx, uint32_t v) { ((expand_t *)ctx)->pv[v] = 1; }
-static void pv_off(void *ctx, uint32_t v) { ((expand_t *)ctx)->pv[v] = 0; }
+static void pv_on(void *ctx, uint32_t v) {
+    ((expand_t *)ctx)->pv[v] = 1;
+}
+static void pv_off(void *ctx, uint32_t v) {
+    ((expand_t *)ctx)->pv[v] = 0;
+}
 
 /* Condensation: a true literal of S whose variables are S's own and occur nowhere else
  * in S's tree is redundant when it maps onto another true literal of S (∃y p(y) is
  * implied by p(t)). Returns whether one was dropped. */
 static bool condense(expand_t *x, fconj_t *S, int depth) {
     uint32_t ntrue = 0;
-    for (uint32_t i = 0; i < S->n; i++) ntrue += S->lits[i].kind == FL_TRUE;
+    for (uint32_t i = 0; i < S->n; i++)
+        ntrue += S->lits[i].kind == FL_TRUE;
     if (ntrue < 2) return false;
     uint32_t cap = *x->nv + 1;
-    occ_t all = {.count = xcalloc(cap, sizeof(uint32_t))}, one = {.count = xcalloc(cap, sizeof(uint32_t))};
+    occ_t all = {.count = xcalloc(cap, sizeof(uint32_t))},
+          one = {.count = xcalloc(cap, sizeof(uint32_t))};
     occ_tree(x, S, &all);
     bool dropped = false;
     term_t *bind = xcalloc(cap, sizeof *bind);
@@ -682,12 +733,14 @@ static bool condense(expand_t *x, fconj_t *S, int depth) {
         term_each_var(x->ts, l->a, occ_var, &one);
         bool exclusive = true;
         for (uint32_t v = 0; v < cap && exclusive; v++)
-            if (one.count[v] && (one.count[v] != all.count[v] || !is_local(x, v, depth))) exclusive = false;
+            if (one.count[v] && (one.count[v] != all.count[v] || !is_local(x, v, depth)))
+                exclusive = false;
         if (!exclusive) continue;
         term_each_var(x->ts, l->a, pv_on, x);
         for (uint32_t j = 0; j < S->n && !dropped; j++) {
             if (j == i || S->lits[j].kind != FL_TRUE) continue;
-            for (uint32_t v = 0; v < cap; v++) bind[v] = TERM_NONE;
+            for (uint32_t v = 0; v < cap; v++)
+                bind[v] = TERM_NONE;
             if (match_onto(x, l->a, S->lits[j].a, bind)) dropped = true;
         }
         term_each_var(x->ts, l->a, pv_off, x);
@@ -715,7 +768,8 @@ static sd_t simplify_direct(expand_t *x, fconj_t *S, int depth) {
             }
             if (x->n_mutex && cv[i].kind == FL_TRUE && cv[j].kind == FL_TRUE) {
                 int k = mutex_pos(x, cv[i].a, cv[j].a);
-                if (k >= 0 && !unifiable(x, term_arg(x->ts, cv[i].a, (uint32_t)k), term_arg(x->ts, cv[j].a, (uint32_t)k))) {
+                if (k >= 0 && !unifiable(x, term_arg(x->ts, cv[i].a, (uint32_t)k),
+                                         term_arg(x->ts, cv[j].a, (uint32_t)k))) {
                     res = SD_FALSE;
                     goto done;
                 }
@@ -736,14 +790,16 @@ static sd_t simplify_direct(expand_t *x, fconj_t *S, int depth) {
         }
         bool drop = false;
         for (uint32_t j = 0; j < i && !drop; j++) {
-            if (same_lit(&S->lits[j], l)) drop = true;
+            if (same_lit(&S->lits[j], l))
+                drop = true;
             else if (contradicts(&S->lits[j], l)) {
                 res = SD_FALSE;
                 goto done;
             }
         }
         for (uint32_t j = 0; j < ncv && !drop && l->kind != FL_NOT && l->kind != FL_EQ; j++) {
-            if (same_lit(&cv[j], l)) drop = true;
+            if (same_lit(&cv[j], l))
+                drop = true;
             else if (contradicts(&cv[j], l)) {
                 res = SD_FALSE;
                 goto done;
@@ -869,7 +925,8 @@ static uint32_t split(expand_t *x, const fconj_t *S, uint32_t j, int depth, fcon
         x->work += C->n;
         res[m++] = C;
     }
-    for (uint32_t k = 0; k < m; k++) res[k]->nv = *x->nv;
+    for (uint32_t k = 0; k < m; k++)
+        res[k]->nv = *x->nv;
     *out = res;
     return m;
 }
@@ -910,7 +967,9 @@ static bool mark_own(expand_t *x, const fconj_t *C, uint8_t *pv) {
     return p.all_owned;
 }
 
-static void clear_pv(void *ctx, uint32_t v) { ((uint8_t *)ctx)[v] = 0; }
+static void clear_pv(void *ctx, uint32_t v) {
+    ((uint8_t *)ctx)[v] = 0;
+}
 
 /* Clears what mark_own set. */
 static void unmark_own(expand_t *x, const fconj_t *C, uint8_t *pv) {
@@ -967,7 +1026,8 @@ static bool try_lift(expand_t *x, fconj_t *S, uint32_t i) {
          * same numbers for its own, different, variables. */
         fconj_t *Q = l.sub;
         rename_unowned(x, Q);
-        for (uint32_t k = 0; k < Q->n; k++) fconj_push(S, Q->lits[k]);
+        for (uint32_t k = 0; k < Q->n; k++)
+            fconj_push(S, Q->lits[k]);
         Q->n = 0;
         fconj_remove(S, i);
         return true;
@@ -985,7 +1045,8 @@ static bool try_lift(expand_t *x, fconj_t *S, uint32_t i) {
 
 static uint64_t ctx_sig(expand_t *x) {
     uint64_t s = 0;
-    for (uint32_t c = 0; c < x->n_ctx; c++) s |= fconj_sig(x->ts, x->ctx[c]);
+    for (uint32_t c = 0; c < x->n_ctx; c++)
+        s |= fconj_sig(x->ts, x->ctx[c]);
     return s;
 }
 
@@ -993,7 +1054,8 @@ static uint64_t ctx_sig(expand_t *x) {
  * refutes S; a child implied by a sibling is dropped. */
 /* Past the deadline? (checked every 64 calls; sets timed_out) */
 static bool time_up(expand_t *x) {
-    if (x->o.deadline > 0 && (++x->tick & 63) == 0 && now_seconds() > x->o.deadline) x->timed_out = true;
+    if (x->o.deadline > 0 && (++x->tick & 63) == 0 && now_seconds() > x->o.deadline)
+        x->timed_out = true;
     return x->timed_out;
 }
 
@@ -1011,10 +1073,12 @@ static bool prune_children(expand_t *x, fconj_t *S) {
     fconj_bloom(x->ts, S, bl_ctx);
     for (uint32_t c = 0; c < x->n_ctx; c++) {
         fconj_bloom(x->ts, x->ctx[c], tmp);
-        for (int q = 0; q < 4; q++) bl_ctx[q] |= tmp[q];
+        for (int q = 0; q < 4; q++)
+            bl_ctx[q] |= tmp[q];
     }
     uint32_t n = 0;
-    for (uint32_t i = 0; i < S->n; i++) n += S->lits[i].kind == FL_NOT;
+    for (uint32_t i = 0; i < S->n; i++)
+        n += S->lits[i].kind == FL_NOT;
     if (!n) return true;
     uint32_t *idx = xmalloc(n * sizeof *idx);
     uint64_t *sig = xmalloc(n * sizeof *sig), (*bl)[4] = xmalloc(n * sizeof *bl);
@@ -1030,7 +1094,8 @@ static bool prune_children(expand_t *x, fconj_t *S) {
     bool ok = true;
     /* a child whose conjunction the context satisfies refutes S */
     T[0] = S;
-    for (uint32_t c = 0; c < x->n_ctx; c++) T[1 + c] = x->ctx[c];
+    for (uint32_t c = 0; c < x->n_ctx; c++)
+        T[1 + c] = x->ctx[c];
     for (uint32_t k = 0; k < n && ok; k++) {
         if ((sig[k] & ~sig_ctx) || !bloom_sub(bl[k], bl_ctx)) continue;
         const fconj_t *C = S->lits[idx[k]].sub;
@@ -1047,7 +1112,8 @@ static bool prune_children(expand_t *x, fconj_t *S) {
         for (uint32_t b = 0; b < n; b++) {
             if (b == a || dead[b] || (sig[a] & ~(sig[b] | sig_ctx))) continue;
             uint64_t both[4];
-            for (int q = 0; q < 4; q++) both[q] = bl[b][q] | bl_ctx[q];
+            for (int q = 0; q < 4; q++)
+                both[q] = bl[b][q] | bl_ctx[q];
             if (!bloom_sub(bl[a], both)) continue;
             if (!marked) {
                 mark_own(x, C1, pv);
@@ -1055,7 +1121,8 @@ static bool prune_children(expand_t *x, fconj_t *S) {
             }
             T[0] = S->lits[idx[b]].sub;
             T[1] = S;
-            for (uint32_t c = 0; c < x->n_ctx; c++) T[2 + c] = x->ctx[c];
+            for (uint32_t c = 0; c < x->n_ctx; c++)
+                T[2 + c] = x->ctx[c];
             if (subsume_conj(x->subs, C1, pv, T, nt)) dead[b] = 1;
         }
         if (marked) unmark_own(x, C1, pv);
@@ -1075,18 +1142,21 @@ static bool prune_children(expand_t *x, fconj_t *S) {
 static bool refuted_by_context(expand_t *x, const fconj_t *S) {
     if (!x->base || !x->n_base_nots) return false;
     uint64_t sig_all = fconj_sig(x->ts, S);
-    for (uint32_t c = 0; c < x->n_ctx; c++) sig_all |= x->ctx[c] == x->base ? x->base_sig : fconj_sig(x->ts, x->ctx[c]);
+    for (uint32_t c = 0; c < x->n_ctx; c++)
+        sig_all |= x->ctx[c] == x->base ? x->base_sig : fconj_sig(x->ts, x->ctx[c]);
     /* ground literals of N must occur in S or the context */
     uint64_t bl[4], tmp[4];
     fconj_bloom(x->ts, S, bl);
     for (uint32_t c = 0; c < x->n_ctx; c++) {
         fconj_bloom(x->ts, x->ctx[c], tmp);
-        for (int q = 0; q < 4; q++) bl[q] |= tmp[q];
+        for (int q = 0; q < 4; q++)
+            bl[q] |= tmp[q];
     }
     uint32_t nt = x->n_ctx + 1;
     const fconj_t *T[nt];
     T[0] = S;
-    for (uint32_t c = 0; c < x->n_ctx; c++) T[1 + c] = x->ctx[c];
+    for (uint32_t c = 0; c < x->n_ctx; c++)
+        T[1 + c] = x->ctx[c];
     subsume_set_cap(x->subs, (*x->nv > x->base_nv ? *x->nv : x->base_nv) + 1);
     for (uint32_t k = 0; k < x->n_base_nots; k++) {
         if (time_up(x)) return false;
@@ -1107,7 +1177,8 @@ static bool over_limits(expand_t *x) {
         x->capped = true;
         return true;
     }
-    if (x->o.deadline > 0 && (++x->tick & 255) == 0 && now_seconds() > x->o.deadline) x->timed_out = true;
+    if (x->o.deadline > 0 && (++x->tick & 255) == 0 && now_seconds() > x->o.deadline)
+        x->timed_out = true;
     return x->timed_out;
 }
 
@@ -1121,9 +1192,12 @@ again:
     if (!resolve_eqs(x, S, depth)) return NS_FALSE;
     reown(x, S, depth);
     switch (simplify_direct(x, S, depth)) {
-    case SD_FALSE: return NS_FALSE;
-    case SD_AGAIN: goto again;
-    case SD_OK: break;
+    case SD_FALSE:
+        return NS_FALSE;
+    case SD_AGAIN:
+        goto again;
+    case SD_OK:
+        break;
     }
     expand_negatives(x, S, depth);
     int j = pick_atom(x, S);
@@ -1158,13 +1232,15 @@ again:
             fconj_t **alts;
             uint32_t n = split(x, C, cj, depth + 1, &alts);
             fconj_remove(S, i);
-            for (uint32_t k = 0; k < n; k++) fconj_add_not(S, alts[k]);
+            for (uint32_t k = 0; k < n; k++)
+                fconj_add_not(S, alts[k]);
             free(alts);
             /* the alternatives were appended; S->lits[i] is the next literal */
             continue;
         }
         uint32_t real = 0; /* move literals are no constraints */
-        for (uint32_t k = 0; k < C->n; k++) real += C->lits[k].kind != FL_MOVE;
+        for (uint32_t k = 0; k < C->n; k++)
+            real += C->lits[k].kind != FL_MOVE;
         if (real == 0) {
             x->n_ctx--;
             return NS_FALSE;
@@ -1186,13 +1262,16 @@ again:
 
 static void reset_owners(expand_t *x, uint32_t nv) {
     ensure_vars(x, (nv > x->base_nv ? nv : x->base_nv) + 1);
-    for (uint32_t v = 0; v <= nv && v < x->cap; v++) x->owner[v] = NO_OWNER;
+    for (uint32_t v = 0; v <= nv && v < x->cap; v++)
+        x->owner[v] = NO_OWNER;
     x->n_own = 0;
     x->n_ctx = 0;
     if (x->base) ctx_push(x, x->base);
 }
 
-static void mark_pv(void *ctx, uint32_t v) { ((uint8_t *)ctx)[v] = 1; }
+static void mark_pv(void *ctx, uint32_t v) {
+    ((uint8_t *)ctx)[v] = 1;
+}
 
 /* Marks the variables of a scope's own literals. */
 static void mark_top_vars(const term_store_t *ts, const fconj_t *E, uint8_t *pv) {
@@ -1218,7 +1297,8 @@ void expand_subsume(expand_t *x, form_t *f) {
     /* stable insertion sort by size, smallest first: a subsumer is never larger */
     for (uint32_t i = 1; i < n; i++) {
         uint32_t v = order[i], k = i;
-        while (k > 0 && size[order[k - 1]] > size[v]) order[k] = order[k - 1], k--;
+        while (k > 0 && size[order[k - 1]] > size[v])
+            order[k] = order[k - 1], k--;
         order[k] = v;
     }
     bool *dead = xcalloc(n + 1, sizeof *dead);
@@ -1238,8 +1318,8 @@ void expand_subsume(expand_t *x, form_t *f) {
         for (uint32_t ki = 0; ki < n_kept && !dead[d]; ki++) {
             uint32_t e = kept[ki];
             if (sig[e] & ~sig[d]) continue;
-            if ((bloom[e][0] & ~bloom[d][0]) | (bloom[e][1] & ~bloom[d][1]) | (bloom[e][2] & ~bloom[d][2]) |
-                (bloom[e][3] & ~bloom[d][3]))
+            if ((bloom[e][0] & ~bloom[d][0]) | (bloom[e][1] & ~bloom[d][1]) |
+                (bloom[e][2] & ~bloom[d][2]) | (bloom[e][3] & ~bloom[d][3]))
                 continue;
             const fconj_t *E = f->d[e];
             mark_top_vars(x->ts, E, pv);
@@ -1250,8 +1330,10 @@ void expand_subsume(expand_t *x, form_t *f) {
     }
     uint32_t w = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (dead[i]) fconj_free(f->d[i]);
-        else f->d[w++] = f->d[i];
+        if (dead[i])
+            fconj_free(f->d[i]);
+        else
+            f->d[w++] = f->d[i];
     }
     f->n = w;
     free(size);
@@ -1279,7 +1361,8 @@ static void strip_moves(fconj_t *c) {
 static bool drive(expand_t *x, fconj_t **in, uint32_t n_in, form_t *out) {
     uint32_t n_stack = 0, cap_stack = n_in + 64;
     fconj_t **stack = xmalloc(cap_stack * sizeof *stack);
-    for (uint32_t i = n_in; i-- > 0;) stack[n_stack++] = in[i];
+    for (uint32_t i = n_in; i-- > 0;)
+        stack[n_stack++] = in[i];
     uint64_t lits = 0;
     while (n_stack) {
         fconj_t *D = stack[--n_stack];
@@ -1317,7 +1400,8 @@ static bool drive(expand_t *x, fconj_t **in, uint32_t n_in, form_t *out) {
             break;
         }
     }
-    while (n_stack) fconj_free(stack[--n_stack]);
+    while (n_stack)
+        fconj_free(stack[--n_stack]);
     free(stack);
     x->n_ctx = 0;
     return !x->timed_out;
@@ -1337,9 +1421,11 @@ static void legal_for_does(term_store_t *ts, fconj_t *c) {
         term_t args[2] = {l->a, l->b};
         term_t lg = term_fun(ts, SYM_LEGAL, args, 2);
         bool have = false;
-        for (uint32_t k = 0; k < c->n && !have; k++) have = c->lits[k].kind == FL_ATOM && c->lits[k].a == lg;
+        for (uint32_t k = 0; k < c->n && !have; k++)
+            have = c->lits[k].kind == FL_ATOM && c->lits[k].a == lg;
         if (!have) {
-            flit_t a = {.kind = FL_ATOM, .a = lg, .gen = (uint8_t)(l->gen < 255 ? l->gen + 1 : 255)};
+            flit_t a = {
+                .kind = FL_ATOM, .a = lg, .gen = (uint8_t)(l->gen < 255 ? l->gen + 1 : 255)};
             fconj_push(c, a);
             l = &c->lits[i];
         }
@@ -1355,7 +1441,9 @@ static fconj_t *copy_input(expand_t *x, const fconj_t *d) {
     return c;
 }
 
-static void mark_var1(void *ctx, uint32_t v) { ((uint8_t *)ctx)[v] = 1; }
+static void mark_var1(void *ctx, uint32_t v) {
+    ((uint8_t *)ctx)[v] = 1;
+}
 
 typedef struct {
     const uint8_t *mark;
@@ -1414,7 +1502,8 @@ static fconj_t *conjoin(expand_t *x, const fconj_t *d, const fconj_t *c) {
     uint32_t off = fconj_var_bound(ts, c);
     fconj_shift(ts, r, off);
     fconj_t *cc = fconj_copy(c);
-    for (uint32_t i = 0; i < cc->n; i++) fconj_push(r, cc->lits[i]);
+    for (uint32_t i = 0; i < cc->n; i++)
+        fconj_push(r, cc->lits[i]);
     cc->n = 0;
     fconj_free(cc);
     r->nv = fconj_var_bound(ts, r);
@@ -1454,12 +1543,14 @@ form_t *expand_form(expand_t *x, const form_t *f) {
         } else {
             in = xrealloc(in, ((size_t)f->n * cn->n + 1) * sizeof *in);
             for (uint32_t i = 0; i < f->n; i++)
-                for (uint32_t k = 0; k < cn->n; k++) in[n_in++] = conjoin(x, f->d[i], cn->d[k]);
+                for (uint32_t k = 0; k < cn->n; k++)
+                    in[n_in++] = conjoin(x, f->d[i], cn->d[k]);
         }
         form_free(cn);
     }
     if (!n_in)
-        for (uint32_t i = 0; i < f->n; i++) in[n_in++] = copy_input(x, f->d[i]);
+        for (uint32_t i = 0; i < f->n; i++)
+            in[n_in++] = copy_input(x, f->d[i]);
     fconj_t *closed = common ? closed_part(x->ts, common) : NULL;
     x->base = closed;
     x->base_nv = closed ? fconj_var_bound(x->ts, closed) : 0;
