@@ -59,6 +59,8 @@ struct lbs {
     double step_cost; /* mean seconds of one rollout step (legal moves and next state) */
     double z3_share;  /* > 0: Z3 may take at most this share of the active time */
     double active;    /* seconds of search seen by the checks: their own time and short gaps */
+    double deadline;  /* > 0: no Z3 call that might end after it */
+    double z3_max;    /* the longest Z3 call so far (the estimate for the next one) */
     double last_check;
     zcache_t *cache;
 };
@@ -199,6 +201,18 @@ static void choose_hook(lbs_t *l, double steps) {
         }
 }
 
+/* Times one Z3 call (on α_1 or β_1, the formulas hit most), so that lbs_set_deadline has
+ * an estimate before the first confirmation: a call can take longer than a move. */
+static void prime_z3(lbs_t *l, const state_t *s) {
+    for (int side = 0; side < 2; side++)
+        if (l->n[side] > 1 && l->f[side][1].m) {
+            double t0 = now_seconds();
+            (void)smt_holds(l->smt, l->f[side][1].handle, s);
+            l->z3_max = now_seconds() - t0;
+            return;
+        }
+}
+
 /* Measures each formula's mean evaluation time on sample states (each for at most
  * CAL_SECONDS, less when the deadline is near; at least once): a formula far dearer than
  * a rollout step costs the search more rollouts than its hits save. */
@@ -223,11 +237,16 @@ static void calibrate(lbs_t *l, reasoner_t *r, double deadline) {
             }
             lf->cost = k ? t / k : 0;
         }
+    if (l->smt && n) prime_z3(l, &st[n / 2]);
     for (uint32_t k = 0; k < CAL_STATES; k++)
         state_fini(&st[k]);
     free(st);
     l->st.step_seconds = l->step_cost;
     choose_hook(l, HOOK_COST);
+}
+
+void lbs_set_deadline(lbs_t *l, double deadline) {
+    l->deadline = deadline;
 }
 
 void lbs_set_z3_share(lbs_t *l, double share) {
@@ -248,6 +267,11 @@ static const char *unsupported(const game_t *g) {
 
 lbs_t *lbs_new(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o, char *err,
                size_t errlen) {
+    return lbs_new_steps(g, r, role, o, 0, err, errlen);
+}
+
+lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o,
+                     uint32_t max_steps, char *err, size_t errlen) {
     double t0 = now_seconds();
     const char *why = unsupported(g);
     if (why) {
@@ -269,7 +293,7 @@ lbs_t *lbs_new(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o, cha
     regress_opts_t ro;
     regress_default_opts(&ro);
     ro.max_size = o->max_size;
-    ro.max_steps = LBS_MAX - 1;
+    ro.max_steps = max_steps && max_steps < LBS_MAX ? max_steps : LBS_MAX - 1;
     ro.budget = o->budget > 0 ? (deadline - now_seconds()) * (1 - NEW_SHARE) : 0;
     if (o->budget > 0 && ro.budget < 0.01) ro.budget = 0.01;
     char why2[320];
@@ -330,12 +354,15 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, const state_t *s) {
         return c->z == 1;
     }
     double t0 = now_seconds();
-    if (l->z3_share > 0 && l->st.z3_seconds > l->z3_share * l->active + Z3_GRACE) {
+    bool late = l->deadline > 0 && t0 + l->z3_max > l->deadline;
+    if (late || (l->z3_share > 0 && l->st.z3_seconds > l->z3_share * l->active + Z3_GRACE)) {
         l->st.z3_skipped++; /* over the confirmation budget: the hit is not used */
         return false;
     }
     int z = smt_holds(l->smt, l->f[side][i].handle, s);
-    l->st.z3_seconds += now_seconds() - t0;
+    double dt = now_seconds() - t0;
+    l->st.z3_seconds += dt;
+    if (dt > l->z3_max) l->z3_max = dt;
     if (z == 1)
         l->st.z3_confirmed++;
     else if (z == 0)

@@ -35,6 +35,10 @@ typedef struct lbs lbs_t;
  * turn-taking, recursive, GDL-II). g and r stay the caller's and must outlive the lbs_t. */
 lbs_t *lbs_new(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o, char *err,
                size_t errlen);
+/* The same, stopping after α_max_steps/β_max_steps (0: no limit but the budget); with
+ * budget 0 the formulas do not depend on the clock (tests). */
+lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o,
+                     uint32_t max_steps, char *err, size_t errlen);
 void lbs_free(lbs_t *l);
 
 /* 1: s satisfies some α_i (sets *i to the least such i), -1: some β_i (likewise), 0: none.
@@ -54,6 +58,10 @@ void lbs_set_hook_cost(lbs_t *l, double steps);
  * is confirmed). Past it, a hit that is not in the
  * cache is not used (counted in z3_skipped): never used unconfirmed. */
 void lbs_set_z3_share(lbs_t *l, double share);
+/* No Z3 call is started that might end after `deadline` (now_seconds() time; 0: none),
+ * judged by the longest call so far (one is timed in lbs_new): such a hit is not used
+ * (z3_skipped). A search under a clock sets it to its stop time. */
+void lbs_set_deadline(lbs_t *l, double deadline);
 
 typedef struct {
     uint32_t n_alpha, n_beta; /* formulas in use (α_0..α_{n_alpha-1}, β likewise) */

@@ -372,6 +372,7 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     double t0 = now_seconds();
     double budget = (deadline - t0) * 0.9 - p->opts.margin;
     if (budget < 0.01 || reason_terminal(p->r, initial)) return;
+    if (p->lbs) lbs_set_deadline(p->lbs, t0 + budget);
     uct_choose(p->uct, initial, budget, 0);
     state_copy(&p->prev, initial);
     p->have_prev = true;
@@ -443,6 +444,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     double budget = remaining * 0.95 - p->opts.margin;
     if (budget < 0.005) budget = 0.005;
     double stop = now_seconds() + budget;
+    if (p->lbs) lbs_set_deadline(p->lbs, stop); /* a Z3 confirmation must not outlast the move */
     if (p->opts.iters || !sink) {
         best = uct_choose(p->uct, s, budget, p->opts.iters);
     } else {

@@ -3,10 +3,9 @@
  * On tic-tac-toe, on every reachable state: lbs_check with Z3 confirmation and with the
  * matcher alone give the same answer, Z3 never disagrees, a hit α_i (β_i) is a state of
  * the exact set W_i of the role (of the other role) and a forced win within i rounds, and
- * every state of W_i with i below the formulas computed is hit with that least i (the
- * early formulas of tic-tac-toe are complete). The budget only decides how many formulas
- * there are; the assertions hold for any number. Also: the hook's values, a UCT search
- * with the hook, and the games backward search does not apply to. */
+ * every state of W_i with i <= 4 is hit with that least i (tic-tac-toe's α_0..α_4 are
+ * complete). No budget: the formulas do not depend on the clock. Also: the hook's values, a UCT
+ * search with the hook, and the games backward search does not apply to. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,8 +23,8 @@
 #include "uct.h"
 #include "validate.h"
 
-#define BUDGET 1.5   /* seconds of backward search: α_0..α_2 take milliseconds */
-#define COMPLETE_I 3 /* tic-tac-toe's formulas below this i are complete (never cut by time) */
+#define STEPS 4      /* α_0..α_4: milliseconds of backward search, no budget (no clock) */
+#define COMPLETE_I 5 /* tic-tac-toe's formulas below this i are complete */
 
 static game_t *load_file(const char *name) {
     char path[512];
@@ -41,10 +40,10 @@ static game_t *load_file(const char *name) {
 static lbs_t *make_lbs(game_t *g, reasoner_t *r, uint32_t role, lbs_confirm_t confirm) {
     lbs_opts_t o;
     lbs_default_opts(&o);
-    o.budget = BUDGET;
+    o.budget = 0;
     o.confirm = confirm;
     char err[300] = "";
-    lbs_t *l = lbs_new(g, r, role, &o, err, sizeof err);
+    lbs_t *l = lbs_new_steps(g, r, role, &o, STEPS, err, sizeof err);
     if (!l) fprintf(stderr, "lbs_new: %s\n", err);
     assert_non_null(l);
     return l;
@@ -110,7 +109,8 @@ static void check_role(uint32_t role, lbs_confirm_t confirm, uint32_t stride) {
            role, confirm == LBS_CONFIRM_Z3 ? "z3" : "none", checked, ls.n_alpha, ls.n_beta,
            ls.hook_alpha, ls.hook_beta, hits[0], hits[1], (unsigned long long)ls.z3_confirmed,
            ls.check_seconds, ls.z3_seconds, ls.regress_seconds);
-    assert_true(ls.n_alpha >= COMPLETE_I && ls.n_beta >= COMPLETE_I);
+    assert_int_equal(ls.n_alpha, STEPS + 1);
+    assert_int_equal(ls.n_beta, STEPS + 1);
     assert_true(hits[0] > 0 && hits[1] > 0);
     assert_int_equal(ls.checks, checked);
     uint64_t sum = 0;

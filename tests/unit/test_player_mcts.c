@@ -1,5 +1,5 @@
-/* Unit tests for the `mcts` player kind (server/player_mcts.c): its options, tic-tac-toe
- * matches against `random` through agents (the code path of `ggp match`), where it must
+/* Unit tests for the `mcts` and `mcts+lbs` player kinds (server/player_mcts.c): options,
+ * tic-tac-toe matches against `random` through agents (the code path of `ggp match`), where it must
  * never lose nor answer an illegal move, a time-bounded search that offers its moves
  * through a sink (player.h directly), and the fallback when the true state is unknown. */
 #include <setjmp.h>
@@ -67,6 +67,8 @@ static void test_kind_options(void **state) {
     sb_fini(&names);
 }
 
+static double start_seconds = 0.2; /* the start clock play_match gives */
+
 /* Plays one match of g between two agents (kind i plays role i), checking every move
  * against the referee's legal moves; returns the goal of role mcts_seat. */
 static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k1,
@@ -76,10 +78,10 @@ static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k
     agent_t *a[2];
     const player_kind_t *kinds[2] = {k0, k1};
     for (uint32_t i = 0; i < 2; i++) {
-        agent_config_t cfg = {.kind = kinds[i], .startclock = 1, .playclock = 1,
-                              .seed = seed * 2 + i};
+        agent_config_t cfg = {
+            .kind = kinds[i], .startclock = 1, .playclock = 1, .seed = seed * 2 + i};
         a[i] = agent_new(g, i, &cfg);
-        agent_start(a[i], now_seconds() + 0.2);
+        agent_start(a[i], now_seconds() + start_seconds);
     }
     state_t s, n;
     state_init(&s);
@@ -121,11 +123,50 @@ static void test_tictactoe_vs_random(void **state) {
     int wins = 0;
     for (uint64_t m = 0; m < 8; m++) {
         bool first = m % 2 == 0;
-        int goal = first ? play_match(g, mcts, rnd, 0, 100 + m) : play_match(g, rnd, mcts, 1, 100 + m);
+        int goal =
+            first ? play_match(g, mcts, rnd, 0, 100 + m) : play_match(g, rnd, mcts, 1, 100 + m);
         assert_true(goal >= 50); /* never loses: 100 win, 50 draw */
         wins += goal == 100;
     }
     assert_true(wins >= 4);
+    game_free(g);
+}
+
+/* The mcts+lbs kind: its options (mcts takes none of them), matches against random that it
+ * never loses, and the counters summed per kind, with no Z3 disagreement. */
+static void test_lbs_kind(void **state) {
+    (void)state;
+    assert_non_null(player_kind_find("mcts+lbs"));
+    assert_non_null(
+        player_kind_find("mcts+lbs:iters=10:budget=2:confirm=none:lbs=off:hookcost=0:z3share=0.5"));
+    assert_null(player_kind_find("mcts+lbs:confirm=maybe"));
+    assert_null(player_kind_find("mcts+lbs:lbs=no"));
+    assert_null(player_kind_find("mcts+lbs:budget=0"));
+    assert_null(player_kind_find("mcts+lbs:z3share=2"));
+    assert_null(player_kind_find("mcts:confirm=z3"));
+    assert_null(player_kind_find("mcts:lbs=off"));
+    game_t *g = load_game("tictactoe.kif");
+    const player_kind_t *lbs = player_kind_find("mcts+lbs:iters=1500:confirm=z3");
+    const player_kind_t *rnd = player_kind_find("random");
+    assert_non_null(lbs);
+    start_seconds = 1.5; /* backward search reaches α_2 in milliseconds; mutex proofs take longer */
+    for (uint64_t m = 0; m < 4; m++) {
+        bool first = m % 2 == 0;
+        int goal =
+            first ? play_match(g, lbs, rnd, 0, 200 + m) : play_match(g, rnd, lbs, 1, 200 + m);
+        assert_true(goal >= 50);
+    }
+    start_seconds = 0.2;
+    strbuf_t sb;
+    sb_init(&sb);
+    assert_true(player_search_report(lbs, &sb));
+    printf("# %s\n", sb_str(&sb));
+    assert_non_null(strstr(sb_str(&sb), "matches=4 lbs_matches=4 "));
+    assert_non_null(strstr(sb_str(&sb), " z3_disagree=0 "));
+    assert_null(strstr(sb_str(&sb), " hook_calls=0 "));
+    sb_clear(&sb);
+    assert_false(player_search_report(player_kind_find("mcts+lbs:iters=7"), &sb));
+    sb_fini(&sb);
     game_free(g);
 }
 
@@ -146,8 +187,8 @@ static void test_timed_with_sink(void **state) {
     (void)state;
     game_t *g = load_game("connect4.kif");
     reasoner_t *mine = reason_new(g), *ref = reason_new(g);
-    player_setup_t setup = {.game = g, .reasoner = mine, .role = 0, .startclock = 1,
-                            .playclock = 1, .seed = 9};
+    player_setup_t setup = {
+        .game = g, .reasoner = mine, .role = 0, .startclock = 1, .playclock = 1, .seed = 9};
     player_t *p = player_new(player_kind_find("mcts"), &setup);
     state_t s, n;
     state_init(&s);
@@ -163,8 +204,12 @@ static void test_timed_with_sink(void **state) {
             term_t *legal = malloc(nl * sizeof *legal);
             memcpy(legal, mv, nl * sizeof *legal);
             if (i == 0) {
-                player_turn_t turn = {.states = &s, .n_states = 1, .exact = true,
-                                      .legal = legal, .n_legal = nl, .turn = t};
+                player_turn_t turn = {.states = &s,
+                                      .n_states = 1,
+                                      .exact = true,
+                                      .legal = legal,
+                                      .n_legal = nl,
+                                      .turn = t};
                 offers_t o = {.legal = legal, .n_legal = nl};
                 move_sink_t sink = {record_offer, &o};
                 double t0 = now_seconds();
@@ -206,8 +251,8 @@ static void test_inexact_fallback(void **state) {
     uint32_t nl = reason_legal(r, &s, 0, &mv);
     term_t *legal = malloc(nl * sizeof *legal);
     memcpy(legal, mv, nl * sizeof *legal);
-    player_turn_t turn = {.states = &s, .n_states = 1, .exact = false, .legal = legal,
-                          .n_legal = nl};
+    player_turn_t turn = {
+        .states = &s, .n_states = 1, .exact = false, .legal = legal, .n_legal = nl};
     double t0 = now_seconds();
     term_t m = player_play(p, &turn, t0 + 10, NULL);
     assert_true(now_seconds() - t0 < 0.5);
@@ -222,9 +267,8 @@ static void test_inexact_fallback(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kind_options),
-        cmocka_unit_test(test_tictactoe_vs_random),
-        cmocka_unit_test(test_timed_with_sink),
+        cmocka_unit_test(test_kind_options),     cmocka_unit_test(test_tictactoe_vs_random),
+        cmocka_unit_test(test_lbs_kind),         cmocka_unit_test(test_timed_with_sink),
         cmocka_unit_test(test_inexact_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
