@@ -579,7 +579,9 @@ static bool shrink_ordered(form_t *f, uint64_t max) {
 }
 
 /* The time a step may take: an equal share of what is left among the steps still
- * needed to reach the target round on both sides; past it, half of what is left. */
+ * needed to reach the target round on both sides (past it, half of what is left), but
+ * at least a quarter of it: a step cut short mostly yields a formula that holds nowhere
+ * in play, while an exact one is worth having. */
 static double slice_end(const regress_t *rg, uint32_t i, int side, const bool *live) {
     if (!rg->deadline) return 0;
     double now = now_seconds(), left = rg->deadline - now;
@@ -590,7 +592,8 @@ static double slice_end(const regress_t *rg, uint32_t i, int side, const bool *l
         if (first <= target) parts += target - first + 1;
     }
     if (parts == 0) parts = 2;
-    return now + left / parts < rg->deadline ? now + left / parts : rg->deadline;
+    double share = left / parts > left / 4 ? left / parts : left / 4;
+    return now + share < rg->deadline ? now + share : rg->deadline;
 }
 
 /* The size cap on a finished step, keeping the most valuable disjuncts. */
@@ -708,10 +711,11 @@ static form_t *step(regress_t *rg, const form_t *prev, uint32_t mover, bool exis
     form_t *ordered = form_copy(prev);
     order_by_value(rg, ordered);
     uint64_t size = form_literals(prev), cap = START_LITERALS;
-    /* the whole input first, with half the slice (all of it when small or chunked) */
+    /* the whole input first, with most of the slice (all of it when small or chunked):
+     * a part of the input mostly gives a formula that holds nowhere in play */
     double now = now_seconds();
     bool whole = size <= cap || (exists && ordered->n > 1);
-    form_t *best = attempt(rg, ordered, mover, exists, whole ? end : now + (end - now) / 2);
+    form_t *best = attempt(rg, ordered, mover, exists, whole ? end : now + (end - now) * 0.75);
     if (best) {
         form_free(ordered);
         return best;

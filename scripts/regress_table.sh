@@ -42,9 +42,10 @@ for spec in tictactoe:xplayer connect4:red breakthrough:white connect3_4x4:0; do
         /^side=/ { delete v; kv($0, v); n++; key[n] = v["side"] " " v["i"]; line[n] = sprintf("| %s | %s | %s | %s | %s | %s | %s |", game, v["side"], v["i"], v["seconds"], v["disjuncts"], v["literals"], v["complete"]) }
         END { for (k = 1; k <= n; k++) printf "%s %s (%s of %s) |\n", line[k], share[key[k]], hh[key[k]], states }
     ' "$tmp/$game.out")$'\n'
-    a=$(grep -c '^side=alpha' "$tmp/$game.out" || true)
-    b=$(grep -c '^side=beta' "$tmp/$game.out" || true)
-    summary+="- $game (role $role): α0..α$((a - 1)), β0..β$((b - 1)) within $BUDGET s"$'\n'
+    # the last i with a formula that is not false, per side
+    last() { awk -v side="$1" '$1 == "side=" side { split($2, a, "="); split($4, d, "="); if (d[2] > 0) i = a[2] } END { print i + 0 }' "$tmp/$game.out"; }
+    a=$(last alpha) b=$(last beta)
+    summary+="- $game (role $role): up to α$a and β$b (the last formulas that are not false) within $BUDGET s"$'\n'
 done
 
 {
