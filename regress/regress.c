@@ -13,8 +13,7 @@
 #define SAMPLE_MAX 1500
 #define SCORE_WORK 3000000 /* disjuncts x samples scored at most */
 #define CHUNKS 8
-#define GROUND_MAX 32       /* N is ground over at most this many moves of the mover */
-#define START_LITERALS 1000 /* the part of a formula a step tries first, with a budget */
+#define GROUND_MAX 32 /* N is ground over at most this many moves of the mover */
 
 struct regress {
     game_t *g;
@@ -578,22 +577,15 @@ static bool shrink_ordered(form_t *f, uint64_t max) {
     return true;
 }
 
-/* The time a step may take: an equal share of what is left among the steps still
- * needed to reach the target round on both sides (past it, half of what is left), but
- * at least a quarter of it: a step cut short mostly yields a formula that holds nowhere
- * in play, while an exact one is worth having. */
-static double slice_end(const regress_t *rg, uint32_t i, int side, const bool *live) {
+/* The time a step may take: what is left, shared between the sides still to be done in
+ * this round. Generous on purpose: each step builds on the one before, and a step cut
+ * short mostly yields a formula that holds nowhere in play, while an exact one is worth
+ * having; later steps get whatever the earlier ones did not use. */
+static double slice_end(const regress_t *rg, int side, const bool *live) {
     if (!rg->deadline) return 0;
     double now = now_seconds(), left = rg->deadline - now;
-    uint32_t target = rg->o.target_steps ? rg->o.target_steps : 5, parts = 0;
-    for (int s = 0; s < 2; s++) {
-        if (!live[s]) continue;
-        uint32_t first = s < side ? i + 1 : i; /* this round's step of s is still to come? */
-        if (first <= target) parts += target - first + 1;
-    }
-    if (parts == 0) parts = 2;
-    double share = left / parts > left / 4 ? left / parts : left / 4;
-    return now + share < rg->deadline ? now + share : rg->deadline;
+    uint32_t parts = side == 0 && live[1] ? 2 : 1;
+    return now + left / parts;
 }
 
 /* The size cap on a finished step, keeping the most valuable disjuncts. */
@@ -695,10 +687,11 @@ static form_t *attempt(regress_t *rg, const form_t *input, uint32_t mover, bool 
     return regress_N(rg, input, mover, exists);
 }
 
-/* One step: N of prev within the time slice ending at end. Without a budget, N of prev
- * itself. With one, an anytime search: N of the most valuable part of prev (a sound
- * under-approximation), the part doubled while the time slice allows, the last finished
- * result kept. NULL when the whole budget is spent. */
+/* One step: N of prev within the time slice ending at end (the exists form keeps the
+ * chunks it finished). Past the slice the step is false and incomplete: N of a part of
+ * prev (fewer disjuncts, or a cut disjunct) was tried as a fallback and mostly gave a
+ * formula that holds nowhere in play, so the time goes to the whole. NULL when the whole
+ * budget is spent. */
 static form_t *step(regress_t *rg, const form_t *prev, uint32_t mover, bool exists, double end) {
     if (!prev->n) {
         /* N(false) = false: a non-terminal state where the mover has no legal move does
@@ -710,40 +703,13 @@ static form_t *step(regress_t *rg, const form_t *prev, uint32_t mover, bool exis
     if (!rg->deadline) return attempt(rg, prev, mover, exists, 0);
     form_t *ordered = form_copy(prev);
     order_by_value(rg, ordered);
-    uint64_t size = form_literals(prev), cap = START_LITERALS;
-    /* the whole input first, with most of the slice (all of it when small or chunked):
-     * a part of the input mostly gives a formula that holds nowhere in play */
-    double now = now_seconds();
-    bool whole = size <= cap || (exists && ordered->n > 1);
-    form_t *best = attempt(rg, ordered, mover, exists, whole ? end : now + (end - now) * 0.75);
-    if (best) {
-        form_free(ordered);
-        return best;
-    }
-    for (;;) {
-        if (cap > size) cap = size;
-        form_t *input = form_copy(ordered);
-        bool cut = shrink_ordered(input, cap);
-        double t0 = now_seconds();
-        form_t *f = attempt(rg, input, mover, exists, end);
-        form_free(input);
-        if (!f) break;
-        if (cut) f->complete = false;
-        form_free(best);
-        best = f;
-        now = now_seconds();
-        /* done with the whole input, or the next (twice larger) attempt would not fit */
-        if (!cut || cap >= size || now + 3 * (now - t0) > end) break;
-        cap *= 2;
-    }
+    form_t *f = attempt(rg, ordered, mover, exists, end);
     form_free(ordered);
-    if (!best && rg->deadline && now_seconds() >= rg->deadline) return NULL;
-    if (!best) {
-        /* not even the smallest part finished: give up on this step soundly */
-        best = form_new();
-        best->complete = false;
+    if (!f && now_seconds() < rg->deadline) {
+        f = form_new();
+        f->complete = false;
     }
-    return best;
+    return f;
 }
 
 void regress_run(regress_t *rg, regress_cb cb, void *ctx) {
@@ -773,7 +739,7 @@ void regress_run(regress_t *rg, regress_cb cb, void *ctx) {
             bool odd = i % 2 == 1;
             uint32_t mover = odd ? owner[side] : 1 - owner[side];
             double t0 = now_seconds();
-            form_t *f = step(rg, prev, mover, odd, slice_end(rg, i, side, live));
+            form_t *f = step(rg, prev, mover, odd, slice_end(rg, side, live));
             if (!f) return; /* out of time: the step is discarded */
             cap(rg, f);
             push_step(rg, side, f, now_seconds() - t0);

@@ -39,14 +39,12 @@ typedef struct {
 void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, shape_t *out);
 
 typedef struct {
-    double budget;         /* seconds for the whole run (0: no limit) */
-    uint64_t max_size;     /* literals per formula (0: no cap) */
-    uint32_t max_depth;    /* recursive unfoldings */
-    uint32_t max_steps;    /* largest i (0: until the budget) */
-    bool use_mutexes;      /* prove candidate mutexes with Z3 and prune with them */
-    uint32_t target_steps; /* with a budget: its time is shared to reach α_i/β_i for this i
-                              first (0: 5) */
-    bool ground_moves;     /* N ground over the mover's moves when they are few and known */
+    double budget;      /* seconds for the whole run (0: no limit) */
+    uint64_t max_size;  /* literals per formula (0: no cap) */
+    uint32_t max_depth; /* recursive unfoldings */
+    uint32_t max_steps; /* largest i (0: until the budget) */
+    bool use_mutexes;   /* prove candidate mutexes with Z3 and prune with them */
+    bool ground_moves;  /* N ground over the mover's moves when they are few and known */
 } regress_opts_t;
 
 void regress_default_opts(regress_opts_t *o);
