@@ -359,7 +359,8 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, const state_t *s) {
         l->st.z3_skipped++; /* over the confirmation budget: the hit is not used */
         return false;
     }
-    int z = smt_holds(l->smt, l->f[side][i].handle, s);
+    int z = l->deadline > 0 ? smt_holds_within(l->smt, l->f[side][i].handle, s, l->deadline - t0)
+                            : smt_holds(l->smt, l->f[side][i].handle, s);
     double dt = now_seconds() - t0;
     l->st.z3_seconds += dt;
     if (dt > l->z3_max) l->z3_max = dt;
@@ -369,8 +370,10 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, const state_t *s) {
         l->st.z3_disagree++;
     else
         l->st.z3_unknown++;
-    c->key = key;
-    c->z = (int8_t)z;
+    if (z >= 0) { /* an unknown (Z3's timer) may be answered another time */
+        c->key = key;
+        c->z = (int8_t)z;
+    }
     return z == 1;
 }
 

@@ -18,9 +18,9 @@ struct smt {
     Z3_ast *sel;       /* selectors of asserted formulas */
     uint32_t n_sel;
     size_t cap_sel;
-    Z3_ast *assume;    /* scratch: n + selectors */
+    Z3_ast *assume; /* scratch: n + selectors */
     size_t cap_assume;
-    uint32_t n_aux;    /* Tseitin variables made */
+    uint32_t n_aux; /* Tseitin variables made */
 };
 
 static void on_error(Z3_context c, Z3_error_code e) {
@@ -96,7 +96,9 @@ static void clause(smt_t *s, Z3_ast *lits, uint32_t k) {
 }
 
 /* not a, referenced (the caller releases it). */
-static Z3_ast neg(smt_t *s, Z3_ast a) { return keep(s, Z3_mk_not(s->ctx, a)); }
+static Z3_ast neg(smt_t *s, Z3_ast a) {
+    return keep(s, Z3_mk_not(s->ctx, a));
+}
 
 static Z3_ast lit_of(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo) {
     if (memo[n]) return memo[n];
@@ -116,7 +118,8 @@ static Z3_ast lit_of(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo) {
         uint32_t k = pn_arity(c, n);
         char name[32];
         snprintf(name, sizeof name, "t%u", s->n_aux++);
-        r = keep(s, Z3_mk_const(s->ctx, Z3_mk_string_symbol(s->ctx, name), Z3_mk_bool_sort(s->ctx)));
+        r = keep(s,
+                 Z3_mk_const(s->ctx, Z3_mk_string_symbol(s->ctx, name), Z3_mk_bool_sort(s->ctx)));
         Z3_ast nr = neg(s, r);
         Z3_ast *big = xmalloc((k + 1) * sizeof *big);
         for (uint32_t i = 0; i < k; i++) {
@@ -131,7 +134,8 @@ static Z3_ast lit_of(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo) {
         /* AND: (and x_i) -> t; OR: t -> (or x_i) */
         big[k] = is_and ? r : nr;
         clause(s, big, k + 1);
-        for (uint32_t i = 0; i < k; i++) Z3_dec_ref(s->ctx, big[i]);
+        for (uint32_t i = 0; i < k; i++)
+            Z3_dec_ref(s->ctx, big[i]);
         Z3_dec_ref(s->ctx, nr);
         free(big);
     }
@@ -142,7 +146,8 @@ static Z3_ast lit_of(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo) {
 
 uint32_t smt_assert(smt_t *s, const circuit_t *c, pn_t root) {
     uint32_t size = circuit_size(c);
-    if (s->prove) s->target = s->solver;
+    if (s->prove)
+        s->target = s->solver;
     else {
         s->target = Z3_mk_solver(s->ctx);
         Z3_solver_inc_ref(s->ctx, s->target);
@@ -153,7 +158,8 @@ uint32_t smt_assert(smt_t *s, const circuit_t *c, pn_t root) {
     Z3_ast f = lit_of(s, c, root, memo);
     char name[32];
     snprintf(name, sizeof name, "sel%u", s->n_sel);
-    Z3_ast sel = keep(s, Z3_mk_const(s->ctx, Z3_mk_string_symbol(s->ctx, name), Z3_mk_bool_sort(s->ctx)));
+    Z3_ast sel =
+        keep(s, Z3_mk_const(s->ctx, Z3_mk_string_symbol(s->ctx, name), Z3_mk_bool_sort(s->ctx)));
     Z3_ast nsel = neg(s, sel);
     Z3_ast two[2] = {nsel, f};
     clause(s, two, 2);
@@ -173,7 +179,8 @@ static int check(smt_t *s, Z3_solver solver, uint32_t n) {
 
 int smt_holds(smt_t *s, uint32_t h, const state_t *st) {
     GROW(s->assume, s->cap_assume, s->n + 1);
-    for (uint32_t i = 0; i < s->n; i++) s->assume[i] = s->neg[i];
+    for (uint32_t i = 0; i < s->n; i++)
+        s->assume[i] = s->neg[i];
     for (uint32_t i = 0; i < st->n; i++) {
         uint32_t f = vocab_index(s->v, st->facts[i]);
         if (f == UINT32_MAX) return -1;
@@ -183,9 +190,27 @@ int smt_holds(smt_t *s, uint32_t h, const state_t *st) {
     return check(s, s->prove ? s->solver : s->per[h], s->n + 1);
 }
 
+int smt_holds_within(smt_t *s, uint32_t h, const state_t *st, double seconds) {
+    Z3_solver solver = s->prove ? s->solver : s->per[h];
+    double ms = seconds * 1000;
+    if (ms < 1) ms = 1;
+    /* Z3's own timer: a check that would outlast the caller's clock answers unknown */
+    Z3_params p = Z3_mk_params(s->ctx);
+    Z3_params_inc_ref(s->ctx, p);
+    Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"),
+                       ms > 4e9 ? 4000000000u : (unsigned)ms);
+    Z3_solver_set_params(s->ctx, solver, p);
+    int r = smt_holds(s, h, st);
+    Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"), 4294967295u);
+    Z3_solver_set_params(s->ctx, solver, p);
+    Z3_params_dec_ref(s->ctx, p);
+    return r;
+}
+
 int smt_sat(smt_t *s, const uint32_t *hs, uint32_t n) {
     GROW(s->assume, s->cap_assume, n + 1);
-    for (uint32_t i = 0; i < n; i++) s->assume[i] = s->sel[hs[i]];
+    for (uint32_t i = 0; i < n; i++)
+        s->assume[i] = s->sel[hs[i]];
     if (!s->prove) return n == 1 ? check(s, s->per[hs[0]], 1) : -1;
     return check(s, s->solver, n);
 }

@@ -26,6 +26,9 @@ uint32_t smt_assert(smt_t *s, const circuit_t *c, pn_t root);
 /* 1 when the state satisfies formula h, 0 when not, -1 when unknown (a fact outside the
  * vocabulary, or the solver gave up). */
 int smt_holds(smt_t *s, uint32_t h, const state_t *st);
+/* smt_holds, but answering -1 (unknown) when Z3 needs more than `seconds` (its own
+ * timer): for callers with a clock. */
+int smt_holds_within(smt_t *s, uint32_t h, const state_t *st, double seconds);
 /* Satisfiability of the conjunction of formulas hs (fluents free): 1 sat, 0 unsat,
  * -1 unknown. Conjunctions of several formulas need a prove-mode bridge. */
 int smt_sat(smt_t *s, const uint32_t *hs, uint32_t n);
