@@ -88,16 +88,15 @@ static term_t to_term(build_t *b, const sexp_t *e) {
 static term_t sentence_term(build_t *b, const sexp_t *e) {
     if (e->kind != SEXP_LIST || e->n != 1 || e->first->kind != SEXP_ATOM) return to_term(b, e);
     term_store_t *ts = b->g->ts;
-    const char *name = term_sym_name(ts, e->first->sym);
-    strbuf_t sb;
+    strbuf_t sb; /* a copy: interning may move the names */
     sb_init(&sb);
-    sb_printf(&sb, "(%s)", name);
+    sb_printf(&sb, "(%s)", term_sym_name(ts, e->first->sym));
     sym_t s = term_intern(ts, sb.data, sb.len);
-    sb_fini(&sb);
     diag_add(&b->g->warnings, b->g->file, e->line, e->col,
-             "`(%s)` is a relation with no arguments, not the proposition `%s` (as the reference "
+             "`%s` is a relation with no arguments, not the proposition `%.*s` (as the reference "
              "reads it)",
-             name, name);
+             sb.data, (int)sb.len - 2, sb.data + 1);
+    sb_fini(&sb);
     return term_const(ts, s);
 }
 
