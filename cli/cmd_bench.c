@@ -44,7 +44,8 @@ static uint32_t playout(reasoner_t *r, state_t *s, state_t *tmp, term_t *joint, 
         state_copy(s, tmp);
         steps++;
     }
-    for (uint32_t i = 0; i < g->n_roles; i++) (void)reason_goal(r, s, i);
+    for (uint32_t i = 0; i < g->n_roles; i++)
+        (void)reason_goal(r, s, i);
     return steps;
 }
 
@@ -63,7 +64,8 @@ int cmd_bench(int argc, char **argv) {
         } else if (argv[i][0] == '-' || path) {
             fprintf(stderr, "ggp bench: unexpected argument '%s'\n%s", argv[i], bench_help);
             return 2;
-        } else path = argv[i];
+        } else
+            path = argv[i];
     }
     if (!path) {
         fputs(bench_help, stderr);
@@ -116,17 +118,20 @@ static void perft_rec(reasoner_t *r, const state_t *s, uint32_t depth, uint32_t 
     state_t next;
     state_init(&next);
     while (any) {
-        for (uint32_t i = 0; i < n_roles; i++) joint[i] = moves[i][pick[i]];
+        for (uint32_t i = 0; i < n_roles; i++)
+            joint[i] = moves[i][pick[i]];
         reason_next(r, s, joint, &next);
         per_depth[level + 1]++;
         perft_rec(r, &next, depth, level + 1, per_depth);
         uint32_t i = 0;
-        while (i < n_roles && ++pick[i] == counts[i]) pick[i++] = 0;
+        while (i < n_roles && ++pick[i] == counts[i])
+            pick[i++] = 0;
         any = i < n_roles;
     }
     state_fini(&next);
     free(joint);
-    for (uint32_t i = 0; i < n_roles; i++) free(moves[i]);
+    for (uint32_t i = 0; i < n_roles; i++)
+        free(moves[i]);
     free(moves), free(counts), free(pick);
 }
 
@@ -142,7 +147,8 @@ int cmd_perft(int argc, char **argv) {
         } else if (argv[i][0] == '-' || path) {
             fprintf(stderr, "ggp perft: unexpected argument '%s'\n%s", argv[i], perft_help);
             return 2;
-        } else path = argv[i];
+        } else
+            path = argv[i];
     }
     if (!path || depth == 0 || depth > 64) {
         fprintf(stderr, "ggp perft: give a GAME and --depth 1..64\n%s", perft_help);
@@ -156,7 +162,8 @@ int cmd_perft(int argc, char **argv) {
     reason_initial(r, &s);
     unsigned long long per_depth[66] = {0};
     perft_rec(r, &s, (uint32_t)depth, 0, per_depth);
-    for (unsigned k = 1; k <= depth; k++) printf("depth=%u count=%llu\n", k, per_depth[k]);
+    for (unsigned k = 1; k <= depth; k++)
+        printf("depth=%u count=%llu\n", k, per_depth[k]);
     state_fini(&s);
     reason_free(r);
     game_free(g);

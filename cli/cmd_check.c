@@ -16,7 +16,8 @@ static const char *const check_help =
 static void print_facts(game_t *g) {
     term_store_t *ts = g->ts;
     printf("roles");
-    for (uint32_t i = 0; i < g->n_roles; i++) printf(" %s", term_sym_name(ts, term_sym(ts, g->roles[i])));
+    for (uint32_t i = 0; i < g->n_roles; i++)
+        printf(" %s", term_sym_name(ts, term_sym(ts, g->roles[i])));
     printf("\nrules %zu (written %u)\n", g->n_rules, g->n_written);
     reasoner_t *r = reason_new(g);
     state_t s;

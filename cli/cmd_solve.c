@@ -32,7 +32,8 @@ int cmd_solve(int argc, char **argv) {
         } else if (argv[i][0] == '-' || path) {
             fprintf(stderr, "ggp solve: unexpected argument '%s'\n%s", argv[i], solve_help);
             return 2;
-        } else path = argv[i];
+        } else
+            path = argv[i];
     }
     if (!path) {
         fputs(solve_help, stderr);
@@ -54,8 +55,9 @@ int cmd_solve(int argc, char **argv) {
     reasoner_t *r = reason_new(g);
     char err[200];
     double t0 = now_seconds();
-    solve_t *s = solve_new(g, r, (uint32_t)(max_states > UINT32_MAX - 1 ? UINT32_MAX - 1 : max_states), err,
-                           sizeof err);
+    solve_t *s =
+        solve_new(g, r, (uint32_t)(max_states > UINT32_MAX - 1 ? UINT32_MAX - 1 : max_states), err,
+                  sizeof err);
     if (!s) {
         fprintf(stderr, "ggp solve: %s: %s\n", path, err);
         reason_free(r);
@@ -73,8 +75,10 @@ int cmd_solve(int argc, char **argv) {
         const char *name = term_sym_name(ts, term_sym(ts, g->roles[role]));
         uint8_t w = solve_win_in(s, 0, role);
         printf("role=%s value=%d", name, solve_value(s, 0, role));
-        if (w == SOLVE_NONE) printf(" win_in=none\n");
-        else printf(" win_in=%u\n", w);
+        if (w == SOLVE_NONE)
+            printf(" win_in=none\n");
+        else
+            printf(" win_in=%u\n", w);
     }
     for (uint32_t role = 0; role < g->n_roles; role++) {
         const char *name = term_sym_name(ts, term_sym(ts, g->roles[role]));
@@ -82,8 +86,10 @@ int cmd_solve(int argc, char **argv) {
         uint32_t dist[256] = {0};
         for (uint32_t id = 0; id < n; id++) {
             int v = solve_value(s, id, role);
-            if (v >= 0 && v <= 100) count[v]++;
-            else count[101]++;
+            if (v >= 0 && v <= 100)
+                count[v]++;
+            else
+                count[101]++;
             dist[solve_win_in(s, id, role)]++;
         }
         printf("role=%s states per value:", name);

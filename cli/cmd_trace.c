@@ -23,7 +23,8 @@ static char *read_moves(const char *path, size_t *len) {
     sb_init(&sb);
     char buf[4096];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0) sb_putn(&sb, buf, n);
+    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+        sb_putn(&sb, buf, n);
     sb_str(&sb);
     *len = sb.len;
     return sb.data;
@@ -35,22 +36,28 @@ int cmd_trace(int argc, char **argv) {
         if (opt_is_help(argv[i])) {
             fputs(trace_help, stdout);
             return 0;
-        } else if (opt_value(argc, argv, &i, "--seed", &v)) seed_s = v;
-        else if (opt_value(argc, argv, &i, "--matches", &v)) matches_s = v;
-        else if (opt_value(argc, argv, &i, "--moves", &v)) moves = v;
-        else if (opt_value(argc, argv, &i, "--max-steps", &v)) max_s = v;
+        } else if (opt_value(argc, argv, &i, "--seed", &v))
+            seed_s = v;
+        else if (opt_value(argc, argv, &i, "--matches", &v))
+            matches_s = v;
+        else if (opt_value(argc, argv, &i, "--moves", &v))
+            moves = v;
+        else if (opt_value(argc, argv, &i, "--max-steps", &v))
+            max_s = v;
         else if (argv[i][0] == '-' || path) {
             fprintf(stderr, "ggp trace: unexpected argument '%s'\n%s", argv[i], trace_help);
             return 2;
-        } else path = argv[i];
+        } else
+            path = argv[i];
     }
     unsigned long long seed = 0, matches = 1, max_steps = 0;
     if (!path || (!seed_s == !moves)) {
-        fprintf(stderr, "ggp trace: give a GAME and exactly one of --seed and --moves\n%s", trace_help);
+        fprintf(stderr, "ggp trace: give a GAME and exactly one of --seed and --moves\n%s",
+                trace_help);
         return 2;
     }
-    if ((seed_s && !opt_uint("--seed", seed_s, &seed)) || !opt_uint("--matches", matches_s, &matches) ||
-        !opt_uint("--max-steps", max_s, &max_steps))
+    if ((seed_s && !opt_uint("--seed", seed_s, &seed)) ||
+        !opt_uint("--matches", matches_s, &matches) || !opt_uint("--max-steps", max_s, &max_steps))
         return 2;
     diag_t d;
     diag_init(&d);
@@ -78,8 +85,9 @@ int cmd_trace(int argc, char **argv) {
         matches = 1;
     }
     for (unsigned long long m = 0; rc == 0 && m < matches; m++)
-        rc = trace_match(r, sb_str(&name), &mv, (uint32_t)(max_steps > UINT32_MAX ? UINT32_MAX : max_steps),
-                         stdout, stderr);
+        rc = trace_match(r, sb_str(&name), &mv,
+                         (uint32_t)(max_steps > UINT32_MAX ? UINT32_MAX : max_steps), stdout,
+                         stderr);
     free(text);
     sb_fini(&name);
     reason_free(r);

@@ -20,7 +20,8 @@ static const command_t commands[] = {
     {"match", cmd_match, "run matches between local and HTTP players (a game master)"},
     {"regress", cmd_regress, "lifted backward search: win formulas alpha_i/beta_i per round"},
     {"solve", cmd_solve, "exact values of a small game over all its reachable states"},
-    {"accuracy", cmd_accuracy, "rollout-accuracy experiment: early-stopped rollouts vs exact values"},
+    {"accuracy", cmd_accuracy,
+     "rollout-accuracy experiment: early-stopped rollouts vs exact values"},
 };
 
 static void usage(FILE *out) {
@@ -30,7 +31,9 @@ static void usage(FILE *out) {
     fprintf(out, "\n'ggp COMMAND --help' describes a command.\n");
 }
 
-bool opt_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }
+bool opt_is_help(const char *arg) {
+    return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
 
 bool opt_value(int argc, char **argv, int *i, const char *name, const char **value) {
     size_t n = strlen(name);

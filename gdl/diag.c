@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-void diag_init(diag_t *d) { memset(d, 0, sizeof *d); }
+void diag_init(diag_t *d) {
+    memset(d, 0, sizeof *d);
+}
 
 void diag_fini(diag_t *d) {
     for (size_t i = 0; i < d->n; i++) {

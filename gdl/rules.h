@@ -43,8 +43,8 @@ typedef struct {
     uint32_t n_rules;
     size_t cap_rules;
     layer_t layer;
-    bool recursive;  /* one of its rules is on a cycle of the rule graph */
-    uint32_t scc;    /* strongly connected component, numbered bottom-up */
+    bool recursive; /* one of its rules is on a cycle of the rule graph */
+    uint32_t scc;   /* strongly connected component, numbered bottom-up */
     bool has_facts_only;
 } pred_t;
 
@@ -62,7 +62,7 @@ typedef struct {
     size_t pred_table_cap;
     /* filled by validation */
     bool acyclic;
-    bool gdl2; /* uses sees or random */
+    bool gdl2;            /* uses sees or random */
     uint32_t n_sccs;      /* components of the predicate graph */
     uint32_t n_rule_sccs; /* components of the rule graph */
     uint32_t *rule_order; /* rule ids, dependencies first (by rule component) */

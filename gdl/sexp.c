@@ -26,8 +26,10 @@ static bool find_nul(const char *text, size_t len, const char *file, diag_t *d) 
     if (!z) return false;
     int line = 1, col = 1;
     for (const char *p = text; p < z; p++) {
-        if (*p == '\n') line++, col = 1;
-        else col++;
+        if (*p == '\n')
+            line++, col = 1;
+        else
+            col++;
     }
     diag_add(d, file, line, col, "NUL byte in input");
     return true;
@@ -72,7 +74,8 @@ void sexp_doc_free(sexp_doc_t *doc) {
 sexp_t *sexp_child(const sexp_t *list, uint32_t i) {
     if (!list || list->kind != SEXP_LIST) return NULL;
     sexp_t *c = list->first;
-    while (c && i--) c = c->next;
+    while (c && i--)
+        c = c->next;
     return c;
 }
 

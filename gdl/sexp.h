@@ -17,11 +17,11 @@ struct sexp {
     int kind;
     sym_t sym; /* atom, or variable name without the '?' */
     int line, col;
-    uint32_t n;      /* list length */
-    sexp_t *first;   /* list children, linked by next */
+    uint32_t n;    /* list length */
+    sexp_t *first; /* list children, linked by next */
     sexp_t *last;
-    sexp_t *next;    /* next sibling */
-    sexp_t *alloc;   /* every node of a document, for freeing */
+    sexp_t *next;  /* next sibling */
+    sexp_t *alloc; /* every node of a document, for freeing */
 };
 
 typedef struct {

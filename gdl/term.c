@@ -7,12 +7,13 @@
 #include <string.h>
 
 static const char *const keyword_names[SYM_FIRST_USER] = {
-    "",         "role", "init", "true",   "next",   "legal", "does",   "goal", "terminal", "distinct",
-    "not",      "or",   "base", "input",  "random", "sees",  "<=",     "and",  "noop",     "nil"};
+    "",    "role", "init", "true",  "next",   "legal", "does", "goal", "terminal", "distinct",
+    "not", "or",   "base", "input", "random", "sees",  "<=",   "and",  "noop",     "nil"};
 
 static uint32_t hash_bytes(const char *s, size_t n) {
     uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 16777619u;
     return h;
 }
 
@@ -22,7 +23,8 @@ static void sym_rehash(term_store_t *ts) {
     for (size_t s = 1; s < ts->n_syms; s++) {
         uint32_t h = hash_bytes(ts->names + ts->sym_name[s], ts->sym_len[s]);
         size_t i = h & (cap - 1);
-        while (tab[i]) i = (i + 1) & (cap - 1);
+        while (tab[i])
+            i = (i + 1) & (cap - 1);
         tab[i] = (uint32_t)s;
     }
     free(ts->sym_table);
@@ -54,14 +56,19 @@ static sym_t sym_lookup_or_add(term_store_t *ts, const char *low, size_t len) {
 sym_t term_intern(term_store_t *ts, const char *name, size_t len) {
     char small[64];
     char *low = len < sizeof small ? small : xmalloc(len + 1);
-    for (size_t i = 0; i < len; i++) low[i] = (char)tolower((unsigned char)name[i]);
+    for (size_t i = 0; i < len; i++)
+        low[i] = (char)tolower((unsigned char)name[i]);
     sym_t s = sym_lookup_or_add(ts, low, len);
     if (low != small) free(low);
     return s;
 }
 
-const char *term_sym_name(const term_store_t *ts, sym_t s) { return ts->names + ts->sym_name[s]; }
-size_t term_sym_count(const term_store_t *ts) { return ts->n_syms; }
+const char *term_sym_name(const term_store_t *ts, sym_t s) {
+    return ts->names + ts->sym_name[s];
+}
+size_t term_sym_count(const term_store_t *ts) {
+    return ts->n_syms;
+}
 
 term_store_t *term_store_new(void) {
     term_store_t *ts = xcalloc(1, sizeof *ts);
@@ -97,7 +104,8 @@ void term_store_free(term_store_t *ts) {
 
 static uint32_t node_hash(int kind, sym_t sym, const term_t *args, uint32_t n) {
     uint32_t h = hash_mix((uint32_t)kind * 0x85ebca6bu, sym);
-    for (uint32_t i = 0; i < n; i++) h = hash_mix(h, args[i]);
+    for (uint32_t i = 0; i < n; i++)
+        h = hash_mix(h, args[i]);
     /* Final avalanche (murmur3 fmix32): term ids are small consecutive integers, and the
      * table uses the low bits; without it nested terms such as long lists cluster. */
     h ^= h >> 16;
@@ -120,7 +128,8 @@ static void term_rehash(term_store_t *ts) {
     uint32_t *tab = xcalloc(cap, sizeof *tab);
     for (size_t t = 1; t < ts->n_nodes; t++) {
         size_t i = ts->nodes[t].hash & (cap - 1);
-        while (tab[i]) i = (i + 1) & (cap - 1);
+        while (tab[i])
+            i = (i + 1) & (cap - 1);
         tab[i] = (uint32_t)t;
     }
     free(ts->table);
@@ -190,7 +199,9 @@ term_t term_find_subst(const term_store_t *ts, term_t t, const term_t *map) {
     return r;
 }
 
-term_t term_const(term_store_t *ts, sym_t s) { return make_node(ts, TERM_SYM, s, NULL, 0); }
+term_t term_const(term_store_t *ts, sym_t s) {
+    return make_node(ts, TERM_SYM, s, NULL, 0);
+}
 term_t term_var(term_store_t *ts, uint32_t number) {
     return make_node(ts, TERM_VAR, number, NULL, 0);
 }
@@ -242,7 +253,8 @@ static term_t subst_rec(term_store_t *ts, term_t t, const term_t *map, uint32_t 
     term_t *args = n <= 16 ? small : xmalloc(n * sizeof *args);
     uint32_t base = nd->args;
     sym_t f = nd->sym;
-    for (uint32_t i = 0; i < n; i++) args[i] = subst_rec(ts, ts->args[base + i], map, offset);
+    for (uint32_t i = 0; i < n; i++)
+        args[i] = subst_rec(ts, ts->args[base + i], map, offset);
     term_t r = term_fun(ts, f, args, n);
     if (args != small) free(args);
     return r;

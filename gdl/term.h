@@ -93,7 +93,9 @@ term_t term_fun(term_store_t *ts, sym_t f, const term_t *args, uint32_t n);
 static inline const term_node_t *term_node(const term_store_t *ts, term_t t) {
     return &ts->nodes[t];
 }
-static inline int term_kind(const term_store_t *ts, term_t t) { return ts->nodes[t].kind; }
+static inline int term_kind(const term_store_t *ts, term_t t) {
+    return ts->nodes[t].kind;
+}
 static inline bool term_is_var(const term_store_t *ts, term_t t) {
     return ts->nodes[t].kind == TERM_VAR;
 }
@@ -101,7 +103,9 @@ static inline bool term_is_ground(const term_store_t *ts, term_t t) {
     return ts->nodes[t].ground;
 }
 /* The functor of a compound, the symbol of a constant, the number of a variable. */
-static inline sym_t term_sym(const term_store_t *ts, term_t t) { return ts->nodes[t].sym; }
+static inline sym_t term_sym(const term_store_t *ts, term_t t) {
+    return ts->nodes[t].sym;
+}
 static inline uint32_t term_arity(const term_store_t *ts, term_t t) {
     return ts->nodes[t].arity;
 }
@@ -111,7 +115,9 @@ static inline term_t term_arg(const term_store_t *ts, term_t t, uint32_t i) {
 static inline const term_t *term_args(const term_store_t *ts, term_t t) {
     return ts->args + ts->nodes[t].args;
 }
-static inline size_t term_count(const term_store_t *ts) { return ts->n_nodes; }
+static inline size_t term_count(const term_store_t *ts) {
+    return ts->n_nodes;
+}
 
 /* Looks a compound up without creating it: TERM_NONE when it does not exist yet. */
 term_t term_find(const term_store_t *ts, sym_t f, const term_t *args, uint32_t n);

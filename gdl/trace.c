@@ -25,7 +25,8 @@ uint32_t trace_sort_terms(const term_store_t *ts, term_t *terms, uint32_t n, str
         sb_putc(&all, 0);
     }
     keyed_t *k = xmalloc((n + 1) * sizeof *k);
-    for (uint32_t i = 0; i < n; i++) k[i] = (keyed_t){all.data + off[i], terms[i]};
+    for (uint32_t i = 0; i < n; i++)
+        k[i] = (keyed_t){all.data + off[i], terms[i]};
     qsort(k, n, sizeof *k, cmp_keyed);
     uint32_t m = 0;
     sb_clear(texts);
@@ -35,7 +36,8 @@ uint32_t trace_sort_terms(const term_store_t *ts, term_t *terms, uint32_t n, str
         sb_puts(texts, k[i].text);
         k[m++] = k[i];
     }
-    for (uint32_t i = 0; i < m; i++) terms[i] = k[i].term;
+    for (uint32_t i = 0; i < m; i++)
+        terms[i] = k[i].term;
     free(k);
     free(off);
     sb_fini(&all);
@@ -92,8 +94,8 @@ static bool read_joint(tracer_t *t, trace_moves_t *mv, uint32_t step, term_t *jo
         fprintf(t->err, "%s:%d: step %u: malformed joint move: %s\n", file, mv->line, step,
                 d.n ? d.items[0].msg : "parse error");
     } else if (doc.n != t->g->n_roles) {
-        fprintf(t->err, "%s:%d: step %u: %u moves given for %u roles\n", file, mv->line, step, doc.n,
-                t->g->n_roles);
+        fprintf(t->err, "%s:%d: step %u: %u moves given for %u roles\n", file, mv->line, step,
+                doc.n, t->g->n_roles);
     } else {
         uint32_t i = 0;
         for (const sexp_t *e = doc.first; e; e = e->next, i++) {
@@ -131,8 +133,10 @@ static void print_terminal(tracer_t *t, const state_t *s) {
     for (uint32_t i = 0; i < t->g->n_roles; i++) {
         term_t v = reason_goal(t->r, s, i);
         sb_clear(&t->sb);
-        if (v == TERM_NONE) sb_puts(&t->sb, "none");
-        else term_print(t->g->ts, v, &t->sb);
+        if (v == TERM_NONE)
+            sb_puts(&t->sb, "none");
+        else
+            term_print(t->g->ts, v, &t->sb);
         fprintf(t->out, "goal %s %s\n", role_name(t, i), sb_str(&t->sb));
     }
     fprintf(t->out, "end\n");
@@ -173,7 +177,8 @@ static bool legal_and_choose(tracer_t *t, const state_t *s, trace_moves_t *mv, u
             joint[i] = given[i];
         }
     }
-    for (uint32_t i = 0; i < n_roles; i++) free(sorted[i]);
+    for (uint32_t i = 0; i < n_roles; i++)
+        free(sorted[i]);
     free(sorted);
     free(counts);
     return ok;
@@ -203,13 +208,15 @@ int trace_match(reasoner_t *r, const char *name, trace_moves_t *mv, uint32_t max
     tracer_t t = {.r = r, .g = (game_t *)reason_game(r), .out = out, .err = err};
     sb_init(&t.sb);
     uint32_t n_roles = t.g->n_roles;
-    term_t *joint = xcalloc(n_roles + 1, sizeof *joint), *given = xcalloc(n_roles + 1, sizeof *given);
+    term_t *joint = xcalloc(n_roles + 1, sizeof *joint),
+           *given = xcalloc(n_roles + 1, sizeof *given);
     state_t s, next;
     state_init(&s);
     state_init(&next);
     reason_initial(r, &s);
     fprintf(out, "game %s\nroles", name);
-    for (uint32_t i = 0; i < n_roles; i++) fprintf(out, " %s", role_name(&t, i));
+    for (uint32_t i = 0; i < n_roles; i++)
+        fprintf(out, " %s", role_name(&t, i));
     fprintf(out, "\n");
     int rc = 0;
     for (uint32_t step = 0;; step++) {

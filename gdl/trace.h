@@ -10,8 +10,8 @@
 
 /* Where the moves come from: a random stream, or lines of joint moves. */
 typedef struct {
-    splitmix_t *rng;    /* random when non-NULL */
-    const char *moves;  /* else: text with one joint move per line */
+    splitmix_t *rng;   /* random when non-NULL */
+    const char *moves; /* else: text with one joint move per line */
     const char *moves_file;
     size_t moves_len, pos; /* read position in moves */
     int line;

@@ -44,12 +44,15 @@ char *xstrdup(const char *s) {
 void grow_array(void **arr, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return;
     size_t c = *cap ? *cap : 8;
-    while (c < need) c *= 2;
+    while (c < need)
+        c *= 2;
     *arr = xrealloc(*arr, c * elem);
     *cap = c;
 }
 
-void sb_init(strbuf_t *sb) { memset(sb, 0, sizeof *sb); }
+void sb_init(strbuf_t *sb) {
+    memset(sb, 0, sizeof *sb);
+}
 void sb_fini(strbuf_t *sb) {
     free(sb->data);
     memset(sb, 0, sizeof *sb);
@@ -76,7 +79,9 @@ void sb_putn(strbuf_t *sb, const char *s, size_t n) {
     sb->data[sb->len] = 0;
 }
 
-void sb_puts(strbuf_t *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
+void sb_puts(strbuf_t *sb, const char *s) {
+    sb_putn(sb, s, strlen(s));
+}
 
 void sb_printf(strbuf_t *sb, const char *fmt, ...) {
     va_list ap;
@@ -105,7 +110,8 @@ char *read_file(const char *path, size_t *len) {
     sb_init(&sb);
     char buf[65536];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&sb, buf, n);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_putn(&sb, buf, n);
     int err = ferror(f);
     fclose(f);
     if (err) {

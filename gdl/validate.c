@@ -72,7 +72,8 @@ static void compute_sccs(game_t *g) {
     t.low = xmalloc((n + 1) * sizeof *t.low);
     t.stack = xmalloc((n + 1) * sizeof *t.stack);
     t.on_stack = xcalloc(n + 1, sizeof *t.on_stack);
-    for (size_t i = 0; i < n; i++) t.index[i] = UINT32_MAX;
+    for (size_t i = 0; i < n; i++)
+        t.index[i] = UINT32_MAX;
     for (size_t i = 0; i < n; i++)
         if (t.index[i] == UINT32_MAX) tarjan_visit(&t, (uint32_t)i);
     g->n_sccs = t.n_scc;
@@ -118,7 +119,8 @@ static void rule_graph_build(const game_t *g, rule_graph_t *rg) {
 }
 
 static void rule_graph_free(const game_t *g, rule_graph_t *rg) {
-    for (size_t r = 0; r < g->n_rules; r++) free(rg->out[r]);
+    for (size_t r = 0; r < g->n_rules; r++)
+        free(rg->out[r]);
     free(rg->out);
     free(rg->n_out);
     free(rg->cap_out);
@@ -171,7 +173,8 @@ static void compute_rule_sccs(game_t *g, const rule_graph_t *rg) {
     t.on_stack = xcalloc(n + 1, sizeof *t.on_stack);
     free(g->rule_order);
     g->rule_order = xmalloc((n + 1) * sizeof *g->rule_order);
-    for (size_t i = 0; i < n; i++) t.index[i] = UINT32_MAX, g->rules[i].recursive = false;
+    for (size_t i = 0; i < n; i++)
+        t.index[i] = UINT32_MAX, g->rules[i].recursive = false;
     for (size_t i = 0; i < n; i++)
         if (t.index[i] == UINT32_MAX) rule_visit(&t, (uint32_t)i);
     g->n_rule_sccs = t.n_scc;
@@ -179,7 +182,8 @@ static void compute_rule_sccs(game_t *g, const rule_graph_t *rg) {
         for (uint32_t k = 0; k < rg->n_out[r]; k++)
             if (rg->out[r][k].to == r) g->rules[r].recursive = true;
     g->acyclic = true;
-    for (size_t i = 0; i < g->n_preds; i++) g->preds[i].recursive = false;
+    for (size_t i = 0; i < g->n_preds; i++)
+        g->preds[i].recursive = false;
     for (size_t r = 0; r < n; r++)
         if (g->rules[r].recursive) {
             g->preds[game_pred_of(g, g->rules[r].head)].recursive = true;
@@ -194,16 +198,22 @@ static void compute_rule_sccs(game_t *g, const rule_graph_t *rg) {
 /* Layers by SCC order: a predicate is as dynamic as the most dynamic one it uses. */
 static void compute_layers(game_t *g) {
     uint32_t *order = xmalloc((g->n_preds + 1) * sizeof *order);
-    for (size_t i = 0; i < g->n_preds; i++) order[i] = (uint32_t)i;
+    for (size_t i = 0; i < g->n_preds; i++)
+        order[i] = (uint32_t)i;
     /* counting sort by scc */
     uint32_t *cnt = xcalloc(g->n_sccs + 1, sizeof *cnt);
-    for (size_t i = 0; i < g->n_preds; i++) cnt[g->preds[i].scc + 1]++;
-    for (uint32_t s = 0; s < g->n_sccs; s++) cnt[s + 1] += cnt[s];
-    for (size_t i = 0; i < g->n_preds; i++) order[cnt[g->preds[i].scc]++] = (uint32_t)i;
+    for (size_t i = 0; i < g->n_preds; i++)
+        cnt[g->preds[i].scc + 1]++;
+    for (uint32_t s = 0; s < g->n_sccs; s++)
+        cnt[s + 1] += cnt[s];
+    for (size_t i = 0; i < g->n_preds; i++)
+        order[cnt[g->preds[i].scc]++] = (uint32_t)i;
     free(cnt);
     for (size_t i = 0; i < g->n_preds; i++) {
         pred_t *p = &g->preds[i];
-        p->layer = p->sym == SYM_TRUE ? LAYER_STATE : p->sym == SYM_DOES ? LAYER_MOVE : LAYER_STATIC;
+        p->layer = p->sym == SYM_TRUE   ? LAYER_STATE
+                   : p->sym == SYM_DOES ? LAYER_MOVE
+                                        : LAYER_STATIC;
     }
     /* Iterate to a fixpoint: within an SCC the layers must agree. */
     for (bool changed = true; changed;) {
@@ -240,7 +250,8 @@ static void each_var(const term_store_t *ts, term_t t, void (*fn)(void *, term_t
         fn(ctx, t);
         return;
     }
-    for (uint32_t i = 0; i < term_arity(ts, t); i++) each_var(ts, term_arg(ts, t, i), fn, ctx);
+    for (uint32_t i = 0; i < term_arity(ts, t); i++)
+        each_var(ts, term_arg(ts, t, i), fn, ctx);
 }
 
 static bool bound_positively(const game_t *g, const rule_t *r, term_t var) {
@@ -292,14 +303,15 @@ static void check_placement(check_t *c, const rule_t *r) {
         snprintf(msg, sizeof msg, "`%s` cannot be defined by a rule", term_sym_name(ts, h));
         report(c, r, r->line, r->col, msg);
     }
-    if (h == SYM_ROLE && (r->n_body || !term_is_ground(ts, r->head) || term_arity(ts, r->head) != 1))
+    if (h == SYM_ROLE &&
+        (r->n_body || !term_is_ground(ts, r->head) || term_arity(ts, r->head) != 1))
         report(c, r, r->line, r->col, "`role` must be a ground fact (role NAME)");
     for (uint32_t i = 0; i < r->n_body; i++) {
         const lit_t *l = &r->body[i];
         sym_t s = term_sym(ts, l->atom);
         uint32_t a = term_arity(ts, l->atom);
-        if (s == SYM_INIT || s == SYM_NEXT || s == SYM_LEGAL || s == SYM_GOAL || s == SYM_TERMINAL ||
-            s == SYM_SEES || s == SYM_ROLE) {
+        if (s == SYM_INIT || s == SYM_NEXT || s == SYM_LEGAL || s == SYM_GOAL ||
+            s == SYM_TERMINAL || s == SYM_SEES || s == SYM_ROLE) {
             /* GDL forbids these in bodies; legal/goal/terminal/role are evaluable though, and
              * published games do use them, so only init/next/sees are errors. */
             if (s == SYM_INIT || s == SYM_NEXT || s == SYM_SEES) {

@@ -17,8 +17,8 @@ typedef struct {
     uint64_t key;         /* joint move from the parent, mixed radix over the parent's counts */
     uint32_t first, next; /* first child, next sibling */
     uint32_t visits;
-    uint32_t moff;        /* offset of the move lists in mv/ms; NIL when not expanded */
-    double vsum;          /* sum of the searching role's values, in [0,1] */
+    uint32_t moff; /* offset of the move lists in mv/ms; NIL when not expanded */
+    double vsum;   /* sum of the searching role's values, in [0,1] */
     uint8_t terminal, proven;
 } node_t;
 
@@ -48,8 +48,8 @@ struct uct {
     uct_rollout_hook_t hook;
     void *hook_ctx;
 
-    pool_t p, spare;   /* spare: the target of compaction, swapped in afterwards */
-    uint32_t *old_of;  /* compaction: old index of each new node */
+    pool_t p, spare;  /* spare: the target of compaction, swapped in afterwards */
+    uint32_t *old_of; /* compaction: old index of each new node */
     size_t cap_old_of;
 
     bool have_root;
@@ -68,7 +68,8 @@ struct uct {
 static void pool_reserve_nodes(pool_t *p, uint32_t nr, size_t need) {
     if (need <= p->cap_nodes) return;
     size_t cap = p->cap_nodes ? p->cap_nodes : INITIAL_NODES;
-    while (cap < need) cap *= 2;
+    while (cap < need)
+        cap *= 2;
     p->nodes = xrealloc(p->nodes, cap * sizeof *p->nodes);
     p->cnt = xrealloc(p->cnt, cap * nr * sizeof *p->cnt);
     p->pv = xrealloc(p->pv, cap * nr * sizeof *p->pv);
@@ -78,7 +79,8 @@ static void pool_reserve_nodes(pool_t *p, uint32_t nr, size_t need) {
 static void pool_reserve_moves(pool_t *p, size_t need) {
     if (need <= p->cap_mv) return;
     size_t cap = p->cap_mv ? p->cap_mv : INITIAL_MOVES;
-    while (cap < need) cap *= 2;
+    while (cap < need)
+        cap *= 2;
     p->mv = xrealloc(p->mv, cap * sizeof *p->mv);
     p->ms = xrealloc(p->ms, cap * sizeof *p->ms);
     p->cap_mv = cap;
@@ -108,14 +110,16 @@ static uint32_t new_node(uct_t *u, uint64_t key) {
 
 static void set_proven(uct_t *u, uint32_t i, const int *val) {
     u->p.nodes[i].proven = 1;
-    for (uint32_t r = 0; r < u->nr; r++) u->p.pv[(size_t)i * u->nr + r] = (uint8_t)val[r];
+    for (uint32_t r = 0; r < u->nr; r++)
+        u->p.pv[(size_t)i * u->nr + r] = (uint8_t)val[r];
 }
 
 /* Offset of role r's moves of node i. */
 static uint32_t role_off(const uct_t *u, uint32_t i, uint32_t r) {
     uint32_t off = u->p.nodes[i].moff;
     const uint16_t *cnt = &u->p.cnt[(size_t)i * u->nr];
-    for (uint32_t j = 0; j < r; j++) off += cnt[j];
+    for (uint32_t j = 0; j < r; j++)
+        off += cnt[j];
     return off;
 }
 
@@ -127,7 +131,8 @@ static void goals(uct_t *u, const state_t *s, int *val) {
 }
 
 static void hook_values(uct_t *u, int v, int *val) {
-    for (uint32_t r = 0; r < u->nr; r++) val[r] = r == u->role ? v : 100 - v;
+    for (uint32_t r = 0; r < u->nr; r++)
+        val[r] = r == u->role ? v : 100 - v;
 }
 
 /* Computes the legal moves of node i in state s. A role without legal moves makes the
@@ -168,7 +173,8 @@ static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
     uint32_t off = role_off(u, i, r);
     const mstat_t *ms = &p->ms[off];
     uint32_t unvisited = 0;
-    for (uint32_t k = 0; k < n; k++) unvisited += ms[k].visits == 0;
+    for (uint32_t k = 0; k < n; k++)
+        unvisited += ms[k].visits == 0;
     if (unvisited) {
         uint32_t pick = (uint32_t)(splitmix_next(&u->rng) % unvisited);
         for (uint32_t k = 0; k < n; k++)
@@ -297,7 +303,8 @@ static void iterate(uct_t *u) {
     for (;;) {
         if (p->nodes[i].moff == NIL && !p->nodes[i].proven) expand(u, i, cur);
         if (p->nodes[i].proven) {
-            for (uint32_t r = 0; r < nr; r++) val[r] = p->pv[(size_t)i * nr + r];
+            for (uint32_t r = 0; r < nr; r++)
+                val[r] = p->pv[(size_t)i * nr + r];
             u->st.proven_backups++;
             leaf_proven = true;
             break;
@@ -395,8 +402,12 @@ void uct_free(uct_t *u) {
     free(u);
 }
 
-void uct_set_exploration(uct_t *u, double c) { u->c = c; }
-void uct_set_rollout_cap(uct_t *u, uint32_t cap) { u->cap = cap; }
+void uct_set_exploration(uct_t *u, double c) {
+    u->c = c;
+}
+void uct_set_rollout_cap(uct_t *u, uint32_t cap) {
+    u->cap = cap;
+}
 void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx) {
     u->hook = hook;
     u->hook_ctx = ctx;
@@ -463,8 +474,9 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
         }
         const mstat_t *m = &p->ms[off + k];
         double mean = m->visits ? m->sum / m->visits : 0;
-        if (cls > best_class || (cls == best_class && (m->visits > best_visits ||
-                                                       (m->visits == best_visits && mean > best_mean)))) {
+        if (cls > best_class ||
+            (cls == best_class &&
+             (m->visits > best_visits || (m->visits == best_visits && mean > best_mean)))) {
             best = k;
             best_class = cls;
             best_visits = m->visits;
@@ -503,13 +515,13 @@ static void compact(uct_t *u, uint32_t root) {
     }
     q->n_nodes = 0;
     q->n_mv = 0;
-#define COPY_NODE(dst, src)                                                                   \
-    do {                                                                                      \
-        q->nodes[dst] = p->nodes[src];                                                        \
-        q->nodes[dst].first = q->nodes[dst].next = NIL;                                       \
-        memcpy(&q->cnt[(size_t)(dst)*nr], &p->cnt[(size_t)(src)*nr], nr * sizeof *q->cnt);    \
-        memcpy(&q->pv[(size_t)(dst)*nr], &p->pv[(size_t)(src)*nr], nr * sizeof *q->pv);       \
-        u->old_of[dst] = src;                                                                 \
+#define COPY_NODE(dst, src)                                                                        \
+    do {                                                                                           \
+        q->nodes[dst] = p->nodes[src];                                                             \
+        q->nodes[dst].first = q->nodes[dst].next = NIL;                                            \
+        memcpy(&q->cnt[(size_t)(dst)*nr], &p->cnt[(size_t)(src)*nr], nr * sizeof *q->cnt);         \
+        memcpy(&q->pv[(size_t)(dst)*nr], &p->pv[(size_t)(src)*nr], nr * sizeof *q->pv);            \
+        u->old_of[dst] = src;                                                                      \
     } while (0)
     COPY_NODE(0, root);
     q->n_nodes = 1;
@@ -518,7 +530,8 @@ static void compact(uct_t *u, uint32_t root) {
         node_t *on = &p->nodes[o];
         if (on->moff != NIL) {
             size_t len = 0;
-            for (uint32_t r = 0; r < nr; r++) len += p->cnt[(size_t)o * nr + r];
+            for (uint32_t r = 0; r < nr; r++)
+                len += p->cnt[(size_t)o * nr + r];
             memcpy(&q->mv[q->n_mv], &p->mv[on->moff], len * sizeof *q->mv);
             memcpy(&q->ms[q->n_mv], &p->ms[on->moff], len * sizeof *q->ms);
             q->nodes[i].moff = (uint32_t)q->n_mv;
@@ -572,7 +585,9 @@ void uct_stats(const uct_t *u, uct_stats_t *out) {
     }
 }
 
-void uct_reset_stats(uct_t *u) { memset(&u->st, 0, sizeof u->st); }
+void uct_reset_stats(uct_t *u) {
+    memset(&u->st, 0, sizeof u->st);
+}
 
 uint32_t uct_child_visits(const uct_t *u, const term_t *joint) {
     uint64_t key;

@@ -29,20 +29,20 @@ typedef int (*uct_rollout_hook_t)(void *ctx, const state_t *s);
 typedef struct uct uct_t;
 
 typedef struct {
-    uint64_t iterations;    /* search iterations (cumulative since uct_new / uct_reset_stats) */
-    uint64_t rollouts;      /* leaf evaluations by rollout (a hook hit at the leaf: length 0) */
-    uint64_t rollout_steps; /* joint moves played in rollouts */
-    double avg_rollout_len; /* rollout_steps / rollouts */
+    uint64_t iterations;     /* search iterations (cumulative since uct_new / uct_reset_stats) */
+    uint64_t rollouts;       /* leaf evaluations by rollout (a hook hit at the leaf: length 0) */
+    uint64_t rollout_steps;  /* joint moves played in rollouts */
+    double avg_rollout_len;  /* rollout_steps / rollouts */
     uint64_t rollout_capped; /* rollouts stopped by the step cap */
     uint64_t hook_calls, hook_hits;
     uint64_t hook_hits_win, hook_hits_loss, hook_hits_other; /* value 100, 0, other */
-    double hook_seconds;   /* time spent in the hook */
-    uint64_t proven_backups; /* iterations that ended on a proven node without a rollout */
+    double hook_seconds;                                     /* time spent in the hook */
+    uint64_t proven_backups;  /* iterations that ended on a proven node without a rollout */
     uint64_t terminal_leaves; /* new leaves that were terminal (scored without a rollout) */
-    uint64_t nodes;        /* nodes in the tree now */
-    uint64_t node_capacity; /* nodes the pool holds before it grows */
+    uint64_t nodes;           /* nodes in the tree now */
+    uint64_t node_capacity;   /* nodes the pool holds before it grows */
     uint32_t root_visits;
-    double root_value;     /* mean value (0..100) for the role at the root; exact if proven */
+    double root_value; /* mean value (0..100) for the role at the root; exact if proven */
     bool root_proven;
 } uct_stats_t;
 

@@ -6,9 +6,9 @@
  * relations (those depending on neither the state nor the moves) are evaluated away: their
  * tuples, computed once by the reasoner, act as facts. With does binding on,
  * `does(r, x)` is resolved too: x is unified with the move of role r that a FL_MOVE
- * literal names (this is how N replaces `does`). Atoms of recursive predicates are unfolded to a bounded depth; what is
- * cut is replaced by false in a positive scope and dropped from a negated one, so the
- * result describes fewer states, never more, and is marked incomplete.
+ * literal names (this is how N replaces `does`). Atoms of recursive predicates are unfolded to a
+ * bounded depth; what is cut is replaced by false in a positive scope and dropped from a negated
+ * one, so the result describes fewer states, never more, and is marked incomplete.
  *
  * Simplification runs alongside: `=` solved by unification, ground distinct evaluated,
  * duplicates and literals already known from an enclosing scope removed, contradictions
@@ -28,12 +28,12 @@ typedef struct {
 } mutex_t;
 
 typedef struct {
-    uint32_t max_depth;     /* recursive unfoldings per atom (bounded unfolding) */
-    uint32_t max_gen;       /* expand only atoms of generation < max_gen (0: C^∞) */
-    bool legal_on_does;     /* C(does(r, a)) = does(r, a) and legal(r, a) */
-    bool subsume;           /* remove subsumed disjuncts at the end */
-    uint64_t max_literals;  /* cap on the result (0: none): over it, the rest is dropped */
-    double deadline;        /* now_seconds() limit (0: none): over it, expansion aborts */
+    uint32_t max_depth;    /* recursive unfoldings per atom (bounded unfolding) */
+    uint32_t max_gen;      /* expand only atoms of generation < max_gen (0: C^∞) */
+    bool legal_on_does;    /* C(does(r, a)) = does(r, a) and legal(r, a) */
+    bool subsume;          /* remove subsumed disjuncts at the end */
+    uint64_t max_literals; /* cap on the result (0: none): over it, the rest is dropped */
+    double deadline;       /* now_seconds() limit (0: none): over it, expansion aborts */
 } expand_opts_t;
 
 typedef struct expand expand_t;

@@ -7,7 +7,9 @@
 
 /* ---------------- construction ---------------- */
 
-fconj_t *fconj_new(void) { return xcalloc(1, sizeof(fconj_t)); }
+fconj_t *fconj_new(void) {
+    return xcalloc(1, sizeof(fconj_t));
+}
 
 void fconj_free(fconj_t *c) {
     if (!c) return;
@@ -61,7 +63,8 @@ form_t *form_new(void) {
 }
 
 void form_clear(form_t *f) {
-    for (uint32_t i = 0; i < f->n; i++) fconj_free(f->d[i]);
+    for (uint32_t i = 0; i < f->n; i++)
+        fconj_free(f->d[i]);
     f->n = 0;
     fconj_free(f->common);
     f->common = NULL;
@@ -77,7 +80,8 @@ void form_free(form_t *f) {
 form_t *form_copy(const form_t *f) {
     form_t *r = form_new();
     r->complete = f->complete;
-    for (uint32_t i = 0; i < f->n; i++) form_push(r, fconj_copy(f->d[i]));
+    for (uint32_t i = 0; i < f->n; i++)
+        form_push(r, fconj_copy(f->d[i]));
     if (f->common) r->common = fconj_copy(f->common);
     return r;
 }
@@ -99,10 +103,13 @@ void term_each_var(const term_store_t *ts, term_t t, void (*fn)(void *, uint32_t
         return;
     }
     uint32_t n = term_arity(ts, t);
-    for (uint32_t i = 0; i < n; i++) term_each_var(ts, term_arg(ts, t, i), fn, ctx);
+    for (uint32_t i = 0; i < n; i++)
+        term_each_var(ts, term_arg(ts, t, i), fn, ctx);
 }
 
-static uint32_t max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+static uint32_t max_u32(uint32_t a, uint32_t b) {
+    return a > b ? a : b;
+}
 
 uint32_t fconj_var_bound(const term_store_t *ts, const fconj_t *c) {
     uint32_t m = 0;
@@ -211,7 +218,8 @@ uint64_t fconj_size(const fconj_t *c) {
 
 uint64_t form_literals(const form_t *f) {
     uint64_t n = f->common && f->n ? fconj_size(f->common) : 0;
-    for (uint32_t i = 0; i < f->n; i++) n += fconj_size(f->d[i]);
+    for (uint32_t i = 0; i < f->n; i++)
+        n += fconj_size(f->d[i]);
     return n;
 }
 
@@ -317,18 +325,22 @@ static void pr_conj(pr_t *p, const fconj_t *c, strbuf_t *out) {
     uint32_t last = p->n_own;
     if (last > first) {
         sb_puts(out, "(exists (");
-        for (uint32_t k = first; k < last; k++) sb_printf(out, "%s?v%u", k > first ? " " : "", p->own[k]);
+        for (uint32_t k = first; k < last; k++)
+            sb_printf(out, "%s?v%u", k > first ? " " : "", p->own[k]);
         sb_puts(out, ") ");
     }
-    if (c->n == 1) pr_lits(p, c, out);
-    else if (c->n == 0) sb_puts(out, "true");
+    if (c->n == 1)
+        pr_lits(p, c, out);
+    else if (c->n == 0)
+        sb_puts(out, "true");
     else {
         sb_puts(out, "(and ");
         pr_lits(p, c, out);
         sb_putc(out, ')');
     }
     if (last > first) sb_putc(out, ')');
-    for (uint32_t k = first; k < last; k++) p->seen[p->own[k]] = 0;
+    for (uint32_t k = first; k < last; k++)
+        p->seen[p->own[k]] = 0;
     p->n_own = first;
 }
 
@@ -389,7 +401,8 @@ static uint64_t shrink_scope(fconj_t *c, int depth, uint64_t excess) {
         }
     }
     for (uint32_t i = 0; i < c->n && removed < excess; i++)
-        if (c->lits[i].kind == FL_NOT) removed += shrink_scope(c->lits[i].sub, depth + 1, excess - removed);
+        if (c->lits[i].kind == FL_NOT)
+            removed += shrink_scope(c->lits[i].sub, depth + 1, excess - removed);
     return removed;
 }
 

@@ -31,7 +31,8 @@ static void vocab_rehash(vocab_t *v) {
     uint32_t *t = xcalloc(cap, sizeof *t);
     for (uint32_t i = 0; i < v->n; i++) {
         size_t h = (v->fluents[i] * 0x9e3779b1u) & (cap - 1);
-        while (t[h]) h = (h + 1) & (cap - 1);
+        while (t[h])
+            h = (h + 1) & (cap - 1);
         t[h] = i + 1;
     }
     free(v->table);
@@ -41,7 +42,8 @@ static void vocab_rehash(vocab_t *v) {
 
 uint32_t vocab_index(const vocab_t *v, term_t f) {
     if (!v->table_cap) return UINT32_MAX;
-    for (size_t h = (f * 0x9e3779b1u) & (v->table_cap - 1); v->table[h]; h = (h + 1) & (v->table_cap - 1))
+    for (size_t h = (f * 0x9e3779b1u) & (v->table_cap - 1); v->table[h];
+         h = (h + 1) & (v->table_cap - 1))
         if (v->fluents[v->table[h] - 1] == f) return v->table[h] - 1;
     return UINT32_MAX;
 }
@@ -53,12 +55,14 @@ static void vocab_add(vocab_t *v, const term_store_t *ts, term_t f) {
     uint32_t id = v->n++;
     v->fluents[id] = f;
     size_t h = (f * 0x9e3779b1u) & (v->table_cap - 1);
-    while (v->table[h]) h = (h + 1) & (v->table_cap - 1);
+    while (v->table[h])
+        h = (h + 1) & (v->table_cap - 1);
     v->table[h] = id + 1;
     sym_t s = term_sym(ts, f);
     uint32_t a = term_kind(ts, f) == TERM_FUN ? term_arity(ts, f) : 0;
     uint32_t k = 0;
-    while (k < v->n_funs && (v->funs[k].sym != s || v->funs[k].arity != a)) k++;
+    while (k < v->n_funs && (v->funs[k].sym != s || v->funs[k].arity != a))
+        k++;
     if (k == v->n_funs) {
         v->funs = xrealloc(v->funs, (v->n_funs + 1) * sizeof *v->funs);
         memset(&v->funs[k], 0, sizeof v->funs[k]);
@@ -80,7 +84,8 @@ vocab_t *vocab_new(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed) {
         uint32_t n = reason_query(r, NULL, NULL, pb, &t);
         term_t *copy = xmalloc((n + 1) * sizeof *copy);
         memcpy(copy, t, n * sizeof *t);
-        for (uint32_t i = 0; i < n; i++) vocab_add(v, ts, copy[i]);
+        for (uint32_t i = 0; i < n; i++)
+            vocab_add(v, ts, copy[i]);
         free(copy);
     }
     /* sampled matches: check base, or collect */
@@ -93,7 +98,8 @@ vocab_t *vocab_new(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed) {
     for (uint32_t p = 0; p < playouts; p++) {
         reason_initial(r, &s);
         for (uint32_t ply = 0; ply < 2000; ply++) {
-            for (uint32_t i = 0; i < s.n; i++) vocab_add(v, ts, s.facts[i]);
+            for (uint32_t i = 0; i < s.n; i++)
+                vocab_add(v, ts, s.facts[i]);
             if (reason_terminal(r, &s)) break;
             term_t joint[g->n_roles + 1];
             bool stuck = false;
@@ -120,16 +126,23 @@ vocab_t *vocab_new(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed) {
 
 void vocab_free(vocab_t *v) {
     if (!v) return;
-    for (uint32_t k = 0; k < v->n_funs; k++) free(v->funs[k].ids);
+    for (uint32_t k = 0; k < v->n_funs; k++)
+        free(v->funs[k].ids);
     free(v->funs);
     free(v->fluents);
     free(v->table);
     free(v);
 }
 
-uint32_t vocab_count(const vocab_t *v) { return v->n; }
-term_t vocab_fluent(const vocab_t *v, uint32_t i) { return v->fluents[i]; }
-bool vocab_proven(const vocab_t *v) { return v->proven; }
+uint32_t vocab_count(const vocab_t *v) {
+    return v->n;
+}
+term_t vocab_fluent(const vocab_t *v, uint32_t i) {
+    return v->fluents[i];
+}
+bool vocab_proven(const vocab_t *v) {
+    return v->proven;
+}
 
 uint32_t vocab_functor(const vocab_t *v, sym_t sym, uint32_t arity, const uint32_t **out) {
     for (uint32_t k = 0; k < v->n_funs; k++)
@@ -145,8 +158,8 @@ uint32_t vocab_functor(const vocab_t *v, sym_t sym, uint32_t arity, const uint32
 
 typedef struct {
     uint8_t op;
-    uint32_t a;     /* PN_VAR: fluent; PN_NOT: kid; AND/OR: offset of kids */
-    uint32_t n;     /* AND/OR: number of kids */
+    uint32_t a; /* PN_VAR: fluent; PN_NOT: kid; AND/OR: offset of kids */
+    uint32_t n; /* AND/OR: number of kids */
     uint32_t hash;
 } node_t;
 
@@ -177,15 +190,19 @@ void circuit_free(circuit_t *c) {
     free(c);
 }
 
-uint32_t circuit_size(const circuit_t *c) { return c->n; }
+uint32_t circuit_size(const circuit_t *c) {
+    return c->n;
+}
 
 static uint32_t node_hash(uint8_t op, uint32_t a, const pn_t *kids, uint32_t n) {
     uint32_t h = hash_mix(op * 0x85ebca6bu, a);
-    for (uint32_t i = 0; i < n; i++) h = hash_mix(h, kids[i]);
+    for (uint32_t i = 0; i < n; i++)
+        h = hash_mix(h, kids[i]);
     return hash_mix(h, n);
 }
 
-static bool node_eq(const circuit_t *c, pn_t x, uint8_t op, uint32_t a, const pn_t *kids, uint32_t n) {
+static bool node_eq(const circuit_t *c, pn_t x, uint8_t op, uint32_t a, const pn_t *kids,
+                    uint32_t n) {
     const node_t *nd = &c->nodes[x];
     if (nd->op != op) return false;
     if (op == PN_AND || op == PN_OR)
@@ -198,7 +215,8 @@ static void circ_rehash(circuit_t *c) {
     uint32_t *t = xcalloc(cap, sizeof *t);
     for (uint32_t i = 2; i < c->n; i++) {
         size_t h = c->nodes[i].hash & (cap - 1);
-        while (t[h]) h = (h + 1) & (cap - 1);
+        while (t[h])
+            h = (h + 1) & (cap - 1);
         t[h] = i;
     }
     free(c->table);
@@ -232,7 +250,9 @@ static pn_t make(circuit_t *c, uint8_t op, uint32_t a, const pn_t *kids, uint32_
     return x;
 }
 
-pn_t pn_var(circuit_t *c, uint32_t fluent) { return make(c, PN_VAR, fluent, NULL, 0); }
+pn_t pn_var(circuit_t *c, uint32_t fluent) {
+    return make(c, PN_VAR, fluent, NULL, 0);
+}
 
 pn_t pn_not(circuit_t *c, pn_t a) {
     if (a == PN_TRUE) return PN_FALSE;
@@ -262,16 +282,25 @@ static pn_t nary(circuit_t *c, uint8_t op, const pn_t *kids, uint32_t n) {
     for (uint32_t i = 0; i < m; i++)
         if (!w || k[w - 1] != k[i]) k[w++] = k[i];
     pn_t r;
-    if (w == 0) r = unit;
-    else if (w == 1) r = k[0];
-    else r = make(c, op, 0, k, w);
+    if (w == 0)
+        r = unit;
+    else if (w == 1)
+        r = k[0];
+    else
+        r = make(c, op, 0, k, w);
     free(k);
     return r;
 }
 
-pn_t pn_and(circuit_t *c, const pn_t *kids, uint32_t n) { return nary(c, PN_AND, kids, n); }
-pn_t pn_or(circuit_t *c, const pn_t *kids, uint32_t n) { return nary(c, PN_OR, kids, n); }
-pn_op_t pn_op(const circuit_t *c, pn_t n) { return (pn_op_t)c->nodes[n].op; }
+pn_t pn_and(circuit_t *c, const pn_t *kids, uint32_t n) {
+    return nary(c, PN_AND, kids, n);
+}
+pn_t pn_or(circuit_t *c, const pn_t *kids, uint32_t n) {
+    return nary(c, PN_OR, kids, n);
+}
+pn_op_t pn_op(const circuit_t *c, pn_t n) {
+    return (pn_op_t)c->nodes[n].op;
+}
 uint32_t pn_arity(const circuit_t *c, pn_t n) {
     const node_t *nd = &c->nodes[n];
     return nd->op == PN_AND || nd->op == PN_OR ? nd->n : nd->op == PN_NOT ? 1 : 0;
@@ -280,14 +309,19 @@ pn_t pn_kid(const circuit_t *c, pn_t n, uint32_t i) {
     const node_t *nd = &c->nodes[n];
     return nd->op == PN_NOT ? nd->a : c->kids[nd->a + i];
 }
-uint32_t pn_fluent(const circuit_t *c, pn_t n) { return c->nodes[n].a; }
+uint32_t pn_fluent(const circuit_t *c, pn_t n) {
+    return c->nodes[n].a;
+}
 
 bool pn_eval(const circuit_t *c, pn_t n, const uint8_t *truth) {
     const node_t *nd = &c->nodes[n];
     switch (nd->op) {
-    case PN_CONST: return nd->a;
-    case PN_VAR: return truth[nd->a];
-    case PN_NOT: return !pn_eval(c, nd->a, truth);
+    case PN_CONST:
+        return nd->a;
+    case PN_VAR:
+        return truth[nd->a];
+    case PN_NOT:
+        return !pn_eval(c, nd->a, truth);
     case PN_AND:
         for (uint32_t i = 0; i < nd->n; i++)
             if (!pn_eval(c, c->kids[nd->a + i], truth)) return false;
@@ -334,7 +368,9 @@ typedef struct {
     uint8_t *mark;
 } gr_t;
 
-static size_t ptr_hash(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ull); }
+static size_t ptr_hash(const void *p) {
+    return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ull);
+}
 
 static void collect_vars(void *ctx, uint32_t v) {
     gr_t *g = ctx;
@@ -360,7 +396,8 @@ static const svars_t *scope_vars(gr_t *g, const fconj_t *S) {
         for (size_t i = 0; i < g->sv_cap; i++) {
             if (!g->sv[i].scope) continue;
             size_t h = ptr_hash(g->sv[i].scope) & (cap - 1);
-            while (t[h].scope) h = (h + 1) & (cap - 1);
+            while (t[h].scope)
+                h = (h + 1) & (cap - 1);
             t[h] = g->sv[i];
         }
         free(g->sv);
@@ -389,7 +426,8 @@ static void memo_grow(gr_t *g) {
     for (size_t i = 0; i < g->memo_cap; i++) {
         if (!g->memo[i].scope) continue;
         size_t h = g->memo[i].hash & (cap - 1);
-        while (t[h].scope) h = (h + 1) & (cap - 1);
+        while (t[h].scope)
+            h = (h + 1) & (cap - 1);
         t[h] = g->memo[i];
     }
     free(g->memo);
@@ -403,7 +441,8 @@ static void g_bind(gr_t *g, uint32_t v, term_t t) {
 }
 
 static void g_undo(gr_t *g, uint32_t mark) {
-    while (g->n_trail > mark) g->val[g->trail[--g->n_trail]] = TERM_NONE;
+    while (g->n_trail > mark)
+        g->val[g->trail[--g->n_trail]] = TERM_NONE;
 }
 
 static bool g_bound(const gr_t *g, term_t t) {
@@ -430,7 +469,8 @@ static bool g_match(gr_t *g, term_t p, term_t t) {
         g_bind(g, v, t);
         return true;
     }
-    if (term_kind(ts, t) != TERM_FUN || term_sym(ts, t) != term_sym(ts, p) || term_arity(ts, t) != term_arity(ts, p))
+    if (term_kind(ts, t) != TERM_FUN || term_sym(ts, t) != term_sym(ts, p) ||
+        term_arity(ts, t) != term_arity(ts, p))
         return false;
     for (uint32_t i = 0; i < term_arity(ts, p); i++)
         if (!g_match(g, term_arg(ts, p, i), term_arg(ts, t, i))) return false;
@@ -441,7 +481,8 @@ static pn_t ground_scope(gr_t *g, const fconj_t *S);
 
 /* Enumerates the bindings of S's positive literals from literal order[k] on; each
  * complete binding pushes its conjunction onto g->buf. */
-static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t n_order, uint32_t k) {
+static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t n_order,
+                      uint32_t k) {
     if (k == n_order) {
         /* complete: the checks and negations of S */
         size_t base = g->n_buf;
@@ -466,7 +507,8 @@ static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t
                 }
                 break;
             case FL_DIST:
-                if (g_bound(g, l->a) && g_bound(g, l->b) && g_inst(g, l->a) == g_inst(g, l->b)) p = PN_FALSE;
+                if (g_bound(g, l->a) && g_bound(g, l->b) && g_inst(g, l->a) == g_inst(g, l->b))
+                    p = PN_FALSE;
                 break;
             case FL_NOT:
                 p = pn_not(g->c, ground_scope(g, l->sub));
@@ -474,7 +516,8 @@ static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t
             default:
                 break; /* true literals and = were enumerated; moves are not constraints */
             }
-            if (p == PN_FALSE) dead = true;
+            if (p == PN_FALSE)
+                dead = true;
             else if (p != PN_TRUE) {
                 if (nc == cap) {
                     pn_t *bigger = xmalloc(2 * cap * sizeof *bigger);
@@ -500,10 +543,14 @@ static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t
     if (l->kind == FL_EQ) {
         bool ba = g_bound(g, l->a), bb = g_bound(g, l->b);
         bool ok;
-        if (ba && bb) ok = g_inst(g, l->a) == g_inst(g, l->b);
-        else if (bb) ok = g_match(g, l->a, g_inst(g, l->b));
-        else if (ba) ok = g_match(g, l->b, g_inst(g, l->a));
-        else ok = true; /* both sides open: some instance makes them equal */
+        if (ba && bb)
+            ok = g_inst(g, l->a) == g_inst(g, l->b);
+        else if (bb)
+            ok = g_match(g, l->a, g_inst(g, l->b));
+        else if (ba)
+            ok = g_match(g, l->b, g_inst(g, l->a));
+        else
+            ok = true; /* both sides open: some instance makes them equal */
         if (ok) enumerate(g, S, order, n_order, k + 1);
         g_undo(g, mark);
         return;
@@ -524,7 +571,8 @@ static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t
         return;
     }
     const uint32_t *ids;
-    uint32_t n = vocab_functor(g->v, term_sym(ts, p), term_kind(ts, p) == TERM_FUN ? term_arity(ts, p) : 0, &ids);
+    uint32_t n = vocab_functor(g->v, term_sym(ts, p),
+                               term_kind(ts, p) == TERM_FUN ? term_arity(ts, p) : 0, &ids);
     for (uint32_t i = 0; i < n; i++) {
         if (g_match(g, p, vocab_fluent(g->v, ids[i]))) enumerate(g, S, order, n_order, k + 1);
         g_undo(g, mark);
@@ -536,14 +584,16 @@ static pn_t ground_scope_raw(gr_t *g, const fconj_t *S);
 static pn_t ground_scope(gr_t *g, const fconj_t *S) {
     const svars_t *sv = scope_vars(g, S);
     uint32_t h = (uint32_t)ptr_hash(S);
-    for (uint32_t i = 0; i < sv->n_vars; i++) h = hash_mix(h, g->val[sv->vars[i]]);
+    for (uint32_t i = 0; i < sv->n_vars; i++)
+        h = hash_mix(h, g->val[sv->vars[i]]);
     if ((g->memo_n + 1) * 2 > g->memo_cap) memo_grow(g);
     size_t slot = h & (g->memo_cap - 1);
     for (; g->memo[slot].scope; slot = (slot + 1) & (g->memo_cap - 1)) {
         const memo_t *m = &g->memo[slot];
         if (m->scope != S || m->hash != h) continue;
         uint32_t i = 0;
-        while (i < sv->n_vars && g->keys[m->key + i] == g->val[sv->vars[i]]) i++;
+        while (i < sv->n_vars && g->keys[m->key + i] == g->val[sv->vars[i]])
+            i++;
         if (i == sv->n_vars) return m->result;
     }
     uint32_t n_vars = sv->n_vars;
@@ -551,10 +601,12 @@ static pn_t ground_scope(gr_t *g, const fconj_t *S) {
     pn_t r = ground_scope_raw(g, S);
     GROW(g->keys, g->cap_keys, g->n_keys + n_vars);
     uint32_t key = (uint32_t)g->n_keys;
-    for (uint32_t i = 0; i < n_vars; i++) g->keys[g->n_keys++] = g->val[vars[i]];
+    for (uint32_t i = 0; i < n_vars; i++)
+        g->keys[g->n_keys++] = g->val[vars[i]];
     if ((g->memo_n + 1) * 2 > g->memo_cap) memo_grow(g);
     slot = h & (g->memo_cap - 1);
-    while (g->memo[slot].scope) slot = (slot + 1) & (g->memo_cap - 1);
+    while (g->memo[slot].scope)
+        slot = (slot + 1) & (g->memo_cap - 1);
     g->memo[slot] = (memo_t){.scope = S, .hash = h, .key = key, .result = r};
     g->memo_n++;
     return r;
@@ -570,8 +622,12 @@ static void count_unbound(void *ctx, uint32_t v) {
     if (u->g->val[v] == TERM_NONE && !u->g->mark[v]) u->unbound++;
 }
 
-static void sim_bind(void *ctx, uint32_t v) { ((gr_t *)ctx)->mark[v] = 1; }
-static void sim_clear(void *ctx, uint32_t v) { ((gr_t *)ctx)->mark[v] = 0; }
+static void sim_bind(void *ctx, uint32_t v) {
+    ((gr_t *)ctx)->mark[v] = 1;
+}
+static void sim_clear(void *ctx, uint32_t v) {
+    ((gr_t *)ctx)->mark[v] = 0;
+}
 
 static pn_t ground_scope_raw(gr_t *g, const fconj_t *S) {
     /* order: true literals, most bound first (simulated with g->mark), then `=` */
@@ -595,7 +651,8 @@ static pn_t ground_scope_raw(gr_t *g, const fconj_t *S) {
         order[n++] = (uint32_t)best;
         term_each_var(g->ts, S->lits[best].a, sim_bind, g);
     }
-    for (uint32_t i = 0; i < n; i++) term_each_var(g->ts, S->lits[order[i]].a, sim_clear, g);
+    for (uint32_t i = 0; i < n; i++)
+        term_each_var(g->ts, S->lits[order[i]].a, sim_clear, g);
     for (uint32_t i = 0; i < S->n; i++)
         if (S->lits[i].kind == FL_EQ) order[n++] = i;
     size_t base = g->n_buf;
@@ -622,14 +679,16 @@ pn_t ground_form(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t 
     g.mark = xcalloc(nv + 1, 1);
     g.trail = xmalloc((nv + 1) * sizeof *g.trail);
     pn_t *ds = xmalloc((f->n + 1) * sizeof *ds);
-    for (uint32_t i = 0; i < f->n; i++) ds[i] = ground_scope(&g, f->d[i]);
+    for (uint32_t i = 0; i < f->n; i++)
+        ds[i] = ground_scope(&g, f->d[i]);
     pn_t r = pn_or(c, ds, f->n);
     if (f->common && r != PN_FALSE) {
         pn_t both[2] = {ground_scope(&g, f->common), r};
         r = pn_and(c, both, 2);
     }
     free(ds);
-    for (size_t i = 0; i < g.sv_cap; i++) free(g.sv[i].vars);
+    for (size_t i = 0; i < g.sv_cap; i++)
+        free(g.sv[i].vars);
     free(g.sv);
     free(g.memo);
     free(g.keys);

@@ -9,8 +9,8 @@ enum { M_LOOKUP, M_SCAN, M_NTRUE, M_DIST, M_EQ, M_NOT };
 typedef struct {
     uint8_t op;
     term_t a, b;
-    uint32_t sub;  /* M_NOT: scope index */
-    uint64_t key;  /* M_SCAN: functor key, or UINT64_MAX for a variable pattern */
+    uint32_t sub; /* M_NOT: scope index */
+    uint64_t key; /* M_SCAN: functor key, or UINT64_MAX for a variable pattern */
 } mstep_t;
 
 typedef struct {
@@ -67,14 +67,17 @@ static bool all_bound(const term_store_t *ts, term_t t, uint8_t *bound) {
     return b.all;
 }
 
-static void set_var(void *ctx, uint32_t v) { ((uint8_t *)ctx)[v] = 1; }
+static void set_var(void *ctx, uint32_t v) {
+    ((uint8_t *)ctx)[v] = 1;
+}
 
 static uint32_t unbound_count(const term_store_t *ts, term_t t, uint8_t *bound) {
     /* counts distinct-ish occurrences; good enough for ordering */
     if (term_is_ground(ts, t)) return 0;
     if (term_is_var(ts, t)) return !bound[term_sym(ts, t)];
     uint32_t n = 0;
-    for (uint32_t i = 0; i < term_arity(ts, t); i++) n += unbound_count(ts, term_arg(ts, t, i), bound);
+    for (uint32_t i = 0; i < term_arity(ts, t); i++)
+        n += unbound_count(ts, term_arg(ts, t, i), bound);
     return n;
 }
 
@@ -83,7 +86,8 @@ static void emit(match_t *m, mstep_t *buf, uint32_t *n, mstep_t st) {
     buf[(*n)++] = st;
 }
 
-static uint32_t compile_scope(match_t *m, const fconj_t *S, const uint8_t *outer, uint32_t nv, bool *ok) {
+static uint32_t compile_scope(match_t *m, const fconj_t *S, const uint8_t *outer, uint32_t nv,
+                              bool *ok) {
     const term_store_t *ts = m->ts;
     uint8_t *bound = xmalloc(nv + 1);
     memcpy(bound, outer, nv + 1);
@@ -93,9 +97,12 @@ static uint32_t compile_scope(match_t *m, const fconj_t *S, const uint8_t *outer
     uint32_t nb = 0;
     for (uint32_t i = 0; i < n; i++) {
         int k = S->lits[i].kind;
-        if (k == FL_MOVE) done[i] = 1;
-        else if (k != FL_TRUE && k != FL_NTRUE && k != FL_DIST && k != FL_EQ && k != FL_NOT) *ok = false;
-        else if (k == FL_NOT) done[i] = 2; /* later */
+        if (k == FL_MOVE)
+            done[i] = 1;
+        else if (k != FL_TRUE && k != FL_NTRUE && k != FL_DIST && k != FL_EQ && k != FL_NOT)
+            *ok = false;
+        else if (k == FL_NOT)
+            done[i] = 2; /* later */
     }
     for (;;) {
         bool progress = true;
@@ -106,7 +113,10 @@ static uint32_t compile_scope(match_t *m, const fconj_t *S, const uint8_t *outer
                 if (done[i]) continue;
                 if (l->kind == FL_NTRUE || l->kind == FL_DIST) {
                     if (all_bound(ts, l->a, bound) && (!l->b || all_bound(ts, l->b, bound))) {
-                        emit(m, buf, &nb, (mstep_t){.op = l->kind == FL_NTRUE ? M_NTRUE : M_DIST, .a = l->a, .b = l->b});
+                        emit(m, buf, &nb,
+                             (mstep_t){.op = l->kind == FL_NTRUE ? M_NTRUE : M_DIST,
+                                       .a = l->a,
+                                       .b = l->b});
                         done[i] = 1;
                     }
                 } else if (l->kind == FL_EQ) {
@@ -180,7 +190,8 @@ match_t *match_new(const term_store_t *ts, const form_t *f) {
     uint8_t *outer = xcalloc(nv + 1, 1);
     bool ok = true;
     m->common = f->common ? (int32_t)compile_scope(m, f->common, outer, nv, &ok) : -1;
-    for (uint32_t i = 0; i < f->n; i++) m->roots[m->n_roots++] = compile_scope(m, f->d[i], outer, nv, &ok);
+    for (uint32_t i = 0; i < f->n; i++)
+        m->roots[m->n_roots++] = compile_scope(m, f->d[i], outer, nv, &ok);
     free(outer);
     if (!ok) {
         match_free(m);
@@ -203,7 +214,9 @@ void match_free(match_t *m) {
 
 /* ---------------- state index ---------------- */
 
-match_state_t *match_state_new(void) { return xcalloc(1, sizeof(match_state_t)); }
+match_state_t *match_state_new(void) {
+    return xcalloc(1, sizeof(match_state_t));
+}
 
 void match_state_free(match_state_t *ms) {
     if (!ms) return;
@@ -225,9 +238,11 @@ void match_state_set(match_state_t *ms, const term_store_t *ts, const state_t *s
     for (uint32_t i = 0; i < s->n; i++) {
         uint64_t k = key_of(ts, s->facts[i]);
         uint32_t j = 0;
-        while (j < ms->n_keys && ms->keys[j] != k) j++;
+        while (j < ms->n_keys && ms->keys[j] != k)
+            j++;
         if (j == ms->n_keys) {
-            if (ms->n_keys == MAX_KEYS) die("match: more than %d fluent functors in a state", MAX_KEYS);
+            if (ms->n_keys == MAX_KEYS)
+                die("match: more than %d fluent functors in a state", MAX_KEYS);
             ms->keys[ms->n_keys] = k;
             ms->count[ms->n_keys++] = 0;
         }
@@ -242,7 +257,8 @@ void match_state_set(match_state_t *ms, const term_store_t *ts, const state_t *s
     for (uint32_t i = 0; i < s->n; i++) {
         uint64_t k = key_of(ts, s->facts[i]);
         uint32_t j = 0;
-        while (ms->keys[j] != k) j++;
+        while (ms->keys[j] != k)
+            j++;
         ms->bucketed[ms->start[j] + ms->count[j]++] = s->facts[i];
     }
 }
@@ -251,8 +267,10 @@ static bool has_fact(const match_state_t *ms, term_t f) {
     uint32_t lo = 0, hi = ms->n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (ms->sorted[mid] < f) lo = mid + 1;
-        else hi = mid;
+        if (ms->sorted[mid] < f)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < ms->n && ms->sorted[lo] == f;
 }
@@ -274,7 +292,8 @@ static void bind(match_t *m, uint32_t v, term_t t) {
 }
 
 static void undo(match_t *m, uint32_t mark) {
-    while (m->n_trail > mark) m->val[m->trail[--m->n_trail]] = TERM_NONE;
+    while (m->n_trail > mark)
+        m->val[m->trail[--m->n_trail]] = TERM_NONE;
 }
 
 static term_t deref(const match_t *m, term_t t) {
@@ -291,7 +310,8 @@ static bool pmatch(match_t *m, term_t p, term_t f) {
         bind(m, v, f);
         return true;
     }
-    if (term_kind(ts, f) != TERM_FUN || term_sym(ts, f) != term_sym(ts, p) || term_arity(ts, f) != term_arity(ts, p))
+    if (term_kind(ts, f) != TERM_FUN || term_sym(ts, f) != term_sym(ts, p) ||
+        term_arity(ts, f) != term_arity(ts, p))
         return false;
     uint32_t n = term_arity(ts, p);
     for (uint32_t i = 0; i < n; i++)
@@ -306,8 +326,8 @@ static bool same_inst(const match_t *m, term_t p, term_t q) {
     q = deref(m, q);
     if (p == q) return true;
     if (term_is_ground(ts, p) && term_is_ground(ts, q)) return false;
-    if (term_kind(ts, p) != TERM_FUN || term_kind(ts, q) != TERM_FUN || term_sym(ts, p) != term_sym(ts, q) ||
-        term_arity(ts, p) != term_arity(ts, q))
+    if (term_kind(ts, p) != TERM_FUN || term_kind(ts, q) != TERM_FUN ||
+        term_sym(ts, p) != term_sym(ts, q) || term_arity(ts, p) != term_arity(ts, q))
         return false;
     for (uint32_t i = 0; i < term_arity(ts, p); i++)
         if (!same_inst(m, term_arg(ts, p, i), term_arg(ts, q, i))) return false;
@@ -321,7 +341,9 @@ static bool pmatch_inst(match_t *m, term_t p, term_t q) {
     if (term_is_var(ts, p)) {
         uint32_t v = term_sym(ts, p);
         if (m->val[v] != TERM_NONE) return same_inst(m, m->val[v], q);
-        term_t t = term_is_ground(ts, q) ? q : term_is_var(ts, q) ? deref(m, q) : term_find_subst(ts, q, m->val);
+        term_t t = term_is_ground(ts, q) ? q
+                   : term_is_var(ts, q)  ? deref(m, q)
+                                         : term_find_subst(ts, q, m->val);
         if (t == TERM_NONE) {
             m->inexact = true; /* the instance was never built: not representable here */
             return false;
@@ -330,7 +352,8 @@ static bool pmatch_inst(match_t *m, term_t p, term_t q) {
         return true;
     }
     q = deref(m, q);
-    if (term_kind(ts, q) != TERM_FUN || term_sym(ts, q) != term_sym(ts, p) || term_arity(ts, q) != term_arity(ts, p))
+    if (term_kind(ts, q) != TERM_FUN || term_sym(ts, q) != term_sym(ts, p) ||
+        term_arity(ts, q) != term_arity(ts, p))
         return false;
     for (uint32_t i = 0; i < term_arity(ts, p); i++)
         if (!pmatch_inst(m, term_arg(ts, p, i), term_arg(ts, q, i))) return false;
@@ -352,7 +375,8 @@ static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k)
         const term_t *facts = ms->sorted;
         if (st->key != UINT64_MAX) {
             uint32_t j = 0;
-            while (j < ms->n_keys && ms->keys[j] != st->key) j++;
+            while (j < ms->n_keys && ms->keys[j] != st->key)
+                j++;
             if (j == ms->n_keys) return false;
             facts = ms->bucketed;
             lo = ms->start[j];
@@ -378,9 +402,12 @@ static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k)
     case M_EQ: {
         uint32_t mark = m->n_trail;
         bool ba = bound_all(m, st->a), bb = bound_all(m, st->b), ok;
-        if (ba && bb) ok = same_inst(m, st->a, st->b);
-        else if (bb) ok = pmatch_inst(m, st->a, st->b);
-        else if (ba) ok = pmatch_inst(m, st->b, st->a);
+        if (ba && bb)
+            ok = same_inst(m, st->a, st->b);
+        else if (bb)
+            ok = pmatch_inst(m, st->a, st->b);
+        else if (ba)
+            ok = pmatch_inst(m, st->b, st->a);
         else {
             m->inexact = true;
             ok = true;
@@ -419,4 +446,6 @@ bool match_check(match_t *m, match_state_t *ms, const state_t *s) {
     return match_eval(m, ms);
 }
 
-bool match_inexact(const match_t *m) { return m->inexact; }
+bool match_inexact(const match_t *m) {
+    return m->inexact;
+}

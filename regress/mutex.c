@@ -18,7 +18,7 @@
 typedef struct {
     mutex_t m;
     bool alive;
-    uint32_t inv;  /* smt handle of "at most one per group" */
+    uint32_t inv; /* smt handle of "at most one per group" */
     bool inv_made;
     uint32_t step; /* smt handle of the step formula */
 } cand_t;
@@ -35,11 +35,13 @@ static bool same_group(const term_store_t *ts, term_t a, term_t b, uint32_t pos)
 static bool violated(const term_store_t *ts, const mutex_t *m, const state_t *s) {
     for (uint32_t i = 0; i < s->n; i++) {
         term_t a = s->facts[i];
-        if (term_kind(ts, a) != TERM_FUN || term_sym(ts, a) != m->sym || term_arity(ts, a) != m->arity) continue;
+        if (term_kind(ts, a) != TERM_FUN || term_sym(ts, a) != m->sym ||
+            term_arity(ts, a) != m->arity)
+            continue;
         for (uint32_t j = i + 1; j < s->n; j++) {
             term_t b = s->facts[j];
-            if (term_kind(ts, b) == TERM_FUN && term_sym(ts, b) == m->sym && term_arity(ts, b) == m->arity &&
-                same_group(ts, a, b, m->pos))
+            if (term_kind(ts, b) == TERM_FUN && term_sym(ts, b) == m->sym &&
+                term_arity(ts, b) == m->arity && same_group(ts, a, b, m->pos))
                 return true;
         }
     }
@@ -59,16 +61,19 @@ static uint32_t candidates(game_t *g, reasoner_t *r, const vocab_t *v, cand_t **
         for (uint32_t pos = 0; pos < term_arity(ts, f); pos++) {
             bool known = false;
             for (uint32_t k = 0; k < n && !known; k++)
-                known = c[k].m.sym == term_sym(ts, f) && c[k].m.arity == term_arity(ts, f) && c[k].m.pos == pos;
+                known = c[k].m.sym == term_sym(ts, f) && c[k].m.arity == term_arity(ts, f) &&
+                        c[k].m.pos == pos;
             if (known) continue;
             /* some group-mate in the vocabulary? */
             const uint32_t *ids;
             uint32_t nf = vocab_functor(v, term_sym(ts, f), term_arity(ts, f), &ids);
             bool mate = false;
-            for (uint32_t j = 0; j < nf && !mate; j++) mate = same_group(ts, f, vocab_fluent(v, ids[j]), pos);
+            for (uint32_t j = 0; j < nf && !mate; j++)
+                mate = same_group(ts, f, vocab_fluent(v, ids[j]), pos);
             if (!mate) continue;
             GROW(c, cap, n + 1);
-            c[n++] = (cand_t){.m = {.sym = term_sym(ts, f), .arity = term_arity(ts, f), .pos = pos}, .alive = true};
+            c[n++] = (cand_t){.m = {.sym = term_sym(ts, f), .arity = term_arity(ts, f), .pos = pos},
+                              .alive = true};
         }
     }
     /* sampled states refute some */
@@ -87,8 +92,10 @@ static uint32_t candidates(game_t *g, reasoner_t *r, const vocab_t *v, cand_t **
             for (uint32_t k = 0; k < g->n_roles && !stuck; k++) {
                 const term_t *m;
                 uint32_t nm = reason_legal(r, &s, k, &m);
-                if (!nm) stuck = true;
-                else joint[k] = m[splitmix_next(&rng) % nm];
+                if (!nm)
+                    stuck = true;
+                else
+                    joint[k] = m[splitmix_next(&rng) % nm];
             }
             if (stuck) break;
             reason_next(r, &s, joint, &nx);
@@ -123,7 +130,9 @@ static pn_t invariant(circuit_t *c, const vocab_t *v, const term_store_t *ts, co
     return r;
 }
 
-static term_t mk(term_store_t *ts, sym_t f, const term_t *args, uint32_t n) { return term_fun(ts, f, args, n); }
+static term_t mk(term_store_t *ts, sym_t f, const term_t *args, uint32_t n) {
+    return term_fun(ts, f, args, n);
+}
 
 /* The step formula of m, expanded; NULL when the expansion was cut (recursion bound):
  * then nothing can be concluded. */
@@ -140,7 +149,8 @@ static form_t *step_formula(game_t *g, expand_t *x, const mutex_t *m) {
         fconj_add(d, FL_MOVE, g->roles[k], term_var(ts, k));
     }
     term_t a1[m->arity], a2[m->arity];
-    for (uint32_t i = 0; i < m->arity; i++) a1[i] = a2[i] = term_var(ts, base + i);
+    for (uint32_t i = 0; i < m->arity; i++)
+        a1[i] = a2[i] = term_var(ts, base + i);
     term_t v1 = term_var(ts, base + m->arity), v2 = term_var(ts, base + m->arity + 1);
     a1[m->pos] = v1;
     a2[m->pos] = v2;
@@ -162,7 +172,8 @@ static form_t *step_formula(game_t *g, expand_t *x, const mutex_t *m) {
     return e;
 }
 
-uint32_t mutex_prove(game_t *g, reasoner_t *r, const term_t *noop, mutex_t **out, mutex_report_t *rep) {
+uint32_t mutex_prove(game_t *g, reasoner_t *r, const term_t *noop, mutex_t **out,
+                     mutex_report_t *rep) {
     (void)noop;
     double t0 = now_seconds();
     mutex_report_t local;

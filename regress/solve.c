@@ -8,9 +8,9 @@
 #define CHUNK (1u << 20)
 
 typedef struct {
-    uint32_t facts;       /* offset into the fact chunks (chunk * CHUNK + index) */
-    uint32_t moves;       /* offset of the legal moves of role 0, then role 1, ... */
-    uint32_t succ;        /* offset of the successors, joint moves in mixed radix */
+    uint32_t facts; /* offset into the fact chunks (chunk * CHUNK + index) */
+    uint32_t moves; /* offset of the legal moves of role 0, then role 1, ... */
+    uint32_t succ;  /* offset of the successors, joint moves in mixed radix */
     uint8_t terminal;
 } node_t;
 
@@ -31,9 +31,9 @@ struct solve {
     uint32_t *table;
     size_t table_cap;
     bool cyclic;
-    uint8_t *win_in;  /* per state and role */
-    uint64_t *wmask;  /* per state and role */
-    int16_t *value;   /* per state and role */
+    uint8_t *win_in; /* per state and role */
+    uint64_t *wmask; /* per state and role */
+    int16_t *value;  /* per state and role */
 };
 
 static term_t *chunk_alloc(solve_t *s, uint32_t n) {
@@ -53,7 +53,8 @@ static void table_rehash(solve_t *s) {
     uint32_t *t = xcalloc(cap, sizeof *t);
     for (uint32_t i = 0; i < s->n; i++) {
         size_t h = state_hash(&s->states[i]) & (cap - 1);
-        while (t[h]) h = (h + 1) & (cap - 1);
+        while (t[h])
+            h = (h + 1) & (cap - 1);
         t[h] = i + 1;
     }
     free(s->table);
@@ -88,7 +89,8 @@ static uint32_t intern(solve_t *s, const state_t *st, bool *added) {
 
 void solve_free(solve_t *s) {
     if (!s) return;
-    for (uint32_t i = 0; i < s->n_chunks; i++) free(s->chunks[i]);
+    for (uint32_t i = 0; i < s->n_chunks; i++)
+        free(s->chunks[i]);
     free(s->chunks);
     free(s->states);
     free(s->nodes);
@@ -103,7 +105,9 @@ void solve_free(solve_t *s) {
     free(s);
 }
 
-static uint32_t *nmv_of(solve_t *s, uint32_t id) { return s->nmv + (size_t)id * s->n_roles; }
+static uint32_t *nmv_of(solve_t *s, uint32_t id) {
+    return s->nmv + (size_t)id * s->n_roles;
+}
 
 /* Expands state id: legal moves, successors (interning new states). */
 static bool expand_state(solve_t *s, reasoner_t *r, uint32_t id, uint32_t max_states, state_t *tmp,
@@ -115,7 +119,8 @@ static bool expand_state(solve_t *s, reasoner_t *r, uint32_t id, uint32_t max_st
     s->nmv = xrealloc(s->nmv, (size_t)s->cap * nr * sizeof *s->nmv);
     s->goal = xrealloc(s->goal, (size_t)s->cap * nr * sizeof *s->goal);
     uint32_t *nm = nmv_of(s, id);
-    for (uint32_t k = 0; k < nr; k++) s->goal[(size_t)id * nr + k] = -1;
+    for (uint32_t k = 0; k < nr; k++)
+        s->goal[(size_t)id * nr + k] = -1;
     nd->moves = (uint32_t)s->n_moves;
     nd->succ = (uint32_t)s->n_succ;
     if (nd->terminal) {
@@ -172,7 +177,8 @@ solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, siz
     bool added;
     intern(s, &init, &added);
     bool ok = true;
-    for (uint32_t id = 0; id < s->n && ok; id++) ok = expand_state(s, r, id, max_states, &tmp, &next);
+    for (uint32_t id = 0; id < s->n && ok; id++)
+        ok = expand_state(s, r, id, max_states, &tmp, &next);
     state_fini(&init);
     state_fini(&tmp);
     state_fini(&next);
@@ -186,8 +192,8 @@ solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, siz
 
 /* Like solve_new, from a given root state (id 0) instead of the initial one: exact values
  * of positions deep in games too large to solve whole (connect four from random play). */
-solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states, char *err,
-                        size_t errlen) {
+solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states,
+                        char *err, size_t errlen) {
     solve_t *s = xcalloc(1, sizeof *s);
     s->g = g;
     s->n_roles = g->n_roles;
@@ -196,7 +202,8 @@ solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t 
     state_init(&next);
     bool added, ok = true;
     intern(s, root, &added);
-    for (uint32_t id = 0; id < s->n && ok; id++) ok = expand_state(s, r, id, max_states, &tmp, &next);
+    for (uint32_t id = 0; id < s->n && ok; id++)
+        ok = expand_state(s, r, id, max_states, &tmp, &next);
     state_fini(&tmp);
     state_fini(&next);
     if (!ok) {
@@ -207,16 +214,27 @@ solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t 
     return s;
 }
 
-uint32_t solve_count(const solve_t *s) { return s->n; }
-const state_t *solve_state(const solve_t *s, uint32_t id) { return &s->states[id]; }
-bool solve_terminal(const solve_t *s, uint32_t id) { return s->nodes[id].terminal; }
-int solve_goal(const solve_t *s, uint32_t id, uint32_t role) { return s->goal[(size_t)id * s->n_roles + role]; }
-bool solve_cyclic(const solve_t *s) { return s->cyclic; }
+uint32_t solve_count(const solve_t *s) {
+    return s->n;
+}
+const state_t *solve_state(const solve_t *s, uint32_t id) {
+    return &s->states[id];
+}
+bool solve_terminal(const solve_t *s, uint32_t id) {
+    return s->nodes[id].terminal;
+}
+int solve_goal(const solve_t *s, uint32_t id, uint32_t role) {
+    return s->goal[(size_t)id * s->n_roles + role];
+}
+bool solve_cyclic(const solve_t *s) {
+    return s->cyclic;
+}
 
 uint32_t solve_legal(const solve_t *s, uint32_t id, uint32_t role, const term_t **moves) {
     const uint32_t *nm = s->nmv + (size_t)id * s->n_roles;
     uint32_t off = s->nodes[id].moves;
-    for (uint32_t k = 0; k < role; k++) off += nm[k];
+    for (uint32_t k = 0; k < role; k++)
+        off += nm[k];
     *moves = s->moves + off;
     return nm[role];
 }
@@ -227,7 +245,8 @@ uint32_t solve_successors(const solve_t *s, uint32_t id, const uint32_t **succ) 
     *succ = s->succ + s->nodes[id].succ;
     if (s->nodes[id].terminal) return 0;
     uint32_t p = 1;
-    for (uint32_t k = 0; k < s->n_roles; k++) p *= s->nmv[(size_t)id * s->n_roles + k];
+    for (uint32_t k = 0; k < s->n_roles; k++)
+        p *= s->nmv[(size_t)id * s->n_roles + k];
     return p;
 }
 
@@ -236,14 +255,16 @@ uint32_t solve_successors(const solve_t *s, uint32_t id, const uint32_t **succ) 
 static uint32_t joint_count(const solve_t *s, uint32_t id) {
     if (s->nodes[id].terminal) return 0;
     uint32_t p = 1;
-    for (uint32_t k = 0; k < s->n_roles; k++) p *= s->nmv[(size_t)id * s->n_roles + k];
+    for (uint32_t k = 0; k < s->n_roles; k++)
+        p *= s->nmv[(size_t)id * s->n_roles + k];
     return p;
 }
 
 /* The role's move index within joint move j. */
 static uint32_t move_of(const solve_t *s, uint32_t id, uint32_t j, uint32_t role) {
     const uint32_t *nm = s->nmv + (size_t)id * s->n_roles;
-    for (uint32_t k = s->n_roles; k-- > role + 1;) j /= nm[k];
+    for (uint32_t k = s->n_roles; k-- > role + 1;)
+        j /= nm[k];
     return j % nm[role];
 }
 
@@ -260,7 +281,8 @@ static bool topo_order(const solve_t *s, uint32_t *order) {
         uint32_t nj = joint_count(s, v);
         if (next[v] < nj) {
             uint32_t w = s->succ[s->nodes[v].succ + next[v]++];
-            if (color[w] == 1) acyclic = false;
+            if (color[w] == 1)
+                acyclic = false;
             else if (color[w] == 0) {
                 color[w] = 1;
                 stack[sp++] = w;
@@ -280,7 +302,8 @@ static bool topo_order(const solve_t *s, uint32_t *order) {
 static void compute_values(solve_t *s) {
     uint32_t nr = s->n_roles;
     s->value = xmalloc((size_t)s->n * nr * sizeof *s->value);
-    for (size_t i = 0; i < (size_t)s->n * nr; i++) s->value[i] = SOLVE_NO_VALUE;
+    for (size_t i = 0; i < (size_t)s->n * nr; i++)
+        s->value[i] = SOLVE_NO_VALUE;
     uint32_t *order = xmalloc((s->n + 1) * sizeof *order);
     s->cyclic = !topo_order(s, order);
     if (s->cyclic) {
@@ -317,11 +340,13 @@ static void compute_win_in(solve_t *s) {
     memset(s->win_in, SOLVE_NONE, (size_t)s->n * nr);
     for (uint32_t role = 0; role < nr; role++) {
         for (uint32_t v = 0; v < s->n; v++)
-            if (s->nodes[v].terminal && s->goal[(size_t)v * nr + role] == 100) s->win_in[(size_t)v * nr + role] = 0;
+            if (s->nodes[v].terminal && s->goal[(size_t)v * nr + role] == 100)
+                s->win_in[(size_t)v * nr + role] = 0;
         for (uint32_t i = 1; i < SOLVE_NONE; i++) {
             bool changed = false;
             for (uint32_t v = 0; v < s->n; v++) {
-                if (s->nodes[v].terminal || s->win_in[(size_t)v * nr + role] != SOLVE_NONE) continue;
+                if (s->nodes[v].terminal || s->win_in[(size_t)v * nr + role] != SOLVE_NONE)
+                    continue;
                 uint32_t nj = joint_count(s, v), na = s->nmv[(size_t)v * nr + role];
                 bool win = false;
                 for (uint32_t a = 0; a < na && !win; a++) {

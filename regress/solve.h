@@ -27,8 +27,8 @@ typedef struct solve solve_t;
 /* NULL (message in err) past max_states reachable states. */
 solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen);
 /* The same from a given root state (id 0 is the root): its reachable subgraph only. */
-solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states, char *err,
-                        size_t errlen);
+solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states,
+                        char *err, size_t errlen);
 void solve_free(solve_t *s);
 
 uint32_t solve_count(const solve_t *s);

@@ -61,7 +61,9 @@ void subsume_free(subsume_t *s) {
     free(s);
 }
 
-void subsume_set_cap(subsume_t *s, uint32_t cap) { s->cap = cap; }
+void subsume_set_cap(subsume_t *s, uint32_t cap) {
+    s->cap = cap;
+}
 
 static level_t *level(subsume_t *s, int d) {
     level_t *l = &s->lv[d];
@@ -107,7 +109,8 @@ void fconj_bloom(const term_store_t *ts, const fconj_t *c, uint64_t out[4]) {
     out[0] = out[1] = out[2] = out[3] = 0;
     for (uint32_t i = 0; i < c->n; i++) {
         const flit_t *l = &c->lits[i];
-        if (l->kind == FL_NOT || (l->a && !term_is_ground(ts, l->a)) || (l->b && !term_is_ground(ts, l->b)))
+        if (l->kind == FL_NOT || (l->a && !term_is_ground(ts, l->a)) ||
+            (l->b && !term_is_ground(ts, l->b)))
             continue;
         term_t a = l->a, b = l->b;
         if ((l->kind == FL_DIST || l->kind == FL_EQ) && a > b) a = l->b, b = l->a;
@@ -162,7 +165,9 @@ static void view_init(term_store_t *ts, view_t *v, const fconj_t *scope, const c
     v->lits = v->owned;
 }
 
-static void view_fini(view_t *v) { free(v->owned); }
+static void view_fini(view_t *v) {
+    free(v->owned);
+}
 
 /* ---- the search ---- */
 
@@ -192,8 +197,8 @@ static bool pmatch(job_t *j, term_t p, term_t t) {
         j->trail[j->n_trail++] = v;
         return true;
     }
-    if (term_is_var(ts, t) || term_sym(ts, p) != term_sym(ts, t) || term_arity(ts, p) != term_arity(ts, t) ||
-        term_kind(ts, t) != TERM_FUN)
+    if (term_is_var(ts, t) || term_sym(ts, p) != term_sym(ts, t) ||
+        term_arity(ts, p) != term_arity(ts, t) || term_kind(ts, t) != TERM_FUN)
         return false;
     uint32_t n = term_arity(ts, p);
     for (uint32_t i = 0; i < n; i++)
@@ -202,7 +207,8 @@ static bool pmatch(job_t *j, term_t p, term_t t) {
 }
 
 static void undo(job_t *j, uint32_t mark) {
-    while (j->n_trail > mark) j->bind[j->trail[--j->n_trail]] = TERM_NONE;
+    while (j->n_trail > mark)
+        j->bind[j->trail[--j->n_trail]] = TERM_NONE;
 }
 
 typedef struct {
@@ -266,7 +272,8 @@ static bool not_matches(job_t *j, const fconj_t *Q, const fconj_t *Qt, const cha
     vmark_t m = {.mark = pv, .cap = s->cap, .value = 1};
     mark_lits(s->ts, &m, pat.lits, pat.n);
     m.value = 0;
-    for (uint32_t k = 0; k < j->nt; k++) mark_lits(s->ts, &m, j->T[k].lits, j->T[k].n);
+    for (uint32_t k = 0; k < j->nt; k++)
+        mark_lits(s->ts, &m, j->T[k].lits, j->T[k].n);
     s->depth++;
     bool r = run_job(s, &pat, pv, &tgt, 1);
     s->depth--;
@@ -282,8 +289,8 @@ static bool try_lit(job_t *j, uint32_t k, const flit_t *p, const flit_t *t) {
     uint32_t mark = j->n_trail;
     if (pmatch(j, p->a, t->a) && (!p->b || pmatch(j, p->b, t->b)) && search(j, k + 1)) return true;
     undo(j, mark);
-    if ((p->kind == FL_DIST || p->kind == FL_EQ) && pmatch(j, p->a, t->b) && pmatch(j, p->b, t->a) &&
-        search(j, k + 1))
+    if ((p->kind == FL_DIST || p->kind == FL_EQ) && pmatch(j, p->a, t->b) &&
+        pmatch(j, p->b, t->a) && search(j, k + 1))
         return true;
     undo(j, mark);
     return false;
@@ -316,8 +323,9 @@ static bool search(job_t *j, uint32_t k) {
                 continue;
             }
             if (fixed) {
-                bool same = (t->a == p->a && t->b == p->b) ||
-                            ((p->kind == FL_DIST || p->kind == FL_EQ) && t->a == p->b && t->b == p->a);
+                bool same =
+                    (t->a == p->a && t->b == p->b) ||
+                    ((p->kind == FL_DIST || p->kind == FL_EQ) && t->a == p->b && t->b == p->a);
                 if (same) return search(j, k + 1);
                 continue;
             }
@@ -364,14 +372,16 @@ static bool mentions_pattern(const term_store_t *ts, const flit_t *l, const uint
     return h.has;
 }
 
-static bool run_job(subsume_t *s, const view_t *P, const uint8_t *pv, const view_t *T, uint32_t nt) {
+static bool run_job(subsume_t *s, const view_t *P, const uint8_t *pv, const view_t *T,
+                    uint32_t nt) {
     level_t *lv = level(s, s->depth);
     job_t j = {.s = s, .P = P, .pv = pv, .T = T, .nt = nt, .bind = lv->bind, .trail = lv->trail};
     uint32_t order_small[64];
     j.order = P->n <= 64 ? order_small : xmalloc(P->n * sizeof *j.order);
     uint32_t n = 0;
     for (uint32_t i = 0; i < P->n; i++)
-        if (P->lits[i].kind != FL_NOT && !mentions_pattern(s->ts, &P->lits[i], pv)) j.order[n++] = i;
+        if (P->lits[i].kind != FL_NOT && !mentions_pattern(s->ts, &P->lits[i], pv))
+            j.order[n++] = i;
     j.n_fixed = n;
     for (int r = 0; r <= 2; r++)
         for (uint32_t i = 0; i < P->n; i++)
@@ -390,7 +400,8 @@ bool subsume_conj(subsume_t *s, const fconj_t *P, const uint8_t *pv, const fconj
     view_t pview, tview_small[8];
     view_t *tv = nt <= 8 ? tview_small : xmalloc(nt * sizeof *tv);
     view_init(s->ts, &pview, P, &none);
-    for (uint32_t k = 0; k < nt; k++) view_init(s->ts, &tv[k], T[k], &none);
+    for (uint32_t k = 0; k < nt; k++)
+        view_init(s->ts, &tv[k], T[k], &none);
     s->steps = 0;
     s->depth = 0;
     bool ok = run_job(s, &pview, pv, tv, nt);

@@ -40,9 +40,12 @@ void verify_free(verify_t *v) {
     free(v);
 }
 
-uint32_t verify_states(const verify_t *v) { return solve_count(v->s); }
+uint32_t verify_states(const verify_t *v) {
+    return solve_count(v->s);
+}
 
-void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, bool use_z3, verify_row_t *out) {
+void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, bool use_z3,
+                    verify_row_t *out) {
     memset(out, 0, sizeof *out);
     match_t *m = match_new(v->g->ts, f);
     if (!m) die("verify: the formula is not expanded");
@@ -67,7 +70,8 @@ void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, boo
         if (use_z3) {
             int z = smt_holds(v->smt, h, st);
             out->z3_seconds += now_seconds() - t1;
-            if (z < 0) out->z3_unknown++;
+            if (z < 0)
+                out->z3_unknown++;
             else {
                 out->z3_checked++;
                 if ((z == 1) != sat) out->z3_disagree++;
@@ -93,10 +97,13 @@ uint32_t verify_mutex(const verify_t *v, const mutex_t *m) {
         bool hit = false;
         for (uint32_t a = 0; a < st->n && !hit; a++) {
             term_t x = st->facts[a];
-            if (term_kind(ts, x) != TERM_FUN || term_sym(ts, x) != m->sym || term_arity(ts, x) != m->arity) continue;
+            if (term_kind(ts, x) != TERM_FUN || term_sym(ts, x) != m->sym ||
+                term_arity(ts, x) != m->arity)
+                continue;
             for (uint32_t b = a + 1; b < st->n && !hit; b++) {
                 term_t y = st->facts[b];
-                if (term_kind(ts, y) != TERM_FUN || term_sym(ts, y) != m->sym || term_arity(ts, y) != m->arity)
+                if (term_kind(ts, y) != TERM_FUN || term_sym(ts, y) != m->sym ||
+                    term_arity(ts, y) != m->arity)
                     continue;
                 bool same = true;
                 for (uint32_t k = 0; k < m->arity && same; k++)

@@ -22,7 +22,7 @@ typedef struct {
     uint32_t z3_checked;  /* states Z3 decided */
     uint32_t z3_disagree; /* Z3 and the matcher differ */
     uint32_t z3_unknown;
-    bool inexact;         /* the matcher met an unrepresentable instance */
+    bool inexact; /* the matcher met an unrepresentable instance */
     double match_seconds, z3_seconds;
 } verify_row_t;
 
@@ -35,7 +35,8 @@ void verify_free(verify_t *v);
 uint32_t verify_states(const verify_t *v);
 
 /* Checks f as α_i of role (β_i: the other role's α_i). */
-void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, bool use_z3, verify_row_t *out);
+void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, bool use_z3,
+                    verify_row_t *out);
 
 /* States where a mutex group has two members (0 expected). */
 uint32_t verify_mutex(const verify_t *v, const mutex_t *m);

@@ -23,7 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (d.n == 0) __builtin_trap();
         strbuf_t sb;
         sb_init(&sb);
-        for (size_t i = 0; i < d.n; i++) diag_format(&d, i, &sb);
+        for (size_t i = 0; i < d.n; i++)
+            diag_format(&d, i, &sb);
         sb_fini(&sb);
     }
     diag_fini(&d);

@@ -101,7 +101,9 @@ static const char *terms_str(fix_t *f, const term_t *terms, uint32_t n) {
     return sb_str(&f->sb);
 }
 
-static const char *state_str(fix_t *f, const state_t *s) { return terms_str(f, s->facts, s->n); }
+static const char *state_str(fix_t *f, const state_t *s) {
+    return terms_str(f, s->facts, s->n);
+}
 
 static const char *legal_str(fix_t *f, uint32_t role) {
     const term_t *m;
@@ -122,7 +124,8 @@ static void play(fix_t *f, const char *joint_text) {
     for (const sexp_t *e = doc.first; e; e = e->next, i++) {
         joint[i] = game_ground_term(f->g, e);
         assert_int_not_equal(joint[i], TERM_NONE);
-        if (!reason_is_legal(f->r, &f->s, i, joint[i])) fail_msg("move %u of '%s' is not legal", i, joint_text);
+        if (!reason_is_legal(f->r, &f->s, i, joint[i]))
+            fail_msg("move %u of '%s' is not legal", i, joint_text);
     }
     sexp_doc_free(&doc);
     diag_fini(&d);
@@ -146,7 +149,8 @@ static void test_state_helpers(void **state) {
     term_t facts[] = {9, 3, 7, 3, 1, 9};
     a.facts = xmalloc(sizeof facts);
     a.cap = 6;
-    for (size_t i = 0; i < 6; i++) a.facts[a.n++] = facts[i];
+    for (size_t i = 0; i < 6; i++)
+        a.facts[a.n++] = facts[i];
     state_normalise(&a);
     assert_int_equal(a.n, 4);
     assert_int_equal(a.facts[0], 1);
@@ -274,7 +278,8 @@ static const char *paths(fix_t *f) {
     /* print each tuple as (x y) */
     term_t *pairs = malloc((n + 1) * sizeof *pairs);
     sym_t pair = term_intern(f->g->ts, "p", 1);
-    for (uint32_t i = 0; i < n; i++) pairs[i] = term_fun(f->g->ts, pair, tuples + 2 * i, 2);
+    for (uint32_t i = 0; i < n; i++)
+        pairs[i] = term_fun(f->g->ts, pair, tuples + 2 * i, 2);
     const char *s = terms_str(f, pairs, n);
     free(pairs);
     return s;
@@ -309,7 +314,8 @@ static void test_recursion_long_chain(void **state) {
     sb_init(&text);
     sb_puts(&text, "(role p)\n(legal p noop)\n(goal p 0)\n(<= terminal (reach n0 n60))\n"
                    "(<= (reach ?x ?y) (e ?x ?y))\n(<= (reach ?x ?z) (e ?x ?y) (reach ?y ?z))\n");
-    for (int i = 0; i < 60; i++) sb_printf(&text, "(e n%d n%d)\n", i, i + 1);
+    for (int i = 0; i < 60; i++)
+        sb_printf(&text, "(e n%d n%d)\n", i, i + 1);
     load(f, sb_str(&text));
     sb_fini(&text);
     assert_true(reason_terminal(f->r, &f->s));
@@ -359,7 +365,8 @@ static void test_negation_distinct_or(void **state) {
     uint32_t same = game_pred(f->g, term_intern(f->g->ts, "same", 4), 2);
     const term_t *tuples;
     assert_int_equal(reason_query(f->r, &f->s, NULL, same, &tuples), 3);
-    for (uint32_t i = 0; i < 3; i++) assert_int_equal(tuples[2 * i], tuples[2 * i + 1]);
+    for (uint32_t i = 0; i < 3; i++)
+        assert_int_equal(tuples[2 * i], tuples[2 * i + 1]);
 }
 
 /* ---- simultaneous moves and three roles ---- */
@@ -407,34 +414,33 @@ static void test_goal_defects(void **state) {
     assert_int_equal(reason_goal_value(f->r, &f->s, 1), -1);
     assert_int_equal(reason_goal(f->r, &f->s, 2), TERM_NONE); /* none */
     assert_int_equal(reason_goal_value(f->r, &f->s, 2), -1);
-    assert_string_equal(goal_str(f, 3), "high");                /* not a number */
+    assert_string_equal(goal_str(f, 3), "high"); /* not a number */
     assert_int_equal(reason_goal_value(f->r, &f->s, 3), -1);
     assert_int_equal(f->s.n, 0); /* no init: the empty state */
 }
 
 /* ---- GDL-II: the random role and percepts ---- */
 
-static const char *const cards =
-    "(role random) (role p)\n"
-    "(card 1) (card 2)\n"
-    "(init (phase deal))\n"
-    "(<= (legal random (deal ?c)) (true (phase deal)) (card ?c))\n"
-    "(<= (legal random noop) (true (phase guess)))\n"
-    "(<= (legal p noop) (true (phase deal)))\n"
-    "(<= (legal p (guess ?c)) (true (phase guess)) (card ?c))\n"
-    "(<= (next (secret ?c)) (does random (deal ?c)))\n"
-    "(<= (next (secret ?c)) (true (secret ?c)))\n"
-    "(<= (next (phase guess)) (true (phase deal)))\n"
-    "(<= (next (phase done)) (true (phase guess)))\n"
-    "(<= (next right) (does p (guess ?c)) (true (secret ?c)))\n"
-    "(<= (sees p dealt) (does random (deal ?c)))\n"
-    "(<= (sees p (parity odd)) (does random (deal 1)))\n"
-    "(<= (sees p (parity even)) (does random (deal 2)))\n"
-    "(<= (sees p (yourguess ?c)) (does p (guess ?c)))\n"
-    "(<= terminal (true (phase done)))\n"
-    "(<= (goal p 100) (true right))\n"
-    "(<= (goal p 0) (not (true right)))\n"
-    "(goal random 0)\n";
+static const char *const cards = "(role random) (role p)\n"
+                                 "(card 1) (card 2)\n"
+                                 "(init (phase deal))\n"
+                                 "(<= (legal random (deal ?c)) (true (phase deal)) (card ?c))\n"
+                                 "(<= (legal random noop) (true (phase guess)))\n"
+                                 "(<= (legal p noop) (true (phase deal)))\n"
+                                 "(<= (legal p (guess ?c)) (true (phase guess)) (card ?c))\n"
+                                 "(<= (next (secret ?c)) (does random (deal ?c)))\n"
+                                 "(<= (next (secret ?c)) (true (secret ?c)))\n"
+                                 "(<= (next (phase guess)) (true (phase deal)))\n"
+                                 "(<= (next (phase done)) (true (phase guess)))\n"
+                                 "(<= (next right) (does p (guess ?c)) (true (secret ?c)))\n"
+                                 "(<= (sees p dealt) (does random (deal ?c)))\n"
+                                 "(<= (sees p (parity odd)) (does random (deal 1)))\n"
+                                 "(<= (sees p (parity even)) (does random (deal 2)))\n"
+                                 "(<= (sees p (yourguess ?c)) (does p (guess ?c)))\n"
+                                 "(<= terminal (true (phase done)))\n"
+                                 "(<= (goal p 100) (true right))\n"
+                                 "(<= (goal p 0) (not (true right)))\n"
+                                 "(goal random 0)\n";
 
 static const char *sees_str(fix_t *f, const char *joint_text, uint32_t role) {
     sexp_doc_t doc;
@@ -443,7 +449,8 @@ static const char *sees_str(fix_t *f, const char *joint_text, uint32_t role) {
     assert_true(sexp_parse(f->g->ts, joint_text, strlen(joint_text), "joint", &doc, &d));
     term_t joint[8];
     uint32_t i = 0;
-    for (const sexp_t *e = doc.first; e; e = e->next) joint[i++] = game_ground_term(f->g, e);
+    for (const sexp_t *e = doc.first; e; e = e->next)
+        joint[i++] = game_ground_term(f->g, e);
     sexp_doc_free(&doc);
     diag_fini(&d);
     const term_t *p;
@@ -553,16 +560,11 @@ static void test_tictactoe_perft(void **state) {
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
     const struct CMUnitTest tests[] = {
-        T(test_state_helpers),
-        T(test_counter),
-        T(test_alternating_states),
-        T(test_recursion_transitive_closure),
-        T(test_recursion_long_chain),
-        T(test_negation_distinct_or),
-        T(test_simultaneous),
-        T(test_goal_defects),
-        T(test_gdl2_sees_and_random),
-        T(test_tictactoe),
+        T(test_state_helpers),        T(test_counter),
+        T(test_alternating_states),   T(test_recursion_transitive_closure),
+        T(test_recursion_long_chain), T(test_negation_distinct_or),
+        T(test_simultaneous),         T(test_goal_defects),
+        T(test_gdl2_sees_and_random), T(test_tictactoe),
         T(test_tictactoe_perft),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

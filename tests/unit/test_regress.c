@@ -20,23 +20,22 @@
 
 /* C: q has two rules; r has a local variable; s uses not r; u a static relation;
  * dup a distinct. */
-static const char *const c_game =
-    "(role a) (role b)\n"
-    "(<= (q ?x) (true (f ?x)))\n"
-    "(<= (q ?y) (true (g ?y)))\n"
-    "(<= r (true (h ?z)))\n"
-    "(<= (s ?x) (q ?x) (not r))\n"
-    "(st 1) (st 2)\n"
-    "(<= (u ?x) (st ?x) (true (f ?x)))\n"
-    "(<= (dup ?x) (true (f ?x)) (distinct ?x 1))\n"
-    "(<= (reach ?x) (true (start ?x)))\n"
-    "(<= (reach ?y) (reach ?x) (edge ?x ?y))\n"
-    "(edge 1 2) (edge 2 3) (edge 3 4) (edge 4 5) (edge 5 6)\n"
-    "(<= (legal ?p noop) (role ?p))\n"
-    "(<= (next (f ?x)) (true (f ?x)))\n"
-    "(<= terminal (true done))\n"
-    "(<= (goal ?p 100) (role ?p))\n"
-    "(init (f 1))\n";
+static const char *const c_game = "(role a) (role b)\n"
+                                  "(<= (q ?x) (true (f ?x)))\n"
+                                  "(<= (q ?y) (true (g ?y)))\n"
+                                  "(<= r (true (h ?z)))\n"
+                                  "(<= (s ?x) (q ?x) (not r))\n"
+                                  "(st 1) (st 2)\n"
+                                  "(<= (u ?x) (st ?x) (true (f ?x)))\n"
+                                  "(<= (dup ?x) (true (f ?x)) (distinct ?x 1))\n"
+                                  "(<= (reach ?x) (true (start ?x)))\n"
+                                  "(<= (reach ?y) (reach ?x) (edge ?x ?y))\n"
+                                  "(edge 1 2) (edge 2 3) (edge 3 4) (edge 4 5) (edge 5 6)\n"
+                                  "(<= (legal ?p noop) (role ?p))\n"
+                                  "(<= (next (f ?x)) (true (f ?x)))\n"
+                                  "(<= terminal (true done))\n"
+                                  "(<= (goal ?p 100) (role ?p))\n"
+                                  "(init (f 1))\n";
 
 /* N: a tiny turn-taking game. Whoever takes cell 1 wins; the other cells only pass the
  * turn. */
@@ -95,7 +94,9 @@ static int teardown(void **state) {
     return 0;
 }
 
-static term_t sym(fix_t *f, const char *name) { return term_const(f->g->ts, term_intern(f->g->ts, name, strlen(name))); }
+static term_t sym(fix_t *f, const char *name) {
+    return term_const(f->g->ts, term_intern(f->g->ts, name, strlen(name)));
+}
 
 static term_t app1(fix_t *f, const char *fn, term_t a) {
     return term_fun(f->g->ts, term_intern(f->g->ts, fn, strlen(fn)), &a, 1);
@@ -142,16 +143,18 @@ static void test_c_negation_local_variable(void **state) {
     form_push(in, d);
     assert_string_equal(show(f, in, NULL), "(not (exists (?v0) (true (h ?v0))))");
     term_t v = term_var(f->g->ts, 0);
-    assert_string_equal(show(f, form_atom(app1(f, "s", v)), NULL),
-                        "(or\n  (exists (?v0) (and (not (exists (?v1) (true (h ?v1)))) (true (f ?v0))))\n"
-                        "  (exists (?v0) (and (not (exists (?v1) (true (h ?v1)))) (true (g ?v0)))))");
+    assert_string_equal(
+        show(f, form_atom(app1(f, "s", v)), NULL),
+        "(or\n  (exists (?v0) (and (not (exists (?v1) (true (h ?v1)))) (true (f ?v0))))\n"
+        "  (exists (?v0) (and (not (exists (?v1) (true (h ?v1)))) (true (g ?v0)))))");
 }
 
 /* Static relations are evaluated away; ground distinct decides. */
 static void test_c_static_and_distinct(void **state) {
     fix_t *f = *state;
     term_t v = term_var(f->g->ts, 0);
-    assert_string_equal(show(f, form_atom(app1(f, "u", v)), NULL), "(or\n  (true (f 1))\n  (true (f 2)))");
+    assert_string_equal(show(f, form_atom(app1(f, "u", v)), NULL),
+                        "(or\n  (true (f 1))\n  (true (f 2)))");
     assert_string_equal(show(f, form_atom(app1(f, "dup", sym(f, "1"))), NULL), "false");
     assert_string_equal(show(f, form_atom(app1(f, "dup", sym(f, "2"))), NULL), "(true (f 2))");
 }
@@ -169,7 +172,8 @@ static void test_simplify_subsumption_contradiction(void **state) {
     fconj_add(d, FL_TRUE, app1(f, "f", sym(f, "2")), TERM_NONE);
     fconj_add(d, FL_NTRUE, app1(f, "f", sym(f, "2")), TERM_NONE);
     form_push(in, d);
-    assert_string_equal(show(f, in, NULL), "(or\n  (exists (?v0) (true (f ?v0)))\n  (exists (?v0) (true (g ?v0))))");
+    assert_string_equal(show(f, in, NULL),
+                        "(or\n  (exists (?v0) (true (f ?v0)))\n  (exists (?v0) (true (g ?v0))))");
 }
 
 /* Mutex pruning: two values of one group cannot hold together; a variable in the

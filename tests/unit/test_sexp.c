@@ -45,9 +45,13 @@ static bool parse_n(fix_t *f, const char *text, size_t len) {
     return sexp_parse(f->ts, text, len, "t.kif", &f->doc, &f->d);
 }
 
-static bool parse(fix_t *f, const char *text) { return parse_n(f, text, strlen(text)); }
+static bool parse(fix_t *f, const char *text) {
+    return parse_n(f, text, strlen(text));
+}
 
-static sym_t intern(fix_t *f, const char *s) { return term_intern(f->ts, s, strlen(s)); }
+static sym_t intern(fix_t *f, const char *s) {
+    return term_intern(f->ts, s, strlen(s));
+}
 
 /* The whole document printed, top-level expressions separated by " | ". */
 static const char *doc_text(fix_t *f) {

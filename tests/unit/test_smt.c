@@ -54,7 +54,9 @@ static int teardown(void **state) {
     return 0;
 }
 
-static term_t cst(fix_t *f, const char *s) { return term_const(f->g->ts, term_intern(f->g->ts, s, strlen(s))); }
+static term_t cst(fix_t *f, const char *s) {
+    return term_const(f->g->ts, term_intern(f->g->ts, s, strlen(s)));
+}
 
 static term_t cell(fix_t *f, term_t x, term_t y, term_t m) {
     term_t a[3] = {x, y, m};
@@ -110,7 +112,8 @@ static void test_hand_formulas(void **state) {
     t.cap = s.n + 1;
     for (uint32_t i = 0; i < s.n; i++) {
         term_t fct = s.facts[i];
-        if (term_sym(ts, fct) == term_intern(ts, "cell", 4) && term_arg(ts, fct, 0) == cst(f, "1")) {
+        if (term_sym(ts, fct) == term_intern(ts, "cell", 4) &&
+            term_arg(ts, fct, 0) == cst(f, "1")) {
             fct = cell(f, cst(f, "1"), term_arg(ts, fct, 1), cst(f, "o"));
         }
         t.facts[t.n++] = fct;

@@ -62,9 +62,9 @@ static void test_take3(void **state) {
     term_t noop[2] = {term_const(g->ts, SYM_NOOP), term_const(g->ts, SYM_NOOP)};
     solve_rounds(s, noop);
     assert_false(solve_cyclic(s));
-    assert_int_equal(solve_value(s, 0, 0), 0);   /* a moves at 3 and loses */
+    assert_int_equal(solve_value(s, 0, 0), 0); /* a moves at 3 and loses */
     assert_int_equal(solve_value(s, 0, 1), 100);
-    assert_int_equal(solve_win_in(s, 0, 1), 2);  /* b wins in two rounds */
+    assert_int_equal(solve_win_in(s, 0, 1), 2); /* b wins in two rounds */
     assert_int_equal(solve_win_in(s, 0, 0), SOLVE_NONE);
     /* W_2 of b holds at the start (a moves, every move lets b win at once) */
     assert_true((solve_wmask(s, 0, 1) >> 2) & 1);
@@ -134,9 +134,9 @@ static void test_nim(void **state) {
         for (uint32_t k = 0; k < st->n; k++) {
             term_t f = st->facts[k];
             const char *fn = term_sym_name(g->ts, term_sym(g->ts, f));
-            if (!strcmp(fn, "heap")) sum ^= atoi(term_sym_name(g->ts, term_sym(g->ts, term_arg(g->ts, f, 1))));
-            if (!strcmp(fn, "control"))
-                mover = term_arg(g->ts, f, 0) == g->roles[0] ? 0 : 1;
+            if (!strcmp(fn, "heap"))
+                sum ^= atoi(term_sym_name(g->ts, term_sym(g->ts, term_arg(g->ts, f, 1))));
+            if (!strcmp(fn, "control")) mover = term_arg(g->ts, f, 0) == g->roles[0] ? 0 : 1;
         }
         if (solve_terminal(s, i) || mover < 0) continue;
         assert_int_equal(solve_value(s, i, (uint32_t)mover), sum ? 100 : 0);

@@ -21,9 +21,13 @@ static int teardown(void **state) {
     return 0;
 }
 
-static sym_t intern(term_store_t *ts, const char *s) { return term_intern(ts, s, strlen(s)); }
+static sym_t intern(term_store_t *ts, const char *s) {
+    return term_intern(ts, s, strlen(s));
+}
 
-static term_t cnst(term_store_t *ts, const char *s) { return term_const(ts, intern(ts, s)); }
+static term_t cnst(term_store_t *ts, const char *s) {
+    return term_const(ts, intern(ts, s));
+}
 
 static term_t fun2(term_store_t *ts, const char *f, term_t a, term_t b) {
     term_t args[2] = {a, b};
@@ -101,7 +105,8 @@ static void test_case_folding(void **state) {
     assert_int_equal(intern(ts, "Distinct"), SYM_DISTINCT);
     /* A long name (past any small on-stack buffer) folds the same way. */
     char up[200], low[200];
-    for (int i = 0; i < 150; i++) up[i] = (char)('A' + i % 26), low[i] = (char)('a' + i % 26);
+    for (int i = 0; i < 150; i++)
+        up[i] = (char)('A' + i % 26), low[i] = (char)('a' + i % 26);
     up[150] = low[150] = 0;
     sym_t l = intern(ts, up);
     assert_int_equal(l, intern(ts, low));
@@ -223,7 +228,8 @@ static void test_var_bound(void **state) {
     term_t a = cnst(ts, "a");
     assert_int_equal(term_var_bound(ts, a), 0);
     assert_int_equal(term_var_bound(ts, term_var(ts, 0)), 1);
-    assert_int_equal(term_var_bound(ts, fun2(ts, "f", term_var(ts, 4), fun1(ts, "g", term_var(ts, 7)))), 8);
+    assert_int_equal(
+        term_var_bound(ts, fun2(ts, "f", term_var(ts, 4), fun1(ts, "g", term_var(ts, 7)))), 8);
     assert_int_equal(term_var_bound(ts, fun2(ts, "f", a, a)), 0);
 }
 

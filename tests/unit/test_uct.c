@@ -92,7 +92,8 @@ static void test_ttt_take_win(void **state) {
     play2(&f, "noop", "(mark 2 1)");
     play2(&f, "(mark 1 2)", "noop");
     play2(&f, "noop", "(mark 2 2)");
-    for (uint64_t seed = 1; seed <= 3; seed++) assert_string_equal(search(&f, 0, 5000, seed), "(mark 1 3)");
+    for (uint64_t seed = 1; seed <= 3; seed++)
+        assert_string_equal(search(&f, 0, 5000, seed), "(mark 1 3)");
     unload(&f);
 }
 
@@ -104,7 +105,8 @@ static void test_ttt_block_loss(void **state) {
     play2(&f, "(mark 1 1)", "noop");
     play2(&f, "noop", "(mark 3 1)");
     play2(&f, "(mark 1 2)", "noop");
-    for (uint64_t seed = 1; seed <= 3; seed++) assert_string_equal(search(&f, 1, 5000, seed), "(mark 1 3)");
+    for (uint64_t seed = 1; seed <= 3; seed++)
+        assert_string_equal(search(&f, 1, 5000, seed), "(mark 1 3)");
     /* The role without a choice plays noop. */
     assert_string_equal(search(&f, 0, 100, 1), "noop");
     unload(&f);
@@ -214,7 +216,8 @@ static void test_reuse(void **state) {
     reason_initial(f.r, &f.s);
     while (!reason_terminal(f.r, &f.s)) {
         term_t j[2];
-        for (int r = 0; r < 2; r++) j[r] = uct_choose(us[r], &f.s, 0, 2000);
+        for (int r = 0; r < 2; r++)
+            j[r] = uct_choose(us[r], &f.s, 0, 2000);
         for (int r = 0; r < 2; r++) {
             assert_true(reason_is_legal(f.r, &f.s, (uint32_t)r, j[r]));
             uct_advance(us[r], j);
@@ -224,7 +227,8 @@ static void test_reuse(void **state) {
     }
     /* Two good players draw tic-tac-toe. */
     assert_int_equal(reason_goal_value(f.r, &f.s, 0), 50);
-    for (int r = 0; r < 2; r++) uct_free(us[r]);
+    for (int r = 0; r < 2; r++)
+        uct_free(us[r]);
     unload(&f);
 }
 
@@ -276,18 +280,21 @@ static void smoke(const char *game) {
     uint32_t nr = f.g->n_roles;
     uct_t **us = calloc(nr, sizeof *us);
     term_t *j = calloc(nr, sizeof *j);
-    for (uint32_t r = 0; r < nr; r++) us[r] = uct_new(f.g, f.r, r, 100 + r);
+    for (uint32_t r = 0; r < nr; r++)
+        us[r] = uct_new(f.g, f.r, r, 100 + r);
     for (int turn = 0; turn < 200 && !reason_terminal(f.r, &f.s); turn++) {
         for (uint32_t r = 0; r < nr; r++) {
             j[r] = uct_choose(us[r], &f.s, 0, 300);
             assert_true(reason_is_legal(f.r, &f.s, r, j[r]));
         }
-        for (uint32_t r = 0; r < nr; r++) uct_advance(us[r], j);
+        for (uint32_t r = 0; r < nr; r++)
+            uct_advance(us[r], j);
         reason_next(f.r, &f.s, j, &f.n);
         state_copy(&f.s, &f.n);
     }
     assert_true(reason_terminal(f.r, &f.s));
-    for (uint32_t r = 0; r < nr; r++) uct_free(us[r]);
+    for (uint32_t r = 0; r < nr; r++)
+        uct_free(us[r]);
     free(us);
     free(j);
     unload(&f);
@@ -305,10 +312,15 @@ static void test_simultaneous(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ttt_take_win),  cmocka_unit_test(test_ttt_block_loss),
-        cmocka_unit_test(test_nim_winning_move), cmocka_unit_test(test_hook),
-        cmocka_unit_test(test_reuse),         cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_time_budget),   cmocka_unit_test(test_three_player),  cmocka_unit_test(test_simultaneous),
+        cmocka_unit_test(test_ttt_take_win),
+        cmocka_unit_test(test_ttt_block_loss),
+        cmocka_unit_test(test_nim_winning_move),
+        cmocka_unit_test(test_hook),
+        cmocka_unit_test(test_reuse),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_three_player),
+        cmocka_unit_test(test_simultaneous),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
