@@ -62,7 +62,7 @@ int cmd_check(int argc, char **argv) {
     }
     diag_t d;
     diag_init(&d);
-    game_t *g = game_load(path, &d);
+    game_t *g = game_load_rules(path, &d);
     if (!g) {
         diag_print(&d, stderr);
         fprintf(stderr, "%s: invalid (%zu error%s)\n", path, d.n, d.n == 1 ? "" : "s");

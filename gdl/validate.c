@@ -407,7 +407,13 @@ static void check_layers(check_t *c) {
         }
 }
 
+static bool validate_x(game_t *g, diag_t *errors, bool roles_required);
+
 bool validate_game(game_t *g, diag_t *errors) {
+    return validate_x(g, errors, true);
+}
+
+static bool validate_x(game_t *g, diag_t *errors, bool roles_required) {
     check_t c = {.g = g, .d = errors};
     sb_init(&c.sb);
     size_t before = errors->n;
@@ -419,7 +425,10 @@ bool validate_game(game_t *g, diag_t *errors) {
     g->gdl2 = game_pred(g, SYM_SEES, 2) != UINT32_MAX;
     for (uint32_t i = 0; i < g->n_roles; i++)
         if (term_sym(g->ts, g->roles[i]) == SYM_RANDOM) g->gdl2 = true;
-    if (g->n_roles == 0) diag_add(errors, g->file, 1, 1, "the game has no `role` facts");
+    if (g->n_roles == 0)
+        diag_add(roles_required ? errors : &g->warnings, g->file, 1, 1,
+                 roles_required ? "the game has no `role` facts"
+                                : "the game has no `role` facts: nothing can play it");
     for (size_t i = 0; i < g->n_rules; i++) {
         const rule_t *r = &g->rules[i];
         check_placement(&c, r);
@@ -433,23 +442,36 @@ bool validate_game(game_t *g, diag_t *errors) {
     return errors->n == before;
 }
 
-game_t *game_load_text(const char *text, size_t len, const char *file, diag_t *d) {
+static game_t *load_text(const char *text, size_t len, const char *file, diag_t *d,
+                         bool roles_required) {
     game_t *g = game_from_text(text, len, file, d);
-    if (g && !validate_game(g, d)) {
+    if (g && !validate_x(g, d, roles_required)) {
         game_free(g);
         return NULL;
     }
     return g;
 }
 
-game_t *game_load(const char *path, diag_t *d) {
+game_t *game_load_text(const char *text, size_t len, const char *file, diag_t *d) {
+    return load_text(text, len, file, d, true);
+}
+
+static game_t *load_file(const char *path, diag_t *d, bool roles_required) {
     size_t len;
     char *text = read_file(path, &len);
     if (!text) {
         diag_add(d, path, 0, 0, "cannot read: %s", strerror(errno));
         return NULL;
     }
-    game_t *g = game_load_text(text, len, path, d);
+    game_t *g = load_text(text, len, path, d, roles_required);
     free(text);
     return g;
+}
+
+game_t *game_load(const char *path, diag_t *d) {
+    return load_file(path, d, true);
+}
+
+game_t *game_load_rules(const char *path, diag_t *d) {
+    return load_file(path, d, false);
 }

@@ -17,6 +17,9 @@ bool validate_game(game_t *g, diag_t *errors);
 /* Loads and validates a game file: NULL with diagnostics when it cannot be read, parsed
  * or validated. */
 game_t *game_load(const char *path, diag_t *d);
+/* Loads for inspection (`ggp check`): a game without roles is only a warning (nothing can
+ * play it), as the reference reasoner loads such fragments; all else as game_load. */
+game_t *game_load_rules(const char *path, diag_t *d);
 /* Same from text (file names the source in diagnostics). */
 game_t *game_load_text(const char *text, size_t len, const char *file, diag_t *d);
 

@@ -91,7 +91,10 @@ run 1 "$GGP" check "$tmp/deep.kif" && expect err "^$tmp/deep.kif:1:[0-9]+: paren
 printf '(role r)\n(q a)\n(<= (p ?x)\n    (q ?y))\n' >"$tmp/unsafe.kif"
 run 1 "$GGP" check "$tmp/unsafe.kif" && expect err "^$tmp/unsafe.kif:3:5: unsafe variable" "unsafe rule"
 printf '(init (x))\n' >"$tmp/noroles.kif"
-run 1 "$GGP" check "$tmp/noroles.kif" && expect err "^$tmp/noroles.kif:1:1: .*role" "no roles"
+# a fragment without roles loads for inspection, as the reference loads it, with a warning;
+# nothing can play it
+run 0 "$GGP" check "$tmp/noroles.kif" && expect err "^$tmp/noroles.kif:1:1: .*no \`role\` facts: nothing can play it" "no roles: check warns"
+run 1 "$GGP" trace "$tmp/noroles.kif" --seed 1 && expect err "^$tmp/noroles.kif:1:1: .*no \`role\` facts" "no roles: trace refuses"
 # the other subcommands report the same way
 run 1 "$GGP" trace "$tmp/stray.kif" --seed 1 && expect err "^$tmp/stray.kif:3:3: " "trace on a malformed game"
 run 1 "$GGP" perft "$tmp/unsafe.kif" --depth 1 && expect err "^$tmp/unsafe.kif:3:5: " "perft on an invalid game"
