@@ -253,9 +253,13 @@ static term_t subst_rec(term_store_t *ts, term_t t, const term_t *map, uint32_t 
     term_t *args = n <= 16 ? small : xmalloc(n * sizeof *args);
     uint32_t base = nd->args;
     sym_t f = nd->sym;
-    for (uint32_t i = 0; i < n; i++)
+    bool changed = false;
+    for (uint32_t i = 0; i < n; i++) {
         args[i] = subst_rec(ts, ts->args[base + i], map, offset);
-    term_t r = term_fun(ts, f, args, n);
+        changed |= args[i] != ts->args[base + i];
+    }
+    /* an unchanged term is not looked up again (hot in backward search) */
+    term_t r = changed ? term_fun(ts, f, args, n) : t;
     if (args != small) free(args);
     return r;
 }

@@ -175,8 +175,7 @@ static void own_scope(expand_t *x, const fconj_t *S, int depth) {
     for (uint32_t i = 0; i < S->n; i++) {
         const flit_t *l = &S->lits[i];
         if (l->kind == FL_NOT) continue;
-        if (l->a) term_each_var(x->ts, l->a, own_var, x);
-        if (l->b) term_each_var(x->ts, l->b, own_var, x);
+        flit_each_var(x->ts, l, own_var, x);
     }
 }
 
@@ -431,7 +430,7 @@ static bool add_body(expand_t *x, fconj_t *T, const rule_t *r, const term_t *rma
     bool from_rec = fp != UINT32_MAX && g->preds[fp].recursive;
     for (uint32_t i = 0; i < r->n_body; i++) {
         const lit_t *bl = &r->body[i];
-        term_t atom = form_subst(ts, bl->atom, rmap);
+        term_t atom = term_subst(ts, bl->atom, rmap);
         sym_t s = term_sym(ts, atom);
         flit_t l = {.gen = (uint8_t)(from->gen < 255 ? from->gen + 1 : 255), .depth = from->depth};
         bool neg = bl->kind == LIT_NEG;
@@ -531,7 +530,7 @@ static bool add_alt(expand_t *x, fconj_t *T, const alt_t *alt, const flit_t *fro
     uint32_t offset = fresh(x, r->n_vars);
     for (uint32_t k = 0; k < r->n_vars; k++)
         rmap[k] = term_var(x->ts, offset + k);
-    fconj_add(T, FL_EQ, atom, form_subst(x->ts, r->head, rmap));
+    fconj_add(T, FL_EQ, atom, term_subst(x->ts, r->head, rmap));
     return add_body(x, T, r, rmap, from, pol);
 }
 
@@ -651,8 +650,8 @@ static uint32_t ctx_view(expand_t *x, const fconj_t *S, flit_t **out, uint8_t **
             if (l.kind == FL_NOT || l.kind == FL_MOVE) continue;
             if (n_eq) {
                 term_t a = l.a, b = l.b;
-                if (l.a && !term_is_ground(x->ts, l.a)) l.a = form_subst(x->ts, l.a, x->eqmap);
-                if (l.b && !term_is_ground(x->ts, l.b)) l.b = form_subst(x->ts, l.b, x->eqmap);
+                if (l.a && !term_is_ground(x->ts, l.a)) l.a = term_subst(x->ts, l.a, x->eqmap);
+                if (l.b && !term_is_ground(x->ts, l.b)) l.b = term_subst(x->ts, l.b, x->eqmap);
                 changed[k] = l.a != a || l.b != b;
             }
             v[k++] = l;
@@ -681,8 +680,7 @@ static void occ_tree(expand_t *x, const fconj_t *c, occ_t *o) {
             occ_tree(x, l->sub, o);
             continue;
         }
-        if (l->a) term_each_var(x->ts, l->a, occ_var, o);
-        if (l->b) term_each_var(x->ts, l->b, occ_var, o);
+        flit_each_var(x->ts, l, occ_var, o);
     }
 }
 
@@ -961,8 +959,7 @@ static bool mark_own(expand_t *x, const fconj_t *C, uint8_t *pv) {
     for (uint32_t i = 0; i < C->n; i++) {
         const flit_t *l = &C->lits[i];
         if (l->kind == FL_NOT) continue;
-        if (l->a) term_each_var(x->ts, l->a, pv_var, &p);
-        if (l->b) term_each_var(x->ts, l->b, pv_var, &p);
+        flit_each_var(x->ts, l, pv_var, &p);
     }
     return p.all_owned;
 }
@@ -976,8 +973,7 @@ static void unmark_own(expand_t *x, const fconj_t *C, uint8_t *pv) {
     for (uint32_t i = 0; i < C->n; i++) {
         const flit_t *l = &C->lits[i];
         if (l->kind == FL_NOT) continue;
-        if (l->a) term_each_var(x->ts, l->a, clear_pv, pv);
-        if (l->b) term_each_var(x->ts, l->b, clear_pv, pv);
+        flit_each_var(x->ts, l, clear_pv, pv);
     }
 }
 
@@ -999,8 +995,7 @@ static void ren_scope(ren_t *r, const fconj_t *c) {
             ren_scope(r, l->sub);
             continue;
         }
-        if (l->a) term_each_var(r->x->ts, l->a, ren_var, r);
-        if (l->b) term_each_var(r->x->ts, l->b, ren_var, r);
+        flit_each_var(r->x->ts, l, ren_var, r);
     }
 }
 
@@ -1278,8 +1273,7 @@ static void mark_top_vars(const term_store_t *ts, const fconj_t *E, uint8_t *pv)
     for (uint32_t i = 0; i < E->n; i++) {
         const flit_t *l = &E->lits[i];
         if (l->kind == FL_NOT) continue;
-        if (l->a) term_each_var(ts, l->a, mark_pv, pv);
-        if (l->b) term_each_var(ts, l->b, mark_pv, pv);
+        flit_each_var(ts, l, mark_pv, pv);
     }
 }
 
@@ -1445,16 +1439,6 @@ static void mark_var1(void *ctx, uint32_t v) {
     ((uint8_t *)ctx)[v] = 1;
 }
 
-typedef struct {
-    const uint8_t *mark;
-    bool hit;
-} hit_t;
-
-static void hit_var(void *ctx, uint32_t v) {
-    hit_t *h = ctx;
-    if (h->mark[v]) h->hit = true;
-}
-
 static bool tree_mentions(const term_store_t *ts, const fconj_t *c, const uint8_t *mark) {
     for (uint32_t i = 0; i < c->n; i++) {
         const flit_t *l = &c->lits[i];
@@ -1462,10 +1446,7 @@ static bool tree_mentions(const term_store_t *ts, const fconj_t *c, const uint8_
             if (tree_mentions(ts, l->sub, mark)) return true;
             continue;
         }
-        hit_t h = {.mark = mark};
-        if (l->a) term_each_var(ts, l->a, hit_var, &h);
-        if (l->b) term_each_var(ts, l->b, hit_var, &h);
-        if (h.hit) return true;
+        if (flit_mentions(ts, l, mark)) return true;
     }
     return false;
 }
@@ -1478,8 +1459,7 @@ static fconj_t *closed_part(const term_store_t *ts, const fconj_t *c) {
     for (uint32_t i = 0; i < c->n; i++) {
         const flit_t *l = &c->lits[i];
         if (l->kind == FL_NOT) continue;
-        if (l->a) term_each_var(ts, l->a, mark_var1, mark);
-        if (l->b) term_each_var(ts, l->b, mark_var1, mark);
+        flit_each_var(ts, l, mark_var1, mark);
     }
     fconj_t *r = fconj_new();
     for (uint32_t i = 0; i < c->n; i++) {

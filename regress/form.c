@@ -107,6 +107,28 @@ void term_each_var(const term_store_t *ts, term_t t, void (*fn)(void *, uint32_t
         term_each_var(ts, term_arg(ts, t, i), fn, ctx);
 }
 
+void flit_each_var(const term_store_t *ts, const flit_t *l, void (*fn)(void *, uint32_t),
+                   void *ctx) {
+    if (l->a) term_each_var(ts, l->a, fn, ctx);
+    if (l->b) term_each_var(ts, l->b, fn, ctx);
+}
+
+typedef struct {
+    const uint8_t *mark;
+    bool hit;
+} mention_t;
+
+static void mention_var(void *ctx, uint32_t v) {
+    mention_t *m = ctx;
+    if (m->mark[v]) m->hit = true;
+}
+
+bool flit_mentions(const term_store_t *ts, const flit_t *l, const uint8_t *mark) {
+    mention_t m = {.mark = mark};
+    flit_each_var(ts, l, mention_var, &m);
+    return m.hit;
+}
+
 static uint32_t max_u32(uint32_t a, uint32_t b) {
     return a > b ? a : b;
 }
@@ -125,27 +147,6 @@ uint32_t fconj_var_bound(const term_store_t *ts, const fconj_t *c) {
     return m;
 }
 
-term_t form_subst(term_store_t *ts, term_t t, const term_t *map) {
-    if (term_is_ground(ts, t)) return t;
-    if (term_is_var(ts, t)) {
-        term_t v = map[term_sym(ts, t)];
-        return v == TERM_NONE ? t : v;
-    }
-    uint32_t n = term_arity(ts, t);
-    term_t small[16] = {0};
-    term_t *args = n <= 16 ? small : xmalloc(n * sizeof *args);
-    bool changed = false;
-    for (uint32_t i = 0; i < n; i++) {
-        term_t a = term_arg(ts, t, i);
-        args[i] = form_subst(ts, a, map);
-        changed |= args[i] != a;
-    }
-    /* unchanged terms are not looked up again */
-    term_t r = changed ? term_fun(ts, term_sym(ts, t), args, n) : t;
-    if (args != small) free(args);
-    return r;
-}
-
 void fconj_subst(term_store_t *ts, fconj_t *c, const term_t *map) {
     for (uint32_t i = 0; i < c->n; i++) {
         flit_t *l = &c->lits[i];
@@ -153,8 +154,8 @@ void fconj_subst(term_store_t *ts, fconj_t *c, const term_t *map) {
             fconj_subst(ts, l->sub, map);
             continue;
         }
-        if (l->a && !term_is_ground(ts, l->a)) l->a = form_subst(ts, l->a, map);
-        if (l->b && !term_is_ground(ts, l->b)) l->b = form_subst(ts, l->b, map);
+        if (l->a && !term_is_ground(ts, l->a)) l->a = term_subst(ts, l->a, map);
+        if (l->b && !term_is_ground(ts, l->b)) l->b = term_subst(ts, l->b, map);
     }
 }
 
@@ -188,8 +189,7 @@ static void canon_walk(canon_t *k, const fconj_t *c) {
     for (uint32_t i = 0; i < c->n; i++) {
         const flit_t *l = &c->lits[i];
         if (l->kind == FL_NOT) continue;
-        if (l->a) term_each_var(k->ts, l->a, canon_var, k);
-        if (l->b) term_each_var(k->ts, l->b, canon_var, k);
+        flit_each_var(k->ts, l, canon_var, k);
     }
     for (uint32_t i = 0; i < c->n; i++)
         if (c->lits[i].kind == FL_NOT) canon_walk(k, c->lits[i].sub);
@@ -319,8 +319,7 @@ static void pr_conj(pr_t *p, const fconj_t *c, strbuf_t *out) {
     for (uint32_t i = 0; i < c->n; i++) {
         const flit_t *l = &c->lits[i];
         if (l->kind == FL_NOT) continue;
-        if (l->a) term_each_var(p->ts, l->a, pr_var, p);
-        if (l->b) term_each_var(p->ts, l->b, pr_var, p);
+        flit_each_var(p->ts, l, pr_var, p);
     }
     uint32_t last = p->n_own;
     if (last > first) {

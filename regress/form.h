@@ -82,9 +82,7 @@ void form_clear(form_t *f);
 /* ---- terms and variables ---- */
 /* Largest variable number in the whole tree plus one. */
 uint32_t fconj_var_bound(const term_store_t *ts, const fconj_t *c);
-/* term_subst that returns t itself, without a store lookup, when nothing changes. */
-term_t form_subst(term_store_t *ts, term_t t, const term_t *map);
-/* Applies form_subst(map) to every term of the tree (map sized past every variable). */
+/* Applies term_subst(map) to every term of the tree (map sized past every variable). */
 void fconj_subst(term_store_t *ts, fconj_t *c, const term_t *map);
 /* Renumbers the variables of a top-level disjunct densely, in order of first occurrence
  * (a canonical form for comparisons); sets c->nv. */
@@ -93,6 +91,12 @@ void fconj_canon_vars(term_store_t *ts, fconj_t *c);
 void fconj_shift(term_store_t *ts, fconj_t *c, uint32_t offset);
 /* Calls fn for each variable occurrence in a term. */
 void term_each_var(const term_store_t *ts, term_t t, void (*fn)(void *, uint32_t), void *ctx);
+/* The same over a literal's own terms (not a negated literal's scope). */
+void flit_each_var(const term_store_t *ts, const flit_t *l, void (*fn)(void *, uint32_t),
+                   void *ctx);
+/* Whether a literal's own terms mention a variable v with mark[v] set (mark sized past
+ * every variable of the literal). */
+bool flit_mentions(const term_store_t *ts, const flit_t *l, const uint8_t *mark);
 
 /* ---- measures ---- */
 /* Literals in the whole tree (a FL_NOT counts one plus its scope). */

@@ -384,8 +384,7 @@ static void mark_tree(gr_t *g, const fconj_t *c) {
             mark_tree(g, l->sub);
             continue;
         }
-        if (l->a) term_each_var(g->ts, l->a, collect_vars, g);
-        if (l->b) term_each_var(g->ts, l->b, collect_vars, g);
+        flit_each_var(g->ts, l, collect_vars, g);
     }
 }
 

@@ -226,8 +226,7 @@ static void mark_lits(const term_store_t *ts, vmark_t *m, const flit_t *lits, ui
     for (uint32_t i = 0; i < n; i++) {
         const flit_t *l = &lits[i];
         if (l->kind == FL_NOT) continue;
-        if (l->a) term_each_var(ts, l->a, mark_var, m);
-        if (l->b) term_each_var(ts, l->b, mark_var, m);
+        flit_each_var(ts, l, mark_var, m);
     }
 }
 
@@ -247,8 +246,7 @@ static bool all_bound(const job_t *j) {
     for (uint32_t i = 0; i < j->P->n && b.ok; i++) {
         const flit_t *l = &j->P->lits[i];
         if (l->kind == FL_NOT) continue;
-        if (l->a) term_each_var(j->s->ts, l->a, chk_bound, &b);
-        if (l->b) term_each_var(j->s->ts, l->b, chk_bound, &b);
+        flit_each_var(j->s->ts, l, chk_bound, &b);
     }
     return b.ok;
 }
@@ -355,23 +353,6 @@ static int rank(int kind) {
     }
 }
 
-typedef struct {
-    const uint8_t *pv;
-    bool has;
-} haspv_t;
-
-static void has_pv(void *ctx, uint32_t v) {
-    haspv_t *h = ctx;
-    if (h->pv[v]) h->has = true;
-}
-
-static bool mentions_pattern(const term_store_t *ts, const flit_t *l, const uint8_t *pv) {
-    haspv_t h = {.pv = pv};
-    if (l->a) term_each_var(ts, l->a, has_pv, &h);
-    if (l->b) term_each_var(ts, l->b, has_pv, &h);
-    return h.has;
-}
-
 static bool run_job(subsume_t *s, const view_t *P, const uint8_t *pv, const view_t *T,
                     uint32_t nt) {
     level_t *lv = level(s, s->depth);
@@ -380,13 +361,12 @@ static bool run_job(subsume_t *s, const view_t *P, const uint8_t *pv, const view
     j.order = P->n <= 64 ? order_small : xmalloc(P->n * sizeof *j.order);
     uint32_t n = 0;
     for (uint32_t i = 0; i < P->n; i++)
-        if (P->lits[i].kind != FL_NOT && !mentions_pattern(s->ts, &P->lits[i], pv))
-            j.order[n++] = i;
+        if (P->lits[i].kind != FL_NOT && !flit_mentions(s->ts, &P->lits[i], pv)) j.order[n++] = i;
     j.n_fixed = n;
     for (int r = 0; r <= 2; r++)
         for (uint32_t i = 0; i < P->n; i++)
             if (rank(P->lits[i].kind) == r &&
-                (P->lits[i].kind == FL_NOT || mentions_pattern(s->ts, &P->lits[i], pv)))
+                (P->lits[i].kind == FL_NOT || flit_mentions(s->ts, &P->lits[i], pv)))
                 j.order[n++] = i;
     bool ok = search(&j, 0);
     undo(&j, 0);
