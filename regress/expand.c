@@ -542,31 +542,8 @@ static bool same_lit(const flit_t *p, const flit_t *q) {
     return (p->kind == FL_DIST || p->kind == FL_EQ) && p->a == q->b && p->b == q->a;
 }
 
-static int complement(int kind) {
-    switch (kind) {
-    case FL_TRUE:
-        return FL_NTRUE;
-    case FL_NTRUE:
-        return FL_TRUE;
-    case FL_DOES:
-        return FL_NDOES;
-    case FL_NDOES:
-        return FL_DOES;
-    case FL_ATOM:
-        return FL_NATOM;
-    case FL_NATOM:
-        return FL_ATOM;
-    case FL_DIST:
-        return FL_EQ;
-    case FL_EQ:
-        return FL_DIST;
-    default:
-        return -1;
-    }
-}
-
 static bool contradicts(const flit_t *p, const flit_t *q) {
-    if (p->kind == FL_NOT || complement(p->kind) != q->kind) return false;
+    if (p->kind == FL_NOT || flit_complement(p->kind) != q->kind) return false;
     if (p->a == q->a && p->b == q->b) return true;
     return (p->kind == FL_DIST || p->kind == FL_EQ) && p->a == q->b && p->b == q->a;
 }
@@ -1030,7 +1007,7 @@ static bool try_lift(expand_t *x, fconj_t *S, uint32_t i) {
     bool owned = mark_own(x, C, x->pv);
     unmark_own(x, C, x->pv);
     if (!owned) return false;
-    int k = complement(l.kind);
+    int k = flit_complement(l.kind);
     if (k < 0) return false;
     l.kind = (uint8_t)k;
     fconj_remove(S, i);
@@ -1439,18 +1416,6 @@ static void mark_var1(void *ctx, uint32_t v) {
     ((uint8_t *)ctx)[v] = 1;
 }
 
-static bool tree_mentions(const term_store_t *ts, const fconj_t *c, const uint8_t *mark) {
-    for (uint32_t i = 0; i < c->n; i++) {
-        const flit_t *l = &c->lits[i];
-        if (l->kind == FL_NOT) {
-            if (tree_mentions(ts, l->sub, mark)) return true;
-            continue;
-        }
-        if (flit_mentions(ts, l, mark)) return true;
-    }
-    return false;
-}
-
 /* The part of the common conjunct usable as context of the disjuncts: its variables are
  * its own, so only what mentions none of its top-level variables (copies). */
 static fconj_t *closed_part(const term_store_t *ts, const fconj_t *c) {
@@ -1465,7 +1430,7 @@ static fconj_t *closed_part(const term_store_t *ts, const fconj_t *c) {
     for (uint32_t i = 0; i < c->n; i++) {
         const flit_t *l = &c->lits[i];
         if (l->kind == FL_NOT) {
-            if (!tree_mentions(ts, l->sub, mark)) fconj_add_not(r, fconj_copy(l->sub));
+            if (!fconj_mentions(ts, l->sub, mark)) fconj_add_not(r, fconj_copy(l->sub));
             continue;
         }
         if ((l->a && !term_is_ground(ts, l->a)) || (l->b && !term_is_ground(ts, l->b))) continue;

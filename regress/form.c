@@ -129,6 +129,38 @@ bool flit_mentions(const term_store_t *ts, const flit_t *l, const uint8_t *mark)
     return m.hit;
 }
 
+bool fconj_mentions(const term_store_t *ts, const fconj_t *c, const uint8_t *mark) {
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT ? fconj_mentions(ts, l->sub, mark) : flit_mentions(ts, l, mark))
+            return true;
+    }
+    return false;
+}
+
+int flit_complement(int kind) {
+    switch (kind) {
+    case FL_TRUE:
+        return FL_NTRUE;
+    case FL_NTRUE:
+        return FL_TRUE;
+    case FL_DOES:
+        return FL_NDOES;
+    case FL_NDOES:
+        return FL_DOES;
+    case FL_ATOM:
+        return FL_NATOM;
+    case FL_NATOM:
+        return FL_ATOM;
+    case FL_DIST:
+        return FL_EQ;
+    case FL_EQ:
+        return FL_DIST;
+    default:
+        return -1;
+    }
+}
+
 static uint32_t max_u32(uint32_t a, uint32_t b) {
     return a > b ? a : b;
 }

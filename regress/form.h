@@ -79,6 +79,10 @@ form_t *form_copy(const form_t *f);
 void form_push(form_t *f, fconj_t *c); /* adopts c */
 void form_clear(form_t *f);
 
+/* The kind of a literal's negation (not x for x and back, distinct for =), or -1 for
+ * FL_NOT and FL_MOVE. */
+int flit_complement(int kind);
+
 /* ---- terms and variables ---- */
 /* Largest variable number in the whole tree plus one. */
 uint32_t fconj_var_bound(const term_store_t *ts, const fconj_t *c);
@@ -97,6 +101,8 @@ void flit_each_var(const term_store_t *ts, const flit_t *l, void (*fn)(void *, u
 /* Whether a literal's own terms mention a variable v with mark[v] set (mark sized past
  * every variable of the literal). */
 bool flit_mentions(const term_store_t *ts, const flit_t *l, const uint8_t *mark);
+/* The same over a scope's whole tree. */
+bool fconj_mentions(const term_store_t *ts, const fconj_t *c, const uint8_t *mark);
 
 /* ---- measures ---- */
 /* Literals in the whole tree (a FL_NOT counts one plus its scope). */

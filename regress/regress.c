@@ -8,6 +8,7 @@
 
 #include "match.h"
 #include "mutex.h"
+#include "subsume.h"
 
 #define SAMPLE_PLAYOUTS 64
 #define SAMPLE_MAX 1500
@@ -33,6 +34,9 @@ struct regress {
     regress_step_t *steps[2];
     uint32_t n_steps[2], cap_steps[2];
     double deadline;
+    subsume_t *subs; /* implication tests between a formula's common conjunct and disjuncts */
+    form_t *ends[2]; /* per mover: the states where it can move out of ends_key */
+    strbuf_t ends_key[2];
 };
 
 void regress_default_opts(regress_opts_t *o) {
@@ -192,6 +196,9 @@ regress_t *regress_new(game_t *g, reasoner_t *r, uint32_t role, const regress_op
     rg->shape = sh;
     rg->role = role;
     rg->x = expand_new(g, r);
+    rg->subs = subsume_new(g->ts);
+    sb_init(&rg->ends_key[0]);
+    sb_init(&rg->ends_key[1]);
     expand_opts(rg->x)->max_depth = o->max_depth;
     return rg;
 }
@@ -210,6 +217,11 @@ void regress_free(regress_t *rg) {
     free(rg->samples);
     free(rg->mutexes);
     expand_free(rg->x);
+    subsume_free(rg->subs);
+    for (int k = 0; k < 2; k++) {
+        form_free(rg->ends[k]);
+        sb_fini(&rg->ends_key[k]);
+    }
     free(rg);
 }
 
@@ -396,6 +408,215 @@ static fconj_t *forall_scope(regress_t *rg, fconj_t *const *ds, uint32_t n, uint
     return all;
 }
 
+/* ---------------- what every disjunct already implies ---------------- */
+
+typedef struct {
+    const term_store_t *ts;
+    uint8_t *mark;
+} mark_t;
+
+static void set_mark(void *ctx, uint32_t v) {
+    ((mark_t *)ctx)->mark[v] = 1;
+}
+
+/* Marks the variables of c's direct literals (not those of its negated scopes). */
+static void mark_direct(const term_store_t *ts, const fconj_t *c, uint8_t *mark) {
+    mark_t m = {ts, mark};
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->lits[i].kind != FL_NOT) flit_each_var(ts, &c->lits[i], set_mark, &m);
+}
+
+/* Does P map into the targets, its direct variables outside `fixed` being the pattern? */
+static bool maps_into(regress_t *rg, const fconj_t *P, const uint8_t *fixed,
+                      const fconj_t *const *T, uint32_t nt, uint32_t cap) {
+    uint8_t *pv = xcalloc(cap, 1);
+    mark_direct(rg->g->ts, P, pv);
+    for (uint32_t v = 0; v < cap; v++)
+        if (fixed && fixed[v]) pv[v] = 0;
+    subsume_set_cap(rg->subs, cap);
+    bool ok = subsume_conj(rg->subs, P, pv, T, nt);
+    free(pv);
+    return ok;
+}
+
+static bool same_flit(const flit_t *p, const flit_t *q) {
+    return p->kind == q->kind && p->a == q->a && p->b == q->b;
+}
+
+/* Whether disjunct D implies NOT(S) (S's variables numbered above D's), by one of two
+ * sufficient tests: a negation NOT(S2) of D whose conjunction S entails (S2 maps into S
+ * and D), or a conjunct NOT(A) of S, closed within A, whose conjunction D entails. */
+static bool implies_not(regress_t *rg, const fconj_t *D, const fconj_t *S, uint32_t cap) {
+    const term_store_t *ts = rg->g->ts;
+    uint8_t *fixed = xcalloc(cap, 1);
+    mark_direct(ts, D, fixed);
+    bool yes = false;
+    const fconj_t *SD[2] = {S, D};
+    for (uint32_t i = 0; i < D->n && !yes; i++)
+        if (D->lits[i].kind == FL_NOT) yes = maps_into(rg, D->lits[i].sub, fixed, SD, 2, cap);
+    uint8_t *own = xcalloc(cap, 1);
+    mark_direct(ts, S, own);
+    for (uint32_t i = 0; i < S->n && !yes; i++) {
+        const flit_t *l = &S->lits[i];
+        if (l->kind == FL_NOT) {
+            if (!fconj_mentions(ts, l->sub, own)) yes = maps_into(rg, l->sub, NULL, &D, 1, cap);
+        } else if (!flit_mentions(ts, l, own)) {
+            flit_t c = *l;
+            int k = flit_complement(l->kind);
+            c.kind = (uint8_t)k;
+            for (uint32_t j = 0; k >= 0 && j < D->n && !yes; j++)
+                yes = same_flit(&c, &D->lits[j]);
+        }
+    }
+    free(own);
+    free(fixed);
+    return yes;
+}
+
+/* Whether disjunct d implies literal l of the common conjunct. */
+static bool implies_lit(regress_t *rg, const fconj_t *d, const flit_t *l) {
+    term_store_t *ts = rg->g->ts;
+    if (l->kind != FL_NOT) {
+        for (uint32_t j = 0; j < d->n; j++)
+            if (same_flit(l, &d->lits[j])) return true;
+        return false;
+    }
+    uint32_t off = fconj_var_bound(ts, d);
+    fconj_t *S = fconj_copy(l->sub);
+    fconj_shift(ts, S, off);
+    uint32_t cap = fconj_var_bound(ts, S) + 1;
+    if (cap <= off) cap = off + 1;
+    bool yes = implies_not(rg, d, S, cap);
+    fconj_free(S);
+    return yes;
+}
+
+/* Marks (keep[i] = 0) the literals of f's common conjunct that every disjunct implies:
+ * in the forall form they need no separate check, since every move must lead into some
+ * disjunct anyway (in connect four: "the board is not full", implied by the landing row
+ * of every threat). Returns how many were marked. */
+static uint32_t implied_common(regress_t *rg, const form_t *f, uint8_t *keep) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < f->common->n; i++) {
+        keep[i] = 1;
+        bool all = f->n > 0;
+        for (uint32_t j = 0; j < f->n && all; j++)
+            all = implies_lit(rg, f->d[j], &f->common->lits[i]);
+        if (all) keep[i] = 0, n++;
+    }
+    return n;
+}
+
+/* forall_scope for the move variable, or once per ground move, negated into D. */
+static void add_forall(regress_t *rg, fconj_t *D, fconj_t *const *ds, uint32_t n, uint32_t p,
+                       uint32_t ng, const term_t *gm, uint32_t *next_var) {
+    if (!ng) fconj_add_not(D, forall_scope(rg, ds, n, p, term_var(rg->g->ts, 0), next_var));
+    for (uint32_t k = 0; k < ng; k++)
+        fconj_add_not(D, forall_scope(rg, ds, n, p, gm[k], next_var));
+}
+
+/* f's common conjunct less what every disjunct implies (NULL: nothing left). */
+static fconj_t *kept_common(regress_t *rg, const form_t *f) {
+    uint8_t *keep = xmalloc(f->common->n + 1);
+    implied_common(rg, f, keep);
+    fconj_t *c = fconj_new();
+    for (uint32_t i = 0; i < f->common->n; i++)
+        if (keep[i]) {
+            flit_t l = f->common->lits[i];
+            if (l.kind == FL_NOT) l.sub = fconj_copy(l.sub);
+            fconj_push(c, l);
+        }
+    free(keep);
+    if (!c->n) fconj_free(c), c = NULL;
+    return c;
+}
+
+/* The negation of c as a formula: one disjunct per literal (NULL when a literal has no
+ * complement at the top level). */
+static form_t *negation(const fconj_t *c) {
+    form_t *F = form_new();
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        int k = flit_complement(l->kind);
+        if (l->kind == FL_NOT) {
+            form_push(F, fconj_copy(l->sub));
+        } else if (l->kind == FL_TRUE || l->kind == FL_NTRUE || l->kind == FL_ATOM ||
+                   l->kind == FL_NATOM) {
+            fconj_t *d = fconj_new();
+            flit_t m = *l;
+            m.kind = (uint8_t)k;
+            fconj_push(d, m);
+            form_push(F, d);
+        } else {
+            form_free(F);
+            return NULL;
+        }
+    }
+    return F;
+}
+
+/* E = the states where p can move out of c: ∃b (legal(p, b) ∧ ¬c'(b)), by the exists
+ * form of N on the negation of c, cached per mover and c. NULL when it is not exact
+ * (a bound, cap or missing move cut it: its negation would then say too much) or time
+ * ran out (*timed_out). */
+static const form_t *ending_moves(regress_t *rg, const fconj_t *c, uint32_t p, bool *timed_out) {
+    strbuf_t key;
+    sb_init(&key);
+    fconj_print(rg->g->ts, c, &key);
+    if (rg->ends[p] && !strcmp(sb_str(&rg->ends_key[p]), sb_str(&key))) {
+        sb_fini(&key);
+        return rg->ends[p];
+    }
+    form_t *F = negation(c);
+    form_t *E = F ? regress_N(rg, F, p, true) : NULL;
+    form_free(F);
+    *timed_out = F && !E;
+    if (E && !E->complete) form_free(E), E = NULL;
+    if (E) {
+        form_free(rg->ends[p]);
+        rg->ends[p] = E;
+        sb_clear(&rg->ends_key[p]);
+        sb_puts(&rg->ends_key[p], sb_str(&key));
+    }
+    sb_fini(&key);
+    return E;
+}
+
+/* Adds to D (the forall form's disjunct) "no move of p leaves f's common conjunct":
+ * ¬E_1 ∧ … ∧ ¬E_k for the disjuncts of ending_moves, a flat form (E's disjuncts are
+ * those of an exists step), or, when that is not exact, the nested form
+ * ¬∃b (legal(p, b) ∧ ¬common'). The literals every disjunct of f implies are left out.
+ * False when time ran out. */
+static bool no_ending(regress_t *rg, fconj_t *D, const form_t *f, uint32_t p, uint32_t ng,
+                      const term_t *gm, uint32_t *next_var) {
+    term_store_t *ts = rg->g->ts;
+    fconj_t *c = kept_common(rg, f);
+    if (!c) return true;
+    bool timed_out = false;
+    const form_t *E = ending_moves(rg, c, p, &timed_out);
+    if (timed_out) {
+        fconj_free(c);
+        return false;
+    }
+    if (E) {
+        for (uint32_t k = 0; k < E->n; k++) {
+            fconj_t *e = fconj_copy(E->d[k]);
+            fconj_canon_vars(ts, e);
+            uint32_t nv = e->nv;
+            fconj_shift(ts, e, *next_var);
+            *next_var += nv;
+            fconj_add_not(D, e);
+        }
+    } else {
+        form_t one = {.d = NULL, .n = 0, .common = c};
+        form_t *cn = form_nextify(ts, &one);
+        add_forall(rg, D, &cn->common, 1, p, ng, gm, next_var);
+        form_free(cn);
+    }
+    fconj_free(c);
+    return true;
+}
+
 /* The move literal m of the mover p: ?0 lifted. With ground moves (few enough, known):
  * one copy per move, which lets unification with the move decide most `does` at once
  * instead of carrying `= ?m` constraints through every nested scope. The forall form
@@ -427,13 +648,13 @@ form_t *regress_N(regress_t *rg, const form_t *f, uint32_t mover, bool exists) {
         fconj_t *D = fconj_new();
         fconj_add(D, FL_MOVE, rg->g->roles[q], rg->shape.noop[q]);
         uint32_t next_var = 1;
-        for (int part = phi->common ? 0 : 1; part < 2; part++) {
-            fconj_t *const *ds = part == 0 ? &phi->common : phi->d;
-            uint32_t nd = part == 0 ? 1 : phi->n;
-            if (!ng) fconj_add_not(D, forall_scope(rg, ds, nd, p, v0, &next_var));
-            for (uint32_t k = 0; k < ng; k++)
-                fconj_add_not(D, forall_scope(rg, ds, nd, p, gm[k], &next_var));
+        if (f->common && !no_ending(rg, D, f, p, ng, gm, &next_var)) {
+            fconj_free(D);
+            form_free(phi);
+            form_free(in);
+            return NULL;
         }
+        add_forall(rg, D, phi->d, phi->n, p, ng, gm, &next_var);
         if (ng) {
             /* no legal move outside the known ones */
             fconj_t *other = fconj_new();
