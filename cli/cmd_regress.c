@@ -18,7 +18,8 @@
 
 static const char *const regress_help =
     "usage: ggp regress GAME --role R [--budget SEC] [--max-size N] [--depth D]\n"
-    "                   [--steps I] [--no-mutex] [--print] [--check [--no-z3]] [--hits N]\n\n"
+    "                   [--steps I] [--no-mutex] [--ground] [--print]\n"
+    "                   [--check [--no-z3] [--max-states N]] [--hits N]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
     "(R to move when i is odd); beta_i is the same for the other role. Prints one line per\n"

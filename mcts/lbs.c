@@ -10,16 +10,17 @@
 #include "regress.h"
 #include "smt.h"
 
-#define LBS_MAX 64          /* formulas per side (the hit counters' size) */
-#define NO_GUARD UINT32_MAX /* a formula without a who-moves conjunct */
-#define CAL_SHARE 0.1       /* of the budget, kept for measuring the formulas' cost */
-#define NEW_SHARE 0.15      /* of the rest, assumed taken by regress_new's set-up */
-#define CAL_STATES 256      /* sample states for measuring the cost of each formula */
-#define CAL_SECONDS 0.03    /* at most this long measuring one formula */
-#define HOOK_COST 3.0       /* default: the hook uses formulas costing <= this many rollout steps */
-#define ACTIVE_GAP 0.005    /* seconds: a longer gap between checks is not search time */
-#define Z3_GRACE 0.005      /* seconds of Z3 always allowed (the first confirmations) */
-#define CACHE_BITS 16       /* Z3 answers remembered (by state hash, side and i) */
+#define LBS_MAX 64                /* formulas per side (the hit counters' size) */
+#define NO_GUARD UINT32_MAX       /* a formula without a who-moves conjunct */
+#define LBS_GROUND_LIMIT 2000000u /* circuit nodes per formula for Z3 */
+#define CAL_SHARE 0.1             /* of the budget, kept for measuring the formulas' cost */
+#define NEW_SHARE 0.15            /* of the rest, assumed taken by regress_new's set-up */
+#define CAL_STATES 256            /* sample states for measuring the cost of each formula */
+#define CAL_SECONDS 0.03          /* at most this long measuring one formula */
+#define HOOK_COST 3.0    /* default: the hook uses formulas costing <= this many rollout steps */
+#define ACTIVE_GAP 0.005 /* seconds: a longer gap between checks is not search time */
+#define Z3_GRACE 0.005   /* seconds of Z3 always allowed (the first confirmations) */
+#define CACHE_BITS 16    /* Z3 answers remembered (by state hash, side and i) */
 
 /* One compiled formula: α_i or β_i. */
 typedef struct {
@@ -99,13 +100,17 @@ static uint32_t guard_of(lbs_t *l, const form_t *f) {
     return l->n_guards++;
 }
 
-/* Grounds f and asserts it in Z3; false when the deadline passed first. */
+/* Grounds f and asserts it in Z3; false when the deadline passed first or its grounding
+ * is too big. */
 static bool ground_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf, double deadline) {
     if (now_seconds() > deadline) return false;
     circuit_t *c = circuit_new();
-    lf->handle = smt_assert(l->smt, c, ground_form(c, l->vocab, ts, f));
+    circuit_set_limit(c, LBS_GROUND_LIMIT);
+    pn_t root = ground_form(c, l->vocab, ts, f);
+    bool ok = !circuit_overflow(c); /* too big to confirm: the formula is left out */
+    if (ok) lf->handle = smt_assert(l->smt, c, root);
     circuit_free(c);
-    return true;
+    return ok;
 }
 
 /* Compiles formula i of a side; false when the matcher cannot take it or Z3 could not

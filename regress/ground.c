@@ -171,6 +171,8 @@ struct circuit {
     size_t n_kids, cap_kids;
     uint32_t *table;
     size_t table_cap;
+    uint32_t limit; /* nodes at most (0: none) */
+    bool overflow;  /* a node was refused: the circuits built are wrong */
 };
 
 circuit_t *circuit_new(void) {
@@ -224,7 +226,19 @@ static void circ_rehash(circuit_t *c) {
     c->table_cap = cap;
 }
 
+void circuit_set_limit(circuit_t *c, uint32_t nodes) {
+    c->limit = nodes;
+}
+
+bool circuit_overflow(const circuit_t *c) {
+    return c->overflow;
+}
+
 static pn_t make(circuit_t *c, uint8_t op, uint32_t a, const pn_t *kids, uint32_t n) {
+    if (c->limit && c->n >= c->limit) {
+        c->overflow = true;
+        return PN_FALSE;
+    }
     if ((c->n + 1) * 2 > c->table_cap) circ_rehash(c);
     uint32_t h = node_hash(op, a, kids, n);
     size_t i = h & (c->table_cap - 1);
@@ -482,6 +496,7 @@ static pn_t ground_scope(gr_t *g, const fconj_t *S);
  * complete binding pushes its conjunction onto g->buf. */
 static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t n_order,
                       uint32_t k) {
+    if (g->c->overflow) return; /* the result is thrown away: stop early */
     if (k == n_order) {
         /* complete: the checks and negations of S */
         size_t base = g->n_buf;

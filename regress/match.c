@@ -15,7 +15,21 @@ typedef struct {
 
 typedef struct {
     uint32_t first, n;
+    uint32_t free_first, n_free; /* enclosing variables the scope's tree mentions */
 } mscope_t;
+
+/* A negated scope's value depends only on the state and its free variables' values: it
+ * is remembered per state (keyed by them) so that nested scopes are not re-evaluated
+ * for every binding of the scopes around them. A direct-mapped cache: a collision only
+ * costs a re-evaluation. */
+#define MEMO_VARS 6
+#define MEMO_SIZE 4096
+
+typedef struct {
+    uint32_t gen, sub;
+    term_t vals[MEMO_VARS];
+    bool value;
+} memo_t;
 
 struct match {
     const term_store_t *ts;
@@ -30,6 +44,10 @@ struct match {
     uint32_t *trail;
     uint32_t n_trail, n_vars;
     bool inexact;
+    uint32_t *freev; /* the scopes' free variables */
+    size_t n_freev, cap_freev;
+    memo_t *memo;
+    uint32_t gen; /* of the state being evaluated */
 };
 
 #define MAX_KEYS 64
@@ -84,6 +102,39 @@ static uint32_t unbound_count(const term_store_t *ts, term_t t, uint8_t *bound) 
 static void emit(match_t *m, mstep_t *buf, uint32_t *n, mstep_t st) {
     (void)m;
     buf[(*n)++] = st;
+}
+
+typedef struct {
+    const uint8_t *bound;
+    uint8_t *seen;
+} freev_t;
+
+static void see_var(void *ctx, uint32_t v) {
+    freev_t *f = ctx;
+    if (f->bound[v]) f->seen[v] = 1;
+}
+
+static void see_scope(const term_store_t *ts, const fconj_t *c, freev_t *f) {
+    for (uint32_t i = 0; i < c->n; i++) {
+        if (c->lits[i].kind == FL_NOT)
+            see_scope(ts, c->lits[i].sub, f);
+        else
+            flit_each_var(ts, &c->lits[i], see_var, f);
+    }
+}
+
+/* Records the variables bound around scope `id` (compiled from S) that S's tree mentions. */
+static void set_free(match_t *m, uint32_t id, const fconj_t *S, const uint8_t *bound, uint32_t nv) {
+    freev_t f = {.bound = bound, .seen = xcalloc(nv + 1, 1)};
+    see_scope(m->ts, S, &f);
+    m->scopes[id].free_first = (uint32_t)m->n_freev;
+    for (uint32_t v = 0; v <= nv; v++)
+        if (f.seen[v]) {
+            GROW(m->freev, m->cap_freev, m->n_freev + 1);
+            m->freev[m->n_freev++] = v;
+        }
+    m->scopes[id].n_free = (uint32_t)(m->n_freev - m->scopes[id].free_first);
+    free(f.seen);
 }
 
 static uint32_t compile_scope(match_t *m, const fconj_t *S, const uint8_t *outer, uint32_t nv,
@@ -156,6 +207,7 @@ static uint32_t compile_scope(match_t *m, const fconj_t *S, const uint8_t *outer
     for (uint32_t i = 0; i < n; i++) {
         if (S->lits[i].kind != FL_NOT) continue;
         uint32_t sub = compile_scope(m, S->lits[i].sub, bound, nv, ok);
+        set_free(m, sub, S->lits[i].sub, bound, nv);
         emit(m, buf, &nb, (mstep_t){.op = M_NOT, .sub = sub});
     }
     /* the scope's steps go in one block */
@@ -165,6 +217,8 @@ static uint32_t compile_scope(match_t *m, const fconj_t *S, const uint8_t *outer
     memcpy(m->steps + m->n_steps, buf, nb * sizeof *buf);
     m->scopes[id].first = (uint32_t)m->n_steps;
     m->scopes[id].n = nb;
+    m->scopes[id].free_first = 0;
+    m->scopes[id].n_free = MEMO_VARS + 1; /* not a negated scope: never remembered */
     m->n_steps += nb;
     free(buf);
     free(done);
@@ -198,6 +252,7 @@ match_t *match_new(const term_store_t *ts, const form_t *f) {
         return NULL;
     }
     m->val = xcalloc(nv + 1, sizeof *m->val);
+    m->memo = xcalloc(MEMO_SIZE, sizeof *m->memo);
     m->trail = xmalloc((nv + 1) * sizeof *m->trail);
     return m;
 }
@@ -209,6 +264,8 @@ void match_free(match_t *m) {
     free(m->roots);
     free(m->val);
     free(m->trail);
+    free(m->freev);
+    free(m->memo);
     free(m);
 }
 
@@ -360,6 +417,41 @@ static bool pmatch_inst(match_t *m, term_t p, term_t q) {
     return true;
 }
 
+static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k);
+
+/* Does negated scope sub's conjunction hold under the current bindings (remembered)? */
+static bool not_sat(match_t *m, const match_state_t *ms, uint32_t sub) {
+    const mscope_t *sc = &m->scopes[sub];
+    memo_t *e = NULL;
+    if (sc->n_free <= MEMO_VARS) {
+        uint64_t h = sub * 0x9e3779b97f4a7c15ull;
+        term_t vals[MEMO_VARS];
+        for (uint32_t i = 0; i < sc->n_free; i++) {
+            vals[i] = m->val[m->freev[sc->free_first + i]];
+            h = (h ^ vals[i]) * 0x100000001b3ull;
+        }
+        e = &m->memo[(h >> 20) % MEMO_SIZE];
+        if (e->gen == m->gen && e->sub == sub && !memcmp(e->vals, vals, sc->n_free * sizeof *vals))
+            return e->value;
+        e->gen = 0; /* filled below */
+        memcpy(e->vals, vals, sc->n_free * sizeof *vals);
+    }
+    uint32_t mark = m->n_trail;
+    bool sat = run(m, ms, sub, 0);
+    undo(m, mark);
+    if (e) {
+        /* the nested evaluation may have reused the slot: rewrite it whole */
+        term_t vals[MEMO_VARS];
+        for (uint32_t i = 0; i < sc->n_free; i++)
+            vals[i] = m->val[m->freev[sc->free_first + i]];
+        memcpy(e->vals, vals, sc->n_free * sizeof *vals);
+        e->sub = sub;
+        e->value = sat;
+        e->gen = m->gen;
+    }
+    return sat;
+}
+
 static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k) {
     const mscope_t *sc = &m->scopes[scope];
     if (k == sc->n) return true;
@@ -416,18 +508,18 @@ static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k)
         undo(m, mark);
         return false;
     }
-    case M_NOT: {
-        uint32_t mark = m->n_trail;
-        bool sat = run(m, ms, st->sub, 0);
-        undo(m, mark);
-        return !sat && run(m, ms, scope, k + 1);
-    }
+    case M_NOT:
+        return !not_sat(m, ms, st->sub) && run(m, ms, scope, k + 1);
     }
     return false;
 }
 
 bool match_eval(match_t *m, const match_state_t *ms) {
     if (!m->n_roots) return false;
+    if (++m->gen == 0) { /* wrapped: forget every entry */
+        memset(m->memo, 0, MEMO_SIZE * sizeof *m->memo);
+        m->gen = 1;
+    }
     if (m->common >= 0) {
         bool ok = run(m, ms, (uint32_t)m->common, 0);
         undo(m, 0);

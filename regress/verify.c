@@ -1,6 +1,9 @@
 /* Checking the sequences against the exact solver: see verify.h. */
 #include "verify.h"
 
+/* circuit nodes at most for Z3: deeply nested formulas can ground exponentially */
+#define VERIFY_GROUND_LIMIT 4000000u
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +59,12 @@ void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, boo
             v->smt = smt_new(v->vocab, false);
         }
         circuit_t *c = circuit_new();
-        h = smt_assert(v->smt, c, ground_form(c, v->vocab, v->g->ts, f));
+        circuit_set_limit(c, VERIFY_GROUND_LIMIT);
+        pn_t root = ground_form(c, v->vocab, v->g->ts, f);
+        if (circuit_overflow(c))
+            use_z3 = false, out->z3_too_big = true;
+        else
+            h = smt_assert(v->smt, c, root);
         circuit_free(c);
     }
     uint32_t n = solve_count(v->s);

@@ -22,7 +22,8 @@ typedef struct {
     uint32_t z3_checked;  /* states Z3 decided */
     uint32_t z3_disagree; /* Z3 and the matcher differ */
     uint32_t z3_unknown;
-    bool inexact; /* the matcher met an unrepresentable instance */
+    bool z3_too_big; /* its grounding passed the node limit: Z3 did not check it */
+    bool inexact;    /* the matcher met an unrepresentable instance */
     double match_seconds, z3_seconds;
 } verify_row_t;
 
