@@ -104,6 +104,9 @@ static int run_check(game_t *g, reasoner_t *r, regress_t *rg, uint32_t role, boo
                    side ? "beta" : "alpha", i, row.states, row.exact, row.hits, row.false_pos,
                    row.late, row.misses, row.z3_checked, row.z3_disagree,
                    st->complete ? "yes" : "no", row.match_seconds, row.z3_seconds);
+            if (row.z3_too_big)
+                printf("# z3: side=%s i=%u grounds past the node limit, not checked\n",
+                       side ? "beta" : "alpha", i);
             fflush(stdout);
             if (row.false_pos || row.late || row.z3_disagree || row.inexact ||
                 (st->complete && row.misses))
