@@ -536,18 +536,6 @@ static bool add_alt(expand_t *x, fconj_t *T, const alt_t *alt, const flit_t *fro
 
 /* ---------------- simplification of a scope's own literals ---------------- */
 
-static bool same_lit(const flit_t *p, const flit_t *q) {
-    if (p->kind != q->kind || p->kind == FL_NOT) return false;
-    if (p->a == q->a && p->b == q->b) return true;
-    return (p->kind == FL_DIST || p->kind == FL_EQ) && p->a == q->b && p->b == q->a;
-}
-
-static bool contradicts(const flit_t *p, const flit_t *q) {
-    if (p->kind == FL_NOT || flit_complement(p->kind) != q->kind) return false;
-    if (p->a == q->a && p->b == q->b) return true;
-    return (p->kind == FL_DIST || p->kind == FL_EQ) && p->a == q->b && p->b == q->a;
-}
-
 /* The mutex group of two true fluents agreeing everywhere but at its position; -1 if none. */
 static int mutex_pos(const expand_t *x, term_t t, term_t s) {
     const term_store_t *ts = x->ts;
@@ -737,7 +725,7 @@ static sd_t simplify_direct(expand_t *x, fconj_t *S, int depth) {
         if (!changed[i]) continue;
         for (uint32_t j = 0; j < ncv; j++) {
             if (j == i) continue;
-            if (contradicts(&cv[i], &cv[j])) {
+            if (flit_contradicts(&cv[i], &cv[j])) {
                 res = SD_FALSE;
                 goto done;
             }
@@ -765,17 +753,17 @@ static sd_t simplify_direct(expand_t *x, fconj_t *S, int depth) {
         }
         bool drop = false;
         for (uint32_t j = 0; j < i && !drop; j++) {
-            if (same_lit(&S->lits[j], l))
+            if (flit_same(&S->lits[j], l))
                 drop = true;
-            else if (contradicts(&S->lits[j], l)) {
+            else if (flit_contradicts(&S->lits[j], l)) {
                 res = SD_FALSE;
                 goto done;
             }
         }
         for (uint32_t j = 0; j < ncv && !drop && l->kind != FL_NOT && l->kind != FL_EQ; j++) {
-            if (same_lit(&cv[j], l))
+            if (flit_same(&cv[j], l))
                 drop = true;
-            else if (contradicts(&cv[j], l)) {
+            else if (flit_contradicts(&cv[j], l)) {
                 res = SD_FALSE;
                 goto done;
             }
@@ -1241,19 +1229,6 @@ static void reset_owners(expand_t *x, uint32_t nv) {
     if (x->base) ctx_push(x, x->base);
 }
 
-static void mark_pv(void *ctx, uint32_t v) {
-    ((uint8_t *)ctx)[v] = 1;
-}
-
-/* Marks the variables of a scope's own literals. */
-static void mark_top_vars(const term_store_t *ts, const fconj_t *E, uint8_t *pv) {
-    for (uint32_t i = 0; i < E->n; i++) {
-        const flit_t *l = &E->lits[i];
-        if (l->kind == FL_NOT) continue;
-        flit_each_var(ts, l, mark_pv, pv);
-    }
-}
-
 void expand_subsume(expand_t *x, form_t *f) {
     uint32_t n = f->n;
     uint64_t *size = xmalloc((n + 1) * sizeof *size), *sig = xmalloc((n + 1) * sizeof *sig);
@@ -1293,7 +1268,7 @@ void expand_subsume(expand_t *x, form_t *f) {
                 (bloom[e][2] & ~bloom[d][2]) | (bloom[e][3] & ~bloom[d][3]))
                 continue;
             const fconj_t *E = f->d[e];
-            mark_top_vars(x->ts, E, pv);
+            fconj_mark_vars(x->ts, E, pv);
             if (subsume_conj(x->subs, E, pv, T, 1)) dead[d] = true;
             unmark_own(x, E, pv);
         }
@@ -1412,20 +1387,12 @@ static fconj_t *copy_input(expand_t *x, const fconj_t *d) {
     return c;
 }
 
-static void mark_var1(void *ctx, uint32_t v) {
-    ((uint8_t *)ctx)[v] = 1;
-}
-
 /* The part of the common conjunct usable as context of the disjuncts: its variables are
  * its own, so only what mentions none of its top-level variables (copies). */
 static fconj_t *closed_part(const term_store_t *ts, const fconj_t *c) {
     uint32_t cap = fconj_var_bound(ts, c) + 1;
     uint8_t *mark = xcalloc(cap, 1);
-    for (uint32_t i = 0; i < c->n; i++) {
-        const flit_t *l = &c->lits[i];
-        if (l->kind == FL_NOT) continue;
-        flit_each_var(ts, l, mark_var1, mark);
-    }
+    fconj_mark_vars(ts, c, mark);
     fconj_t *r = fconj_new();
     for (uint32_t i = 0; i < c->n; i++) {
         const flit_t *l = &c->lits[i];

@@ -161,6 +161,27 @@ int flit_complement(int kind) {
     }
 }
 
+static void mark_one(void *ctx, uint32_t v) {
+    ((uint8_t *)ctx)[v] = 1;
+}
+
+void fconj_mark_vars(const term_store_t *ts, const fconj_t *c, uint8_t *mark) {
+    for (uint32_t i = 0; i < c->n; i++)
+        if (c->lits[i].kind != FL_NOT) flit_each_var(ts, &c->lits[i], mark_one, mark);
+}
+
+bool flit_same(const flit_t *p, const flit_t *q) {
+    if (p->kind != q->kind || p->kind == FL_NOT) return false;
+    if (p->a == q->a && p->b == q->b) return true;
+    return (p->kind == FL_DIST || p->kind == FL_EQ) && p->a == q->b && p->b == q->a;
+}
+
+bool flit_contradicts(const flit_t *p, const flit_t *q) {
+    if (p->kind == FL_NOT || flit_complement(p->kind) != q->kind) return false;
+    if (p->a == q->a && p->b == q->b) return true;
+    return (p->kind == FL_DIST || p->kind == FL_EQ) && p->a == q->b && p->b == q->a;
+}
+
 static uint32_t max_u32(uint32_t a, uint32_t b) {
     return a > b ? a : b;
 }

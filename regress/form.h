@@ -103,6 +103,12 @@ void flit_each_var(const term_store_t *ts, const flit_t *l, void (*fn)(void *, u
 bool flit_mentions(const term_store_t *ts, const flit_t *l, const uint8_t *mark);
 /* The same over a scope's whole tree. */
 bool fconj_mentions(const term_store_t *ts, const fconj_t *c, const uint8_t *mark);
+/* Sets mark[v] for the variables of c's own literals (not those of its negated scopes). */
+void fconj_mark_vars(const term_store_t *ts, const fconj_t *c, uint8_t *mark);
+/* The same literal (distinct and = in either order); never for FL_NOT. */
+bool flit_same(const flit_t *p, const flit_t *q);
+/* q is p's complement (not x for x, distinct for =); never for FL_NOT. */
+bool flit_contradicts(const flit_t *p, const flit_t *q);
 
 /* ---- measures ---- */
 /* Literals in the whole tree (a FL_NOT counts one plus its scope). */

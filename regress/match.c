@@ -419,31 +419,25 @@ static bool pmatch_inst(match_t *m, term_t p, term_t q) {
 
 static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k);
 
-/* Does negated scope sub's conjunction hold under the current bindings (remembered)? */
+/* Does negated scope sub's conjunction hold under the current bindings (remembered)? Its
+ * free variables are bound outside it, so their values are the same before and after. */
 static bool not_sat(match_t *m, const match_state_t *ms, uint32_t sub) {
     const mscope_t *sc = &m->scopes[sub];
-    memo_t *e = NULL;
-    if (sc->n_free <= MEMO_VARS) {
-        uint64_t h = sub * 0x9e3779b97f4a7c15ull;
-        term_t vals[MEMO_VARS];
-        for (uint32_t i = 0; i < sc->n_free; i++) {
-            vals[i] = m->val[m->freev[sc->free_first + i]];
-            h = (h ^ vals[i]) * 0x100000001b3ull;
-        }
-        e = &m->memo[(h >> 20) % MEMO_SIZE];
-        if (e->gen == m->gen && e->sub == sub && !memcmp(e->vals, vals, sc->n_free * sizeof *vals))
-            return e->value;
-        e->gen = 0; /* filled below */
-        memcpy(e->vals, vals, sc->n_free * sizeof *vals);
+    bool memo = sc->n_free <= MEMO_VARS;
+    term_t vals[MEMO_VARS];
+    uint64_t h = sub * 0x9e3779b97f4a7c15ull;
+    for (uint32_t i = 0; memo && i < sc->n_free; i++) {
+        vals[i] = m->val[m->freev[sc->free_first + i]];
+        h = (h ^ vals[i]) * 0x100000001b3ull;
     }
+    memo_t *e = &m->memo[(h >> 20) % MEMO_SIZE];
+    if (memo && e->gen == m->gen && e->sub == sub &&
+        !memcmp(e->vals, vals, sc->n_free * sizeof *vals))
+        return e->value;
     uint32_t mark = m->n_trail;
     bool sat = run(m, ms, sub, 0);
     undo(m, mark);
-    if (e) {
-        /* the nested evaluation may have reused the slot: rewrite it whole */
-        term_t vals[MEMO_VARS];
-        for (uint32_t i = 0; i < sc->n_free; i++)
-            vals[i] = m->val[m->freev[sc->free_first + i]];
+    if (memo) { /* written after the nested evaluation, which may have used the slot */
         memcpy(e->vals, vals, sc->n_free * sizeof *vals);
         e->sub = sub;
         e->value = sat;

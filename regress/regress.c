@@ -410,27 +410,11 @@ static fconj_t *forall_scope(regress_t *rg, fconj_t *const *ds, uint32_t n, uint
 
 /* ---------------- what every disjunct already implies ---------------- */
 
-typedef struct {
-    const term_store_t *ts;
-    uint8_t *mark;
-} mark_t;
-
-static void set_mark(void *ctx, uint32_t v) {
-    ((mark_t *)ctx)->mark[v] = 1;
-}
-
-/* Marks the variables of c's direct literals (not those of its negated scopes). */
-static void mark_direct(const term_store_t *ts, const fconj_t *c, uint8_t *mark) {
-    mark_t m = {ts, mark};
-    for (uint32_t i = 0; i < c->n; i++)
-        if (c->lits[i].kind != FL_NOT) flit_each_var(ts, &c->lits[i], set_mark, &m);
-}
-
 /* Does P map into the targets, its direct variables outside `fixed` being the pattern? */
 static bool maps_into(regress_t *rg, const fconj_t *P, const uint8_t *fixed,
                       const fconj_t *const *T, uint32_t nt, uint32_t cap) {
     uint8_t *pv = xcalloc(cap, 1);
-    mark_direct(rg->g->ts, P, pv);
+    fconj_mark_vars(rg->g->ts, P, pv);
     for (uint32_t v = 0; v < cap; v++)
         if (fixed && fixed[v]) pv[v] = 0;
     subsume_set_cap(rg->subs, cap);
@@ -439,33 +423,26 @@ static bool maps_into(regress_t *rg, const fconj_t *P, const uint8_t *fixed,
     return ok;
 }
 
-static bool same_flit(const flit_t *p, const flit_t *q) {
-    return p->kind == q->kind && p->a == q->a && p->b == q->b;
-}
-
 /* Whether disjunct D implies NOT(S) (S's variables numbered above D's), by one of two
  * sufficient tests: a negation NOT(S2) of D whose conjunction S entails (S2 maps into S
  * and D), or a conjunct NOT(A) of S, closed within A, whose conjunction D entails. */
 static bool implies_not(regress_t *rg, const fconj_t *D, const fconj_t *S, uint32_t cap) {
     const term_store_t *ts = rg->g->ts;
     uint8_t *fixed = xcalloc(cap, 1);
-    mark_direct(ts, D, fixed);
+    fconj_mark_vars(ts, D, fixed);
     bool yes = false;
     const fconj_t *SD[2] = {S, D};
     for (uint32_t i = 0; i < D->n && !yes; i++)
         if (D->lits[i].kind == FL_NOT) yes = maps_into(rg, D->lits[i].sub, fixed, SD, 2, cap);
     uint8_t *own = xcalloc(cap, 1);
-    mark_direct(ts, S, own);
+    fconj_mark_vars(ts, S, own);
     for (uint32_t i = 0; i < S->n && !yes; i++) {
         const flit_t *l = &S->lits[i];
         if (l->kind == FL_NOT) {
             if (!fconj_mentions(ts, l->sub, own)) yes = maps_into(rg, l->sub, NULL, &D, 1, cap);
         } else if (!flit_mentions(ts, l, own)) {
-            flit_t c = *l;
-            int k = flit_complement(l->kind);
-            c.kind = (uint8_t)k;
-            for (uint32_t j = 0; k >= 0 && j < D->n && !yes; j++)
-                yes = same_flit(&c, &D->lits[j]);
+            for (uint32_t j = 0; j < D->n && !yes; j++)
+                yes = flit_contradicts(l, &D->lits[j]);
         }
     }
     free(own);
@@ -478,7 +455,7 @@ static bool implies_lit(regress_t *rg, const fconj_t *d, const flit_t *l) {
     term_store_t *ts = rg->g->ts;
     if (l->kind != FL_NOT) {
         for (uint32_t j = 0; j < d->n; j++)
-            if (same_flit(l, &d->lits[j])) return true;
+            if (flit_same(l, &d->lits[j])) return true;
         return false;
     }
     uint32_t off = fconj_var_bound(ts, d);
