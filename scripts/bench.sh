@@ -8,15 +8,12 @@
 # in issue 3: 1176 / 102 / 13.2 random playouts per second.
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 GGP=${1:-build/ggp}
 SECS=${SECONDS_PER_GAME:-10}
 OUT=${OUT:-docs/bench.md}
 
-if [ ! -x "$GGP" ]; then
-    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build build -j "$(nproc)" --target ggp >/dev/null
-    GGP=build/ggp
-fi
+GGP=$(ensure_ggp "$GGP") || exit 1
 
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
 [ -n "$cpu" ] || cpu=$(uname -m)

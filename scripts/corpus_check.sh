@@ -9,13 +9,10 @@
 # (e.g. GGP_CORPUS_JOBS=4, GGP_CORPUS_TIMEOUT=300, GGP_CORPUS_SUBSET=FILE).
 set -u
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 GGP=${1:-build/ggp}
 CORPUS=${GGP_CORPUS:-../shared/gdl-corpus}
-if [ ! -x "$GGP" ]; then
-    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-        cmake --build build -j "$(nproc)" --target ggp >/dev/null || exit 1
-    GGP=build/ggp
-fi
+GGP=$(ensure_ggp "$GGP") || exit 1
 status=0
 echo "== acceptance: ggp check on every game"
 bash tests/corpus_check.sh "$GGP" tests/expected_rejections.txt "$CORPUS" || status=1

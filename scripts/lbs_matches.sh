@@ -19,6 +19,7 @@
 # A hand-written reading between <!-- notes:begin --> and <!-- notes:end --> in $OUT is kept.
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 GGP=${GGP:-build/ggp}
 MATCHES=${MATCHES:-100}
 STARTCLOCK=${STARTCLOCK:-4}
@@ -32,10 +33,8 @@ OUT=${OUT:-docs/lbs_matches.md}
 GAMES=("$@")
 [ ${#GAMES[@]} -gt 0 ] || GAMES=(tictactoe connect4 breakthrough)
 
-if [ "${DOC_ONLY:-0}" != 1 ] && [ ! -x "$GGP" ]; then
-    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build build -j 2 --target ggp >/dev/null
-    GGP=build/ggp
+if [ "${DOC_ONLY:-0}" != 1 ]; then
+    GGP=$(ensure_ggp "$GGP") || exit 1
 fi
 mkdir -p "$RAW"
 

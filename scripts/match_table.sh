@@ -7,6 +7,7 @@
 # OUT (default docs/matches.md).
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 GGP=${1:-build/ggp}
 MATCHES=${MATCHES:-20}
 PLAYCLOCK=${PLAYCLOCK:-1}
@@ -16,11 +17,7 @@ PLAYERS=${PLAYERS:-mcts,random}
 GAME=${GAME:-games/tictactoe.kif}
 OUT=${OUT:-docs/matches.md}
 
-if [ ! -x "$GGP" ]; then
-    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build build -j "$(nproc)" --target ggp >/dev/null
-    GGP=build/ggp
-fi
+GGP=$(ensure_ggp "$GGP") || exit 1
 
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
 [ -n "$cpu" ] || cpu=$(uname -m)

@@ -13,15 +13,12 @@
 # Exits 1 when any false positive, complete miss or Z3 disagreement is found.
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 GGP=${1:-build/ggp}
 BUDGET=${BUDGET:-10}
 OUT=${OUT:-docs/soundness.md}
 
-if [ ! -x "$GGP" ]; then
-    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build build -j 2 --target ggp >/dev/null
-    GGP=build/ggp
-fi
+GGP=$(ensure_ggp "$GGP") || exit 1
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
