@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "lbs.h"
+#include "load.h"
 #include "reason.h"
 #include "regress.h"
 #include "solve.h"
@@ -25,17 +26,6 @@
 
 #define STEPS 4      /* α_0..α_4: milliseconds of backward search, no budget (no clock) */
 #define COMPLETE_I 5 /* tic-tac-toe's formulas below this i are complete */
-
-static game_t *load_file(const char *name) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", GAMES_DIR, name);
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load(path, &d);
-    if (!g) diag_print(&d, stderr);
-    diag_fini(&d);
-    return g;
-}
 
 static lbs_t *make_lbs(game_t *g, reasoner_t *r, uint32_t role, lbs_confirm_t confirm) {
     lbs_opts_t o;

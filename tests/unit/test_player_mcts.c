@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "agent.h"
+#include "load.h"
 #include "player.h"
 #include "reason.h"
 #include "validate.h"
@@ -20,16 +21,8 @@
 #ifdef PLAYER_HAVE_MCTS
 
 static game_t *load_game(const char *name) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", GAMES_DIR, name);
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load(path, &d);
-    if (!g) {
-        diag_print(&d, stderr);
-        fail_msg("%s does not load", name);
-    }
-    diag_fini(&d);
+    game_t *g = load_file(name);
+    if (!g) fail_msg("%s does not load", name);
     return g;
 }
 

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "expand.h"
+#include "load.h"
 #include "match.h"
 #include "reason.h"
 #include "regress.h"
@@ -63,15 +64,6 @@ typedef struct {
     expand_t *x;
     strbuf_t sb;
 } fix_t;
-
-static game_t *load_text(const char *text) {
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load_text(text, strlen(text), "t.kif", &d);
-    if (!g) diag_print(&d, stderr);
-    diag_fini(&d);
-    return g;
-}
 
 static int setup_c(void **state) {
     fix_t *f = calloc(1, sizeof *f);
@@ -306,9 +298,7 @@ static void test_n_direct(void **state) {
 
 static void test_shape_unsupported(void **state) {
     (void)state;
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load(GAMES_DIR "/simultaneous.kif", &d);
+    game_t *g = load_file("simultaneous.kif");
     assert_non_null(g);
     reasoner_t *r = reason_new(g);
     regress_opts_t o;
@@ -319,7 +309,7 @@ static void test_shape_unsupported(void **state) {
     assert_non_null(strstr(err, "not turn-taking"));
     reason_free(r);
     game_free(g);
-    g = game_load(GAMES_DIR "/three_player.kif", &d);
+    g = load_file("three_player.kif");
     assert_non_null(g);
     r = reason_new(g);
     rg = regress_new(g, r, 0, &o, err, sizeof err);
@@ -327,15 +317,12 @@ static void test_shape_unsupported(void **state) {
     assert_non_null(strstr(err, "two roles"));
     reason_free(r);
     game_free(g);
-    diag_fini(&d);
 }
 
 /* Shrinking keeps a formula sound: the states it describes are a subset. */
 static void test_shrink_is_sound(void **state) {
     (void)state;
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load(GAMES_DIR "/tictactoe.kif", &d);
+    game_t *g = load_file("tictactoe.kif");
     reasoner_t *r = reason_new(g);
     regress_opts_t o;
     regress_default_opts(&o);
@@ -360,7 +347,6 @@ static void test_shrink_is_sound(void **state) {
     regress_free(rg);
     reason_free(r);
     game_free(g);
-    diag_fini(&d);
 }
 
 int main(void) {

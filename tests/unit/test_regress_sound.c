@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "load.h"
 #include "reason.h"
 #include "regress.h"
 #include "validate.h"
@@ -63,11 +64,7 @@ static game_t *load_connect3_3x4(void) {
     assert_non_null(text);
     text = replace(text, "(column 1) (column 2) (column 3) (column 4)",
                    "(column 1) (column 2) (column 3)");
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load_text(text, strlen(text), "connect3_3x4.kif", &d);
-    if (!g) diag_print(&d, stderr);
-    diag_fini(&d);
+    game_t *g = load_text_as(text, "connect3_3x4.kif");
     free(text);
     return g;
 }
@@ -81,23 +78,8 @@ static game_t *load_hex3(void) {
     text = replace(text, "(succ 3 4) (succ 4 5)", "");
     text = replace(text, "(endedge red ?x 5)", "(endedge red ?x 3)");
     text = replace(text, "(endedge blue 5 ?y)", "(endedge blue 3 ?y)");
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load_text(text, strlen(text), "hex3.kif", &d);
-    if (!g) diag_print(&d, stderr);
-    diag_fini(&d);
+    game_t *g = load_text_as(text, "hex3.kif");
     free(text);
-    return g;
-}
-
-static game_t *load_file(const char *name) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", GAMES_DIR, name);
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load(path, &d);
-    if (!g) diag_print(&d, stderr);
-    diag_fini(&d);
     return g;
 }
 

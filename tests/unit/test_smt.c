@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ground.h"
+#include "load.h"
 #include "match.h"
 #include "reason.h"
 #include "regress.h"
@@ -30,10 +31,7 @@ typedef struct {
 
 static int setup(void **state) {
     fix_t *f = calloc(1, sizeof *f);
-    diag_t d;
-    diag_init(&d);
-    f->g = game_load(GAMES_DIR "/tictactoe.kif", &d);
-    diag_fini(&d);
+    f->g = load_file("tictactoe.kif");
     if (!f->g) return -1;
     f->r = reason_new(f->g);
     f->v = vocab_new(f->g, f->r, 8, 1);

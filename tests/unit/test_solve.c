@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "load.h"
 #include "reason.h"
 #include "regress.h"
 #include "solve.h"
@@ -30,24 +31,6 @@ static const char *const take3 =
     "(<= terminal (true (stones 0)))\n"
     "(<= (goal ?r 100) (role ?r) (not (true (control ?r))) (true (stones 0)))\n"
     "(<= (goal ?r 0) (true (control ?r)) (true (stones 0)))\n";
-
-static game_t *load_text(const char *text) {
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load_text(text, strlen(text), "t.kif", &d);
-    if (!g) diag_print(&d, stderr);
-    diag_fini(&d);
-    return g;
-}
-
-static game_t *load_file(const char *path) {
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load(path, &d);
-    if (!g) diag_print(&d, stderr);
-    diag_fini(&d);
-    return g;
-}
 
 static void test_take3(void **state) {
     (void)state;
@@ -76,7 +59,7 @@ static void test_take3(void **state) {
 
 static void test_limit(void **state) {
     (void)state;
-    game_t *g = load_file(GAMES_DIR "/tictactoe.kif");
+    game_t *g = load_file("tictactoe.kif");
     reasoner_t *r = reason_new(g);
     char err[200];
     assert_null(solve_new(g, r, 1000, err, sizeof err));
@@ -87,7 +70,7 @@ static void test_limit(void **state) {
 
 static void test_tictactoe(void **state) {
     (void)state;
-    game_t *g = load_file(GAMES_DIR "/tictactoe.kif");
+    game_t *g = load_file("tictactoe.kif");
     reasoner_t *r = reason_new(g);
     char err[200];
     solve_t *s = solve_new(g, r, 100000, err, sizeof err);
@@ -114,7 +97,7 @@ static void test_tictactoe(void **state) {
 
 static void test_nim(void **state) {
     (void)state;
-    game_t *g = load_file(GAMES_DIR "/nim.kif");
+    game_t *g = load_file("nim.kif");
     reasoner_t *r = reason_new(g);
     char err[200];
     solve_t *s = solve_new(g, r, 100000, err, sizeof err);

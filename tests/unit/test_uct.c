@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "load.h"
 #include "reason.h"
 #include "uct.h"
 #include "validate.h"
@@ -23,16 +24,8 @@ typedef struct {
 } fix_t;
 
 static void load(fix_t *f, const char *name) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", GAMES_DIR, name);
-    diag_t d;
-    diag_init(&d);
-    f->g = game_load(path, &d);
-    if (!f->g) {
-        diag_print(&d, stderr);
-        fail_msg("%s does not load", name);
-    }
-    diag_fini(&d);
+    f->g = load_file(name);
+    if (!f->g) fail_msg("%s does not load", name);
     f->r = reason_new(f->g);
     state_init(&f->s);
     state_init(&f->n);
