@@ -165,33 +165,6 @@ static bool expand_state(solve_t *s, reasoner_t *r, uint32_t id, uint32_t max_st
     return true;
 }
 
-solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen) {
-    solve_t *s = xcalloc(1, sizeof *s);
-    s->g = g;
-    s->n_roles = g->n_roles;
-    state_t init, tmp, next;
-    state_init(&init);
-    state_init(&tmp);
-    state_init(&next);
-    reason_initial(r, &init);
-    bool added;
-    intern(s, &init, &added);
-    bool ok = true;
-    for (uint32_t id = 0; id < s->n && ok; id++)
-        ok = expand_state(s, r, id, max_states, &tmp, &next);
-    state_fini(&init);
-    state_fini(&tmp);
-    state_fini(&next);
-    if (!ok) {
-        snprintf(err, errlen, "more than %u reachable states", max_states);
-        solve_free(s);
-        return NULL;
-    }
-    return s;
-}
-
-/* Like solve_new, from a given root state (id 0) instead of the initial one: exact values
- * of positions deep in games too large to solve whole (connect four from random play). */
 solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states,
                         char *err, size_t errlen) {
     solve_t *s = xcalloc(1, sizeof *s);
@@ -211,6 +184,15 @@ solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t 
         solve_free(s);
         return NULL;
     }
+    return s;
+}
+
+solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen) {
+    state_t init;
+    state_init(&init);
+    reason_initial(r, &init);
+    solve_t *s = solve_new_from(g, r, &init, max_states, err, errlen);
+    state_fini(&init);
     return s;
 }
 
