@@ -681,16 +681,9 @@ static int run(acc_t *a) {
 }
 
 static int accuracy(acc_opts_t *o) {
-    diag_t d;
-    diag_init(&d);
     acc_t a = {.o = *o, .rng = {o->seed}};
-    a.g = game_load(o->path, &d);
-    if (!a.g) {
-        diag_print(&d, stderr);
-        diag_fini(&d);
-        return 1;
-    }
-    diag_fini(&d);
+    a.g = cli_load_game(o->path);
+    if (!a.g) return 1;
     const char *base = strrchr(o->path, '/');
     static char name[128];
     snprintf(name, sizeof name, "%s", base ? base + 1 : o->path);

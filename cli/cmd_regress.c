@@ -231,15 +231,8 @@ int cmd_regress(int argc, char **argv) {
     fprintf(stderr, "ggp regress: built without the regress library\n");
     return 2;
 #else
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load(path, &d);
-    if (!g) {
-        diag_print(&d, stderr);
-        diag_fini(&d);
-        return 1;
-    }
-    diag_fini(&d);
+    game_t *g = cli_load_game(path);
+    if (!g) return 1;
     int ri = find_role(g, role);
     if (ri < 0) {
         fprintf(stderr, "ggp regress: %s has no role '%s'\n", path, role);

@@ -43,15 +43,8 @@ int cmd_solve(int argc, char **argv) {
     fprintf(stderr, "ggp solve: built without the regress library\n");
     return 2;
 #else
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load(path, &d);
-    if (!g) {
-        diag_print(&d, stderr);
-        diag_fini(&d);
-        return 1;
-    }
-    diag_fini(&d);
+    game_t *g = cli_load_game(path);
+    if (!g) return 1;
     reasoner_t *r = reason_new(g);
     char err[200];
     double t0 = now_seconds();

@@ -59,14 +59,8 @@ int cmd_trace(int argc, char **argv) {
     if ((seed_s && !opt_uint("--seed", seed_s, &seed)) ||
         !opt_uint("--matches", matches_s, &matches) || !opt_uint("--max-steps", max_s, &max_steps))
         return 2;
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load(path, &d);
-    if (!g) {
-        diag_print(&d, stderr);
-        diag_fini(&d);
-        return 1;
-    }
+    game_t *g = cli_load_game(path);
+    if (!g) return 1;
     reasoner_t *r = reason_new(g);
     strbuf_t name;
     sb_init(&name);
@@ -92,6 +86,5 @@ int cmd_trace(int argc, char **argv) {
     sb_fini(&name);
     reason_free(r);
     game_free(g);
-    diag_fini(&d);
     return rc;
 }

@@ -20,4 +20,8 @@ bool opt_is_help(const char *arg);
 bool opt_uint(const char *name, const char *value, unsigned long long *out);
 bool opt_double(const char *name, const char *value, double *out);
 
+/* Loads and validates a game file; NULL after printing its located diagnostics. */
+#include "validate.h"
+game_t *cli_load_game(const char *path);
+
 #endif

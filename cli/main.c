@@ -35,6 +35,15 @@ bool opt_is_help(const char *arg) {
     return !strcmp(arg, "--help") || !strcmp(arg, "-h");
 }
 
+game_t *cli_load_game(const char *path) {
+    diag_t d;
+    diag_init(&d);
+    game_t *g = game_load(path, &d);
+    if (!g) diag_print(&d, stderr);
+    diag_fini(&d);
+    return g;
+}
+
 bool opt_value(int argc, char **argv, int *i, const char *name, const char **value) {
     size_t n = strlen(name);
     if (strncmp(argv[*i], name, n) != 0) return false;
