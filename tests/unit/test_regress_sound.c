@@ -23,7 +23,6 @@
 #include "validate.h"
 #include "verify.h"
 
-/* Replaces every occurrence of `from` by `to` in a malloc'd string (returns a new one). */
 /* Z3 on every state of every game takes minutes under AddressSanitizer; there it decides
  * the states of the small games only (the matcher still checks every game in full). */
 #if defined(__SANITIZE_ADDRESS__)
@@ -38,6 +37,7 @@
 #endif
 #define Z3_STATES_UNDER_SANITIZER 10000
 
+/* Replaces every occurrence of `from` by `to` in a malloc'd string (returns a new one). */
 static char *replace(char *s, const char *from, const char *to) {
     size_t lf = strlen(from), lt = strlen(to), n = 0;
     for (const char *p = strstr(s, from); p; p = strstr(p + lf, from))
@@ -56,31 +56,36 @@ static char *replace(char *s, const char *from, const char *to) {
     return r;
 }
 
-/* Connect three on 3 columns of 4 rows, from games/connect3_4x4.kif: the connect-k check
- * under the sanitizers, where solving the 41,750 states of 4x4 takes minutes. */
-static game_t *load_connect3_3x4(void) {
+/* A game of games/ with text edits (from, to) applied, loaded as `name`. */
+static game_t *load_edited(const char *file, const char *name, const char *const (*edits)[2],
+                           size_t n) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", GAMES_DIR, file);
     size_t len;
-    char *text = read_file(GAMES_DIR "/connect3_4x4.kif", &len);
+    char *text = read_file(path, &len);
     assert_non_null(text);
-    text = replace(text, "(column 1) (column 2) (column 3) (column 4)",
-                   "(column 1) (column 2) (column 3)");
-    game_t *g = load_text_as(text, "connect3_3x4.kif");
+    for (size_t i = 0; i < n; i++)
+        text = replace(text, edits[i][0], edits[i][1]);
+    game_t *g = load_text_as(text, name);
     free(text);
     return g;
 }
 
+/* Connect three on 3 columns of 4 rows, from games/connect3_4x4.kif: the connect-k check
+ * under the sanitizers, where solving the 41,750 states of 4x4 takes minutes. */
+static game_t *load_connect3_3x4(void) {
+    static const char *const edits[][2] = {
+        {"(column 1) (column 2) (column 3) (column 4)", "(column 1) (column 2) (column 3)"}};
+    return load_edited("connect3_4x4.kif", "connect3_3x4.kif", edits, 1);
+}
+
 /* Hex on 3x3, from the project's hex5.kif. */
 static game_t *load_hex3(void) {
-    size_t len;
-    char *text = read_file(GAMES_DIR "/hex5.kif", &len);
-    assert_non_null(text);
-    text = replace(text, "(index 4) (index 5)", "");
-    text = replace(text, "(succ 3 4) (succ 4 5)", "");
-    text = replace(text, "(endedge red ?x 5)", "(endedge red ?x 3)");
-    text = replace(text, "(endedge blue 5 ?y)", "(endedge blue 3 ?y)");
-    game_t *g = load_text_as(text, "hex3.kif");
-    free(text);
-    return g;
+    static const char *const edits[][2] = {{"(index 4) (index 5)", ""},
+                                           {"(succ 3 4) (succ 4 5)", ""},
+                                           {"(endedge red ?x 5)", "(endedge red ?x 3)"},
+                                           {"(endedge blue 5 ?y)", "(endedge blue 3 ?y)"}};
+    return load_edited("hex5.kif", "hex3.kif", edits, 4);
 }
 
 /* Runs the sequences to `steps` and checks them all; expect_complete: no bound or cap
