@@ -35,7 +35,10 @@ struct regress {
     uint32_t n_steps[2], cap_steps[2];
     double deadline;
     subsume_t *subs; /* implication tests between a formula's common conjunct and disjuncts */
-    form_t *ends[2]; /* per mover: the states where it can move out of ends_key */
+    /* per mover, once known: the states where it can move out of ends_key (NULL: no
+     * exact form) */
+    form_t *ends[2];
+    bool ends_known[2];
     strbuf_t ends_key[2];
 };
 
@@ -468,22 +471,6 @@ static bool implies_lit(regress_t *rg, const fconj_t *d, const flit_t *l) {
     return yes;
 }
 
-/* Marks (keep[i] = 0) the literals of f's common conjunct that every disjunct implies:
- * in the forall form they need no separate check, since every move must lead into some
- * disjunct anyway (in connect four: "the board is not full", implied by the landing row
- * of every threat). Returns how many were marked. */
-static uint32_t implied_common(regress_t *rg, const form_t *f, uint8_t *keep) {
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < f->common->n; i++) {
-        keep[i] = 1;
-        bool all = f->n > 0;
-        for (uint32_t j = 0; j < f->n && all; j++)
-            all = implies_lit(rg, f->d[j], &f->common->lits[i]);
-        if (all) keep[i] = 0, n++;
-    }
-    return n;
-}
-
 /* forall_scope for the move variable, or once per ground move, negated into D. */
 static void add_forall(regress_t *rg, fconj_t *D, fconj_t *const *ds, uint32_t n, uint32_t p,
                        uint32_t ng, const term_t *gm, uint32_t *next_var) {
@@ -492,18 +479,25 @@ static void add_forall(regress_t *rg, fconj_t *D, fconj_t *const *ds, uint32_t n
         fconj_add_not(D, forall_scope(rg, ds, n, p, gm[k], next_var));
 }
 
-/* f's common conjunct less what every disjunct implies (NULL: nothing left). */
+/* Whether every disjunct of f implies l. */
+static bool all_imply(regress_t *rg, const form_t *f, const flit_t *l) {
+    for (uint32_t j = 0; j < f->n; j++)
+        if (!implies_lit(rg, f->d[j], l)) return false;
+    return f->n > 0;
+}
+
+/* f's common conjunct less the literals every disjunct implies (NULL: nothing left): in
+ * the forall form they need no separate check, since every move must lead into some
+ * disjunct anyway (in connect four: "the board is not full", implied by the landing row
+ * of every threat). */
 static fconj_t *kept_common(regress_t *rg, const form_t *f) {
-    uint8_t *keep = xmalloc(f->common->n + 1);
-    implied_common(rg, f, keep);
     fconj_t *c = fconj_new();
-    for (uint32_t i = 0; i < f->common->n; i++)
-        if (keep[i]) {
-            flit_t l = f->common->lits[i];
-            if (l.kind == FL_NOT) l.sub = fconj_copy(l.sub);
-            fconj_push(c, l);
-        }
-    free(keep);
+    for (uint32_t i = 0; i < f->common->n; i++) {
+        flit_t l = f->common->lits[i];
+        if (all_imply(rg, f, &l)) continue;
+        if (l.kind == FL_NOT) l.sub = fconj_copy(l.sub);
+        fconj_push(c, l);
+    }
     if (!c->n) fconj_free(c), c = NULL;
     return c;
 }
@@ -540,7 +534,7 @@ static const form_t *ending_moves(regress_t *rg, const fconj_t *c, uint32_t p, b
     strbuf_t key;
     sb_init(&key);
     fconj_print(rg->g->ts, c, &key);
-    if (rg->ends[p] && !strcmp(sb_str(&rg->ends_key[p]), sb_str(&key))) {
+    if (rg->ends_known[p] && !strcmp(sb_str(&rg->ends_key[p]), sb_str(&key))) {
         sb_fini(&key);
         return rg->ends[p];
     }
@@ -548,10 +542,11 @@ static const form_t *ending_moves(regress_t *rg, const fconj_t *c, uint32_t p, b
     form_t *E = F ? regress_N(rg, F, p, true) : NULL;
     form_free(F);
     *timed_out = F && !E;
-    if (E && !E->complete) form_free(E), E = NULL;
-    if (E) {
+    if (!*timed_out) { /* an inexact answer is remembered too: it would be again */
+        if (E && !E->complete) form_free(E), E = NULL;
         form_free(rg->ends[p]);
         rg->ends[p] = E;
+        rg->ends_known[p] = true;
         sb_clear(&rg->ends_key[p]);
         sb_puts(&rg->ends_key[p], sb_str(&key));
     }
