@@ -19,7 +19,7 @@
 static const char *const regress_help =
     "usage: ggp regress GAME --role R [--budget SEC] [--max-size N] [--depth D]\n"
     "                   [--steps I] [--no-mutex] [--ground] [--print]\n"
-    "                   [--check [--no-z3] [--max-states N]] [--hits N]\n\n"
+    "                   [--check [--no-z3] [--max-states N]] [--hits N [--hits-seconds S]]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
     "(R to move when i is odd); beta_i is the same for the other role. Prints one line per\n"
@@ -48,7 +48,9 @@ static const char *const regress_help =
     "  --max-states N with --check, give up past N reachable states (default 2000000)\n"
     "  --hits N       afterwards, play N seeded random matches and print for every formula\n"
     "                 the share of their states that satisfy it (native matcher), one line each:\n"
-    "                   hits side=S i=I states=N hits=H share=X\n\n"
+    "                   hits side=S i=I states=N hits=H share=X\n"
+    "  --hits-seconds S  with --hits, evaluate a formula for at most S seconds in all: later\n"
+    "                 states are left out of its line (states=N says how many it took)\n\n"
     "Games that are not two-player turn-taking (one role chooses, the other plays its only\n"
     "move, a no-op), and GDL-II games, are reported as unsupported (exit 3).\n";
 
@@ -117,31 +119,43 @@ static int run_check(game_t *g, reasoner_t *r, regress_t *rg, uint32_t role, boo
 }
 
 /* --hits: the states of n seeded random matches, and how many satisfy each formula (how
- * often a rollout would be cut short by it). */
-static void run_hits(game_t *g, reasoner_t *r, regress_t *rg, uint32_t n) {
+ * often a rollout would be cut short by it). With a time limit per formula (0: none), a
+ * formula that used it up is not evaluated on later states: its line counts the states it
+ * was evaluated on. */
+typedef struct {
+    match_t *m;
+    uint64_t states, hits;
+    double seconds;
+} hits_t;
+
+static void eval_hits(hits_t *h, const match_state_t *ms, double limit) {
+    if (!h->m || (limit > 0 && h->seconds >= limit)) return;
+    double t0 = now_seconds();
+    h->hits += match_eval(h->m, ms);
+    h->states++;
+    h->seconds += now_seconds() - t0;
+}
+
+static void run_hits(game_t *g, reasoner_t *r, regress_t *rg, uint32_t n, double limit) {
     uint32_t nf[2] = {regress_count(rg, 0), regress_count(rg, 1)};
-    match_t **m[2];
-    uint64_t *hits[2];
+    hits_t *h[2];
     for (int side = 0; side < 2; side++) {
-        m[side] = xcalloc(nf[side] + 1, sizeof *m[side]);
-        hits[side] = xcalloc(nf[side] + 1, sizeof *hits[side]);
+        h[side] = xcalloc(nf[side] + 1, sizeof *h[side]);
         for (uint32_t i = 0; i < nf[side]; i++)
-            m[side][i] = match_new(g->ts, regress_step(rg, side, i)->f);
+            h[side][i].m = match_new(g->ts, regress_step(rg, side, i)->f);
     }
     match_state_t *ms = match_state_new();
     state_t s, t;
     state_init(&s);
     state_init(&t);
     splitmix_t rng = {0x417};
-    uint64_t states = 0;
     for (uint32_t p = 0; p < n; p++) {
         reason_initial(r, &s);
         for (uint32_t ply = 0; ply < 10000; ply++) {
-            states++;
             match_state_set(ms, g->ts, &s);
             for (int side = 0; side < 2; side++)
                 for (uint32_t i = 0; i < nf[side]; i++)
-                    hits[side][i] += m[side][i] && match_eval(m[side][i], ms);
+                    eval_hits(&h[side][i], ms, limit);
             if (reason_terminal(r, &s)) break;
             term_t joint[16];
             for (uint32_t k = 0; k < g->n_roles && k < 16; k++) {
@@ -155,13 +169,13 @@ static void run_hits(game_t *g, reasoner_t *r, regress_t *rg, uint32_t n) {
     }
     for (int side = 0; side < 2; side++) {
         for (uint32_t i = 0; i < nf[side]; i++) {
+            const hits_t *x = &h[side][i];
             printf("hits side=%s i=%u states=%llu hits=%llu share=%.5f\n", side ? "beta" : "alpha",
-                   i, (unsigned long long)states, (unsigned long long)hits[side][i],
-                   states ? (double)hits[side][i] / (double)states : 0.0);
-            match_free(m[side][i]);
+                   i, (unsigned long long)x->states, (unsigned long long)x->hits,
+                   x->states ? (double)x->hits / (double)x->states : 0.0);
+            match_free(x->m);
         }
-        free(m[side]);
-        free(hits[side]);
+        free(h[side]);
     }
     match_state_free(ms);
     state_fini(&s);
@@ -181,7 +195,7 @@ static int find_role(const game_t *g, const char *name) {
 
 int cmd_regress(int argc, char **argv) {
     const char *path = NULL, *role = NULL, *v;
-    double budget = 10;
+    double budget = 10, hits_seconds = 0;
     unsigned long long max_size = 200000, depth = 4, steps = 0;
     bool print = false, mutexes = true, check = false, z3 = true, ground = false;
     unsigned long long max_states = 2000000, hits = 0;
@@ -204,6 +218,8 @@ int cmd_regress(int argc, char **argv) {
             if (!opt_uint("--max-states", v, &max_states)) return 2;
         } else if (opt_value(argc, argv, &i, "--hits", &v)) {
             if (!opt_uint("--hits", v, &hits)) return 2;
+        } else if (opt_value(argc, argv, &i, "--hits-seconds", &v)) {
+            if (!opt_double("--hits-seconds", v, &hits_seconds)) return 2;
         } else if (!strcmp(argv[i], "--ground"))
             ground = true;
         else if (!strcmp(argv[i], "--print"))
@@ -227,7 +243,7 @@ int cmd_regress(int argc, char **argv) {
     }
 #ifndef HAVE_REGRESS
     (void)budget, (void)max_size, (void)depth, (void)steps, (void)print, (void)mutexes, (void)check,
-        (void)z3, (void)max_states, (void)hits, (void)ground;
+        (void)z3, (void)max_states, (void)hits, (void)ground, (void)hits_seconds;
     fprintf(stderr, "ggp regress: built without the regress library\n");
     return 2;
 #else
@@ -271,7 +287,7 @@ int cmd_regress(int argc, char **argv) {
         }
         print_ctx_t pc = {.ts = g->ts, .print = print};
         regress_run(rg, on_step, &pc);
-        if (hits) run_hits(g, r, rg, (uint32_t)hits);
+        if (hits) run_hits(g, r, rg, (uint32_t)hits, hits_seconds);
         if (check) rc = run_check(g, r, rg, (uint32_t)ri, z3, (uint32_t)max_states);
         regress_free(rg);
     }

@@ -7,16 +7,17 @@
 # (disjuncts, literals), whether it is complete (no cap, cut or bound under-approximated it),
 # and the share of the states of N seeded random matches that satisfy it: how often a
 # rollout would be cut short by it (0 for a formula that is sound but useless in play).
-# Environment: BUDGET (default 10), MATCHES (random matches for the shares, default 20: the
-# native matcher takes milliseconds per state on tic-tac-toe's α9/β9, and 200 matches
-# took over 20 minutes there),
+# Environment: BUDGET (default 10), MATCHES (random matches for the shares, default 200),
+# HITS_SECONDS (matcher time per formula for its share, default 10: the native matcher can
+# take seconds per state on tic-tac-toe's deepest formulas; such a row counts fewer states),
 # OUT (default docs/regress.md).
 set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 GGP=${1:-build/ggp}
 BUDGET=${BUDGET:-10}
-MATCHES=${MATCHES:-20}
+MATCHES=${MATCHES:-200}
+HITS_SECONDS=${HITS_SECONDS:-10}
 OUT=${OUT:-docs/regress.md}
 
 GGP=$(ensure_ggp "$GGP") || exit 1
@@ -31,7 +32,7 @@ rows="" summary=""
 for spec in tictactoe:xplayer connect4:red breakthrough:white connect3_4x4:0; do
     game=${spec%%:*} role=${spec#*:}
     echo "regress_table: $game (budget $BUDGET s)..." >&2
-    "$GGP" regress "games/$game.kif" --role "$role" --budget "$BUDGET" --hits "$MATCHES" >"$tmp/$game.out"
+    "$GGP" regress "games/$game.kif" --role "$role" --budget "$BUDGET" --hits "$MATCHES" --hits-seconds "$HITS_SECONDS" >"$tmp/$game.out"
     rows+=$(awk -v game="$game" '
         function kv(line, arr,   k, n, f, p) {
             n = split(line, f, " ")
@@ -56,6 +57,8 @@ done
     echo "it, its size, *complete* (no for a formula a time slice, size cap or recursion bound cut:"
     echo "still sound, it describes fewer states), and *hit share*: the share of the states of"
     echo "$MATCHES seeded random matches that satisfy it (how often a rollout would stop early there)."
+    echo "The matcher gets $HITS_SECONDS s per formula for this: a row with fewer states than the"
+    echo "others ran out of it (its share is over the states it took, the first ones of the matches)."
     echo "A formula with 0 disjuncts is false (a step that found nothing within its share of time)."
     echo
     printf '%s\n' "$summary"
