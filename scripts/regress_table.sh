@@ -38,9 +38,9 @@ for spec in tictactoe:xplayer connect4:red breakthrough:white connect3_4x4:0; do
             n = split(line, f, " ")
             for (k = 1; k <= n; k++) { p = index(f[k], "="); if (p) arr[substr(f[k], 1, p - 1)] = substr(f[k], p + 1) }
         }
-        /^hits side=/ { delete h; kv($0, h); share[h["side"] " " h["i"]] = h["share"]; hh[h["side"] " " h["i"]] = h["hits"]; states = h["states"] }
+        /^hits side=/ { delete h; kv($0, h); share[h["side"] " " h["i"]] = h["share"]; hh[h["side"] " " h["i"]] = h["hits"]; st[h["side"] " " h["i"]] = h["states"] }
         /^side=/ { delete v; kv($0, v); n++; key[n] = v["side"] " " v["i"]; line[n] = sprintf("| %s | %s | %s | %s | %s | %s | %s |", game, v["side"], v["i"], v["seconds"], v["disjuncts"], v["literals"], v["complete"]) }
-        END { for (k = 1; k <= n; k++) printf "%s %s (%s of %s) |\n", line[k], share[key[k]], hh[key[k]], states }
+        END { for (k = 1; k <= n; k++) printf "%s %s (%s of %s) |\n", line[k], share[key[k]], hh[key[k]], st[key[k]] }
     ' "$tmp/$game.out")$'\n'
     # the last i with a formula that is not false, per side
     last() { awk -v side="$1" '$1 == "side=" side { split($2, a, "="); split($4, d, "="); if (d[2] > 0) i = a[2] } END { print i + 0 }' "$tmp/$game.out"; }

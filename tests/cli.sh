@@ -162,6 +162,13 @@ if "$GGP" --help 2>&1 | grep -q regress; then
         expect out "^side=beta i=3 seconds=[0-9.]+ disjuncts=[0-9]+ literals=[0-9]+ complete=(yes|no)$" \
             "regress: one line per step"
     run 0 "$GGP" solve "$TTT" && expect out "^role=xplayer value=50 " "solve: tic-tac-toe is a draw"
+    run 0 "$GGP" regress "$TTT" --role xplayer --budget 5 --steps 2 --hits 3 &&
+        expect out "^hits side=beta i=2 states=[1-9][0-9]* hits=[0-9]+ share=" "regress --hits"
+    # a limit far below one evaluation: each formula takes the first state only
+    run 0 "$GGP" regress "$TTT" --role xplayer --budget 5 --steps 2 --hits 3 --hits-seconds 1e-12 &&
+        [ "$(grep -c '^hits .* states=1 ' "$tmp/out")" -eq 6 ] && ok ||
+        bad "regress --hits-seconds: not one state per formula: $(grep '^hits' "$tmp/out" | head -2)"
+    run 2 "$GGP" regress "$TTT" --role xplayer --hits 3 --hits-seconds x
 fi
 # ---- regress: end ----
 
