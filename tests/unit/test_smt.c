@@ -135,6 +135,33 @@ static void test_hand_formulas(void **state) {
     state_fini(&t);
 }
 
+/* A node limit refuses what would pass it and says so; under it nothing changes. */
+static void test_circuit_limit(void **state) {
+    fix_t *f = *state;
+    term_store_t *ts = f->g->ts;
+    term_t x = term_var(ts, 0), y = term_var(ts, 1);
+    form_t *form = form_new();
+    fconj_t *d = fconj_new();
+    fconj_add(d, FL_TRUE, cell(f, x, y, cst(f, "b")), TERM_NONE);
+    form_push(form, d); /* one of nine blanks: nine fluents and an or */
+    circuit_t *free_c = circuit_new();
+    pn_t root = ground_form(free_c, f->v, ts, form);
+    assert_false(circuit_overflow(free_c));
+    uint32_t need = circuit_size(free_c);
+    circuit_t *c = circuit_new();
+    circuit_set_limit(c, need);
+    assert_int_equal(ground_form(c, f->v, ts, form), root);
+    assert_false(circuit_overflow(c));
+    circuit_free(c);
+    c = circuit_new();
+    circuit_set_limit(c, need - 1);
+    (void)ground_form(c, f->v, ts, form);
+    assert_true(circuit_overflow(c));
+    circuit_free(c);
+    circuit_free(free_c);
+    form_free(form);
+}
+
 /* α_0..α_3 and β_0..β_3 of tic-tac-toe on every reachable state. */
 static void test_tictactoe_all_states(void **state) {
     fix_t *f = *state;
@@ -173,6 +200,7 @@ static void test_tictactoe_all_states(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_hand_formulas, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_circuit_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tictactoe_all_states, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
