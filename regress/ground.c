@@ -596,6 +596,10 @@ static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t
 static pn_t ground_scope_raw(gr_t *g, const fconj_t *S);
 
 static pn_t ground_scope(gr_t *g, const fconj_t *S) {
+    /* the memo grows with every binding tried, even where no node is made: it counts
+     * against the node limit too */
+    if (g->c->limit && g->memo_n >= g->c->limit) g->c->overflow = true;
+    if (g->c->overflow) return PN_FALSE; /* the result is thrown away: stop early */
     const svars_t *sv = scope_vars(g, S);
     uint32_t h = (uint32_t)ptr_hash(S);
     for (uint32_t i = 0; i < sv->n_vars; i++)

@@ -42,9 +42,9 @@ typedef struct circuit circuit_t;
 circuit_t *circuit_new(void);
 void circuit_free(circuit_t *c);
 uint32_t circuit_size(const circuit_t *c);
-/* Refuses nodes past `nodes` (0: no limit): a nested formula's grounding can grow
- * exponentially. Once a node was refused circuit_overflow says so and what was built
- * must not be used. */
+/* Refuses nodes past `nodes` (0: no limit), and grounding past as many memoised scope
+ * bindings: a nested formula's grounding can grow exponentially. Once a node was refused
+ * circuit_overflow says so and what was built must not be used. */
 void circuit_set_limit(circuit_t *c, uint32_t nodes);
 bool circuit_overflow(const circuit_t *c);
 pn_t pn_var(circuit_t *c, uint32_t fluent);
