@@ -1056,11 +1056,12 @@ static bool prune_children(expand_t *x, fconj_t *S) {
     T[0] = S;
     for (uint32_t c = 0; c < x->n_ctx; c++)
         T[1 + c] = x->ctx[c];
+    subsume_share(x->subs, T, x->n_ctx + 1); /* S is not changed until the end */
     for (uint32_t k = 0; k < n && ok; k++) {
         if ((sig[k] & ~sig_ctx) || !bloom_sub(bl[k], bl_ctx)) continue;
         const fconj_t *C = S->lits[idx[k]].sub;
         mark_own(x, C, pv);
-        if (subsume_conj(x->subs, C, pv, T, x->n_ctx + 1)) ok = false;
+        if (subsume_shared(x->subs, C, pv, NULL)) ok = false;
         unmark_own(x, C, pv);
     }
     /* a child implied by a sibling goes */
@@ -1079,11 +1080,7 @@ static bool prune_children(expand_t *x, fconj_t *S) {
                 mark_own(x, C1, pv);
                 marked = true;
             }
-            T[0] = S->lits[idx[b]].sub;
-            T[1] = S;
-            for (uint32_t c = 0; c < x->n_ctx; c++)
-                T[2 + c] = x->ctx[c];
-            if (subsume_conj(x->subs, C1, pv, T, nt)) dead[b] = 1;
+            if (subsume_shared(x->subs, C1, pv, S->lits[idx[b]].sub)) dead[b] = 1;
         }
         if (marked) unmark_own(x, C1, pv);
     }
@@ -1118,6 +1115,7 @@ static bool refuted_by_context(expand_t *x, const fconj_t *S) {
     for (uint32_t c = 0; c < x->n_ctx; c++)
         T[1 + c] = x->ctx[c];
     subsume_set_cap(x->subs, (*x->nv > x->base_nv ? *x->nv : x->base_nv) + 1);
+    bool shared = false; /* T's variables are collected on the first test */
     for (uint32_t k = 0; k < x->n_base_nots; k++) {
         if (time_up(x)) return false;
         if (x->base_not_sig[k] & ~sig_all) continue;
@@ -1125,7 +1123,9 @@ static bool refuted_by_context(expand_t *x, const fconj_t *S) {
         if ((nb[0] & ~bl[0]) | (nb[1] & ~bl[1]) | (nb[2] & ~bl[2]) | (nb[3] & ~bl[3])) continue;
         const fconj_t *N = x->base->lits[x->base_nots[k]].sub;
         mark_own(x, N, x->pv);
-        bool hit = subsume_conj(x->subs, N, x->pv, T, nt);
+        if (!shared) subsume_share(x->subs, T, nt);
+        shared = true;
+        bool hit = subsume_shared(x->subs, N, x->pv, NULL);
         unmark_own(x, N, x->pv);
         if (hit) return true;
     }

@@ -27,6 +27,9 @@ typedef struct {
     flit_t *owned; /* lits when materialised here */
     uint32_t n;
     chain_t chain;
+    /* per literal, the signature of a negated scope (0 for others): made on first need,
+     * freed with the view unless kept in *keep (a shared target's, which outlives it) */
+    uint64_t *sigs, **keep;
 } view_t;
 
 /* Per nesting level: reusable buffers sized cap. */
@@ -34,13 +37,18 @@ typedef struct {
     term_t *bind;
     uint32_t *trail;
     uint8_t *pv;
+    uint64_t *tv; /* stamps: variables of the level's targets (own literals) */
     uint32_t cap;
 } level_t;
 
 struct subsume {
     term_store_t *ts;
     uint64_t steps;
-    uint32_t cap; /* bound on variable numbers */
+    uint64_t stamp, shared_stamp; /* the last stamp handed out; subsume_share's */
+    const fconj_t *const *shared; /* subsume_share's targets */
+    uint32_t n_shared, cap_shared;
+    uint64_t **shared_sigs; /* their view_sigs, once made */
+    uint32_t cap;           /* bound on variable numbers */
     level_t lv[MAX_LEVELS];
     int depth;
 };
@@ -51,12 +59,23 @@ subsume_t *subsume_new(term_store_t *ts) {
     return s;
 }
 
+static void drop_shared(subsume_t *s) {
+    for (uint32_t k = 0; k < s->n_shared; k++) {
+        free(s->shared_sigs[k]);
+        s->shared_sigs[k] = NULL;
+    }
+    s->n_shared = 0;
+}
+
 void subsume_free(subsume_t *s) {
     if (!s) return;
+    drop_shared(s);
+    free(s->shared_sigs);
     for (int i = 0; i < MAX_LEVELS; i++) {
         free(s->lv[i].bind);
         free(s->lv[i].trail);
         free(s->lv[i].pv);
+        free(s->lv[i].tv);
     }
     free(s);
 }
@@ -71,13 +90,20 @@ static level_t *level(subsume_t *s, int d) {
         l->bind = xrealloc(l->bind, s->cap * sizeof *l->bind);
         l->trail = xrealloc(l->trail, s->cap * sizeof *l->trail);
         l->pv = xrealloc(l->pv, s->cap);
+        l->tv = xrealloc(l->tv, s->cap * sizeof *l->tv);
         for (uint32_t v = l->cap; v < s->cap; v++) {
             l->bind[v] = TERM_NONE;
             l->pv[v] = 0;
+            l->tv[v] = 0;
         }
         l->cap = s->cap;
     }
     return l;
+}
+
+/* A fresh stamp for marking target variables (64 bits: never wraps). */
+static uint64_t next_stamp(subsume_t *s) {
+    return ++s->stamp;
 }
 
 /* ---- signatures ---- */
@@ -149,6 +175,8 @@ static void view_init(term_store_t *ts, view_t *v, const fconj_t *scope, const c
     v->n = scope->n;
     v->chain = *chain;
     v->owned = NULL;
+    v->sigs = NULL;
+    v->keep = NULL;
     if (!chain->n) {
         v->lits = scope->lits;
         return;
@@ -166,16 +194,26 @@ static void view_init(term_store_t *ts, view_t *v, const fconj_t *scope, const c
 }
 
 static void view_fini(view_t *v) {
+    if (!v->keep) free(v->sigs);
     free(v->owned);
+}
+
+static const uint64_t *view_sigs(const term_store_t *ts, view_t *v) {
+    if (v->sigs) return v->sigs;
+    v->sigs = xmalloc((v->n + 1) * sizeof *v->sigs);
+    for (uint32_t i = 0; i < v->n; i++)
+        v->sigs[i] = v->lits[i].kind == FL_NOT ? fconj_sig(ts, v->lits[i].sub) : 0;
+    if (v->keep) *v->keep = v->sigs;
+    return v->sigs;
 }
 
 /* ---- the search ---- */
 
 typedef struct {
     subsume_t *s;
-    const view_t *P;
+    view_t *P;
     const uint8_t *pv;
-    const view_t *T;
+    view_t *T;
     uint32_t nt;
     term_t *bind;
     uint32_t *trail;
@@ -183,6 +221,11 @@ typedef struct {
     uint32_t *order; /* P's literal indices: fixed ones, binding ones, checks, negations */
     uint32_t n_fixed;
     bool checked;
+    /* Target variables: tv[v] is shared_stamp (targets marked by subsume_share) or
+     * own_stamp (the job's first n_own targets, marked on the first negation compared). */
+    uint64_t *tv;
+    uint64_t shared_stamp, own_stamp;
+    uint32_t n_own;
 } job_t;
 
 static bool pmatch(job_t *j, term_t p, term_t t) {
@@ -251,14 +294,45 @@ static bool all_bound(const job_t *j) {
     return b.ok;
 }
 
-static bool run_job(subsume_t *s, const view_t *P, const uint8_t *pv, const view_t *T, uint32_t nt);
+static bool run_job(subsume_t *s, view_t *P, const uint8_t *pv, view_t *T, uint32_t nt,
+                    uint32_t n_own, uint64_t shared_stamp);
+
+typedef struct {
+    uint64_t *tv, keep, stamp;
+    uint32_t cap;
+} stamp_t;
+
+static void stamp_var(void *ctx, uint32_t v) {
+    stamp_t *m = ctx;
+    if (v < m->cap && (!m->keep || m->tv[v] != m->keep)) m->tv[v] = m->stamp;
+}
+
+/* Marks the variables of the own literals of n scopes with stamp (those marked keep stay). */
+static void stamp_lits(const term_store_t *ts, stamp_t *m, const view_t *T, uint32_t n) {
+    for (uint32_t k = 0; k < n; k++)
+        for (uint32_t i = 0; i < T[k].n; i++)
+            if (T[k].lits[i].kind != FL_NOT) flit_each_var(ts, &T[k].lits[i], stamp_var, m);
+}
+
+/* Pattern variables of a negated scope: its own, less those the targets use. */
+typedef struct {
+    uint8_t *pv;
+    const job_t *j;
+    uint32_t cap;
+} pat_mark_t;
+
+static void mark_pat_var(void *ctx, uint32_t v) {
+    pat_mark_t *m = ctx;
+    if (v >= m->cap) return;
+    uint64_t t = m->j->tv[v];
+    if (!t || (t != m->j->shared_stamp && t != m->j->own_stamp)) m->pv[v] = 1;
+}
 
 /* Does a target's negated scope Qt imply not Qσ (Q a negated scope of P), i.e. does Qt
  * map into Qσ? Every pattern variable is bound by now. */
 static bool not_matches(job_t *j, const fconj_t *Q, const fconj_t *Qt, const chain_t *t_chain) {
     subsume_t *s = j->s;
     if (s->depth + 1 >= MAX_LEVELS || j->P->chain.n + 1 >= MAX_LEVELS) return false;
-    if (fconj_sig(s->ts, Qt) & ~fconj_sig(s->ts, Q)) return false;
     view_t pat, tgt;
     view_init(s->ts, &pat, Qt, t_chain);
     chain_t qc = j->P->chain;
@@ -266,16 +340,20 @@ static bool not_matches(job_t *j, const fconj_t *Q, const fconj_t *Qt, const cha
     view_init(s->ts, &tgt, Q, &qc);
     /* Pattern variables of Qt: those of its own literals that the current targets' own
      * literals do not use. */
+    if (!j->own_stamp) { /* once per job, not per comparison: the targets are large */
+        j->own_stamp = next_stamp(s);
+        stamp_t t = {.tv = j->tv, .cap = s->cap, .keep = j->shared_stamp, .stamp = j->own_stamp};
+        stamp_lits(s->ts, &t, j->T, j->n_own);
+    }
     uint8_t *pv = level(s, s->depth + 1)->pv;
-    vmark_t m = {.mark = pv, .cap = s->cap, .value = 1};
-    mark_lits(s->ts, &m, pat.lits, pat.n);
-    m.value = 0;
-    for (uint32_t k = 0; k < j->nt; k++)
-        mark_lits(s->ts, &m, j->T[k].lits, j->T[k].n);
+    pat_mark_t pm = {.pv = pv, .j = j, .cap = s->cap};
+    for (uint32_t i = 0; i < pat.n; i++)
+        if (pat.lits[i].kind != FL_NOT) flit_each_var(s->ts, &pat.lits[i], mark_pat_var, &pm);
+    vmark_t m = {.mark = pv, .cap = s->cap, .value = 0};
     s->depth++;
-    bool r = run_job(s, &pat, pv, &tgt, 1);
+    bool r = run_job(s, &pat, pv, &tgt, 1, 1, 0);
     s->depth--;
-    mark_lits(s->ts, &m, pat.lits, pat.n);
+    mark_lits(s->ts, &m, pat.lits, pat.n); /* clears pv */
     view_fini(&pat);
     view_fini(&tgt);
     return r;
@@ -306,7 +384,7 @@ static bool search(job_t *j, uint32_t k) {
     const term_store_t *ts = j->s->ts;
     bool fixed = k < j->n_fixed; /* no pattern variable: identity only, one try */
     for (uint32_t x = 0; x < j->nt; x++) {
-        const view_t *T = &j->T[x];
+        view_t *T = &j->T[x];
         for (uint32_t i = 0; i < T->n; i++) {
             const flit_t *t = &T->lits[i];
             if (t->kind != p->kind) continue;
@@ -316,7 +394,12 @@ static bool search(job_t *j, uint32_t k) {
                     if (!all_bound(j)) return false;
                     j->checked = true;
                 }
-                if (not_matches(j, p->sub, t->sub, &T->chain) && search(j, k + 1)) return true;
+                /* Qt can map into Q only with sig(Qt) within sig(Q) */
+                if (view_sigs(ts, T)[i] & ~view_sigs(ts, j->P)[j->order[k]]) continue;
+                if (++j->s->steps > SUBSUME_BUDGET) return false; /* each try costs */
+                /* Matching a negation binds nothing: the first match will do, another
+                 * one could not help the literals after it. */
+                if (not_matches(j, p->sub, t->sub, &T->chain)) return search(j, k + 1);
                 if (j->s->steps > SUBSUME_BUDGET) return false;
                 continue;
             }
@@ -353,10 +436,20 @@ static int rank(int kind) {
     }
 }
 
-static bool run_job(subsume_t *s, const view_t *P, const uint8_t *pv, const view_t *T,
-                    uint32_t nt) {
+/* T's first n_own scopes are the job's own targets; the rest were marked shared_stamp. */
+static bool run_job(subsume_t *s, view_t *P, const uint8_t *pv, view_t *T, uint32_t nt,
+                    uint32_t n_own, uint64_t shared_stamp) {
     level_t *lv = level(s, s->depth);
-    job_t j = {.s = s, .P = P, .pv = pv, .T = T, .nt = nt, .bind = lv->bind, .trail = lv->trail};
+    job_t j = {.s = s,
+               .P = P,
+               .pv = pv,
+               .T = T,
+               .nt = nt,
+               .bind = lv->bind,
+               .trail = lv->trail,
+               .tv = lv->tv,
+               .n_own = n_own,
+               .shared_stamp = shared_stamp};
     uint32_t order_small[64];
     j.order = P->n <= 64 ? order_small : xmalloc(P->n * sizeof *j.order);
     uint32_t n = 0;
@@ -374,6 +467,46 @@ static bool run_job(subsume_t *s, const view_t *P, const uint8_t *pv, const view
     return ok;
 }
 
+void subsume_share(subsume_t *s, const fconj_t *const *T, uint32_t nt) {
+    level(s, 0);
+    drop_shared(s);
+    if (nt > s->cap_shared) {
+        s->shared_sigs = xrealloc(s->shared_sigs, nt * sizeof *s->shared_sigs);
+        for (uint32_t k = s->cap_shared; k < nt; k++)
+            s->shared_sigs[k] = NULL;
+        s->cap_shared = nt;
+    }
+    s->shared = T;
+    s->n_shared = nt;
+    s->shared_stamp = next_stamp(s);
+    stamp_t m = {.tv = s->lv[0].tv, .cap = s->cap, .keep = 0, .stamp = s->shared_stamp};
+    for (uint32_t k = 0; k < nt; k++)
+        for (uint32_t i = 0; i < T[k]->n; i++)
+            if (T[k]->lits[i].kind != FL_NOT) flit_each_var(s->ts, &T[k]->lits[i], stamp_var, &m);
+}
+
+bool subsume_shared(subsume_t *s, const fconj_t *P, const uint8_t *pv, const fconj_t *extra) {
+    chain_t none = {.n = 0};
+    uint32_t n_own = extra != NULL, nt = n_own + s->n_shared;
+    view_t pview, tview_small[8];
+    view_t *tv = nt <= 8 ? tview_small : xmalloc(nt * sizeof *tv);
+    view_init(s->ts, &pview, P, &none);
+    if (extra) view_init(s->ts, &tv[0], extra, &none);
+    for (uint32_t k = 0; k < s->n_shared; k++) {
+        view_init(s->ts, &tv[n_own + k], s->shared[k], &none);
+        tv[n_own + k].sigs = s->shared_sigs[k];
+        tv[n_own + k].keep = &s->shared_sigs[k];
+    }
+    s->steps = 0;
+    s->depth = 0;
+    bool ok = run_job(s, &pview, pv, tv, nt, n_own, s->shared_stamp);
+    view_fini(&pview);
+    for (uint32_t k = 0; k < nt; k++)
+        view_fini(&tv[k]);
+    if (tv != tview_small) free(tv);
+    return ok;
+}
+
 bool subsume_conj(subsume_t *s, const fconj_t *P, const uint8_t *pv, const fconj_t *const *T,
                   uint32_t nt) {
     chain_t none = {.n = 0};
@@ -384,7 +517,10 @@ bool subsume_conj(subsume_t *s, const fconj_t *P, const uint8_t *pv, const fconj
         view_init(s->ts, &tv[k], T[k], &none);
     s->steps = 0;
     s->depth = 0;
-    bool ok = run_job(s, &pview, pv, tv, nt);
+    bool ok = run_job(s, &pview, pv, tv, nt, nt, 0);
+    view_fini(&pview);
+    for (uint32_t k = 0; k < nt; k++)
+        view_fini(&tv[k]);
     if (tv != tview_small) free(tv);
     return ok;
 }

@@ -22,6 +22,11 @@ void subsume_set_cap(subsume_t *s, uint32_t cap);
 /* pv[v] != 0 marks the pattern variables (pv sized cap). */
 bool subsume_conj(subsume_t *s, const fconj_t *P, const uint8_t *pv, const fconj_t *const *T,
                   uint32_t nt);
+/* The same for many P against the same targets T (plus, per call, an optional extra
+ * one first): T's variables are collected once. T must not change in between; the
+ * next subsume_share replaces it. */
+void subsume_share(subsume_t *s, const fconj_t *const *T, uint32_t nt);
+bool subsume_shared(subsume_t *s, const fconj_t *P, const uint8_t *pv, const fconj_t *extra);
 
 /* A 64-bit signature of a scope's direct literals (kinds and functors): P can map into T
  * only when sig(P) & ~(sig of T's scopes) == 0. */
