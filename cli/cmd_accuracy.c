@@ -57,6 +57,7 @@ static const char *const accuracy_help =
     "  check game= n_alpha= n_beta= hook_alpha= hook_beta= regress_seconds= checks=\n"
     "        distinct_states= hits_alpha= hits_beta= unsound= z3_confirmed= z3_cached=\n"
     "        z3_disagree= z3_unknown= z3_skipped= check_seconds= z3_seconds= step_us=\n"
+    "        too_slow= (formulas dropped: too slow to evaluate) match_gave_up=\n"
     "  hits game= side=alpha|beta i0= i1= ...\n"
     "(mae: mean absolute error of the average of the first N rollouts against the exact\n"
     "value, 0..100; mcts: positions where UCT with N iterations picks a move of optimal\n"
@@ -621,14 +622,14 @@ static int print_check(acc_t *a) {
     printf("check game=%s n_alpha=%u n_beta=%u hook_alpha=%u hook_beta=%u regress_seconds=%.3f "
            "checks=%llu distinct_states=%llu hits_alpha=%llu hits_beta=%llu unsound=%llu "
            "z3_confirmed=%llu z3_cached=%llu z3_disagree=%llu z3_unknown=%llu z3_skipped=%llu "
-           "check_seconds=%.3f z3_seconds=%.3f step_us=%.2f\n",
+           "check_seconds=%.3f z3_seconds=%.3f step_us=%.2f too_slow=%u match_gave_up=%llu\n",
            a->name, st.n_alpha, st.n_beta, st.hook_alpha, st.hook_beta, st.regress_seconds,
            (unsigned long long)st.checks, (unsigned long long)a->distinct_checked,
            (unsigned long long)ha, (unsigned long long)hb, (unsigned long long)a->unsound,
            (unsigned long long)st.z3_confirmed, (unsigned long long)st.z3_cached,
            (unsigned long long)st.z3_disagree, (unsigned long long)st.z3_unknown,
            (unsigned long long)st.z3_skipped, st.check_seconds, st.z3_seconds,
-           1e6 * st.step_seconds);
+           1e6 * st.step_seconds, st.too_slow, (unsigned long long)st.match_gave_up);
     printf("hits game=%s side=alpha", a->name);
     for (uint32_t i = 0; i < st.n_alpha && i < 64; i++)
         printf(" i%u=%llu", i, (unsigned long long)st.hits_alpha[i]);

@@ -17,6 +17,11 @@
 #define NEW_SHARE 0.15            /* of the rest, assumed taken by regress_new's set-up */
 #define CAL_STATES 256            /* sample states for measuring the cost of each formula */
 #define CAL_SECONDS 0.03          /* at most this long measuring one formula */
+/* Matcher steps (some ns each) one evaluation may take while measuring: a formula that
+ * needs more on a sample state is never used, so that no check can hold up a clock. */
+#define CAL_WORK 4000000u
+#define WORK_SLACK 16 /* later evaluations may take this many times the most measured */
+#define WORK_FLOOR 100000u
 #define HOOK_COST 3.0    /* default: the hook uses formulas costing <= this many rollout steps */
 #define ACTIVE_GAP 0.005 /* seconds: a longer gap between checks is not search time */
 #define Z3_GRACE 0.005   /* seconds of Z3 always allowed (the first confirmations) */
@@ -24,11 +29,12 @@
 
 /* One compiled formula: α_i or β_i. */
 typedef struct {
-    match_t *m;      /* NULL: the formula is false (empty) and never tried */
-    uint32_t guard;  /* index into lbs->guards, or NO_GUARD */
-    uint32_t handle; /* Z3 selector, when confirmed by Z3 */
-    double cost;     /* mean seconds of one evaluation on sample states */
-    bool in_hook;    /* cheap enough for the rollout hook */
+    match_t *m;        /* NULL: the formula is false (empty) and never tried */
+    uint32_t guard;    /* index into lbs->guards, or NO_GUARD */
+    uint32_t handle;   /* Z3 selector, when confirmed by Z3 */
+    double cost;       /* mean seconds of one evaluation on sample states */
+    uint64_t work_cap; /* matcher steps an evaluation may take (giving up: no hit) */
+    bool in_hook;      /* cheap enough for the rollout hook */
 } lform_t;
 
 /* A remembered Z3 answer: the same state and formula always get the same one. */
@@ -106,8 +112,10 @@ static bool ground_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf,
     if (now_seconds() > deadline) return false;
     circuit_t *c = circuit_new();
     circuit_set_limit(c, LBS_GROUND_LIMIT);
+    circuit_set_deadline(c, deadline);
     pn_t root = ground_form(c, l->vocab, ts, f);
-    bool ok = !circuit_overflow(c); /* too big to confirm: the formula is left out */
+    /* too big to confirm, or late: the formula is left out */
+    bool ok = !circuit_overflow(c) && now_seconds() < deadline;
     if (ok) lf->handle = smt_assert(l->smt, c, root);
     circuit_free(c);
     return ok;
@@ -218,6 +226,32 @@ static void prime_z3(lbs_t *l, const state_t *s) {
         }
 }
 
+/* Measures one formula on the sample states (see calibrate); one that gives up at
+ * CAL_WORK on some state, or that there is no time left for, is dropped. */
+static void calibrate_one(lbs_t *l, lform_t *lf, const state_t *st, uint32_t n, double deadline,
+                          uint32_t left) {
+    double t0 = now_seconds(), t = 0;
+    double limit = (deadline - t0) / left;
+    if (limit > CAL_SECONDS) limit = CAL_SECONDS;
+    uint32_t k = 0;
+    uint64_t most = 0;
+    bool slow = limit <= 0;
+    while (!slow && k < n && (k == 0 || t < limit)) {
+        match_state_set(l->ms, l->ts, &st[k++]);
+        slow = match_eval_within(lf->m, l->ms, CAL_WORK) < 0;
+        if (match_work(lf->m) > most) most = match_work(lf->m);
+        t = now_seconds() - t0;
+    }
+    lf->cost = k ? t / k : 0;
+    lf->work_cap = most * WORK_SLACK > WORK_FLOOR ? most * WORK_SLACK : WORK_FLOOR;
+    if (lf->work_cap > CAL_WORK) lf->work_cap = CAL_WORK;
+    if (slow) {
+        match_free(lf->m); /* never tried again (like a false formula) */
+        lf->m = NULL;
+        l->st.too_slow++;
+    }
+}
+
 /* Measures each formula's mean evaluation time on sample states (each for at most
  * CAL_SECONDS, less when the deadline is near; at least once): a formula far dearer than
  * a rollout step costs the search more rollouts than its hits save. */
@@ -230,17 +264,7 @@ static void calibrate(lbs_t *l, reasoner_t *r, double deadline) {
     for (int side = 0; side < 2; side++)
         for (uint32_t i = 0; i < l->n[side]; i++, left--) {
             lform_t *lf = &l->f[side][i];
-            if (!lf->m) continue;
-            double t0 = now_seconds(), t = 0;
-            double limit = (deadline - t0) / left;
-            if (limit > CAL_SECONDS) limit = CAL_SECONDS;
-            uint32_t k = 0;
-            while (k < n && (k == 0 || t < limit)) {
-                match_state_set(l->ms, l->ts, &st[k++]);
-                (void)match_eval(lf->m, l->ms);
-                t = now_seconds() - t0;
-            }
-            lf->cost = k ? t / k : 0;
+            if (lf->m) calibrate_one(l, lf, st, n, deadline, left);
         }
     if (l->smt && n) prime_z3(l, &st[n / 2]);
     for (uint32_t k = 0; k < CAL_STATES; k++)
@@ -315,6 +339,7 @@ lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *
     l->gval = xcalloc(l->n_guards + 1, 1);
     if (z3) l->cache = xcalloc((size_t)1 << CACHE_BITS, sizeof *l->cache);
     calibrate(l, r, o->budget > 0 ? t0 + o->budget : 1e300);
+    trim(l); /* calibration may have dropped the last ones */
     l->st.n_alpha = l->n[0];
     l->st.n_beta = l->n[1];
     l->st.regress_seconds = now_seconds() - t0;
@@ -388,7 +413,10 @@ static int first_hit(lbs_t *l, int side, const state_t *s, bool hook) {
     for (uint32_t i = 0; i < l->n[side]; i++) {
         const lform_t *lf = &l->f[side][i];
         if (!lf->m || (hook && !lf->in_hook)) continue;
-        if (!guard_ok(l, lf->guard) || !match_eval(lf->m, l->ms)) continue;
+        if (!guard_ok(l, lf->guard)) continue;
+        int e = match_eval_within(lf->m, l->ms, lf->work_cap);
+        if (e < 0) l->st.match_gave_up++;
+        if (e != 1) continue;
         if (confirmed(l, side, i, s)) return (int)i;
     }
     return -1;

@@ -76,7 +76,9 @@ typedef struct {
     uint64_t z3_unknown;            /* Z3 could not decide (the hit is not used) */
     uint32_t hook_alpha, hook_beta; /* formulas the hook uses (cheap enough, i >= 1) */
     double step_seconds;            /* measured cost of one rollout step */
-    uint64_t z3_skipped; /* hits not used: the Z3 time share was spent (lbs_set_z3_share) */
+    uint64_t z3_skipped;    /* hits not used: the Z3 time share was spent (lbs_set_z3_share) */
+    uint32_t too_slow;      /* formulas dropped: one evaluation on a sample state took too long */
+    uint64_t match_gave_up; /* evaluations cut at their formula's step limit (no hit used) */
 } lbs_stats_t;
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out);

@@ -171,8 +171,10 @@ struct circuit {
     size_t n_kids, cap_kids;
     uint32_t *table;
     size_t table_cap;
-    uint32_t limit; /* nodes at most (0: none) */
-    bool overflow;  /* a node was refused: the circuits built are wrong */
+    uint32_t limit;  /* nodes at most (0: none) */
+    double deadline; /* > 0: refuse work past it too */
+    uint32_t tick;
+    bool overflow; /* a node was refused: the circuits built are wrong */
 };
 
 circuit_t *circuit_new(void) {
@@ -230,11 +232,23 @@ void circuit_set_limit(circuit_t *c, uint32_t nodes) {
     c->limit = nodes;
 }
 
+void circuit_set_deadline(circuit_t *c, double deadline) {
+    c->deadline = deadline;
+}
+
 bool circuit_overflow(const circuit_t *c) {
     return c->overflow;
 }
 
+/* Past the deadline (looked at every 4096 calls)? Then overflow. */
+static bool late(circuit_t *c) {
+    if (c->deadline > 0 && (++c->tick & 4095) == 0 && now_seconds() > c->deadline)
+        c->overflow = true;
+    return c->overflow;
+}
+
 static pn_t make(circuit_t *c, uint8_t op, uint32_t a, const pn_t *kids, uint32_t n) {
+    if (late(c)) return PN_FALSE;
     if (c->limit && c->n >= c->limit) {
         c->overflow = true;
         return PN_FALSE;
@@ -599,7 +613,7 @@ static pn_t ground_scope(gr_t *g, const fconj_t *S) {
     /* the memo grows with every binding tried, even where no node is made: it counts
      * against the node limit too */
     if (g->c->limit && g->memo_n >= g->c->limit) g->c->overflow = true;
-    if (g->c->overflow) return PN_FALSE; /* the result is thrown away: stop early */
+    if (late(g->c)) return PN_FALSE; /* the result is thrown away: stop early */
     const svars_t *sv = scope_vars(g, S);
     uint32_t h = (uint32_t)ptr_hash(S);
     for (uint32_t i = 0; i < sv->n_vars; i++)

@@ -46,6 +46,8 @@ uint32_t circuit_size(const circuit_t *c);
  * bindings: a nested formula's grounding can grow exponentially. Once a node was refused
  * circuit_overflow says so and what was built must not be used. */
 void circuit_set_limit(circuit_t *c, uint32_t nodes);
+/* The same past a time (now_seconds; 0: none): grounding under a clock. */
+void circuit_set_deadline(circuit_t *c, double deadline);
 bool circuit_overflow(const circuit_t *c);
 pn_t pn_var(circuit_t *c, uint32_t fluent);
 pn_t pn_not(circuit_t *c, pn_t a);

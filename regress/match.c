@@ -22,8 +22,9 @@ typedef struct {
  * is remembered per state (keyed by them) so that nested scopes are not re-evaluated
  * for every binding of the scopes around them. A direct-mapped cache: a collision only
  * costs a re-evaluation. */
-#define MEMO_VARS 6
-#define MEMO_SIZE 4096
+#define MEMO_VARS 12
+#define MEMO_MIN 64u
+#define MEMO_MAX 65536u /* deep formulas (tic-tac-toe's alpha_9) thrash a smaller one */
 
 typedef struct {
     uint32_t gen, sub;
@@ -47,7 +48,10 @@ struct match {
     uint32_t *freev; /* the scopes' free variables */
     size_t n_freev, cap_freev;
     memo_t *memo;
-    uint32_t gen; /* of the state being evaluated */
+    uint32_t memo_mask;        /* its size, a power of two, less one */
+    uint64_t work, work_limit; /* steps of this evaluation; the most it may take */
+    bool gave_up;              /* the limit was reached: the answer is unknown */
+    uint32_t gen;              /* of the state being evaluated */
 };
 
 #define MAX_KEYS 64
@@ -252,7 +256,12 @@ match_t *match_new(const term_store_t *ts, const form_t *f) {
         return NULL;
     }
     m->val = xcalloc(nv + 1, sizeof *m->val);
-    m->memo = xcalloc(MEMO_SIZE, sizeof *m->memo);
+    /* slots for several bindings per negated scope */
+    uint32_t size = MEMO_MIN;
+    while (size < MEMO_MAX && size < 32 * m->n_scopes)
+        size *= 2;
+    m->memo = xcalloc(size, sizeof *m->memo);
+    m->memo_mask = size - 1;
     m->trail = xmalloc((nv + 1) * sizeof *m->trail);
     return m;
 }
@@ -430,14 +439,15 @@ static bool not_sat(match_t *m, const match_state_t *ms, uint32_t sub) {
         vals[i] = m->val[m->freev[sc->free_first + i]];
         h = (h ^ vals[i]) * 0x100000001b3ull;
     }
-    memo_t *e = &m->memo[(h >> 20) % MEMO_SIZE];
+    memo_t *e = &m->memo[(h >> 20) & m->memo_mask];
     if (memo && e->gen == m->gen && e->sub == sub &&
         !memcmp(e->vals, vals, sc->n_free * sizeof *vals))
         return e->value;
     uint32_t mark = m->n_trail;
     bool sat = run(m, ms, sub, 0);
     undo(m, mark);
-    if (memo) { /* written after the nested evaluation, which may have used the slot */
+    if (memo && !m->gave_up) { /* written after the nested evaluation (it may have used
+                                * the slot), and only when it ran to the end */
         memcpy(e->vals, vals, sc->n_free * sizeof *vals);
         e->sub = sub;
         e->value = sat;
@@ -447,6 +457,10 @@ static bool not_sat(match_t *m, const match_state_t *ms, uint32_t sub) {
 }
 
 static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k) {
+    if (++m->work > m->work_limit) { /* every caller unwinds at once from here on */
+        m->gave_up = true;
+        return false;
+    }
     const mscope_t *sc = &m->scopes[scope];
     if (k == sc->n) return true;
     const mstep_t *st = &m->steps[sc->first + k];
@@ -508,10 +522,10 @@ static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k)
     return false;
 }
 
-bool match_eval(match_t *m, const match_state_t *ms) {
+static bool eval(match_t *m, const match_state_t *ms) {
     if (!m->n_roots) return false;
     if (++m->gen == 0) { /* wrapped: forget every entry */
-        memset(m->memo, 0, MEMO_SIZE * sizeof *m->memo);
+        memset(m->memo, 0, (m->memo_mask + 1) * sizeof *m->memo);
         m->gen = 1;
     }
     if (m->common >= 0) {
@@ -525,6 +539,25 @@ bool match_eval(match_t *m, const match_state_t *ms) {
         if (ok) return true;
     }
     return false;
+}
+
+bool match_eval(match_t *m, const match_state_t *ms) {
+    m->work = 0;
+    m->work_limit = UINT64_MAX;
+    m->gave_up = false;
+    return eval(m, ms);
+}
+
+int match_eval_within(match_t *m, const match_state_t *ms, uint64_t max_work) {
+    m->work = 0;
+    m->work_limit = max_work;
+    m->gave_up = false;
+    bool r = eval(m, ms);
+    return m->gave_up ? -1 : r;
+}
+
+uint64_t match_work(const match_t *m) {
+    return m->work;
 }
 
 bool match_check(match_t *m, match_state_t *ms, const state_t *s) {

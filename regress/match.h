@@ -28,6 +28,12 @@ void match_state_free(match_state_t *ms);
 void match_state_set(match_state_t *ms, const term_store_t *ts, const state_t *s);
 
 bool match_eval(match_t *m, const match_state_t *ms);
+/* The same in at most max_work steps (one step: one literal tried under one binding):
+ * 1 or 0, or -1 when it gave up. A deep formula can take seconds on one state; a caller
+ * on a clock bounds it with this. */
+int match_eval_within(match_t *m, const match_state_t *ms, uint64_t max_work);
+/* Steps taken by the last evaluation. */
+uint64_t match_work(const match_t *m);
 /* True once an evaluation met a term instance the store never built (its answer may then
  * be wrong; it does not happen with formulas from expand). */
 bool match_inexact(const match_t *m);

@@ -346,6 +346,66 @@ static void test_shrink_is_sound(void **state) {
     game_free(g);
 }
 
+/* match_eval_within answers as match_eval with the work that one took, and gives up
+ * (-1) with one step less; on tic-tac-toe's alpha_1..alpha_5 over random-match states. */
+static void test_match_work_limit(void **state) {
+    (void)state;
+    game_t *g = load_file("tictactoe.kif");
+    reasoner_t *r = reason_new(g);
+    regress_opts_t o;
+    regress_default_opts(&o);
+    o.budget = 0;
+    o.max_steps = 5;
+    char err[300];
+    regress_t *rg = regress_new(g, r, 0, &o, err, sizeof err);
+    assert_non_null(rg);
+    regress_run(rg, NULL, NULL);
+    match_state_t *ms = match_state_new();
+    state_t s, t;
+    state_init(&s);
+    state_init(&t);
+    uint64_t rng = 7;
+    uint32_t checked = 0, gave_up = 0;
+    for (uint32_t play = 0; play < 20; play++) {
+        reason_initial(r, &s);
+        while (!reason_terminal(r, &s)) {
+            match_state_set(ms, g->ts, &s);
+            for (uint32_t i = 1; i <= 5; i++) {
+                match_t *m = match_new(g->ts, regress_step(rg, 0, i)->f);
+                assert_non_null(m);
+                bool full = match_eval(m, ms);
+                uint64_t w = match_work(m);
+                assert_int_equal(match_eval_within(m, ms, w), full);
+                if (w > 1) {
+                    assert_int_equal(match_eval_within(m, ms, w - 1), -1);
+                    gave_up++;
+                }
+                assert_int_equal(match_eval(m, ms), full); /* giving up left no trace */
+                match_free(m);
+                checked++;
+            }
+            term_t joint[2];
+            for (uint32_t k = 0; k < 2; k++) {
+                const term_t *mv;
+                uint32_t n = reason_legal(r, &s, k, &mv);
+                assert_true(n > 0);
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                joint[k] = mv[(rng >> 33) % n];
+            }
+            reason_next(r, &s, joint, &t);
+            state_copy(&s, &t);
+        }
+    }
+    assert_true(checked > 100);
+    assert_true(gave_up > 100);
+    state_fini(&s);
+    state_fini(&t);
+    match_state_free(ms);
+    regress_free(rg);
+    reason_free(r);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_c_two_rules, setup_c, teardown),
@@ -358,6 +418,7 @@ int main(void) {
         cmocka_unit_test(test_n_tiny_game),
         cmocka_unit_test(test_n_direct),
         cmocka_unit_test(test_shape_unsupported),
+        cmocka_unit_test(test_match_work_limit),
         cmocka_unit_test(test_shrink_is_sound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

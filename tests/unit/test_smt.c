@@ -162,6 +162,38 @@ static void test_circuit_limit(void **state) {
     form_free(form);
 }
 
+/* A deadline already passed stops a grounding that is long enough to look at the clock
+ * (tic-tac-toe's alpha_5); one far ahead changes nothing. */
+static void test_circuit_deadline(void **state) {
+    fix_t *f = *state;
+    regress_opts_t o;
+    regress_default_opts(&o);
+    o.budget = 0;
+    o.max_steps = 5;
+    char err[300];
+    regress_t *rg = regress_new(f->g, f->r, 0, &o, err, sizeof err);
+    assert_non_null(rg);
+    regress_run(rg, NULL, NULL);
+    const form_t *a5 = regress_step(rg, 0, 5)->f;
+    term_store_t *ts = f->g->ts;
+    circuit_t *free_c = circuit_new();
+    pn_t root = ground_form(free_c, f->v, ts, a5);
+    assert_false(circuit_overflow(free_c));
+    circuit_t *c = circuit_new();
+    circuit_set_deadline(c, now_seconds() + 1e6);
+    assert_int_equal(ground_form(c, f->v, ts, a5), root);
+    assert_false(circuit_overflow(c));
+    circuit_free(c);
+    c = circuit_new();
+    circuit_set_deadline(c, now_seconds() - 1);
+    (void)ground_form(c, f->v, ts, a5);
+    assert_true(circuit_overflow(c));
+    assert_true(circuit_size(c) < circuit_size(free_c));
+    circuit_free(c);
+    circuit_free(free_c);
+    regress_free(rg);
+}
+
 /* α_0..α_3 and β_0..β_3 of tic-tac-toe on every reachable state. */
 static void test_tictactoe_all_states(void **state) {
     fix_t *f = *state;
@@ -200,6 +232,7 @@ static void test_tictactoe_all_states(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_hand_formulas, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_circuit_deadline, setup, teardown),
         cmocka_unit_test_setup_teardown(test_circuit_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tictactoe_all_states, setup, teardown),
     };
