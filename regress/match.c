@@ -28,6 +28,7 @@ typedef struct {
 
 typedef struct {
     uint32_t gen, sub;
+    uint32_t cost; /* steps its evaluation took: the cheaper of two entries is replaced */
     term_t vals[MEMO_VARS];
     bool value;
 } memo_t;
@@ -439,19 +440,29 @@ static bool not_sat(match_t *m, const match_state_t *ms, uint32_t sub) {
         vals[i] = m->val[m->freev[sc->free_first + i]];
         h = (h ^ vals[i]) * 0x100000001b3ull;
     }
-    memo_t *e = &m->memo[(h >> 20) & m->memo_mask];
-    if (memo && e->gen == m->gen && e->sub == sub &&
-        !memcmp(e->vals, vals, sc->n_free * sizeof *vals))
-        return e->value;
+    /* two slots per key (a pair): deep scopes with many bindings do not evict the
+     * dearer entries of the scopes around them */
+    memo_t *pair = &m->memo[(h >> 20) & m->memo_mask & ~1u];
+    for (int w = 0; memo && w < 2; w++) {
+        const memo_t *e = &pair[w];
+        if (e->gen == m->gen && e->sub == sub && !memcmp(e->vals, vals, sc->n_free * sizeof *vals))
+            return e->value;
+    }
     uint32_t mark = m->n_trail;
+    uint64_t work0 = m->work;
     bool sat = run(m, ms, sub, 0);
     undo(m, mark);
     if (memo && !m->gave_up) { /* written after the nested evaluation (it may have used
-                                * the slot), and only when it ran to the end */
+                                * the slots), and only when it ran to the end */
+        memo_t *e = pair[0].gen != m->gen                                  ? &pair[0]
+                    : pair[1].gen != m->gen || pair[1].cost < pair[0].cost ? &pair[1]
+                                                                           : &pair[0];
+        uint64_t cost = m->work - work0;
         memcpy(e->vals, vals, sc->n_free * sizeof *vals);
         e->sub = sub;
         e->value = sat;
         e->gen = m->gen;
+        e->cost = cost > UINT32_MAX ? UINT32_MAX : (uint32_t)cost;
     }
     return sat;
 }
