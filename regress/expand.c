@@ -56,10 +56,10 @@ struct expand {
     uint32_t n_ctx, cap_ctx;
     alt_t *alts;
     uint32_t cap_alts;
-    const fconj_t *base; /* the formula's common conjunct: context of every disjunct */
-    uint32_t base_nv;    /* its variable bound (its numbering is its own) */
-    uint64_t base_sig;
-    uint32_t *base_nots; /* indices of its negated scopes, with their signatures */
+    const fconj_t *base;              /* the formula's common conjunct: context of every disjunct */
+    uint32_t base_nv;                 /* its variable bound (its numbering is its own) */
+    uint64_t base_sig, base_bloom[4]; /* made once: it is every disjunct's context */
+    uint32_t *base_nots;              /* indices of its negated scopes, with their signatures */
     uint64_t *base_not_sig;
     uint64_t (*base_not_bloom)[4];
     uint32_t n_base_nots;
@@ -1003,10 +1003,22 @@ static bool try_lift(expand_t *x, fconj_t *S, uint32_t i) {
     return true;
 }
 
+/* fconj_sig and fconj_bloom of a context scope; the base's are made once. */
+static uint64_t scope_sig(const expand_t *x, const fconj_t *c) {
+    return c == x->base ? x->base_sig : fconj_sig(x->ts, c);
+}
+
+static void scope_bloom(const expand_t *x, const fconj_t *c, uint64_t out[4]) {
+    if (c == x->base)
+        memcpy(out, x->base_bloom, sizeof x->base_bloom);
+    else
+        fconj_bloom(x->ts, c, out);
+}
+
 static uint64_t ctx_sig(expand_t *x) {
     uint64_t s = 0;
     for (uint32_t c = 0; c < x->n_ctx; c++)
-        s |= fconj_sig(x->ts, x->ctx[c]);
+        s |= scope_sig(x, x->ctx[c]);
     return s;
 }
 
@@ -1032,7 +1044,7 @@ static bool prune_children(expand_t *x, fconj_t *S) {
     uint64_t sig_ctx = ctx_sig(x) | fconj_sig(x->ts, S), bl_ctx[4], tmp[4];
     fconj_bloom(x->ts, S, bl_ctx);
     for (uint32_t c = 0; c < x->n_ctx; c++) {
-        fconj_bloom(x->ts, x->ctx[c], tmp);
+        scope_bloom(x, x->ctx[c], tmp);
         for (int q = 0; q < 4; q++)
             bl_ctx[q] |= tmp[q];
     }
@@ -1100,12 +1112,12 @@ static bool refuted_by_context(expand_t *x, const fconj_t *S) {
     if (!x->base || !x->n_base_nots) return false;
     uint64_t sig_all = fconj_sig(x->ts, S);
     for (uint32_t c = 0; c < x->n_ctx; c++)
-        sig_all |= x->ctx[c] == x->base ? x->base_sig : fconj_sig(x->ts, x->ctx[c]);
+        sig_all |= scope_sig(x, x->ctx[c]);
     /* ground literals of N must occur in S or the context */
     uint64_t bl[4], tmp[4];
     fconj_bloom(x->ts, S, bl);
     for (uint32_t c = 0; c < x->n_ctx; c++) {
-        fconj_bloom(x->ts, x->ctx[c], tmp);
+        scope_bloom(x, x->ctx[c], tmp);
         for (int q = 0; q < 4; q++)
             bl[q] |= tmp[q];
     }
@@ -1469,6 +1481,7 @@ form_t *expand_form(expand_t *x, const form_t *f) {
     x->n_base_nots = 0;
     if (closed) {
         x->base_sig = fconj_sig(x->ts, closed);
+        fconj_bloom(x->ts, closed, x->base_bloom);
         x->base_nots = xmalloc((closed->n + 1) * sizeof *x->base_nots);
         x->base_not_sig = xmalloc((closed->n + 1) * sizeof *x->base_not_sig);
         x->base_not_bloom = xmalloc((closed->n + 1) * sizeof *x->base_not_bloom);
