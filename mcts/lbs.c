@@ -371,6 +371,11 @@ static bool guard_ok(lbs_t *l, uint32_t g) {
     return l->gval[g] == 1;
 }
 
+/* Has Z3 used up its share of the search time (lbs_set_z3_share)? */
+static bool z3_spent(const lbs_t *l) {
+    return l->smt && l->z3_share > 0 && l->st.z3_seconds > l->z3_share * l->active + Z3_GRACE;
+}
+
 /* A matcher hit, confirmed by Z3 when asked: true when it may be used. Z3's answer for
  * a state and a formula never changes, so it is remembered (keyed by a 64-bit hash of
  * the state, the side and i; replaced on collision of slots). */
@@ -385,7 +390,7 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, const state_t *s) {
     }
     double t0 = now_seconds();
     bool late = l->deadline > 0 && t0 + l->z3_max > l->deadline;
-    if (late || (l->z3_share > 0 && l->st.z3_seconds > l->z3_share * l->active + Z3_GRACE)) {
+    if (late || z3_spent(l)) {
         l->st.z3_skipped++; /* over the confirmation budget: the hit is not used */
         return false;
     }
@@ -427,6 +432,13 @@ static int check(lbs_t *l, const state_t *s, uint32_t *i, bool hook) {
     /* a gap shorter than ACTIVE_GAP between two checks is search (a rollout step); a longer
      * one is idle (the other player's turn) */
     if (l->st.checks++ && t0 - l->last_check < ACTIVE_GAP) l->active += t0 - l->last_check;
+    if (hook && z3_spent(l)) {
+        /* no hit could be confirmed, so none could be used: the rollout gets the time.
+         * The gaps still count as search, so Z3's share refills and checks resume. */
+        l->st.hook_skipped++;
+        l->last_check = now_seconds();
+        return 0;
+    }
     match_state_set(l->ms, l->ts, s);
     memset(l->gval, 0xff, l->n_guards);
     int res = 0;

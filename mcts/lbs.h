@@ -56,7 +56,8 @@ void lbs_set_hook_cost(lbs_t *l, double steps);
 /* Bounds the time Z3 confirmations may take to `share` of the search time (the checks'
  * own time and the gaps under 5 ms between them; default 0: no bound, every matcher hit
  * is confirmed). Past it, a hit that is not in the
- * cache is not used (counted in z3_skipped): never used unconfirmed. */
+ * cache is not used (counted in z3_skipped): never used unconfirmed; and the hook does
+ * not check at all until the share refills (hook_skipped): its hits could not be used. */
 void lbs_set_z3_share(lbs_t *l, double share);
 /* No Z3 call is started that might end after `deadline` (now_seconds() time; 0: none),
  * judged by the longest call so far (one is timed in lbs_new): such a hit is not used
@@ -79,6 +80,7 @@ typedef struct {
     uint64_t z3_skipped;    /* hits not used: the Z3 time share was spent (lbs_set_z3_share) */
     uint32_t too_slow;      /* formulas dropped: one evaluation on a sample state took too long */
     uint64_t match_gave_up; /* evaluations cut at their formula's step limit (no hit used) */
+    uint64_t hook_skipped;  /* hook calls not checked: Z3's share was spent (in checks too) */
 } lbs_stats_t;
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out);

@@ -249,6 +249,7 @@ static void add_to_tally(mcts_player_t *p) {
     a->z3_skipped += ls.z3_skipped;
     a->too_slow += ls.too_slow;
     a->match_gave_up += ls.match_gave_up;
+    a->hook_skipped += ls.hook_skipped;
     a->check_seconds += ls.check_seconds;
     a->z3_seconds += ls.z3_seconds;
     a->regress_seconds += ls.regress_seconds;
@@ -289,11 +290,12 @@ bool player_search_report(const player_kind_t *kind, strbuf_t *out) {
     sb_printf(out,
               " z3_confirmed=%llu z3_cached=%llu z3_disagree=%llu z3_unknown=%llu z3_skipped=%llu "
               "check_seconds=%.3f z3_seconds=%.3f regress_seconds_mean=%.3f too_slow=%u "
-              "match_gave_up=%llu",
+              "match_gave_up=%llu hook_skipped=%llu",
               (unsigned long long)a->z3_confirmed, (unsigned long long)a->z3_cached,
               (unsigned long long)a->z3_disagree, (unsigned long long)a->z3_unknown,
               (unsigned long long)a->z3_skipped, a->check_seconds, a->z3_seconds,
-              a->regress_seconds / m, a->too_slow, (unsigned long long)a->match_gave_up);
+              a->regress_seconds / m, a->too_slow, (unsigned long long)a->match_gave_up,
+              (unsigned long long)a->hook_skipped);
     return true;
 }
 

@@ -212,6 +212,46 @@ static void test_hook_and_uct(void **state) {
     game_free(g);
 }
 
+/* With Z3's share spent, the hook does not check (its hits could not be used), while
+ * lbs_check still answers from the remembered Z3 answers. */
+static void test_hook_skips_when_z3_spent(void **state) {
+    (void)state;
+    game_t *g = load_file("tictactoe.kif");
+    reasoner_t *r = reason_new(g);
+    lbs_t *l = make_lbs(g, r, 0, LBS_CONFIRM_Z3);
+    lbs_set_hook_cost(l, 0);
+    char err[300];
+    solve_t *s = solve_new(g, r, 100000, err, sizeof err);
+    assert_non_null(s);
+    /* a state the hook wins (α_i hit, confirmed and so remembered) */
+    uint32_t won = UINT32_MAX;
+    for (uint32_t id = 0; id < solve_count(s) && won == UINT32_MAX; id++)
+        if (!reason_terminal(r, solve_state(s, id)) && lbs_hook(l, solve_state(s, id)) == 100)
+            won = id;
+    assert_true(won != UINT32_MAX);
+    lbs_stats_t ls;
+    lbs_stats(l, &ls);
+    assert_int_equal(ls.hook_skipped, 0);
+    /* a share of almost nothing: past the grace, every hook call is skipped */
+    lbs_set_z3_share(l, 1e-12);
+    for (uint32_t id = 0; id < solve_count(s); id++) {
+        lbs_stats(l, &ls);
+        if (ls.hook_skipped) break;
+        if (!reason_terminal(r, solve_state(s, id))) (void)lbs_hook(l, solve_state(s, id));
+    }
+    lbs_stats(l, &ls);
+    assert_true(ls.hook_skipped > 0);
+    uint64_t before = ls.hook_skipped;
+    assert_int_equal(lbs_hook(l, solve_state(s, won)), -1);
+    lbs_stats(l, &ls);
+    assert_int_equal(ls.hook_skipped, before + 1);
+    assert_int_equal(lbs_check(l, solve_state(s, won), NULL), 1); /* the cached answer */
+    solve_free(s);
+    lbs_free(l);
+    reason_free(r);
+    game_free(g);
+}
+
 static void expect_unsupported(const char *file, const char *why) {
     game_t *g = load_file(file);
     assert_non_null(g);
@@ -237,9 +277,8 @@ static void test_unsupported(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tictactoe_x),
-        cmocka_unit_test(test_tictactoe_o),
-        cmocka_unit_test(test_hook_and_uct),
+        cmocka_unit_test(test_tictactoe_x),  cmocka_unit_test(test_tictactoe_o),
+        cmocka_unit_test(test_hook_and_uct), cmocka_unit_test(test_hook_skips_when_z3_spent),
         cmocka_unit_test(test_unsupported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
