@@ -20,15 +20,6 @@ static const char *const perft_help =
     "legal and no state before the last is terminal; prints one line per depth 1..D:\n"
     "  depth=K count=N\n";
 
-static game_t *load_or_report(const char *path) {
-    diag_t d;
-    diag_init(&d);
-    game_t *g = game_load(path, &d);
-    if (!g) diag_print(&d, stderr);
-    diag_fini(&d);
-    return g;
-}
-
 /* One random playout from s to a terminal state; returns the number of steps. */
 static uint32_t playout(reasoner_t *r, state_t *s, state_t *tmp, term_t *joint, splitmix_t *rng) {
     const game_t *g = reason_game(r);
@@ -71,7 +62,7 @@ int cmd_bench(int argc, char **argv) {
         fputs(bench_help, stderr);
         return 2;
     }
-    game_t *g = load_or_report(path);
+    game_t *g = cli_load_game(path);
     if (!g) return 1;
     reasoner_t *r = reason_new(g);
     state_t init, s, tmp;
@@ -154,7 +145,7 @@ int cmd_perft(int argc, char **argv) {
         fprintf(stderr, "ggp perft: give a GAME and --depth 1..64\n%s", perft_help);
         return 2;
     }
-    game_t *g = load_or_report(path);
+    game_t *g = cli_load_game(path);
     if (!g) return 1;
     reasoner_t *r = reason_new(g);
     state_t s;

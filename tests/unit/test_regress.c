@@ -16,6 +16,7 @@
 #include "match.h"
 #include "reason.h"
 #include "regress.h"
+#include "sequences.h"
 #include "validate.h"
 #include "verify.h"
 
@@ -214,14 +215,7 @@ static void test_n_tiny_game(void **state) {
     game_t *g = load_text(n_game);
     assert_non_null(g);
     reasoner_t *r = reason_new(g);
-    regress_opts_t o;
-    regress_default_opts(&o);
-    o.budget = 0;
-    o.max_steps = 4;
-    char err[300];
-    regress_t *rg = regress_new(g, r, 0, &o, err, sizeof err);
-    assert_non_null(rg);
-    regress_run(rg, NULL, NULL);
+    regress_t *rg = run_sequences(g, r, 4);
     strbuf_t sb;
     sb_init(&sb);
     form_print(g->ts, regress_step(rg, 0, 0)->f, &sb);
@@ -233,6 +227,7 @@ static void test_n_tiny_game(void **state) {
     assert_non_null(strstr(sb_str(&sb), "(not (exists (?v0) (true (owner 1 ?v0))))"));
     assert_non_null(strstr(sb_str(&sb), "(true (control a))"));
     sb_fini(&sb);
+    char err[300];
     verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, 1000, err, sizeof err);
     assert_non_null(v);
     for (int side = 0; side < 2; side++)
@@ -321,13 +316,8 @@ static void test_shrink_is_sound(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
     reasoner_t *r = reason_new(g);
-    regress_opts_t o;
-    regress_default_opts(&o);
-    o.budget = 0;
-    o.max_steps = 3;
+    regress_t *rg = run_sequences(g, r, 3);
     char err[300];
-    regress_t *rg = regress_new(g, r, 0, &o, err, sizeof err);
-    regress_run(rg, NULL, NULL);
     verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, 100000, err, sizeof err);
     for (uint32_t i = 1; i <= 3; i++) {
         form_t *f = form_copy(regress_step(rg, 0, i)->f);
@@ -352,14 +342,7 @@ static void test_match_work_limit(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
     reasoner_t *r = reason_new(g);
-    regress_opts_t o;
-    regress_default_opts(&o);
-    o.budget = 0;
-    o.max_steps = 5;
-    char err[300];
-    regress_t *rg = regress_new(g, r, 0, &o, err, sizeof err);
-    assert_non_null(rg);
-    regress_run(rg, NULL, NULL);
+    regress_t *rg = run_sequences(g, r, 5);
     match_state_t *ms = match_state_new();
     state_t s, t;
     state_init(&s);

@@ -20,6 +20,7 @@
 #include "load.h"
 #include "reason.h"
 #include "regress.h"
+#include "sequences.h"
 #include "validate.h"
 #include "verify.h"
 
@@ -93,14 +94,8 @@ static game_t *load_hex3(void) {
 static void check_game(game_t *g, const char *name, uint32_t steps, bool expect_complete) {
     assert_non_null(g);
     reasoner_t *r = reason_new(g);
-    regress_opts_t o;
-    regress_default_opts(&o);
-    o.budget = 0;
-    o.max_steps = steps;
+    regress_t *rg = run_sequences(g, r, steps);
     char err[300];
-    regress_t *rg = regress_new(g, r, 0, &o, err, sizeof err);
-    assert_non_null(rg);
-    regress_run(rg, NULL, NULL);
     verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, 1000000, err, sizeof err);
     assert_non_null(v);
     uint32_t nm;

@@ -17,6 +17,7 @@
 #include "match.h"
 #include "reason.h"
 #include "regress.h"
+#include "sequences.h"
 #include "smt.h"
 #include "solve.h"
 #include "validate.h"
@@ -166,14 +167,7 @@ static void test_circuit_limit(void **state) {
  * (tic-tac-toe's alpha_5); one far ahead changes nothing. */
 static void test_circuit_deadline(void **state) {
     fix_t *f = *state;
-    regress_opts_t o;
-    regress_default_opts(&o);
-    o.budget = 0;
-    o.max_steps = 5;
-    char err[300];
-    regress_t *rg = regress_new(f->g, f->r, 0, &o, err, sizeof err);
-    assert_non_null(rg);
-    regress_run(rg, NULL, NULL);
+    regress_t *rg = run_sequences(f->g, f->r, 5);
     const form_t *a5 = regress_step(rg, 0, 5)->f;
     term_store_t *ts = f->g->ts;
     circuit_t *free_c = circuit_new();
@@ -197,14 +191,8 @@ static void test_circuit_deadline(void **state) {
 /* α_0..α_3 and β_0..β_3 of tic-tac-toe on every reachable state. */
 static void test_tictactoe_all_states(void **state) {
     fix_t *f = *state;
-    regress_opts_t o;
-    regress_default_opts(&o);
-    o.budget = 0;
-    o.max_steps = 3;
+    regress_t *rg = run_sequences(f->g, f->r, 3);
     char err[300];
-    regress_t *rg = regress_new(f->g, f->r, 0, &o, err, sizeof err);
-    assert_non_null(rg);
-    regress_run(rg, NULL, NULL);
     solve_t *s = solve_new(f->g, f->r, 100000, err, sizeof err);
     assert_non_null(s);
     for (int side = 0; side < 2; side++)
