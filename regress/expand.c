@@ -1036,8 +1036,7 @@ static bool bloom_sub(const uint64_t *a, const uint64_t *b) {
 }
 
 static bool prune_children(expand_t *x, fconj_t *S) {
-    uint32_t nt = x->n_ctx + 2;
-    const fconj_t *T[nt];
+    const fconj_t *T[x->n_ctx + 1]; /* S and the enclosing scopes: the shared targets */
     uint8_t *pv = x->pv;
     subsume_set_cap(x->subs, (*x->nv > x->base_nv ? *x->nv : x->base_nv) + 1);
     /* signatures and Bloom filters of the context (enclosing scopes and S) and children */

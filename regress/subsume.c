@@ -265,12 +265,12 @@ static void mark_var(void *ctx, uint32_t v) {
     if (v < m->cap) m->mark[v] = m->value;
 }
 
-static void mark_lits(const term_store_t *ts, vmark_t *m, const flit_t *lits, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++) {
-        const flit_t *l = &lits[i];
-        if (l->kind == FL_NOT) continue;
-        flit_each_var(ts, l, mark_var, m);
-    }
+/* Calls fn for each variable occurrence of the own literals of lits (not of their
+ * negated scopes). */
+static void own_vars(const term_store_t *ts, const flit_t *lits, uint32_t n,
+                     void (*fn)(void *, uint32_t), void *ctx) {
+    for (uint32_t i = 0; i < n; i++)
+        if (lits[i].kind != FL_NOT) flit_each_var(ts, &lits[i], fn, ctx);
 }
 
 typedef struct {
@@ -307,13 +307,6 @@ static void stamp_var(void *ctx, uint32_t v) {
     if (v < m->cap && (!m->keep || m->tv[v] != m->keep)) m->tv[v] = m->stamp;
 }
 
-/* Marks the variables of the own literals of n scopes with stamp (those marked keep stay). */
-static void stamp_lits(const term_store_t *ts, stamp_t *m, const view_t *T, uint32_t n) {
-    for (uint32_t k = 0; k < n; k++)
-        for (uint32_t i = 0; i < T[k].n; i++)
-            if (T[k].lits[i].kind != FL_NOT) flit_each_var(ts, &T[k].lits[i], stamp_var, m);
-}
-
 /* Pattern variables of a negated scope: its own, less those the targets use. */
 typedef struct {
     uint8_t *pv;
@@ -343,17 +336,17 @@ static bool not_matches(job_t *j, const fconj_t *Q, const fconj_t *Qt, const cha
     if (!j->own_stamp) { /* once per job, not per comparison: the targets are large */
         j->own_stamp = next_stamp(s);
         stamp_t t = {.tv = j->tv, .cap = s->cap, .keep = j->shared_stamp, .stamp = j->own_stamp};
-        stamp_lits(s->ts, &t, j->T, j->n_own);
+        for (uint32_t k = 0; k < j->n_own; k++)
+            own_vars(s->ts, j->T[k].lits, j->T[k].n, stamp_var, &t);
     }
     uint8_t *pv = level(s, s->depth + 1)->pv;
     pat_mark_t pm = {.pv = pv, .j = j, .cap = s->cap};
-    for (uint32_t i = 0; i < pat.n; i++)
-        if (pat.lits[i].kind != FL_NOT) flit_each_var(s->ts, &pat.lits[i], mark_pat_var, &pm);
+    own_vars(s->ts, pat.lits, pat.n, mark_pat_var, &pm);
     vmark_t m = {.mark = pv, .cap = s->cap, .value = 0};
     s->depth++;
     bool r = run_job(s, &pat, pv, &tgt, 1, 1, 0);
     s->depth--;
-    mark_lits(s->ts, &m, pat.lits, pat.n); /* clears pv */
+    own_vars(s->ts, pat.lits, pat.n, mark_var, &m); /* clears pv */
     view_fini(&pat);
     view_fini(&tgt);
     return r;
@@ -481,46 +474,46 @@ void subsume_share(subsume_t *s, const fconj_t *const *T, uint32_t nt) {
     s->shared_stamp = next_stamp(s);
     stamp_t m = {.tv = s->lv[0].tv, .cap = s->cap, .keep = 0, .stamp = s->shared_stamp};
     for (uint32_t k = 0; k < nt; k++)
-        for (uint32_t i = 0; i < T[k]->n; i++)
-            if (T[k]->lits[i].kind != FL_NOT) flit_each_var(s->ts, &T[k]->lits[i], stamp_var, &m);
+        own_vars(s->ts, T[k]->lits, T[k]->n, stamp_var, &m);
+}
+
+/* A whole test: P against the target views tv[0..nt) (see run_job), which it finishes
+ * and, unless small, frees. */
+static bool top_job(subsume_t *s, const fconj_t *P, const uint8_t *pv, view_t *tv, uint32_t nt,
+                    uint32_t n_own, uint64_t shared_stamp, view_t *small) {
+    chain_t none = {.n = 0};
+    view_t pview;
+    view_init(s->ts, &pview, P, &none);
+    s->steps = 0;
+    s->depth = 0;
+    bool ok = run_job(s, &pview, pv, tv, nt, n_own, shared_stamp);
+    view_fini(&pview);
+    for (uint32_t k = 0; k < nt; k++)
+        view_fini(&tv[k]);
+    if (tv != small) free(tv);
+    return ok;
 }
 
 bool subsume_shared(subsume_t *s, const fconj_t *P, const uint8_t *pv, const fconj_t *extra) {
     chain_t none = {.n = 0};
     uint32_t n_own = extra != NULL, nt = n_own + s->n_shared;
-    view_t pview, tview_small[8];
-    view_t *tv = nt <= 8 ? tview_small : xmalloc(nt * sizeof *tv);
-    view_init(s->ts, &pview, P, &none);
+    view_t small[8];
+    view_t *tv = nt <= 8 ? small : xmalloc(nt * sizeof *tv);
     if (extra) view_init(s->ts, &tv[0], extra, &none);
     for (uint32_t k = 0; k < s->n_shared; k++) {
         view_init(s->ts, &tv[n_own + k], s->shared[k], &none);
         tv[n_own + k].sigs = s->shared_sigs[k];
         tv[n_own + k].keep = &s->shared_sigs[k];
     }
-    s->steps = 0;
-    s->depth = 0;
-    bool ok = run_job(s, &pview, pv, tv, nt, n_own, s->shared_stamp);
-    view_fini(&pview);
-    for (uint32_t k = 0; k < nt; k++)
-        view_fini(&tv[k]);
-    if (tv != tview_small) free(tv);
-    return ok;
+    return top_job(s, P, pv, tv, nt, n_own, s->shared_stamp, small);
 }
 
 bool subsume_conj(subsume_t *s, const fconj_t *P, const uint8_t *pv, const fconj_t *const *T,
                   uint32_t nt) {
     chain_t none = {.n = 0};
-    view_t pview, tview_small[8];
-    view_t *tv = nt <= 8 ? tview_small : xmalloc(nt * sizeof *tv);
-    view_init(s->ts, &pview, P, &none);
+    view_t small[8];
+    view_t *tv = nt <= 8 ? small : xmalloc(nt * sizeof *tv);
     for (uint32_t k = 0; k < nt; k++)
         view_init(s->ts, &tv[k], T[k], &none);
-    s->steps = 0;
-    s->depth = 0;
-    bool ok = run_job(s, &pview, pv, tv, nt, nt, 0);
-    view_fini(&pview);
-    for (uint32_t k = 0; k < nt; k++)
-        view_fini(&tv[k]);
-    if (tv != tview_small) free(tv);
-    return ok;
+    return top_job(s, P, pv, tv, nt, nt, 0, small);
 }
