@@ -31,7 +31,7 @@
 typedef struct {
     match_t *m;        /* NULL: the formula is false (empty) and never tried */
     uint32_t guard;    /* index into lbs->guards, or NO_GUARD */
-    uint32_t handle;   /* Z3 selector, when confirmed by Z3 */
+    uint32_t handle;   /* Z3 term of its first disjunct (the others follow), with Z3 */
     double cost;       /* mean seconds of one evaluation on sample states */
     uint64_t work_cap; /* matcher steps an evaluation may take (giving up: no hit) */
     bool in_hook;      /* cheap enough for the rollout hook */
@@ -106,17 +106,21 @@ static uint32_t guard_of(lbs_t *l, const form_t *f) {
     return l->n_guards++;
 }
 
-/* Grounds f and asserts it in Z3; false when the deadline passed first or its grounding
- * is too big. */
+/* Grounds f for Z3, one term per disjunct (with the common conjunct): a hit is confirmed
+ * on the disjunct the matcher found, which is all the hit claims and a fraction of the
+ * whole formula's size. False when the deadline passed first or the grounding is too
+ * big. */
 static bool ground_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf, double deadline) {
     if (now_seconds() > deadline) return false;
     circuit_t *c = circuit_new();
     circuit_set_limit(c, LBS_GROUND_LIMIT);
     circuit_set_deadline(c, deadline);
-    pn_t root = ground_form(c, l->vocab, ts, f);
+    pn_t *roots = xmalloc(f->n * sizeof *roots);
+    ground_disjuncts(c, l->vocab, ts, f, roots);
     /* too big to confirm, or late: the formula is left out */
     bool ok = !circuit_overflow(c) && now_seconds() < deadline;
-    if (ok) lf->handle = smt_assert(l->smt, c, root);
+    if (ok) lf->handle = smt_terms(l->smt, c, roots, f->n);
+    free(roots);
     circuit_free(c);
     return ok;
 }
@@ -220,7 +224,7 @@ static void prime_z3(lbs_t *l, const state_t *s) {
     for (int side = 0; side < 2; side++)
         if (l->n[side] > 1 && l->f[side][1].m) {
             double t0 = now_seconds();
-            (void)smt_holds(l->smt, l->f[side][1].handle, s);
+            (void)smt_eval(l->smt, l->f[side][1].handle, s); /* its first disjunct */
             l->z3_max = now_seconds() - t0;
             return;
         }
@@ -394,8 +398,8 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, const state_t *s) {
         l->st.z3_skipped++; /* over the confirmation budget: the hit is not used */
         return false;
     }
-    int z = l->deadline > 0 ? smt_holds_within(l->smt, l->f[side][i].handle, s, l->deadline - t0)
-                            : smt_holds(l->smt, l->f[side][i].handle, s);
+    const lform_t *lf = &l->f[side][i];
+    int z = smt_eval(l->smt, lf->handle + (uint32_t)match_hit(lf->m), s);
     double dt = now_seconds() - t0;
     l->st.z3_seconds += dt;
     if (dt > l->z3_max) l->z3_max = dt;
@@ -405,7 +409,7 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, const state_t *s) {
         l->st.z3_disagree++;
     else
         l->st.z3_unknown++;
-    if (z >= 0) { /* an unknown (Z3's timer) may be answered another time */
+    if (z >= 0) { /* an unknown is not remembered: it says nothing of the state */
         c->key = key;
         c->z = (int8_t)z;
     }

@@ -507,9 +507,10 @@ static bool g_match(gr_t *g, term_t p, term_t t) {
 static pn_t ground_scope(gr_t *g, const fconj_t *S);
 
 /* Enumerates the bindings of S's positive literals from literal order[k] on; each
- * complete binding pushes its conjunction onto g->buf. */
-static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t n_order,
-                      uint32_t k) {
+ * complete binding pushes the conjunction of the literals in `in` (all when NULL) onto
+ * g->buf. */
+static void enumerate(gr_t *g, const fconj_t *S, const uint8_t *in, const uint32_t *order,
+                      uint32_t n_order, uint32_t k) {
     if (g->c->overflow) return; /* the result is thrown away: stop early */
     if (k == n_order) {
         /* complete: the checks and negations of S */
@@ -520,6 +521,7 @@ static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t
         uint32_t cap = 64;
         bool dead = false;
         for (uint32_t i = 0; i < S->n && !dead; i++) {
+            if (in && !in[i]) continue;
             const flit_t *l = &S->lits[i];
             pn_t p = PN_TRUE;
             switch (l->kind) {
@@ -579,7 +581,7 @@ static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t
             ok = g_match(g, l->b, g_inst(g, l->a));
         else
             ok = true; /* both sides open: some instance makes them equal */
-        if (ok) enumerate(g, S, order, n_order, k + 1);
+        if (ok) enumerate(g, S, in, order, n_order, k + 1);
         g_undo(g, mark);
         return;
     }
@@ -588,12 +590,12 @@ static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t
     const term_store_t *ts = g->ts;
     if (g_bound(g, p)) {
         /* a lookup: whether it holds is a variable of the circuit, added at the end */
-        enumerate(g, S, order, n_order, k + 1);
+        enumerate(g, S, in, order, n_order, k + 1);
         return;
     }
     if (term_is_var(ts, p)) {
         for (uint32_t i = 0; i < vocab_count(g->v); i++) {
-            if (g_match(g, p, vocab_fluent(g->v, i))) enumerate(g, S, order, n_order, k + 1);
+            if (g_match(g, p, vocab_fluent(g->v, i))) enumerate(g, S, in, order, n_order, k + 1);
             g_undo(g, mark);
         }
         return;
@@ -602,7 +604,7 @@ static void enumerate(gr_t *g, const fconj_t *S, const uint32_t *order, uint32_t
     uint32_t n = vocab_functor(g->v, term_sym(ts, p),
                                term_kind(ts, p) == TERM_FUN ? term_arity(ts, p) : 0, &ids);
     for (uint32_t i = 0; i < n; i++) {
-        if (g_match(g, p, vocab_fluent(g->v, ids[i]))) enumerate(g, S, order, n_order, k + 1);
+        if (g_match(g, p, vocab_fluent(g->v, ids[i]))) enumerate(g, S, in, order, n_order, k + 1);
         g_undo(g, mark);
     }
 }
@@ -661,19 +663,17 @@ static void sim_clear(void *ctx, uint32_t v) {
     ((gr_t *)ctx)->mark[v] = 0;
 }
 
-static pn_t ground_scope_raw(gr_t *g, const fconj_t *S) {
-    /* order: true literals, most bound first (simulated with g->mark), then `=` */
-    uint32_t order_small[64];
-    uint32_t *order = S->n <= 64 ? order_small : xmalloc(S->n * sizeof *order);
-    uint8_t used_small[64];
-    uint8_t *used = S->n <= 64 ? used_small : xmalloc(S->n);
+/* The enumeration order of the positive literals in `in` (all when NULL): most bound
+ * first (simulated with g->mark), then the `=` literals. Returns how many. */
+static uint32_t literal_order(gr_t *g, const fconj_t *S, const uint8_t *in, uint32_t *order,
+                              uint8_t *used) {
     memset(used, 0, S->n);
     uint32_t n = 0;
     for (;;) {
         int best = -1;
         uint32_t best_u = UINT32_MAX;
         for (uint32_t i = 0; i < S->n; i++) {
-            if (used[i] || S->lits[i].kind != FL_TRUE) continue;
+            if (used[i] || S->lits[i].kind != FL_TRUE || (in && !in[i])) continue;
             ucount_t u = {.g = g};
             term_each_var(g->ts, S->lits[i].a, count_unbound, &u);
             if (u.unbound < best_u) best_u = u.unbound, best = (int)i;
@@ -686,17 +686,105 @@ static pn_t ground_scope_raw(gr_t *g, const fconj_t *S) {
     for (uint32_t i = 0; i < n; i++)
         term_each_var(g->ts, S->lits[order[i]].a, sim_clear, g);
     for (uint32_t i = 0; i < S->n; i++)
-        if (S->lits[i].kind == FL_EQ) order[n++] = i;
+        if (S->lits[i].kind == FL_EQ && (!in || in[i])) order[n++] = i;
+    return n;
+}
+
+/* The disjunction, over the bindings of the literals in `in`, of their conjunction. */
+static pn_t ground_part(gr_t *g, const fconj_t *S, const uint8_t *in, uint32_t *order,
+                        uint8_t *used) {
+    uint32_t n = literal_order(g, S, in, order, used);
     size_t base = g->n_buf;
-    enumerate(g, S, order, n, 0);
+    enumerate(g, S, in, order, n, 0);
     pn_t r = pn_or(g->c, g->buf + base, (uint32_t)(g->n_buf - base));
     g->n_buf = base;
-    if (order != order_small) free(order);
-    if (used != used_small) free(used);
     return r;
 }
 
-pn_t ground_form(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f) {
+/* Union-find root, with path halving. */
+static uint32_t uf_root(uint32_t *up, uint32_t i) {
+    while (up[i] != i)
+        i = up[i] = up[up[i]];
+    return i;
+}
+
+typedef struct {
+    gr_t *g;
+    uint32_t *up, *first; /* first: per variable, a literal using it (UINT32_MAX: none) */
+    uint32_t lit;
+} joiner_t;
+
+static void join_var(void *ctx, uint32_t v) {
+    joiner_t *j = ctx;
+    if (j->g->val[v] != TERM_NONE) return; /* bound by an enclosing scope: no link */
+    if (j->first[v] == UINT32_MAX)
+        j->first[v] = j->lit;
+    else
+        j->up[uf_root(j->up, j->lit)] = uf_root(j->up, j->first[v]);
+}
+
+/* Groups S's literals by the variables unbound here that they share (up: a union-find
+ * forest over the literals); returns the number of groups. */
+static uint32_t literal_groups(gr_t *g, const fconj_t *S, uint32_t *up) {
+    joiner_t j = {.g = g, .up = up, .first = xmalloc((g->nv + 1) * sizeof *j.first)};
+    for (uint32_t v = 0; v <= g->nv; v++)
+        j.first[v] = UINT32_MAX;
+    for (uint32_t i = 0; i < S->n; i++)
+        up[i] = i;
+    for (uint32_t i = 0; i < S->n; i++) {
+        const flit_t *l = &S->lits[i];
+        j.lit = i;
+        if (l->kind == FL_NOT) {
+            const svars_t *sv = scope_vars(g, l->sub);
+            for (uint32_t k = 0; k < sv->n_vars; k++)
+                join_var(&j, sv->vars[k]);
+        } else {
+            flit_each_var(g->ts, l, join_var, &j);
+        }
+    }
+    free(j.first);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < S->n; i++)
+        n += uf_root(up, i) == i;
+    return n;
+}
+
+/* A scope whose literals fall into groups sharing no open variable is the conjunction of
+ * the groups, each grounded on its own: ∃x∃y (A(x) ∧ B(y)) = ∃x A(x) ∧ ∃y B(y). Without
+ * that, breakthrough's "some black piece and some white piece" grounds to 64 x 64
+ * conjunctions instead of 64 + 64 fluents. */
+static pn_t ground_scope_raw(gr_t *g, const fconj_t *S) {
+    uint32_t *order = xmalloc((S->n + 1) * sizeof *order);
+    uint32_t *up = xmalloc((S->n + 1) * sizeof *up);
+    uint8_t *used = xmalloc(S->n + 1), *in = NULL;
+    pn_t r;
+    if (literal_groups(g, S, up) <= 1) {
+        r = ground_part(g, S, NULL, order, used);
+    } else {
+        in = xmalloc(S->n + 1);
+        pn_t *parts = xmalloc((S->n + 1) * sizeof *parts);
+        uint32_t np = 0;
+        for (uint32_t root = 0; root < S->n; root++) {
+            if (uf_root(up, root) != root) continue;
+            for (uint32_t i = 0; i < S->n; i++)
+                in[i] = uf_root(up, i) == root;
+            parts[np] = ground_part(g, S, in, order, used);
+            if (parts[np++] == PN_FALSE) break;
+        }
+        r = pn_and(g->c, parts, np);
+        free(parts);
+    }
+    free(in);
+    free(used);
+    free(order);
+    free(up);
+    return r;
+}
+
+/* ds[i] := the circuit of disjunct i, *common := that of the common conjunct (PN_TRUE
+ * when there is none), all in one grounding (its memo shared). */
+static void ground_parts(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f,
+                         pn_t *ds, pn_t *common) {
     uint32_t nv = 1;
     for (uint32_t i = 0; i < f->n; i++) {
         uint32_t b = fconj_var_bound(ts, f->d[i]) + 1;
@@ -710,15 +798,9 @@ pn_t ground_form(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t 
     g.val = xcalloc(nv + 1, sizeof *g.val);
     g.mark = xcalloc(nv + 1, 1);
     g.trail = xmalloc((nv + 1) * sizeof *g.trail);
-    pn_t *ds = xmalloc((f->n + 1) * sizeof *ds);
     for (uint32_t i = 0; i < f->n; i++)
         ds[i] = ground_scope(&g, f->d[i]);
-    pn_t r = pn_or(c, ds, f->n);
-    if (f->common && r != PN_FALSE) {
-        pn_t both[2] = {ground_scope(&g, f->common), r};
-        r = pn_and(c, both, 2);
-    }
-    free(ds);
+    *common = f->common ? ground_scope(&g, f->common) : PN_TRUE;
     for (size_t i = 0; i < g.sv_cap; i++)
         free(g.sv[i].vars);
     free(g.sv);
@@ -728,5 +810,26 @@ pn_t ground_form(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t 
     free(g.val);
     free(g.trail);
     free(g.buf);
+}
+
+pn_t ground_form(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f) {
+    pn_t *ds = xmalloc((f->n + 1) * sizeof *ds), common;
+    ground_parts(c, v, ts, f, ds, &common);
+    pn_t r = pn_or(c, ds, f->n);
+    if (r != PN_FALSE) {
+        pn_t both[2] = {common, r};
+        r = pn_and(c, both, 2);
+    }
+    free(ds);
     return r;
+}
+
+void ground_disjuncts(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f,
+                      pn_t *out) {
+    pn_t common;
+    ground_parts(c, v, ts, f, out, &common);
+    for (uint32_t i = 0; i < f->n; i++) {
+        pn_t both[2] = {common, out[i]};
+        out[i] = pn_and(c, both, 2);
+    }
 }

@@ -65,5 +65,8 @@ bool pn_eval(const circuit_t *c, pn_t n, const uint8_t *truth);
 /* The circuit of an expanded formula (true, not true, distinct, =, negated scopes); the
  * formula's `complete` flag is irrelevant here. Returns PN_FALSE for an empty formula. */
 pn_t ground_form(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f);
+/* out[i] := the circuit of disjunct i with the common conjunct, for each of f's n
+ * disjuncts: each implies the formula, so a state one of them holds in satisfies it. */
+void ground_disjuncts(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f, pn_t *out);
 
 #endif

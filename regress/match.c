@@ -41,6 +41,7 @@ struct match {
     size_t n_scopes, cap_scopes;
     uint32_t *roots;
     uint32_t n_roots;
+    int32_t hit;    /* the disjunct that made the last evaluation true, or -1 */
     int32_t common; /* scope of the common conjunct, or -1 */
     term_t *val;
     uint32_t *trail;
@@ -534,6 +535,7 @@ static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k)
 }
 
 static bool eval(match_t *m, const match_state_t *ms) {
+    m->hit = -1;
     if (!m->n_roots) return false;
     if (++m->gen == 0) { /* wrapped: forget every entry */
         memset(m->memo, 0, (m->memo_mask + 1) * sizeof *m->memo);
@@ -547,7 +549,10 @@ static bool eval(match_t *m, const match_state_t *ms) {
     for (uint32_t i = 0; i < m->n_roots; i++) {
         bool ok = run(m, ms, m->roots[i], 0);
         undo(m, 0);
-        if (ok) return true;
+        if (ok) {
+            m->hit = (int32_t)i;
+            return true;
+        }
     }
     return false;
 }
@@ -562,6 +567,10 @@ int match_eval_within(match_t *m, const match_state_t *ms, uint64_t max_work) {
     m->gave_up = false;
     bool r = eval(m, ms);
     return m->gave_up ? -1 : r;
+}
+
+int32_t match_hit(const match_t *m) {
+    return m->gave_up ? -1 : m->hit;
 }
 
 uint64_t match_work(const match_t *m) {

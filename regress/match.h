@@ -32,6 +32,9 @@ bool match_eval(match_t *m, const match_state_t *ms);
  * 1 or 0, or -1 when it gave up. A deep formula can take seconds on one state; a caller
  * on a clock bounds it with this. */
 int match_eval_within(match_t *m, const match_state_t *ms, uint64_t max_work);
+/* The disjunct (index into the formula's d) that made the last evaluation true: the
+ * first one that holds, in order; -1 after a false answer or giving up. */
+int32_t match_hit(const match_t *m);
 /* Steps taken by the last evaluation. */
 uint64_t match_work(const match_t *m);
 /* True once an evaluation met a term instance the store never built (its answer may then

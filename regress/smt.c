@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <z3.h>
 
 struct smt {
@@ -16,6 +17,10 @@ struct smt {
     uint32_t n;
     Z3_ast *pos, *neg; /* per fluent: p and (not p) */
     Z3_ast *sel;       /* selectors of asserted formulas */
+    Z3_ast *terms;     /* formulas as plain terms, for the model evaluator (smt_terms) */
+    uint32_t n_terms;
+    Z3_func_decl *decl; /* per fluent: its constant's declaration (models) */
+    uint8_t *truth;     /* scratch: per fluent, whether the state being checked holds it */
     uint32_t n_sel;
     size_t cap_sel;
     Z3_ast *assume; /* scratch: n + selectors */
@@ -60,6 +65,12 @@ smt_t *smt_new(const vocab_t *v, bool prove) {
         s->pos[i] = keep(s, Z3_mk_const(s->ctx, Z3_mk_string_symbol(s->ctx, name), b));
         s->neg[i] = keep(s, Z3_mk_not(s->ctx, s->pos[i]));
     }
+    s->decl = xmalloc((s->n + 1) * sizeof *s->decl);
+    s->truth = xmalloc(s->n + 1);
+    for (uint32_t i = 0; i < s->n; i++) {
+        s->decl[i] = Z3_get_app_decl(s->ctx, Z3_to_app(s->ctx, s->pos[i]));
+        Z3_inc_ref(s->ctx, Z3_func_decl_to_ast(s->ctx, s->decl[i]));
+    }
     return s;
 }
 
@@ -68,13 +79,19 @@ void smt_free(smt_t *s) {
     for (uint32_t i = 0; i < s->n; i++) {
         Z3_dec_ref(s->ctx, s->pos[i]);
         Z3_dec_ref(s->ctx, s->neg[i]);
+        Z3_dec_ref(s->ctx, Z3_func_decl_to_ast(s->ctx, s->decl[i]));
     }
     for (uint32_t i = 0; i < s->n_sel; i++) {
         Z3_dec_ref(s->ctx, s->sel[i]);
         if (!s->prove) Z3_solver_dec_ref(s->ctx, s->per[i]);
     }
+    for (uint32_t i = 0; i < s->n_terms; i++)
+        Z3_dec_ref(s->ctx, s->terms[i]);
     if (s->prove) Z3_solver_dec_ref(s->ctx, s->solver);
     free(s->per);
+    free(s->terms);
+    free(s->decl);
+    free(s->truth);
     Z3_del_context(s->ctx);
     free(s->pos);
     free(s->neg);
@@ -144,6 +161,38 @@ static Z3_ast lit_of(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo) {
     return r;
 }
 
+/* Circuit node n as a plain term (no Tseitin variables), referenced; memo as in lit_of. */
+static Z3_ast expr_of(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo) {
+    if (memo[n]) return memo[n];
+    Z3_ast r;
+    switch (pn_op(c, n)) {
+    case PN_CONST:
+        r = keep(s, n == PN_TRUE ? Z3_mk_true(s->ctx) : Z3_mk_false(s->ctx));
+        break;
+    case PN_VAR:
+        r = keep(s, s->pos[pn_fluent(c, n)]);
+        break;
+    case PN_NOT:
+        r = neg(s, expr_of(s, c, pn_kid(c, n, 0), memo));
+        break;
+    default: {
+        uint32_t k = pn_arity(c, n);
+        Z3_ast *kids = xmalloc(k * sizeof *kids);
+        for (uint32_t i = 0; i < k; i++)
+            kids[i] = expr_of(s, c, pn_kid(c, n, i), memo);
+        r = keep(s, pn_op(c, n) == PN_AND ? Z3_mk_and(s->ctx, k, kids) : Z3_mk_or(s->ctx, k, kids));
+        free(kids);
+    }
+    }
+    memo[n] = r;
+    return r;
+}
+
+static void release(smt_t *s, Z3_ast *memo, uint32_t size) {
+    for (uint32_t i = 0; i <= size; i++)
+        if (memo[i]) Z3_dec_ref(s->ctx, memo[i]), memo[i] = NULL;
+}
+
 uint32_t smt_assert(smt_t *s, const circuit_t *c, pn_t root) {
     uint32_t size = circuit_size(c);
     if (s->prove)
@@ -166,8 +215,7 @@ uint32_t smt_assert(smt_t *s, const circuit_t *c, pn_t root) {
     Z3_ast two[2] = {nsel, f};
     clause(s, two, 2);
     Z3_dec_ref(s->ctx, nsel);
-    for (uint32_t i = 0; i < size; i++)
-        if (memo[i]) Z3_dec_ref(s->ctx, memo[i]);
+    release(s, memo, size);
     free(memo);
     GROW(s->sel, s->cap_sel, s->n_sel + 1);
     s->sel[s->n_sel] = sel;
@@ -179,33 +227,57 @@ static int check(smt_t *s, Z3_solver solver, uint32_t n) {
     return r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
 }
 
-int smt_holds(smt_t *s, uint32_t h, const state_t *st) {
-    GROW(s->assume, s->cap_assume, s->n + 1);
-    for (uint32_t i = 0; i < s->n; i++)
-        s->assume[i] = s->neg[i];
+/* s->truth := the state's fluents; false when one is outside the vocabulary. */
+static bool fill_truth(smt_t *s, const state_t *st) {
+    memset(s->truth, 0, s->n + 1);
     for (uint32_t i = 0; i < st->n; i++) {
         uint32_t f = vocab_index(s->v, st->facts[i]);
-        if (f == UINT32_MAX) return -1;
-        s->assume[f] = s->pos[f];
+        if (f == UINT32_MAX) return false;
+        s->truth[f] = 1;
     }
+    return true;
+}
+
+int smt_holds(smt_t *s, uint32_t h, const state_t *st) {
+    if (!fill_truth(s, st)) return -1;
+    GROW(s->assume, s->cap_assume, s->n + 1);
+    for (uint32_t i = 0; i < s->n; i++)
+        s->assume[i] = s->truth[i] ? s->pos[i] : s->neg[i];
     s->assume[s->n] = s->sel[h];
     return check(s, s->prove ? s->solver : s->per[h], s->n + 1);
 }
 
-int smt_holds_within(smt_t *s, uint32_t h, const state_t *st, double seconds) {
-    Z3_solver solver = s->prove ? s->solver : s->per[h];
-    double ms = seconds * 1000;
-    if (ms < 1) ms = 1;
-    /* Z3's own timer: a check that would outlast the caller's clock answers unknown */
-    Z3_params p = Z3_mk_params(s->ctx);
-    Z3_params_inc_ref(s->ctx, p);
-    Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"),
-                       ms > 4e9 ? 4000000000u : (unsigned)ms);
-    Z3_solver_set_params(s->ctx, solver, p);
-    int r = smt_holds(s, h, st);
-    Z3_params_set_uint(s->ctx, p, Z3_mk_string_symbol(s->ctx, "timeout"), 4294967295u);
-    Z3_solver_set_params(s->ctx, solver, p);
-    Z3_params_dec_ref(s->ctx, p);
+uint32_t smt_terms(smt_t *s, const circuit_t *c, const pn_t *roots, uint32_t n) {
+    uint32_t size = circuit_size(c), first = s->n_terms;
+    Z3_ast *memo = xcalloc(size + 1, sizeof *memo); /* shared: common parts built once */
+    s->terms = xrealloc(s->terms, (s->n_terms + n + 1) * sizeof *s->terms);
+    for (uint32_t i = 0; i < n; i++)
+        s->terms[s->n_terms++] = keep(s, expr_of(s, c, roots[i], memo));
+    release(s, memo, size);
+    free(memo);
+    return first;
+}
+
+int smt_eval(smt_t *s, uint32_t t, const state_t *st) {
+    if (!fill_truth(s, st)) return -1;
+    Z3_model m = Z3_mk_model(s->ctx);
+    Z3_model_inc_ref(s->ctx, m);
+    Z3_ast yes = Z3_mk_true(s->ctx), no = Z3_mk_false(s->ctx);
+    Z3_inc_ref(s->ctx, yes);
+    Z3_inc_ref(s->ctx, no);
+    /* every fluent gets a value, so the evaluation leaves nothing open */
+    for (uint32_t i = 0; i < s->n; i++)
+        Z3_add_const_interp(s->ctx, m, s->decl[i], s->truth[i] ? yes : no);
+    Z3_ast out = NULL;
+    int r = -1;
+    if (Z3_model_eval(s->ctx, m, s->terms[t], true, &out)) {
+        Z3_inc_ref(s->ctx, out);
+        r = Z3_is_eq_ast(s->ctx, out, yes) ? 1 : Z3_is_eq_ast(s->ctx, out, no) ? 0 : -1;
+        Z3_dec_ref(s->ctx, out);
+    }
+    Z3_dec_ref(s->ctx, yes);
+    Z3_dec_ref(s->ctx, no);
+    Z3_model_dec_ref(s->ctx, m);
     return r;
 }
 

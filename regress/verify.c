@@ -52,7 +52,7 @@ void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, boo
     memset(out, 0, sizeof *out);
     match_t *m = match_new(v->g->ts, f);
     if (!m) die("verify: the formula is not expanded");
-    uint32_t h = 0;
+    uint32_t h = 0, t = 0;
     if (use_z3) {
         if (!v->vocab) {
             v->vocab = vocab_new(v->g, v->r, 16, 1);
@@ -61,10 +61,15 @@ void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, boo
         circuit_t *c = circuit_new();
         circuit_set_limit(c, VERIFY_GROUND_LIMIT);
         pn_t root = ground_form(c, v->vocab, v->g->ts, f);
+        pn_t *roots = xmalloc((f->n + 1) * sizeof *roots);
+        ground_disjuncts(c, v->vocab, v->g->ts, f, roots);
         if (circuit_overflow(c))
             use_z3 = false, out->z3_too_big = true;
-        else
+        else {
             h = smt_assert(v->smt, c, root);
+            t = smt_terms(v->smt, c, roots, f->n);
+        }
+        free(roots);
         circuit_free(c);
     }
     uint32_t n = solve_count(v->s);
@@ -76,13 +81,16 @@ void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, boo
         double t1 = now_seconds();
         out->match_seconds += t1 - t0;
         if (use_z3) {
+            /* Z3's solver on the whole formula, and on a hit, as the MCTS hook confirms
+             * one, its model evaluator on the disjunct the matcher found */
             int z = smt_holds(v->smt, h, st);
+            int e = sat ? smt_eval(v->smt, t + (uint32_t)match_hit(m), st) : z;
             out->z3_seconds += now_seconds() - t1;
-            if (z < 0)
+            if (z < 0 || e < 0)
                 out->z3_unknown++;
             else {
                 out->z3_checked++;
-                if ((z == 1) != sat) out->z3_disagree++;
+                if ((z == 1) != sat || e != z) out->z3_disagree++;
             }
         }
         bool in = i < 64 && ((solve_wmask(v->s, id, role) >> i) & 1);

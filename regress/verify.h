@@ -19,7 +19,7 @@ typedef struct {
     uint32_t false_pos;   /* hits outside W_i */
     uint32_t late;        /* hits where the role cannot force a win within i rounds */
     uint32_t misses;      /* states of W_i not satisfying it */
-    uint32_t z3_checked;  /* states Z3 decided */
+    uint32_t z3_checked;  /* states Z3 decided (solver; evaluator on hits) */
     uint32_t z3_disagree; /* Z3 and the matcher differ */
     uint32_t z3_unknown;
     bool z3_too_big; /* its grounding passed the node limit: Z3 did not check it */

@@ -338,6 +338,20 @@ static void test_shrink_is_sound(void **state) {
 
 /* match_eval_within answers as match_eval with the work that one took, and gives up
  * (-1) with one step less; on tic-tac-toe's alpha_1..alpha_5 over random-match states. */
+/* match_hit names the first disjunct that holds: it holds alone (with the common
+ * conjunct) and none before it does. Returns 1. */
+static uint32_t first_disjunct_held(game_t *g, const form_t *f, int32_t hit, match_state_t *ms) {
+    assert_true(hit >= 0 && (uint32_t)hit < f->n);
+    for (uint32_t k = 0; k <= (uint32_t)hit; k++) {
+        fconj_t *one[1] = {f->d[k]};
+        form_t sub = {.d = one, .n = 1, .cap = 1, .common = f->common, .complete = true};
+        match_t *m = match_new(g->ts, &sub);
+        assert_int_equal(match_eval(m, ms), k == (uint32_t)hit);
+        match_free(m);
+    }
+    return 1;
+}
+
 static void test_match_work_limit(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
@@ -348,7 +362,7 @@ static void test_match_work_limit(void **state) {
     state_init(&s);
     state_init(&t);
     uint64_t rng = 7;
-    uint32_t checked = 0, gave_up = 0;
+    uint32_t checked = 0, gave_up = 0, hits = 0;
     for (uint32_t play = 0; play < 20; play++) {
         reason_initial(r, &s);
         while (!reason_terminal(r, &s)) {
@@ -358,9 +372,14 @@ static void test_match_work_limit(void **state) {
                 assert_non_null(m);
                 bool full = match_eval(m, ms);
                 uint64_t w = match_work(m);
+                if (full)
+                    hits += first_disjunct_held(g, regress_step(rg, 0, i)->f, match_hit(m), ms);
+                else
+                    assert_int_equal(match_hit(m), -1);
                 assert_int_equal(match_eval_within(m, ms, w), full);
                 if (w > 1) {
                     assert_int_equal(match_eval_within(m, ms, w - 1), -1);
+                    assert_int_equal(match_hit(m), -1);
                     gave_up++;
                 }
                 assert_int_equal(match_eval(m, ms), full); /* giving up left no trace */
@@ -381,6 +400,7 @@ static void test_match_work_limit(void **state) {
     }
     assert_true(checked > 100);
     assert_true(gave_up > 100);
+    assert_true(hits > 10);
     state_fini(&s);
     state_fini(&t);
     match_state_free(ms);

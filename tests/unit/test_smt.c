@@ -81,9 +81,11 @@ static bool check3(fix_t *f, const form_t *form, const state_t *s) {
     free(truth);
     uint32_t h = smt_assert(f->z, c, root);
     int z = smt_holds(f->z, h, s);
+    int e = smt_eval(f->z, smt_terms(f->z, c, &root, 1), s);
     circuit_free(c);
     assert_int_equal(a, b);
     assert_int_equal(z, a ? 1 : 0);
+    assert_int_equal(e, z);
     return a;
 }
 
@@ -130,6 +132,15 @@ static void test_hand_formulas(void **state) {
     form_push(f2, d);
     assert_true(check3(f, f2, &s));
     assert_false(check3(f, f2, &t));
+    /* a fact outside the vocabulary: neither Z3 path guesses */
+    circuit_t *c = circuit_new();
+    pn_t root = ground_form(c, f->v, ts, form);
+    uint32_t h = smt_assert(f->z, c, root), e = smt_terms(f->z, c, &root, 1);
+    circuit_free(c);
+    t.facts[0] = cell(f, cst(f, "9"), cst(f, "9"), cst(f, "b"));
+    state_normalise(&t);
+    assert_int_equal(smt_holds(f->z, h, &t), -1);
+    assert_int_equal(smt_eval(f->z, e, &t), -1);
     form_free(form);
     form_free(f2);
     state_fini(&s);
@@ -188,7 +199,8 @@ static void test_circuit_deadline(void **state) {
     regress_free(rg);
 }
 
-/* α_0..α_3 and β_0..β_3 of tic-tac-toe on every reachable state. */
+/* α_0..α_3 and β_0..β_3 of tic-tac-toe on every reachable state: matcher, Z3's solver
+ * and Z3's model evaluator give the same answer. */
 static void test_tictactoe_all_states(void **state) {
     fix_t *f = *state;
     regress_t *rg = run_sequences(f->g, f->r, 3);
@@ -200,7 +212,12 @@ static void test_tictactoe_all_states(void **state) {
             const form_t *form = regress_step(rg, side, i)->f;
             match_t *m = match_new(f->g->ts, form);
             circuit_t *c = circuit_new();
-            uint32_t h = smt_assert(f->z, c, ground_form(c, f->v, f->g->ts, form));
+            pn_t root = ground_form(c, f->v, f->g->ts, form);
+            uint32_t h = smt_assert(f->z, c, root), e = smt_terms(f->z, c, &root, 1);
+            pn_t *parts = malloc((form->n + 1) * sizeof *parts);
+            ground_disjuncts(c, f->v, f->g->ts, form, parts);
+            uint32_t d0 = smt_terms(f->z, c, parts, form->n);
+            free(parts);
             circuit_free(c);
             uint32_t hits = 0;
             for (uint32_t id = 0; id < solve_count(s); id++) {
@@ -208,6 +225,9 @@ static void test_tictactoe_all_states(void **state) {
                 bool a = match_check(m, f->ms, st);
                 int z = smt_holds(f->z, h, st);
                 assert_int_equal(z, a ? 1 : 0);
+                assert_int_equal(smt_eval(f->z, e, st), z);
+                /* the hook's confirmation: the disjunct the matcher found */
+                if (a) assert_int_equal(smt_eval(f->z, d0 + (uint32_t)match_hit(m), st), 1);
                 hits += a;
             }
             assert_true(hits > 0);
