@@ -35,6 +35,7 @@ typedef struct {
     double cost;       /* mean seconds of one evaluation on sample states */
     uint64_t work_cap; /* matcher steps an evaluation may take (giving up: no hit) */
     bool in_hook;      /* cheap enough for the rollout hook */
+    bool measured;     /* cost measured (as it was made, with stop_cost) */
 } lform_t;
 
 /* A remembered Z3 answer: the same state and formula always get the same one. */
@@ -78,6 +79,7 @@ void lbs_default_opts(lbs_opts_t *o) {
     o->budget = 10;
     o->max_size = ro.max_size;
     o->confirm = LBS_CONFIRM_Z3;
+    o->stop_cost = 0;
 }
 
 /* The guard of a formula's common conjunct (made or found by its printed text). */
@@ -148,18 +150,50 @@ static bool compile_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf
 typedef struct {
     lbs_t *l;
     term_store_t *ts;
+    regress_t *rg;
     double deadline;
     bool dead[2];
+    const state_t *samples; /* with stop_cost: the states to measure each formula on */
+    uint32_t n_samples;
+    uint64_t literals[2]; /* each side's newest formula's size */
+    double spent;         /* the measured cost of the formulas with i >= 1 so far */
 } compile_ctx_t;
+
+static void calibrate_one(lbs_t *l, lform_t *lf, const state_t *st, uint32_t n, double deadline,
+                          uint32_t left);
+
+/* With stop_cost: measures formula i (i >= 1) as soon as it is made. The next one of its
+ * side is predicted to cost as much times its growth in size (literals, at least 1x);
+ * when that does not fit in what the hook's budget has left, or the formula was dropped
+ * as too slow, the side gets no more: the hook could not use them, and the time goes to
+ * the caller's search instead. */
+static void maybe_stop(compile_ctx_t *c, int side, uint32_t i, uint64_t literals) {
+    lbs_t *l = c->l;
+    lform_t *lf = &l->f[side][i];
+    uint64_t before = c->literals[side];
+    c->literals[side] = literals;
+    if (l->o.stop_cost <= 0 || i == 0 || !lf->m || !c->n_samples) return;
+    calibrate_one(l, lf, c->samples, c->n_samples, c->deadline, 1);
+    lf->measured = true;
+    double growth = before && literals > before ? (double)literals / before : 1;
+    if (lf->m) c->spent += lf->cost;
+    double left = l->o.stop_cost * l->step_cost - c->spent;
+    if (!lf->m || lf->cost * growth > left) {
+        regress_stop(c->rg, side);
+        l->st.stopped++;
+    }
+}
 
 static void on_step(void *ctx, int side, uint32_t i, const regress_step_t *st) {
     compile_ctx_t *c = ctx;
     lbs_t *l = c->l;
     if (c->dead[side] || i != l->n[side] || i >= LBS_MAX) return;
-    if (!compile_one(l, c->ts, st->f, &l->f[side][i], c->deadline))
+    if (!compile_one(l, c->ts, st->f, &l->f[side][i], c->deadline)) {
         c->dead[side] = true;
-    else
-        l->n[side] = i + 1;
+        return;
+    }
+    l->n[side] = i + 1;
+    maybe_stop(c, side, i, st->literals);
 }
 
 /* Trailing false formulas (a step cut by the budget, or the sequence's end) add nothing. */
@@ -197,6 +231,12 @@ static uint32_t sample_states(reasoner_t *r, state_t *out, double *step_cost) {
     state_fini(&s);
     state_fini(&next);
     return n;
+}
+
+static void free_states(state_t *st) {
+    for (uint32_t k = 0; k < CAL_STATES; k++)
+        state_fini(&st[k]);
+    free(st);
 }
 
 /* Which formulas the hook uses: by increasing i, α_i then β_i, those that fit in a total
@@ -259,21 +299,17 @@ static void calibrate_one(lbs_t *l, lform_t *lf, const state_t *st, uint32_t n, 
 /* Measures each formula's mean evaluation time on sample states (each for at most
  * CAL_SECONDS, less when the deadline is near; at least once): a formula far dearer than
  * a rollout step costs the search more rollouts than its hits save. */
-static void calibrate(lbs_t *l, reasoner_t *r, double deadline) {
-    state_t *st = xcalloc(CAL_STATES, sizeof *st);
-    for (uint32_t k = 0; k < CAL_STATES; k++)
-        state_init(&st[k]);
-    uint32_t n = sample_states(r, st, &l->step_cost);
-    uint32_t left = l->n[0] + l->n[1];
+static void calibrate(lbs_t *l, const state_t *st, uint32_t n, double deadline) {
+    uint32_t left = 0;
     for (int side = 0; side < 2; side++)
-        for (uint32_t i = 0; i < l->n[side]; i++, left--) {
+        for (uint32_t i = 0; i < l->n[side]; i++)
+            left += l->f[side][i].m && !l->f[side][i].measured;
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++) {
             lform_t *lf = &l->f[side][i];
-            if (lf->m) calibrate_one(l, lf, st, n, deadline, left);
+            if (lf->m && !lf->measured) calibrate_one(l, lf, st, n, deadline, left--);
         }
     if (l->smt && n) prime_z3(l, &st[n / 2]);
-    for (uint32_t k = 0; k < CAL_STATES; k++)
-        state_fini(&st[k]);
-    free(st);
     l->st.step_seconds = l->step_cost;
     choose_hook(l, HOOK_COST);
 }
@@ -320,6 +356,12 @@ lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *
         l->vocab = vocab_new(g, r, 16, 1);
         l->smt = smt_new(l->vocab, false);
     }
+    /* the sample states for measuring the formulas, drawn first: with stop_cost each
+     * formula is measured as soon as it is made */
+    state_t *samples = xcalloc(CAL_STATES, sizeof *samples);
+    for (uint32_t k = 0; k < CAL_STATES; k++)
+        state_init(&samples[k]);
+    uint32_t n = sample_states(r, samples, &l->step_cost);
     /* One deadline for backward search and compiling, less a share kept for measuring the
      * formulas; regress_new's own set-up (sampling the game's shape) comes out of it too. */
     double deadline = o->budget > 0 ? t0 + o->budget * (1 - CAL_SHARE) : 1e300;
@@ -333,16 +375,19 @@ lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *
     regress_t *rg = regress_new(g, r, role, &ro, why2, sizeof why2);
     if (!rg) {
         snprintf(err, errlen, "backward search does not apply: %s", why2);
+        free_states(samples);
         lbs_free(l);
         return NULL;
     }
-    compile_ctx_t cc = {.l = l, .ts = g->ts, .deadline = deadline};
+    compile_ctx_t cc = {
+        .l = l, .ts = g->ts, .rg = rg, .deadline = deadline, .samples = samples, .n_samples = n};
     regress_run(rg, on_step, &cc);
     regress_free(rg);
     trim(l);
     l->gval = xcalloc(l->n_guards + 1, 1);
     if (z3) l->cache = xcalloc((size_t)1 << CACHE_BITS, sizeof *l->cache);
-    calibrate(l, r, o->budget > 0 ? t0 + o->budget : 1e300);
+    calibrate(l, samples, n, o->budget > 0 ? t0 + o->budget : 1e300);
+    free_states(samples);
     trim(l); /* calibration may have dropped the last ones */
     l->st.n_alpha = l->n[0];
     l->st.n_beta = l->n[1];

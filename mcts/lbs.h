@@ -23,9 +23,15 @@ typedef struct {
     double budget;         /* seconds of backward search in lbs_new */
     uint64_t max_size;     /* literals per formula (0: no cap) */
     lbs_confirm_t confirm; /* confirm matcher hits with Z3 */
+    /* > 0: each formula is measured as soon as it is made, and a side whose newest
+     * formula (i >= 1) costs more than this many rollout steps per check, or is dropped as
+     * too slow, gets no more: the hook could not use it nor the larger ones after it, and
+     * the rest of the budget is left to the caller (a player: to its search). 0: the
+     * whole budget goes to backward search (lbs_check uses every formula). */
+    double stop_cost;
 } lbs_opts_t;
 
-/* budget 10 s, confirm Z3, max_size: regress's default. */
+/* budget 10 s, confirm Z3, max_size: regress's default, stop_cost 0. */
 void lbs_default_opts(lbs_opts_t *o);
 
 typedef struct lbs lbs_t;
@@ -81,6 +87,7 @@ typedef struct {
     uint32_t too_slow;      /* formulas dropped: one evaluation on a sample state took too long */
     uint64_t match_gave_up; /* evaluations cut at their formula's step limit (no hit used) */
     uint64_t hook_skipped;  /* hook calls not checked: Z3's share was spent (in checks too) */
+    uint32_t stopped;       /* sides whose backward search stop_cost ended early */
 } lbs_stats_t;
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out);

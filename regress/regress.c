@@ -33,6 +33,7 @@ struct regress {
     uint32_t n_samples;
     regress_step_t *steps[2];
     uint32_t n_steps[2], cap_steps[2];
+    bool live[2]; /* regress_run: the sides still to be extended */
     double deadline;
     subsume_t *subs; /* implication tests between a formula's common conjunct and disjuncts */
     /* per mover, once known: the states where it can move out of ends_key (NULL: no
@@ -677,6 +678,10 @@ static form_t *win_formula(regress_t *rg, uint32_t role) {
 uint32_t regress_count(const regress_t *rg, int side) {
     return rg->n_steps[side];
 }
+void regress_stop(regress_t *rg, int side) {
+    rg->live[side] = false;
+}
+
 const regress_step_t *regress_step(const regress_t *rg, int side, uint32_t i) {
     return i < rg->n_steps[side] ? &rg->steps[side][i] : NULL;
 }
@@ -907,6 +912,7 @@ static form_t *step(regress_t *rg, const form_t *prev, uint32_t mover, bool exis
 
 void regress_run(regress_t *rg, regress_cb cb, void *ctx) {
     double start = now_seconds();
+    rg->live[0] = rg->live[1] = true;
     rg->deadline = rg->o.budget > 0 ? start + rg->o.budget : 0;
     expand_opts_t *xo = expand_opts(rg->x);
     /* a safety net against blow-ups inside one expansion; the real cap is the shrinking */
@@ -924,7 +930,7 @@ void regress_run(regress_t *rg, regress_cb cb, void *ctx) {
         push_step(rg, side, f, now_seconds() - t0);
         if (cb) cb(ctx, side, 0, &rg->steps[side][0]);
     }
-    bool live[2] = {true, true};
+    bool *live = rg->live;
     for (uint32_t i = 1; !rg->o.max_steps || i <= rg->o.max_steps; i++) {
         for (int side = 0; side < 2; side++) {
             if (!live[side]) continue;

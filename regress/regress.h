@@ -78,6 +78,9 @@ typedef void (*regress_cb)(void *ctx, int side, uint32_t i, const regress_step_t
 /* Computes α_0, β_0, α_1, β_1, ... until the budget, the step limit, or both sequences
  * are false. */
 void regress_run(regress_t *rg, regress_cb cb, void *ctx);
+/* From the callback of regress_run: no more steps for that side (regress_run returns
+ * once neither side has any left). */
+void regress_stop(regress_t *rg, int side);
 /* The steps computed so far (owned by rg). */
 uint32_t regress_count(const regress_t *rg, int side);
 const regress_step_t *regress_step(const regress_t *rg, int side, uint32_t i);

@@ -250,6 +250,7 @@ static void add_to_tally(mcts_player_t *p) {
     a->too_slow += ls.too_slow;
     a->match_gave_up += ls.match_gave_up;
     a->hook_skipped += ls.hook_skipped;
+    a->stopped += ls.stopped;
     a->check_seconds += ls.check_seconds;
     a->z3_seconds += ls.z3_seconds;
     a->regress_seconds += ls.regress_seconds;
@@ -290,12 +291,12 @@ bool player_search_report(const player_kind_t *kind, strbuf_t *out) {
     sb_printf(out,
               " z3_confirmed=%llu z3_cached=%llu z3_disagree=%llu z3_unknown=%llu z3_skipped=%llu "
               "check_seconds=%.3f z3_seconds=%.3f regress_seconds_mean=%.3f too_slow=%u "
-              "match_gave_up=%llu hook_skipped=%llu",
+              "match_gave_up=%llu hook_skipped=%llu stopped_mean=%.2f",
               (unsigned long long)a->z3_confirmed, (unsigned long long)a->z3_cached,
               (unsigned long long)a->z3_disagree, (unsigned long long)a->z3_unknown,
               (unsigned long long)a->z3_skipped, a->check_seconds, a->z3_seconds,
               a->regress_seconds / m, a->too_slow, (unsigned long long)a->match_gave_up,
-              (unsigned long long)a->hook_skipped);
+              (unsigned long long)a->hook_skipped, a->stopped / m);
     return true;
 }
 
@@ -342,6 +343,7 @@ static void start_lbs(mcts_player_t *p, double deadline) {
     lbs_opts_t o;
     lbs_default_opts(&o);
     o.confirm = p->opts.confirm;
+    o.stop_cost = p->opts.hookcost; /* formulas the hook cannot use are not worth the clock */
     o.budget = (deadline - now_seconds()) * LBS_SHARE - LBS_SAFETY - p->opts.margin;
     if (p->opts.budget > 0 && p->opts.budget < o.budget) o.budget = p->opts.budget;
     if (o.budget < 0.05) o.budget = 0.05;

@@ -267,6 +267,34 @@ static void expect_unsupported(const char *file, const char *why) {
     game_free(g);
 }
 
+/* stop_cost: a side stops at the first formula (i >= 1) the hook could not afford, or
+ * whose successor it predictably could not; 0 or a budget nothing passes: all STEPS. */
+static void test_stop_cost(void **state) {
+    (void)state;
+    game_t *g = load_file("tictactoe.kif");
+    reasoner_t *r = reason_new(g);
+    const double costs[3] = {1e-9, 0, 1e9};
+    for (int k = 0; k < 3; k++) {
+        lbs_opts_t o;
+        lbs_default_opts(&o);
+        o.budget = 0;
+        o.confirm = LBS_CONFIRM_NONE;
+        o.stop_cost = costs[k];
+        char err[300] = "";
+        lbs_t *l = lbs_new_steps(g, r, 0, &o, STEPS, err, sizeof err);
+        assert_non_null(l);
+        lbs_stats_t ls;
+        lbs_stats(l, &ls);
+        uint32_t want = k == 0 ? 2 : STEPS + 1; /* α_0, α_1 and no more */
+        assert_int_equal(ls.n_alpha, want);
+        assert_int_equal(ls.n_beta, want);
+        assert_int_equal(ls.stopped, k == 0 ? 2 : 0);
+        lbs_free(l);
+    }
+    reason_free(r);
+    game_free(g);
+}
+
 static void test_unsupported(void **state) {
     (void)state;
     expect_unsupported("three_player.kif", "two-player");
@@ -279,7 +307,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tictactoe_x),  cmocka_unit_test(test_tictactoe_o),
         cmocka_unit_test(test_hook_and_uct), cmocka_unit_test(test_hook_skips_when_z3_spent),
-        cmocka_unit_test(test_unsupported),
+        cmocka_unit_test(test_stop_cost),    cmocka_unit_test(test_unsupported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
