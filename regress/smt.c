@@ -100,10 +100,7 @@ void smt_free(smt_t *s) {
     free(s);
 }
 
-/* The literal standing for circuit node n (Tseitin: each AND/OR node gets a fresh
- * variable defined by clauses, so Z3 receives plain clauses). memo holds referenced
- * literals (NULL: not yet built). */
-static Z3_ast lit_of(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo);
+static Z3_ast term_of(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo, bool tseitin);
 
 static void clause(smt_t *s, Z3_ast *lits, uint32_t k) {
     Z3_ast cl = k == 1 ? lits[0] : Z3_mk_or(s->ctx, k, lits);
@@ -117,52 +114,51 @@ static Z3_ast neg(smt_t *s, Z3_ast a) {
     return keep(s, Z3_mk_not(s->ctx, a));
 }
 
-static Z3_ast lit_of(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo) {
-    if (memo[n]) return memo[n];
-    Z3_ast r;
-    switch (pn_op(c, n)) {
-    case PN_CONST:
-        r = keep(s, n == PN_TRUE ? Z3_mk_true(s->ctx) : Z3_mk_false(s->ctx));
-        break;
-    case PN_VAR:
-        r = keep(s, s->pos[pn_fluent(c, n)]);
-        break;
-    case PN_NOT:
-        r = neg(s, lit_of(s, c, pn_kid(c, n, 0), memo));
-        break;
-    default: {
-        bool is_and = pn_op(c, n) == PN_AND;
-        uint32_t k = pn_arity(c, n);
-        char name[32];
-        snprintf(name, sizeof name, "t%u", s->n_aux++);
-        r = keep(s,
-                 Z3_mk_const(s->ctx, Z3_mk_string_symbol(s->ctx, name), Z3_mk_bool_sort(s->ctx)));
-        Z3_ast nr = neg(s, r);
-        Z3_ast *big = xmalloc((k + 1) * sizeof *big);
-        for (uint32_t i = 0; i < k; i++) {
-            Z3_ast x = lit_of(s, c, pn_kid(c, n, i), memo);
-            Z3_ast nx = neg(s, x);
-            /* AND: t -> x_i; OR: x_i -> t */
-            Z3_ast two[2] = {is_and ? nr : nx, is_and ? x : r};
-            clause(s, two, 2);
-            big[i] = is_and ? nx : keep(s, x);
-            if (!is_and) Z3_dec_ref(s->ctx, nx);
-        }
-        /* AND: (and x_i) -> t; OR: t -> (or x_i) */
-        big[k] = is_and ? r : nr;
-        clause(s, big, k + 1);
-        for (uint32_t i = 0; i < k; i++)
-            Z3_dec_ref(s->ctx, big[i]);
-        Z3_dec_ref(s->ctx, nr);
-        free(big);
+/* An and/or node as a fresh variable t defined by clauses asserted in s->target (Tseitin),
+ * so that Z3 receives plain clauses; referenced. */
+static Z3_ast tseitin_node(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo) {
+    bool is_and = pn_op(c, n) == PN_AND;
+    uint32_t k = pn_arity(c, n);
+    char name[32];
+    snprintf(name, sizeof name, "t%u", s->n_aux++);
+    Z3_ast r =
+        keep(s, Z3_mk_const(s->ctx, Z3_mk_string_symbol(s->ctx, name), Z3_mk_bool_sort(s->ctx)));
+    Z3_ast nr = neg(s, r);
+    Z3_ast *big = xmalloc((k + 1) * sizeof *big);
+    for (uint32_t i = 0; i < k; i++) {
+        Z3_ast x = term_of(s, c, pn_kid(c, n, i), memo, true);
+        Z3_ast nx = neg(s, x);
+        /* AND: t -> x_i; OR: x_i -> t */
+        Z3_ast two[2] = {is_and ? nr : nx, is_and ? x : r};
+        clause(s, two, 2);
+        big[i] = is_and ? nx : keep(s, x);
+        if (!is_and) Z3_dec_ref(s->ctx, nx);
     }
-    }
-    memo[n] = r;
+    /* AND: (and x_i) -> t; OR: t -> (or x_i) */
+    big[k] = is_and ? r : nr;
+    clause(s, big, k + 1);
+    for (uint32_t i = 0; i < k; i++)
+        Z3_dec_ref(s->ctx, big[i]);
+    Z3_dec_ref(s->ctx, nr);
+    free(big);
     return r;
 }
 
-/* Circuit node n as a plain term (no Tseitin variables), referenced; memo as in lit_of. */
-static Z3_ast expr_of(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo) {
+/* An and/or node as a plain term (for the model evaluator); referenced. */
+static Z3_ast plain_node(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo) {
+    uint32_t k = pn_arity(c, n);
+    Z3_ast *kids = xmalloc(k * sizeof *kids);
+    for (uint32_t i = 0; i < k; i++)
+        kids[i] = term_of(s, c, pn_kid(c, n, i), memo, false);
+    Z3_ast r =
+        keep(s, pn_op(c, n) == PN_AND ? Z3_mk_and(s->ctx, k, kids) : Z3_mk_or(s->ctx, k, kids));
+    free(kids);
+    return r;
+}
+
+/* Circuit node n as a Z3 term, referenced and remembered in memo (NULL: not yet built);
+ * and/or nodes become Tseitin variables or plain terms. */
+static Z3_ast term_of(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo, bool tseitin) {
     if (memo[n]) return memo[n];
     Z3_ast r;
     switch (pn_op(c, n)) {
@@ -173,16 +169,10 @@ static Z3_ast expr_of(smt_t *s, const circuit_t *c, pn_t n, Z3_ast *memo) {
         r = keep(s, s->pos[pn_fluent(c, n)]);
         break;
     case PN_NOT:
-        r = neg(s, expr_of(s, c, pn_kid(c, n, 0), memo));
+        r = neg(s, term_of(s, c, pn_kid(c, n, 0), memo, tseitin));
         break;
-    default: {
-        uint32_t k = pn_arity(c, n);
-        Z3_ast *kids = xmalloc(k * sizeof *kids);
-        for (uint32_t i = 0; i < k; i++)
-            kids[i] = expr_of(s, c, pn_kid(c, n, i), memo);
-        r = keep(s, pn_op(c, n) == PN_AND ? Z3_mk_and(s->ctx, k, kids) : Z3_mk_or(s->ctx, k, kids));
-        free(kids);
-    }
+    default:
+        r = tseitin ? tseitin_node(s, c, n, memo) : plain_node(s, c, n, memo);
     }
     memo[n] = r;
     return r;
@@ -206,7 +196,7 @@ uint32_t smt_assert(smt_t *s, const circuit_t *c, pn_t root) {
         s->per[s->n_sel] = s->target;
     }
     Z3_ast *memo = xcalloc(size + 1, sizeof *memo);
-    Z3_ast f = lit_of(s, c, root, memo);
+    Z3_ast f = term_of(s, c, root, memo, true);
     char name[32];
     snprintf(name, sizeof name, "sel%u", s->n_sel);
     Z3_ast sel =
@@ -252,7 +242,7 @@ uint32_t smt_terms(smt_t *s, const circuit_t *c, const pn_t *roots, uint32_t n) 
     Z3_ast *memo = xcalloc(size + 1, sizeof *memo); /* shared: common parts built once */
     s->terms = xrealloc(s->terms, (s->n_terms + n + 1) * sizeof *s->terms);
     for (uint32_t i = 0; i < n; i++)
-        s->terms[s->n_terms++] = keep(s, expr_of(s, c, roots[i], memo));
+        s->terms[s->n_terms++] = keep(s, term_of(s, c, roots[i], memo, false));
     release(s, memo, size);
     free(memo);
     return first;
