@@ -203,9 +203,13 @@ static void trim(lbs_t *l) {
             l->n[side]--;
 }
 
-/* Up to CAL_STATES non-terminal states of seeded random playouts; sets the mean cost of
- * one rollout step (legal moves of every role, then the next state). */
-static uint32_t sample_states(reasoner_t *r, state_t *out, double *step_cost) {
+/* Up to CAL_STATES non-terminal states of seeded random playouts (*count of them, in an
+ * array of CAL_STATES for free_states); sets the mean cost of one rollout step (legal
+ * moves of every role, then the next state). */
+static state_t *sample_states(reasoner_t *r, uint32_t *count, double *step_cost) {
+    state_t *out = xcalloc(CAL_STATES, sizeof *out);
+    for (uint32_t k = 0; k < CAL_STATES; k++)
+        state_init(&out[k]);
     splitmix_t rng = {0x5eed};
     state_t s, next;
     state_init(&s);
@@ -230,7 +234,8 @@ static uint32_t sample_states(reasoner_t *r, state_t *out, double *step_cost) {
     *step_cost = steps ? (now_seconds() - t0) / steps : 0;
     state_fini(&s);
     state_fini(&next);
-    return n;
+    *count = n;
+    return out;
 }
 
 static void free_states(state_t *st) {
@@ -358,10 +363,8 @@ lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *
     }
     /* the sample states for measuring the formulas, drawn first: with stop_cost each
      * formula is measured as soon as it is made */
-    state_t *samples = xcalloc(CAL_STATES, sizeof *samples);
-    for (uint32_t k = 0; k < CAL_STATES; k++)
-        state_init(&samples[k]);
-    uint32_t n = sample_states(r, samples, &l->step_cost);
+    uint32_t n;
+    state_t *samples = sample_states(r, &n, &l->step_cost);
     /* One deadline for backward search and compiling, less a share kept for measuring the
      * formulas; regress_new's own set-up (sampling the game's shape) comes out of it too. */
     double deadline = o->budget > 0 ? t0 + o->budget * (1 - CAL_SHARE) : 1e300;

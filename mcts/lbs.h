@@ -24,11 +24,13 @@ typedef struct {
     double budget;         /* seconds of backward search in lbs_new */
     uint64_t max_size;     /* literals per formula (0: no cap) */
     lbs_confirm_t confirm; /* confirm matcher hits with Z3 */
-    /* > 0: each formula is measured as soon as it is made, and a side whose newest
-     * formula (i >= 1) costs more than this many rollout steps per check, or is dropped as
-     * too slow, gets no more: the hook could not use it nor the larger ones after it, and
-     * the rest of the budget is left to the caller (a player: to its search). 0: the
-     * whole budget goes to backward search (lbs_check uses every formula). */
+    /* > 0: a budget of this many rollout steps per check, the hook's (lbs_set_hook_cost).
+     * Each formula (i >= 1) is measured as soon as it is made; its side gets no more when
+     * it was dropped as too slow, or when the next one, predicted to cost as much times
+     * the growth in size of this one, does not fit in what the formulas made so far left
+     * of the budget: the hook could not use it. The rest of the time is left to the caller
+     * (a player: to its search). 0: the whole budget goes to backward search (lbs_check
+     * uses every formula). */
     double stop_cost;
 } lbs_opts_t;
 

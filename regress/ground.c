@@ -394,6 +394,9 @@ typedef struct {
     term_t *keys;
     size_t n_keys, cap_keys;
     uint8_t *mark;
+    /* literal_groups: per variable, a literal of the current scope using it, valid where
+     * first_at equals the scope's stamp (nothing to clear between scopes) */
+    uint32_t *first, *first_at, stamp;
 } gr_t;
 
 static size_t ptr_hash(const void *p) {
@@ -710,25 +713,27 @@ static uint32_t uf_root(uint32_t *up, uint32_t i) {
 
 typedef struct {
     gr_t *g;
-    uint32_t *up, *first; /* first: per variable, a literal using it (UINT32_MAX: none) */
+    uint32_t *up; /* union-find forest over the scope's literals */
     uint32_t lit;
 } joiner_t;
 
 static void join_var(void *ctx, uint32_t v) {
     joiner_t *j = ctx;
-    if (j->g->val[v] != TERM_NONE) return; /* bound by an enclosing scope: no link */
-    if (j->first[v] == UINT32_MAX)
-        j->first[v] = j->lit;
-    else
-        j->up[uf_root(j->up, j->lit)] = uf_root(j->up, j->first[v]);
+    gr_t *g = j->g;
+    if (g->val[v] != TERM_NONE) return; /* bound by an enclosing scope: no link */
+    if (g->first_at[v] != g->stamp) {
+        g->first_at[v] = g->stamp;
+        g->first[v] = j->lit;
+    } else {
+        j->up[uf_root(j->up, j->lit)] = uf_root(j->up, g->first[v]);
+    }
 }
 
 /* Groups S's literals by the variables unbound here that they share (up: a union-find
  * forest over the literals); returns the number of groups. */
 static uint32_t literal_groups(gr_t *g, const fconj_t *S, uint32_t *up) {
-    joiner_t j = {.g = g, .up = up, .first = xmalloc((g->nv + 1) * sizeof *j.first)};
-    for (uint32_t v = 0; v <= g->nv; v++)
-        j.first[v] = UINT32_MAX;
+    joiner_t j = {.g = g, .up = up};
+    g->stamp++;
     for (uint32_t i = 0; i < S->n; i++)
         up[i] = i;
     for (uint32_t i = 0; i < S->n; i++) {
@@ -742,7 +747,6 @@ static uint32_t literal_groups(gr_t *g, const fconj_t *S, uint32_t *up) {
             flit_each_var(g->ts, l, join_var, &j);
         }
     }
-    free(j.first);
     uint32_t n = 0;
     for (uint32_t i = 0; i < S->n; i++)
         n += uf_root(up, i) == i;
@@ -754,15 +758,19 @@ static uint32_t literal_groups(gr_t *g, const fconj_t *S, uint32_t *up) {
  * that, breakthrough's "some black piece and some white piece" grounds to 64 x 64
  * conjunctions instead of 64 + 64 fluents. */
 static pn_t ground_scope_raw(gr_t *g, const fconj_t *S) {
-    uint32_t *order = xmalloc((S->n + 1) * sizeof *order);
-    uint32_t *up = xmalloc((S->n + 1) * sizeof *up);
-    uint8_t *used = xmalloc(S->n + 1), *in = NULL;
+    /* scratch per literal: on the stack for the usual small scope */
+    uint32_t order_small[64], up_small[64];
+    uint8_t used_small[64], in_small[64];
+    bool small = S->n <= 64;
+    uint32_t *order = small ? order_small : xmalloc(S->n * sizeof *order);
+    uint32_t *up = small ? up_small : xmalloc(S->n * sizeof *up);
+    uint8_t *used = small ? used_small : xmalloc(S->n);
     pn_t r;
     if (literal_groups(g, S, up) <= 1) {
         r = ground_part(g, S, NULL, order, used);
     } else {
-        in = xmalloc(S->n + 1);
-        pn_t *parts = xmalloc((S->n + 1) * sizeof *parts);
+        uint8_t *in = small ? in_small : xmalloc(S->n);
+        pn_t *parts = xmalloc(S->n * sizeof *parts);
         uint32_t np = 0;
         for (uint32_t root = 0; root < S->n; root++) {
             if (uf_root(up, root) != root) continue;
@@ -773,11 +781,9 @@ static pn_t ground_scope_raw(gr_t *g, const fconj_t *S) {
         }
         r = pn_and(g->c, parts, np);
         free(parts);
+        if (!small) free(in);
     }
-    free(in);
-    free(used);
-    free(order);
-    free(up);
+    if (!small) free(order), free(up), free(used);
     return r;
 }
 
@@ -797,6 +803,8 @@ static void ground_parts(circuit_t *c, const vocab_t *v, term_store_t *ts, const
     gr_t g = {.c = c, .v = v, .ts = ts, .nv = nv};
     g.val = xcalloc(nv + 1, sizeof *g.val);
     g.mark = xcalloc(nv + 1, 1);
+    g.first = xmalloc((nv + 1) * sizeof *g.first);
+    g.first_at = xcalloc(nv + 1, sizeof *g.first_at); /* stamps start at 1 */
     g.trail = xmalloc((nv + 1) * sizeof *g.trail);
     for (uint32_t i = 0; i < f->n; i++)
         ds[i] = ground_scope(&g, f->d[i]);
@@ -807,6 +815,8 @@ static void ground_parts(circuit_t *c, const vocab_t *v, term_store_t *ts, const
     free(g.memo);
     free(g.keys);
     free(g.mark);
+    free(g.first);
+    free(g.first_at);
     free(g.val);
     free(g.trail);
     free(g.buf);

@@ -678,6 +678,7 @@ static form_t *win_formula(regress_t *rg, uint32_t role) {
 uint32_t regress_count(const regress_t *rg, int side) {
     return rg->n_steps[side];
 }
+
 void regress_stop(regress_t *rg, int side) {
     rg->live[side] = false;
 }

@@ -60,9 +60,10 @@ void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, boo
         }
         circuit_t *c = circuit_new();
         circuit_set_limit(c, VERIFY_GROUND_LIMIT);
-        pn_t root = ground_form(c, v->vocab, v->g->ts, f);
+        /* grounded once: the disjuncts for the evaluator, their disjunction for the solver */
         pn_t *roots = xmalloc((f->n + 1) * sizeof *roots);
         ground_disjuncts(c, v->vocab, v->g->ts, f, roots);
+        pn_t root = pn_or(c, roots, f->n);
         if (circuit_overflow(c))
             use_z3 = false, out->z3_too_big = true;
         else {
