@@ -9,6 +9,7 @@
 #include "validate.h"
 
 #ifdef HAVE_REGRESS
+#include "bounded.h"
 #include "match.h"
 #include "mutex.h"
 #include "regress.h"
@@ -19,7 +20,8 @@
 static const char *const regress_help =
     "usage: ggp regress GAME --role R [--budget SEC] [--max-size N] [--depth D]\n"
     "                   [--steps I] [--no-mutex] [--ground] [--print]\n"
-    "                   [--check [--no-z3] [--max-states N]] [--hits N [--hits-seconds S]]\n\n"
+    "                   [--check [--no-z3] [--max-states N]] [--hits N [--hits-seconds S]]\n"
+    "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
     "(R to move when i is odd); beta_i is the same for the other role. Prints one line per\n"
@@ -50,7 +52,21 @@ static const char *const regress_help =
     "                 the share of their states that satisfy it (native matcher), one line each:\n"
     "                   hits side=S i=I states=N hits=H share=X\n"
     "  --hits-seconds S  with --hits, evaluate a formula for at most S seconds in all: later\n"
-    "                 states are left out of its line (states=N says how many it took)\n\n"
+    "                 states are left out of its line (states=N says how many it took)\n"
+    "  --verify N     afterwards, play N seeded random matches and check every formula on\n"
+    "                 their distinct states against the game itself: each state the matcher\n"
+    "                 says satisfies alpha_i is searched exactly, i plies deep over the real\n"
+    "                 moves (transposition table), for a forced win in the sense of W_i; for\n"
+    "                 a complete formula every other state is searched too (misses). One\n"
+    "                 line per formula:\n"
+    "                   verify side=S i=I states=N hits=H false_pos=F misses=M\n"
+    "                          miss_checked=C undecided=U complete=yes|no seconds=T\n"
+    "                 (undecided: searches that gave up at the node limit; a line says so).\n"
+    "                 Exit 4 on any false positive. For games too big for --check.\n"
+    "  --seed S       with --verify, the seed of the random matches (default 1)\n"
+    "  --verify-nodes K  with --verify, states one search may expand (default 1000000)\n"
+    "  --verify-seconds S  with --verify, time per formula (default 60): states past it are\n"
+    "                 left out of its line (states=N says how many it took)\n\n"
     "Games that are not two-player turn-taking (one role chooses, the other plays its only\n"
     "move, a no-op), and GDL-II games, are reported as unsupported (exit 3).\n";
 
@@ -182,6 +198,97 @@ static void run_hits(game_t *g, reasoner_t *r, regress_t *rg, uint32_t n, double
     state_fini(&t);
 }
 
+/* The distinct states of n seeded random matches (--verify). */
+static uint32_t random_states(game_t *g, reasoner_t *r, uint32_t n, uint64_t seed, state_t **out) {
+    uint32_t count = 0, cap = 256;
+    state_t *all = xmalloc(cap * sizeof *all);
+    uint64_t *hashes = xmalloc(cap * sizeof *hashes);
+    state_t s, t;
+    state_init(&s);
+    state_init(&t);
+    splitmix_t rng = {seed};
+    for (uint32_t p = 0; p < n; p++) {
+        reason_initial(r, &s);
+        for (uint32_t ply = 0; ply < 10000; ply++) {
+            uint64_t h = state_hash(&s);
+            bool seen = false;
+            for (uint32_t k = 0; k < count && !seen; k++)
+                seen = hashes[k] == h && state_equal(&all[k], &s);
+            if (!seen) {
+                if (count == cap) {
+                    cap *= 2;
+                    all = xrealloc(all, cap * sizeof *all);
+                    hashes = xrealloc(hashes, cap * sizeof *hashes);
+                }
+                state_init(&all[count]);
+                state_copy(&all[count], &s);
+                hashes[count++] = h;
+            }
+            if (reason_terminal(r, &s)) break;
+            term_t joint[16];
+            for (uint32_t k = 0; k < g->n_roles && k < 16; k++) {
+                const term_t *mv;
+                uint32_t nm = reason_legal(r, &s, k, &mv);
+                joint[k] = nm ? mv[splitmix_next(&rng) % nm] : TERM_NONE;
+            }
+            reason_next(r, &s, joint, &t);
+            state_copy(&s, &t);
+        }
+    }
+    state_fini(&s);
+    state_fini(&t);
+    free(hashes);
+    *out = all;
+    return count;
+}
+
+typedef struct {
+    uint32_t matches;
+    uint64_t seed, max_nodes;
+    double seconds;
+} verify_opts_t;
+
+/* --verify: every formula on the states of random matches, against the bounded search. */
+static int run_verify(game_t *g, reasoner_t *r, regress_t *rg, uint32_t role,
+                      const verify_opts_t *vo) {
+    state_t *states;
+    uint32_t n = random_states(g, r, vo->matches, vo->seed, &states);
+    printf("# verify matches=%u seed=%llu states=%u nodes_per_search=%llu\n", vo->matches,
+           (unsigned long long)vo->seed, n, (unsigned long long)vo->max_nodes);
+    bounded_t *b = bounded_new(g, r, regress_shape_of(rg)->noop);
+    int rc = 0;
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < regress_count(rg, side); i++) {
+            const regress_step_t *st = regress_step(rg, side, i);
+            match_t *m = match_new(g->ts, st->f);
+            bounded_opts_t o = {.max_nodes = vo->max_nodes,
+                                .deadline = now_seconds() + vo->seconds,
+                                .misses = st->complete};
+            bounded_row_t row;
+            bounded_check(b, m, states, n, side ? 1 - role : role, i, &o, &row);
+            match_free(m);
+            const char *name = side ? "beta" : "alpha";
+            printf("verify side=%s i=%u states=%u hits=%u false_pos=%u misses=%u miss_checked=%u "
+                   "undecided=%u complete=%s seconds=%.3f\n",
+                   name, i, row.states, row.hits, row.false_pos, row.misses, row.miss_checked,
+                   row.undecided, st->complete ? "yes" : "no", row.seconds);
+            if (row.undecided)
+                printf("# verify: side=%s i=%u: the search gave up on %u states (more than %llu "
+                       "nodes each): not verified there\n",
+                       name, i, row.undecided, (unsigned long long)vo->max_nodes);
+            if (row.states < n)
+                printf("# verify: side=%s i=%u: time limit, %u of %u states checked\n", name, i,
+                       row.states, n);
+            fflush(stdout);
+            if (row.false_pos) rc = 4;
+        }
+    bounded_free(b);
+    for (uint32_t k = 0; k < n; k++)
+        state_fini(&states[k]);
+    free(states);
+    return rc;
+}
+
 static int find_role(const game_t *g, const char *name) {
     for (uint32_t i = 0; i < g->n_roles; i++)
         if (!strcasecmp(term_sym_name(g->ts, term_sym(g->ts, g->roles[i])), name)) return (int)i;
@@ -198,7 +305,8 @@ int cmd_regress(int argc, char **argv) {
     double budget = 10, hits_seconds = 0;
     unsigned long long max_size = 200000, depth = 4, steps = 0;
     bool print = false, mutexes = true, check = false, z3 = true, ground = false;
-    unsigned long long max_states = 2000000, hits = 0;
+    unsigned long long max_states = 2000000, hits = 0, verify = 0, seed = 1, verify_nodes = 1000000;
+    double verify_seconds = 60;
     for (int i = 1; i < argc; i++) {
         if (opt_is_help(argv[i])) {
             fputs(regress_help, stdout);
@@ -220,6 +328,14 @@ int cmd_regress(int argc, char **argv) {
             if (!opt_uint("--hits", v, &hits)) return 2;
         } else if (opt_value(argc, argv, &i, "--hits-seconds", &v)) {
             if (!opt_double("--hits-seconds", v, &hits_seconds)) return 2;
+        } else if (opt_value(argc, argv, &i, "--verify", &v)) {
+            if (!opt_uint("--verify", v, &verify)) return 2;
+        } else if (opt_value(argc, argv, &i, "--seed", &v)) {
+            if (!opt_uint("--seed", v, &seed)) return 2;
+        } else if (opt_value(argc, argv, &i, "--verify-nodes", &v)) {
+            if (!opt_uint("--verify-nodes", v, &verify_nodes)) return 2;
+        } else if (opt_value(argc, argv, &i, "--verify-seconds", &v)) {
+            if (!opt_double("--verify-seconds", v, &verify_seconds)) return 2;
         } else if (!strcmp(argv[i], "--ground"))
             ground = true;
         else if (!strcmp(argv[i], "--print"))
@@ -243,7 +359,8 @@ int cmd_regress(int argc, char **argv) {
     }
 #ifndef HAVE_REGRESS
     (void)budget, (void)max_size, (void)depth, (void)steps, (void)print, (void)mutexes, (void)check,
-        (void)z3, (void)max_states, (void)hits, (void)ground, (void)hits_seconds;
+        (void)z3, (void)max_states, (void)hits, (void)ground, (void)hits_seconds, (void)verify,
+        (void)seed, (void)verify_nodes, (void)verify_seconds;
     fprintf(stderr, "ggp regress: built without the regress library\n");
     return 2;
 #else
@@ -289,6 +406,14 @@ int cmd_regress(int argc, char **argv) {
         regress_run(rg, on_step, &pc);
         if (hits) run_hits(g, r, rg, (uint32_t)hits, hits_seconds);
         if (check) rc = run_check(g, r, rg, (uint32_t)ri, z3, (uint32_t)max_states);
+        if (verify) {
+            verify_opts_t vo = {.matches = (uint32_t)verify,
+                                .seed = seed,
+                                .max_nodes = verify_nodes,
+                                .seconds = verify_seconds};
+            int vrc = run_verify(g, r, rg, (uint32_t)ri, &vo);
+            if (vrc) rc = vrc;
+        }
         regress_free(rg);
     }
     reason_free(r);

@@ -612,7 +612,7 @@ static uint32_t ctx_view(expand_t *x, const fconj_t *S, flit_t **out, uint8_t **
         const fconj_t *C = x->ctx[c];
         for (uint32_t j = 0; j < C->n; j++) {
             flit_t l = C->lits[j];
-            if (l.kind == FL_NOT || l.kind == FL_MOVE) continue;
+            if (l.kind == FL_NOT || l.kind == FL_MOVE || l.kind == FL_OPEN) continue;
             if (n_eq) {
                 term_t a = l.a, b = l.b;
                 if (l.a && !term_is_ground(x->ts, l.a)) l.a = term_subst(x->ts, l.a, x->eqmap);
@@ -1075,7 +1075,9 @@ static bool prune_children(expand_t *x, fconj_t *S) {
         if (subsume_shared(x->subs, C, pv, NULL)) ok = false;
         unmark_own(x, C, pv);
     }
-    /* a child implied by a sibling goes */
+    /* A child implied by a sibling goes: not C_b is dropped when C_b and the rest of S
+     * imply C_a. The rest excludes not C_b itself (with it, C_b implies anything) and
+     * the children already dropped (each drop must follow from what stays). */
     for (uint32_t a = 0; a < n && ok; a++) {
         if (dead[a]) continue;
         if (time_up(x)) break; /* pruning is optional; the caller aborts */
@@ -1091,12 +1093,17 @@ static bool prune_children(expand_t *x, fconj_t *S) {
                 mark_own(x, C1, pv);
                 marked = true;
             }
-            if (subsume_shared(x->subs, C1, pv, S->lits[idx[b]].sub)) dead[b] = 1;
+            S->lits[idx[b]].kind = FL_OPEN;
+            dead[b] = subsume_shared(x->subs, C1, pv, S->lits[idx[b]].sub);
+            if (!dead[b]) S->lits[idx[b]].kind = FL_NOT;
         }
         if (marked) unmark_own(x, C1, pv);
     }
     for (uint32_t k = n; k-- > 0;)
-        if (dead[k]) fconj_remove(S, idx[k]);
+        if (dead[k]) {
+            S->lits[idx[k]].kind = FL_NOT; /* hidden while it was dead; freed as a negation */
+            fconj_remove(S, idx[k]);
+        }
     free(idx);
     free(sig);
     free(bl);
@@ -1189,7 +1196,11 @@ again:
         /* S's literals may have changed (a lifted child): own its variables afresh so
          * that the child sees them as enclosing variables */
         reown(x, S, depth);
+        /* C is simplified against the facts around it, which do not include not C
+         * itself: with it, anything in C would follow and C would vanish. */
+        S->lits[i].kind = FL_OPEN;
         ns_t st = norm_scope(x, C, depth + 1, &cj);
+        S->lits[i].kind = FL_NOT;
         reown(x, S, depth);
         if (st == NS_ABORT) {
             x->n_ctx--;

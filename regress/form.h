@@ -35,6 +35,7 @@ typedef enum {
     FL_EQ,    /* a = b (only in nested scopes: a is a variable of an enclosing scope) */
     FL_NOT,   /* not exists (sub) */
     FL_MOVE,  /* the move b of role a, for resolving does (N's joint move; not a constraint) */
+    FL_OPEN,  /* a FL_NOT while its own scope is being normalised (expand.c): no context */
 } flit_kind_t;
 
 typedef struct fconj fconj_t;

@@ -1,0 +1,185 @@
+/* The bounded exact search: see bounded.h. */
+#include "bounded.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TT_MAX_ENTRIES (1u << 22) /* past this the table is emptied (memory stays bounded) */
+
+typedef struct {
+    uint64_t key; /* 0: empty */
+    state_t state;
+    uint8_t role, i, value;
+} tt_entry_t;
+
+struct bounded {
+    game_t *g;
+    reasoner_t *r;
+    term_t noop[2];
+    tt_entry_t *tt;
+    uint32_t cap, used;
+    uint64_t nodes, stop_at; /* stop_at: node count where the current query gives up */
+};
+
+bounded_t *bounded_new(game_t *g, reasoner_t *r, const term_t *noop) {
+    bounded_t *b = xcalloc(1, sizeof *b);
+    b->g = g;
+    b->r = r;
+    b->noop[0] = noop[0];
+    b->noop[1] = noop[1];
+    b->cap = 1024;
+    b->tt = xcalloc(b->cap, sizeof *b->tt);
+    return b;
+}
+
+static void tt_clear(bounded_t *b) {
+    for (uint32_t k = 0; k < b->cap; k++)
+        if (b->tt[k].key) state_fini(&b->tt[k].state);
+    memset(b->tt, 0, b->cap * sizeof *b->tt);
+    b->used = 0;
+}
+
+void bounded_free(bounded_t *b) {
+    if (!b) return;
+    tt_clear(b);
+    free(b->tt);
+    free(b);
+}
+
+uint64_t bounded_nodes(const bounded_t *b) {
+    return b->nodes;
+}
+
+static uint64_t tt_key(const state_t *s, uint32_t role, uint32_t i) {
+    uint64_t h = state_hash(s) ^ ((uint64_t)(role * 64 + i + 1) * 0x9e3779b97f4a7c15ull);
+    return h ? h : 1;
+}
+
+static tt_entry_t *tt_slot(bounded_t *b, uint64_t key, const state_t *s, uint32_t role,
+                           uint32_t i) {
+    uint32_t mask = b->cap - 1;
+    for (uint32_t k = (uint32_t)key & mask;; k = (k + 1) & mask) {
+        tt_entry_t *e = &b->tt[k];
+        if (!e->key) return e;
+        if (e->key == key && e->role == role && e->i == i && state_equal(&e->state, s)) return e;
+    }
+}
+
+static void tt_grow(bounded_t *b) {
+    tt_entry_t *old = b->tt;
+    uint32_t old_cap = b->cap;
+    b->cap *= 2;
+    b->tt = xcalloc(b->cap, sizeof *b->tt);
+    for (uint32_t k = 0; k < old_cap; k++)
+        if (old[k].key) *tt_slot(b, old[k].key, &old[k].state, old[k].role, old[k].i) = old[k];
+    free(old);
+}
+
+static void tt_store(bounded_t *b, uint64_t key, const state_t *s, uint32_t role, uint32_t i,
+                     int value) {
+    if (b->used >= TT_MAX_ENTRIES) tt_clear(b);
+    if (2 * (b->used + 1) > b->cap) tt_grow(b);
+    tt_entry_t *e = tt_slot(b, key, s, role, i);
+    if (e->key) return;
+    e->key = key;
+    state_init(&e->state);
+    state_copy(&e->state, s);
+    e->role = (uint8_t)role;
+    e->i = (uint8_t)i;
+    e->value = (uint8_t)value;
+    b->used++;
+}
+
+/* Does `mover` move here: the other role's only move its no-op, the mover's not legal? */
+static bool moves_here(bounded_t *b, const state_t *s, uint32_t mover) {
+    const term_t *m;
+    uint32_t other = 1 - mover;
+    uint32_t n = reason_legal(b->r, s, other, &m);
+    if (n != 1 || m[0] != b->noop[other]) return false;
+    n = reason_legal(b->r, s, mover, &m);
+    for (uint32_t k = 0; k < n; k++)
+        if (m[k] == b->noop[mover]) return false;
+    return n > 0;
+}
+
+static int in_w(bounded_t *b, const state_t *s, uint32_t role, uint32_t i);
+
+/* Some (i odd) or every (i even) move of the mover leads into W_{i-1}. */
+static int over_moves(bounded_t *b, const state_t *s, uint32_t role, uint32_t i) {
+    uint32_t mover = i % 2 ? role : 1 - role;
+    if (b->stop_at && b->nodes >= b->stop_at) return BOUNDED_UNKNOWN;
+    b->nodes++;
+    const term_t *m;
+    uint32_t n = reason_legal(b->r, s, mover, &m);
+    term_t *moves = xmalloc((n + 1) * sizeof *moves); /* m lives until the next call */
+    memcpy(moves, m, n * sizeof *moves);
+    bool exists = i % 2 == 1, unknown = false;
+    int result = exists ? 0 : 1;
+    state_t t;
+    state_init(&t);
+    term_t joint[2];
+    joint[1 - mover] = b->noop[1 - mover];
+    for (uint32_t k = 0; k < n; k++) {
+        joint[mover] = moves[k];
+        reason_next(b->r, s, joint, &t);
+        int v = in_w(b, &t, role, i - 1);
+        if (v == BOUNDED_UNKNOWN) unknown = true;
+        if (v == (exists ? 1 : 0)) {
+            result = v;
+            unknown = false;
+            break;
+        }
+    }
+    state_fini(&t);
+    free(moves);
+    return unknown ? BOUNDED_UNKNOWN : result;
+}
+
+static int in_w(bounded_t *b, const state_t *s, uint32_t role, uint32_t i) {
+    uint64_t key = tt_key(s, role, i);
+    tt_entry_t *e = tt_slot(b, key, s, role, i);
+    if (e->key) return e->value;
+    int v;
+    if (reason_terminal(b->r, s))
+        v = i == 0 && reason_goal_value(b->r, s, role) == 100;
+    else if (i == 0 || !moves_here(b, s, i % 2 ? role : 1 - role))
+        v = 0;
+    else
+        v = over_moves(b, s, role, i);
+    if (v != BOUNDED_UNKNOWN) tt_store(b, key, s, role, i, v);
+    return v;
+}
+
+int bounded_in_w(bounded_t *b, const state_t *s, uint32_t role, uint32_t i, uint64_t max_nodes) {
+    if (role > 1 || i > 255) return BOUNDED_UNKNOWN;
+    b->stop_at = max_nodes ? b->nodes + max_nodes : 0;
+    int v = in_w(b, s, role, i);
+    b->stop_at = 0;
+    return v;
+}
+
+void bounded_check(bounded_t *b, match_t *m, const state_t *states, uint32_t n, uint32_t role,
+                   uint32_t i, const bounded_opts_t *o, bounded_row_t *out) {
+    memset(out, 0, sizeof *out);
+    double t0 = now_seconds();
+    match_state_t *ms = match_state_new();
+    for (uint32_t k = 0; k < n; k++) {
+        if (o->deadline > 0 && now_seconds() > o->deadline) break;
+        out->states++;
+        bool hit = match_check(m, ms, &states[k]);
+        out->hits += hit;
+        if (!hit && !o->misses) continue;
+        int v = bounded_in_w(b, &states[k], role, i, o->max_nodes);
+        out->miss_checked += !hit;
+        if (v == BOUNDED_UNKNOWN)
+            out->undecided++;
+        else if (hit && !v) {
+            if (!out->false_pos) out->first_false = k;
+            out->false_pos++;
+            if (o->stop_at_false) break;
+        } else if (!hit && v)
+            out->misses++;
+    }
+    match_state_free(ms);
+    out->seconds = now_seconds() - t0;
+}

@@ -1,0 +1,58 @@
+/* The bounded exact search: is a state in W_i, decided over the real moves.
+ *
+ * The formulas of backward search claim sets of states; only the game itself can say
+ * whether a claim is true. This module plays it out with the reasoner, depth i, for a
+ * two-player turn-taking game: W_0 holds the terminal states where the role has goal 100;
+ * for i odd the role moves (the other role's only legal move is its no-op, the role's own
+ * no-op is not legal) and some move leads into W_{i-1}; for i even the other role moves
+ * and every one of its moves leads into W_{i-1} (the same sets as the exact solver's,
+ * solve.h). Answers are memoised by (state, role, i) in a transposition table; a search
+ * that needs more than its node limit gives up (BOUNDED_UNKNOWN) rather than run on. */
+#ifndef REGRESS_BOUNDED_H
+#define REGRESS_BOUNDED_H
+
+#include <stdint.h>
+
+#include "match.h"
+#include "reason.h"
+
+#define BOUNDED_UNKNOWN (-1)
+
+typedef struct bounded bounded_t;
+
+/* noop: each role's no-op (the turn-taking shape of regress.h). */
+bounded_t *bounded_new(game_t *g, reasoner_t *r, const term_t *noop);
+void bounded_free(bounded_t *b);
+
+/* 1 when s is in W_i of role, 0 when not, BOUNDED_UNKNOWN when deciding it would expand
+ * more than max_nodes new states (0: no limit). */
+int bounded_in_w(bounded_t *b, const state_t *s, uint32_t role, uint32_t i, uint64_t max_nodes);
+
+/* States expanded (successors computed) since bounded_new, for cost reports. */
+uint64_t bounded_nodes(const bounded_t *b);
+
+/* A formula claimed to be α_i of role, checked on given states. */
+typedef struct {
+    uint32_t states;       /* states looked at (within the time limit) */
+    uint32_t hits;         /* states the matcher says satisfy it */
+    uint32_t false_pos;    /* hits the search says are not in W_i */
+    uint32_t misses;       /* with misses asked for: states of W_i it does not hit */
+    uint32_t miss_checked; /* non-hit states searched for misses */
+    uint32_t undecided;    /* searches that gave up at the node limit */
+    uint32_t first_false;  /* index of the first false positive's state (if any) */
+    double seconds;
+} bounded_row_t;
+
+typedef struct {
+    uint64_t max_nodes; /* per search (0: no limit) */
+    double deadline;    /* now_seconds() after which no state is started (0: none) */
+    bool misses;        /* also search the states it does not hit */
+    bool stop_at_false; /* stop at the first false positive (a guard needs no more) */
+} bounded_opts_t;
+
+/* The matcher m (of the formula) on each state; every hit decided by the search, and with
+ * o->misses every other state too. */
+void bounded_check(bounded_t *b, match_t *m, const state_t *states, uint32_t n, uint32_t role,
+                   uint32_t i, const bounded_opts_t *o, bounded_row_t *out);
+
+#endif
