@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounded.h"
 #include "ground.h"
 #include "match.h"
 #include "regress.h"
@@ -14,6 +15,8 @@
 #define NO_GUARD UINT32_MAX       /* a formula without a who-moves conjunct */
 #define LBS_GROUND_LIMIT 2000000u /* circuit nodes per formula for Z3 */
 #define CAL_SHARE 0.1             /* of the budget, kept for measuring the formulas' cost */
+#define GUARD_SHARE 0.1           /* of the budget, kept for the bounded check of the formulas */
+#define GUARD_NODES 50000u        /* states one bounded search may expand (else: unverified) */
 #define NEW_SHARE 0.15            /* of the rest, assumed taken by regress_new's set-up */
 #define CAL_STATES 256            /* sample states for measuring the cost of each formula */
 #define CAL_SECONDS 0.03          /* at most this long measuring one formula */
@@ -331,6 +334,49 @@ void lbs_set_hook_cost(lbs_t *l, double steps) {
     choose_hook(l, steps);
 }
 
+/* Drops formula i of a side and every later one (they are built on it). */
+static void drop_from(lbs_t *l, int side, uint32_t i) {
+    for (uint32_t k = i; k < l->n[side]; k++) {
+        match_free(l->f[side][k].m);
+        l->f[side][k].m = NULL;
+    }
+    l->n[side] = i;
+}
+
+/* The guard: a formula is used only once the game itself confirmed it on the sample
+ * states, every state it claims searched exactly over the real moves (bounded.h; α_1/β_1
+ * cost one ply). One that claims a state that is no forced win, or that could not be
+ * checked in time, is dropped with the rest of its side, and the log says which: an
+ * unsound formula must never decide a match, whatever the bug behind it. */
+static void guard(lbs_t *l, game_t *g, reasoner_t *r, regress_t *rg, uint32_t role,
+                  const state_t *samples, uint32_t n, double deadline) {
+    bounded_t *b = bounded_new(g, r, regress_shape_of(rg)->noop);
+    bounded_opts_t o = {.max_nodes = l->o.guard_nodes ? l->o.guard_nodes : GUARD_NODES,
+                        .deadline = deadline,
+                        .stop_at_false = true};
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++) {
+            if (!l->f[side][i].m) continue;
+            bounded_row_t row;
+            bounded_check(b, l->f[side][i].m, samples, n, side ? 1 - role : role, i, &o, &row);
+            l->st.guard_hits += row.hits;
+            const char *why = row.false_pos    ? "claims a state that is no forced win"
+                              : row.undecided  ? "could not be checked on a state it claims"
+                              : row.states < n ? "could not be checked in time"
+                                               : NULL;
+            if (!why) continue;
+            fprintf(stderr,
+                    "lbs: %s: %s_%u of role %s %s (bounded check on %u sample states): "
+                    "dropped, with the later formulas of its side\n",
+                    g->file ? g->file : "game", side ? "beta" : "alpha", i,
+                    term_sym_name(g->ts, term_sym(g->ts, g->roles[side ? 1 - role : role])), why,
+                    row.states);
+            *(row.false_pos ? &l->st.guard_unsound : &l->st.guard_unverified) += 1;
+            drop_from(l, side, i);
+        }
+    bounded_free(b);
+}
+
 /* Why backward search cannot be used on g, or NULL. */
 static const char *unsupported(const game_t *g) {
     if (g->gdl2) return "a GDL-II game (hidden information or chance)";
@@ -367,7 +413,7 @@ lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *
     state_t *samples = sample_states(r, &n, &l->step_cost);
     /* One deadline for backward search and compiling, less a share kept for measuring the
      * formulas; regress_new's own set-up (sampling the game's shape) comes out of it too. */
-    double deadline = o->budget > 0 ? t0 + o->budget * (1 - CAL_SHARE) : 1e300;
+    double deadline = o->budget > 0 ? t0 + o->budget * (1 - CAL_SHARE - GUARD_SHARE) : 1e300;
     regress_opts_t ro;
     regress_default_opts(&ro);
     ro.max_size = o->max_size;
@@ -385,6 +431,7 @@ lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *
     compile_ctx_t cc = {
         .l = l, .ts = g->ts, .rg = rg, .deadline = deadline, .samples = samples, .n_samples = n};
     regress_run(rg, on_step, &cc);
+    guard(l, g, r, rg, role, samples, n, o->budget > 0 ? deadline + o->budget * GUARD_SHARE : 0);
     regress_free(rg);
     trim(l);
     l->gval = xcalloc(l->n_guards + 1, 1);

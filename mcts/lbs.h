@@ -8,6 +8,11 @@
  * hit is confirmed by Z3 (its evaluator, on the disjunct the matcher found) before it is
  * reported, and a disagreement is counted and dropped.
  *
+ * Before any formula is used, a guard checks its claims on sample states of random
+ * playouts against the game itself (an exact search over the real moves, bounded.h): a
+ * formula that claims a state that is no forced win, or whose claims could not be
+ * checked, is dropped with the later formulas of its side, and a line on stderr says so.
+ *
  * An lbs_t uses the game's term store and the reasoner only inside lbs_new; lbs_check
  * touches neither the reasoner nor the store (safe between reasoner calls of a search). */
 #ifndef MCTS_LBS_H
@@ -32,6 +37,9 @@ typedef struct {
      * (a player: to its search). 0: the whole budget goes to backward search (lbs_check
      * uses every formula). */
     double stop_cost;
+    /* states one search of the guard may expand (0: the default, 50,000); a claim it
+     * cannot decide within them drops the formula */
+    uint32_t guard_nodes;
 } lbs_opts_t;
 
 /* budget 10 s, confirm Z3, max_size: regress's default, stop_cost 0. */
@@ -91,6 +99,10 @@ typedef struct {
     uint64_t match_gave_up; /* evaluations cut at their formula's step limit (no hit used) */
     uint64_t hook_skipped;  /* hook calls not checked: Z3's share was spent (in checks too) */
     uint32_t stopped;       /* sides whose backward search stop_cost ended early */
+    /* the guard: each formula checked on the sample states by exact search (bounded.h) */
+    uint32_t guard_unsound;    /* formulas dropped: a claimed state is no forced win */
+    uint32_t guard_unverified; /* formulas dropped: the search gave up or no time was left */
+    uint64_t guard_hits;       /* sample states the formulas claimed, all searched */
 } lbs_stats_t;
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out);

@@ -75,6 +75,11 @@ static void vocab_add(vocab_t *v, const term_store_t *ts, term_t f) {
 }
 
 vocab_t *vocab_new(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed) {
+    return vocab_new_within(g, r, playouts, seed, 0);
+}
+
+vocab_t *vocab_new_within(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed,
+                          double deadline) {
     vocab_t *v = xcalloc(1, sizeof *v);
     const term_store_t *ts = g->ts;
     uint32_t pb = game_pred(g, SYM_BASE, 1);
@@ -95,9 +100,14 @@ vocab_t *vocab_new(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed) {
     state_init(&nx);
     splitmix_t rng = {seed};
     uint32_t before = v->n;
-    for (uint32_t p = 0; p < playouts; p++) {
+    bool cut = false;
+    for (uint32_t p = 0; p < playouts && !cut; p++) {
         reason_initial(r, &s);
         for (uint32_t ply = 0; ply < 2000; ply++) {
+            if (deadline > 0 && now_seconds() > deadline) {
+                cut = true;
+                break;
+            }
             for (uint32_t i = 0; i < s.n; i++)
                 vocab_add(v, ts, s.facts[i]);
             if (reason_terminal(r, &s)) break;
@@ -120,7 +130,7 @@ vocab_t *vocab_new(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed) {
     if (v->n != before) consistent = false;
     state_fini(&s);
     state_fini(&nx);
-    v->proven = has_base && consistent;
+    v->proven = has_base && consistent && !cut; /* a cut sample checked `base` too little */
     return v;
 }
 

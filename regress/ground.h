@@ -20,6 +20,10 @@ typedef struct vocab vocab_t;
 /* From base (if defined and consistent with `playouts` sampled matches) or the sampled
  * fluents. */
 vocab_t *vocab_new(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed);
+/* The same, sampling no longer than `deadline` (now_seconds() time; 0: none); a vocabulary
+ * whose sample was cut short is not proven. */
+vocab_t *vocab_new_within(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed,
+                          double deadline);
 void vocab_free(vocab_t *v);
 uint32_t vocab_count(const vocab_t *v);
 term_t vocab_fluent(const vocab_t *v, uint32_t i);

@@ -174,13 +174,18 @@ static form_t *step_formula(game_t *g, expand_t *x, const mutex_t *m) {
 
 uint32_t mutex_prove(game_t *g, reasoner_t *r, const term_t *noop, mutex_t **out,
                      mutex_report_t *rep) {
+    return mutex_prove_within(g, r, noop, 0, out, rep);
+}
+
+uint32_t mutex_prove_within(game_t *g, reasoner_t *r, const term_t *noop, double deadline,
+                            mutex_t **out, mutex_report_t *rep) {
     (void)noop;
     double t0 = now_seconds();
     mutex_report_t local;
     if (!rep) rep = &local;
     memset(rep, 0, sizeof *rep);
     *out = NULL;
-    vocab_t *v = vocab_new(g, r, 64, 0x766f63ull);
+    vocab_t *v = vocab_new_within(g, r, 64, 0x766f63ull, deadline);
     if (!vocab_proven(v) || g->gdl2) {
         rep->no_vocabulary = true;
         vocab_free(v);
@@ -202,6 +207,7 @@ uint32_t mutex_prove(game_t *g, reasoner_t *r, const term_t *noop, mutex_t **out
      * may prune with them; when a candidate dies they are rebuilt without it. */
     expand_t *x = expand_new(g, r);
     expand_opts(x)->max_literals = 2000000;
+    expand_opts(x)->deadline = deadline;
     smt_t *s = smt_new(v, true);
     circuit_t *circ = circuit_new();
     mutex_t *live = xmalloc((n + 1) * sizeof *live);
@@ -209,6 +215,13 @@ uint32_t mutex_prove(game_t *g, reasoner_t *r, const term_t *noop, mutex_t **out
     for (bool changed = true; changed;) {
         changed = false;
         rep->rounds++;
+        if (deadline > 0 && now_seconds() > deadline) {
+            /* out of time: nothing is proven (no candidate may be used unproven) */
+            for (uint32_t k = 0; k < n; k++)
+                c[k].alive = false;
+            rep->timed_out = true;
+            break;
+        }
         uint32_t nl = 0;
         for (uint32_t k = 0; k < n; k++)
             if (c[k].alive) live[nl++] = c[k].m;

@@ -19,11 +19,15 @@ typedef struct {
     uint32_t rounds; /* Houdini rounds */
     double seconds;
     bool no_vocabulary; /* no fluent set to ground on: nothing proven */
+    bool timed_out;     /* the deadline passed: nothing proven */
 } mutex_report_t;
 
 /* Proves the mutex groups of g; *out (malloc'd, caller frees) receives them. noop is each
  * role's no-op (unused by the proof; NULL allowed). rep may be NULL. */
 uint32_t mutex_prove(game_t *g, reasoner_t *r, const term_t *noop, mutex_t **out,
                      mutex_report_t *rep);
+/* The same, giving up (nothing proven) past `deadline` (now_seconds() time; 0: none). */
+uint32_t mutex_prove_within(game_t *g, reasoner_t *r, const term_t *noop, double deadline,
+                            mutex_t **out, mutex_report_t *rep);
 
 #endif

@@ -12,6 +12,9 @@
 
 #define SAMPLE_PLAYOUTS 64
 #define SAMPLE_MAX 1500
+#define SHAPE_SHARE 0.15   /* of the budget, at most, for sampling the game's shape */
+#define SAMPLE_SHARE 0.1   /* of the time left, at most, for sampling states or moves */
+#define MUTEX_SHARE 0.25   /* of the time left (or the budget), at most, for proving mutexes */
 #define SCORE_WORK 3000000 /* disjuncts x samples scored at most */
 #define CHUNKS 8
 #define GROUND_MAX 32 /* N is ground over at most this many moves of the mover */
@@ -62,6 +65,11 @@ static uint64_t rng_next(uint64_t *s) {
 }
 
 void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, shape_t *out) {
+    regress_shape_within(g, r, playouts, seed, 0, out);
+}
+
+void regress_shape_within(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed,
+                          double deadline, shape_t *out) {
     memset(out, 0, sizeof *out);
     term_store_t *ts = g->ts;
     if (g->n_roles != 2) {
@@ -82,11 +90,23 @@ void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, s
     sb_init(&sb);
     /* Pass 1 finds each role's no-op (its only move while the other role chooses); pass 2
      * checks the shape on the same states. */
+    /* With a deadline, pass 1 gets what pass 0 left and replays only the plies pass 0 saw
+     * (a slow reasoner samples fewer states rather than overrun the clock). */
+    double now = now_seconds(), until = deadline > 0 ? now + (deadline - now) / 2 : 0;
+    uint32_t last_plies = 10000;
     for (int pass = 0; pass < 2 && !bad; pass++) {
         uint64_t rng = seed;
         for (uint32_t p = 0; p < playouts && !bad; p++) {
             reason_initial(r, &s);
-            for (uint32_t ply = 0; ply < 10000 && !bad; ply++) {
+            uint32_t plies = p + 1 == playouts ? last_plies : 10000;
+            for (uint32_t ply = 0; ply < plies && !bad; ply++) {
+                if (until > 0 && now_seconds() > until) {
+                    if (pass == 0) {
+                        playouts = p + 1;
+                        last_plies = ply;
+                    }
+                    break;
+                }
                 if (reason_terminal(r, &s)) break;
                 const term_t *m[2];
                 uint32_t n[2];
@@ -150,6 +170,7 @@ void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, s
                 state_copy(&s, &t);
             }
         }
+        until = deadline;
         if (pass == 0 && !bad)
             for (uint32_t k = 0; k < 2 && !bad; k++) {
                 /* never seen waiting while the other role chose: the GDL convention */
@@ -184,7 +205,8 @@ void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, s
 regress_t *regress_new(game_t *g, reasoner_t *r, uint32_t role, const regress_opts_t *o, char *err,
                        size_t errlen) {
     shape_t sh;
-    regress_shape(g, r, 64, 0x5eed, &sh);
+    regress_shape_within(g, r, 64, 0x5eed,
+                         o->budget > 0 ? now_seconds() + o->budget * SHAPE_SHARE : 0, &sh);
     if (!sh.supported) {
         snprintf(err, errlen, "unsupported by backward search: %s", sh.reason);
         return NULL;
@@ -244,7 +266,12 @@ const mutex_t *regress_mutexes(const regress_t *rg, uint32_t *n) {
 uint32_t regress_prove_mutexes(regress_t *rg) {
     if (rg->mutexes_done) return rg->n_mutexes;
     rg->mutexes_done = true;
-    rg->n_mutexes = mutex_prove(rg->g, rg->r, rg->shape.noop, &rg->mutexes, NULL);
+    double now = now_seconds(), deadline = 0;
+    if (rg->deadline)
+        deadline = now + (rg->deadline - now) * MUTEX_SHARE;
+    else if (rg->o.budget > 0)
+        deadline = now + rg->o.budget * MUTEX_SHARE;
+    rg->n_mutexes = mutex_prove_within(rg->g, rg->r, rg->shape.noop, deadline, &rg->mutexes, NULL);
     expand_set_mutexes(rg->x, rg->mutexes, rg->n_mutexes);
     return rg->n_mutexes;
 }
@@ -259,6 +286,13 @@ static void add_move(regress_t *rg, uint32_t k, term_t m) {
         rg->moves[k] = xrealloc(rg->moves[k], rg->cap_moves[k] * sizeof *rg->moves[k]);
     }
     rg->moves[k][rg->n_moves[k]++] = m;
+}
+
+/* When sampling must stop (0: never): a share of the time left before the deadline. */
+static double sample_until(const regress_t *rg) {
+    if (!rg->deadline) return 0;
+    double now = now_seconds();
+    return now + (rg->deadline - now) * SAMPLE_SHARE;
 }
 
 /* Each role's ground moves: the game's static `input` relation when it has one, and the
@@ -288,9 +322,11 @@ static void collect_moves(regress_t *rg) {
     state_init(&s);
     state_init(&t);
     uint64_t rng = 0x3a7e5;
+    double until = sample_until(rg);
     for (uint32_t pl = 0; pl < SAMPLE_PLAYOUTS; pl++) {
         reason_initial(rg->r, &s);
         for (uint32_t ply = 0; ply < 1000 && !reason_terminal(rg->r, &s); ply++) {
+            if (until > 0 && now_seconds() > until) break;
             term_t joint[2];
             for (uint32_t k = 0; k < 2; k++) {
                 const term_t *m;
@@ -698,9 +734,11 @@ static void sample_states(regress_t *rg) {
     state_init(&s);
     state_init(&t);
     uint64_t rng = 0x5a3b1e;
+    double until = sample_until(rg);
     for (uint32_t p = 0; p < SAMPLE_PLAYOUTS && rg->n_samples < SAMPLE_MAX; p++) {
         reason_initial(rg->r, &s);
         for (uint32_t ply = 0; ply < 1000 && rg->n_samples < SAMPLE_MAX; ply++) {
+            if (until > 0 && now_seconds() > until) break;
             rg->samples[rg->n_samples] = match_state_new();
             match_state_set(rg->samples[rg->n_samples++], rg->g->ts, &s);
             if (reason_terminal(rg->r, &s)) break;

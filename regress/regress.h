@@ -37,6 +37,10 @@ typedef struct {
  * exactly one role's legal moves are just its no-op and the other role's no-op is not
  * legal. */
 void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, shape_t *out);
+/* The same, sampling fewer states when needed to end by `deadline` (now_seconds() time;
+ * 0: none): a slow reasoner must not hold up a clock. */
+void regress_shape_within(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed,
+                          double deadline, shape_t *out);
 
 typedef struct {
     double budget;      /* seconds for the whole run (0: no limit) */

@@ -251,6 +251,9 @@ static void add_to_tally(mcts_player_t *p) {
     a->match_gave_up += ls.match_gave_up;
     a->hook_skipped += ls.hook_skipped;
     a->stopped += ls.stopped;
+    a->guard_unsound += ls.guard_unsound;
+    a->guard_unverified += ls.guard_unverified;
+    a->guard_hits += ls.guard_hits;
     a->check_seconds += ls.check_seconds;
     a->z3_seconds += ls.z3_seconds;
     a->regress_seconds += ls.regress_seconds;
@@ -291,12 +294,14 @@ bool player_search_report(const player_kind_t *kind, strbuf_t *out) {
     sb_printf(out,
               " z3_confirmed=%llu z3_cached=%llu z3_disagree=%llu z3_unknown=%llu z3_skipped=%llu "
               "check_seconds=%.3f z3_seconds=%.3f regress_seconds_mean=%.3f too_slow=%u "
-              "match_gave_up=%llu hook_skipped=%llu stopped_mean=%.2f",
+              "match_gave_up=%llu hook_skipped=%llu stopped_mean=%.2f guard_unsound=%u "
+              "guard_unverified=%u guard_hits=%llu",
               (unsigned long long)a->z3_confirmed, (unsigned long long)a->z3_cached,
               (unsigned long long)a->z3_disagree, (unsigned long long)a->z3_unknown,
               (unsigned long long)a->z3_skipped, a->check_seconds, a->z3_seconds,
               a->regress_seconds / m, a->too_slow, (unsigned long long)a->match_gave_up,
-              (unsigned long long)a->hook_skipped, a->stopped / m);
+              (unsigned long long)a->hook_skipped, a->stopped / m, a->guard_unsound,
+              a->guard_unverified, (unsigned long long)a->guard_hits);
     return true;
 }
 

@@ -303,11 +303,63 @@ static void test_unsupported(void **state) {
     expect_unsupported("simultaneous.kif", "turn");
 }
 
+/* The guard: with a search limit of one state, every claim of α_i/β_i with i >= 2 is
+ * undecided, so those formulas are dropped (α_1/β_1 need one expansion and pass); the
+ * counters say so, and a state only α_2 claims gets no answer from lbs_check. */
+static void test_guard_drops_unverified(void **state) {
+    (void)state;
+    game_t *g = load_file("tictactoe.kif");
+    reasoner_t *r = reason_new(g);
+    lbs_opts_t o;
+    lbs_default_opts(&o);
+    o.budget = 0;
+    o.confirm = LBS_CONFIRM_NONE;
+    char err[300] = "";
+    lbs_t *full = lbs_new_steps(g, r, 0, &o, STEPS, err, sizeof err);
+    assert_non_null(full);
+    lbs_stats_t fs;
+    lbs_stats(full, &fs);
+    assert_int_equal(fs.guard_unsound + fs.guard_unverified, 0);
+    assert_true(fs.guard_hits > 0);
+    o.guard_nodes = 1;
+    lbs_t *l = lbs_new_steps(g, r, 0, &o, STEPS, err, sizeof err);
+    assert_non_null(l);
+    lbs_stats_t ls;
+    lbs_stats(l, &ls);
+    assert_int_equal(ls.guard_unsound, 0);
+    assert_true(ls.guard_unverified >= 1);
+    assert_true(ls.n_alpha <= 2 && ls.n_beta <= 2);
+    /* a state where the full set answers with some i >= 2: the guarded one does not */
+    shape_t sh;
+    regress_shape(g, r, 16, 1, &sh);
+    solve_t *s = solve_new(g, r, 100000, err, sizeof err);
+    assert_non_null(s);
+    uint32_t found = 0;
+    for (uint32_t id = 0; id < solve_count(s) && !found; id++) {
+        uint32_t i = 0, j = 0;
+        if (lbs_check(full, solve_state(s, id), &i) != 0 && i >= 2) {
+            found++;
+            int v = lbs_check(l, solve_state(s, id), &j);
+            assert_true(v == 0 || j < 2);
+        }
+    }
+    assert_int_equal(found, 1);
+    solve_free(s);
+    lbs_free(l);
+    lbs_free(full);
+    reason_free(r);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tictactoe_x),  cmocka_unit_test(test_tictactoe_o),
-        cmocka_unit_test(test_hook_and_uct), cmocka_unit_test(test_hook_skips_when_z3_spent),
-        cmocka_unit_test(test_stop_cost),    cmocka_unit_test(test_unsupported),
+        cmocka_unit_test(test_guard_drops_unverified),
+        cmocka_unit_test(test_tictactoe_x),
+        cmocka_unit_test(test_tictactoe_o),
+        cmocka_unit_test(test_hook_and_uct),
+        cmocka_unit_test(test_hook_skips_when_z3_spent),
+        cmocka_unit_test(test_stop_cost),
+        cmocka_unit_test(test_unsupported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
