@@ -66,7 +66,8 @@ static const char *const regress_help =
     "  --seed S       with --verify, the seed of the random matches (default 1)\n"
     "  --verify-nodes K  with --verify, states one search may expand (default 1000000)\n"
     "  --verify-seconds S  with --verify, time per formula (default 60): states past it are\n"
-    "                 left out of its line (states=N says how many it took)\n\n"
+    "                 left out of its line (states=N says how many it took), and a search\n"
+    "                 still running then is undecided; the random matches get as long\n\n"
     "Games that are not two-player turn-taking (one role chooses, the other plays its only\n"
     "move, a no-op), and GDL-II games, are reported as unsupported (exit 3).\n";
 
@@ -199,7 +200,8 @@ static void run_hits(game_t *g, reasoner_t *r, regress_t *rg, uint32_t n, double
 }
 
 /* The distinct states of n seeded random matches (--verify). */
-static uint32_t random_states(game_t *g, reasoner_t *r, uint32_t n, uint64_t seed, state_t **out) {
+static uint32_t random_states(game_t *g, reasoner_t *r, uint32_t n, uint64_t seed, double deadline,
+                              uint32_t *played, state_t **out) {
     uint32_t count = 0, cap = 256;
     state_t *all = xmalloc(cap * sizeof *all);
     uint64_t *hashes = xmalloc(cap * sizeof *hashes);
@@ -207,9 +209,10 @@ static uint32_t random_states(game_t *g, reasoner_t *r, uint32_t n, uint64_t see
     state_init(&s);
     state_init(&t);
     splitmix_t rng = {seed};
-    for (uint32_t p = 0; p < n; p++) {
+    *played = 0;
+    for (uint32_t p = 0; p < n && now_seconds() < deadline; p++, (*played)++) {
         reason_initial(r, &s);
-        for (uint32_t ply = 0; ply < 10000; ply++) {
+        for (uint32_t ply = 0; ply < 10000 && now_seconds() < deadline; ply++) {
             uint64_t h = state_hash(&s);
             bool seen = false;
             for (uint32_t k = 0; k < count && !seen; k++)
@@ -252,9 +255,15 @@ typedef struct {
 static int run_verify(game_t *g, reasoner_t *r, regress_t *rg, uint32_t role,
                       const verify_opts_t *vo) {
     state_t *states;
-    uint32_t n = random_states(g, r, vo->matches, vo->seed, &states);
+    uint32_t played;
+    uint32_t n =
+        random_states(g, r, vo->matches, vo->seed, now_seconds() + vo->seconds, &played, &states);
     printf("# verify matches=%u seed=%llu states=%u nodes_per_search=%llu\n", vo->matches,
            (unsigned long long)vo->seed, n, (unsigned long long)vo->max_nodes);
+    if (played < vo->matches)
+        printf("# verify: the reasoner is slow here: %u of %u matches played within %.0f s "
+               "(the last one cut short)\n",
+               played, vo->matches, vo->seconds);
     bounded_t *b = bounded_new(g, r, regress_shape_of(rg)->noop);
     int rc = 0;
     for (int side = 0; side < 2; side++)

@@ -19,6 +19,7 @@ struct bounded {
     tt_entry_t *tt;
     uint32_t cap, used;
     uint64_t nodes, stop_at; /* stop_at: node count where the current query gives up */
+    double deadline;         /* > 0: now_seconds() time where the current query gives up */
 };
 
 bounded_t *bounded_new(game_t *g, reasoner_t *r, const term_t *noop) {
@@ -108,6 +109,8 @@ static int in_w(bounded_t *b, const state_t *s, uint32_t role, uint32_t i);
 static int over_moves(bounded_t *b, const state_t *s, uint32_t role, uint32_t i) {
     uint32_t mover = i % 2 ? role : 1 - role;
     if (b->stop_at && b->nodes >= b->stop_at) return BOUNDED_UNKNOWN;
+    if (b->deadline > 0 && (b->nodes & 15) == 0 && now_seconds() > b->deadline)
+        return BOUNDED_UNKNOWN;
     b->nodes++;
     const term_t *m;
     uint32_t n = reason_legal(b->r, s, mover, &m);
@@ -169,7 +172,9 @@ void bounded_check(bounded_t *b, match_t *m, const state_t *states, uint32_t n, 
         bool hit = match_check(m, ms, &states[k]);
         out->hits += hit;
         if (!hit && !o->misses) continue;
+        b->deadline = o->deadline;
         int v = bounded_in_w(b, &states[k], role, i, o->max_nodes);
+        b->deadline = 0;
         out->miss_checked += !hit;
         if (v == BOUNDED_UNKNOWN)
             out->undecided++;

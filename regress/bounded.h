@@ -45,7 +45,8 @@ typedef struct {
 
 typedef struct {
     uint64_t max_nodes; /* per search (0: no limit) */
-    double deadline;    /* now_seconds() after which no state is started (0: none) */
+    double deadline;    /* now_seconds() after which no state is started and a search
+                           gives up (undecided); 0: none */
     bool misses;        /* also search the states it does not hit */
     bool stop_at_false; /* stop at the first false positive (a guard needs no more) */
 } bounded_opts_t;

@@ -5,7 +5,9 @@
 # results table, the machine-readable lines, the search and backward-search counters and
 # the clocks.
 #
-# GAME is a name in games/ (tictactoe, connect4, breakthrough: the default is all three).
+# GAME is a name in games/ (tictactoe, connect4, breakthrough: the default is all three) or
+# the path of a .kif file (a corpus game: ../shared/gdl-corpus/connectFour.kif); a series
+# is named by the file's base name.
 # Each series' raw output goes to $RAW/GAME.CONFIRM.out (stdout of ggp match, with the
 # command, start time, exit code and duration as "# " lines) and GAME.CONFIRM.err
 # (stderr); the document is then written from every *.out in $RAW, so one game or one
@@ -38,9 +40,16 @@ if [ "${DOC_ONLY:-0}" != 1 ]; then
 fi
 mkdir -p "$RAW"
 
+game_file() { # name or path
+    case $1 in *.kif) echo "$1" ;; *) echo "games/$1.kif" ;; esac
+}
+
 play() { # game
-    local g=$1 f="$RAW/$1.$CONFIRM"
-    local cmd=("$GGP" match "games/$g.kif" --players "mcts+lbs$LBS,mcts" --startclock "$STARTCLOCK"
+    local g path
+    path=$(game_file "$1")
+    g=$(basename "$path" .kif)
+    local f="$RAW/$g.$CONFIRM"
+    local cmd=("$GGP" match "$path" --players "mcts+lbs$LBS,mcts" --startclock "$STARTCLOCK"
         --playclock "$PLAYCLOCK" --matches "$MATCHES" --swap --seed "$SEED" --confirm "$CONFIRM")
     echo "lbs_matches: ${cmd[*]}" >&2
     {
@@ -59,7 +68,7 @@ play() { # game
 if [ "${DOC_ONLY:-0}" != 1 ]; then
     running=0
     for g in "${GAMES[@]}"; do
-        [ -f "games/$g.kif" ] || { echo "lbs_matches: no games/$g.kif" >&2; exit 2; }
+        [ -f "$(game_file "$g")" ] || { echo "lbs_matches: no $(game_file "$g")" >&2; exit 2; }
         play "$g" &
         running=$((running + 1))
         if [ "$running" -ge "$JOBS" ]; then

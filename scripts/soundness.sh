@@ -8,7 +8,10 @@
 # reachable state: a hit outside the exact set W_i is a false positive (must be 0); a
 # state of W_i that a complete formula misses is a miss (must be 0; an incomplete formula,
 # cut by the budget or a bound, may miss); Z3 must agree with the native matcher.
-# hex3 is games/hex5.kif cut down to 3x3 (recursive rules: bounded unfolding).
+# hex3 is games/hex5.kif cut down to 3x3 (recursive rules: bounded unfolding). The small
+# games of the public corpus (CORPUS, default ../shared/gdl-corpus) are checked too, both
+# roles; the section scripts/corpus_soundness.sh writes (the whole corpus, verified on
+# random matches) is kept.
 # Environment: BUDGET (seconds per game, default 10), OUT (default docs/soundness.md).
 # Exits 1 when any false positive, complete miss or Z3 disagreement is found.
 set -eu
@@ -30,29 +33,40 @@ sed -e 's/(index 4) (index 5)//' -e 's/(succ 3 4) (succ 4 5)//' \
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no commit")
 [ -n "$(git status --porcelain -- regress 2>/dev/null)" ] && commit="$commit + local changes"
 rows="" bad=0
-for spec in tictactoe:games/tictactoe.kif:xplayer connect3_4x4:games/connect3_4x4.kif:0 \
-    nim:games/nim.kif:0 hex3:$tmp/hex3.kif:0; do
+C=${CORPUS:-../shared/gdl-corpus}
+specs=(tictactoe:games/tictactoe.kif:xplayer connect3_4x4:games/connect3_4x4.kif:0
+    nim:games/nim.kif:0 hex3:$tmp/hex3.kif:0)
+# the corpus games small enough to solve (the rest: scripts/corpus_soundness.sh)
+for g in eotcatcit toetictac sum15 tictactoe-init1 gt_centipede gt_dollar gt_ultimatum minichess; do
+    [ -f "$C/$g.kif" ] && specs+=("$g:$C/$g.kif:0" "$g:$C/$g.kif:1")
+done
+for spec in "${specs[@]}"; do
     IFS=: read -r game file role <<<"$spec"
+    key=$game.$role
     echo "soundness: $game (budget $BUDGET s)..." >&2
     set +e
-    "$GGP" regress "$file" --role "$role" --budget "$BUDGET" --check >"$tmp/$game.out" 2>"$tmp/$game.err"
+    "$GGP" regress "$file" --role "$role" --budget "$BUDGET" --check >"$tmp/$key.out" 2>"$tmp/$key.err"
     rc=$?
     set -e
     if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ]; then
-        echo "soundness: $game: ggp regress exited $rc: $(head -3 "$tmp/$game.err")" >&2
+        echo "soundness: $game: ggp regress exited $rc: $(head -3 "$tmp/$key.err")" >&2
         exit 1
     fi
     [ "$rc" -eq 4 ] && bad=1
+    [ "$role" = 0 ] || [ "$role" = xplayer ] || game="$game (role $role)"
     rows+=$(awk -v game="$game" '
         /^check side=/ {
             for (k = 2; k <= NF; k++) { split($k, kv, "="); v[kv[1]] = kv[2] }
             printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", game, v["side"], v["i"],
                 v["states"], v["exact"], v["hits"], v["false_pos"] + v["late"], v["misses"],
                 v["z3_checked"], v["z3_disagree"], v["complete"]
-        }' "$tmp/$game.out")$'\n'
-    grep -q '^check mutex=.*violations=[1-9]' "$tmp/$game.out" && bad=1
+        }' "$tmp/$key.out")$'\n'
+    grep -q '^check mutex=.*violations=[1-9]' "$tmp/$key.out" && bad=1
 done
 
+# the corpus section of scripts/corpus_soundness.sh is kept
+corpus_part=""
+[ -f "$OUT" ] && corpus_part=$(sed -n '/<!-- corpus:begin -->/,/<!-- corpus:end -->/p' "$OUT")
 {
     echo "# Backward search: soundness against the exact solver"
     echo
@@ -70,6 +84,10 @@ done
     echo "| game | side | i | states checked | exact | hits | false positives | misses | z3 checked | z3 disagreements | complete |"
     echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     printf '%s' "$rows"
+    if [ -n "$corpus_part" ]; then
+        echo
+        printf '%s\n' "$corpus_part"
+    fi
 } >"$OUT"
 cat "$OUT"
 if [ "$bad" -ne 0 ]; then

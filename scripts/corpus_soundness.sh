@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# corpus_soundness.sh [GAME...]: backward search on the public corpus, verified against the
+# games themselves, written into docs/soundness.md (between the corpus markers; the rest
+# of the file is scripts/soundness.sh's).
+#
+# 1. Coverage: every game of the corpus (*.kif, *.gdl; or the GAMEs given, base names or
+#    paths) is offered to `ggp regress`: accepted, refused (the reason it gives: not two
+#    roles, GDL-II, not turn-taking, ...) or out of time.
+# 2. Soundness: for each accepted game and both roles, `ggp regress GAME --role R
+#    --budget BUDGET --verify MATCHES` computes the formulas a BUDGET-second search gives
+#    and checks them on the distinct states of MATCHES seeded random matches: every state
+#    a formula claims is searched exactly over the real moves (a forced win in the sense
+#    of W_i, see docs/regress.md); a claim that is no forced win is a false positive (must
+#    be 0). Complete formulas are also searched on the other states (misses).
+#
+# Environment: GGP (default build/ggp, built if missing), CORPUS (../shared/gdl-corpus),
+# BUDGET (5), MATCHES (20), VERIFY_SECONDS (20, per formula), JOBS (1), OUT
+# (docs/soundness.md), RAW (/tmp/corpus_soundness: one .out/.err per game and role).
+# Exits 1 when any false positive is found.
+set -eu
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+GGP=$(ensure_ggp "${GGP:-build/ggp}") || exit 1
+CORPUS=${CORPUS:-../shared/gdl-corpus}
+BUDGET=${BUDGET:-5}
+MATCHES=${MATCHES:-20}
+VERIFY_SECONDS=${VERIFY_SECONDS:-20}
+JOBS=${JOBS:-1}
+OUT=${OUT:-docs/soundness.md}
+RAW=${RAW:-/tmp/corpus_soundness}
+mkdir -p "$RAW"
+rm -f "$RAW"/*.out "$RAW"/*.err "$RAW"/*.status
+# a run ends by itself: set-up shares, the budget, the formulas' verification time
+LIMIT=$((BUDGET * 3 + 60 + VERIFY_SECONDS * 40))
+
+games=()
+if [ $# -gt 0 ]; then
+    for g in "$@"; do
+        case $g in
+        */*) games+=("$g") ;;
+        *.kif | *.gdl) games+=("$CORPUS/$g") ;;
+        *) if [ -f "$CORPUS/$g.kif" ]; then games+=("$CORPUS/$g.kif"); else games+=("$CORPUS/$g.gdl"); fi ;;
+        esac
+    done
+else
+    for f in "$CORPUS"/*.kif "$CORPUS"/*.gdl; do games+=("$f"); done
+fi
+
+# one game and role: the verify lines in RAW/NAME.ROLE.out, the outcome in .status
+run_one() {
+    local f=$1 role=$2 name rc
+    name=$(basename "$f")
+    name=${name%.*}
+    set +e
+    timeout "$LIMIT" "$GGP" regress "$f" --role "$role" --budget "$BUDGET" --verify "$MATCHES" \
+        --verify-seconds "$VERIFY_SECONDS" >"$RAW/$name.$role.out" 2>"$RAW/$name.$role.err"
+    rc=$?
+    set -e
+    echo "$rc" >"$RAW/$name.$role.status"
+    echo "corpus_soundness: $name role $role: exit $rc" >&2
+}
+export -f run_one
+export GGP BUDGET MATCHES VERIFY_SECONDS RAW LIMIT
+
+# role 0 first: a refusal (exit 3) is the same for both roles
+printf '%s\n' "${games[@]}" | xargs -P "$JOBS" -I{} bash -c 'run_one "$1" 0' _ {}
+for f in "${games[@]}"; do
+    name=$(basename "$f")
+    name=${name%.*}
+    [ "$(cat "$RAW/$name.0.status")" = 3 ] || echo "$f"
+done | xargs -r -P "$JOBS" -I{} bash -c 'run_one "$1" 1' _ {}
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no commit")
+accepted=0 timeouts=0 bad=0
+reasons=$(mktemp)
+rows=$(mktemp)
+trap 'rm -f "$reasons" "$rows"' EXIT
+for f in "${games[@]}"; do
+    name=$(basename "$f")
+    name=${name%.*}
+    st=$(cat "$RAW/$name.0.status")
+    if [ "$st" = 3 ]; then
+        sed -n 's/.*unsupported by backward search: //p' "$RAW/$name.0.err" | head -1 |
+            sed -e 's/ ([0-9]* and [0-9]* legal moves)//' -e 's/; the game has [0-9]*//' \
+                -e 's/ in the same state (simultaneous moves)/ (simultaneous moves)/' \
+                -e 's/role [^ ]* /a role /' >>"$reasons"
+        continue
+    fi
+    accepted=$((accepted + 1))
+    for role in 0 1; do
+        [ -f "$RAW/$name.$role.status" ] || continue
+        st=$(cat "$RAW/$name.$role.status")
+        [ "$st" = 124 ] && timeouts=$((timeouts + 1))
+        [ "$st" = 4 ] && bad=1
+        awk -v game="$name" -v role="$role" -v st="$st" '
+            /^verify side=/ {
+                for (k = 2; k <= NF; k++) { split($k, kv, "="); v[kv[1]] = kv[2] }
+                printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", game, role,
+                    v["side"], v["i"], v["states"], v["hits"], v["false_pos"], v["misses"],
+                    v["undecided"], v["complete"]
+                n++
+            }
+            END { if (!n) printf "| %s | %s | – | – | – | – | – | – | – | %s |\n", game, role,
+                  st == 124 ? "time-out" : "no formula (exit " st ")" }' "$RAW/$name.$role.out" >>"$rows"
+    done
+done
+fps=$(awk -F'|' '$8 ~ /[1-9]/ {n++} END {print n + 0}' "$rows")
+
+section=$(mktemp)
+{
+    echo "<!-- corpus:begin -->"
+    echo "## The public corpus: verified against the games themselves"
+    echo
+    echo "Made by \`scripts/corpus_soundness.sh\` on $(date -u +%Y-%m-%d), commit $commit, $(nproc) cores"
+    echo "(shared with other work). Budget $BUDGET s per game and role (the formulas a player's"
+    echo "start clock would give), then \`ggp regress --verify $MATCHES\`: the distinct states of $MATCHES"
+    echo "seeded random matches; every state a formula claims is searched exactly over the real"
+    echo "moves, i plies deep (\`regress/bounded.c\`): *false positives* are claims that are no forced"
+    echo "win (must be 0); for complete formulas every other state is searched too (*misses*);"
+    echo "*undecided*: searches that gave up at 1,000,000 states. Role 0 is the game's first role."
+    echo
+    echo "### Coverage"
+    echo
+    echo "${#games[@]} games in the corpus: **$accepted accepted** by backward search (two-player"
+    echo "turn-taking GDL; $timeouts game-role runs out of time), refused:"
+    echo
+    echo "| refused because | games |"
+    echo "|---|---:|"
+    sort "$reasons" | uniq -c | sort -rn | awk '{n = $1; $1 = ""; sub(/^ /, ""); printf "| %s | %d |\n", $0, n}'
+    echo
+    echo "### Formulas ($fps with false positives)"
+    echo
+    echo "| game | role | side | i | states | hits | false positives | misses | undecided | complete |"
+    echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|"
+    cat "$rows"
+    echo "<!-- corpus:end -->"
+} >"$section"
+
+# replace the marked section of OUT (or append it)
+if [ -f "$OUT" ] && grep -q '<!-- corpus:begin -->' "$OUT"; then
+    awk -v sec="$section" '
+        /<!-- corpus:begin -->/ { while ((getline l < sec) > 0) print l; skip = 1; next }
+        /<!-- corpus:end -->/ { skip = 0; next }
+        !skip' "$OUT" >"$OUT.tmp" && mv "$OUT.tmp" "$OUT"
+else
+    { [ -f "$OUT" ] && cat "$OUT" && echo; cat "$section"; } >"$OUT.tmp" && mv "$OUT.tmp" "$OUT"
+fi
+rm -f "$section"
+echo "corpus_soundness: $accepted accepted of ${#games[@]}, $fps formulas with false positives; $OUT written" >&2
+[ "$bad" = 0 ] && [ "$fps" = 0 ] || { echo "corpus_soundness: FAILED (false positives)" >&2; exit 1; }
