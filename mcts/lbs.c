@@ -559,7 +559,9 @@ int lbs_check(lbs_t *l, const state_t *s, uint32_t *i) {
 }
 
 int lbs_hook(void *ctx, const state_t *s) {
-    int r = check(ctx, s, NULL, true);
+    lbs_t *l = ctx;
+    if (!l->st.hook_alpha && !l->st.hook_beta) return -1; /* nothing to check: no cost */
+    int r = check(l, s, NULL, true);
     return r > 0 ? 100 : r < 0 ? 0 : -1;
 }
 

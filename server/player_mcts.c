@@ -41,7 +41,7 @@
 #define MAX_JOINTS 4096 /* joint moves tried to find the move that was played */
 #define SLICE_MIN 0.05  /* seconds: the shortest search slice between offers */
 #define SLICE_PARTS 8   /* a budget is searched in about this many slices (with a sink) */
-#define LBS_SHARE 0.8   /* of the start clock left, for backward search */
+#define LBS_SHARE 0.5   /* of the start clock left, for backward search (the rest: UCT) */
 #define LBS_SAFETY 0.1  /* seconds kept back from it (grounding and calibration overrun) */
 
 typedef struct {
