@@ -7,8 +7,8 @@
  * (monotonic seconds, as now_seconds()) and must return by it; play() also offers its best
  * move so far through the sink whenever that changes, because the caller may have to answer
  * before play() returns (a reasoner call can outlast any clock). */
-#ifndef SERVER_PLAYER_H
-#define SERVER_PLAYER_H
+#ifndef PLAYER_PLAYER_H
+#define PLAYER_PLAYER_H
 
 #include <stdbool.h>
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* Every kind `ggp serve --player` and `ggp match --players` know. Add new kinds here: a kind
- * lives in server/player_NAME.c (it may call into mcts/, which server links when present). */
+ * lives in player/player_NAME.c (it may call into mcts/, which player links when present). */
 static const player_kind_t *const kinds[] = {
     &player_random_kind,
     &player_legal_kind,
