@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 
+#include "belief.h"
 #include "reason.h"
 #include "util.h"
 
@@ -49,6 +50,9 @@ typedef struct {
     const term_t *legal; /* this role's legal moves, sorted canonically, n_legal >= 1 */
     uint32_t n_legal;
     uint32_t turn; /* 0 on the first move */
+    /* GDL-II: every observation so far (our move, our percepts), oldest first */
+    const belief_obs_t *history;
+    uint32_t n_history;
 } player_turn_t;
 
 struct player_kind {
@@ -92,6 +96,9 @@ void player_free(player_t *p);
 /* The simple players of player_simple.c. */
 extern const player_kind_t player_random_kind; /* a uniformly random legal move */
 extern const player_kind_t player_legal_kind;  /* the first legal move (canonical order) */
+
+/* The deducing player (player_deduce.c): Z3 belief, plays proved wins. */
+extern const player_kind_t player_deduce_kind;
 
 /* UCT MCTS (player_mcts.c), when the server is built with mcts/. */
 #if defined(__has_include)

@@ -205,7 +205,9 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
                               .exact = a->belief.complete && a->belief.n == 1,
                               .legal = legal,
                               .n_legal = n,
-                              .turn = a->turn};
+                              .turn = a->turn,
+                              .history = a->belief.hist,
+                              .n_history = a->belief.n_hist};
         move = player_play(a->player, &turn, deadline, sink);
         if (!contains(legal, n, move)) move = legal[0];
     }
