@@ -123,7 +123,7 @@ bsmt_t *bsmt_new(const gnet_t *n, uint32_t role, uint64_t seed) {
     b->ctx = Z3_mk_context_rc(cfg);
     Z3_del_config(cfg);
     Z3_set_error_handler(b->ctx, on_error);
-    b->solver = Z3_mk_solver(b->ctx);
+    b->solver = Z3_mk_simple_solver(b->ctx);
     Z3_solver_inc_ref(b->ctx, b->solver);
     b->bool_sort = Z3_mk_bool_sort(b->ctx);
     b->n_fluents = gnet_fluents(n, &b->fluents);
@@ -241,8 +241,11 @@ static bool model_true(bsmt_t *b, Z3_model m, Z3_ast a) {
 }
 
 static Z3_model get_model(bsmt_t *b) {
+    double t0 = now_seconds();
     Z3_model m = Z3_solver_get_model(b->ctx, b->solver);
     Z3_model_inc_ref(b->ctx, m);
+    b->stats.models++;
+    b->stats.model_seconds += now_seconds() - t0;
     return m;
 }
 
@@ -415,19 +418,6 @@ int bsmt_move_wins(bsmt_t *b, term_t move) {
     return r == Z3_L_FALSE ? 1 : r == Z3_L_TRUE ? 0 : -1;
 }
 
-int bsmt_move_may_end(bsmt_t *b, term_t move) {
-    b->stats.last_seconds = 0;
-    if (b->broken) return -1;
-    prepare(b);
-    term_t args[2] = {b->g->roles[b->role], move};
-    uint32_t d = gnet_find(b->net, term_find(b->g->ts, SYM_DOES, args, 2));
-    uint32_t term = gnet_terminal(b->net);
-    if (d == GNET_NONE || term == GNET_NONE) return 0;
-    Z3_ast assume[2] = {expr(b, &b->cur, d), expr(b, &b->nxt, term)};
-    Z3_lbool r = check(b, 2, assume);
-    return r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
-}
-
 /* Our goal value atoms, with their values. */
 static uint32_t goal_atoms(bsmt_t *b, uint32_t *ids, int *vals, uint32_t cap) {
     const term_store_t *ts = b->g->ts;
@@ -443,7 +433,7 @@ static uint32_t goal_atoms(bsmt_t *b, uint32_t *ids, int *vals, uint32_t cap) {
     return n;
 }
 
-int bsmt_move_may_lose(bsmt_t *b, term_t move) {
+int bsmt_move_risky(bsmt_t *b, term_t move) {
     b->stats.last_seconds = 0;
     if (b->broken) return -1;
     prepare(b);
@@ -453,16 +443,22 @@ int bsmt_move_may_lose(bsmt_t *b, term_t move) {
     uint32_t ids[128];
     int vals[128];
     uint32_t n = goal_atoms(b, ids, vals, 128), nd = 0;
-    Z3_ast drops[128 * 128 / 2 + 1];
+    Z3_ast *bad = xmalloc((n * n + 2) * sizeof *bad);
+    uint32_t term = gnet_terminal(b->net);
+    if (term != GNET_NONE) bad[nd++] = expr(b, &b->nxt, term);
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < n; j++)
             if (vals[i] > vals[j]) {
                 Z3_ast pair[2] = {expr(b, &b->cur, ids[i]), expr(b, &b->nxt, ids[j])};
-                drops[nd++] = own(b, &b->scratch, Z3_mk_and(b->ctx, 2, pair));
+                bad[nd++] = own(b, &b->scratch, Z3_mk_and(b->ctx, 2, pair));
             }
-    if (!nd) return frame_release(b, &b->scratch), 0;
-    Z3_ast assume[2] = {expr(b, &b->cur, d), own(b, &b->scratch, Z3_mk_or(b->ctx, nd, drops))};
-    Z3_lbool r = check(b, 2, assume);
+    int res = 0;
+    if (nd) {
+        Z3_ast assume[2] = {expr(b, &b->cur, d), own(b, &b->scratch, Z3_mk_or(b->ctx, nd, bad))};
+        Z3_lbool r = check(b, 2, assume);
+        res = r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
+    }
+    free(bad);
     frame_release(b, &b->scratch);
-    return r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
+    return res;
 }

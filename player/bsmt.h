@@ -13,7 +13,7 @@
  * bug to report), entailment of a fluent (a model gives a candidate, then its negation
  * is refuted: Algorithm 1 of the killer paper), the set of all entailed fluents, samples
  * of consistent states, the number of consistent states (by enumeration up to a cap),
- * and whether a move of ours wins in every consistent outcome. */
+ * whether a move of ours wins in every consistent outcome, and whether it is risky. */
 #ifndef PLAYER_BSMT_H
 #define PLAYER_BSMT_H
 
@@ -27,6 +27,8 @@ typedef struct {
     double seconds;      /* their total time */
     double max_seconds;  /* the longest */
     double last_seconds; /* the last query's total (all its calls) */
+    uint64_t models;     /* models read */
+    double model_seconds;
 } bsmt_stats_t;
 
 /* For role index `role` of the network's game. */
@@ -56,13 +58,9 @@ uint64_t bsmt_count(bsmt_t *b, uint64_t cap);
  * outcome (whatever the others play), 0 when not, -1 unknown. */
 int bsmt_move_wins(bsmt_t *b, term_t move);
 
-/* 1 when playing move now can end the game in some consistent outcome, 0 when in
- * none, -1 unknown. */
-int bsmt_move_may_end(bsmt_t *b, term_t move);
-
-/* 1 when playing move now can lower our goal value (the goal of the next state below the
- * goal of this one) in some consistent outcome, 0 when in none, -1 unknown. */
-int bsmt_move_may_lose(bsmt_t *b, term_t move);
+/* 1 when playing move now can end the game, or lower our goal value (the next state's
+ * goal below this one's), in some consistent outcome; 0 when in none; -1 unknown. */
+int bsmt_move_risky(bsmt_t *b, term_t move);
 
 bsmt_stats_t bsmt_stats(const bsmt_t *b);
 

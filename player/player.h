@@ -71,6 +71,9 @@ struct player_kind {
     bool (*check_options)(const char *opts, strbuf_t *err);
     /* The OPTS of a kind player_kind_find made from "NAME:OPTS"; NULL for a table row. */
     const char *options;
+    /* States the agent's belief (belief.h) keeps for this kind; 0: its default. A kind
+     * with a belief of its own needs few (the legal moves come from them). */
+    uint32_t belief_states;
 };
 
 /* Every player starts with this header. */

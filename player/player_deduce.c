@@ -9,8 +9,11 @@
  *   2. otherwise it never gambles: a move that may end the game or lower our goal value
  *      in some consistent outcome (on the killer game: a wrong accusation eliminates, 50
  *      -> 0) is left out while another move remains;
- *   3. among the rest, flat Monte-Carlo over sampled worlds: consistent states sampled by
- *      Z3, random playouts after each candidate move, the best average goal.
+ *   One consistent world sampled by Z3 and played out natively sorts most moves first
+ *   (see deduce_play), so that Z3 is asked about few moves per turn;
+ *   3. among the rest, flat Monte-Carlo over sampled worlds: the believed states the agent
+ *      keeps (belief.h; Z3 samples when it keeps none: a Z3 model of a long unrolling is
+ *      slow), random playouts after each candidate move, the best average goal.
  * A game that cannot be grounded (recursive rules, too large) is played by step 3 alone
  * on the believed states the caller keeps. Counters are logged with --verbose.
  *
@@ -24,7 +27,7 @@
 #include "gnet.h"
 #include "player.h"
 
-#define WORLDS 16          /* states sampled per turn for the playouts */
+#define WORLDS 4           /* states sampled per turn for the playouts (a Z3 model costs ~30 ms) */
 #define PLAYOUT_STEPS 1000 /* a playout longer than this scores 0 */
 #define MAX_ATOMS 2000000u /* ground networks larger than this are not built */
 
@@ -162,12 +165,59 @@ static term_t sample_play(deduce_player_t *p, const term_t *moves, uint32_t n,
     return best;
 }
 
-/* 1 when the move may end the game or lower our goal in some consistent outcome, 0 when
- * in none, -1 unknown. */
-static int risky(bsmt_t *b, term_t move) {
-    int e = bsmt_move_may_end(b, move);
-    if (e != 0) return e;
-    return bsmt_move_may_lose(b, move);
+typedef enum { IN_W_SAFE, IN_W_WINS, IN_W_RISKY, IN_W_UNKNOWN } in_world_t;
+
+/* What move does in one consistent world w, whatever the others play (every joint move
+ * of theirs, at most JOINTS_MAX): wins (terminal, goal 100), risky (ends the game or
+ * lowers our goal), else safe there. Native reasoner only: Z3 is asked about the rest. */
+#define JOINTS_MAX 256
+typedef struct {
+    deduce_player_t *p;
+    const state_t *w;
+    term_t joint[64];
+    int before;
+    uint32_t seen;
+    bool all_win, some_risky;
+    state_t nx;
+} probe_t;
+
+static void probe(probe_t *pr, uint32_t k) {
+    const game_t *g = pr->p->setup.game;
+    reasoner_t *r = pr->p->setup.reasoner;
+    if (pr->seen > JOINTS_MAX) return;
+    if (k == g->n_roles) {
+        pr->seen++;
+        reason_next(r, pr->w, pr->joint, &pr->nx);
+        bool term = reason_terminal(r, &pr->nx);
+        int after = reason_goal_value(r, &pr->nx, pr->p->setup.role);
+        if (!(term && after == 100)) pr->all_win = false;
+        if (term || (pr->before >= 0 && after >= 0 && after < pr->before)) pr->some_risky = true;
+        return;
+    }
+    if (k == pr->p->setup.role) return probe(pr, k + 1);
+    const term_t *m;
+    uint32_t n = reason_legal(r, pr->w, k, &m);
+    term_t *moves = xmalloc((n + 1) * sizeof *moves);
+    memcpy(moves, m, n * sizeof *m);
+    for (uint32_t i = 0; i < n && pr->seen <= JOINTS_MAX; i++) {
+        pr->joint[k] = moves[i];
+        probe(pr, k + 1);
+    }
+    free(moves);
+}
+
+static in_world_t in_world(deduce_player_t *p, const state_t *w, term_t move) {
+    reasoner_t *r = p->setup.reasoner;
+    if (p->setup.game->n_roles > 64 || !reason_is_legal(r, w, p->setup.role, move))
+        return IN_W_UNKNOWN;
+    probe_t pr = {.p = p, .w = w, .all_win = true};
+    pr.before = reason_goal_value(r, w, p->setup.role);
+    pr.joint[p->setup.role] = move;
+    state_init(&pr.nx);
+    probe(&pr, 0);
+    state_fini(&pr.nx);
+    if (pr.seen > JOINTS_MAX || !pr.seen) return IN_W_UNKNOWN;
+    return pr.all_win ? IN_W_WINS : pr.some_risky ? IN_W_RISKY : IN_W_SAFE;
 }
 
 static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadline,
@@ -181,42 +231,78 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     if (turn->n_legal == 1) return turn->legal[0];
     /* safe: can neither end the game nor lower our goal in any consistent outcome;
      * unknown: not examined in time; gambles: risky without a win in all outcomes. Played
-     * in that order of preference. */
+     * in that order of preference. One consistent world, played out natively, sorts most
+     * moves at once: a move risky there is risky; only a move winning there can win in
+     * all worlds (the paper's candidate), and only one safe there needs Z3 to be safe. */
     uint32_t n = turn->n_legal;
     term_t *cands = xmalloc(3 * n * sizeof *cands), *unknown = cands + n, *gambles = cands + 2 * n;
     uint32_t nc = 0, nu = 0, ng = 0;
     bool usable = p->bsmt && !p->broken;
-    int *ends = xmalloc(n * sizeof *ends);
-    for (uint32_t i = 0; i < n; i++) /* one check per move first */
-        ends[i] = !usable || now_seconds() > stop ? -1 : risky(p->bsmt, turn->legal[i]);
-    for (uint32_t i = 0; i < n; i++) {
+    /* the world: one of the agent's believed states (a Z3 model of a long unrolling costs
+     * up to seconds on the full killer game), else one sampled by Z3 */
+    state_t w;
+    state_init(&w);
+    bool have_w = false;
+    if (turn->n_states) {
+        state_copy(&w, &turn->states[splitmix_next(&p->rng) % turn->n_states]);
+        have_w = true;
+    } else if (usable) {
+        have_w = bsmt_sample(p->bsmt, 1, &w) == 1;
+    }
+    term_t move = TERM_NONE;
+    for (uint32_t i = 0; i < n && move == TERM_NONE; i++) {
         term_t m = turn->legal[i];
-        if (ends[i] == 0) {
-            cands[nc++] = m;
-        } else if (ends[i] < 0 || now_seconds() > stop) {
-            unknown[nu++] = m;
-        } else if (bsmt_move_wins(p->bsmt, m) == 1) {
-            p->proved++;
-            if (p->setup.verbose) fprintf(stderr, "deduce: a proved win at turn %u\n", turn->turn);
-            free(cands);
-            free(ends);
-            sink_offer(sink, m);
-            return m;
-        } else {
+        in_world_t iw = have_w ? in_world(p, &w, m) : IN_W_UNKNOWN;
+        if (!usable || now_seconds() > stop) {
+            /* not examined: what the world says is all we know */
+            if (iw == IN_W_RISKY || iw == IN_W_WINS)
+                gambles[ng++] = m;
+            else
+                unknown[nu++] = m;
+        } else if (iw == IN_W_WINS || iw == IN_W_UNKNOWN) {
+            if (bsmt_move_wins(p->bsmt, m) == 1)
+                move = m;
+            else if (iw == IN_W_WINS)
+                gambles[ng++] = m;
+            else {
+                int r = bsmt_move_risky(p->bsmt, m);
+                if (r == 0)
+                    cands[nc++] = m;
+                else if (r > 0)
+                    gambles[ng++] = m;
+                else
+                    unknown[nu++] = m;
+            }
+        } else if (iw == IN_W_RISKY) {
             gambles[ng++] = m;
-            p->gambles_avoided++;
+        } else {
+            int r = bsmt_move_risky(p->bsmt, m);
+            if (r == 0)
+                cands[nc++] = m;
+            else if (r > 0)
+                gambles[ng++] = m;
+            else
+                unknown[nu++] = m;
         }
     }
-    free(ends);
+    state_fini(&w);
+    if (move != TERM_NONE) {
+        p->proved++;
+        if (p->setup.verbose) fprintf(stderr, "deduce: a proved win at turn %u\n", turn->turn);
+        free(cands);
+        sink_offer(sink, move);
+        return move;
+    }
+    p->gambles_avoided += ng;
     if (!nc) {
         memmove(cands, nu ? unknown : gambles, (nu ? nu : ng) * sizeof *cands);
         nc = nu ? nu : ng;
     }
-    term_t move = cands[0];
+    move = cands[0];
     if (nc > 1) {
         state_t worlds[WORLDS];
         uint32_t nw = 0;
-        if (usable) {
+        if (usable && !turn->n_states) {
             for (uint32_t i = 0; i < WORLDS; i++)
                 state_init(&worlds[i]);
             nw = bsmt_sample(p->bsmt, WORLDS, worlds);
@@ -238,10 +324,12 @@ static void deduce_stop(player_t *pl) {
         bsmt_stats_t st = bsmt_stats(p->bsmt);
         fprintf(stderr,
                 "deduce: %llu turns, %llu proved wins, %llu gambles avoided; z3 %llu checks, "
-                "%.2f ms average, %.1f ms max\n",
+                "%.2f ms average, %.1f ms max; %llu models, %.2f ms average\n",
                 (unsigned long long)p->turns, (unsigned long long)p->proved,
                 (unsigned long long)p->gambles_avoided, (unsigned long long)st.checks,
-                st.checks ? 1000 * st.seconds / st.checks : 0.0, 1000 * st.max_seconds);
+                st.checks ? 1000 * st.seconds / st.checks : 0.0, 1000 * st.max_seconds,
+                (unsigned long long)st.models,
+                st.models ? 1000 * st.model_seconds / st.models : 0.0);
     }
 }
 
@@ -262,4 +350,5 @@ const player_kind_t player_deduce_kind = {
     .stop = deduce_stop,
     .destroy = deduce_destroy,
     .check_options = deduce_check_options,
+    .belief_states = 16,
 };

@@ -47,6 +47,7 @@ agent_t *agent_new(game_t *g, uint32_t role, const agent_config_t *cfg) {
     casemap_init(&a->spelling);
     a->r = reason_new(g);
     belief_init(&a->belief, a->r, role, cfg->seed ^ 0x5bd1e995u);
+    if (cfg->kind->belief_states) a->belief.max_states = cfg->kind->belief_states;
     a->guess = find_guess(g, role);
     player_setup_t setup = {.game = g,
                             .reasoner = a->r,
