@@ -46,6 +46,7 @@ typedef struct {
     belief_snap_t snaps[BELIEF_SNAPSHOTS]; /* the most recent first */
     uint32_t n_snaps;
     splitmix_t rng;
+    bool history_only; /* only record observations (the player tracks belief itself) */
 } belief_t;
 
 /* Starts from the initial state. The reasoner is borrowed. */

@@ -10,6 +10,7 @@
 /* The Booleans of one step: memo[atom] once built. */
 typedef struct {
     Z3_ast *memo;
+    int8_t *val; /* per built atom: 1 / 0 when known at this step (a constant), -1 not */
     Z3_ast *owned;
     size_t n_owned, cap_owned;
 } frame_t;
@@ -46,6 +47,7 @@ static Z3_ast own(bsmt_t *b, frame_t *f, Z3_ast a) {
 static void frame_init(bsmt_t *b, frame_t *f) {
     memset(f, 0, sizeof *f);
     f->memo = xcalloc(gnet_count(b->net) + 1, sizeof *f->memo);
+    f->val = xcalloc(gnet_count(b->net) + 1, sizeof *f->val);
 }
 
 static void frame_release(bsmt_t *b, frame_t *f) {
@@ -58,6 +60,7 @@ static void frame_fini(bsmt_t *b, frame_t *f) {
     frame_release(b, f);
     free(f->owned);
     free(f->memo);
+    free(f->val);
 }
 
 static Z3_ast fresh(bsmt_t *b, frame_t *f, const char *prefix) {
@@ -68,33 +71,59 @@ static Z3_ast mk_bool(bsmt_t *b, frame_t *f, bool v) {
     return own(b, f, v ? Z3_mk_true(b->ctx) : Z3_mk_false(b->ctx));
 }
 
-/* The Boolean of an atom in a frame, built on first use. Fluents of a frame are set when
- * it is made (step 0: the initial state; later: by the transition). */
+/* The Boolean of an atom in a frame, built on first use, with what is known folded in:
+ * a constant when its value follows from the known fluents of the step (much of a
+ * game's state is known to every player: control, counters, the deal's position), a
+ * move whose legal atom is known false is false. This keeps the unrolling small. Fluents
+ * of a frame are set when it is made (step 0: the initial state; later: prepare). */
 static Z3_ast expr(bsmt_t *b, frame_t *f, uint32_t id) {
     if (f->memo[id]) return f->memo[id];
-    Z3_ast r;
+    Z3_ast r = NULL;
+    int v = -1;
     int c = gnet_const(b->net, id);
-    if (gnet_kind(b->net, id) != GNET_DERIVED) {
-        r = fresh(b, f, gnet_kind(b->net, id) == GNET_DOES ? "d" : "f");
+    gnet_kind_t kind = gnet_kind(b->net, id);
+    if (kind == GNET_FLUENT) {
+        r = fresh(b, f, "f");
+    } else if (kind == GNET_DOES) {
+        uint32_t legal = gnet_legal_of(b->net, id);
+        if (legal != GNET_NONE) expr(b, f, legal);
+        if (legal == GNET_NONE || f->val[legal] == 0)
+            v = 0;
+        else
+            r = fresh(b, f, "d");
     } else if (c >= 0) {
-        r = mk_bool(b, f, c == 1);
+        v = c;
     } else {
         const gnet_body_t *bodies;
-        uint32_t nb = gnet_bodies(b->net, id, &bodies);
+        uint32_t nb = gnet_bodies(b->net, id, &bodies), no = 0;
         Z3_ast *ors = xmalloc((nb + 1) * sizeof *ors);
-        for (uint32_t i = 0; i < nb; i++) {
+        for (uint32_t i = 0; i < nb && v != 1; i++) {
             Z3_ast ands[bodies[i].n + 1];
-            for (uint32_t k = 0; k < bodies[i].n; k++) {
+            uint32_t na = 0;
+            bool dead = false;
+            for (uint32_t k = 0; k < bodies[i].n && !dead; k++) {
                 gnet_lit_t l = bodies[i].lits[k];
                 Z3_ast a = expr(b, f, l / 2);
-                ands[k] = (l & 1) ? own(b, f, Z3_mk_not(b->ctx, a)) : a;
+                int lv = f->val[l / 2];
+                if (lv >= 0 && (l & 1)) lv = !lv;
+                if (lv == 0)
+                    dead = true;
+                else if (lv < 0)
+                    ands[na++] = (l & 1) ? own(b, f, Z3_mk_not(b->ctx, a)) : a;
             }
-            ors[i] = bodies[i].n == 1 ? ands[0] : own(b, f, Z3_mk_and(b->ctx, bodies[i].n, ands));
+            if (dead) continue;
+            if (!na)
+                v = 1;
+            else
+                ors[no++] = na == 1 ? ands[0] : own(b, f, Z3_mk_and(b->ctx, na, ands));
         }
-        r = nb == 1 ? ors[0] : own(b, f, Z3_mk_or(b->ctx, nb, ors));
+        if (v != 1 && !no) v = 0;
+        if (v < 0) r = no == 1 ? ors[0] : own(b, f, Z3_mk_or(b->ctx, no, ors));
         free(ors);
     }
+    if (v >= 0) r = mk_bool(b, f, v == 1);
     f->memo[id] = r;
+    f->val[id] = (int8_t)v;
     return r;
 }
 
@@ -130,8 +159,11 @@ bsmt_t *bsmt_new(const gnet_t *n, uint32_t role, uint64_t seed) {
     frame_init(b, &b->cur);
     frame_init(b, &b->nxt);
     frame_init(b, &b->scratch);
-    for (uint32_t i = 0; i < b->n_fluents; i++)
-        b->cur.memo[b->fluents[i]] = mk_bool(b, &b->cur, gnet_initial(n, b->fluents[i]));
+    for (uint32_t i = 0; i < b->n_fluents; i++) {
+        bool v = gnet_initial(n, b->fluents[i]);
+        b->cur.memo[b->fluents[i]] = mk_bool(b, &b->cur, v);
+        b->cur.val[b->fluents[i]] = v;
+    }
     return b;
 }
 
@@ -163,27 +195,37 @@ static void prepare(bsmt_t *b) {
     Z3_ast live = term == GNET_NONE ? NULL : own(b, f, Z3_mk_not(b->ctx, expr(b, f, term)));
     for (uint32_t r = 0; r < b->g->n_roles; r++) {
         const uint32_t *ids;
-        uint32_t nm = gnet_moves(b->net, r, &ids);
+        uint32_t nm = gnet_moves(b->net, r, &ids), nd = 0;
         if (!nm) continue;
         Z3_ast *d = xmalloc(nm * sizeof *d);
         for (uint32_t i = 0; i < nm; i++) {
-            d[i] = expr(b, f, ids[i]);
+            Z3_ast di = expr(b, f, ids[i]);
+            if (f->val[ids[i]] == 0) continue; /* cannot be legal */
+            d[nd++] = di;
             uint32_t legal = gnet_legal_of(b->net, ids[i]);
-            Z3_ast l = legal == GNET_NONE ? mk_bool(b, f, false) : expr(b, f, legal);
-            assert_ast(b, own(b, f, Z3_mk_implies(b->ctx, d[i], l)));
+            if (f->val[legal] != 1)
+                assert_ast(b, own(b, f, Z3_mk_implies(b->ctx, di, expr(b, f, legal))));
         }
-        assert_ast(b, own(b, f, Z3_mk_atmost(b->ctx, nm, d, 1)));
-        Z3_ast least = own(b, f, Z3_mk_atleast(b->ctx, nm, d, 1));
+        /* one move per role unless terminal (none possible: terminal) */
+        Z3_ast least = nd ? own(b, f, Z3_mk_atleast(b->ctx, nd, d, 1)) : mk_bool(b, f, false);
+        if (nd > 1) assert_ast(b, own(b, f, Z3_mk_atmost(b->ctx, nd, d, 1)));
         assert_ast(b, live ? own(b, f, Z3_mk_implies(b->ctx, live, least)) : least);
         free(d);
     }
     for (uint32_t i = 0; i < b->n_fluents; i++) {
         uint32_t fl = b->fluents[i];
-        Z3_ast v = fresh(b, &b->nxt, "f");
-        b->nxt.memo[fl] = v;
         uint32_t nx = gnet_next_of(b->net, fl);
         Z3_ast e = nx == GNET_NONE ? mk_bool(b, f, false) : expr(b, f, nx);
-        assert_ast(b, own(b, f, Z3_mk_iff(b->ctx, v, e)));
+        int v = nx == GNET_NONE ? 0 : f->val[nx];
+        if (v >= 0) { /* known next step: a constant, no variable */
+            b->nxt.memo[fl] = mk_bool(b, &b->nxt, v == 1);
+            b->nxt.val[fl] = (int8_t)v;
+            continue;
+        }
+        Z3_ast var = fresh(b, &b->nxt, "f");
+        b->nxt.memo[fl] = var;
+        b->nxt.val[fl] = -1;
+        assert_ast(b, own(b, f, Z3_mk_iff(b->ctx, var, e)));
     }
 }
 

@@ -11,9 +11,11 @@
  *      -> 0) is left out while another move remains;
  *   One consistent world sampled by Z3 and played out natively sorts most moves first
  *   (see deduce_play), so that Z3 is asked about few moves per turn;
- *   3. among the rest, flat Monte-Carlo over sampled worlds: the believed states the agent
- *      keeps (belief.h; Z3 samples when it keeps none: a Z3 model of a long unrolling is
- *      slow), random playouts after each candidate move, the best average goal.
+ *   3. among the rest, flat Monte-Carlo over worlds sampled by Z3, random playouts after
+ *      each candidate move, the best average goal.
+ * Its legal moves are those of a consistent world (kind->legal): the agent then only
+ * records the history for it (belief.h's sampled sets lose the true state on the full
+ * killer game and would offer illegal moves).
  * A game that cannot be grounded (recursive rules, too large) is played by step 3 alone
  * on the believed states the caller keeps. Counters are logged with --verbose.
  *
@@ -41,6 +43,8 @@ typedef struct {
     splitmix_t rng;
     uint64_t proved, gambles_avoided, turns;
     uint64_t max_rounds; /* 0: until the deadline */
+    state_t world;       /* a consistent state of the current step, from Z3 */
+    uint32_t world_step; /* the bsmt step it belongs to + 1; 0: none */
 } deduce_player_t;
 
 /* "playouts=N" (N >= 1); false with a reason otherwise. */
@@ -68,6 +72,7 @@ static player_t *deduce_create(const player_setup_t *setup) {
     deduce_player_t *p = xcalloc(1, sizeof *p);
     p->setup = *setup;
     p->rng.s = setup->seed ^ 0xded0ce;
+    state_init(&p->world);
     if (setup->options) {
         strbuf_t err;
         sb_init(&err);
@@ -88,6 +93,7 @@ static void deduce_start(player_t *pl, const state_t *initial, double deadline) 
         fprintf(stderr, "deduce: %s; playing by sampled playouts only\n", sb_str(&err));
     else
         p->bsmt = bsmt_new(p->net, p->setup.role, p->setup.seed);
+    p->base.own_belief = p->bsmt != NULL; /* our legal moves come from Z3 worlds */
     sb_fini(&err);
 }
 
@@ -220,6 +226,34 @@ static in_world_t in_world(deduce_player_t *p, const state_t *w, term_t move) {
     return pr.all_win ? IN_W_WINS : pr.some_risky ? IN_W_RISKY : IN_W_SAFE;
 }
 
+/* A consistent state of the current step (one Z3 model per step, kept). */
+static bool current_world(deduce_player_t *p) {
+    if (!p->bsmt || p->broken) return false;
+    if (p->world_step == bsmt_step(p->bsmt) + 1) return true;
+    if (bsmt_sample(p->bsmt, 1, &p->world) != 1) return false;
+    p->world_step = bsmt_step(p->bsmt) + 1;
+    return true;
+}
+
+static int cmp_term(const void *a, const void *b) {
+    term_t x = *(const term_t *)a, y = *(const term_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Our legal moves: those of a consistent world (in GDL-II a role knows its own moves). */
+static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, term_t **moves) {
+    deduce_player_t *p = (deduce_player_t *)pl;
+    feed(p, turn);
+    *moves = NULL;
+    if (!current_world(p)) return 0;
+    const term_t *m;
+    uint32_t n = reason_legal(p->setup.reasoner, &p->world, p->setup.role, &m);
+    *moves = xmalloc((n + 1) * sizeof **moves);
+    memcpy(*moves, m, n * sizeof *m);
+    qsort(*moves, n, sizeof **moves, cmp_term);
+    return n;
+}
+
 static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadline,
                           move_sink_t *sink) {
     deduce_player_t *p = (deduce_player_t *)pl;
@@ -243,11 +277,12 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     state_t w;
     state_init(&w);
     bool have_w = false;
-    if (turn->n_states) {
+    if (usable && current_world(p)) {
+        state_copy(&w, &p->world);
+        have_w = true;
+    } else if (turn->n_states && !pl->own_belief) {
         state_copy(&w, &turn->states[splitmix_next(&p->rng) % turn->n_states]);
         have_w = true;
-    } else if (usable) {
-        have_w = bsmt_sample(p->bsmt, 1, &w) == 1;
     }
     term_t move = TERM_NONE;
     for (uint32_t i = 0; i < n && move == TERM_NONE; i++) {
@@ -302,7 +337,7 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     if (nc > 1) {
         state_t worlds[WORLDS];
         uint32_t nw = 0;
-        if (usable && !turn->n_states) {
+        if (usable && (pl->own_belief || !turn->n_states)) {
             for (uint32_t i = 0; i < WORLDS; i++)
                 state_init(&worlds[i]);
             nw = bsmt_sample(p->bsmt, WORLDS, worlds);
@@ -335,6 +370,7 @@ static void deduce_stop(player_t *pl) {
 
 static void deduce_destroy(player_t *pl) {
     deduce_player_t *p = (deduce_player_t *)pl;
+    state_fini(&p->world);
     bsmt_free(p->bsmt);
     gnet_free(p->net);
     free(p);
@@ -350,5 +386,5 @@ const player_kind_t player_deduce_kind = {
     .stop = deduce_stop,
     .destroy = deduce_destroy,
     .check_options = deduce_check_options,
-    .belief_states = 16,
+    .legal = deduce_legal,
 };

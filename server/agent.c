@@ -47,7 +47,6 @@ agent_t *agent_new(game_t *g, uint32_t role, const agent_config_t *cfg) {
     casemap_init(&a->spelling);
     a->r = reason_new(g);
     belief_init(&a->belief, a->r, role, cfg->seed ^ 0x5bd1e995u);
-    if (cfg->kind->belief_states) a->belief.max_states = cfg->kind->belief_states;
     a->guess = find_guess(g, role);
     player_setup_t setup = {.game = g,
                             .reasoner = a->r,
@@ -121,6 +120,7 @@ term_t agent_first_move(const agent_t *a) {
 
 void agent_start(agent_t *a, double deadline) {
     player_start(a->player, &a->belief.states[0], deadline);
+    a->belief.history_only = a->player->own_belief;
     term_t *legal;
     a->last_legal = belief_legal(&a->belief, &legal, deadline); /* warms the reasoner */
     a->first = a->last_legal ? legal[0] : TERM_NONE;
@@ -196,7 +196,13 @@ static bool contains(const term_t *moves, uint32_t n, term_t m) {
 term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
     double t0 = now_seconds();
     term_t *legal;
-    uint32_t n = belief_legal(&a->belief, &legal, t0 + (deadline - t0) * 0.5);
+    player_turn_t told = {
+        .turn = a->turn, .history = a->belief.hist, .n_history = a->belief.n_hist};
+    uint32_t n = player_legal(a->player, &told, &legal);
+    if (!n) {
+        free(legal);
+        n = belief_legal(&a->belief, &legal, t0 + (deadline - t0) * 0.5);
+    }
     a->last_legal = n;
     term_t move = TERM_NONE;
     if (n) {

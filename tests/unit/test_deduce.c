@@ -2,7 +2,8 @@
  * play seeded matches (the master's `random` deals); at every turn where a player may
  * accuse, its belief set is enumerated exactly from what it saw, and the player must
  * accuse exactly when the killer card is the same in every consistent state, naming that
- * card; it must never accuse wrongly. DEDUCE_MATCHES (environment) sets the number of
+ * card; it must never accuse wrongly; the legal moves it tells (from its own belief) are
+ * the true ones at every step. DEDUCE_MATCHES (environment) sets the number of
  * matches, 10 by default. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,6 +39,11 @@ static term_t entailed_killer(const game_t *g, const set_t *s) {
         if (here != k) return TERM_NONE;
     }
     return k;
+}
+
+static int cmp_id(const void *a, const void *b) {
+    term_t x = *(const term_t *)a, y = *(const term_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 typedef struct {
@@ -84,6 +90,13 @@ static void play_match(game_t *g, reasoner_t *r, const player_kind_t *kind, uint
                                   .turn = steps,
                                   .history = hist[k],
                                   .n_history = steps};
+            /* the legal moves it knows are the true ones */
+            term_t *own;
+            uint32_t no = player_legal(pl[k], &turn, &own);
+            qsort(legal, n, sizeof *legal, cmp_id);
+            assert_int_equal(no, n);
+            assert_memory_equal(own, legal, n * sizeof *legal);
+            free(own);
             joint[k] = player_play(pl[k], &turn, now_seconds() + 10, NULL);
             bool can_accuse = false;
             for (uint32_t i = 0; i < n; i++)
