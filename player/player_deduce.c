@@ -19,8 +19,15 @@
  * A game that cannot be grounded (recursive rules, too large) is played by step 3 alone
  * on the believed states the caller keeps. Counters are logged with --verbose.
  *
- * Options, as "deduce:OPT": playouts=N  at most N rounds of playouts per move (one per
- * candidate move each; default: as many as the clock allows), for reproducible tests. */
+ * Options, as "deduce:OPT:OPT":
+ *   playouts=N       at most N rounds of playouts per move (one per candidate move each;
+ *                    default: as many as the clock allows), for reproducible tests
+ *   choose=info      step 3 picks instead the move whose percepts tell most about the
+ *                    world: the mutual information between 16 sampled worlds and our
+ *                    next two steps' percepts (others random); on the killer game, the
+ *                    ask expected to reveal most about the cards
+ *   choose=playouts  step 3 as above (the default) */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +36,20 @@
 #include "gnet.h"
 #include "player.h"
 
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+#define INFO_WORLDS 16     /* worlds sampled for choose=info */
 #define WORLDS 4           /* states sampled per turn for the playouts (a Z3 model costs ~30 ms) */
 #define PLAYOUT_STEPS 1000 /* a playout longer than this scores 0 */
 #define MAX_ATOMS 2000000u /* ground networks larger than this are not built */
+
+typedef struct {
+    uint64_t rounds; /* playouts=N; 0: until the deadline */
+    bool entropy;    /* choose=info */
+} deduce_opts_t;
 
 typedef struct {
     player_t base;
@@ -42,30 +60,46 @@ typedef struct {
     bool broken;  /* bsmt found the history inconsistent (reported once) */
     splitmix_t rng;
     uint64_t proved, gambles_avoided, turns;
-    uint64_t max_rounds; /* 0: until the deadline */
+    deduce_opts_t opts;
     state_t world;       /* a consistent state of the current step, from Z3 */
     uint32_t world_step; /* the bsmt step it belongs to + 1; 0: none */
 } deduce_player_t;
 
-/* "playouts=N" (N >= 1); false with a reason otherwise. */
-static bool parse_opts(const char *opts, uint64_t *rounds, strbuf_t *err) {
-    char *end;
-    if (strncmp(opts, "playouts=", 9) != 0) {
-        sb_printf(err, "unknown option '%s' (deduce takes playouts=N)", opts);
-        return false;
+/* "OPT:OPT..." with OPT playouts=N (N >= 1) or choose=playouts|info; false with a reason
+ * otherwise. */
+static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
+    const char *s = opts;
+    while (*s) {
+        size_t len = strcspn(s, ":");
+        char *end;
+        if (!len || (s[len] == ':' && !s[len + 1])) {
+            sb_printf(err, "empty option in '%s'", opts);
+            return false;
+        }
+        if (!strncmp(s, "playouts=", 9)) {
+            unsigned long long v = strtoull(s + 9, &end, 10);
+            if (end != s + len || end == s + 9 || v < 1 || v > 100000000) {
+                sb_printf(err, "playouts wants an integer 1..100000000, not '%.*s'", (int)len, s);
+                return false;
+            }
+            o->rounds = v;
+        } else if (len == 15 && !strncmp(s, "choose=playouts", 15)) {
+            o->entropy = false;
+        } else if (len == 11 && !strncmp(s, "choose=info", 11)) {
+            o->entropy = true;
+        } else {
+            sb_printf(err, "unknown option '%.*s' (deduce takes playouts=N, choose=playouts|info)",
+                      (int)len, s);
+            return false;
+        }
+        s += len + (s[len] == ':');
     }
-    unsigned long long v = strtoull(opts + 9, &end, 10);
-    if (*end || end == opts + 9 || v < 1 || v > 100000000) {
-        sb_printf(err, "playouts wants an integer 1..100000000, not '%s'", opts + 9);
-        return false;
-    }
-    *rounds = v;
     return true;
 }
 
 static bool deduce_check_options(const char *opts, strbuf_t *err) {
-    uint64_t r;
-    return parse_opts(opts, &r, err);
+    deduce_opts_t o = {0};
+    return parse_opts(opts, &o, err);
 }
 
 static player_t *deduce_create(const player_setup_t *setup) {
@@ -76,7 +110,7 @@ static player_t *deduce_create(const player_setup_t *setup) {
     if (setup->options) {
         strbuf_t err;
         sb_init(&err);
-        parse_opts(setup->options, &p->max_rounds, &err); /* checked by player_kind_find */
+        parse_opts(setup->options, &p->opts, &err); /* checked by player_kind_find */
         sb_fini(&err);
     }
     return &p->base;
@@ -155,7 +189,7 @@ static term_t sample_play(deduce_player_t *p, const term_t *moves, uint32_t n,
     uint64_t *cnt = xcalloc(n, sizeof *cnt);
     term_t best = moves[0];
     uint64_t round = 0;
-    while (nw && now_seconds() < deadline && (!p->max_rounds || round < p->max_rounds)) {
+    while (nw && now_seconds() < deadline && (!p->opts.rounds || round < p->opts.rounds)) {
         for (uint32_t i = 0; i < n && now_seconds() < deadline; i++) {
             sum[i] += playout(p, &worlds[round % nw], moves[i]);
             cnt[i]++;
@@ -224,6 +258,77 @@ static in_world_t in_world(deduce_player_t *p, const state_t *w, term_t move) {
     state_fini(&pr.nx);
     if (pr.seen > JOINTS_MAX || !pr.seen) return IN_W_UNKNOWN;
     return pr.all_win ? IN_W_WINS : pr.some_risky ? IN_W_RISKY : IN_W_SAFE;
+}
+
+/* Our percepts over two steps from world w after our move, the others (and we, on the
+ * second step) playing uniformly random moves: a hash of the sequence. */
+static uint64_t percept_trace(deduce_player_t *p, const state_t *w, term_t move) {
+    reasoner_t *r = p->setup.reasoner;
+    const game_t *g = p->setup.game;
+    state_t cur, nx;
+    state_init(&cur);
+    state_init(&nx);
+    state_copy(&cur, w);
+    uint64_t h = 1469598103934665603ull;
+    term_t joint[64];
+    for (int step = 0; step < 2 && g->n_roles <= 64 && !reason_terminal(r, &cur); step++) {
+        for (uint32_t k = 0; k < g->n_roles; k++) {
+            const term_t *m;
+            uint32_t n = reason_legal(r, &cur, k, &m);
+            joint[k] = step == 0 && k == p->setup.role ? move
+                       : n                             ? m[splitmix_next(&p->rng) % n]
+                                                       : 0;
+        }
+        const term_t *pc;
+        uint32_t np = reason_sees(r, &cur, joint, p->setup.role, &pc);
+        uint64_t sum = 0; /* order-free: percepts are a set */
+        for (uint32_t i = 0; i < np; i++)
+            sum += (uint64_t)pc[i] * 0x9E3779B97F4A7C15ull;
+        h = (h ^ sum ^ (uint64_t)step) * 1099511628211ull;
+        reason_next(r, &cur, joint, &nx);
+        state_copy(&cur, &nx);
+    }
+    state_fini(&cur);
+    state_fini(&nx);
+    return h;
+}
+
+/* Entropy (bits) of the values v[0..n) taken as equally likely outcomes. */
+static double entropy(uint64_t *v, uint32_t n) {
+    qsort(v, n, sizeof *v, cmp_u64);
+    double e = 0;
+    for (uint32_t i = 0, j; i < n; i = j) {
+        for (j = i; j < n && v[j] == v[i]; j++) {
+        }
+        double q = (double)(j - i) / n;
+        e -= q * log2(q);
+    }
+    return e;
+}
+
+/* The move whose percepts tell most about the world: the mutual information between the
+ * sampled world and our next two steps' percepts, H(percepts) - mean H(percepts | world),
+ * estimated with REPEATS random continuations per world. */
+#define REPEATS 4
+static term_t info_play(deduce_player_t *p, const term_t *moves, uint32_t n, const state_t *worlds,
+                        uint32_t nw) {
+    term_t best = moves[0];
+    double best_gain = -1;
+    uint64_t *all = xmalloc((nw * REPEATS + 1) * sizeof *all);
+    for (uint32_t i = 0; i < n; i++) {
+        double cond = 0;
+        for (uint32_t w = 0; w < nw; w++) {
+            for (uint32_t k = 0; k < REPEATS; k++)
+                all[w * REPEATS + k] = percept_trace(p, &worlds[w], moves[i]);
+            uint64_t one[REPEATS];
+            memcpy(one, all + w * REPEATS, sizeof one);
+            cond += entropy(one, REPEATS) / nw;
+        }
+        double gain = nw ? entropy(all, nw * REPEATS) - cond : 0;
+        if (gain > best_gain + 1e-9) best_gain = gain, best = moves[i];
+    }
+    free(all);
+    return best;
 }
 
 /* A consistent state of the current step (one Z3 model per step, kept). */
@@ -335,14 +440,16 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     }
     move = cands[0];
     if (nc > 1) {
-        state_t worlds[WORLDS];
+        state_t worlds[INFO_WORLDS];
         uint32_t nw = 0;
         if (usable && (pl->own_belief || !turn->n_states)) {
-            for (uint32_t i = 0; i < WORLDS; i++)
+            uint32_t k = p->opts.entropy ? INFO_WORLDS : WORLDS;
+            for (uint32_t i = 0; i < k; i++)
                 state_init(&worlds[i]);
-            nw = bsmt_sample(p->bsmt, WORLDS, worlds);
-            move = sample_play(p, cands, nc, worlds, nw, stop, sink);
-            for (uint32_t i = 0; i < WORLDS; i++)
+            nw = bsmt_sample(p->bsmt, k, worlds);
+            move = p->opts.entropy ? info_play(p, cands, nc, worlds, nw)
+                                   : sample_play(p, cands, nc, worlds, nw, stop, sink);
+            for (uint32_t i = 0; i < k; i++)
                 state_fini(&worlds[i]);
         } else {
             move = sample_play(p, cands, nc, turn->states, turn->n_states, stop, sink);
@@ -379,7 +486,7 @@ static void deduce_destroy(player_t *pl) {
 const player_kind_t player_deduce_kind = {
     .name = "deduce",
     .summary = "GDL-II: plays a move proved to win (Z3 belief), never gambles, else playouts "
-               "over sampled worlds (deduce:playouts=N)",
+               "over sampled worlds (deduce:playouts=N:choose=playouts|info)",
     .create = deduce_create,
     .start = deduce_start,
     .play = deduce_play,

@@ -183,8 +183,18 @@ static void test_deduce_killer_small(void **state) {
     game_free(g);
 }
 
+static void test_options(void **state) {
+    (void)state;
+    assert_non_null(player_kind_find("deduce:playouts=3:choose=info"));
+    assert_non_null(player_kind_find("deduce:choose=playouts"));
+    assert_null(player_kind_find("deduce:choose=bogus"));
+    assert_null(player_kind_find("deduce:playouts=0"));
+    assert_null(player_kind_find("deduce:playouts=3:"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_options),
         cmocka_unit_test(test_deduce_killer_small),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
