@@ -42,7 +42,7 @@ typedef struct {
     idlist_t *by_pred; /* atoms of each predicate */
     uint32_t max_atoms;
     bool overflow;
-    uint32_t p_true, p_does, p_next, p_legal, p_init;
+    uint32_t p_next, p_legal, p_init;
     /* instantiation output */
     raw_body_t *raw;
     size_t n_raw, cap_raw;
@@ -227,10 +227,6 @@ static bool apply_rules(grounder_t *gr, bool instantiate) {
     return changed;
 }
 
-static uint32_t pred_of(game_t *g, sym_t s, uint32_t arity) {
-    return game_pred(g, s, arity);
-}
-
 /* ---- the final network ---- */
 
 static gnet_kind_t atom_kind(const term_store_t *ts, term_t t) {
@@ -246,11 +242,10 @@ static uint32_t order_key(const game_t *g, const grounder_t *gr, uint32_t id) {
     return 1 + g->preds[p].scc;
 }
 
-static const grounder_t *sort_gr;
+/* (key << 32 | id) values: atoms sorted by key, then id (no global state: players
+ * ground games in several threads). */
 static int by_key(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    uint32_t kx = order_key(sort_gr->g, sort_gr, x), ky = order_key(sort_gr->g, sort_gr, y);
-    if (kx != ky) return kx < ky ? -1 : 1;
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
@@ -267,12 +262,15 @@ static int lit_value(const gnet_t *n, gnet_lit_t l) {
 
 /* Renumbers atoms (dependencies first), folds constants, keeps the bodies that can hold. */
 static void build(gnet_t *n, grounder_t *gr) {
+    uint64_t *keyed = xmalloc((gr->n + 1) * sizeof *keyed);
     uint32_t *order = xmalloc((gr->n + 1) * sizeof *order),
              *newid = xmalloc((gr->n + 1) * sizeof *newid);
     for (uint32_t i = 0; i < gr->n; i++)
-        order[i] = i;
-    sort_gr = gr;
-    qsort(order, gr->n, sizeof *order, by_key);
+        keyed[i] = (uint64_t)order_key(gr->g, gr, i) << 32 | i;
+    qsort(keyed, gr->n, sizeof *keyed, by_key);
+    for (uint32_t i = 0; i < gr->n; i++)
+        order[i] = (uint32_t)keyed[i];
+    free(keyed);
     n->n = (uint32_t)gr->n;
     n->atom = xmalloc((n->n + 1) * sizeof *n->atom);
     n->kind = xmalloc(n->n + 1);
@@ -357,11 +355,9 @@ gnet_t *gnet_new(game_t *g, uint32_t max_atoms, strbuf_t *err) {
         }
     grounder_t gr = {.g = g, .max_atoms = max_atoms};
     gr.by_pred = xcalloc(g->n_preds + 1, sizeof *gr.by_pred);
-    gr.p_true = pred_of(g, SYM_TRUE, 1);
-    gr.p_does = pred_of(g, SYM_DOES, 2);
-    gr.p_next = pred_of(g, SYM_NEXT, 1);
-    gr.p_legal = pred_of(g, SYM_LEGAL, 2);
-    gr.p_init = pred_of(g, SYM_INIT, 1);
+    gr.p_next = game_pred(g, SYM_NEXT, 1);
+    gr.p_legal = game_pred(g, SYM_LEGAL, 2);
+    gr.p_init = game_pred(g, SYM_INIT, 1);
     while (apply_rules(&gr, false) && !gr.overflow) {
     }
     gnet_t *n = NULL;
