@@ -31,7 +31,12 @@ struct bsmt {
     frame_t scratch; /* a query's own ASTs */
     splitmix_t rng;
     bsmt_stats_t stats;
+    double deadline; /* checks give up (unknown) past it; 0: none */
 };
+
+void bsmt_set_deadline(bsmt_t *b, double deadline) {
+    b->deadline = deadline;
+}
 
 static void on_error(Z3_context c, Z3_error_code e) {
     die("z3: %s", Z3_get_error_msg(c, e));
@@ -131,8 +136,21 @@ static void assert_ast(bsmt_t *b, Z3_ast a) {
     Z3_solver_assert(b->ctx, b->solver, a);
 }
 
+/* Bounds the next check by the deadline (Z3's timeout parameter, whole milliseconds). */
+static void bound_check(bsmt_t *b, double t0) {
+    if (b->deadline <= 0) return;
+    double left = b->deadline - t0;
+    unsigned ms = left < 0.001 ? 1 : left > 3600 ? 3600000u : (unsigned)(left * 1000);
+    Z3_params p = Z3_mk_params(b->ctx);
+    Z3_params_inc_ref(b->ctx, p);
+    Z3_params_set_uint(b->ctx, p, Z3_mk_string_symbol(b->ctx, "timeout"), ms);
+    Z3_solver_set_params(b->ctx, b->solver, p);
+    Z3_params_dec_ref(b->ctx, p);
+}
+
 static Z3_lbool check(bsmt_t *b, uint32_t n, const Z3_ast *assume) {
     double t0 = now_seconds();
+    bound_check(b, t0);
     Z3_lbool r = Z3_solver_check_assumptions(b->ctx, b->solver, n, assume);
     double dt = now_seconds() - t0;
     b->stats.checks++;

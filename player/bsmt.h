@@ -62,6 +62,9 @@ int bsmt_move_wins(bsmt_t *b, term_t move);
  * goal below this one's), in some consistent outcome; 0 when in none; -1 unknown. */
 int bsmt_move_risky(bsmt_t *b, term_t move);
 
+/* Checks past this time (now_seconds) give up, answering unknown; 0: no bound. */
+void bsmt_set_deadline(bsmt_t *b, double deadline);
+
 bsmt_stats_t bsmt_stats(const bsmt_t *b);
 
 #endif

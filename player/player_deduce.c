@@ -365,9 +365,13 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     double t0 = now_seconds();
     double stop = t0 + (deadline - t0) * 0.8;
     p->turns++;
+    if (p->bsmt) bsmt_set_deadline(p->bsmt, stop);
     feed(p, turn);
     sink_offer(sink, turn->legal[0]);
-    if (turn->n_legal == 1) return turn->legal[0];
+    if (turn->n_legal == 1) {
+        if (p->bsmt) bsmt_set_deadline(p->bsmt, 0);
+        return turn->legal[0];
+    }
     /* safe: can neither end the game nor lower our goal in any consistent outcome;
      * unknown: not examined in time; gambles: risky without a win in all outcomes. Played
      * in that order of preference. One consistent world, played out natively, sorts most
@@ -425,11 +429,12 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
                 unknown[nu++] = m;
         }
     }
-    state_fini(&w);
     if (move != TERM_NONE) {
         p->proved++;
         if (p->setup.verbose) fprintf(stderr, "deduce: a proved win at turn %u\n", turn->turn);
         free(cands);
+        state_fini(&w);
+        if (p->bsmt) bsmt_set_deadline(p->bsmt, 0);
         sink_offer(sink, move);
         return move;
     }
@@ -446,7 +451,8 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
             uint32_t k = p->opts.entropy ? INFO_WORLDS : WORLDS;
             for (uint32_t i = 0; i < k; i++)
                 state_init(&worlds[i]);
-            nw = bsmt_sample(p->bsmt, k, worlds);
+            nw = now_seconds() < stop ? bsmt_sample(p->bsmt, k, worlds) : 0;
+            if (!nw && have_w) state_copy(&worlds[nw++], &w); /* out of time: the one world */
             move = p->opts.entropy ? info_play(p, cands, nc, worlds, nw)
                                    : sample_play(p, cands, nc, worlds, nw, stop, sink);
             for (uint32_t i = 0; i < k; i++)
@@ -456,6 +462,8 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
         }
     }
     free(cands);
+    state_fini(&w);
+    if (p->bsmt) bsmt_set_deadline(p->bsmt, 0);
     sink_offer(sink, move);
     return move;
 }
