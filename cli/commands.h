@@ -11,6 +11,7 @@ int cmd_match(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_accuracy(int argc, char **argv);
+int cmd_belief(int argc, char **argv);
 
 /* Shared option helpers: true when argv[*i] is name, taking its value into *value. */
 #include <stdbool.h>

@@ -120,6 +120,7 @@ term_t agent_first_move(const agent_t *a) {
 
 void agent_start(agent_t *a, double deadline) {
     player_start(a->player, &a->belief.states[0], deadline);
+    a->belief.history_only = a->player->own_belief;
     term_t *legal;
     a->last_legal = belief_legal(&a->belief, &legal, deadline); /* warms the reasoner */
     a->first = a->last_legal ? legal[0] : TERM_NONE;
@@ -195,7 +196,13 @@ static bool contains(const term_t *moves, uint32_t n, term_t m) {
 term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
     double t0 = now_seconds();
     term_t *legal;
-    uint32_t n = belief_legal(&a->belief, &legal, t0 + (deadline - t0) * 0.5);
+    player_turn_t told = {
+        .turn = a->turn, .history = a->belief.hist, .n_history = a->belief.n_hist};
+    uint32_t n = player_legal(a->player, &told, &legal);
+    if (!n) {
+        free(legal);
+        n = belief_legal(&a->belief, &legal, t0 + (deadline - t0) * 0.5);
+    }
     a->last_legal = n;
     term_t move = TERM_NONE;
     if (n) {
@@ -205,7 +212,9 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
                               .exact = a->belief.complete && a->belief.n == 1,
                               .legal = legal,
                               .n_legal = n,
-                              .turn = a->turn};
+                              .turn = a->turn,
+                              .history = a->belief.hist,
+                              .n_history = a->belief.n_hist};
         move = player_play(a->player, &turn, deadline, sink);
         if (!contains(legal, n, move)) move = legal[0];
     }

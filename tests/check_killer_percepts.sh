@@ -110,12 +110,11 @@ $1 == "does" {
     for (i = 1; i <= n; i++) {
         r = role[i]
         k = term_args(mv[i], a)
-        if (a[0] == "hide" && r == "random") killer = a[1] " " a[2]
-        else if (a[0] == "deal" && r == "random") {
+        if (a[0] == "deal" && r == "random") {
             c = a[1] " " a[2]
-            if (c == killer) violation("the killer card " c " is dealt")
-            if (c in owner) violation("card " c " dealt twice")
-            owner[c] = a[3]; known[a[3], c] = 1
+            if (c in owner || c == killer) violation("card " c " dealt twice")
+            if (a[3] == "table") killer = c
+            else { owner[c] = a[3]; known[a[3], c] = 1 }
         }
         else if (a[0] == "ask") asker = r
         else if (a[0] == "give") {

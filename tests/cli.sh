@@ -172,5 +172,18 @@ if "$GGP" --help 2>&1 | grep -q regress; then
 fi
 # ---- regress: end ----
 
+# ---- belief: what a GDL-II role can prove (guess.kif: secret 3, guesses 2 then 3) ----
+printf '(choose 3) noop\nnoop (guess 2)\nnoop (guess 3)\n' >"$tmp/guess"
+if run 0 "$GGP" belief "$GAMES/guess.kif" --role player --moves "$tmp/guess"; then
+    expect out "^step 1 worlds 4 entailed 1 " "belief: nothing known after the secret is picked"
+    expect out "^step 2 worlds 2 " "belief: 'higher' than 2 leaves 3 and 4"
+    expect out "^entailed \(secret 3\) \(stage 3\) found$" "belief: the secret once guessed"
+fi
+run 2 "$GGP" belief "$GAMES/guess.kif" --moves "$tmp/guess"      # no --role
+run 2 "$GGP" belief "$GAMES/guess.kif" --role nobody --seed 1 && expect err "not a role" "belief: bad role"
+printf '(choose 3) noop\nnoop (guess 9)\n' >"$tmp/guessbad"
+run 1 "$GGP" belief "$GAMES/guess.kif" --role player --moves "$tmp/guessbad" &&
+    expect err "guessbad:2: not a legal joint move" "belief: an illegal move names its line"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -15,8 +15,10 @@ command -v curl >/dev/null || { echo "curl is needed"; exit 77; }
 
 start_server a -- --player random --seed 11 --name alpha
 start_server b -- --player legal --seed 12 --name beta
+start_server c -- --player deduce --seed 13 --name gamma
 A=http://127.0.0.1:${PORT[a]}
 B=http://127.0.0.1:${PORT[b]}
+C=http://127.0.0.1:${PORT[c]}
 
 # run_matches NAME GAME PLAYERS N: plays N matches; checks the summary and every trace.
 run_matches() {
@@ -48,6 +50,8 @@ run_matches guess "$ROOT/games/guess.kif" "$A" 3
 run_matches guess_legal "$ROOT/games/guess.kif" "$B" 1
 run_matches mixed "$ROOT/games/tictactoe.kif" "$A,legal" 2
 [ -f "$ROOT/games/killer_small.kif" ] && run_matches killer "$ROOT/games/killer_small.kif" "$A,$B,random" 2
+# the deducing player over the protocol: its belief comes from the percepts it is sent
+[ -f "$ROOT/games/killer_small.kif" ] && run_matches killer_deduce "$ROOT/games/killer_small.kif" "$C,random,random" 2
 CORPUS=$ROOT/../shared/gdl-corpus
 for g in rockpaperscissors MontyHall; do
     [ -f "$CORPUS/$g.gdl" ] || continue
@@ -55,8 +59,8 @@ for g in rockpaperscissors MontyHall; do
     run_matches "$g" "$CORPUS/$g.gdl" "$p" 2
 done
 
-# the servers logged one line per request, none failed, and both still answer
-for s in a b; do
+# the servers logged one line per request, none failed, and all still answer
+for s in a b c; do
     alive "$s" || fail "server $s is not answering"
     n=$(grep -c ' cmd=' "$TMP/$s.log" || true)
     [ "$n" -gt 0 ] || fail "server $s logged no request"

@@ -1,4 +1,4 @@
-/* Unit tests for the `mcts` and `mcts+lbs` player kinds (server/player_mcts.c): options,
+/* Unit tests for the `mcts` and `mcts+lbs` player kinds (player/player_mcts.c): options,
  * tic-tac-toe matches against `random` through agents (the code path of `ggp match`), where it must
  * never lose nor answer an illegal move, a time-bounded search that offers its moves
  * through a sink (player.h directly), and the fallback when the true state is unknown. */

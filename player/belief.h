@@ -11,8 +11,8 @@
  * few turns back (kept for this), then from the initial state, within the time left. Only
  * if that finds nothing either are the successors under our move kept regardless of
  * percepts. The set is never empty. */
-#ifndef SERVER_BELIEF_H
-#define SERVER_BELIEF_H
+#ifndef PLAYER_BELIEF_H
+#define PLAYER_BELIEF_H
 
 #include "reason.h"
 
@@ -46,6 +46,7 @@ typedef struct {
     belief_snap_t snaps[BELIEF_SNAPSHOTS]; /* the most recent first */
     uint32_t n_snaps;
     splitmix_t rng;
+    bool history_only; /* only record observations (the player tracks belief itself) */
 } belief_t;
 
 /* Starts from the initial state. The reasoner is borrowed. */

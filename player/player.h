@@ -7,11 +7,12 @@
  * (monotonic seconds, as now_seconds()) and must return by it; play() also offers its best
  * move so far through the sink whenever that changes, because the caller may have to answer
  * before play() returns (a reasoner call can outlast any clock). */
-#ifndef SERVER_PLAYER_H
-#define SERVER_PLAYER_H
+#ifndef PLAYER_PLAYER_H
+#define PLAYER_PLAYER_H
 
 #include <stdbool.h>
 
+#include "belief.h"
 #include "reason.h"
 #include "util.h"
 
@@ -49,6 +50,9 @@ typedef struct {
     const term_t *legal; /* this role's legal moves, sorted canonically, n_legal >= 1 */
     uint32_t n_legal;
     uint32_t turn; /* 0 on the first move */
+    /* GDL-II: every observation so far (our move, our percepts), oldest first */
+    const belief_obs_t *history;
+    uint32_t n_history;
 } player_turn_t;
 
 struct player_kind {
@@ -65,6 +69,10 @@ struct player_kind {
     /* Kinds that take options ("NAME:OPTS", e.g. "mcts:iters=500"): true when OPTS are
      * valid (else, with a reason in err). NULL: the kind takes none. */
     bool (*check_options)(const char *opts, strbuf_t *err);
+    /* Optional: our legal moves as the player knows them this turn (turn->history is
+     * set; turn->legal is not), sorted by term id, into *moves (caller frees); 0 when it
+     * cannot tell. Used when the player set own_belief. */
+    uint32_t (*legal)(player_t *p, const player_turn_t *turn, term_t **moves);
     /* The OPTS of a kind player_kind_find made from "NAME:OPTS"; NULL for a table row. */
     const char *options;
 };
@@ -72,6 +80,9 @@ struct player_kind {
 /* Every player starts with this header. */
 struct player {
     const player_kind_t *kind;
+    /* Set by a player (at start) that knows its legal moves from a belief of its own
+     * (kind->legal): the agent then only records the history for it. */
+    bool own_belief;
 };
 
 /* The kind called name, or NULL. "NAME:OPTS" gives the kind NAME with options OPTS (when
@@ -86,12 +97,17 @@ void player_kind_help(strbuf_t *out);
 player_t *player_new(const player_kind_t *kind, const player_setup_t *setup);
 void player_start(player_t *p, const state_t *initial, double deadline);
 term_t player_play(player_t *p, const player_turn_t *turn, double deadline, move_sink_t *sink);
+/* The player's own legal moves (kind->legal), 0 when it has none to tell. */
+uint32_t player_legal(player_t *p, const player_turn_t *turn, term_t **moves);
 void player_stop(player_t *p);
 void player_free(player_t *p);
 
 /* The simple players of player_simple.c. */
 extern const player_kind_t player_random_kind; /* a uniformly random legal move */
 extern const player_kind_t player_legal_kind;  /* the first legal move (canonical order) */
+
+/* The deducing player (player_deduce.c): Z3 belief, plays proved wins. */
+extern const player_kind_t player_deduce_kind;
 
 /* UCT MCTS (player_mcts.c), when the server is built with mcts/. */
 #if defined(__has_include)

@@ -6,13 +6,11 @@
 #include <string.h>
 
 /* Every kind `ggp serve --player` and `ggp match --players` know. Add new kinds here: a kind
- * lives in server/player_NAME.c (it may call into mcts/, which server links when present). */
+ * lives in player/player_NAME.c (it may call into mcts/, which player links when present). */
 static const player_kind_t *const kinds[] = {
-    &player_random_kind,
-    &player_legal_kind,
+    &player_random_kind, &player_legal_kind, &player_deduce_kind,
 #ifdef PLAYER_HAVE_MCTS
-    &player_mcts_kind,
-    &player_lbs_kind,
+    &player_mcts_kind,   &player_lbs_kind,
 #endif
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
@@ -79,6 +77,11 @@ void player_start(player_t *p, const state_t *initial, double deadline) {
 
 term_t player_play(player_t *p, const player_turn_t *turn, double deadline, move_sink_t *sink) {
     return p->kind->play(p, turn, deadline, sink);
+}
+
+uint32_t player_legal(player_t *p, const player_turn_t *turn, term_t **moves) {
+    *moves = NULL;
+    return p->own_belief && p->kind->legal ? p->kind->legal(p, turn, moves) : 0;
 }
 
 void player_stop(player_t *p) {

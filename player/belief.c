@@ -347,6 +347,10 @@ static const belief_obs_t *record(belief_t *b, term_t move, const term_t *percep
 
 void belief_observe(belief_t *b, term_t move, const term_t *percepts, uint32_t n_percepts,
                     double deadline) {
+    if (b->history_only) {
+        record(b, move, percepts, n_percepts);
+        return;
+    }
     snapshot(b, b->n_hist);
     const belief_obs_t *obs = record(b, move, percepts, n_percepts);
     stateset_t set = {.max = b->max_states, .rng = &b->rng};

@@ -1,0 +1,187 @@
+/* ggp belief: what one role of a GDL-II game can prove, step by step (player/bsmt.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bsmt.h"
+#include "commands.h"
+#include "gnet.h"
+#include "trace.h"
+#include "validate.h"
+
+static const char *const belief_help =
+    "usage: ggp belief GAME --role R (--moves FILE | --seed S) [--cap N] [--quiet]\n\n"
+    "Plays a match of GAME (the joint moves of FILE, one line per step as for `ggp trace`,\n"
+    "'-' reads stdin; or random moves from seed S) and shows what role R knows after each\n"
+    "step, from its own moves and percepts only, by the Z3 belief reasoner:\n"
+    "  step T worlds N entailed K checks C ms_per_check X\n"
+    "  entailed FLUENT ...            (omitted with --quiet)\n"
+    "worlds is the number of states consistent with what R saw (\">=N\" when counting\n"
+    "stopped at the cap, default 10000); entailed the fluents true in all of them.\n"
+    "A history the reasoner finds inconsistent is reported as a bug (exit 1).\n";
+
+typedef struct {
+    game_t *g;
+    reasoner_t *r;
+    FILE *in; /* moves file, or NULL: random */
+    const char *file;
+    int line;
+    splitmix_t rng;
+} mover_t;
+
+/* The next joint move into joint: false at the end of the file or on an error (printed). */
+static bool next_joint(mover_t *m, const state_t *s, term_t *joint, bool *error) {
+    *error = false;
+    if (!m->in) {
+        for (uint32_t k = 0; k < m->g->n_roles; k++) {
+            const term_t *mv;
+            uint32_t n = reason_legal(m->r, s, k, &mv);
+            if (!n) return *error = true, false;
+            joint[k] = mv[splitmix_next(&m->rng) % n];
+        }
+        return true;
+    }
+    char buf[8192];
+    while (fgets(buf, sizeof buf, m->in)) {
+        m->line++;
+        char *p = buf + strspn(buf, " \t\r\n");
+        if (!*p || *p == ';') continue;
+        diag_t d;
+        diag_init(&d);
+        sexp_doc_t doc;
+        bool ok = sexp_parse(m->g->ts, p, strlen(p), m->file, &doc, &d) && doc.n == m->g->n_roles;
+        uint32_t i = 0;
+        for (const sexp_t *e = ok ? doc.first : NULL; e; e = e->next, i++)
+            if ((joint[i] = game_ground_term(m->g, e)) == TERM_NONE ||
+                !reason_is_legal(m->r, s, i, joint[i]))
+                ok = false;
+        sexp_doc_free(&doc);
+        diag_fini(&d);
+        if (!ok) {
+            fprintf(stderr, "ggp belief: %s:%d: not a legal joint move (one move per role)\n",
+                    m->file, m->line);
+            *error = true;
+        }
+        return ok;
+    }
+    return false;
+}
+
+static void print_step(bsmt_t *b, const game_t *g, uint64_t cap, bool quiet) {
+    bsmt_stats_t before = bsmt_stats(b);
+    uint64_t worlds = bsmt_count(b, cap);
+    term_t *ent;
+    uint32_t ne = bsmt_entailed_all(b, &ent);
+    bsmt_stats_t after = bsmt_stats(b);
+    uint64_t checks = after.checks - before.checks;
+    double ms = checks ? 1000 * (after.seconds - before.seconds) / (double)checks : 0;
+    printf("step %u worlds %s%llu entailed %u checks %llu ms_per_check %.3f\n", bsmt_step(b),
+           worlds >= cap ? ">=" : "", (unsigned long long)worlds, ne, (unsigned long long)checks,
+           ms);
+    if (!quiet && ne != UINT32_MAX) {
+        strbuf_t sb;
+        sb_init(&sb);
+        trace_sort_terms(g->ts, ent, ne, &sb);
+        printf("entailed %s\n", sb_str(&sb));
+        sb_fini(&sb);
+    }
+    free(ent);
+}
+
+static int run(game_t *g, uint32_t role, mover_t *m, uint64_t cap, bool quiet) {
+    strbuf_t err;
+    sb_init(&err);
+    gnet_t *net = gnet_new(g, 4000000, &err);
+    if (!net) {
+        fprintf(stderr, "ggp belief: %s\n", sb_str(&err));
+        sb_fini(&err);
+        return 1;
+    }
+    sb_fini(&err);
+    bsmt_t *b = bsmt_new(net, role, 1);
+    state_t s, nx;
+    state_init(&s);
+    state_init(&nx);
+    reason_initial(m->r, &s);
+    term_t *joint = xcalloc(g->n_roles, sizeof *joint);
+    int rc = 0;
+    bool error = false;
+    for (;;) {
+        if (bsmt_consistent(b) != 1) {
+            fprintf(stderr, "ggp belief: BUG: the history is inconsistent at step %u\n",
+                    bsmt_step(b));
+            rc = 1;
+            break;
+        }
+        print_step(b, g, cap, quiet);
+        fflush(stdout);
+        if (reason_terminal(m->r, &s) || !next_joint(m, &s, joint, &error)) break;
+        const term_t *pc;
+        uint32_t np = reason_sees(m->r, &s, joint, role, &pc);
+        term_t *copy = xmalloc((np + 1) * sizeof *copy);
+        memcpy(copy, pc, np * sizeof *pc);
+        bsmt_observe(b, joint[role], copy, np);
+        free(copy);
+        reason_next(m->r, &s, joint, &nx);
+        state_copy(&s, &nx);
+    }
+    if (error) rc = 1;
+    free(joint);
+    state_fini(&s);
+    state_fini(&nx);
+    bsmt_free(b);
+    gnet_free(net);
+    return rc;
+}
+
+int cmd_belief(int argc, char **argv) {
+    const char *path = NULL, *role_s = NULL, *moves = NULL, *seed_s = NULL, *cap_s = "10000", *v;
+    bool quiet = false;
+    for (int i = 1; i < argc; i++) {
+        if (opt_is_help(argv[i])) {
+            fputs(belief_help, stdout);
+            return 0;
+        } else if (opt_value(argc, argv, &i, "--role", &v))
+            role_s = v;
+        else if (opt_value(argc, argv, &i, "--moves", &v))
+            moves = v;
+        else if (opt_value(argc, argv, &i, "--seed", &v))
+            seed_s = v;
+        else if (opt_value(argc, argv, &i, "--cap", &v))
+            cap_s = v;
+        else if (!strcmp(argv[i], "--quiet"))
+            quiet = true;
+        else if (argv[i][0] == '-' || path) {
+            fprintf(stderr, "ggp belief: unexpected argument '%s'\n%s", argv[i], belief_help);
+            return 2;
+        } else
+            path = argv[i];
+    }
+    unsigned long long seed = 0, cap = 0;
+    if (!path || !role_s || (!moves == !seed_s)) {
+        fprintf(stderr, "ggp belief: give a GAME, --role and exactly one of --moves and --seed\n%s",
+                belief_help);
+        return 2;
+    }
+    if ((seed_s && !opt_uint("--seed", seed_s, &seed)) || !opt_uint("--cap", cap_s, &cap)) return 2;
+    game_t *g = cli_load_game(path);
+    if (!g) return 1;
+    int role = -1;
+    for (uint32_t k = 0; k < g->n_roles; k++)
+        if (!strcmp(term_sym_name(g->ts, term_sym(g->ts, g->roles[k])), role_s)) role = (int)k;
+    int rc = 2;
+    mover_t m = {.g = g, .r = reason_new(g), .file = moves, .rng = {seed}};
+    if (role < 0) {
+        fprintf(stderr, "ggp belief: %s is not a role of %s\n", role_s, path);
+    } else if (moves && !(m.in = strcmp(moves, "-") ? fopen(moves, "r") : stdin)) {
+        fprintf(stderr, "ggp belief: cannot read %s: %s\n", moves, strerror(errno));
+        rc = 1;
+    } else {
+        rc = run(g, (uint32_t)role, &m, cap ? cap : 1, quiet);
+    }
+    if (m.in && m.in != stdin) fclose(m.in);
+    reason_free(m.r);
+    game_free(g);
+    return rc;
+}

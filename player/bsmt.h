@@ -1,0 +1,70 @@
+/* What one role of a GDL-II game can prove about the state, on Z3 (the only file of
+ * player/ that includes z3.h).
+ *
+ * The game's ground network (gnet.h) is unrolled over the history the role has seen:
+ * one Boolean per fluent and step (step 0 the initial state), one per move of every role
+ * and step with exactly one move per role (pseudo-Boolean AtMost/AtLeast) and each move
+ * legal, the fluents of step t+1 equivalent to the `next` atoms of step t, no step before
+ * the current one terminal, our own moves as told, and for every percept the role could
+ * get its `sees` atom equivalent to whether it was received. Each observation adds one
+ * step; nothing is retracted (queries use assumption literals, so learned clauses stay).
+ *
+ * Queries about the current step: consistency (unsat means the history cannot happen: a
+ * bug to report), entailment of a fluent (a model gives a candidate, then its negation
+ * is refuted: Algorithm 1 of the killer paper), the set of all entailed fluents, samples
+ * of consistent states, the number of consistent states (by enumeration up to a cap),
+ * whether a move of ours wins in every consistent outcome, and whether it is risky. */
+#ifndef PLAYER_BSMT_H
+#define PLAYER_BSMT_H
+
+#include "gnet.h"
+#include "reason.h"
+
+typedef struct bsmt bsmt_t;
+
+typedef struct {
+    uint64_t checks;     /* solver calls */
+    double seconds;      /* their total time */
+    double max_seconds;  /* the longest */
+    double last_seconds; /* the last query's total (all its calls) */
+    uint64_t models;     /* models read */
+    double model_seconds;
+} bsmt_stats_t;
+
+/* For role index `role` of the network's game. */
+bsmt_t *bsmt_new(const gnet_t *n, uint32_t role, uint64_t seed);
+void bsmt_free(bsmt_t *b);
+/* Steps observed so far (the current step). */
+uint32_t bsmt_step(const bsmt_t *b);
+
+/* One step as the role saw it: its move (TERM_NONE when not told) and its percepts.
+ * False when the move or a percept cannot occur in the game at all (the history is
+ * then inconsistent). */
+bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n);
+
+/* 1 consistent, 0 not, -1 the solver gave up. */
+int bsmt_consistent(bsmt_t *b);
+/* 1 when fluent holds in every consistent state, 0 when not, -1 inconsistent/unknown. */
+int bsmt_entailed(bsmt_t *b, term_t fluent);
+/* Every entailed fluent, sorted by term id, into *out (caller frees); UINT32_MAX when
+ * the history is inconsistent. */
+uint32_t bsmt_entailed_all(bsmt_t *b, term_t **out);
+/* Up to k distinct consistent states into out[0..k) (initialised by the caller), random
+ * ones; returns how many. */
+uint32_t bsmt_sample(bsmt_t *b, uint32_t k, state_t *out);
+/* The number of distinct consistent states, counting stops at cap. */
+uint64_t bsmt_count(bsmt_t *b, uint64_t cap);
+/* 1 when playing move now ends the game with goal 100 for us in every consistent
+ * outcome (whatever the others play), 0 when not, -1 unknown. */
+int bsmt_move_wins(bsmt_t *b, term_t move);
+
+/* 1 when playing move now can end the game, or lower our goal value (the next state's
+ * goal below this one's), in some consistent outcome; 0 when in none; -1 unknown. */
+int bsmt_move_risky(bsmt_t *b, term_t move);
+
+/* Checks past this time (now_seconds) give up, answering unknown; 0: no bound. */
+void bsmt_set_deadline(bsmt_t *b, double deadline);
+
+bsmt_stats_t bsmt_stats(const bsmt_t *b);
+
+#endif

@@ -1,0 +1,505 @@
+/* The `deduce` player: plays what it can prove (GDL-II).
+ *
+ * At start it grounds the game (gnet.h) and starts a Z3 belief reasoner for its role
+ * (bsmt.h); each turn it first feeds the reasoner what it was told since (our moves and
+ * percepts, turn->history). Then:
+ *   1. a legal move after which every consistent outcome is terminal with goal 100 for us
+ *      is played at once (on the killer game: accuse exactly when the killer card is
+ *      entailed, Algorithm 1 of the paper);
+ *   2. otherwise it never gambles: a move that may end the game or lower our goal value
+ *      in some consistent outcome (on the killer game: a wrong accusation eliminates, 50
+ *      -> 0) is left out while another move remains;
+ *   One consistent world sampled by Z3 and played out natively sorts most moves first
+ *   (see deduce_play), so that Z3 is asked about few moves per turn;
+ *   3. among the rest, flat Monte-Carlo over worlds sampled by Z3, random playouts after
+ *      each candidate move, the best average goal.
+ * Its legal moves are those of a consistent world (kind->legal): the agent then only
+ * records the history for it (belief.h's sampled sets lose the true state on the full
+ * killer game and would offer illegal moves).
+ * A game that cannot be grounded (recursive rules, too large) is played by step 3 alone
+ * on the believed states the caller keeps. Counters are logged with --verbose.
+ *
+ * Options, as "deduce:OPT:OPT":
+ *   playouts=N       at most N rounds of playouts per move (one per candidate move each;
+ *                    default: as many as the clock allows), for reproducible tests
+ *   choose=info      step 3 picks instead the move whose percepts tell most about the
+ *                    world: the mutual information between 16 sampled worlds and our
+ *                    next two steps' percepts (others random); on the killer game, the
+ *                    ask expected to reveal most about the cards
+ *   choose=playouts  step 3 as above (the default) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bsmt.h"
+#include "gnet.h"
+#include "player.h"
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+#define INFO_WORLDS 16     /* worlds sampled for choose=info */
+#define WORLDS 4           /* states sampled per turn for the playouts (a Z3 model costs ~30 ms) */
+#define PLAYOUT_STEPS 1000 /* a playout longer than this scores 0 */
+#define MAX_ATOMS 2000000u /* ground networks larger than this are not built */
+
+typedef struct {
+    uint64_t rounds; /* playouts=N; 0: until the deadline */
+    bool entropy;    /* choose=info */
+} deduce_opts_t;
+
+typedef struct {
+    player_t base;
+    player_setup_t setup;
+    gnet_t *net;
+    bsmt_t *bsmt;
+    uint32_t fed; /* history entries given to bsmt */
+    bool broken;  /* bsmt found the history inconsistent (reported once) */
+    splitmix_t rng;
+    uint64_t proved, gambles_avoided, turns;
+    deduce_opts_t opts;
+    state_t world;       /* a consistent state of the current step, from Z3 */
+    uint32_t world_step; /* the bsmt step it belongs to + 1; 0: none */
+} deduce_player_t;
+
+/* "OPT:OPT..." with OPT playouts=N (N >= 1) or choose=playouts|info; false with a reason
+ * otherwise. */
+static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
+    const char *s = opts;
+    while (*s) {
+        size_t len = strcspn(s, ":");
+        char *end;
+        if (!len || (s[len] == ':' && !s[len + 1])) {
+            sb_printf(err, "empty option in '%s'", opts);
+            return false;
+        }
+        if (!strncmp(s, "playouts=", 9)) {
+            unsigned long long v = strtoull(s + 9, &end, 10);
+            if (end != s + len || end == s + 9 || v < 1 || v > 100000000) {
+                sb_printf(err, "playouts wants an integer 1..100000000, not '%.*s'", (int)len, s);
+                return false;
+            }
+            o->rounds = v;
+        } else if (len == 15 && !strncmp(s, "choose=playouts", 15)) {
+            o->entropy = false;
+        } else if (len == 11 && !strncmp(s, "choose=info", 11)) {
+            o->entropy = true;
+        } else {
+            sb_printf(err, "unknown option '%.*s' (deduce takes playouts=N, choose=playouts|info)",
+                      (int)len, s);
+            return false;
+        }
+        s += len + (s[len] == ':');
+    }
+    return true;
+}
+
+static bool deduce_check_options(const char *opts, strbuf_t *err) {
+    deduce_opts_t o = {0};
+    return parse_opts(opts, &o, err);
+}
+
+static player_t *deduce_create(const player_setup_t *setup) {
+    deduce_player_t *p = xcalloc(1, sizeof *p);
+    p->setup = *setup;
+    p->rng.s = setup->seed ^ 0xded0ce;
+    state_init(&p->world);
+    if (setup->options) {
+        strbuf_t err;
+        sb_init(&err);
+        parse_opts(setup->options, &p->opts, &err); /* checked by player_kind_find */
+        sb_fini(&err);
+    }
+    return &p->base;
+}
+
+static void deduce_start(player_t *pl, const state_t *initial, double deadline) {
+    (void)initial;
+    (void)deadline;
+    deduce_player_t *p = (deduce_player_t *)pl;
+    strbuf_t err;
+    sb_init(&err);
+    p->net = gnet_new(p->setup.game, MAX_ATOMS, &err);
+    if (!p->net)
+        fprintf(stderr, "deduce: %s; playing by sampled playouts only\n", sb_str(&err));
+    else
+        p->bsmt = bsmt_new(p->net, p->setup.role, p->setup.seed);
+    p->base.own_belief = p->bsmt != NULL; /* our legal moves come from Z3 worlds */
+    sb_fini(&err);
+}
+
+static void feed(deduce_player_t *p, const player_turn_t *turn) {
+    if (!p->bsmt) return;
+    for (; p->fed < turn->n_history; p->fed++) {
+        const belief_obs_t *o = &turn->history[p->fed];
+        if (!bsmt_observe(p->bsmt, o->move, o->percepts, o->n_percepts) && !p->broken) {
+            p->broken = true;
+            fprintf(stderr, "deduce: BUG: observation %u cannot happen in the game\n", p->fed);
+        }
+    }
+    if (!p->broken && bsmt_consistent(p->bsmt) == 0) {
+        p->broken = true;
+        fprintf(stderr, "deduce: BUG: the history is inconsistent at step %u\n", p->fed);
+    }
+}
+
+/* A random playout from s after our move; our goal at the end (0 when too long). */
+static int playout(deduce_player_t *p, const state_t *s, term_t move) {
+    reasoner_t *r = p->setup.reasoner;
+    const game_t *g = p->setup.game;
+    state_t cur, nx;
+    state_init(&cur);
+    state_init(&nx);
+    state_copy(&cur, s);
+    term_t joint[64];
+    int value = 0;
+    for (uint32_t step = 0; step < PLAYOUT_STEPS && g->n_roles <= 64; step++) {
+        if (reason_terminal(r, &cur)) {
+            value = reason_goal_value(r, &cur, p->setup.role);
+            break;
+        }
+        bool ok = true;
+        for (uint32_t k = 0; k < g->n_roles && ok; k++) {
+            const term_t *m;
+            uint32_t n = reason_legal(r, &cur, k, &m);
+            if (!n)
+                ok = false;
+            else if (step == 0 && k == p->setup.role)
+                joint[k] = move;
+            else
+                joint[k] = m[splitmix_next(&p->rng) % n];
+        }
+        if (!ok) break;
+        if (step == 0 && !reason_is_legal(r, &cur, p->setup.role, move)) break;
+        reason_next(r, &cur, joint, &nx);
+        state_copy(&cur, &nx);
+    }
+    state_fini(&cur);
+    state_fini(&nx);
+    return value < 0 ? 0 : value;
+}
+
+/* Flat Monte-Carlo over worlds: round robin over (move, world) until deadline. */
+static term_t sample_play(deduce_player_t *p, const term_t *moves, uint32_t n,
+                          const state_t *worlds, uint32_t nw, double deadline, move_sink_t *sink) {
+    double *sum = xcalloc(n, sizeof *sum);
+    uint64_t *cnt = xcalloc(n, sizeof *cnt);
+    term_t best = moves[0];
+    uint64_t round = 0;
+    while (nw && now_seconds() < deadline && (!p->opts.rounds || round < p->opts.rounds)) {
+        for (uint32_t i = 0; i < n && now_seconds() < deadline; i++) {
+            sum[i] += playout(p, &worlds[round % nw], moves[i]);
+            cnt[i]++;
+        }
+        round++;
+        double bv = -1;
+        for (uint32_t i = 0; i < n; i++)
+            if (cnt[i] && sum[i] / cnt[i] > bv) bv = sum[i] / cnt[i], best = moves[i];
+        sink_offer(sink, best);
+    }
+    free(sum);
+    free(cnt);
+    return best;
+}
+
+typedef enum { IN_W_SAFE, IN_W_WINS, IN_W_RISKY, IN_W_UNKNOWN } in_world_t;
+
+/* What move does in one consistent world w, whatever the others play (every joint move
+ * of theirs, at most JOINTS_MAX): wins (terminal, goal 100), risky (ends the game or
+ * lowers our goal), else safe there. Native reasoner only: Z3 is asked about the rest. */
+#define JOINTS_MAX 256
+typedef struct {
+    deduce_player_t *p;
+    const state_t *w;
+    term_t joint[64];
+    int before;
+    uint32_t seen;
+    bool all_win, some_risky;
+    state_t nx;
+} probe_t;
+
+static void probe(probe_t *pr, uint32_t k) {
+    const game_t *g = pr->p->setup.game;
+    reasoner_t *r = pr->p->setup.reasoner;
+    if (pr->seen > JOINTS_MAX) return;
+    if (k == g->n_roles) {
+        pr->seen++;
+        reason_next(r, pr->w, pr->joint, &pr->nx);
+        bool term = reason_terminal(r, &pr->nx);
+        int after = reason_goal_value(r, &pr->nx, pr->p->setup.role);
+        if (!(term && after == 100)) pr->all_win = false;
+        if (term || (pr->before >= 0 && after >= 0 && after < pr->before)) pr->some_risky = true;
+        return;
+    }
+    if (k == pr->p->setup.role) return probe(pr, k + 1);
+    const term_t *m;
+    uint32_t n = reason_legal(r, pr->w, k, &m);
+    term_t *moves = xmalloc((n + 1) * sizeof *moves);
+    memcpy(moves, m, n * sizeof *m);
+    for (uint32_t i = 0; i < n && pr->seen <= JOINTS_MAX; i++) {
+        pr->joint[k] = moves[i];
+        probe(pr, k + 1);
+    }
+    free(moves);
+}
+
+static in_world_t in_world(deduce_player_t *p, const state_t *w, term_t move) {
+    reasoner_t *r = p->setup.reasoner;
+    if (p->setup.game->n_roles > 64 || !reason_is_legal(r, w, p->setup.role, move))
+        return IN_W_UNKNOWN;
+    probe_t pr = {.p = p, .w = w, .all_win = true};
+    pr.before = reason_goal_value(r, w, p->setup.role);
+    pr.joint[p->setup.role] = move;
+    state_init(&pr.nx);
+    probe(&pr, 0);
+    state_fini(&pr.nx);
+    if (pr.seen > JOINTS_MAX || !pr.seen) return IN_W_UNKNOWN;
+    return pr.all_win ? IN_W_WINS : pr.some_risky ? IN_W_RISKY : IN_W_SAFE;
+}
+
+/* Our percepts over two steps from world w after our move, the others (and we, on the
+ * second step) playing uniformly random moves: a hash of the sequence. */
+static uint64_t percept_trace(deduce_player_t *p, const state_t *w, term_t move) {
+    reasoner_t *r = p->setup.reasoner;
+    const game_t *g = p->setup.game;
+    state_t cur, nx;
+    state_init(&cur);
+    state_init(&nx);
+    state_copy(&cur, w);
+    uint64_t h = 1469598103934665603ull;
+    term_t joint[64];
+    for (int step = 0; step < 2 && g->n_roles <= 64 && !reason_terminal(r, &cur); step++) {
+        for (uint32_t k = 0; k < g->n_roles; k++) {
+            const term_t *m;
+            uint32_t n = reason_legal(r, &cur, k, &m);
+            joint[k] = step == 0 && k == p->setup.role ? move
+                       : n                             ? m[splitmix_next(&p->rng) % n]
+                                                       : 0;
+        }
+        const term_t *pc;
+        uint32_t np = reason_sees(r, &cur, joint, p->setup.role, &pc);
+        uint64_t sum = 0; /* order-free: percepts are a set */
+        for (uint32_t i = 0; i < np; i++)
+            sum += (uint64_t)pc[i] * 0x9E3779B97F4A7C15ull;
+        h = (h ^ sum ^ (uint64_t)step) * 1099511628211ull;
+        reason_next(r, &cur, joint, &nx);
+        state_copy(&cur, &nx);
+    }
+    state_fini(&cur);
+    state_fini(&nx);
+    return h;
+}
+
+/* Entropy (bits) of the values v[0..n) taken as equally likely outcomes. */
+static double entropy(uint64_t *v, uint32_t n) {
+    qsort(v, n, sizeof *v, cmp_u64);
+    double e = 0;
+    for (uint32_t i = 0, j; i < n; i = j) {
+        for (j = i; j < n && v[j] == v[i]; j++) {
+        }
+        double q = (double)(j - i) / n;
+        e -= q * log2(q);
+    }
+    return e;
+}
+
+/* The move whose percepts tell most about the world: the mutual information between the
+ * sampled world and our next two steps' percepts, H(percepts) - mean H(percepts | world),
+ * estimated with REPEATS random continuations per world. */
+#define REPEATS 4
+static term_t info_play(deduce_player_t *p, const term_t *moves, uint32_t n, const state_t *worlds,
+                        uint32_t nw) {
+    term_t best = moves[0];
+    double best_gain = -1;
+    uint64_t *all = xmalloc((nw * REPEATS + 1) * sizeof *all);
+    for (uint32_t i = 0; i < n; i++) {
+        double cond = 0;
+        for (uint32_t w = 0; w < nw; w++) {
+            for (uint32_t k = 0; k < REPEATS; k++)
+                all[w * REPEATS + k] = percept_trace(p, &worlds[w], moves[i]);
+            uint64_t one[REPEATS];
+            memcpy(one, all + w * REPEATS, sizeof one);
+            cond += entropy(one, REPEATS) / nw;
+        }
+        double gain = nw ? entropy(all, nw * REPEATS) - cond : 0;
+        if (gain > best_gain + 1e-9) best_gain = gain, best = moves[i];
+    }
+    free(all);
+    return best;
+}
+
+/* A consistent state of the current step (one Z3 model per step, kept). */
+static bool current_world(deduce_player_t *p) {
+    if (!p->bsmt || p->broken) return false;
+    if (p->world_step == bsmt_step(p->bsmt) + 1) return true;
+    if (bsmt_sample(p->bsmt, 1, &p->world) != 1) return false;
+    p->world_step = bsmt_step(p->bsmt) + 1;
+    return true;
+}
+
+static int cmp_term(const void *a, const void *b) {
+    term_t x = *(const term_t *)a, y = *(const term_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Our legal moves: those of a consistent world (in GDL-II a role knows its own moves). */
+static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, term_t **moves) {
+    deduce_player_t *p = (deduce_player_t *)pl;
+    feed(p, turn);
+    *moves = NULL;
+    if (!current_world(p)) return 0;
+    const term_t *m;
+    uint32_t n = reason_legal(p->setup.reasoner, &p->world, p->setup.role, &m);
+    *moves = xmalloc((n + 1) * sizeof **moves);
+    memcpy(*moves, m, n * sizeof *m);
+    qsort(*moves, n, sizeof **moves, cmp_term);
+    return n;
+}
+
+static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadline,
+                          move_sink_t *sink) {
+    deduce_player_t *p = (deduce_player_t *)pl;
+    double t0 = now_seconds();
+    double stop = t0 + (deadline - t0) * 0.8;
+    p->turns++;
+    if (p->bsmt) bsmt_set_deadline(p->bsmt, stop);
+    feed(p, turn);
+    sink_offer(sink, turn->legal[0]);
+    if (turn->n_legal == 1) {
+        if (p->bsmt) bsmt_set_deadline(p->bsmt, 0);
+        return turn->legal[0];
+    }
+    /* safe: can neither end the game nor lower our goal in any consistent outcome;
+     * unknown: not examined in time; gambles: risky without a win in all outcomes. Played
+     * in that order of preference. One consistent world, played out natively, sorts most
+     * moves at once: a move risky there is risky; only a move winning there can win in
+     * all worlds (the paper's candidate), and only one safe there needs Z3 to be safe. */
+    uint32_t n = turn->n_legal;
+    term_t *cands = xmalloc(3 * n * sizeof *cands), *unknown = cands + n, *gambles = cands + 2 * n;
+    uint32_t nc = 0, nu = 0, ng = 0;
+    bool usable = p->bsmt && !p->broken;
+    /* the world: one of the agent's believed states (a Z3 model of a long unrolling costs
+     * up to seconds on the full killer game), else one sampled by Z3 */
+    state_t w;
+    state_init(&w);
+    bool have_w = false;
+    if (usable && current_world(p)) {
+        state_copy(&w, &p->world);
+        have_w = true;
+    } else if (turn->n_states && !pl->own_belief) {
+        state_copy(&w, &turn->states[splitmix_next(&p->rng) % turn->n_states]);
+        have_w = true;
+    }
+    term_t move = TERM_NONE;
+    for (uint32_t i = 0; i < n && move == TERM_NONE; i++) {
+        term_t m = turn->legal[i];
+        in_world_t iw = have_w ? in_world(p, &w, m) : IN_W_UNKNOWN;
+        if (!usable || now_seconds() > stop) {
+            /* not examined: what the world says is all we know */
+            if (iw == IN_W_RISKY || iw == IN_W_WINS)
+                gambles[ng++] = m;
+            else
+                unknown[nu++] = m;
+        } else if (iw == IN_W_WINS || iw == IN_W_UNKNOWN) {
+            if (bsmt_move_wins(p->bsmt, m) == 1)
+                move = m;
+            else if (iw == IN_W_WINS)
+                gambles[ng++] = m;
+            else {
+                int r = bsmt_move_risky(p->bsmt, m);
+                if (r == 0)
+                    cands[nc++] = m;
+                else if (r > 0)
+                    gambles[ng++] = m;
+                else
+                    unknown[nu++] = m;
+            }
+        } else if (iw == IN_W_RISKY) {
+            gambles[ng++] = m;
+        } else {
+            int r = bsmt_move_risky(p->bsmt, m);
+            if (r == 0)
+                cands[nc++] = m;
+            else if (r > 0)
+                gambles[ng++] = m;
+            else
+                unknown[nu++] = m;
+        }
+    }
+    if (move != TERM_NONE) {
+        p->proved++;
+        if (p->setup.verbose) fprintf(stderr, "deduce: a proved win at turn %u\n", turn->turn);
+        free(cands);
+        state_fini(&w);
+        if (p->bsmt) bsmt_set_deadline(p->bsmt, 0);
+        sink_offer(sink, move);
+        return move;
+    }
+    p->gambles_avoided += ng;
+    if (!nc) {
+        memmove(cands, nu ? unknown : gambles, (nu ? nu : ng) * sizeof *cands);
+        nc = nu ? nu : ng;
+    }
+    move = cands[0];
+    if (nc > 1) {
+        state_t worlds[INFO_WORLDS];
+        uint32_t nw = 0;
+        if (usable && (pl->own_belief || !turn->n_states)) {
+            uint32_t k = p->opts.entropy ? INFO_WORLDS : WORLDS;
+            for (uint32_t i = 0; i < k; i++)
+                state_init(&worlds[i]);
+            nw = now_seconds() < stop ? bsmt_sample(p->bsmt, k, worlds) : 0;
+            if (!nw && have_w) state_copy(&worlds[nw++], &w); /* out of time: the one world */
+            move = p->opts.entropy ? info_play(p, cands, nc, worlds, nw)
+                                   : sample_play(p, cands, nc, worlds, nw, stop, sink);
+            for (uint32_t i = 0; i < k; i++)
+                state_fini(&worlds[i]);
+        } else {
+            move = sample_play(p, cands, nc, turn->states, turn->n_states, stop, sink);
+        }
+    }
+    free(cands);
+    state_fini(&w);
+    if (p->bsmt) bsmt_set_deadline(p->bsmt, 0);
+    sink_offer(sink, move);
+    return move;
+}
+
+static void deduce_stop(player_t *pl) {
+    deduce_player_t *p = (deduce_player_t *)pl;
+    if (p->setup.verbose && p->bsmt) {
+        bsmt_stats_t st = bsmt_stats(p->bsmt);
+        fprintf(stderr,
+                "deduce: %llu turns, %llu proved wins, %llu gambles avoided; z3 %llu checks, "
+                "%.2f ms average, %.1f ms max; %llu models, %.2f ms average\n",
+                (unsigned long long)p->turns, (unsigned long long)p->proved,
+                (unsigned long long)p->gambles_avoided, (unsigned long long)st.checks,
+                st.checks ? 1000 * st.seconds / st.checks : 0.0, 1000 * st.max_seconds,
+                (unsigned long long)st.models,
+                st.models ? 1000 * st.model_seconds / st.models : 0.0);
+    }
+}
+
+static void deduce_destroy(player_t *pl) {
+    deduce_player_t *p = (deduce_player_t *)pl;
+    state_fini(&p->world);
+    bsmt_free(p->bsmt);
+    gnet_free(p->net);
+    free(p);
+}
+
+const player_kind_t player_deduce_kind = {
+    .name = "deduce",
+    .summary = "GDL-II: plays a move proved to win (Z3 belief), never gambles, else playouts "
+               "over sampled worlds (deduce:playouts=N:choose=playouts|info)",
+    .create = deduce_create,
+    .start = deduce_start,
+    .play = deduce_play,
+    .stop = deduce_stop,
+    .destroy = deduce_destroy,
+    .check_options = deduce_check_options,
+    .legal = deduce_legal,
+};

@@ -1,0 +1,196 @@
+/* The Z3 belief reasoner (player/bsmt) against exact belief sets: random matches of small
+ * GDL-II games; for every role and step, the set of states consistent with what the role
+ * saw is enumerated with the reasoner (every joint move with our move, legal, yielding our
+ * percepts), and Z3 must give the same entailed fluents (and the same number of states
+ * when few). BSMT_MATCHES (environment) sets the matches per game, 100 by default;
+ * BSMT_COUNT the largest belief set also counted, 6 by default. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "belief_enum.h"
+#include "bsmt.h"
+#include "gnet.h"
+#include "load.h"
+#include "reason.h"
+#include "validate.h"
+
+typedef struct {
+    uint64_t steps, counted, checks;
+    double seconds;
+} tally_t;
+
+/* Belief sets up to this size are also counted by Z3 (one model per state: slow). */
+static uint32_t count_max(void) {
+    const char *e = getenv("BSMT_COUNT");
+    return e ? (uint32_t)atoi(e) : 6;
+}
+
+/* Compares one role's view of a played match, step by step. */
+static void check_role(game_t *g, reasoner_t *r, const gnet_t *net, uint32_t role, const obs_t *obs,
+                       uint32_t steps, uint64_t seed, tally_t *t) {
+    bsmt_t *b = bsmt_new(net, role, seed);
+    set_t cur = {0};
+    state_t init;
+    state_init(&init);
+    reason_initial(r, &init);
+    set_add(&cur, &init);
+    state_fini(&init);
+    term_t *want = malloc(4096 * sizeof *want);
+    for (uint32_t step = 0;; step++) {
+        assert_true(cur.n > 0);
+        assert_int_equal(bsmt_consistent(b), 1);
+        term_t *got;
+        uint32_t ng = bsmt_entailed_all(b, &got);
+        uint32_t nw = intersection(&cur, want);
+        if (ng != nw || memcmp(got, want, nw * sizeof *want)) {
+            strbuf_t sb;
+            sb_init(&sb);
+            for (uint32_t i = 0; i < nw; i++)
+                term_print(g->ts, want[i], &sb), sb_putc(&sb, ' ');
+            sb_puts(&sb, "\n  z3: ");
+            for (uint32_t i = 0; i < ng && ng != UINT32_MAX; i++)
+                term_print(g->ts, got[i], &sb), sb_putc(&sb, ' ');
+            fail_msg("%s role %u step %u: entailed differ\n  enumeration: %s", g->file, role, step,
+                     sb_str(&sb));
+        }
+        free(got);
+        if (cur.n <= count_max()) {
+            assert_int_equal(bsmt_count(b, 1000), cur.n);
+            t->counted++;
+        }
+        t->steps++;
+        if (step == steps) break;
+        assert_true(bsmt_observe(b, obs[step].move, obs[step].pc, obs[step].n));
+        belief_step(r, g, role, &obs[step], &cur);
+    }
+    bsmt_stats_t st = bsmt_stats(b);
+    t->checks += st.checks;
+    t->seconds += st.seconds;
+    free(want);
+    set_free(&cur);
+    bsmt_free(b);
+}
+
+static void check_game(game_t *g, uint32_t matches) {
+    reasoner_t *r = reason_new(g);
+    strbuf_t err;
+    sb_init(&err);
+    gnet_t *net = gnet_new(g, 1000000, &err);
+    if (!net) fail_msg("%s: %s", g->file, sb_str(&err));
+    sb_fini(&err);
+    splitmix_t rng = {0x5eed};
+    tally_t t = {0};
+    uint32_t nr = g->n_roles;
+    for (uint32_t m = 0; m < matches; m++) {
+        obs_t *obs[16] = {0};
+        uint32_t steps = 0, cap = 0;
+        state_t s, nx;
+        state_init(&s);
+        state_init(&nx);
+        reason_initial(r, &s);
+        while (!reason_terminal(r, &s)) {
+            term_t joint[16];
+            for (uint32_t k = 0; k < nr; k++) {
+                const term_t *mv;
+                uint32_t n = reason_legal(r, &s, k, &mv);
+                assert_true(n > 0);
+                joint[k] = mv[splitmix_next(&rng) % n];
+            }
+            if (steps == cap) {
+                cap = cap ? 2 * cap : 64;
+                for (uint32_t k = 0; k < nr; k++)
+                    obs[k] = realloc(obs[k], cap * sizeof *obs[k]);
+            }
+            for (uint32_t k = 0; k < nr; k++) {
+                term_t buf[256];
+                obs_t *o = &obs[k][steps];
+                o->move = joint[k];
+                o->n = sorted_percepts(r, &s, joint, k, buf);
+                o->pc = malloc((o->n + 1) * sizeof *o->pc);
+                memcpy(o->pc, buf, o->n * sizeof *buf);
+            }
+            reason_next(r, &s, joint, &nx);
+            state_copy(&s, &nx);
+            steps++;
+        }
+        for (uint32_t k = 0; k < nr; k++)
+            if (strcmp(term_sym_name(g->ts, term_sym(g->ts, g->roles[k])), "random"))
+                check_role(g, r, net, k, obs[k], steps, m * 31 + k, &t);
+        for (uint32_t k = 0; k < nr; k++) {
+            for (uint32_t i = 0; i < steps; i++)
+                free(obs[k][i].pc);
+            free(obs[k]);
+        }
+        state_fini(&s);
+        state_fini(&nx);
+    }
+    printf("bsmt %s: %u matches, %llu role-steps equal (%llu counted exactly), %llu z3 checks, "
+           "%.3f ms per check\n",
+           g->file, matches, (unsigned long long)t.steps, (unsigned long long)t.counted,
+           (unsigned long long)t.checks, t.checks ? 1000 * t.seconds / t.checks : 0.0);
+    gnet_free(net);
+    reason_free(r);
+}
+
+static uint32_t n_matches(void) {
+    const char *e = getenv("BSMT_MATCHES");
+    return e ? (uint32_t)atoi(e) : 100;
+}
+
+static void run_file(const char *path) {
+    game_t *g = load_path(path);
+    assert_non_null(g);
+    check_game(g, n_matches());
+    game_free(g);
+}
+
+static void test_guess(void **state) {
+    (void)state;
+    run_file(GAMES_DIR "/guess.kif");
+}
+
+static void test_killer_small(void **state) {
+    (void)state;
+    run_file(GAMES_DIR "/killer_small.kif");
+}
+
+static const char *corpus_dir(void) {
+    const char *e = getenv("GGP_CORPUS");
+    return e ? e : CORPUS_DIR;
+}
+
+static void run_corpus(const char *name) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", corpus_dir(), name);
+    FILE *f = fopen(path, "r");
+    if (!f) fail_msg("corpus game %s not found (set GGP_CORPUS)", path);
+    fclose(f);
+    run_file(path);
+}
+
+static void test_montyhall(void **state) {
+    (void)state;
+    run_corpus("MontyHall.gdl");
+}
+
+static void test_montyhall20(void **state) {
+    (void)state;
+    run_corpus("MontyHall-20door.gdl");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_guess),
+        cmocka_unit_test(test_montyhall),
+        cmocka_unit_test(test_montyhall20),
+        cmocka_unit_test(test_killer_small),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,201 @@
+/* The `deduce` player on killer_small against exact enumeration: three deducing players
+ * play seeded matches (the master's `random` deals); at every turn where a player may
+ * accuse, its belief set is enumerated exactly from what it saw, and the player must
+ * accuse exactly when the killer card is the same in every consistent state, naming that
+ * card; it must never accuse wrongly; the legal moves it tells (from its own belief) are
+ * the true ones at every step. DEDUCE_MATCHES (environment) sets the number of
+ * matches, 10 by default. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "belief_enum.h"
+#include "load.h"
+#include "player.h"
+#include "validate.h"
+
+#define ROLES 4
+
+static bool named(const game_t *g, term_t t, const char *name) {
+    return !strcmp(term_sym_name(g->ts, term_sym(g->ts, t)), name);
+}
+
+/* The killer card if every state agrees on it, else TERM_NONE; as the term (killer X Y). */
+static term_t entailed_killer(const game_t *g, const set_t *s) {
+    term_t k = TERM_NONE;
+    for (uint32_t i = 0; i < s->n; i++) {
+        term_t here = TERM_NONE;
+        for (uint32_t j = 0; j < s->v[i].n; j++)
+            if (term_kind(g->ts, s->v[i].facts[j]) == TERM_FUN &&
+                named(g, s->v[i].facts[j], "killer"))
+                here = s->v[i].facts[j];
+        if (i == 0) k = here;
+        if (here != k) return TERM_NONE;
+    }
+    return k;
+}
+
+static int cmp_id(const void *a, const void *b) {
+    term_t x = *(const term_t *)a, y = *(const term_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct {
+    uint64_t choices, accusations, entailed_turns;
+} tally_t;
+
+static void play_match(game_t *g, reasoner_t *r, const player_kind_t *kind, uint64_t seed,
+                       tally_t *t) {
+    player_t *pl[ROLES] = {0};
+    belief_obs_t *hist[ROLES] = {0};
+    obs_t *obs[ROLES] = {0};
+    set_t bel[ROLES] = {{0}};
+    uint32_t steps = 0, cap = 0;
+    state_t s, nx;
+    state_init(&s);
+    state_init(&nx);
+    reason_initial(r, &s);
+    for (uint32_t k = 1; k < ROLES; k++) {
+        player_setup_t su = {.game = g,
+                             .reasoner = r,
+                             .role = k,
+                             .startclock = 10,
+                             .playclock = 10,
+                             .seed = seed * 7 + k};
+        pl[k] = player_new(kind, &su);
+        player_start(pl[k], &s, now_seconds() + 10);
+        set_add(&bel[k], &s);
+    }
+    splitmix_t rng = {seed};
+    while (!reason_terminal(r, &s)) {
+        term_t joint[ROLES];
+        for (uint32_t k = 0; k < ROLES; k++) {
+            const term_t *m;
+            uint32_t n = reason_legal(r, &s, k, &m);
+            assert_true(n > 0);
+            if (k == 0) {
+                joint[k] = m[splitmix_next(&rng) % n];
+                continue;
+            }
+            term_t *legal = malloc(n * sizeof *legal);
+            memcpy(legal, m, n * sizeof *m);
+            player_turn_t turn = {.legal = legal,
+                                  .n_legal = n,
+                                  .turn = steps,
+                                  .history = hist[k],
+                                  .n_history = steps};
+            /* the legal moves it knows are the true ones */
+            term_t *own;
+            uint32_t no = player_legal(pl[k], &turn, &own);
+            qsort(legal, n, sizeof *legal, cmp_id);
+            assert_int_equal(no, n);
+            assert_memory_equal(own, legal, n * sizeof *legal);
+            free(own);
+            joint[k] = player_play(pl[k], &turn, now_seconds() + 10, NULL);
+            bool can_accuse = false;
+            for (uint32_t i = 0; i < n; i++)
+                can_accuse |=
+                    term_kind(g->ts, legal[i]) == TERM_FUN && named(g, legal[i], "accuse");
+            if (can_accuse) {
+                t->choices++;
+                term_t killer = entailed_killer(g, &bel[k]);
+                bool accuses =
+                    term_kind(g->ts, joint[k]) == TERM_FUN && named(g, joint[k], "accuse");
+                if (killer != TERM_NONE) t->entailed_turns++;
+                if (accuses) t->accusations++;
+                if (accuses != (killer != TERM_NONE)) {
+                    strbuf_t sb;
+                    sb_init(&sb);
+                    term_print(g->ts, joint[k], &sb);
+                    sb_puts(&sb, " killer ");
+                    if (killer) term_print(g->ts, killer, &sb);
+                    print_message("role %u step %u: %u states, plays %s\n", k, steps, bel[k].n,
+                                  sb_str(&sb));
+                }
+                /* accuse exactly when the killer is entailed, and name it */
+                assert_int_equal(accuses, killer != TERM_NONE);
+                if (accuses) {
+                    assert_int_equal(term_arg(g->ts, joint[k], 0), term_arg(g->ts, killer, 0));
+                    assert_int_equal(term_arg(g->ts, joint[k], 1), term_arg(g->ts, killer, 1));
+                }
+            }
+            free(legal);
+        }
+        if (steps == cap) {
+            cap = cap ? 2 * cap : 128;
+            for (uint32_t k = 0; k < ROLES; k++) {
+                hist[k] = realloc(hist[k], cap * sizeof *hist[k]);
+                obs[k] = realloc(obs[k], cap * sizeof *obs[k]);
+            }
+        }
+        for (uint32_t k = 1; k < ROLES; k++) {
+            term_t buf[256];
+            obs_t *o = &obs[k][steps];
+            o->move = joint[k];
+            o->n = sorted_percepts(r, &s, joint, k, buf);
+            o->pc = malloc((o->n + 1) * sizeof *o->pc);
+            memcpy(o->pc, buf, o->n * sizeof *buf);
+            hist[k][steps] = (belief_obs_t){o->move, o->pc, o->n};
+            belief_step(r, g, k, o, &bel[k]);
+            assert_true(bel[k].n > 0);
+        }
+        reason_next(r, &s, joint, &nx);
+        state_copy(&s, &nx);
+        steps++;
+    }
+    for (uint32_t k = 1; k < ROLES; k++) {
+        player_stop(pl[k]);
+        player_free(pl[k]);
+        for (uint32_t i = 0; i < steps; i++)
+            free(obs[k][i].pc);
+        free(obs[k]);
+        free(hist[k]);
+        set_free(&bel[k]);
+    }
+    state_fini(&s);
+    state_fini(&nx);
+}
+
+static void test_deduce_killer_small(void **state) {
+    (void)state;
+    game_t *g = load_file("killer_small.kif");
+    assert_non_null(g);
+    reasoner_t *r = reason_new(g);
+    const player_kind_t *kind = player_kind_find("deduce:playouts=4");
+    assert_non_null(kind);
+    const char *e = getenv("DEDUCE_MATCHES");
+    uint32_t matches = e ? (uint32_t)atoi(e) : 10;
+    tally_t t = {0};
+    for (uint32_t m = 0; m < matches; m++)
+        play_match(g, r, kind, 1000 + m, &t);
+    printf("deduce killer_small: %u matches, %llu choices, %llu with the killer entailed, "
+           "%llu accusations, all right\n",
+           matches, (unsigned long long)t.choices, (unsigned long long)t.entailed_turns,
+           (unsigned long long)t.accusations);
+    assert_true(t.accusations > 0);
+    reason_free(r);
+    game_free(g);
+}
+
+static void test_options(void **state) {
+    (void)state;
+    assert_non_null(player_kind_find("deduce:playouts=3:choose=info"));
+    assert_non_null(player_kind_find("deduce:choose=playouts"));
+    assert_null(player_kind_find("deduce:choose=bogus"));
+    assert_null(player_kind_find("deduce:playouts=0"));
+    assert_null(player_kind_find("deduce:playouts=3:"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_deduce_killer_small),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
