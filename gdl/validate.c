@@ -407,6 +407,8 @@ static void check_layers(check_t *c) {
         }
 }
 
+#define MAX_ERRORS 100 /* reported per game; past them, checking stops */
+
 static bool validate_x(game_t *g, diag_t *errors, bool roles_required);
 
 bool validate_game(game_t *g, diag_t *errors) {
@@ -431,6 +433,12 @@ static bool validate_x(game_t *g, diag_t *errors, bool roles_required) {
                                 : "the game has no `role` facts: nothing can play it");
     for (size_t i = 0; i < g->n_rules; i++) {
         const rule_t *r = &g->rules[i];
+        if (errors->n - before >= MAX_ERRORS) {
+            /* Expanded disjunctions repeat one defect thousands of times: say it once. */
+            diag_add(errors, g->file, r->line, r->col,
+                     "too many errors; %zu more rules were not checked", g->n_rules - i);
+            break;
+        }
         check_placement(&c, r);
         check_safety(&c, r);
         check_stratified(&c, &rg, (uint32_t)i);
