@@ -267,11 +267,21 @@ static void put_hits(strbuf_t *out, const uint64_t *h) {
     if (!any) sb_puts(out, "none");
 }
 
+bool player_kind_has_lbs(const player_kind_t *kind) {
+    return kind->create == lbs_create;
+}
+
 bool player_search_report(const player_kind_t *kind, strbuf_t *out) {
     tally_t *t = tallies;
     while (t && t->kind != kind)
         t = t->next;
     if (!t || !t->matches) return false;
+    if (!player_kind_has_lbs(kind)) {
+        sb_printf(out, "matches=%u iterations=%llu rollouts=%llu avg_rollout_len=%.2f", t->matches,
+                  (unsigned long long)t->iterations, (unsigned long long)t->rollouts,
+                  t->rollouts ? (double)t->rollout_steps / t->rollouts : 0);
+        return true;
+    }
     const lbs_stats_t *a = &t->lbs;
     double m = t->lbs_matches ? t->lbs_matches : 1;
     sb_printf(
