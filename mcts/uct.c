@@ -48,6 +48,8 @@ struct uct {
     double c;
     uint32_t cap;
     size_t mem_limit; /* bytes for both pools; 0: none */
+    double deadline;  /* of the current uct_choose (0: none); a rollout past it is dropped */
+    bool dropped;     /* the current iteration's rollout ran past the deadline */
     uct_rollout_hook_t hook;
     void *hook_ctx;
 
@@ -251,7 +253,9 @@ static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
 }
 
 /* A random playout from *a (a and b are the two state buffers); fills u->val. Returns
- * whether the hook proved the value at the starting state itself. */
+ * whether the hook proved the value at the starting state itself. A playout still running
+ * at the deadline is dropped (u->dropped): in a game where a step takes a tenth of a
+ * second, one playout can outlast any clock. */
 static bool rollout(uct_t *u, state_t *a, state_t *b) {
     int *val = u->val;
     uint32_t steps = 0;
@@ -279,6 +283,10 @@ static bool rollout(uct_t *u, state_t *a, state_t *b) {
                 leaf_hit = steps == 0;
                 break;
             }
+        }
+        if (u->deadline > 0 && now_seconds() > u->deadline) {
+            u->dropped = true;
+            return false;
         }
         if (steps >= u->cap) {
             u->st.rollout_capped++;
@@ -415,6 +423,11 @@ static void iterate(uct_t *u) {
         }
         break;
     }
+    if (u->dropped) { /* nothing learnt: no backup (a new leaf just stays unvisited) */
+        u->dropped = false;
+        u->st.dropped_rollouts++;
+        return;
+    }
     /* backup (when the tree was full after a selection at the last node, its move
      * statistics count the iteration too) */
     bool selected_last = full && p->nodes[u->path[depth]].moff != NIL;
@@ -529,6 +542,7 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
     if (reason_terminal(u->r, s)) return TERM_NONE;
     if (seconds <= 0 && max_iterations == 0) max_iterations = 10000;
     double deadline = now_seconds() + seconds;
+    u->deadline = seconds > 0 ? deadline : 0;
     for (uint32_t it = 0;; it++) {
         if (max_iterations && it >= max_iterations) break;
         if (it && seconds > 0 && now_seconds() >= deadline) break;

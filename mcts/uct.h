@@ -38,13 +38,14 @@ typedef struct {
     uint64_t hook_calls, hook_hits;
     uint64_t hook_hits_win, hook_hits_loss, hook_hits_other; /* value 100, 0, other */
     double hook_seconds;                                     /* time spent in the hook */
-    uint64_t proven_backups;  /* iterations that ended on a proven node without a rollout */
-    uint64_t terminal_leaves; /* new leaves that were terminal (scored without a rollout) */
-    uint64_t nodes;           /* nodes in the tree now */
-    uint64_t node_capacity;   /* nodes the pool holds before it grows */
-    uint64_t memory_full;     /* iterations that found no room for a node or its moves */
-    size_t memory_bytes;      /* the tree's memory now (pools as allocated) */
-    size_t memory_limit;      /* 0: none */
+    uint64_t proven_backups;   /* iterations that ended on a proven node without a rollout */
+    uint64_t terminal_leaves;  /* new leaves that were terminal (scored without a rollout) */
+    uint64_t nodes;            /* nodes in the tree now */
+    uint64_t node_capacity;    /* nodes the pool holds before it grows */
+    uint64_t memory_full;      /* iterations that found no room for a node or its moves */
+    uint64_t dropped_rollouts; /* rollouts still running at the deadline, not backed up */
+    size_t memory_bytes;       /* the tree's memory now (pools as allocated) */
+    size_t memory_limit;       /* 0: none */
     uint32_t root_visits;
     double root_value; /* mean value (0..100) for the role at the root; exact if proven */
     bool root_proven;
@@ -71,7 +72,8 @@ void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx);
 /* Searches from s for at most `seconds` (<= 0: no time limit) and at most max_iterations
  * (0: no limit; one of the two must bound it) and returns the move for the role, or
  * TERM_NONE when s is terminal. Reuses the tree when s is the current root's state.
- * The search also stops once the root is proven. */
+ * The search also stops once the root is proven. With a time limit, a rollout still
+ * running at it is dropped, so the call returns within about one reasoner step of it. */
 term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations);
 
 /* The joint move (one per role, in role order) was played from the root state: re-roots

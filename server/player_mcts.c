@@ -408,7 +408,9 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
 }
 
 /* Re-roots the tree at s: finds a joint move from p->prev to s and advances with it. */
-static void advance_to(mcts_player_t *p, const state_t *s) {
+/* Gives up at `until` (the tree then starts afresh): in a slow game each try costs a
+ * reasoner step, and the move must still be answered in time. */
+static void advance_to(mcts_player_t *p, const state_t *s, double until) {
     if (!p->have_prev || state_equal(&p->prev, s)) return;
     uint32_t n_roles = p->game->n_roles;
     term_t **legal = xcalloc(n_roles, sizeof *legal);
@@ -426,7 +428,7 @@ static void advance_to(mcts_player_t *p, const state_t *s) {
         term_t *joint = xcalloc(n_roles + 1, sizeof *joint);
         state_t next;
         state_init(&next);
-        for (uint64_t k = 0; k < total && !found; k++) {
+        for (uint64_t k = 0; k < total && !found && now_seconds() < until; k++) {
             uint64_t x = k;
             for (uint32_t i = 0; i < n_roles; i++) {
                 joint[i] = legal[i][x % n[i]];
@@ -466,7 +468,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     ensure_uct(p);
     const state_t *s = &turn->states[0];
     double t0 = now_seconds();
-    advance_to(p, s);
+    advance_to(p, s, t0 + (deadline - t0) * 0.3);
     term_t best = TERM_NONE;
     double remaining = deadline - now_seconds();
     double budget = remaining * 0.95 - p->opts.margin;

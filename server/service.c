@@ -337,10 +337,16 @@ static void await(service_t *s, job_t *j, strbuf_t *reply) {
     while (!j->done && now_seconds() < j->deadline)
         pthread_cond_timedwait(&s->answered, &s->mu, &until);
     sb_puts(reply, sb_str(&j->reply));
-    if (j->done)
+    if (j->done) {
         job_free(j);
-    else
-        j->abandoned = true;
+        return;
+    }
+    /* The worker is still in a reasoner or search call: the answer goes out on time
+     * anyway (the best move offered so far, else a fallback), and the log says so. */
+    log_line("match=%s %s: answered at the deadline with '%.60s' while the player was still "
+             "thinking (margin %.0f ms)",
+             j->msg.id, proto_kind_name(j->msg.kind), sb_str(&j->reply), margin_locked(s) * 1000);
+    j->abandoned = true;
 }
 
 static void answer_start(service_t *s, proto_msg_t *msg, const char *raw, size_t raw_len, double t0,
