@@ -42,20 +42,24 @@ static uint16_t server_port(void) {
     return port; /* the server and service live until the process ends */
 }
 
+/* libFuzzer's timer (SIGALRM, once a second) interrupts system calls: each is retried. */
 static int connect_to(uint16_t port) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) die("fuzz_http: socket: %s", strerror(errno));
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
-        die("fuzz_http: connect: %s", strerror(errno));
-    return fd;
+    for (;;) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        if (fd < 0) die("fuzz_http: socket: %s", strerror(errno));
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0) return fd;
+        if (errno != EINTR) die("fuzz_http: connect: %s", strerror(errno));
+        close(fd);
+    }
 }
 
 /* Sends what the server takes (it may close early, after a 413 for instance). */
 static void send_all(int fd, const uint8_t *data, size_t size) {
     while (size) {
         ssize_t n = send(fd, data, size, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return;
         data += n;
         size -= (size_t)n;
@@ -72,6 +76,7 @@ static void read_reply(int fd, strbuf_t *reply) {
         struct pollfd p = {.fd = fd, .events = POLLIN};
         if (poll(&p, 1, (int)(left * 1000) + 1) <= 0) continue;
         ssize_t n = recv(fd, buf, sizeof buf, 0);
+        if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return; /* closed (or reset after a refused request) */
         sb_putn(reply, buf, (size_t)n);
     }
