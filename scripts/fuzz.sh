@@ -64,5 +64,5 @@ run() {
 }
 
 for t in $TARGETS; do run "$t" "$per"; done
-bash scripts/fuzz_report.sh "$RUNS" >docs/fuzz.md
+bash scripts/fuzz_report.sh "$RUNS" >docs/fuzz.md.tmp && mv docs/fuzz.md.tmp docs/fuzz.md
 echo "fuzz: docs/fuzz.md written"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # fuzz_report.sh RUNS.tsv: prints docs/fuzz.md from the runs scripts/fuzz.sh recorded.
 set -u
+# The hand-written findings between the notes markers of the existing docs/fuzz.md are kept.
 runs=${1:-docs/fuzz_runs.tsv}
 [ -f "$runs" ] || { echo "usage: $0 RUNS.tsv (written by scripts/fuzz.sh)" >&2; exit 2; }
+notes=""
+[ -f docs/fuzz.md ] && notes=$(sed -n '/<!-- notes:begin -->/,/<!-- notes:end -->/p' docs/fuzz.md)
 cat <<'HEAD'
 # Fuzzing
 
@@ -35,3 +38,7 @@ tail -n +2 "$runs" | awk -F'\t' '
     { r[$2]++; s[$2]+=$3; e[$2]+=$4; if ($8 ~ /^[0-9]+$/) c[$2]+=$8; else c[$2]+=1; S+=$3; E+=$4 }
     END { for (t in r) printf "| %s | %d | %d | %d | %d |\n", t, r[t], s[t], e[t], c[t];
           printf "| all | | %d (%.2f h) | %d | |\n", S, S/3600, E }'
+echo
+echo "## Findings"
+echo
+if [ -n "$notes" ]; then echo "$notes"; else printf '<!-- notes:begin -->\n(none yet)\n<!-- notes:end -->\n'; fi
