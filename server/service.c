@@ -34,6 +34,7 @@ struct service {
     pthread_cond_t answered; /* request threads wait for their job */
     job_t *head, *tail;
     bool quit, running;
+    bool pondering; /* running, but only a few reasoner calls after a job: worth waiting */
     pthread_t worker;
     /* the match as the request threads see it (under mu) */
     char *match_id; /* NULL when there is none */
@@ -252,10 +253,11 @@ static void *worker_main(void *arg) {
             job_free(j);
         else
             pthread_cond_broadcast(&s->answered);
+        s->pondering = true;
         pthread_mutex_unlock(&s->mu);
         ponder(s); /* the answer is out (or due): the time until the next PLAY is free */
         pthread_mutex_lock(&s->mu);
-        s->running = false;
+        s->running = s->pondering = false;
     }
     pthread_mutex_unlock(&s->mu);
     return NULL;
@@ -285,7 +287,7 @@ void service_free(service_t *s) {
     if (!s) return;
     pthread_mutex_lock(&s->mu);
     s->quit = true;
-    bool busy = s->running;
+    bool busy = s->running && !s->pondering;
     pthread_cond_signal(&s->work);
     pthread_mutex_unlock(&s->mu);
     if (busy) return; /* a reasoner call cannot be interrupted; the process is ending */
