@@ -38,6 +38,8 @@ static const char *const match_help =
     "  --confirm M     every mcts+lbs player confirms hits with Z3 (z3) or not (none)\n"
     "After the table, one line of search counters per local MCTS player, summed over its\n"
     "matches (a kind named twice shares one line):\n"
+    "  mcts player=NAME matches=N iterations=I rollouts=R avg_rollout_len=L\n"
+    "and for mcts+lbs players, with the backward search's counters:\n"
     "  lbs player=NAME matches=N lbs_matches=N iterations=I rollouts=R avg_rollout_len=L\n"
     "      hook_calls=C hook_hits=H ... hits_alpha=i:n,... hits_beta=... z3_confirmed=Z\n"
     "      z3_cached=Z z3_disagree=D z3_unknown=U check_seconds=S z3_seconds=S\n"
@@ -161,7 +163,8 @@ static void print_search(const contestant_t *c, uint32_t n) {
             dup |= c[j].kind && c[j].kind == c[i].kind;
         sb_clear(&line);
         if (c[i].kind && !dup && player_search_report(c[i].kind, &line))
-            printf("lbs player=%s %s\n", c[i].spec, sb_str(&line));
+            printf("%s player=%s %s\n", player_kind_has_lbs(c[i].kind) ? "lbs" : "mcts", c[i].spec,
+                   sb_str(&line));
     }
     sb_fini(&line);
 }
@@ -257,9 +260,12 @@ static void print_table(const contestant_t *c, const tally_t *t, uint32_t n) {
 
 static void print_progress(master_t *m, uint32_t k, uint32_t n_matches, const contestant_t *c,
                            const uint32_t *who, const match_result_t *res) {
+    /* "mcts as xplayer 100": a player spec can hold ':' and '=' (mcts:iters=500), so the
+     * line uses neither to join a seat to its goal. */
     fprintf(stderr, "match %u/%u:", k + 1, n_matches);
     for (uint32_t s = 0; s < master_seats(m); s++)
-        fprintf(stderr, " %s=%s:%d", master_seat_name(m, s), c[who[s]].spec, res->seats[s].goal);
+        fprintf(stderr, "%s %s as %s %d", s ? "," : "", c[who[s]].spec, master_seat_name(m, s),
+                res->seats[s].goal);
     fprintf(stderr, " (%u steps, %.1f s)%s%s\n", res->steps, res->seconds,
             res->error[0] ? " error: " : "", res->error);
 }

@@ -1,4 +1,4 @@
-/* ggp serve: a GGP player over HTTP (../shared/spec/ggp-protocol.md). */
+/* ggp serve: a GGP player over HTTP (the match protocol: docs/http.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
@@ -16,9 +16,11 @@
 static const char *const serve_help =
     "usage: ggp serve [--port P] [--bind ADDR] [--player KIND] [--name NAME] [--seed N]\n"
     "                 [--max-body BYTES] [--verbose]\n\n"
-    "Plays GGP matches for a game master over HTTP (POST /, protocol of\n"
-    "../shared/spec/ggp-protocol.md; GDL and GDL-II). One match at a time: a second START\n"
-    "gets 'busy'. Each request is logged to stderr: time, match id, command, ms used.\n"
+    "Plays GGP matches for a game master over HTTP: one POST / per message, GDL\n"
+    "(START, PLAY, STOP, ABORT, INFO, PREVIEW) and GDL-II (PLAY ID TURN LASTMOVE PERCEPTS);\n"
+    "the protocol and the clocks are described in docs/http.md. One match at a time: a\n"
+    "second START gets 'busy'. Each request is logged to stderr: time, match id, command,\n"
+    "ms used.\n"
     "  --port P        TCP port (default 9147; 0 picks a free one)\n"
     "  --bind ADDR     IPv4 address to listen on (default: all interfaces)\n"
     "  --player KIND   who chooses the moves (default random):\n%s"

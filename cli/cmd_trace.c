@@ -10,7 +10,7 @@
 
 static const char *const trace_help =
     "usage: ggp trace GAME (--seed S [--matches N] | --moves FILE) [--max-steps K]\n\n"
-    "Prints the canonical trace of ../shared/spec/trace-format.md.\n"
+    "Prints the canonical trace of a match (the format: docs/trace-format.md).\n"
     "  --seed S       choose moves with the SplitMix64 stream seeded with S (unsigned 64-bit)\n"
     "  --matches N    play N matches in a row from that one stream (default 1)\n"
     "  --moves FILE   replay the joint moves of FILE, one line per step ('-' reads stdin)\n"

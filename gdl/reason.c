@@ -1197,11 +1197,14 @@ bool reason_is_legal(reasoner_t *r, const state_t *s, uint32_t role, term_t move
     return rel_contains(&r->rels[r->pred_legal], t);
 }
 
-term_t reason_goal(reasoner_t *r, const state_t *s, uint32_t role) {
+uint32_t reason_goals(reasoner_t *r, const state_t *s, uint32_t role, const term_t **values) {
     set_state(r, s);
+    return select_second(r, r->pred_goal, r->g->roles[role], values);
+}
+
+term_t reason_goal(reasoner_t *r, const state_t *s, uint32_t role) {
     const term_t *vals;
-    uint32_t n = select_second(r, r->pred_goal, r->g->roles[role], &vals);
-    return n == 1 ? vals[0] : TERM_NONE;
+    return reason_goals(r, s, role, &vals) == 1 ? vals[0] : TERM_NONE;
 }
 
 int reason_goal_value(reasoner_t *r, const state_t *s, uint32_t role) {

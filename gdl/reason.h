@@ -40,6 +40,9 @@ bool reason_terminal(reasoner_t *r, const state_t *s);
 /* Legal moves of role number `role` (game role order); *moves owned by r. */
 uint32_t reason_legal(reasoner_t *r, const state_t *s, uint32_t role, const term_t **moves);
 bool reason_is_legal(reasoner_t *r, const state_t *s, uint32_t role, term_t move);
+/* Every goal value term of a role in s (a well-formed game gives exactly one); *values
+ * owned by r. */
+uint32_t reason_goals(reasoner_t *r, const state_t *s, uint32_t role, const term_t **values);
 /* The goal value term of a role; TERM_NONE when it has none or more than one. */
 term_t reason_goal(reasoner_t *r, const state_t *s, uint32_t role);
 /* Goal as an integer 0..100; -1 when undefined or not a number. */

@@ -198,7 +198,7 @@ static bool literal_dnf(build_t *b, const sexp_t *e, bool neg, dnf_t *out) {
         }
         return literal_dnf(b, e->first->next, !neg, out);
     }
-    if (e->kind == SEXP_LIST && head == SYM_DISTINCT && e->n != 3) {
+    if (head == SYM_DISTINCT && (e->kind != SEXP_LIST || e->n != 3)) { /* or a bare atom */
         fail_at(b, e, "`distinct` takes exactly two terms", ts);
         return false;
     }
@@ -578,11 +578,14 @@ static bool unify_rec(unifier_t *u, term_t a, int sa, term_t b, int sb) {
 }
 
 bool atoms_unifiable(const term_store_t *ts, term_t a, uint32_t a_vars, term_t b, uint32_t b_vars) {
-    unifier_t u = {.ts = ts};
-    u.bind[0] = xcalloc(a_vars + 1, sizeof(bound_t));
-    u.bind[1] = xcalloc(b_vars + 1, sizeof(bound_t));
+    /* Validation asks this for every pair of a body literal and a rule of its predicate:
+     * small rules bind on the stack, without allocating. */
+    bound_t small[2][32] = {0};
+    unifier_t u = {.ts = ts, .bind = {small[0], small[1]}};
+    if (a_vars > 32) u.bind[0] = xcalloc(a_vars + 1, sizeof(bound_t));
+    if (b_vars > 32) u.bind[1] = xcalloc(b_vars + 1, sizeof(bound_t));
     bool ok = unify_rec(&u, a, 0, b, 1);
-    free(u.bind[0]);
-    free(u.bind[1]);
+    if (u.bind[0] != small[0]) free(u.bind[0]);
+    if (u.bind[1] != small[1]) free(u.bind[1]);
     return ok;
 }

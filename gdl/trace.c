@@ -128,15 +128,57 @@ static const char *role_name(tracer_t *t, uint32_t i) {
     return sb_str(&sb);
 }
 
+/* A goal value's digits without leading zeros, or NULL when it is not a number. */
+static const char *digits(const char *text) {
+    if (!*text || strspn(text, "0123456789") != strlen(text)) return NULL;
+    while (text[0] == '0' && text[1])
+        text++;
+    return text;
+}
+
+/* Goal values in numeric order; anything not a number after the numbers, bytewise. */
+static int cmp_goal(const void *a, const void *b) {
+    const char *x = ((const keyed_t *)a)->text, *y = ((const keyed_t *)b)->text;
+    const char *dx = digits(x), *dy = digits(y);
+    if (dx && dy && strlen(dx) != strlen(dy)) return strlen(dx) < strlen(dy) ? -1 : 1;
+    if (dx && dy && strcmp(dx, dy)) return strcmp(dx, dy);
+    if (!dx != !dy) return dx ? -1 : 1;
+    return strcmp(x, y);
+}
+
+/* The goal line's value: V, `none`, or `ambiguous V1 V2 ...` (the spec's defect forms). */
+static void goal_text(tracer_t *t, const state_t *s, uint32_t role, strbuf_t *out) {
+    const term_t *vals;
+    uint32_t n = reason_goals(t->r, s, role, &vals);
+    if (n == 0) {
+        sb_puts(out, "none");
+        return;
+    }
+    strbuf_t all;
+    sb_init(&all);
+    size_t *off = xmalloc(n * sizeof *off);
+    for (uint32_t i = 0; i < n; i++) {
+        off[i] = all.len;
+        term_print(t->g->ts, vals[i], &all);
+        sb_putc(&all, 0);
+    }
+    keyed_t *k = xmalloc(n * sizeof *k);
+    for (uint32_t i = 0; i < n; i++)
+        k[i] = (keyed_t){all.data + off[i], vals[i]};
+    qsort(k, n, sizeof *k, cmp_goal);
+    if (n > 1) sb_puts(out, "ambiguous");
+    for (uint32_t i = 0; i < n; i++)
+        sb_printf(out, "%s%s", n > 1 ? " " : "", k[i].text);
+    free(k);
+    free(off);
+    sb_fini(&all);
+}
+
 static void print_terminal(tracer_t *t, const state_t *s) {
     fprintf(t->out, "terminal yes\n");
     for (uint32_t i = 0; i < t->g->n_roles; i++) {
-        term_t v = reason_goal(t->r, s, i);
         sb_clear(&t->sb);
-        if (v == TERM_NONE)
-            sb_puts(&t->sb, "none");
-        else
-            term_print(t->g->ts, v, &t->sb);
+        goal_text(t, s, i, &t->sb);
         fprintf(t->out, "goal %s %s\n", role_name(t, i), sb_str(&t->sb));
     }
     fprintf(t->out, "end\n");

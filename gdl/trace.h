@@ -1,4 +1,4 @@
-/* The canonical match trace (../shared/spec/trace-format.md): one match printed as text so
+/* The canonical match trace (docs/trace-format.md): one match printed as text so
  * that two reasoners can be compared with diff. Moves come either from the seeded
  * SplitMix64 procedure of the spec or from a file of joint moves. */
 #ifndef GDL_TRACE_H

@@ -97,6 +97,20 @@ typedef struct {
     size_t *cap_out;
 } rule_graph_t;
 
+/* The unifications rule_graph_build tries: for every body literal, the rules of its
+ * predicate. The largest corpus game (alexChess) needs 17,121; a rule base made of huge
+ * expanded disjunctions can need millions, and is refused rather than checked for minutes. */
+#define MAX_RULE_PAIRS 1000000u
+
+static size_t rule_pairs(const game_t *g) {
+    size_t pairs = 0;
+    for (size_t r = 0; r < g->n_rules; r++)
+        for (uint32_t i = 0; i < g->rules[r].n_body; i++)
+            if (g->rules[r].body[i].kind != LIT_DISTINCT)
+                pairs += g->preds[game_pred_of(g, g->rules[r].body[i].atom)].n_rules;
+    return pairs;
+}
+
 static void rule_graph_build(const game_t *g, rule_graph_t *rg) {
     size_t n = g->n_rules;
     rg->out = xcalloc(n + 1, sizeof *rg->out);
@@ -407,6 +421,8 @@ static void check_layers(check_t *c) {
         }
 }
 
+#define MAX_ERRORS 100 /* reported per game; past them, checking stops */
+
 static bool validate_x(game_t *g, diag_t *errors, bool roles_required);
 
 bool validate_game(game_t *g, diag_t *errors) {
@@ -417,6 +433,15 @@ static bool validate_x(game_t *g, diag_t *errors, bool roles_required) {
     check_t c = {.g = g, .d = errors};
     sb_init(&c.sb);
     size_t before = errors->n;
+    size_t pairs = rule_pairs(g);
+    if (pairs > MAX_RULE_PAIRS) {
+        diag_add(errors, g->file, 1, 1,
+                 "the rules are too large to check: %zu rules (%u as written) whose body "
+                 "literals match %zu rule heads (at most %u)",
+                 g->n_rules, g->n_written, pairs, MAX_RULE_PAIRS);
+        sb_fini(&c.sb);
+        return false;
+    }
     compute_sccs(g);
     rule_graph_t rg;
     rule_graph_build(g, &rg);
@@ -431,6 +456,12 @@ static bool validate_x(game_t *g, diag_t *errors, bool roles_required) {
                                 : "the game has no `role` facts: nothing can play it");
     for (size_t i = 0; i < g->n_rules; i++) {
         const rule_t *r = &g->rules[i];
+        if (errors->n - before >= MAX_ERRORS) {
+            /* Expanded disjunctions repeat one defect thousands of times: say it once. */
+            diag_add(errors, g->file, r->line, r->col,
+                     "too many errors; %zu more rules were not checked", g->n_rules - i);
+            break;
+        }
         check_placement(&c, r);
         check_safety(&c, r);
         check_stratified(&c, &rg, (uint32_t)i);

@@ -6,12 +6,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
 #define NIL UINT32_MAX
 #define INITIAL_NODES (1u << 16)
 #define INITIAL_MOVES (1u << 18)
+#define MIN_NODES 1024 /* the smallest pool a memory limit can ask for */
 
 typedef struct {
     uint64_t key;         /* joint move from the parent, mixed radix over the parent's counts */
@@ -45,6 +47,9 @@ struct uct {
     splitmix_t rng;
     double c;
     uint32_t cap;
+    size_t mem_limit; /* bytes for both pools; 0: none */
+    double deadline;  /* of the current uct_choose (0: none); a rollout past it is dropped */
+    bool dropped;     /* the current iteration's rollout ran past the deadline */
     uct_rollout_hook_t hook;
     void *hook_ctx;
 
@@ -67,7 +72,7 @@ struct uct {
 
 static void pool_reserve_nodes(pool_t *p, uint32_t nr, size_t need) {
     if (need <= p->cap_nodes) return;
-    size_t cap = p->cap_nodes ? p->cap_nodes : INITIAL_NODES;
+    size_t cap = p->cap_nodes ? p->cap_nodes : need;
     while (cap < need)
         cap *= 2;
     p->nodes = xrealloc(p->nodes, cap * sizeof *p->nodes);
@@ -78,12 +83,60 @@ static void pool_reserve_nodes(pool_t *p, uint32_t nr, size_t need) {
 
 static void pool_reserve_moves(pool_t *p, size_t need) {
     if (need <= p->cap_mv) return;
-    size_t cap = p->cap_mv ? p->cap_mv : INITIAL_MOVES;
+    size_t cap = p->cap_mv ? p->cap_mv : need;
     while (cap < need)
         cap *= 2;
     p->mv = xrealloc(p->mv, cap * sizeof *p->mv);
     p->ms = xrealloc(p->ms, cap * sizeof *p->ms);
     p->cap_mv = cap;
+}
+
+/* Bytes of the search tree with these capacities: the pool, the spare pool compaction
+ * copies into (as large) and compaction's index. */
+static size_t tree_bytes(uint32_t nr, size_t cap_nodes, size_t cap_mv) {
+    size_t per_node = sizeof(node_t) + nr * (sizeof(uint16_t) + sizeof(uint8_t));
+    size_t per_move = sizeof(term_t) + sizeof(mstat_t);
+    return 2 * (cap_nodes * per_node + cap_mv * per_move) + cap_nodes * sizeof(uint32_t);
+}
+
+/* The capacity to grow the pool's nodes (or moves) to so that it holds `need`: doubling,
+ * but no further than the memory limit allows; 0 when `need` does not fit. */
+static size_t capacity_for(const uct_t *u, bool nodes, size_t need) {
+    const pool_t *p = &u->p;
+    size_t cap = nodes ? p->cap_nodes : p->cap_mv;
+    while (cap < need)
+        cap *= 2;
+    if (!u->mem_limit) return cap;
+    size_t fixed = nodes ? tree_bytes(u->nr, 0, p->cap_mv) : tree_bytes(u->nr, p->cap_nodes, 0);
+    size_t each = nodes ? tree_bytes(u->nr, 1, 0) : tree_bytes(u->nr, 0, 1);
+    if (fixed >= u->mem_limit) return 0;
+    size_t fit = (u->mem_limit - fixed) / each;
+    if (cap > fit) cap = fit;
+    return cap >= need ? cap : 0;
+}
+
+/* Makes room for `need` nodes (or moves) in the pool; false when the limit forbids it. */
+static bool room_for(uct_t *u, bool nodes, size_t need) {
+    pool_t *p = &u->p;
+    if (need <= (nodes ? p->cap_nodes : p->cap_mv)) return true;
+    size_t cap = capacity_for(u, nodes, need);
+    if (!cap) return false;
+    if (nodes)
+        pool_reserve_nodes(p, u->nr, cap);
+    else
+        pool_reserve_moves(p, cap);
+    return true;
+}
+
+/* Sets the capacities to exactly these (the pool must hold no more than they allow). */
+static void pool_resize(pool_t *p, uint32_t nr, size_t nodes, size_t moves) {
+    p->nodes = xrealloc(p->nodes, nodes * sizeof *p->nodes);
+    p->cnt = xrealloc(p->cnt, nodes * nr * sizeof *p->cnt);
+    p->pv = xrealloc(p->pv, nodes * nr * sizeof *p->pv);
+    p->mv = xrealloc(p->mv, moves * sizeof *p->mv);
+    p->ms = xrealloc(p->ms, moves * sizeof *p->ms);
+    p->cap_nodes = nodes;
+    p->cap_mv = moves;
 }
 
 static void pool_free(pool_t *p) {
@@ -94,9 +147,10 @@ static void pool_free(pool_t *p) {
     free(p->ms);
 }
 
+/* A new node (NIL when the memory limit leaves no room for it). */
 static uint32_t new_node(uct_t *u, uint64_t key) {
     pool_t *p = &u->p;
-    pool_reserve_nodes(p, u->nr, p->n_nodes + 1);
+    if (!room_for(u, true, p->n_nodes + 1)) return NIL;
     uint32_t i = (uint32_t)p->n_nodes++;
     node_t *n = &p->nodes[i];
     memset(n, 0, sizeof *n);
@@ -136,15 +190,19 @@ static void hook_values(uct_t *u, int v, int *val) {
 }
 
 /* Computes the legal moves of node i in state s. A role without legal moves makes the
- * node terminal (a malformed game: scored by its goals). */
-static void expand(uct_t *u, uint32_t i, const state_t *s) {
+ * node terminal (a malformed game: scored by its goals). False when the memory limit
+ * leaves no room for the moves (the node stays a leaf). */
+static bool expand(uct_t *u, uint32_t i, const state_t *s) {
     pool_t *p = &u->p;
     uint32_t moff = (uint32_t)p->n_mv;
     for (uint32_t r = 0; r < u->nr; r++) {
         const term_t *m;
         uint32_t n = reason_legal(u->r, s, r, &m);
         if (n > UINT16_MAX) die("uct: more than %u legal moves", UINT16_MAX);
-        pool_reserve_moves(p, p->n_mv + n);
+        if (!room_for(u, false, p->n_mv + n)) {
+            p->n_mv = moff;
+            return false;
+        }
         memcpy(&p->mv[p->n_mv], m, n * sizeof *m);
         memset(&p->ms[p->n_mv], 0, n * sizeof *p->ms);
         p->n_mv += n;
@@ -157,6 +215,7 @@ static void expand(uct_t *u, uint32_t i, const state_t *s) {
         }
     }
     p->nodes[i].moff = moff;
+    return true;
 }
 
 static uint32_t find_child(const uct_t *u, uint32_t i, uint64_t key) {
@@ -194,7 +253,9 @@ static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
 }
 
 /* A random playout from *a (a and b are the two state buffers); fills u->val. Returns
- * whether the hook proved the value at the starting state itself. */
+ * whether the hook proved the value at the starting state itself. A playout still running
+ * at the deadline is dropped (u->dropped): in a game where a step takes a tenth of a
+ * second, one playout can outlast any clock. */
 static bool rollout(uct_t *u, state_t *a, state_t *b) {
     int *val = u->val;
     uint32_t steps = 0;
@@ -222,6 +283,10 @@ static bool rollout(uct_t *u, state_t *a, state_t *b) {
                 leaf_hit = steps == 0;
                 break;
             }
+        }
+        if (u->deadline > 0 && now_seconds() > u->deadline) {
+            u->dropped = true;
+            return false;
         }
         if (steps >= u->cap) {
             u->st.rollout_capped++;
@@ -299,9 +364,14 @@ static void iterate(uct_t *u) {
     size_t depth = 0; /* index of the last node on the path */
     uint32_t i = 0;
     bool leaf_proven = false;
+    bool full = false; /* the memory limit stopped the tree from growing this iteration */
     push_path(u, 0, 0);
     for (;;) {
-        if (p->nodes[i].moff == NIL && !p->nodes[i].proven) expand(u, i, cur);
+        if (p->nodes[i].moff == NIL && !p->nodes[i].proven && !expand(u, i, cur)) {
+            full = true;
+            rollout(u, cur, nxt); /* from the leaf, which stays one */
+            break;
+        }
         if (p->nodes[i].proven) {
             for (uint32_t r = 0; r < nr; r++)
                 val[r] = p->pv[(size_t)i * nr + r];
@@ -330,6 +400,14 @@ static void iterate(uct_t *u) {
             continue;
         }
         c = new_node(u, key); /* may move p->nodes */
+        if (c == NIL) {       /* no room: score the move's state without keeping a node for it */
+            full = true;
+            if (reason_terminal(u->r, cur))
+                goals(u, cur, val);
+            else
+                rollout(u, cur, nxt);
+            break;
+        }
         p->nodes[c].next = p->nodes[i].first;
         p->nodes[i].first = c;
         push_path(u, ++depth, c);
@@ -345,12 +423,19 @@ static void iterate(uct_t *u) {
         }
         break;
     }
-    /* backup */
+    if (u->dropped) { /* nothing learnt: no backup (a new leaf just stays unvisited) */
+        u->dropped = false;
+        u->st.dropped_rollouts++;
+        return;
+    }
+    /* backup (when the tree was full after a selection at the last node, its move
+     * statistics count the iteration too) */
+    bool selected_last = full && p->nodes[u->path[depth]].moff != NIL;
     for (size_t d = 0; d <= depth; d++) {
         uint32_t n = u->path[d];
         p->nodes[n].visits++;
         p->nodes[n].vsum += val[u->role] / 100.0;
-        if (d == depth) break;
+        if (d == depth && !selected_last) break;
         for (uint32_t r = 0; r < nr; r++) {
             mstat_t *m = &p->ms[role_off(u, n, r) + u->path_sel[d * nr + r]];
             m->visits++;
@@ -360,6 +445,7 @@ static void iterate(uct_t *u) {
     if (leaf_proven)
         for (size_t d = depth; d-- > 0;)
             if (!try_prove(u, u->path[d])) break;
+    u->st.memory_full += full;
     u->st.iterations++;
 }
 
@@ -375,6 +461,7 @@ uct_t *uct_new(game_t *g, reasoner_t *r, uint32_t role, uint64_t seed) {
     u->rng.s = seed;
     u->c = 1.4;
     u->cap = 10000;
+    u->mem_limit = uct_default_memory_limit();
     state_init(&u->root_state);
     state_init(&u->sa);
     state_init(&u->sb);
@@ -408,6 +495,26 @@ void uct_set_exploration(uct_t *u, double c) {
 void uct_set_rollout_cap(uct_t *u, uint32_t cap) {
     u->cap = cap;
 }
+size_t uct_default_memory_limit(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    size_t phys = pages > 0 && size > 0 ? (size_t)pages * (size_t)size : (size_t)4 << 30;
+    return phys / 8;
+}
+
+void uct_set_memory_limit(uct_t *u, size_t bytes) {
+    pool_t *p = &u->p;
+    if (bytes && !u->have_root) { /* an empty tree starts smaller when the limit asks */
+        size_t nodes = p->cap_nodes, moves = p->cap_mv;
+        while (nodes > MIN_NODES && tree_bytes(u->nr, nodes, moves) > bytes) {
+            nodes /= 2;
+            moves /= 2;
+        }
+        if (nodes != p->cap_nodes) pool_resize(p, u->nr, nodes, moves);
+    }
+    size_t least = tree_bytes(u->nr, p->cap_nodes, p->cap_mv);
+    u->mem_limit = bytes && bytes < least ? least : bytes;
+}
+
 void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx) {
     u->hook = hook;
     u->hook_ctx = ctx;
@@ -435,6 +542,7 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
     if (reason_terminal(u->r, s)) return TERM_NONE;
     if (seconds <= 0 && max_iterations == 0) max_iterations = 10000;
     double deadline = now_seconds() + seconds;
+    u->deadline = seconds > 0 ? deadline : 0;
     for (uint32_t it = 0;; it++) {
         if (max_iterations && it >= max_iterations) break;
         if (it && seconds > 0 && now_seconds() >= deadline) break;
@@ -507,8 +615,9 @@ static bool root_key(const uct_t *u, const term_t *joint, uint64_t *key) {
 static void compact(uct_t *u, uint32_t root) {
     pool_t *p = &u->p, *q = &u->spare;
     uint32_t nr = u->nr;
-    pool_reserve_nodes(q, nr, p->cap_nodes);
-    pool_reserve_moves(q, p->cap_mv);
+    /* as large as p, no larger: the memory limit counts the spare pool as p's twin */
+    if (q->cap_nodes != p->cap_nodes || q->cap_mv != p->cap_mv)
+        pool_resize(q, nr, p->cap_nodes, p->cap_mv);
     if (u->cap_old_of < q->cap_nodes) {
         u->old_of = xrealloc(u->old_of, q->cap_nodes * sizeof *u->old_of);
         u->cap_old_of = q->cap_nodes;
@@ -571,6 +680,8 @@ void uct_stats(const uct_t *u, uct_stats_t *out) {
     out->avg_rollout_len = u->st.rollouts ? (double)u->st.rollout_steps / u->st.rollouts : 0;
     out->nodes = u->have_root ? u->p.n_nodes : 0;
     out->node_capacity = u->p.cap_nodes;
+    out->memory_bytes = tree_bytes(u->nr, u->p.cap_nodes, u->p.cap_mv);
+    out->memory_limit = u->mem_limit;
     out->root_visits = 0;
     out->root_value = 0;
     out->root_proven = false;

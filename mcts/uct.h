@@ -4,7 +4,8 @@
  * over its own legal moves, with statistics per (node, role, move); the joint move is the
  * tuple, and children are keyed by it. Goal values 0..100 are scaled to [0,1].
  * Nodes live in a pool allocated up front and grown in big chunks (no allocation per
- * iteration in steady state); uct_advance keeps the subtree below the joint move played.
+ * iteration in steady state), never past a memory cap (uct_set_memory_limit); uct_advance
+ * keeps the subtree below the joint move played.
  * MCTS-Solver style: terminal nodes and nodes whose rollout hook fires at their own state
  * carry exact values, and a node where a single role moves (games of one or two roles) or
  * where nobody has a choice is proven from its children.
@@ -37,10 +38,14 @@ typedef struct {
     uint64_t hook_calls, hook_hits;
     uint64_t hook_hits_win, hook_hits_loss, hook_hits_other; /* value 100, 0, other */
     double hook_seconds;                                     /* time spent in the hook */
-    uint64_t proven_backups;  /* iterations that ended on a proven node without a rollout */
-    uint64_t terminal_leaves; /* new leaves that were terminal (scored without a rollout) */
-    uint64_t nodes;           /* nodes in the tree now */
-    uint64_t node_capacity;   /* nodes the pool holds before it grows */
+    uint64_t proven_backups;   /* iterations that ended on a proven node without a rollout */
+    uint64_t terminal_leaves;  /* new leaves that were terminal (scored without a rollout) */
+    uint64_t nodes;            /* nodes in the tree now */
+    uint64_t node_capacity;    /* nodes the pool holds before it grows */
+    uint64_t memory_full;      /* iterations that found no room for a node or its moves */
+    uint64_t dropped_rollouts; /* rollouts still running at the deadline, not backed up */
+    size_t memory_bytes;       /* the tree's memory now (pools as allocated) */
+    size_t memory_limit;       /* 0: none */
     uint32_t root_visits;
     double root_value; /* mean value (0..100) for the role at the root; exact if proven */
     bool root_proven;
@@ -53,13 +58,22 @@ void uct_free(uct_t *u);
 void uct_set_exploration(uct_t *u, double c);
 /* Rollout step cap (default 10000); a capped rollout scores the state's goals (0 if none). */
 void uct_set_rollout_cap(uct_t *u, uint32_t cap);
+/* The memory cap of the search tree in bytes (0: none; the default is
+ * uct_default_memory_limit()). Set before the first search, it may make the first
+ * allocation smaller (down to 1024 nodes); later, less than the tree holds means that.
+ * A full tree stops growing: iterations still select down it and roll out from its
+ * leaves, so the search goes on, with a tree as deep as memory allows. */
+void uct_set_memory_limit(uct_t *u, size_t bytes);
+/* An eighth of the machine's physical memory. */
+size_t uct_default_memory_limit(void);
 /* Rollout hook (NULL: none). */
 void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx);
 
 /* Searches from s for at most `seconds` (<= 0: no time limit) and at most max_iterations
  * (0: no limit; one of the two must bound it) and returns the move for the role, or
  * TERM_NONE when s is terminal. Reuses the tree when s is the current root's state.
- * The search also stops once the root is proven. */
+ * The search also stops once the root is proven. With a time limit, a rollout still
+ * running at it is dropped, so the call returns within about one reasoner step of it. */
 term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations);
 
 /* The joint move (one per role, in role order) was played from the root state: re-roots

@@ -119,6 +119,8 @@ extern const player_kind_t player_lbs_kind;
 /* Appends one line of search counters (and backward-search counters for mcts+lbs) summed
  * over the matches the kind played in this process; false when it has none. */
 bool player_search_report(const player_kind_t *kind, strbuf_t *out);
+/* Whether a kind is mcts+lbs (with any options): its report has backward-search counters. */
+bool player_kind_has_lbs(const player_kind_t *kind);
 #endif
 #endif
 

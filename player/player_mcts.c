@@ -14,6 +14,9 @@
  *             as the clock does not cut the search short; start does no search
  *   c=X       UCB1 exploration constant (0..100, default 1.4)
  *   margin=S  seconds kept in hand before the play deadline (0..10, default 0.05)
+ *   mem=MB    memory cap of the search tree in MiB (default: an eighth of the machine's
+ *             memory, uct_default_memory_limit); a full tree stops growing, the search
+ *             goes on
  *
  * The `mcts+lbs` kind is the same search with rollouts cut short by backward search
  * (mcts/lbs.h): at start it runs backward search for most of the start clock, then searches
@@ -48,9 +51,10 @@ typedef struct {
     uint32_t iters; /* 0: time-bounded */
     double c;       /* < 0: uct's default */
     double margin;
-    bool lbs_kind; /* options of mcts+lbs allowed */
-    bool lbs;      /* backward search on (mcts+lbs only) */
-    double budget; /* <= 0: what the start clock allows */
+    uint32_t mem_mb; /* 0: uct's default */
+    bool lbs_kind;   /* options of mcts+lbs allowed */
+    bool lbs;        /* backward search on (mcts+lbs only) */
+    double budget;   /* <= 0: what the start clock allows */
     double hookcost;
     double z3share;
     lbs_confirm_t confirm;
@@ -146,6 +150,10 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
                 double c = strtod(val, &rest);
                 ok = *val && !*rest && c >= 0 && c <= 100;
                 o->c = c;
+            } else if (!strcmp(buf, "mem")) {
+                unsigned long long n = strtoull(val, &rest, 10);
+                ok = *val && *val != '-' && !*rest && n >= 1 && n <= 1000000ull;
+                o->mem_mb = (uint32_t)n;
             } else if (!strcmp(buf, "margin")) {
                 double m = strtod(val, &rest);
                 ok = *val && !*rest && m >= 0 && m <= 10;
@@ -155,7 +163,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
             }
         }
         if (!ok) {
-            sb_printf(err, "bad %s option '%s' (iters=N, c=X, margin=S%s)",
+            sb_printf(err, "bad %s option '%s' (iters=N, c=X, margin=S, mem=MB%s)",
                       lbs_kind ? "mcts+lbs" : "mcts", buf,
                       lbs_kind ? ", budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
                                : "");
@@ -270,11 +278,21 @@ static void put_hits(strbuf_t *out, const uint64_t *h) {
     if (!any) sb_puts(out, "none");
 }
 
+bool player_kind_has_lbs(const player_kind_t *kind) {
+    return kind->create == lbs_create;
+}
+
 bool player_search_report(const player_kind_t *kind, strbuf_t *out) {
     tally_t *t = tallies;
     while (t && t->kind != kind)
         t = t->next;
     if (!t || !t->matches) return false;
+    if (!player_kind_has_lbs(kind)) {
+        sb_printf(out, "matches=%u iterations=%llu rollouts=%llu avg_rollout_len=%.2f", t->matches,
+                  (unsigned long long)t->iterations, (unsigned long long)t->rollouts,
+                  t->rollouts ? (double)t->rollout_steps / t->rollouts : 0);
+        return true;
+    }
     const lbs_stats_t *a = &t->lbs;
     double m = t->lbs_matches ? t->lbs_matches : 1;
     sb_printf(
@@ -309,6 +327,7 @@ static void ensure_uct(mcts_player_t *p) {
     if (p->uct) return;
     p->uct = uct_new(p->game, p->r, p->role, p->seed);
     if (p->opts.c >= 0) uct_set_exploration(p->uct, p->opts.c);
+    if (p->opts.mem_mb) uct_set_memory_limit(p->uct, (size_t)p->opts.mem_mb << 20);
     if (p->lbs) uct_set_hook(p->uct, lbs_hook, p->lbs);
     p->have_prev = false;
 }
@@ -319,9 +338,11 @@ static void log_stats(mcts_player_t *p, const char *what, double secs) {
     uct_stats(p->uct, &st);
     fprintf(stderr,
             "mcts: %s: %.0f ms, %llu iterations (cumulative), root visits %u, value %.1f%s, "
-            "%llu nodes, avg rollout %.1f\n",
+            "%llu nodes, avg rollout %.1f, tree %.1f of %.0f MiB%s\n",
             what, secs * 1000, (unsigned long long)st.iterations, st.root_visits, st.root_value,
-            st.root_proven ? " (proven)" : "", (unsigned long long)st.nodes, st.avg_rollout_len);
+            st.root_proven ? " (proven)" : "", (unsigned long long)st.nodes, st.avg_rollout_len,
+            st.memory_bytes / 1048576.0, st.memory_limit / 1048576.0,
+            st.memory_full ? " (full: the tree stopped growing)" : "");
     if (!p->lbs) return;
     lbs_stats_t ls;
     lbs_stats(p->lbs, &ls);
@@ -392,7 +413,9 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
 }
 
 /* Re-roots the tree at s: finds a joint move from p->prev to s and advances with it. */
-static void advance_to(mcts_player_t *p, const state_t *s) {
+/* Gives up at `until` (the tree then starts afresh): in a slow game each try costs a
+ * reasoner step, and the move must still be answered in time. */
+static void advance_to(mcts_player_t *p, const state_t *s, double until) {
     if (!p->have_prev || state_equal(&p->prev, s)) return;
     uint32_t n_roles = p->game->n_roles;
     term_t **legal = xcalloc(n_roles, sizeof *legal);
@@ -410,7 +433,7 @@ static void advance_to(mcts_player_t *p, const state_t *s) {
         term_t *joint = xcalloc(n_roles + 1, sizeof *joint);
         state_t next;
         state_init(&next);
-        for (uint64_t k = 0; k < total && !found; k++) {
+        for (uint64_t k = 0; k < total && !found && now_seconds() < until; k++) {
             uint64_t x = k;
             for (uint32_t i = 0; i < n_roles; i++) {
                 joint[i] = legal[i][x % n[i]];
@@ -450,7 +473,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     ensure_uct(p);
     const state_t *s = &turn->states[0];
     double t0 = now_seconds();
-    advance_to(p, s);
+    advance_to(p, s, t0 + (deadline - t0) * 0.3);
     term_t best = TERM_NONE;
     double remaining = deadline - now_seconds();
     double budget = remaining * 0.95 - p->opts.margin;
@@ -514,7 +537,7 @@ static void mcts_destroy(player_t *pl) {
 
 const player_kind_t player_mcts_kind = {
     .name = "mcts",
-    .summary = "UCT Monte-Carlo tree search (mcts:iters=N:c=X:margin=S)",
+    .summary = "UCT Monte-Carlo tree search (mcts:iters=N:c=X:margin=S:mem=MB)",
     .create = mcts_create,
     .start = mcts_start,
     .play = mcts_play,
@@ -525,7 +548,8 @@ const player_kind_t player_mcts_kind = {
 
 const player_kind_t player_lbs_kind = {
     .name = "mcts+lbs",
-    .summary = "UCT with rollouts cut by backward search (mcts+lbs:iters=N:c=X:margin=S:budget=S:"
+    .summary = "UCT with rollouts cut by backward search (mcts+lbs:iters=N:c=X:margin=S:mem=MB:"
+               "budget=S:"
                "confirm=none|z3:lbs=on|off:hookcost=X:z3share=F)",
     .create = lbs_create,
     .start = mcts_start,

@@ -6,7 +6,7 @@
 #   tests:  clang and its runtime libraries (libFuzzer, sanitizers: libclang-rt-dev),
 #           curl (the HTTP player tests)
 #   docs:   gnuplot-nox (the plots of scripts/rollout-accuracy)
-set -eu
+set -eu -o pipefail
 
 PACKAGES="gcc make cmake pkg-config flex bison libz3-dev libcmocka-dev libmicrohttpd-dev clang libclang-rt-dev curl gnuplot-nox"
 
@@ -29,9 +29,12 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 1
 fi
 
+# apt works for a minute or more on a fresh system: say what it is doing as it goes.
 echo "setup: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+echo "setup: apt-get update (reading the package lists)"
 apt-get update -qq
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+apt-get install -y -q --no-install-recommends $missing 2>&1 |
+    grep --line-buffered -E '^(Need to get|Get:|Setting up|E:)' | sed -u 's/^/setup: /'
 echo "setup: done"

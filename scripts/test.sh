@@ -4,7 +4,8 @@
 #   2. Release build (build-release/): every test label (unit perft games cli corpus);
 #   3. Sanitize build (build-asan/, ASan + UBSan): the same suite, the corpus traces on a
 #      subset of small games (tests/corpus_sanitize_subset.txt) to keep CI time down;
-#   4. fuzz build (build-fuzz/, clang): the libFuzzer parser target, run for 20 s.
+#   4. fuzz build (build-fuzz/, clang): a short run of each libFuzzer target of tests/fuzz/
+#      and the inputs kept in tests/fuzz/regressions/ (replayed by the other passes too).
 # Each pass prints ctest's summary; the script exits non-zero when any test fails.
 # Environment: JOBS (default: number of cores), GGP_CORPUS (corpus directory), CI.
 set -u
@@ -46,7 +47,7 @@ pass() {
 pass "Release" build-release all -- -DCMAKE_BUILD_TYPE=Release
 pass "Sanitize (ASan+UBSan)" build-asan all -- -DCMAKE_BUILD_TYPE=Sanitize
 if command -v clang >/dev/null; then
-    pass "fuzz (clang libFuzzer)" build-fuzz fuzz_parse -L fuzz -- -DCMAKE_C_COMPILER=clang \
+    pass "fuzz (clang libFuzzer)" build-fuzz fuzz_all -L fuzz -- -DCMAKE_C_COMPILER=clang \
         -DCMAKE_BUILD_TYPE=Release -DGGP_FUZZ=ON
 else
     echo "==== fuzz: clang not found, FAILED"

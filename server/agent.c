@@ -23,6 +23,10 @@ struct agent {
     /* the last turn, for agent_stats */
     uint32_t last_legal;
     double last_ms;
+    /* our last turn with a choice: the legal moves, the one played (agent_ponder) */
+    term_t *choices;
+    uint32_t n_choices;
+    term_t chose;
 };
 
 /* The move of the first legal rule for our role (or any role) with a ground move. */
@@ -105,6 +109,7 @@ void agent_free(agent_t *a) {
     reason_free(a->r);
     casemap_fini(&a->spelling);
     if (a->own_game) game_free(a->game);
+    free(a->choices);
     free(a);
 }
 
@@ -205,6 +210,12 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
     }
     a->last_legal = n;
     term_t move = TERM_NONE;
+    if (n > 1) {
+        free(a->choices);
+        a->choices = xmalloc(n * sizeof *legal);
+        memcpy(a->choices, legal, n * sizeof *legal);
+        a->n_choices = n;
+    }
     if (n) {
         sink_offer(sink, legal[0]);
         player_turn_t turn = {.states = a->belief.states,
@@ -217,10 +228,49 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
                               .n_history = a->belief.n_hist};
         move = player_play(a->player, &turn, deadline, sink);
         if (!contains(legal, n, move)) move = legal[0];
+        if (n > 1) a->chose = move;
     }
     free(legal);
     a->last_ms = (now_seconds() - t0) * 1000;
     return move;
+}
+
+/* Our one legal move after `played` when every other role had a single move (turn-taking:
+ * they wait while we move), from the state it leads to. */
+static term_t predicted_move(agent_t *a, const state_t *s, term_t played) {
+    uint32_t nr = a->game->n_roles;
+    term_t *joint = xcalloc(nr, sizeof *joint);
+    const term_t *m;
+    bool fixed = true;
+    for (uint32_t r = 0; r < nr && fixed; r++) {
+        if (r == a->role)
+            joint[r] = played;
+        else if ((fixed = reason_legal(a->r, s, r, &m) == 1))
+            joint[r] = m[0];
+    }
+    term_t move = TERM_NONE;
+    if (fixed) {
+        state_t next;
+        state_init(&next);
+        reason_next(a->r, s, joint, &next);
+        if (!reason_terminal(a->r, &next) && reason_legal(a->r, &next, a->role, &m) > 0)
+            move = m[0];
+        state_fini(&next);
+    }
+    free(joint);
+    return move;
+}
+
+term_t agent_ponder(agent_t *a, term_t played) {
+    if (a->game->gdl2 || !a->belief.complete || a->belief.n != 1 || played == TERM_NONE)
+        return TERM_NONE;
+    term_t move = predicted_move(a, &a->belief.states[0], played);
+    if (move != TERM_NONE) return move;
+    /* Others move now: one of our choices of last time, not the one we played, is the
+     * likeliest to be legal again (most moves of a board game stay legal a turn later). */
+    for (uint32_t i = 0; i < a->n_choices; i++)
+        if (a->choices[i] != a->chose) return a->choices[i];
+    return TERM_NONE;
 }
 
 void agent_stop(agent_t *a) {

@@ -47,6 +47,12 @@ bool agent_observe_text(agent_t *a, uint32_t turn, const char *lastmove, char *c
 term_t agent_play(agent_t *a, double deadline, move_sink_t *sink);
 /* The match is over. */
 void agent_stop(agent_t *a);
+/* After answering `played` (GDL, the state known): the best guess at our next move, the
+ * answer the server falls back on if the next turn's reasoning outlasts the clock. When the
+ * other roles had no choice it is our first legal move in the state `played` leads to;
+ * else one of our other choices of our last turn with a choice. TERM_NONE when there is
+ * no guess. Costs a few reasoner calls. */
+term_t agent_ponder(agent_t *a, term_t played);
 
 /* A move to answer when there is no time to find a legal one: the move of a legal rule
  * written with a ground move for our role (like `noop`), else TERM_NONE. */

@@ -182,8 +182,10 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     if (!rq) return;
     double done = now_seconds();
     service_report_sent(h->svc, rq->deadline, done);
-    log_line("match=%s cmd=%s ms=%.0f status=%d%s reply=%s", rq->id ? rq->id : "-", rq->cmd,
-             (done - rq->t0) * 1000, rq->status,
+    char due[40] = ""; /* when the answer was due by our margin (START and PLAY) */
+    if (rq->deadline > 0) snprintf(due, sizeof due, " due_ms=%.0f", (rq->deadline - rq->t0) * 1000);
+    log_line("match=%s cmd=%s ms=%.0f%s status=%d%s reply=%s", rq->id ? rq->id : "-", rq->cmd,
+             (done - rq->t0) * 1000, due, rq->status,
              toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection closed early)",
              rq->note.len ? sb_str(&rq->note) : "-");
     request_free(rq);

@@ -6,7 +6,14 @@
 #include <stdlib.h>
 #include <time.h>
 
+static _Atomic bool quiet_;
+
+void log_quiet(bool quiet) {
+    quiet_ = quiet;
+}
+
 void log_line(const char *fmt, ...) {
+    if (quiet_) return;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     struct tm tm;

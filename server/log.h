@@ -4,6 +4,10 @@
 
 #include "util.h"
 
+#include <stdbool.h>
+
 void log_line(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Silences (or restores) the log, for tests that make thousands of requests. */
+void log_quiet(bool quiet);
 
 #endif

@@ -1,6 +1,6 @@
 /* A local game master: runs matches of one game between contestants that are local
  * players (a kind of player.h, played in this process) or remote players spoken to over
- * HTTP exactly as the reference game master does (../shared/spec/ggp-protocol.md): one POST
+ * HTTP exactly as the reference game master does (docs/http.md): one POST
  * per message; START within the start clock, PLAY within the play clock plus 1 s, STOP
  * within the play clock, 5 s to connect. A move that is late, unparsable or illegal is
  * replaced by a random legal move and counted. In GDL-II games the `random` role is played

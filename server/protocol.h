@@ -1,4 +1,4 @@
-/* The GGP match protocol (../shared/spec/ggp-protocol.md): request bodies parsed into a
+/* The GGP match protocol (docs/http.md): request bodies parsed into a
  * message struct, and the texts of the replies.
  *
  * Parsing goes through the KIF parser (sexp.h) with a scratch term store per call, so it

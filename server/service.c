@@ -34,6 +34,7 @@ struct service {
     pthread_cond_t answered; /* request threads wait for their job */
     job_t *head, *tail;
     bool quit, running;
+    bool pondering; /* running, but only a few reasoner calls after a job: worth waiting */
     pthread_t worker;
     /* the match as the request threads see it (under mu) */
     char *match_id; /* NULL when there is none */
@@ -46,6 +47,7 @@ struct service {
     /* the worker's own */
     agent_t *agent;
     char *agent_id;
+    term_t played; /* our answer to the last PLAY (TERM_NONE: none), for ponder() */
     uint64_t n_starts;
 };
 
@@ -105,6 +107,7 @@ static void drop_match(service_t *s, const char *id) {
 static void end_agent(service_t *s) {
     agent_free(s->agent);
     s->agent = NULL;
+    s->played = TERM_NONE;
     set_str(&s->agent_id, NULL);
 }
 
@@ -174,6 +177,7 @@ static void run_play(service_t *s, job_t *j) {
     sb_init(&ctx.text);
     move_sink_t sink = {offer, &ctx};
     term_t move = agent_play(s->agent, j->deadline, &sink);
+    s->played = move;
     if (move == TERM_NONE)
         log_line("match=%s play: no legal move is known", j->msg.id);
     else
@@ -192,6 +196,25 @@ static void run_end(service_t *s, job_t *j) {
     if (!s->agent || strcmp(s->agent_id, j->msg.id) != 0) return;
     if (j->msg.kind == MSG_STOP) agent_stop(s->agent);
     end_agent(s);
+}
+
+/* After a PLAY is answered: the guess at our next move becomes the fallback answer, so
+ * that a next turn whose reasoning outlasts the clock still gets a likely legal move. */
+static void ponder(service_t *s) {
+    if (!s->agent || s->played == TERM_NONE) return;
+    term_t guess = agent_ponder(s->agent, s->played);
+    s->played = TERM_NONE;
+    keep_move(s, s->agent_id, guess, &s->fallback);
+    /* A PLAY that came in meanwhile (the worker runs late) answers it too, until the
+     * player offers better. */
+    pthread_mutex_lock(&s->mu);
+    job_t *next = s->head;
+    if (guess != TERM_NONE && s->fallback && next && next->msg.kind == MSG_PLAY &&
+        !strcmp(next->msg.id, s->agent_id)) {
+        sb_clear(&next->reply);
+        sb_puts(&next->reply, s->fallback);
+    }
+    pthread_mutex_unlock(&s->mu);
 }
 
 static void run_job(service_t *s, job_t *j) {
@@ -225,12 +248,16 @@ static void *worker_main(void *arg) {
         pthread_mutex_unlock(&s->mu);
         run_job(s, j);
         pthread_mutex_lock(&s->mu);
-        s->running = false;
         j->done = true;
         if (j->abandoned)
             job_free(j);
         else
             pthread_cond_broadcast(&s->answered);
+        s->pondering = true;
+        pthread_mutex_unlock(&s->mu);
+        ponder(s); /* the answer is out (or due): the time until the next PLAY is free */
+        pthread_mutex_lock(&s->mu);
+        s->running = s->pondering = false;
     }
     pthread_mutex_unlock(&s->mu);
     return NULL;
@@ -243,6 +270,7 @@ service_t *service_new(const service_config_t *cfg) {
     s->cfg = *cfg;
     s->name = xstrdup(cfg->name);
     s->cfg.name = s->name;
+    s->played = TERM_NONE;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->work, NULL);
     pthread_condattr_t attr;
@@ -259,7 +287,7 @@ void service_free(service_t *s) {
     if (!s) return;
     pthread_mutex_lock(&s->mu);
     s->quit = true;
-    bool busy = s->running;
+    bool busy = s->running && !s->pondering;
     pthread_cond_signal(&s->work);
     pthread_mutex_unlock(&s->mu);
     if (busy) return; /* a reasoner call cannot be interrupted; the process is ending */
@@ -337,10 +365,16 @@ static void await(service_t *s, job_t *j, strbuf_t *reply) {
     while (!j->done && now_seconds() < j->deadline)
         pthread_cond_timedwait(&s->answered, &s->mu, &until);
     sb_puts(reply, sb_str(&j->reply));
-    if (j->done)
+    if (j->done) {
         job_free(j);
-    else
-        j->abandoned = true;
+        return;
+    }
+    /* The worker is still in a reasoner or search call: the answer goes out on time
+     * anyway (the best move offered so far, else a fallback), and the log says so. */
+    log_line("match=%s %s: answered at the deadline with '%.60s' while the player was still "
+             "thinking (margin %.0f ms)",
+             j->msg.id, proto_kind_name(j->msg.kind), sb_str(&j->reply), margin_locked(s) * 1000);
+    j->abandoned = true;
 }
 
 static void answer_start(service_t *s, proto_msg_t *msg, const char *raw, size_t raw_len, double t0,

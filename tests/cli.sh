@@ -131,6 +131,22 @@ if run 0 "$GGP" trace "$TTT" --seed 3 --matches 3; then
     [ "$(grep -c '^end$' "$tmp/out")" = 3 ] && ok || bad "--matches 3 does not print 3 ends"
 fi
 
+# ---- trace: goal defects (several values: sorted as numbers; none) ----
+cat >"$tmp/goals.kif" <<'KIF'
+(role a) (role b) (role c)
+(init x)
+(<= (legal ?r noop) (role ?r) (true x))
+(<= (next y) (true x))
+(<= terminal (true y))
+(goal a 100) (goal a 50) (goal a 7) (goal a 0)
+(goal b 10)
+KIF
+if run 0 "$GGP" trace "$tmp/goals.kif" --seed 1; then
+    expect out '^goal a ambiguous 0 7 50 100$' "several goal values print as ambiguous, sorted as numbers"
+    expect out '^goal b 10$' "a single goal value"
+    expect out '^goal c none$' "no goal value"
+fi
+
 # ---- perft and bench ----
 run 0 "$GGP" perft "$TTT" --depth 2 && {
     [ "$(cat "$tmp/out")" = "$(printf 'depth=1 count=9\ndepth=2 count=72')" ] && ok ||

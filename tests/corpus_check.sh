@@ -34,6 +34,7 @@ fi
 listed() { sed 's/#.*//' "$REJ" | awk -v f="$1" '$1 == f { $1 = ""; sub(/^ /, ""); print; found = 1 } END { exit !found }'; }
 reference() { awk -v f="$1" '$1 == f { $1 = ""; sub(/^ /, ""); print }' "$CORPUS/expected.txt" 2>/dev/null; }
 
+. "$(dirname "$0")/exit_reason.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 accepted=0 rejected=0 failed=0 total=0
@@ -57,7 +58,7 @@ for game in "$CORPUS"/*.kif "$CORPUS"/*.gdl; do
     fi
     msg=$(head -1 "$tmp/err")
     if [ $rc -ne 1 ]; then
-        echo "FAIL $f: ggp check exited $rc (crash or time-out after $LIMIT s): $msg"
+        echo "FAIL $f: ggp check $(exit_reason $rc "$LIMIT"): ${msg:-nothing on stderr}"
         failed=$((failed + 1))
     elif ! grep -q "^$game:[0-9]*:[0-9]*: " "$tmp/err"; then
         echo "FAIL $f: rejected without a file:line:col message: $msg"

@@ -84,8 +84,9 @@ if [ "${1:-}" = "--timed" ]; then
     start=$(date +%s)
     timeout -k 5 "$LIMIT" bash "$0" --one "$GGP" "$GAME" 2>&1 | grep -v '^Terminated$' >"$RESULTS/$base.log"
     rc=${PIPESTATUS[0]}
-    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-        echo "FAIL $base: timed out after $LIMIT s" >>"$RESULTS/$base.log"
+    if [ $rc -ge 124 ]; then
+        . "$(dirname "$0")/exit_reason.sh"
+        echo "FAIL $base: $(exit_reason $rc "$LIMIT")" >>"$RESULTS/$base.log"
     fi
     cat "$RESULTS/$base.log"
     echo "$rc $(($(date +%s) - start))" >"$RESULTS/$base.rc"

@@ -225,6 +225,44 @@ static void test_reuse(void **state) {
     unload(&f);
 }
 
+/* ---- memory cap ---- */
+
+/* A tree at its memory cap stops growing but the search goes on: every iteration runs,
+ * the memory stays under the cap, the tree is reused across moves, the moves are legal. */
+static void test_memory_limit(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "tictactoe.kif");
+    uct_t *u = uct_new(f.g, f.r, 0, 3);
+    uct_stats_t st;
+    uct_stats(u, &st);
+    assert_true(st.memory_limit >= (size_t)64 << 20); /* an eighth of any machine we run on */
+    size_t cap = (size_t)1 << 20;
+    uct_set_memory_limit(u, cap);
+    uct_stats(u, &st);
+    assert_true(st.memory_bytes <= cap);
+    uint64_t iterations = 0;
+    while (!reason_terminal(f.r, &f.s)) {
+        term_t j[2];
+        for (uint32_t r = 0; r < 2; r++) {
+            const term_t *m;
+            reason_legal(f.r, &f.s, r, &m);
+            j[r] = r == 0 ? uct_choose(u, &f.s, 0, 20000) : m[0];
+        }
+        assert_true(reason_is_legal(f.r, &f.s, 0, j[0]));
+        uct_stats(u, &st);
+        assert_true(st.memory_bytes <= cap);
+        iterations = st.iterations;
+        uct_advance(u, j);
+        reason_next(f.r, &f.s, j, &f.n);
+        state_copy(&f.s, &f.n);
+    }
+    assert_true(st.memory_full > 0);
+    assert_true(iterations >= 20000);
+    uct_free(u);
+    unload(&f);
+}
+
 /* ---- determinism ---- */
 
 static void test_deterministic(void **state) {
@@ -310,6 +348,7 @@ int main(void) {
         cmocka_unit_test(test_nim_winning_move),
         cmocka_unit_test(test_hook),
         cmocka_unit_test(test_reuse),
+        cmocka_unit_test(test_memory_limit),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_three_player),

@@ -228,6 +228,35 @@ static void test_every_violation_reported(void **state) {
     assert_true(f->d.n >= 2);
 }
 
+/* An expanded disjunction repeats one defect in every rule it makes: the report stops
+ * after 100 errors and says how many rules were left unchecked. */
+static void test_error_limit(void **state) {
+    fix_t *f = *state;
+    strbuf_t text;
+    sb_init(&text);
+    sb_puts(&text, "(role r)\n(q a)\n");
+    for (int i = 0; i < 300; i++)
+        sb_printf(&text, "(<= (p%d ?x) (q ?y))\n", i);
+    assert_false(validate(f, sb_str(&text)));
+    assert_int_equal(f->d.n, 101);
+    assert_non_null(strstr(f->d.items[100].msg, "too many errors; 200 more rules"));
+    sb_fini(&text);
+}
+
+/* A rule base whose body literals match millions of rule heads is refused at once. */
+static void test_rule_pairs_limit(void **state) {
+    fix_t *f = *state;
+    strbuf_t text;
+    sb_init(&text);
+    sb_puts(&text, "(role r)\n");
+    for (int i = 0; i < 1100; i++)
+        sb_printf(&text, "(<= (p %d) (p %d))\n", i, i + 1);
+    assert_false(validate(f, sb_str(&text)));
+    assert_int_equal(f->d.n, 1);
+    assert_non_null(strstr(f->d.items[0].msg, "too large to check"));
+    sb_fini(&text);
+}
+
 static void test_acyclic_and_recursive(void **state) {
     fix_t *f = *state;
     validate_ok(f, "(role r)\n(e a b)\n(e b c)\n"
@@ -371,6 +400,8 @@ int main(void) {
         T(test_no_roles),
         T(test_role_not_ground_fact),
         T(test_every_violation_reported),
+        T(test_error_limit),
+        T(test_rule_pairs_limit),
         T(test_acyclic_and_recursive),
         T(test_layers),
         T(test_gdl2_detection),
