@@ -1,6 +1,7 @@
 /* Rollout early termination with lifted backward search: see lbs.h. */
 #include "lbs.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,12 +432,17 @@ lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *
     compile_ctx_t cc = {
         .l = l, .ts = g->ts, .rg = rg, .deadline = deadline, .samples = samples, .n_samples = n};
     regress_run(rg, on_step, &cc);
-    guard(l, g, r, rg, role, samples, n, o->budget > 0 ? deadline + o->budget * GUARD_SHARE : 0);
+    /* The guard and the calibration get their shares from when they start: backward search
+     * may end past its deadline (a step is cut at its next check), and a formula must not
+     * be dropped for want of a check the budget had kept time for. */
+    double guard_end = o->budget > 0 ? fmax(deadline, now_seconds()) + o->budget * GUARD_SHARE : 0;
+    guard(l, g, r, rg, role, samples, n, guard_end);
     regress_free(rg);
     trim(l);
     l->gval = xcalloc(l->n_guards + 1, 1);
     if (z3) l->cache = xcalloc((size_t)1 << CACHE_BITS, sizeof *l->cache);
-    calibrate(l, samples, n, o->budget > 0 ? t0 + o->budget : 1e300);
+    double cal_end = o->budget > 0 ? fmax(guard_end, now_seconds()) + o->budget * CAL_SHARE : 1e300;
+    calibrate(l, samples, n, cal_end);
     free_states(samples);
     trim(l); /* calibration may have dropped the last ones */
     l->st.n_alpha = l->n[0];
