@@ -19,6 +19,12 @@ bool opt_is_help(const char *arg);
 /* Parses an unsigned integer option value; prints an error and returns false if bad. */
 bool opt_uint(const char *name, const char *value, unsigned long long *out);
 bool opt_double(const char *name, const char *value, double *out);
+/* Parses an --engine value (auto, interp, ground, compiled). */
+#include "engine.h"
+bool opt_engine(const char *value, engine_kind_t *out);
+#define ENGINE_HELP                                                                                \
+    "  --engine E     the state machine: auto (default: the fastest that works), interp,\n"        \
+    "                 ground or compiled (a game that does not ground falls back, saying so)\n"
 
 /* Loads and validates a game file; NULL after printing its located diagnostics. */
 #include "validate.h"

@@ -81,6 +81,12 @@ bool opt_double(const char *name, const char *value, double *out) {
     return true;
 }
 
+bool opt_engine(const char *value, engine_kind_t *out) {
+    if (engine_kind_parse(value, out)) return true;
+    fprintf(stderr, "ggp: --engine expects auto, interp, ground or compiled, not '%s'\n", value);
+    return false;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2 || opt_is_help(argv[1])) {
         usage(argc < 2 ? stderr : stdout);
