@@ -6,6 +6,10 @@ int cmd_check(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
+int cmd_ground(int argc, char **argv);
+/* The differential check of ggp ground --check (cmd_diff.c); the process exit code. */
+#include "rules.h"
+int engine_differential(game_t *g, int kind, unsigned long long matches, unsigned long long seed);
 int cmd_serve(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_regress(int argc, char **argv);

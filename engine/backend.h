@@ -39,12 +39,16 @@ struct engine {
     double ground_seconds, compile_seconds;
 };
 
-/* The evaluation kernels of a ground engine: the network interpreter or compiled code. */
+/* The evaluation kernels of a ground engine, compiled code over the node values: the play
+ * blocks, the goal blocks, the move blocks, and advance (each fluent input takes the value
+ * of its next node). */
 typedef void (*gnet_kernel_t)(uint8_t *vals);
+typedef struct {
+    gnet_kernel_t play, goals, move, advance;
+} gnet_kernels_t;
 
-/* The ground backend on net (shared, owned by the first engine made on it). The kernels
- * NULL: the network interpreter. handle: a dlopen handle closed with the last engine. */
-engine_t *gengine_new(game_t *g, gnet_t *net, gnet_kernel_t state_k, gnet_kernel_t move_k,
-                      void *handle);
+/* The ground backend on net (owned by the engine; clones borrow it). kernels NULL: the
+ * network interpreter. handle: a dlopen handle, closed with the engine. */
+engine_t *gengine_new(game_t *g, gnet_t *net, const gnet_kernels_t *kernels, void *handle);
 
 #endif

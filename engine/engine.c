@@ -149,7 +149,7 @@ engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log) {
             fprintf(log, "engine: %s: no compiled code (%s); using the ground network\n", g->file,
                     why);
     }
-    return gengine_new(g, net, NULL, NULL, NULL);
+    return gengine_new(g, net, NULL, NULL);
 }
 
 /* ---- the interface ---- */

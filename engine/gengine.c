@@ -19,7 +19,8 @@ typedef struct {
     gnet_t *net;
     bool owns; /* the network and the dlopen handle: the first engine made on them */
     void *handle;
-    gnet_kernel_t kstate, kmove;
+    gnet_kernels_t k; /* all NULL: the network interpreter */
+    bool goals_valid; /* the goal blocks are evaluated for the loaded state */
     uint8_t *vals;
     uint64_t *zobrist; /* per fluent */
     uint64_t *cur;     /* the state whose state blocks are in vals */
@@ -65,16 +66,56 @@ static gengine_t *G(engine_t *e) {
     return (gengine_t *)e;
 }
 
-/* Loads a state into the fluent inputs and evaluates the state blocks. */
+static void eval_play(gengine_t *ge) {
+    if (ge->k.play)
+        ge->k.play(ge->vals);
+    else
+        gnet_eval(ge->net, ge->vals, 0, ge->net->n_play_blocks);
+    ge->move_valid = false;
+    ge->goals_valid = false;
+}
+
+static void eval_goals(gengine_t *ge) {
+    if (ge->goals_valid) return;
+    if (ge->k.goals)
+        ge->k.goals(ge->vals);
+    else
+        gnet_eval(ge->net, ge->vals, ge->net->n_play_blocks, ge->net->n_state_blocks);
+    ge->goals_valid = true;
+}
+
+/* Each fluent input takes its next value: the successor state, without packing it. */
+static void advance(gengine_t *ge) {
+    if (ge->k.advance) {
+        ge->k.advance(ge->vals);
+        return;
+    }
+    const gnet_t *net = ge->net;
+    for (uint32_t f = 0; f < net->n_fluents; f++) {
+        uint32_t nx = net->next_node[f];
+        ge->vals[net->fluent_node[f]] = nx == GNET_NONE ? 0 : ge->vals[nx];
+    }
+}
+
+/* Loads a state into the fluent inputs and evaluates the play blocks. */
 static void load_state(gengine_t *ge, const uint64_t *bits) {
     const gnet_t *net = ge->net;
     for (uint32_t f = 0; f < net->n_fluents; f++)
         ge->vals[net->fluent_node[f]] = (bits[f >> 6] >> (f & 63)) & 1;
-    if (ge->kstate)
-        ge->kstate(ge->vals);
-    else
-        gnet_eval(net, ge->vals, 0, net->n_state_blocks);
-    ge->move_valid = false;
+    eval_play(ge);
+}
+
+/* The state in the fluent inputs, packed into s. */
+static void store_inputs(gengine_t *ge, eng_state_t *s) {
+    const gnet_t *net = ge->net;
+    memset(s->bits, 0, ge->base.n_words * sizeof *s->bits);
+    uint64_t h = 0;
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        if (ge->vals[net->fluent_node[f]]) {
+            s->bits[f >> 6] |= 1ull << (f & 63);
+            h ^= ge->zobrist[f];
+        }
+    s->hash = h;
 }
 
 static void set_state(gengine_t *ge, const eng_state_t *s) {
@@ -97,8 +138,8 @@ static void load_joint(gengine_t *ge, const uint32_t *ids) {
         if (ids[r] != GNET_NONE && net->move_node[r][ids[r]] != GNET_NONE)
             ge->vals[net->move_node[r][ids[r]]] = 1;
     }
-    if (ge->kmove)
-        ge->kmove(ge->vals);
+    if (ge->k.move)
+        ge->k.move(ge->vals);
     else
         gnet_eval(net, ge->vals, net->n_state_blocks, net->n_blocks);
     ge->move_valid = true;
@@ -173,6 +214,7 @@ static term_t g_goal(engine_t *e, const eng_state_t *s, uint32_t role) {
     gengine_t *ge = G(e);
     const gnet_t *net = ge->net;
     set_state(ge, s);
+    eval_goals(ge);
     term_t v = TERM_NONE;
     uint32_t n = 0;
     for (uint32_t k = 0; k < net->n_goals[role]; k++)
@@ -227,14 +269,16 @@ static void g_from_terms(engine_t *e, eng_state_t *s, const state_t *in) {
     }
 }
 
+/* The playout keeps the state in the fluent inputs from step to step (advance) and
+ * packs it once at the end. */
 static uint32_t g_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
                           int *goals) {
     gengine_t *ge = G(e);
     const gnet_t *net = ge->net;
     uint32_t nr = net->n_roles, steps = 0;
     uint32_t *pick = ge->joint_ids + nr; /* scratch beside joint_ids */
+    load_state(ge, s->bits);
     for (;;) {
-        load_state(ge, s->bits);
         if (net->terminal != GNET_NONE && ge->vals[net->terminal]) break;
         if (steps >= max_steps) break;
         uint32_t r = 0;
@@ -247,16 +291,20 @@ static uint32_t g_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t
         }
         if (r < nr) break; /* a defective game: a role without moves */
         load_joint(ge, pick);
-        store_next(ge, s);
+        advance(ge);
+        eval_play(ge);
         steps++;
     }
-    ge->cur_valid = false;
+    eval_goals(ge);
     for (uint32_t r = 0; r < nr; r++) {
         int v = -1, n = 0;
         for (uint32_t k = 0; k < net->n_goals[r]; k++)
             if (ge->vals[net->goals[r][k].node]) v = net->goals[r][k].value, n++;
         goals[r] = n == 1 ? v : -1;
     }
+    store_inputs(ge, s);
+    memcpy(ge->cur, s->bits, e->n_words * sizeof *s->bits);
+    ge->cur_valid = true;
     return steps;
 }
 
@@ -279,7 +327,7 @@ static void g_free(engine_t *e) {
 
 static engine_t *g_clone(const engine_t *e) {
     const gengine_t *ge = (const gengine_t *)e;
-    engine_t *c = gengine_new(e->g, ge->net, ge->kstate, ge->kmove, NULL);
+    engine_t *c = gengine_new(e->g, ge->net, ge->k.play ? &ge->k : NULL, NULL);
     ((gengine_t *)c)->owns = false;
     c->kind = e->kind;
     c->ground_seconds = e->ground_seconds, c->compile_seconds = e->compile_seconds;
@@ -301,17 +349,16 @@ static const engine_ops_t gengine_ops = {
     .playout = g_playout,
 };
 
-engine_t *gengine_new(game_t *g, gnet_t *net, gnet_kernel_t state_k, gnet_kernel_t move_k,
-                      void *handle) {
+engine_t *gengine_new(game_t *g, gnet_t *net, const gnet_kernels_t *kernels, void *handle) {
     gengine_t *ge = xcalloc(1, sizeof *ge);
     uint32_t nr = net->n_roles;
     ge->base = (engine_t){.ops = &gengine_ops,
-                          .kind = state_k ? ENGINE_COMPILED : ENGINE_GROUND,
+                          .kind = kernels ? ENGINE_COMPILED : ENGINE_GROUND,
                           .g = g,
                           .n_words = (net->n_fluents + 63) / 64 + 1,
                           .ground_seconds = net->seconds};
     ge->net = net, ge->owns = true, ge->handle = handle;
-    ge->kstate = state_k, ge->kmove = move_k;
+    if (kernels) ge->k = *kernels;
     ge->vals = xcalloc(net->n_nodes + 1, 1);
     for (uint32_t n = 0; n < net->n_nodes; n++)
         if (net->kind[n] == GNODE_TRUE) ge->vals[n] = 1;

@@ -619,6 +619,11 @@ static bool self_loop(builder_t *B, uint32_t node) {
     return false;
 }
 
+static bool is_play_root(const grounder_t *G, term_t atom) {
+    sym_t s = term_sym(G->ts, atom);
+    return s == SYM_TERMINAL || s == SYM_LEGAL || s == SYM_NEXT || s == SYM_SEES;
+}
+
 /* Lays the derived nodes out in blocks, state blocks first, with their rules. */
 static void layout(builder_t *B) {
     gnet_t *net = B->net;
@@ -651,15 +656,34 @@ static void layout(builder_t *B) {
                 moves[emitted[j]] = comp_moves[comp[v]];
         }
     }
+    /* play: what terminal, legal, next, sees and the move blocks need (goals are read
+     * at the end of a match only); marked backwards, dependants before dependencies */
+    bool *play = xcalloc(nn + 1, sizeof *play),
+         *comp_play = xcalloc(n_comps + 1, sizeof *comp_play);
+    for (uint32_t i = n_derived; i-- > 0;) {
+        uint32_t v = emitted[i];
+        if (moves[v] || is_play_root(G, net->atom[v])) comp_play[comp[v]] = true;
+        if (i > 0 && comp[emitted[i - 1]] == comp[v]) continue; /* the component's first */
+        for (uint32_t j = i; j < n_derived && comp[emitted[j]] == comp[v]; j++) {
+            uint32_t x = emitted[j];
+            play[x] = comp_play[comp[v]];
+            if (!play[x]) continue;
+            dep_iter_t it = {0, 0};
+            for (uint32_t w; (w = next_dep(B, x, &it)) != GNET_NONE;)
+                comp_play[comp[w]] = true;
+        }
+    }
     net->order = xmalloc((n_derived + 1) * sizeof *net->order);
     net->blocks = xmalloc((n_comps + 1) * sizeof *net->blocks);
     net->rule_start = xmalloc((n_derived + 2) * sizeof *net->rule_start);
-    for (int phase = 0; phase < 2; phase++) {
+    for (int phase = 0; phase < 3; phase++) {
         for (uint32_t i = 0; i < n_derived;) {
             uint32_t j = i;
             while (j < n_derived && comp[emitted[j]] == comp[emitted[i]])
                 j++;
-            if (moves[emitted[i]] == (phase == 1)) {
+            uint32_t v = emitted[i];
+            int ph = moves[v] ? 2 : play[v] ? 0 : 1;
+            if (ph == phase) {
                 gblock_t *b = &net->blocks[net->n_blocks++];
                 b->first = net->n_order;
                 b->n = j - i;
@@ -669,7 +693,8 @@ static void layout(builder_t *B) {
             }
             i = j;
         }
-        if (phase == 0) net->n_state_blocks = net->n_blocks;
+        if (phase == 0) net->n_play_blocks = net->n_blocks;
+        if (phase == 1) net->n_state_blocks = net->n_blocks;
     }
     /* rules and literals in order */
     net->n_rules = 0;
@@ -694,7 +719,7 @@ static void layout(builder_t *B) {
     }
     net->rule_start[net->n_order] = nr;
     net->lit_start[nr] = net->n_lits;
-    free(emitted), free(comp), free(moves), free(comp_moves);
+    free(emitted), free(comp), free(moves), free(comp_moves), free(play), free(comp_play);
 }
 
 static int goal_number(const term_store_t *ts, term_t v) {

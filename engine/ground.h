@@ -9,7 +9,8 @@
  * derived nodes (an OR of ANDs of node literals), evaluated in blocks in dependency order;
  * a block is cyclic when ground rules recurse (positive recursion only: GDL is
  * stratified), and is then iterated to its least fixpoint. State blocks depend on the
- * fluents only and come first; move blocks also depend on the joint move.
+ * fluents only and come first: those that terminal, legal, next and sees need (the play
+ * blocks), then those only goals need; move blocks also depend on the joint move.
  *
  * The network owns its arrays; gnet_free releases them. The game's term store receives
  * the ground terms (one thread at a time, like the reasoner). */
@@ -55,7 +56,8 @@ typedef struct {
     uint32_t n_order, *order;
     uint32_t *rule_start; /* rules of order[i]: rule_start[i] .. rule_start[i + 1] */
     uint32_t n_rules, *lit_start, n_lits, *lits;
-    uint32_t n_blocks, n_state_blocks; /* state blocks first */
+    /* blocks [0, n_play_blocks) play, [.., n_state_blocks) goals only, [.., n_blocks) move */
+    uint32_t n_blocks, n_play_blocks, n_state_blocks;
     gblock_t *blocks;
     /* fluents: the `true` atoms reachable */
     uint32_t n_fluents;
