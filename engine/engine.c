@@ -22,6 +22,15 @@ const char *engine_kind_name(engine_kind_t k) {
     return kind_names[k];
 }
 
+static engine_kind_t default_kind = ENGINE_AUTO;
+
+void engine_set_default_kind(engine_kind_t k) {
+    default_kind = k;
+}
+engine_kind_t engine_default_kind(void) {
+    return default_kind;
+}
+
 /* ---- the interpreter backend ---- */
 
 typedef struct {

@@ -27,6 +27,11 @@ typedef struct eng_state eng_state_t;
 bool engine_kind_parse(const char *name, engine_kind_t *out);
 const char *engine_kind_name(engine_kind_t k);
 
+/* The kind players make their engines with (default ENGINE_AUTO): the --engine option
+ * of ggp match and ggp serve sets it once, before any player is made. */
+void engine_set_default_kind(engine_kind_t k);
+engine_kind_t engine_default_kind(void);
+
 /* A state machine for g (which must outlive it). A forced kind that cannot be built
  * falls back like ENGINE_AUTO does, with its line on log (NULL: silent). */
 engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log);

@@ -40,7 +40,8 @@ typedef struct {
 
 struct uct {
     game_t *g;
-    reasoner_t *r;
+    engine_t *e;
+    bool owns_engine; /* made by uct_new around a reasoner */
     uint32_t role, nr;
     splitmix_t rng;
     double c;
@@ -53,7 +54,8 @@ struct uct {
     size_t cap_old_of;
 
     bool have_root;
-    state_t root_state, sa, sb;
+    eng_state_t *root_state, *sa, *sb, *asked; /* asked: the state uct_choose was given */
+    state_t hook_state;                        /* a rollout state as terms, for the hook */
     term_t *joint;
     uint32_t *sel;
     int *val;
@@ -123,9 +125,9 @@ static uint32_t role_off(const uct_t *u, uint32_t i, uint32_t r) {
     return off;
 }
 
-static void goals(uct_t *u, const state_t *s, int *val) {
+static void goals(uct_t *u, const eng_state_t *s, int *val) {
     for (uint32_t r = 0; r < u->nr; r++) {
-        int v = reason_goal_value(u->r, s, r);
+        int v = engine_goal_value(u->e, s, r);
         val[r] = v < 0 ? 0 : v;
     }
 }
@@ -137,12 +139,12 @@ static void hook_values(uct_t *u, int v, int *val) {
 
 /* Computes the legal moves of node i in state s. A role without legal moves makes the
  * node terminal (a malformed game: scored by its goals). */
-static void expand(uct_t *u, uint32_t i, const state_t *s) {
+static void expand(uct_t *u, uint32_t i, const eng_state_t *s) {
     pool_t *p = &u->p;
     uint32_t moff = (uint32_t)p->n_mv;
     for (uint32_t r = 0; r < u->nr; r++) {
         const term_t *m;
-        uint32_t n = reason_legal(u->r, s, r, &m);
+        uint32_t n = engine_legal(u->e, s, r, &m);
         if (n > UINT16_MAX) die("uct: more than %u legal moves", UINT16_MAX);
         pool_reserve_moves(p, p->n_mv + n);
         memcpy(&p->mv[p->n_mv], m, n * sizeof *m);
@@ -195,18 +197,28 @@ static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
 
 /* A random playout from *a (a and b are the two state buffers); fills u->val. Returns
  * whether the hook proved the value at the starting state itself. */
-static bool rollout(uct_t *u, state_t *a, state_t *b) {
+static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
     int *val = u->val;
     uint32_t steps = 0;
     bool leaf_hit = false;
+    if (!u->hook) { /* the engine's own playout: same moves, no allocation */
+        steps = engine_playout(u->e, a, &u->rng, u->cap, val);
+        for (uint32_t r = 0; r < u->nr; r++)
+            if (val[r] < 0) val[r] = 0;
+        if (steps >= u->cap && !engine_terminal(u->e, a)) u->st.rollout_capped++;
+        u->st.rollouts++;
+        u->st.rollout_steps += steps;
+        return false;
+    }
     for (;;) {
-        if (reason_terminal(u->r, a)) {
+        if (engine_terminal(u->e, a)) {
             goals(u, a, val);
             break;
         }
         if (u->hook) {
             double t0 = now_seconds();
-            int v = u->hook(u->hook_ctx, a);
+            engine_state_terms(u->e, a, &u->hook_state);
+            int v = u->hook(u->hook_ctx, &u->hook_state);
             u->st.hook_seconds += now_seconds() - t0;
             u->st.hook_calls++;
             if (v >= 0) {
@@ -231,7 +243,7 @@ static bool rollout(uct_t *u, state_t *a, state_t *b) {
         bool stuck = false;
         for (uint32_t r = 0; r < u->nr; r++) {
             const term_t *m;
-            uint32_t n = reason_legal(u->r, a, r, &m);
+            uint32_t n = engine_legal(u->e, a, r, &m);
             if (n == 0) {
                 stuck = true;
                 break;
@@ -242,8 +254,8 @@ static bool rollout(uct_t *u, state_t *a, state_t *b) {
             goals(u, a, val);
             break;
         }
-        reason_next(u->r, a, u->joint, b);
-        state_t *t = a;
+        engine_next(u->e, a, u->joint, b);
+        eng_state_t *t = a;
         a = b;
         b = t;
         steps++;
@@ -292,8 +304,8 @@ static void push_path(uct_t *u, size_t depth, uint32_t node) {
 
 static void iterate(uct_t *u) {
     pool_t *p = &u->p;
-    state_t *cur = &u->sa, *nxt = &u->sb;
-    state_copy(cur, &u->root_state);
+    eng_state_t *cur = u->sa, *nxt = u->sb;
+    engine_state_copy(cur, u->root_state);
     uint32_t nr = u->nr;
     int *val = u->val;
     size_t depth = 0; /* index of the last node on the path */
@@ -319,8 +331,8 @@ static void iterate(uct_t *u) {
             key += k * radix;
             radix *= p->cnt[(size_t)i * nr + r];
         }
-        reason_next(u->r, cur, u->joint, nxt);
-        state_t *t = cur;
+        engine_next(u->e, cur, u->joint, nxt);
+        eng_state_t *t = cur;
         cur = nxt;
         nxt = t;
         uint32_t c = find_child(u, i, key);
@@ -333,7 +345,7 @@ static void iterate(uct_t *u) {
         p->nodes[c].next = p->nodes[i].first;
         p->nodes[i].first = c;
         push_path(u, ++depth, c);
-        if (reason_terminal(u->r, cur)) {
+        if (engine_terminal(u->e, cur)) {
             p->nodes[c].terminal = 1;
             goals(u, cur, val);
             set_proven(u, c, val);
@@ -366,18 +378,26 @@ static void iterate(uct_t *u) {
 /* ---- public ---- */
 
 uct_t *uct_new(game_t *g, reasoner_t *r, uint32_t role, uint64_t seed) {
+    uct_t *u = uct_new_engine(g, engine_wrap(r), role, seed);
+    u->owns_engine = true;
+    return u;
+}
+
+uct_t *uct_new_engine(game_t *g, engine_t *e, uint32_t role, uint64_t seed) {
     uct_t *u = xcalloc(1, sizeof *u);
     u->g = g;
-    u->r = r;
+    u->e = e;
     u->role = role;
     u->nr = g->n_roles;
     if (role >= u->nr) die("uct: role %u out of range", role);
     u->rng.s = seed;
     u->c = 1.4;
     u->cap = 10000;
-    state_init(&u->root_state);
-    state_init(&u->sa);
-    state_init(&u->sb);
+    u->root_state = engine_state_new(e);
+    u->sa = engine_state_new(e);
+    u->sb = engine_state_new(e);
+    u->asked = engine_state_new(e);
+    state_init(&u->hook_state);
     u->joint = xcalloc(u->nr, sizeof *u->joint);
     u->sel = xcalloc(u->nr, sizeof *u->sel);
     u->val = xcalloc(u->nr, sizeof *u->val);
@@ -391,9 +411,12 @@ void uct_free(uct_t *u) {
     pool_free(&u->p);
     pool_free(&u->spare);
     free(u->old_of);
-    state_fini(&u->root_state);
-    state_fini(&u->sa);
-    state_fini(&u->sb);
+    engine_state_free(u->root_state);
+    engine_state_free(u->sa);
+    engine_state_free(u->sb);
+    engine_state_free(u->asked);
+    state_fini(&u->hook_state);
+    if (u->owns_engine) engine_free(u->e);
     free(u->joint);
     free(u->sel);
     free(u->val);
@@ -428,11 +451,12 @@ static void fresh_root(uct_t *u) {
 }
 
 term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
-    if (!u->have_root || !state_equal(&u->root_state, s)) {
-        state_copy(&u->root_state, s);
+    engine_state_set(u->e, u->asked, s);
+    if (!u->have_root || !engine_state_equal(u->root_state, u->asked)) {
+        engine_state_copy(u->root_state, u->asked);
         fresh_root(u);
     }
-    if (reason_terminal(u->r, s)) return TERM_NONE;
+    if (engine_terminal(u->e, u->asked)) return TERM_NONE;
     if (seconds <= 0 && max_iterations == 0) max_iterations = 10000;
     double deadline = now_seconds() + seconds;
     for (uint32_t it = 0;; it++) {
@@ -444,7 +468,7 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
     pool_t *p = &u->p;
     if (p->nodes[0].moff == NIL) { /* not a single iteration: any legal move */
         const term_t *m;
-        uint32_t n = reason_legal(u->r, s, u->role, &m);
+        uint32_t n = engine_legal(u->e, u->asked, u->role, &m);
         return n ? m[0] : TERM_NONE;
     }
     uint32_t nr = u->nr, role = u->role;
@@ -558,8 +582,8 @@ void uct_advance(uct_t *u, const term_t *joint) {
     if (!u->have_root) return;
     uint64_t key;
     uint32_t c = root_key(u, joint, &key) ? find_child(u, 0, key) : NIL;
-    reason_next(u->r, &u->root_state, joint, &u->sa);
-    state_copy(&u->root_state, &u->sa);
+    engine_next(u->e, u->root_state, joint, u->sa);
+    engine_state_copy(u->root_state, u->sa);
     if (c != NIL)
         compact(u, c);
     else

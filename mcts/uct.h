@@ -11,7 +11,7 @@
  * Random rollouts run to a terminal state (capped), asking an optional hook at each state
  * whether it can prove the value for the searching role (early termination).
  *
- * A uct_t uses the reasoner it is given, from one thread at a time. Deterministic for a
+ * A uct_t uses the engine (or reasoner) it is given, from one thread at a time. Deterministic for a
  * seed when iteration-bounded (a time budget makes the number of iterations vary). */
 #ifndef MCTS_UCT_H
 #define MCTS_UCT_H
@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine.h"
 #include "reason.h"
 
 /* Called at each rollout state (never a terminal one). Returns the proven value 0..100 of
@@ -46,7 +47,10 @@ typedef struct {
     bool root_proven;
 } uct_stats_t;
 
+/* A search on the interpreter over r (not owned). */
 uct_t *uct_new(game_t *g, reasoner_t *r, uint32_t role, uint64_t seed);
+/* A search on engine e (not owned; it must outlive the search). */
+uct_t *uct_new_engine(game_t *g, engine_t *e, uint32_t role, uint64_t seed);
 void uct_free(uct_t *u);
 
 /* Exploration constant C of UCB1 (values in [0,1]); default 1.4. */

@@ -54,6 +54,7 @@ typedef struct {
     double hookcost;
     double z3share;
     lbs_confirm_t confirm;
+    engine_kind_t engine; /* engine=K; default: engine_default_kind() */
 } mcts_opts_t;
 
 /* Counters of one kind summed over its matches (kinds live as long as the process). */
@@ -78,6 +79,7 @@ typedef struct {
     mcts_opts_t opts;
     splitmix_t rng;
     uct_t *uct;
+    engine_t *engine; /* the search's state machine (engine_default_kind), kept across matches */
     lbs_t *lbs;
     const char *name; /* the kind's name, for messages */
     state_t prev;     /* the state last searched */
@@ -120,6 +122,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->hookcost = 3;
     o->z3share = 0.25;
     o->confirm = LBS_CONFIRM_Z3;
+    o->engine = engine_default_kind();
     if (!text) return true;
     const char *p = text;
     while (*p) {
@@ -150,12 +153,14 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
                 double m = strtod(val, &rest);
                 ok = *val && !*rest && m >= 0 && m <= 10;
                 o->margin = m;
+            } else if (!strcmp(buf, "engine")) {
+                ok = engine_kind_parse(val, &o->engine);
             } else {
                 ok = lbs_kind && parse_lbs_opt(buf, val, o);
             }
         }
         if (!ok) {
-            sb_printf(err, "bad %s option '%s' (iters=N, c=X, margin=S%s)",
+            sb_printf(err, "bad %s option '%s' (iters=N, c=X, margin=S, engine=K%s)",
                       lbs_kind ? "mcts+lbs" : "mcts", buf,
                       lbs_kind ? ", budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
                                : "");
@@ -302,7 +307,8 @@ bool player_search_report(const player_kind_t *kind, strbuf_t *out) {
 
 static void ensure_uct(mcts_player_t *p) {
     if (p->uct) return;
-    p->uct = uct_new(p->game, p->r, p->role, p->seed);
+    if (!p->engine) p->engine = engine_new(p->game, p->opts.engine, stderr);
+    p->uct = uct_new_engine(p->game, p->engine, p->role, p->seed);
     if (p->opts.c >= 0) uct_set_exploration(p->uct, p->opts.c);
     if (p->lbs) uct_set_hook(p->uct, lbs_hook, p->lbs);
     p->have_prev = false;
@@ -502,6 +508,7 @@ static void mcts_stop(player_t *pl) {
 static void mcts_destroy(player_t *pl) {
     mcts_player_t *p = (mcts_player_t *)pl;
     uct_free(p->uct);
+    engine_free(p->engine);
     lbs_free(p->lbs);
     state_fini(&p->prev);
     free(p);
