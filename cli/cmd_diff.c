@@ -85,6 +85,30 @@ static bool same_sees(diff_t *d, const eng_state_t *sa, const eng_state_t *sb,
     return true;
 }
 
+/* A playout of the engine (its own fast path) from its initial state: the interpreter
+ * must find the final state terminal (unless the playout was cut) with the same goals. */
+static bool check_playout(diff_t *d, splitmix_t *rng, int *goals) {
+    eng_state_t *sb = engine_state_new(d->b), *sa = engine_state_new(d->a);
+    engine_initial(d->b, sb);
+    uint32_t steps = engine_playout(d->b, sb, rng, 1000, goals);
+    engine_state_terms(d->b, sb, &d->tb);
+    engine_state_set(d->a, sa, &d->tb);
+    bool ok = true;
+    d->step = steps;
+    if (steps < 1000 && !engine_terminal(d->a, sa)) {
+        bool stuck = false;
+        for (uint32_t r = 0; r < d->g->n_roles && !stuck; r++) {
+            const term_t *m;
+            stuck = engine_legal(d->a, sa, r, &m) == 0;
+        }
+        if (!stuck) ok = report(d, "playout's final state (not terminal)", 0);
+    }
+    for (uint32_t r = 0; ok && r < d->g->n_roles; r++)
+        if (engine_goal_value(d->a, sa, r) != goals[r]) ok = report(d, "playout's goal", r);
+    engine_state_free(sa), engine_state_free(sb);
+    return ok;
+}
+
 /* One match; false at the first difference. */
 static bool check_match(diff_t *d, splitmix_t *rng, term_t *joint, unsigned long long *steps) {
     eng_state_t *sa = engine_state_new(d->a), *sb = engine_state_new(d->b);
@@ -117,8 +141,10 @@ int engine_differential(game_t *g, int kind, unsigned long long matches, unsigne
     unsigned long long steps = 0;
     bool ok = engine_kind(d.b) != ENGINE_INTERP;
     if (!ok) printf("check: no ground engine to compare\n");
+    int *goals = xcalloc(g->n_roles + 1, sizeof *goals);
     for (d.match = 0; ok && d.match < matches; d.match++)
-        ok = check_match(&d, &rng, joint, &steps);
+        ok = check_match(&d, &rng, joint, &steps) && check_playout(&d, &rng, goals);
+    free(goals);
     if (ok)
         printf("check: %llu matches, %llu steps agree (%s engine)\n", matches, steps,
                engine_kind_name(engine_kind(d.b)));

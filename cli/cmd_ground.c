@@ -13,8 +13,10 @@ static const char *const ground_help =
     "  atoms=A nodes=N fluents=F moves=M rules=R literals=L blocks=B cyclic=C seconds=T\n"
     "  --check N   then play N random matches (seed S, default 1) with the engine (default\n"
     "              compiled) and the interpreter side by side, comparing at every step the\n"
-    "              state, terminal, legal moves, goals, next state and percepts; prints the\n"
-    "              first difference and exits 1, or 'check: N matches, K steps agree'.\n"
+    "              state, terminal, legal moves, goals, next state and percepts, and after\n"
+    "              each match a playout of the engine's own (the interpreter must agree on\n"
+    "              its final state's goals); prints the first difference and exits 1, or\n"
+    "              'check: N matches, K steps agree'.\n"
     "Exits 1 when the game does not ground (saying why).\n";
 
 static void print_sizes(const gnet_t *net) {

@@ -40,8 +40,8 @@ struct engine {
 };
 
 /* The evaluation kernels of a ground engine, compiled code over the node values: the play
- * blocks, the goal blocks, the move blocks, and advance (each fluent input takes the value
- * of its next node). */
+ * blocks, the goal blocks, the move blocks, advance (each fluent input takes the value of
+ * its next node). */
 typedef void (*gnet_kernel_t)(uint8_t *vals);
 typedef struct {
     gnet_kernel_t play, goals, move, advance;

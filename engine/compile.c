@@ -69,15 +69,10 @@ static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_
     sb_puts(c, "}\n");
 }
 
+/* Inputs are nodes 0..F-1, their next nodes F..2F-1 (ground.h): a copy. */
 static void emit_advance(strbuf_t *c, const gnet_t *net) {
-    sb_puts(c, "void ggp_advance(U *restrict v){\n");
-    for (uint32_t f = 0; f < net->n_fluents; f++) {
-        if (net->next_node[f] == GNET_NONE)
-            sb_printf(c, "v[%u]=0;\n", net->fluent_node[f]);
-        else
-            sb_printf(c, "v[%u]=v[%u];\n", net->fluent_node[f], net->next_node[f]);
-    }
-    sb_puts(c, "}\n");
+    sb_printf(c, "void ggp_advance(U *restrict v){for(int i=0;i<%u;i++)v[i]=v[%u+i];}\n",
+              net->n_fluents, net->n_fluents);
 }
 
 static uint64_t fnv1a(const char *s, size_t n) {

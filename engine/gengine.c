@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 
 #include "backend.h"
+#include "prop.h"
 
 typedef struct {
     term_t *keys;
@@ -20,6 +21,7 @@ typedef struct {
     bool owns; /* the network and the dlopen handle: the first engine made on them */
     void *handle;
     gnet_kernels_t k; /* all NULL: the network interpreter */
+    prop_t *prop;     /* change-driven propagation (ground engines on acyclic networks) */
     bool goals_valid; /* the goal blocks are evaluated for the loaded state */
     uint8_t *vals;
     uint64_t *zobrist; /* per fluent */
@@ -66,7 +68,9 @@ static gengine_t *G(engine_t *e) {
     return (gengine_t *)e;
 }
 
+/* With propagation the values always follow the inputs: the evaluations are no-ops. */
 static void eval_play(gengine_t *ge) {
+    if (ge->prop) return;
     if (ge->k.play)
         ge->k.play(ge->vals);
     else
@@ -76,7 +80,7 @@ static void eval_play(gengine_t *ge) {
 }
 
 static void eval_goals(gengine_t *ge) {
-    if (ge->goals_valid) return;
+    if (ge->goals_valid || ge->prop) return;
     if (ge->k.goals)
         ge->k.goals(ge->vals);
     else
@@ -86,20 +90,52 @@ static void eval_goals(gengine_t *ge) {
 
 /* Each fluent input takes its next value: the successor state, without packing it. */
 static void advance(gengine_t *ge) {
+    if (ge->prop) {
+        prop_advance(ge->prop);
+        return;
+    }
     if (ge->k.advance) {
         ge->k.advance(ge->vals);
         return;
     }
-    const gnet_t *net = ge->net;
-    for (uint32_t f = 0; f < net->n_fluents; f++) {
-        uint32_t nx = net->next_node[f];
-        ge->vals[net->fluent_node[f]] = nx == GNET_NONE ? 0 : ge->vals[nx];
+    uint32_t nf = ge->net->n_fluents; /* inputs 0..nf-1, next nodes nf..2nf-1 */
+    memcpy(ge->vals, ge->vals + nf, nf);
+}
+
+/* Node values are bytes 0 or 1: the popcount of 8 of them is their sum. */
+static inline uint64_t load8(const uint8_t *v, uint32_t left) {
+    uint64_t w;
+    memcpy(&w, v, 8); /* vals has 8 bytes of padding past its last node */
+    return left >= 8 ? w : w & ((1ull << (8 * left)) - 1);
+}
+
+static uint32_t count_ones(const uint8_t *v, uint32_t n) {
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < n; i += 8)
+        c += (uint32_t)__builtin_popcountll(load8(v + i, n - i));
+    return c;
+}
+
+/* The index of the j-th (from 0) byte set among v[0..n). */
+static uint32_t nth_one(const uint8_t *v, uint32_t n, uint32_t j) {
+    uint32_t i = 0;
+    for (;; i += 8) {
+        uint32_t c = (uint32_t)__builtin_popcountll(load8(v + i, n - i));
+        if (j < c) break;
+        j -= c;
     }
+    for (;; i++)
+        if (v[i] && j-- == 0) return i;
 }
 
 /* Loads a state into the fluent inputs and evaluates the play blocks. */
 static void load_state(gengine_t *ge, const uint64_t *bits) {
     const gnet_t *net = ge->net;
+    if (ge->prop) {
+        for (uint32_t f = 0; f < net->n_fluents; f++)
+            prop_set(ge->prop, net->fluent_node[f], (bits[f >> 6] >> (f & 63)) & 1);
+        return;
+    }
     for (uint32_t f = 0; f < net->n_fluents; f++)
         ge->vals[net->fluent_node[f]] = (bits[f >> 6] >> (f & 63)) & 1;
     eval_play(ge);
@@ -130,6 +166,20 @@ static void set_state(gengine_t *ge, const eng_state_t *s) {
  * blocks. */
 static void load_joint(gengine_t *ge, const uint32_t *ids) {
     const gnet_t *net = ge->net;
+    if (ge->prop) {
+        for (uint32_t r = 0; r < net->n_roles; r++) {
+            uint32_t old = ge->joint_ids[r];
+            if (old != GNET_NONE && net->move_node[r][old] != GNET_NONE)
+                prop_set(ge->prop, net->move_node[r][old], 0);
+        }
+        for (uint32_t r = 0; r < net->n_roles; r++) {
+            ge->joint_ids[r] = ids[r];
+            if (ids[r] != GNET_NONE && net->move_node[r][ids[r]] != GNET_NONE)
+                prop_set(ge->prop, net->move_node[r][ids[r]], 1);
+        }
+        ge->move_valid = true;
+        return;
+    }
     for (uint32_t r = 0; r < net->n_roles; r++) {
         uint32_t old = ge->joint_ids[r];
         if (old != GNET_NONE && net->move_node[r][old] != GNET_NONE)
@@ -283,11 +333,14 @@ static uint32_t g_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t
         if (steps >= max_steps) break;
         uint32_t r = 0;
         for (; r < nr; r++) {
-            uint32_t *ids = (uint32_t *)ge->legal_buf[r], n = 0;
-            for (uint32_t k = 0; k < net->n_moves[r]; k++)
-                if (ge->vals[net->legal_node[r][k]]) ids[n++] = k;
+            const uint32_t *ids = (uint32_t *)ge->legal_buf[r];
+            uint32_t n = 0;
+            const uint8_t *lv = ge->vals + net->legal_first[r];
+            n = ge->prop ? prop_legal(ge->prop, r, &ids) : count_ones(lv, net->n_moves[r]);
             if (!n) break;
-            pick[r] = ids[splitmix_next(rng) % n];
+            /* a multiply-shift instead of a 64-bit division: unbiased enough for playouts */
+            uint32_t j = (uint32_t)(((splitmix_next(rng) >> 32) * n) >> 32);
+            pick[r] = ge->prop ? ids[j] : nth_one(lv, net->n_moves[r], j);
         }
         if (r < nr) break; /* a defective game: a role without moves */
         load_joint(ge, pick);
@@ -317,6 +370,7 @@ static void g_free(engine_t *e) {
     }
     free(ge->legal_buf), free(ge->moves), free(ge->sees_buf);
     tmap_fini(&ge->fluents);
+    prop_free(ge->prop);
     free(ge->vals), free(ge->zobrist), free(ge->cur), free(ge->joint_ids);
     if (ge->owns) {
         gnet_free(ge->net);
@@ -359,7 +413,7 @@ engine_t *gengine_new(game_t *g, gnet_t *net, const gnet_kernels_t *kernels, voi
                           .ground_seconds = net->seconds};
     ge->net = net, ge->owns = true, ge->handle = handle;
     if (kernels) ge->k = *kernels;
-    ge->vals = xcalloc(net->n_nodes + 1, 1);
+    ge->vals = xcalloc(net->n_nodes + 16, 1);
     for (uint32_t n = 0; n < net->n_nodes; n++)
         if (net->kind[n] == GNODE_TRUE) ge->vals[n] = 1;
     ge->zobrist = xmalloc((net->n_fluents + 1) * sizeof *ge->zobrist);
@@ -381,6 +435,10 @@ engine_t *gengine_new(game_t *g, gnet_t *net, const gnet_kernels_t *kernels, voi
         if (net->n_sees[r] + 1 > max_sees) max_sees = net->n_sees[r] + 1;
     }
     ge->sees_buf = xmalloc(max_sees * sizeof *ge->sees_buf);
+    if (!kernels) { /* all inputs off, every node evaluated, then the counts */
+        gnet_eval(net, ge->vals, 0, net->n_blocks);
+        ge->prop = prop_new(net, ge->vals);
+    }
     tmap_init(&ge->fluents, net->n_fluents);
     for (uint32_t f = 0; f < net->n_fluents; f++)
         tmap_put(&ge->fluents, net->fluent_term[f], f);

@@ -802,6 +802,62 @@ static void interface(builder_t *B) {
     }
 }
 
+static uint32_t remap(const uint32_t *perm, uint32_t n) {
+    return n == GNET_NONE ? GNET_NONE : perm[n];
+}
+
+/* The numbering of ground.h: fluent inputs, their next nodes (placeholders where there is
+ * none), legal nodes role by role, then the rest. */
+static void renumber(gnet_t *net) {
+    uint32_t nn = net->n_nodes, nf = net->n_fluents, nr = net->n_roles;
+    uint32_t total = nn + nf; /* room for the placeholders */
+    uint32_t *perm = xmalloc((nn + 1) * sizeof *perm);
+    for (uint32_t n = 0; n < nn; n++)
+        perm[n] = GNET_NONE;
+    uint32_t next = 0;
+    for (uint32_t f = 0; f < nf; f++)
+        perm[net->fluent_node[f]] = next++;
+    for (uint32_t f = 0; f < nf; f++, next++)
+        if (net->next_node[f] != GNET_NONE) perm[net->next_node[f]] = next;
+    net->legal_first = xcalloc(nr + 1, sizeof *net->legal_first);
+    for (uint32_t r = 0; r < nr; r++) {
+        net->legal_first[r] = next;
+        for (uint32_t k = 0; k < net->n_moves[r]; k++)
+            perm[net->legal_node[r][k]] = next++;
+    }
+    for (uint32_t n = 0; n < nn; n++)
+        if (perm[n] == GNET_NONE) perm[n] = next++;
+    total = next;
+    uint8_t *kind = xmalloc(total + 1);
+    term_t *atom = xmalloc((total + 1) * sizeof *atom);
+    uint32_t *input = xmalloc((total + 1) * sizeof *input);
+    for (uint32_t n = 0; n < total; n++)
+        kind[n] = GNODE_FALSE, atom[n] = TERM_NONE, input[n] = GNET_NONE;
+    for (uint32_t n = 0; n < nn; n++)
+        kind[perm[n]] = net->kind[n], atom[perm[n]] = net->atom[n], input[perm[n]] = net->input[n];
+    free(net->kind), free(net->atom), free(net->input);
+    net->kind = kind, net->atom = atom, net->input = input;
+    net->n_nodes = total;
+    for (uint32_t i = 0; i < net->n_order; i++)
+        net->order[i] = perm[net->order[i]];
+    for (uint32_t l = 0; l < net->n_lits; l++)
+        net->lits[l] = perm[net->lits[l] >> 1] << 1 | (net->lits[l] & 1);
+    for (uint32_t f = 0; f < nf; f++)
+        net->fluent_node[f] = f, net->next_node[f] = nf + f;
+    for (uint32_t r = 0; r < nr; r++) {
+        for (uint32_t k = 0; k < net->n_moves[r]; k++) {
+            net->legal_node[r][k] = net->legal_first[r] + k;
+            net->move_node[r][k] = remap(perm, net->move_node[r][k]);
+        }
+        for (uint32_t k = 0; k < net->n_goals[r]; k++)
+            net->goals[r][k].node = perm[net->goals[r][k].node];
+        for (uint32_t k = 0; k < net->n_sees[r]; k++)
+            net->sees[r][k].node = perm[net->sees[r][k].node];
+    }
+    net->terminal = remap(perm, net->terminal);
+    free(perm);
+}
+
 gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {
     double t0 = now_seconds();
     grounder_t G;
@@ -818,6 +874,7 @@ gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {
     group_rules(&B);
     layout(&B);
     interface(&B);
+    renumber(net);
     free(B.node_of), free(B.head_start), free(B.head_rules);
     grounder_fini(&G);
     net->seconds = now_seconds() - t0;
@@ -835,7 +892,7 @@ void gnet_free(gnet_t *net) {
     free(net->fluent_term), free(net->fluent_node), free(net->next_node), free(net->init);
     free(net->kind), free(net->atom), free(net->input);
     free(net->order), free(net->rule_start), free(net->lit_start), free(net->lits);
-    free(net->blocks);
+    free(net->blocks), free(net->legal_first);
     free(net);
 }
 

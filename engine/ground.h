@@ -33,7 +33,8 @@ typedef struct {
 /* The defaults: 20 s, 2 million atoms, 20 million literals. */
 ground_opts_t ground_default_opts(void);
 
-enum { GNODE_DERIVED = 0, GNODE_FLUENT, GNODE_MOVE, GNODE_TRUE };
+/* GNODE_FALSE: a placeholder next node of a fluent that is never derived. */
+enum { GNODE_DERIVED = 0, GNODE_FLUENT, GNODE_MOVE, GNODE_TRUE, GNODE_FALSE };
 
 typedef struct {
     uint32_t first, n; /* a range of gnet_t.order */
@@ -73,7 +74,11 @@ typedef struct {
     uint32_t *n_goals, *n_sees;
     gitem_t **goals, **sees;
     uint32_t terminal; /* node of terminal, GNET_NONE when never derived */
-    double seconds;    /* time the grounding took */
+    /* Node numbering: fluent f's input is node f, its next node is n_fluents + f, and
+     * role r's legal nodes are legal_first[r] + k, in move order (contiguous bytes, so
+     * that advance is a copy and legal moves are counted a word at a time). */
+    uint32_t *legal_first;
+    double seconds; /* time the grounding took */
 } gnet_t;
 
 /* Grounds g. Returns NULL and a one-line reason in why (size n) when the game does not
