@@ -71,8 +71,8 @@ static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_
 
 /* Inputs are nodes 0..F-1, their next nodes F..2F-1 (ground.h): a copy. */
 static void emit_advance(strbuf_t *c, const gnet_t *net) {
-    sb_printf(c, "void ggp_advance(U *restrict v){for(int i=0;i<%u;i++)v[i]=v[%u+i];}\n",
-              net->n_fluents, net->n_fluents);
+    sb_printf(c, "void ggp_advance(U *restrict v){__builtin_memcpy(v,v+%u,%u);}\n", net->n_fluents,
+              net->n_fluents);
 }
 
 static uint64_t fnv1a(const char *s, size_t n) {
@@ -119,9 +119,9 @@ static bool build(const char *src, size_t len, const char *so, char *why, size_t
         return false;
     }
     fclose(f);
-    const char *cc = getenv("GGP_CC");
-    snprintf(cmd, sizeof cmd, "%s -O1 -fPIC -shared -w -o '%s' '%s' >/dev/null 2>&1",
-             cc && *cc ? cc : "cc", tmp_so, csrc);
+    const char *cc = getenv("GGP_CC"), *flags = getenv("GGP_CFLAGS");
+    snprintf(cmd, sizeof cmd, "%s %s -fPIC -shared -w -o '%s' '%s' >/dev/null 2>&1",
+             cc && *cc ? cc : "cc", flags && *flags ? flags : "-O1", tmp_so, csrc);
     int rc = system(cmd);
     unlink(csrc);
     if (rc != 0 || rename(tmp_so, so) != 0) {

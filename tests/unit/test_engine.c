@@ -1,0 +1,187 @@
+/* Unit tests for engine/: no allocation in a playout (every backend with a fast path:
+ * propagation, the levelled network on a game with recursion, compiled code), grounding
+ * limits and the fallback to the interpreter, clones that play on their own, and the
+ * node numbering the fast paths rely on. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "ground.h"
+#include "load.h"
+
+/* ---- counting allocations ---- */
+
+static volatile long n_allocs;
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/allocator_interface.h>
+static void on_malloc(const volatile void *p, size_t n) {
+    (void)p, (void)n;
+    n_allocs++;
+}
+static void on_free(const volatile void *p) {
+    (void)p;
+}
+static void count_allocs(void) {
+    static int installed;
+    if (!installed) installed = __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
+}
+#else
+/* glibc: the test binary's definitions interpose malloc and friends. */
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+void *malloc(size_t n) {
+    n_allocs++;
+    return __libc_malloc(n);
+}
+void *calloc(size_t n, size_t m) {
+    n_allocs++;
+    return __libc_calloc(n, m);
+}
+void *realloc(void *p, size_t n) {
+    n_allocs++;
+    return __libc_realloc(p, n);
+}
+static void count_allocs(void) {}
+#endif
+
+static game_t *must_load(const char *name) {
+    game_t *g = load_file(name);
+    if (!g) fail_msg("%s does not load", name);
+    return g;
+}
+
+/* 200 playouts after a warm-up one: not one allocation. */
+static void assert_playouts_allocate_nothing(const char *name, engine_kind_t kind) {
+    count_allocs();
+    game_t *g = must_load(name);
+    engine_t *e = engine_new(g, kind, stderr);
+    assert_int_equal(engine_kind(e), kind);
+    eng_state_t *init = engine_state_new(e), *s = engine_state_new(e);
+    int goals[8];
+    assert_true(g->n_roles <= 8);
+    splitmix_t rng = {42};
+    engine_initial(e, init);
+    engine_state_copy(s, init);
+    engine_playout(e, s, &rng, 10000, goals);
+    long before = n_allocs;
+    uint64_t steps = 0;
+    for (int i = 0; i < 200; i++) {
+        engine_state_copy(s, init);
+        steps += engine_playout(e, s, &rng, 10000, goals);
+    }
+    assert_int_equal(n_allocs - before, 0);
+    assert_true(steps > 200); /* the playouts did play */
+    engine_state_free(init), engine_state_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
+static void test_no_allocation_ground(void **state) {
+    (void)state;
+    assert_playouts_allocate_nothing("tictactoe.kif", ENGINE_GROUND);
+    assert_playouts_allocate_nothing("breakthrough.kif", ENGINE_GROUND);
+    assert_playouts_allocate_nothing("killer_small.kif", ENGINE_GROUND);
+    assert_playouts_allocate_nothing("hex5.kif", ENGINE_GROUND); /* cyclic: levelled */
+}
+
+static void test_no_allocation_compiled(void **state) {
+    (void)state;
+    assert_playouts_allocate_nothing("connect4.kif", ENGINE_COMPILED);
+    assert_playouts_allocate_nothing("three_player.kif", ENGINE_COMPILED);
+}
+
+/* The allocation counter counts: the interpreter allocates while it plays. */
+static void test_counter_counts(void **state) {
+    (void)state;
+    count_allocs();
+    game_t *g = must_load("tictactoe.kif");
+    engine_t *e = engine_new(g, ENGINE_INTERP, NULL);
+    eng_state_t *s = engine_state_new(e);
+    int goals[2];
+    splitmix_t rng = {1};
+    long before = n_allocs;
+    engine_initial(e, s);
+    engine_playout(e, s, &rng, 10000, goals);
+    assert_true(n_allocs > before);
+    engine_state_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
+static void test_limits_fall_back(void **state) {
+    (void)state;
+    game_t *g = must_load("breakthrough.kif");
+    char why[256] = "";
+    ground_opts_t o = ground_default_opts();
+    o.max_atoms = 50;
+    assert_null(gnet_new(g, &o, why, sizeof why));
+    assert_string_equal(why, "too many ground atoms");
+    o = ground_default_opts();
+    o.max_lits = 10;
+    assert_null(gnet_new(g, &o, why, sizeof why));
+    assert_string_equal(why, "too many ground rules");
+    game_free(g);
+}
+
+static void test_numbering(void **state) {
+    (void)state;
+    game_t *g = must_load("breakthrough.kif");
+    char why[256];
+    ground_opts_t o = ground_default_opts();
+    gnet_t *net = gnet_new(g, &o, why, sizeof why);
+    assert_non_null(net);
+    for (uint32_t f = 0; f < net->n_fluents; f++) {
+        assert_int_equal(net->fluent_node[f], f);
+        assert_int_equal(net->next_node[f], net->n_fluents + f);
+        assert_int_equal(net->kind[f], GNODE_FLUENT);
+    }
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        for (uint32_t k = 0; k < net->n_moves[r]; k++)
+            assert_int_equal(net->legal_node[r][k], net->legal_first[r] + k);
+    /* breakthrough: 8x8 cells x 2 colours + 2 control fluents reachable */
+    assert_int_equal(net->n_fluents, 130);
+    gnet_free(net);
+    game_free(g);
+}
+
+/* A clone plays the same playouts as its original, from the same seed. */
+static void test_clone(void **state) {
+    (void)state;
+    game_t *g = must_load("connect4.kif");
+    engine_t *e = engine_new(g, ENGINE_GROUND, stderr), *c = engine_clone(e);
+    eng_state_t *a = engine_state_new(e), *b = engine_state_new(c);
+    for (int i = 0; i < 20; i++) {
+        splitmix_t r1 = {7u + i}, r2 = {7u + i};
+        int g1[2], g2[2];
+        engine_initial(e, a);
+        engine_initial(c, b);
+        assert_int_equal(engine_playout(e, a, &r1, 1000, g1), engine_playout(c, b, &r2, 1000, g2));
+        assert_true(engine_state_equal(a, b));
+        assert_memory_equal(g1, g2, sizeof g1);
+    }
+    engine_state_free(a), engine_state_free(b);
+    engine_free(c);
+    engine_free(e);
+    game_free(g);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_allocation_ground),
+        cmocka_unit_test(test_no_allocation_compiled),
+        cmocka_unit_test(test_counter_counts),
+        cmocka_unit_test(test_limits_fall_back),
+        cmocka_unit_test(test_numbering),
+        cmocka_unit_test(test_clone),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
