@@ -79,7 +79,7 @@ typedef struct {
     uint32_t *trail;
     size_t n_trail, cap_trail;
     uint32_t round, delta; /* delta: the order position bound to the last round's atoms */
-    state_t init;          /* the initial fluents */
+    bool static_phase;     /* grounding static relations: atoms only, no ground rules */
 } grounder_t;
 
 static void fail(grounder_t *G, const char *msg) {
@@ -229,14 +229,14 @@ static bool over_budget(grounder_t *G) {
 static void emit(grounder_t *G) {
     const rule_t *r = G->rule;
     term_t head = term_subst(G->ts, r->head, G->map);
-    uint32_t h = atom_add(G, head, game_pred_of(G->g, head), false);
-    if (h == GNET_NONE) return;
+    uint32_t p = game_pred_of(G->g, head);
+    uint32_t h = atom_add(G, head, p, pred_is_static(G, p));
+    if (h == GNET_NONE || G->static_phase) return;
     size_t first = G->n_lits;
     for (uint32_t k = 0; k < G->n_order; k++) {
         const lit_t *l = &r->body[G->order[k]];
         if (l->kind == LIT_DISTINCT) continue;
-        uint32_t p = game_pred_of(G->g, l->atom);
-        if (pred_is_static(G, p)) continue;
+        if (pred_is_static(G, game_pred_of(G->g, l->atom))) continue;
         GROW(G->lits, G->cap_lits, G->n_lits + 1);
         if (l->kind == LIT_POS)
             G->lits[G->n_lits++] = (glit_t){G->matched[k], false};
@@ -380,15 +380,12 @@ static void plan_rule(grounder_t *G, const rule_t *r) {
     free(used);
 }
 
-/* One rule in one round: once per delta position (or once, in round 1, without one). */
-static void ground_rule(grounder_t *G, const rule_t *r) {
+/* One rule in one round: in a phase's first (full) round once over every atom known,
+ * afterwards once per delta position (a binding must use an atom of the last round). */
+static void ground_rule(grounder_t *G, const rule_t *r, bool full) {
     G->rule = r;
     plan_rule(G, r);
-    uint32_t n_pos = 0;
-    for (uint32_t k = 0; k < G->n_order; k++)
-        if (r->body[G->order[k]].kind == LIT_POS) n_pos++;
-    if (n_pos == 0) {
-        if (G->round != 1) return;
+    if (full) {
         G->delta = GNET_NONE;
         enum_from(G, 0);
         return;
@@ -400,37 +397,90 @@ static void ground_rule(grounder_t *G, const rule_t *r) {
     }
 }
 
-/* Static relations, exactly, from the interpreter; the initial fluents. */
-static void add_statics(grounder_t *G) {
-    reasoner_t *rs = reason_new(G->g);
-    state_t s;
-    state_init(&s);
-    for (uint32_t p = 0; p < G->g->n_preds; p++) {
-        if (!pred_is_static(G, p) || G->g->preds[p].sym == SYM_TRUE) continue;
-        const term_t *tuples;
-        uint32_t n = reason_query(rs, &s, NULL, p, &tuples);
-        uint32_t ar = G->g->preds[p].arity;
-        for (uint32_t i = 0; i < n && !G->failed; i++)
-            atom_add(G, term_fun(G->ts, G->g->preds[p].sym, tuples + (size_t)i * ar, ar), p, true);
+/* The static relations grounding reads: those in the bodies of the other rules, the
+ * interface relations when static (init, legal, goal, terminal, next, sees), and what
+ * they use. Others (base, input, their helpers) are never computed: some are large. */
+static bool *needed_statics(grounder_t *G) {
+    const game_t *g = G->g;
+    bool *need = xcalloc(g->n_preds + 1, sizeof *need);
+    for (uint32_t p = 0; p < g->n_preds; p++) {
+        sym_t s = g->preds[p].sym;
+        need[p] = pred_is_static(G, p) && (s == SYM_INIT || s == SYM_LEGAL || s == SYM_GOAL ||
+                                           s == SYM_TERMINAL || s == SYM_NEXT || s == SYM_SEES);
     }
-    reason_initial(rs, &G->init);
-    for (uint32_t i = 0; i < G->init.n && G->pred_true != GNET_NONE; i++)
-        atom_add(G, make_atom1(G, SYM_TRUE, G->init.facts[i], 0, 1), G->pred_true, false);
-    state_fini(&s);
-    reason_free(rs);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < g->n_rules; i++) {
+            const rule_t *r = &g->rules[i];
+            uint32_t h = game_pred_of(g, r->head);
+            if (pred_is_static(G, h) && !need[h]) continue;
+            for (uint32_t k = 0; k < r->n_body; k++) {
+                if (r->body[k].kind == LIT_DISTINCT) continue;
+                uint32_t p = game_pred_of(g, r->body[k].atom);
+                if (pred_is_static(G, p) && !need[p]) need[p] = changed = true;
+            }
+        }
+    }
+    return need;
+}
+
+/* One phase of the fixpoint over the rules whose head predicate is in heads: a full
+ * round, then semi-naive rounds until one adds nothing. */
+static void run_phase(grounder_t *G, const bool *heads) {
+    for (bool full = true; !G->failed; full = false) {
+        size_t atoms = G->n_atoms, rules = G->n_rules;
+        for (size_t i = 0; i < G->g->n_rules && !G->failed; i++) {
+            const rule_t *r = &G->g->rules[i];
+            if (heads[game_pred_of(G->g, r->head)]) ground_rule(G, r, full);
+        }
+        G->round++;
+        if (G->n_atoms == atoms && G->n_rules == rules) break;
+    }
+}
+
+/* The static relations the game needs, exactly: stratum by stratum (components of the
+ * predicate graph bottom-up), so that a negated static atom is looked up in a complete
+ * relation. */
+static void ground_statics(grounder_t *G) {
+    const game_t *g = G->g;
+    bool *need = needed_statics(G), *heads = xcalloc(g->n_preds + 1, sizeof *heads);
+    uint32_t *by_scc = xmalloc((g->n_preds + 1) * sizeof *by_scc), n = 0;
+    for (uint32_t p = 0; p < g->n_preds; p++)
+        if (need[p]) by_scc[n++] = p;
+    for (uint32_t i = 1; i < n; i++) /* insertion sort by component: n is small */
+        for (uint32_t j = i; j > 0 && g->preds[by_scc[j]].scc < g->preds[by_scc[j - 1]].scc; j--) {
+            uint32_t t = by_scc[j];
+            by_scc[j] = by_scc[j - 1], by_scc[j - 1] = t;
+        }
+    G->static_phase = true;
+    for (uint32_t i = 0; i < n && !G->failed;) {
+        uint32_t j = i;
+        for (; j < n && g->preds[by_scc[j]].scc == g->preds[by_scc[i]].scc; j++)
+            heads[by_scc[j]] = true;
+        run_phase(G, heads);
+        for (; i < j; i++)
+            heads[by_scc[i]] = false;
+    }
+    G->static_phase = false;
+    free(need), free(heads), free(by_scc);
 }
 
 static void fixpoint(grounder_t *G) {
-    G->round = 0;
-    add_statics(G);
-    for (G->round = 1; !G->failed; G->round++) {
-        size_t before = G->n_atoms, rules_before = G->n_rules;
-        for (size_t i = 0; i < G->g->n_rules && !G->failed; i++) {
-            const rule_t *r = &G->g->rules[i];
-            if (!pred_is_static(G, game_pred_of(G->g, r->head))) ground_rule(G, r);
-        }
-        if (G->n_atoms == before && G->n_rules == rules_before) break;
-    }
+    const game_t *g = G->g;
+    G->round = 1;
+    ground_statics(G);
+    /* the initial fluents */
+    uint32_t pred_init = game_pred(g, SYM_INIT, 1);
+    for (size_t a = 0; a < G->n_atoms && pred_init != GNET_NONE && !G->failed; a++)
+        if (G->atoms[a].pred == pred_init)
+            atom_add(G, make_atom1(G, SYM_TRUE, term_arg(G->ts, G->atoms[a].term, 0), 0, 1),
+                     G->pred_true, false);
+    G->round++;
+    bool *heads = xcalloc(g->n_preds + 1, sizeof *heads);
+    for (uint32_t p = 0; p < g->n_preds; p++)
+        heads[p] = !pred_is_static(G, p);
+    run_phase(G, heads);
+    free(heads);
 }
 
 static uint32_t pred_of_sym(const game_t *g, sym_t s, uint32_t arity) {
@@ -445,7 +495,6 @@ static void grounder_init(grounder_t *G, game_t *g, const ground_opts_t *opts, c
     G->opts = *opts;
     G->deadline = now_seconds() + opts->seconds;
     G->why = why, G->why_n = n;
-    state_init(&G->init);
     G->by_pred = xcalloc(g->n_preds + 1, sizeof *G->by_pred);
     G->pred_true = pred_of_sym(g, SYM_TRUE, 1);
     G->pred_does = pred_of_sym(g, SYM_DOES, 2);
@@ -471,7 +520,6 @@ static void grounder_fini(grounder_t *G) {
     free(G->atoms), free(G->table);
     free(G->rules), free(G->lits);
     free(G->order), free(G->matched), free(G->map), free(G->trail);
-    state_fini(&G->init);
 }
 
 /* ---- the network ---- */
@@ -796,9 +844,11 @@ static void interface(builder_t *B) {
     }
     /* initial fluents */
     net->init = xmalloc((net->n_fluents + 1) * sizeof *net->init);
-    for (uint32_t i = 0; i < G->init.n; i++) {
-        uint32_t a = atom_find(G, make_atom1(G, SYM_TRUE, G->init.facts[i], 0, 1));
-        net->init[net->n_init++] = net->input[B->node_of[a]];
+    uint32_t pred_init = game_pred(g, SYM_INIT, 1);
+    for (size_t i = 0; i < G->n_atoms && pred_init != GNET_NONE; i++) {
+        if (G->atoms[i].pred != pred_init) continue;
+        term_t t = term_find(ts, SYM_TRUE, term_args(ts, G->atoms[i].term), 1);
+        net->init[net->n_init++] = net->input[B->node_of[atom_find(G, t)]];
     }
 }
 

@@ -1,16 +1,16 @@
 /* Grounding: a game's rules instantiated over the atoms reachable under relaxed
  * semantics, as a levelled boolean network with dense ids.
  *
- * Static relations (those that depend on neither `true` nor `does`) are computed exactly
- * by the interpreter and evaluated away. The other relations are instantiated by a
- * semi-naive fixpoint in which negation is ignored (an over-approximation of what any
- * state can derive); `next` atoms feed `true` atoms, `legal` atoms feed `does` atoms.
- * The result is a network of nodes: inputs (one per fluent, one per move), constants, and
- * derived nodes (an OR of ANDs of node literals), evaluated in blocks in dependency order;
- * a block is cyclic when ground rules recurse (positive recursion only: GDL is
- * stratified), and is then iterated to its least fixpoint. State blocks depend on the
- * fluents only and come first: those that terminal, legal, next and sees need (the play
- * blocks), then those only goals need; move blocks also depend on the joint move.
+ * Static relations (those that depend on neither `true` nor `does`) are computed exactly,
+ * stratum by stratum (only those the game reads), and evaluated away. The other relations are
+ * instantiated by a semi-naive fixpoint in which negation is ignored (an over-approximation of what
+ * any state can derive); `next` atoms feed `true` atoms, `legal` atoms feed `does` atoms. The
+ * result is a network of nodes: inputs (one per fluent, one per move), constants, and derived nodes
+ * (an OR of ANDs of node literals), evaluated in blocks in dependency order; a block is cyclic when
+ * ground rules recurse (positive recursion only: GDL is stratified), and is then iterated to its
+ * least fixpoint. State blocks depend on the fluents only and come first: those that terminal,
+ * legal, next and sees need (the play blocks), then those only goals need; move blocks also depend
+ * on the joint move.
  *
  * The network owns its arrays; gnet_free releases them. The game's term store receives
  * the ground terms (one thread at a time, like the reasoner). */
