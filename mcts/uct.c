@@ -4,6 +4,7 @@
 #include "uct.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,8 @@ typedef struct {
 struct uct {
     game_t *g;
     engine_t *e;
-    bool owns_engine; /* made by uct_new around a reasoner */
+    bool owns_engine;   /* made by uct_new around a reasoner, or a helper's clone */
+    struct uct *helper; /* root parallelism: a second search on its own engine and thread */
     uint32_t role, nr;
     splitmix_t rng;
     double c;
@@ -408,6 +410,7 @@ uct_t *uct_new_engine(game_t *g, engine_t *e, uint32_t role, uint64_t seed) {
 
 void uct_free(uct_t *u) {
     if (!u) return;
+    uct_free(u->helper);
     pool_free(&u->p);
     pool_free(&u->spare);
     free(u->old_of);
@@ -427,9 +430,11 @@ void uct_free(uct_t *u) {
 
 void uct_set_exploration(uct_t *u, double c) {
     u->c = c;
+    if (u->helper) u->helper->c = c;
 }
 void uct_set_rollout_cap(uct_t *u, uint32_t cap) {
     u->cap = cap;
+    if (u->helper) u->helper->cap = cap;
 }
 void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx) {
     u->hook = hook;
@@ -437,6 +442,7 @@ void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx) {
 }
 
 void uct_clear(uct_t *u) {
+    if (u->helper) uct_clear(u->helper);
     u->p.n_nodes = 0;
     u->p.n_mv = 0;
     u->have_root = false;
@@ -450,13 +456,14 @@ static void fresh_root(uct_t *u) {
     u->have_root = true;
 }
 
-term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
+/* Iterations from s within the bounds; false when s is terminal. */
+static bool search(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
     engine_state_set(u->e, u->asked, s);
     if (!u->have_root || !engine_state_equal(u->root_state, u->asked)) {
         engine_state_copy(u->root_state, u->asked);
         fresh_root(u);
     }
-    if (engine_terminal(u->e, u->asked)) return TERM_NONE;
+    if (engine_terminal(u->e, u->asked)) return false;
     if (seconds <= 0 && max_iterations == 0) max_iterations = 10000;
     double deadline = now_seconds() + seconds;
     for (uint32_t it = 0;; it++) {
@@ -465,6 +472,57 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
         if (u->p.nodes[0].proven) break;
         iterate(u);
     }
+    return true;
+}
+
+typedef struct {
+    uct_t *u;
+    const state_t *s;
+    double seconds;
+    uint32_t max_iterations;
+} search_job_t;
+
+static void *search_main(void *arg) {
+    search_job_t *j = arg;
+    search(j->u, j->s, j->seconds, j->max_iterations);
+    return NULL;
+}
+
+/* The helper's visits of the root move `move` of the searching role (0 if none). */
+static double helper_visits(const uct_t *h, term_t move) {
+    const pool_t *p = &h->p;
+    if (!h->have_root || p->nodes[0].moff == NIL) return 0;
+    uint32_t off = role_off(h, 0, h->role), n = p->cnt[h->role];
+    for (uint32_t k = 0; k < n; k++)
+        if (p->mv[off + k] == move) return p->ms[off + k].visits;
+    return 0;
+}
+
+bool uct_set_threads(uct_t *u, uint32_t threads) {
+    if (threads <= 1) {
+        uct_free(u->helper);
+        u->helper = NULL;
+        return true;
+    }
+    if (threads > 2 || engine_kind(u->e) == ENGINE_INTERP) return false;
+    if (u->helper) return true;
+    u->helper = uct_new_engine(u->g, engine_clone(u->e), u->role, u->rng.s ^ 0x9e3779b97f4a7c15ull);
+    u->helper->owns_engine = true;
+    u->helper->c = u->c, u->helper->cap = u->cap;
+    return true;
+}
+
+term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
+    /* the helper searches on its own thread unless a hook is set (hooks are not
+     * thread-safe); its root visits are added to ours when the move is chosen */
+    uct_t *h = u->hook ? NULL : u->helper;
+    search_job_t job = {h, s, seconds, max_iterations};
+    pthread_t th;
+    bool threaded = h && pthread_create(&th, NULL, search_main, &job) == 0;
+    bool live = search(u, s, seconds, max_iterations);
+    if (threaded) pthread_join(th, NULL);
+    if (!threaded) h = NULL;
+    if (!live) return TERM_NONE;
     pool_t *p = &u->p;
     if (p->nodes[0].moff == NIL) { /* not a single iteration: any legal move */
         const term_t *m;
@@ -498,12 +556,13 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
         }
         const mstat_t *m = &p->ms[off + k];
         double mean = m->visits ? m->sum / m->visits : 0;
+        double visits = m->visits + (h ? helper_visits(h, p->mv[off + k]) : 0);
         if (cls > best_class ||
             (cls == best_class &&
-             (m->visits > best_visits || (m->visits == best_visits && mean > best_mean)))) {
+             (visits > best_visits || (visits == best_visits && mean > best_mean)))) {
             best = k;
             best_class = cls;
-            best_visits = m->visits;
+            best_visits = visits;
             best_mean = mean;
         }
     }
@@ -579,6 +638,7 @@ static void compact(uct_t *u, uint32_t root) {
 }
 
 void uct_advance(uct_t *u, const term_t *joint) {
+    if (u->helper) uct_advance(u->helper, joint);
     if (!u->have_root) return;
     uint64_t key;
     uint32_t c = root_key(u, joint, &key) ? find_child(u, 0, key) : NIL;
@@ -592,7 +652,12 @@ void uct_advance(uct_t *u, const term_t *joint) {
 
 void uct_stats(const uct_t *u, uct_stats_t *out) {
     *out = u->st;
-    out->avg_rollout_len = u->st.rollouts ? (double)u->st.rollout_steps / u->st.rollouts : 0;
+    if (u->helper) { /* the work of both threads */
+        const uct_stats_t *h = &u->helper->st;
+        out->iterations += h->iterations, out->rollouts += h->rollouts;
+        out->rollout_steps += h->rollout_steps, out->rollout_capped += h->rollout_capped;
+    }
+    out->avg_rollout_len = out->rollouts ? (double)out->rollout_steps / out->rollouts : 0;
     out->nodes = u->have_root ? u->p.n_nodes : 0;
     out->node_capacity = u->p.cap_nodes;
     out->root_visits = 0;
@@ -610,6 +675,7 @@ void uct_stats(const uct_t *u, uct_stats_t *out) {
 }
 
 void uct_reset_stats(uct_t *u) {
+    if (u->helper) uct_reset_stats(u->helper);
     memset(&u->st, 0, sizeof u->st);
 }
 

@@ -57,6 +57,12 @@ void uct_free(uct_t *u);
 void uct_set_exploration(uct_t *u, double c);
 /* Rollout step cap (default 10000); a capped rollout scores the state's goals (0 if none). */
 void uct_set_rollout_cap(uct_t *u, uint32_t cap);
+/* Root parallelism: with 2, a second search with its own tree, random stream and engine
+ * (engine_clone) runs on a second thread during uct_choose, and the move is chosen by the
+ * root visits of both (while no hook is set: hooks are not thread-safe). False when the
+ * engine is the interpreter (not thread-safe) or threads > 2. Deterministic for a seed
+ * when iteration-bounded, like one thread. */
+bool uct_set_threads(uct_t *u, uint32_t threads);
 /* Rollout hook (NULL: none). */
 void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx);
 

@@ -55,6 +55,7 @@ typedef struct {
     double z3share;
     lbs_confirm_t confirm;
     engine_kind_t engine; /* engine=K; default: engine_default_kind() */
+    uint32_t threads;     /* threads=N (1 or 2): root-parallel search */
 } mcts_opts_t;
 
 /* Counters of one kind summed over its matches (kinds live as long as the process). */
@@ -153,6 +154,10 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
                 double m = strtod(val, &rest);
                 ok = *val && !*rest && m >= 0 && m <= 10;
                 o->margin = m;
+            } else if (!strcmp(buf, "threads")) {
+                unsigned long long n = strtoull(val, &rest, 10);
+                ok = *val && !*rest && (n == 1 || n == 2);
+                o->threads = (uint32_t)n;
             } else if (!strcmp(buf, "engine")) {
                 ok = engine_kind_parse(val, &o->engine);
             } else {
@@ -160,7 +165,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
             }
         }
         if (!ok) {
-            sb_printf(err, "bad %s option '%s' (iters=N, c=X, margin=S, engine=K%s)",
+            sb_printf(err, "bad %s option '%s' (iters=N, c=X, margin=S, engine=K, threads=1|2%s)",
                       lbs_kind ? "mcts+lbs" : "mcts", buf,
                       lbs_kind ? ", budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
                                : "");
@@ -309,6 +314,9 @@ static void ensure_uct(mcts_player_t *p) {
     if (p->uct) return;
     if (!p->engine) p->engine = engine_new(p->game, p->opts.engine, stderr);
     p->uct = uct_new_engine(p->game, p->engine, p->role, p->seed);
+    if (p->opts.threads > 1 && !uct_set_threads(p->uct, p->opts.threads))
+        fprintf(stderr, "mcts: threads=%u needs a ground engine; searching on one thread\n",
+                p->opts.threads);
     if (p->opts.c >= 0) uct_set_exploration(p->uct, p->opts.c);
     if (p->lbs) uct_set_hook(p->uct, lbs_hook, p->lbs);
     p->have_prev = false;

@@ -1,7 +1,7 @@
 /* Unit tests for engine/: no allocation in a playout (every backend with a fast path:
  * propagation, the levelled network on a game with recursion, compiled code), grounding
- * limits and the fallback to the interpreter, clones that play on their own, and the
- * node numbering the fast paths rely on. */
+ * limits and the fallback to the interpreter, clones that play on their own, the node
+ * numbering the fast paths rely on, and UCT on two threads with an engine each. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "ground.h"
 #include "load.h"
+#include "uct.h"
 
 /* ---- counting allocations ---- */
 
@@ -174,6 +175,79 @@ static void test_clone(void **state) {
     game_free(g);
 }
 
+/* ---- two-thread search ---- */
+
+static term_t legal_by_text(engine_t *e, const eng_state_t *s, uint32_t role, const char *text) {
+    const term_t *m;
+    uint32_t n = engine_legal(e, s, role, &m);
+    strbuf_t sb;
+    sb_init(&sb);
+    term_t found = TERM_NONE;
+    for (uint32_t i = 0; i < n && !found; i++) {
+        sb_clear(&sb);
+        term_print(engine_game(e)->ts, m[i], &sb);
+        if (strcmp(sb_str(&sb), text) == 0) found = m[i];
+    }
+    sb_fini(&sb);
+    if (!found) fail_msg("'%s' is not legal", text);
+    return found;
+}
+
+/* X: (1 1) (1 2); O: (2 1) (2 2); X to move wins at (1 3). Both threads search; the move is
+ * the win, and the same seed gives the same move and the same iterations. */
+static void test_two_threads(void **state) {
+    (void)state;
+    game_t *g = must_load("tictactoe.kif");
+    static const char *const plies[][2] = {{"(mark 1 1)", "noop"},
+                                           {"noop", "(mark 2 1)"},
+                                           {"(mark 1 2)", "noop"},
+                                           {"noop", "(mark 2 2)"}};
+    engine_kind_t kinds[] = {ENGINE_GROUND, ENGINE_COMPILED};
+    for (int k = 0; k < 2; k++) {
+        engine_t *e = engine_new(g, kinds[k], stderr);
+        eng_state_t *s = engine_state_new(e), *n = engine_state_new(e);
+        engine_initial(e, s);
+        for (int i = 0; i < 4; i++) {
+            term_t joint[2] = {legal_by_text(e, s, 0, plies[i][0]),
+                               legal_by_text(e, s, 1, plies[i][1])};
+            engine_next(e, s, joint, n);
+            engine_state_copy(s, n);
+        }
+        state_t terms, start;
+        state_init(&terms), state_init(&start);
+        engine_state_terms(e, s, &terms);
+        engine_initial(e, n);
+        engine_state_terms(e, n, &start);
+        term_t win = legal_by_text(e, s, 0, "(mark 1 3)"), first = TERM_NONE;
+        for (int run = 0; run < 2; run++) {
+            uct_t *u = uct_new_engine(g, e, 0, 5);
+            assert_true(uct_set_threads(u, 2));
+            assert_int_equal(uct_choose(u, &terms, 0, 3000), win);
+            uct_clear(u);
+            uct_reset_stats(u);
+            /* from the start nothing is proven in 500 iterations: each thread does 500 */
+            term_t m = uct_choose(u, &start, 0, 500);
+            uct_stats_t st;
+            uct_stats(u, &st);
+            assert_int_equal(st.iterations, 1000);
+            if (run == 0) first = m;
+            assert_int_equal(m, first);
+            uct_free(u);
+        }
+        state_fini(&start);
+        state_fini(&terms);
+        engine_state_free(s), engine_state_free(n);
+        engine_free(e);
+    }
+    /* the interpreter is not thread-safe: one thread only */
+    engine_t *e = engine_new(g, ENGINE_INTERP, NULL);
+    uct_t *u = uct_new_engine(g, e, 0, 5);
+    assert_false(uct_set_threads(u, 2));
+    uct_free(u);
+    engine_free(e);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_allocation_ground),
@@ -182,6 +256,7 @@ int main(void) {
         cmocka_unit_test(test_limits_fall_back),
         cmocka_unit_test(test_numbering),
         cmocka_unit_test(test_clone),
+        cmocka_unit_test(test_two_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
