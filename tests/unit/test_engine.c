@@ -22,7 +22,9 @@
 static volatile long n_allocs;
 
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
+/* from the sanitizer runtime (its header is not installed with gcc on every system) */
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
+                                              void (*free_hook)(const volatile void *));
 static void on_malloc(const volatile void *p, size_t n) {
     (void)p, (void)n;
     n_allocs++;
