@@ -56,7 +56,9 @@ int cmd_bench(int argc, char **argv) {
     unsigned long long playouts = 0, steps = 0;
     double start = now_seconds(), elapsed = 0;
     do {
-        for (int k = 0; k < 16; k++) { /* the clock is read every 16 playouts */
+        /* the clock is read every 16 playouts once they are short (a slow game's first
+         * playouts can take seconds each) */
+        for (int k = 0; k < (playouts < 64 ? 1 : 16); k++) {
             engine_state_copy(s, init);
             steps += engine_playout(e, s, &rng, 100000, goals);
             playouts++;

@@ -76,14 +76,14 @@ static void emit_advance(strbuf_t *c, const gnet_t *net) {
               net->n_fluents);
 }
 
-static uint64_t fnv1a(const char *s, size_t n) {
+uint64_t compile_hash(const char *s, size_t n) {
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < n; i++)
         h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
     return h;
 }
 
-static bool make_dirs(const char *path) {
+bool compile_make_dirs(const char *path) {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", path);
     for (char *p = buf + 1; *p; p++)
@@ -95,7 +95,7 @@ static bool make_dirs(const char *path) {
     return mkdir(buf, 0700) == 0 || errno == EEXIST;
 }
 
-static void cache_dir(char *out, size_t n) {
+void compile_cache_dir(char *out, size_t n) {
     const char *env = getenv("GGP_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (env && *env)
         snprintf(out, n, "%s", env);
@@ -147,12 +147,12 @@ engine_t *compile_engine(game_t *g, gnet_t *net, char *why, size_t n) {
     emit_phase(&c, net, "ggp_move", net->n_state_blocks, net->n_blocks);
     emit_advance(&c, net);
     char dir[1024], so[1100];
-    cache_dir(dir, sizeof dir);
-    snprintf(so, sizeof so, "%s/net-%016llx-%zu.so", dir, (unsigned long long)fnv1a(c.data, c.len),
-             c.len);
+    compile_cache_dir(dir, sizeof dir);
+    snprintf(so, sizeof so, "%s/net-%016llx-%zu.so", dir,
+             (unsigned long long)compile_hash(c.data, c.len), c.len);
     bool ok = true;
     if (access(so, R_OK) != 0) {
-        if (!make_dirs(dir)) {
+        if (!compile_make_dirs(dir)) {
             snprintf(why, n, "cannot make the cache directory %s", dir);
             ok = false;
         } else {

@@ -141,11 +141,52 @@ engine_t *engine_wrap(reasoner_t *r) {
 
 /* ---- choosing a backend ---- */
 
+/* A game that did not ground is remembered in the cache, under the hash of its rules:
+ * the next load (a trace test runs three) falls back at once instead of spending the limit
+ * again. Delete the cache's noground-* files to try again. */
+static void noground_path(const game_t *g, char *out, size_t n) {
+    strbuf_t sb;
+    sb_init(&sb);
+    for (size_t i = 0; i < g->n_rules; i++) {
+        rule_print(g, &g->rules[i], &sb);
+        sb_putc(&sb, '\n');
+    }
+    char dir[1024];
+    compile_cache_dir(dir, sizeof dir);
+    snprintf(out, n, "%s/noground-%016llx-%zu", dir,
+             (unsigned long long)compile_hash(sb.data, sb.len), sb.len);
+    sb_fini(&sb);
+}
+
+static bool remembered_noground(const char *path, char *why, size_t n) {
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    if (!fgets(why, (int)n, f)) snprintf(why, n, "remembered");
+    why[strcspn(why, "\n")] = 0;
+    fclose(f);
+    return true;
+}
+
+static void remember_noground(const char *path, const char *why) {
+    char dir[1024];
+    compile_cache_dir(dir, sizeof dir);
+    if (!compile_make_dirs(dir)) return;
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    fprintf(f, "%s, remembered in %s\n", why, path);
+    fclose(f);
+}
+
 engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log) {
     if (kind == ENGINE_INTERP) return interp_make(g, reason_new(g), true);
-    char why[256] = "";
+    char why[1300] = "", path[1200];
     ground_opts_t opts = ground_default_opts();
-    gnet_t *net = gnet_new(g, &opts, why, sizeof why);
+    noground_path(g, path, sizeof path);
+    gnet_t *net = NULL;
+    if (!remembered_noground(path, why, sizeof why)) {
+        net = gnet_new(g, &opts, why, sizeof why);
+        if (!net) remember_noground(path, why);
+    }
     if (!net) {
         if (log)
             fprintf(log, "engine: %s does not ground (%s); using the interpreter\n", g->file, why);
