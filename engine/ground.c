@@ -8,7 +8,7 @@
 #include "reason.h"
 
 ground_opts_t ground_default_opts(void) {
-    return (ground_opts_t){.seconds = 20, .max_atoms = 2000000, .max_lits = 20000000};
+    return (ground_opts_t){.seconds = 10, .max_atoms = 2000000, .max_lits = 20000000};
 }
 
 /* ---- the atom table: ground atoms with the round they appeared in ---- */
