@@ -80,7 +80,7 @@ typedef struct {
     mcts_opts_t opts;
     splitmix_t rng;
     uct_t *uct;
-    engine_t *engine; /* the search's state machine (engine_default_kind), kept across matches */
+    engine_t *engine; /* the search's state machine (opts.engine), kept across matches */
     lbs_t *lbs;
     const char *name; /* the kind's name, for messages */
     state_t prev;     /* the state last searched */
