@@ -8,42 +8,24 @@
 #include "validate.h"
 
 static const char *const bench_help =
-    "usage: ggp bench GAME [--seconds S] [--seed N]\n\n"
+    "usage: ggp bench GAME [--seconds S] [--seed N] [--engine E]\n\n"
     "Plays uniformly random matches from the initial state for S seconds (default 5) with the\n"
-    "reasoner and prints playouts per second, state updates per second and the average match\n"
+    "engine and prints playouts per second, state updates per second and the average match\n"
     "length. The last line is machine-readable:\n"
-    "  playouts_per_sec=X states_per_sec=Y avg_length=Z\n";
+    "  playouts_per_sec=X states_per_sec=Y avg_length=Z\n"
+    "The line before names the engine and its grounding and compiling time.\n" ENGINE_HELP;
 
 static const char *const perft_help =
-    "usage: ggp perft GAME --depth D\n\n"
+    "usage: ggp perft GAME --depth D [--engine E]\n\n"
     "Counts the sequences of D joint moves from the initial state in which every joint move is\n"
     "legal and no state before the last is terminal; prints one line per depth 1..D:\n"
-    "  depth=K count=N\n";
-
-/* One random playout from s to a terminal state; returns the number of steps. */
-static uint32_t playout(reasoner_t *r, state_t *s, state_t *tmp, term_t *joint, splitmix_t *rng) {
-    const game_t *g = reason_game(r);
-    uint32_t steps = 0;
-    while (!reason_terminal(r, s) && steps < 100000) {
-        for (uint32_t i = 0; i < g->n_roles; i++) {
-            const term_t *m;
-            uint32_t n = reason_legal(r, s, i, &m);
-            if (n == 0) return steps; /* a defective game: stop this playout */
-            joint[i] = m[splitmix_next(rng) % n];
-        }
-        reason_next(r, s, joint, tmp);
-        state_copy(s, tmp);
-        steps++;
-    }
-    for (uint32_t i = 0; i < g->n_roles; i++)
-        (void)reason_goal(r, s, i);
-    return steps;
-}
+    "  depth=K count=N\n" ENGINE_HELP;
 
 int cmd_bench(int argc, char **argv) {
     const char *path = NULL, *v;
     double seconds = 5;
     unsigned long long seed = 1;
+    engine_kind_t kind = ENGINE_AUTO;
     for (int i = 1; i < argc; i++) {
         if (opt_is_help(argv[i])) {
             fputs(bench_help, stdout);
@@ -52,6 +34,8 @@ int cmd_bench(int argc, char **argv) {
             if (!opt_double("--seconds", v, &seconds)) return 2;
         } else if (opt_value(argc, argv, &i, "--seed", &v)) {
             if (!opt_uint("--seed", v, &seed)) return 2;
+        } else if (opt_value(argc, argv, &i, "--engine", &v)) {
+            if (!opt_engine(v, &kind)) return 2;
         } else if (argv[i][0] == '-' || path) {
             fprintf(stderr, "ggp bench: unexpected argument '%s'\n%s", argv[i], bench_help);
             return 2;
@@ -64,62 +48,66 @@ int cmd_bench(int argc, char **argv) {
     }
     game_t *g = cli_load_game(path);
     if (!g) return 1;
-    reasoner_t *r = reason_new(g);
-    state_t init, s, tmp;
-    state_init(&init), state_init(&s), state_init(&tmp);
-    reason_initial(r, &init);
-    term_t *joint = xcalloc(g->n_roles + 1, sizeof *joint);
+    engine_t *e = engine_new(g, kind, stderr);
+    eng_state_t *init = engine_state_new(e), *s = engine_state_new(e);
+    engine_initial(e, init);
+    int *goals = xcalloc(g->n_roles + 1, sizeof *goals);
     splitmix_t rng = {seed};
     unsigned long long playouts = 0, steps = 0;
     double start = now_seconds(), elapsed = 0;
     do {
-        state_copy(&s, &init);
-        steps += playout(r, &s, &tmp, joint, &rng);
-        playouts++;
+        /* the clock is read every 16 playouts once they are short (a slow game's first
+         * playouts can take seconds each) */
+        for (int k = 0; k < (playouts < 64 ? 1 : 16); k++) {
+            engine_state_copy(s, init);
+            steps += engine_playout(e, s, &rng, 100000, goals);
+            playouts++;
+        }
         elapsed = now_seconds() - start;
     } while (elapsed < seconds);
     double pps = playouts / elapsed, sps = steps / elapsed;
-    printf("game %s: %llu playouts in %.2f s\n", path, playouts, elapsed);
+    printf("game %s: %llu playouts in %.2f s, engine=%s ground_s=%.3f compile_s=%.3f\n", path,
+           playouts, elapsed, engine_kind_name(engine_kind(e)), engine_ground_seconds(e),
+           engine_compile_seconds(e));
     printf("playouts_per_sec=%.1f states_per_sec=%.1f avg_length=%.2f\n", pps, sps,
            playouts ? (double)steps / playouts : 0.0);
-    free(joint);
-    state_fini(&init), state_fini(&s), state_fini(&tmp);
-    reason_free(r);
+    free(goals);
+    engine_state_free(init), engine_state_free(s);
+    engine_free(e);
     game_free(g);
     return 0;
 }
 
 /* Counts paths of exactly `depth` more joint moves; adds counts per depth into per_depth. */
-static void perft_rec(reasoner_t *r, const state_t *s, uint32_t depth, uint32_t level,
+static void perft_rec(engine_t *r, const eng_state_t *s, uint32_t depth, uint32_t level,
                       unsigned long long *per_depth) {
-    if (level == depth || reason_terminal(r, s)) return;
-    const game_t *g = reason_game(r);
+    if (level == depth || engine_terminal(r, s)) return;
+    const game_t *g = engine_game(r);
     uint32_t n_roles = g->n_roles;
     term_t **moves = xcalloc(n_roles, sizeof *moves);
     uint32_t *counts = xcalloc(n_roles, sizeof *counts), *pick = xcalloc(n_roles, sizeof *pick);
     bool any = true;
     for (uint32_t i = 0; i < n_roles; i++) {
         const term_t *m;
-        counts[i] = reason_legal(r, s, i, &m);
+        counts[i] = engine_legal(r, s, i, &m);
         moves[i] = xmalloc((counts[i] + 1) * sizeof **moves);
         memcpy(moves[i], m, counts[i] * sizeof *m);
         if (!counts[i]) any = false;
     }
     term_t *joint = xcalloc(n_roles + 1, sizeof *joint);
-    state_t next;
-    state_init(&next);
+    eng_state_t *next = engine_state_new(r);
     while (any) {
         for (uint32_t i = 0; i < n_roles; i++)
             joint[i] = moves[i][pick[i]];
-        reason_next(r, s, joint, &next);
+        engine_next(r, s, joint, next);
         per_depth[level + 1]++;
-        perft_rec(r, &next, depth, level + 1, per_depth);
+        perft_rec(r, next, depth, level + 1, per_depth);
         uint32_t i = 0;
         while (i < n_roles && ++pick[i] == counts[i])
             pick[i++] = 0;
         any = i < n_roles;
     }
-    state_fini(&next);
+    engine_state_free(next);
     free(joint);
     for (uint32_t i = 0; i < n_roles; i++)
         free(moves[i]);
@@ -129,12 +117,15 @@ static void perft_rec(reasoner_t *r, const state_t *s, uint32_t depth, uint32_t 
 int cmd_perft(int argc, char **argv) {
     const char *path = NULL, *v;
     unsigned long long depth = 0;
+    engine_kind_t kind = ENGINE_AUTO;
     for (int i = 1; i < argc; i++) {
         if (opt_is_help(argv[i])) {
             fputs(perft_help, stdout);
             return 0;
         } else if (opt_value(argc, argv, &i, "--depth", &v)) {
             if (!opt_uint("--depth", v, &depth)) return 2;
+        } else if (opt_value(argc, argv, &i, "--engine", &v)) {
+            if (!opt_engine(v, &kind)) return 2;
         } else if (argv[i][0] == '-' || path) {
             fprintf(stderr, "ggp perft: unexpected argument '%s'\n%s", argv[i], perft_help);
             return 2;
@@ -147,16 +138,15 @@ int cmd_perft(int argc, char **argv) {
     }
     game_t *g = cli_load_game(path);
     if (!g) return 1;
-    reasoner_t *r = reason_new(g);
-    state_t s;
-    state_init(&s);
-    reason_initial(r, &s);
+    engine_t *r = engine_new(g, kind, stderr);
+    eng_state_t *s = engine_state_new(r);
+    engine_initial(r, s);
     unsigned long long per_depth[66] = {0};
-    perft_rec(r, &s, (uint32_t)depth, 0, per_depth);
+    perft_rec(r, s, (uint32_t)depth, 0, per_depth);
     for (unsigned k = 1; k <= depth; k++)
         printf("depth=%u count=%llu\n", k, per_depth[k]);
-    state_fini(&s);
-    reason_free(r);
+    engine_state_free(s);
+    engine_free(r);
     game_free(g);
     return 0;
 }

@@ -16,7 +16,7 @@
 static const char *const match_help =
     "usage: ggp match GAME --players P1,P2[,...] [--startclock S] [--playclock S] [--matches N]\n"
     "                 [--swap] [--seed N] [--trace] [--max-steps K] [--verbose]\n"
-    "                 [--no-lbs] [--confirm none|z3]\n\n"
+    "                 [--no-lbs] [--confirm none|z3] [--engine E]\n\n"
     "Acts as the game master: plays N matches of GAME and prints a progress line per match\n"
     "(stderr), then a table per player and one machine-readable line per player (stdout):\n"
     "  player=NAME matches=N mean_goal=G ci95=C wins=W draws=D losses=L slowest_move_ms=M"
@@ -31,6 +31,8 @@ static const char *const match_help =
     "  --matches N     number of matches (default 1)\n"
     "  --swap          rotate the seats each match (player i plays role i+k in match k)\n"
     "  --seed N        seed of the master's random choices (default: from the clock)\n"
+    "  --engine E      the engine mcts players search with: auto (default: the fastest that\n"
+    "                  works), interp, ground or compiled; mcts:engine=E sets one player's\n"
     "  --trace         print each match's canonical trace on stdout (as `ggp trace`)\n"
     "  --max-steps K   abort a match that has not ended after K steps (default 100000)\n"
     "  --verbose       report every replaced move on stderr, and search counters per move\n"
@@ -79,7 +81,11 @@ static int parse_opts(int argc, char **argv, match_opts_t *o) {
             o->matches = v;
         else if (opt_value(argc, argv, &i, "--seed", &v))
             o->seed = v;
-        else if (opt_value(argc, argv, &i, "--max-steps", &v))
+        else if (opt_value(argc, argv, &i, "--engine", &v)) {
+            engine_kind_t k;
+            if (!opt_engine(v, &k)) return 2;
+            engine_set_default_kind(k); /* the players' engines (mcts:engine=K overrides) */
+        } else if (opt_value(argc, argv, &i, "--max-steps", &v))
             o->max_steps = v;
         else if (!strcmp(argv[i], "--swap"))
             o->swap = true;

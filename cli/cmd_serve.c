@@ -15,7 +15,7 @@
 
 static const char *const serve_help =
     "usage: ggp serve [--port P] [--bind ADDR] [--player KIND] [--name NAME] [--seed N]\n"
-    "                 [--max-body BYTES] [--verbose]\n\n"
+    "                 [--max-body BYTES] [--verbose] [--engine E]\n\n"
     "Plays GGP matches for a game master over HTTP: one POST / per message, GDL\n"
     "(START, PLAY, STOP, ABORT, INFO, PREVIEW) and GDL-II (PLAY ID TURN LASTMOVE PERCEPTS);\n"
     "the protocol and the clocks are described in docs/http.md. One match at a time: a\n"
@@ -26,6 +26,8 @@ static const char *const serve_help =
     "  --player KIND   who chooses the moves (default random):\n%s"
     "  --name NAME     the name answered to INFO (default ggp-KIND)\n"
     "  --seed N        seed of the player's random choices (default: from the clock)\n"
+    "  --engine E      the engine mcts players search with: auto (default: the fastest that\n"
+    "                  works), interp, ground or compiled; mcts:engine=E sets one player's\n"
     "  --max-body B    larger requests get HTTP 413 (default 4194304)\n"
     "  --verbose       log per-turn statistics (believed states, legal moves, time)\n"
     "Stops on SIGINT or SIGTERM. For tests, GGP_TEST_THINK_DELAY_MS=N in the environment makes\n"
@@ -61,7 +63,11 @@ static int parse_opts(int argc, char **argv, serve_opts_t *o) {
             o->name = v;
         else if (opt_value(argc, argv, &i, "--seed", &v))
             o->seed = v;
-        else if (opt_value(argc, argv, &i, "--max-body", &v))
+        else if (opt_value(argc, argv, &i, "--engine", &v)) {
+            engine_kind_t k;
+            if (!opt_engine(v, &k)) return 2;
+            engine_set_default_kind(k); /* the players' engines (mcts:engine=K overrides) */
+        } else if (opt_value(argc, argv, &i, "--max-body", &v))
             o->max_body = v;
         else if (!strcmp(argv[i], "--verbose"))
             o->verbose = true;

@@ -5,16 +5,18 @@
 #include <string.h>
 
 #include "commands.h"
-#include "trace.h"
+#include "trace_match.h"
 #include "validate.h"
 
 static const char *const trace_help =
-    "usage: ggp trace GAME (--seed S [--matches N] | --moves FILE) [--max-steps K]\n\n"
+    "usage: ggp trace GAME (--seed S [--matches N] | --moves FILE) [--max-steps K]\n"
+    "                 [--engine E]\n\n"
     "Prints the canonical trace of a match (the format: docs/trace-format.md).\n"
     "  --seed S       choose moves with the SplitMix64 stream seeded with S (unsigned 64-bit)\n"
     "  --matches N    play N matches in a row from that one stream (default 1)\n"
     "  --moves FILE   replay the joint moves of FILE, one line per step ('-' reads stdin)\n"
-    "  --max-steps K  give up (exit 1) when a match has not ended after K steps (default 100000)\n"
+    "  --max-steps K  give up (exit 1) when a match has not ended after K steps (default "
+    "100000)\n" ENGINE_HELP
     "Exits 1 on an illegal move (naming the step and role) or an invalid game.\n";
 
 static char *read_moves(const char *path, size_t *len) {
@@ -32,6 +34,7 @@ static char *read_moves(const char *path, size_t *len) {
 
 int cmd_trace(int argc, char **argv) {
     const char *path = NULL, *seed_s = NULL, *matches_s = "1", *moves = NULL, *max_s = "100000", *v;
+    engine_kind_t kind = ENGINE_AUTO;
     for (int i = 1; i < argc; i++) {
         if (opt_is_help(argv[i])) {
             fputs(trace_help, stdout);
@@ -44,7 +47,9 @@ int cmd_trace(int argc, char **argv) {
             moves = v;
         else if (opt_value(argc, argv, &i, "--max-steps", &v))
             max_s = v;
-        else if (argv[i][0] == '-' || path) {
+        else if (opt_value(argc, argv, &i, "--engine", &v)) {
+            if (!opt_engine(v, &kind)) return 2;
+        } else if (argv[i][0] == '-' || path) {
             fprintf(stderr, "ggp trace: unexpected argument '%s'\n%s", argv[i], trace_help);
             return 2;
         } else
@@ -61,7 +66,7 @@ int cmd_trace(int argc, char **argv) {
         return 2;
     game_t *g = cli_load_game(path);
     if (!g) return 1;
-    reasoner_t *r = reason_new(g);
+    engine_t *e = engine_new(g, kind, stderr);
     strbuf_t name;
     sb_init(&name);
     trace_game_name(path, &name);
@@ -79,12 +84,12 @@ int cmd_trace(int argc, char **argv) {
         matches = 1;
     }
     for (unsigned long long m = 0; rc == 0 && m < matches; m++)
-        rc = trace_match(r, sb_str(&name), &mv,
+        rc = trace_match(e, sb_str(&name), &mv,
                          (uint32_t)(max_steps > UINT32_MAX ? UINT32_MAX : max_steps), stdout,
                          stderr);
     free(text);
     sb_fini(&name);
-    reason_free(r);
+    engine_free(e);
     game_free(g);
     return rc;
 }

@@ -6,6 +6,10 @@ int cmd_check(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
+int cmd_ground(int argc, char **argv);
+/* The differential check of ggp ground --check (cmd_diff.c); the process exit code. */
+#include "rules.h"
+int engine_differential(game_t *g, int kind, unsigned long long matches, unsigned long long seed);
 int cmd_serve(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
@@ -20,6 +24,12 @@ bool opt_is_help(const char *arg);
 /* Parses an unsigned integer option value; prints an error and returns false if bad. */
 bool opt_uint(const char *name, const char *value, unsigned long long *out);
 bool opt_double(const char *name, const char *value, double *out);
+/* Parses an --engine value (auto, interp, ground, compiled). */
+#include "engine.h"
+bool opt_engine(const char *value, engine_kind_t *out);
+#define ENGINE_HELP                                                                                \
+    "  --engine E     the state machine: auto (default: the fastest that works), interp,\n"        \
+    "                 ground or compiled (a game that does not ground falls back, saying so)\n"
 
 /* Loads and validates a game file; NULL after printing its located diagnostics. */
 #include "validate.h"

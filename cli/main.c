@@ -15,6 +15,8 @@ static const command_t commands[] = {
     {"check", cmd_check, "parse and validate a game; print its roles and rule facts"},
     {"trace", cmd_trace, "play matches (seeded random or given moves) and print canonical traces"},
     {"bench", cmd_bench, "random playouts per second"},
+    {"ground", cmd_ground,
+     "the grounded network of a game; --check compares it with the interpreter"},
     {"perft", cmd_perft, "count move sequences to a depth (reasoner correctness check)"},
     {"serve", cmd_serve, "play GGP matches over HTTP for a game master"},
     {"match", cmd_match, "run matches between local and HTTP players (a game master)"},
@@ -80,6 +82,12 @@ bool opt_double(const char *name, const char *value, double *out) {
         return false;
     }
     return true;
+}
+
+bool opt_engine(const char *value, engine_kind_t *out) {
+    if (engine_kind_parse(value, out)) return true;
+    fprintf(stderr, "ggp: --engine expects auto, interp, ground or compiled, not '%s'\n", value);
+    return false;
 }
 
 int main(int argc, char **argv) {

@@ -51,83 +51,6 @@ void trace_game_name(const char *path, strbuf_t *out) {
     sb_putn(out, base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
 }
 
-/* Reads the next non-blank line of the moves text into line; false at the end. */
-static bool next_line(trace_moves_t *mv, strbuf_t *line) {
-    while (mv->pos < mv->moves_len) {
-        const char *s = mv->moves + mv->pos;
-        const char *nl = memchr(s, '\n', mv->moves_len - mv->pos);
-        size_t n = nl ? (size_t)(nl - s) : mv->moves_len - mv->pos;
-        mv->pos += n + (nl != NULL);
-        mv->line++;
-        sb_clear(line);
-        sb_putn(line, s, n);
-        for (size_t i = 0; i < n; i++)
-            if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r') return true;
-    }
-    return false;
-}
-
-typedef struct {
-    reasoner_t *r;
-    game_t *g;
-    FILE *out, *err;
-    strbuf_t sb;
-    term_t *buf;
-    size_t buf_cap;
-} tracer_t;
-
-/* Reads one joint move from the moves text into joint; prints an error and returns false
- * when it is missing or malformed. */
-static bool read_joint(tracer_t *t, trace_moves_t *mv, uint32_t step, term_t *joint) {
-    strbuf_t line;
-    sb_init(&line);
-    bool ok = false;
-    const char *file = mv->moves_file ? mv->moves_file : "<moves>";
-    if (!next_line(mv, &line)) {
-        fprintf(t->err, "%s: the moves end at step %u before the match is over\n", file, step);
-        goto done;
-    }
-    diag_t d;
-    diag_init(&d);
-    sexp_doc_t doc;
-    if (!sexp_parse(t->g->ts, line.data, line.len, file, &doc, &d)) {
-        fprintf(t->err, "%s:%d: step %u: malformed joint move: %s\n", file, mv->line, step,
-                d.n ? d.items[0].msg : "parse error");
-    } else if (doc.n != t->g->n_roles) {
-        fprintf(t->err, "%s:%d: step %u: %u moves given for %u roles\n", file, mv->line, step,
-                doc.n, t->g->n_roles);
-    } else {
-        uint32_t i = 0;
-        for (const sexp_t *e = doc.first; e; e = e->next, i++) {
-            joint[i] = game_ground_term(t->g, e);
-            if (joint[i] == TERM_NONE) break;
-        }
-        if (i < doc.n)
-            fprintf(t->err, "%s:%d: step %u: the move of role %s is not a ground term\n", file,
-                    mv->line, step, term_sym_name(t->g->ts, term_sym(t->g->ts, t->g->roles[i])));
-        ok = i == doc.n;
-    }
-    sexp_doc_free(&doc);
-    diag_fini(&d);
-done:
-    sb_fini(&line);
-    return ok;
-}
-
-static void print_state(tracer_t *t, const state_t *s) {
-    GROW(t->buf, t->buf_cap, s->n + 1);
-    memcpy(t->buf, s->facts, s->n * sizeof *t->buf);
-    trace_sort_terms(t->g->ts, t->buf, s->n, &t->sb);
-    fprintf(t->out, "state%s%s\n", s->n ? " " : "", sb_str(&t->sb));
-}
-
-static const char *role_name(tracer_t *t, uint32_t i) {
-    static strbuf_t sb;
-    sb_clear(&sb);
-    term_print(t->g->ts, t->g->roles[i], &sb);
-    return sb_str(&sb);
-}
-
 /* A goal value's digits without leading zeros, or NULL when it is not a number. */
 static const char *digits(const char *text) {
     if (!*text || strspn(text, "0123456789") != strlen(text)) return NULL;
@@ -146,10 +69,7 @@ static int cmp_goal(const void *a, const void *b) {
     return strcmp(x, y);
 }
 
-/* The goal line's value: V, `none`, or `ambiguous V1 V2 ...` (the spec's defect forms). */
-static void goal_text(tracer_t *t, const state_t *s, uint32_t role, strbuf_t *out) {
-    const term_t *vals;
-    uint32_t n = reason_goals(t->r, s, role, &vals);
+void trace_goal_text(const term_store_t *ts, const term_t *values, uint32_t n, strbuf_t *out) {
     if (n == 0) {
         sb_puts(out, "none");
         return;
@@ -159,12 +79,12 @@ static void goal_text(tracer_t *t, const state_t *s, uint32_t role, strbuf_t *ou
     size_t *off = xmalloc(n * sizeof *off);
     for (uint32_t i = 0; i < n; i++) {
         off[i] = all.len;
-        term_print(t->g->ts, vals[i], &all);
+        term_print(ts, values[i], &all);
         sb_putc(&all, 0);
     }
     keyed_t *k = xmalloc(n * sizeof *k);
     for (uint32_t i = 0; i < n; i++)
-        k[i] = (keyed_t){all.data + off[i], vals[i]};
+        k[i] = (keyed_t){all.data + off[i], values[i]};
     qsort(k, n, sizeof *k, cmp_goal);
     if (n > 1) sb_puts(out, "ambiguous");
     for (uint32_t i = 0; i < n; i++)
@@ -172,121 +92,4 @@ static void goal_text(tracer_t *t, const state_t *s, uint32_t role, strbuf_t *ou
     free(k);
     free(off);
     sb_fini(&all);
-}
-
-static void print_terminal(tracer_t *t, const state_t *s) {
-    fprintf(t->out, "terminal yes\n");
-    for (uint32_t i = 0; i < t->g->n_roles; i++) {
-        sb_clear(&t->sb);
-        goal_text(t, s, i, &t->sb);
-        fprintf(t->out, "goal %s %s\n", role_name(t, i), sb_str(&t->sb));
-    }
-    fprintf(t->out, "end\n");
-}
-
-/* Prints the legal lines and chooses (or checks) the joint move. */
-static bool legal_and_choose(tracer_t *t, const state_t *s, trace_moves_t *mv, uint32_t step,
-                             term_t *joint, term_t *given) {
-    uint32_t n_roles = t->g->n_roles;
-    term_t **sorted = xcalloc(n_roles, sizeof *sorted);
-    uint32_t *counts = xcalloc(n_roles, sizeof *counts);
-    bool ok = true;
-    for (uint32_t i = 0; i < n_roles; i++) {
-        const term_t *m;
-        uint32_t n = reason_legal(t->r, s, i, &m);
-        sorted[i] = xmalloc((n + 1) * sizeof **sorted);
-        memcpy(sorted[i], m, n * sizeof *m);
-        counts[i] = trace_sort_terms(t->g->ts, sorted[i], n, &t->sb);
-        fprintf(t->out, "legal %s%s%s\n", role_name(t, i), counts[i] ? " " : "", sb_str(&t->sb));
-    }
-    fprintf(t->out, "terminal no\n");
-    if (!mv->rng && !read_joint(t, mv, step, given)) ok = false;
-    for (uint32_t i = 0; ok && i < n_roles; i++) {
-        if (counts[i] == 0) {
-            fprintf(t->err, "step %u: role %s has no legal move in a non-terminal state\n", step,
-                    role_name(t, i));
-            ok = false;
-        } else if (mv->rng) {
-            joint[i] = sorted[i][splitmix_next(mv->rng) % counts[i]];
-        } else if (!reason_is_legal(t->r, s, i, given[i])) {
-            sb_clear(&t->sb);
-            term_print(t->g->ts, given[i], &t->sb);
-            fprintf(t->err, "%s:%d: step %u: move %s of role %s is not legal\n",
-                    mv->moves_file ? mv->moves_file : "<moves>", mv->line, step, sb_str(&t->sb),
-                    role_name(t, i));
-            ok = false;
-        } else {
-            joint[i] = given[i];
-        }
-    }
-    for (uint32_t i = 0; i < n_roles; i++)
-        free(sorted[i]);
-    free(sorted);
-    free(counts);
-    return ok;
-}
-
-static void print_does_and_sees(tracer_t *t, const state_t *s, const term_t *joint) {
-    sb_clear(&t->sb);
-    for (uint32_t i = 0; i < t->g->n_roles; i++) {
-        sb_putc(&t->sb, ' ');
-        term_print(t->g->ts, joint[i], &t->sb);
-    }
-    fprintf(t->out, "does%s\n", sb_str(&t->sb));
-    if (!t->g->gdl2) return;
-    for (uint32_t i = 0; i < t->g->n_roles; i++) {
-        const term_t *p;
-        uint32_t n = reason_sees(t->r, s, joint, i, &p);
-        if (!n) continue;
-        GROW(t->buf, t->buf_cap, n + 1);
-        memcpy(t->buf, p, n * sizeof *p);
-        trace_sort_terms(t->g->ts, t->buf, n, &t->sb);
-        fprintf(t->out, "sees %s %s\n", role_name(t, i), sb_str(&t->sb));
-    }
-}
-
-int trace_match(reasoner_t *r, const char *name, trace_moves_t *mv, uint32_t max_steps, FILE *out,
-                FILE *err) {
-    tracer_t t = {.r = r, .g = (game_t *)reason_game(r), .out = out, .err = err};
-    sb_init(&t.sb);
-    uint32_t n_roles = t.g->n_roles;
-    term_t *joint = xcalloc(n_roles + 1, sizeof *joint),
-           *given = xcalloc(n_roles + 1, sizeof *given);
-    state_t s, next;
-    state_init(&s);
-    state_init(&next);
-    reason_initial(r, &s);
-    fprintf(out, "game %s\nroles", name);
-    for (uint32_t i = 0; i < n_roles; i++)
-        fprintf(out, " %s", role_name(&t, i));
-    fprintf(out, "\n");
-    int rc = 0;
-    for (uint32_t step = 0;; step++) {
-        fprintf(out, "step %u\n", step);
-        print_state(&t, &s);
-        if (reason_terminal(r, &s)) {
-            print_terminal(&t, &s);
-            break;
-        }
-        if (step >= max_steps) {
-            fprintf(err, "the match did not end within %u steps\n", max_steps);
-            rc = 1;
-            break;
-        }
-        if (!legal_and_choose(&t, &s, mv, step, joint, given)) {
-            rc = 1;
-            break;
-        }
-        print_does_and_sees(&t, &s, joint);
-        reason_next(r, &s, joint, &next);
-        state_copy(&s, &next);
-    }
-    fflush(out);
-    state_fini(&s);
-    state_fini(&next);
-    free(joint);
-    free(given);
-    free(t.buf);
-    sb_fini(&t.sb);
-    return rc;
 }

@@ -17,15 +17,13 @@ typedef struct {
     int line;
 } trace_moves_t;
 
-/* Plays one match from the initial state, printing its trace to out under the game name
- * `name`. Returns 0 on success; on an error (illegal or malformed move, a role without
- * legal moves, too many steps) prints a located message to err and returns non-zero. */
-int trace_match(reasoner_t *r, const char *name, trace_moves_t *mv, uint32_t max_steps, FILE *out,
-                FILE *err);
-
 /* Sorts terms bytewise by their canonical text and removes duplicates; returns the count.
  * texts receives the printed forms, joined by single spaces. */
 uint32_t trace_sort_terms(const term_store_t *ts, term_t *terms, uint32_t n, strbuf_t *texts);
+
+/* A goal line's value from the goal values of a role that hold: V, `none`, or
+ * `ambiguous V1 V2 ...` (numbers in numeric order, then the rest bytewise). */
+void trace_goal_text(const term_store_t *ts, const term_t *values, uint32_t n, strbuf_t *out);
 
 /* The game name of a path: its file name without directory and extension. */
 void trace_game_name(const char *path, strbuf_t *out);

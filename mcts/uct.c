@@ -4,6 +4,7 @@
 #include "uct.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,7 +43,9 @@ typedef struct {
 
 struct uct {
     game_t *g;
-    reasoner_t *r;
+    engine_t *e;
+    bool owns_engine;   /* made by uct_new around a reasoner, or a helper's clone */
+    struct uct *helper; /* root parallelism: a second search on its own engine and thread */
     uint32_t role, nr;
     splitmix_t rng;
     double c;
@@ -58,7 +61,8 @@ struct uct {
     size_t cap_old_of;
 
     bool have_root;
-    state_t root_state, sa, sb;
+    eng_state_t *root_state, *sa, *sb, *asked; /* asked: the state uct_choose was given */
+    state_t hook_state;                        /* a rollout state as terms, for the hook */
     term_t *joint;
     uint32_t *sel;
     int *val;
@@ -177,9 +181,9 @@ static uint32_t role_off(const uct_t *u, uint32_t i, uint32_t r) {
     return off;
 }
 
-static void goals(uct_t *u, const state_t *s, int *val) {
+static void goals(uct_t *u, const eng_state_t *s, int *val) {
     for (uint32_t r = 0; r < u->nr; r++) {
-        int v = reason_goal_value(u->r, s, r);
+        int v = engine_goal_value(u->e, s, r);
         val[r] = v < 0 ? 0 : v;
     }
 }
@@ -192,12 +196,12 @@ static void hook_values(uct_t *u, int v, int *val) {
 /* Computes the legal moves of node i in state s. A role without legal moves makes the
  * node terminal (a malformed game: scored by its goals). False when the memory limit
  * leaves no room for the moves (the node stays a leaf). */
-static bool expand(uct_t *u, uint32_t i, const state_t *s) {
+static bool expand(uct_t *u, uint32_t i, const eng_state_t *s) {
     pool_t *p = &u->p;
     uint32_t moff = (uint32_t)p->n_mv;
     for (uint32_t r = 0; r < u->nr; r++) {
         const term_t *m;
-        uint32_t n = reason_legal(u->r, s, r, &m);
+        uint32_t n = engine_legal(u->e, s, r, &m);
         if (n > UINT16_MAX) die("uct: more than %u legal moves", UINT16_MAX);
         if (!room_for(u, false, p->n_mv + n)) {
             p->n_mv = moff;
@@ -256,18 +260,31 @@ static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
  * whether the hook proved the value at the starting state itself. A playout still running
  * at the deadline is dropped (u->dropped): in a game where a step takes a tenth of a
  * second, one playout can outlast any clock. */
-static bool rollout(uct_t *u, state_t *a, state_t *b) {
+static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
     int *val = u->val;
     uint32_t steps = 0;
     bool leaf_hit = false;
+    if (!u->hook && engine_kind(u->e) !=
+                        ENGINE_INTERP) { /* the engine's own playout: no allocation (the interpreter
+                                            takes the loop below: its steps can be slow, and a
+                                            rollout past the deadline is dropped) */
+        steps = engine_playout(u->e, a, &u->rng, u->cap, val);
+        for (uint32_t r = 0; r < u->nr; r++)
+            if (val[r] < 0) val[r] = 0;
+        if (steps >= u->cap && !engine_terminal(u->e, a)) u->st.rollout_capped++;
+        u->st.rollouts++;
+        u->st.rollout_steps += steps;
+        return false;
+    }
     for (;;) {
-        if (reason_terminal(u->r, a)) {
+        if (engine_terminal(u->e, a)) {
             goals(u, a, val);
             break;
         }
         if (u->hook) {
             double t0 = now_seconds();
-            int v = u->hook(u->hook_ctx, a);
+            engine_state_terms(u->e, a, &u->hook_state);
+            int v = u->hook(u->hook_ctx, &u->hook_state);
             u->st.hook_seconds += now_seconds() - t0;
             u->st.hook_calls++;
             if (v >= 0) {
@@ -296,7 +313,7 @@ static bool rollout(uct_t *u, state_t *a, state_t *b) {
         bool stuck = false;
         for (uint32_t r = 0; r < u->nr; r++) {
             const term_t *m;
-            uint32_t n = reason_legal(u->r, a, r, &m);
+            uint32_t n = engine_legal(u->e, a, r, &m);
             if (n == 0) {
                 stuck = true;
                 break;
@@ -307,8 +324,8 @@ static bool rollout(uct_t *u, state_t *a, state_t *b) {
             goals(u, a, val);
             break;
         }
-        reason_next(u->r, a, u->joint, b);
-        state_t *t = a;
+        engine_next(u->e, a, u->joint, b);
+        eng_state_t *t = a;
         a = b;
         b = t;
         steps++;
@@ -357,8 +374,8 @@ static void push_path(uct_t *u, size_t depth, uint32_t node) {
 
 static void iterate(uct_t *u) {
     pool_t *p = &u->p;
-    state_t *cur = &u->sa, *nxt = &u->sb;
-    state_copy(cur, &u->root_state);
+    eng_state_t *cur = u->sa, *nxt = u->sb;
+    engine_state_copy(cur, u->root_state);
     uint32_t nr = u->nr;
     int *val = u->val;
     size_t depth = 0; /* index of the last node on the path */
@@ -389,8 +406,8 @@ static void iterate(uct_t *u) {
             key += k * radix;
             radix *= p->cnt[(size_t)i * nr + r];
         }
-        reason_next(u->r, cur, u->joint, nxt);
-        state_t *t = cur;
+        engine_next(u->e, cur, u->joint, nxt);
+        eng_state_t *t = cur;
         cur = nxt;
         nxt = t;
         uint32_t c = find_child(u, i, key);
@@ -402,7 +419,7 @@ static void iterate(uct_t *u) {
         c = new_node(u, key); /* may move p->nodes */
         if (c == NIL) {       /* no room: score the move's state without keeping a node for it */
             full = true;
-            if (reason_terminal(u->r, cur))
+            if (engine_terminal(u->e, cur))
                 goals(u, cur, val);
             else
                 rollout(u, cur, nxt);
@@ -411,7 +428,7 @@ static void iterate(uct_t *u) {
         p->nodes[c].next = p->nodes[i].first;
         p->nodes[i].first = c;
         push_path(u, ++depth, c);
-        if (reason_terminal(u->r, cur)) {
+        if (engine_terminal(u->e, cur)) {
             p->nodes[c].terminal = 1;
             goals(u, cur, val);
             set_proven(u, c, val);
@@ -452,9 +469,15 @@ static void iterate(uct_t *u) {
 /* ---- public ---- */
 
 uct_t *uct_new(game_t *g, reasoner_t *r, uint32_t role, uint64_t seed) {
+    uct_t *u = uct_new_engine(g, engine_wrap(r), role, seed);
+    u->owns_engine = true;
+    return u;
+}
+
+uct_t *uct_new_engine(game_t *g, engine_t *e, uint32_t role, uint64_t seed) {
     uct_t *u = xcalloc(1, sizeof *u);
     u->g = g;
-    u->r = r;
+    u->e = e;
     u->role = role;
     u->nr = g->n_roles;
     if (role >= u->nr) die("uct: role %u out of range", role);
@@ -462,9 +485,11 @@ uct_t *uct_new(game_t *g, reasoner_t *r, uint32_t role, uint64_t seed) {
     u->c = 1.4;
     u->cap = 10000;
     u->mem_limit = uct_default_memory_limit();
-    state_init(&u->root_state);
-    state_init(&u->sa);
-    state_init(&u->sb);
+    u->root_state = engine_state_new(e);
+    u->sa = engine_state_new(e);
+    u->sb = engine_state_new(e);
+    u->asked = engine_state_new(e);
+    state_init(&u->hook_state);
     u->joint = xcalloc(u->nr, sizeof *u->joint);
     u->sel = xcalloc(u->nr, sizeof *u->sel);
     u->val = xcalloc(u->nr, sizeof *u->val);
@@ -475,12 +500,16 @@ uct_t *uct_new(game_t *g, reasoner_t *r, uint32_t role, uint64_t seed) {
 
 void uct_free(uct_t *u) {
     if (!u) return;
+    uct_free(u->helper);
     pool_free(&u->p);
     pool_free(&u->spare);
     free(u->old_of);
-    state_fini(&u->root_state);
-    state_fini(&u->sa);
-    state_fini(&u->sb);
+    engine_state_free(u->root_state);
+    engine_state_free(u->sa);
+    engine_state_free(u->sb);
+    engine_state_free(u->asked);
+    state_fini(&u->hook_state);
+    if (u->owns_engine) engine_free(u->e);
     free(u->joint);
     free(u->sel);
     free(u->val);
@@ -491,9 +520,11 @@ void uct_free(uct_t *u) {
 
 void uct_set_exploration(uct_t *u, double c) {
     u->c = c;
+    if (u->helper) u->helper->c = c;
 }
 void uct_set_rollout_cap(uct_t *u, uint32_t cap) {
     u->cap = cap;
+    if (u->helper) u->helper->cap = cap;
 }
 size_t uct_default_memory_limit(void) {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
@@ -521,6 +552,7 @@ void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx) {
 }
 
 void uct_clear(uct_t *u) {
+    if (u->helper) uct_clear(u->helper);
     u->p.n_nodes = 0;
     u->p.n_mv = 0;
     u->have_root = false;
@@ -534,12 +566,14 @@ static void fresh_root(uct_t *u) {
     u->have_root = true;
 }
 
-term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
-    if (!u->have_root || !state_equal(&u->root_state, s)) {
-        state_copy(&u->root_state, s);
+/* Iterations from s within the bounds; false when s is terminal. */
+static bool search(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
+    engine_state_set(u->e, u->asked, s);
+    if (!u->have_root || !engine_state_equal(u->root_state, u->asked)) {
+        engine_state_copy(u->root_state, u->asked);
         fresh_root(u);
     }
-    if (reason_terminal(u->r, s)) return TERM_NONE;
+    if (engine_terminal(u->e, u->asked)) return false;
     if (seconds <= 0 && max_iterations == 0) max_iterations = 10000;
     double deadline = now_seconds() + seconds;
     u->deadline = seconds > 0 ? deadline : 0;
@@ -549,10 +583,62 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
         if (u->p.nodes[0].proven) break;
         iterate(u);
     }
+    return true;
+}
+
+typedef struct {
+    uct_t *u;
+    const state_t *s;
+    double seconds;
+    uint32_t max_iterations;
+} search_job_t;
+
+static void *search_main(void *arg) {
+    search_job_t *j = arg;
+    search(j->u, j->s, j->seconds, j->max_iterations);
+    return NULL;
+}
+
+/* The helper's visits of the root move `move` of the searching role (0 if none). */
+static double helper_visits(const uct_t *h, term_t move) {
+    const pool_t *p = &h->p;
+    if (!h->have_root || p->nodes[0].moff == NIL) return 0;
+    uint32_t off = role_off(h, 0, h->role), n = p->cnt[h->role];
+    for (uint32_t k = 0; k < n; k++)
+        if (p->mv[off + k] == move) return p->ms[off + k].visits;
+    return 0;
+}
+
+bool uct_set_threads(uct_t *u, uint32_t threads) {
+    if (threads <= 1) {
+        uct_free(u->helper);
+        u->helper = NULL;
+        return true;
+    }
+    if (threads > 2 || engine_kind(u->e) == ENGINE_INTERP) return false;
+    if (u->helper) return true;
+    u->helper = uct_new_engine(u->g, engine_clone(u->e), u->role, u->rng.s ^ 0x9e3779b97f4a7c15ull);
+    u->helper->owns_engine = true;
+    u->helper->c = u->c, u->helper->cap = u->cap;
+    u->helper->mem_limit = u->mem_limit; /* each tree under the cap: twice it in all */
+    return true;
+}
+
+term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
+    /* the helper searches on its own thread unless a hook is set (hooks are not
+     * thread-safe); its root visits are added to ours when the move is chosen */
+    uct_t *h = u->hook ? NULL : u->helper;
+    search_job_t job = {h, s, seconds, max_iterations};
+    pthread_t th;
+    bool threaded = h && pthread_create(&th, NULL, search_main, &job) == 0;
+    bool live = search(u, s, seconds, max_iterations);
+    if (threaded) pthread_join(th, NULL);
+    if (!threaded) h = NULL;
+    if (!live) return TERM_NONE;
     pool_t *p = &u->p;
     if (p->nodes[0].moff == NIL) { /* not a single iteration: any legal move */
         const term_t *m;
-        uint32_t n = reason_legal(u->r, s, u->role, &m);
+        uint32_t n = engine_legal(u->e, u->asked, u->role, &m);
         return n ? m[0] : TERM_NONE;
     }
     uint32_t nr = u->nr, role = u->role;
@@ -582,12 +668,13 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
         }
         const mstat_t *m = &p->ms[off + k];
         double mean = m->visits ? m->sum / m->visits : 0;
+        double visits = m->visits + (h ? helper_visits(h, p->mv[off + k]) : 0);
         if (cls > best_class ||
             (cls == best_class &&
-             (m->visits > best_visits || (m->visits == best_visits && mean > best_mean)))) {
+             (visits > best_visits || (visits == best_visits && mean > best_mean)))) {
             best = k;
             best_class = cls;
-            best_visits = m->visits;
+            best_visits = visits;
             best_mean = mean;
         }
     }
@@ -664,11 +751,12 @@ static void compact(uct_t *u, uint32_t root) {
 }
 
 void uct_advance(uct_t *u, const term_t *joint) {
+    if (u->helper) uct_advance(u->helper, joint);
     if (!u->have_root) return;
     uint64_t key;
     uint32_t c = root_key(u, joint, &key) ? find_child(u, 0, key) : NIL;
-    reason_next(u->r, &u->root_state, joint, &u->sa);
-    state_copy(&u->root_state, &u->sa);
+    engine_next(u->e, u->root_state, joint, u->sa);
+    engine_state_copy(u->root_state, u->sa);
     if (c != NIL)
         compact(u, c);
     else
@@ -677,7 +765,12 @@ void uct_advance(uct_t *u, const term_t *joint) {
 
 void uct_stats(const uct_t *u, uct_stats_t *out) {
     *out = u->st;
-    out->avg_rollout_len = u->st.rollouts ? (double)u->st.rollout_steps / u->st.rollouts : 0;
+    if (u->helper) { /* the work of both threads */
+        const uct_stats_t *h = &u->helper->st;
+        out->iterations += h->iterations, out->rollouts += h->rollouts;
+        out->rollout_steps += h->rollout_steps, out->rollout_capped += h->rollout_capped;
+    }
+    out->avg_rollout_len = out->rollouts ? (double)out->rollout_steps / out->rollouts : 0;
     out->nodes = u->have_root ? u->p.n_nodes : 0;
     out->node_capacity = u->p.cap_nodes;
     out->memory_bytes = tree_bytes(u->nr, u->p.cap_nodes, u->p.cap_mv);
@@ -697,6 +790,7 @@ void uct_stats(const uct_t *u, uct_stats_t *out) {
 }
 
 void uct_reset_stats(uct_t *u) {
+    if (u->helper) uct_reset_stats(u->helper);
     memset(&u->st, 0, sizeof u->st);
 }
 

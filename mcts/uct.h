@@ -12,7 +12,7 @@
  * Random rollouts run to a terminal state (capped), asking an optional hook at each state
  * whether it can prove the value for the searching role (early termination).
  *
- * A uct_t uses the reasoner it is given, from one thread at a time. Deterministic for a
+ * A uct_t uses the engine (or reasoner) it is given, from one thread at a time. Deterministic for a
  * seed when iteration-bounded (a time budget makes the number of iterations vary). */
 #ifndef MCTS_UCT_H
 #define MCTS_UCT_H
@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine.h"
 #include "reason.h"
 
 /* Called at each rollout state (never a terminal one). Returns the proven value 0..100 of
@@ -51,7 +52,10 @@ typedef struct {
     bool root_proven;
 } uct_stats_t;
 
+/* A search on the interpreter over r (not owned). */
 uct_t *uct_new(game_t *g, reasoner_t *r, uint32_t role, uint64_t seed);
+/* A search on engine e (not owned; it must outlive the search). */
+uct_t *uct_new_engine(game_t *g, engine_t *e, uint32_t role, uint64_t seed);
 void uct_free(uct_t *u);
 
 /* Exploration constant C of UCB1 (values in [0,1]); default 1.4. */
@@ -66,6 +70,12 @@ void uct_set_rollout_cap(uct_t *u, uint32_t cap);
 void uct_set_memory_limit(uct_t *u, size_t bytes);
 /* An eighth of the machine's physical memory. */
 size_t uct_default_memory_limit(void);
+/* Root parallelism: with 2, a second search with its own tree, random stream and engine
+ * (engine_clone) runs on a second thread during uct_choose, and the move is chosen by the
+ * root visits of both (while no hook is set: hooks are not thread-safe). False when the
+ * engine is the interpreter (not thread-safe) or threads > 2. Deterministic for a seed
+ * when iteration-bounded, like one thread. */
+bool uct_set_threads(uct_t *u, uint32_t threads);
 /* Rollout hook (NULL: none). */
 void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx);
 

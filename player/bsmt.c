@@ -16,7 +16,7 @@ typedef struct {
 } frame_t;
 
 struct bsmt {
-    const gnet_t *net;
+    const bnet_t *net;
     const game_t *g;
     uint32_t role;
     Z3_context ctx;
@@ -51,8 +51,8 @@ static Z3_ast own(bsmt_t *b, frame_t *f, Z3_ast a) {
 
 static void frame_init(bsmt_t *b, frame_t *f) {
     memset(f, 0, sizeof *f);
-    f->memo = xcalloc(gnet_count(b->net) + 1, sizeof *f->memo);
-    f->val = xcalloc(gnet_count(b->net) + 1, sizeof *f->val);
+    f->memo = xcalloc(bnet_count(b->net) + 1, sizeof *f->memo);
+    f->val = xcalloc(bnet_count(b->net) + 1, sizeof *f->val);
 }
 
 static void frame_release(bsmt_t *b, frame_t *f) {
@@ -85,29 +85,29 @@ static Z3_ast expr(bsmt_t *b, frame_t *f, uint32_t id) {
     if (f->memo[id]) return f->memo[id];
     Z3_ast r = NULL;
     int v = -1;
-    int c = gnet_const(b->net, id);
-    gnet_kind_t kind = gnet_kind(b->net, id);
-    if (kind == GNET_FLUENT) {
+    int c = bnet_const(b->net, id);
+    bnet_kind_t kind = bnet_kind(b->net, id);
+    if (kind == BNET_FLUENT) {
         r = fresh(b, f, "f");
-    } else if (kind == GNET_DOES) {
-        uint32_t legal = gnet_legal_of(b->net, id);
-        if (legal != GNET_NONE) expr(b, f, legal);
-        if (legal == GNET_NONE || f->val[legal] == 0)
+    } else if (kind == BNET_DOES) {
+        uint32_t legal = bnet_legal_of(b->net, id);
+        if (legal != BNET_NONE) expr(b, f, legal);
+        if (legal == BNET_NONE || f->val[legal] == 0)
             v = 0;
         else
             r = fresh(b, f, "d");
     } else if (c >= 0) {
         v = c;
     } else {
-        const gnet_body_t *bodies;
-        uint32_t nb = gnet_bodies(b->net, id, &bodies), no = 0;
+        const bnet_body_t *bodies;
+        uint32_t nb = bnet_bodies(b->net, id, &bodies), no = 0;
         Z3_ast *ors = xmalloc((nb + 1) * sizeof *ors);
         for (uint32_t i = 0; i < nb && v != 1; i++) {
             Z3_ast ands[bodies[i].n + 1];
             uint32_t na = 0;
             bool dead = false;
             for (uint32_t k = 0; k < bodies[i].n && !dead; k++) {
-                gnet_lit_t l = bodies[i].lits[k];
+                bnet_lit_t l = bodies[i].lits[k];
                 Z3_ast a = expr(b, f, l / 2);
                 int lv = f->val[l / 2];
                 if (lv >= 0 && (l & 1)) lv = !lv;
@@ -160,10 +160,10 @@ static Z3_lbool check(bsmt_t *b, uint32_t n, const Z3_ast *assume) {
     return r;
 }
 
-bsmt_t *bsmt_new(const gnet_t *n, uint32_t role, uint64_t seed) {
+bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed) {
     bsmt_t *b = xcalloc(1, sizeof *b);
     b->net = n;
-    b->g = gnet_game(n);
+    b->g = bnet_game(n);
     b->role = role;
     b->rng.s = seed;
     Z3_config cfg = Z3_mk_config();
@@ -173,12 +173,12 @@ bsmt_t *bsmt_new(const gnet_t *n, uint32_t role, uint64_t seed) {
     b->solver = Z3_mk_simple_solver(b->ctx);
     Z3_solver_inc_ref(b->ctx, b->solver);
     b->bool_sort = Z3_mk_bool_sort(b->ctx);
-    b->n_fluents = gnet_fluents(n, &b->fluents);
+    b->n_fluents = bnet_fluents(n, &b->fluents);
     frame_init(b, &b->cur);
     frame_init(b, &b->nxt);
     frame_init(b, &b->scratch);
     for (uint32_t i = 0; i < b->n_fluents; i++) {
-        bool v = gnet_initial(n, b->fluents[i]);
+        bool v = bnet_initial(n, b->fluents[i]);
         b->cur.memo[b->fluents[i]] = mk_bool(b, &b->cur, v);
         b->cur.val[b->fluents[i]] = v;
     }
@@ -209,18 +209,18 @@ static void prepare(bsmt_t *b) {
     if (b->prepared) return;
     b->prepared = true;
     frame_t *f = &b->cur;
-    uint32_t term = gnet_terminal(b->net);
-    Z3_ast live = term == GNET_NONE ? NULL : own(b, f, Z3_mk_not(b->ctx, expr(b, f, term)));
+    uint32_t term = bnet_terminal(b->net);
+    Z3_ast live = term == BNET_NONE ? NULL : own(b, f, Z3_mk_not(b->ctx, expr(b, f, term)));
     for (uint32_t r = 0; r < b->g->n_roles; r++) {
         const uint32_t *ids;
-        uint32_t nm = gnet_moves(b->net, r, &ids), nd = 0;
+        uint32_t nm = bnet_moves(b->net, r, &ids), nd = 0;
         if (!nm) continue;
         Z3_ast *d = xmalloc(nm * sizeof *d);
         for (uint32_t i = 0; i < nm; i++) {
             Z3_ast di = expr(b, f, ids[i]);
             if (f->val[ids[i]] == 0) continue; /* cannot be legal */
             d[nd++] = di;
-            uint32_t legal = gnet_legal_of(b->net, ids[i]);
+            uint32_t legal = bnet_legal_of(b->net, ids[i]);
             if (f->val[legal] != 1)
                 assert_ast(b, own(b, f, Z3_mk_implies(b->ctx, di, expr(b, f, legal))));
         }
@@ -232,9 +232,9 @@ static void prepare(bsmt_t *b) {
     }
     for (uint32_t i = 0; i < b->n_fluents; i++) {
         uint32_t fl = b->fluents[i];
-        uint32_t nx = gnet_next_of(b->net, fl);
-        Z3_ast e = nx == GNET_NONE ? mk_bool(b, f, false) : expr(b, f, nx);
-        int v = nx == GNET_NONE ? 0 : f->val[nx];
+        uint32_t nx = bnet_next_of(b->net, fl);
+        Z3_ast e = nx == BNET_NONE ? mk_bool(b, f, false) : expr(b, f, nx);
+        int v = nx == BNET_NONE ? 0 : f->val[nx];
         if (v >= 0) { /* known next step: a constant, no variable */
             b->nxt.memo[fl] = mk_bool(b, &b->nxt, v == 1);
             b->nxt.val[fl] = (int8_t)v;
@@ -262,30 +262,30 @@ bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n) {
     prepare(b);
     frame_t *f = &b->cur;
     const term_store_t *ts = b->g->ts;
-    uint32_t term = gnet_terminal(b->net);
-    if (term != GNET_NONE) assert_ast(b, own(b, f, Z3_mk_not(b->ctx, expr(b, f, term))));
+    uint32_t term = bnet_terminal(b->net);
+    if (term != BNET_NONE) assert_ast(b, own(b, f, Z3_mk_not(b->ctx, expr(b, f, term))));
     if (move != TERM_NONE) {
         term_t args[2] = {b->g->roles[b->role], move};
-        uint32_t d = gnet_find(b->net, term_find(ts, SYM_DOES, args, 2));
-        if (d == GNET_NONE)
+        uint32_t d = bnet_find(b->net, term_find(ts, SYM_DOES, args, 2));
+        if (d == BNET_NONE)
             b->broken = true;
         else
             assert_ast(b, expr(b, f, d));
     }
     for (uint32_t i = 0; i < n; i++)
-        if (gnet_find(b->net, sees_term(b, percepts[i])) == GNET_NONE) b->broken = true;
+        if (bnet_find(b->net, sees_term(b, percepts[i])) == BNET_NONE) b->broken = true;
     const uint32_t *ids;
-    uint32_t ns = gnet_sees(b->net, b->role, &ids);
+    uint32_t ns = bnet_sees(b->net, b->role, &ids);
     for (uint32_t i = 0; i < ns; i++) {
         Z3_ast s = expr(b, f, ids[i]);
-        bool got = contains(percepts, n, term_arg(ts, gnet_atom(b->net, ids[i]), 1));
+        bool got = contains(percepts, n, term_arg(ts, bnet_atom(b->net, ids[i]), 1));
         assert_ast(b, got ? s : own(b, f, Z3_mk_not(b->ctx, s)));
     }
     frame_release(b, &b->cur);
     frame_t old = b->cur;
     b->cur = b->nxt;
     b->nxt = old;
-    memset(b->nxt.memo, 0, (gnet_count(b->net) + 1) * sizeof *b->nxt.memo);
+    memset(b->nxt.memo, 0, (bnet_count(b->net) + 1) * sizeof *b->nxt.memo);
     b->prepared = false;
     b->step++;
     return !b->broken;
@@ -323,10 +323,10 @@ int bsmt_consistent(bsmt_t *b) {
 int bsmt_entailed(bsmt_t *b, term_t fluent) {
     b->stats.last_seconds = 0;
     if (b->broken) return -1;
-    uint32_t id = gnet_find(b->net, term_find(b->g->ts, SYM_TRUE, &fluent, 1));
+    uint32_t id = bnet_find(b->net, term_find(b->g->ts, SYM_TRUE, &fluent, 1));
     Z3_lbool r = check(b, 0, NULL);
     if (r != Z3_L_TRUE) return -1;
-    if (id == GNET_NONE) return 0;
+    if (id == BNET_NONE) return 0;
     Z3_ast a = b->cur.memo[id];
     Z3_model m = get_model(b);
     bool cand = model_true(b, m, a);
@@ -384,7 +384,7 @@ uint32_t bsmt_entailed_all(bsmt_t *b, term_t **out) {
     }
     term_t *res = xmalloc((nc + 1) * sizeof *res);
     for (uint32_t k = 0; k < nc; k++)
-        res[k] = gnet_fluent_term(b->net, b->fluents[cand[k]]);
+        res[k] = bnet_fluent_term(b->net, b->fluents[cand[k]]);
     qsort(res, nc, sizeof *res, cmp_term);
     free(neg);
     free(cand);
@@ -404,7 +404,7 @@ static void model_state(bsmt_t *b, Z3_model m, state_t *st, Z3_ast *differ) {
                 st->cap = st->cap ? 2 * st->cap : 64;
                 st->facts = xrealloc(st->facts, st->cap * sizeof *st->facts);
             }
-            st->facts[st->n++] = gnet_fluent_term(b->net, b->fluents[i]);
+            st->facts[st->n++] = bnet_fluent_term(b->net, b->fluents[i]);
         }
         differ[i] = t ? own(b, &b->scratch, Z3_mk_not(b->ctx, a)) : a;
     }
@@ -461,12 +461,12 @@ int bsmt_move_wins(bsmt_t *b, term_t move) {
     prepare(b);
     const term_store_t *ts = b->g->ts;
     term_t args[2] = {b->g->roles[b->role], move};
-    uint32_t d = gnet_find(b->net, term_find(ts, SYM_DOES, args, 2));
+    uint32_t d = bnet_find(b->net, term_find(ts, SYM_DOES, args, 2));
     term_t hundred = term_const(b->g->ts, term_intern(b->g->ts, "100", 3));
     term_t gargs[2] = {b->g->roles[b->role], hundred};
-    uint32_t goal = gnet_find(b->net, term_find(ts, SYM_GOAL, gargs, 2));
-    uint32_t term = gnet_terminal(b->net);
-    if (d == GNET_NONE || goal == GNET_NONE || term == GNET_NONE) return 0;
+    uint32_t goal = bnet_find(b->net, term_find(ts, SYM_GOAL, gargs, 2));
+    uint32_t term = bnet_terminal(b->net);
+    if (d == BNET_NONE || goal == BNET_NONE || term == BNET_NONE) return 0;
     /* the next step's goal and terminal, built in the next frame (no moves needed) */
     Z3_ast win =
         own(b, &b->nxt,
@@ -482,8 +482,8 @@ int bsmt_move_wins(bsmt_t *b, term_t move) {
 static uint32_t goal_atoms(bsmt_t *b, uint32_t *ids, int *vals, uint32_t cap) {
     const term_store_t *ts = b->g->ts;
     uint32_t n = 0;
-    for (uint32_t i = 0; i < gnet_count(b->net) && n < cap; i++) {
-        term_t t = gnet_atom(b->net, i);
+    for (uint32_t i = 0; i < bnet_count(b->net) && n < cap; i++) {
+        term_t t = bnet_atom(b->net, i);
         if (term_kind(ts, t) != TERM_FUN || term_sym(ts, t) != SYM_GOAL || term_arity(ts, t) != 2 ||
             term_arg(ts, t, 0) != b->g->roles[b->role])
             continue;
@@ -498,14 +498,14 @@ int bsmt_move_risky(bsmt_t *b, term_t move) {
     if (b->broken) return -1;
     prepare(b);
     term_t args[2] = {b->g->roles[b->role], move};
-    uint32_t d = gnet_find(b->net, term_find(b->g->ts, SYM_DOES, args, 2));
-    if (d == GNET_NONE) return 0;
+    uint32_t d = bnet_find(b->net, term_find(b->g->ts, SYM_DOES, args, 2));
+    if (d == BNET_NONE) return 0;
     uint32_t ids[128];
     int vals[128];
     uint32_t n = goal_atoms(b, ids, vals, 128), nd = 0;
     Z3_ast *bad = xmalloc((n * n + 2) * sizeof *bad);
-    uint32_t term = gnet_terminal(b->net);
-    if (term != GNET_NONE) bad[nd++] = expr(b, &b->nxt, term);
+    uint32_t term = bnet_terminal(b->net);
+    if (term != BNET_NONE) bad[nd++] = expr(b, &b->nxt, term);
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < n; j++)
             if (vals[i] > vals[j]) {

@@ -1,7 +1,7 @@
 /* What one role of a GDL-II game can prove about the state, on Z3 (the only file of
  * player/ that includes z3.h).
  *
- * The game's ground network (gnet.h) is unrolled over the history the role has seen:
+ * The game's ground network (bnet.h) is unrolled over the history the role has seen:
  * one Boolean per fluent and step (step 0 the initial state), one per move of every role
  * and step with exactly one move per role (pseudo-Boolean AtMost/AtLeast) and each move
  * legal, the fluents of step t+1 equivalent to the `next` atoms of step t, no step before
@@ -17,7 +17,7 @@
 #ifndef PLAYER_BSMT_H
 #define PLAYER_BSMT_H
 
-#include "gnet.h"
+#include "bnet.h"
 #include "reason.h"
 
 typedef struct bsmt bsmt_t;
@@ -32,7 +32,7 @@ typedef struct {
 } bsmt_stats_t;
 
 /* For role index `role` of the network's game. */
-bsmt_t *bsmt_new(const gnet_t *n, uint32_t role, uint64_t seed);
+bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed);
 void bsmt_free(bsmt_t *b);
 /* Steps observed so far (the current step). */
 uint32_t bsmt_step(const bsmt_t *b);

@@ -1,6 +1,6 @@
 /* The `deduce` player: plays what it can prove (GDL-II).
  *
- * At start it grounds the game (gnet.h) and starts a Z3 belief reasoner for its role
+ * At start it grounds the game (bnet.h) and starts a Z3 belief reasoner for its role
  * (bsmt.h); each turn it first feeds the reasoner what it was told since (our moves and
  * percepts, turn->history). Then:
  *   1. a legal move after which every consistent outcome is terminal with goal 100 for us
@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "bsmt.h"
-#include "gnet.h"
+#include "bnet.h"
 #include "player.h"
 
 static int cmp_u64(const void *a, const void *b) {
@@ -54,7 +54,7 @@ typedef struct {
 typedef struct {
     player_t base;
     player_setup_t setup;
-    gnet_t *net;
+    bnet_t *net;
     bsmt_t *bsmt;
     uint32_t fed; /* history entries given to bsmt */
     bool broken;  /* bsmt found the history inconsistent (reported once) */
@@ -122,7 +122,7 @@ static void deduce_start(player_t *pl, const state_t *initial, double deadline) 
     deduce_player_t *p = (deduce_player_t *)pl;
     strbuf_t err;
     sb_init(&err);
-    p->net = gnet_new(p->setup.game, MAX_ATOMS, &err);
+    p->net = bnet_new(p->setup.game, MAX_ATOMS, &err);
     if (!p->net)
         fprintf(stderr, "deduce: %s; playing by sampled playouts only\n", sb_str(&err));
     else
@@ -487,7 +487,7 @@ static void deduce_destroy(player_t *pl) {
     deduce_player_t *p = (deduce_player_t *)pl;
     state_fini(&p->world);
     bsmt_free(p->bsmt);
-    gnet_free(p->net);
+    bnet_free(p->net);
     free(p);
 }
 

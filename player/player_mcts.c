@@ -58,6 +58,8 @@ typedef struct {
     double hookcost;
     double z3share;
     lbs_confirm_t confirm;
+    engine_kind_t engine; /* engine=K; default: engine_default_kind() */
+    uint32_t threads;     /* threads=N (1 or 2): root-parallel search */
 } mcts_opts_t;
 
 /* Counters of one kind summed over its matches (kinds live as long as the process). */
@@ -82,6 +84,7 @@ typedef struct {
     mcts_opts_t opts;
     splitmix_t rng;
     uct_t *uct;
+    engine_t *engine; /* the search's state machine (opts.engine), kept across matches */
     lbs_t *lbs;
     const char *name; /* the kind's name, for messages */
     state_t prev;     /* the state last searched */
@@ -124,6 +127,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->hookcost = 3;
     o->z3share = 0.25;
     o->confirm = LBS_CONFIRM_Z3;
+    o->engine = engine_default_kind();
     if (!text) return true;
     const char *p = text;
     while (*p) {
@@ -158,12 +162,20 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
                 double m = strtod(val, &rest);
                 ok = *val && !*rest && m >= 0 && m <= 10;
                 o->margin = m;
+            } else if (!strcmp(buf, "threads")) {
+                unsigned long long n = strtoull(val, &rest, 10);
+                ok = *val && !*rest && (n == 1 || n == 2);
+                o->threads = (uint32_t)n;
+            } else if (!strcmp(buf, "engine")) {
+                ok = engine_kind_parse(val, &o->engine);
             } else {
                 ok = lbs_kind && parse_lbs_opt(buf, val, o);
             }
         }
         if (!ok) {
-            sb_printf(err, "bad %s option '%s' (iters=N, c=X, margin=S, mem=MB%s)",
+            sb_printf(err,
+                      "bad %s option '%s' (iters=N, c=X, margin=S, mem=MB, engine=K, "
+                      "threads=1|2%s)",
                       lbs_kind ? "mcts+lbs" : "mcts", buf,
                       lbs_kind ? ", budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
                                : "");
@@ -325,7 +337,11 @@ bool player_search_report(const player_kind_t *kind, strbuf_t *out) {
 
 static void ensure_uct(mcts_player_t *p) {
     if (p->uct) return;
-    p->uct = uct_new(p->game, p->r, p->role, p->seed);
+    if (!p->engine) p->engine = engine_new(p->game, p->opts.engine, stderr);
+    p->uct = uct_new_engine(p->game, p->engine, p->role, p->seed);
+    if (p->opts.threads > 1 && !uct_set_threads(p->uct, p->opts.threads))
+        fprintf(stderr, "mcts: threads=%u needs a ground engine; searching on one thread\n",
+                p->opts.threads);
     if (p->opts.c >= 0) uct_set_exploration(p->uct, p->opts.c);
     if (p->opts.mem_mb) uct_set_memory_limit(p->uct, (size_t)p->opts.mem_mb << 20);
     if (p->lbs) uct_set_hook(p->uct, lbs_hook, p->lbs);
@@ -530,6 +546,7 @@ static void mcts_stop(player_t *pl) {
 static void mcts_destroy(player_t *pl) {
     mcts_player_t *p = (mcts_player_t *)pl;
     uct_free(p->uct);
+    engine_free(p->engine);
     lbs_free(p->lbs);
     state_fini(&p->prev);
     free(p);

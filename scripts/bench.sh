@@ -1,71 +1,171 @@
 #!/usr/bin/env bash
-# bench.sh [GGP]: random-playout speed of the reasoner on the three benchmark games, written
-# as a table to docs/bench.md (and printed). GGP defaults to build/ggp (built if missing).
-# Environment: SECONDS_PER_GAME (default 10), OUT (default docs/bench.md).
-# It also refreshes the "Latest figures" table of README.md (between the bench markers).
+# bench.sh [GGP]: random-playout speed of every engine, written to docs/bench.md (and
+# printed); the README's "Latest figures" table is refreshed between the bench markers.
 #
-# The reference column is the community's Java prover (ggp-base) on the same games, as given
-# in issue 3: 1176 / 102 / 13.2 random playouts per second.
+#  1. Our three benchmark games (games/): playouts/s of the interpreter, the ground
+#     network (change-driven propagation) and the compiled network, each the best of
+#     REPEAT runs of SECONDS_PER_GAME seconds (the machine is shared: the best run is the
+#     one least disturbed); the ratio to the interpreter and, for tic-tac-toe and connect
+#     four, to ../shared/bench/handcoded.c (hand-written bitboards, cc -O3, same protocol);
+#     the time to ground and to compile (compiled code is cached: the compile time is
+#     measured with an empty cache).
+#  2. The corpus (../shared/gdl-corpus, or GGP_CORPUS): for every game, whether it grounds
+#     and the playouts/s of the interpreter and of the engine `auto` picks (one run of
+#     CORPUS_SECONDS each); the summary gives how many ground and the median speedup.
+#     CORPUS=0 skips this part.
+# Environment: SECONDS_PER_GAME (default 5), REPEAT (3), CORPUS_SECONDS (1), CORPUS (1),
+# OUT (docs/bench.md), GGP_CORPUS.
 set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 GGP=${1:-build/ggp}
-SECS=${SECONDS_PER_GAME:-10}
+SECS=${SECONDS_PER_GAME:-5}
+REPEAT=${REPEAT:-3}
+CSECS=${CORPUS_SECONDS:-1}
 OUT=${OUT:-docs/bench.md}
+CORPUS_DIR=${GGP_CORPUS:-../shared/gdl-corpus}
+HANDCODED=../shared/bench/handcoded.c
 
 GGP=$(ensure_ggp "$GGP") || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GGP_CACHE=$tmp/cache # an empty cache: compile times are real
 
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
 [ -n "$cpu" ] || cpu=$(uname -m)
 machine="$(nproc) cores, $cpu"
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no commit")
-[ -n "$(git status --porcelain -- gdl cli 2>/dev/null)" ] && commit="$commit + local changes"
+[ -n "$(git status --porcelain -- gdl cli engine 2>/dev/null)" ] && commit="$commit + local changes"
 
+# field NAME LINE: the value of NAME=... in LINE
+field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
+
+# run1 GAME ENGINE SECONDS: "pps ground_s compile_s engine" of one run (zeros on failure)
+run1() {
+    local out first last
+    out=$(timeout 300 "$GGP" bench "$1" --seconds "$3" --engine "$2" 2>/dev/null) || {
+        echo "0 0 0 none"
+        return
+    }
+    first=$(echo "$out" | head -1) last=$(echo "$out" | tail -1)
+    echo "$(field playouts_per_sec "$last") $(field ground_s "$first") $(field compile_s "$first") $(field engine "$first")"
+}
+
+# best GAME ENGINE SECONDS RUNS: run1 of the fastest run; the compile time of the first
+best() {
+    local b=0 gs=0 cs="" eng=none pps g c e
+    for _ in $(seq "$4"); do
+        read -r pps g c e <<<"$(run1 "$1" "$2" "$3")"
+        [ -z "$cs" ] && cs=$c
+        if awk -v a="$pps" -v b="$b" 'BEGIN { exit !(a > b) }'; then b=$pps gs=$g eng=$e; fi
+    done
+    echo "$b $gs $cs $eng"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "-" }'; }
+
+# ---- the hand-written limit ----
+hc_ttt="" hc_c4=""
+if [ -f "$HANDCODED" ] && cc -O3 -o "$tmp/handcoded" "$HANDCODED" 2>/dev/null; then
+    for which in ttt c4; do
+        b=0
+        for _ in $(seq "$REPEAT"); do
+            v=$("$tmp/handcoded" "$which" "$SECS" | sed -n 's/.*playouts\/s \([0-9.]*\).*/\1/p')
+            if awk -v a="$v" -v b="$b" 'BEGIN { exit !(a > b) }'; then b=$v; fi
+        done
+        [ $which = ttt ] && hc_ttt=$b || hc_c4=$b
+    done
+fi
+
+# ---- our benchmark games ----
 rows="" short=""
-for spec in tictactoe:1176 connect4:102 breakthrough:13.2; do
-    game=${spec%%:*} ref=${spec#*:}
-    echo "bench: $game ($SECS s)..." >&2
-    line=$("$GGP" bench "games/$game.kif" --seconds "$SECS" | tail -1)
-    pps=$(echo "$line" | sed -n 's/.*playouts_per_sec=\([0-9.]*\).*/\1/p')
-    sps=$(echo "$line" | sed -n 's/.*states_per_sec=\([0-9.]*\).*/\1/p')
-    len=$(echo "$line" | sed -n 's/.*avg_length=\([0-9.]*\).*/\1/p')
-    if [ -z "$pps" ]; then
-        echo "bench: no machine-readable line from '$GGP bench games/$game.kif': $line" >&2
-        exit 1
+for game in tictactoe connect4 breakthrough; do
+    echo "bench: $game ($REPEAT x $SECS s per engine)..." >&2
+    read -r ip _ _ _ <<<"$(best "games/$game.kif" interp "$SECS" "$REPEAT")"
+    read -r gp gs _ _ <<<"$(best "games/$game.kif" ground "$SECS" "$REPEAT")"
+    read -r cp _ cs _ <<<"$(best "games/$game.kif" compiled "$SECS" "$REPEAT")"
+    hc=""
+    [ $game = tictactoe ] && hc=$hc_ttt
+    [ $game = connect4 ] && hc=$hc_c4
+    hcol="-" hr="-"
+    if [ -n "$hc" ]; then
+        hcol=$(printf '%.0f' "$hc")
+        hr="1/$(ratio "$hc" "$(awk -v a="$gp" -v b="$cp" 'BEGIN { print (a > b ? a : b) }')")"
     fi
-    ratio=$(awk -v a="$pps" -v b="$ref" 'BEGIN { printf "%.1f", a / b }')
-    rows="$rows| $game | $pps | $sps | $len | $ref | ${ratio}x |"$'\n'
-    short="$short| $game | $pps | $ref | ${ratio}x |"$'\n'
+    rows="$rows| $game | $(printf '%.0f' "$ip") | $(printf '%.0f' "$gp") | $(printf '%.0f' "$cp") | $(ratio "$gp" "$ip")x | $(ratio "$cp" "$ip")x | $hcol | $hr | $gs | $cs |"$'\n'
+    short="$short| $game | $(printf '%.0f' "$ip") | $(printf '%.0f' "$gp") | $(printf '%.0f' "$cp") | $hcol |"$'\n'
 done
+
+# ---- the corpus ----
+corpus_rows="" summary="corpus part skipped (CORPUS=0 or no corpus)"
+if [ "${CORPUS:-1}" != 0 ] && [ -d "$CORPUS_DIR" ]; then
+    n=0 grounded=0
+    : >"$tmp/speedups"
+    for path in "$CORPUS_DIR"/*.kif "$CORPUS_DIR"/*.gdl; do
+        [ -f "$path" ] || continue
+        name=$(basename "$path")
+        echo "bench: corpus $name..." >&2
+        n=$((n + 1))
+        info=$(timeout 120 "$GGP" ground "$path" 2>/dev/null | tail -1) || true
+        if ! echo "$info" | grep -q '^nodes='; then
+            why=$(echo "$info" | sed -n 's/.*does not ground: //p')
+            [ -n "$why" ] || why="does not load or timed out"
+            corpus_rows="$corpus_rows| $name | no ($why) | | | | |"$'\n'
+            continue
+        fi
+        grounded=$((grounded + 1))
+        read -r ip _ _ _ <<<"$(run1 "$path" interp "$CSECS")"
+        read -r ap gs cs eng <<<"$(run1 "$path" auto "$CSECS")"
+        sp=$(ratio "$ap" "$ip")
+        [ "$sp" != - ] && echo "$sp" >>"$tmp/speedups"
+        corpus_rows="$corpus_rows| $name | yes, $(field nodes "$info") nodes, $gs s | $eng ($cs s) | $(printf '%.0f' "$ip") | $(printf '%.0f' "$ap") | ${sp}x |"$'\n'
+    done
+    median=$(sort -n "$tmp/speedups" | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2); else print "-" }')
+    summary="$grounded of $n corpus games ground; median speedup of the engine auto picks over the interpreter: ${median}x (over the $(wc -l <"$tmp/speedups") games measured)."
+fi
 
 mkdir -p "$(dirname "$OUT")"
 {
     echo "# Benchmark: random playouts"
     echo
     echo "Produced by \`scripts/bench.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC') ($commit)."
-    echo "Machine: $machine. \`ggp bench GAME --seconds $SECS\`, one thread, the reasoner"
-    echo "of \`gdl/reason.c\` (Release build). Load average before the run: $load."
+    echo "Machine: $machine, shared with other work (load average before the run: $load)."
+    echo "\`ggp bench GAME --seconds $SECS --engine E\`, one thread, Release build; each figure"
+    echo "is the best of $REPEAT runs (the least disturbed one). Playouts/s:"
     echo
-    echo "| game | playouts/s | states/s | avg length | reference (Java prover) playouts/s | ratio |"
-    echo "|---|---:|---:|---:|---:|---:|"
+    echo "| game | interp | ground | compiled | ground/interp | compiled/interp | handcoded.c | ratio to handcoded | ground s | compile s |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     printf '%s' "$rows"
     echo
-    echo "The reference figures are those of the community's Java prover (ggp-base) given in"
-    echo "issue 3, measured on a machine of the same kind; the target for this interpreter"
-    echo "is a ratio of at least 10x. Timings vary with the machine's load: re-run the script"
-    echo "on an idle machine for figures to compare."
+    echo "- interp: the interpreter (gdl/reason.c); ground: the grounded network with"
+    echo "  change-driven propagation (engine/prop.c; the levelled evaluator on networks with"
+    echo "  recursion); compiled: the network as C code, cc -O1, dlopen (engine/compile.c)."
+    echo "- handcoded.c: ../shared/bench/handcoded.c (bitboards, cc -O3), best of $REPEAT runs;"
+    echo "  the ratio compares it with our faster engine."
+    echo "- compile s: with an empty cache (the object is cached per game text afterwards)."
+    echo
+    echo "## Corpus"
+    echo
+    echo "$summary One run of $CSECS s per engine and game."
+    echo
+    if [ -n "$corpus_rows" ]; then
+        echo "| game | grounds | auto engine (compile s) | interp playouts/s | auto playouts/s | speedup |"
+        echo "|---|---|---|---:|---:|---:|"
+        printf '%s' "$corpus_rows"
+    fi
 } >"$OUT"
 cat "$OUT"
 
-# README.md: replace the lines between the markers with the short table.
 if [ -f README.md ] && grep -q '<!-- bench:begin -->' README.md; then
     {
-        echo "Measured $(date -u '+%Y-%m-%d') on $machine:"
+        echo "Measured $(date -u '+%Y-%m-%d') on $machine (best of $REPEAT runs, playouts/s):"
         echo
-        echo "| game | playouts/s | reference (Java prover) | ratio |"
-        echo "|---|---:|---:|---:|"
+        echo "| game | interpreter | ground | compiled | handcoded.c |"
+        echo "|---|---:|---:|---:|---:|"
         printf '%s' "$short"
+        echo
+        echo "$summary"
     } >"$OUT.readme"
     awk -v table="$OUT.readme" '
         /<!-- bench:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }

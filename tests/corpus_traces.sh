@@ -16,6 +16,7 @@
 #   GGP_CORPUS_SUBSET   a file of game names (one per line, '#' comments): only those run
 #   GGP_CORPUS_VERBOSE  1: also print a line for every game that passes
 #   GGP_CORPUS_TIMES    a file to write "SECONDS GAME" lines to, one per game
+#   GGP_TRACE_ENGINE    the engine `ggp trace` uses (--engine; default: its own, auto)
 #   CI                  when "true", a missing corpus is a failure instead of a skip
 #
 # Prints one line per failing game, then "N passed, M failed". Exits 0 when every game
@@ -45,7 +46,9 @@ if [ "${1:-}" = "--one" ]; then
     # reference stopped early. Anything else (a crash, a sanitizer report) fails.
     want=0
     [ "$(tail -1 "$ref")" = end ] || want=1
-    "$GGP" trace "$GAME" --seed 1 --matches 2 >"$tmp/seed.out" 2>"$tmp/seed.err"
+    engine=()
+    [ -n "${GGP_TRACE_ENGINE:-}" ] && engine=(--engine "$GGP_TRACE_ENGINE")
+    "$GGP" trace "$GAME" "${engine[@]}" --seed 1 --matches 2 >"$tmp/seed.out" 2>"$tmp/seed.err"
     rc=$?
     if ! cmp -s "$tmp/seed.out" "$ref" || [ $rc -ne $want ]; then
         echo "FAIL $base: --seed 1 --matches 2 differs from $name.trace (exit $rc, expected $want)"
@@ -64,7 +67,7 @@ if [ "${1:-}" = "--one" ]; then
         touch "$k.moves" # a match that is over at step 0 has no moves
         want=0
         [ "$(tail -1 "$m")" = end ] || want=1
-        "$GGP" trace "$GAME" --moves "$k.moves" >"$k.out" 2>"$k.err"
+        "$GGP" trace "$GAME" "${engine[@]}" --moves "$k.moves" >"$k.out" 2>"$k.err"
         rc=$?
         if ! cmp -s "$k.out" "$m" || [ $rc -ne $want ]; then
             echo "FAIL $base: --moves replay of $(basename "$k") differs (exit $rc, expected $want)"

@@ -16,7 +16,7 @@
 
 #include "belief_enum.h"
 #include "bsmt.h"
-#include "gnet.h"
+#include "bnet.h"
 #include "load.h"
 #include "reason.h"
 #include "validate.h"
@@ -33,7 +33,7 @@ static uint32_t count_max(void) {
 }
 
 /* Compares one role's view of a played match, step by step. */
-static void check_role(game_t *g, reasoner_t *r, const gnet_t *net, uint32_t role, const obs_t *obs,
+static void check_role(game_t *g, reasoner_t *r, const bnet_t *net, uint32_t role, const obs_t *obs,
                        uint32_t steps, uint64_t seed, tally_t *t) {
     bsmt_t *b = bsmt_new(net, role, seed);
     set_t cur = {0};
@@ -82,7 +82,7 @@ static void check_game(game_t *g, uint32_t matches) {
     reasoner_t *r = reason_new(g);
     strbuf_t err;
     sb_init(&err);
-    gnet_t *net = gnet_new(g, 1000000, &err);
+    bnet_t *net = bnet_new(g, 1000000, &err);
     if (!net) fail_msg("%s: %s", g->file, sb_str(&err));
     sb_fini(&err);
     splitmix_t rng = {0x5eed};
@@ -135,7 +135,7 @@ static void check_game(game_t *g, uint32_t matches) {
            "%.3f ms per check\n",
            g->file, matches, (unsigned long long)t.steps, (unsigned long long)t.counted,
            (unsigned long long)t.checks, t.checks ? 1000 * t.seconds / t.checks : 0.0);
-    gnet_free(net);
+    bnet_free(net);
     reason_free(r);
 }
 

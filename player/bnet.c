@@ -1,5 +1,5 @@
-/* Grounding a game into a network: see gnet.h. */
-#include "gnet.h"
+/* Grounding a game into a network: see bnet.h. */
+#include "bnet.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,7 @@ typedef struct {
     uint32_t head, start, n;
 } raw_body_t;
 
-struct gnet {
+struct bnet {
     game_t *g;
     /* atoms, final numbering */
     term_t *atom;
@@ -23,9 +23,9 @@ struct gnet {
     uint32_t *tab; /* term -> id + 1, open addressing */
     size_t tab_cap;
     /* bodies: per atom a range of body_of */
-    gnet_body_t *bodies;
+    bnet_body_t *bodies;
     uint32_t *body_start, *body_count;
-    gnet_lit_t *lits;
+    bnet_lit_t *lits;
     uint32_t n_bodies;
     idlist_t fluents, *moves, *sees;
     uint32_t terminal;
@@ -46,7 +46,7 @@ typedef struct {
     /* instantiation output */
     raw_body_t *raw;
     size_t n_raw, cap_raw;
-    gnet_lit_t *lits;
+    bnet_lit_t *lits;
     size_t n_lits, cap_lits;
 } grounder_t;
 
@@ -56,13 +56,13 @@ static void idlist_push(idlist_t *l, uint32_t v) {
 }
 
 static uint32_t table_find(const uint32_t *tab, size_t cap, term_t t) {
-    if (!cap) return GNET_NONE;
+    if (!cap) return BNET_NONE;
     size_t i = hash_mix(0, t) & (cap - 1);
     while (tab[2 * i]) {
         if (tab[2 * i] == t) return tab[2 * i + 1];
         i = (i + 1) & (cap - 1);
     }
-    return GNET_NONE;
+    return BNET_NONE;
 }
 
 static void table_put(uint32_t **tab, size_t *cap, size_t count, term_t t, uint32_t id) {
@@ -96,7 +96,7 @@ static term_t wrap(game_t *g, sym_t kw, term_t a, term_t b) {
 /* Adds a ground atom (and what it implies: next -> true, legal -> does, init -> true);
  * true when it is new. */
 static bool gr_add(grounder_t *gr, term_t t) {
-    if (table_find(gr->tab, gr->tab_cap, t) != GNET_NONE) return false;
+    if (table_find(gr->tab, gr->tab_cap, t) != BNET_NONE) return false;
     if (gr->max_atoms && gr->n >= gr->max_atoms) {
         gr->overflow = true;
         return false;
@@ -156,7 +156,7 @@ static bool distinct_ok(grounder_t *gr, const join_t *j) {
     return true;
 }
 
-static void push_lit(grounder_t *gr, gnet_lit_t l) {
+static void push_lit(grounder_t *gr, bnet_lit_t l) {
     GROW(gr->lits, gr->cap_lits, gr->n_lits + 1);
     gr->lits[gr->n_lits++] = l;
 }
@@ -170,7 +170,7 @@ static void emit(grounder_t *gr, join_t *j) {
         return;
     }
     uint32_t h = table_find(gr->tab, gr->tab_cap, head);
-    if (h == GNET_NONE) return; /* cannot happen after the fixed point; be safe */
+    if (h == BNET_NONE) return; /* cannot happen after the fixed point; be safe */
     uint32_t start = (uint32_t)gr->n_lits, k = 0;
     for (uint32_t i = 0; i < j->r->n_body; i++) {
         const lit_t *l = &j->r->body[i];
@@ -178,8 +178,8 @@ static void emit(grounder_t *gr, join_t *j) {
             push_lit(gr, j->matched[k++] * 2);
         } else if (l->kind == LIT_NEG) {
             term_t t = term_find_subst(gr->g->ts, l->atom, j->map);
-            uint32_t id = t ? table_find(gr->tab, gr->tab_cap, t) : GNET_NONE;
-            if (id != GNET_NONE) push_lit(gr, id * 2 + 1);
+            uint32_t id = t ? table_find(gr->tab, gr->tab_cap, t) : BNET_NONE;
+            if (id != BNET_NONE) push_lit(gr, id * 2 + 1);
         }
     }
     GROW(gr->raw, gr->cap_raw, gr->n_raw + 1);
@@ -229,16 +229,16 @@ static bool apply_rules(grounder_t *gr, bool instantiate) {
 
 /* ---- the final network ---- */
 
-static gnet_kind_t atom_kind(const term_store_t *ts, term_t t) {
-    if (term_kind(ts, t) != TERM_FUN) return GNET_DERIVED;
-    if (term_sym(ts, t) == SYM_TRUE && term_arity(ts, t) == 1) return GNET_FLUENT;
-    if (term_sym(ts, t) == SYM_DOES && term_arity(ts, t) == 2) return GNET_DOES;
-    return GNET_DERIVED;
+static bnet_kind_t atom_kind(const term_store_t *ts, term_t t) {
+    if (term_kind(ts, t) != TERM_FUN) return BNET_DERIVED;
+    if (term_sym(ts, t) == SYM_TRUE && term_arity(ts, t) == 1) return BNET_FLUENT;
+    if (term_sym(ts, t) == SYM_DOES && term_arity(ts, t) == 2) return BNET_DOES;
+    return BNET_DERIVED;
 }
 
 static uint32_t order_key(const game_t *g, const grounder_t *gr, uint32_t id) {
     uint32_t p = gr->pred[id];
-    if (atom_kind(g->ts, gr->atom[id]) != GNET_DERIVED || p == UINT32_MAX) return 0;
+    if (atom_kind(g->ts, gr->atom[id]) != BNET_DERIVED || p == UINT32_MAX) return 0;
     return 1 + g->preds[p].scc;
 }
 
@@ -255,13 +255,13 @@ static int by_head(const void *a, const void *b) {
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static int lit_value(const gnet_t *n, gnet_lit_t l) {
+static int lit_value(const bnet_t *n, bnet_lit_t l) {
     int v = n->cval[l / 2];
     return v < 0 ? -1 : (l & 1) ? !v : v;
 }
 
 /* Renumbers atoms (dependencies first), folds constants, keeps the bodies that can hold. */
-static void build(gnet_t *n, grounder_t *gr) {
+static void build(bnet_t *n, grounder_t *gr) {
     uint64_t *keyed = xmalloc((gr->n + 1) * sizeof *keyed);
     uint32_t *order = xmalloc((gr->n + 1) * sizeof *order),
              *newid = xmalloc((gr->n + 1) * sizeof *newid);
@@ -280,13 +280,13 @@ static void build(gnet_t *n, grounder_t *gr) {
         newid[o] = i;
         n->atom[i] = gr->atom[o];
         n->kind[i] = atom_kind(gr->g->ts, gr->atom[o]);
-        n->cval[i] = n->kind[i] == GNET_DERIVED ? 0 : -1;
+        n->cval[i] = n->kind[i] == BNET_DERIVED ? 0 : -1;
         table_put(&n->tab, &n->tab_cap, i, n->atom[i], i);
     }
     for (size_t b = 0; b < gr->n_raw; b++) {
         gr->raw[b].head = newid[gr->raw[b].head];
         for (uint32_t k = 0; k < gr->raw[b].n; k++) {
-            gnet_lit_t *l = &gr->lits[gr->raw[b].start + k];
+            bnet_lit_t *l = &gr->lits[gr->raw[b].start + k];
             *l = newid[*l / 2] * 2 + (*l & 1);
         }
     }
@@ -303,7 +303,7 @@ static void build(gnet_t *n, grounder_t *gr) {
             size_t start = nl;
             bool dead = false;
             for (uint32_t k = 0; k < gr->raw[b].n && !dead; k++) {
-                gnet_lit_t l = gr->lits[gr->raw[b].start + k];
+                bnet_lit_t l = gr->lits[gr->raw[b].start + k];
                 int v = lit_value(n, l);
                 if (v == 0) dead = true;
                 if (v < 0) n->lits[nl++] = l;
@@ -318,35 +318,35 @@ static void build(gnet_t *n, grounder_t *gr) {
                 n->n_bodies = n->body_start[i];
                 continue;
             }
-            n->bodies[n->n_bodies++] = (gnet_body_t){n->lits + start, (uint32_t)(nl - start)};
+            n->bodies[n->n_bodies++] = (bnet_body_t){n->lits + start, (uint32_t)(nl - start)};
             n->body_count[i]++;
         }
-        if (n->kind[i] == GNET_DERIVED && n->cval[i] == 0 && n->body_count[i]) n->cval[i] = -1;
+        if (n->kind[i] == BNET_DERIVED && n->cval[i] == 0 && n->body_count[i]) n->cval[i] = -1;
     }
     free(order);
     free(newid);
 }
 
-static void index_atoms(gnet_t *n) {
+static void index_atoms(bnet_t *n) {
     game_t *g = n->g;
     const term_store_t *ts = g->ts;
     n->moves = xcalloc(g->n_roles, sizeof *n->moves);
     n->sees = xcalloc(g->n_roles, sizeof *n->sees);
-    n->terminal = GNET_NONE;
+    n->terminal = BNET_NONE;
     for (uint32_t i = 0; i < n->n; i++) {
         term_t t = n->atom[i];
-        if (n->kind[i] == GNET_FLUENT) idlist_push(&n->fluents, i);
+        if (n->kind[i] == BNET_FLUENT) idlist_push(&n->fluents, i);
         int r = -1;
         if (term_kind(ts, t) == TERM_FUN && term_arity(ts, t) == 2 &&
             (term_sym(ts, t) == SYM_DOES || term_sym(ts, t) == SYM_SEES))
             r = game_role_index(g, term_arg(ts, t, 0));
-        if (r >= 0 && n->kind[i] == GNET_DOES) idlist_push(&n->moves[r], i);
+        if (r >= 0 && n->kind[i] == BNET_DOES) idlist_push(&n->moves[r], i);
         if (r >= 0 && term_sym(ts, t) == SYM_SEES) idlist_push(&n->sees[r], i);
         if (term_kind(ts, t) == TERM_SYM && term_sym(ts, t) == SYM_TERMINAL) n->terminal = i;
     }
 }
 
-gnet_t *gnet_new(game_t *g, uint32_t max_atoms, strbuf_t *err) {
+bnet_t *bnet_new(game_t *g, uint32_t max_atoms, strbuf_t *err) {
     for (size_t p = 0; p < g->n_preds; p++)
         if (g->preds[p].recursive) {
             sb_printf(err, "the rules are recursive (%s/%u): not grounded",
@@ -360,7 +360,7 @@ gnet_t *gnet_new(game_t *g, uint32_t max_atoms, strbuf_t *err) {
     gr.p_init = game_pred(g, SYM_INIT, 1);
     while (apply_rules(&gr, false) && !gr.overflow) {
     }
-    gnet_t *n = NULL;
+    bnet_t *n = NULL;
     if (gr.overflow) {
         sb_printf(err, "the game grounds to more than %u atoms", max_atoms);
     } else {
@@ -381,7 +381,7 @@ gnet_t *gnet_new(game_t *g, uint32_t max_atoms, strbuf_t *err) {
     return n;
 }
 
-void gnet_free(gnet_t *n) {
+void bnet_free(bnet_t *n) {
     if (!n) return;
     for (uint32_t r = 0; r < n->g->n_roles; r++) {
         free(n->moves[r].ids);
@@ -401,62 +401,62 @@ void gnet_free(gnet_t *n) {
     free(n);
 }
 
-const game_t *gnet_game(const gnet_t *n) {
+const game_t *bnet_game(const bnet_t *n) {
     return n->g;
 }
-uint32_t gnet_count(const gnet_t *n) {
+uint32_t bnet_count(const bnet_t *n) {
     return n->n;
 }
-term_t gnet_atom(const gnet_t *n, uint32_t id) {
+term_t bnet_atom(const bnet_t *n, uint32_t id) {
     return n->atom[id];
 }
-gnet_kind_t gnet_kind(const gnet_t *n, uint32_t id) {
-    return (gnet_kind_t)n->kind[id];
+bnet_kind_t bnet_kind(const bnet_t *n, uint32_t id) {
+    return (bnet_kind_t)n->kind[id];
 }
-uint32_t gnet_find(const gnet_t *n, term_t atom) {
-    return atom ? table_find(n->tab, n->tab_cap, atom) : GNET_NONE;
+uint32_t bnet_find(const bnet_t *n, term_t atom) {
+    return atom ? table_find(n->tab, n->tab_cap, atom) : BNET_NONE;
 }
-int gnet_const(const gnet_t *n, uint32_t id) {
+int bnet_const(const bnet_t *n, uint32_t id) {
     return n->cval[id];
 }
-uint32_t gnet_bodies(const gnet_t *n, uint32_t id, const gnet_body_t **out) {
+uint32_t bnet_bodies(const bnet_t *n, uint32_t id, const bnet_body_t **out) {
     *out = n->bodies + n->body_start[id];
     return n->body_count[id];
 }
-uint32_t gnet_body_total(const gnet_t *n) {
+uint32_t bnet_body_total(const bnet_t *n) {
     return n->n_bodies;
 }
-uint32_t gnet_fluents(const gnet_t *n, const uint32_t **ids) {
+uint32_t bnet_fluents(const bnet_t *n, const uint32_t **ids) {
     *ids = n->fluents.ids;
     return (uint32_t)n->fluents.n;
 }
-term_t gnet_fluent_term(const gnet_t *n, uint32_t id) {
+term_t bnet_fluent_term(const bnet_t *n, uint32_t id) {
     return term_arg(n->g->ts, n->atom[id], 0);
 }
-uint32_t gnet_next_of(const gnet_t *n, uint32_t fluent_id) {
-    term_t f = gnet_fluent_term(n, fluent_id);
-    return gnet_find(n, term_find(n->g->ts, SYM_NEXT, &f, 1));
+uint32_t bnet_next_of(const bnet_t *n, uint32_t fluent_id) {
+    term_t f = bnet_fluent_term(n, fluent_id);
+    return bnet_find(n, term_find(n->g->ts, SYM_NEXT, &f, 1));
 }
-bool gnet_initial(const gnet_t *n, uint32_t fluent_id) {
-    term_t f = gnet_fluent_term(n, fluent_id);
-    uint32_t id = gnet_find(n, term_find(n->g->ts, SYM_INIT, &f, 1));
-    return id != GNET_NONE && n->cval[id] == 1;
+bool bnet_initial(const bnet_t *n, uint32_t fluent_id) {
+    term_t f = bnet_fluent_term(n, fluent_id);
+    uint32_t id = bnet_find(n, term_find(n->g->ts, SYM_INIT, &f, 1));
+    return id != BNET_NONE && n->cval[id] == 1;
 }
-uint32_t gnet_moves(const gnet_t *n, uint32_t r, const uint32_t **ids) {
+uint32_t bnet_moves(const bnet_t *n, uint32_t r, const uint32_t **ids) {
     *ids = n->moves[r].ids;
     return (uint32_t)n->moves[r].n;
 }
-uint32_t gnet_legal_of(const gnet_t *n, uint32_t does_id) {
+uint32_t bnet_legal_of(const bnet_t *n, uint32_t does_id) {
     const term_store_t *ts = n->g->ts;
-    return gnet_find(n, term_find(ts, SYM_LEGAL, term_args(ts, n->atom[does_id]), 2));
+    return bnet_find(n, term_find(ts, SYM_LEGAL, term_args(ts, n->atom[does_id]), 2));
 }
-term_t gnet_move_term(const gnet_t *n, uint32_t does_id) {
+term_t bnet_move_term(const bnet_t *n, uint32_t does_id) {
     return term_arg(n->g->ts, n->atom[does_id], 1);
 }
-uint32_t gnet_sees(const gnet_t *n, uint32_t r, const uint32_t **ids) {
+uint32_t bnet_sees(const bnet_t *n, uint32_t r, const uint32_t **ids) {
     *ids = n->sees[r].ids;
     return (uint32_t)n->sees[r].n;
 }
-uint32_t gnet_terminal(const gnet_t *n) {
+uint32_t bnet_terminal(const bnet_t *n) {
     return n->terminal;
 }

@@ -1,0 +1,155 @@
+/* The differential check of a ground engine against the interpreter (ggp ground --check):
+ * random matches played on both side by side, everything the interface answers compared
+ * at every step. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+typedef struct {
+    engine_t *a, *b; /* the interpreter, the engine under test */
+    const game_t *g;
+    state_t ta, tb;
+    term_t *ma, *mb;
+    size_t cap_a, cap_b;
+    unsigned long long match;
+    uint32_t step;
+} diff_t;
+
+static int cmp_term(const void *x, const void *y) {
+    term_t a = *(const term_t *)x, b = *(const term_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Copies and sorts a term list into *buf. */
+static uint32_t sorted(const term_t *in, uint32_t n, term_t **buf, size_t *cap) {
+    GROW(*buf, *cap, n + 1);
+    memcpy(*buf, in, n * sizeof *in);
+    qsort(*buf, n, sizeof **buf, cmp_term);
+    return n;
+}
+
+static bool report(diff_t *d, const char *what, uint32_t role) {
+    strbuf_t sb;
+    sb_init(&sb);
+    term_print(d->g->ts, d->g->roles[role], &sb);
+    printf("check: %s %s differs from the interpreter's at match %llu step %u (role %s)\n",
+           engine_kind_name(engine_kind(d->b)), what, d->match, d->step, sb_str(&sb));
+    sb_fini(&sb);
+    return false;
+}
+
+/* Sorted lists of both engines compared. */
+static bool same_lists(diff_t *d, const term_t *x, uint32_t nx, const term_t *y, uint32_t ny) {
+    if (nx != ny) return false;
+    sorted(x, nx, &d->ma, &d->cap_a);
+    sorted(y, ny, &d->mb, &d->cap_b);
+    return memcmp(d->ma, d->mb, nx * sizeof *d->ma) == 0;
+}
+
+static bool same_state(diff_t *d, const eng_state_t *sa, const eng_state_t *sb) {
+    engine_state_terms(d->a, sa, &d->ta);
+    engine_state_terms(d->b, sb, &d->tb);
+    if (!state_equal(&d->ta, &d->tb)) return report(d, "state", 0);
+    if (engine_terminal(d->a, sa) != engine_terminal(d->b, sb)) return report(d, "terminal", 0);
+    for (uint32_t r = 0; r < d->g->n_roles; r++)
+        if (engine_goal(d->a, sa, r) != engine_goal(d->b, sb, r)) return report(d, "goal", r);
+    return true;
+}
+
+/* Legal moves compared, the joint move chosen from the interpreter's (sorted by id). */
+static bool same_legal(diff_t *d, const eng_state_t *sa, const eng_state_t *sb, term_t *joint,
+                       splitmix_t *rng, bool *stuck) {
+    for (uint32_t r = 0; r < d->g->n_roles; r++) {
+        const term_t *x, *y;
+        uint32_t nx = engine_legal(d->a, sa, r, &x), ny = engine_legal(d->b, sb, r, &y);
+        if (!same_lists(d, x, nx, y, ny)) return report(d, "legal moves", r);
+        if (!nx) {
+            *stuck = true;
+            return true;
+        }
+        joint[r] = d->ma[splitmix_next(rng) % nx];
+        if (!engine_is_legal(d->b, sb, r, joint[r])) return report(d, "is_legal", r);
+    }
+    return true;
+}
+
+static bool same_sees(diff_t *d, const eng_state_t *sa, const eng_state_t *sb,
+                      const term_t *joint) {
+    for (uint32_t r = 0; r < d->g->n_roles; r++) {
+        const term_t *x, *y;
+        uint32_t nx = engine_sees(d->a, sa, joint, r, &x), ny = engine_sees(d->b, sb, joint, r, &y);
+        if (!same_lists(d, x, nx, y, ny)) return report(d, "percepts", r);
+    }
+    return true;
+}
+
+/* A playout of the engine (its own fast path) from its initial state: the interpreter
+ * must find the final state terminal (unless the playout was cut) with the same goals. */
+static bool check_playout(diff_t *d, splitmix_t *rng, int *goals) {
+    eng_state_t *sb = engine_state_new(d->b), *sa = engine_state_new(d->a);
+    engine_initial(d->b, sb);
+    uint32_t steps = engine_playout(d->b, sb, rng, 1000, goals);
+    engine_state_terms(d->b, sb, &d->tb);
+    engine_state_set(d->a, sa, &d->tb);
+    bool ok = true;
+    d->step = steps;
+    if (steps < 1000 && !engine_terminal(d->a, sa)) {
+        bool stuck = false;
+        for (uint32_t r = 0; r < d->g->n_roles && !stuck; r++) {
+            const term_t *m;
+            stuck = engine_legal(d->a, sa, r, &m) == 0;
+        }
+        if (!stuck) ok = report(d, "playout's final state (not terminal)", 0);
+    }
+    for (uint32_t r = 0; ok && r < d->g->n_roles; r++)
+        if (engine_goal_value(d->a, sa, r) != goals[r]) ok = report(d, "playout's goal", r);
+    engine_state_free(sa), engine_state_free(sb);
+    return ok;
+}
+
+/* One match; false at the first difference. */
+static bool check_match(diff_t *d, splitmix_t *rng, term_t *joint, unsigned long long *steps) {
+    eng_state_t *sa = engine_state_new(d->a), *sb = engine_state_new(d->b);
+    eng_state_t *na = engine_state_new(d->a), *nb = engine_state_new(d->b);
+    engine_initial(d->a, sa);
+    engine_initial(d->b, sb);
+    bool ok = true, stuck = false;
+    for (d->step = 0; ok && d->step < 1000; d->step++, (*steps)++) {
+        ok = same_state(d, sa, sb);
+        if (!ok || engine_terminal(d->a, sa)) break;
+        ok = same_legal(d, sa, sb, joint, rng, &stuck);
+        if (!ok || stuck) break;
+        ok = same_sees(d, sa, sb, joint);
+        engine_next(d->a, sa, joint, na);
+        engine_next(d->b, sb, joint, nb);
+        engine_state_copy(sa, na);
+        engine_state_copy(sb, nb);
+    }
+    engine_state_free(sa), engine_state_free(sb), engine_state_free(na), engine_state_free(nb);
+    return ok;
+}
+
+int engine_differential(game_t *g, int kind, unsigned long long matches, unsigned long long seed) {
+    diff_t d = {.g = g};
+    d.a = engine_new(g, ENGINE_INTERP, NULL);
+    d.b = engine_new(g, (engine_kind_t)kind, stderr);
+    state_init(&d.ta), state_init(&d.tb);
+    term_t *joint = xcalloc(g->n_roles + 1, sizeof *joint);
+    splitmix_t rng = {seed};
+    unsigned long long steps = 0;
+    bool ok = engine_kind(d.b) != ENGINE_INTERP;
+    if (!ok) printf("check: no ground engine to compare\n");
+    int *goals = xcalloc(g->n_roles + 1, sizeof *goals);
+    for (d.match = 0; ok && d.match < matches; d.match++)
+        ok = check_match(&d, &rng, joint, &steps) && check_playout(&d, &rng, goals);
+    free(goals);
+    if (ok)
+        printf("check: %llu matches, %llu steps agree (%s engine)\n", matches, steps,
+               engine_kind_name(engine_kind(d.b)));
+    free(joint), free(d.ma), free(d.mb);
+    state_fini(&d.ta), state_fini(&d.tb);
+    engine_free(d.a), engine_free(d.b);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,55 @@
+/* Inside the engine layer: the backends' table of operations and the state layout.
+ * Only the engine folder includes this. */
+#ifndef ENGINE_BACKEND_H
+#define ENGINE_BACKEND_H
+
+#include "engine.h"
+#include "ground.h"
+
+struct eng_state {
+    bool is_bits; /* bits (ground backends) or terms (interpreter) */
+    uint32_t n_words;
+    uint64_t hash; /* Zobrist hash of the bits */
+    state_t terms;
+    uint64_t bits[];
+};
+
+typedef struct {
+    void (*free)(engine_t *e);
+    engine_t *(*clone)(const engine_t *e);
+    void (*initial)(engine_t *e, eng_state_t *out);
+    bool (*terminal)(engine_t *e, const eng_state_t *s);
+    uint32_t (*legal)(engine_t *e, const eng_state_t *s, uint32_t role, const term_t **moves);
+    bool (*is_legal)(engine_t *e, const eng_state_t *s, uint32_t role, term_t move);
+    /* every goal value of the role that holds (*values owned by e) */
+    uint32_t (*goals)(engine_t *e, const eng_state_t *s, uint32_t role, const term_t **values);
+    void (*next)(engine_t *e, const eng_state_t *s, const term_t *joint, eng_state_t *out);
+    uint32_t (*sees)(engine_t *e, const eng_state_t *s, const term_t *joint, uint32_t role,
+                     const term_t **percepts);
+    void (*to_terms)(engine_t *e, const eng_state_t *s, state_t *out);
+    void (*from_terms)(engine_t *e, eng_state_t *s, const state_t *in);
+    uint32_t (*playout)(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
+                        int *goals);
+} engine_ops_t;
+
+struct engine {
+    const engine_ops_t *ops;
+    engine_kind_t kind;
+    game_t *g;
+    uint32_t n_words; /* state words (0: term states) */
+    double ground_seconds, compile_seconds;
+};
+
+/* The evaluation kernels of a ground engine, compiled code over the node values: the play
+ * blocks, the goal blocks, the move blocks, advance (each fluent input takes the value of
+ * its next node). */
+typedef void (*gnet_kernel_t)(uint8_t *vals);
+typedef struct {
+    gnet_kernel_t play, goals, move, advance;
+} gnet_kernels_t;
+
+/* The ground backend on net (owned by the engine; clones borrow it). kernels NULL: the
+ * network interpreter. handle: a dlopen handle, closed with the engine. */
+engine_t *gengine_new(game_t *g, gnet_t *net, const gnet_kernels_t *kernels, void *handle);
+
+#endif

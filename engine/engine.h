@@ -1,0 +1,82 @@
+/* The state machine every player, search and tool uses: one interface, three backends.
+ *
+ *   interp    the interpreter (gdl/reason.h) on lists of fluent terms;
+ *   ground    the grounded network (ground.h) on bitsets of fluent ids;
+ *   compiled  the same network as C code, compiled with the system's C compiler at load
+ *             time and loaded with dlopen (cached per game text; see compile.h).
+ *
+ * engine_new(ENGINE_AUTO) takes the fastest that works: compiled, else ground, else the
+ * interpreter, saying in one line on the log why it fell back. States are opaque, made by
+ * the engine that uses them (engine_state_new); moves and percepts are terms of the
+ * game's store. Results returned through pointers live in the engine until its next call.
+ * An engine is used by one thread at a time; engine_clone gives another thread its own
+ * (sharing the read-only network). */
+#ifndef ENGINE_ENGINE_H
+#define ENGINE_ENGINE_H
+
+#include <stdio.h>
+
+#include "reason.h"
+
+typedef enum { ENGINE_AUTO, ENGINE_INTERP, ENGINE_GROUND, ENGINE_COMPILED } engine_kind_t;
+
+typedef struct engine engine_t;
+typedef struct eng_state eng_state_t;
+
+/* Parses "auto", "interp", "ground", "compiled"; false when the name is none of these. */
+bool engine_kind_parse(const char *name, engine_kind_t *out);
+const char *engine_kind_name(engine_kind_t k);
+
+/* The kind players make their engines with (default ENGINE_AUTO): the --engine option
+ * of ggp match and ggp serve sets it once, before any player is made. */
+void engine_set_default_kind(engine_kind_t k);
+engine_kind_t engine_default_kind(void);
+
+/* A state machine for g (which must outlive it). A forced kind that cannot be built
+ * falls back like ENGINE_AUTO does, with its line on log (NULL: silent). */
+engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log);
+/* The interpreter backend over an existing reasoner (not owned). */
+engine_t *engine_wrap(reasoner_t *r);
+/* Another engine on the same network or rules, for another thread. */
+engine_t *engine_clone(const engine_t *e);
+void engine_free(engine_t *e);
+engine_kind_t engine_kind(const engine_t *e);
+const game_t *engine_game(const engine_t *e);
+/* Seconds spent grounding and compiling when it was made (0 for the interpreter). */
+double engine_ground_seconds(const engine_t *e);
+double engine_compile_seconds(const engine_t *e);
+
+eng_state_t *engine_state_new(const engine_t *e);
+void engine_state_free(eng_state_t *s);
+void engine_state_copy(eng_state_t *dst, const eng_state_t *src);
+bool engine_state_equal(const eng_state_t *a, const eng_state_t *b);
+uint64_t engine_state_hash(const eng_state_t *s);
+/* The fluents of s as terms (in the interpreter's order), and back. */
+void engine_state_terms(engine_t *e, const eng_state_t *s, state_t *out);
+void engine_state_set(engine_t *e, eng_state_t *s, const state_t *in);
+
+void engine_initial(engine_t *e, eng_state_t *out);
+bool engine_terminal(engine_t *e, const eng_state_t *s);
+/* Legal moves of role number `role`; *moves owned by e. */
+uint32_t engine_legal(engine_t *e, const eng_state_t *s, uint32_t role, const term_t **moves);
+bool engine_is_legal(engine_t *e, const eng_state_t *s, uint32_t role, term_t move);
+/* The goal value term of a role; TERM_NONE when it has none or more than one. */
+term_t engine_goal(engine_t *e, const eng_state_t *s, uint32_t role);
+/* Every goal value of the role that holds (none, one, or several in a defective game);
+ * *values owned by e. */
+uint32_t engine_goals(engine_t *e, const eng_state_t *s, uint32_t role, const term_t **values);
+/* Goal as an integer; -1 when undefined or not a number. */
+int engine_goal_value(engine_t *e, const eng_state_t *s, uint32_t role);
+/* The successor for a joint move (one legal move per role, in role order). */
+void engine_next(engine_t *e, const eng_state_t *s, const term_t *joint, eng_state_t *out);
+/* GDL-II: what role sees when joint is played in s; *percepts owned by e. */
+uint32_t engine_sees(engine_t *e, const eng_state_t *s, const term_t *joint, uint32_t role,
+                     const term_t **percepts);
+
+/* One uniformly random playout from s (which becomes the final state), at most max_steps
+ * joint moves; goals (one per role, -1 when undefined) of the final state into goals.
+ * Returns the number of joint moves played. No allocation. */
+uint32_t engine_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
+                        int *goals);
+
+#endif

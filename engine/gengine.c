@@ -1,0 +1,456 @@
+/* The ground backends: states are bitsets of fluent ids, the network (or its compiled
+ * code) evaluated over one byte per node. The state blocks are evaluated once per state
+ * asked about, the move blocks once per (state, joint move); a playout allocates nothing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <dlfcn.h>
+
+#include "backend.h"
+#include "prop.h"
+
+typedef struct {
+    term_t *keys;
+    uint32_t *vals;
+    uint32_t cap; /* a power of two */
+} tmap_t;
+
+typedef struct {
+    engine_t base;
+    gnet_t *net;
+    bool owns; /* the network and the dlopen handle: the first engine made on them */
+    void *handle;
+    gnet_kernels_t k; /* all NULL: the network interpreter */
+    prop_t *prop;     /* change-driven propagation (ground engines on acyclic networks) */
+    bool goals_valid; /* the goal blocks are evaluated for the loaded state */
+    uint8_t *vals;
+    uint64_t *zobrist; /* per fluent */
+    uint64_t *cur;     /* the state whose state blocks are in vals */
+    bool cur_valid, move_valid;
+    uint32_t *joint_ids; /* per role: the move whose input is set (GNET_NONE: none) */
+    term_t **legal_buf;
+    term_t *sees_buf;
+    uint32_t sees_cap;
+    term_t *goal_buf; /* the goal values of one role that hold (more than one: a defect) */
+    tmap_t *moves;    /* per role: move term -> move index */
+    tmap_t fluents;   /* fluent term -> fluent id */
+} gengine_t;
+
+static const engine_ops_t gengine_ops;
+
+static void tmap_init(tmap_t *m, uint32_t n) {
+    m->cap = 16;
+    while (m->cap < 2 * n + 2)
+        m->cap *= 2;
+    m->keys = xcalloc(m->cap, sizeof *m->keys);
+    m->vals = xcalloc(m->cap, sizeof *m->vals);
+}
+
+static void tmap_put(tmap_t *m, term_t k, uint32_t v) {
+    uint32_t i = (k * 0x9e3779b1u) & (m->cap - 1);
+    while (m->keys[i] != TERM_NONE && m->keys[i] != k)
+        i = (i + 1) & (m->cap - 1);
+    m->keys[i] = k;
+    m->vals[i] = v;
+}
+
+static uint32_t tmap_get(const tmap_t *m, term_t k) {
+    for (uint32_t i = (k * 0x9e3779b1u) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        if (m->keys[i] == k) return m->vals[i];
+        if (m->keys[i] == TERM_NONE) return GNET_NONE;
+    }
+}
+
+static void tmap_fini(tmap_t *m) {
+    free(m->keys), free(m->vals);
+}
+
+static gengine_t *G(engine_t *e) {
+    return (gengine_t *)e;
+}
+
+/* With propagation the values always follow the inputs: the evaluations are no-ops. */
+static void eval_play(gengine_t *ge) {
+    if (ge->prop) return;
+    if (ge->k.play)
+        ge->k.play(ge->vals);
+    else
+        gnet_eval(ge->net, ge->vals, 0, ge->net->n_play_blocks);
+    ge->move_valid = false;
+    ge->goals_valid = false;
+}
+
+static void eval_goals(gengine_t *ge) {
+    if (ge->goals_valid || ge->prop) return;
+    if (ge->k.goals)
+        ge->k.goals(ge->vals);
+    else
+        gnet_eval(ge->net, ge->vals, ge->net->n_play_blocks, ge->net->n_state_blocks);
+    ge->goals_valid = true;
+}
+
+/* Each fluent input takes its next value: the successor state, without packing it. */
+static void advance(gengine_t *ge) {
+    if (ge->prop) {
+        prop_advance(ge->prop);
+        return;
+    }
+    if (ge->k.advance) {
+        ge->k.advance(ge->vals);
+        return;
+    }
+    uint32_t nf = ge->net->n_fluents; /* inputs 0..nf-1, next nodes nf..2nf-1 */
+    memcpy(ge->vals, ge->vals + nf, nf);
+}
+
+/* Node values are bytes 0 or 1: the sum of 8 of them, by one multiplication (the top
+ * byte of w * 0x0101..01 adds all bytes; no popcount instruction needed). */
+static inline uint32_t sum8(uint64_t w) {
+    return (uint32_t)((w * 0x0101010101010101ull) >> 56);
+}
+
+static inline uint64_t load8(const uint8_t *v, uint32_t left) {
+    uint64_t w;
+    memcpy(&w, v, 8); /* vals has 8 bytes of padding past its last node */
+    return left >= 8 ? w : w & ((1ull << (8 * left)) - 1);
+}
+
+static uint32_t count_ones(const uint8_t *v, uint32_t n) {
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < n; i += 8)
+        c += sum8(load8(v + i, n - i));
+    return c;
+}
+
+/* The index of the j-th (from 0) byte set among v[0..n). */
+static uint32_t nth_one(const uint8_t *v, uint32_t n, uint32_t j) {
+    uint32_t i = 0;
+    for (;; i += 8) {
+        uint32_t c = sum8(load8(v + i, n - i));
+        if (j < c) break;
+        j -= c;
+    }
+    for (;; i++)
+        if (v[i] && j-- == 0) return i;
+}
+
+/* Loads a state into the fluent inputs and evaluates the play blocks. */
+static void load_state(gengine_t *ge, const uint64_t *bits) {
+    const gnet_t *net = ge->net;
+    if (ge->prop) {
+        for (uint32_t f = 0; f < net->n_fluents; f++)
+            prop_set(ge->prop, net->fluent_node[f], (bits[f >> 6] >> (f & 63)) & 1);
+        return;
+    }
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        ge->vals[net->fluent_node[f]] = (bits[f >> 6] >> (f & 63)) & 1;
+    eval_play(ge);
+}
+
+/* The state in the fluent inputs, packed into s. */
+static void store_inputs(gengine_t *ge, eng_state_t *s) {
+    const gnet_t *net = ge->net;
+    memset(s->bits, 0, ge->base.n_words * sizeof *s->bits);
+    uint64_t h = 0;
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        if (ge->vals[net->fluent_node[f]]) {
+            s->bits[f >> 6] |= 1ull << (f & 63);
+            h ^= ge->zobrist[f];
+        }
+    s->hash = h;
+}
+
+static void set_state(gengine_t *ge, const eng_state_t *s) {
+    size_t bytes = ge->base.n_words * sizeof *s->bits;
+    if (ge->cur_valid && memcmp(ge->cur, s->bits, bytes) == 0) return;
+    memcpy(ge->cur, s->bits, bytes);
+    ge->cur_valid = true;
+    load_state(ge, s->bits);
+}
+
+/* Sets the move inputs of a joint move (move indices per role) and evaluates the move
+ * blocks. */
+static void load_joint(gengine_t *ge, const uint32_t *ids) {
+    const gnet_t *net = ge->net;
+    if (ge->prop) {
+        for (uint32_t r = 0; r < net->n_roles; r++) {
+            uint32_t old = ge->joint_ids[r];
+            if (old != GNET_NONE && net->move_node[r][old] != GNET_NONE)
+                prop_set(ge->prop, net->move_node[r][old], 0);
+        }
+        for (uint32_t r = 0; r < net->n_roles; r++) {
+            ge->joint_ids[r] = ids[r];
+            if (ids[r] != GNET_NONE && net->move_node[r][ids[r]] != GNET_NONE)
+                prop_set(ge->prop, net->move_node[r][ids[r]], 1);
+        }
+        ge->move_valid = true;
+        return;
+    }
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        uint32_t old = ge->joint_ids[r];
+        if (old != GNET_NONE && net->move_node[r][old] != GNET_NONE)
+            ge->vals[net->move_node[r][old]] = 0;
+        ge->joint_ids[r] = ids[r];
+        if (ids[r] != GNET_NONE && net->move_node[r][ids[r]] != GNET_NONE)
+            ge->vals[net->move_node[r][ids[r]]] = 1;
+    }
+    if (ge->k.move)
+        ge->k.move(ge->vals);
+    else
+        gnet_eval(net, ge->vals, net->n_state_blocks, net->n_blocks);
+    ge->move_valid = true;
+}
+
+static void set_joint(gengine_t *ge, const term_t *joint) {
+    uint32_t nr = ge->net->n_roles;
+    bool same = ge->move_valid;
+    uint32_t ids[64], *idp = nr <= 64 ? ids : xmalloc(nr * sizeof *idp);
+    for (uint32_t r = 0; r < nr; r++) {
+        idp[r] = tmap_get(&ge->moves[r], joint[r]);
+        same = same && idp[r] == ge->joint_ids[r];
+    }
+    if (!same) load_joint(ge, idp);
+    if (idp != ids) free(idp);
+}
+
+/* The successor of the loaded state and joint move into out. */
+static void store_next(gengine_t *ge, eng_state_t *out) {
+    const gnet_t *net = ge->net;
+    memset(out->bits, 0, ge->base.n_words * sizeof *out->bits);
+    uint64_t h = 0;
+    for (uint32_t f = 0; f < net->n_fluents; f++) {
+        uint32_t nx = net->next_node[f];
+        if (nx != GNET_NONE && ge->vals[nx]) {
+            out->bits[f >> 6] |= 1ull << (f & 63);
+            h ^= ge->zobrist[f];
+        }
+    }
+    out->hash = h;
+}
+
+static void g_initial(engine_t *e, eng_state_t *out) {
+    const gnet_t *net = G(e)->net;
+    memset(out->bits, 0, e->n_words * sizeof *out->bits);
+    out->hash = 0;
+    for (uint32_t i = 0; i < net->n_init; i++) {
+        uint32_t f = net->init[i];
+        if (out->bits[f >> 6] >> (f & 63) & 1) continue;
+        out->bits[f >> 6] |= 1ull << (f & 63);
+        out->hash ^= G(e)->zobrist[f];
+    }
+}
+
+static bool g_terminal(engine_t *e, const eng_state_t *s) {
+    gengine_t *ge = G(e);
+    if (ge->net->terminal == GNET_NONE) return false;
+    set_state(ge, s);
+    return ge->vals[ge->net->terminal];
+}
+
+static uint32_t g_legal(engine_t *e, const eng_state_t *s, uint32_t role, const term_t **moves) {
+    gengine_t *ge = G(e);
+    const gnet_t *net = ge->net;
+    set_state(ge, s);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < net->n_moves[role]; k++)
+        if (ge->vals[net->legal_node[role][k]]) ge->legal_buf[role][n++] = net->move_term[role][k];
+    *moves = ge->legal_buf[role];
+    return n;
+}
+
+static bool g_is_legal(engine_t *e, const eng_state_t *s, uint32_t role, term_t move) {
+    gengine_t *ge = G(e);
+    uint32_t k = tmap_get(&ge->moves[role], move);
+    if (k == GNET_NONE) return false;
+    set_state(ge, s);
+    return ge->vals[ge->net->legal_node[role][k]];
+}
+
+static uint32_t g_goals(engine_t *e, const eng_state_t *s, uint32_t role, const term_t **values) {
+    gengine_t *ge = G(e);
+    const gnet_t *net = ge->net;
+    set_state(ge, s);
+    eval_goals(ge);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < net->n_goals[role]; k++)
+        if (ge->vals[net->goals[role][k].node]) ge->goal_buf[n++] = net->goals[role][k].term;
+    *values = ge->goal_buf;
+    return n;
+}
+
+static void g_next(engine_t *e, const eng_state_t *s, const term_t *joint, eng_state_t *out) {
+    gengine_t *ge = G(e);
+    set_state(ge, s);
+    set_joint(ge, joint);
+    store_next(ge, out);
+}
+
+static uint32_t g_sees(engine_t *e, const eng_state_t *s, const term_t *joint, uint32_t role,
+                       const term_t **percepts) {
+    gengine_t *ge = G(e);
+    const gnet_t *net = ge->net;
+    set_state(ge, s);
+    set_joint(ge, joint);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < net->n_sees[role]; k++)
+        if (ge->vals[net->sees[role][k].node]) ge->sees_buf[n++] = net->sees[role][k].term;
+    *percepts = ge->sees_buf;
+    return n;
+}
+
+static void g_to_terms(engine_t *e, const eng_state_t *s, state_t *out) {
+    const gnet_t *net = G(e)->net;
+    out->n = 0;
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        if (s->bits[f >> 6] >> (f & 63) & 1) {
+            if (out->n == out->cap) {
+                out->cap = out->cap ? 2 * out->cap : 16;
+                out->facts = xrealloc(out->facts, out->cap * sizeof *out->facts);
+            }
+            out->facts[out->n++] = net->fluent_term[f];
+        }
+    state_normalise(out);
+}
+
+/* Fluents outside the reachable set cannot be represented: no reachable state has them. */
+static void g_from_terms(engine_t *e, eng_state_t *s, const state_t *in) {
+    gengine_t *ge = G(e);
+    memset(s->bits, 0, e->n_words * sizeof *s->bits);
+    s->hash = 0;
+    for (uint32_t i = 0; i < in->n; i++) {
+        uint32_t f = tmap_get(&ge->fluents, in->facts[i]);
+        if (f == GNET_NONE || (s->bits[f >> 6] >> (f & 63) & 1)) continue;
+        s->bits[f >> 6] |= 1ull << (f & 63);
+        s->hash ^= ge->zobrist[f];
+    }
+}
+
+/* The playout keeps the state in the fluent inputs from step to step (advance) and
+ * packs it once at the end. */
+static uint32_t g_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
+                          int *goals) {
+    gengine_t *ge = G(e);
+    const gnet_t *net = ge->net;
+    uint32_t nr = net->n_roles, steps = 0;
+    uint32_t *pick = ge->joint_ids + nr; /* scratch beside joint_ids */
+    load_state(ge, s->bits);
+    for (;;) {
+        if (net->terminal != GNET_NONE && ge->vals[net->terminal]) break;
+        if (steps >= max_steps) break;
+        uint32_t r = 0;
+        for (; r < nr; r++) {
+            const uint32_t *ids = (uint32_t *)ge->legal_buf[r];
+            uint32_t n = 0;
+            const uint8_t *lv = ge->vals + net->legal_first[r];
+            n = ge->prop ? prop_legal(ge->prop, r, &ids) : count_ones(lv, net->n_moves[r]);
+            if (!n) break;
+            /* a multiply-shift instead of a 64-bit division: unbiased enough for playouts */
+            uint32_t j = (uint32_t)(((splitmix_next(rng) >> 32) * n) >> 32);
+            pick[r] = ge->prop ? ids[j] : nth_one(lv, net->n_moves[r], j);
+        }
+        if (r < nr) break; /* a defective game: a role without moves */
+        load_joint(ge, pick);
+        advance(ge);
+        eval_play(ge);
+        steps++;
+    }
+    eval_goals(ge);
+    for (uint32_t r = 0; r < nr; r++) {
+        int v = -1, n = 0;
+        for (uint32_t k = 0; k < net->n_goals[r]; k++)
+            if (ge->vals[net->goals[r][k].node]) v = net->goals[r][k].value, n++;
+        goals[r] = n == 1 ? v : -1;
+    }
+    store_inputs(ge, s);
+    memcpy(ge->cur, s->bits, e->n_words * sizeof *s->bits);
+    ge->cur_valid = true;
+    return steps;
+}
+
+static void g_free(engine_t *e) {
+    gengine_t *ge = G(e);
+    const gnet_t *net = ge->net;
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        free(ge->legal_buf[r]);
+        tmap_fini(&ge->moves[r]);
+    }
+    free(ge->legal_buf), free(ge->moves), free(ge->sees_buf), free(ge->goal_buf);
+    tmap_fini(&ge->fluents);
+    prop_free(ge->prop);
+    free(ge->vals), free(ge->zobrist), free(ge->cur), free(ge->joint_ids);
+    if (ge->owns) {
+        gnet_free(ge->net);
+        if (ge->handle) dlclose(ge->handle);
+    }
+    free(ge);
+}
+
+static engine_t *g_clone(const engine_t *e) {
+    const gengine_t *ge = (const gengine_t *)e;
+    engine_t *c = gengine_new(e->g, ge->net, ge->k.play ? &ge->k : NULL, NULL);
+    ((gengine_t *)c)->owns = false;
+    c->kind = e->kind;
+    c->ground_seconds = e->ground_seconds, c->compile_seconds = e->compile_seconds;
+    return c;
+}
+
+static const engine_ops_t gengine_ops = {
+    .free = g_free,
+    .clone = g_clone,
+    .initial = g_initial,
+    .terminal = g_terminal,
+    .legal = g_legal,
+    .is_legal = g_is_legal,
+    .goals = g_goals,
+    .next = g_next,
+    .sees = g_sees,
+    .to_terms = g_to_terms,
+    .from_terms = g_from_terms,
+    .playout = g_playout,
+};
+
+engine_t *gengine_new(game_t *g, gnet_t *net, const gnet_kernels_t *kernels, void *handle) {
+    gengine_t *ge = xcalloc(1, sizeof *ge);
+    uint32_t nr = net->n_roles;
+    ge->base = (engine_t){.ops = &gengine_ops,
+                          .kind = kernels ? ENGINE_COMPILED : ENGINE_GROUND,
+                          .g = g,
+                          .n_words = (net->n_fluents + 63) / 64 + 1,
+                          .ground_seconds = net->seconds};
+    ge->net = net, ge->owns = true, ge->handle = handle;
+    if (kernels) ge->k = *kernels;
+    ge->vals = xcalloc(net->n_nodes + 16, 1);
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        if (net->kind[n] == GNODE_TRUE) ge->vals[n] = 1;
+    ge->zobrist = xmalloc((net->n_fluents + 1) * sizeof *ge->zobrist);
+    splitmix_t rng = {0x5eed};
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        ge->zobrist[f] = splitmix_next(&rng);
+    ge->cur = xcalloc(ge->base.n_words, sizeof *ge->cur);
+    ge->joint_ids = xmalloc((2 * nr + 1) * sizeof *ge->joint_ids);
+    for (uint32_t r = 0; r < 2 * nr; r++)
+        ge->joint_ids[r] = GNET_NONE;
+    ge->legal_buf = xcalloc(nr + 1, sizeof *ge->legal_buf);
+    ge->moves = xcalloc(nr + 1, sizeof *ge->moves);
+    uint32_t max_sees = 1;
+    for (uint32_t r = 0; r < nr; r++) {
+        ge->legal_buf[r] = xmalloc((net->n_moves[r] + 1) * sizeof(term_t));
+        tmap_init(&ge->moves[r], net->n_moves[r]);
+        for (uint32_t k = 0; k < net->n_moves[r]; k++)
+            tmap_put(&ge->moves[r], net->move_term[r][k], k);
+        if (net->n_sees[r] + 1 > max_sees) max_sees = net->n_sees[r] + 1;
+    }
+    ge->sees_buf = xmalloc(max_sees * sizeof *ge->sees_buf);
+    uint32_t max_goals = 1;
+    for (uint32_t r = 0; r < nr; r++)
+        if (net->n_goals[r] + 1 > max_goals) max_goals = net->n_goals[r] + 1;
+    ge->goal_buf = xmalloc(max_goals * sizeof *ge->goal_buf);
+    if (!kernels) { /* all inputs off, every node evaluated, then the counts */
+        gnet_eval(net, ge->vals, 0, net->n_blocks);
+        ge->prop = prop_new(net, ge->vals);
+    }
+    tmap_init(&ge->fluents, net->n_fluents);
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        tmap_put(&ge->fluents, net->fluent_term[f], f);
+    return &ge->base;
+}

@@ -1,0 +1,64 @@
+/* A ground network of a game: every ground atom that relaxed reachability finds (`true`,
+ * `does` and every derived relation), each derived atom with the ground bodies of the
+ * rules that can make it, atoms numbered so that a body only names earlier atoms.
+ *
+ * Grounding: from the initial fluents, the rules are applied with negation ignored
+ * (an over-approximation), `legal` atoms giving `does` atoms and `next` atoms `true`
+ * atoms, until nothing new appears; then every rule is instantiated on those atoms. A
+ * negated atom never found is true; `distinct` and static relations are folded into
+ * constants. The belief reasoner (bsmt.h) unrolls the network step by step; a grounded
+ * engine could hand it the same shape. Recursive games are refused (the network's
+ * equivalences would not give the least fixed point). */
+#ifndef PLAYER_BNET_H
+#define PLAYER_BNET_H
+
+#include "rules.h"
+
+typedef enum { BNET_FLUENT, BNET_DOES, BNET_DERIVED } bnet_kind_t;
+
+/* A body literal: atom id * 2, plus 1 when negated. */
+typedef uint32_t bnet_lit_t;
+#define BNET_NONE UINT32_MAX
+
+typedef struct {
+    const bnet_lit_t *lits;
+    uint32_t n;
+} bnet_body_t;
+
+typedef struct bnet bnet_t;
+
+/* NULL with a reason in err when the game is recursive or grounds to more than
+ * max_atoms atoms (0: no limit). */
+bnet_t *bnet_new(game_t *g, uint32_t max_atoms, strbuf_t *err);
+void bnet_free(bnet_t *n);
+const game_t *bnet_game(const bnet_t *n);
+
+uint32_t bnet_count(const bnet_t *n);
+/* Atoms as written in rules: (true F), (does R M), (legal R M), terminal, ... */
+term_t bnet_atom(const bnet_t *n, uint32_t id);
+bnet_kind_t bnet_kind(const bnet_t *n, uint32_t id);
+/* The id of an atom term, or BNET_NONE. */
+uint32_t bnet_find(const bnet_t *n, term_t atom);
+/* 1 / 0 when the atom is a constant (static, or no body can hold), else -1. */
+int bnet_const(const bnet_t *n, uint32_t id);
+/* The bodies of a derived atom (constants folded away); *out owned by n. */
+uint32_t bnet_bodies(const bnet_t *n, uint32_t id, const bnet_body_t **out);
+uint32_t bnet_body_total(const bnet_t *n);
+
+/* The fluent atoms (true F), in id order; the fluent term F of one. */
+uint32_t bnet_fluents(const bnet_t *n, const uint32_t **ids);
+term_t bnet_fluent_term(const bnet_t *n, uint32_t id);
+/* The (next F) atom of a fluent atom, or BNET_NONE (then F never holds after a step). */
+uint32_t bnet_next_of(const bnet_t *n, uint32_t fluent_id);
+/* Whether F holds initially. */
+bool bnet_initial(const bnet_t *n, uint32_t fluent_id);
+/* The (does R M) atoms of role index r; the (legal R M) atom of one (never BNET_NONE). */
+uint32_t bnet_moves(const bnet_t *n, uint32_t r, const uint32_t **ids);
+uint32_t bnet_legal_of(const bnet_t *n, uint32_t does_id);
+term_t bnet_move_term(const bnet_t *n, uint32_t does_id);
+/* The (sees R P) atoms of role index r. */
+uint32_t bnet_sees(const bnet_t *n, uint32_t r, const uint32_t **ids);
+/* The terminal atom, or BNET_NONE. */
+uint32_t bnet_terminal(const bnet_t *n);
+
+#endif

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# engine_diff.sh GGP ENGINE GAME_OR_DIR... : the differential test of a ground engine.
+#
+# For every game (a .kif/.gdl file, or every such file of a directory) that grounds,
+# `GGP ground GAME --check N --engine ENGINE` plays N random matches on that engine and
+# on the interpreter side by side and must find no difference. A game that does not
+# ground is listed (the engine falls back to the interpreter there, so there is nothing
+# to compare) but does not fail; a difference, a crash or a time-out does.
+#
+# Environment:
+#   GGP_DIFF_MATCHES  random matches per game (default 20)
+#   GGP_DIFF_TIMEOUT  seconds per game (default 120)
+#   GGP_DIFF_JOBS     games at once (default 2)
+#   GGP_DIFF_SUBSET   a file of game names (one per line, '#' comments): only those run
+# Prints one line per failing game, then a summary; exits 0 when no game fails, 77 (CTest's
+# skip code) when none of the places given exists.
+set -u
+
+if [ "${1:-}" = "--one" ]; then
+    GGP=$2 ENGINE=$3 GAME=$4
+    out=$(timeout -k 5 "${GGP_DIFF_TIMEOUT:-120}" "$GGP" ground "$GAME" \
+        --check "${GGP_DIFF_MATCHES:-20}" --engine "$ENGINE" 2>&1)
+    rc=$?
+    base=$(basename "$GAME")
+    if [ $rc -eq 0 ]; then
+        echo "PASS $base: $(echo "$out" | tail -1)"
+    elif echo "$out" | grep -q "does not ground"; then
+        echo "NOGROUND $base: $(echo "$out" | tail -1)"
+    elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        echo "FAIL $base: timed out"
+    else
+        echo "FAIL $base (exit $rc): $(echo "$out" | tail -2 | tr '\n' ' ')"
+    fi
+    exit 0
+fi
+
+if [ $# -lt 3 ]; then
+    echo "usage: $0 GGP ENGINE GAME_OR_DIR..." >&2
+    exit 2
+fi
+GGP=$(realpath "$1") ENGINE=$2
+shift 2
+list=$(mktemp)
+trap 'rm -f "$list" "$list.out"' EXIT
+found=0
+for place in "$@"; do
+    [ -e "$place" ] || continue
+    found=1
+    if [ -d "$place" ]; then
+        find "$place" -maxdepth 1 \( -name '*.kif' -o -name '*.gdl' \) | sort
+    else
+        echo "$place"
+    fi
+done | while read -r game; do
+    name=$(basename "$game")
+    name=${name%.*}
+    if [ -n "${GGP_DIFF_SUBSET:-}" ] && ! sed 's/#.*//' "$GGP_DIFF_SUBSET" | grep -qxF "$name"; then
+        continue
+    fi
+    echo "$game"
+done >"$list"
+for place in "$@"; do [ -e "$place" ] && found=1; done
+if [ $found = 0 ]; then
+    echo "engine differential: none of $* exists"
+    exit 77
+fi
+start=$(date +%s)
+tr '\n' '\0' <"$list" | xargs -0 -P "${GGP_DIFF_JOBS:-2}" -I{} bash "$0" --one "$GGP" "$ENGINE" {} >"$list.out"
+grep -E '^FAIL' "$list.out"
+pass=$(grep -c '^PASS' "$list.out") noground=$(grep -c '^NOGROUND' "$list.out")
+fail=$(grep -c '^FAIL' "$list.out")
+[ "$noground" -gt 0 ] && echo "not grounded (the interpreter plays them):$(grep '^NOGROUND' "$list.out" | awk '{printf " %s", $2}')"
+echo "engine differential ($ENGINE): $(wc -l <"$list") games, $pass agree, $noground do not ground, $fail fail, $(($(date +%s) - start)) s"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,264 @@
+/* Unit tests for engine/: no allocation in a playout (every backend with a fast path:
+ * propagation, the levelled network on a game with recursion, compiled code), grounding
+ * limits and the fallback to the interpreter, clones that play on their own, the node
+ * numbering the fast paths rely on, and UCT on two threads with an engine each. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine.h"
+#include "ground.h"
+#include "load.h"
+#include "uct.h"
+
+/* ---- counting allocations ---- */
+
+static volatile long n_allocs;
+
+#if defined(__SANITIZE_ADDRESS__)
+/* from the sanitizer runtime (its header is not installed with gcc on every system) */
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
+                                              void (*free_hook)(const volatile void *));
+static void on_malloc(const volatile void *p, size_t n) {
+    (void)p, (void)n;
+    n_allocs++;
+}
+static void on_free(const volatile void *p) {
+    (void)p;
+}
+static void count_allocs(void) {
+    static int installed;
+    if (!installed) installed = __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
+}
+#else
+/* glibc: the test binary's definitions interpose malloc and friends. */
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+void *malloc(size_t n) {
+    n_allocs++;
+    return __libc_malloc(n);
+}
+void *calloc(size_t n, size_t m) {
+    n_allocs++;
+    return __libc_calloc(n, m);
+}
+void *realloc(void *p, size_t n) {
+    n_allocs++;
+    return __libc_realloc(p, n);
+}
+static void count_allocs(void) {}
+#endif
+
+static game_t *must_load(const char *name) {
+    game_t *g = load_file(name);
+    if (!g) fail_msg("%s does not load", name);
+    return g;
+}
+
+/* 200 playouts after a warm-up one: not one allocation. */
+static void assert_playouts_allocate_nothing(const char *name, engine_kind_t kind) {
+    count_allocs();
+    game_t *g = must_load(name);
+    engine_t *e = engine_new(g, kind, stderr);
+    assert_int_equal(engine_kind(e), kind);
+    eng_state_t *init = engine_state_new(e), *s = engine_state_new(e);
+    int goals[8];
+    assert_true(g->n_roles <= 8);
+    splitmix_t rng = {42};
+    engine_initial(e, init);
+    engine_state_copy(s, init);
+    engine_playout(e, s, &rng, 10000, goals);
+    long before = n_allocs;
+    uint64_t steps = 0;
+    for (int i = 0; i < 200; i++) {
+        engine_state_copy(s, init);
+        steps += engine_playout(e, s, &rng, 10000, goals);
+    }
+    assert_int_equal(n_allocs - before, 0);
+    assert_true(steps > 200); /* the playouts did play */
+    engine_state_free(init), engine_state_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
+static void test_no_allocation_ground(void **state) {
+    (void)state;
+    assert_playouts_allocate_nothing("tictactoe.kif", ENGINE_GROUND);
+    assert_playouts_allocate_nothing("breakthrough.kif", ENGINE_GROUND);
+    assert_playouts_allocate_nothing("killer_small.kif", ENGINE_GROUND);
+    assert_playouts_allocate_nothing("hex5.kif", ENGINE_GROUND); /* cyclic: levelled */
+}
+
+static void test_no_allocation_compiled(void **state) {
+    (void)state;
+    assert_playouts_allocate_nothing("connect4.kif", ENGINE_COMPILED);
+    assert_playouts_allocate_nothing("three_player.kif", ENGINE_COMPILED);
+}
+
+/* The allocation counter counts: the interpreter allocates while it plays. */
+static void test_counter_counts(void **state) {
+    (void)state;
+    count_allocs();
+    game_t *g = must_load("tictactoe.kif");
+    engine_t *e = engine_new(g, ENGINE_INTERP, NULL);
+    eng_state_t *s = engine_state_new(e);
+    int goals[2];
+    splitmix_t rng = {1};
+    long before = n_allocs;
+    engine_initial(e, s);
+    engine_playout(e, s, &rng, 10000, goals);
+    assert_true(n_allocs > before);
+    engine_state_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
+static void test_limits_fall_back(void **state) {
+    (void)state;
+    game_t *g = must_load("breakthrough.kif");
+    char why[256] = "";
+    ground_opts_t o = ground_default_opts();
+    o.max_atoms = 50;
+    assert_null(gnet_new(g, &o, why, sizeof why));
+    assert_string_equal(why, "too many ground atoms");
+    o = ground_default_opts();
+    o.max_lits = 10;
+    assert_null(gnet_new(g, &o, why, sizeof why));
+    assert_string_equal(why, "too many ground rules");
+    game_free(g);
+}
+
+static void test_numbering(void **state) {
+    (void)state;
+    game_t *g = must_load("breakthrough.kif");
+    char why[256];
+    ground_opts_t o = ground_default_opts();
+    gnet_t *net = gnet_new(g, &o, why, sizeof why);
+    assert_non_null(net);
+    for (uint32_t f = 0; f < net->n_fluents; f++) {
+        assert_int_equal(net->fluent_node[f], f);
+        assert_int_equal(net->next_node[f], net->n_fluents + f);
+        assert_int_equal(net->kind[f], GNODE_FLUENT);
+    }
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        for (uint32_t k = 0; k < net->n_moves[r]; k++)
+            assert_int_equal(net->legal_node[r][k], net->legal_first[r] + k);
+    /* breakthrough: 8x8 cells x 2 colours + 2 control fluents reachable */
+    assert_int_equal(net->n_fluents, 130);
+    gnet_free(net);
+    game_free(g);
+}
+
+/* A clone plays the same playouts as its original, from the same seed. */
+static void test_clone(void **state) {
+    (void)state;
+    game_t *g = must_load("connect4.kif");
+    engine_t *e = engine_new(g, ENGINE_GROUND, stderr), *c = engine_clone(e);
+    eng_state_t *a = engine_state_new(e), *b = engine_state_new(c);
+    for (int i = 0; i < 20; i++) {
+        splitmix_t r1 = {7u + i}, r2 = {7u + i};
+        int g1[2], g2[2];
+        engine_initial(e, a);
+        engine_initial(c, b);
+        assert_int_equal(engine_playout(e, a, &r1, 1000, g1), engine_playout(c, b, &r2, 1000, g2));
+        assert_true(engine_state_equal(a, b));
+        assert_memory_equal(g1, g2, sizeof g1);
+    }
+    engine_state_free(a), engine_state_free(b);
+    engine_free(c);
+    engine_free(e);
+    game_free(g);
+}
+
+/* ---- two-thread search ---- */
+
+static term_t legal_by_text(engine_t *e, const eng_state_t *s, uint32_t role, const char *text) {
+    const term_t *m;
+    uint32_t n = engine_legal(e, s, role, &m);
+    strbuf_t sb;
+    sb_init(&sb);
+    term_t found = TERM_NONE;
+    for (uint32_t i = 0; i < n && !found; i++) {
+        sb_clear(&sb);
+        term_print(engine_game(e)->ts, m[i], &sb);
+        if (strcmp(sb_str(&sb), text) == 0) found = m[i];
+    }
+    sb_fini(&sb);
+    if (!found) fail_msg("'%s' is not legal", text);
+    return found;
+}
+
+/* X: (1 1) (1 2); O: (2 1) (2 2); X to move wins at (1 3). Both threads search; the move is
+ * the win, and the same seed gives the same move and the same iterations. */
+static void test_two_threads(void **state) {
+    (void)state;
+    game_t *g = must_load("tictactoe.kif");
+    static const char *const plies[][2] = {{"(mark 1 1)", "noop"},
+                                           {"noop", "(mark 2 1)"},
+                                           {"(mark 1 2)", "noop"},
+                                           {"noop", "(mark 2 2)"}};
+    engine_kind_t kinds[] = {ENGINE_GROUND, ENGINE_COMPILED};
+    for (int k = 0; k < 2; k++) {
+        engine_t *e = engine_new(g, kinds[k], stderr);
+        eng_state_t *s = engine_state_new(e), *n = engine_state_new(e);
+        engine_initial(e, s);
+        for (int i = 0; i < 4; i++) {
+            term_t joint[2] = {legal_by_text(e, s, 0, plies[i][0]),
+                               legal_by_text(e, s, 1, plies[i][1])};
+            engine_next(e, s, joint, n);
+            engine_state_copy(s, n);
+        }
+        state_t terms, start;
+        state_init(&terms), state_init(&start);
+        engine_state_terms(e, s, &terms);
+        engine_initial(e, n);
+        engine_state_terms(e, n, &start);
+        term_t win = legal_by_text(e, s, 0, "(mark 1 3)"), first = TERM_NONE;
+        for (int run = 0; run < 2; run++) {
+            uct_t *u = uct_new_engine(g, e, 0, 5);
+            assert_true(uct_set_threads(u, 2));
+            assert_int_equal(uct_choose(u, &terms, 0, 3000), win);
+            uct_clear(u);
+            uct_reset_stats(u);
+            /* from the start nothing is proven in 500 iterations: each thread does 500 */
+            term_t m = uct_choose(u, &start, 0, 500);
+            uct_stats_t st;
+            uct_stats(u, &st);
+            assert_int_equal(st.iterations, 1000);
+            if (run == 0) first = m;
+            assert_int_equal(m, first);
+            uct_free(u);
+        }
+        state_fini(&start);
+        state_fini(&terms);
+        engine_state_free(s), engine_state_free(n);
+        engine_free(e);
+    }
+    /* the interpreter is not thread-safe: one thread only */
+    engine_t *e = engine_new(g, ENGINE_INTERP, NULL);
+    uct_t *u = uct_new_engine(g, e, 0, 5);
+    assert_false(uct_set_threads(u, 2));
+    uct_free(u);
+    engine_free(e);
+    game_free(g);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_allocation_ground),
+        cmocka_unit_test(test_no_allocation_compiled),
+        cmocka_unit_test(test_counter_counts),
+        cmocka_unit_test(test_limits_fall_back),
+        cmocka_unit_test(test_numbering),
+        cmocka_unit_test(test_clone),
+        cmocka_unit_test(test_two_threads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
