@@ -111,6 +111,8 @@ example=$(cat "$TMP/a.log" "$TMP/b.log" | grep -m1 'answered at the deadline' | 
 errors=$(cat "$TMP/a.log" "$TMP/b.log" | grep ' cmd=' | grep -vc ' status=200' || true)
 [ "$timeouts" -eq 0 ] && [ "$illegal" -eq 0 ] && [ "$errors" -eq 0 ] || status=FAIL
 
+notes="" # the hand-written reading between the notes markers is kept
+[ -f "$OUT" ] && notes=$(sed -n '/<!-- notes:begin -->/,/<!-- notes:end -->/p' "$OUT")
 mkdir -p "$(dirname "$OUT")"
 {
     echo "# Clocks under load"
@@ -144,6 +146,7 @@ mkdir -p "$(dirname "$OUT")"
     [ -z "$example" ] || { echo "An answer sent at the deadline is logged like this:"; echo; echo '```'; echo "$example"; echo '```'; }
     echo
     echo "Result: **$status**"
+    if [ -n "$notes" ]; then echo; echo "## Reading"; echo; echo "$notes"; fi
 } >"$OUT"
 echo "wrote $OUT: $status"
 [ "$status" = PASS ]

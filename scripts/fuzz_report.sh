@@ -23,9 +23,12 @@ memory stops the run and counts as a crash.
 | `protocol` | request bodies, one message or a match's messages separated by blank lines: `proto_parse`, then an agent (START, PLAY, STOP, ABORT, GDL and GDL-II forms) |
 | `http` | raw bytes sent to a `ggp serve` HTTP server on loopback (headers, bodies, chunking, sizes); the reply must be a well-formed HTTP response |
 
+Open crashes: none. Every failure the runs found is fixed and its input replayed by CTest
+(Findings, below); a run that stopped on one counts it in its row.
+
 ## Runs
 
-| date (UTC) | target | wall s | executions | coverage (edges) | features | corpus | crashes | load at start |
+| ended (UTC) | target | wall s | executions | coverage (edges) | features | corpus | crashes | load at start |
 |---|---|---:|---:|---:|---:|---:|---:|---|
 HEAD
 tail -n +2 "$runs" | awk -F'\t' '{printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1,$2,$3,$4,$5,$6,$7,$8,$9}'
