@@ -5,7 +5,8 @@
 # `GGP ground GAME --check N --engine ENGINE` plays N random matches on that engine and
 # on the interpreter side by side and must find no difference. A game that does not
 # ground is listed (the engine falls back to the interpreter there, so there is nothing
-# to compare) but does not fail; a difference, a crash or a time-out does.
+# to compare) but does not fail, nor does one the validator rejects (corpus_check's
+# business); a difference, a crash or a time-out does.
 #
 # Environment:
 #   GGP_DIFF_MATCHES  random matches per game (default 20)
@@ -18,12 +19,19 @@ set -u
 
 if [ "${1:-}" = "--one" ]; then
     GGP=$2 ENGINE=$3 GAME=$4
+    # a game the validator rejects is corpus_check's business (expected_rejections.txt)
+    if ! "$GGP" check "$GAME" >/dev/null 2>&1; then
+        echo "REJECTED $(basename "$GAME")"
+        exit 0
+    fi
     out=$(timeout -k 5 "${GGP_DIFF_TIMEOUT:-120}" "$GGP" ground "$GAME" \
         --check "${GGP_DIFF_MATCHES:-20}" --engine "$ENGINE" 2>&1)
     rc=$?
     base=$(basename "$GAME")
     if [ $rc -eq 0 ]; then
         echo "PASS $base: $(echo "$out" | tail -1)"
+    elif [ $rc -eq 1 ] && echo "$out" | head -1 | grep -qE '^[^ ]+:[0-9]+:[0-9]+: '; then
+        echo "REJECTED $base" # the loader's located diagnostics: not a game to compare
     elif echo "$out" | grep -q "does not ground"; then
         echo "NOGROUND $base: $(echo "$out" | tail -1)"
     elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
@@ -68,7 +76,8 @@ start=$(date +%s)
 tr '\n' '\0' <"$list" | xargs -0 -P "${GGP_DIFF_JOBS:-2}" -I{} bash "$0" --one "$GGP" "$ENGINE" {} >"$list.out"
 grep -E '^FAIL' "$list.out"
 pass=$(grep -c '^PASS' "$list.out") noground=$(grep -c '^NOGROUND' "$list.out")
+rejected=$(grep -c '^REJECTED' "$list.out")
 fail=$(grep -c '^FAIL' "$list.out")
 [ "$noground" -gt 0 ] && echo "not grounded (the interpreter plays them):$(grep '^NOGROUND' "$list.out" | awk '{printf " %s", $2}')"
-echo "engine differential ($ENGINE): $(wc -l <"$list") games, $pass agree, $noground do not ground, $fail fail, $(($(date +%s) - start)) s"
+echo "engine differential ($ENGINE): $(wc -l <"$list") games, $pass agree, $noground do not ground, $rejected rejected by the validator, $fail fail, $(($(date +%s) - start)) s"
 [ "$fail" -eq 0 ]
