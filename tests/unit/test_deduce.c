@@ -160,6 +160,8 @@ static void play_match(game_t *g, reasoner_t *r, const player_kind_t *kind, uint
         free(hist[k]);
         set_free(&bel[k]);
     }
+    free(obs[0]); /* the random role's entries: allocated, never filled */
+    free(hist[0]);
     state_fini(&s);
     state_fini(&nx);
 }
