@@ -32,6 +32,7 @@ struct bsmt {
     splitmix_t rng;
     bsmt_stats_t stats;
     double deadline; /* checks give up (unknown) past it; 0: none */
+    bool bounded;    /* the solver's timeout parameter is set */
 };
 
 void bsmt_set_deadline(bsmt_t *b, double deadline) {
@@ -138,9 +139,14 @@ static void assert_ast(bsmt_t *b, Z3_ast a) {
 
 /* Bounds the next check by the deadline (Z3's timeout parameter, whole milliseconds). */
 static void bound_check(bsmt_t *b, double t0) {
-    if (b->deadline <= 0) return;
+    if (b->deadline <= 0 && !b->bounded) return;
     double left = b->deadline - t0;
-    unsigned ms = left < 0.001 ? 1 : left > 3600 ? 3600000u : (unsigned)(left * 1000);
+    /* no deadline: the parameter stays set in the solver, so lift it explicitly */
+    unsigned ms = b->deadline <= 0 ? UINT32_MAX
+                  : left < 0.001   ? 1
+                  : left > 3600    ? 3600000u
+                                   : (unsigned)(left * 1000);
+    b->bounded = b->deadline > 0;
     Z3_params p = Z3_mk_params(b->ctx);
     Z3_params_inc_ref(b->ctx, p);
     Z3_params_set_uint(b->ctx, p, Z3_mk_string_symbol(b->ctx, "timeout"), ms);

@@ -175,9 +175,9 @@ plots
     echo "this game that is \"accuse when the killer card is entailed\". It never gambles (a move"
     echo "that may lower its goal, such as an unproved accusation, is left out) and otherwise"
     echo "chooses by playouts over worlds sampled by Z3. Seats rotate (\`--swap\`); win rates are"
-    echo "the first player's, with 95% Wilson intervals."
+    echo "the first player's, with 95% Wilson intervals; the clocks are those of the commands at the end."
     echo
-    echo "## Win rates on killer_small (play clock ${PLAYCLOCK} s)"
+    echo "## Win rates on killer_small"
     echo
     echo "| series (first player vs two) | matches | wins | draws | losses | win rate [95% CI] | slowest move ms | timeouts |"
     echo "|---|---|---|---|---|---|---|---|"
@@ -219,8 +219,8 @@ plots
         echo "enumeration entails the killer."
         echo
     fi
-    if [ -f "$RAW/full_deduce3.out" ]; then
-        echo "## The full game: three deduce players (play clock ${FULL_PLAYCLOCK} s)"
+    if grep -q '^player=' "$RAW/full_deduce3.out" 2>/dev/null; then
+        echo "## The full game: three deduce players"
         echo
         echo "| player | matches | wins | draws | losses | win rate [95% CI] | slowest move ms | timeouts |"
         echo "|---|---|---|---|---|---|---|---|"
