@@ -91,7 +91,7 @@ summary_row() { # file.out
     lbs=$(grep '^player=mcts+lbs' "$f" || true)
     mcts=$(grep '^player=mcts ' "$f" || true)
     slbs=$(grep '^lbs player=mcts+lbs' "$f" || true)
-    smcts=$(grep '^mcts player=mcts ' "$f" || true)
+    smcts=$(grep -E '^(mcts|lbs) player=mcts ' "$f" || true) # 'lbs player=' before 769c58b
     [ -n "$lbs" ] || { echo "| $g | $s | (no results) | | | | | | |"; return; }
     printf '| %s | %s | %s | %s–%s–%s | %s ± %s | %s / %s | %s / %s | %s / %s | %s / %s |\n' \
         "$g" "$s" "$(echo "$lbs" | field matches)" \
