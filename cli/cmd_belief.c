@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bnet.h"
 #include "bsmt.h"
 #include "commands.h"
-#include "bnet.h"
 #include "trace.h"
 #include "validate.h"
 
@@ -120,7 +120,7 @@ static int run(game_t *g, uint32_t role, mover_t *m, uint64_t cap, bool quiet) {
         const term_t *pc;
         uint32_t np = reason_sees(m->r, &s, joint, role, &pc);
         term_t *copy = xmalloc((np + 1) * sizeof *copy);
-        memcpy(copy, pc, np * sizeof *pc);
+        if (np) memcpy(copy, pc, np * sizeof *pc); /* pc may be NULL when nothing is seen */
         bsmt_observe(b, joint[role], copy, np);
         free(copy);
         reason_next(m->r, &s, joint, &nx);

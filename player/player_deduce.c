@@ -32,8 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bsmt.h"
 #include "bnet.h"
+#include "bsmt.h"
 #include "player.h"
 
 static int cmp_u64(const void *a, const void *b) {
@@ -238,7 +238,7 @@ static void probe(probe_t *pr, uint32_t k) {
     const term_t *m;
     uint32_t n = reason_legal(r, pr->w, k, &m);
     term_t *moves = xmalloc((n + 1) * sizeof *moves);
-    memcpy(moves, m, n * sizeof *m);
+    if (n) memcpy(moves, m, n * sizeof *m);
     for (uint32_t i = 0; i < n && pr->seen <= JOINTS_MAX; i++) {
         pr->joint[k] = moves[i];
         probe(pr, k + 1);
