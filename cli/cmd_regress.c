@@ -153,26 +153,20 @@ static void eval_hits(hits_t *h, const match_state_t *ms, double limit) {
     h->seconds += now_seconds() - t0;
 }
 
-static void run_hits(game_t *g, reasoner_t *r, regress_t *rg, uint32_t n, double limit) {
-    uint32_t nf[2] = {regress_count(rg, 0), regress_count(rg, 1)};
-    hits_t *h[2];
-    for (int side = 0; side < 2; side++) {
-        h[side] = xcalloc(nf[side] + 1, sizeof *h[side]);
-        for (uint32_t i = 0; i < nf[side]; i++)
-            h[side][i].m = match_new(g->ts, regress_step(rg, side, i)->f);
-    }
-    match_state_t *ms = match_state_new();
+/* Plays n seeded random matches (each role a uniformly random legal move), calling
+ * on_state with every state visited, the terminal one included; stops at `deadline`
+ * (now_seconds() time; 0: none). Returns how many matches it started. */
+static uint32_t walk_random(game_t *g, reasoner_t *r, uint32_t n, uint64_t seed, double deadline,
+                            void (*on_state)(void *ctx, const state_t *s), void *ctx) {
     state_t s, t;
     state_init(&s);
     state_init(&t);
-    splitmix_t rng = {0x417};
-    for (uint32_t p = 0; p < n; p++) {
+    splitmix_t rng = {seed};
+    uint32_t played = 0;
+    for (; played < n && (!deadline || now_seconds() < deadline); played++) {
         reason_initial(r, &s);
-        for (uint32_t ply = 0; ply < 10000; ply++) {
-            match_state_set(ms, g->ts, &s);
-            for (int side = 0; side < 2; side++)
-                for (uint32_t i = 0; i < nf[side]; i++)
-                    eval_hits(&h[side][i], ms, limit);
+        for (uint32_t ply = 0; ply < 10000 && (!deadline || now_seconds() < deadline); ply++) {
+            on_state(ctx, &s);
             if (reason_terminal(r, &s)) break;
             term_t joint[16];
             for (uint32_t k = 0; k < g->n_roles && k < 16; k++) {
@@ -184,6 +178,39 @@ static void run_hits(game_t *g, reasoner_t *r, regress_t *rg, uint32_t n, double
             state_copy(&s, &t);
         }
     }
+    state_fini(&s);
+    state_fini(&t);
+    return played;
+}
+
+typedef struct {
+    const term_store_t *ts;
+    match_state_t *ms;
+    hits_t *h[2];
+    uint32_t nf[2];
+    double limit;
+} hits_walk_t;
+
+static void hits_on_state(void *ctx, const state_t *s) {
+    hits_walk_t *w = ctx;
+    match_state_set(w->ms, w->ts, s);
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < w->nf[side]; i++)
+            eval_hits(&w->h[side][i], w->ms, w->limit);
+}
+
+static void run_hits(game_t *g, reasoner_t *r, regress_t *rg, uint32_t n, double limit) {
+    uint32_t nf[2] = {regress_count(rg, 0), regress_count(rg, 1)};
+    hits_t *h[2];
+    for (int side = 0; side < 2; side++) {
+        h[side] = xcalloc(nf[side] + 1, sizeof *h[side]);
+        for (uint32_t i = 0; i < nf[side]; i++)
+            h[side][i].m = match_new(g->ts, regress_step(rg, side, i)->f);
+    }
+    hits_walk_t w = {.ts = g->ts, .ms = match_state_new(), .limit = limit};
+    for (int side = 0; side < 2; side++)
+        w.h[side] = h[side], w.nf[side] = nf[side];
+    walk_random(g, r, n, 0x417, 0, hits_on_state, &w);
     for (int side = 0; side < 2; side++) {
         for (uint32_t i = 0; i < nf[side]; i++) {
             const hits_t *x = &h[side][i];
@@ -194,55 +221,39 @@ static void run_hits(game_t *g, reasoner_t *r, regress_t *rg, uint32_t n, double
         }
         free(h[side]);
     }
-    match_state_free(ms);
-    state_fini(&s);
-    state_fini(&t);
+    match_state_free(w.ms);
+}
+
+/* The distinct states seen so far (--verify). */
+typedef struct {
+    state_t *all;
+    uint64_t *hashes;
+    uint32_t count, cap;
+} distinct_t;
+
+static void add_distinct(void *ctx, const state_t *s) {
+    distinct_t *d = ctx;
+    uint64_t h = state_hash(s);
+    for (uint32_t k = 0; k < d->count; k++)
+        if (d->hashes[k] == h && state_equal(&d->all[k], s)) return;
+    if (d->count == d->cap) {
+        d->cap = d->cap ? 2 * d->cap : 256;
+        d->all = xrealloc(d->all, d->cap * sizeof *d->all);
+        d->hashes = xrealloc(d->hashes, d->cap * sizeof *d->hashes);
+    }
+    state_init(&d->all[d->count]);
+    state_copy(&d->all[d->count], s);
+    d->hashes[d->count++] = h;
 }
 
 /* The distinct states of n seeded random matches (--verify). */
 static uint32_t random_states(game_t *g, reasoner_t *r, uint32_t n, uint64_t seed, double deadline,
                               uint32_t *played, state_t **out) {
-    uint32_t count = 0, cap = 256;
-    state_t *all = xmalloc(cap * sizeof *all);
-    uint64_t *hashes = xmalloc(cap * sizeof *hashes);
-    state_t s, t;
-    state_init(&s);
-    state_init(&t);
-    splitmix_t rng = {seed};
-    *played = 0;
-    for (uint32_t p = 0; p < n && now_seconds() < deadline; p++, (*played)++) {
-        reason_initial(r, &s);
-        for (uint32_t ply = 0; ply < 10000 && now_seconds() < deadline; ply++) {
-            uint64_t h = state_hash(&s);
-            bool seen = false;
-            for (uint32_t k = 0; k < count && !seen; k++)
-                seen = hashes[k] == h && state_equal(&all[k], &s);
-            if (!seen) {
-                if (count == cap) {
-                    cap *= 2;
-                    all = xrealloc(all, cap * sizeof *all);
-                    hashes = xrealloc(hashes, cap * sizeof *hashes);
-                }
-                state_init(&all[count]);
-                state_copy(&all[count], &s);
-                hashes[count++] = h;
-            }
-            if (reason_terminal(r, &s)) break;
-            term_t joint[16];
-            for (uint32_t k = 0; k < g->n_roles && k < 16; k++) {
-                const term_t *mv;
-                uint32_t nm = reason_legal(r, &s, k, &mv);
-                joint[k] = nm ? mv[splitmix_next(&rng) % nm] : TERM_NONE;
-            }
-            reason_next(r, &s, joint, &t);
-            state_copy(&s, &t);
-        }
-    }
-    state_fini(&s);
-    state_fini(&t);
-    free(hashes);
-    *out = all;
-    return count;
+    distinct_t d = {0};
+    *played = walk_random(g, r, n, seed, deadline, add_distinct, &d);
+    free(d.hashes);
+    *out = d.all;
+    return d.count;
 }
 
 typedef struct {
