@@ -30,7 +30,8 @@ typedef struct {
     uint32_t max_lits;  /* give up past this many literals in ground rules (0: no limit) */
 } ground_opts_t;
 
-/* The defaults: 10 s, 2 million atoms, 20 million literals. */
+/* The defaults: 10 s (GGP_GROUND_SECONDS in the environment overrides it), 2 million
+ * atoms, 20 million literals. */
 ground_opts_t ground_default_opts(void);
 
 /* GNODE_FALSE: a placeholder next node of a fluent that is never derived. */
