@@ -16,6 +16,10 @@ typedef struct {
 typedef struct {
     uint8_t op;
     uint32_t t0, nt; /* tests[t0 .. t0 + nt) */
+    /* then tests[t0 + nt .. + nw): whole tests, each the one test of an absorbed kid gate
+     * (an OR's AND kid, an AND's negated AND kid); one that holds entirely decides the
+     * gate (OR: 1, AND: 0). Evaluated without branches: the DNF of a grounded scope. */
+    uint32_t nw;
     uint32_t k0, nk; /* kids[k0 .. k0 + nk): earlier gates, gate << 1 | negated */
 } gate_t;
 
@@ -27,7 +31,9 @@ struct bitform {
     uint32_t *roots; /* gate << 1 | negated */
     uint32_t *ready; /* root k holds its value once gates [0, ready[k]) are evaluated */
     uint32_t n_roots;
-    uint8_t *val; /* gate values of the current evaluation */
+    uint8_t *val;    /* gate values of the current evaluation */
+    uint32_t *stamp; /* val[g] is this evaluation's when stamp[g] == epoch */
+    uint32_t epoch;
     uint32_t words;
 };
 
@@ -85,6 +91,7 @@ static uint32_t make_gate(cx_t *x, pn_t node, const pn_t *kids, uint32_t n, uint
     if (too_big(x)) return 0;
     bitform_t *b = x->b;
     blit_t *lits = xmalloc((n + 1) * sizeof *lits);
+    uint32_t *whole = xmalloc((n + 1) * sizeof *whole), nw = 0;
     uint32_t nl = 0, k0 = b->n_kids;
     uint8_t absorbing = op == G_AND ? G_FALSE : G_TRUE; /* a kid of this value decides */
     bool decided = false;
@@ -103,8 +110,14 @@ static uint32_t make_gate(cx_t *x, pn_t node, const pn_t *kids, uint32_t n, uint
             else
                 lits[nl++] = (blit_t){bit, neg};
         } else {
+            uint32_t kg = x->gate_of[k];
+            const gate_t *kt = &b->gates[kg];
+            if (kt->op == G_AND && !kt->nk && kt->nt == 1 && !kt->nw && (op == G_OR) != neg) {
+                whole[nw++] = kg;
+                continue;
+            }
             GROW(b->kids, x->cap_kids, b->n_kids + 1);
-            b->kids[b->n_kids++] = x->gate_of[k] << 1 | neg;
+            b->kids[b->n_kids++] = kg << 1 | neg;
         }
     }
     GROW(b->gates, x->cap_gates, b->n_gates + 1);
@@ -112,7 +125,7 @@ static uint32_t make_gate(cx_t *x, pn_t node, const pn_t *kids, uint32_t n, uint
     *g = (gate_t){.op = decided ? absorbing : op, .t0 = b->n_tests, .k0 = k0};
     if (decided) {
         b->n_kids = k0;
-        nl = 0;
+        nl = nw = 0;
     }
     g->nk = b->n_kids - k0;
     qsort(lits, nl, sizeof *lits, cmp_blit);
@@ -127,6 +140,13 @@ static uint32_t make_gate(cx_t *x, pn_t node, const pn_t *kids, uint32_t n, uint
         uint64_t m = 1ull << (lits[i].bit & 63);
         *(lits[i].neg ? &b->tests[b->n_tests - 1].neg : &b->tests[b->n_tests - 1].pos) |= m;
     }
+    for (uint32_t i = 0; i < nw; i++) {
+        wtest_t t = b->tests[b->gates[whole[i]].t0];
+        GROW(b->tests, x->cap_tests, b->n_tests + 1);
+        b->tests[b->n_tests++] = t;
+    }
+    b->gates[b->n_gates].nw = nw;
+    free(whole);
     free(lits);
     if (node != UINT32_MAX) x->gate_of[node] = b->n_gates;
     return b->n_gates++;
@@ -158,6 +178,7 @@ bitform_t *bitform_new(const circuit_t *c, const pn_t *roots, uint32_t n, const 
         return NULL;
     }
     b->val = xcalloc(b->n_gates + 1, 1);
+    b->stamp = xcalloc(b->n_gates + 1, sizeof *b->stamp);
     return b;
 }
 
@@ -169,43 +190,94 @@ void bitform_free(bitform_t *b) {
     free(b->roots);
     free(b->ready);
     free(b->val);
+    free(b->stamp);
     free(b);
 }
 
-static inline uint8_t gate_eval(const bitform_t *b, const gate_t *g, const uint64_t *bits) {
+/* Some whole test holds entirely (no branch per test). */
+static inline uint8_t any_whole(const wtest_t *t, const wtest_t *te, const uint64_t *bits) {
+    uint64_t hit = 0;
+    for (; t < te; t++) {
+        uint64_t w = bits[t->word];
+        hit |= ((w & t->pos) == t->pos) & !(w & t->neg);
+    }
+    return hit != 0;
+}
+
+/* A gate's own tests and whole tests: 1 or 0 when they decide it, 2 when its kid gates
+ * must. */
+static inline uint8_t tests_decide(const bitform_t *b, const gate_t *g, const uint64_t *bits) {
     const wtest_t *t = b->tests + g->t0, *te = t + g->nt;
-    const uint32_t *k = b->kids + g->k0, *ke = k + g->nk;
-    switch (g->op) {
-    case G_AND:
+    if (g->op == G_AND) {
         for (; t < te; t++) {
             uint64_t w = bits[t->word];
             if ((w & t->pos) != t->pos || (w & t->neg)) return 0;
         }
-        for (; k < ke; k++)
-            if (!(b->val[*k >> 1] ^ (*k & 1))) return 0;
-        return 1;
-    case G_OR:
+        if (g->nw && any_whole(te, te + g->nw, bits)) return 0;
+        return g->nk ? 2 : 1;
+    }
+    if (g->op == G_OR) {
         for (; t < te; t++) {
             uint64_t w = bits[t->word];
             if ((w & t->pos) | (~w & t->neg)) return 1;
         }
-        for (; k < ke; k++)
-            if (b->val[*k >> 1] ^ (*k & 1)) return 1;
-        return 0;
-    case G_TRUE:
-        return 1;
-    default:
-        return 0;
+        if (g->nw && any_whole(te, te + g->nw, bits)) return 1;
+        return g->nk ? 2 : 0;
     }
+    return g->op == G_TRUE;
 }
 
-int32_t bitform_eval(bitform_t *b, const uint64_t *bits) {
+static inline uint8_t gate_eval(const bitform_t *b, const gate_t *g, const uint64_t *bits) {
+    uint8_t v = tests_decide(b, g, bits);
+    if (v < 2) return v;
+    const uint32_t *k = b->kids + g->k0, *ke = k + g->nk;
+    uint8_t want = g->op == G_OR; /* the kid value that decides */
+    for (; k < ke; k++)
+        if ((b->val[*k >> 1] ^ (*k & 1)) == want) return want;
+    return !want;
+}
+
+int32_t bitform_eval_all(bitform_t *b, const uint64_t *bits) {
     uint32_t g = 0;
     for (uint32_t k = 0; k < b->n_roots; k++) {
         for (; g < b->ready[k]; g++)
             b->val[g] = gate_eval(b, &b->gates[g], bits);
         uint32_t r = b->roots[k];
         if (b->val[r >> 1] ^ (r & 1)) return (int32_t)k;
+    }
+    return -1;
+}
+
+/* Gate g on demand: its tests first (one AND or OR of a few words decides most gates),
+ * then the gates it reads, each at most once per evaluation (stamped), stopping at the
+ * first input that decides. A gate without kid gates is cheaper evaluated than looked up. */
+static uint8_t lazy(bitform_t *b, uint32_t g, const uint64_t *bits) {
+    const gate_t *gt = &b->gates[g];
+    if (!gt->nk) return tests_decide(b, gt, bits);
+    if (b->stamp[g] == b->epoch) return b->val[g];
+    uint8_t v = tests_decide(b, gt, bits);
+    if (v == 2) {
+        uint8_t want = gt->op == G_OR;
+        v = !want;
+        for (const uint32_t *k = b->kids + gt->k0, *ke = k + gt->nk; k < ke; k++)
+            if ((lazy(b, *k >> 1, bits) ^ (*k & 1)) == want) {
+                v = want;
+                break;
+            }
+    }
+    b->stamp[g] = b->epoch;
+    b->val[g] = v;
+    return v;
+}
+
+int32_t bitform_eval(bitform_t *b, const uint64_t *bits) {
+    if (++b->epoch == 0) { /* wrapped: no stamp may look current */
+        memset(b->stamp, 0, (b->n_gates + 1) * sizeof *b->stamp);
+        b->epoch = 1;
+    }
+    for (uint32_t k = 0; k < b->n_roots; k++) {
+        uint32_t r = b->roots[k];
+        if (lazy(b, r >> 1, bits) ^ (r & 1)) return (int32_t)k;
     }
     return -1;
 }

@@ -21,8 +21,13 @@ bitform_t *bitform_new(const circuit_t *c, const pn_t *roots, uint32_t n, const 
                        uint32_t max_size);
 void bitform_free(bitform_t *b);
 
-/* The first root that holds in the state whose words are `bits`, or -1. */
+/* The first root that holds in the state whose words are `bits`, or -1: gates on demand,
+ * each input read only while it can still decide its gate (short-circuit), each gate at
+ * most once. */
 int32_t bitform_eval(bitform_t *b, const uint64_t *bits);
+/* The same answer by evaluating every gate in order up to the root that holds (straight
+ * line, no short-circuit between gates): the simpler way, kept to check and time the other. */
+int32_t bitform_eval_all(bitform_t *b, const uint64_t *bits);
 /* Gates, tests and gate inputs: the program's size (its cost on a state). */
 uint32_t bitform_size(const bitform_t *b);
 /* The highest word index the program reads, plus one (0: none). */

@@ -71,6 +71,7 @@ static void check_state(under_t *u, uint32_t n, smt_t *smt, const match_state_t 
         assert_true(e >= 0);
         int32_t want = e ? match_hit(u[k].m) : -1;
         int32_t got = bitform_eval(u[k].full, words);
+        t->bit_disagree += bitform_eval_all(u[k].full, words) != got; /* the two ways */
         int32_t split = bitform_eval(u[k].common, words) == 0 ? bitform_eval(u[k].disj, words) : -1;
         t->evals++;
         t->bit_disagree += got != want;
