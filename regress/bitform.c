@@ -5,20 +5,23 @@
 #include <string.h>
 
 enum { G_AND, G_OR, G_TRUE, G_FALSE };
+#define MAX_GROUP 8 /* tests of a kid gate absorbed as a group of whole tests */
 
 /* The fluents of one state word a gate tests: AND wants every pos bit set and every neg
  * bit clear, OR one pos bit set or one neg bit clear. */
 typedef struct {
     uint64_t pos, neg;
     uint32_t word;
+    uint32_t last; /* whole tests: 1 on the last test of a group */
 } wtest_t;
 
 typedef struct {
     uint8_t op;
     uint32_t t0, nt; /* tests[t0 .. t0 + nt) */
-    /* then tests[t0 + nt .. + nw): whole tests, each the one test of an absorbed kid gate
-     * (an OR's AND kid, an AND's negated AND kid); one that holds entirely decides the
-     * gate (OR: 1, AND: 0). Evaluated without branches: the DNF of a grounded scope. */
+    /* then tests[t0 + nt .. + nw): whole tests, in groups, each group the tests of an
+     * absorbed kid gate (an OR's AND kid, an AND's negated AND kid, reading no gate); a
+     * group that holds entirely decides the gate (OR: 1, AND: 0). Evaluated without
+     * branches: the DNF of a grounded scope. */
     uint32_t nw;
     uint32_t k0, nk; /* kids[k0 .. k0 + nk): earlier gates, gate << 1 | negated */
 } gate_t;
@@ -31,6 +34,7 @@ struct bitform {
     uint32_t *roots; /* gate << 1 | negated */
     uint32_t *ready; /* root k holds its value once gates [0, ready[k]) are evaluated */
     uint32_t n_roots;
+    uint32_t any;    /* a gate: some root holds (UINT32_MAX: one root) */
     uint8_t *val;    /* gate values of the current evaluation */
     uint32_t *stamp; /* val[g] is this evaluation's when stamp[g] == epoch */
     uint32_t epoch;
@@ -90,7 +94,8 @@ static uint32_t make_gate(cx_t *x, pn_t node, const pn_t *kids, uint32_t n, uint
     }
     if (too_big(x)) return 0;
     bitform_t *b = x->b;
-    blit_t *lits = xmalloc((n + 1) * sizeof *lits);
+    size_t cap_lits = n + 1;
+    blit_t *lits = xmalloc(cap_lits * sizeof *lits);
     uint32_t *whole = xmalloc((n + 1) * sizeof *whole), nw = 0;
     uint32_t nl = 0, k0 = b->n_kids;
     uint8_t absorbing = op == G_AND ? G_FALSE : G_TRUE; /* a kid of this value decides */
@@ -107,14 +112,38 @@ static uint32_t make_gate(cx_t *x, pn_t node, const pn_t *kids, uint32_t n, uint
             uint32_t bit = x->var_bit[pn_fluent(c, k)];
             if (bit == UINT32_MAX) /* never true */
                 decided = neg == (op == G_OR);
-            else
+            else {
+                GROW(lits, cap_lits, nl + 1); /* merged kids may have filled it */
                 lits[nl++] = (blit_t){bit, neg};
+            }
         } else {
             uint32_t kg = x->gate_of[k];
             const gate_t *kt = &b->gates[kg];
-            if (kt->op == G_AND && !kt->nk && kt->nt == 1 && !kt->nw && (op == G_OR) != neg) {
-                whole[nw++] = kg;
+            if (kt->op == G_TRUE || kt->op == G_FALSE) {
+                bool v = (kt->op == G_TRUE) != neg;
+                decided = v == (op == G_OR);
                 continue;
+            }
+            if (!kt->nk && !kt->nw) {                    /* a kid that only tests words */
+                bool kid_and = (kt->op == G_AND) != neg; /* what it is, negation applied */
+                if (kid_and == (op == G_AND)) {
+                    /* the same kind: its literals join this gate's (signs flipped when
+                     * negated: not (a or b) is (not a) and (not b)) */
+                    for (uint32_t j = 0; j < kt->nt; j++) {
+                        wtest_t t = b->tests[kt->t0 + j];
+                        for (int sgn = 0; sgn < 2; sgn++)
+                            for (uint64_t m = sgn ? t.neg : t.pos; m; m &= m - 1) {
+                                GROW(lits, cap_lits, nl + 1);
+                                lits[nl++] = (blit_t){t.word * 64 + (uint32_t)__builtin_ctzll(m),
+                                                      (uint32_t)sgn ^ neg};
+                            }
+                    }
+                    continue;
+                }
+                if (kt->nt && kt->nt <= MAX_GROUP) { /* the other kind: a whole group */
+                    whole[nw++] = kg;
+                    continue;
+                }
             }
             GROW(b->kids, x->cap_kids, b->n_kids + 1);
             b->kids[b->n_kids++] = kg << 1 | neg;
@@ -140,12 +169,24 @@ static uint32_t make_gate(cx_t *x, pn_t node, const pn_t *kids, uint32_t n, uint
         uint64_t m = 1ull << (lits[i].bit & 63);
         *(lits[i].neg ? &b->tests[b->n_tests - 1].neg : &b->tests[b->n_tests - 1].pos) |= m;
     }
+    uint32_t n_whole = 0;
     for (uint32_t i = 0; i < nw; i++) {
-        wtest_t t = b->tests[b->gates[whole[i]].t0];
-        GROW(b->tests, x->cap_tests, b->n_tests + 1);
-        b->tests[b->n_tests++] = t;
+        /* a group is an AND of tests: an OR kid's tests, flipped, are its negation's */
+        const gate_t *kt = &b->gates[whole[i]];
+        for (uint32_t j = 0; j < kt->nt; j++) {
+            wtest_t t = b->tests[kt->t0 + j];
+            if (kt->op == G_OR) {
+                uint64_t p = t.pos;
+                t.pos = t.neg;
+                t.neg = p;
+            }
+            t.last = j + 1 == kt->nt;
+            GROW(b->tests, x->cap_tests, b->n_tests + 1);
+            b->tests[b->n_tests++] = t;
+            n_whole++;
+        }
     }
-    b->gates[b->n_gates].nw = nw;
+    b->gates[b->n_gates].nw = n_whole;
     free(whole);
     free(lits);
     if (node != UINT32_MAX) x->gate_of[node] = b->n_gates;
@@ -172,6 +213,9 @@ bitform_t *bitform_new(const circuit_t *c, const pn_t *roots, uint32_t n, const 
         b->ready[k] = b->n_gates;
         b->n_roots++;
     }
+    /* most states satisfy no root: one gate over them all says so at once */
+    b->any = UINT32_MAX;
+    if (n > 1 && !x.over) b->any = make_gate(&x, UINT32_MAX, roots, n, G_OR);
     free(x.gate_of);
     if (too_big(&x)) {
         bitform_free(b);
@@ -194,12 +238,14 @@ void bitform_free(bitform_t *b) {
     free(b);
 }
 
-/* Some whole test holds entirely (no branch per test). */
+/* Some group of whole tests holds entirely (no branch per test). */
 static inline uint8_t any_whole(const wtest_t *t, const wtest_t *te, const uint64_t *bits) {
-    uint64_t hit = 0;
+    uint64_t hit = 0, all = 1; /* all: the current group so far */
     for (; t < te; t++) {
         uint64_t w = bits[t->word];
-        hit |= ((w & t->pos) == t->pos) & !(w & t->neg);
+        all &= ((w & t->pos) == t->pos) & !(w & t->neg);
+        hit |= all & t->last;
+        all |= t->last; /* a new group starts */
     }
     return hit != 0;
 }
@@ -275,6 +321,7 @@ int32_t bitform_eval(bitform_t *b, const uint64_t *bits) {
         memset(b->stamp, 0, (b->n_gates + 1) * sizeof *b->stamp);
         b->epoch = 1;
     }
+    if (b->any != UINT32_MAX && !lazy(b, b->any, bits)) return -1;
     for (uint32_t k = 0; k < b->n_roots; k++) {
         uint32_t r = b->roots[k];
         if (lazy(b, r >> 1, bits) ^ (r & 1)) return (int32_t)k;
