@@ -229,7 +229,8 @@ static void hook_line(sample_t *s, game_t *g, reasoner_t *r, uint32_t role, doub
     lbs_stats(l, &st);
     uint64_t hb, ht;
     double tb = hook_time(s, l, true, &hb), tt = hook_time(s, l, false, &ht);
-    printf("hook share=%.2f formulas alpha=%u beta=%u in_hook alpha=%u beta=%u bits=%u lifted=%u "
+    printf("hook share=%.2f guarded_alpha=%u guarded_beta=%u hook_alpha=%u hook_beta=%u bits=%u "
+           "lifted=%u "
            "bits_ns=%.1f terms_ns=%.1f bits_steps=%.4f terms_steps=%.3f hits=%llu/%llu%s\n",
            share, st.n_alpha, st.n_beta, st.hook_alpha, st.hook_beta, st.bit_formulas,
            st.bit_lifted, tb * 1e9, tt * 1e9, step > 0 ? tb / step : 0, step > 0 ? tt / step : 0,
@@ -298,13 +299,16 @@ int regress_cost(game_t *g, reasoner_t *r, uint32_t role, double budget, regress
             match_free(m);
         }
     }
-    uint32_t lf[2], bf[2];
     const fcost_t *cc[2] = {c[0], c[1]};
-    fit(cc, n, share * step, s.conv + s.idx, false, lf);
-    fit(cc, n, share * step, 0, true, bf);
-    printf("fit share=%.2f formulas_i>=1 alpha=%u beta=%u lifted_alpha=%u lifted_beta=%u "
-           "bits_alpha=%u bits_beta=%u\n",
-           share, n[0] ? n[0] - 1 : 0, n[1] ? n[1] - 1 : 0, lf[0], lf[1], bf[0], bf[1]);
+    double shares[3] = {share, 1, 3}; /* and a whole step, and the hook's default 3 */
+    for (int k = 0; k < 3; k++) {
+        uint32_t lf[2], bf[2];
+        fit(cc, n, shares[k] * step, s.conv + s.idx, false, lf);
+        fit(cc, n, shares[k] * step, 0, true, bf);
+        printf("fit share=%.2f formulas_i>=1 alpha=%u beta=%u lifted_alpha=%u lifted_beta=%u "
+               "bits_alpha=%u bits_beta=%u\n",
+               shares[k], n[0] ? n[0] - 1 : 0, n[1] ? n[1] - 1 : 0, lf[0], lf[1], bf[0], bf[1]);
+    }
     fflush(stdout);
     hook_line(&s, g, r, role, budget, share, step);
     for (uint32_t k = 0; k < s.n; k++) {
