@@ -299,6 +299,9 @@ int regress_cost(game_t *g, reasoner_t *r, uint32_t role, double budget, regress
             match_free(m);
         }
     }
+    for (int side = 0; side < 2; side++) /* trailing false formulas (the sequence ended) */
+        while (n[side] && !regress_step(rg, side, n[side] - 1)->literals)
+            n[side]--;
     const fcost_t *cc[2] = {c[0], c[1]};
     double shares[3] = {share, 1, 3}; /* and a whole step, and the hook's default 3 */
     for (int k = 0; k < 3; k++) {
