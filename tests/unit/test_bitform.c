@@ -33,7 +33,7 @@
 #include "uct.h"
 
 #define MAX_FORMS 32
-#define MAX_STATES 2500 /* per game */
+#define MAX_STATES 1500 /* per game */
 #define WORK 50000000u  /* matcher steps: never reached by these formulas */
 
 static const char *corpus_dir(void) {
