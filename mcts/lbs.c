@@ -497,6 +497,20 @@ lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *
 
 /* ---- on an engine's bitset states ---- */
 
+/* One random joint move from s into out, as a rollout step takes it (every role's legal
+ * moves, then the next state); false when some role has none. joint: one slot per role. */
+static bool random_step(engine_t *e, const eng_state_t *s, splitmix_t *rng, term_t *joint,
+                        eng_state_t *out) {
+    for (uint32_t r = 0; r < engine_game(e)->n_roles; r++) {
+        const term_t *mv;
+        uint32_t m = engine_legal(e, s, r, &mv);
+        if (!m) return false;
+        joint[r] = mv[splitmix_next(rng) % m];
+    }
+    engine_next(e, s, joint, out);
+    return true;
+}
+
 /* Up to CAL_STATES non-terminal states of seeded random playouts on e into st (each made
  * with engine_state_new); returns how many. */
 static uint32_t engine_samples(engine_t *e, eng_state_t **st) {
@@ -508,15 +522,7 @@ static uint32_t engine_samples(engine_t *e, eng_state_t **st) {
         engine_initial(e, s);
         for (uint32_t k = 0; k < 1000 && n < CAL_STATES && !engine_terminal(e, s); k++) {
             engine_state_copy(st[n++], s);
-            bool stuck = false;
-            for (uint32_t r = 0; r < nr && !stuck; r++) {
-                const term_t *mv;
-                uint32_t m = engine_legal(e, s, r, &mv);
-                stuck = !m;
-                if (m) joint[r] = mv[splitmix_next(&rng) % m];
-            }
-            if (stuck) break;
-            engine_next(e, s, joint, nx);
+            if (!random_step(e, s, &rng, joint, nx)) break;
             engine_state_copy(s, nx);
         }
     }
@@ -536,15 +542,7 @@ double lbs_engine_step_seconds(engine_t *e, double seconds) {
     while (t < seconds) {
         engine_initial(e, s);
         for (uint32_t k = 0; k < 1000 && !engine_terminal(e, s); k++, steps++) {
-            bool stuck = false;
-            for (uint32_t r = 0; r < nr && !stuck; r++) {
-                const term_t *mv;
-                uint32_t m = engine_legal(e, s, r, &mv);
-                stuck = !m;
-                if (m) joint[r] = mv[splitmix_next(&rng) % m];
-            }
-            if (stuck) break;
-            engine_next(e, s, joint, nx);
+            if (!random_step(e, s, &rng, joint, nx)) break;
             eng_state_t *tmp = s;
             s = nx, nx = tmp;
         }

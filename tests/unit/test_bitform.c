@@ -91,6 +91,7 @@ static void check_game(game_t *g, uint32_t steps, uint64_t min_hits) {
     regress_default_opts(&ro);
     ro.budget = 0;
     ro.max_steps = steps;
+    ro.use_mutexes = false; /* Z3 proofs that only prune: seconds under the sanitizers */
     char err[320];
     double t0 = now_seconds();
     regress_t *rg = regress_new(g, r, 0, &ro, err, sizeof err);
@@ -338,7 +339,6 @@ static void test_lbs_tictactoe(void **state) {
 static void test_lbs_connect4(void **state) {
     (void)state;
     check_lbs("connect4.kif", 1, LBS_CONFIRM_Z3);
-    check_lbs("connect4.kif", 1, LBS_CONFIRM_NONE);
 }
 
 int main(void) {
