@@ -835,13 +835,14 @@ int lbs_hook(void *ctx, const state_t *s) {
 }
 
 int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i) {
+    if (!l->eng) return 0; /* no engine taken: its states cannot be read */
     checked_t c = {.es = s, .words = engine_state_words(s)};
     return check(l, &c, i, false);
 }
 
 int lbs_state_hook(void *ctx, const eng_state_t *s) {
     lbs_t *l = ctx;
-    if (!l->st.hook_alpha && !l->st.hook_beta) return -1;
+    if (!l->eng || (!l->st.hook_alpha && !l->st.hook_beta)) return -1;
     checked_t c = {.es = s, .words = engine_state_words(s)};
     int r = check(l, &c, NULL, true);
     return r > 0 ? 100 : r < 0 ? 0 : -1;

@@ -130,7 +130,8 @@ void lbs_stats(const lbs_t *l, lbs_stats_t *out);
 /* False (and nothing changes) for the interpreter. e must outlive l's use of it; a later
  * call replaces the engine. */
 bool lbs_use_engine(lbs_t *l, engine_t *e);
-/* lbs_check and lbs_hook on a state of that engine (uct_state_hook_t adapter). */
+/* lbs_check and lbs_hook on a state of that engine (uct_state_hook_t adapter); without an
+ * engine taken they find nothing (0, -1). */
 int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i);
 int lbs_state_hook(void *ctx, const eng_state_t *s);
 /* Sets u's rollout hook: on engine states when lbs_use_engine(l, e) takes e, else on
