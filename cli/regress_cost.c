@@ -10,6 +10,7 @@
 #include "fluents.h"
 #include "lbs.h"
 #include "match.h"
+#include "uct.h"
 
 #define MAX_STATES 20000
 #define FORMULA_SECONDS 2.0 /* the matcher on one formula: states past it are left out */
@@ -20,6 +21,7 @@
  * pass is the cost), unless one pass took REPEAT_BELOW seconds or more. */
 #define REPS 5
 #define REPEAT_BELOW 0.5
+#define UCT_SECONDS 2.0 /* each UCT search with the hook */
 
 typedef struct {
     engine_t *e;
@@ -204,6 +206,41 @@ static double hook_time(sample_t *s, lbs_t *l, bool on_bits, uint64_t *hits) {
     return best / (s->n ? s->n : 1);
 }
 
+/* UCT from the initial state for UCT_SECONDS with the hook at its default budget (3
+ * steps), on bitsets or on terms: rollout steps per second and the hook's share of the
+ * time, as the search sees them (its clock is around the call, conversion included). */
+static void uct_line(sample_t *s, game_t *g, uint32_t role, lbs_t *l, bool on_bits) {
+    lbs_set_hook_cost(l, 3);
+    lbs_stats_t ls;
+    lbs_stats(l, &ls);
+    uct_t *u = uct_new_engine(g, s->e, role, 1);
+    if (on_bits)
+        uct_set_state_hook(u, lbs_state_hook, l);
+    else
+        uct_set_hook(u, lbs_hook, l);
+    eng_state_t *es = engine_state_new(s->e);
+    state_t init;
+    state_init(&init);
+    engine_initial(s->e, es);
+    engine_state_terms(s->e, es, &init);
+    double t0 = now_seconds();
+    (void)uct_choose(u, &init, UCT_SECONDS, 0);
+    double dt = now_seconds() - t0;
+    uct_stats_t st;
+    uct_stats(u, &st);
+    printf("uct hook=%s hook_alpha=%u hook_beta=%u seconds=%.2f rollouts=%llu steps=%llu "
+           "steps_per_s=%.0f hook_calls=%llu hook_hits=%llu hook_ns=%.1f hook_share=%.3f\n",
+           on_bits ? "bits" : "terms", ls.hook_alpha, ls.hook_beta, dt,
+           (unsigned long long)st.rollouts, (unsigned long long)st.rollout_steps,
+           st.rollout_steps / dt, (unsigned long long)st.hook_calls,
+           (unsigned long long)st.hook_hits,
+           st.hook_calls ? st.hook_seconds / st.hook_calls * 1e9 : 0, st.hook_seconds / dt);
+    fflush(stdout);
+    state_fini(&init);
+    engine_state_free(es);
+    uct_free(u);
+}
+
 /* The hook end to end, as a search pays it per rollout step: lbs_new's formulas (backward
  * search again under the budget, guarded; no Z3, which is paid per hit, not per step),
  * those the hook takes within `share` of a step on the engine, timed on the sample on
@@ -235,6 +272,8 @@ static void hook_line(sample_t *s, game_t *g, reasoner_t *r, uint32_t role, doub
            share, st.n_alpha, st.n_beta, st.hook_alpha, st.hook_beta, st.bit_formulas,
            st.bit_lifted, tb * 1e9, tt * 1e9, step > 0 ? tb / step : 0, step > 0 ? tt / step : 0,
            (unsigned long long)hb, (unsigned long long)ht, hb != ht ? " DIFFERENT" : "");
+    uct_line(s, g, role, l, true);
+    uct_line(s, g, role, l, false);
     lbs_free(l);
 }
 

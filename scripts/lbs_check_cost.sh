@@ -52,7 +52,8 @@ for spec in "games/tictactoe.kif:xplayer" "games/connect4.kif:red" \
         /^# cost / { delete c; kv($0, c); step = c["step_ns"]; conv = c["to_terms_ns"] + c["index_ns"] }
         /^fit / { delete f; kv($0, f); fit[f["share"] + 0] = f["lifted_alpha"] "/" f["lifted_beta"] " → " f["bits_alpha"] "/" f["bits_beta"]; all = f["alpha"] "/" f["beta"] }
         /^hook / { delete h; kv($0, h) }
-        END { printf "| %s | %.0f | %.0f | %s | %s | %s | %s | %s/%s | %.0f (%.3f) | %.0f (%.2f) |\n", game, step, conv, all, fit['"$SHARE"' + 0], fit[1], fit[3], h["hook_alpha"] "/" h["hook_beta"] " of " h["guarded_alpha"], h["guarded_beta"], h["bits_ns"], h["bits_steps"], h["terms_ns"], h["terms_steps"] }
+        /^uct / { delete u; kv($0, u); ush[u["hook"]] = sprintf("%.0f", u["steps_per_s"]); ushare[u["hook"]] = sprintf("%.1f%%", 100 * u["hook_share"]); uin = u["hook_alpha"] "/" u["hook_beta"] }
+        END { printf "| %s | %.0f | %.0f | %s | %s | %s | %s | %s/%s | %.0f (%.3f) | %.0f (%.2f) | %s | %s → %s | %s → %s |\n", game, step, conv, all, fit['"$SHARE"' + 0], fit[1], fit[3], h["hook_alpha"] "/" h["hook_beta"] " of " h["guarded_alpha"], h["guarded_beta"], h["bits_ns"], h["bits_steps"], h["terms_ns"], h["terms_steps"], uin, ush["terms"], ush["bits"], ushare["terms"], ushare["bits"] }
     ' "$tmp/out")$'\n'
 done
 
@@ -76,9 +77,12 @@ done
     echo "conversion to terms once). *hook*: the rollout hook itself (lbs_new's formulas, those"
     echo "that passed its guard, α/β in the hook within $SHARE of a step), in ns per call and in"
     echo "steps, on bitsets and, converting each state to terms first as before, on terms."
+    echo "*UCT*: a 2 s UCT search from the initial state with the hook at its default"
+    echo "budget (3 steps; α/β in the hook): rollout steps per second and the hook's share of"
+    echo "the search time, hook on terms → hook on bitsets."
     echo
-    echo "| game | step ns | to terms ns | all α/β | fit $SHARE | fit 1 | fit 3 | hook α/β of guarded | hook on bits ns (steps) | same on terms ns (steps) |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| game | step ns | to terms ns | all α/β | fit $SHARE | fit 1 | fit 3 | hook α/β of guarded | hook on bits ns (steps) | same on terms ns (steps) | UCT hook α/β | UCT steps/s | UCT hook share |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     printf "%s" "$games"
     echo
     echo "## Per formula"
