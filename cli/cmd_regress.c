@@ -14,6 +14,9 @@
 #include "mutex.h"
 #include "regress.h"
 #include "smt.h"
+#ifdef HAVE_MCTS
+#include "regress_cost.h"
+#endif
 #include "verify.h"
 #endif
 
@@ -21,7 +24,8 @@ static const char *const regress_help =
     "usage: ggp regress GAME --role R [--budget SEC] [--max-size N] [--depth D]\n"
     "                   [--steps I] [--no-mutex] [--ground] [--print]\n"
     "                   [--check [--no-z3] [--max-states N]] [--hits N [--hits-seconds S]]\n"
-    "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n\n"
+    "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n"
+    "                   [--cost N [--cost-share X] [--engine E]]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
     "(R to move when i is odd); beta_i is the same for the other role. Prints one line per\n"
@@ -67,7 +71,39 @@ static const char *const regress_help =
     "  --verify-nodes K  with --verify, states one search may expand (default 1000000)\n"
     "  --verify-seconds S  with --verify, time per formula (default 60): states past it are\n"
     "                 left out of its line (states=N says how many it took), and a search\n"
-    "                 still running then is undecided; the random matches get as long\n\n"
+    "                 still running then is undecided; the random matches get as long\n"
+    "  --cost N       afterwards, what checking the formulas costs in MCTS rollouts: play N\n"
+    "                 seeded random matches on a grounded engine and time, on their states,\n"
+    "                 each formula by the lifted matcher (the state turned into terms and\n"
+    "                 indexed first, as a hook on terms pays it) and as a circuit on the\n"
+    "                 bitset state (the rollout hook on a ground engine), against one\n"
+    "                 rollout step (every role's legal moves, then the next state):\n"
+    "                   # cost engine=K states=N step_ns=S to_terms_ns=T index_ns=I\n"
+    "                   cost side=S i=I literals=L disjuncts=D program=P states=N\n"
+    "                        lifted_ns=X bits_ns=Y straight_ns=Z lifted_steps=X/S\n"
+    "                        bits_steps=Y/S speedup=X/Y disagree=M\n"
+    "                 (program: the circuit's size; bits_ns: its gates on demand, as the\n"
+    "                 hook evaluates it; straight_ns: every gate in order, for comparison;\n"
+    "                 bits_ns=-1e+09: too big to ground;\n"
+    "                 disagree: states where the two find different first disjuncts, exit 4)\n"
+    "                 and how many formulas with i >= 1 fit in a share of a step each way\n"
+    "                 (--cost-share, then 1 and 3 steps: the hook's default budget):\n"
+    "                   fit share=X formulas_i>=1 alpha=A beta=B lifted_alpha=LA\n"
+    "                       lifted_beta=LB bits_alpha=BA bits_beta=BB\n"
+    "                 then the MCTS rollout hook itself (made again within --budget, no Z3:\n"
+    "                 that is paid per hit), with the formulas it takes within that share,\n"
+    "                 per state on bitsets and on terms (converted first, as before):\n"
+    "                   hook share=X guarded_alpha=A guarded_beta=B hook_alpha=HA\n"
+    "                        hook_beta=HB\n"
+    "                        bits=N lifted=M bits_ns=Y terms_ns=X bits_steps=Y/S\n"
+    "                        terms_steps=X/S hits=H1/H2\n"
+    "                 and a 2 s UCT search from the initial state with that hook at its\n"
+    "                 default budget (3 steps), on bitsets then on terms:\n"
+    "                   uct hook=bits|terms hook_alpha=A hook_beta=B seconds=T rollouts=R\n"
+    "                       steps=S steps_per_s=X hook_calls=C hook_hits=H hook_ns=N\n"
+    "                       hook_share=F\n"
+    "  --cost-share X with --cost, the share of a rollout step for the fit line (default "
+    "0.2)\n" ENGINE_HELP "                 (--cost needs ground or compiled)\n\n"
     "Games that are not two-player turn-taking (one role chooses, the other plays its only\n"
     "move, a no-op), and GDL-II games, are reported as unsupported (exit 3).\n";
 
@@ -326,7 +362,9 @@ int cmd_regress(int argc, char **argv) {
     unsigned long long max_size = 200000, depth = 4, steps = 0;
     bool print = false, mutexes = true, check = false, z3 = true, ground = false;
     unsigned long long max_states = 2000000, hits = 0, verify = 0, seed = 1, verify_nodes = 1000000;
-    double verify_seconds = 60;
+    double verify_seconds = 60, cost_share = 0.2;
+    unsigned long long cost = 0;
+    engine_kind_t engine = ENGINE_AUTO;
     for (int i = 1; i < argc; i++) {
         if (opt_is_help(argv[i])) {
             fputs(regress_help, stdout);
@@ -356,6 +394,12 @@ int cmd_regress(int argc, char **argv) {
             if (!opt_uint("--verify-nodes", v, &verify_nodes)) return 2;
         } else if (opt_value(argc, argv, &i, "--verify-seconds", &v)) {
             if (!opt_double("--verify-seconds", v, &verify_seconds)) return 2;
+        } else if (opt_value(argc, argv, &i, "--cost", &v)) {
+            if (!opt_uint("--cost", v, &cost)) return 2;
+        } else if (opt_value(argc, argv, &i, "--cost-share", &v)) {
+            if (!opt_double("--cost-share", v, &cost_share)) return 2;
+        } else if (opt_value(argc, argv, &i, "--engine", &v)) {
+            if (!opt_engine(v, &engine)) return 2;
         } else if (!strcmp(argv[i], "--ground"))
             ground = true;
         else if (!strcmp(argv[i], "--print"))
@@ -380,7 +424,8 @@ int cmd_regress(int argc, char **argv) {
 #ifndef HAVE_REGRESS
     (void)budget, (void)max_size, (void)depth, (void)steps, (void)print, (void)mutexes, (void)check,
         (void)z3, (void)max_states, (void)hits, (void)ground, (void)hits_seconds, (void)verify,
-        (void)seed, (void)verify_nodes, (void)verify_seconds;
+        (void)seed, (void)verify_nodes, (void)verify_seconds, (void)cost, (void)cost_share,
+        (void)engine;
     fprintf(stderr, "ggp regress: built without the regress library\n");
     return 2;
 #else
@@ -434,6 +479,15 @@ int cmd_regress(int argc, char **argv) {
             int vrc = run_verify(g, r, rg, (uint32_t)ri, &vo);
             if (vrc) rc = vrc;
         }
+#ifdef HAVE_MCTS
+        if (cost) {
+            int crc =
+                regress_cost(g, r, (uint32_t)ri, budget, rg, engine, (uint32_t)cost, cost_share);
+            if (crc) rc = crc;
+        }
+#else
+        (void)cost, (void)cost_share, (void)engine;
+#endif
         regress_free(rg);
     }
     reason_free(r);

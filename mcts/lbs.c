@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitform.h"
 #include "bounded.h"
+#include "fluents.h"
 #include "ground.h"
 #include "match.h"
 #include "regress.h"
@@ -30,6 +32,13 @@
 #define ACTIVE_GAP 0.005 /* seconds: a longer gap between checks is not search time */
 #define Z3_GRACE 0.005   /* seconds of Z3 always allowed (the first confirmations) */
 #define CACHE_BITS 16    /* Z3 answers remembered (by state hash, side and i) */
+/* Bitset circuits (lbs_use_engine): a formula whose grounding passes these stays on the
+ * lifted matcher; the grounding takes at most BIT_SHARE of the budget (BIT_MIN_SECONDS at
+ * least). A circuit the size of BIT_SIZE takes some hundred microseconds a state. */
+#define BIT_NODES 200000u
+#define BIT_SIZE 400000u
+#define BIT_SHARE 0.1
+#define BIT_MIN_SECONDS 0.2
 
 /* One compiled formula: α_i or β_i. */
 typedef struct {
@@ -40,6 +49,9 @@ typedef struct {
     uint64_t work_cap; /* matcher steps an evaluation may take (giving up: no hit) */
     bool in_hook;      /* cheap enough for the rollout hook */
     bool measured;     /* cost measured (as it was made, with stop_cost) */
+    form_t *form;      /* the formula, kept for grounding on an engine's fluents */
+    bitform_t *bits;   /* its disjuncts on bitset states (lbs_use_engine), or NULL */
+    double ecost;      /* with an engine: mean seconds of one evaluation on its states */
 } lform_t;
 
 /* A remembered Z3 answer: the same state and formula always get the same one. */
@@ -54,6 +66,8 @@ typedef struct {
 typedef struct {
     match_t *m;
     char *key;
+    form_t *form;    /* the conjunct alone */
+    bitform_t *bits; /* the same on bitset states (lbs_use_engine), or NULL */
 } guard_t;
 
 struct lbs {
@@ -75,6 +89,14 @@ struct lbs {
     double z3_max;    /* the longest Z3 call so far (the estimate for the next one) */
     double last_check;
     zcache_t *cache;
+    term_store_t *store; /* the game's store (grounding on an engine makes terms) */
+    double hook_steps;   /* the hook's budget in rollout steps (lbs_set_hook_cost) */
+    /* on an engine's bitset states (lbs_use_engine) */
+    engine_t *eng;    /* NULL: the hook reads term states */
+    double eng_step;  /* mean seconds of one rollout step on it */
+    double conv_cost; /* seconds to turn one of its states into indexed terms */
+    state_t eterms;   /* the state being checked as terms, when a formula needs them */
+    bool eterms_ok;   /* eterms (and ms) hold the state being checked */
 };
 
 void lbs_default_opts(lbs_opts_t *o) {
@@ -100,14 +122,13 @@ static uint32_t guard_of(lbs_t *l, const form_t *f) {
     form_t *g = form_new();
     form_push(g, fconj_copy(f->common));
     match_t *m = match_new(l->ts, g);
-    form_free(g);
     if (!m) {
+        form_free(g);
         sb_fini(&sb);
         return NO_GUARD;
     }
     l->guards = xrealloc(l->guards, (l->n_guards + 1) * sizeof *l->guards);
-    l->guards[l->n_guards].m = m;
-    l->guards[l->n_guards].key = xstrdup(sb_str(&sb));
+    l->guards[l->n_guards] = (guard_t){.m = m, .key = xstrdup(sb_str(&sb)), .form = g};
     sb_fini(&sb);
     return l->n_guards++;
 }
@@ -144,7 +165,18 @@ static bool compile_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf
         return false;
     }
     lf->guard = guard_of(l, f);
+    lf->form = form_copy(f);
     return true;
+}
+
+/* Forgets a formula: never tried again (like a false one). */
+static void lform_clear(lform_t *lf) {
+    match_free(lf->m);
+    lf->m = NULL;
+    form_free(lf->form);
+    lf->form = NULL;
+    bitform_free(lf->bits);
+    lf->bits = NULL;
 }
 
 /* Compiling as backward search goes (regress_cb): each formula is compiled (and grounded
@@ -248,21 +280,33 @@ static void free_states(state_t *st) {
     free(st);
 }
 
+/* On an engine: the formula (or its guard) is evaluated by the lifted matcher, on the state
+ * turned into terms. */
+static bool needs_terms(const lbs_t *l, const lform_t *lf) {
+    return !lf->bits || (lf->guard != NO_GUARD && !l->guards[lf->guard].bits);
+}
+
 /* Which formulas the hook uses: by increasing i, α_i then β_i, those that fit in a total
  * cost of `steps` rollout steps per check (all when steps <= 0): the checks then slow the
  * rollouts down by at most that factor. α_0/β_0 never: the hook is not called on terminal
  * states. */
 static void choose_hook(lbs_t *l, double steps) {
+    l->hook_steps = steps;
     l->st.hook_alpha = l->st.hook_beta = 0;
-    double left = steps * l->step_cost;
+    double left = steps * (l->eng ? l->eng_step : l->step_cost);
+    bool converting = false; /* on an engine: a formula chosen so far needs the terms */
     uint32_t n = l->n[0] > l->n[1] ? l->n[0] : l->n[1];
     for (uint32_t i = 0; i < n; i++)
         for (int side = 0; side < 2; side++) {
             if (i >= l->n[side]) continue;
             lform_t *lf = &l->f[side][i];
-            lf->in_hook = lf->m && i > 0 && (steps <= 0 || lf->cost <= left);
+            bool terms = l->eng && needs_terms(l, lf);
+            double cost =
+                !l->eng ? lf->cost : lf->ecost + (terms && !converting ? l->conv_cost : 0);
+            lf->in_hook = lf->m && i > 0 && (steps <= 0 || cost <= left);
             if (!lf->in_hook) continue;
-            left -= lf->cost;
+            left -= cost;
+            converting |= terms;
             *(side ? &l->st.hook_beta : &l->st.hook_alpha) += 1;
         }
 }
@@ -299,8 +343,7 @@ static void calibrate_one(lbs_t *l, lform_t *lf, const state_t *st, uint32_t n, 
     lf->work_cap = most * WORK_SLACK > WORK_FLOOR ? most * WORK_SLACK : WORK_FLOOR;
     if (lf->work_cap > CAL_WORK) lf->work_cap = CAL_WORK;
     if (slow) {
-        match_free(lf->m); /* never tried again (like a false formula) */
-        lf->m = NULL;
+        lform_clear(lf);
         l->st.too_slow++;
     }
 }
@@ -337,10 +380,8 @@ void lbs_set_hook_cost(lbs_t *l, double steps) {
 
 /* Drops formula i of a side and every later one (they are built on it). */
 static void drop_from(lbs_t *l, int side, uint32_t i) {
-    for (uint32_t k = i; k < l->n[side]; k++) {
-        match_free(l->f[side][k].m);
-        l->f[side][k].m = NULL;
-    }
+    for (uint32_t k = i; k < l->n[side]; k++)
+        lform_clear(&l->f[side][k]);
     l->n[side] = i;
 }
 
@@ -402,6 +443,9 @@ lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *
     bool z3 = o->confirm == LBS_CONFIRM_Z3;
     lbs_t *l = xcalloc(1, sizeof *l);
     l->ts = g->ts;
+    l->store = g->ts;
+    l->hook_steps = HOOK_COST;
+    state_init(&l->eterms);
     l->o = *o;
     l->ms = match_state_new();
     if (z3) {
@@ -451,15 +495,188 @@ lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *
     return l;
 }
 
+/* ---- on an engine's bitset states ---- */
+
+/* One random joint move from s into out, as a rollout step takes it (every role's legal
+ * moves, then the next state); false when some role has none. joint: one slot per role. */
+static bool random_step(engine_t *e, const eng_state_t *s, splitmix_t *rng, term_t *joint,
+                        eng_state_t *out) {
+    for (uint32_t r = 0; r < engine_game(e)->n_roles; r++) {
+        const term_t *mv;
+        uint32_t m = engine_legal(e, s, r, &mv);
+        if (!m) return false;
+        joint[r] = mv[splitmix_next(rng) % m];
+    }
+    engine_next(e, s, joint, out);
+    return true;
+}
+
+/* Up to CAL_STATES non-terminal states of seeded random playouts on e into st (each made
+ * with engine_state_new); returns how many. */
+static uint32_t engine_samples(engine_t *e, eng_state_t **st) {
+    uint32_t nr = engine_game(e)->n_roles, n = 0;
+    term_t *joint = xmalloc((nr + 1) * sizeof *joint);
+    eng_state_t *s = engine_state_new(e), *nx = engine_state_new(e);
+    splitmix_t rng = {0x5eed};
+    for (uint32_t play = 0; play < 64 && n < CAL_STATES; play++) {
+        engine_initial(e, s);
+        for (uint32_t k = 0; k < 1000 && n < CAL_STATES && !engine_terminal(e, s); k++) {
+            engine_state_copy(st[n++], s);
+            if (!random_step(e, s, &rng, joint, nx)) break;
+            engine_state_copy(s, nx);
+        }
+    }
+    engine_state_free(s);
+    engine_state_free(nx);
+    free(joint);
+    return n;
+}
+
+double lbs_engine_step_seconds(engine_t *e, double seconds) {
+    uint32_t nr = engine_game(e)->n_roles;
+    term_t *joint = xmalloc((nr + 1) * sizeof *joint);
+    eng_state_t *s = engine_state_new(e), *nx = engine_state_new(e);
+    splitmix_t rng = {0x5eed};
+    uint64_t steps = 0;
+    double t0 = now_seconds(), t = 0;
+    while (t < seconds) {
+        engine_initial(e, s);
+        for (uint32_t k = 0; k < 1000 && !engine_terminal(e, s); k++, steps++) {
+            if (!random_step(e, s, &rng, joint, nx)) break;
+            eng_state_t *tmp = s;
+            s = nx, nx = tmp;
+        }
+        t = now_seconds() - t0;
+        if (!steps && t > 0) break; /* a game that ends at once */
+    }
+    engine_state_free(s);
+    engine_state_free(nx);
+    free(joint);
+    return steps ? t / steps : 0;
+}
+
+/* Mean seconds of the matcher on the states (terms[0..n), for at most CAL_SECONDS), less
+ * idx: the indexing each evaluation needs first. */
+static double lifted_seconds(lbs_t *l, match_t *m, uint64_t cap, const state_t *terms, uint32_t n,
+                             double idx) {
+    double t0 = now_seconds(), t = 0;
+    uint32_t k = 0;
+    while (k < n && (k == 0 || t < CAL_SECONDS)) {
+        match_state_set(l->ms, l->ts, &terms[k++]);
+        (void)match_eval_within(m, l->ms, cap);
+        t = now_seconds() - t0;
+    }
+    return k && t / k > idx ? t / k - idx : 0;
+}
+
+static double bits_seconds(bitform_t *b, eng_state_t **st, uint32_t n) {
+    double t0 = now_seconds();
+    for (uint32_t k = 0; k < n; k++)
+        (void)bitform_eval(b, engine_state_words(st[k]));
+    return n ? (now_seconds() - t0) / n : 0;
+}
+
+/* The cost of each formula on e's states, as the hook pays it: on bitsets, or by the
+ * matcher on the state as terms; the conversion (terms, then the index) is paid once per
+ * check, by whichever formula needs it first (choose_hook). */
+static void measure_engine(lbs_t *l, engine_t *e) {
+    eng_state_t **st = xmalloc(CAL_STATES * sizeof *st);
+    state_t *terms = xcalloc(CAL_STATES, sizeof *terms);
+    for (uint32_t k = 0; k < CAL_STATES; k++)
+        st[k] = engine_state_new(e), state_init(&terms[k]);
+    uint32_t n = engine_samples(e, st);
+    double t0 = now_seconds();
+    for (uint32_t k = 0; k < n; k++)
+        engine_state_terms(e, st[k], &terms[k]);
+    double t1 = now_seconds();
+    for (uint32_t k = 0; k < n; k++)
+        match_state_set(l->ms, l->ts, &terms[k]);
+    double idx = n ? (now_seconds() - t1) / n : 0;
+    l->conv_cost = n ? (t1 - t0) / n + idx : 0;
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++) {
+            lform_t *lf = &l->f[side][i];
+            if (!lf->m) continue;
+            lf->ecost = lf->bits ? bits_seconds(lf->bits, st, n)
+                                 : lifted_seconds(l, lf->m, lf->work_cap, terms, n, idx);
+            if (lf->guard == NO_GUARD) continue;
+            guard_t *g = &l->guards[lf->guard];
+            lf->ecost += g->bits ? bits_seconds(g->bits, st, n)
+                                 : lifted_seconds(l, g->m, CAL_WORK, terms, n, idx);
+        }
+    for (uint32_t k = 0; k < CAL_STATES; k++)
+        engine_state_free(st[k]), state_fini(&terms[k]);
+    free(st);
+    free(terms);
+}
+
+/* Forgets what an earlier lbs_use_engine made. */
+static void drop_engine(lbs_t *l) {
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++) {
+            bitform_free(l->f[side][i].bits);
+            l->f[side][i].bits = NULL;
+        }
+    for (uint32_t k = 0; k < l->n_guards; k++) {
+        bitform_free(l->guards[k].bits);
+        l->guards[k].bits = NULL;
+    }
+    l->eng = NULL;
+    l->st.bit_formulas = l->st.bit_lifted = 0;
+}
+
+bool lbs_use_engine(lbs_t *l, engine_t *e) {
+    drop_engine(l);
+    double t0 = now_seconds();
+    term_t *fl;
+    uint32_t nb = engine_fluent_bits(e, &fl);
+    if (!nb) {
+        choose_hook(l, l->hook_steps);
+        return false;
+    }
+    vocab_t *v = vocab_from_terms(l->ts, fl, nb);
+    uint32_t *var_bit = xmalloc((vocab_count(v) + 1) * sizeof *var_bit);
+    for (uint32_t b = 0; b < nb; b++)
+        if (fl[b] != TERM_NONE) var_bit[vocab_index(v, fl[b])] = b;
+    double deadline = l->o.budget > 0 ? t0 + fmax(BIT_MIN_SECONDS, l->o.budget * BIT_SHARE) : 0;
+    for (uint32_t k = 0; k < l->n_guards; k++)
+        l->guards[k].bits = bitform_of_form(v, var_bit, l->store, l->guards[k].form, BF_FULL,
+                                            BIT_NODES, BIT_SIZE, deadline); /* its one disjunct */
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++) {
+            lform_t *lf = &l->f[side][i];
+            if (!lf->m || !lf->form) continue;
+            /* a formula without a guard has its common conjunct in every root */
+            bf_part_t part = lf->guard == NO_GUARD ? BF_FULL : BF_DISJUNCTS;
+            lf->bits = bitform_of_form(v, var_bit, l->store, lf->form, part, BIT_NODES, BIT_SIZE,
+                                       deadline);
+            *(lf->bits ? &l->st.bit_formulas : &l->st.bit_lifted) += 1;
+        }
+    free(var_bit);
+    vocab_free(v);
+    free(fl);
+    l->eng = e;
+    l->eng_step = lbs_engine_step_seconds(e, CAL_SECONDS);
+    measure_engine(l, e);
+    choose_hook(l, l->hook_steps);
+    l->st.engine_step_seconds = l->eng_step;
+    l->st.conv_seconds = l->conv_cost;
+    l->st.bit_seconds = now_seconds() - t0;
+    return true;
+}
+
 void lbs_free(lbs_t *l) {
     if (!l) return;
     for (int side = 0; side < 2; side++)
-        for (uint32_t i = 0; i < l->n[side]; i++)
-            match_free(l->f[side][i].m);
+        for (uint32_t i = 0; i < LBS_MAX; i++)
+            lform_clear(&l->f[side][i]);
     for (uint32_t k = 0; k < l->n_guards; k++) {
         match_free(l->guards[k].m);
         free(l->guards[k].key);
+        form_free(l->guards[k].form);
+        bitform_free(l->guards[k].bits);
     }
+    state_fini(&l->eterms);
     free(l->guards);
     free(l->gval);
     free(l->cache);
@@ -469,10 +686,34 @@ void lbs_free(lbs_t *l) {
     free(l);
 }
 
-/* The formula's guard holds in the indexed state (evaluated once per check). */
-static bool guard_ok(lbs_t *l, uint32_t g) {
+/* The engine state being checked, as terms indexed for the matcher (once per check). */
+static void ensure_terms(lbs_t *l, const eng_state_t *es) {
+    if (l->eterms_ok) return;
+    engine_state_terms(l->eng, es, &l->eterms);
+    match_state_set(l->ms, l->ts, &l->eterms);
+    l->eterms_ok = true;
+    l->st.term_conversions++;
+}
+
+/* The state being checked: indexed terms (es NULL), or an engine state es whose words
+ * (NULL: a term state) the bitset circuits read; the matcher then gets it as terms. */
+typedef struct {
+    const state_t *s;
+    const eng_state_t *es;
+    const uint64_t *words;
+} checked_t;
+
+/* The formula's guard holds in the state (evaluated once per check). */
+static bool guard_ok(lbs_t *l, uint32_t g, const checked_t *c) {
     if (g == NO_GUARD) return true;
-    if (l->gval[g] < 0) l->gval[g] = match_eval(l->guards[g].m, l->ms) ? 1 : 0;
+    if (l->gval[g] < 0) {
+        if (c->words && l->guards[g].bits) {
+            l->gval[g] = bitform_eval(l->guards[g].bits, c->words) == 0;
+        } else {
+            if (c->es) ensure_terms(l, c->es);
+            l->gval[g] = match_eval(l->guards[g].m, l->ms) ? 1 : 0;
+        }
+    }
     return l->gval[g] == 1;
 }
 
@@ -484,10 +725,15 @@ static bool z3_spent(const lbs_t *l) {
 /* A matcher hit, confirmed by Z3 when asked: true when it may be used. Z3's answer for
  * a state and a formula never changes, so it is remembered (keyed by a 64-bit hash of
  * the state, the side and i; replaced on collision of slots). */
-static bool confirmed(lbs_t *l, int side, uint32_t i, const state_t *s) {
+static void ensure_terms(lbs_t *l, const eng_state_t *es);
+
+/* hash: the state's (term or engine hash: they key the same cache, a clash of the two as
+ * unlikely as any); d: the disjunct that holds; s: the state, or NULL to take es as terms
+ * when Z3 is called. */
+static bool confirmed(lbs_t *l, int side, uint32_t i, uint64_t hash, int32_t d, const state_t *s,
+                      const eng_state_t *es) {
     if (!l->smt) return true;
-    uint64_t key =
-        (state_hash(s) ^ ((uint64_t)side << 63) ^ ((uint64_t)i * 0x9e3779b97f4a7c15ull)) | 1;
+    uint64_t key = (hash ^ ((uint64_t)side << 63) ^ ((uint64_t)i * 0x9e3779b97f4a7c15ull)) | 1;
     zcache_t *c = &l->cache[(key >> 7) & (((uint64_t)1 << CACHE_BITS) - 1)];
     if (c->key == key) {
         l->st.z3_cached++;
@@ -500,7 +746,11 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, const state_t *s) {
         return false;
     }
     const lform_t *lf = &l->f[side][i];
-    int z = smt_eval(l->smt, lf->handle + (uint32_t)match_hit(lf->m), s);
+    if (!s) {
+        ensure_terms(l, es);
+        s = &l->eterms;
+    }
+    int z = smt_eval(l->smt, lf->handle + (uint32_t)d, s);
     double dt = now_seconds() - t0;
     l->st.z3_seconds += dt;
     if (dt > l->z3_max) l->z3_max = dt;
@@ -519,20 +769,28 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, const state_t *s) {
 
 /* The least i of one side whose formula s satisfies (confirmed), or -1; hook: only the
  * formulas chosen for the hook. */
-static int first_hit(lbs_t *l, int side, const state_t *s, bool hook) {
+static int first_hit(lbs_t *l, int side, const checked_t *c, bool hook) {
     for (uint32_t i = 0; i < l->n[side]; i++) {
         const lform_t *lf = &l->f[side][i];
         if (!lf->m || (hook && !lf->in_hook)) continue;
-        if (!guard_ok(l, lf->guard)) continue;
-        int e = match_eval_within(lf->m, l->ms, lf->work_cap);
-        if (e < 0) l->st.match_gave_up++;
-        if (e != 1) continue;
-        if (confirmed(l, side, i, s)) return (int)i;
+        if (!guard_ok(l, lf->guard, c)) continue;
+        int32_t d; /* the disjunct that holds */
+        if (c->words && lf->bits) {
+            d = bitform_eval(lf->bits, c->words);
+        } else {
+            if (c->es) ensure_terms(l, c->es);
+            int e = match_eval_within(lf->m, l->ms, lf->work_cap);
+            if (e < 0) l->st.match_gave_up++;
+            d = e == 1 ? match_hit(lf->m) : -1;
+        }
+        if (d < 0) continue;
+        uint64_t hash = c->es ? engine_state_hash(c->es) : state_hash(c->s);
+        if (confirmed(l, side, i, hash, d, c->s, c->es)) return (int)i;
     }
     return -1;
 }
 
-static int check(lbs_t *l, const state_t *s, uint32_t *i, bool hook) {
+static int check(lbs_t *l, const checked_t *c, uint32_t *i, bool hook) {
     double t0 = now_seconds();
     /* a gap shorter than ACTIVE_GAP between two checks is search (a rollout step); a longer
      * one is idle (the other player's turn) */
@@ -544,11 +802,14 @@ static int check(lbs_t *l, const state_t *s, uint32_t *i, bool hook) {
         l->last_check = now_seconds();
         return 0;
     }
-    match_state_set(l->ms, l->ts, s);
+    if (c->es)
+        l->eterms_ok = false;
+    else
+        match_state_set(l->ms, l->ts, c->s);
     memset(l->gval, 0xff, l->n_guards);
     int res = 0;
     for (int side = 0; side < 2 && !res; side++) {
-        int k = first_hit(l, side, s, hook);
+        int k = first_hit(l, side, c, hook);
         if (k < 0) continue;
         res = side ? -1 : 1;
         (side ? l->st.hits_beta : l->st.hits_alpha)[k]++;
@@ -561,14 +822,37 @@ static int check(lbs_t *l, const state_t *s, uint32_t *i, bool hook) {
 }
 
 int lbs_check(lbs_t *l, const state_t *s, uint32_t *i) {
-    return check(l, s, i, false);
+    checked_t c = {.s = s};
+    return check(l, &c, i, false);
 }
 
 int lbs_hook(void *ctx, const state_t *s) {
     lbs_t *l = ctx;
     if (!l->st.hook_alpha && !l->st.hook_beta) return -1; /* nothing to check: no cost */
-    int r = check(l, s, NULL, true);
+    checked_t c = {.s = s};
+    int r = check(l, &c, NULL, true);
     return r > 0 ? 100 : r < 0 ? 0 : -1;
+}
+
+int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i) {
+    if (!l->eng) return 0; /* no engine taken: its states cannot be read */
+    checked_t c = {.es = s, .words = engine_state_words(s)};
+    return check(l, &c, i, false);
+}
+
+int lbs_state_hook(void *ctx, const eng_state_t *s) {
+    lbs_t *l = ctx;
+    if (!l->eng || (!l->st.hook_alpha && !l->st.hook_beta)) return -1;
+    checked_t c = {.es = s, .words = engine_state_words(s)};
+    int r = check(l, &c, NULL, true);
+    return r > 0 ? 100 : r < 0 ? 0 : -1;
+}
+
+void lbs_attach(lbs_t *l, uct_t *u, engine_t *e) {
+    if (lbs_use_engine(l, e))
+        uct_set_state_hook(u, lbs_state_hook, l);
+    else
+        uct_set_hook(u, lbs_hook, l);
 }
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out) {

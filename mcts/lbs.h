@@ -21,7 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine.h"
 #include "reason.h"
+#include "uct.h"
 
 typedef enum { LBS_CONFIRM_NONE, LBS_CONFIRM_Z3 } lbs_confirm_t;
 
@@ -103,8 +105,40 @@ typedef struct {
     uint32_t guard_unsound;    /* formulas dropped: a claimed state is no forced win */
     uint32_t guard_unverified; /* formulas dropped: the search gave up or no time was left */
     uint64_t guard_hits;       /* sample states the formulas claimed, all searched */
+    /* on an engine's bitset states (lbs_use_engine) */
+    uint32_t bit_formulas;      /* formulas evaluated on bitsets */
+    uint32_t bit_lifted;        /* formulas whose grounding was too big: on the matcher */
+    double bit_seconds;         /* lbs_use_engine: grounding, compiling, measuring */
+    double engine_step_seconds; /* one rollout step on the engine */
+    double conv_seconds;        /* one engine state turned into indexed terms */
+    uint64_t term_conversions;  /* checks on engine states that needed the terms */
 } lbs_stats_t;
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out);
+
+/* ---- on an engine's states ----
+ * With a ground or compiled engine, each formula and guard is grounded on the engine's
+ * fluents (regress/ground.h) and compiled to straight-line code over the state's words
+ * (regress/bitform.h), so the hook reads bitset states as they are; a formula whose
+ * grounding is too big (circuit nodes, or BIT_SHARE of the budget in all) stays on the
+ * lifted matcher, which then gets the state as terms (once per check). The costs are
+ * measured again on the engine (its rollout step, each formula as evaluated there) and
+ * the hook's formulas chosen anew within the same number of rollout steps. Hits are
+ * confirmed by Z3 as before (on the disjunct that holds), and only formulas the guard kept
+ * are used. Uses the game's term store: call it where lbs_new may be called. */
+
+/* False (and nothing changes) for the interpreter. e must outlive l's use of it; a later
+ * call replaces the engine. */
+bool lbs_use_engine(lbs_t *l, engine_t *e);
+/* lbs_check and lbs_hook on a state of that engine (uct_state_hook_t adapter); without an
+ * engine taken they find nothing (0, -1). */
+int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i);
+int lbs_state_hook(void *ctx, const eng_state_t *s);
+/* Sets u's rollout hook: on engine states when lbs_use_engine(l, e) takes e, else on
+ * terms (lbs_hook). */
+void lbs_attach(lbs_t *l, uct_t *u, engine_t *e);
+/* Mean seconds of one rollout step on e (every role's legal moves, then the next state,
+ * as a rollout with a hook takes it), measured over random playouts for `seconds`. */
+double lbs_engine_step_seconds(engine_t *e, double seconds);
 
 #endif

@@ -54,6 +54,7 @@ struct uct {
     double deadline;  /* of the current uct_choose (0: none); a rollout past it is dropped */
     bool dropped;     /* the current iteration's rollout ran past the deadline */
     uct_rollout_hook_t hook;
+    uct_state_hook_t state_hook; /* instead of hook: called on engine states */
     void *hook_ctx;
 
     pool_t p, spare;  /* spare: the target of compaction, swapped in afterwards */
@@ -264,10 +265,9 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
     int *val = u->val;
     uint32_t steps = 0;
     bool leaf_hit = false;
-    if (!u->hook && engine_kind(u->e) !=
-                        ENGINE_INTERP) { /* the engine's own playout: no allocation (the interpreter
-                                            takes the loop below: its steps can be slow, and a
-                                            rollout past the deadline is dropped) */
+    /* the engine's own playout: no allocation (the interpreter takes the loop below: its
+     * steps can be slow, and a rollout past the deadline is dropped) */
+    if (!u->hook && !u->state_hook && engine_kind(u->e) != ENGINE_INTERP) {
         steps = engine_playout(u->e, a, &u->rng, u->cap, val);
         for (uint32_t r = 0; r < u->nr; r++)
             if (val[r] < 0) val[r] = 0;
@@ -281,10 +281,15 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
             goals(u, a, val);
             break;
         }
-        if (u->hook) {
+        if (u->hook || u->state_hook) {
             double t0 = now_seconds();
-            engine_state_terms(u->e, a, &u->hook_state);
-            int v = u->hook(u->hook_ctx, &u->hook_state);
+            int v;
+            if (u->state_hook) {
+                v = u->state_hook(u->hook_ctx, a);
+            } else {
+                engine_state_terms(u->e, a, &u->hook_state);
+                v = u->hook(u->hook_ctx, &u->hook_state);
+            }
             u->st.hook_seconds += now_seconds() - t0;
             u->st.hook_calls++;
             if (v >= 0) {
@@ -548,6 +553,13 @@ void uct_set_memory_limit(uct_t *u, size_t bytes) {
 
 void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx) {
     u->hook = hook;
+    u->state_hook = NULL;
+    u->hook_ctx = ctx;
+}
+
+void uct_set_state_hook(uct_t *u, uct_state_hook_t hook, void *ctx) {
+    u->state_hook = hook;
+    u->hook = NULL;
     u->hook_ctx = ctx;
 }
 
@@ -627,7 +639,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
 term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
     /* the helper searches on its own thread unless a hook is set (hooks are not
      * thread-safe); its root visits are added to ours when the move is chosen */
-    uct_t *h = u->hook ? NULL : u->helper;
+    uct_t *h = u->hook || u->state_hook ? NULL : u->helper;
     search_job_t job = {h, s, seconds, max_iterations};
     pthread_t th;
     bool threaded = h && pthread_create(&th, NULL, search_main, &job) == 0;

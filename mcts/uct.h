@@ -27,6 +27,9 @@
  * the searching role in s, or -1 to continue the rollout. In a two-role game the other
  * role is given 100 - value (zero-sum assumption; likewise every other role with more). */
 typedef int (*uct_rollout_hook_t)(void *ctx, const state_t *s);
+/* The same on the engine's own state: no conversion to terms per rollout step (a hook
+ * that reads bitset states, mcts/lbs.h). */
+typedef int (*uct_state_hook_t)(void *ctx, const eng_state_t *s);
 
 typedef struct uct uct_t;
 
@@ -78,6 +81,8 @@ size_t uct_default_memory_limit(void);
 bool uct_set_threads(uct_t *u, uint32_t threads);
 /* Rollout hook (NULL: none). */
 void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx);
+/* A hook on engine states instead (NULL: none); it replaces the other kind. */
+void uct_set_state_hook(uct_t *u, uct_state_hook_t hook, void *ctx);
 
 /* Searches from s for at most `seconds` (<= 0: no time limit) and at most max_iterations
  * (0: no limit; one of the two must bound it) and returns the move for the role, or

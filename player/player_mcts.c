@@ -344,7 +344,7 @@ static void ensure_uct(mcts_player_t *p) {
                 p->opts.threads);
     if (p->opts.c >= 0) uct_set_exploration(p->uct, p->opts.c);
     if (p->opts.mem_mb) uct_set_memory_limit(p->uct, (size_t)p->opts.mem_mb << 20);
-    if (p->lbs) uct_set_hook(p->uct, lbs_hook, p->lbs);
+    if (p->lbs) lbs_attach(p->lbs, p->uct, p->engine); /* on bitsets with a ground engine */
     p->have_prev = false;
 }
 

@@ -134,6 +134,14 @@ vocab_t *vocab_new_within(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t 
     return v;
 }
 
+vocab_t *vocab_from_terms(const term_store_t *ts, const term_t *fluents, uint32_t n) {
+    vocab_t *v = xcalloc(1, sizeof *v);
+    for (uint32_t i = 0; i < n; i++)
+        if (fluents[i] != TERM_NONE) vocab_add(v, ts, fluents[i]);
+    v->proven = true;
+    return v;
+}
+
 void vocab_free(vocab_t *v) {
     if (!v) return;
     for (uint32_t k = 0; k < v->n_funs; k++)
@@ -799,8 +807,8 @@ static pn_t ground_scope_raw(gr_t *g, const fconj_t *S) {
 
 /* ds[i] := the circuit of disjunct i, *common := that of the common conjunct (PN_TRUE
  * when there is none), all in one grounding (its memo shared). */
-static void ground_parts(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f,
-                         pn_t *ds, pn_t *common) {
+void ground_split(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f, pn_t *ds,
+                  pn_t *common) {
     uint32_t nv = 1;
     for (uint32_t i = 0; i < f->n; i++) {
         uint32_t b = fconj_var_bound(ts, f->d[i]) + 1;
@@ -834,7 +842,7 @@ static void ground_parts(circuit_t *c, const vocab_t *v, term_store_t *ts, const
 
 pn_t ground_form(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f) {
     pn_t *ds = xmalloc((f->n + 1) * sizeof *ds), common;
-    ground_parts(c, v, ts, f, ds, &common);
+    ground_split(c, v, ts, f, ds, &common);
     pn_t r = pn_or(c, ds, f->n);
     if (r != PN_FALSE) {
         pn_t both[2] = {common, r};
@@ -847,7 +855,7 @@ pn_t ground_form(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t 
 void ground_disjuncts(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f,
                       pn_t *out) {
     pn_t common;
-    ground_parts(c, v, ts, f, out, &common);
+    ground_split(c, v, ts, f, out, &common);
     for (uint32_t i = 0; i < f->n; i++) {
         pn_t both[2] = {common, out[i]};
         out[i] = pn_and(c, both, 2);

@@ -24,6 +24,10 @@ vocab_t *vocab_new(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed);
  * whose sample was cut short is not proven. */
 vocab_t *vocab_new_within(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed,
                           double deadline);
+/* A given set of fluents (TERM_NONE entries and repeats skipped; indices in order of
+ * first occurrence), proven: a grounded engine's fluent table, outside which no state it
+ * represents has a fluent. */
+vocab_t *vocab_from_terms(const term_store_t *ts, const term_t *fluents, uint32_t n);
 void vocab_free(vocab_t *v);
 uint32_t vocab_count(const vocab_t *v);
 term_t vocab_fluent(const vocab_t *v, uint32_t i);
@@ -72,5 +76,10 @@ pn_t ground_form(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t 
 /* out[i] := the circuit of disjunct i with the common conjunct, for each of f's n
  * disjuncts: each implies the formula, so a state one of them holds in satisfies it. */
 void ground_disjuncts(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f, pn_t *out);
+/* ds[i] := the circuit of disjunct i alone, *common := that of the common conjunct (PN_TRUE
+ * when there is none), in one grounding: a caller that tests the common conjunct once
+ * for several formulas (the MCTS hook's guards). */
+void ground_split(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t *f, pn_t *ds,
+                  pn_t *common);
 
 #endif

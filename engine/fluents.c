@@ -1,0 +1,33 @@
+/* The grounded engines' state layout: see fluents.h. */
+#include "fluents.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+/* Each bit alone, turned into terms by the engine itself: one fact is that bit's fluent. */
+uint32_t engine_fluent_bits(engine_t *e, term_t **out) {
+    *out = NULL;
+    if (!e->n_words) return 0;
+    uint32_t n = e->n_words * 64;
+    term_t *t = xmalloc(n * sizeof *t);
+    eng_state_t *s = engine_state_new(e);
+    state_t terms;
+    state_init(&terms);
+    memset(s->bits, 0, e->n_words * sizeof *s->bits);
+    for (uint32_t b = 0; b < n; b++) {
+        s->bits[b >> 6] = 1ull << (b & 63);
+        engine_state_terms(e, s, &terms);
+        t[b] = terms.n == 1 ? terms.facts[0] : TERM_NONE;
+        s->bits[b >> 6] = 0;
+    }
+    state_fini(&terms);
+    engine_state_free(s);
+    *out = t;
+    return n;
+}
+
+const uint64_t *engine_state_words(const eng_state_t *s) {
+    return s->is_bits ? s->bits : NULL;
+}
