@@ -62,8 +62,8 @@ typedef struct {
     double hookcost;
     double z3share;
     lbs_confirm_t confirm;
-    engine_kind_t engine; /* engine=K; default: engine_default_kind() */
-    uint32_t threads;     /* threads=N (1 or 2) */
+    engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
+    uint32_t threads;        /* threads=N (1 or 2) */
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
 } mcts_opts_t;
 
