@@ -139,7 +139,7 @@ static int term_order(const term_store_t *ts, term_t a, term_t b) {
 
 /* Sorts moves in the canonical order (insertion sort: move lists are short, and mostly
  * sorted already when the engine's order is the canonical one). */
-static void sort_moves(const term_store_t *ts, term_t *m, uint32_t n) {
+void solve_sort_moves(const term_store_t *ts, term_t *m, uint32_t n) {
     for (uint32_t i = 1; i < n; i++) {
         term_t x = m[i];
         uint32_t j = i;
@@ -179,7 +179,7 @@ static bool expand_state(solve_t *s, uint32_t id, uint32_t max_states, eng_state
         nm[k] = n;
         GROW(s->moves, s->cap_moves, s->n_moves + n);
         memcpy(s->moves + s->n_moves, m, n * sizeof *m);
-        sort_moves(s->g->ts, s->moves + s->n_moves, n);
+        solve_sort_moves(s->g->ts, s->moves + s->n_moves, n);
         s->n_moves += n;
         product *= n;
     }

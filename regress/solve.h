@@ -34,6 +34,9 @@ solve_t *solve_new_engine(engine_t *e, uint32_t max_states, char *err, size_t er
 /* The same from a given root state (id 0 is the root): its reachable subgraph only. */
 solve_t *solve_new_engine_from(engine_t *e, const state_t *root, uint32_t max_states, char *err,
                                size_t errlen);
+/* Sorts moves (or any ground terms) in the solver's canonical order: by kind, name,
+ * arity, then arguments; the same whichever engine made them. */
+void solve_sort_moves(const term_store_t *ts, term_t *m, uint32_t n);
 /* The same on the interpreter over r. */
 solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen);
 solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states,
