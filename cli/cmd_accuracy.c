@@ -515,7 +515,7 @@ static bool random_position(acc_t *a, state_t *out) {
             uint32_t n = engine_legal(a->e, s, k, &m);
             term_t *sorted = n <= 256 ? buf : xmalloc(n * sizeof *sorted);
             memcpy(sorted, m, n * sizeof *m);
-            solve_sort_moves(a->g->ts, sorted, n);
+            term_sort(a->g->ts, sorted, n);
             if (n == 0)
                 ok = false;
             else

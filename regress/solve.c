@@ -122,33 +122,6 @@ static uint32_t *nmv_of(solve_t *s, uint32_t id) {
     return s->nmv + (size_t)id * s->n_roles;
 }
 
-/* A canonical order of ground terms, the same whichever engine made them: by kind, name,
- * arity, then arguments (term ids depend on the order terms were made in). */
-static int term_order(const term_store_t *ts, term_t a, term_t b) {
-    if (a == b) return 0;
-    int ka = term_kind(ts, a), kb = term_kind(ts, b);
-    if (ka != kb) return ka < kb ? -1 : 1;
-    int c = strcmp(term_sym_name(ts, term_sym(ts, a)), term_sym_name(ts, term_sym(ts, b)));
-    if (c) return c;
-    uint32_t na = term_arity(ts, a), nb = term_arity(ts, b);
-    if (na != nb) return na < nb ? -1 : 1;
-    for (uint32_t i = 0; i < na; i++)
-        if ((c = term_order(ts, term_arg(ts, a, i), term_arg(ts, b, i)))) return c;
-    return 0;
-}
-
-/* Sorts moves in the canonical order (insertion sort: move lists are short, and mostly
- * sorted already when the engine's order is the canonical one). */
-void solve_sort_moves(const term_store_t *ts, term_t *m, uint32_t n) {
-    for (uint32_t i = 1; i < n; i++) {
-        term_t x = m[i];
-        uint32_t j = i;
-        for (; j > 0 && term_order(ts, m[j - 1], x) > 0; j--)
-            m[j] = m[j - 1];
-        m[j] = x;
-    }
-}
-
 /* Expands state id: legal moves (in the canonical order, so that every engine numbers the
  * states alike), successors (interning new states). */
 static bool expand_state(solve_t *s, uint32_t id, uint32_t max_states, eng_state_t *next,
@@ -179,7 +152,7 @@ static bool expand_state(solve_t *s, uint32_t id, uint32_t max_states, eng_state
         nm[k] = n;
         GROW(s->moves, s->cap_moves, s->n_moves + n);
         memcpy(s->moves + s->n_moves, m, n * sizeof *m);
-        solve_sort_moves(s->g->ts, s->moves + s->n_moves, n);
+        term_sort(s->g->ts, s->moves + s->n_moves, n);
         s->n_moves += n;
         product *= n;
     }

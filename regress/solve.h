@@ -2,9 +2,8 @@
  *
  * Explores the reachable state graph breadth-first with a state machine (engine.h: the
  * interpreter, or the ground or compiled engine, which explore much faster), each state's
- * legal moves in a canonical order of their terms, so that every engine gives the same
- * state numbering and the same graph; then computes per
- * state and role:
+ * legal moves in the canonical order of their terms (term_sort), so that every engine gives the
+ * same state numbering and the same graph; then computes per state and role:
  *   - win_in: the least number of rounds in which the role forces goal 100 (the role
  *     commits to its move first, every joint reply of the others is considered), or
  *     SOLVE_NONE; 0 for terminal states where it has 100;
@@ -34,9 +33,6 @@ solve_t *solve_new_engine(engine_t *e, uint32_t max_states, char *err, size_t er
 /* The same from a given root state (id 0 is the root): its reachable subgraph only. */
 solve_t *solve_new_engine_from(engine_t *e, const state_t *root, uint32_t max_states, char *err,
                                size_t errlen);
-/* Sorts moves (or any ground terms) in the solver's canonical order: by kind, name,
- * arity, then arguments; the same whichever engine made them. */
-void solve_sort_moves(const term_store_t *ts, term_t *m, uint32_t n);
 /* The same on the interpreter over r. */
 solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen);
 solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states,

@@ -23,6 +23,7 @@ TREE=mcts:threads=2:parallel=tree ROOT=mcts:threads=2:parallel=root ONE=mcts:thr
 PAIRS=${PAIRS:-"$TREE,$ROOT $TREE,$ONE $ROOT,$ONE"}
 OUT=${OUT:-}
 GGP=$(ensure_ggp "$GGP") || exit 1
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
@@ -54,7 +55,7 @@ for game in $GAMES; do
 done
 table=$(
     echo "\`ggp match GAME --players A,B --startclock $STARTCLOCK --playclock $PLAYCLOCK --matches $MATCHES --swap --seed $SEED\`"
-    echo "on $(date -u '+%Y-%m-%d %H:%M UTC') ($(git rev-parse --short HEAD 2>/dev/null)), $(nproc) cores."
+    echo "on $(date -u '+%Y-%m-%d %H:%M UTC') ($commit), $(nproc) cores."
     echo "W–D–L and mean goal (± 95% interval) are A's; iterations summed over the series."
     echo
     echo "| game | A vs B | W–D–L | mean goal of A | iterations A / B | load before / after |"
