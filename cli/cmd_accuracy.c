@@ -221,6 +221,10 @@ typedef struct {
     uint32_t role, other;
     uint64_t mask_alpha, mask_beta; /* W_i bits the formulas reached */
     splitmix_t rng;
+    /* the rollouts of each mode draw from a stream of their own: where the formulas stop
+     * the lbs rollouts (they depend on the backward search's time budget) does not change
+     * the other modes' rollouts */
+    splitmix_t mode_rng[N_MODES];
     const char *name;
     /* accumulators */
     double err[N_MODES][MAX_LIST];
@@ -309,7 +313,7 @@ static int rollout(acc_t *a, batch_t *b, uint32_t id, int mode) {
         }
         const uint32_t *succ;
         uint32_t n = solve_successors(b->s, id, &succ);
-        id = succ[splitmix_next(&a->rng) % n];
+        id = succ[splitmix_next(&a->mode_rng[mode]) % n];
     }
     a->rollouts[mode]++;
     a->steps[mode] += steps;
@@ -714,6 +718,8 @@ static int run(acc_t *a) {
 
 static int accuracy(acc_opts_t *o) {
     acc_t a = {.o = *o, .rng = {o->seed}};
+    for (int mode = 0; mode < N_MODES; mode++)
+        a.mode_rng[mode].s = o->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(mode + 1));
     a.g = cli_load_game(o->path);
     if (!a.g) return 1;
     const char *base = strrchr(o->path, '/');
