@@ -17,14 +17,21 @@
  * Accuracy rollouts walk the solver's state graph (solve_successors): the same random
  * process as the reasoner's, much faster, so that 10,000 rollouts on every position fit
  * the time budget. lbs_check is deterministic, so it runs once per distinct state and is
- * remembered; the real per-step cost is measured separately with reasoner rollouts that
- * check every state (the "cost" rows). */
+ * remembered; the real per-step cost is measured separately with engine rollouts that
+ * check every state (the "cost" rows).
+ *
+ * What plays runs on the engine (engine.h, --engine): the solver, the random matches of
+ * random:N, UCT and the cost rollouts; backward search works on the reasoner's terms.
+ * The solver sorts legal moves in one canonical order and random_position does too, so
+ * every row but the timed cost rows and the MCTS rows (UCT and its playouts draw moves in
+ * the engine's own order) is the same on every engine for a seed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "commands.h"
+#include "engine.h"
 #include "reason.h"
 #include "validate.h"
 
@@ -38,7 +45,8 @@
 static const char *const accuracy_help =
     "usage: ggp accuracy GAME [--role R] [--positions all|sample:N|random:N] [--ply P]\n"
     "                   [--rollouts LIST] [--mcts-iters LIST] [--mcts-positions N]\n"
-    "                   [--budget SEC] [--seed S] [--max-states N] [--cost-seconds SEC]\n\n"
+    "                   [--budget SEC] [--seed S] [--max-states N] [--cost-seconds SEC]\n"
+    "                   [--engine E]\n\n"
     "The rollout-accuracy experiment: do rollouts that stop early when a state satisfies\n"
     "some backward-search formula alpha_i (value 100) or beta_i (value 0) estimate positions\n"
     "better? Runs the backward search for role R (Z3 confirmation on), solves the positions\n"
@@ -75,7 +83,10 @@ static const char *const accuracy_help =
     "  --budget SEC       backward-search time (default 10)\n"
     "  --seed S           random seed (default 1)\n"
     "  --max-states N     solver limit per solve (default 2000000)\n"
-    "  --cost-seconds SEC time per cost row (default 3; 0: no cost rows)\n\n"
+    "  --cost-seconds SEC time per cost row (default 3; 0: no cost rows)\n"
+    "  --engine E         the state machine of the solver, UCT and the rollouts: auto\n"
+    "                     (default: the fastest that works), interp, ground or compiled;\n"
+    "                     all rows but cost and mcts are the same on every engine\n\n"
     "Exit 4 when a Z3 confirmation disagrees with the matcher or a hit contradicts the\n"
     "exact value; 3 when the game is not supported by backward search.\n";
 
@@ -91,6 +102,7 @@ typedef struct {
     double budget, cost_seconds;
     uint64_t seed;
     uint32_t max_states;
+    engine_kind_t engine;
 } acc_opts_t;
 
 /* Parses "a,b,c" into ascending unsigned numbers. */
@@ -156,6 +168,11 @@ static int parse_option(int argc, char **argv, int *i, acc_opts_t *o) {
     else if (opt_value(argc, argv, i, "--seed", &v)) {
         if (!opt_uint("--seed", v, &x)) return 2;
         o->seed = x;
+    } else if (opt_value(argc, argv, i, "--engine", &v)) {
+        if (!engine_kind_parse(v, &o->engine)) {
+            fprintf(stderr, "ggp accuracy: unknown engine '%s'\n", v);
+            return 2;
+        }
     } else if (opt_value(argc, argv, i, "--max-states", &v)) {
         if (!opt_uint("--max-states", v, &x) || x == 0 || x > UINT32_MAX - 1) return 2;
         o->max_states = (uint32_t)x;
@@ -198,11 +215,16 @@ typedef struct {
 typedef struct {
     acc_opts_t o;
     game_t *g;
-    reasoner_t *r;
+    reasoner_t *r; /* for backward search */
+    engine_t *e;   /* for what plays */
     lbs_t *lbs;
     uint32_t role, other;
     uint64_t mask_alpha, mask_beta; /* W_i bits the formulas reached */
     splitmix_t rng;
+    /* the rollouts of each mode draw from a stream of their own: where the formulas stop
+     * the lbs rollouts (they depend on the backward search's time budget) does not change
+     * the other modes' rollouts */
+    splitmix_t mode_rng[N_MODES];
     const char *name;
     /* accumulators */
     double err[N_MODES][MAX_LIST];
@@ -291,7 +313,7 @@ static int rollout(acc_t *a, batch_t *b, uint32_t id, int mode) {
         }
         const uint32_t *succ;
         uint32_t n = solve_successors(b->s, id, &succ);
-        id = succ[splitmix_next(&a->rng) % n];
+        id = succ[splitmix_next(&a->mode_rng[mode]) % n];
     }
     a->rollouts[mode]++;
     a->steps[mode] += steps;
@@ -388,7 +410,7 @@ static void mcts_search(acc_t *a, batch_t *b, uint32_t id, uint32_t mover, const
     uint32_t nm = solve_legal(b->s, id, mover, &moves);
     for (int mode = 0; mode < N_MODES; mode++) {
         hook_ctx_t h = {a, b, mode, mover != a->role};
-        uct_t *u = uct_new(a->g, a->r, mover, splitmix_next(&a->rng));
+        uct_t *u = uct_new_engine(a->g, a->e, mover, splitmix_next(&a->rng));
         if (mode != M_PLAIN) uct_set_hook(u, accuracy_hook, &h);
         for (uint32_t k = 0; k < a->o.n_iters; k++) {
             uct_clear(u);
@@ -449,7 +471,7 @@ static bool is_position(const acc_t *a, const solve_t *s, uint32_t id) {
 static int run_whole(acc_t *a) {
     char err[200];
     double t0 = now_seconds();
-    solve_t *s = solve_new(a->g, a->r, a->o.max_states, err, sizeof err);
+    solve_t *s = solve_new_engine(a->e, a->o.max_states, err, sizeof err);
     if (!s) {
         fprintf(stderr, "ggp accuracy: %s: %s\n", a->o.path, err);
         return 3;
@@ -483,29 +505,35 @@ static int run_whole(acc_t *a) {
 }
 
 /* A random match from the initial state; true with the state at ply P in out when the
- * match is still running there. */
+ * match is still running there. Moves are drawn from the canonical order (as the solver
+ * sorts them), so that every engine plays the same matches. */
 static bool random_position(acc_t *a, state_t *out) {
-    state_t tmp;
-    state_init(&tmp);
-    reason_initial(a->r, out);
-    term_t joint[a->g->n_roles + 1];
+    eng_state_t *s = engine_state_new(a->e), *t = engine_state_new(a->e);
+    engine_initial(a->e, s);
+    term_t joint[a->g->n_roles + 1], buf[256];
     bool ok = true;
     for (uint32_t ply = 0; ok && ply <= a->o.ply; ply++) {
-        if (reason_terminal(a->r, out)) ok = false;
+        if (engine_terminal(a->e, s)) ok = false;
         for (uint32_t k = 0; ok && ply < a->o.ply && k < a->g->n_roles; k++) {
             const term_t *m;
-            uint32_t n = reason_legal(a->r, out, k, &m);
+            uint32_t n = engine_legal(a->e, s, k, &m);
+            term_t *sorted = n <= 256 ? buf : xmalloc(n * sizeof *sorted);
+            memcpy(sorted, m, n * sizeof *m);
+            term_sort(a->g->ts, sorted, n);
             if (n == 0)
                 ok = false;
             else
-                joint[k] = m[splitmix_next(&a->rng) % n];
+                joint[k] = sorted[splitmix_next(&a->rng) % n];
+            if (sorted != buf) free(sorted);
         }
         if (ok && ply < a->o.ply) {
-            reason_next(a->r, out, joint, &tmp);
-            state_copy(out, &tmp);
+            engine_next(a->e, s, joint, t);
+            engine_state_copy(s, t);
         }
     }
-    state_fini(&tmp);
+    if (ok) engine_state_terms(a->e, s, out);
+    engine_state_free(s);
+    engine_state_free(t);
     return ok;
 }
 
@@ -519,7 +547,7 @@ static int run_random(acc_t *a) {
         if (!random_position(a, &st)) continue; /* the match ended before ply P */
         char err[200];
         double t0 = now_seconds();
-        solve_t *s = solve_new_from(a->g, a->r, &st, a->o.max_states, err, sizeof err);
+        solve_t *s = solve_new_engine_from(a->e, &st, a->o.max_states, err, sizeof err);
         if (!s) {
             skipped++;
             continue;
@@ -548,32 +576,38 @@ static int run_random(acc_t *a) {
     return done ? 0 : 3;
 }
 
-/* ---------------- cost: reasoner rollouts, checking every state ---------------- */
+/* ---------------- cost: engine rollouts, checking every state ---------------- */
 
+/* The cost of a check includes handing the state to backward search as terms, as a
+ * player's search does. */
 static void cost_row(acc_t *a, int mode) {
-    state_t s, tmp;
-    state_init(&s);
-    state_init(&tmp);
+    eng_state_t *s = engine_state_new(a->e), *tmp = engine_state_new(a->e);
+    state_t terms;
+    state_init(&terms);
     term_t joint[a->g->n_roles + 1];
     uint64_t n = 0, steps = 0, checks = 0;
     lbs_stats_t st0, st1;
     lbs_stats(a->lbs, &st0);
     double t0 = now_seconds(), t;
     while ((t = now_seconds() - t0) < a->o.cost_seconds) {
-        state_copy(&s, &a->cost_states[n++ % a->n_cost]);
-        while (!reason_terminal(a->r, &s)) {
-            if (mode == M_LBS && (checks++, lbs_check(a->lbs, &s, NULL) != 0)) break;
-            if (mode == M_HOOK && (checks++, lbs_hook(a->lbs, &s) >= 0)) break;
+        engine_state_set(a->e, s, &a->cost_states[n++ % a->n_cost]);
+        while (!engine_terminal(a->e, s)) {
+            if (mode != M_PLAIN) {
+                checks++;
+                engine_state_terms(a->e, s, &terms);
+                if (mode == M_LBS && lbs_check(a->lbs, &terms, NULL) != 0) break;
+                if (mode == M_HOOK && lbs_hook(a->lbs, &terms) >= 0) break;
+            }
             for (uint32_t k = 0; k < a->g->n_roles; k++) {
                 const term_t *m;
-                uint32_t nm = reason_legal(a->r, &s, k, &m);
+                uint32_t nm = engine_legal(a->e, s, k, &m);
                 joint[k] = m[splitmix_next(&a->rng) % nm];
             }
-            reason_next(a->r, &s, joint, &tmp);
-            state_copy(&s, &tmp);
+            engine_next(a->e, s, joint, tmp);
+            engine_state_copy(s, tmp);
             steps++;
         }
-        if (mode == M_PLAIN) (void)reason_goal_value(a->r, &s, a->role);
+        if (mode == M_PLAIN) (void)engine_goal_value(a->e, s, a->role);
     }
     lbs_stats(a->lbs, &st1);
     double per = checks ? 1e6 / checks : 0; /* Z3 apart: new hits cost a confirmation */
@@ -582,8 +616,9 @@ static void cost_row(acc_t *a, int mode) {
            a->name, mode_name[mode], t, (unsigned long long)n, n / t, steps / t,
            (unsigned long long)checks, per * (st1.check_seconds - st0.check_seconds),
            per * (st1.z3_seconds - st0.z3_seconds));
-    state_fini(&s);
-    state_fini(&tmp);
+    state_fini(&terms);
+    engine_state_free(s);
+    engine_state_free(tmp);
 }
 
 /* ---------------- report ---------------- */
@@ -683,6 +718,8 @@ static int run(acc_t *a) {
 
 static int accuracy(acc_opts_t *o) {
     acc_t a = {.o = *o, .rng = {o->seed}};
+    for (int mode = 0; mode < N_MODES; mode++)
+        a.mode_rng[mode].s = o->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(mode + 1));
     a.g = cli_load_game(o->path);
     if (!a.g) return 1;
     const char *base = strrchr(o->path, '/');
@@ -698,11 +735,13 @@ static int accuracy(acc_opts_t *o) {
     }
     a.role = (uint32_t)role, a.other = 1 - a.role;
     a.r = reason_new(a.g);
+    a.e = engine_new(a.g, o->engine, stderr);
     rc = start_lbs(&a) ? run(&a) : 3;
     for (uint32_t k = 0; k < a.n_cost; k++)
         state_fini(&a.cost_states[k]);
     free(a.cost_states);
     if (a.lbs) lbs_free(a.lbs);
+    engine_free(a.e);
     reason_free(a.r);
     game_free(a.g);
     return rc;

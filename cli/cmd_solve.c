@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "engine.h"
 #include "reason.h"
 #include "validate.h"
 
@@ -12,16 +13,20 @@
 #endif
 
 static const char *const solve_help =
-    "usage: ggp solve GAME [--max-states N]\n\n"
+    "usage: ggp solve GAME [--max-states N] [--engine E]\n\n"
     "Explores every reachable state of a small game and solves it exactly: the minimax\n"
     "value of each role's goal (the role maximises, the others minimise), and the least\n"
     "number of rounds in which each role forces a win. Prints the initial state's values,\n"
     "then for each role the number of states per value and per forced-win distance.\n"
-    "Gives up past --max-states reachable states (default 5000000).\n";
+    "Gives up past --max-states reachable states (default 5000000).\n"
+    "  --engine E  the state machine that explores the states: auto (default: the fastest\n"
+    "              that works), interp, ground or compiled; every engine gives the same\n"
+    "              states and values\n";
 
 int cmd_solve(int argc, char **argv) {
     const char *path = NULL, *v;
     unsigned long long max_states = 5000000;
+    engine_kind_t kind = ENGINE_AUTO;
     for (int i = 1; i < argc; i++) {
         if (opt_is_help(argv[i])) {
             fputs(solve_help, stdout);
@@ -29,6 +34,11 @@ int cmd_solve(int argc, char **argv) {
         }
         if (opt_value(argc, argv, &i, "--max-states", &v)) {
             if (!opt_uint("--max-states", v, &max_states)) return 2;
+        } else if (opt_value(argc, argv, &i, "--engine", &v)) {
+            if (!engine_kind_parse(v, &kind)) {
+                fprintf(stderr, "ggp solve: unknown engine '%s'\n", v);
+                return 2;
+            }
         } else if (argv[i][0] == '-' || path) {
             fprintf(stderr, "ggp solve: unexpected argument '%s'\n%s", argv[i], solve_help);
             return 2;
@@ -48,9 +58,10 @@ int cmd_solve(int argc, char **argv) {
     reasoner_t *r = reason_new(g);
     char err[200];
     double t0 = now_seconds();
-    solve_t *s =
-        solve_new(g, r, (uint32_t)(max_states > UINT32_MAX - 1 ? UINT32_MAX - 1 : max_states), err,
-                  sizeof err);
+    engine_t *e = engine_new(g, kind, stderr);
+    solve_t *s = solve_new_engine(
+        e, (uint32_t)(max_states > UINT32_MAX - 1 ? UINT32_MAX - 1 : max_states), err, sizeof err);
+    engine_free(e);
     if (!s) {
         fprintf(stderr, "ggp solve: %s: %s\n", path, err);
         reason_free(r);

@@ -229,6 +229,30 @@ void term_print(const term_store_t *ts, term_t t, strbuf_t *out) {
     sb_putc(out, ')');
 }
 
+int term_order(const term_store_t *ts, term_t a, term_t b) {
+    if (a == b) return 0;
+    int ka = term_kind(ts, a), kb = term_kind(ts, b);
+    if (ka != kb) return ka < kb ? -1 : 1;
+    if (ka == TERM_VAR) return term_sym(ts, a) < term_sym(ts, b) ? -1 : 1;
+    int c = strcmp(term_sym_name(ts, term_sym(ts, a)), term_sym_name(ts, term_sym(ts, b)));
+    if (c) return c;
+    uint32_t na = term_arity(ts, a), nb = term_arity(ts, b);
+    if (na != nb) return na < nb ? -1 : 1;
+    for (uint32_t i = 0; i < na; i++)
+        if ((c = term_order(ts, term_arg(ts, a, i), term_arg(ts, b, i)))) return c;
+    return 0;
+}
+
+void term_sort(const term_store_t *ts, term_t *t, uint32_t n) {
+    for (uint32_t i = 1; i < n; i++) {
+        term_t x = t[i];
+        uint32_t j = i;
+        for (; j > 0 && term_order(ts, t[j - 1], x) > 0; j--)
+            t[j] = t[j - 1];
+        t[j] = x;
+    }
+}
+
 uint32_t term_var_bound(const term_store_t *ts, term_t t) {
     const term_node_t *nd = &ts->nodes[t];
     if (nd->ground) return 0;

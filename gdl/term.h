@@ -127,6 +127,11 @@ term_t term_find_subst(const term_store_t *ts, term_t t, const term_t *map);
 
 /* Appends the canonical text of t (trace format: "(f a b)", variables as ?vN). */
 void term_print(const term_store_t *ts, term_t t, strbuf_t *out);
+/* A canonical order of terms, the same whichever order they were made in (term ids are
+ * not): by kind, name, arity, then arguments; <0, 0 or >0. */
+int term_order(const term_store_t *ts, term_t a, term_t b);
+/* Sorts terms in that order (insertion sort: for short lists such as legal moves). */
+void term_sort(const term_store_t *ts, term_t *t, uint32_t n);
 /* Largest variable number in t plus one (0 for a ground term). */
 uint32_t term_var_bound(const term_store_t *ts, term_t t);
 /* Replaces every variable v by map[v] (TERM_NONE leaves it). */

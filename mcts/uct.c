@@ -45,7 +45,16 @@ struct uct {
     game_t *g;
     engine_t *e;
     bool owns_engine;   /* made by uct_new around a reasoner, or a helper's clone */
-    struct uct *helper; /* root parallelism: a second search on its own engine and thread */
+    struct uct *helper; /* a second search on its own engine and thread */
+    uct_parallel_t parallel;
+    /* tree parallelism: the helper's `shared` is the main search, whose tree (pool, root,
+     * memory limit) both threads use under its lock, with virtual loss; tree_active is set
+     * on the main search while both threads run, tree_iters counts the iterations they
+     * claimed */
+    struct uct *shared;
+    bool tree_active;
+    pthread_mutex_t lock;
+    uint32_t tree_iters;
     uint32_t role, nr;
     splitmix_t rng;
     double c;
@@ -72,6 +81,23 @@ struct uct {
 
     uct_stats_t st;
 };
+
+/* The search whose tree u works on: itself, or the main search for a tree-parallel
+ * helper. */
+static struct uct *T(struct uct *u) {
+    return u->shared ? u->shared : u;
+}
+static const struct uct *CT(const struct uct *u) {
+    return u->shared ? u->shared : u;
+}
+
+/* While both threads share a tree, every access to it holds the main search's lock. */
+static void tree_lock(struct uct *u) {
+    if (T(u)->tree_active) pthread_mutex_lock(&T(u)->lock);
+}
+static void tree_unlock(struct uct *u) {
+    if (T(u)->tree_active) pthread_mutex_unlock(&T(u)->lock);
+}
 
 /* ---- pool ---- */
 
@@ -107,22 +133,22 @@ static size_t tree_bytes(uint32_t nr, size_t cap_nodes, size_t cap_mv) {
 /* The capacity to grow the pool's nodes (or moves) to so that it holds `need`: doubling,
  * but no further than the memory limit allows; 0 when `need` does not fit. */
 static size_t capacity_for(const uct_t *u, bool nodes, size_t need) {
-    const pool_t *p = &u->p;
+    const pool_t *p = &CT(u)->p;
     size_t cap = nodes ? p->cap_nodes : p->cap_mv;
     while (cap < need)
         cap *= 2;
-    if (!u->mem_limit) return cap;
+    if (!CT(u)->mem_limit) return cap;
     size_t fixed = nodes ? tree_bytes(u->nr, 0, p->cap_mv) : tree_bytes(u->nr, p->cap_nodes, 0);
     size_t each = nodes ? tree_bytes(u->nr, 1, 0) : tree_bytes(u->nr, 0, 1);
-    if (fixed >= u->mem_limit) return 0;
-    size_t fit = (u->mem_limit - fixed) / each;
+    if (fixed >= CT(u)->mem_limit) return 0;
+    size_t fit = (CT(u)->mem_limit - fixed) / each;
     if (cap > fit) cap = fit;
     return cap >= need ? cap : 0;
 }
 
 /* Makes room for `need` nodes (or moves) in the pool; false when the limit forbids it. */
 static bool room_for(uct_t *u, bool nodes, size_t need) {
-    pool_t *p = &u->p;
+    pool_t *p = &T(u)->p;
     if (need <= (nodes ? p->cap_nodes : p->cap_mv)) return true;
     size_t cap = capacity_for(u, nodes, need);
     if (!cap) return false;
@@ -154,7 +180,7 @@ static void pool_free(pool_t *p) {
 
 /* A new node (NIL when the memory limit leaves no room for it). */
 static uint32_t new_node(uct_t *u, uint64_t key) {
-    pool_t *p = &u->p;
+    pool_t *p = &T(u)->p;
     if (!room_for(u, true, p->n_nodes + 1)) return NIL;
     uint32_t i = (uint32_t)p->n_nodes++;
     node_t *n = &p->nodes[i];
@@ -168,15 +194,15 @@ static uint32_t new_node(uct_t *u, uint64_t key) {
 }
 
 static void set_proven(uct_t *u, uint32_t i, const int *val) {
-    u->p.nodes[i].proven = 1;
+    T(u)->p.nodes[i].proven = 1;
     for (uint32_t r = 0; r < u->nr; r++)
-        u->p.pv[(size_t)i * u->nr + r] = (uint8_t)val[r];
+        T(u)->p.pv[(size_t)i * u->nr + r] = (uint8_t)val[r];
 }
 
 /* Offset of role r's moves of node i. */
 static uint32_t role_off(const uct_t *u, uint32_t i, uint32_t r) {
-    uint32_t off = u->p.nodes[i].moff;
-    const uint16_t *cnt = &u->p.cnt[(size_t)i * u->nr];
+    uint32_t off = CT(u)->p.nodes[i].moff;
+    const uint16_t *cnt = &CT(u)->p.cnt[(size_t)i * u->nr];
     for (uint32_t j = 0; j < r; j++)
         off += cnt[j];
     return off;
@@ -198,7 +224,7 @@ static void hook_values(uct_t *u, int v, int *val) {
  * node terminal (a malformed game: scored by its goals). False when the memory limit
  * leaves no room for the moves (the node stays a leaf). */
 static bool expand(uct_t *u, uint32_t i, const eng_state_t *s) {
-    pool_t *p = &u->p;
+    pool_t *p = &T(u)->p;
     uint32_t moff = (uint32_t)p->n_mv;
     for (uint32_t r = 0; r < u->nr; r++) {
         const term_t *m;
@@ -224,14 +250,14 @@ static bool expand(uct_t *u, uint32_t i, const eng_state_t *s) {
 }
 
 static uint32_t find_child(const uct_t *u, uint32_t i, uint64_t key) {
-    for (uint32_t c = u->p.nodes[i].first; c != NIL; c = u->p.nodes[c].next)
-        if (u->p.nodes[c].key == key) return c;
+    for (uint32_t c = CT(u)->p.nodes[i].first; c != NIL; c = CT(u)->p.nodes[c].next)
+        if (CT(u)->p.nodes[c].key == key) return c;
     return NIL;
 }
 
 /* UCB1 choice of role r's move at node i. */
 static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
-    pool_t *p = &u->p;
+    pool_t *p = &T(u)->p;
     uint32_t n = p->cnt[(size_t)i * u->nr + r];
     if (n <= 1) return 0;
     uint32_t off = role_off(u, i, r);
@@ -344,7 +370,7 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
  * a single role has one (games of one or two roles), a child worth 100 to it, or the best
  * child once all are proven. */
 static bool try_prove(uct_t *u, uint32_t i) {
-    pool_t *p = &u->p;
+    pool_t *p = &T(u)->p;
     node_t *n = &p->nodes[i];
     if (n->proven) return true;
     if (n->moff == NIL) return false;
@@ -375,42 +401,94 @@ static bool try_prove(uct_t *u, uint32_t i) {
 static void push_path(uct_t *u, size_t depth, uint32_t node) {
     GROW(u->path, u->cap_path, depth + 1);
     u->path[depth] = node;
+    if (T(u)->tree_active) T(u)->p.nodes[node].visits++; /* virtual loss: a visit worth 0 */
 }
 
-static void iterate(uct_t *u) {
-    pool_t *p = &u->p;
-    eng_state_t *cur = u->sa, *nxt = u->sb;
-    engine_state_copy(cur, u->root_state);
+/* Rolls out from a (see rollout) without the tree's lock: the other thread may use the
+ * tree meanwhile (it may grow and move; indices stay valid). */
+static bool rollout_unlocked(uct_t *u, eng_state_t *a, eng_state_t *b) {
+    tree_unlock(u);
+    bool hit = rollout(u, a, b);
+    tree_lock(u);
+    return hit;
+}
+
+/* Adds the iteration's values to the path: node values of path[0..depth], and move
+ * statistics of the first n_sel nodes (those where moves were selected). With a virtual
+ * loss the visits were counted at selection; a dropped rollout takes them back. */
+static void backup(uct_t *u, size_t depth, size_t n_sel, bool dropped) {
+    pool_t *p = &T(u)->p;
     uint32_t nr = u->nr;
+    bool vl = T(u)->tree_active;
+    for (size_t d = 0; d <= depth; d++) {
+        uint32_t n = u->path[d];
+        if (dropped) {
+            if (vl) p->nodes[n].visits--;
+        } else {
+            p->nodes[n].visits += !vl;
+            p->nodes[n].vsum += u->val[u->role] / 100.0;
+        }
+        if (d >= n_sel) break;
+        for (uint32_t r = 0; r < nr; r++) {
+            mstat_t *m = &p->ms[role_off(u, n, r) + u->path_sel[d * nr + r]];
+            if (dropped) {
+                if (vl) m->visits--;
+            } else {
+                m->visits += !vl;
+                m->sum += u->val[r] / 100.0;
+            }
+        }
+    }
+}
+
+/* Selects the moves of every role at node i (the path's node at depth) into u->joint,
+ * with their key among i's children; a virtual loss on them when the tree is shared. */
+static uint64_t select_joint(uct_t *u, uint32_t i, size_t depth) {
+    pool_t *p = &T(u)->p;
+    uint32_t nr = u->nr;
+    uint64_t key = 0, radix = 1;
+    GROW(u->path_sel, u->cap_path_sel, (depth + 1) * nr);
+    for (uint32_t r = 0; r < nr; r++) {
+        uint32_t k = select_move(u, i, r);
+        u->sel[r] = k;
+        u->path_sel[depth * nr + r] = k;
+        u->joint[r] = p->mv[role_off(u, i, r) + k];
+        if (T(u)->tree_active) p->ms[role_off(u, i, r) + k].visits++;
+        key += k * radix;
+        radix *= p->cnt[(size_t)i * nr + r];
+    }
+    return key;
+}
+
+/* One iteration: selection and expansion under the tree's lock (when shared), the
+ * rollout without it, the backup under it again. */
+static void iterate(uct_t *u) {
+    pool_t *p = &T(u)->p;
+    eng_state_t *cur = u->sa, *nxt = u->sb;
+    engine_state_copy(cur, T(u)->root_state);
     int *val = u->val;
     size_t depth = 0; /* index of the last node on the path */
+    size_t n_sel = 0; /* nodes of the path where moves were selected */
     uint32_t i = 0;
     bool leaf_proven = false;
     bool full = false; /* the memory limit stopped the tree from growing this iteration */
+    tree_lock(u);
     push_path(u, 0, 0);
     for (;;) {
         if (p->nodes[i].moff == NIL && !p->nodes[i].proven && !expand(u, i, cur)) {
             full = true;
-            rollout(u, cur, nxt); /* from the leaf, which stays one */
+            rollout_unlocked(u, cur, nxt); /* from the leaf, which stays one */
             break;
         }
         if (p->nodes[i].proven) {
-            for (uint32_t r = 0; r < nr; r++)
-                val[r] = p->pv[(size_t)i * nr + r];
+            for (uint32_t r = 0; r < u->nr; r++)
+                val[r] = p->pv[(size_t)i * u->nr + r];
             u->st.proven_backups++;
             leaf_proven = true;
             break;
         }
-        uint64_t key = 0, radix = 1;
-        GROW(u->path_sel, u->cap_path_sel, (depth + 1) * nr);
-        for (uint32_t r = 0; r < nr; r++) {
-            uint32_t k = select_move(u, i, r);
-            u->sel[r] = k;
-            u->path_sel[depth * nr + r] = k;
-            u->joint[r] = p->mv[role_off(u, i, r) + k];
-            key += k * radix;
-            radix *= p->cnt[(size_t)i * nr + r];
-        }
+        uint64_t key = select_joint(u, i, depth);
+        n_sel++;
         engine_next(u->e, cur, u->joint, nxt);
         eng_state_t *t = cur;
         cur = nxt;
@@ -427,7 +505,7 @@ static void iterate(uct_t *u) {
             if (engine_terminal(u->e, cur))
                 goals(u, cur, val);
             else
-                rollout(u, cur, nxt);
+                rollout_unlocked(u, cur, nxt);
             break;
         }
         p->nodes[c].next = p->nodes[i].first;
@@ -439,34 +517,23 @@ static void iterate(uct_t *u) {
             set_proven(u, c, val);
             u->st.terminal_leaves++;
             leaf_proven = true;
-        } else if (rollout(u, cur, nxt)) {
+        } else if (rollout_unlocked(u, cur, nxt)) {
             set_proven(u, c, val);
             leaf_proven = true;
         }
         break;
     }
-    if (u->dropped) { /* nothing learnt: no backup (a new leaf just stays unvisited) */
+    backup(u, depth, n_sel, u->dropped);
+    if (u->dropped) { /* nothing learnt (a new leaf just stays unvisited) */
+        tree_unlock(u);
         u->dropped = false;
         u->st.dropped_rollouts++;
         return;
     }
-    /* backup (when the tree was full after a selection at the last node, its move
-     * statistics count the iteration too) */
-    bool selected_last = full && p->nodes[u->path[depth]].moff != NIL;
-    for (size_t d = 0; d <= depth; d++) {
-        uint32_t n = u->path[d];
-        p->nodes[n].visits++;
-        p->nodes[n].vsum += val[u->role] / 100.0;
-        if (d == depth && !selected_last) break;
-        for (uint32_t r = 0; r < nr; r++) {
-            mstat_t *m = &p->ms[role_off(u, n, r) + u->path_sel[d * nr + r]];
-            m->visits++;
-            m->sum += val[r] / 100.0;
-        }
-    }
     if (leaf_proven)
         for (size_t d = depth; d-- > 0;)
             if (!try_prove(u, u->path[d])) break;
+    tree_unlock(u);
     u->st.memory_full += full;
     u->st.iterations++;
 }
@@ -490,6 +557,7 @@ uct_t *uct_new_engine(game_t *g, engine_t *e, uint32_t role, uint64_t seed) {
     u->c = 1.4;
     u->cap = 10000;
     u->mem_limit = uct_default_memory_limit();
+    pthread_mutex_init(&u->lock, NULL);
     u->root_state = engine_state_new(e);
     u->sa = engine_state_new(e);
     u->sb = engine_state_new(e);
@@ -506,6 +574,7 @@ uct_t *uct_new_engine(game_t *g, engine_t *e, uint32_t role, uint64_t seed) {
 void uct_free(uct_t *u) {
     if (!u) return;
     uct_free(u->helper);
+    pthread_mutex_destroy(&u->lock);
     pool_free(&u->p);
     pool_free(&u->spare);
     free(u->old_of);
@@ -578,23 +647,45 @@ static void fresh_root(uct_t *u) {
     u->have_root = true;
 }
 
-/* Iterations from s within the bounds; false when s is terminal. */
-static bool search(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
+/* Makes u's root the state s (keeping the tree when it is the same); false when s is
+ * terminal. */
+static bool set_root(uct_t *u, const state_t *s) {
     engine_state_set(u->e, u->asked, s);
     if (!u->have_root || !engine_state_equal(u->root_state, u->asked)) {
         engine_state_copy(u->root_state, u->asked);
         fresh_root(u);
     }
-    if (engine_terminal(u->e, u->asked)) return false;
+    return !engine_terminal(u->e, u->asked);
+}
+
+/* Claims the next iteration of the tree's search: false once the bound is reached or the
+ * root is proven. */
+static bool claim_iteration(uct_t *u, uint32_t max_iterations) {
+    uct_t *t = T(u);
+    tree_lock(u);
+    bool go = !(max_iterations && t->tree_iters >= max_iterations) && !t->p.nodes[0].proven;
+    t->tree_iters += go;
+    tree_unlock(u);
+    return go;
+}
+
+/* Iterations on u's tree (or the shared one) within the bounds. */
+static void search_loop(uct_t *u, double seconds, uint32_t max_iterations) {
     if (seconds <= 0 && max_iterations == 0) max_iterations = 10000;
     double deadline = now_seconds() + seconds;
     u->deadline = seconds > 0 ? deadline : 0;
     for (uint32_t it = 0;; it++) {
-        if (max_iterations && it >= max_iterations) break;
         if (it && seconds > 0 && now_seconds() >= deadline) break;
-        if (u->p.nodes[0].proven) break;
+        if (!claim_iteration(u, max_iterations)) break;
         iterate(u);
     }
+}
+
+/* Iterations from s within the bounds; false when s is terminal. */
+static bool search(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
+    if (!set_root(u, s)) return false;
+    u->tree_iters = 0;
+    search_loop(u, seconds, max_iterations);
     return true;
 }
 
@@ -607,7 +698,10 @@ typedef struct {
 
 static void *search_main(void *arg) {
     search_job_t *j = arg;
-    search(j->u, j->s, j->seconds, j->max_iterations);
+    if (j->u->shared)
+        search_loop(j->u, j->seconds, j->max_iterations);
+    else
+        search(j->u, j->s, j->seconds, j->max_iterations);
     return NULL;
 }
 
@@ -619,6 +713,33 @@ static double helper_visits(const uct_t *h, term_t move) {
     for (uint32_t k = 0; k < n; k++)
         if (p->mv[off + k] == move) return p->ms[off + k].visits;
     return 0;
+}
+
+bool uct_parallel_parse(const char *name, uct_parallel_t *out) {
+    if (!strcmp(name, "root"))
+        *out = UCT_PARALLEL_ROOT;
+    else if (!strcmp(name, "tree"))
+        *out = UCT_PARALLEL_TREE;
+    else
+        return false;
+    return true;
+}
+
+/* The helper of a shared tree keeps no tree of its own. */
+static void make_tree_helper(uct_t *u) {
+    uct_t *h = u->helper;
+    h->shared = u;
+    pool_free(&h->p);
+    memset(&h->p, 0, sizeof h->p);
+}
+
+void uct_set_parallel(uct_t *u, uct_parallel_t mode) {
+    if (u->parallel == mode) return;
+    u->parallel = mode;
+    if (!u->helper) return;
+    uint32_t threads = 2; /* a helper of the other kind is made afresh */
+    uct_set_threads(u, 1);
+    uct_set_threads(u, threads);
 }
 
 bool uct_set_threads(uct_t *u, uint32_t threads) {
@@ -633,18 +754,42 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     u->helper->owns_engine = true;
     u->helper->c = u->c, u->helper->cap = u->cap;
     u->helper->mem_limit = u->mem_limit; /* each tree under the cap: twice it in all */
+    if (u->parallel == UCT_PARALLEL_TREE) make_tree_helper(u);
+    return true;
+}
+
+/* Both threads on u's tree from s; false when s is terminal. */
+static bool search_tree_parallel(uct_t *u, const state_t *s, double seconds,
+                                 uint32_t max_iterations) {
+    if (!set_root(u, s)) return false;
+    u->tree_iters = 0;
+    u->tree_active = true;
+    search_job_t job = {u->helper, s, seconds, max_iterations};
+    pthread_t th;
+    bool threaded = pthread_create(&th, NULL, search_main, &job) == 0;
+    if (!threaded) u->tree_active = false;
+    search_loop(u, seconds, max_iterations);
+    if (threaded) pthread_join(th, NULL);
+    u->tree_active = false;
     return true;
 }
 
 term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
     /* the helper searches on its own thread unless a hook is set (hooks are not
-     * thread-safe); its root visits are added to ours when the move is chosen */
+     * thread-safe): on its own tree, whose root visits are added to ours when the move is
+     * chosen, or on ours */
     uct_t *h = u->hook || u->state_hook ? NULL : u->helper;
-    search_job_t job = {h, s, seconds, max_iterations};
-    pthread_t th;
-    bool threaded = h && pthread_create(&th, NULL, search_main, &job) == 0;
-    bool live = search(u, s, seconds, max_iterations);
-    if (threaded) pthread_join(th, NULL);
+    bool live, threaded = false;
+    if (h && h->shared) {
+        live = search_tree_parallel(u, s, seconds, max_iterations);
+        h = NULL;
+    } else {
+        search_job_t job = {h, s, seconds, max_iterations};
+        pthread_t th;
+        threaded = h && pthread_create(&th, NULL, search_main, &job) == 0;
+        live = search(u, s, seconds, max_iterations);
+        if (threaded) pthread_join(th, NULL);
+    }
     if (!threaded) h = NULL;
     if (!live) return TERM_NONE;
     pool_t *p = &u->p;
@@ -781,6 +926,8 @@ void uct_stats(const uct_t *u, uct_stats_t *out) {
         const uct_stats_t *h = &u->helper->st;
         out->iterations += h->iterations, out->rollouts += h->rollouts;
         out->rollout_steps += h->rollout_steps, out->rollout_capped += h->rollout_capped;
+        out->proven_backups += h->proven_backups, out->terminal_leaves += h->terminal_leaves;
+        out->memory_full += h->memory_full, out->dropped_rollouts += h->dropped_rollouts;
     }
     out->avg_rollout_len = out->rollouts ? (double)out->rollout_steps / out->rollouts : 0;
     out->nodes = u->have_root ? u->p.n_nodes : 0;

@@ -79,6 +79,17 @@ size_t uct_default_memory_limit(void);
  * engine is the interpreter (not thread-safe) or threads > 2. Deterministic for a seed
  * when iteration-bounded, like one thread. */
 bool uct_set_threads(uct_t *u, uint32_t threads);
+/* How two threads share the work (default UCT_PARALLEL_ROOT, see uct_set_threads):
+ * UCT_PARALLEL_TREE runs both threads on one tree under a lock, each with its own engine
+ * (engine_clone) and random stream; a thread takes the lock to select and expand, with a
+ * virtual loss on the moves it selected until it backs the rollout up, and rolls out
+ * without it. An iteration bound then counts the iterations of both threads, and the run
+ * is not deterministic (the threads interleave). One thread, or a hook set, searches as
+ * without threads. */
+typedef enum { UCT_PARALLEL_ROOT, UCT_PARALLEL_TREE } uct_parallel_t;
+void uct_set_parallel(uct_t *u, uct_parallel_t mode);
+/* Parses "root" or "tree"; false when the name is neither. */
+bool uct_parallel_parse(const char *name, uct_parallel_t *out);
 /* Rollout hook (NULL: none). */
 void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx);
 /* A hook on engine states instead (NULL: none); it replaces the other kind. */

@@ -70,9 +70,22 @@ static void adopt(belief_t *b, stateset_t *set) {
     memset(set, 0, sizeof *set);
 }
 
-void belief_init(belief_t *b, reasoner_t *r, uint32_t role, uint64_t seed) {
+/* The engine's view of a believed state (terms) in b->cur. */
+static void load_state(belief_t *b, const state_t *s) {
+    engine_state_set(b->e, b->cur, s);
+}
+
+/* The successor of cur under joint, as terms, into out. */
+static void next_terms(belief_t *b, const eng_state_t *cur, const term_t *joint, state_t *out) {
+    engine_next(b->e, cur, joint, b->nxt);
+    engine_state_terms(b->e, b->nxt, out);
+}
+
+void belief_init_engine(belief_t *b, engine_t *e, uint32_t role, uint64_t seed) {
     memset(b, 0, sizeof *b);
-    b->r = r;
+    b->e = e;
+    b->cur = engine_state_new(e);
+    b->nxt = engine_state_new(e);
     b->role = role;
     b->max_states = MAX_STATES;
     b->complete = true;
@@ -81,7 +94,15 @@ void belief_init(belief_t *b, reasoner_t *r, uint32_t role, uint64_t seed) {
     b->cap = 1;
     b->n = 1;
     state_init(&b->states[0]);
-    reason_initial(r, &b->states[0]);
+    engine_initial(e, b->nxt);
+    engine_state_terms(e, b->nxt, &b->states[0]);
+}
+
+void belief_init(belief_t *b, reasoner_t *r, uint32_t role, uint64_t seed) {
+    engine_t *e = engine_wrap(r);
+    belief_init_engine(b, e, role, seed);
+    b->r = r;
+    b->owns_engine = true;
 }
 
 static void snap_fini(belief_snap_t *sn) {
@@ -116,6 +137,9 @@ void belief_fini(belief_t *b) {
     for (uint32_t i = 0; i < b->n_hist; i++)
         free(b->hist[i].percepts);
     free(b->hist);
+    engine_state_free(b->cur);
+    engine_state_free(b->nxt);
+    if (b->owns_engine) engine_free(b->e);
     memset(b, 0, sizeof *b);
 }
 
@@ -124,7 +148,8 @@ void belief_advance(belief_t *b, const term_t *joint) {
     state_t next;
     state_init(&next);
     for (uint32_t i = 0; i < b->n; i++) {
-        reason_next(b->r, &b->states[i], joint, &next);
+        load_state(b, &b->states[i]);
+        next_terms(b, b->cur, joint, &next);
         set_add(&set, &next);
     }
     state_fini(&next);
@@ -147,8 +172,9 @@ static uint32_t sort_ids(term_t *t, uint32_t n) {
 
 /* ---- successors consistent with one observation ---- */
 
-/* A state's successors: every role's legal moves (copied out of the reasoner, which
- * reuses its arrays), the joint move being tried, the successor. */
+/* A state's successors: every role's legal moves (copied out of the engine, which reuses
+ * its arrays, and sorted in the canonical order so that every engine enumerates and
+ * samples the same joint moves), the joint move being tried, the successor. */
 typedef struct {
     belief_t *b;
     const belief_obs_t *obs;
@@ -158,6 +184,7 @@ typedef struct {
     term_t *joint;
     term_t *seen;
     size_t seen_cap;
+    eng_state_t *cur; /* the state whose successors these are (replays nest) */
     state_t next;
 } succ_t;
 
@@ -165,10 +192,11 @@ static void succ_init(succ_t *x, belief_t *b, const belief_obs_t *obs) {
     memset(x, 0, sizeof *x);
     x->b = b;
     x->obs = obs;
-    x->n_roles = reason_game(b->r)->n_roles;
+    x->n_roles = engine_game(b->e)->n_roles;
     x->legal = xcalloc(x->n_roles, sizeof *x->legal);
     x->n_legal = xcalloc(x->n_roles, sizeof *x->n_legal);
     x->joint = xcalloc(x->n_roles + 1, sizeof *x->joint);
+    x->cur = engine_state_new(b->e);
     state_init(&x->next);
 }
 
@@ -179,25 +207,29 @@ static void succ_fini(succ_t *x) {
     free(x->n_legal);
     free(x->joint);
     free(x->seen);
+    engine_state_free(x->cur);
     state_fini(&x->next);
 }
 
-/* Loads every role's legal moves in s; false when s cannot have produced the observation
- * (terminal, a role without moves, or our move not legal there). */
+/* Loads s into the engine (x->cur) and every role's legal moves in it; false when s
+ * cannot have produced the observation (terminal, a role without moves, or our move not
+ * legal there). */
 static bool succ_load(succ_t *x, const state_t *s) {
-    reasoner_t *r = x->b->r;
-    if (reason_terminal(r, s)) return false;
+    belief_t *b = x->b;
+    engine_state_set(b->e, x->cur, s);
+    if (engine_terminal(b->e, x->cur)) return false;
     for (uint32_t i = 0; i < x->n_roles; i++) {
         const term_t *m;
-        uint32_t n = reason_legal(r, s, i, &m);
+        uint32_t n = engine_legal(b->e, x->cur, i, &m);
         free(x->legal[i]);
         x->legal[i] = xmalloc((n + 1) * sizeof *m);
         if (n) memcpy(x->legal[i], m, n * sizeof *m);
+        term_sort(engine_game(b->e)->ts, x->legal[i], n);
         x->n_legal[i] = n;
         if (!n) return false;
     }
     term_t move = x->obs->move;
-    return move == TERM_NONE || reason_is_legal(r, s, x->b->role, move);
+    return move == TERM_NONE || engine_is_legal(b->e, x->cur, b->role, move);
 }
 
 static bool is_ours(const succ_t *x, uint32_t role) {
@@ -225,9 +257,10 @@ static void succ_joint(succ_t *x, uint64_t k, bool sample) {
     }
 }
 
-static bool succ_sees_match(succ_t *x, const state_t *s) {
+/* Whether the joint move in x->cur gives our percepts. */
+static bool succ_sees_match(succ_t *x) {
     const term_t *p;
-    uint32_t n = reason_sees(x->b->r, s, x->joint, x->b->role, &p);
+    uint32_t n = engine_sees(x->b->e, x->cur, x->joint, x->b->role, &p);
     GROW(x->seen, x->seen_cap, n + 1);
     if (n) memcpy(x->seen, p, n * sizeof *p);
     n = sort_ids(x->seen, n);
@@ -253,8 +286,8 @@ static bool successors(belief_t *b, const belief_obs_t *obs, const state_t *s, d
                 go_on = false;
             else {
                 succ_joint(&x, (k + offset) % count, sample);
-                if (!succ_sees_match(&x, s)) continue;
-                reason_next(b->r, s, x.joint, &x.next);
+                if (!succ_sees_match(&x)) continue;
+                next_terms(b, x.cur, x.joint, &x.next);
                 go_on = visit(ctx, &x.next);
             }
         }
@@ -309,7 +342,8 @@ static void regenerate(belief_t *b, stateset_t *set, double deadline) {
     if (!found.n && now_seconds() < deadline) {
         state_t s0;
         state_init(&s0);
-        reason_initial(b->r, &s0);
+        engine_initial(b->e, b->nxt);
+        engine_state_terms(b->e, b->nxt, &s0);
         belief_snap_t initial = {.states = &s0, .n = 1, .first = 0};
         replay_snap(b, &initial, &found, deadline);
         state_fini(&s0);
@@ -328,7 +362,7 @@ static void relax(belief_t *b, const belief_obs_t *obs, stateset_t *set) {
     for (uint32_t i = 0; i < b->n; i++) {
         if (!succ_load(&x, &b->states[i])) continue;
         succ_joint(&x, 0, true);
-        reason_next(b->r, &b->states[i], x.joint, &x.next);
+        next_terms(b, x.cur, x.joint, &x.next);
         set_add(set, &x.next);
     }
     succ_fini(&x);
@@ -381,13 +415,15 @@ static bool contains(const term_t *moves, uint32_t n, term_t m) {
 
 uint32_t belief_legal(belief_t *b, term_t **moves, double deadline) {
     const term_t *m = NULL;
-    uint32_t n = reason_legal(b->r, &b->states[0], b->role, &m);
+    load_state(b, &b->states[0]);
+    uint32_t n = engine_legal(b->e, b->cur, b->role, &m);
     term_t *all = xmalloc((n + 1) * sizeof *all), *common = xmalloc((n + 1) * sizeof *common);
     if (n) memcpy(all, m, n * sizeof *m);
     memcpy(common, all, (n + 1) * sizeof *all);
     uint32_t kept = n;
     for (uint32_t k = 1; k < b->n && kept && now_seconds() < deadline; k++) {
-        uint32_t nk = reason_legal(b->r, &b->states[k], b->role, &m), w = 0;
+        load_state(b, &b->states[k]);
+        uint32_t nk = engine_legal(b->e, b->cur, b->role, &m), w = 0;
         for (uint32_t i = 0; i < kept; i++)
             if (contains(m, nk, common[i])) common[w++] = common[i];
         kept = w;
@@ -401,7 +437,7 @@ uint32_t belief_legal(belief_t *b, term_t **moves, double deadline) {
     }
     strbuf_t sb;
     sb_init(&sb);
-    n = trace_sort_terms(reason_game(b->r)->ts, all, n, &sb);
+    n = trace_sort_terms(engine_game(b->e)->ts, all, n, &sb);
     sb_fini(&sb);
     *moves = all;
     return n;

@@ -14,6 +14,7 @@
 #ifndef PLAYER_BELIEF_H
 #define PLAYER_BELIEF_H
 
+#include "engine.h"
 #include "reason.h"
 
 /* One observation: our move (TERM_NONE when not told) and our percepts, sorted by id. */
@@ -33,7 +34,10 @@ typedef struct {
 } belief_snap_t;
 
 typedef struct {
-    reasoner_t *r;
+    reasoner_t *r; /* the reasoner of belief_init (NULL with belief_init_engine) */
+    engine_t *e;   /* the state machine every successor is computed with */
+    bool owns_engine;
+    eng_state_t *cur, *nxt; /* a believed state and a successor, in the engine's form */
     uint32_t role;
     state_t *states;
     uint32_t n, cap;
@@ -49,7 +53,12 @@ typedef struct {
     bool history_only; /* only record observations (the player tracks belief itself) */
 } belief_t;
 
-/* Starts from the initial state. The reasoner is borrowed. */
+/* Starts from the initial state, on engine e (borrowed; a ground or compiled engine
+ * computes successors and percepts much faster than the interpreter). Believed states are
+ * kept as terms, and every engine gives the same sets for a seed: legal moves are taken
+ * in the canonical order (term_sort). */
+void belief_init_engine(belief_t *b, engine_t *e, uint32_t role, uint64_t seed);
+/* The same on the interpreter over r (borrowed). */
 void belief_init(belief_t *b, reasoner_t *r, uint32_t role, uint64_t seed);
 void belief_fini(belief_t *b);
 /* GDL: every role's move is known (joint in role order). */

@@ -17,6 +17,10 @@
  *   mem=MB    memory cap of the search tree in MiB (default: an eighth of the machine's
  *             memory, uct_default_memory_limit); a full tree stops growing, the search
  *             goes on
+ *   engine=K  the state machine: auto (default), interp, ground, compiled
+ *   threads=N 1 or 2 threads (2 needs a ground or compiled engine)
+ *   parallel=root|tree  how two threads search: root, a tree each with merged root
+ *             statistics; tree, one shared tree with virtual loss (uct_set_parallel)
  *
  * The `mcts+lbs` kind is the same search with rollouts cut short by backward search
  * (mcts/lbs.h): at start it runs backward search for most of the start clock, then searches
@@ -58,8 +62,9 @@ typedef struct {
     double hookcost;
     double z3share;
     lbs_confirm_t confirm;
-    engine_kind_t engine; /* engine=K; default: engine_default_kind() */
-    uint32_t threads;     /* threads=N (1 or 2): root-parallel search */
+    engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
+    uint32_t threads;        /* threads=N (1 or 2) */
+    uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
 } mcts_opts_t;
 
 /* Counters of one kind summed over its matches (kinds live as long as the process). */
@@ -166,6 +171,8 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
                 unsigned long long n = strtoull(val, &rest, 10);
                 ok = *val && !*rest && (n == 1 || n == 2);
                 o->threads = (uint32_t)n;
+            } else if (!strcmp(buf, "parallel")) {
+                ok = uct_parallel_parse(val, &o->parallel);
             } else if (!strcmp(buf, "engine")) {
                 ok = engine_kind_parse(val, &o->engine);
             } else {
@@ -175,7 +182,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
         if (!ok) {
             sb_printf(err,
                       "bad %s option '%s' (iters=N, c=X, margin=S, mem=MB, engine=K, "
-                      "threads=1|2%s)",
+                      "threads=1|2, parallel=root|tree%s)",
                       lbs_kind ? "mcts+lbs" : "mcts", buf,
                       lbs_kind ? ", budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
                                : "");
@@ -339,6 +346,7 @@ static void ensure_uct(mcts_player_t *p) {
     if (p->uct) return;
     if (!p->engine) p->engine = engine_new(p->game, p->opts.engine, stderr);
     p->uct = uct_new_engine(p->game, p->engine, p->role, p->seed);
+    uct_set_parallel(p->uct, p->opts.parallel);
     if (p->opts.threads > 1 && !uct_set_threads(p->uct, p->opts.threads))
         fprintf(stderr, "mcts: threads=%u needs a ground engine; searching on one thread\n",
                 p->opts.threads);
@@ -554,7 +562,8 @@ static void mcts_destroy(player_t *pl) {
 
 const player_kind_t player_mcts_kind = {
     .name = "mcts",
-    .summary = "UCT Monte-Carlo tree search (mcts:iters=N:c=X:margin=S:mem=MB)",
+    .summary = "UCT Monte-Carlo tree search (mcts:iters=N:c=X:margin=S:mem=MB:engine=K:"
+               "threads=1|2:parallel=root|tree)",
     .create = mcts_create,
     .start = mcts_start,
     .play = mcts_play,

@@ -17,7 +17,9 @@ typedef struct {
 struct solve {
     game_t *g;
     uint32_t n_roles;
-    state_t *states; /* views into the chunks */
+    engine_t *e;      /* while exploring */
+    eng_state_t **es; /* while exploring: the engine's states, for interning */
+    state_t *states;  /* views into the chunks */
     node_t *nodes;
     uint32_t n, cap;
     term_t **chunks;
@@ -52,7 +54,7 @@ static void table_rehash(solve_t *s) {
     size_t cap = s->table_cap ? 2 * s->table_cap : 1024;
     uint32_t *t = xcalloc(cap, sizeof *t);
     for (uint32_t i = 0; i < s->n; i++) {
-        size_t h = state_hash(&s->states[i]) & (cap - 1);
+        size_t h = engine_state_hash(s->es[i]) & (cap - 1);
         while (t[h])
             h = (h + 1) & (cap - 1);
         t[h] = i + 1;
@@ -62,33 +64,44 @@ static void table_rehash(solve_t *s) {
     s->table_cap = cap;
 }
 
-/* The id of st, adding it when new (*added set). */
-static uint32_t intern(solve_t *s, const state_t *st, bool *added) {
+/* The id of the engine state st, adding it when new (its terms through tmp). */
+static uint32_t intern(solve_t *s, const eng_state_t *st, state_t *tmp) {
     if ((s->n + 1) * 2 > s->table_cap) table_rehash(s);
-    size_t h = state_hash(st) & (s->table_cap - 1);
+    size_t h = engine_state_hash(st) & (s->table_cap - 1);
     for (; s->table[h]; h = (h + 1) & (s->table_cap - 1))
-        if (state_equal(&s->states[s->table[h] - 1], st)) {
-            *added = false;
-            return s->table[h] - 1;
-        }
+        if (engine_state_equal(s->es[s->table[h] - 1], st)) return s->table[h] - 1;
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 1024;
         s->states = xrealloc(s->states, s->cap * sizeof *s->states);
         s->nodes = xrealloc(s->nodes, s->cap * sizeof *s->nodes);
+        s->es = xrealloc(s->es, s->cap * sizeof *s->es);
     }
     uint32_t id = s->n++;
+    s->es[id] = engine_state_new(s->e);
+    engine_state_copy(s->es[id], st);
+    engine_state_terms(s->e, st, tmp);
     state_t *v = &s->states[id];
-    v->facts = chunk_alloc(s, st->n ? st->n : 1);
-    memcpy(v->facts, st->facts, st->n * sizeof *st->facts);
-    v->n = v->cap = st->n;
+    v->facts = chunk_alloc(s, tmp->n ? tmp->n : 1);
+    memcpy(v->facts, tmp->facts, tmp->n * sizeof *tmp->facts);
+    v->n = v->cap = tmp->n;
     memset(&s->nodes[id], 0, sizeof s->nodes[id]);
     s->table[h] = id + 1;
-    *added = true;
     return id;
+}
+
+/* The engine's states are needed while exploring only. */
+static void drop_engine_states(solve_t *s) {
+    if (s->es)
+        for (uint32_t i = 0; i < s->n; i++)
+            engine_state_free(s->es[i]);
+    free(s->es);
+    s->es = NULL;
+    s->e = NULL;
 }
 
 void solve_free(solve_t *s) {
     if (!s) return;
+    drop_engine_states(s);
     for (uint32_t i = 0; i < s->n_chunks; i++)
         free(s->chunks[i]);
     free(s->chunks);
@@ -109,13 +122,15 @@ static uint32_t *nmv_of(solve_t *s, uint32_t id) {
     return s->nmv + (size_t)id * s->n_roles;
 }
 
-/* Expands state id: legal moves, successors (interning new states). */
-static bool expand_state(solve_t *s, reasoner_t *r, uint32_t id, uint32_t max_states, state_t *tmp,
-                         state_t *next) {
+/* Expands state id: legal moves (in the canonical order, so that every engine numbers the
+ * states alike), successors (interning new states). */
+static bool expand_state(solve_t *s, uint32_t id, uint32_t max_states, eng_state_t *next,
+                         state_t *tmp) {
     uint32_t nr = s->n_roles;
-    state_copy(tmp, &s->states[id]);
+    engine_t *e = s->e;
+    const eng_state_t *cur = s->es[id];
     node_t *nd = &s->nodes[id];
-    nd->terminal = reason_terminal(r, tmp);
+    nd->terminal = engine_terminal(e, cur);
     s->nmv = xrealloc(s->nmv, (size_t)s->cap * nr * sizeof *s->nmv);
     s->goal = xrealloc(s->goal, (size_t)s->cap * nr * sizeof *s->goal);
     uint32_t *nm = nmv_of(s, id);
@@ -126,17 +141,18 @@ static bool expand_state(solve_t *s, reasoner_t *r, uint32_t id, uint32_t max_st
     if (nd->terminal) {
         for (uint32_t k = 0; k < nr; k++) {
             nm[k] = 0;
-            s->goal[(size_t)id * nr + k] = (int8_t)reason_goal_value(r, tmp, k);
+            s->goal[(size_t)id * nr + k] = (int8_t)engine_goal_value(e, cur, k);
         }
         return true;
     }
     uint64_t product = 1;
     for (uint32_t k = 0; k < nr; k++) {
         const term_t *m;
-        uint32_t n = reason_legal(r, tmp, k, &m);
+        uint32_t n = engine_legal(e, cur, k, &m);
         nm[k] = n;
         GROW(s->moves, s->cap_moves, s->n_moves + n);
         memcpy(s->moves + s->n_moves, m, n * sizeof *m);
+        term_sort(s->g->ts, s->moves + s->n_moves, n);
         s->n_moves += n;
         product *= n;
     }
@@ -156,29 +172,31 @@ static bool expand_state(solve_t *s, reasoner_t *r, uint32_t id, uint32_t max_st
             joint[k] = s->moves[off + idx[k]];
             off += nm[k];
         }
-        reason_next(r, tmp, joint, next);
-        bool added;
-        uint32_t sid = intern(s, next, &added);
+        engine_next(e, s->es[id], joint, next); /* s->es may move when a state is added */
+        uint32_t sid = intern(s, next, tmp);
         if (s->n > max_states) return false;
         s->succ[s->n_succ++] = sid;
     }
     return true;
 }
 
-solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states,
-                        char *err, size_t errlen) {
+solve_t *solve_new_engine_from(engine_t *e, const state_t *root, uint32_t max_states, char *err,
+                               size_t errlen) {
     solve_t *s = xcalloc(1, sizeof *s);
-    s->g = g;
-    s->n_roles = g->n_roles;
-    state_t tmp, next;
+    s->g = (game_t *)engine_game(e);
+    s->n_roles = s->g->n_roles;
+    s->e = e;
+    eng_state_t *next = engine_state_new(e);
+    state_t tmp;
     state_init(&tmp);
-    state_init(&next);
-    bool added, ok = true;
-    intern(s, root, &added);
+    engine_state_set(e, next, root);
+    bool ok = true;
+    intern(s, next, &tmp);
     for (uint32_t id = 0; id < s->n && ok; id++)
-        ok = expand_state(s, r, id, max_states, &tmp, &next);
+        ok = expand_state(s, id, max_states, next, &tmp);
     state_fini(&tmp);
-    state_fini(&next);
+    engine_state_free(next);
+    drop_engine_states(s);
     if (!ok) {
         snprintf(err, errlen, "more than %u reachable states", max_states);
         solve_free(s);
@@ -187,12 +205,32 @@ solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t 
     return s;
 }
 
+solve_t *solve_new_engine(engine_t *e, uint32_t max_states, char *err, size_t errlen) {
+    eng_state_t *init = engine_state_new(e);
+    state_t terms;
+    state_init(&terms);
+    engine_initial(e, init);
+    engine_state_terms(e, init, &terms);
+    solve_t *s = solve_new_engine_from(e, &terms, max_states, err, errlen);
+    state_fini(&terms);
+    engine_state_free(init);
+    return s;
+}
+
+solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states,
+                        char *err, size_t errlen) {
+    (void)g;
+    engine_t *e = engine_wrap(r);
+    solve_t *s = solve_new_engine_from(e, root, max_states, err, errlen);
+    engine_free(e);
+    return s;
+}
+
 solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen) {
-    state_t init;
-    state_init(&init);
-    reason_initial(r, &init);
-    solve_t *s = solve_new_from(g, r, &init, max_states, err, errlen);
-    state_fini(&init);
+    (void)g;
+    engine_t *e = engine_wrap(r);
+    solve_t *s = solve_new_engine(e, max_states, err, errlen);
+    engine_free(e);
     return s;
 }
 

@@ -1,7 +1,9 @@
 /* The exact solver: every reachable state of a small game, with its exact values.
  *
- * Explores the reachable state graph breadth-first with the reasoner, then computes per
- * state and role:
+ * Explores the reachable state graph breadth-first with a state machine (engine.h: the
+ * interpreter, or the ground or compiled engine, which explore much faster), each state's
+ * legal moves in the canonical order of their terms (term_sort), so that every engine gives the
+ * same state numbering and the same graph; then computes per state and role:
  *   - win_in: the least number of rounds in which the role forces goal 100 (the role
  *     commits to its move first, every joint reply of the others is considered), or
  *     SOLVE_NONE; 0 for terminal states where it has 100;
@@ -17,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "engine.h"
 #include "reason.h"
 
 #define SOLVE_NONE 255u
@@ -24,9 +27,14 @@
 
 typedef struct solve solve_t;
 
-/* NULL (message in err) past max_states reachable states. */
-solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen);
+/* On engine e (used while exploring only). NULL (message in err) past max_states
+ * reachable states. */
+solve_t *solve_new_engine(engine_t *e, uint32_t max_states, char *err, size_t errlen);
 /* The same from a given root state (id 0 is the root): its reachable subgraph only. */
+solve_t *solve_new_engine_from(engine_t *e, const state_t *root, uint32_t max_states, char *err,
+                               size_t errlen);
+/* The same on the interpreter over r. */
+solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen);
 solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states,
                         char *err, size_t errlen);
 void solve_free(solve_t *s);

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "engine.h"
 #include "load.h"
 #include "reason.h"
 #include "regress.h"
@@ -131,12 +132,100 @@ static void test_nim(void **state) {
     game_free(g);
 }
 
+/* Solves g on the interpreter and on `kind`, and checks that both give the same graph:
+ * states (as terms) by id, terminal flags, goals, legal moves, successors, values,
+ * forced-win rounds and W_i masks. Returns the number of states. */
+static uint32_t same_solve(game_t *g, engine_kind_t kind, const state_t *root) {
+    reasoner_t *r = reason_new(g);
+    shape_t sh;
+    regress_shape(g, r, 16, 1, &sh);
+    engine_t *e[2] = {engine_new(g, ENGINE_INTERP, NULL), engine_new(g, kind, stderr)};
+    if (kind != ENGINE_INTERP) assert_int_equal(engine_kind(e[1]), kind);
+    solve_t *s[2];
+    char err[200];
+    for (int k = 0; k < 2; k++) {
+        s[k] = root ? solve_new_engine_from(e[k], root, 1000000, err, sizeof err)
+                    : solve_new_engine(e[k], 1000000, err, sizeof err);
+        assert_non_null(s[k]);
+        solve_rounds(s[k], sh.supported ? sh.noop : NULL);
+    }
+    uint32_t n = solve_count(s[0]), nr = g->n_roles;
+    assert_int_equal(solve_count(s[1]), n);
+    assert_int_equal(solve_cyclic(s[1]), solve_cyclic(s[0]));
+    for (uint32_t id = 0; id < n; id++) {
+        assert_true(state_equal(solve_state(s[0], id), solve_state(s[1], id)));
+        assert_int_equal(solve_terminal(s[0], id), solve_terminal(s[1], id));
+        const uint32_t *a, *b;
+        uint32_t na = solve_successors(s[0], id, &a);
+        assert_int_equal(solve_successors(s[1], id, &b), na);
+        assert_memory_equal(a, b, na * sizeof *a);
+        for (uint32_t role = 0; role < nr; role++) {
+            const term_t *ma, *mb;
+            uint32_t nm = solve_legal(s[0], id, role, &ma);
+            assert_int_equal(solve_legal(s[1], id, role, &mb), nm);
+            assert_memory_equal(ma, mb, nm * sizeof *ma);
+            assert_int_equal(solve_goal(s[0], id, role), solve_goal(s[1], id, role));
+            assert_int_equal(solve_value(s[0], id, role), solve_value(s[1], id, role));
+            assert_int_equal(solve_win_in(s[0], id, role), solve_win_in(s[1], id, role));
+            assert_true(solve_wmask(s[0], id, role) == solve_wmask(s[1], id, role));
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        solve_free(s[k]);
+        engine_free(e[k]);
+    }
+    reason_free(r);
+    return n;
+}
+
+/* The solver on the ground and compiled engines gives what it gives on the interpreter
+ * (whose legal moves come in another order: the solver sorts them). */
+#define PLY 26
+static void test_engines_agree(void **state) {
+    (void)state;
+    static const char *const games[] = {"tictactoe.kif", "nim.kif", "simultaneous.kif"};
+    engine_kind_t kinds[] = {ENGINE_GROUND, ENGINE_COMPILED};
+    for (size_t i = 0; i < sizeof games / sizeof *games; i++) {
+        game_t *g = load_file(games[i]);
+        for (int k = 0; k < 2; k++)
+            assert_true(same_solve(g, kinds[k], NULL) > 10);
+        game_free(g);
+    }
+    game_t *g = load_text(take3);
+    assert_int_equal(same_solve(g, ENGINE_GROUND, NULL), 6);
+    game_free(g);
+    /* from a position of connect four, where the whole game is too large */
+    g = load_file("connect4.kif");
+    reasoner_t *r = reason_new(g);
+    state_t st, nx;
+    state_init(&st), state_init(&nx);
+    splitmix_t rng = {3};
+    for (int ply = PLY; ply == PLY;) { /* a random match still running at ply PLY */
+        reason_initial(r, &st);
+        for (ply = 0; ply < PLY && !reason_terminal(r, &st); ply++) {
+            term_t joint[2];
+            for (uint32_t k = 0; k < 2; k++) {
+                const term_t *m;
+                uint32_t n = reason_legal(r, &st, k, &m);
+                joint[k] = m[splitmix_next(&rng) % n];
+            }
+            reason_next(r, &st, joint, &nx);
+            state_copy(&st, &nx);
+        }
+        if (!reason_terminal(r, &st)) break;
+        ply = PLY;
+    }
+    assert_true(same_solve(g, ENGINE_COMPILED, &st) > 100);
+    state_fini(&st), state_fini(&nx);
+    reason_free(r);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_take3),
-        cmocka_unit_test(test_limit),
-        cmocka_unit_test(test_tictactoe),
-        cmocka_unit_test(test_nim),
+        cmocka_unit_test(test_take3),         cmocka_unit_test(test_limit),
+        cmocka_unit_test(test_tictactoe),     cmocka_unit_test(test_nim),
+        cmocka_unit_test(test_engines_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -223,6 +223,39 @@ static void test_print(void **state) {
     sb_fini(&sb);
 }
 
+/* The same terms made in opposite orders in two stores (so with other ids): term_sort
+ * puts them in the same order, by name, arity, then arguments. */
+static void test_order(void **state) {
+    (void)state;
+    static const char *const want[] = {"1",     "a",       "b",       "(f a)",
+                                       "(f b)", "(g 1 a)", "(g 1 b)", "(g a 1)"};
+    enum { N = sizeof want / sizeof *want };
+    term_store_t *st[2] = {term_store_new(), term_store_new()};
+    term_t t[2][N];
+    for (int k = 0; k < 2; k++) {
+        term_store_t *ts = st[k];
+        if (k) { /* the second store interns the names backwards */
+            intern(ts, "g"), intern(ts, "f"), intern(ts, "b"), intern(ts, "a");
+        }
+        term_t one = cnst(ts, "1"), a = cnst(ts, "a"), b = cnst(ts, "b");
+        term_t made[N] = {fun2(ts, "g", a, one), b,   fun1(ts, "f", b), fun2(ts, "g", one, b), a,
+                          fun2(ts, "g", one, a), one, fun1(ts, "f", a)};
+        if (k)
+            for (int i = 0; i < N; i++)
+                t[k][i] = made[N - 1 - i];
+        else
+            memcpy(t[k], made, sizeof made);
+        term_sort(ts, t[k], N);
+        for (int i = 0; i < N; i++)
+            assert_string_equal(show(ts, t[k][i]), want[i]);
+        assert_true(term_order(ts, t[k][0], t[k][1]) < 0);
+        assert_true(term_order(ts, t[k][7], t[k][6]) > 0);
+        assert_int_equal(term_order(ts, t[k][3], t[k][3]), 0);
+    }
+    term_store_free(st[0]);
+    term_store_free(st[1]);
+}
+
 static void test_var_bound(void **state) {
     term_store_t *ts = *state;
     term_t a = cnst(ts, "a");
@@ -289,6 +322,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_accessors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_find, setup, teardown),
         cmocka_unit_test_setup_teardown(test_print, setup, teardown),
+        cmocka_unit_test(test_order),
         cmocka_unit_test_setup_teardown(test_var_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(test_subst, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_terms, setup, teardown),

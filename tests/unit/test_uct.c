@@ -284,6 +284,91 @@ static void test_deterministic(void **state) {
     unload(&f);
 }
 
+/* On a ground engine too, with the parallel mode set but one thread: the same seed, the
+ * same search. */
+static void test_deterministic_engine(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "connect4.kif");
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, stderr);
+    uct_stats_t st[2];
+    term_t m[2];
+    for (int k = 0; k < 2; k++) {
+        uct_t *u = uct_new_engine(f.g, e, 0, 42);
+        uct_set_parallel(u, k ? UCT_PARALLEL_TREE : UCT_PARALLEL_ROOT);
+        m[k] = uct_choose(u, &f.s, 0, 2000);
+        uct_stats(u, &st[k]);
+        uct_free(u);
+    }
+    assert_int_equal(m[0], m[1]);
+    assert_int_equal(st[0].iterations, 2000);
+    assert_int_equal(st[0].rollout_steps, st[1].rollout_steps);
+    assert_int_equal(st[0].nodes, st[1].nodes);
+    assert_true(st[0].root_value == st[1].root_value);
+    engine_free(e);
+    unload(&f);
+}
+
+/* The visits of the root's children (every joint move of the root's legal moves). */
+static uint64_t child_visits(fix_t *f, uct_t *u) {
+    const term_t *m0, *m1;
+    uint32_t n0 = reason_legal(f->r, &f->s, 0, &m0);
+    term_t first[n0 + 1];
+    memcpy(first, m0, n0 * sizeof *m0);
+    uint32_t n1 = reason_legal(f->r, &f->s, 1, &m1);
+    uint64_t sum = 0;
+    for (uint32_t a = 0; a < n0; a++)
+        for (uint32_t b = 0; b < n1; b++)
+            sum += uct_child_visits(u, (term_t[]){first[a], m1[b]});
+    return sum;
+}
+
+/* Tree parallelism: both threads on one tree. An iteration bound counts the iterations of
+ * both; every virtual loss is taken back (the root and its children have exactly one
+ * visit per iteration, also when the clock drops rollouts); a win in one is found. */
+static void test_tree_parallel(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "connect4.kif");
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, stderr);
+    uct_t *u = uct_new_engine(f.g, e, 0, 7);
+    uct_set_parallel(u, UCT_PARALLEL_TREE);
+    assert_true(uct_set_threads(u, 2));
+    term_t m = uct_choose(u, &f.s, 0, 3000);
+    assert_true(reason_is_legal(f.r, &f.s, 0, m));
+    uct_stats_t st;
+    uct_stats(u, &st);
+    assert_int_equal(st.iterations, 3000);
+    assert_int_equal(st.root_visits, 3000);
+    assert_int_equal(child_visits(&f, u), 3000);
+    /* time-bounded, reusing the tree: visits still match iterations minus dropped ones */
+    uct_reset_stats(u);
+    uct_choose(u, &f.s, 0.2, 0);
+    uct_stats(u, &st);
+    assert_true(st.iterations > 0);
+    assert_int_equal(st.root_visits, 3000 + st.iterations);
+    assert_int_equal(child_visits(&f, u), st.root_visits);
+    uct_free(u);
+    engine_free(e);
+    unload(&f);
+
+    load(&f, "tictactoe.kif"); /* X has (1 1) (1 2), O (2 1) (2 2): X wins at (1 3) */
+    play2(&f, "(mark 1 1)", "noop");
+    play2(&f, "noop", "(mark 2 1)");
+    play2(&f, "(mark 1 2)", "noop");
+    play2(&f, "noop", "(mark 2 2)");
+    e = engine_new(f.g, ENGINE_GROUND, stderr);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        u = uct_new_engine(f.g, e, 0, seed);
+        uct_set_parallel(u, UCT_PARALLEL_TREE);
+        assert_true(uct_set_threads(u, 2));
+        assert_string_equal(str(&f, uct_choose(u, &f.s, 0, 2000)), "(mark 1 3)");
+        uct_free(u);
+    }
+    engine_free(e);
+    unload(&f);
+}
+
 /* ---- the time budget ---- */
 
 static void test_time_budget(void **state) {
@@ -350,6 +435,8 @@ int main(void) {
         cmocka_unit_test(test_reuse),
         cmocka_unit_test(test_memory_limit),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_deterministic_engine),
+        cmocka_unit_test(test_tree_parallel),
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_three_player),
         cmocka_unit_test(test_simultaneous),
