@@ -17,21 +17,107 @@
 #define COMPILE_MAX_LITS 20000
 #define STMTS_PER_FUNCTION 2000
 
-static void emit_node(strbuf_t *c, const gnet_t *net, uint32_t i) {
-    sb_printf(c, "v[%u]=", net->order[i]);
+/* Fluent inputs are nodes 0..F-1 (ground.h); the generated code also holds them packed
+ * in 64-bit words w[] (bit f of the state), so that the fluent literals of a rule that
+ * fall in one word are tested at once: ((w[k] & MASK) == POSITIVE). */
+static bool is_fluent(const gnet_t *net, uint32_t lit) {
+    return (lit >> 1) < net->n_fluents;
+}
+
+static uint32_t wt_min(void) {
+    const char *e = getenv("GGP_WTMIN");
+    return e ? (uint32_t)atoi(e) : 3;
+}
+
+static void emit_byte_lit(strbuf_t *c, uint32_t x) {
+    sb_printf(c, "%s[%u]", x & 1 ? "!v" : "v", x >> 1);
+}
+
+/* The literals of rule r, joined by '&': fluent literals two or more to a word as one word
+ * test, the others as bytes. */
+static void emit_rule(strbuf_t *c, const gnet_t *net, uint32_t r) {
+    uint32_t l0 = net->lit_start[r], l1 = net->lit_start[r + 1];
+    if (l0 == l1) {
+        sb_puts(c, "1");
+        return;
+    }
+    if (l1 - l0 > 1) sb_putc(c, '(');
+    bool first = true;
+    for (uint32_t l = l0; l < l1; l++) {
+        uint32_t x = net->lits[l], word = (x >> 1) >> 6;
+        uint64_t pos = 0, neg = 0;
+        uint32_t count = 0, earlier = 0; /* the fluent literals of x's word, those before l */
+        for (uint32_t e = l0; e < l1 && is_fluent(net, x); e++) {
+            uint32_t y = net->lits[e];
+            if (!is_fluent(net, y) || (y >> 1) >> 6 != word) continue;
+            count++, earlier += e < l;
+            if (y & 1)
+                neg |= 1ull << ((y >> 1) & 63);
+            else
+                pos |= 1ull << ((y >> 1) & 63);
+        }
+        bool word_test = count >= wt_min() || (pos & neg);
+        if (word_test && earlier) continue; /* tested with the word's first literal */
+        if (!first) sb_putc(c, '&');
+        first = false;
+        if (!word_test)
+            emit_byte_lit(c, x);
+        else if (pos & neg)
+            sb_putc(c, '0'); /* f and not f: the rule never holds */
+        else
+            sb_printf(c, "((w[%u]&0x%llxull)==0x%llxull)", word, (unsigned long long)(pos | neg),
+                      (unsigned long long)pos);
+    }
+    if (l1 - l0 > 1) sb_putc(c, ')');
+}
+
+static bool single_positive_fluent(const gnet_t *net, uint32_t r) {
+    return net->lit_start[r + 1] - net->lit_start[r] == 1 &&
+           is_fluent(net, net->lits[net->lit_start[r]]) && !(net->lits[net->lit_start[r]] & 1);
+}
+
+/* The OR of node order[i]'s rules; rules that are one positive fluent each, two or more
+ * to a word, as one test ((w[k] & MASK) != 0). */
+static void emit_expr(strbuf_t *c, const gnet_t *net, uint32_t i) {
     uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1];
     if (r0 == r1) sb_puts(c, "0");
+    bool first = true;
     for (uint32_t r = r0; r < r1; r++) {
-        if (r > r0) sb_putc(c, '|');
-        uint32_t l0 = net->lit_start[r], l1 = net->lit_start[r + 1];
-        if (l0 == l1) sb_puts(c, "1");
-        if (l1 - l0 > 1) sb_putc(c, '(');
-        for (uint32_t l = l0; l < l1; l++) {
-            uint32_t x = net->lits[l];
-            sb_printf(c, "%s%s[%u]", l > l0 ? "&" : "", x & 1 ? "!v" : "v", x >> 1);
+        if (!single_positive_fluent(net, r)) {
+            if (!first) sb_putc(c, '|');
+            first = false;
+            emit_rule(c, net, r);
+            continue;
         }
-        if (l1 - l0 > 1) sb_putc(c, ')');
+        uint32_t word = net->lits[net->lit_start[r]] >> 7;
+        bool seen = false;
+        for (uint32_t e = r0; e < r && !seen; e++)
+            seen = single_positive_fluent(net, e) && net->lits[net->lit_start[e]] >> 7 == word;
+        if (seen) continue;
+        uint64_t mask = 0;
+        uint32_t count = 0;
+        for (uint32_t e = r; e < r1; e++)
+            if (single_positive_fluent(net, e) && net->lits[net->lit_start[e]] >> 7 == word) {
+                mask |= 1ull << ((net->lits[net->lit_start[e]] >> 1) & 63);
+                count++;
+            }
+        if (!first) sb_putc(c, '|');
+        first = false;
+        if (count >= wt_min()) {
+            sb_printf(c, "((w[%u]&0x%llxull)!=0)", word, (unsigned long long)mask);
+            continue;
+        }
+        for (uint32_t e = r, k = 0; e < r1; e++) /* the group's fluents as bytes */
+            if (single_positive_fluent(net, e) && net->lits[net->lit_start[e]] >> 7 == word) {
+                if (k++) sb_putc(c, '|');
+                emit_rule(c, net, e);
+            }
     }
+}
+
+static void emit_node(strbuf_t *c, const gnet_t *net, uint32_t i) {
+    sb_printf(c, "v[%u]=", net->order[i]);
+    emit_expr(c, net, i);
     sb_puts(c, ";\n");
 }
 
@@ -40,19 +126,23 @@ static void emit_cyclic(strbuf_t *c, const gnet_t *net, const gblock_t *b) {
         sb_printf(c, "v[%u]=0;\n", net->order[i]);
     sb_puts(c, "for(int ch=1;ch;){ch=0;\n");
     for (uint32_t i = b->first; i < b->first + b->n; i++) {
-        sb_printf(c, "{U o=v[%u];", net->order[i]);
+        sb_printf(c, "{U o_=v[%u];", net->order[i]);
         emit_node(c, net, i);
-        sb_printf(c, "ch|=o!=v[%u];}\n", net->order[i]);
+        sb_printf(c, "ch|=o_!=v[%u];}\n", net->order[i]);
     }
     sb_puts(c, "}\n");
 }
 
-/* Functions NAME_0 .. NAME_k for blocks [from, to), then NAME calling them in order. */
+/* Static functions NAME_0 .. NAME_k for blocks [from, to), the inline NAME_body calling
+ * them in order (for the playout loop), and the kernel NAME, which packs the fluent words
+ * first. */
 static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_t from,
                        uint32_t to) {
     uint32_t parts = 0, stmts = 0;
     for (uint32_t b = from; b < to; b++) {
-        if (stmts == 0) sb_printf(c, "static void %s_%u(U *restrict v){\n", name, parts++);
+        if (stmts == 0)
+            sb_printf(c, "static void %s_%u(U *restrict v,const W64 *restrict w){\n", name,
+                      parts++);
         const gblock_t *bl = &net->blocks[b];
         if (bl->cyclic)
             emit_cyclic(c, net, bl);
@@ -64,16 +154,135 @@ static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_
             stmts = 0;
         }
     }
-    sb_printf(c, "void %s(U *restrict v){\n", name);
+    sb_printf(c, "static inline void %s_body(U *restrict v,const W64 *restrict w){\n", name);
     for (uint32_t p = 0; p < parts; p++)
-        sb_printf(c, "%s_%u(v);\n", name, p);
-    sb_puts(c, "}\n");
+        sb_printf(c, "%s_%u(v,w);\n", name, p);
+    sb_printf(c, "}\nvoid %s(U *restrict v){W64 w[NW];pack(v,w);%s_body(v,w);}\n", name, name);
+}
+
+/* The header of the generated file: the fluent words, packing 8 bytes of 0/1 into 8 bits
+ * (the multiplication gathers their low bits in the top byte) and unpacking (a byte per
+ * bit, then each byte's bit 7 set by adding 0x7f when the byte is not 0), and the random
+ * numbers of gdl/util.h, which the playout loop must reproduce draw for draw. */
+static void emit_prelude(strbuf_t *c, const gnet_t *net) {
+    uint32_t nf = net->n_fluents, nw = nf / 64 + 1;
+    sb_puts(c, "/* generated by ggp: a ground game network */\n"
+               "#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__\n#error little-endian only\n#endif\n"
+               "typedef unsigned char U;\ntypedef unsigned long long W64;\n");
+    sb_printf(c, "#define NW %u\n", nw);
+    sb_puts(
+        c,
+        "static inline W64 ld8(const U *p){W64 x;__builtin_memcpy(&x,p,8);return x;}\n"
+        "static inline void st8(U *p,W64 x){__builtin_memcpy(p,&x,8);}\n"
+        "#define PK(x) ((((x)*0x0102040810204080ull)>>56))\n"
+        "static inline W64 UNPK(W64 b){W64 x=((b&0xff)*0x0101010101010101ull)&"
+        "0x8040201008040201ull;\n"
+        "return ((x+0x7f7f7f7f7f7f7f7full)>>7)&0x0101010101010101ull;}\n"
+        "/* n<=8 bytes at p from the bits of b, the bytes past them kept */\n"
+        "static inline void unpk(U *p,W64 b,unsigned n){W64 x=UNPK(b);\n"
+        "if(n>=8)st8(p,x);else{W64 m=(1ull<<(8*n))-1;st8(p,(ld8(p)&~m)|(x&m));}}\n"
+        "static inline void pack(const U *restrict v,W64 *restrict w){\n");
+    for (uint32_t k = 0; k < nw; k++)
+        sb_printf(c, "%sw[%u]=0", k ? "," : "", k);
+    sb_puts(c, ";\n");
+    for (uint32_t i = 0; i < nf; i += 8) {
+        uint32_t left = nf - i;
+        if (left >= 8)
+            sb_printf(c, "w[%u]|=PK(ld8(v+%u))<<%u;\n", i >> 6, i, i & 63);
+        else
+            sb_printf(c, "w[%u]|=PK(ld8(v+%u)&0x%llxull)<<%u;\n", i >> 6, i,
+                      (unsigned long long)((1ull << (8 * left)) - 1), i & 63);
+    }
+    sb_puts(c, "}\n/* the fluent bytes from F words (the inputs, or the next nodes) */\n"
+               "static inline void unpack(U *restrict v,const W64 *restrict w){\n");
+    for (uint32_t i = 0; i < nf; i += 8)
+        sb_printf(c, "unpk(v+%u,w[%u]>>%u,%u);\n", i, i >> 6, i & 63, nf - i < 8 ? nf - i : 8);
+    sb_puts(
+        c,
+        "}\n"
+        "static inline W64 rnd(W64 *s){W64 z=(*s+=0x9E3779B97F4A7C15ull);\n"
+        "z=(z^(z>>30))*0xBF58476D1CE4E5B9ull;z=(z^(z>>27))*0x94D049BB133111EBull;\n"
+        "return z^(z>>31);}\n"
+        "/* the index of the j-th (from 0) bit set among words l[0..n) */\n"
+        "static inline unsigned sel(const W64 *l,unsigned n,unsigned j){\n"
+        "for(unsigned k=0;;k++){unsigned c=(unsigned)__builtin_popcountll(l[k]);\n"
+        "if(j<c){W64 x=l[k];\n"
+        "#ifdef __BMI2__\n"
+        "x=__builtin_ia32_pdep_di(1ull<<j,x);\n"
+        "#else\n"
+        "for(;j;j--)x&=x-1;\n"
+        "#endif\n"
+        "return 64*k+(unsigned)__builtin_ctzll(x);}j-=c;}}\n");
 }
 
 /* Inputs are nodes 0..F-1, their next nodes F..2F-1 (ground.h): a copy. */
 static void emit_advance(strbuf_t *c, const gnet_t *net) {
     sb_printf(c, "void ggp_advance(U *restrict v){__builtin_memcpy(v,v+%u,%u);}\n", net->n_fluents,
               net->n_fluents);
+}
+
+/* A whole random playout in the generated code, the loop of g_playout (engine/gengine.c)
+ * draw for draw. The state comes in as fluent words (the move inputs all off) and goes
+ * out as the final state's words; each step unpacks the words into the fluent bytes,
+ * packs the legal bytes of each role into words to pick a move (a popcount and a
+ * select) and packs the next bytes into the successor's words (no byte copy: reading
+ * whole words of bytes just written one by one stalls the store buffer). A move whose
+ * input no rule reads is set in a scratch byte past the nodes. Returns the joint moves
+ * played; the final state's play blocks are evaluated. */
+static void emit_playout(strbuf_t *c, const gnet_t *net) {
+    uint32_t nr = net->n_roles, scratch = net->n_nodes, nl = 1;
+    for (uint32_t r = 0; r < nr; r++) {
+        nl += (net->n_moves[r] + 63) / 64;
+        sb_printf(c, "static const unsigned mv%u[%u]={", r, net->n_moves[r] + 1);
+        for (uint32_t k = 0; k < net->n_moves[r]; k++) {
+            uint32_t m = net->move_node[r][k];
+            sb_printf(c, "%u,", m == GNET_NONE ? scratch : m);
+        }
+        sb_printf(c, "%u};\n", scratch);
+    }
+    sb_printf(c,
+              "unsigned ggp_playout(U *restrict v,W64 *restrict bits,W64 *restrict rng,"
+              "unsigned max_steps){\n"
+              "W64 w[NW],lw[%u];unsigned steps=0,n,j;\n",
+              nl);
+    for (uint32_t r = 0; r < nr; r++)
+        sb_printf(c, "unsigned m%u;\n", r);
+    sb_puts(c, "for(unsigned k=0;k<NW;k++)w[k]=bits[k];\n"
+               "for(;;){\nunpack(v,w);ggp_play_body(v,w);\n");
+    if (net->terminal != GNET_NONE) sb_printf(c, "if(v[%u])break;\n", net->terminal);
+    sb_puts(c, "if(steps>=max_steps)break;\n");
+    for (uint32_t r = 0; r < nr; r++) {
+        uint32_t nm = net->n_moves[r], lf = net->legal_first[r], nwr = (nm + 63) / 64;
+        for (uint32_t k = 0; k < nwr; k++)
+            sb_printf(c, "lw[%u]=0;", k);
+        for (uint32_t i = 0; i < nm; i += 8) {
+            uint32_t left = nm - i;
+            sb_printf(c, "lw[%u]|=PK(ld8(v+%u)", i >> 6, lf + i);
+            if (left < 8) sb_printf(c, "&0x%llxull", (unsigned long long)((1ull << (8 * left)) - 1));
+            sb_printf(c, ")<<%u;", i & 63);
+        }
+        sb_puts(c, "\nn=0");
+        for (uint32_t k = 0; k < nwr; k++)
+            sb_printf(c, "+(unsigned)__builtin_popcountll(lw[%u])", k);
+        sb_printf(c, ";if(!n)break;j=(unsigned)(((rnd(rng)>>32)*n)>>32);m%u=mv%u[sel(lw,%u,j)];\n",
+                  r, r, nwr);
+    }
+    for (uint32_t r = 0; r < nr; r++)
+        sb_printf(c, "v[m%u]=1;", r);
+    sb_puts(c, "\nggp_move_body(v,w);\n");
+    for (uint32_t r = 0; r < nr; r++)
+        sb_printf(c, "v[m%u]=0;", r);
+    sb_printf(c, "\npack(v+%u,w);steps++;\n}\n", net->n_fluents);
+    sb_puts(c, "for(unsigned k=0;k<NW;k++)bits[k]=w[k];\nreturn steps;\n}\n");
+}
+
+static void emit_program(strbuf_t *c, const gnet_t *net) {
+    emit_prelude(c, net);
+    emit_phase(c, net, "ggp_play", 0, net->n_play_blocks);
+    emit_phase(c, net, "ggp_goals", net->n_play_blocks, net->n_state_blocks);
+    emit_phase(c, net, "ggp_move", net->n_state_blocks, net->n_blocks);
+    emit_advance(c, net);
+    emit_playout(c, net);
 }
 
 uint64_t compile_hash(const char *s, size_t n) {
@@ -141,11 +350,7 @@ engine_t *compile_engine(game_t *g, gnet_t *net, char *why, size_t n) {
     double t0 = now_seconds();
     strbuf_t c;
     sb_init(&c);
-    sb_puts(&c, "/* generated by ggp: a ground game network */\ntypedef unsigned char U;\n");
-    emit_phase(&c, net, "ggp_play", 0, net->n_play_blocks);
-    emit_phase(&c, net, "ggp_goals", net->n_play_blocks, net->n_state_blocks);
-    emit_phase(&c, net, "ggp_move", net->n_state_blocks, net->n_blocks);
-    emit_advance(&c, net);
+    emit_program(&c, net);
     char dir[1024], so[1100];
     compile_cache_dir(dir, sizeof dir);
     snprintf(so, sizeof so, "%s/net-%016llx-%zu.so", dir,
@@ -168,12 +373,16 @@ engine_t *compile_engine(game_t *g, gnet_t *net, char *why, size_t n) {
         k.goals = (gnet_kernel_t)(uintptr_t)dlsym(h, "ggp_goals");
         k.move = (gnet_kernel_t)(uintptr_t)dlsym(h, "ggp_move");
         k.advance = (gnet_kernel_t)(uintptr_t)dlsym(h, "ggp_advance");
+        k.playout = (gnet_playout_t)(uintptr_t)dlsym(h, "ggp_playout");
     }
-    if (!k.play || !k.goals || !k.move || !k.advance) {
+    const char *loop = getenv("GGP_COMPILED_LOOP");
+    bool no_loop = loop && strcmp(loop, "0") == 0;
+    if (!k.play || !k.goals || !k.move || !k.advance || !k.playout) {
         snprintf(why, n, "cannot load %s", so);
         if (h) dlclose(h);
         return NULL;
     }
+    if (no_loop) k.playout = NULL; /* the loop of engine/gengine.c over the kernels */
     engine_t *e = gengine_new(g, net, &k, h);
     e->compile_seconds = now_seconds() - t0;
     return e;
