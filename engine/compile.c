@@ -176,29 +176,252 @@ static void emit_skip_test(strbuf_t *c, const gnet_t *net, const uint64_t *sup, 
     if (any) sb_puts(c, ")");
 }
 
+/* Guards: a fluent that every rule of a node needs true (like (control white) for
+ * white's legal moves). Nodes that share a guard are evaluated in one group, skipped
+ * when the guard is false (their bytes then 0): in a turn-taking game the moves of the
+ * role not in control cost nothing. A group is worth its test from this many nodes. */
+#define GUARD_MIN_NODES 8
+
+/* The guard of every acyclic block of [from, to) (GNET_NONE: none): the fluent, among
+ * those every rule of the node has positive, that most nodes of the range share. */
+static uint32_t *block_guards(const gnet_t *net, uint32_t from, uint32_t to) {
+    uint32_t nf = net->n_fluents, *freq = xcalloc(nf + 1, sizeof *freq);
+    uint32_t *guard = xmalloc((to - from + 1) * sizeof *guard);
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t b = from; b < to; b++) {
+            const gblock_t *bl = &net->blocks[b];
+            uint32_t i = bl->first, r0 = net->rule_start[i], r1 = net->rule_start[i + 1];
+            uint32_t best = GNET_NONE;
+            for (uint32_t l = net->lit_start[r0]; !bl->cyclic && r1 > r0 && l < net->lit_start[r0 + 1];
+                 l++) {
+                uint32_t x = net->lits[l];
+                if ((x & 1) || (x >> 1) >= nf) continue;
+                bool in_all = true;
+                for (uint32_t r = r0 + 1; r < r1 && in_all; r++) {
+                    in_all = false;
+                    for (uint32_t e = net->lit_start[r]; e < net->lit_start[r + 1] && !in_all; e++)
+                        in_all = net->lits[e] == x;
+                }
+                if (!in_all) continue;
+                if (pass == 0)
+                    freq[x >> 1]++;
+                else if (best == GNET_NONE || freq[x >> 1] > freq[best])
+                    best = x >> 1;
+            }
+            if (pass == 1) guard[b - from] = best != GNET_NONE && freq[best] >= GUARD_MIN_NODES ? best : GNET_NONE;
+        }
+    free(freq);
+    return guard;
+}
+
+/* Calls f(ctx, src, dst) for every dependency between two blocks of [from, to) (src
+ * computes a node dst reads; indices from `from`). */
+static void each_dependency(const gnet_t *net, uint32_t from, uint32_t to, const uint32_t *blk_of,
+                            void (*f)(void *, uint32_t, uint32_t), void *ctx) {
+    for (uint32_t b = from; b < to; b++) {
+        const gblock_t *bl = &net->blocks[b];
+        for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+            for (uint32_t l = net->lit_start[net->rule_start[i]];
+                 l < net->lit_start[net->rule_start[i + 1]]; l++) {
+                uint32_t src = blk_of[net->lits[l] >> 1];
+                if (src != GNET_NONE && src != b - from) f(ctx, src, b - from);
+            }
+    }
+}
+
+typedef struct {
+    uint32_t *start, *fill, *adj, *waiting;
+} graph_t;
+
+static void count_edge(void *ctx, uint32_t src, uint32_t dst) {
+    graph_t *gr = ctx;
+    gr->start[src + 1]++;
+    gr->waiting[dst]++;
+}
+
+static void add_edge(void *ctx, uint32_t src, uint32_t dst) {
+    graph_t *gr = ctx;
+    (void)dst;
+    gr->adj[gr->start[src] + gr->fill[src]++] = dst;
+}
+
+/* Segments: in the playout loop a run of state nodes is skipped when none of the fluents
+ * they depend on changed since the step before (in connect four, a move changes one
+ * column: the nodes of the six others keep their values). A segment grows while the
+ * fluents it depends on stay this few. */
+#define SEG_MAX_FLUENTS 16
+
+static uint32_t support_size(const uint64_t *a, const uint64_t *b, uint32_t nw) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < nw; k++)
+        n += (uint32_t)__builtin_popcountll(a[k] | (b ? b[k] : 0));
+    return n;
+}
+
+/* The blocks of [from, to) in an order that respects their dependencies and keeps the
+ * blocks of a guard together: a topological order that takes, among the blocks ready,
+ * one without a guard (with sup: the one, among the first 64 ready, that adds the fewest
+ * fluents to the current segment's), else one of the current guard, else starts another
+ * guard. */
+static uint32_t *schedule(const gnet_t *net, uint32_t from, uint32_t to, const uint32_t *guard,
+                          const uint64_t *sup) {
+    uint32_t n = to - from, nf = net->n_fluents, nw = nf / 64 + 1;
+    uint32_t *blk_of = xmalloc((net->n_nodes + 1) * sizeof *blk_of);
+    for (uint32_t k = 0; k < net->n_nodes; k++)
+        blk_of[k] = GNET_NONE;
+    for (uint32_t b = from; b < to; b++)
+        for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++)
+            blk_of[net->order[i]] = b - from;
+    graph_t gr = {xcalloc(n + 2, sizeof(uint32_t)), xcalloc(n + 1, sizeof(uint32_t)), NULL,
+                  xcalloc(n + 1, sizeof(uint32_t))};
+    each_dependency(net, from, to, blk_of, count_edge, &gr);
+    for (uint32_t k = 0; k < n; k++)
+        gr.start[k + 1] += gr.start[k];
+    gr.adj = xmalloc((gr.start[n] + 1) * sizeof *gr.adj);
+    each_dependency(net, from, to, blk_of, add_edge, &gr);
+    /* ready blocks: a stack per guard fluent; those without a guard in a list */
+    uint32_t *link = xmalloc((n + 1) * sizeof *link), *head = xmalloc((nf + 1) * sizeof *head);
+    uint32_t *free_ready = xmalloc((n + 1) * sizeof *free_ready), n_free = 0;
+    uint64_t *seg = xcalloc(nw, sizeof *seg);
+    for (uint32_t k = 0; k <= nf; k++)
+        head[k] = GNET_NONE;
+    for (uint32_t k = 0; k < n; k++)
+        if (!gr.waiting[k]) {
+            if (guard[k] == GNET_NONE)
+                free_ready[n_free++] = k;
+            else
+                link[k] = head[guard[k]], head[guard[k]] = k;
+        }
+    uint32_t *out = xmalloc((n + 1) * sizeof *out), cur = GNET_NONE, scan = 0;
+    for (uint32_t done = 0; done < n; done++) {
+        uint32_t b;
+        if (n_free) {
+            uint32_t pick = 0;
+            if (sup) {
+                uint32_t best = UINT32_MAX, base = support_size(seg, NULL, nw);
+                for (uint32_t j = 0; j < n_free && j < 64 && best; j++) {
+                    const uint64_t *sb = sup + (size_t)net->order[net->blocks[free_ready[j] + from].first] * nw;
+                    uint32_t grow = support_size(seg, sb, nw) - base;
+                    if (grow < best) best = grow, pick = j;
+                }
+                const uint64_t *sb = sup + (size_t)net->order[net->blocks[free_ready[pick] + from].first] * nw;
+                if (support_size(seg, sb, nw) > SEG_MAX_FLUENTS) memset(seg, 0, nw * sizeof *seg);
+                for (uint32_t k = 0; k < nw; k++)
+                    seg[k] |= sb[k];
+            }
+            b = free_ready[pick];
+            free_ready[pick] = free_ready[--n_free];
+        } else {
+            if (cur == GNET_NONE || head[cur] == GNET_NONE) { /* start another guard */
+                while (head[scan] == GNET_NONE)
+                    scan = scan + 1 == nf ? 0 : scan + 1;
+                cur = scan;
+            }
+            b = head[cur];
+            head[cur] = link[b];
+            memset(seg, 0, nw * sizeof *seg);
+        }
+        out[done] = b + from;
+        for (uint32_t e = gr.start[b]; e < gr.start[b + 1]; e++)
+            if (--gr.waiting[gr.adj[e]] == 0) {
+                uint32_t x = gr.adj[e];
+                if (guard[x] == GNET_NONE)
+                    free_ready[n_free++] = x;
+                else
+                    link[x] = head[guard[x]], head[guard[x]] = x;
+            }
+    }
+    free(blk_of), free(gr.start), free(gr.fill), free(gr.adj), free(gr.waiting);
+    free(link), free(head), free(free_ready), free(seg);
+    return out;
+}
+
 /* Static functions NAME_0 .. NAME_k for blocks [from, to), the inline NAME_body calling
  * them in order (for the playout loop), and the kernel NAME, which packs the fluent words
  * first and evaluates every node (d: all fluents changed). sup: the state support, for
  * the skip tests (NULL: none). */
+static const uint64_t *block_support(const gnet_t *net, const uint64_t *sup, uint32_t b) {
+    return sup + (size_t)net->order[net->blocks[b].first] * (net->n_fluents / 64 + 1);
+}
+
+/* "if(CHANGED){" for the fluents of s (none: nothing, and false) */
+static bool emit_change_test(strbuf_t *c, const uint64_t *s, uint32_t nw) {
+    bool any = false;
+    for (uint32_t k = 0; k < nw; k++)
+        if (s[k]) {
+            sb_printf(c, "%s(d[%u]&0x%llxull)", any ? "|" : "if(", k, (unsigned long long)s[k]);
+            any = true;
+        }
+    if (any) sb_puts(c, "){\n");
+    return any;
+}
+
+static void emit_block(strbuf_t *c, const gnet_t *net, const uint64_t *sup, uint32_t b) {
+    const gblock_t *bl = &net->blocks[b];
+    if (bl->cyclic) {
+        emit_cyclic(c, net, bl);
+    } else {
+        emit_skip_test(c, net, sup, bl->first);
+        emit_node(c, net, bl->first);
+    }
+}
+
+/* Static functions NAME_0 .. NAME_k for blocks [from, to), the inline NAME_body calling
+ * them in order (for the playout loop), and the kernel NAME, which packs the fluent words
+ * first and evaluates every node (d: all fluents changed). sup: the state support, for
+ * the skip tests and segments (NULL: none). */
 static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_t from,
                        uint32_t to, const uint64_t *sup) {
-    uint32_t parts = 0, stmts = 0;
+    uint32_t parts = 0, stmts = 0, n = to - from, nw = net->n_fluents / 64 + 1;
     const char *params = "U *restrict v,const W64 *restrict w,const W64 *restrict d";
-    for (uint32_t b = from; b < to; b++) {
+    uint32_t *guard = block_guards(net, from, to), *order = schedule(net, from, to, guard, sup);
+    uint64_t *seg = xcalloc(nw, sizeof *seg);
+    /* the guards of runs too short for a group do not count */
+    for (uint32_t k = 0, end; k < n; k = end) {
+        uint32_t g = guard[order[k] - from];
+        for (end = k + 1; g != GNET_NONE && end < n && guard[order[end] - from] == g;)
+            end++;
+        for (uint32_t j = k; j < end && end - k < GUARD_MIN_NODES; j++)
+            guard[order[j] - from] = GNET_NONE;
+    }
+    for (uint32_t k = 0, end; k < n; k = end) {
+        uint32_t g = guard[order[k] - from];
+        end = k + 1;
         if (stmts == 0) sb_printf(c, "static void %s_%u(%s){\n", name, parts++, params);
-        const gblock_t *bl = &net->blocks[b];
-        if (bl->cyclic) {
-            emit_cyclic(c, net, bl);
+        if (g != GNET_NONE) { /* a guard group; off: 0, written when the guard turned off */
+            while (end < n && guard[order[end] - from] == g)
+                end++;
+            sb_printf(c, "if(v[%u]){\n", g);
+            for (uint32_t j = k; j < end; j++)
+                emit_block(c, net, sup, order[j]);
+            sb_printf(c, "}else if(d[%u]&0x%llxull){\n", g / 64, 1ull << (g & 63));
+            for (uint32_t j = k; j < end; j++)
+                sb_printf(c, "v[%u]=0;", net->order[net->blocks[order[j]].first]);
+            sb_puts(c, "\n}\n");
+        } else if (sup) { /* a segment */
+            memcpy(seg, block_support(net, sup, order[k]), nw * sizeof *seg);
+            while (end < n && guard[order[end] - from] == GNET_NONE &&
+                   support_size(seg, block_support(net, sup, order[end]), nw) <= SEG_MAX_FLUENTS) {
+                for (uint32_t w = 0; w < nw; w++)
+                    seg[w] |= block_support(net, sup, order[end])[w];
+                end++;
+            }
+            bool test = end - k > 1 && support_size(seg, NULL, nw) <= SEG_MAX_FLUENTS &&
+                        emit_change_test(c, seg, nw);
+            for (uint32_t j = k; j < end; j++)
+                emit_block(c, net, sup, order[j]);
+            if (test) sb_puts(c, "}\n");
         } else {
-            emit_skip_test(c, net, sup, bl->first);
-            emit_node(c, net, bl->first);
+            emit_block(c, net, sup, order[k]);
         }
-        stmts += bl->n;
-        if (stmts >= STMTS_PER_FUNCTION || b + 1 == to) {
+        for (uint32_t j = k; j < end; j++)
+            stmts += net->blocks[order[j]].n;
+        if (stmts >= STMTS_PER_FUNCTION || end == n) {
             sb_puts(c, "}\n");
             stmts = 0;
         }
     }
+    free(guard), free(order), free(seg);
     sb_printf(c, "static inline void %s_body(%s){\n", name, params);
     for (uint32_t p = 0; p < parts; p++)
         sb_printf(c, "%s_%u(v,w,d);\n", name, p);
