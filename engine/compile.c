@@ -134,8 +134,8 @@ static bool emit_vector_node(strbuf_t *c, const gnet_t *net, uint32_t i) {
             words[nu++] = (x >> 1) / 64;
         }
     }
-    for (uint32_t r = r0; r < r1; r++)
-        if (net->lit_start[r] == net->lit_start[r + 1]) return false; /* always true */
+    for (uint32_t r = r0; r < r1; r++) /* single fluents: one mask test per word does it */
+        if (net->lit_start[r + 1] - net->lit_start[r] < 2) return false;
     uint32_t padded = (r1 - r0 + 3) / 4 * 4;
     sb_printf(c, "{static const W64 A_[%u][%u] __attribute__((aligned(32)))={", 2 * nu, padded);
     for (uint32_t u = 0; u < nu; u++)
@@ -409,6 +409,29 @@ static bool emit_change_test(strbuf_t *c, const uint64_t *s, uint32_t nw) {
     return any;
 }
 
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Zeroes the nodes of n (acyclic) blocks: runs of consecutive nodes as one memset. */
+static void emit_zeroes(strbuf_t *c, const gnet_t *net, const uint32_t *blocks, uint32_t n) {
+    uint32_t *nodes = xmalloc((n + 1) * sizeof *nodes);
+    for (uint32_t j = 0; j < n; j++)
+        nodes[j] = net->order[net->blocks[blocks[j]].first];
+    qsort(nodes, n, sizeof *nodes, cmp_u32);
+    for (uint32_t j = 0, e; j < n; j = e) {
+        for (e = j + 1; e < n && nodes[e] == nodes[e - 1] + 1;)
+            e++;
+        if (e - j == 1)
+            sb_printf(c, "v[%u]=0;", nodes[j]);
+        else
+            sb_printf(c, "__builtin_memset(v+%u,0,%u);", nodes[j], e - j);
+    }
+    sb_puts(c, "\n");
+    free(nodes);
+}
+
 static void emit_block(strbuf_t *c, const gnet_t *net, const uint64_t *sup, uint32_t b) {
     const gblock_t *bl = &net->blocks[b];
     if (bl->cyclic) {
@@ -448,9 +471,8 @@ static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_
             for (uint32_t j = k; j < end; j++)
                 emit_block(c, net, sup, order[j]);
             sb_printf(c, "}else if(d[%u]&0x%llxull){\n", g / 64, 1ull << (g & 63));
-            for (uint32_t j = k; j < end; j++)
-                sb_printf(c, "v[%u]=0;", net->order[net->blocks[order[j]].first]);
-            sb_puts(c, "\n}\n");
+            emit_zeroes(c, net, order + k, end - k);
+            sb_puts(c, "}\n");
         } else if (sup) { /* a segment */
             memcpy(seg, block_support(net, sup, order[k]), nw * sizeof *seg);
             while (end < n && guard[order[end] - from] == GNET_NONE &&
