@@ -409,21 +409,6 @@ static bool emit_change_test(strbuf_t *c, const uint64_t *s, uint32_t nw) {
     return any;
 }
 
-/* A node that is an OR of single moves (breakthrough's "a move leaves this cell"): the
- * playout loop sets it from the moves picked (a switch per role) instead of evaluating
- * it; the kernels evaluate it first in the move phase (ggp_move_ors). */
-static bool is_move_or(const gnet_t *net, const gblock_t *bl) {
-    uint32_t i = bl->first, r0 = net->rule_start[i], r1 = net->rule_start[i + 1];
-    if (bl->cyclic || r0 == r1) return false;
-    for (uint32_t r = r0; r < r1; r++) {
-        uint32_t l = net->lit_start[r];
-        if (net->lit_start[r + 1] - l != 1 || (net->lits[l] & 1) ||
-            net->kind[net->lits[l] >> 1] != GNODE_MOVE)
-            return false;
-    }
-    return true;
-}
-
 static int cmp_u32(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return x < y ? -1 : x > y;
@@ -462,7 +447,7 @@ static void emit_block(strbuf_t *c, const gnet_t *net, const uint64_t *sup, uint
  * first and evaluates every node (d: all fluents changed). sup: the state support, for
  * the skip tests and segments (NULL: none). */
 static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_t from,
-                       uint32_t to, const uint64_t *sup, bool move_ors_apart) {
+                       uint32_t to, const uint64_t *sup) {
     uint32_t parts = 0, stmts = 0, n = to - from, nw = net->n_fluents / 64 + 1;
     const char *params = "U *restrict v,const W64 *restrict w,const W64 *restrict d";
     uint32_t *guard = block_guards(net, from, to), *order = schedule(net, from, to, guard, sup);
@@ -501,7 +486,7 @@ static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_
             for (uint32_t j = k; j < end; j++)
                 emit_block(c, net, sup, order[j]);
             if (test) sb_puts(c, "}\n");
-        } else if (!move_ors_apart || !is_move_or(net, &net->blocks[order[k]])) {
+        } else {
             emit_block(c, net, sup, order[k]);
         }
         for (uint32_t j = k; j < end; j++)
@@ -515,8 +500,8 @@ static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_
     sb_printf(c, "static inline void %s_body(%s){\n", name, params);
     for (uint32_t p = 0; p < parts; p++)
         sb_printf(c, "%s_%u(v,w,d);\n", name, p);
-    sb_printf(c, "}\nvoid %s(U *restrict v){W64 w[NW];pack(v,w);%s%s_body(v,w,all);}\n", name,
-              move_ors_apart ? "ggp_move_ors(v);" : "", name);
+    sb_printf(c, "}\nvoid %s(U *restrict v){W64 w[NW];pack(v,w);%s_body(v,w,all);}\n", name,
+              name);
 }
 
 /* The header of the generated file: the fluent words, packing 8 bytes of 0/1 into 8 bits
@@ -585,38 +570,6 @@ static void emit_advance(strbuf_t *c, const gnet_t *net) {
               net->n_fluents);
 }
 
-static void emit_move_ors(strbuf_t *c, const gnet_t *net) {
-    sb_puts(c, "static void ggp_move_ors(U *restrict v){\n");
-    for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
-        if (is_move_or(net, &net->blocks[b])) emit_node(c, net, net->blocks[b].first);
-    sb_puts(c, "}\n");
-}
-
-/* switch(kR){case K: v[..]=VAL;...} for role r: the move-OR nodes move k of r makes true. */
-static void emit_move_or_switch(strbuf_t *c, const gnet_t *net, uint32_t r, int val) {
-    bool any = false;
-    for (uint32_t k = 0; k < net->n_moves[r]; k++) {
-        uint32_t m = net->move_node[r][k];
-        bool open = false;
-        for (uint32_t b = net->n_state_blocks; b < net->n_blocks && m != GNET_NONE; b++) {
-            const gblock_t *bl = &net->blocks[b];
-            if (!is_move_or(net, bl)) continue;
-            uint32_t i = bl->first;
-            bool has = false;
-            for (uint32_t l = net->lit_start[net->rule_start[i]];
-                 l < net->lit_start[net->rule_start[i + 1]] && !has; l++)
-                has = net->lits[l] >> 1 == m;
-            if (!has) continue;
-            if (!any) sb_printf(c, "switch(k%u){\n", r);
-            if (!open) sb_printf(c, "case %u:", k);
-            any = open = true;
-            sb_printf(c, "v[%u]=%d;", net->order[i], val);
-        }
-        if (open) sb_puts(c, "break;\n");
-    }
-    if (any) sb_puts(c, "}\n");
-}
-
 /* A whole random playout in the generated code, the loop of g_playout (engine/gengine.c)
  * draw for draw. The state comes in as fluent words (the move inputs all off) and goes
  * out as the final state's words; each step unpacks the words into the fluent bytes,
@@ -642,9 +595,8 @@ static void emit_playout(strbuf_t *c, const gnet_t *net) {
               "W64 w[NW],d[NW],lw[%u];unsigned steps=0,n,j;\n",
               nl);
     for (uint32_t r = 0; r < nr; r++)
-        sb_printf(c, "unsigned m%u,k%u;\n", r, r);
+        sb_printf(c, "unsigned m%u;\n", r);
     sb_puts(c, "for(unsigned k=0;k<NW;k++)w[k]=bits[k],d[k]=~0ull;\n"
-               "ggp_move_ors(v); /* no move input is on: all 0 */\n"
                "for(;;){\nunpack(v,w);ggp_play_body(v,w,d);\n");
     if (net->terminal != GNET_NONE) sb_printf(c, "if(v[%u])break;\n", net->terminal);
     sb_puts(c, "if(steps>=max_steps)break;\n");
@@ -661,14 +613,14 @@ static void emit_playout(strbuf_t *c, const gnet_t *net) {
         sb_puts(c, "\nn=0");
         for (uint32_t k = 0; k < nwr; k++)
             sb_printf(c, "+(unsigned)__builtin_popcountll(lw[%u])", k);
-        sb_printf(c, ";if(!n)break;j=(unsigned)(((rnd(rng)>>32)*n)>>32);k%u=sel(lw,%u,j);m%u=mv%u[k%u];\n",
-                  r, nwr, r, r, r);
+        sb_printf(c, ";if(!n)break;j=(unsigned)(((rnd(rng)>>32)*n)>>32);m%u=mv%u[sel(lw,%u,j)];\n",
+                  r, r, nwr);
     }
     for (uint32_t r = 0; r < nr; r++)
-        sb_printf(c, "v[m%u]=1;", r), emit_move_or_switch(c, net, r, 1);
+        sb_printf(c, "v[m%u]=1;", r);
     sb_puts(c, "\nggp_move_body(v,w,d);\nfor(unsigned k=0;k<NW;k++)d[k]=w[k];\n");
     for (uint32_t r = 0; r < nr; r++)
-        sb_printf(c, "v[m%u]=0;", r), emit_move_or_switch(c, net, r, 0);
+        sb_printf(c, "v[m%u]=0;", r);
     sb_printf(c, "\npack(v+%u,w);steps++;\nfor(unsigned k=0;k<NW;k++)d[k]^=w[k];\n}\n",
               net->n_fluents);
     sb_puts(c, "for(unsigned k=0;k<NW;k++)bits[k]=w[k];\nreturn steps;\n}\n");
@@ -677,10 +629,9 @@ static void emit_playout(strbuf_t *c, const gnet_t *net) {
 static void emit_program(strbuf_t *c, const gnet_t *net) {
     emit_prelude(c, net);
     uint64_t *sup = state_support(net);
-    emit_phase(c, net, "ggp_play", 0, net->n_play_blocks, sup, false);
-    emit_phase(c, net, "ggp_goals", net->n_play_blocks, net->n_state_blocks, NULL, false);
-    emit_move_ors(c, net);
-    emit_phase(c, net, "ggp_move", net->n_state_blocks, net->n_blocks, NULL, true);
+    emit_phase(c, net, "ggp_play", 0, net->n_play_blocks, sup);
+    emit_phase(c, net, "ggp_goals", net->n_play_blocks, net->n_state_blocks, NULL);
+    emit_phase(c, net, "ggp_move", net->n_state_blocks, net->n_blocks, NULL);
     free(sup);
     emit_advance(c, net);
     emit_playout(c, net);
