@@ -78,11 +78,48 @@ static bool single_positive_fluent(const gnet_t *net, uint32_t r) {
 
 /* The OR of node order[i]'s rules; rules that are one positive fluent each, two or more
  * to a word, as one test ((w[k] & MASK) != 0). */
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A rule that is one positive derived node (not an input). */
+static bool single_positive_derived(const gnet_t *net, uint32_t r) {
+    uint32_t l = net->lit_start[r];
+    return net->lit_start[r + 1] - l == 1 && !(net->lits[l] & 1) &&
+           net->kind[net->lits[l] >> 1] == GNODE_DERIVED;
+}
+
+/* The ORed rules of node order[i] that are one positive derived node each, runs of 3 to 8
+ * consecutive node bytes as one load ((load & MASK) != 0); *first as in emit_expr. */
+static void emit_byte_runs(strbuf_t *c, const gnet_t *net, uint32_t i, bool *first) {
+    uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1], n = 0;
+    uint32_t *ids = xmalloc((r1 - r0 + 1) * sizeof *ids);
+    for (uint32_t r = r0; r < r1; r++)
+        if (single_positive_derived(net, r)) ids[n++] = net->lits[net->lit_start[r]] >> 1;
+    qsort(ids, n, sizeof *ids, cmp_u32);
+    for (uint32_t j = 0, e; j < n; j = e) {
+        for (e = j + 1; e < n && e - j < 8 && ids[e] == ids[e - 1] + 1;)
+            e++;
+        if (e - j < 3) e = j + 1;
+        if (!*first) sb_putc(c, '|');
+        *first = false;
+        if (e - j == 1)
+            sb_printf(c, "v[%u]", ids[j]);
+        else
+            sb_printf(c, "((ld8(v+%u)&0x%llxull)!=0)", ids[j],
+                      (unsigned long long)(e - j == 8 ? ~0ull : (1ull << (8 * (e - j))) - 1));
+    }
+    free(ids);
+}
+
 static void emit_expr(strbuf_t *c, const gnet_t *net, uint32_t i) {
     uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1];
     if (r0 == r1) sb_puts(c, "0");
     bool first = true;
+    emit_byte_runs(c, net, i, &first);
     for (uint32_t r = r0; r < r1; r++) {
+        if (single_positive_derived(net, r)) continue;
         if (!single_positive_fluent(net, r)) {
             if (!first) sb_putc(c, '|');
             first = false;
@@ -407,11 +444,6 @@ static bool emit_change_test(strbuf_t *c, const uint64_t *s, uint32_t nw) {
         }
     if (any) sb_puts(c, "){\n");
     return any;
-}
-
-static int cmp_u32(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* Zeroes the nodes of n (acyclic) blocks: runs of consecutive nodes as one memset. */
