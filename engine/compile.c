@@ -24,19 +24,13 @@ static bool is_fluent(const gnet_t *net, uint32_t lit) {
     return (lit >> 1) < net->n_fluents;
 }
 
-/* Fluent literals of a rule this many to a word are tested at once. */
 static uint32_t wt_min(void) {
-    return 3;
+    const char *e = getenv("GGP_WTMIN");
+    return e ? (uint32_t)atoi(e) : 3;
 }
 
-/* One literal: a node's byte, or a fluent's bit of w[] (the playout loop keeps the state
- * in words only). */
-static void emit_lit(strbuf_t *c, const gnet_t *net, uint32_t x) {
-    uint32_t n = x >> 1;
-    if (n < net->n_fluents)
-        sb_printf(c, "(%sw[%u]>>%u&1)", x & 1 ? "~" : "", n / 64, n & 63);
-    else
-        sb_printf(c, "%s[%u]", x & 1 ? "!v" : "v", n);
+static void emit_byte_lit(strbuf_t *c, uint32_t x) {
+    sb_printf(c, "%s[%u]", x & 1 ? "!v" : "v", x >> 1);
 }
 
 /* The literals of rule r, joined by '&': fluent literals two or more to a word as one word
@@ -67,7 +61,7 @@ static void emit_rule(strbuf_t *c, const gnet_t *net, uint32_t r) {
         if (!first) sb_putc(c, '&');
         first = false;
         if (!word_test)
-            emit_lit(c, net, x);
+            emit_byte_lit(c, x);
         else if (pos & neg)
             sb_putc(c, '0'); /* f and not f: the rule never holds */
         else
@@ -505,7 +499,7 @@ static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_
         if (g != GNET_NONE) { /* a guard group; off: 0, written when the guard turned off */
             while (end < n && guard[order[end] - from] == g)
                 end++;
-            sb_printf(c, "if(w[%u]>>%u&1){\n", g / 64, g & 63);
+            sb_printf(c, "if(v[%u]){\n", g);
             for (uint32_t j = k; j < end; j++)
                 emit_block(c, net, sup, order[j]);
             sb_printf(c, "}else if(d[%u]&0x%llxull){\n", g / 64, 1ull << (g & 63));
@@ -635,7 +629,7 @@ static void emit_playout(strbuf_t *c, const gnet_t *net) {
     for (uint32_t r = 0; r < nr; r++)
         sb_printf(c, "unsigned m%u;\n", r);
     sb_puts(c, "for(unsigned k=0;k<NW;k++)w[k]=bits[k],d[k]=~0ull;\n"
-               "for(;;){\nggp_play_body(v,w,d);\n");
+               "for(;;){\nunpack(v,w);ggp_play_body(v,w,d);\n");
     if (net->terminal != GNET_NONE) sb_printf(c, "if(v[%u])break;\n", net->terminal);
     sb_puts(c, "if(steps>=max_steps)break;\n");
     for (uint32_t r = 0; r < nr; r++) {
@@ -661,7 +655,7 @@ static void emit_playout(strbuf_t *c, const gnet_t *net) {
         sb_printf(c, "v[m%u]=0;", r);
     sb_printf(c, "\npack(v+%u,w);steps++;\nfor(unsigned k=0;k<NW;k++)d[k]^=w[k];\n}\n",
               net->n_fluents);
-    sb_puts(c, "for(unsigned k=0;k<NW;k++)bits[k]=w[k];\nunpack(v,w);return steps;\n}\n");
+    sb_puts(c, "for(unsigned k=0;k<NW;k++)bits[k]=w[k];\nreturn steps;\n}\n");
 }
 
 static void emit_program(strbuf_t *c, const gnet_t *net) {
