@@ -180,8 +180,8 @@ static bool emit_vector_node(strbuf_t *c, const gnet_t *net, uint32_t i) {
             sb_putc(c, '{');
             for (uint32_t r = r0; r < r0 + padded; r++) {
                 uint64_t pos = 0, neg = 0;
-                for (uint32_t l = r < r1 ? net->lit_start[r] : 0; r < r1 && l < net->lit_start[r + 1];
-                     l++) {
+                for (uint32_t l = r < r1 ? net->lit_start[r] : 0;
+                     r < r1 && l < net->lit_start[r + 1]; l++) {
                     uint32_t x = net->lits[l];
                     if ((x >> 1) / 64 != words[u]) continue;
                     if (x & 1)
@@ -253,8 +253,8 @@ static uint64_t *state_support(const gnet_t *net) {
  * d[] holds the fluents that changed (all of them outside the playout loop). */
 static void emit_skip_test(strbuf_t *c, const gnet_t *net, const uint64_t *sup, uint32_t i) {
     uint32_t nw = net->n_fluents / 64 + 1;
-    if (!sup || net->lit_start[net->rule_start[i + 1]] - net->lit_start[net->rule_start[i]] <
-                    SKIP_MIN_LITS)
+    if (!sup ||
+        net->lit_start[net->rule_start[i + 1]] - net->lit_start[net->rule_start[i]] < SKIP_MIN_LITS)
         return;
     const uint64_t *s = sup + (size_t)net->order[i] * nw;
     bool any = false;
@@ -282,8 +282,8 @@ static uint32_t *block_guards(const gnet_t *net, uint32_t from, uint32_t to) {
             const gblock_t *bl = &net->blocks[b];
             uint32_t i = bl->first, r0 = net->rule_start[i], r1 = net->rule_start[i + 1];
             uint32_t best = GNET_NONE;
-            for (uint32_t l = net->lit_start[r0]; !bl->cyclic && r1 > r0 && l < net->lit_start[r0 + 1];
-                 l++) {
+            for (uint32_t l = net->lit_start[r0];
+                 !bl->cyclic && r1 > r0 && l < net->lit_start[r0 + 1]; l++) {
                 uint32_t x = net->lits[l];
                 if ((x & 1) || (x >> 1) >= nf) continue;
                 bool in_all = true;
@@ -298,7 +298,9 @@ static uint32_t *block_guards(const gnet_t *net, uint32_t from, uint32_t to) {
                 else if (best == GNET_NONE || freq[x >> 1] > freq[best])
                     best = x >> 1;
             }
-            if (pass == 1) guard[b - from] = best != GNET_NONE && freq[best] >= GUARD_MIN_NODES ? best : GNET_NONE;
+            if (pass == 1)
+                guard[b - from] =
+                    best != GNET_NONE && freq[best] >= GUARD_MIN_NODES ? best : GNET_NONE;
         }
     free(freq);
     return guard;
@@ -390,11 +392,13 @@ static uint32_t *schedule(const gnet_t *net, uint32_t from, uint32_t to, const u
             if (sup) {
                 uint32_t best = UINT32_MAX, base = support_size(seg, NULL, nw);
                 for (uint32_t j = 0; j < n_free && j < 64 && best; j++) {
-                    const uint64_t *sb = sup + (size_t)net->order[net->blocks[free_ready[j] + from].first] * nw;
+                    const uint64_t *sb =
+                        sup + (size_t)net->order[net->blocks[free_ready[j] + from].first] * nw;
                     uint32_t grow = support_size(seg, sb, nw) - base;
                     if (grow < best) best = grow, pick = j;
                 }
-                const uint64_t *sb = sup + (size_t)net->order[net->blocks[free_ready[pick] + from].first] * nw;
+                const uint64_t *sb =
+                    sup + (size_t)net->order[net->blocks[free_ready[pick] + from].first] * nw;
                 if (support_size(seg, sb, nw) > SEG_MAX_FLUENTS) memset(seg, 0, nw * sizeof *seg);
                 for (uint32_t k = 0; k < nw; k++)
                     seg[k] |= sb[k];
@@ -478,8 +482,8 @@ static void emit_block(strbuf_t *c, const gnet_t *net, const uint64_t *sup, uint
  * them in order (for the playout loop), and the kernel NAME, which packs the fluent words
  * first and evaluates every node (d: all fluents changed). sup: the state support, for
  * the skip tests and segments (NULL: none). */
-static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_t from,
-                       uint32_t to, const uint64_t *sup) {
+static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_t from, uint32_t to,
+                       const uint64_t *sup) {
     uint32_t parts = 0, stmts = 0, n = to - from, nw = net->n_fluents / 64 + 1;
     const char *params = "U *restrict v,const W64 *restrict w,const W64 *restrict d";
     uint32_t *guard = block_guards(net, from, to), *order = schedule(net, from, to, guard, sup);
@@ -532,8 +536,7 @@ static void emit_phase(strbuf_t *c, const gnet_t *net, const char *name, uint32_
     sb_printf(c, "static inline void %s_body(%s){\n", name, params);
     for (uint32_t p = 0; p < parts; p++)
         sb_printf(c, "%s_%u(v,w,d);\n", name, p);
-    sb_printf(c, "}\nvoid %s(U *restrict v){W64 w[NW];pack(v,w);%s_body(v,w,all);}\n", name,
-              name);
+    sb_printf(c, "}\nvoid %s(U *restrict v){W64 w[NW];pack(v,w);%s_body(v,w,all);}\n", name, name);
 }
 
 /* The header of the generated file: the fluent words, packing 8 bytes of 0/1 into 8 bits
@@ -551,18 +554,16 @@ static void emit_prelude(strbuf_t *c, const gnet_t *net) {
     for (uint32_t k = 0; k < nw; k++)
         sb_puts(c, "~0ull,");
     sb_puts(c, "};\n");
-    sb_puts(
-        c,
-        "static inline W64 ld8(const U *p){W64 x;__builtin_memcpy(&x,p,8);return x;}\n"
-        "static inline void st8(U *p,W64 x){__builtin_memcpy(p,&x,8);}\n"
-        "#define PK(x) ((((x)*0x0102040810204080ull)>>56))\n"
-        "static inline W64 UNPK(W64 b){W64 x=((b&0xff)*0x0101010101010101ull)&"
-        "0x8040201008040201ull;\n"
-        "return ((x+0x7f7f7f7f7f7f7f7full)>>7)&0x0101010101010101ull;}\n"
-        "/* n<=8 bytes at p from the bits of b, the bytes past them kept */\n"
-        "static inline void unpk(U *p,W64 b,unsigned n){W64 x=UNPK(b);\n"
-        "if(n>=8)st8(p,x);else{W64 m=(1ull<<(8*n))-1;st8(p,(ld8(p)&~m)|(x&m));}}\n"
-        "static inline void pack(const U *restrict v,W64 *restrict w){\n");
+    sb_puts(c, "static inline W64 ld8(const U *p){W64 x;__builtin_memcpy(&x,p,8);return x;}\n"
+               "static inline void st8(U *p,W64 x){__builtin_memcpy(p,&x,8);}\n"
+               "#define PK(x) ((((x)*0x0102040810204080ull)>>56))\n"
+               "static inline W64 UNPK(W64 b){W64 x=((b&0xff)*0x0101010101010101ull)&"
+               "0x8040201008040201ull;\n"
+               "return ((x+0x7f7f7f7f7f7f7f7full)>>7)&0x0101010101010101ull;}\n"
+               "/* n<=8 bytes at p from the bits of b, the bytes past them kept */\n"
+               "static inline void unpk(U *p,W64 b,unsigned n){W64 x=UNPK(b);\n"
+               "if(n>=8)st8(p,x);else{W64 m=(1ull<<(8*n))-1;st8(p,(ld8(p)&~m)|(x&m));}}\n"
+               "static inline void pack(const U *restrict v,W64 *restrict w){\n");
     for (uint32_t k = 0; k < nw; k++)
         sb_printf(c, "%sw[%u]=0", k ? "," : "", k);
     sb_puts(c, ";\n");
@@ -578,22 +579,20 @@ static void emit_prelude(strbuf_t *c, const gnet_t *net) {
                "static inline void unpack(U *restrict v,const W64 *restrict w){\n");
     for (uint32_t i = 0; i < nf; i += 8)
         sb_printf(c, "unpk(v+%u,w[%u]>>%u,%u);\n", i, i >> 6, i & 63, nf - i < 8 ? nf - i : 8);
-    sb_puts(
-        c,
-        "}\n"
-        "static inline W64 rnd(W64 *s){W64 z=(*s+=0x9E3779B97F4A7C15ull);\n"
-        "z=(z^(z>>30))*0xBF58476D1CE4E5B9ull;z=(z^(z>>27))*0x94D049BB133111EBull;\n"
-        "return z^(z>>31);}\n"
-        "/* the index of the j-th (from 0) bit set among words l[0..n) */\n"
-        "static inline unsigned sel(const W64 *l,unsigned n,unsigned j){\n"
-        "for(unsigned k=0;;k++){unsigned c=(unsigned)__builtin_popcountll(l[k]);\n"
-        "if(j<c){W64 x=l[k];\n"
-        "#ifdef __BMI2__\n"
-        "x=__builtin_ia32_pdep_di(1ull<<j,x);\n"
-        "#else\n"
-        "for(;j;j--)x&=x-1;\n"
-        "#endif\n"
-        "return 64*k+(unsigned)__builtin_ctzll(x);}j-=c;}}\n");
+    sb_puts(c, "}\n"
+               "static inline W64 rnd(W64 *s){W64 z=(*s+=0x9E3779B97F4A7C15ull);\n"
+               "z=(z^(z>>30))*0xBF58476D1CE4E5B9ull;z=(z^(z>>27))*0x94D049BB133111EBull;\n"
+               "return z^(z>>31);}\n"
+               "/* the index of the j-th (from 0) bit set among words l[0..n) */\n"
+               "static inline unsigned sel(const W64 *l,unsigned n,unsigned j){\n"
+               "for(unsigned k=0;;k++){unsigned c=(unsigned)__builtin_popcountll(l[k]);\n"
+               "if(j<c){W64 x=l[k];\n"
+               "#ifdef __BMI2__\n"
+               "x=__builtin_ia32_pdep_di(1ull<<j,x);\n"
+               "#else\n"
+               "for(;j;j--)x&=x-1;\n"
+               "#endif\n"
+               "return 64*k+(unsigned)__builtin_ctzll(x);}j-=c;}}\n");
 }
 
 /* Inputs are nodes 0..F-1, their next nodes F..2F-1 (ground.h): a copy. */
@@ -639,7 +638,8 @@ static void emit_playout(strbuf_t *c, const gnet_t *net) {
         for (uint32_t i = 0; i < nm; i += 8) {
             uint32_t left = nm - i;
             sb_printf(c, "lw[%u]|=PK(ld8(v+%u)", i >> 6, lf + i);
-            if (left < 8) sb_printf(c, "&0x%llxull", (unsigned long long)((1ull << (8 * left)) - 1));
+            if (left < 8)
+                sb_printf(c, "&0x%llxull", (unsigned long long)((1ull << (8 * left)) - 1));
             sb_printf(c, ")<<%u;", i & 63);
         }
         sb_puts(c, "\nn=0");

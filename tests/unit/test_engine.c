@@ -201,7 +201,8 @@ static void assert_compiled_loop_agrees(const char *name) {
             engine_initial(slow, b);
         }
         uint32_t max = i % 3 == 2 ? 1000 : (uint32_t)(splitmix_next(&cut) % 12);
-        uint32_t na = engine_playout(fast, a, &ra, max, ga), nb = engine_playout(slow, b, &rb, max, gb);
+        uint32_t na = engine_playout(fast, a, &ra, max, ga),
+                 nb = engine_playout(slow, b, &rb, max, gb);
         assert_int_equal(na, nb);
         assert_true(engine_state_equal(a, b));
         assert_int_equal(engine_state_hash(a), engine_state_hash(b));
