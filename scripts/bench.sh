@@ -13,8 +13,11 @@
 #     and the playouts/s of the interpreter and of the engine `auto` picks (one run of
 #     CORPUS_SECONDS each); the summary gives how many ground and the median speedup.
 #     CORPUS=0 skips this part.
+#  3. With BASELINE=another ggp binary (an older build): its compiled engine on the three
+#     games, run alternately with ours, and the ratio (load on a shared machine cancels
+#     out of a ratio better than out of a figure).
 # Environment: SECONDS_PER_GAME (default 5), REPEAT (3), CORPUS_SECONDS (1), CORPUS (1),
-# OUT (docs/bench.md), GGP_CORPUS.
+# OUT (docs/bench.md), GGP_CORPUS, BASELINE.
 set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -41,10 +44,11 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no commit")
 # field NAME LINE: the value of NAME=... in LINE
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
 
-# run1 GAME ENGINE SECONDS: "pps ground_s compile_s engine" of one run (zeros on failure)
+# run1 GAME ENGINE SECONDS [BINARY]: "pps ground_s compile_s engine" of one run (zeros on
+# failure)
 run1() {
     local out first last
-    out=$(timeout 300 "$GGP" bench "$1" --seconds "$3" --engine "$2" 2>/dev/null) || {
+    out=$(timeout 300 "${4:-$GGP}" bench "$1" --seconds "$3" --engine "$2" 2>/dev/null) || {
         echo "0 0 0 none"
         return
     }
@@ -79,7 +83,7 @@ if [ -f "$HANDCODED" ] && cc -O3 -o "$tmp/handcoded" "$HANDCODED" 2>/dev/null; t
 fi
 
 # ---- our benchmark games ----
-rows="" short=""
+rows="" short="" base_rows=""
 for game in tictactoe connect4 breakthrough; do
     echo "bench: $game ($REPEAT x $SECS s per engine)..." >&2
     read -r ip _ _ _ <<<"$(best "games/$game.kif" interp "$SECS" "$REPEAT")"
@@ -92,6 +96,16 @@ for game in tictactoe connect4 breakthrough; do
     if [ -n "$hc" ]; then
         hcol=$(printf '%.0f' "$hc")
         hr="1/$(ratio "$hc" "$(awk -v a="$gp" -v b="$cp" 'BEGIN { print (a > b ? a : b) }')")"
+    fi
+    if [ -n "${BASELINE:-}" ]; then # alternately: ours, the baseline
+        bo=0 bb=0
+        for _ in $(seq "$REPEAT"); do
+            read -r o _ _ _ <<<"$(run1 "games/$game.kif" compiled "$SECS")"
+            read -r b _ _ _ <<<"$(run1 "games/$game.kif" compiled "$SECS" "$BASELINE")"
+            bo=$(awk -v a="$o" -v b="$bo" 'BEGIN { print (a > b ? a : b) }')
+            bb=$(awk -v a="$b" -v b="$bb" 'BEGIN { print (a > b ? a : b) }')
+        done
+        base_rows="$base_rows| $game | $(printf '%.0f' "$bo") | $(printf '%.0f' "$bb") | $(ratio "$bo" "$bb")x |"$'\n'
     fi
     rows="$rows| $game | $(printf '%.0f' "$ip") | $(printf '%.0f' "$gp") | $(printf '%.0f' "$cp") | $(ratio "$gp" "$ip")x | $(ratio "$cp" "$ip")x | $hcol | $hr | $gs | $cs |"$'\n'
     short="$short| $game | $(printf '%.0f' "$ip") | $(printf '%.0f' "$gp") | $(printf '%.0f' "$cp") | $hcol |"$'\n'
@@ -140,11 +154,21 @@ mkdir -p "$(dirname "$OUT")"
     echo
     echo "- interp: the interpreter (gdl/reason.c); ground: the grounded network with"
     echo "  change-driven propagation (engine/prop.c; the levelled evaluator on networks with"
-    echo "  recursion); compiled: the network as C code, cc -O1, dlopen (engine/compile.c)."
+    echo "  recursion); compiled: the network as C code with the whole playout loop, cc -O1,"
+    echo "  dlopen (engine/compile.c; docs/engine.md)."
     echo "- handcoded.c: ../shared/bench/handcoded.c (bitboards, cc -O3), best of $REPEAT runs;"
     echo "  the ratio compares it with our faster engine."
     echo "- compile s: with an empty cache (the object is cached per game text afterwards)."
     echo
+    if [ -n "$base_rows" ]; then
+        echo "Compiled engine against the baseline \`$BASELINE\` (its compiled engine), runs"
+        echo "alternating, best of $REPEAT each:"
+        echo
+        echo "| game | ours | baseline | ours/baseline |"
+        echo "|---|---:|---:|---:|"
+        printf '%s' "$base_rows"
+        echo
+    fi
     echo "## Corpus"
     echo
     echo "$summary One run of $CSECS s per engine and game."
