@@ -44,8 +44,15 @@ struct engine {
  * blocks, the goal blocks, the move blocks, advance (each fluent input takes the value of
  * its next node). */
 typedef void (*gnet_kernel_t)(uint8_t *vals);
+/* A whole random playout from the state bits (which become the final state's; the move
+ * inputs must be off): the loop of the ground backend's playout, draw for draw on the
+ * splitmix state rng. Returns the joint moves played; the final state is left in the
+ * fluent inputs with its play blocks evaluated. */
+typedef uint32_t (*gnet_playout_t)(uint8_t *vals, uint64_t *bits, uint64_t *rng,
+                                   uint32_t max_steps);
 typedef struct {
     gnet_kernel_t play, goals, move, advance;
+    gnet_playout_t playout; /* NULL: the loop of engine/gengine.c */
 } gnet_kernels_t;
 
 /* The ground backend on net (owned by the engine; clones borrow it). kernels NULL: the

@@ -1,6 +1,9 @@
 /* The compiled backend: the ground network as C code, compiled with the system's C
  * compiler at load time and loaded with dlopen. Objects are cached per game text in
- * $GGP_CACHE (default $XDG_CACHE_HOME/ggp or ~/.cache/ggp), so a game compiles once. */
+ * $GGP_CACHE (default $XDG_CACHE_HOME/ggp or ~/.cache/ggp), so a game compiles once.
+ * The generated code holds a whole playout loop; GGP_COMPILED_LOOP=0 plays the loop of
+ * engine/gengine.c over the compiled kernels instead (the same playouts, draw for draw:
+ * the test that checks the generated loop compares the two). */
 #ifndef ENGINE_COMPILE_H
 #define ENGINE_COMPILE_H
 

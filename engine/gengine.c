@@ -325,6 +325,27 @@ static void g_from_terms(engine_t *e, eng_state_t *s, const state_t *in) {
     }
 }
 
+/* The compiled playout loop (every move input off first) on s's bits, which become the
+ * final state's. */
+static uint32_t compiled_playout(gengine_t *ge, eng_state_t *s, splitmix_t *rng,
+                                 uint32_t max_steps) {
+    const gnet_t *net = ge->net;
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        uint32_t old = ge->joint_ids[r];
+        if (old != GNET_NONE && net->move_node[r][old] != GNET_NONE)
+            ge->vals[net->move_node[r][old]] = 0;
+        ge->joint_ids[r] = GNET_NONE;
+    }
+    ge->move_valid = ge->goals_valid = false;
+    uint32_t steps = ge->k.playout(ge->vals, s->bits, &rng->s, max_steps);
+    uint64_t h = 0;
+    for (uint32_t k = 0; k < ge->base.n_words; k++)
+        for (uint64_t x = s->bits[k]; x; x &= x - 1)
+            h ^= ge->zobrist[64 * k + (uint32_t)__builtin_ctzll(x)];
+    s->hash = h;
+    return steps;
+}
+
 /* The playout keeps the state in the fluent inputs from step to step (advance) and
  * packs it once at the end. */
 static uint32_t g_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
@@ -333,8 +354,11 @@ static uint32_t g_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t
     const gnet_t *net = ge->net;
     uint32_t nr = net->n_roles, steps = 0;
     uint32_t *pick = ge->joint_ids + nr; /* scratch beside joint_ids */
-    load_state(ge, s->bits);
-    for (;;) {
+    if (ge->k.playout)
+        steps = compiled_playout(ge, s, rng, max_steps);
+    else
+        load_state(ge, s->bits);
+    for (; !ge->k.playout;) {
         if (net->terminal != GNET_NONE && ge->vals[net->terminal]) break;
         if (steps >= max_steps) break;
         uint32_t r = 0;
@@ -361,7 +385,7 @@ static uint32_t g_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t
             if (ge->vals[net->goals[r][k].node]) v = net->goals[r][k].value, n++;
         goals[r] = n == 1 ? v : -1;
     }
-    store_inputs(ge, s);
+    if (!ge->k.playout) store_inputs(ge, s);
     memcpy(ge->cur, s->bits, e->n_words * sizeof *s->bits);
     ge->cur_valid = true;
     return steps;

@@ -13,8 +13,11 @@
 #     and the playouts/s of the interpreter and of the engine `auto` picks (one run of
 #     CORPUS_SECONDS each); the summary gives how many ground and the median speedup.
 #     CORPUS=0 skips this part.
+#  3. With BASELINE=another ggp binary (an older build): its compiled engine on the three
+#     games, run alternately with ours, and the ratio (load on a shared machine cancels
+#     out of a ratio better than out of a figure).
 # Environment: SECONDS_PER_GAME (default 5), REPEAT (3), CORPUS_SECONDS (1), CORPUS (1),
-# OUT (docs/bench.md), GGP_CORPUS.
+# OUT (docs/bench.md), GGP_CORPUS, BASELINE.
 set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -41,10 +44,11 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no commit")
 # field NAME LINE: the value of NAME=... in LINE
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
 
-# run1 GAME ENGINE SECONDS: "pps ground_s compile_s engine" of one run (zeros on failure)
+# run1 GAME ENGINE SECONDS [BINARY]: "pps ground_s compile_s engine" of one run (zeros on
+# failure)
 run1() {
     local out first last
-    out=$(timeout 300 "$GGP" bench "$1" --seconds "$3" --engine "$2" 2>/dev/null) || {
+    out=$(timeout 300 "${4:-$GGP}" bench "$1" --seconds "$3" --engine "$2" 2>/dev/null) || {
         echo "0 0 0 none"
         return
     }
@@ -65,6 +69,18 @@ best() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "-" }'; }
 
+# target GAME PPS: issue 14's one-core target for the game and whether PPS meets it
+target() {
+    local t
+    case $1 in
+    tictactoe) t=1260000 ;;
+    connect4) t=340000 ;;
+    breakthrough) t=43000 ;;
+    *) echo "-" && return ;;
+    esac
+    awk -v a="$2" -v t="$t" 'BEGIN { if (a >= t) printf "%d: met", t; else printf "%d: missed by %.0f%%", t, 100 * (t - a) / t }'
+}
+
 # ---- the hand-written limit ----
 hc_ttt="" hc_c4=""
 if [ -f "$HANDCODED" ] && cc -O3 -o "$tmp/handcoded" "$HANDCODED" 2>/dev/null; then
@@ -79,7 +95,7 @@ if [ -f "$HANDCODED" ] && cc -O3 -o "$tmp/handcoded" "$HANDCODED" 2>/dev/null; t
 fi
 
 # ---- our benchmark games ----
-rows="" short=""
+rows="" short="" base_rows="" base_short=""
 for game in tictactoe connect4 breakthrough; do
     echo "bench: $game ($REPEAT x $SECS s per engine)..." >&2
     read -r ip _ _ _ <<<"$(best "games/$game.kif" interp "$SECS" "$REPEAT")"
@@ -93,8 +109,20 @@ for game in tictactoe connect4 breakthrough; do
         hcol=$(printf '%.0f' "$hc")
         hr="1/$(ratio "$hc" "$(awk -v a="$gp" -v b="$cp" 'BEGIN { print (a > b ? a : b) }')")"
     fi
-    rows="$rows| $game | $(printf '%.0f' "$ip") | $(printf '%.0f' "$gp") | $(printf '%.0f' "$cp") | $(ratio "$gp" "$ip")x | $(ratio "$cp" "$ip")x | $hcol | $hr | $gs | $cs |"$'\n'
-    short="$short| $game | $(printf '%.0f' "$ip") | $(printf '%.0f' "$gp") | $(printf '%.0f' "$cp") | $hcol |"$'\n'
+    if [ -n "${BASELINE:-}" ]; then # alternately: ours, the baseline
+        bo=0 bb=0
+        for _ in $(seq "$REPEAT"); do
+            read -r o _ _ _ <<<"$(run1 "games/$game.kif" compiled "$SECS")"
+            read -r b _ _ _ <<<"$(run1 "games/$game.kif" compiled "$SECS" "$BASELINE")"
+            bo=$(awk -v a="$o" -v b="$bo" 'BEGIN { print (a > b ? a : b) }')
+            bb=$(awk -v a="$b" -v b="$bb" 'BEGIN { print (a > b ? a : b) }')
+        done
+        base_rows="$base_rows| $game | $(printf '%.0f' "$bo") | $(printf '%.0f' "$bb") | $(ratio "$bo" "$bb")x |"$'\n'
+        base_short="$base_short $game $(ratio "$bo" "$bb")x,"
+    fi
+    tgt=$(target "$game" "$(awk -v a="$gp" -v b="$cp" 'BEGIN { print (a > b ? a : b) }')")
+    rows="$rows| $game | $(printf '%.0f' "$ip") | $(printf '%.0f' "$gp") | $(printf '%.0f' "$cp") | $(ratio "$gp" "$ip")x | $(ratio "$cp" "$ip")x | $hcol | $hr | $gs | $cs | $tgt |"$'\n'
+    short="$short| $game | $(printf '%.0f' "$ip") | $(printf '%.0f' "$gp") | $(printf '%.0f' "$cp") | $hcol | $tgt |"$'\n'
 done
 
 # ---- the corpus ----
@@ -134,17 +162,29 @@ mkdir -p "$(dirname "$OUT")"
     echo "\`ggp bench GAME --seconds $SECS --engine E\`, one thread, Release build; each figure"
     echo "is the best of $REPEAT runs (the least disturbed one). Playouts/s:"
     echo
-    echo "| game | interp | ground | compiled | ground/interp | compiled/interp | handcoded.c | ratio to handcoded | ground s | compile s |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| game | interp | ground | compiled | ground/interp | compiled/interp | handcoded.c | ratio to handcoded | ground s | compile s | target |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     printf '%s' "$rows"
     echo
     echo "- interp: the interpreter (gdl/reason.c); ground: the grounded network with"
     echo "  change-driven propagation (engine/prop.c; the levelled evaluator on networks with"
-    echo "  recursion); compiled: the network as C code, cc -O1, dlopen (engine/compile.c)."
+    echo "  recursion); compiled: the network as C code with the whole playout loop, cc -O1,"
+    echo "  dlopen (engine/compile.c; docs/engine.md)."
     echo "- handcoded.c: ../shared/bench/handcoded.c (bitboards, cc -O3), best of $REPEAT runs;"
     echo "  the ratio compares it with our faster engine."
     echo "- compile s: with an empty cache (the object is cached per game text afterwards)."
+    echo "- target: issue 14's one-core target, met or missed by how much by our faster engine"
+    echo "  (the machine is shared: a figure measured under load is low; see the baseline ratios)."
     echo
+    if [ -n "$base_rows" ]; then
+        echo "Compiled engine against the baseline \`$BASELINE\` (its compiled engine), runs"
+        echo "alternating, best of $REPEAT each:"
+        echo
+        echo "| game | ours | baseline | ours/baseline |"
+        echo "|---|---:|---:|---:|"
+        printf '%s' "$base_rows"
+        echo
+    fi
     echo "## Corpus"
     echo
     echo "$summary One run of $CSECS s per engine and game."
@@ -161,10 +201,11 @@ if [ -f README.md ] && grep -q '<!-- bench:begin -->' README.md; then
     {
         echo "Measured $(date -u '+%Y-%m-%d') on $machine (best of $REPEAT runs, playouts/s):"
         echo
-        echo "| game | interpreter | ground | compiled | handcoded.c |"
-        echo "|---|---:|---:|---:|---:|"
+        echo "| game | interpreter | ground | compiled | handcoded.c | target (one core) |"
+        echo "|---|---:|---:|---:|---:|---|"
         printf '%s' "$short"
         echo
+        [ -n "$base_short" ] && echo "Compiled engine over the baseline build (runs alternating, so load cancels out):${base_short%,}." && echo
         echo "$summary"
     } >"$OUT.readme"
     awk -v table="$OUT.readme" '
