@@ -41,11 +41,12 @@
 #include "lbs.h"
 #include "uct.h"
 
-#define MAX_JOINTS 4096 /* joint moves tried to find the move that was played */
-#define SLICE_MIN 0.05  /* seconds: the shortest search slice between offers */
-#define SLICE_PARTS 8   /* a budget is searched in about this many slices (with a sink) */
-#define LBS_SHARE 0.5   /* of the start clock left, for backward search (the rest: UCT) */
-#define LBS_SAFETY 0.1  /* seconds kept back from it (grounding and calibration overrun) */
+#define MAX_JOINTS 4096  /* joint moves tried to find the move that was played */
+#define SLICE_MIN 0.05   /* seconds: the shortest search slice between offers */
+#define SLICE_PARTS 8    /* a budget is searched in about this many slices (with a sink) */
+#define LBS_SHARE 0.5    /* of the start clock left, for backward search (the rest: UCT) */
+#define LBS_SAFETY 0.1   /* seconds kept back from it (grounding and calibration overrun) */
+#define ENGINE_SHARE 0.6 /* of the clock left, at most for grounding and compiling */
 
 typedef struct {
     uint32_t iters; /* 0: time-bounded */
@@ -90,6 +91,10 @@ typedef struct {
     state_t prev;     /* the state last searched */
     bool have_prev;
     uint32_t moves; /* moves chosen by search, for the log */
+    /* how far a search call outlasted the time it was given (a decaying maximum): in a
+     * game whose states take a reasoner a tenth of a second, a call cannot stop sooner,
+     * and the next call is not started when less time than this is left */
+    double overrun;
 } mcts_player_t;
 
 /* One option of mcts+lbs; false when unknown or bad. */
@@ -335,9 +340,11 @@ bool player_search_report(const player_kind_t *kind, strbuf_t *out) {
     return true;
 }
 
-static void ensure_uct(mcts_player_t *p) {
+/* The search tree, and the engine (ready by `ready`: grounding and compiling respect the
+ * clock; a game that cannot be prepared in time is searched with the interpreter). */
+static void ensure_uct(mcts_player_t *p, double ready) {
     if (p->uct) return;
-    if (!p->engine) p->engine = engine_new(p->game, p->opts.engine, stderr);
+    if (!p->engine) p->engine = engine_new_by(p->game, p->opts.engine, stderr, ready);
     p->uct = uct_new_engine(p->game, p->engine, p->role, p->seed);
     if (p->opts.threads > 1 && !uct_set_threads(p->uct, p->opts.threads))
         fprintf(stderr, "mcts: threads=%u needs a ground engine; searching on one thread\n",
@@ -413,16 +420,26 @@ static void start_lbs(mcts_player_t *p, double deadline) {
     }
 }
 
+/* uct_choose for about `seconds`, noting how much longer it took. */
+static term_t timed_choose(mcts_player_t *p, const state_t *s, double seconds, uint32_t iters) {
+    double t0 = now_seconds();
+    term_t m = uct_choose(p->uct, s, seconds, iters);
+    double over = now_seconds() - t0 - seconds;
+    p->overrun = over > p->overrun * 0.8 ? over : p->overrun * 0.8;
+    return m;
+}
+
 static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     mcts_player_t *p = (mcts_player_t *)pl;
     if (!p->game->gdl2) start_lbs(p, deadline);
-    ensure_uct(p);
-    if (p->game->gdl2 || p->opts.iters || !initial) return;
     double t0 = now_seconds();
+    ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
+    if (p->game->gdl2 || p->opts.iters || !initial) return;
+    t0 = now_seconds();
     double budget = (deadline - t0) * 0.9 - p->opts.margin;
     if (budget < 0.01 || reason_terminal(p->r, initial)) return;
     if (p->lbs) lbs_set_deadline(p->lbs, t0 + budget);
-    uct_choose(p->uct, initial, budget, 0);
+    timed_choose(p, initial, budget, 0);
     state_copy(&p->prev, initial);
     p->have_prev = true;
     log_stats(p, "start", now_seconds() - t0);
@@ -486,9 +503,10 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         p->have_prev = false;
         return fallback;
     }
-    ensure_uct(p);
-    const state_t *s = &turn->states[0];
     double t0 = now_seconds();
+    ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
+    const state_t *s = &turn->states[0];
+    p->overrun *= 0.8; /* searched again a few turns after a call too long to start */
     advance_to(p, s, t0 + (deadline - t0) * 0.3);
     term_t best = TERM_NONE;
     double remaining = deadline - now_seconds();
@@ -502,11 +520,13 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         double slice = budget / SLICE_PARTS;
         if (slice < SLICE_MIN) slice = SLICE_MIN;
         for (;;) {
-            double left = stop - now_seconds();
-            if (left <= 0 && best != TERM_NONE) break;
+            /* a call that would end past the deadline is not started (the agent has
+             * offered a legal move already) */
+            double left = stop - now_seconds() - p->overrun;
+            if (left <= 0) break;
             double secs = left < slice ? left : slice;
             if (secs < 0.001) secs = 0.001;
-            term_t m = uct_choose(p->uct, s, secs, 0);
+            term_t m = timed_choose(p, s, secs, 0);
             if (m == TERM_NONE || !contains(turn->legal, turn->n_legal, m)) break;
             if (m != best) sink_offer(sink, m);
             best = m;
