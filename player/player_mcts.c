@@ -2,6 +2,9 @@
  *
  * start builds the tree for the match's game with the match's reasoner and, unless the
  * search is iteration-bounded, searches the initial state until the start clock's deadline.
+ * Its engine is made by a deadline (80% of the clock left: engine_new_by), and no search
+ * call is started that would likely end past a deadline (calls on a slow interpreted game
+ * outlast the time they are given by the cost of a state: the player measures by how much).
  * play first re-roots the tree at the current state: it finds the joint move that led from
  * the state it last searched to this one (by trying the previous state's joint moves, at
  * most MAX_JOINTS of them) and calls uct_advance with it; then it searches until the play
@@ -46,7 +49,7 @@
 #define SLICE_PARTS 8    /* a budget is searched in about this many slices (with a sink) */
 #define LBS_SHARE 0.5    /* of the start clock left, for backward search (the rest: UCT) */
 #define LBS_SAFETY 0.1   /* seconds kept back from it (grounding and calibration overrun) */
-#define ENGINE_SHARE 0.6 /* of the clock left, at most for grounding and compiling */
+#define ENGINE_SHARE 0.8 /* of the clock left, at most for grounding and compiling */
 
 typedef struct {
     uint32_t iters; /* 0: time-bounded */
@@ -429,6 +432,20 @@ static term_t timed_choose(mcts_player_t *p, const state_t *s, double seconds, u
     return m;
 }
 
+/* Searches s in slices until stop, starting no slice that would likely end past it. */
+static void search_until(mcts_player_t *p, const state_t *s, double stop) {
+    double slice = (stop - now_seconds()) / SLICE_PARTS;
+    if (slice < SLICE_MIN) slice = SLICE_MIN;
+    for (;;) {
+        double left = stop - now_seconds() - p->overrun;
+        if (left <= 0) break;
+        timed_choose(p, s, left < slice ? left : slice, 0);
+        uct_stats_t st;
+        uct_stats(p->uct, &st);
+        if (st.root_proven) break;
+    }
+}
+
 static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     mcts_player_t *p = (mcts_player_t *)pl;
     if (!p->game->gdl2) start_lbs(p, deadline);
@@ -439,7 +456,7 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     double budget = (deadline - t0) * 0.9 - p->opts.margin;
     if (budget < 0.01 || reason_terminal(p->r, initial)) return;
     if (p->lbs) lbs_set_deadline(p->lbs, t0 + budget);
-    timed_choose(p, initial, budget, 0);
+    search_until(p, initial, t0 + budget);
     state_copy(&p->prev, initial);
     p->have_prev = true;
     log_stats(p, "start", now_seconds() - t0);
