@@ -50,6 +50,7 @@
 #define LBS_SHARE 0.5    /* of the start clock left, for backward search (the rest: UCT) */
 #define LBS_SAFETY 0.1   /* seconds kept back from it (grounding and calibration overrun) */
 #define ENGINE_SHARE 0.8 /* of the clock left, at most for grounding and compiling */
+#define STATE_COSTS 4    /* a search call overruns by at least this many states' cost */
 
 typedef struct {
     uint32_t iters; /* 0: time-bounded */
@@ -98,6 +99,7 @@ typedef struct {
      * game whose states take a reasoner a tenth of a second, a call cannot stop sooner,
      * and the next call is not started when less time than this is left */
     double overrun;
+    double min_overrun; /* its floor: a few times what one state costs the engine */
 } mcts_player_t;
 
 /* One option of mcts+lbs; false when unknown or bad. */
@@ -429,7 +431,25 @@ static term_t timed_choose(mcts_player_t *p, const state_t *s, double seconds, u
     term_t m = uct_choose(p->uct, s, seconds, iters);
     double over = now_seconds() - t0 - seconds;
     p->overrun = over > p->overrun * 0.8 ? over : p->overrun * 0.8;
+    if (p->overrun < p->min_overrun) p->overrun = p->min_overrun;
     return m;
+}
+
+/* Seconds one state costs the search's engine (its terminal test and every role's legal
+ * moves): a search call expands and plays out several, so a call can end no sooner than a
+ * few times this after it was due (on a slow interpreted game: chess, about 0.2 s unloaded). */
+static double state_cost(mcts_player_t *p, const state_t *s) {
+    eng_state_t *es = engine_state_new(p->engine);
+    double t0 = now_seconds();
+    engine_state_set(p->engine, es, s);
+    engine_terminal(p->engine, es);
+    for (uint32_t r = 0; r < p->game->n_roles; r++) {
+        const term_t *m;
+        engine_legal(p->engine, es, r, &m);
+    }
+    double cost = now_seconds() - t0;
+    engine_state_free(es);
+    return cost;
 }
 
 /* Searches s in slices until stop, starting no slice that would likely end past it. */
@@ -452,6 +472,8 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     double t0 = now_seconds();
     ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
     if (p->game->gdl2 || p->opts.iters || !initial) return;
+    p->min_overrun = STATE_COSTS * state_cost(p, initial);
+    p->overrun = p->min_overrun;
     t0 = now_seconds();
     double budget = (deadline - t0) * 0.9 - p->opts.margin;
     if (budget < 0.01 || reason_terminal(p->r, initial)) return;
@@ -524,6 +546,17 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
     const state_t *s = &turn->states[0];
     p->overrun *= 0.8; /* searched again a few turns after a call too long to start */
+    if (p->overrun < p->min_overrun) p->overrun = p->min_overrun;
+    if (deadline - t0 - p->opts.margin < p->overrun) {
+        /* no search call would end in time: the move is the random legal one, at once,
+         * leaving the time to the next turn (the tree starts afresh then) */
+        if (p->verbose)
+            fprintf(stderr, "mcts: turn %u: no time to search (a call overruns by %.0f ms)\n",
+                    turn->turn, p->overrun * 1000);
+        sink_offer(sink, fallback);
+        p->have_prev = false;
+        return fallback;
+    }
     advance_to(p, s, t0 + (deadline - t0) * 0.3);
     term_t best = TERM_NONE;
     double remaining = deadline - now_seconds();
