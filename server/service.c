@@ -203,6 +203,14 @@ static void run_end(service_t *s, job_t *j) {
  * that a next turn whose reasoning outlasts the clock still gets a likely legal move. */
 static void ponder(service_t *s) {
     if (!s->agent || s->played == TERM_NONE) return;
+    pthread_mutex_lock(&s->mu);
+    bool queued = s->head != NULL;
+    pthread_mutex_unlock(&s->mu);
+    if (queued) { /* the next message came meanwhile: it is worth more than a guess */
+        s->played = TERM_NONE;
+        keep_move(s, s->agent_id, agent_guess(s->agent), &s->fallback);
+        return;
+    }
     term_t guess = agent_ponder(s->agent, s->played);
     s->played = TERM_NONE;
     keep_move(s, s->agent_id, guess != TERM_NONE ? guess : agent_guess(s->agent), &s->fallback);
