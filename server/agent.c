@@ -30,9 +30,8 @@ struct agent {
     term_t *choices;
     uint32_t n_choices;
     term_t chose;
-    /* GDL, the state known: each other role's first legal move in the current state (its
-     * only one in a turn-taking game while we move; TERM_NONE when it has none), read at no
-     * cost right after our legal moves */
+    /* GDL, the state known: each other role's move when it had exactly one in the current
+     * state (TERM_NONE otherwise), read at no cost right after our legal moves */
     term_t *forced;
     bool forced_known;
     /* A transition computed ahead by agent_ponder: pred_joint from pred_from leads to
@@ -262,14 +261,14 @@ static uint32_t predicted_legal(agent_t *a, term_t **moves) {
     return a->n_pred_legal;
 }
 
-/* The other roles' first legal moves in the known state (the reasoner has just computed
- * the legal relation of that state for our moves, so this costs lookups only). */
+/* The other roles' single moves in the known state (the reasoner has just computed the
+ * legal relation of that state for our moves, so this costs lookups only). */
 static void note_forced(agent_t *a) {
     a->forced_known = known_state(a);
     for (uint32_t r = 0; a->forced_known && r < a->game->n_roles; r++) {
         const term_t *m;
         a->forced[r] =
-            r != a->role && reason_legal(a->r, &a->belief.states[0], r, &m) >= 1 ? m[0] : TERM_NONE;
+            r != a->role && reason_legal(a->r, &a->belief.states[0], r, &m) == 1 ? m[0] : TERM_NONE;
     }
 }
 
@@ -334,11 +333,9 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
     return move;
 }
 
-/* Our first legal move after `played` and the other roles' first legal moves, in the state
- * they lead to; the transition and our legal moves there are kept for the next turn
- * (pred_*). When the others had a single move (turn-taking: they wait while we move) this
- * is the next turn exactly; else a sample of it, where most of our moves are legal as in
- * the state the others' actual moves lead to (a board game changes little in one move). */
+/* Our first legal move after `played` when every other role had a single move (turn-taking:
+ * they wait while we move), from the state it leads to; the transition and our legal
+ * moves there are kept for the next turn (pred_*). */
 static term_t predicted_move(agent_t *a, const state_t *s, term_t played) {
     uint32_t nr = a->game->n_roles;
     const term_t *m;
@@ -367,8 +364,8 @@ term_t agent_ponder(agent_t *a, term_t played) {
     if (!known_state(a) || played == TERM_NONE) return TERM_NONE;
     term_t move = predicted_move(a, &a->belief.states[0], played);
     if (move != TERM_NONE) return move;
-    /* No legal move in the sampled state: one of our choices of last time, not the one we
-     * played, is the likeliest to be legal again. */
+    /* Others move now: one of our choices of last time, not the one we played, is the
+     * likeliest to be legal again (most moves of a board game stay legal a turn later). */
     for (uint32_t i = 0; i < a->n_choices; i++)
         if (a->choices[i] != a->chose) return a->choices[i];
     return TERM_NONE;

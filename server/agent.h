@@ -54,14 +54,12 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink);
 /* The match is over. */
 void agent_stop(agent_t *a);
 /* After answering `played` (GDL, the state known): the best guess at our next move, the
- * answer the server falls back on if the next turn's reasoning outlasts the clock: our
- * first legal move in the state that `played` and the other roles' first legal moves lead
- * to (their only moves in a turn-taking game while we move: then the guess is proven for
- * the next turn; else most of our moves there are legal after their actual moves too).
- * That state and our legal moves there are kept, and the next agent_advance and
- * agent_play take them instead of asking the reasoner again when the turn goes as
- * predicted. Else one of our other choices of our last turn with a choice. TERM_NONE when
- * there is no guess. Costs a state update and a legal-move computation. */
+ * answer the server falls back on if the next turn's reasoning outlasts the clock. When the
+ * other roles had no choice it is our first legal move in the state `played` leads to; that
+ * state and our legal moves there are kept, and the next agent_advance and agent_play take
+ * them instead of asking the reasoner again when the turn goes as predicted. Else one of
+ * our other choices of our last turn with a choice (a guess, not proven). TERM_NONE when
+ * there is no guess. Costs a state update and a legal-move computation at most. */
 term_t agent_ponder(agent_t *a, term_t played);
 
 /* A move to answer when there is no time to find a legal one: the move of a legal rule
