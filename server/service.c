@@ -173,6 +173,16 @@ static void observe(service_t *s, job_t *j) {
 static void run_play(service_t *s, job_t *j) {
     if (!s->agent || strcmp(s->agent_id, j->msg.id) != 0) return;
     observe(s, j);
+    double late = now_seconds() - j->deadline;
+    if (late > 0) {
+        /* The turn was answered while the worker was busy before it: its legal moves
+         * and search would only make the next turn late too (on a game whose legal moves
+         * take most of the clock, every turn after). The state is up to date; that is all. */
+        log_line("match=%s play: reached %.0f ms past its deadline (already answered): "
+                 "state updated, no move computed",
+                 j->msg.id, late * 1000);
+        return;
+    }
     if (s->cfg.think_delay_ms) sleep_ms(s->cfg.think_delay_ms);
     offer_ctx_t ctx = {.s = s, .job = j};
     sb_init(&ctx.text);
