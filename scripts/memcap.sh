@@ -6,8 +6,9 @@
 # steps (default 20; the server thinks on its own turns only, so about STEPS/2 full
 # clocks). The server's resident memory (VmRSS) is sampled every INTERVAL seconds (default
 # 5), and its peak (VmHWM) read at the end; its verbose log gives the tree's size after
-# each search. The cap holds when the peak stays under the cap plus the rest of the
-# process (rules, engine, reasoner: the resident memory before the match plus 64 MiB).
+# each search. The cap holds when the tree never reports more than the cap, and the peak
+# stays under the cap plus the rest of the process (rules, engine, reasoner: the resident
+# memory before the match plus 64 MiB).
 # Writes docs/memcap.md.
 # usage: scripts/memcap.sh [--ggp PATH] [--game FILE] [--mem MB] [--startclock S]
 #                          [--playclock S] [--steps K] [--interval S] [--out FILE]
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
     --steps) STEPS=$2; shift 2 ;;
     --interval) INTERVAL=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "unexpected argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -75,7 +76,8 @@ line=$(grep "^player=http" "$TMP/match.out" || true)
 timeouts=$(sed -n 's/.* timeouts=\([0-9]*\).*/\1/p' <<<"$line")
 illegal=$(sed -n 's/.* illegal=\([0-9]*\).*/\1/p' <<<"$line")
 status=PASS
-[ "${peak:-0}" -gt 0 ] && [ "$peak" -le "$limit_kb" ] && [ "$alive" = yes ] && [ $rc -le 1 ] &&
+tree_ok=$(awk -v t="${tree_max:-0}" -v m="$MEM" 'BEGIN { print (t > 0 && t <= m) ? 1 : 0 }')
+[ "${peak:-0}" -gt 0 ] && [ "$peak" -le "$limit_kb" ] && [ "$tree_ok" = 1 ] && [ "$alive" = yes ] && [ $rc -le 1 ] &&
     [ "${timeouts:-1}" -eq 0 ] && [ "${illegal:-1}" -eq 0 ] || status=FAIL
 
 mkdir -p "$(dirname "$OUT")"
