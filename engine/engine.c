@@ -178,7 +178,18 @@ static void remember_noground(const char *path, const char *why) {
     fclose(f);
 }
 
+/* Seconds the C compiler may take on a network of n literals: generous (connectFourLarge,
+ * 3,251 literals, took 2 s at nice 10 on a loaded 2-core machine), so that a compile is
+ * not started when it would outlast a start clock. */
+static double compile_estimate(uint32_t n_lits) {
+    return 1.0 + n_lits * 0.001;
+}
+
 engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log) {
+    return engine_new_by(g, kind, log, 0);
+}
+
+engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadline) {
     if (kind == ENGINE_INTERP) return interp_make(g, reason_new(g), true);
     char why[1300] = "", path[1200];
     ground_opts_t opts = ground_default_opts();
@@ -186,16 +197,35 @@ engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log) {
      * that does not ground costs the whole limit once per cache) */
     const char *limit = getenv("GGP_GROUND_SECONDS");
     if (limit && atof(limit) > 0) opts.seconds = atof(limit);
+    /* a deadline shortens the limit; running out of that time is not remembered */
+    bool shortened = deadline > 0 && deadline - now_seconds() < opts.seconds;
+    if (shortened) opts.seconds = deadline - now_seconds();
     noground_path(g, path, sizeof path);
     gnet_t *net = NULL;
     if (!remembered_noground(path, why, sizeof why)) {
-        net = gnet_new(g, &opts, why, sizeof why);
-        if (!net) remember_noground(path, why);
+        if (opts.seconds <= 0.01)
+            snprintf(why, sizeof why, "no time left before the deadline");
+        else
+            net = gnet_new(g, &opts, why, sizeof why);
+        if (!net && !shortened) remember_noground(path, why);
+        if (!net && shortened)
+            snprintf(why + strlen(why), sizeof why - strlen(why),
+                     " in the %.1f s left before the deadline",
+                     opts.seconds > 0 ? opts.seconds : 0);
     }
     if (!net) {
         if (log)
             fprintf(log, "engine: %s does not ground (%s); using the interpreter\n", g->file, why);
         return interp_make(g, reason_new(g), true);
+    }
+    if (kind != ENGINE_GROUND && deadline > 0 &&
+        now_seconds() + compile_estimate(net->n_lits) > deadline) {
+        if (log)
+            fprintf(log,
+                    "engine: %s: no time to compile %u literals before the deadline; using the "
+                    "ground network\n",
+                    g->file, net->n_lits);
+        return gengine_new(g, net, NULL, NULL);
     }
     if (kind != ENGINE_GROUND) {
         engine_t *e = compile_engine(g, net, why, sizeof why);

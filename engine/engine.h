@@ -35,6 +35,10 @@ engine_kind_t engine_default_kind(void);
 /* A state machine for g (which must outlive it). A forced kind that cannot be built
  * falls back like ENGINE_AUTO does, with its line on log (NULL: silent). */
 engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log);
+/* The same, ready by deadline (now_seconds(); 0: no deadline): grounding stops at the
+ * deadline (falling back to the interpreter, a failure not remembered in the cache), and
+ * the network is not compiled when the compiler would likely outlast it. */
+engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadline);
 /* The interpreter backend over an existing reasoner (not owned). */
 engine_t *engine_wrap(reasoner_t *r);
 /* Another engine on the same network or rules, for another thread. */

@@ -101,11 +101,11 @@ static void tree_unlock(struct uct *u) {
 
 /* ---- pool ---- */
 
+/* Grows the pool to exactly `need` (capacity_for chose it: doubling again here would pass
+ * the memory limit, up to twice over). */
 static void pool_reserve_nodes(pool_t *p, uint32_t nr, size_t need) {
     if (need <= p->cap_nodes) return;
-    size_t cap = p->cap_nodes ? p->cap_nodes : need;
-    while (cap < need)
-        cap *= 2;
+    size_t cap = need;
     p->nodes = xrealloc(p->nodes, cap * sizeof *p->nodes);
     p->cnt = xrealloc(p->cnt, cap * nr * sizeof *p->cnt);
     p->pv = xrealloc(p->pv, cap * nr * sizeof *p->pv);
@@ -114,9 +114,7 @@ static void pool_reserve_nodes(pool_t *p, uint32_t nr, size_t need) {
 
 static void pool_reserve_moves(pool_t *p, size_t need) {
     if (need <= p->cap_mv) return;
-    size_t cap = p->cap_mv ? p->cap_mv : need;
-    while (cap < need)
-        cap *= 2;
+    size_t cap = need;
     p->mv = xrealloc(p->mv, cap * sizeof *p->mv);
     p->ms = xrealloc(p->ms, cap * sizeof *p->ms);
     p->cap_mv = cap;

@@ -2,6 +2,9 @@
  *
  * start builds the tree for the match's game with the match's reasoner and, unless the
  * search is iteration-bounded, searches the initial state until the start clock's deadline.
+ * Its engine is made by a deadline (80% of the clock left: engine_new_by), and no search
+ * call is started that would likely end past a deadline (calls on a slow interpreted game
+ * outlast the time they are given by the cost of a state: the player measures by how much).
  * play first re-roots the tree at the current state: it finds the joint move that led from
  * the state it last searched to this one (by trying the previous state's joint moves, at
  * most MAX_JOINTS of them) and calls uct_advance with it; then it searches until the play
@@ -45,11 +48,13 @@
 #include "lbs.h"
 #include "uct.h"
 
-#define MAX_JOINTS 4096 /* joint moves tried to find the move that was played */
-#define SLICE_MIN 0.05  /* seconds: the shortest search slice between offers */
-#define SLICE_PARTS 8   /* a budget is searched in about this many slices (with a sink) */
-#define LBS_SHARE 0.5   /* of the start clock left, for backward search (the rest: UCT) */
-#define LBS_SAFETY 0.1  /* seconds kept back from it (grounding and calibration overrun) */
+#define MAX_JOINTS 4096  /* joint moves tried to find the move that was played */
+#define SLICE_MIN 0.05   /* seconds: the shortest search slice between offers */
+#define SLICE_PARTS 8    /* a budget is searched in about this many slices (with a sink) */
+#define LBS_SHARE 0.5    /* of the start clock left, for backward search (the rest: UCT) */
+#define LBS_SAFETY 0.1   /* seconds kept back from it (grounding and calibration overrun) */
+#define ENGINE_SHARE 0.8 /* of the clock left, at most for grounding and compiling */
+#define STATE_COSTS 4    /* a search call overruns by at least this many states' cost */
 
 typedef struct {
     uint32_t iters; /* 0: time-bounded */
@@ -95,6 +100,11 @@ typedef struct {
     state_t prev;     /* the state last searched */
     bool have_prev;
     uint32_t moves; /* moves chosen by search, for the log */
+    /* how far a search call outlasted the time it was given (a decaying maximum): in a
+     * game whose states take a reasoner a tenth of a second, a call cannot stop sooner,
+     * and the next call is not started when less time than this is left */
+    double overrun;
+    double min_overrun; /* its floor: a few times what one state costs the engine */
 } mcts_player_t;
 
 /* One option of mcts+lbs; false when unknown or bad. */
@@ -342,9 +352,11 @@ bool player_search_report(const player_kind_t *kind, strbuf_t *out) {
     return true;
 }
 
-static void ensure_uct(mcts_player_t *p) {
+/* The search tree, and the engine (ready by `ready`: grounding and compiling respect the
+ * clock; a game that cannot be prepared in time is searched with the interpreter). */
+static void ensure_uct(mcts_player_t *p, double ready) {
     if (p->uct) return;
-    if (!p->engine) p->engine = engine_new(p->game, p->opts.engine, stderr);
+    if (!p->engine) p->engine = engine_new_by(p->game, p->opts.engine, stderr, ready);
     p->uct = uct_new_engine(p->game, p->engine, p->role, p->seed);
     uct_set_parallel(p->uct, p->opts.parallel);
     if (p->opts.threads > 1 && !uct_set_threads(p->uct, p->opts.threads))
@@ -421,16 +433,60 @@ static void start_lbs(mcts_player_t *p, double deadline) {
     }
 }
 
+/* uct_choose for about `seconds`, noting how much longer it took. */
+static term_t timed_choose(mcts_player_t *p, const state_t *s, double seconds, uint32_t iters) {
+    double t0 = now_seconds();
+    term_t m = uct_choose(p->uct, s, seconds, iters);
+    double over = now_seconds() - t0 - seconds;
+    p->overrun = over > p->overrun * 0.8 ? over : p->overrun * 0.8;
+    if (p->overrun < p->min_overrun) p->overrun = p->min_overrun;
+    return m;
+}
+
+/* Seconds one state costs the search's engine (its terminal test and every role's legal
+ * moves): a search call expands and plays out several, so a call can end no sooner than a
+ * few times this after it was due (on a slow interpreted game: chess, about 0.2 s unloaded). */
+static double state_cost(mcts_player_t *p, const state_t *s) {
+    eng_state_t *es = engine_state_new(p->engine);
+    double t0 = now_seconds();
+    engine_state_set(p->engine, es, s);
+    engine_terminal(p->engine, es);
+    for (uint32_t r = 0; r < p->game->n_roles; r++) {
+        const term_t *m;
+        engine_legal(p->engine, es, r, &m);
+    }
+    double cost = now_seconds() - t0;
+    engine_state_free(es);
+    return cost;
+}
+
+/* Searches s in slices until stop, starting no slice that would likely end past it. */
+static void search_until(mcts_player_t *p, const state_t *s, double stop) {
+    double slice = (stop - now_seconds()) / SLICE_PARTS;
+    if (slice < SLICE_MIN) slice = SLICE_MIN;
+    for (;;) {
+        double left = stop - now_seconds() - p->overrun;
+        if (left <= 0) break;
+        timed_choose(p, s, left < slice ? left : slice, 0);
+        uct_stats_t st;
+        uct_stats(p->uct, &st);
+        if (st.root_proven) break;
+    }
+}
+
 static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     mcts_player_t *p = (mcts_player_t *)pl;
     if (!p->game->gdl2) start_lbs(p, deadline);
-    ensure_uct(p);
-    if (p->game->gdl2 || p->opts.iters || !initial) return;
     double t0 = now_seconds();
+    ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
+    if (p->game->gdl2 || p->opts.iters || !initial) return;
+    p->min_overrun = STATE_COSTS * state_cost(p, initial);
+    p->overrun = p->min_overrun;
+    t0 = now_seconds();
     double budget = (deadline - t0) * 0.9 - p->opts.margin;
     if (budget < 0.01 || reason_terminal(p->r, initial)) return;
     if (p->lbs) lbs_set_deadline(p->lbs, t0 + budget);
-    uct_choose(p->uct, initial, budget, 0);
+    search_until(p, initial, t0 + budget);
     state_copy(&p->prev, initial);
     p->have_prev = true;
     log_stats(p, "start", now_seconds() - t0);
@@ -494,9 +550,21 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         p->have_prev = false;
         return fallback;
     }
-    ensure_uct(p);
-    const state_t *s = &turn->states[0];
     double t0 = now_seconds();
+    ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
+    const state_t *s = &turn->states[0];
+    p->overrun *= 0.8; /* searched again a few turns after a call too long to start */
+    if (p->overrun < p->min_overrun) p->overrun = p->min_overrun;
+    if (deadline - t0 - p->opts.margin < p->overrun) {
+        /* no search call would end in time: the move is the random legal one, at once,
+         * leaving the time to the next turn (the tree starts afresh then) */
+        if (p->verbose)
+            fprintf(stderr, "mcts: turn %u: no time to search (a call overruns by %.0f ms)\n",
+                    turn->turn, p->overrun * 1000);
+        sink_offer(sink, fallback);
+        p->have_prev = false;
+        return fallback;
+    }
     advance_to(p, s, t0 + (deadline - t0) * 0.3);
     term_t best = TERM_NONE;
     double remaining = deadline - now_seconds();
@@ -510,11 +578,13 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         double slice = budget / SLICE_PARTS;
         if (slice < SLICE_MIN) slice = SLICE_MIN;
         for (;;) {
-            double left = stop - now_seconds();
-            if (left <= 0 && best != TERM_NONE) break;
+            /* a call that would end past the deadline is not started (the agent has
+             * offered a legal move already) */
+            double left = stop - now_seconds() - p->overrun;
+            if (left <= 0) break;
             double secs = left < slice ? left : slice;
             if (secs < 0.001) secs = 0.001;
-            term_t m = uct_choose(p->uct, s, secs, 0);
+            term_t m = timed_choose(p, s, secs, 0);
             if (m == TERM_NONE || !contains(turn->legal, turn->n_legal, m)) break;
             if (m != best) sink_offer(sink, m);
             best = m;

@@ -2,41 +2,55 @@
 # Clocks under load: N matches (default 100) at a 1 s play clock between two
 # `ggp serve --player mcts` processes on loopback (MCTS thinks until its deadline, so every
 # answer is cut by the clock), while one busy loop per core keeps the machine's cores busy
-# at normal priority. Most matches are tic-tac-toe; SLOW of them (default 10) are chess from
-# the public corpus on the interpreter (a few hundred ms per state; cut after 6 steps with
-# --max-steps), where reasoner calls outlast the margin and the answer must still go out on
-# time (the server logs "answered at the deadline").
+# at normal priority. SLOW matches (default 10) of each large corpus game of SLOW_GAMES
+# (default "chess alexChess checkers": games that do not ground, played on the interpreter,
+# chess at a few hundred ms per state under load; each cut after STEPS steps, default 10,
+# with --max-steps), the rest tic-tac-toe.
 # Records, from the game master: missed clocks (late past the play clock + 1 s, the
 # reference rule) and illegal moves, which must be 0; from the servers' logs: replies past
 # the bare play clock, the slowest reply, the margins used (clock minus the deadline each
-# answer was due at) and the answers sent at the deadline. Writes docs/http_clocks.md.
-# usage: scripts/clock_load.sh [--ggp PATH] [--matches N] [--slow N] [--playclock S]
-#                              [--corpus DIR] [--out FILE]
+# answer was due at), the answers sent at the deadline and the answers not proven legal in
+# their state (must be 0). Writes docs/http_clocks.md.
+# usage: scripts/clock_load.sh [--ggp PATH] [--matches N] [--slow N] [--slow-games "G..."]
+#                              [--steps K] [--playclock S] [--corpus DIR] [--out FILE]
+#                              [--logs DIR]   (keeps the two servers' logs there)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GGP=$ROOT/build/ggp
 MATCHES=100
 SLOW=10
+SLOW_GAMES="chess alexChess checkers"
+STEPS=10
 PLAYCLOCK=1
 STARTCLOCK=2
 CORPUS=${GGP_CORPUS:-$ROOT/../shared/gdl-corpus}
 OUT=$ROOT/docs/http_clocks.md
+LOGS=""
 while [ $# -gt 0 ]; do
     case $1 in
     --ggp) GGP=$2; shift 2 ;;
     --matches) MATCHES=$2; shift 2 ;;
     --slow) SLOW=$2; shift 2 ;;
+    --slow-games) SLOW_GAMES=$2; shift 2 ;;
+    --steps) STEPS=$2; shift 2 ;;
     --playclock) PLAYCLOCK=$2; shift 2 ;;
     --corpus) CORPUS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+    --logs) LOGS=$2; shift 2 ;;
+    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "unexpected argument '$1'" >&2; exit 2 ;;
     esac
 done
 [ -x "$GGP" ] || { echo "no ggp at $GGP (build it, or give --ggp)" >&2; exit 2; }
 GGP=$(cd "$(dirname "$GGP")" && pwd)/$(basename "$GGP")
-CHESS=$CORPUS/chess.kif
-[ "$SLOW" -eq 0 ] || [ -f "$CHESS" ] || { echo "no $CHESS (give --corpus, or --slow 0)" >&2; exit 2; }
+[ "$SLOW" -gt 0 ] || SLOW_GAMES=""
+N_SLOW=0
+for g in $SLOW_GAMES; do
+    [ -f "$CORPUS/$g.kif" ] || { echo "no $CORPUS/$g.kif (give --corpus, or --slow 0)" >&2; exit 2; }
+    N_SLOW=$((N_SLOW + 1))
+done
+FAST=$((MATCHES - SLOW * N_SLOW))
+[ "$FAST" -ge 0 ] || { echo "--matches $MATCHES is less than $N_SLOW slow games x $SLOW" >&2; exit 2; }
 TMP=$(mktemp -d)
 . "$ROOT/tests/integration/http_lib.sh"
 LOAD_PIDS=()
@@ -61,9 +75,12 @@ sleep 1
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 timeouts=0 illegal=0 slowest=0 played=0 status=PASS
+declare -A G_T G_I G_MS G_N
 # series GAME N [options]: N matches of GAME, a against b, seats swapped.
 series() {
-    local game=$1 n=$2 done_=0 k line t i ms rc
+    local game=$1 n=$2 done_=0 k line t i ms rc name
+    name=$(basename "$game" .kif)
+    G_T[$name]=0 G_I[$name]=0 G_MS[$name]=0 G_N[$name]=$n
     shift 2
     while [ $done_ -lt "$n" ]; do
         k=$((n - done_ < 10 ? n - done_ : 10))
@@ -83,20 +100,24 @@ series() {
             timeouts=$((timeouts + t))
             illegal=$((illegal + i))
             if [ "$ms" -gt "$slowest" ]; then slowest=$ms; fi
+            G_T[$name]=$((G_T[$name] + t))
+            G_I[$name]=$((G_I[$name] + i))
+            if [ "$ms" -gt "${G_MS[$name]}" ]; then G_MS[$name]=$ms; fi
         done < <(grep '^player=' "$TMP/batch.out")
         done_=$((done_ + k))
         played=$((played + k))
-        echo "after $played matches: missed clocks $timeouts, illegal $illegal, slowest $slowest ms"
+        echo "after $played matches ($name): missed clocks $timeouts, illegal $illegal, slowest $slowest ms"
     done
 }
 
 t0=$(date +%s)
-series "$ROOT/games/tictactoe.kif" $((MATCHES - SLOW))
-[ "$SLOW" -eq 0 ] || series "$CHESS" "$SLOW" --max-steps 6
+[ "$FAST" -eq 0 ] || series "$ROOT/games/tictactoe.kif" "$FAST"
+for g in $SLOW_GAMES; do series "$CORPUS/$g.kif" "$SLOW" --max-steps "$STEPS"; done
 secs=$(($(date +%s) - t0))
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 stop_load
 for s in a b; do kill -0 "${PID[$s]}" 2>/dev/null || { status=FAIL; echo "server $s died" >&2; }; done
+[ -z "$LOGS" ] || { mkdir -p "$LOGS" && cp "$TMP/a.log" "$TMP/b.log" "$LOGS/"; }
 
 # From the servers' logs: PLAY replies, their times and the deadlines they were due at.
 clock_ms=$(awk -v c="$PLAYCLOCK" 'BEGIN { print c * 1000 }')
@@ -109,7 +130,9 @@ margins=$(awk -v c="$clock_ms" '{ m = c - $2; if (NR == 1 || m < lo) lo = m; if 
 at_deadline=$(cat "$TMP/a.log" "$TMP/b.log" | grep -c 'answered at the deadline' || true)
 example=$(cat "$TMP/a.log" "$TMP/b.log" | grep -m1 'answered at the deadline' | cut -c25- || true)
 errors=$(cat "$TMP/a.log" "$TMP/b.log" | grep ' cmd=' | grep -vc ' status=200' || true)
-[ "$timeouts" -eq 0 ] && [ "$illegal" -eq 0 ] && [ "$errors" -eq 0 ] || status=FAIL
+unproven=$(cat "$TMP/a.log" "$TMP/b.log" | grep -c 'no legal move proven in time' || true)
+engines=$(cat "$TMP/a.log" "$TMP/b.log" | grep '^engine: ' | sed 's|^engine: [^ ]*|engine: GAME|; s|, remembered in [^)]*||' | sort | uniq -c | sed 's/^ *//' || true)
+[ "$timeouts" -eq 0 ] && [ "$illegal" -eq 0 ] && [ "$errors" -eq 0 ] && [ "$unproven" -eq 0 ] || status=FAIL
 
 notes="" # the hand-written reading between the notes markers is kept
 [ -f "$OUT" ] && notes=$(sed -n '/<!-- notes:begin -->/,/<!-- notes:end -->/p' "$OUT")
@@ -117,16 +140,24 @@ mkdir -p "$(dirname "$OUT")"
 {
     echo "# Clocks under load"
     echo
-    echo "Written by \`scripts/clock_load.sh --matches $MATCHES --slow $SLOW\` on $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "Written by \`scripts/clock_load.sh --matches $MATCHES --slow $SLOW --slow-games \"$SLOW_GAMES\" --steps $STEPS\`"
+    echo "on $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "($(uname -srm), $(nproc) cores)."
     echo
     echo "$played matches over HTTP on loopback between two \`ggp serve --player mcts\` processes (MCTS"
     echo "searches until each deadline, so every answer is cut by the clock), start clock ${STARTCLOCK} s,"
     echo "play clock ${PLAYCLOCK} s, seats swapped, while $(nproc) busy loops (one per core, normal priority)"
     echo "kept the cores busy: load average $load_start when the series started, $load_end at the"
-    echo "end (the machine was also shared with other work). $((MATCHES - SLOW)) matches of tic-tac-toe,"
-    echo "$SLOW of chess from the public corpus on the interpreter (a few hundred ms per state here),"
-    echo "each cut after 6 steps (\`--max-steps 6\`, the master aborts it). $secs s in all."
+    echo "end (the machine was also shared with other work). $FAST matches of tic-tac-toe, and"
+    echo "$SLOW of each of ${SLOW_GAMES:-no} large games from the public corpus, each cut after $STEPS steps"
+    echo "(\`--max-steps $STEPS\`, the master aborts it). $secs s in all."
+    echo
+    echo "| game | matches | missed clocks | illegal moves | slowest reply (master) |"
+    echo "|---|---:|---:|---:|---:|"
+    for name in tictactoe $SLOW_GAMES; do
+        [ -n "${G_N[$name]:-}" ] || continue
+        echo "| $name | ${G_N[$name]} | ${G_T[$name]} | ${G_I[$name]} | ${G_MS[$name]} ms |"
+    done
     echo
     echo "| | |"
     echo "|---|---:|"
@@ -139,11 +170,20 @@ mkdir -p "$(dirname "$OUT")"
     echo "| slowest reply, as the server measured it | ${server_slowest:-?} ms |"
     echo "| margin kept before the play clock (clock minus when the answer was due) | ${margins:-?} |"
     echo "| answers sent at the deadline while the player was still thinking | $at_deadline |"
+    echo "| answers not proven legal in their state (\"no legal move proven in time\") | $unproven |"
     echo
     echo "The margin is 0.2 s plus twice the recent lateness of replies (how far past their"
     echo "deadline they finished sending, a decaying maximum), at most 2 s and never more than"
     echo "half the clock (\`server/service.h\`): it grows when the machine is slow to send."
     [ -z "$example" ] || { echo "An answer sent at the deadline is logged like this:"; echo; echo '```'; echo "$example"; echo '```'; }
+    if [ -n "$engines" ]; then
+        echo
+        echo "What the servers' players searched with (lines of their logs, counted):"
+        echo
+        echo '```'
+        echo "$engines"
+        echo '```'
+    fi
     echo
     echo "Result: **$status**"
     if [ -n "$notes" ]; then echo; echo "## Reading"; echo; echo "$notes"; fi

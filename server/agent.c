@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "belief.h"
+#include "trace.h"
 #include "validate.h"
 
 struct agent {
@@ -21,13 +22,26 @@ struct agent {
     uint32_t turn; /* turns observed */
     term_t guess;
     term_t first; /* the first legal move of the initial state */
+    bool first_known;
     /* the last turn, for agent_stats */
     uint32_t last_legal;
-    double last_ms;
+    double last_ms, update_ms, legal_ms, play_ms;
+    bool predicted; /* its state and legal moves came from agent_ponder's prediction */
     /* our last turn with a choice: the legal moves, the one played (agent_ponder) */
     term_t *choices;
     uint32_t n_choices;
     term_t chose;
+    /* GDL, the state known: each other role's move when it had exactly one in the current
+     * state (TERM_NONE otherwise), read at no cost right after our legal moves */
+    term_t *forced;
+    bool forced_known;
+    /* A transition computed ahead by agent_ponder: pred_joint from pred_from leads to
+     * pred_next, where our legal moves are pred_legal (sorted as belief_legal sorts). The
+     * next agent_advance and agent_play use it when they match, instead of the reasoner. */
+    bool pred_valid;
+    state_t pred_from, pred_next;
+    term_t *pred_joint, *pred_legal;
+    uint32_t n_pred_legal;
 };
 
 /* The move of the first legal rule for our role (or any role) with a ground move. */
@@ -59,6 +73,10 @@ agent_t *agent_new(game_t *g, uint32_t role, const agent_config_t *cfg) {
     else
         belief_init(&a->belief, a->r, role, cfg->seed ^ 0x5bd1e995u);
     a->guess = find_guess(g, role);
+    a->forced = xcalloc(g->n_roles + 1, sizeof *a->forced);
+    a->pred_joint = xcalloc(g->n_roles + 1, sizeof *a->pred_joint);
+    state_init(&a->pred_from);
+    state_init(&a->pred_next);
     player_setup_t setup = {.game = g,
                             .reasoner = a->r,
                             .role = role,
@@ -118,6 +136,11 @@ void agent_free(agent_t *a) {
     casemap_fini(&a->spelling);
     if (a->own_game) game_free(a->game);
     free(a->choices);
+    free(a->forced);
+    free(a->pred_joint);
+    free(a->pred_legal);
+    state_fini(&a->pred_from);
+    state_fini(&a->pred_next);
     free(a);
 }
 
@@ -131,18 +154,46 @@ term_t agent_first_move(const agent_t *a) {
     return a->first;
 }
 
-void agent_start(agent_t *a, double deadline) {
-    player_start(a->player, &a->belief.states[0], deadline);
-    a->belief.history_only = a->player->own_belief;
+term_t agent_first_legal(agent_t *a, double deadline) {
+    if (a->first_known) return a->first;
+    double t0 = now_seconds();
     term_t *legal;
-    a->last_legal = belief_legal(&a->belief, &legal, deadline); /* warms the reasoner */
+    a->last_legal = belief_legal(&a->belief, &legal, deadline);
     a->first = a->last_legal ? legal[0] : TERM_NONE;
     free(legal);
+    a->first_known = true;
+    a->legal_ms = (now_seconds() - t0) * 1000;
+    return a->first;
+}
+
+void agent_start(agent_t *a, double deadline) {
+    /* a legal move first, so that preparation overrunning the clock leaves one ready */
+    agent_first_legal(a, deadline);
+    player_start(a->player, &a->belief.states[0], deadline);
+    a->belief.history_only = a->player->own_belief;
+}
+
+static bool known_state(const agent_t *a) {
+    return !a->game->gdl2 && a->belief.complete && a->belief.n == 1;
+}
+
+/* Takes the predicted successor when joint is the predicted move from the current state. */
+static bool advance_predicted(agent_t *a, const term_t *joint) {
+    if (!a->pred_valid || !known_state(a) || !state_equal(&a->belief.states[0], &a->pred_from))
+        return false;
+    for (uint32_t r = 0; r < a->game->n_roles; r++)
+        if (joint[r] != a->pred_joint[r]) return false;
+    state_copy(&a->belief.states[0], &a->pred_next);
+    return true;
 }
 
 void agent_advance(agent_t *a, const term_t *joint) {
-    belief_advance(&a->belief, joint);
+    double t0 = now_seconds();
+    a->predicted = advance_predicted(a, joint);
+    if (!a->predicted) belief_advance(&a->belief, joint);
     a->turn++;
+    a->forced_known = false;
+    a->update_ms = (now_seconds() - t0) * 1000;
 }
 
 bool agent_advance_text(agent_t *a, char *const *moves, uint32_t n, strbuf_t *err) {
@@ -206,6 +257,43 @@ static bool contains(const term_t *moves, uint32_t n, term_t m) {
     return false;
 }
 
+/* Our legal moves as predicted by agent_ponder, when the state is the predicted one. */
+static uint32_t predicted_legal(agent_t *a, term_t **moves) {
+    *moves = NULL;
+    bool hit = a->pred_valid && a->predicted && known_state(a) &&
+               state_equal(&a->belief.states[0], &a->pred_next);
+    a->pred_valid = false;
+    if (!hit || !a->n_pred_legal) return 0;
+    *moves = a->pred_legal;
+    a->pred_legal = NULL;
+    return a->n_pred_legal;
+}
+
+/* The other roles' single moves in the known state (the reasoner has just computed the
+ * legal relation of that state for our moves, so this costs lookups only). */
+static void note_forced(agent_t *a) {
+    a->forced_known = known_state(a);
+    for (uint32_t r = 0; a->forced_known && r < a->game->n_roles; r++) {
+        const term_t *m;
+        a->forced[r] =
+            r != a->role && reason_legal(a->r, &a->belief.states[0], r, &m) == 1 ? m[0] : TERM_NONE;
+    }
+}
+
+/* Passes on only the moves that are legal in the current state. */
+typedef struct {
+    move_sink_t *out;
+    const term_t *legal;
+    uint32_t n;
+} proven_sink_t;
+
+static bool contains(const term_t *moves, uint32_t n, term_t m);
+
+static void offer_proven(void *ctx, term_t move) {
+    proven_sink_t *p = ctx;
+    if (contains(p->legal, p->n, move)) sink_offer(p->out, move);
+}
+
 term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
     double t0 = now_seconds();
     term_t *legal;
@@ -214,9 +302,16 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
     uint32_t n = player_legal(a->player, &told, &legal);
     if (!n) {
         free(legal);
+        n = predicted_legal(a, &legal);
+    }
+    if (!n) {
+        free(legal);
         n = belief_legal(&a->belief, &legal, t0 + (deadline - t0) * 0.5);
+        note_forced(a);
     }
     a->last_legal = n;
+    double t1 = now_seconds();
+    a->legal_ms = (t1 - t0) * 1000;
     term_t move = TERM_NONE;
     if (n > 1) {
         free(a->choices);
@@ -226,6 +321,8 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
     }
     if (n) {
         sink_offer(sink, legal[0]);
+        proven_sink_t proven = {sink, legal, n};
+        move_sink_t checked = {offer_proven, &proven};
         player_turn_t turn = {.states = a->belief.states,
                               .n_states = a->belief.n,
                               .exact = a->belief.complete && a->belief.n == 1,
@@ -234,44 +331,45 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
                               .turn = a->turn,
                               .history = a->belief.hist,
                               .n_history = a->belief.n_hist};
-        move = player_play(a->player, &turn, deadline, sink);
+        move = player_play(a->player, &turn, deadline, sink ? &checked : NULL);
         if (!contains(legal, n, move)) move = legal[0];
         if (n > 1) a->chose = move;
     }
     free(legal);
+    a->play_ms = (now_seconds() - t1) * 1000;
     a->last_ms = (now_seconds() - t0) * 1000;
     return move;
 }
 
-/* Our one legal move after `played` when every other role had a single move (turn-taking:
- * they wait while we move), from the state it leads to. */
+/* Our first legal move after `played` when every other role had a single move (turn-taking:
+ * they wait while we move), from the state it leads to; the transition and our legal
+ * moves there are kept for the next turn (pred_*). */
 static term_t predicted_move(agent_t *a, const state_t *s, term_t played) {
     uint32_t nr = a->game->n_roles;
-    term_t *joint = xcalloc(nr, sizeof *joint);
     const term_t *m;
-    bool fixed = true;
-    for (uint32_t r = 0; r < nr && fixed; r++) {
-        if (r == a->role)
-            joint[r] = played;
-        else if ((fixed = reason_legal(a->r, s, r, &m) == 1))
-            joint[r] = m[0];
+    if (!a->forced_known) note_forced(a);
+    for (uint32_t r = 0; r < nr; r++) {
+        a->pred_joint[r] = r == a->role ? played : a->forced[r];
+        if (a->pred_joint[r] == TERM_NONE) return TERM_NONE;
     }
-    term_t move = TERM_NONE;
-    if (fixed) {
-        state_t next;
-        state_init(&next);
-        reason_next(a->r, s, joint, &next);
-        if (!reason_terminal(a->r, &next) && reason_legal(a->r, &next, a->role, &m) > 0)
-            move = m[0];
-        state_fini(&next);
-    }
-    free(joint);
-    return move;
+    /* no terminal test: a terminal state gets no PLAY, so the prediction is not used */
+    state_copy(&a->pred_from, s);
+    reason_next(a->r, s, a->pred_joint, &a->pred_next);
+    uint32_t n = reason_legal(a->r, &a->pred_next, a->role, &m);
+    free(a->pred_legal);
+    a->pred_legal = xmalloc((n + 1) * sizeof *m);
+    if (n) memcpy(a->pred_legal, m, n * sizeof *m);
+    strbuf_t sb;
+    sb_init(&sb);
+    a->n_pred_legal = trace_sort_terms(a->game->ts, a->pred_legal, n, &sb);
+    sb_fini(&sb);
+    a->pred_valid = true;
+    return a->n_pred_legal ? a->pred_legal[0] : TERM_NONE;
 }
 
 term_t agent_ponder(agent_t *a, term_t played) {
-    if (a->game->gdl2 || !a->belief.complete || a->belief.n != 1 || played == TERM_NONE)
-        return TERM_NONE;
+    a->pred_valid = false;
+    if (!known_state(a) || played == TERM_NONE) return TERM_NONE;
     term_t move = predicted_move(a, &a->belief.states[0], played);
     if (move != TERM_NONE) return move;
     /* Others move now: one of our choices of last time, not the one we played, is the
@@ -293,8 +391,11 @@ void agent_stats(const agent_t *a, strbuf_t *out) {
     reason_stats_t st = reason_stats(a->r);
     sb_printf(out,
               "turn %u: %u believed state%s%s (history replayed %u, percepts ignored %u times), "
-              "%u legal, %.0f ms; reasoner: %llu states set",
+              "%u legal, %.0f ms (state update %.0f ms, legal moves %.0f ms%s, player %.0f ms); "
+              "reasoner: %llu states set",
               a->turn, a->belief.n, a->belief.n == 1 ? "" : "s",
               a->belief.complete ? "" : " (sampled)", a->belief.regenerated, a->belief.relaxed,
-              a->last_legal, a->last_ms, (unsigned long long)st.states_set);
+              a->last_legal, a->last_ms, a->update_ms, a->legal_ms,
+              a->predicted ? ", both computed ahead" : "", a->play_ms,
+              (unsigned long long)st.states_set);
 }

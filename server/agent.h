@@ -28,7 +28,11 @@ agent_t *agent_new(game_t *g, uint32_t role, const agent_config_t *cfg);
 void agent_free(agent_t *a);
 
 game_t *agent_game(const agent_t *a);
-/* Meta-gaming until deadline; also computes the first legal moves. */
+/* Our first legal move in the initial state (computed once, before any meta-gaming, so
+ * that an answer is ready when preparation outlasts the start clock); TERM_NONE when there
+ * is none. */
+term_t agent_first_legal(agent_t *a, double deadline);
+/* Meta-gaming until deadline (after agent_first_legal, which it calls if needed). */
 void agent_start(agent_t *a, double deadline);
 
 /* GDL: every role's move of the last turn, in role order. */
@@ -43,15 +47,19 @@ bool agent_observe_text(agent_t *a, uint32_t turn, const char *lastmove, char *c
                         uint32_t n, double deadline, strbuf_t *err);
 
 /* Our move for this turn, by deadline (best effort: reasoner calls are not interrupted);
- * moves are offered to sink as they are found. TERM_NONE when no legal move is known. */
+ * moves are offered to sink as they are found, and only moves proven legal in the current
+ * state (the first legal move as soon as the legal moves are known, then the player's
+ * choices among them). TERM_NONE when no legal move is known. */
 term_t agent_play(agent_t *a, double deadline, move_sink_t *sink);
 /* The match is over. */
 void agent_stop(agent_t *a);
 /* After answering `played` (GDL, the state known): the best guess at our next move, the
  * answer the server falls back on if the next turn's reasoning outlasts the clock. When the
- * other roles had no choice it is our first legal move in the state `played` leads to;
- * else one of our other choices of our last turn with a choice. TERM_NONE when there is
- * no guess. Costs a few reasoner calls. */
+ * other roles had no choice it is our first legal move in the state `played` leads to; that
+ * state and our legal moves there are kept, and the next agent_advance and agent_play take
+ * them instead of asking the reasoner again when the turn goes as predicted. Else one of
+ * our other choices of our last turn with a choice (a guess, not proven). TERM_NONE when
+ * there is no guess. Costs a state update and a legal-move computation at most. */
 term_t agent_ponder(agent_t *a, term_t played);
 
 /* A move to answer when there is no time to find a legal one: the move of a legal rule

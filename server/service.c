@@ -22,6 +22,7 @@ typedef struct job {
     size_t raw_len;
     double deadline;
     strbuf_t reply;
+    bool proven; /* reply is a move proven legal in this turn's state */
     bool done, abandoned;
     struct job *next;
 } job_t;
@@ -39,10 +40,9 @@ struct service {
     /* the match as the request threads see it (under mu) */
     char *match_id; /* NULL when there is none */
     double last_seen, startclock, playclock;
-    char *fallback;  /* a move to answer when nothing better is known */
-    char *first;     /* the same for the first PLAY */
+    char *fallback;  /* a guess to answer when no move is proven legal in time */
+    char *first;     /* the first legal move of the initial state, for the first PLAY */
     uint32_t plays;  /* PLAYs of the match so far */
-    bool guessed;    /* fallback comes from the rules */
     double lateness; /* how far past deadlines replies finish (decaying maximum) */
     /* the worker's own */
     agent_t *agent;
@@ -85,7 +85,9 @@ typedef struct {
     strbuf_t text;
 } offer_ctx_t;
 
-/* The player's best move so far becomes the job's answer (and the match's fallback). */
+/* The player's best move so far, proven legal in this turn's state (agent_play offers no
+ * other), becomes the job's answer. It is not kept as a fallback for later turns: a move
+ * of an earlier state is the likeliest illegal answer of all. */
 static void offer(void *ctx, term_t move) {
     offer_ctx_t *o = ctx;
     sb_clear(&o->text);
@@ -93,7 +95,7 @@ static void offer(void *ctx, term_t move) {
     pthread_mutex_lock(&o->s->mu);
     sb_clear(&o->job->reply);
     sb_puts(&o->job->reply, sb_str(&o->text));
-    if (!o->s->guessed && o->s->match_id) set_str(&o->s->fallback, sb_str(&o->text));
+    o->job->proven = true;
     pthread_mutex_unlock(&o->s->mu);
 }
 
@@ -119,10 +121,8 @@ static void keep_move(service_t *s, const char *id, term_t move, char **field) {
     sb_init(&text);
     agent_print_move(s->agent, move, &text);
     pthread_mutex_lock(&s->mu);
-    if (s->match_id && !strcmp(s->match_id, id) && (field != &s->first || !s->plays)) {
+    if (s->match_id && !strcmp(s->match_id, id) && (field != &s->first || !s->plays))
         set_str(field, sb_str(&text));
-        if (field == &s->fallback) s->guessed = true;
-    }
     pthread_mutex_unlock(&s->mu);
     sb_fini(&text);
 }
@@ -144,8 +144,9 @@ static void run_start(service_t *s, job_t *j) {
     } else {
         s->agent_id = xstrdup(j->msg.id);
         keep_move(s, j->msg.id, agent_guess(s->agent), &s->fallback);
+        /* the first move is ready before the player prepares (which may outlast the clock) */
+        keep_move(s, j->msg.id, agent_first_legal(s->agent, j->deadline), &s->first);
         agent_start(s->agent, j->deadline);
-        keep_move(s, j->msg.id, agent_first_move(s->agent), &s->first);
     }
     sb_fini(&err);
 }
@@ -172,6 +173,16 @@ static void observe(service_t *s, job_t *j) {
 static void run_play(service_t *s, job_t *j) {
     if (!s->agent || strcmp(s->agent_id, j->msg.id) != 0) return;
     observe(s, j);
+    double late = now_seconds() - j->deadline;
+    if (late > 0) {
+        /* The turn was answered while the worker was busy before it: its legal moves
+         * and search would only make the next turn late too (on a game whose legal moves
+         * take most of the clock, every turn after). The state is up to date; that is all. */
+        log_line("match=%s play: reached %.0f ms past its deadline (already answered): "
+                 "state updated, no move computed",
+                 j->msg.id, late * 1000);
+        return;
+    }
     if (s->cfg.think_delay_ms) sleep_ms(s->cfg.think_delay_ms);
     offer_ctx_t ctx = {.s = s, .job = j};
     sb_init(&ctx.text);
@@ -202,9 +213,17 @@ static void run_end(service_t *s, job_t *j) {
  * that a next turn whose reasoning outlasts the clock still gets a likely legal move. */
 static void ponder(service_t *s) {
     if (!s->agent || s->played == TERM_NONE) return;
+    pthread_mutex_lock(&s->mu);
+    bool queued = s->head != NULL;
+    pthread_mutex_unlock(&s->mu);
+    if (queued) { /* the next message came meanwhile: it is worth more than a guess */
+        s->played = TERM_NONE;
+        keep_move(s, s->agent_id, agent_guess(s->agent), &s->fallback);
+        return;
+    }
     term_t guess = agent_ponder(s->agent, s->played);
     s->played = TERM_NONE;
-    keep_move(s, s->agent_id, guess, &s->fallback);
+    keep_move(s, s->agent_id, guess != TERM_NONE ? guess : agent_guess(s->agent), &s->fallback);
     /* A PLAY that came in meanwhile (the worker runs late) answers it too, until the
      * player offers better. */
     pthread_mutex_lock(&s->mu);
@@ -370,10 +389,17 @@ static void await(service_t *s, job_t *j, strbuf_t *reply) {
         return;
     }
     /* The worker is still in a reasoner or search call: the answer goes out on time
-     * anyway (the best move offered so far, else a fallback), and the log says so. */
-    log_line("match=%s %s: answered at the deadline with '%.60s' while the player was still "
-             "thinking (margin %.0f ms)",
-             j->msg.id, proto_kind_name(j->msg.kind), sb_str(&j->reply), margin_locked(s) * 1000);
+     * anyway (the best move offered so far, else a guess), and the log says which. */
+    if (j->msg.kind != MSG_PLAY || j->proven)
+        log_line("match=%s %s: answered at the deadline with '%.60s' while the player was "
+                 "still thinking (margin %.0f ms)",
+                 j->msg.id, proto_kind_name(j->msg.kind), sb_str(&j->reply),
+                 margin_locked(s) * 1000);
+    else
+        log_line("match=%s play: no legal move proven in time (the state and its legal moves "
+                 "were not computed by the deadline): answered the unproven guess '%.60s' "
+                 "(margin %.0f ms)",
+                 j->msg.id, sb_str(&j->reply), margin_locked(s) * 1000);
     j->abandoned = true;
 }
 
@@ -387,7 +413,6 @@ static void answer_start(service_t *s, proto_msg_t *msg, const char *raw, size_t
     set_str(&s->fallback, NULL);
     set_str(&s->first, NULL);
     s->plays = 0;
-    s->guessed = false;
     s->last_seen = t0;
     s->startclock = msg->startclock;
     s->playclock = msg->playclock;
@@ -409,8 +434,11 @@ static void answer_match(service_t *s, proto_msg_t *msg, double t0, strbuf_t *re
     s->last_seen = t0;
     if (msg->kind == MSG_PLAY) {
         *deadline = deadline_for(s, t0, s->playclock);
-        const char *preset = s->plays++ == 0 && s->first ? s->first : s->fallback;
+        /* the first PLAY is in the initial state, where s->first is legal */
+        bool first = s->plays++ == 0 && s->first;
+        const char *preset = first ? s->first : s->fallback;
         job_t *j = enqueue(s, msg, *deadline, preset ? preset : "nil");
+        j->proven = first;
         await(s, j, reply);
         return;
     }

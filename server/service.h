@@ -7,9 +7,13 @@
  * once from the shared match record; START and PLAY become jobs for the worker, and the
  * request thread waits for the job until its deadline, the message's clock minus a safety
  * margin. If the worker has not finished by then, the answer is the best known so far:
- * `ready` for START, and for PLAY the last move the player offered, else a move guessed
- * from the rules. The margin is measured: how long past a deadline replies finish being
- * sent (reported by the HTTP layer), doubled, plus a fixed base. */
+ * `ready` for START, and for PLAY the last move the player offered in this turn (every
+ * offer is legal in the turn's state: the agent computes the state and our legal moves
+ * before the player searches), else on the first PLAY the first legal move of the initial
+ * state, else a guess (agent_ponder's, or a move of the rules), logged as not proven. After
+ * each answer the worker prepares the next turn (agent_ponder) unless a message waits. The
+ * margin is measured: how long past a deadline replies finish being sent (reported by the
+ * HTTP layer), doubled, plus a fixed base. */
 #ifndef SERVER_SERVICE_H
 #define SERVER_SERVICE_H
 

@@ -1,0 +1,174 @@
+/* Unit tests for the agent (server/agent.c): the turn computed ahead by agent_ponder (the
+ * successor and our legal moves in it) must be exactly what the reasoner gives from
+ * scratch, on random matches of turn-taking games (where the prediction is used) and of a
+ * simultaneous one (where it must not be); and only legal moves reach the sink. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agent.h"
+#include "load.h"
+#include "player.h"
+#include "reason.h"
+#include "trace.h"
+#include "validate.h"
+
+/* A player that records what it was told and plays a random legal move; it also offers an
+ * illegal move (a role name) and the last turn's move, which the agent must not pass on. */
+typedef struct {
+    player_t base;
+    splitmix_t rng;
+    state_t seen;
+    term_t *legal;
+    uint32_t n_legal;
+    term_t bogus, last;
+} spy_t;
+
+static spy_t *current; /* the spy that played last */
+
+static player_t *spy_create(const player_setup_t *setup) {
+    spy_t *p = calloc(1, sizeof *p);
+    p->rng.s = setup->seed;
+    state_init(&p->seen);
+    p->bogus = setup->game->roles[0];
+    p->last = TERM_NONE;
+    return &p->base;
+}
+
+static term_t spy_play(player_t *pl, const player_turn_t *turn, double deadline,
+                       move_sink_t *sink) {
+    (void)deadline;
+    spy_t *p = (spy_t *)pl;
+    current = p;
+    state_copy(&p->seen, &turn->states[0]);
+    free(p->legal);
+    p->legal = malloc((turn->n_legal + 1) * sizeof *p->legal);
+    memcpy(p->legal, turn->legal, turn->n_legal * sizeof *p->legal);
+    p->n_legal = turn->n_legal;
+    sink_offer(sink, p->bogus);
+    if (p->last != TERM_NONE) sink_offer(sink, p->last);
+    p->last = turn->legal[splitmix_next(&p->rng) % turn->n_legal];
+    sink_offer(sink, p->last);
+    return p->last;
+}
+
+static void spy_destroy(player_t *pl) {
+    spy_t *p = (spy_t *)pl;
+    state_fini(&p->seen);
+    free(p->legal);
+    free(p);
+}
+
+static const player_kind_t spy_kind = {
+    .name = "spy", .create = spy_create, .play = spy_play, .destroy = spy_destroy};
+
+static bool contains(const term_t *moves, uint32_t n, term_t m) {
+    for (uint32_t i = 0; i < n; i++)
+        if (moves[i] == m) return true;
+    return false;
+}
+
+/* Records every move offered; fails on one that is not legal in the current state. */
+typedef struct {
+    const term_t *legal;
+    uint32_t n;
+    uint32_t offers;
+} checker_t;
+
+static void check_offer(void *ctx, term_t move) {
+    checker_t *c = ctx;
+    assert_true(contains(c->legal, c->n, move));
+    c->offers++;
+}
+
+/* Plays `matches` random matches of the game; returns how many turns took the state and
+ * legal moves computed ahead. Every turn, each agent's state and legal moves must equal the
+ * reasoner's from scratch. */
+static uint32_t play_random(const char *file, uint32_t matches) {
+    game_t *g = load_file(file);
+    assert_non_null(g);
+    reasoner_t *ref = reason_new(g);
+    uint32_t nr = g->n_roles, hits = 0;
+    agent_t **a = calloc(nr, sizeof *a);
+    term_t *joint = calloc(nr, sizeof *joint), *ref_legal = NULL;
+    strbuf_t sb, stats;
+    sb_init(&sb);
+    sb_init(&stats);
+    state_t s, n;
+    state_init(&s);
+    state_init(&n);
+    for (uint32_t m = 0; m < matches; m++) {
+        for (uint32_t i = 0; i < nr; i++) {
+            agent_config_t cfg = {
+                .kind = &spy_kind, .startclock = 1, .playclock = 1, .seed = m * 7 + i + 1};
+            a[i] = agent_new(g, i, &cfg);
+            agent_start(a[i], now_seconds() + 1);
+        }
+        reason_initial(ref, &s);
+        for (uint32_t step = 0; step < 200 && !reason_terminal(ref, &s); step++) {
+            for (uint32_t i = 0; i < nr; i++) {
+                const term_t *mv;
+                uint32_t k = reason_legal(ref, &s, i, &mv);
+                ref_legal = realloc(ref_legal, (k + 1) * sizeof *ref_legal);
+                memcpy(ref_legal, mv, k * sizeof *mv);
+                k = trace_sort_terms(g->ts, ref_legal, k, &sb);
+                checker_t c = {ref_legal, k, 0};
+                move_sink_t sink = {check_offer, &c};
+                joint[i] = agent_play(a[i], now_seconds() + 5, &sink);
+                assert_true(c.offers >= 1);
+                assert_true(state_equal(&current->seen, &s));
+                assert_int_equal(current->n_legal, k);
+                assert_memory_equal(current->legal, ref_legal, k * sizeof *ref_legal);
+                assert_true(contains(ref_legal, k, joint[i]));
+                sb_clear(&stats);
+                agent_stats(a[i], &stats);
+                hits += strstr(sb_str(&stats), "computed ahead") != NULL;
+            }
+            for (uint32_t i = 0; i < nr; i++)
+                agent_ponder(a[i], joint[i]);
+            reason_next(ref, &s, joint, &n);
+            state_copy(&s, &n);
+            for (uint32_t i = 0; i < nr; i++)
+                agent_advance(a[i], joint);
+        }
+        for (uint32_t i = 0; i < nr; i++)
+            agent_free(a[i]);
+    }
+    free(ref_legal);
+    free(joint);
+    free(a);
+    state_fini(&s);
+    state_fini(&n);
+    sb_fini(&sb);
+    sb_fini(&stats);
+    reason_free(ref);
+    game_free(g);
+    return hits;
+}
+
+static void test_predicted_turns_turn_taking(void **state) {
+    (void)state;
+    assert_true(play_random("tictactoe.kif", 20) > 50);
+    assert_true(play_random("connect4.kif", 10) > 50);
+    assert_true(play_random("breakthrough.kif", 3) > 20);
+    assert_true(play_random("nim.kif", 20) > 20);
+}
+
+static void test_no_prediction_when_simultaneous(void **state) {
+    (void)state;
+    assert_int_equal(play_random("simultaneous.kif", 20), 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_predicted_turns_turn_taking),
+        cmocka_unit_test(test_no_prediction_when_simultaneous),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
