@@ -29,6 +29,7 @@ typedef struct {
     double last_seconds; /* the last query's total (all its calls) */
     uint64_t models;     /* models read */
     double model_seconds;
+    uint64_t renewals; /* solvers rebuilt after a check gave up */
 } bsmt_stats_t;
 
 /* For role index `role` of the network's game. */
@@ -42,12 +43,23 @@ uint32_t bsmt_step(const bsmt_t *b);
  * then inconsistent). */
 bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n);
 
+/* The game goes on at the current step (the caller is asked to move): asserts that the
+ * current state is not terminal. On the killer game, a wrong accusation is then known to
+ * be wrong at once (the right one would have ended the game). */
+void bsmt_live(bsmt_t *b);
+
+/* Our legal moves at the current step when they follow from the fluents every step
+ * makes known (on the killer game: not our turn, only noop), without a solver call:
+ * their count, the moves into *moves (caller frees); UINT32_MAX when they depend on
+ * what is unknown (*moves NULL). */
+uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves);
+
 /* 1 consistent, 0 not, -1 the solver gave up. */
 int bsmt_consistent(bsmt_t *b);
 /* 1 when fluent holds in every consistent state, 0 when not, -1 inconsistent/unknown. */
 int bsmt_entailed(bsmt_t *b, term_t fluent);
 /* Every entailed fluent, sorted by term id, into *out (caller frees); UINT32_MAX when
- * the history is inconsistent. */
+ * the history is inconsistent or the solver gave up (deadline). */
 uint32_t bsmt_entailed_all(bsmt_t *b, term_t **out);
 /* Up to k distinct consistent states into out[0..k) (initialised by the caller), random
  * ones; returns how many. */

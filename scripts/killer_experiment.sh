@@ -14,15 +14,21 @@
 #   3. Beyond the paper: `deduce:choose=info` asks what tells most about the cards (the
 #      mutual information between sampled worlds and its next percepts): one such player
 #      against two plain `deduce`, and three of them, replayed as in 2.
-#   4. The full game: FULL_MATCHES matches of three `deduce` players on games/killer.kif
-#      at FULL_PLAYCLOCK seconds per move: wins, draws, timeouts, duration.
+#   4. The paper's player as the baseline: `deduce:choose=random` asks and places at
+#      random and accuses as soon as Z3 proves the killer (the AI of the killer paper).
+#      One `deduce` (and one `deduce:choose=info`) against two of them, and three of them
+#      (the equal seat).
+#   5. The full game: FULL_MATCHES matches of three FULL_PLAYER players on
+#      games/killer.kif at FULL_PLAYCLOCK seconds per move: wins, draws, timeouts,
+#      duration.
 #
 # Raw outputs go to $RAW (one file per series, "# " lines with command, exit and
 # seconds); DOC_ONLY=1 rewrites the document from them. Environment: GGP (build/ggp),
-# MATCHES (100), FULL_MATCHES (100), PLAYCLOCK (1), FULL_PLAYCLOCK (3), STARTCLOCK (10),
-# SEED (1), RAW (/tmp/killer_experiment), OUT (docs/killer.md), ONLY (run only these
-# series: deduce_random random_random deduce_mcts deduce3 info_deduce deduce3_info
-# provable full_deduce3). Runs under nice; progress
+# MATCHES (100), FULL_MATCHES (100), PLAYCLOCK (1), FULL_PLAYCLOCK (1), FULL_PLAYER
+# (deduce:playouts=4), STARTCLOCK (10), SEED (1), RAW (/tmp/killer_experiment), OUT
+# (docs/killer.md), ONLY (run only these series: deduce_random random_random
+# deduce_mcts deduce3 info_deduce deduce3_info provable deduce_paper info_paper
+# paper3 full_deduce3). Runs under nice; progress
 # on stderr. A hand-written reading between <!-- notes:begin --> and <!-- notes:end -->
 # in $OUT is kept.
 set -eu
@@ -32,7 +38,9 @@ GGP=${GGP:-build/ggp}
 MATCHES=${MATCHES:-100}
 FULL_MATCHES=${FULL_MATCHES:-100}
 PLAYCLOCK=${PLAYCLOCK:-1}
-FULL_PLAYCLOCK=${FULL_PLAYCLOCK:-3}
+FULL_PLAYCLOCK=${FULL_PLAYCLOCK:-1}
+FULL_PLAYER=${FULL_PLAYER:-deduce:playouts=4}
+PAPER=deduce:choose=random
 STARTCLOCK=${STARTCLOCK:-10}
 SEED=${SEED:-1}
 PROVABLE_MATCHES=${PROVABLE_MATCHES:-40}
@@ -105,7 +113,11 @@ if [ "${DOC_ONLY:-0}" != 1 ]; then
         provable deduce3
         provable deduce3_info
     fi
-    series full_deduce3 "$FULL" deduce,deduce,deduce "$FULL_PLAYCLOCK" "$FULL_MATCHES"
+    series deduce_paper "$SMALL" "deduce,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
+    series info_paper "$SMALL" "deduce:choose=info,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
+    series paper3 "$SMALL" "$PAPER,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
+    series full_deduce3 "$FULL" "$FULL_PLAYER,$FULL_PLAYER,$FULL_PLAYER" "$FULL_PLAYCLOCK" \
+        "$FULL_MATCHES"
 fi
 
 # ---- the document ----
@@ -188,6 +200,21 @@ plots
     row info_deduce "deduce:choose=info vs deduce, deduce"
     row deduce3_info "deduce:choose=info vs two of the same"
     echo
+    if [ -f "$RAW/deduce_paper.out" ] || [ -f "$RAW/paper3.out" ]; then
+        echo "## Against the paper's player (killer_small)"
+        echo
+        echo "The killer paper's AI asks and places at random and accuses as soon as Z3 proves the"
+        echo "killer card: \`$PAPER\` (the same reasoner and the same proved accusations as"
+        echo "\`deduce\`; only the choice among safe moves is random). Three of them give the equal"
+        echo "seat; a player that chooses better wins clearly more than that against two of them."
+        echo
+        echo "| series (first player vs two) | matches | wins | draws | losses | win rate [95% CI] | slowest move ms | timeouts |"
+        echo "|---|---|---|---|---|---|---|---|"
+        row deduce_paper "deduce vs paper, paper"
+        row info_paper "deduce:choose=info vs paper, paper"
+        row paper3 "paper vs paper, paper (equal seat)"
+        echo
+    fi
     if [ -f "$RAW/provable_deduce3.txt" ]; then
         echo "## When the killer becomes provable (killer_small, three deducing players)"
         echo
@@ -220,7 +247,7 @@ plots
         echo
     fi
     if grep -q '^player=' "$RAW/full_deduce3.out" 2>/dev/null; then
-        echo "## The full game: three deduce players"
+        echo "## The full game: three deducing players"
         echo
         echo "| player | matches | wins | draws | losses | win rate [95% CI] | slowest move ms | timeouts |"
         echo "|---|---|---|---|---|---|---|---|"
