@@ -20,7 +20,8 @@
 #      (the equal seat).
 #   5. The full game: FULL_MATCHES matches of three FULL_PLAYER players on
 #      games/killer.kif at FULL_PLAYCLOCK seconds per move: wins, draws, timeouts,
-#      duration.
+#      duration. FULL_NAME (full_deduce3) names the series: run more batches as
+#      full_deduce3_b, ... (with another SEED); the document sums every full_deduce3*.
 #
 # Raw outputs go to $RAW (one file per series, "# " lines with command, exit and
 # seconds); DOC_ONLY=1 rewrites the document from them. Environment: GGP (build/ggp),
@@ -39,7 +40,8 @@ MATCHES=${MATCHES:-100}
 FULL_MATCHES=${FULL_MATCHES:-100}
 PLAYCLOCK=${PLAYCLOCK:-1}
 FULL_PLAYCLOCK=${FULL_PLAYCLOCK:-1}
-FULL_PLAYER=${FULL_PLAYER:-deduce:playouts=4}
+FULL_PLAYER=${FULL_PLAYER:-deduce:playouts=4:worlds=1}
+FULL_NAME=${FULL_NAME:-full_deduce3}
 PAPER=deduce:choose=random
 STARTCLOCK=${STARTCLOCK:-10}
 SEED=${SEED:-1}
@@ -116,7 +118,7 @@ if [ "${DOC_ONLY:-0}" != 1 ]; then
     series deduce_paper "$SMALL" "deduce,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
     series info_paper "$SMALL" "deduce:choose=info,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
     series paper3 "$SMALL" "$PAPER,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
-    series full_deduce3 "$FULL" "$FULL_PLAYER,$FULL_PLAYER,$FULL_PLAYER" "$FULL_PLAYCLOCK" \
+    series "$FULL_NAME" "$FULL" "$FULL_PLAYER,$FULL_PLAYER,$FULL_PLAYER" "$FULL_PLAYCLOCK" \
         "$FULL_MATCHES"
 fi
 
@@ -140,7 +142,6 @@ row() { # series label
         /^# seconds:/ { secs = $3 }
         END { }' "$f"
 }
-seconds_of() { awk '/^# seconds:/ { print $3 }' "$RAW/$1.out" 2>/dev/null; }
 
 plots() {
     local have=0 s
@@ -246,22 +247,28 @@ plots
         echo "enumeration entails the killer."
         echo
     fi
-    if grep -q '^player=' "$RAW/full_deduce3.out" 2>/dev/null; then
+    if cat "$RAW"/full_deduce3*.out 2>/dev/null | grep -q '^player='; then
         echo "## The full game: three deducing players"
         echo
-        echo "| player | matches | wins | draws | losses | win rate [95% CI] | slowest move ms | timeouts |"
-        echo "|---|---|---|---|---|---|---|---|"
-        awk '/^player=/' "$RAW/full_deduce3.out" | while read -r line; do
-            echo "$line" >"$RAW/.one"
-            printf '%s\n' "$line" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-                n = v["matches"]; w = v["wins"]; z = 1.96; p = n ? w / n : 0
-                d = 1 + z * z / n; c = (p + z * z / (2 * n)) / d
-                h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-                printf("| %s | %d | %d | %d | %d | %.1f%% [%.1f, %.1f] | %s | %s |\n", v["player"], n, w, v["draws"],
-                       v["losses"], 100 * p, 100 * (c - h), 100 * (c + h), v["slowest_move_ms"], v["timeouts"]) }'
-        done
+        echo "| player | matches | wins | draws | losses | win rate [95% CI] | slowest move ms | timeouts | illegal |"
+        echo "|---|---|---|---|---|---|---|---|---|"
+        # summed over the batches, per player (seat label)
+        cat "$RAW"/full_deduce3*.out | awk '/^player=/ {
+                for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+                k = v["player"]; if (!(k in n)) order[++no] = k
+                n[k] += v["matches"]; w[k] += v["wins"]; dr[k] += v["draws"]; l[k] += v["losses"]
+                t[k] += v["timeouts"]; il[k] += v["illegal"]
+                if (v["slowest_move_ms"] + 0 > sl[k]) sl[k] = v["slowest_move_ms"] + 0 }
+            END { z = 1.96
+                for (j = 1; j <= no; j++) { k = order[j]; m = n[k]; p = m ? w[k] / m : 0
+                    d = 1 + z * z / m; c = (p + z * z / (2 * m)) / d
+                    h = z * sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / d
+                    printf("| %s | %d | %d | %d | %d | %.1f%% [%.1f, %.1f] | %d | %d | %d |\n", k, m, w[k], dr[k],
+                           l[k], 100 * p, 100 * (c - h), 100 * (c + h), sl[k], t[k], il[k]) } }'
         echo
-        echo "$(seconds_of full_deduce3) s for the series; command: \`$(sed -n 's/^# command: //p' "$RAW/full_deduce3.out")\`."
+        for f in "$RAW"/full_deduce3*.out; do
+            echo "- $(awk '/^# seconds:/ { print $3 }' "$f") s: \`$(sed -n 's/^# command: //p' "$f")\`"
+        done
         echo
     fi
     echo "## Commands"
