@@ -164,8 +164,8 @@ static void feed(deduce_player_t *p, const player_turn_t *turn) {
     bsmt_live(p->bsmt); /* we are asked to move: the game goes on */
 }
 
-/* Called when no world was found: an unsatisfiable history is a bug, reported once (a
- * check per step only for this cost seconds per move on the full killer game). */
+/* An unsatisfiable history is a bug, reported once. Checked on idle turns (bounded by
+ * the clock) and when no world is found. */
 static void check_consistent(deduce_player_t *p) {
     if (!p->broken && bsmt_consistent(p->bsmt) == 0) {
         p->broken = true;
@@ -411,7 +411,13 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     feed(p, turn);
     sink_offer(sink, turn->legal[0]);
     if (turn->n_legal == 1) {
-        if (p->bsmt) bsmt_set_deadline(p->bsmt, 0);
+        /* an idle turn: one check keeps Z3 abreast of the history (after the 28 steps of
+         * the full killer game's deal, the first check took seconds at once), and finds an
+         * inconsistent history early */
+        if (p->bsmt) {
+            check_consistent(p);
+            bsmt_set_deadline(p->bsmt, 0);
+        }
         return turn->legal[0];
     }
     /* safe: can neither end the game nor lower our goal in any consistent outcome;

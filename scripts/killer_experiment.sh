@@ -22,6 +22,7 @@
 #      games/killer.kif at FULL_PLAYCLOCK seconds per move: wins, draws, timeouts,
 #      duration. FULL_NAME (full_deduce3) names the series: run more batches as
 #      full_deduce3_b, ... (with another SEED); the document sums every full_deduce3*.
+#      FULL_ARGS: more `ggp match` options (--verbose: every missed clock in the .err).
 #
 # Raw outputs go to $RAW (one file per series, "# " lines with command, exit and
 # seconds); DOC_ONLY=1 rewrites the document from them. Environment: GGP (build/ggp),
@@ -118,8 +119,9 @@ if [ "${DOC_ONLY:-0}" != 1 ]; then
     series deduce_paper "$SMALL" "deduce,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
     series info_paper "$SMALL" "deduce:choose=info,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
     series paper3 "$SMALL" "$PAPER,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
+    # shellcheck disable=SC2086 # FULL_ARGS: extra ggp match options, split on purpose
     series "$FULL_NAME" "$FULL" "$FULL_PLAYER,$FULL_PLAYER,$FULL_PLAYER" "$FULL_PLAYCLOCK" \
-        "$FULL_MATCHES"
+        "$FULL_MATCHES" ${FULL_ARGS:-}
 fi
 
 # ---- the document ----
