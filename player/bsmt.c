@@ -533,7 +533,7 @@ static bool state_consistent(bsmt_t *b, const Z3_ast *lits, const uint32_t *var,
 
 /* Enumerates distinct states (random ones first when out is given) until k or none left,
  * each found state excluded by a clause of the query's scope. */
-static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out) {
+static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random) {
     b->stats.last_seconds = 0;
     if (b->broken || !b->n_fluents) return 0;
     Z3_ast *differ = xmalloc(b->n_fluents * sizeof *differ);
@@ -550,7 +550,7 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out) {
     scope_begin(b);
     while (found < k && (nv || !found)) { /* no unknown fluent: one state only */
         uint32_t na = 0;
-        for (int j = 0; out && nv && j < 4; j++) {
+        for (int j = 0; random && nv && j < 4; j++) {
             Z3_ast a = fluent_now(b, var[splitmix_next(&b->rng) % nv]);
             assume[na++] =
                 splitmix_next(&b->rng) & 1 ? a : own(b, &b->scratch, Z3_mk_not(b->ctx, a));
@@ -577,11 +577,15 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out) {
 }
 
 uint32_t bsmt_sample(bsmt_t *b, uint32_t k, state_t *out) {
-    return (uint32_t)enumerate(b, k, out);
+    return (uint32_t)enumerate(b, k, out, true);
+}
+
+bool bsmt_any(bsmt_t *b, state_t *out) {
+    return enumerate(b, 1, out, false) == 1;
 }
 
 uint64_t bsmt_count(bsmt_t *b, uint64_t cap) {
-    return enumerate(b, cap, NULL);
+    return enumerate(b, cap, NULL, false);
 }
 
 int bsmt_move_wins(bsmt_t *b, term_t move) {

@@ -64,6 +64,10 @@ uint32_t bsmt_entailed_all(bsmt_t *b, term_t **out);
 /* Up to k distinct consistent states into out[0..k) (initialised by the caller), random
  * ones; returns how many. */
 uint32_t bsmt_sample(bsmt_t *b, uint32_t k, state_t *out);
+/* One consistent state, the solver's first (no random phases: the same query as
+ * bsmt_consistent, fast when that was just asked; random ones cost seconds at the end of
+ * the full killer game's deal). */
+bool bsmt_any(bsmt_t *b, state_t *out);
 /* The number of distinct consistent states, counting stops at cap. */
 uint64_t bsmt_count(bsmt_t *b, uint64_t cap);
 /* 1 when playing move now ends the game with goal 100 for us in every consistent

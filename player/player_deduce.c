@@ -367,7 +367,7 @@ static bool current_world(deduce_player_t *p) {
     if (!p->bsmt || p->broken) return false;
     if (p->world_step == bsmt_step(p->bsmt) + 1) return true;
     for (int i = 0; i < WORLD_TRIES; i++)
-        if (bsmt_sample(p->bsmt, 1, &p->world) == 1) {
+        if (bsmt_any(p->bsmt, &p->world)) {
             p->world_step = bsmt_step(p->bsmt) + 1;
             return true;
         }
