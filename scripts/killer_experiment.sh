@@ -256,7 +256,7 @@ plots
         echo "|---|---|---|---|---|---|---|---|---|"
         # summed over the batches, per player (seat label)
         cat "$RAW"/full_deduce3*.out | awk '/^player=/ {
-                for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+                for (i = 1; i <= NF; i++) { e = index($i, "="); v[substr($i, 1, e - 1)] = substr($i, e + 1) }
                 k = v["player"]; if (!(k in n)) order[++no] = k
                 n[k] += v["matches"]; w[k] += v["wins"]; dr[k] += v["draws"]; l[k] += v["losses"]
                 t[k] += v["timeouts"]; il[k] += v["illegal"]
