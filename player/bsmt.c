@@ -3,6 +3,7 @@
  * released with it; what is asserted the solver keeps alive itself. */
 #include "bsmt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <z3.h>
@@ -33,14 +34,30 @@ struct bsmt {
     bsmt_stats_t stats;
     double deadline; /* checks give up (unknown) past it; 0: none */
     bool bounded;    /* the solver's timeout parameter is set */
+    uint32_t live;   /* bsmt_live asserted for step live - 1; 0: not yet */
+    /* Every assertion outside a query's scope, kept to rebuild the solver: a check that
+     * Z3 gave up (the deadline) can leave Z3 4.8's solver wrong afterwards (seen: models
+     * of a tight-clock player with every unknown fluent false, checks that accept them),
+     * so the next query starts from a new solver with the same assertions. */
+    Z3_ast_vector base;
+    uint32_t depth; /* open query scopes */
+    bool suspect;   /* a check gave up since the solver was built */
 };
 
 void bsmt_set_deadline(bsmt_t *b, double deadline) {
     b->deadline = deadline;
 }
 
+/* Set when Z3 was canceled inside a call (see model_value); any other error is fatal. */
+static _Thread_local bool z3_canceled;
+
 static void on_error(Z3_context c, Z3_error_code e) {
-    die("z3: %s", Z3_get_error_msg(c, e));
+    const char *msg = Z3_get_error_msg(c, e);
+    if (e == Z3_EXCEPTION && strstr(msg, "cancel")) {
+        z3_canceled = true;
+        return;
+    }
+    die("z3: %s", msg);
 }
 
 static Z3_ast own(bsmt_t *b, frame_t *f, Z3_ast a) {
@@ -135,6 +152,26 @@ static Z3_ast expr(bsmt_t *b, frame_t *f, uint32_t id) {
 
 static void assert_ast(bsmt_t *b, Z3_ast a) {
     Z3_solver_assert(b->ctx, b->solver, a);
+    if (!b->depth) Z3_ast_vector_push(b->ctx, b->base, a);
+}
+
+static void new_solver(bsmt_t *b) {
+    b->solver = Z3_mk_simple_solver(b->ctx);
+    Z3_solver_inc_ref(b->ctx, b->solver);
+    b->bounded = false;
+    b->suspect = false;
+}
+
+/* A new solver with the kept assertions, when a check gave up (see base); outside
+ * query scopes only. */
+static void renew_if_suspect(bsmt_t *b) {
+    if (!b->suspect || b->depth) return;
+    Z3_solver_dec_ref(b->ctx, b->solver);
+    new_solver(b);
+    unsigned n = Z3_ast_vector_size(b->ctx, b->base);
+    for (unsigned i = 0; i < n; i++)
+        Z3_solver_assert(b->ctx, b->solver, Z3_ast_vector_get(b->ctx, b->base, i));
+    b->stats.renewals++;
 }
 
 /* Bounds the next check by the deadline (Z3's timeout parameter, whole milliseconds). */
@@ -155,6 +192,7 @@ static void bound_check(bsmt_t *b, double t0) {
 }
 
 static Z3_lbool check(bsmt_t *b, uint32_t n, const Z3_ast *assume) {
+    renew_if_suspect(b);
     double t0 = now_seconds();
     bound_check(b, t0);
     Z3_lbool r = Z3_solver_check_assumptions(b->ctx, b->solver, n, assume);
@@ -163,6 +201,7 @@ static Z3_lbool check(bsmt_t *b, uint32_t n, const Z3_ast *assume) {
     b->stats.seconds += dt;
     if (dt > b->stats.max_seconds) b->stats.max_seconds = dt;
     b->stats.last_seconds += dt;
+    if (r == Z3_L_UNDEF) b->suspect = true;
     return r;
 }
 
@@ -176,8 +215,9 @@ bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed) {
     b->ctx = Z3_mk_context_rc(cfg);
     Z3_del_config(cfg);
     Z3_set_error_handler(b->ctx, on_error);
-    b->solver = Z3_mk_simple_solver(b->ctx);
-    Z3_solver_inc_ref(b->ctx, b->solver);
+    new_solver(b);
+    b->base = Z3_mk_ast_vector(b->ctx);
+    Z3_ast_vector_inc_ref(b->ctx, b->base);
     b->bool_sort = Z3_mk_bool_sort(b->ctx);
     b->n_fluents = bnet_fluents(n, &b->fluents);
     frame_init(b, &b->cur);
@@ -197,6 +237,7 @@ void bsmt_free(bsmt_t *b) {
     frame_fini(b, &b->nxt);
     frame_fini(b, &b->scratch);
     Z3_solver_dec_ref(b->ctx, b->solver);
+    Z3_ast_vector_dec_ref(b->ctx, b->base);
     Z3_del_context(b->ctx);
     free(b);
 }
@@ -253,6 +294,35 @@ static void prepare(bsmt_t *b) {
     }
 }
 
+uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves) {
+    *moves = NULL;
+    const uint32_t *ids;
+    uint32_t nm = bnet_moves(b->net, b->role, &ids), n = 0;
+    term_t *out = xmalloc((nm + 1) * sizeof *out);
+    for (uint32_t i = 0; i < nm; i++) {
+        uint32_t legal = bnet_legal_of(b->net, ids[i]);
+        int v = 0;
+        if (legal != BNET_NONE) {
+            expr(b, &b->cur, legal);
+            v = b->cur.val[legal];
+        }
+        if (v < 0) {
+            free(out);
+            return UINT32_MAX;
+        }
+        if (v == 1) out[n++] = term_arg(b->g->ts, bnet_atom(b->net, ids[i]), 1);
+    }
+    *moves = out;
+    return n;
+}
+
+void bsmt_live(bsmt_t *b) {
+    uint32_t term = bnet_terminal(b->net);
+    if (b->live == b->step + 1 || term == BNET_NONE) return;
+    b->live = b->step + 1;
+    assert_ast(b, own(b, &b->cur, Z3_mk_not(b->ctx, expr(b, &b->cur, term))));
+}
+
 static term_t sees_term(const bsmt_t *b, term_t percept) {
     term_t args[2] = {b->g->roles[b->role], percept};
     return term_find(b->g->ts, SYM_SEES, args, 2);
@@ -268,8 +338,7 @@ bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n) {
     prepare(b);
     frame_t *f = &b->cur;
     const term_store_t *ts = b->g->ts;
-    uint32_t term = bnet_terminal(b->net);
-    if (term != BNET_NONE) assert_ast(b, own(b, f, Z3_mk_not(b->ctx, expr(b, f, term))));
+    bsmt_live(b); /* no step before the current one terminal */
     if (move != TERM_NONE) {
         term_t args[2] = {b->g->roles[b->role], move};
         uint32_t d = bnet_find(b->net, term_find(ts, SYM_DOES, args, 2));
@@ -297,22 +366,31 @@ bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n) {
     return !b->broken;
 }
 
-static bool model_true(bsmt_t *b, Z3_model m, Z3_ast a) {
+/* 1 / 0 the value of a in model m, -1 when it cannot be read (no model, evaluation
+ * canceled): no answer, never "false". */
+static int model_value(bsmt_t *b, Z3_model m, Z3_ast a) {
     Z3_ast v;
-    if (!Z3_model_eval(b->ctx, m, a, true, &v)) return false;
+    if (!m || !Z3_model_eval(b->ctx, m, a, true, &v) || !v) return -1;
     Z3_inc_ref(b->ctx, v);
-    bool t = Z3_get_bool_value(b->ctx, v) == Z3_L_TRUE;
+    Z3_lbool r = Z3_get_bool_value(b->ctx, v);
     Z3_dec_ref(b->ctx, v);
-    return t;
+    return r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
 }
 
+/* The model of the last satisfiable check; NULL when Z3 was canceled meanwhile. */
 static Z3_model get_model(bsmt_t *b) {
     double t0 = now_seconds();
+    z3_canceled = false;
     Z3_model m = Z3_solver_get_model(b->ctx, b->solver);
+    if (z3_canceled || !m) return NULL;
     Z3_model_inc_ref(b->ctx, m);
     b->stats.models++;
     b->stats.model_seconds += now_seconds() - t0;
     return m;
+}
+
+static void model_free(bsmt_t *b, Z3_model m) {
+    if (m) Z3_model_dec_ref(b->ctx, m);
 }
 
 static Z3_ast fluent_now(bsmt_t *b, uint32_t i) {
@@ -335,9 +413,9 @@ int bsmt_entailed(bsmt_t *b, term_t fluent) {
     if (id == BNET_NONE) return 0;
     Z3_ast a = b->cur.memo[id];
     Z3_model m = get_model(b);
-    bool cand = model_true(b, m, a);
-    Z3_model_dec_ref(b->ctx, m);
-    if (!cand) return 0;
+    int cand = model_value(b, m, a);
+    model_free(b, m);
+    if (cand <= 0) return cand;
     Z3_ast neg = own(b, &b->scratch, Z3_mk_not(b->ctx, a));
     r = check(b, 1, &neg);
     frame_release(b, &b->scratch);
@@ -352,11 +430,14 @@ static int cmp_term(const void *a, const void *b) {
 /* Constraints of one query live in a solver scope (push/pop): retired clauses would
  * otherwise pile up over a match and slow every later check. */
 static void scope_begin(bsmt_t *b) {
+    renew_if_suspect(b);
     Z3_solver_push(b->ctx, b->solver);
+    b->depth++;
 }
 
 static void scope_end(bsmt_t *b) {
     Z3_solver_pop(b->ctx, b->solver, 1);
+    b->depth--;
     frame_release(b, &b->scratch);
 }
 
@@ -365,13 +446,17 @@ uint32_t bsmt_entailed_all(bsmt_t *b, term_t **out) {
     *out = NULL;
     if (b->broken || check(b, 0, NULL) != Z3_L_TRUE) return UINT32_MAX;
     uint32_t *cand = xmalloc((b->n_fluents + 1) * sizeof *cand), nc = 0;
+    bool unread = false; /* a model could not be read: no answer */
     Z3_model m = get_model(b);
-    for (uint32_t i = 0; i < b->n_fluents; i++)
-        if (model_true(b, m, fluent_now(b, i))) cand[nc++] = i;
-    Z3_model_dec_ref(b->ctx, m);
+    for (uint32_t i = 0; i < b->n_fluents && !unread; i++) {
+        int v = model_value(b, m, fluent_now(b, i));
+        unread = v < 0;
+        if (v == 1) cand[nc++] = i;
+    }
+    model_free(b, m);
     Z3_ast *neg = xmalloc((b->n_fluents + 1) * sizeof *neg);
     for (;;) {
-        if (!nc) break;
+        if (!nc || unread) break;
         for (uint32_t k = 0; k < nc; k++)
             neg[k] = own(b, &b->scratch, Z3_mk_not(b->ctx, fluent_now(b, cand[k])));
         scope_begin(b);
@@ -380,13 +465,25 @@ uint32_t bsmt_entailed_all(bsmt_t *b, term_t **out) {
         if (r == Z3_L_TRUE) {
             m = get_model(b);
             uint32_t kept = 0;
-            for (uint32_t k = 0; k < nc; k++)
-                if (model_true(b, m, fluent_now(b, cand[k]))) cand[kept++] = cand[k];
-            Z3_model_dec_ref(b->ctx, m);
+            for (uint32_t k = 0; k < nc && !unread; k++) {
+                int v = model_value(b, m, fluent_now(b, cand[k]));
+                unread = v < 0;
+                if (v == 1) cand[kept++] = cand[k];
+            }
+            model_free(b, m);
             nc = kept;
         }
         scope_end(b);
-        if (r != Z3_L_TRUE) break;
+        if (r != Z3_L_TRUE) {
+            unread |= r != Z3_L_FALSE; /* gave up: the candidates are not proved */
+            break;
+        }
+    }
+    if (unread) {
+        free(neg);
+        free(cand);
+        frame_release(b, &b->scratch);
+        return UINT32_MAX;
     }
     term_t *res = xmalloc((nc + 1) * sizeof *res);
     for (uint32_t k = 0; k < nc; k++)
@@ -399,12 +496,15 @@ uint32_t bsmt_entailed_all(bsmt_t *b, term_t **out) {
     return nc;
 }
 
-/* The current state of model m; and the clause that excludes it. */
-static void model_state(bsmt_t *b, Z3_model m, state_t *st, Z3_ast *differ) {
+/* The current state of model m; and the clause that excludes it. False when the model
+ * could not be read (st is then not a state). */
+static bool model_state(bsmt_t *b, Z3_model m, state_t *st, Z3_ast *differ, Z3_ast *lits) {
     st->n = 0;
     for (uint32_t i = 0; i < b->n_fluents; i++) {
         Z3_ast a = fluent_now(b, i);
-        bool t = model_true(b, m, a);
+        int v = model_value(b, m, a);
+        if (v < 0) return false;
+        bool t = v == 1;
         if (t) {
             if (st->n == st->cap) {
                 st->cap = st->cap ? 2 * st->cap : 64;
@@ -412,37 +512,58 @@ static void model_state(bsmt_t *b, Z3_model m, state_t *st, Z3_ast *differ) {
             }
             st->facts[st->n++] = bnet_fluent_term(b->net, b->fluents[i]);
         }
-        differ[i] = t ? own(b, &b->scratch, Z3_mk_not(b->ctx, a)) : a;
+        Z3_ast na = own(b, &b->scratch, Z3_mk_not(b->ctx, a));
+        differ[i] = t ? na : a;
+        lits[i] = t ? a : na;
     }
     state_normalise(st);
+    return true;
+}
+
+/* Whether the state whose fluent literals are lits (model_state) is consistent: one
+ * check with the unknown fluents as assumptions. A sample is a player's world, its legal
+ * moves; after a check that gave up Z3 4.8 once answered with an empty model (every
+ * unknown fluent false, no legal moves), so samples are checked (see also base). */
+static bool state_consistent(bsmt_t *b, const Z3_ast *lits, const uint32_t *var, uint32_t nv,
+                             Z3_ast *assume) {
+    for (uint32_t j = 0; j < nv; j++)
+        assume[j] = lits[var[j]];
+    return check(b, nv, assume) == Z3_L_TRUE;
 }
 
 /* Enumerates distinct states (random ones first when out is given) until k or none left,
  * each found state excluded by a clause of the query's scope. */
-static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out) {
+static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random) {
     b->stats.last_seconds = 0;
     if (b->broken || !b->n_fluents) return 0;
     Z3_ast *differ = xmalloc(b->n_fluents * sizeof *differ);
+    Z3_ast *lits = xmalloc(2 * b->n_fluents * sizeof *lits); /* and assumptions */
     Z3_ast assume[4];
     state_t tmp;
     state_init(&tmp);
     uint64_t found = 0;
+    /* random phases on the fluents unknown at this step only: Z3 answers "unknown" to
+     * an assumption that is a constant (a known fluent), which failed the sample */
+    uint32_t *var = xmalloc((b->n_fluents + 1) * sizeof *var), nv = 0;
+    for (uint32_t i = 0; i < b->n_fluents; i++)
+        if (b->cur.val[b->fluents[i]] < 0) var[nv++] = i;
     scope_begin(b);
-    while (found < k) {
+    while (found < k && (nv || !found)) { /* no unknown fluent: one state only */
         uint32_t na = 0;
-        if (out)
-            for (int j = 0; j < 4; j++) {
-                Z3_ast a = fluent_now(b, (uint32_t)(splitmix_next(&b->rng) % b->n_fluents));
-                assume[na++] =
-                    splitmix_next(&b->rng) & 1 ? a : own(b, &b->scratch, Z3_mk_not(b->ctx, a));
-            }
+        for (int j = 0; random && nv && j < 4; j++) {
+            Z3_ast a = fluent_now(b, var[splitmix_next(&b->rng) % nv]);
+            assume[na++] =
+                splitmix_next(&b->rng) & 1 ? a : own(b, &b->scratch, Z3_mk_not(b->ctx, a));
+        }
         Z3_lbool r;
         while ((r = check(b, na, assume)) == Z3_L_FALSE && na > 0)
             na--;
         if (r != Z3_L_TRUE) break;
         Z3_model m = get_model(b);
-        model_state(b, m, out ? &out[found] : &tmp, differ);
-        Z3_model_dec_ref(b->ctx, m);
+        bool read = model_state(b, m, out ? &out[found] : &tmp, differ, lits);
+        model_free(b, m);
+        /* a sample is checked (the player's, under a deadline); counting is not */
+        if (!read || (out && !state_consistent(b, lits, var, nv, lits + b->n_fluents))) break;
         found++;
         assert_ast(b, own(b, &b->scratch, Z3_mk_or(b->ctx, b->n_fluents, differ)));
         if (b->scratch.n_owned > 4096) frame_release(b, &b->scratch); /* asserted: Z3 keeps them */
@@ -450,15 +571,21 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out) {
     scope_end(b);
     state_fini(&tmp);
     free(differ);
+    free(lits);
+    free(var);
     return found;
 }
 
 uint32_t bsmt_sample(bsmt_t *b, uint32_t k, state_t *out) {
-    return (uint32_t)enumerate(b, k, out);
+    return (uint32_t)enumerate(b, k, out, true);
+}
+
+bool bsmt_any(bsmt_t *b, state_t *out) {
+    return enumerate(b, 1, out, false) == 1;
 }
 
 uint64_t bsmt_count(bsmt_t *b, uint64_t cap) {
-    return enumerate(b, cap, NULL);
+    return enumerate(b, cap, NULL, false);
 }
 
 int bsmt_move_wins(bsmt_t *b, term_t move) {

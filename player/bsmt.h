@@ -29,6 +29,7 @@ typedef struct {
     double last_seconds; /* the last query's total (all its calls) */
     uint64_t models;     /* models read */
     double model_seconds;
+    uint64_t renewals; /* solvers rebuilt after a check gave up */
 } bsmt_stats_t;
 
 /* For role index `role` of the network's game. */
@@ -42,16 +43,31 @@ uint32_t bsmt_step(const bsmt_t *b);
  * then inconsistent). */
 bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n);
 
+/* The game goes on at the current step (the caller is asked to move): asserts that the
+ * current state is not terminal. On the killer game, a wrong accusation is then known to
+ * be wrong at once (the right one would have ended the game). */
+void bsmt_live(bsmt_t *b);
+
+/* Our legal moves at the current step when they follow from the fluents every step
+ * makes known (on the killer game: not our turn, only noop), without a solver call:
+ * their count, the moves into *moves (caller frees); UINT32_MAX when they depend on
+ * what is unknown (*moves NULL). */
+uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves);
+
 /* 1 consistent, 0 not, -1 the solver gave up. */
 int bsmt_consistent(bsmt_t *b);
 /* 1 when fluent holds in every consistent state, 0 when not, -1 inconsistent/unknown. */
 int bsmt_entailed(bsmt_t *b, term_t fluent);
 /* Every entailed fluent, sorted by term id, into *out (caller frees); UINT32_MAX when
- * the history is inconsistent. */
+ * the history is inconsistent or the solver gave up (deadline). */
 uint32_t bsmt_entailed_all(bsmt_t *b, term_t **out);
 /* Up to k distinct consistent states into out[0..k) (initialised by the caller), random
  * ones; returns how many. */
 uint32_t bsmt_sample(bsmt_t *b, uint32_t k, state_t *out);
+/* One consistent state, the solver's first (no random phases: the same query as
+ * bsmt_consistent, fast when that was just asked; random ones cost seconds at the end of
+ * the full killer game's deal). */
+bool bsmt_any(bsmt_t *b, state_t *out);
 /* The number of distinct consistent states, counting stops at cap. */
 uint64_t bsmt_count(bsmt_t *b, uint64_t cap);
 /* 1 when playing move now ends the game with goal 100 for us in every consistent

@@ -26,7 +26,13 @@
  *                    world: the mutual information between 16 sampled worlds and our
  *                    next two steps' percepts (others random); on the killer game, the
  *                    ask expected to reveal most about the cards
- *   choose=playouts  step 3 as above (the default) */
+ *   worlds=N         step 3 plays out over N worlds (1..16, default 4): the turn's
+ *                    world and N-1 more sampled by Z3 (each a model to read: on the full
+ *                    killer game most of a move's time)
+ *   choose=playouts  step 3 as above (the default)
+ *   choose=random    step 3 picks uniformly among the safe moves: the player of the
+ *                    killer paper, which asks and places at random and accuses when Z3
+ *                    proves the killer (the baseline of docs/killer.md) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,13 +48,16 @@ static int cmp_u64(const void *a, const void *b) {
 }
 
 #define INFO_WORLDS 16     /* worlds sampled for choose=info */
-#define WORLDS 4           /* states sampled per turn for the playouts (a Z3 model costs ~30 ms) */
+#define WORLDS 4           /* worlds per turn for the playouts (default of worlds=N) */
 #define PLAYOUT_STEPS 1000 /* a playout longer than this scores 0 */
 #define MAX_ATOMS 2000000u /* ground networks larger than this are not built */
 
+typedef enum { CHOOSE_PLAYOUTS, CHOOSE_INFO, CHOOSE_RANDOM } choose_t;
+
 typedef struct {
     uint64_t rounds; /* playouts=N; 0: until the deadline */
-    bool entropy;    /* choose=info */
+    uint32_t worlds; /* worlds=N; 0: WORLDS */
+    choose_t choose; /* choose=playouts|info|random */
 } deduce_opts_t;
 
 typedef struct {
@@ -83,12 +92,24 @@ static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
                 return false;
             }
             o->rounds = v;
+        } else if (!strncmp(s, "worlds=", 7)) {
+            unsigned long v = strtoul(s + 7, &end, 10);
+            if (end != s + len || end == s + 7 || v < 1 || v > INFO_WORLDS) {
+                sb_printf(err, "worlds wants an integer 1..%d, not '%.*s'", INFO_WORLDS, (int)len,
+                          s);
+                return false;
+            }
+            o->worlds = (uint32_t)v;
         } else if (len == 15 && !strncmp(s, "choose=playouts", 15)) {
-            o->entropy = false;
+            o->choose = CHOOSE_PLAYOUTS;
         } else if (len == 11 && !strncmp(s, "choose=info", 11)) {
-            o->entropy = true;
+            o->choose = CHOOSE_INFO;
+        } else if (len == 13 && !strncmp(s, "choose=random", 13)) {
+            o->choose = CHOOSE_RANDOM;
         } else {
-            sb_printf(err, "unknown option '%.*s' (deduce takes playouts=N, choose=playouts|info)",
+            sb_printf(err,
+                      "unknown option '%.*s' (deduce takes playouts=N, worlds=N, "
+                      "choose=playouts|info|random)",
                       (int)len, s);
             return false;
         }
@@ -140,6 +161,12 @@ static void feed(deduce_player_t *p, const player_turn_t *turn) {
             fprintf(stderr, "deduce: BUG: observation %u cannot happen in the game\n", p->fed);
         }
     }
+    bsmt_live(p->bsmt); /* we are asked to move: the game goes on */
+}
+
+/* An unsatisfiable history is a bug, reported once. Checked on idle turns (bounded by
+ * the clock) and when no world is found. */
+static void check_consistent(deduce_player_t *p) {
     if (!p->broken && bsmt_consistent(p->bsmt) == 0) {
         p->broken = true;
         fprintf(stderr, "deduce: BUG: the history is inconsistent at step %u\n", p->fed);
@@ -331,13 +358,21 @@ static term_t info_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
     return best;
 }
 
-/* A consistent state of the current step (one Z3 model per step, kept). */
+/* A consistent state of the current step (one Z3 model per step, kept). A sample fails
+ * when Z3 gives up at the deadline (bsmt.c then rebuilds its solver): it is tried again,
+ * up to WORLD_TRIES times, and a world once found is kept for the step, whatever later
+ * checks do. */
+#define WORLD_TRIES 3
 static bool current_world(deduce_player_t *p) {
     if (!p->bsmt || p->broken) return false;
     if (p->world_step == bsmt_step(p->bsmt) + 1) return true;
-    if (bsmt_sample(p->bsmt, 1, &p->world) != 1) return false;
-    p->world_step = bsmt_step(p->bsmt) + 1;
-    return true;
+    for (int i = 0; i < WORLD_TRIES; i++)
+        if (bsmt_any(p->bsmt, &p->world)) {
+            p->world_step = bsmt_step(p->bsmt) + 1;
+            return true;
+        }
+    check_consistent(p);
+    return false;
 }
 
 static int cmp_term(const void *a, const void *b) {
@@ -350,9 +385,16 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, term_t **m
     deduce_player_t *p = (deduce_player_t *)pl;
     feed(p, turn);
     *moves = NULL;
+    if (!p->bsmt || p->broken) return 0;
+    uint32_t n = bsmt_known_legal(p->bsmt, moves); /* no model needed */
+    if (n != UINT32_MAX) {
+        qsort(*moves, n, sizeof **moves, cmp_term);
+        return n;
+    }
+    bsmt_set_deadline(p->bsmt, 0); /* our moves are needed whatever the clock */
     if (!current_world(p)) return 0;
     const term_t *m;
-    uint32_t n = reason_legal(p->setup.reasoner, &p->world, p->setup.role, &m);
+    n = reason_legal(p->setup.reasoner, &p->world, p->setup.role, &m);
     *moves = xmalloc((n + 1) * sizeof **moves);
     memcpy(*moves, m, n * sizeof *m);
     qsort(*moves, n, sizeof **moves, cmp_term);
@@ -369,7 +411,13 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     feed(p, turn);
     sink_offer(sink, turn->legal[0]);
     if (turn->n_legal == 1) {
-        if (p->bsmt) bsmt_set_deadline(p->bsmt, 0);
+        /* an idle turn: one check keeps Z3 abreast of the history (after the 28 steps of
+         * the full killer game's deal, the first check took seconds at once), and finds an
+         * inconsistent history early */
+        if (p->bsmt) {
+            check_consistent(p);
+            bsmt_set_deadline(p->bsmt, 0);
+        }
         return turn->legal[0];
     }
     /* safe: can neither end the game nor lower our goal in any consistent outcome;
@@ -444,17 +492,22 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
         nc = nu ? nu : ng;
     }
     move = cands[0];
-    if (nc > 1) {
+    if (nc > 1 && p->opts.choose == CHOOSE_RANDOM) {
+        move = cands[splitmix_next(&p->rng) % nc];
+    } else if (nc > 1) {
         state_t worlds[INFO_WORLDS];
         uint32_t nw = 0;
         if (usable && (pl->own_belief || !turn->n_states)) {
-            uint32_t k = p->opts.entropy ? INFO_WORLDS : WORLDS;
+            uint32_t k = p->opts.choose == CHOOSE_INFO ? INFO_WORLDS
+                         : p->opts.worlds              ? p->opts.worlds
+                                                       : WORLDS;
             for (uint32_t i = 0; i < k; i++)
                 state_init(&worlds[i]);
-            nw = now_seconds() < stop ? bsmt_sample(p->bsmt, k, worlds) : 0;
-            if (!nw && have_w) state_copy(&worlds[nw++], &w); /* out of time: the one world */
-            move = p->opts.entropy ? info_play(p, cands, nc, worlds, nw)
-                                   : sample_play(p, cands, nc, worlds, nw, stop, sink);
+            if (have_w) state_copy(&worlds[nw++], &w); /* the turn's world is one */
+            if (k > nw && now_seconds() < stop) nw += bsmt_sample(p->bsmt, k - nw, worlds + nw);
+            move = p->opts.choose == CHOOSE_INFO
+                       ? info_play(p, cands, nc, worlds, nw)
+                       : sample_play(p, cands, nc, worlds, nw, stop, sink);
             for (uint32_t i = 0; i < k; i++)
                 state_fini(&worlds[i]);
         } else {
@@ -472,14 +525,15 @@ static void deduce_stop(player_t *pl) {
     deduce_player_t *p = (deduce_player_t *)pl;
     if (p->setup.verbose && p->bsmt) {
         bsmt_stats_t st = bsmt_stats(p->bsmt);
-        fprintf(stderr,
-                "deduce: %llu turns, %llu proved wins, %llu gambles avoided; z3 %llu checks, "
-                "%.2f ms average, %.1f ms max; %llu models, %.2f ms average\n",
-                (unsigned long long)p->turns, (unsigned long long)p->proved,
-                (unsigned long long)p->gambles_avoided, (unsigned long long)st.checks,
-                st.checks ? 1000 * st.seconds / st.checks : 0.0, 1000 * st.max_seconds,
-                (unsigned long long)st.models,
-                st.models ? 1000 * st.model_seconds / st.models : 0.0);
+        fprintf(
+            stderr,
+            "deduce: %llu turns, %llu proved wins, %llu gambles avoided; z3 %llu checks, "
+            "%.2f ms average, %.1f ms max; %llu models, %.2f ms average; %llu solvers renewed\n",
+            (unsigned long long)p->turns, (unsigned long long)p->proved,
+            (unsigned long long)p->gambles_avoided, (unsigned long long)st.checks,
+            st.checks ? 1000 * st.seconds / st.checks : 0.0, 1000 * st.max_seconds,
+            (unsigned long long)st.models, st.models ? 1000 * st.model_seconds / st.models : 0.0,
+            (unsigned long long)st.renewals);
     }
 }
 
@@ -494,7 +548,7 @@ static void deduce_destroy(player_t *pl) {
 const player_kind_t player_deduce_kind = {
     .name = "deduce",
     .summary = "GDL-II: plays a move proved to win (Z3 belief), never gambles, else playouts "
-               "over sampled worlds (deduce:playouts=N:choose=playouts|info)",
+               "over sampled worlds (deduce:playouts=N:worlds=N:choose=playouts|info|random)",
     .create = deduce_create,
     .start = deduce_start,
     .play = deduce_play,

@@ -14,15 +14,23 @@
 #   3. Beyond the paper: `deduce:choose=info` asks what tells most about the cards (the
 #      mutual information between sampled worlds and its next percepts): one such player
 #      against two plain `deduce`, and three of them, replayed as in 2.
-#   4. The full game: FULL_MATCHES matches of three `deduce` players on games/killer.kif
-#      at FULL_PLAYCLOCK seconds per move: wins, draws, timeouts, duration.
+#   4. The paper's player as the baseline: `deduce:choose=random` asks and places at
+#      random and accuses as soon as Z3 proves the killer (the AI of the killer paper).
+#      One `deduce` (and one `deduce:choose=info`) against two of them, and three of them
+#      (the equal seat).
+#   5. The full game: FULL_MATCHES matches of three FULL_PLAYER players on
+#      games/killer.kif at FULL_PLAYCLOCK seconds per move: wins, draws, timeouts,
+#      duration. FULL_NAME (full_deduce3) names the series: run more batches as
+#      full_deduce3_b, ... (with another SEED); the document sums every full_deduce3*.
+#      FULL_ARGS: more `ggp match` options (--verbose: every missed clock in the .err).
 #
 # Raw outputs go to $RAW (one file per series, "# " lines with command, exit and
 # seconds); DOC_ONLY=1 rewrites the document from them. Environment: GGP (build/ggp),
-# MATCHES (100), FULL_MATCHES (100), PLAYCLOCK (1), FULL_PLAYCLOCK (3), STARTCLOCK (10),
-# SEED (1), RAW (/tmp/killer_experiment), OUT (docs/killer.md), ONLY (run only these
-# series: deduce_random random_random deduce_mcts deduce3 info_deduce deduce3_info
-# provable full_deduce3). Runs under nice; progress
+# MATCHES (100), FULL_MATCHES (100), PLAYCLOCK (1), FULL_PLAYCLOCK (1), FULL_PLAYER
+# (deduce:playouts=4), STARTCLOCK (10), SEED (1), RAW (/tmp/killer_experiment), OUT
+# (docs/killer.md), ONLY (run only these series: deduce_random random_random
+# deduce_mcts deduce3 info_deduce deduce3_info provable deduce_paper info_paper
+# paper3 full_deduce3). Runs under nice; progress
 # on stderr. A hand-written reading between <!-- notes:begin --> and <!-- notes:end -->
 # in $OUT is kept.
 set -eu
@@ -32,7 +40,10 @@ GGP=${GGP:-build/ggp}
 MATCHES=${MATCHES:-100}
 FULL_MATCHES=${FULL_MATCHES:-100}
 PLAYCLOCK=${PLAYCLOCK:-1}
-FULL_PLAYCLOCK=${FULL_PLAYCLOCK:-3}
+FULL_PLAYCLOCK=${FULL_PLAYCLOCK:-1}
+FULL_PLAYER=${FULL_PLAYER:-deduce:playouts=4:worlds=1}
+FULL_NAME=${FULL_NAME:-full_deduce3}
+PAPER=deduce:choose=random
 STARTCLOCK=${STARTCLOCK:-10}
 SEED=${SEED:-1}
 PROVABLE_MATCHES=${PROVABLE_MATCHES:-40}
@@ -105,7 +116,12 @@ if [ "${DOC_ONLY:-0}" != 1 ]; then
         provable deduce3
         provable deduce3_info
     fi
-    series full_deduce3 "$FULL" deduce,deduce,deduce "$FULL_PLAYCLOCK" "$FULL_MATCHES"
+    series deduce_paper "$SMALL" "deduce,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
+    series info_paper "$SMALL" "deduce:choose=info,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
+    series paper3 "$SMALL" "$PAPER,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
+    # shellcheck disable=SC2086 # FULL_ARGS: extra ggp match options, split on purpose
+    series "$FULL_NAME" "$FULL" "$FULL_PLAYER,$FULL_PLAYER,$FULL_PLAYER" "$FULL_PLAYCLOCK" \
+        "$FULL_MATCHES" ${FULL_ARGS:-}
 fi
 
 # ---- the document ----
@@ -128,7 +144,6 @@ row() { # series label
         /^# seconds:/ { secs = $3 }
         END { }' "$f"
 }
-seconds_of() { awk '/^# seconds:/ { print $3 }' "$RAW/$1.out" 2>/dev/null; }
 
 plots() {
     local have=0 s
@@ -188,6 +203,21 @@ plots
     row info_deduce "deduce:choose=info vs deduce, deduce"
     row deduce3_info "deduce:choose=info vs two of the same"
     echo
+    if [ -f "$RAW/deduce_paper.out" ] || [ -f "$RAW/paper3.out" ]; then
+        echo "## Against the paper's player (killer_small)"
+        echo
+        echo "The killer paper's AI asks and places at random and accuses as soon as Z3 proves the"
+        echo "killer card: \`$PAPER\` (the same reasoner and the same proved accusations as"
+        echo "\`deduce\`; only the choice among safe moves is random). Three of them give the equal"
+        echo "seat; a player that chooses better wins clearly more than that against two of them."
+        echo
+        echo "| series (first player vs two) | matches | wins | draws | losses | win rate [95% CI] | slowest move ms | timeouts |"
+        echo "|---|---|---|---|---|---|---|---|"
+        row deduce_paper "deduce vs paper, paper"
+        row info_paper "deduce:choose=info vs paper, paper"
+        row paper3 "paper vs paper, paper (equal seat)"
+        echo
+    fi
     if [ -f "$RAW/provable_deduce3.txt" ]; then
         echo "## When the killer becomes provable (killer_small, three deducing players)"
         echo
@@ -219,22 +249,28 @@ plots
         echo "enumeration entails the killer."
         echo
     fi
-    if grep -q '^player=' "$RAW/full_deduce3.out" 2>/dev/null; then
-        echo "## The full game: three deduce players"
+    if cat "$RAW"/full_deduce3*.out 2>/dev/null | grep -q '^player='; then
+        echo "## The full game: three deducing players"
         echo
-        echo "| player | matches | wins | draws | losses | win rate [95% CI] | slowest move ms | timeouts |"
-        echo "|---|---|---|---|---|---|---|---|"
-        awk '/^player=/' "$RAW/full_deduce3.out" | while read -r line; do
-            echo "$line" >"$RAW/.one"
-            printf '%s\n' "$line" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-                n = v["matches"]; w = v["wins"]; z = 1.96; p = n ? w / n : 0
-                d = 1 + z * z / n; c = (p + z * z / (2 * n)) / d
-                h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-                printf("| %s | %d | %d | %d | %d | %.1f%% [%.1f, %.1f] | %s | %s |\n", v["player"], n, w, v["draws"],
-                       v["losses"], 100 * p, 100 * (c - h), 100 * (c + h), v["slowest_move_ms"], v["timeouts"]) }'
+        echo "| player | matches | wins | draws | losses | win rate [95% CI] | slowest move ms | timeouts | illegal |"
+        echo "|---|---|---|---|---|---|---|---|---|"
+        # summed over the batches, per player (seat label)
+        cat "$RAW"/full_deduce3*.out | awk '/^player=/ {
+                for (i = 1; i <= NF; i++) { e = index($i, "="); v[substr($i, 1, e - 1)] = substr($i, e + 1) }
+                k = v["player"]; if (!(k in n)) order[++no] = k
+                n[k] += v["matches"]; w[k] += v["wins"]; dr[k] += v["draws"]; l[k] += v["losses"]
+                t[k] += v["timeouts"]; il[k] += v["illegal"]
+                if (v["slowest_move_ms"] + 0 > sl[k]) sl[k] = v["slowest_move_ms"] + 0 }
+            END { z = 1.96
+                for (j = 1; j <= no; j++) { k = order[j]; m = n[k]; p = m ? w[k] / m : 0
+                    d = 1 + z * z / m; c = (p + z * z / (2 * m)) / d
+                    h = z * sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / d
+                    printf("| %s | %d | %d | %d | %d | %.1f%% [%.1f, %.1f] | %d | %d | %d |\n", k, m, w[k], dr[k],
+                           l[k], 100 * p, 100 * (c - h), 100 * (c + h), sl[k], t[k], il[k]) } }'
+        echo
+        for f in "$RAW"/full_deduce3*.out; do
+            echo "- $(awk '/^# seconds:/ { print $3 }' "$f") s: \`$(sed -n 's/^# command: //p' "$f")\`"
         done
-        echo
-        echo "$(seconds_of full_deduce3) s for the series; command: \`$(sed -n 's/^# command: //p' "$RAW/full_deduce3.out")\`."
         echo
     fi
     echo "## Commands"
