@@ -336,16 +336,7 @@ uint32_t engine_goals(engine_t *e, const eng_state_t *s, uint32_t role, const te
 
 int engine_goal_value(engine_t *e, const eng_state_t *s, uint32_t role) {
     term_t v = engine_goal(e, s, role);
-    const term_store_t *ts = e->g->ts;
-    if (v == TERM_NONE || term_kind(ts, v) != TERM_SYM) return -1;
-    const char *name = term_sym_name(ts, term_sym(ts, v));
-    int x = 0;
-    if (!*name) return -1;
-    for (const char *p = name; *p; p++) {
-        if (*p < '0' || *p > '9' || x > 100000) return -1;
-        x = x * 10 + (*p - '0');
-    }
-    return x;
+    return v == TERM_NONE ? -1 : term_number(e->g->ts, v);
 }
 
 void engine_next(engine_t *e, const eng_state_t *s, const term_t *joint, eng_state_t *out) {

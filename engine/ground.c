@@ -774,18 +774,6 @@ static void layout(builder_t *B) {
     free(emitted), free(comp), free(moves), free(comp_moves), free(play), free(comp_play);
 }
 
-static int goal_number(const term_store_t *ts, term_t v) {
-    if (term_kind(ts, v) != TERM_SYM) return -1;
-    const char *name = term_sym_name(ts, term_sym(ts, v));
-    int x = 0;
-    if (!*name) return -1;
-    for (const char *p = name; *p; p++) {
-        if (*p < '0' || *p > '9' || x > 100000) return -1;
-        x = x * 10 + (*p - '0');
-    }
-    return x;
-}
-
 /* Fluents, moves, goals, percepts, terminal: the nodes the engine reads and writes. */
 static void interface(builder_t *B) {
     gnet_t *net = B->net;
@@ -841,7 +829,7 @@ static void interface(builder_t *B) {
             net->move_node[role][k] = a == GNET_NONE ? GNET_NONE : B->node_of[a];
             if (a != GNET_NONE) net->input[B->node_of[a]] = k;
         } else if (s == SYM_GOAL) {
-            net->goals[role][net->n_goals[role]++] = (gitem_t){n, x, goal_number(ts, x)};
+            net->goals[role][net->n_goals[role]++] = (gitem_t){n, x, term_number(ts, x)};
         } else {
             net->sees[role][net->n_sees[role]++] = (gitem_t){n, x, 0};
         }

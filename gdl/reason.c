@@ -1214,15 +1214,7 @@ term_t reason_goal(reasoner_t *r, const state_t *s, uint32_t role) {
 
 int reason_goal_value(reasoner_t *r, const state_t *s, uint32_t role) {
     term_t v = reason_goal(r, s, role);
-    if (v == TERM_NONE || term_kind(r->ts, v) != TERM_SYM) return -1;
-    const char *name = term_sym_name(r->ts, term_sym(r->ts, v));
-    int x = 0;
-    if (!*name) return -1;
-    for (const char *p = name; *p; p++) {
-        if (*p < '0' || *p > '9' || x > 100000) return -1;
-        x = x * 10 + (*p - '0');
-    }
-    return x;
+    return v == TERM_NONE ? -1 : term_number(r->ts, v);
 }
 
 void reason_next(reasoner_t *r, const state_t *s, const term_t *joint, state_t *out) {

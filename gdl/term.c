@@ -70,6 +70,18 @@ size_t term_sym_count(const term_store_t *ts) {
     return ts->n_syms;
 }
 
+int term_number(const term_store_t *ts, term_t t) {
+    if (term_kind(ts, t) != TERM_SYM) return -1;
+    const char *name = term_sym_name(ts, term_sym(ts, t));
+    int x = 0;
+    if (!*name) return -1;
+    for (const char *p = name; *p; p++) {
+        if (*p < '0' || *p > '9' || x > 100000) return -1;
+        x = x * 10 + (*p - '0');
+    }
+    return x;
+}
+
 term_store_t *term_store_new(void) {
     term_store_t *ts = xcalloc(1, sizeof *ts);
     ts->n_syms = 1; /* symbol 0 is SYM_NONE */

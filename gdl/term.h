@@ -84,6 +84,9 @@ void term_store_free(term_store_t *ts);
 sym_t term_intern(term_store_t *ts, const char *name, size_t len);
 const char *term_sym_name(const term_store_t *ts, sym_t s);
 size_t term_sym_count(const term_store_t *ts);
+/* The value of a symbol written as a decimal number (a goal value), -1 when t is no such
+ * symbol or the number passes 100,000. */
+int term_number(const term_store_t *ts, term_t t);
 
 term_t term_const(term_store_t *ts, sym_t s);
 term_t term_var(term_store_t *ts, uint32_t number);
