@@ -53,13 +53,7 @@ FAST=$((MATCHES - SLOW * N_SLOW))
 [ "$FAST" -ge 0 ] || { echo "--matches $MATCHES is less than $N_SLOW slow games x $SLOW" >&2; exit 2; }
 TMP=$(mktemp -d)
 . "$ROOT/tests/integration/http_lib.sh"
-LOAD_PIDS=()
-stop_load() {
-    local p
-    for p in "${LOAD_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-    for p in "${LOAD_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-    LOAD_PIDS=()
-}
+. "$ROOT/scripts/lib.sh"
 trap 'stop_load; http_cleanup; rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
 
@@ -67,10 +61,7 @@ start_server a -- --player mcts --seed 11 --name clock-a
 start_server b -- --player mcts --seed 22 --name clock-b
 A=http://127.0.0.1:${PORT[a]}
 B=http://127.0.0.1:${PORT[b]}
-for _ in $(seq 1 "$(nproc)"); do
-    bash -c 'while :; do :; done' &
-    LOAD_PIDS+=($!)
-done
+start_load
 sleep 1
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 

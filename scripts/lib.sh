@@ -11,3 +11,20 @@ ensure_ggp() {
         cmake --build build -j "$(nproc)" --target ggp >/dev/null || return 1
     echo build/ggp
 }
+
+# start_load / stop_load: one busy loop per core, at normal priority, and their end (the
+# scripts that measure clocks under load; call stop_load from an EXIT trap too).
+LOAD_PIDS=()
+start_load() {
+    local _
+    for _ in $(seq 1 "$(nproc)"); do
+        bash -c 'while :; do :; done' &
+        LOAD_PIDS+=($!)
+    done
+}
+stop_load() {
+    local p
+    for p in "${LOAD_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    for p in "${LOAD_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+    LOAD_PIDS=()
+}

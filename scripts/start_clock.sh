@@ -42,21 +42,12 @@ for g in $GAMES; do
 done
 TMP=$(mktemp -d)
 . "$ROOT/tests/integration/http_lib.sh"
-LOAD_PIDS=()
-stop_load() {
-    local p
-    for p in "${LOAD_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-    for p in "${LOAD_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-    LOAD_PIDS=()
-}
+. "$ROOT/scripts/lib.sh"
 trap 'stop_load; http_cleanup; rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
 
 if [ "$LOAD" = 1 ]; then
-    for _ in $(seq 1 "$(nproc)"); do
-        bash -c 'while :; do :; done' &
-        LOAD_PIDS+=($!)
-    done
+    start_load
 fi
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 status=PASS
