@@ -79,9 +79,9 @@ term_t player_play(player_t *p, const player_turn_t *turn, double deadline, move
     return p->kind->play(p, turn, deadline, sink);
 }
 
-uint32_t player_legal(player_t *p, const player_turn_t *turn, term_t **moves) {
+uint32_t player_legal(player_t *p, const player_turn_t *turn, double deadline, term_t **moves) {
     *moves = NULL;
-    return p->own_belief && p->kind->legal ? p->kind->legal(p, turn, moves) : 0;
+    return p->own_belief && p->kind->legal ? p->kind->legal(p, turn, deadline, moves) : 0;
 }
 
 void player_stop(player_t *p) {

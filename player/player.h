@@ -71,8 +71,8 @@ struct player_kind {
     bool (*check_options)(const char *opts, strbuf_t *err);
     /* Optional: our legal moves as the player knows them this turn (turn->history is
      * set; turn->legal is not), sorted by term id, into *moves (caller frees); 0 when it
-     * cannot tell. Used when the player set own_belief. */
-    uint32_t (*legal)(player_t *p, const player_turn_t *turn, term_t **moves);
+     * cannot tell by the deadline. Used when the player set own_belief. */
+    uint32_t (*legal)(player_t *p, const player_turn_t *turn, double deadline, term_t **moves);
     /* The OPTS of a kind player_kind_find made from "NAME:OPTS"; NULL for a table row. */
     const char *options;
 };
@@ -97,8 +97,8 @@ void player_kind_help(strbuf_t *out);
 player_t *player_new(const player_kind_t *kind, const player_setup_t *setup);
 void player_start(player_t *p, const state_t *initial, double deadline);
 term_t player_play(player_t *p, const player_turn_t *turn, double deadline, move_sink_t *sink);
-/* The player's own legal moves (kind->legal), 0 when it has none to tell. */
-uint32_t player_legal(player_t *p, const player_turn_t *turn, term_t **moves);
+/* The player's own legal moves (kind->legal), 0 when it has none to tell by deadline. */
+uint32_t player_legal(player_t *p, const player_turn_t *turn, double deadline, term_t **moves);
 void player_stop(player_t *p);
 void player_free(player_t *p);
 

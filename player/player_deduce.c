@@ -13,9 +13,11 @@
  *   (see deduce_play), so that Z3 is asked about few moves per turn;
  *   3. among the rest, flat Monte-Carlo over worlds sampled by Z3, random playouts after
  *      each candidate move, the best average goal.
- * Its legal moves are those of a consistent world (kind->legal): the agent then only
- * records the history for it (belief.h's sampled sets lose the true state on the full
- * killer game and would offer illegal moves).
+ * Its legal moves are those of a consistent world (kind->legal), found by the deadline
+ * the agent gives: the world of the last turn carried forward natively through the
+ * steps since (advance_world), else a Z3 model. The agent then only records the history
+ * for it (belief.h's sampled sets lose the true state on the full killer game and would
+ * offer illegal moves).
  * A game that cannot be grounded (recursive rules, too large) is played by step 3 alone
  * on the believed states the caller keeps. Counters are logged with --verbose.
  *
@@ -68,7 +70,7 @@ typedef struct {
     uint32_t fed; /* history entries given to bsmt */
     bool broken;  /* bsmt found the history inconsistent (reported once) */
     splitmix_t rng;
-    uint64_t proved, gambles_avoided, turns;
+    uint64_t proved, gambles_avoided, turns, particles;
     deduce_opts_t opts;
     state_t world;       /* a consistent state of the current step, from Z3 */
     uint32_t world_step; /* the bsmt step it belongs to + 1; 0: none */
@@ -358,30 +360,107 @@ static term_t info_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
     return best;
 }
 
-/* A consistent state of the current step (one Z3 model per step, kept). A sample fails
- * when Z3 gives up at the deadline (bsmt.c then rebuilds its solver): it is tried again,
- * up to WORLD_TRIES times, and a world once found is kept for the step, whatever later
- * checks do. */
-#define WORLD_TRIES 3
-static bool current_world(deduce_player_t *p) {
-    if (!p->bsmt || p->broken) return false;
-    if (p->world_step == bsmt_step(p->bsmt) + 1) return true;
-    for (int i = 0; i < WORLD_TRIES; i++)
-        if (bsmt_any(p->bsmt, &p->world)) {
-            p->world_step = bsmt_step(p->bsmt) + 1;
-            return true;
-        }
-    check_consistent(p);
-    return false;
-}
+/* The world of the last step, carried forward natively (a particle): for each step
+ * since, a joint move of the others (legal there, ours as told) after which we would see
+ * exactly the percepts we got. A world that survives is consistent with the whole
+ * history, and costs no Z3 model (60-90 ms each late in the full killer game); one that
+ * cannot explain a step is dropped. At most JOINT_MAX joint moves are tried per step. */
+#define JOINT_MAX 65536u
 
 static int cmp_term(const void *a, const void *b) {
     term_t x = *(const term_t *)a, y = *(const term_t *)b;
     return x < y ? -1 : x > y;
 }
 
+/* Whether the percepts of our role after joint in s are exactly obs's (a set, sorted). */
+static bool sees_as_told(deduce_player_t *p, const state_t *s, const term_t *joint,
+                         const belief_obs_t *obs, term_t *buf) {
+    const term_t *pc;
+    uint32_t n = reason_sees(p->setup.reasoner, s, joint, p->setup.role, &pc);
+    if (n != obs->n_percepts) return false;
+    memcpy(buf, pc, n * sizeof *pc);
+    qsort(buf, n, sizeof *buf, cmp_term);
+    return !memcmp(buf, obs->percepts, n * sizeof *buf);
+}
+
+/* One step of the particle: false when no joint move explains obs. */
+static bool particle_step(deduce_player_t *p, const belief_obs_t *obs) {
+    reasoner_t *r = p->setup.reasoner;
+    uint32_t nr = p->setup.game->n_roles, me = p->setup.role;
+    if (nr > 64 || reason_terminal(r, &p->world)) return false;
+    if (obs->move == TERM_NONE || !reason_is_legal(r, &p->world, me, obs->move)) return false;
+    term_t *moves[64] = {0}, joint[64], *buf = xmalloc((obs->n_percepts + 1) * sizeof *buf);
+    uint32_t n[64];
+    uint64_t total = 1;
+    for (uint32_t k = 0; k < nr; k++) {
+        const term_t *m;
+        n[k] = k == me ? 1 : reason_legal(r, &p->world, k, &m);
+        moves[k] = xmalloc((n[k] + 1) * sizeof *moves[k]);
+        if (k == me)
+            moves[k][0] = obs->move;
+        else if (n[k])
+            memcpy(moves[k], m, n[k] * sizeof *m);
+        total *= n[k];
+        if (total > JOINT_MAX) total = 0;
+    }
+    bool found = false;
+    uint64_t start = total ? splitmix_next(&p->rng) % total : 0;
+    for (uint64_t i = 0; i < total && !found; i++) {
+        uint64_t idx = (start + i) % total;
+        for (uint32_t k = 0; k < nr; k++) {
+            joint[k] = moves[k][idx % n[k]];
+            idx /= n[k];
+        }
+        found = sees_as_told(p, &p->world, joint, obs, buf);
+    }
+    if (found) {
+        state_t nx;
+        state_init(&nx);
+        reason_next(r, &p->world, joint, &nx);
+        state_copy(&p->world, &nx);
+        state_fini(&nx);
+    }
+    for (uint32_t k = 0; k < nr; k++)
+        free(moves[k]);
+    free(buf);
+    return found;
+}
+
+/* Carries the kept world forward to the current step (history entries since); false when
+ * it cannot explain them, or the step is terminal there (we are asked to move). */
+static bool advance_world(deduce_player_t *p, const player_turn_t *turn) {
+    if (!p->world_step || p->world_step - 1 > turn->n_history) return false;
+    for (uint32_t k = p->world_step - 1; k < turn->n_history; k++)
+        if (!particle_step(p, &turn->history[k])) {
+            p->world_step = 0;
+            return false;
+        }
+    p->world_step = turn->n_history + 1;
+    if (reason_terminal(p->setup.reasoner, &p->world)) p->world_step = 0;
+    p->particles += p->world_step != 0;
+    return p->world_step != 0;
+}
+
+/* A consistent state of the current step, kept for the step: the last one carried
+ * forward, else a Z3 model. A sample fails when Z3 gives up at the deadline (bsmt.c then
+ * rebuilds its solver): it is tried again, up to WORLD_TRIES times while time is left. */
+#define WORLD_TRIES 3
+static bool current_world(deduce_player_t *p, const player_turn_t *turn, double deadline) {
+    if (!p->bsmt || p->broken) return false;
+    if (p->world_step == bsmt_step(p->bsmt) + 1) return true;
+    if (turn && bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn)) return true;
+    for (int i = 0; i < WORLD_TRIES && (i == 0 || now_seconds() < deadline); i++)
+        if (bsmt_any(p->bsmt, &p->world)) {
+            p->world_step = bsmt_step(p->bsmt) + 1;
+            return true;
+        }
+    if (now_seconds() < deadline) check_consistent(p);
+    return false;
+}
+
 /* Our legal moves: those of a consistent world (in GDL-II a role knows its own moves). */
-static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, term_t **moves) {
+static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double deadline,
+                             term_t **moves) {
     deduce_player_t *p = (deduce_player_t *)pl;
     feed(p, turn);
     *moves = NULL;
@@ -391,8 +470,10 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, term_t **m
         qsort(*moves, n, sizeof **moves, cmp_term);
         return n;
     }
-    bsmt_set_deadline(p->bsmt, 0); /* our moves are needed whatever the clock */
-    if (!current_world(p)) return 0;
+    bsmt_set_deadline(p->bsmt, deadline);
+    bool have = current_world(p, turn, deadline);
+    bsmt_set_deadline(p->bsmt, 0);
+    if (!have) return 0;
     const term_t *m;
     n = reason_legal(p->setup.reasoner, &p->world, p->setup.role, &m);
     *moves = xmalloc((n + 1) * sizeof **moves);
@@ -434,7 +515,7 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     state_t w;
     state_init(&w);
     bool have_w = false;
-    if (usable && current_world(p)) {
+    if (usable && current_world(p, turn, stop)) {
         state_copy(&w, &p->world);
         have_w = true;
     } else if (turn->n_states && !pl->own_belief) {
@@ -527,13 +608,14 @@ static void deduce_stop(player_t *pl) {
         bsmt_stats_t st = bsmt_stats(p->bsmt);
         fprintf(
             stderr,
-            "deduce: %llu turns, %llu proved wins, %llu gambles avoided; z3 %llu checks, "
+            "deduce: %llu turns, %llu proved wins, %llu gambles avoided, %llu worlds carried "
+            "forward; z3 %llu checks, "
             "%.2f ms average, %.1f ms max; %llu models, %.2f ms average; %llu solvers renewed\n",
             (unsigned long long)p->turns, (unsigned long long)p->proved,
-            (unsigned long long)p->gambles_avoided, (unsigned long long)st.checks,
-            st.checks ? 1000 * st.seconds / st.checks : 0.0, 1000 * st.max_seconds,
-            (unsigned long long)st.models, st.models ? 1000 * st.model_seconds / st.models : 0.0,
-            (unsigned long long)st.renewals);
+            (unsigned long long)p->gambles_avoided, (unsigned long long)p->particles,
+            (unsigned long long)st.checks, st.checks ? 1000 * st.seconds / st.checks : 0.0,
+            1000 * st.max_seconds, (unsigned long long)st.models,
+            st.models ? 1000 * st.model_seconds / st.models : 0.0, (unsigned long long)st.renewals);
     }
 }
 

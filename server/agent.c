@@ -299,7 +299,8 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
     term_t *legal;
     player_turn_t told = {
         .turn = a->turn, .history = a->belief.hist, .n_history = a->belief.n_hist};
-    uint32_t n = player_legal(a->player, &told, &legal);
+    /* our moves come first: most of the clock may go to them, the rest to choosing */
+    uint32_t n = player_legal(a->player, &told, t0 + (deadline - t0) * 0.6, &legal);
     if (!n) {
         free(legal);
         n = predicted_legal(a, &legal);

@@ -98,7 +98,7 @@ static void play_match(game_t *g, reasoner_t *r, const player_kind_t *kind, uint
                                   .n_history = steps};
             /* the legal moves it knows are the true ones */
             term_t *own;
-            uint32_t no = player_legal(pl[k], &turn, &own);
+            uint32_t no = player_legal(pl[k], &turn, now_seconds() + 10, &own);
             qsort(legal, n, sizeof *legal, cmp_id);
             /* never "cannot tell" (0), even after p1's turns past its clock */
             t->legal_asked++;
