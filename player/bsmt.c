@@ -32,16 +32,19 @@ struct bsmt {
     frame_t scratch; /* a query's own ASTs */
     splitmix_t rng;
     bsmt_stats_t stats;
-    double deadline; /* checks give up (unknown) past it; 0: none */
-    bool bounded;    /* the solver's timeout parameter is set */
-    uint32_t live;   /* bsmt_live asserted for step live - 1; 0: not yet */
-    /* Every assertion outside a query's scope, kept to rebuild the solver: a check that
-     * Z3 gave up (the deadline) can leave Z3 4.8's solver wrong afterwards (seen: models
-     * of a tight-clock player with every unknown fluent false, checks that accept them),
-     * so the next query starts from a new solver with the same assertions. */
-    Z3_ast_vector base;
-    uint32_t depth; /* open query scopes */
-    bool suspect;   /* a check gave up since the solver was built */
+    double deadline;    /* checks give up (unknown) about then; 0: none */
+    bool bounded;       /* the solver's conflict budget is set */
+    double rate;        /* conflicts per second of this solver (a running average) */
+    unsigned conflicts; /* its conflicts so far */
+    uint32_t live;      /* bsmt_live asserted for step live - 1; 0: not yet */
+    uint32_t depth;     /* open query scopes */
+    /* every possible move of every step so far (its Boolean kept): bsmt_trajectory */
+    struct past_move {
+        uint32_t step, role;
+        term_t move;
+        Z3_ast does;
+    } * past;
+    size_t n_past, cap_past;
 };
 
 void bsmt_set_deadline(bsmt_t *b, double deadline) {
@@ -152,47 +155,42 @@ static Z3_ast expr(bsmt_t *b, frame_t *f, uint32_t id) {
 
 static void assert_ast(bsmt_t *b, Z3_ast a) {
     Z3_solver_assert(b->ctx, b->solver, a);
-    if (!b->depth) Z3_ast_vector_push(b->ctx, b->base, a);
 }
 
-static void new_solver(bsmt_t *b) {
-    b->solver = Z3_mk_simple_solver(b->ctx);
-    Z3_solver_inc_ref(b->ctx, b->solver);
-    b->bounded = false;
-    b->suspect = false;
-}
+/* Checks are bounded by work, not time: a budget of conflicts, the time left at the
+ * solver's own rate. Z3 4.8.12 answers wrongly after a check its timeout canceled (seen:
+ * models with every unknown fluent false, then checks that accept them), and a new
+ * solver loaded with the whole history starts cold (seconds late in the full killer
+ * game); a check that runs out of conflicts leaves the solver sound and warm. */
+#define RATE0 20000.0 /* conflicts per second before any is measured */
 
-/* A new solver with the kept assertions, when a check gave up (see base); outside
- * query scopes only. */
-static void renew_if_suspect(bsmt_t *b) {
-    if (!b->suspect || b->depth) return;
-    Z3_solver_dec_ref(b->ctx, b->solver);
-    new_solver(b);
-    unsigned n = Z3_ast_vector_size(b->ctx, b->base);
-    for (unsigned i = 0; i < n; i++)
-        Z3_solver_assert(b->ctx, b->solver, Z3_ast_vector_get(b->ctx, b->base, i));
-    b->stats.renewals++;
-}
-
-/* Bounds the next check by the deadline (Z3's timeout parameter, whole milliseconds). */
 static void bound_check(bsmt_t *b, double t0) {
     if (b->deadline <= 0 && !b->bounded) return;
-    double left = b->deadline - t0;
+    double left = b->deadline - t0, budget = left * b->rate;
     /* no deadline: the parameter stays set in the solver, so lift it explicitly */
-    unsigned ms = b->deadline <= 0 ? UINT32_MAX
-                  : left < 0.001   ? 1
-                  : left > 3600    ? 3600000u
-                                   : (unsigned)(left * 1000);
+    unsigned c = b->deadline <= 0 ? UINT32_MAX : budget < 1 ? 1 : budget > 4e9 ? 4e9 : budget;
     b->bounded = b->deadline > 0;
     Z3_params p = Z3_mk_params(b->ctx);
     Z3_params_inc_ref(b->ctx, p);
-    Z3_params_set_uint(b->ctx, p, Z3_mk_string_symbol(b->ctx, "timeout"), ms);
+    Z3_params_set_uint(b->ctx, p, Z3_mk_string_symbol(b->ctx, "max_conflicts"), c);
     Z3_solver_set_params(b->ctx, b->solver, p);
     Z3_params_dec_ref(b->ctx, p);
 }
 
+/* The solver's conflicts so far (Z3's statistics). */
+static unsigned solver_conflicts(bsmt_t *b) {
+    Z3_stats st = Z3_solver_get_statistics(b->ctx, b->solver);
+    Z3_stats_inc_ref(b->ctx, st);
+    unsigned c = 0;
+    for (unsigned i = 0; i < Z3_stats_size(b->ctx, st); i++)
+        if (Z3_stats_is_uint(b->ctx, st, i) &&
+            !strcmp(Z3_stats_get_key(b->ctx, st, i), "conflicts"))
+            c = Z3_stats_get_uint_value(b->ctx, st, i);
+    Z3_stats_dec_ref(b->ctx, st);
+    return c;
+}
+
 static Z3_lbool check(bsmt_t *b, uint32_t n, const Z3_ast *assume) {
-    renew_if_suspect(b);
     double t0 = now_seconds();
     bound_check(b, t0);
     Z3_lbool r = Z3_solver_check_assumptions(b->ctx, b->solver, n, assume);
@@ -201,7 +199,11 @@ static Z3_lbool check(bsmt_t *b, uint32_t n, const Z3_ast *assume) {
     b->stats.seconds += dt;
     if (dt > b->stats.max_seconds) b->stats.max_seconds = dt;
     b->stats.last_seconds += dt;
-    if (r == Z3_L_UNDEF) b->suspect = true;
+    if (r == Z3_L_UNDEF) b->stats.gave_up++;
+    unsigned c = solver_conflicts(b);
+    if (dt > 0.002 && c > b->conflicts) /* long enough to tell */
+        b->rate = 0.7 * b->rate + 0.3 * (c - b->conflicts) / dt;
+    b->conflicts = c;
     return r;
 }
 
@@ -215,9 +217,9 @@ bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed) {
     b->ctx = Z3_mk_context_rc(cfg);
     Z3_del_config(cfg);
     Z3_set_error_handler(b->ctx, on_error);
-    new_solver(b);
-    b->base = Z3_mk_ast_vector(b->ctx);
-    Z3_ast_vector_inc_ref(b->ctx, b->base);
+    b->solver = Z3_mk_simple_solver(b->ctx);
+    Z3_solver_inc_ref(b->ctx, b->solver);
+    b->rate = RATE0;
     b->bool_sort = Z3_mk_bool_sort(b->ctx);
     b->n_fluents = bnet_fluents(n, &b->fluents);
     frame_init(b, &b->cur);
@@ -233,11 +235,13 @@ bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed) {
 
 void bsmt_free(bsmt_t *b) {
     if (!b) return;
+    for (size_t i = 0; i < b->n_past; i++)
+        Z3_dec_ref(b->ctx, b->past[i].does);
+    free(b->past);
     frame_fini(b, &b->cur);
     frame_fini(b, &b->nxt);
     frame_fini(b, &b->scratch);
     Z3_solver_dec_ref(b->ctx, b->solver);
-    Z3_ast_vector_dec_ref(b->ctx, b->base);
     Z3_del_context(b->ctx);
     free(b);
 }
@@ -334,6 +338,22 @@ static bool contains(const term_t *v, uint32_t n, term_t t) {
     return false;
 }
 
+/* Keeps the step's possible moves (their Booleans outlive the frame) for trajectories. */
+static void remember_moves(bsmt_t *b) {
+    for (uint32_t r = 0; r < b->g->n_roles; r++) {
+        const uint32_t *ids;
+        uint32_t nm = bnet_moves(b->net, r, &ids);
+        for (uint32_t i = 0; i < nm; i++) {
+            Z3_ast a = b->cur.memo[ids[i]];
+            if (!a || b->cur.val[ids[i]] == 0) continue;
+            GROW(b->past, b->cap_past, b->n_past + 1);
+            Z3_inc_ref(b->ctx, a);
+            b->past[b->n_past++] =
+                (struct past_move){b->step, r, bnet_move_term(b->net, ids[i]), a};
+        }
+    }
+}
+
 bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n) {
     prepare(b);
     frame_t *f = &b->cur;
@@ -356,6 +376,7 @@ bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n) {
         bool got = contains(percepts, n, term_arg(ts, bnet_atom(b->net, ids[i]), 1));
         assert_ast(b, got ? s : own(b, f, Z3_mk_not(b->ctx, s)));
     }
+    remember_moves(b);
     frame_release(b, &b->cur);
     frame_t old = b->cur;
     b->cur = b->nxt;
@@ -430,7 +451,6 @@ static int cmp_term(const void *a, const void *b) {
 /* Constraints of one query live in a solver scope (push/pop): retired clauses would
  * otherwise pile up over a match and slow every later check. */
 static void scope_begin(bsmt_t *b) {
-    renew_if_suspect(b);
     Z3_solver_push(b->ctx, b->solver);
     b->depth++;
 }
@@ -522,8 +542,9 @@ static bool model_state(bsmt_t *b, Z3_model m, state_t *st, Z3_ast *differ, Z3_a
 
 /* Whether the state whose fluent literals are lits (model_state) is consistent: one
  * check with the unknown fluents as assumptions. A sample is a player's world, its legal
- * moves; after a check that gave up Z3 4.8 once answered with an empty model (every
- * unknown fluent false, no legal moves), so samples are checked (see also base). */
+ * moves; after a check its timeout canceled Z3 4.8 once answered with an empty model
+ * (every unknown fluent false, no legal moves): checks are no longer canceled (see
+ * bound_check), and samples are still checked. */
 static bool state_consistent(bsmt_t *b, const Z3_ast *lits, const uint32_t *var, uint32_t nv,
                              Z3_ast *assume) {
     for (uint32_t j = 0; j < nv; j++)
@@ -654,4 +675,25 @@ int bsmt_move_risky(bsmt_t *b, term_t move) {
     free(bad);
     frame_release(b, &b->scratch);
     return res;
+}
+
+bool bsmt_trajectory(bsmt_t *b, term_t *joints) {
+    b->stats.last_seconds = 0;
+    uint32_t nr = b->g->n_roles;
+    if (b->broken || check(b, 0, NULL) != Z3_L_TRUE) return false;
+    Z3_model m = get_model(b);
+    if (!m) return false;
+    for (size_t i = 0; i < (size_t)b->step * nr; i++)
+        joints[i] = TERM_NONE;
+    bool ok = true;
+    for (size_t i = 0; i < b->n_past && ok; i++) {
+        const struct past_move *pm = &b->past[i];
+        int v = model_value(b, m, pm->does);
+        ok = v >= 0;
+        if (v == 1) joints[(size_t)pm->step * nr + pm->role] = pm->move;
+    }
+    model_free(b, m);
+    for (size_t i = 0; i < (size_t)b->step * nr && ok; i++)
+        ok = joints[i] != TERM_NONE;
+    return ok;
 }

@@ -29,7 +29,7 @@ typedef struct {
     double last_seconds; /* the last query's total (all its calls) */
     uint64_t models;     /* models read */
     double model_seconds;
-    uint64_t renewals; /* solvers rebuilt after a check gave up */
+    uint64_t gave_up; /* checks that ran out of their budget (answer unknown) */
 } bsmt_stats_t;
 
 /* For role index `role` of the network's game. */
@@ -68,6 +68,10 @@ uint32_t bsmt_sample(bsmt_t *b, uint32_t k, state_t *out);
  * bsmt_consistent, fast when that was just asked; random ones cost seconds at the end of
  * the full killer game's deal). */
 bool bsmt_any(bsmt_t *b, state_t *out);
+/* A whole consistent history: the joint move of every step so far (bsmt_step() of them,
+ * the roles' moves in game order) into joints[step * n_roles + role]. False when the
+ * solver gave up or the history is inconsistent. */
+bool bsmt_trajectory(bsmt_t *b, term_t *joints);
 /* The number of distinct consistent states, counting stops at cap. */
 uint64_t bsmt_count(bsmt_t *b, uint64_t cap);
 /* 1 when playing move now ends the game with goal 100 for us in every consistent
@@ -78,7 +82,8 @@ int bsmt_move_wins(bsmt_t *b, term_t move);
  * goal below this one's), in some consistent outcome; 0 when in none; -1 unknown. */
 int bsmt_move_risky(bsmt_t *b, term_t move);
 
-/* Checks past this time (now_seconds) give up, answering unknown; 0: no bound. */
+/* Checks give up about this time (now_seconds), answering unknown: each gets a budget of
+ * conflicts, the time left at the rate the solver has shown; 0: no bound. */
 void bsmt_set_deadline(bsmt_t *b, double deadline);
 
 bsmt_stats_t bsmt_stats(const bsmt_t *b);

@@ -54,7 +54,7 @@ static int cmp_u64(const void *a, const void *b) {
 #define PLAYOUT_STEPS 1000 /* a playout longer than this scores 0 */
 #define MAX_ATOMS 2000000u /* ground networks larger than this are not built */
 
-typedef enum { CHOOSE_PLAYOUTS, CHOOSE_INFO, CHOOSE_RANDOM } choose_t;
+typedef enum { CHOOSE_PLAYOUTS, CHOOSE_INFO, CHOOSE_RANDOM, CHOOSE_SECRET } choose_t;
 
 typedef struct {
     uint64_t rounds; /* playouts=N; 0: until the deadline */
@@ -74,6 +74,16 @@ typedef struct {
     deduce_opts_t opts;
     state_t world;       /* a consistent state of the current step, from Z3 */
     uint32_t world_step; /* the bsmt step it belongs to + 1; 0: none */
+    state_t initial;
+    /* choose=secret: the joint moves that lead to world (world_step - 1 of them, n_roles
+     * each; valid while has_traj), the generation of that history (a new one when Z3 gave
+     * another), and per other role its belief as if it had seen that history (mirror) */
+    term_t *traj;
+    size_t cap_traj;
+    bool has_traj;
+    uint64_t traj_gen, mirror_gen;
+    uint32_t mirror_fed;
+    bsmt_t *mirror[64];
 } deduce_player_t;
 
 /* "OPT:OPT..." with OPT playouts=N (N >= 1) or choose=playouts|info; false with a reason
@@ -106,6 +116,8 @@ static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
             o->choose = CHOOSE_PLAYOUTS;
         } else if (len == 11 && !strncmp(s, "choose=info", 11)) {
             o->choose = CHOOSE_INFO;
+        } else if (len == 13 && !strncmp(s, "choose=secret", 13)) {
+            o->choose = CHOOSE_SECRET;
         } else if (len == 13 && !strncmp(s, "choose=random", 13)) {
             o->choose = CHOOSE_RANDOM;
         } else {
@@ -130,6 +142,7 @@ static player_t *deduce_create(const player_setup_t *setup) {
     p->setup = *setup;
     p->rng.s = setup->seed ^ 0xded0ce;
     state_init(&p->world);
+    state_init(&p->initial);
     if (setup->options) {
         strbuf_t err;
         sb_init(&err);
@@ -140,9 +153,13 @@ static player_t *deduce_create(const player_setup_t *setup) {
 }
 
 static void deduce_start(player_t *pl, const state_t *initial, double deadline) {
-    (void)initial;
     (void)deadline;
     deduce_player_t *p = (deduce_player_t *)pl;
+    /* the initial state is the first world (every player knows it) */
+    state_copy(&p->initial, initial);
+    state_copy(&p->world, initial);
+    p->world_step = 1;
+    p->has_traj = true;
     strbuf_t err;
     sb_init(&err);
     p->net = bnet_new(p->setup.game, MAX_ATOMS, &err);
@@ -416,6 +433,11 @@ static bool particle_step(deduce_player_t *p, const belief_obs_t *obs) {
     if (found) {
         state_t nx;
         state_init(&nx);
+        if (p->has_traj) {
+            size_t at = (size_t)(p->world_step - 1) * nr;
+            GROW(p->traj, p->cap_traj, at + nr);
+            memcpy(p->traj + at, joint, nr * sizeof *joint);
+        }
         reason_next(r, &p->world, joint, &nx);
         state_copy(&p->world, &nx);
         state_fini(&nx);
@@ -430,15 +452,40 @@ static bool particle_step(deduce_player_t *p, const belief_obs_t *obs) {
  * it cannot explain them, or the step is terminal there (we are asked to move). */
 static bool advance_world(deduce_player_t *p, const player_turn_t *turn) {
     if (!p->world_step || p->world_step - 1 > turn->n_history) return false;
-    for (uint32_t k = p->world_step - 1; k < turn->n_history; k++)
+    for (uint32_t k = p->world_step - 1; k < turn->n_history; k++, p->world_step++)
         if (!particle_step(p, &turn->history[k])) {
             p->world_step = 0;
+            p->has_traj = false;
             return false;
         }
-    p->world_step = turn->n_history + 1;
-    if (reason_terminal(p->setup.reasoner, &p->world)) p->world_step = 0;
+    if (reason_terminal(p->setup.reasoner, &p->world)) p->world_step = 0, p->has_traj = false;
     p->particles += p->world_step != 0;
     return p->world_step != 0;
+}
+
+/* A whole consistent history from Z3, replayed natively (its moves checked legal): the
+ * world at its end, with its trajectory. */
+static bool world_from_trajectory(deduce_player_t *p) {
+    reasoner_t *r = p->setup.reasoner;
+    uint32_t nr = p->setup.game->n_roles, steps = bsmt_step(p->bsmt);
+    GROW(p->traj, p->cap_traj, (size_t)steps * nr + 1);
+    if (nr > 64 || !bsmt_trajectory(p->bsmt, p->traj)) return false;
+    state_t nx;
+    state_init(&nx);
+    state_copy(&p->world, &p->initial);
+    bool ok = true;
+    for (uint32_t t = 0; t < steps && ok; t++) {
+        const term_t *joint = p->traj + (size_t)t * nr;
+        for (uint32_t k = 0; k < nr && ok; k++)
+            ok = reason_is_legal(r, &p->world, k, joint[k]);
+        reason_next(r, &p->world, joint, &nx);
+        state_copy(&p->world, &nx);
+    }
+    state_fini(&nx);
+    p->has_traj = ok;
+    p->world_step = ok ? steps + 1 : 0;
+    p->traj_gen++;
+    return ok;
 }
 
 /* A consistent state of the current step, kept for the step: the last one carried
@@ -449,6 +496,7 @@ static bool current_world(deduce_player_t *p, const player_turn_t *turn, double 
     if (!p->bsmt || p->broken) return false;
     if (p->world_step == bsmt_step(p->bsmt) + 1) return true;
     if (turn && bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn)) return true;
+    if (p->opts.choose == CHOOSE_SECRET && world_from_trajectory(p)) return true;
     for (int i = 0; i < WORLD_TRIES && (i == 0 || now_seconds() < deadline); i++)
         if (bsmt_any(p->bsmt, &p->world)) {
             p->world_step = bsmt_step(p->bsmt) + 1;
@@ -480,6 +528,192 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     memcpy(*moves, m, n * sizeof *m);
     qsort(*moves, n, sizeof **moves, cmp_term);
     return n;
+}
+
+/* choose=secret: reveal as little as possible to the other roles.
+ *
+ * Each other role (not `random`) gets a mirror: a belief reasoner fed with what that role
+ * would have seen along our world's trajectory (its moves and percepts there). What a
+ * candidate move of ours shows role j is the part of j's percepts that depends on our
+ * choice (in our world, the others' moves fixed: j's percepts after the move minus those
+ * common to every candidate). Its cost is the surprisal for j: -log2 of the probability,
+ * over worlds j holds possible (sampled from the mirror) and our move uniformly among our
+ * legal moves there, that j would see those percepts. On the killer game: give back a
+ * card the asker gave us, place a card already known. The move revealing least is played;
+ * ties are broken at random. */
+#define MIRROR_WORLDS 16
+
+static bool other_player(deduce_player_t *p, uint32_t j) {
+    const game_t *g = p->setup.game;
+    const uint32_t *ids;
+    return j != p->setup.role &&
+           !(term_kind(g->ts, g->roles[j]) == TERM_SYM &&
+             term_sym(g->ts, g->roles[j]) == SYM_RANDOM) &&
+           bnet_sees(p->net, j, &ids) > 0;
+}
+
+/* The percepts of role j after joint in s, sorted, into *out (grown). */
+static uint32_t percepts_of(deduce_player_t *p, const state_t *s, const term_t *joint, uint32_t j,
+                            term_t **out, size_t *cap) {
+    const term_t *pc;
+    uint32_t n = reason_sees(p->setup.reasoner, s, joint, j, &pc);
+    GROW(*out, *cap, n + 1);
+    memcpy(*out, pc, n * sizeof *pc);
+    qsort(*out, n, sizeof **out, cmp_term);
+    return n;
+}
+
+/* Feeds the mirrors the trajectory's steps they have not seen (new mirrors when the
+ * trajectory is another one). False when there is no trajectory. */
+static bool mirrors_update(deduce_player_t *p) {
+    const game_t *g = p->setup.game;
+    uint32_t nr = g->n_roles;
+    if (!p->has_traj || !p->world_step || nr > 64) return false;
+    if (p->mirror_gen != p->traj_gen) {
+        for (uint32_t j = 0; j < nr; j++)
+            bsmt_free(p->mirror[j]), p->mirror[j] = NULL;
+        p->mirror_fed = 0;
+        p->mirror_gen = p->traj_gen;
+    }
+    for (uint32_t j = 0; j < nr; j++)
+        if (!p->mirror[j] && other_player(p, j))
+            p->mirror[j] = bsmt_new(p->net, j, p->setup.seed ^ (0x5ec0 + j));
+    uint32_t steps = p->world_step - 1;
+    state_t s, nx;
+    state_init(&s);
+    state_init(&nx);
+    state_copy(&s, &p->initial);
+    term_t *pc = NULL;
+    size_t cap = 0;
+    for (uint32_t t = 0; t < steps; t++) {
+        const term_t *joint = p->traj + (size_t)t * nr;
+        for (uint32_t j = 0; j < nr && t >= p->mirror_fed; j++)
+            if (p->mirror[j]) {
+                uint32_t n = percepts_of(p, &s, joint, j, &pc, &cap);
+                bsmt_observe(p->mirror[j], joint[j], pc, n);
+            }
+        reason_next(p->setup.reasoner, &s, joint, &nx);
+        state_copy(&s, &nx);
+    }
+    p->mirror_fed = steps;
+    for (uint32_t j = 0; j < nr; j++)
+        if (p->mirror[j]) bsmt_live(p->mirror[j]);
+    free(pc);
+    state_fini(&s);
+    state_fini(&nx);
+    return true;
+}
+
+/* A random legal move of every role but ours in s into joint; false when one has none. */
+static bool others_random(deduce_player_t *p, const state_t *s, term_t *joint) {
+    for (uint32_t k = 0; k < p->setup.game->n_roles; k++) {
+        const term_t *m;
+        uint32_t n = k == p->setup.role ? 1 : reason_legal(p->setup.reasoner, s, k, &m);
+        if (!n) return false;
+        if (k != p->setup.role) joint[k] = m[splitmix_next(&p->rng) % n];
+    }
+    return true;
+}
+
+static bool subset(const term_t *a, uint32_t na, const term_t *b, uint32_t nb) {
+    for (uint32_t i = 0, k = 0; i < na; i++) {
+        while (k < nb && b[k] < a[i])
+            k++;
+        if (k == nb || b[k] != a[i]) return false;
+    }
+    return true;
+}
+
+/* What role j learns from each candidate (bits, added to leak[]). */
+static void leak_to(deduce_player_t *p, uint32_t j, const state_t *w, const term_t *cands,
+                    uint32_t nc, double *leak) {
+    uint32_t me = p->setup.role, nr = p->setup.game->n_roles;
+    term_t joint[64];
+    if (!others_random(p, w, joint)) return;
+    term_t **shown = xcalloc(nc, sizeof *shown), *pc = NULL;
+    uint32_t *ns = xcalloc(nc, sizeof *ns);
+    size_t cap = 0;
+    bool any = false;
+    for (uint32_t i = 0; i < nc; i++) { /* j's percepts after each candidate */
+        size_t c = 0;
+        joint[me] = cands[i];
+        ns[i] = percepts_of(p, w, joint, j, &shown[i], &c);
+    }
+    for (uint32_t i = 0; i < nc; i++) { /* minus those every candidate gives */
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < ns[i]; k++) {
+            bool common = true;
+            for (uint32_t o = 0; o < nc && common; o++)
+                common = subset(&shown[i][k], 1, shown[o], ns[o]);
+            if (!common) shown[i][kept++] = shown[i][k];
+        }
+        ns[i] = kept;
+        any |= kept > 0;
+    }
+    state_t worlds[MIRROR_WORLDS];
+    for (uint32_t v = 0; v < MIRROR_WORLDS; v++)
+        state_init(&worlds[v]);
+    uint32_t nw = any ? bsmt_sample(p->mirror[j], MIRROR_WORLDS, worlds) : 0;
+    double *hit = xcalloc(nc, sizeof *hit);
+    for (uint32_t v = 0; v < nw; v++) {
+        const term_t *m;
+        uint32_t nl = reason_legal(p->setup.reasoner, &worlds[v], me, &m);
+        term_t *ours = xmalloc((nl + 1) * sizeof *ours);
+        if (nl) memcpy(ours, m, nl * sizeof *m);
+        if (others_random(p, &worlds[v], joint))
+            for (uint32_t l = 0; l < nl; l++) {
+                joint[me] = ours[l];
+                uint32_t n = percepts_of(p, &worlds[v], joint, j, &pc, &cap);
+                for (uint32_t i = 0; i < nc; i++)
+                    if (subset(shown[i], ns[i], pc, n)) hit[i] += 1.0 / nl;
+            }
+        free(ours);
+    }
+    for (uint32_t i = 0; i < nc && nw; i++) {
+        double q = hit[i] / nw, floor = 0.5 / (nw * 64.0);
+        leak[i] += -log2(q > floor ? q : floor);
+    }
+    for (uint32_t v = 0; v < MIRROR_WORLDS; v++)
+        state_fini(&worlds[v]);
+    for (uint32_t i = 0; i < nc; i++)
+        free(shown[i]);
+    free(shown);
+    free(ns);
+    free(hit);
+    free(pc);
+    (void)nr;
+}
+
+/* The candidate that reveals least (ties at random); a random one without a trajectory
+ * or past the deadline. */
+static term_t secret_play(deduce_player_t *p, const term_t *cands, uint32_t nc, double deadline) {
+    if (now_seconds() > deadline || !mirrors_update(p)) return cands[splitmix_next(&p->rng) % nc];
+    double *leak = xcalloc(nc, sizeof *leak);
+    for (uint32_t j = 0; j < p->setup.game->n_roles; j++)
+        if (p->mirror[j]) {
+            bsmt_set_deadline(p->mirror[j], deadline);
+            leak_to(p, j, &p->world, cands, nc, leak);
+        }
+    double best = leak[0];
+    for (uint32_t i = 1; i < nc; i++)
+        if (leak[i] < best) best = leak[i];
+    uint32_t ties = 0;
+    term_t move = cands[0];
+    for (uint32_t i = 0; i < nc; i++)
+        if (leak[i] <= best + 0.01 && splitmix_next(&p->rng) % ++ties == 0) move = cands[i];
+    if (p->setup.verbose) {
+        strbuf_t sb;
+        sb_init(&sb);
+        for (uint32_t i = 0; i < nc; i++) {
+            sb_putc(&sb, ' ');
+            term_print(p->setup.game->ts, cands[i], &sb);
+            sb_printf(&sb, "=%.2f", leak[i]);
+        }
+        fprintf(stderr, "deduce: bits shown:%s\n", sb_str(&sb));
+        sb_fini(&sb);
+    }
+    free(leak);
+    return move;
 }
 
 static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadline,
@@ -575,6 +809,8 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     move = cands[0];
     if (nc > 1 && p->opts.choose == CHOOSE_RANDOM) {
         move = cands[splitmix_next(&p->rng) % nc];
+    } else if (nc > 1 && p->opts.choose == CHOOSE_SECRET && have_w && usable) {
+        move = secret_play(p, cands, nc, stop);
     } else if (nc > 1) {
         state_t worlds[INFO_WORLDS];
         uint32_t nw = 0;
@@ -606,22 +842,26 @@ static void deduce_stop(player_t *pl) {
     deduce_player_t *p = (deduce_player_t *)pl;
     if (p->setup.verbose && p->bsmt) {
         bsmt_stats_t st = bsmt_stats(p->bsmt);
-        fprintf(
-            stderr,
-            "deduce: %llu turns, %llu proved wins, %llu gambles avoided, %llu worlds carried "
-            "forward; z3 %llu checks, "
-            "%.2f ms average, %.1f ms max; %llu models, %.2f ms average; %llu solvers renewed\n",
-            (unsigned long long)p->turns, (unsigned long long)p->proved,
-            (unsigned long long)p->gambles_avoided, (unsigned long long)p->particles,
-            (unsigned long long)st.checks, st.checks ? 1000 * st.seconds / st.checks : 0.0,
-            1000 * st.max_seconds, (unsigned long long)st.models,
-            st.models ? 1000 * st.model_seconds / st.models : 0.0, (unsigned long long)st.renewals);
+        fprintf(stderr,
+                "deduce: %llu turns, %llu proved wins, %llu gambles avoided, %llu worlds carried "
+                "forward; z3 %llu checks, "
+                "%.2f ms average, %.1f ms max; %llu models, %.2f ms average; %llu checks gave up\n",
+                (unsigned long long)p->turns, (unsigned long long)p->proved,
+                (unsigned long long)p->gambles_avoided, (unsigned long long)p->particles,
+                (unsigned long long)st.checks, st.checks ? 1000 * st.seconds / st.checks : 0.0,
+                1000 * st.max_seconds, (unsigned long long)st.models,
+                st.models ? 1000 * st.model_seconds / st.models : 0.0,
+                (unsigned long long)st.gave_up);
     }
 }
 
 static void deduce_destroy(player_t *pl) {
     deduce_player_t *p = (deduce_player_t *)pl;
     state_fini(&p->world);
+    state_fini(&p->initial);
+    for (uint32_t j = 0; j < 64; j++)
+        bsmt_free(p->mirror[j]);
+    free(p->traj);
     bsmt_free(p->bsmt);
     bnet_free(p->net);
     free(p);

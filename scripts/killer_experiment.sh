@@ -18,11 +18,16 @@
 #      random and accuses as soon as Z3 proves the killer (the AI of the killer paper).
 #      One `deduce` (and one `deduce:choose=info`) against two of them, and three of them
 #      (the equal seat).
+#      Beyond the paper again: `deduce:choose=secret` plays, among the safe moves, the one
+#      that shows the other players least (their percepts' surprisal under a mirror of
+#      their belief): one against two of the paper's players.
 #   5. The full game: FULL_MATCHES matches of three FULL_PLAYER players on
 #      games/killer.kif at FULL_PLAYCLOCK seconds per move: wins, draws, timeouts,
 #      duration. FULL_NAME (full_deduce3) names the series: run more batches as
 #      full_deduce3_b, ... (with another SEED); the document sums every full_deduce3*.
 #      FULL_ARGS: more `ggp match` options (--verbose: every missed clock in the .err).
+#      LOADED_MATCHES (default 0: not run): as many more matches of the full game with
+#      one busy loop per core running beside them (series full_loaded).
 #
 # Raw outputs go to $RAW (one file per series, "# " lines with command, exit and
 # seconds); DOC_ONLY=1 rewrites the document from them. Environment: GGP (build/ggp),
@@ -30,7 +35,7 @@
 # (deduce:playouts=4), STARTCLOCK (10), SEED (1), RAW (/tmp/killer_experiment), OUT
 # (docs/killer.md), ONLY (run only these series: deduce_random random_random
 # deduce_mcts deduce3 info_deduce deduce3_info provable deduce_paper info_paper
-# paper3 full_deduce3). Runs under nice; progress
+# secret_paper paper3 full_deduce3 full_loaded). Runs under nice; progress
 # on stderr. A hand-written reading between <!-- notes:begin --> and <!-- notes:end -->
 # in $OUT is kept.
 set -eu
@@ -71,7 +76,9 @@ series() { # name game players playclock matches [--trace]
     echo "killer_experiment: ${cmd[*]}" >&2
     echo "# command: ${cmd[*]}" >"$f.out"
     local t0=$SECONDS rc=0
-    nice "${cmd[@]}" >>"$f.out" 2>"$f.err" || rc=$?
+    local pre=(nice)
+    [ "${NO_NICE:-0}" = 1 ] && pre=() # beside busy loops: at their priority
+    "${pre[@]}" "${cmd[@]}" >>"$f.out" 2>"$f.err" || rc=$?
     printf '# exit: %s\n# seconds: %s\n' "$rc" "$((SECONDS - t0))" >>"$f.out"
     echo "killer_experiment: $name done (exit $rc, $((SECONDS - t0)) s)" >&2
 }
@@ -118,10 +125,19 @@ if [ "${DOC_ONLY:-0}" != 1 ]; then
     fi
     series deduce_paper "$SMALL" "deduce,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
     series info_paper "$SMALL" "deduce:choose=info,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
+    series secret_paper "$SMALL" "deduce:choose=secret,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
     series paper3 "$SMALL" "$PAPER,$PAPER,$PAPER" "$PLAYCLOCK" "$MATCHES"
     # shellcheck disable=SC2086 # FULL_ARGS: extra ggp match options, split on purpose
     series "$FULL_NAME" "$FULL" "$FULL_PLAYER,$FULL_PLAYER,$FULL_PLAYER" "$FULL_PLAYCLOCK" \
         "$FULL_MATCHES" ${FULL_ARGS:-}
+    if [ "${LOADED_MATCHES:-0}" -gt 0 ] && wanted full_loaded; then
+        trap stop_load EXIT
+        start_load
+        # shellcheck disable=SC2086
+        NO_NICE=1 series full_loaded "$FULL" "$FULL_PLAYER,$FULL_PLAYER,$FULL_PLAYER" "$FULL_PLAYCLOCK" \
+            "$LOADED_MATCHES" ${FULL_ARGS:-}
+        stop_load
+    fi
 fi
 
 # ---- the document ----
@@ -143,6 +159,22 @@ row() { # series label
         }
         /^# seconds:/ { secs = $3 }
         END { }' "$f"
+}
+
+# The full game's rows, summed over the batches given, per player (seat label).
+full_table() {
+    cat "$@" | awk '/^player=/ {
+                for (i = 1; i <= NF; i++) { e = index($i, "="); v[substr($i, 1, e - 1)] = substr($i, e + 1) }
+                k = v["player"]; if (!(k in n)) order[++no] = k
+                n[k] += v["matches"]; w[k] += v["wins"]; dr[k] += v["draws"]; l[k] += v["losses"]
+                t[k] += v["timeouts"]; il[k] += v["illegal"]
+                if (v["slowest_move_ms"] + 0 > sl[k]) sl[k] = v["slowest_move_ms"] + 0 }
+            END { z = 1.96
+                for (j = 1; j <= no; j++) { k = order[j]; m = n[k]; p = m ? w[k] / m : 0
+                    d = 1 + z * z / m; c = (p + z * z / (2 * m)) / d
+                    h = z * sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / d
+                    printf("| %s | %d | %d | %d | %d | %.1f%% [%.1f, %.1f] | %d | %d | %d |\n", k, m, w[k], dr[k],
+                           l[k], 100 * p, 100 * (c - h), 100 * (c + h), sl[k], t[k], il[k]) } }'
 }
 
 plots() {
@@ -215,6 +247,7 @@ plots
         echo "|---|---|---|---|---|---|---|---|"
         row deduce_paper "deduce vs paper, paper"
         row info_paper "deduce:choose=info vs paper, paper"
+        row secret_paper "deduce:choose=secret vs paper, paper"
         row paper3 "paper vs paper, paper (equal seat)"
         echo
     fi
@@ -254,23 +287,21 @@ plots
         echo
         echo "| player | matches | wins | draws | losses | win rate [95% CI] | slowest move ms | timeouts | illegal |"
         echo "|---|---|---|---|---|---|---|---|---|"
-        # summed over the batches, per player (seat label)
-        cat "$RAW"/full_deduce3*.out | awk '/^player=/ {
-                for (i = 1; i <= NF; i++) { e = index($i, "="); v[substr($i, 1, e - 1)] = substr($i, e + 1) }
-                k = v["player"]; if (!(k in n)) order[++no] = k
-                n[k] += v["matches"]; w[k] += v["wins"]; dr[k] += v["draws"]; l[k] += v["losses"]
-                t[k] += v["timeouts"]; il[k] += v["illegal"]
-                if (v["slowest_move_ms"] + 0 > sl[k]) sl[k] = v["slowest_move_ms"] + 0 }
-            END { z = 1.96
-                for (j = 1; j <= no; j++) { k = order[j]; m = n[k]; p = m ? w[k] / m : 0
-                    d = 1 + z * z / m; c = (p + z * z / (2 * m)) / d
-                    h = z * sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / d
-                    printf("| %s | %d | %d | %d | %d | %.1f%% [%.1f, %.1f] | %d | %d | %d |\n", k, m, w[k], dr[k],
-                           l[k], 100 * p, 100 * (c - h), 100 * (c + h), sl[k], t[k], il[k]) } }'
+        full_table "$RAW"/full_deduce3*.out
         echo
         for f in "$RAW"/full_deduce3*.out; do
             echo "- $(awk '/^# seconds:/ { print $3 }' "$f") s: \`$(sed -n 's/^# command: //p' "$f")\`"
         done
+        echo
+    fi
+    if [ -f "$RAW/full_loaded.out" ] && grep -q '^player=' "$RAW/full_loaded.out"; then
+        echo "## The full game under load: one busy loop per core beside the match"
+        echo
+        echo "| player | matches | wins | draws | losses | win rate [95% CI] | slowest move ms | timeouts | illegal |"
+        echo "|---|---|---|---|---|---|---|---|---|"
+        full_table "$RAW/full_loaded.out"
+        echo
+        echo "- $(awk '/^# seconds:/ { print $3 }' "$RAW/full_loaded.out") s, with \`nproc\` busy loops: \`$(sed -n 's/^# command: //p' "$RAW/full_loaded.out")\`"
         echo
     fi
     echo "## Commands"
