@@ -34,7 +34,11 @@
  *   choose=playouts  step 3 as above (the default)
  *   choose=random    step 3 picks uniformly among the safe moves: the player of the
  *                    killer paper, which asks and places at random and accuses when Z3
- *                    proves the killer (the baseline of docs/killer.md) */
+ *                    proves the killer (the baseline of docs/killer.md)
+ *   choose=secret    step 3 picks the safe move that shows the other roles least: the
+ *                    surprisal of their percepts under a mirror of their belief (see
+ *                    secret_play); on the killer game, give back a card the asker gave
+ *                    us, place a card already known */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +63,7 @@ typedef enum { CHOOSE_PLAYOUTS, CHOOSE_INFO, CHOOSE_RANDOM, CHOOSE_SECRET } choo
 typedef struct {
     uint64_t rounds; /* playouts=N; 0: until the deadline */
     uint32_t worlds; /* worlds=N; 0: WORLDS */
-    choose_t choose; /* choose=playouts|info|random */
+    choose_t choose; /* choose=playouts|info|random|secret */
 } deduce_opts_t;
 
 typedef struct {
@@ -86,7 +90,7 @@ typedef struct {
     bsmt_t *mirror[64];
 } deduce_player_t;
 
-/* "OPT:OPT..." with OPT playouts=N (N >= 1) or choose=playouts|info; false with a reason
+/* "OPT:OPT..." with OPT playouts=N, worlds=N or choose=...; false with a reason
  * otherwise. */
 static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
     const char *s = opts;
@@ -123,7 +127,7 @@ static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
         } else {
             sb_printf(err,
                       "unknown option '%.*s' (deduce takes playouts=N, worlds=N, "
-                      "choose=playouts|info|random)",
+                      "choose=playouts|info|random|secret)",
                       (int)len, s);
             return false;
         }
@@ -869,8 +873,9 @@ static void deduce_destroy(player_t *pl) {
 
 const player_kind_t player_deduce_kind = {
     .name = "deduce",
-    .summary = "GDL-II: plays a move proved to win (Z3 belief), never gambles, else playouts "
-               "over sampled worlds (deduce:playouts=N:worlds=N:choose=playouts|info|random)",
+    .summary =
+        "GDL-II: plays a move proved to win (Z3 belief), never gambles, else playouts "
+        "over sampled worlds (deduce:playouts=N:worlds=N:choose=playouts|info|random|secret)",
     .create = deduce_create,
     .start = deduce_start,
     .play = deduce_play,

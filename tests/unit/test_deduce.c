@@ -1,4 +1,5 @@
 /* The `deduce` player on killer_small against exact enumeration: three deducing players
+ * (`deduce:playouts=4`, and `deduce:choose=secret` in every other match)
  * play seeded matches (the master's `random` deals); at every turn where a player may
  * accuse, its belief set is enumerated exactly from what it saw, and the player must
  * accuse exactly when the killer card is the same in every consistent state, naming that
@@ -180,13 +181,16 @@ static void test_deduce_killer_small(void **state) {
     game_t *g = load_file("killer_small.kif");
     assert_non_null(g);
     reasoner_t *r = reason_new(g);
+    /* the default player, and the one that hides what it shows (every other match) */
     const player_kind_t *kind = player_kind_find("deduce:playouts=4");
+    const player_kind_t *secret = player_kind_find("deduce:choose=secret");
     assert_non_null(kind);
+    assert_non_null(secret);
     const char *e = getenv("DEDUCE_MATCHES");
     uint32_t matches = e ? (uint32_t)atoi(e) : 10;
     tally_t t = {0};
     for (uint32_t m = 0; m < matches; m++)
-        play_match(g, r, kind, 1000 + m, &t);
+        play_match(g, r, m % 2 ? secret : kind, 1000 + m, &t);
     printf("deduce killer_small: %u matches, %llu choices, %llu with the killer entailed, "
            "%llu accusations, all right\n",
            matches, (unsigned long long)t.choices, (unsigned long long)t.entailed_turns,
@@ -204,6 +208,7 @@ static void test_options(void **state) {
     assert_non_null(player_kind_find("deduce:playouts=3:choose=info"));
     assert_non_null(player_kind_find("deduce:choose=playouts"));
     assert_non_null(player_kind_find("deduce:choose=random:worlds=1"));
+    assert_non_null(player_kind_find("deduce:choose=secret"));
     assert_null(player_kind_find("deduce:worlds=0"));
     assert_null(player_kind_find("deduce:worlds=17"));
     assert_null(player_kind_find("deduce:choose=bogus"));
