@@ -630,7 +630,7 @@ static bool subset(const term_t *a, uint32_t na, const term_t *b, uint32_t nb) {
 
 /* What role j learns from each candidate (bits, added to leak[]). */
 static void leak_to(deduce_player_t *p, uint32_t j, const state_t *w, const term_t *cands,
-                    uint32_t nc, double *leak) {
+                    uint32_t nc, double deadline, double *leak) {
     uint32_t me = p->setup.role, nr = p->setup.game->n_roles;
     term_t joint[64];
     if (!others_random(p, w, joint)) return;
@@ -660,6 +660,10 @@ static void leak_to(deduce_player_t *p, uint32_t j, const state_t *w, const term
     uint32_t nw = any ? bsmt_sample(p->mirror[j], MIRROR_WORLDS, worlds) : 0;
     double *hit = xcalloc(nc, sizeof *hit);
     for (uint32_t v = 0; v < nw; v++) {
+        if (now_seconds() > deadline) { /* the worlds seen so far */
+            nw = v;
+            break;
+        }
         const term_t *m;
         uint32_t nl = reason_legal(p->setup.reasoner, &worlds[v], me, &m);
         term_t *ours = xmalloc((nl + 1) * sizeof *ours);
@@ -696,7 +700,7 @@ static term_t secret_play(deduce_player_t *p, const term_t *cands, uint32_t nc, 
     for (uint32_t j = 0; j < p->setup.game->n_roles; j++)
         if (p->mirror[j]) {
             bsmt_set_deadline(p->mirror[j], deadline);
-            leak_to(p, j, &p->world, cands, nc, leak);
+            leak_to(p, j, &p->world, cands, nc, deadline, leak);
         }
     double best = leak[0];
     for (uint32_t i = 1; i < nc; i++)
