@@ -493,8 +493,9 @@ static bool world_from_trajectory(deduce_player_t *p) {
 }
 
 /* A consistent state of the current step, kept for the step: the last one carried
- * forward, else a Z3 model. A sample fails when Z3 gives up at the deadline (bsmt.c then
- * rebuilds its solver): it is tried again, up to WORLD_TRIES times while time is left. */
+ * forward, else a Z3 model. A sample fails when Z3 runs out of its budget (the conflicts
+ * the time left allows): it is tried again, up to WORLD_TRIES times while time is left
+ * (the solver keeps what it learned, so a second try goes further). */
 #define WORLD_TRIES 3
 static bool current_world(deduce_player_t *p, const player_turn_t *turn, double deadline) {
     if (!p->bsmt || p->broken) return false;
