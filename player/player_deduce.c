@@ -644,17 +644,23 @@ static void leak_to(deduce_player_t *p, uint32_t j, const state_t *w, const term
         joint[me] = cands[i];
         ns[i] = percepts_of(p, w, joint, j, &shown[i], &c);
     }
-    for (uint32_t i = 0; i < nc; i++) { /* minus those every candidate gives */
+    /* minus those every candidate gives (the common ones: in the first and all others) */
+    term_t *common = xmalloc((ns[0] + 1) * sizeof *common);
+    uint32_t nco = 0;
+    for (uint32_t k = 0; k < ns[0]; k++) {
+        bool all = true;
+        for (uint32_t o = 1; o < nc && all; o++)
+            all = subset(&shown[0][k], 1, shown[o], ns[o]);
+        if (all) common[nco++] = shown[0][k];
+    }
+    for (uint32_t i = 0; i < nc; i++) {
         uint32_t kept = 0;
-        for (uint32_t k = 0; k < ns[i]; k++) {
-            bool common = true;
-            for (uint32_t o = 0; o < nc && common; o++)
-                common = subset(&shown[i][k], 1, shown[o], ns[o]);
-            if (!common) shown[i][kept++] = shown[i][k];
-        }
+        for (uint32_t k = 0; k < ns[i]; k++)
+            if (!subset(&shown[i][k], 1, common, nco)) shown[i][kept++] = shown[i][k];
         ns[i] = kept;
         any |= kept > 0;
     }
+    free(common);
     state_t worlds[MIRROR_WORLDS];
     for (uint32_t v = 0; v < MIRROR_WORLDS; v++)
         state_init(&worlds[v]);
