@@ -147,7 +147,7 @@ engine_t *engine_wrap(reasoner_t *r) {
 /* A game that did not ground is remembered in the cache, under the hash of its rules:
  * the next load (a trace test runs three) falls back at once instead of spending the limit
  * again. Delete the cache's noground-* files to try again. */
-static void noground_path(const game_t *g, char *out, size_t n) {
+void engine_noground_marker(const game_t *g, char *out, size_t n) {
     strbuf_t sb;
     sb_init(&sb);
     for (size_t i = 0; i < g->n_rules; i++) {
@@ -215,15 +215,17 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
     /* a deadline shortens the limit; running out of that time is not remembered */
     bool shortened = deadline > 0 && deadline - now_seconds() < opts.seconds;
     if (shortened) opts.seconds = deadline - now_seconds();
-    noground_path(g, path, sizeof path);
+    engine_noground_marker(g, path, sizeof path);
     gnet_t *net = NULL;
     if (!remembered_noground(path, limit, why, sizeof why)) {
         double cpu0 = cpu_seconds();
-        if (opts.seconds <= 0.01)
+        bool no_time = opts.seconds <= 0.01; /* not a fact about the game: not remembered */
+        if (no_time)
             snprintf(why, sizeof why, "no time left before the deadline");
         else
             net = gnet_new(g, &opts, why, sizeof why);
-        if (!net && !shortened) remember_noground(path, why, limit, cpu_seconds() - cpu0);
+        if (!net && !shortened && !no_time)
+            remember_noground(path, why, limit, cpu_seconds() - cpu0);
         if (!net && shortened)
             snprintf(why + strlen(why), sizeof why - strlen(why),
                      " in the %.1f s left before the deadline",

@@ -39,6 +39,11 @@ engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log);
  * deadline (falling back to the interpreter, a failure not remembered in the cache), and
  * the network is not compiled when the compiler would likely outlast it. */
 engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadline);
+/* The file in the cache (GGP_CACHE, else ~/.cache/ggp) where a failure to ground g is
+ * remembered: its first line the reason; "limit S" on the second when it ran out of S
+ * seconds (then only limits up to S fall back at once). Deleting it makes the next load
+ * try again. */
+void engine_noground_marker(const game_t *g, char *out, size_t n);
 /* The interpreter backend over an existing reasoner (not owned). */
 engine_t *engine_wrap(reasoner_t *r);
 /* Another engine on the same network or rules, for another thread. */

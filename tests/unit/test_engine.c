@@ -1,6 +1,7 @@
 /* Unit tests for engine/: no allocation in a playout (every backend with a fast path:
  * propagation, the levelled network on a game with recursion, compiled code), grounding
- * limits and the fallback to the interpreter, clones that play on their own, the node
+ * limits and the fallback to the interpreter, the grounding cache's memory of games that
+ * ran out of time (per limit), clones that play on their own, the node
  * numbering the fast paths rely on, and UCT on two threads with an engine each. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <setjmp.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -134,6 +136,69 @@ static void test_limits_fall_back(void **state) {
     assert_null(gnet_new(g, &o, why, sizeof why));
     assert_string_equal(why, "too many ground rules");
     game_free(g);
+}
+
+/* The kind engine_new(ENGINE_GROUND) gives with GGP_GROUND_SECONDS=limit. */
+static engine_kind_t kind_with_limit(game_t *g, const char *limit) {
+    setenv("GGP_GROUND_SECONDS", limit, 1);
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    engine_kind_t k = engine_kind(e);
+    engine_free(e);
+    return k;
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The grounding cache: running out of a time limit is remembered for that limit and
+ * shorter ones (the next load falls back at once), not for a longer one (a user's 10 s
+ * after the suite's 3 s grounds the game); any other failure is remembered whatever the
+ * limit; a limit too short to start is not a failure of the game. */
+static void test_noground_marker(void **state) {
+    (void)state;
+    char dir[] = "/tmp/ggp-test-noground-XXXXXX", marker[1200];
+    assert_non_null(mkdtemp(dir));
+    const char *old = getenv("GGP_CACHE"), *old_limit = getenv("GGP_GROUND_SECONDS");
+    char *keep = old ? strdup(old) : NULL, *keep_limit = old_limit ? strdup(old_limit) : NULL;
+    setenv("GGP_CACHE", dir, 1);
+    game_t *g = must_load("tictactoe.kif");
+    engine_noground_marker(g, marker, sizeof marker);
+    engine_kind_t k[6];
+    k[0] = kind_with_limit(g, "0.001"); /* no time to start: falls back, nothing kept */
+    bool kept_none = access(marker, F_OK) != 0;
+    write_file(marker, "out of time, in a test\nlimit 3\n");
+    k[1] = kind_with_limit(g, "3");
+    k[2] = kind_with_limit(g, "2");
+    k[3] = kind_with_limit(g, "10");
+    write_file(marker, "too many ground atoms, in a test\n");
+    k[4] = kind_with_limit(g, "10");
+    unlink(marker);
+    k[5] = kind_with_limit(g, "10");
+    game_free(g);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    int rm = system(cmd);
+    if (keep)
+        setenv("GGP_CACHE", keep, 1);
+    else
+        unsetenv("GGP_CACHE");
+    if (keep_limit)
+        setenv("GGP_GROUND_SECONDS", keep_limit, 1);
+    else
+        unsetenv("GGP_GROUND_SECONDS");
+    free(keep), free(keep_limit);
+    assert_int_equal(rm, 0);
+    assert_int_equal(k[0], ENGINE_INTERP);
+    assert_true(kept_none);
+    assert_int_equal(k[1], ENGINE_INTERP);
+    assert_int_equal(k[2], ENGINE_INTERP);
+    assert_int_equal(k[3], ENGINE_GROUND);
+    assert_int_equal(k[4], ENGINE_INTERP);
+    assert_int_equal(k[5], ENGINE_GROUND);
 }
 
 static void test_numbering(void **state) {
@@ -304,6 +369,7 @@ int main(void) {
         cmocka_unit_test(test_no_allocation_compiled),
         cmocka_unit_test(test_counter_counts),
         cmocka_unit_test(test_limits_fall_back),
+        cmocka_unit_test(test_noground_marker),
         cmocka_unit_test(test_numbering),
         cmocka_unit_test(test_clone),
         cmocka_unit_test(test_compiled_loop),
