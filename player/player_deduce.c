@@ -35,10 +35,11 @@
  *   choose=random    step 3 picks uniformly among the safe moves: the player of the
  *                    killer paper, which asks and places at random and accuses when Z3
  *                    proves the killer (the baseline of docs/killer.md)
- *   choose=secret    step 3 picks the safe move that shows the other roles least: the
- *                    surprisal of their percepts under a mirror of their belief (see
- *                    secret_play); on the killer game, give back a card the asker gave
- *                    us, place a card already known */
+ *   choose=secret    step 3 keeps the safe moves that show the other roles least (the
+ *                    surprisal of their percepts under a mirror of their belief, see
+ *                    secret_least), then plays out as choose=playouts among them; on the
+ *                    killer game, give back a card the asker gave us, place a card
+ *                    already known */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -544,8 +545,8 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
  * common to every candidate). Its cost is the surprisal for j: -log2 of the probability,
  * over worlds j holds possible (sampled from the mirror) and our move uniformly among our
  * legal moves there, that j would see those percepts. On the killer game: give back a
- * card the asker gave us, place a card already known. The move revealing least is played;
- * ties are broken at random. */
+ * card the asker gave us, place a card already known. The moves revealing least are
+ * kept, and the playouts choose among them (in a game where nothing is shown, all). */
 #define MIRROR_WORLDS 16
 
 static bool other_player(deduce_player_t *p, uint32_t j) {
@@ -699,10 +700,10 @@ static void leak_to(deduce_player_t *p, uint32_t j, const state_t *w, const term
     (void)nr;
 }
 
-/* The candidate that reveals least (ties at random); a random one without a trajectory
- * or past the deadline. */
-static term_t secret_play(deduce_player_t *p, const term_t *cands, uint32_t nc, double deadline) {
-    if (now_seconds() > deadline || !mirrors_update(p)) return cands[splitmix_next(&p->rng) % nc];
+/* The candidates that reveal least (within 0.01 bit), moved to the front of cands
+ * (stable); their number. All of them without a trajectory or past the deadline. */
+static uint32_t secret_least(deduce_player_t *p, term_t *cands, uint32_t nc, double deadline) {
+    if (now_seconds() > deadline || !mirrors_update(p)) return nc;
     double *leak = xcalloc(nc, sizeof *leak);
     for (uint32_t j = 0; j < p->setup.game->n_roles; j++)
         if (p->mirror[j]) {
@@ -712,10 +713,6 @@ static term_t secret_play(deduce_player_t *p, const term_t *cands, uint32_t nc, 
     double best = leak[0];
     for (uint32_t i = 1; i < nc; i++)
         if (leak[i] < best) best = leak[i];
-    uint32_t ties = 0;
-    term_t move = cands[0];
-    for (uint32_t i = 0; i < nc; i++)
-        if (leak[i] <= best + 0.01 && splitmix_next(&p->rng) % ++ties == 0) move = cands[i];
     if (p->setup.verbose) {
         strbuf_t sb;
         sb_init(&sb);
@@ -727,8 +724,15 @@ static term_t secret_play(deduce_player_t *p, const term_t *cands, uint32_t nc, 
         fprintf(stderr, "deduce: bits shown:%s\n", sb_str(&sb));
         sb_fini(&sb);
     }
+    uint32_t least = 0;
+    for (uint32_t i = 0; i < nc; i++)
+        if (leak[i] <= best + 0.01) {
+            term_t m = cands[i];
+            memmove(cands + least + 1, cands + least, (i - least) * sizeof *cands);
+            cands[least++] = m;
+        }
     free(leak);
-    return move;
+    return least;
 }
 
 static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadline,
@@ -821,11 +825,11 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
         memmove(cands, nu ? unknown : gambles, (nu ? nu : ng) * sizeof *cands);
         nc = nu ? nu : ng;
     }
+    if (nc > 1 && p->opts.choose == CHOOSE_SECRET && have_w && usable)
+        nc = secret_least(p, cands, nc, stop); /* then playouts among those */
     move = cands[0];
     if (nc > 1 && p->opts.choose == CHOOSE_RANDOM) {
         move = cands[splitmix_next(&p->rng) % nc];
-    } else if (nc > 1 && p->opts.choose == CHOOSE_SECRET && have_w && usable) {
-        move = secret_play(p, cands, nc, stop);
     } else if (nc > 1) {
         state_t worlds[INFO_WORLDS];
         uint32_t nw = 0;
