@@ -183,7 +183,7 @@ static void test_deduce_killer_small(void **state) {
     reasoner_t *r = reason_new(g);
     /* the default player, and the one that hides what it shows (every other match) */
     const player_kind_t *kind = player_kind_find("deduce:playouts=4");
-    const player_kind_t *secret = player_kind_find("deduce:choose=secret");
+    const player_kind_t *secret = player_kind_find("deduce:choose=secret:playouts=4");
     assert_non_null(kind);
     assert_non_null(secret);
     const char *e = getenv("DEDUCE_MATCHES");
