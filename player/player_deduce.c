@@ -16,7 +16,7 @@
  * Its legal moves are those of a consistent world (kind->legal): the agent then only
  * records the history for it (belief.h's sampled sets lose the true state on the full
  * killer game and would offer illegal moves).
- * A game that cannot be grounded (recursive rules, too large) is played by step 3 alone
+ * A game that cannot be grounded (too large, or ground rules in a cycle) is played by step 3 alone
  * on the believed states the caller keeps. Counters are logged with --verbose.
  *
  * Options, as "deduce:OPT:OPT":
