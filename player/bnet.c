@@ -1,19 +1,17 @@
 /* The engine's ground network seen as the belief reasoner needs it: see bnet.h. */
 #include "bnet.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "ground.h"
 
 struct bnet {
     game_t *g;
     gnet_t *net;
-    uint32_t n;    /* the network's nodes, then a does node for each move it has none for */
-    term_t *atom;  /* of the added does nodes (index n - net->n_nodes) */
-    uint8_t *kind; /* bnet_kind_t per node */
-    int8_t *cval;
+    uint32_t n;      /* the network's nodes, then a does node for each move it has none for */
+    term_t *atom;    /* of the added does nodes (at id - net->n_nodes) */
+    uint8_t *kind;   /* bnet_kind_t per node */
+    int8_t *cval;    /* bnet_const per node */
     uint32_t *legal; /* per does node: its legal node */
     uint32_t *tab;   /* term -> id + 1, open addressing */
     size_t tab_cap;
