@@ -1,14 +1,13 @@
-/* A ground network of a game: every ground atom that relaxed reachability finds (`true`,
- * `does` and every derived relation), each derived atom with the ground bodies of the
- * rules that can make it, atoms numbered so that a body only names earlier atoms.
- *
- * Grounding: from the initial fluents, the rules are applied with negation ignored
- * (an over-approximation), `legal` atoms giving `does` atoms and `next` atoms `true`
- * atoms, until nothing new appears; then every rule is instantiated on those atoms. A
- * negated atom never found is true; `distinct` and static relations are folded into
- * constants. The belief reasoner (bsmt.h) unrolls the network step by step; a grounded
- * engine could hand it the same shape. Recursive games are refused (the network's
- * equivalences would not give the least fixed point). */
+/* A game's ground network as the belief reasoner (bsmt.h) unrolls it: the engine's
+ * grounder (ground.h) seen through ids, kinds and bodies. Every ground atom relaxed
+ * reachability finds is a node (`true` and `does` atoms, and the derived ones: legal,
+ * next, sees, goal, terminal and the game's own relations; static relations are
+ * evaluated away), numbered as ground.h numbers them, plus a `does` node for each move
+ * when the rules never read `does`. Each derived atom has the ground bodies of the rules
+ * that can make it, constants folded (an atom no body can make is the constant 0). Bodies
+ * may name later ids: the reasoner builds atoms on demand. Networks with a cycle through
+ * ground rules are refused (the reasoner's equivalences would not give the least fixed
+ * point). */
 #ifndef PLAYER_BNET_H
 #define PLAYER_BNET_H
 
@@ -27,14 +26,16 @@ typedef struct {
 
 typedef struct bnet bnet_t;
 
-/* NULL with a reason in err when the game is recursive or grounds to more than
- * max_atoms atoms (0: no limit). */
+/* NULL with a reason in err when the ground rules are recursive or the game does not
+ * ground within the grounder's limits (ground_default_opts: time, literals), max_atoms
+ * atoms replacing its atom limit (0: none). */
 bnet_t *bnet_new(game_t *g, uint32_t max_atoms, strbuf_t *err);
 void bnet_free(bnet_t *n);
 const game_t *bnet_game(const bnet_t *n);
 
 uint32_t bnet_count(const bnet_t *n);
-/* Atoms as written in rules: (true F), (does R M), (legal R M), terminal, ... */
+/* Atoms as written in rules: (true F), (does R M), (legal R M), terminal, ...;
+ * TERM_NONE for ground.h's placeholder next node of a fluent never derived. */
 term_t bnet_atom(const bnet_t *n, uint32_t id);
 bnet_kind_t bnet_kind(const bnet_t *n, uint32_t id);
 /* The id of an atom term, or BNET_NONE. */

@@ -638,8 +638,8 @@ static uint32_t goal_atoms(bsmt_t *b, uint32_t *ids, int *vals, uint32_t cap) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < bnet_count(b->net) && n < cap; i++) {
         term_t t = bnet_atom(b->net, i);
-        if (term_kind(ts, t) != TERM_FUN || term_sym(ts, t) != SYM_GOAL || term_arity(ts, t) != 2 ||
-            term_arg(ts, t, 0) != b->g->roles[b->role])
+        if (t == TERM_NONE || term_kind(ts, t) != TERM_FUN || term_sym(ts, t) != SYM_GOAL ||
+            term_arity(ts, t) != 2 || term_arg(ts, t, 0) != b->g->roles[b->role])
             continue;
         ids[n] = i;
         vals[n++] = atoi(term_sym_name(ts, term_sym(ts, term_arg(ts, t, 1))));

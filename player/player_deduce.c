@@ -18,8 +18,9 @@
  * steps since (advance_world), else a Z3 model. The agent then only records the history
  * for it (belief.h's sampled sets lose the true state on the full killer game and would
  * offer illegal moves).
- * A game that cannot be grounded (recursive rules, too large) is played by step 3 alone
- * on the believed states the caller keeps. Counters are logged with --verbose.
+ * A game that cannot be grounded (too large, or ground rules in a cycle) is played by
+ * step 3 alone on the believed states the caller keeps. Counters are logged with
+ * --verbose.
  *
  * Options, as "deduce:OPT:OPT":
  *   playouts=N       at most N rounds of playouts per move (one per candidate move each;

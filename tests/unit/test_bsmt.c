@@ -2,8 +2,9 @@
  * GDL-II games; for every role and step, the set of states consistent with what the role
  * saw is enumerated with the reasoner (every joint move with our move, legal, yielding our
  * percepts), and Z3 must give the same entailed fluents (and the same number of states
- * when few). BSMT_MATCHES (environment) sets the matches per game, 100 by default;
- * BSMT_COUNT the largest belief set also counted, 6 by default. */
+ * when few); the ground network (player/bnet) refuses a cycle through ground rules.
+ * BSMT_MATCHES (environment) sets the matches per game, 100 by default (20 at most for
+ * numberguessing); BSMT_COUNT the largest belief set also counted, 6 by default. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -204,12 +205,55 @@ static void test_montyhall20(void **state) {
     run_corpus("MontyHall-20door.gdl");
 }
 
+/* Recursive rules whose ground rules are acyclic (`less` is static): accepted and exact. */
+static void test_numberguessing(void **state) {
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/numberguessing.gdl", corpus_dir());
+    game_t *g = load_path(path);
+    if (!g) fail_msg("corpus game %s not found (set GGP_CORPUS)", path);
+    uint32_t m = n_matches();
+    check_game(g, m < 20 ? m : 20);
+    game_free(g);
+}
+
+/* Rules that never read `does`: the grounder makes no move nodes, the reasoner still
+ * needs one per move (observed moves, one move per role). */
+static void test_no_does(void **state) {
+    (void)state;
+    game_t *g = load_text("(role a) (role random) (init (s 0))"
+                          "(<= (legal a x) (true (s ?n))) (<= (legal a y) (true (s ?n)))"
+                          "(<= (legal random p) (true (s 0))) (<= (legal random q) (true (s 0)))"
+                          "(<= (legal random p) (true (s 1)))"
+                          "(<= (next (s 1)) (true (s 0))) (<= (next (s 2)) (true (s 1)))"
+                          "(<= (sees a tick) (true (s 0))) (<= terminal (true (s 2)))"
+                          "(<= (goal a 100) terminal) (<= (goal a 0) (not terminal))"
+                          "(<= (goal random 0))");
+    assert_non_null(g);
+    check_game(g, 3);
+    game_free(g);
+}
+
+/* A cycle through ground rules (hex: connected cells) is refused with a reason: the
+ * reasoner's equivalences would admit more than the least fixed point. */
+static void test_cyclic_refused(void **state) {
+    (void)state;
+    game_t *g = load_file("hex5.kif");
+    assert_non_null(g);
+    strbuf_t err;
+    sb_init(&err);
+    assert_null(bnet_new(g, 1000000, &err));
+    assert_non_null(strstr(sb_str(&err), "recursive"));
+    sb_fini(&err);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_guess),
-        cmocka_unit_test(test_montyhall),
-        cmocka_unit_test(test_montyhall20),
-        cmocka_unit_test(test_killer_small),
+        cmocka_unit_test(test_guess),          cmocka_unit_test(test_montyhall),
+        cmocka_unit_test(test_montyhall20),    cmocka_unit_test(test_killer_small),
+        cmocka_unit_test(test_numberguessing), cmocka_unit_test(test_no_does),
+        cmocka_unit_test(test_cyclic_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
