@@ -28,6 +28,8 @@
 #      FULL_ARGS: more `ggp match` options (--verbose: every missed clock in the .err).
 #      LOADED_MATCHES (default 0: not run): as many more matches of the full game with
 #      one busy loop per core running beside them (series full_loaded).
+#   BATCH=b (with another SEED) runs the killer_small series again into NAME_b files; the
+#      tables sum every batch of a series.
 #
 # Raw outputs go to $RAW (one file per series, "# " lines with command, exit and
 # seconds); DOC_ONLY=1 rewrites the document from them. Environment: GGP (build/ggp),
@@ -70,7 +72,7 @@ series() { # name game players playclock matches [--trace]
     local name=$1 game=$2 players=$3 clock=$4 n=$5
     shift 5
     wanted "$name" || return 0
-    local f="$RAW/$name"
+    local f="$RAW/$name${BATCH:+_$BATCH}"
     local cmd=("$GGP" match "$game" --players "$players" --startclock "$STARTCLOCK"
         --playclock "$clock" --matches "$n" --swap --seed "$SEED" "$@")
     echo "killer_experiment: ${cmd[*]}" >&2
@@ -143,22 +145,25 @@ fi
 # ---- the document ----
 # "player=NAME matches=N ... wins=W draws=D losses=L slowest_move_ms=M timeouts=T" of the
 # first player (the one the series is about)
-row() { # series label
-    local f="$RAW/$1.out"
-    [ -f "$f" ] || return 0
+row() { # series label: its batches (NAME.out, NAME_b.out, ...) summed
+    local files=() f
+    for f in "$RAW/$1.out" "$RAW/$1"_?.out; do [ -f "$f" ] && files+=("$f"); done
+    [ ${#files[@]} -gt 0 ] || return 0
     awk -v label="$2" '
+        FNR == 1 { seen = 0 }
         /^player=/ && !seen {
             seen = 1
             for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-            n = v["matches"]; w = v["wins"]; z = 1.96
-            p = n ? w / n : 0
+            n += v["matches"]; w += v["wins"]; dr += v["draws"]; l += v["losses"]; t += v["timeouts"]
+            if (v["slowest_move_ms"] + 0 > sl) sl = v["slowest_move_ms"] + 0
+        }
+        END {
+            z = 1.96; p = n ? w / n : 0
             d = 1 + z * z / n; c = (p + z * z / (2 * n)) / d
             h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-            printf("| %s | %d | %d | %d | %d | %.1f%% [%.1f, %.1f] | %s | %s |\n", label, n, w, v["draws"],
-                   v["losses"], 100 * p, 100 * (c - h), 100 * (c + h), v["slowest_move_ms"], v["timeouts"])
-        }
-        /^# seconds:/ { secs = $3 }
-        END { }' "$f"
+            printf("| %s | %d | %d | %d | %d | %.1f%% [%.1f, %.1f] | %d | %d |\n", label, n, w, dr,
+                   l, 100 * p, 100 * (c - h), 100 * (c + h), sl, t)
+        }' "${files[@]}"
 }
 
 # The full game's rows, summed over the batches given, per player (seat label).
