@@ -92,7 +92,7 @@ static void print_step(bsmt_t *b, const game_t *g, uint64_t cap, bool quiet) {
 static int run(game_t *g, uint32_t role, mover_t *m, uint64_t cap, bool quiet) {
     strbuf_t err;
     sb_init(&err);
-    bnet_t *net = bnet_new(g, 4000000, &err);
+    bnet_t *net = bnet_new(g, 4000000, 0, &err);
     if (!net) {
         fprintf(stderr, "ggp belief: %s\n", sb_str(&err));
         sb_fini(&err);

@@ -161,9 +161,10 @@ static void index_roles(bnet_t *n) {
         n->initial[net->init[i]] = true;
 }
 
-bnet_t *bnet_new(game_t *g, uint32_t max_atoms, strbuf_t *err) {
+bnet_t *bnet_new(game_t *g, uint32_t max_atoms, double seconds, strbuf_t *err) {
     ground_opts_t opts = ground_default_opts();
     opts.max_atoms = max_atoms;
+    if (seconds > 0 && seconds < opts.seconds) opts.seconds = seconds;
     char why[256] = "";
     gnet_t *net = gnet_new(g, &opts, why, sizeof why);
     if (!net) {

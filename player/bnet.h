@@ -28,8 +28,8 @@ typedef struct bnet bnet_t;
 
 /* NULL with a reason in err when the ground rules are recursive or the game does not
  * ground within the grounder's limits (ground_default_opts: time, literals), max_atoms
- * atoms replacing its atom limit (0: none). */
-bnet_t *bnet_new(game_t *g, uint32_t max_atoms, strbuf_t *err);
+ * atoms replacing its atom limit (0: none), and at most `seconds` (when shorter, > 0). */
+bnet_t *bnet_new(game_t *g, uint32_t max_atoms, double seconds, strbuf_t *err);
 void bnet_free(bnet_t *n);
 const game_t *bnet_game(const bnet_t *n);
 

@@ -159,7 +159,6 @@ static player_t *deduce_create(const player_setup_t *setup) {
 }
 
 static void deduce_start(player_t *pl, const state_t *initial, double deadline) {
-    (void)deadline;
     deduce_player_t *p = (deduce_player_t *)pl;
     /* the initial state is the first world (every player knows it) */
     state_copy(&p->initial, initial);
@@ -168,7 +167,13 @@ static void deduce_start(player_t *pl, const state_t *initial, double deadline) 
     p->has_traj = true;
     strbuf_t err;
     sb_init(&err);
-    p->net = bnet_new(p->setup.game, MAX_ATOMS, &err);
+    /* grounded within the start clock (what is left of it, less a margin; 0: none) */
+    double left = deadline > 0 ? deadline - now_seconds() - 0.5 : 0;
+    p->net = bnet_new(p->setup.game, MAX_ATOMS,
+                      deadline <= 0 ? 0
+                      : left > 0.01 ? left
+                                    : 0.01,
+                      &err);
     if (!p->net)
         fprintf(stderr, "deduce: %s; playing by sampled playouts only\n", sb_str(&err));
     else

@@ -98,7 +98,7 @@ static uint64_t check_game(game_t *g, uint32_t matches) {
     reasoner_t *r = reason_new(g);
     strbuf_t err;
     sb_init(&err);
-    bnet_t *net = bnet_new(g, 1000000, &err);
+    bnet_t *net = bnet_new(g, 1000000, 0, &err);
     if (!net) fail_msg("%s: %s", g->file, sb_str(&err));
     sb_fini(&err);
     splitmix_t rng = {0x5eed};
@@ -242,7 +242,7 @@ static void test_cyclic_refused(void **state) {
     assert_non_null(g);
     strbuf_t err;
     sb_init(&err);
-    assert_null(bnet_new(g, 1000000, &err));
+    assert_null(bnet_new(g, 1000000, 0, &err));
     assert_non_null(strstr(sb_str(&err), "recursive"));
     sb_fini(&err);
     game_free(g);
