@@ -569,7 +569,9 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random) {
     for (uint32_t i = 0; i < b->n_fluents; i++)
         if (b->cur.val[b->fluents[i]] < 0) var[nv++] = i;
     scope_begin(b);
-    while (found < k && (nv || !found)) { /* no unknown fluent: one state only */
+    /* no unknown fluent: one state only; past the deadline, the states found so far */
+    while (found < k && (nv || !found) &&
+           !(found && b->deadline > 0 && now_seconds() > b->deadline)) {
         uint32_t na = 0;
         for (int j = 0; random && nv && j < 4; j++) {
             Z3_ast a = fluent_now(b, var[splitmix_next(&b->rng) % nv]);

@@ -832,7 +832,8 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
         nc = nu ? nu : ng;
     }
     if (nc > 1 && p->opts.choose == CHOOSE_SECRET && have_w && usable)
-        nc = secret_least(p, cands, nc, stop); /* then playouts among those */
+        /* half the time left, then playouts among those */
+        nc = secret_least(p, cands, nc, now_seconds() + (stop - now_seconds()) / 2);
     move = cands[0];
     if (nc > 1 && p->opts.choose == CHOOSE_RANDOM) {
         move = cands[splitmix_next(&p->rng) % nc];
