@@ -157,19 +157,20 @@ static void assert_ast(bsmt_t *b, Z3_ast a) {
     Z3_solver_assert(b->ctx, b->solver, a);
 }
 
-/* Checks are bounded by work, not time: a budget of conflicts, the time left at the
- * solver's own rate. Z3 4.8.12 answers wrongly after a check its timeout canceled (seen:
- * models with every unknown fluent false, then checks that accept them), and a new
- * solver loaded with the whole history starts cold (seconds late in the full killer
- * game); a check that runs out of conflicts leaves the solver sound and warm. */
-#define RATE0 20000.0 /* conflicts per second before any is measured */
+/* Checks are bounded by work, not time: budgets of conflicts. Z3 4.8.12 answers wrongly
+ * after a check its timeout canceled (seen: models with every unknown fluent false, then
+ * checks that accept them), and a new solver loaded with the whole history starts cold
+ * (seconds late in the full killer game); a check that runs out of conflicts leaves the
+ * solver sound and warm. A check runs in rounds: the first gets at most FIRST_ROUND
+ * conflicts, each next one half the time left at the rate the check has shown so far, so
+ * that a wrong guess of the rate costs at most a round. */
+#define RATE0 20000.0     /* conflicts per second before any is measured */
+#define FIRST_ROUND 2000u /* conflicts: at most 0.1-0.2 s late in the full killer game */
 
-static void bound_check(bsmt_t *b, double t0) {
-    if (b->deadline <= 0 && !b->bounded) return;
-    double left = b->deadline - t0, budget = left * b->rate;
-    /* no deadline: the parameter stays set in the solver, so lift it explicitly */
-    unsigned c = b->deadline <= 0 ? UINT32_MAX : budget < 1 ? 1 : budget > 4e9 ? 4e9 : budget;
-    b->bounded = b->deadline > 0;
+/* Sets the solver's conflict budget (UINT32_MAX: none). */
+static void set_budget(bsmt_t *b, unsigned c) {
+    if (c == UINT32_MAX && !b->bounded) return; /* the parameter stays set: lift it */
+    b->bounded = c != UINT32_MAX;
     Z3_params p = Z3_mk_params(b->ctx);
     Z3_params_inc_ref(b->ctx, p);
     Z3_params_set_uint(b->ctx, p, Z3_mk_string_symbol(b->ctx, "max_conflicts"), c);
@@ -190,20 +191,34 @@ static unsigned solver_conflicts(bsmt_t *b) {
     return c;
 }
 
+/* The budget of the next round of a check: half the time left at the rate seen. */
+static unsigned round_budget(double left, double rate, bool first) {
+    double c = left * rate / 2;
+    if (first && c > FIRST_ROUND) c = FIRST_ROUND;
+    return c < 1 ? 1 : c > 4e9 ? 4000000000u : (unsigned)c;
+}
+
 static Z3_lbool check(bsmt_t *b, uint32_t n, const Z3_ast *assume) {
-    double t0 = now_seconds();
-    bound_check(b, t0);
-    Z3_lbool r = Z3_solver_check_assumptions(b->ctx, b->solver, n, assume);
+    double t0 = now_seconds(), t = t0, rate = b->rate;
+    Z3_lbool r;
+    for (bool first = true;; first = false) {
+        set_budget(b, b->deadline > 0 ? round_budget(b->deadline - t, rate, first) : UINT32_MAX);
+        r = Z3_solver_check_assumptions(b->ctx, b->solver, n, assume);
+        b->stats.rounds++;
+        double now = now_seconds(), dt = now - t;
+        unsigned c = solver_conflicts(b);
+        if (dt > 0.002 && c > b->conflicts) /* long enough to tell */
+            rate = (c - b->conflicts) / dt, b->rate = 0.7 * b->rate + 0.3 * rate;
+        b->conflicts = c;
+        t = now;
+        if (r != Z3_L_UNDEF || b->deadline <= 0 || now >= b->deadline) break;
+    }
     double dt = now_seconds() - t0;
     b->stats.checks++;
     b->stats.seconds += dt;
     if (dt > b->stats.max_seconds) b->stats.max_seconds = dt;
     b->stats.last_seconds += dt;
     if (r == Z3_L_UNDEF) b->stats.gave_up++;
-    unsigned c = solver_conflicts(b);
-    if (dt > 0.002 && c > b->conflicts) /* long enough to tell */
-        b->rate = 0.7 * b->rate + 0.3 * (c - b->conflicts) / dt;
-    b->conflicts = c;
     return r;
 }
 

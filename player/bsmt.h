@@ -30,6 +30,7 @@ typedef struct {
     uint64_t models;     /* models read */
     double model_seconds;
     uint64_t gave_up; /* checks that ran out of their budget (answer unknown) */
+    uint64_t rounds;  /* solver calls of the checks (a check may take several) */
 } bsmt_stats_t;
 
 /* For role index `role` of the network's game. */

@@ -531,8 +531,13 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
         return n;
     }
     bsmt_set_deadline(p->bsmt, deadline);
+    double t0 = now_seconds();
     bool have = current_world(p, turn, deadline);
     bsmt_set_deadline(p->bsmt, 0);
+    if (p->setup.verbose && (!have || now_seconds() > deadline))
+        fprintf(stderr, "deduce: our legal moves %s after %.0f ms (%.0f ms past the deadline)\n",
+                have ? "found" : "not found", 1000 * (now_seconds() - t0),
+                1000 * (now_seconds() - deadline));
     if (!have) return 0;
     const term_t *m;
     n = reason_legal(p->setup.reasoner, &p->world, p->setup.role, &m);
@@ -871,13 +876,14 @@ static void deduce_stop(player_t *pl) {
         fprintf(stderr,
                 "deduce: %llu turns, %llu proved wins, %llu gambles avoided, %llu worlds carried "
                 "forward; z3 %llu checks, "
-                "%.2f ms average, %.1f ms max; %llu models, %.2f ms average; %llu checks gave up\n",
+                "%.2f ms average, %.1f ms max; %llu models, %.2f ms average; %llu checks gave up, "
+                "%llu rounds\n",
                 (unsigned long long)p->turns, (unsigned long long)p->proved,
                 (unsigned long long)p->gambles_avoided, (unsigned long long)p->particles,
                 (unsigned long long)st.checks, st.checks ? 1000 * st.seconds / st.checks : 0.0,
                 1000 * st.max_seconds, (unsigned long long)st.models,
                 st.models ? 1000 * st.model_seconds / st.models : 0.0,
-                (unsigned long long)st.gave_up);
+                (unsigned long long)st.gave_up, (unsigned long long)st.rounds);
     }
 }
 

@@ -226,8 +226,11 @@ plots
     echo "(\`player/bsmt.c\`) whether a move wins in every world consistent with what it saw; on"
     echo "this game that is \"accuse when the killer card is entailed\". It never gambles (a move"
     echo "that may lower its goal, such as an unproved accusation, is left out) and otherwise"
-    echo "chooses by playouts over worlds sampled by Z3. Seats rotate (\`--swap\`); win rates are"
-    echo "the first player's, with 95% Wilson intervals; the clocks are those of the commands at the end."
+    echo "chooses by playouts over worlds consistent with what it saw; \`deduce:choose=secret\`"
+    echo "first keeps the moves that show the other players least (the surprisal of their"
+    echo "percepts under mirrors of their beliefs). Seats rotate (\`--swap\`); win rates are the"
+    echo "first player's, with 95% Wilson intervals, summed over the batches of a series (seeds"
+    echo "1 and 2); the clocks are those of the commands at the end."
     echo
     echo "## Win rates on killer_small"
     echo
@@ -246,7 +249,8 @@ plots
         echo "The killer paper's AI asks and places at random and accuses as soon as Z3 proves the"
         echo "killer card: \`$PAPER\` (the same reasoner and the same proved accusations as"
         echo "\`deduce\`; only the choice among safe moves is random). Three of them give the equal"
-        echo "seat; a player that chooses better wins clearly more than that against two of them."
+        echo "seat (1/3 by symmetry, seats rotating; draws are rare); a player that chooses better"
+        echo "wins clearly more than that against two of them."
         echo
         echo "| series (first player vs two) | matches | wins | draws | losses | win rate [95% CI] | slowest move ms | timeouts |"
         echo "|---|---|---|---|---|---|---|---|"
