@@ -335,6 +335,35 @@ uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves) {
     return n;
 }
 
+uint32_t bsmt_entailed_legal(bsmt_t *b, term_t **moves) {
+    *moves = NULL;
+    b->stats.last_seconds = 0;
+    if (b->broken || check(b, 0, NULL) != Z3_L_TRUE) return UINT32_MAX;
+    const uint32_t *ids;
+    uint32_t nm = bnet_moves(b->net, b->role, &ids), n = 0;
+    term_t *out = xmalloc((nm + 1) * sizeof *out);
+    for (uint32_t i = 0; i < nm; i++) {
+        uint32_t legal = bnet_legal_of(b->net, ids[i]);
+        if (legal == BNET_NONE) continue;
+        Z3_ast a = expr(b, &b->cur, legal);
+        int v = b->cur.val[legal];
+        if (v < 0) { /* legal in every consistent world: its negation unsatisfiable */
+            Z3_ast neg = own(b, &b->scratch, Z3_mk_not(b->ctx, a));
+            Z3_lbool r = check(b, 1, &neg);
+            if (r == Z3_L_UNDEF) {
+                frame_release(b, &b->scratch);
+                free(out);
+                return UINT32_MAX;
+            }
+            v = r == Z3_L_FALSE;
+        }
+        if (v == 1) out[n++] = term_arg(b->g->ts, bnet_atom(b->net, ids[i]), 1);
+    }
+    frame_release(b, &b->scratch);
+    *moves = out;
+    return n;
+}
+
 void bsmt_live(bsmt_t *b) {
     uint32_t term = bnet_terminal(b->net);
     if (b->live == b->step + 1 || term == BNET_NONE) return;

@@ -55,6 +55,12 @@ void bsmt_live(bsmt_t *b);
  * what is unknown (*moves NULL). */
 uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves);
 
+/* Our moves legal in every consistent state (a role that knows its legal moves: all of
+ * them), by one check per move the known fluents leave open (no model: reading one cost
+ * up to seconds late in the full killer game): their count, the moves into *moves
+ * (caller frees); UINT32_MAX when the history is inconsistent or a check gave up. */
+uint32_t bsmt_entailed_legal(bsmt_t *b, term_t **moves);
+
 /* 1 consistent, 0 not, -1 the solver gave up. */
 int bsmt_consistent(bsmt_t *b);
 /* 1 when fluent holds in every consistent state, 0 when not, -1 inconsistent/unknown. */

@@ -532,7 +532,18 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     }
     bsmt_set_deadline(p->bsmt, deadline);
     double t0 = now_seconds();
-    bool have = current_world(p, turn, deadline);
+    bool have = bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn);
+    if (!have) { /* no world at hand: the moves legal in all, by checks, no model */
+        n = bsmt_entailed_legal(p->bsmt, moves);
+        if (n != UINT32_MAX && n > 0) {
+            bsmt_set_deadline(p->bsmt, 0);
+            qsort(*moves, n, sizeof **moves, cmp_term);
+            return n;
+        }
+        free(*moves);
+        *moves = NULL;
+        have = current_world(p, turn, deadline);
+    }
     bsmt_set_deadline(p->bsmt, 0);
     if (p->setup.verbose && (!have || now_seconds() > deadline))
         fprintf(stderr, "deduce: our legal moves %s after %.0f ms (%.0f ms past the deadline)\n",
