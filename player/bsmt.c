@@ -335,12 +335,18 @@ uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves) {
     return n;
 }
 
-uint32_t bsmt_entailed_legal(bsmt_t *b, term_t **moves) {
+uint32_t bsmt_entailed_legal(bsmt_t *b, uint32_t max_open, term_t **moves) {
     *moves = NULL;
     b->stats.last_seconds = 0;
-    if (b->broken || check(b, 0, NULL) != Z3_L_TRUE) return UINT32_MAX;
     const uint32_t *ids;
-    uint32_t nm = bnet_moves(b->net, b->role, &ids), n = 0;
+    uint32_t nm = bnet_moves(b->net, b->role, &ids), n = 0, open = 0;
+    for (uint32_t i = 0; i < nm; i++) {
+        uint32_t legal = bnet_legal_of(b->net, ids[i]);
+        if (legal == BNET_NONE) continue;
+        expr(b, &b->cur, legal);
+        open += b->cur.val[legal] < 0;
+    }
+    if (open > max_open || b->broken || check(b, 0, NULL) != Z3_L_TRUE) return UINT32_MAX;
     term_t *out = xmalloc((nm + 1) * sizeof *out);
     for (uint32_t i = 0; i < nm; i++) {
         uint32_t legal = bnet_legal_of(b->net, ids[i]);

@@ -58,8 +58,9 @@ uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves);
 /* Our moves legal in every consistent state (a role that knows its legal moves: all of
  * them), by one check per move the known fluents leave open (no model: reading one cost
  * up to seconds late in the full killer game): their count, the moves into *moves
- * (caller frees); UINT32_MAX when the history is inconsistent or a check gave up. */
-uint32_t bsmt_entailed_legal(bsmt_t *b, term_t **moves);
+ * (caller frees); UINT32_MAX when more than max_open moves are open, the history is
+ * inconsistent or a check gave up. */
+uint32_t bsmt_entailed_legal(bsmt_t *b, uint32_t max_open, term_t **moves);
 
 /* 1 consistent, 0 not, -1 the solver gave up. */
 int bsmt_consistent(bsmt_t *b);

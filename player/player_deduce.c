@@ -518,7 +518,11 @@ static bool current_world(deduce_player_t *p, const player_turn_t *turn, double 
     return false;
 }
 
-/* Our legal moves: those of a consistent world (in GDL-II a role knows its own moves). */
+/* Our legal moves: those of a consistent world (in GDL-II a role knows its own moves).
+ * Without a world carried forward, and with at most OPEN_CHECKS moves the known fluents
+ * leave open (on the killer game: the cards we could give), those proved legal by one
+ * check each; otherwise a Z3 model (a new world). */
+#define OPEN_CHECKS 12
 static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double deadline,
                              term_t **moves) {
     deduce_player_t *p = (deduce_player_t *)pl;
@@ -533,8 +537,8 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     bsmt_set_deadline(p->bsmt, deadline);
     double t0 = now_seconds();
     bool have = bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn);
-    if (!have) { /* no world at hand: the moves legal in all, by checks, no model */
-        n = bsmt_entailed_legal(p->bsmt, moves);
+    if (!have) { /* no world at hand: with few moves open, checks instead of a model */
+        n = bsmt_entailed_legal(p->bsmt, OPEN_CHECKS, moves);
         if (n != UINT32_MAX && n > 0) {
             bsmt_set_deadline(p->bsmt, 0);
             qsort(*moves, n, sizeof **moves, cmp_term);
