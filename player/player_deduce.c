@@ -73,8 +73,10 @@ typedef struct {
     player_setup_t setup;
     bnet_t *net;
     bsmt_t *bsmt;
-    uint32_t fed; /* history entries given to bsmt */
-    bool broken;  /* bsmt found the history inconsistent (reported once) */
+    uint32_t fed;                /* history entries given to bsmt */
+    bool broken;                 /* bsmt found the history inconsistent (reported once) */
+    bool renewed;                /* a new solver was given the history after an inconsistency */
+    const belief_obs_t *history; /* the agent's history, as of the last feed */
     splitmix_t rng;
     uint64_t proved, gambles_avoided, turns, particles;
     deduce_opts_t opts;
@@ -184,6 +186,7 @@ static void deduce_start(player_t *pl, const state_t *initial, double deadline) 
 
 static void feed(deduce_player_t *p, const player_turn_t *turn) {
     if (!p->bsmt) return;
+    p->history = turn->history;
     for (; p->fed < turn->n_history; p->fed++) {
         const belief_obs_t *o = &turn->history[p->fed];
         if (!bsmt_observe(p->bsmt, o->move, o->percepts, o->n_percepts) && !p->broken) {
@@ -194,13 +197,30 @@ static void feed(deduce_player_t *p, const player_turn_t *turn) {
     bsmt_live(p->bsmt); /* we are asked to move: the game goes on */
 }
 
-/* An unsatisfiable history is a bug, reported once. Checked on idle turns (bounded by
- * the clock) and when no world is found. */
+/* An unsatisfiable history is a bug, reported. A new solver is given the same history
+ * once (an incremental solver's wrong answer is then told apart from a wrong encoding):
+ * it replaces the old one unless it also finds the history inconsistent. Checked on idle
+ * turns (bounded by the clock) and when no world is found. */
 static void check_consistent(deduce_player_t *p) {
-    if (!p->broken && bsmt_consistent(p->bsmt) == 0) {
-        p->broken = true;
-        fprintf(stderr, "deduce: BUG: the history is inconsistent at step %u\n", p->fed);
+    if (p->broken || bsmt_consistent(p->bsmt) != 0) return;
+    fprintf(stderr, "deduce: BUG: the history is inconsistent at step %u", p->fed);
+    bsmt_t *fresh = p->renewed ? NULL : bsmt_new(p->net, p->setup.role, p->setup.seed ^ 0x4e3);
+    for (uint32_t h = 0; fresh && h < p->fed; h++)
+        bsmt_observe(fresh, p->history[h].move, p->history[h].percepts, p->history[h].n_percepts);
+    if (fresh) bsmt_live(fresh);
+    int again = fresh ? bsmt_consistent(fresh) : 0;
+    p->renewed = true;
+    if (again != 0) {
+        fprintf(stderr, "; a new solver given the same history finds it %s: going on with it\n",
+                again > 0 ? "consistent" : "not inconsistent in time");
+        bsmt_free(p->bsmt);
+        p->bsmt = fresh;
+        p->world_step = 0, p->has_traj = false;
+        return;
     }
+    fprintf(stderr, "%s\n", fresh ? "; a new solver agrees" : "");
+    bsmt_free(fresh);
+    p->broken = true;
 }
 
 /* A random playout from s after our move; our goal at the end (0 when too long). */
@@ -518,6 +538,16 @@ static bool current_world(deduce_player_t *p, const player_turn_t *turn, double 
     return false;
 }
 
+/* Our legal moves in the world (sorted by id) into *moves (caller frees). */
+static uint32_t world_legal(deduce_player_t *p, term_t **moves) {
+    const term_t *m;
+    uint32_t n = reason_legal(p->setup.reasoner, &p->world, p->setup.role, &m);
+    *moves = xmalloc((n + 1) * sizeof **moves);
+    memcpy(*moves, m, n * sizeof *m);
+    qsort(*moves, n, sizeof **moves, cmp_term);
+    return n;
+}
+
 /* Our legal moves: those of a consistent world (in GDL-II a role knows its own moves).
  * Without a world carried forward, and with at most OPEN_CHECKS moves the known fluents
  * leave open (on the killer game: the cards we could give), those proved legal by one
@@ -528,7 +558,9 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     deduce_player_t *p = (deduce_player_t *)pl;
     feed(p, turn);
     *moves = NULL;
-    if (!p->bsmt || p->broken) return 0;
+    if (!p->bsmt) return 0;
+    if (p->broken) /* Z3 cannot be trusted: the world carried forward natively, if any */
+        return advance_world(p, turn) ? world_legal(p, moves) : 0;
     uint32_t n = bsmt_known_legal(p->bsmt, moves); /* no model needed */
     if (n != UINT32_MAX) {
         qsort(*moves, n, sizeof **moves, cmp_term);
@@ -553,13 +585,7 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
         fprintf(stderr, "deduce: our legal moves %s after %.0f ms (%.0f ms past the deadline)\n",
                 have ? "found" : "not found", 1000 * (now_seconds() - t0),
                 1000 * (now_seconds() - deadline));
-    if (!have) return 0;
-    const term_t *m;
-    n = reason_legal(p->setup.reasoner, &p->world, p->setup.role, &m);
-    *moves = xmalloc((n + 1) * sizeof **moves);
-    memcpy(*moves, m, n * sizeof *m);
-    qsort(*moves, n, sizeof **moves, cmp_term);
-    return n;
+    return have ? world_legal(p, moves) : 0;
 }
 
 /* choose=secret: reveal as little as possible to the other roles.
