@@ -76,6 +76,8 @@ typedef struct {
     uint32_t fed;                /* history entries given to bsmt */
     bool broken;                 /* bsmt found the history inconsistent (reported once) */
     bool renewed;                /* a new solver was given the history after an inconsistency */
+    bsmt_t *fresh;               /* that solver, while it catches up (see check_consistent) */
+    uint32_t fresh_fed;          /* history entries it has been given */
     const belief_obs_t *history; /* the agent's history, as of the last feed */
     splitmix_t rng;
     uint64_t proved, gambles_avoided, turns, particles;
@@ -197,30 +199,51 @@ static void feed(deduce_player_t *p, const player_turn_t *turn) {
     bsmt_live(p->bsmt); /* we are asked to move: the game goes on */
 }
 
-/* An unsatisfiable history is a bug, reported. A new solver is given the same history
- * once (an incremental solver's wrong answer is then told apart from a wrong encoding):
- * it replaces the old one unless it also finds the history inconsistent. Checked on idle
- * turns (bounded by the clock) and when no world is found. */
+/* An unsatisfiable history is a bug, reported. Z3 4.8.12's incremental solver has said
+ * so of a consistent history (one full-game match in 100; a new solver given the same
+ * history disagreed), so a new solver is given the history, a chunk of steps per turn
+ * (loading it all at once took 4.3 s), while the player goes on with the world carried
+ * forward natively; it replaces the old one once it has caught up and finds the history
+ * consistent. Checked on idle turns (bounded by the clock) and when no world is found. */
+#define CATCH_UP 12 /* steps given to the new solver per turn */
+
 static void check_consistent(deduce_player_t *p) {
     if (p->broken || bsmt_consistent(p->bsmt) != 0) return;
-    fprintf(stderr, "deduce: BUG: the history is inconsistent at step %u", p->fed);
-    bsmt_t *fresh = p->renewed ? NULL : bsmt_new(p->net, p->setup.role, p->setup.seed ^ 0x4e3);
-    for (uint32_t h = 0; fresh && h < p->fed; h++)
-        bsmt_observe(fresh, p->history[h].move, p->history[h].percepts, p->history[h].n_percepts);
-    if (fresh) bsmt_live(fresh);
-    int again = fresh ? bsmt_consistent(fresh) : 0;
+    fprintf(stderr, "deduce: BUG: the history is inconsistent at step %u%s\n", p->fed,
+            p->renewed ? " (again, after a new solver)" : "; a new solver catches up");
+    p->broken = true;
+    if (!p->renewed) p->fresh = bsmt_new(p->net, p->setup.role, p->setup.seed ^ 0x4e3);
     p->renewed = true;
-    if (again != 0) {
-        fprintf(stderr, "; a new solver given the same history finds it %s: going on with it\n",
-                again > 0 ? "consistent" : "not inconsistent in time");
-        bsmt_free(p->bsmt);
-        p->bsmt = fresh;
-        p->world_step = 0, p->has_traj = false;
+}
+
+/* Gives the new solver the next chunk of the history; swaps it in when it has all of it
+ * and finds it consistent (checks bounded by deadline). */
+static void catch_up(deduce_player_t *p, double deadline) {
+    if (!p->fresh) return;
+    bsmt_set_deadline(p->fresh, deadline);
+    for (uint32_t k = 0; k < CATCH_UP && p->fresh_fed < p->fed; k++, p->fresh_fed++) {
+        const belief_obs_t *o = &p->history[p->fresh_fed];
+        bsmt_observe(p->fresh, o->move, o->percepts, o->n_percepts);
+    }
+    int c = bsmt_consistent(p->fresh); /* internalises the chunk */
+    if (p->fresh_fed < p->fed || c < 0) return;
+    if (c == 0) {
+        fprintf(stderr, "deduce: BUG: a new solver also finds the history inconsistent\n");
+        bsmt_free(p->fresh);
+        p->fresh = NULL;
         return;
     }
-    fprintf(stderr, "%s\n", fresh ? "; a new solver agrees" : "");
-    bsmt_free(fresh);
-    p->broken = true;
+    bsmt_live(p->fresh);
+    fprintf(stderr,
+            "deduce: a new solver finds the history consistent at step %u: going on "
+            "with it\n",
+            p->fed);
+    bsmt_set_deadline(p->fresh, 0);
+    bsmt_free(p->bsmt);
+    p->bsmt = p->fresh;
+    p->fresh = NULL;
+    p->broken = false;
+    p->has_traj = false;
 }
 
 /* A random playout from s after our move; our goal at the end (0 when too long). */
@@ -559,8 +582,10 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     feed(p, turn);
     *moves = NULL;
     if (!p->bsmt) return 0;
-    if (p->broken) /* Z3 cannot be trusted: the world carried forward natively, if any */
-        return advance_world(p, turn) ? world_legal(p, moves) : 0;
+    if (p->broken) { /* Z3 cannot be trusted: the world carried forward natively, if any */
+        catch_up(p, now_seconds() + (deadline - now_seconds()) / 2);
+        if (p->broken) return advance_world(p, turn) ? world_legal(p, moves) : 0;
+    }
     uint32_t n = bsmt_known_legal(p->bsmt, moves); /* no model needed */
     if (n != UINT32_MAX) {
         qsort(*moves, n, sizeof **moves, cmp_term);
@@ -934,6 +959,7 @@ static void deduce_destroy(player_t *pl) {
     state_fini(&p->initial);
     for (uint32_t j = 0; j < 64; j++)
         bsmt_free(p->mirror[j]);
+    bsmt_free(p->fresh);
     free(p->traj);
     bsmt_free(p->bsmt);
     bnet_free(p->net);
