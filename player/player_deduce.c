@@ -584,7 +584,13 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     if (!p->bsmt) return 0;
     if (p->broken) { /* Z3 cannot be trusted: the world carried forward natively, if any */
         catch_up(p, now_seconds() + (deadline - now_seconds()) / 2);
-        if (p->broken) return advance_world(p, turn) ? world_legal(p, moves) : 0;
+        if (p->broken && advance_world(p, turn)) return world_legal(p, moves);
+        if (p->broken) { /* what the known fluents fix needs no solver answer */
+            uint32_t n = bsmt_known_legal(p->bsmt, moves);
+            if (n == UINT32_MAX) return 0;
+            qsort(*moves, n, sizeof **moves, cmp_term);
+            return n;
+        }
     }
     uint32_t n = bsmt_known_legal(p->bsmt, moves); /* no model needed */
     if (n != UINT32_MAX) {
