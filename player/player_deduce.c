@@ -561,14 +561,19 @@ static bool current_world(deduce_player_t *p, const player_turn_t *turn, double 
     return false;
 }
 
+/* Sorts moves[0..n) by id (as kind->legal answers); returns n. */
+static uint32_t sorted(term_t *moves, uint32_t n) {
+    qsort(moves, n, sizeof *moves, cmp_term);
+    return n;
+}
+
 /* Our legal moves in the world (sorted by id) into *moves (caller frees). */
 static uint32_t world_legal(deduce_player_t *p, term_t **moves) {
     const term_t *m;
     uint32_t n = reason_legal(p->setup.reasoner, &p->world, p->setup.role, &m);
     *moves = xmalloc((n + 1) * sizeof **moves);
     memcpy(*moves, m, n * sizeof *m);
-    qsort(*moves, n, sizeof **moves, cmp_term);
-    return n;
+    return sorted(*moves, n);
 }
 
 /* Our legal moves: those of a consistent world (in GDL-II a role knows its own moves).
@@ -585,18 +590,11 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     if (p->broken) { /* Z3 cannot be trusted: the world carried forward natively, if any */
         catch_up(p, now_seconds() + (deadline - now_seconds()) / 2);
         if (p->broken && advance_world(p, turn)) return world_legal(p, moves);
-        if (p->broken) { /* what the known fluents fix needs no solver answer */
-            uint32_t n = bsmt_known_legal(p->bsmt, moves);
-            if (n == UINT32_MAX) return 0;
-            qsort(*moves, n, sizeof **moves, cmp_term);
-            return n;
-        }
     }
-    uint32_t n = bsmt_known_legal(p->bsmt, moves); /* no model needed */
-    if (n != UINT32_MAX) {
-        qsort(*moves, n, sizeof **moves, cmp_term);
-        return n;
-    }
+    /* what the known fluents fix needs no solver answer (nor a model) */
+    uint32_t n = bsmt_known_legal(p->bsmt, moves);
+    if (n != UINT32_MAX) return sorted(*moves, n);
+    if (p->broken) return 0;
     bsmt_set_deadline(p->bsmt, deadline);
     double t0 = now_seconds();
     bool have = bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn);
@@ -604,8 +602,7 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
         n = bsmt_entailed_legal(p->bsmt, OPEN_CHECKS, moves);
         if (n != UINT32_MAX && n > 0) {
             bsmt_set_deadline(p->bsmt, 0);
-            qsort(*moves, n, sizeof **moves, cmp_term);
-            return n;
+            return sorted(*moves, n);
         }
         free(*moves);
         *moves = NULL;
