@@ -4,11 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bnet.h"
-#include "bsmt.h"
-#include "commands.h"
-#include "trace.h"
-#include "validate.h"
+#include "base/rng.h"
+#include "cli/commands.h"
+#include "gdl/trace.h"
+#include "gdl/validate.h"
+#include "player/bnet.h"
+#include "player/bsmt.h"
 
 static const char *const belief_help =
     "usage: ggp belief GAME --role R (--moves FILE | --seed S) [--cap N] [--quiet]\n\n"

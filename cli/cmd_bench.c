@@ -3,9 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "reason.h"
-#include "validate.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "cli/commands.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 
 static const char *const bench_help =
     "usage: ggp bench GAME [--seconds S] [--seed N] [--engine E]\n\n"

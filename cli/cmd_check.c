@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "reason.h"
-#include "validate.h"
+#include "cli/commands.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 
 static const char *const check_help =
     "usage: ggp check GAME\n\n"

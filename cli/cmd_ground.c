@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "ground.h"
+#include "cli/commands.h"
+#include "engine/ground.h"
 
 static const char *const ground_help =
     "usage: ggp ground GAME [--check N] [--seed S] [--engine ground|compiled]\n\n"

@@ -8,10 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 
-#ifdef HAVE_SERVER
-#include "master.h"
+#include "match/master.h"
 
 static const char *const match_help =
     "usage: ggp match GAME --players P1,P2[,...] [--startclock S] [--playclock S] [--matches N]\n"
@@ -348,14 +347,3 @@ int cmd_match(int argc, char **argv) {
     sb_fini(&err);
     return rc;
 }
-
-#else
-
-int cmd_match(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "ggp match: this ggp was built without the server library\n");
-    return 1;
-}
-
-#endif

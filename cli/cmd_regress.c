@@ -4,21 +4,18 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commands.h"
-#include "reason.h"
-#include "validate.h"
+#include "cli/commands.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 
-#ifdef HAVE_REGRESS
-#include "bounded.h"
-#include "match.h"
-#include "mutex.h"
-#include "regress.h"
-#include "smt.h"
-#ifdef HAVE_MCTS
-#include "regress_cost.h"
-#endif
-#include "verify.h"
-#endif
+#include "base/clock.h"
+#include "base/rng.h"
+#include "regress/match.h"
+#include "regress/mutex.h"
+#include "regress/regress.h"
+#include "regress/smt.h"
+#include "regress/verify.h"
+#include "truth/bounded.h"
 
 static const char *const regress_help =
     "usage: ggp regress GAME --role R [--budget SEC] [--max-size N] [--depth D]\n"
@@ -107,7 +104,6 @@ static const char *const regress_help =
     "Games that are not two-player turn-taking (one role chooses, the other plays its only\n"
     "move, a no-op), and GDL-II games, are reported as unsupported (exit 3).\n";
 
-#ifdef HAVE_REGRESS
 typedef struct {
     term_store_t *ts;
     bool print;
@@ -317,11 +313,11 @@ static int run_verify(game_t *g, reasoner_t *r, regress_t *rg, uint32_t role,
         for (uint32_t i = 0; i < regress_count(rg, side); i++) {
             const regress_step_t *st = regress_step(rg, side, i);
             match_t *m = match_new(g->ts, st->f);
-            bounded_opts_t o = {.max_nodes = vo->max_nodes,
-                                .deadline = now_seconds() + vo->seconds,
-                                .misses = st->complete};
-            bounded_row_t row;
-            bounded_check(b, m, states, n, side ? 1 - role : role, i, &o, &row);
+            verify_bounded_opts_t o = {.max_nodes = vo->max_nodes,
+                                       .deadline = now_seconds() + vo->seconds,
+                                       .misses = st->complete};
+            verify_bounded_row_t row;
+            verify_bounded(b, m, states, n, side ? 1 - role : role, i, &o, &row);
             match_free(m);
             const char *name = side ? "beta" : "alpha";
             printf("verify side=%s i=%u states=%u hits=%u false_pos=%u misses=%u miss_checked=%u "
@@ -354,7 +350,6 @@ static int find_role(const game_t *g, const char *name) {
     if (*name && !*end && k < g->n_roles) return (int)k;
     return -1;
 }
-#endif
 
 int cmd_regress(int argc, char **argv) {
     const char *path = NULL, *role = NULL, *v;
@@ -421,14 +416,6 @@ int cmd_regress(int argc, char **argv) {
                 regress_help);
         return 2;
     }
-#ifndef HAVE_REGRESS
-    (void)budget, (void)max_size, (void)depth, (void)steps, (void)print, (void)mutexes, (void)check,
-        (void)z3, (void)max_states, (void)hits, (void)ground, (void)hits_seconds, (void)verify,
-        (void)seed, (void)verify_nodes, (void)verify_seconds, (void)cost, (void)cost_share,
-        (void)engine;
-    fprintf(stderr, "ggp regress: built without the regress library\n");
-    return 2;
-#else
     game_t *g = cli_load_game(path);
     if (!g) return 1;
     int ri = find_role(g, role);
@@ -479,19 +466,14 @@ int cmd_regress(int argc, char **argv) {
             int vrc = run_verify(g, r, rg, (uint32_t)ri, &vo);
             if (vrc) rc = vrc;
         }
-#ifdef HAVE_MCTS
         if (cost) {
             int crc =
                 regress_cost(g, r, (uint32_t)ri, budget, rg, engine, (uint32_t)cost, cost_share);
             if (crc) rc = crc;
         }
-#else
-        (void)cost, (void)cost_share, (void)engine;
-#endif
         regress_free(rg);
     }
     reason_free(r);
     game_free(g);
     return rc;
-#endif
 }

@@ -7,11 +7,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 
-#ifdef HAVE_SERVER
-#include "http.h"
-#include "log.h"
+#include "server/http.h"
+#include "server/log.h"
 
 static const char *const serve_help =
     "usage: ggp serve [--port P] [--bind ADDR] [--player KIND] [--name NAME] [--seed N]\n"
@@ -149,14 +148,3 @@ int cmd_serve(int argc, char **argv) {
     if (!o.seed) seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
     return serve(&o, kind, port, seed, max_body);
 }
-
-#else
-
-int cmd_serve(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "ggp serve: this ggp was built without libmicrohttpd\n");
-    return 1;
-}
-
-#endif

@@ -2,15 +2,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "engine.h"
-#include "reason.h"
-#include "validate.h"
+#include "cli/commands.h"
+#include "engine/engine.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 
-#ifdef HAVE_REGRESS
-#include "regress.h"
-#include "solve.h"
-#endif
+#include "base/clock.h"
+#include "regress/regress.h"
+#include "truth/solve.h"
 
 static const char *const solve_help =
     "usage: ggp solve GAME [--max-states N] [--engine E]\n\n"
@@ -49,10 +48,6 @@ int cmd_solve(int argc, char **argv) {
         fputs(solve_help, stderr);
         return 2;
     }
-#ifndef HAVE_REGRESS
-    fprintf(stderr, "ggp solve: built without the regress library\n");
-    return 2;
-#else
     game_t *g = cli_load_game(path);
     if (!g) return 1;
     reasoner_t *r = reason_new(g);
@@ -110,5 +105,4 @@ int cmd_solve(int argc, char **argv) {
     reason_free(r);
     game_free(g);
     return 0;
-#endif
 }

@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "trace_match.h"
-#include "validate.h"
+#include "base/rng.h"
+#include "cli/commands.h"
+#include "engine/trace_match.h"
+#include "gdl/validate.h"
 
 static const char *const trace_help =
     "usage: ggp trace GAME (--seed S [--matches N] | --moves FILE) [--max-steps K]\n"

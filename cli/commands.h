@@ -8,13 +8,20 @@ int cmd_bench(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_ground(int argc, char **argv);
 /* The differential check of ggp ground --check (cmd_diff.c); the process exit code. */
-#include "rules.h"
+#include "gdl/rules.h"
 int engine_differential(game_t *g, int kind, unsigned long long matches, unsigned long long seed);
 int cmd_serve(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
+/* Experiments (lab/): the rollout-accuracy experiment, and ggp regress --cost (what
+ * checking the formulas costs per rollout step; the exit code: 0, 3 when the game has no
+ * ground engine, 4 on a disagreement). */
 int cmd_accuracy(int argc, char **argv);
+#include "engine/engine.h"
+#include "regress/regress.h"
+int regress_cost(game_t *g, reasoner_t *r, uint32_t role, double budget, regress_t *rg,
+                 engine_kind_t kind, uint32_t playouts, double share);
 int cmd_belief(int argc, char **argv);
 
 /* Shared option helpers: true when argv[*i] is name, taking its value into *value. */
@@ -25,14 +32,14 @@ bool opt_is_help(const char *arg);
 bool opt_uint(const char *name, const char *value, unsigned long long *out);
 bool opt_double(const char *name, const char *value, double *out);
 /* Parses an --engine value (auto, interp, ground, compiled). */
-#include "engine.h"
+#include "engine/engine.h"
 bool opt_engine(const char *value, engine_kind_t *out);
 #define ENGINE_HELP                                                                                \
     "  --engine E     the state machine: auto (default: the fastest that works), interp,\n"        \
     "                 ground or compiled (a game that does not ground falls back, saying so)\n"
 
 /* Loads and validates a game file; NULL after printing its located diagnostics. */
-#include "validate.h"
+#include "gdl/validate.h"
 game_t *cli_load_game(const char *path);
 
 #endif

@@ -3,8 +3,9 @@
 #ifndef ENGINE_BACKEND_H
 #define ENGINE_BACKEND_H
 
-#include "engine.h"
-#include "ground.h"
+#include "base/rng.h"
+#include "engine/engine.h"
+#include "engine/ground.h"
 
 struct eng_state {
     bool is_bits; /* bits (ground backends) or terms (interpreter) */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "engine/backend.h"
 
 /* A compiled engine on net (adopted on success); NULL with a reason in why when no C
  * compiler works or the code does not build (net then stays the caller's). */

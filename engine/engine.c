@@ -1,13 +1,15 @@
 /* The engine interface, the choice of backend, and the interpreter backend: see engine.h. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "backend.h"
-#include "compile.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "engine/backend.h"
+#include "engine/compile.h"
 
 static const char *const kind_names[] = {"auto", "interp", "ground", "compiled"};
 

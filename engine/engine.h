@@ -1,6 +1,6 @@
 /* The state machine every player, search and tool uses: one interface, three backends.
  *
- *   interp    the interpreter (gdl/reason.h) on lists of fluent terms;
+ *   interp    the interpreter (engine/reason.h) on lists of fluent terms;
  *   ground    the grounded network (ground.h) on bitsets of fluent ids;
  *   compiled  the same network as C code, compiled with the system's C compiler at load
  *             time and loaded with dlopen (cached per game text; see compile.h).
@@ -16,7 +16,9 @@
 
 #include <stdio.h>
 
-#include "reason.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "engine/reason.h"
 
 typedef enum { ENGINE_AUTO, ENGINE_INTERP, ENGINE_GROUND, ENGINE_COMPILED } engine_kind_t;
 

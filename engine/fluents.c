@@ -1,10 +1,10 @@
 /* The grounded engines' state layout: see fluents.h. */
-#include "fluents.h"
+#include "engine/fluents.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "engine/backend.h"
 
 /* Each bit alone, turned into terms by the engine itself: one fact is that bit's fluent. */
 uint32_t engine_fluent_bits(engine_t *e, term_t **out) {

@@ -5,7 +5,7 @@
 #ifndef ENGINE_FLUENTS_H
 #define ENGINE_FLUENTS_H
 
-#include "engine.h"
+#include "engine/engine.h"
 
 /* The fluent of each state bit (TERM_NONE: no fluent) into *out (the caller frees it);
  * returns the number of bits, 0 for an engine on term states (the interpreter). */

@@ -6,8 +6,9 @@
 
 #include <dlfcn.h>
 
-#include "backend.h"
-#include "prop.h"
+#include "base/rng.h"
+#include "engine/backend.h"
+#include "engine/prop.h"
 
 typedef struct {
     term_t *keys;

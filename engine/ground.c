@@ -1,11 +1,13 @@
 /* Grounding by relaxed reachability, and the levelled network: see ground.h. */
-#include "ground.h"
+#include "engine/ground.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "reason.h"
+#include "base/clock.h"
+#include "base/hash.h"
+#include "engine/reason.h"
 
 ground_opts_t ground_default_opts(void) {
     ground_opts_t o = {.seconds = 10, .max_atoms = 2000000, .max_lits = 20000000};

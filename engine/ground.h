@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rules.h"
+#include "gdl/rules.h"
 
 #define GNET_NONE UINT32_MAX
 

@@ -1,5 +1,5 @@
 /* Change-driven propagation: see prop.h. */
-#include "prop.h"
+#include "engine/prop.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #ifndef ENGINE_PROP_H
 #define ENGINE_PROP_H
 
-#include "ground.h"
+#include "engine/ground.h"
 
 typedef struct prop prop_t;
 

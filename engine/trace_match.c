@@ -1,10 +1,11 @@
 /* Playing and printing one canonical match trace on an engine: see trace_match.h. */
-#include "trace_match.h"
+#include "engine/trace_match.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sexp.h"
+#include "base/rng.h"
+#include "gdl/sexp.h"
 
 /* Reads the next non-blank line of the moves text into line; false at the end. */
 static bool next_line(trace_moves_t *mv, strbuf_t *line) {

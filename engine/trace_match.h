@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "engine.h"
-#include "trace.h"
+#include "engine/engine.h"
+#include "gdl/trace.h"
 
 /* Plays one match from the initial state, printing its trace to out under the game name
  * `name`. Returns 0 on success; on an error (illegal or malformed move, a role without

@@ -1,5 +1,5 @@
 /* Diagnostics list: see diag.h. */
-#include "diag.h"
+#include "gdl/diag.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

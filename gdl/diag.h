@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "util.h"
+#include "base/util.h"
 
 typedef struct {
     char *file;

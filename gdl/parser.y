@@ -1,6 +1,6 @@
 /* KIF grammar: a document is a sequence of S-expressions. Reentrant and pure. */
 %code requires {
-#include "sexp.h"
+#include "gdl/sexp.h"
 typedef void *yyscan_t;
 }
 

@@ -1,6 +1,7 @@
 /* Building the rule base from S-expressions: terms, per-rule variable numbering, the
  * expansion of `or`/`and`/`not` in bodies into plain conjunctions, predicate ids. */
-#include "rules.h"
+#include "gdl/rules.h"
+#include "base/hash.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,9 +10,9 @@
 
 #include <stdbool.h>
 
-#include "diag.h"
-#include "sexp.h"
-#include "term.h"
+#include "gdl/diag.h"
+#include "gdl/sexp.h"
+#include "gdl/term.h"
 
 typedef enum { LIT_POS, LIT_NEG, LIT_DISTINCT } lit_kind_t;
 

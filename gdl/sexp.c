@@ -1,5 +1,5 @@
 /* S-expression documents: the driver around the flex scanner and bison parser. */
-#include "sexp.h"
+#include "gdl/sexp.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,8 +7,8 @@
 
 #include <stdbool.h>
 
-#include "diag.h"
-#include "term.h"
+#include "gdl/diag.h"
+#include "gdl/term.h"
 
 enum { SEXP_ATOM, SEXP_VAR, SEXP_LIST };
 

@@ -1,5 +1,6 @@
 /* Symbol interning and hash-consed terms: see term.h. */
-#include "term.h"
+#include "gdl/term.h"
+#include "base/hash.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /* Canonical match traces: see trace.h. */
-#include "trace.h"
+#include "gdl/trace.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sexp.h"
+#include "gdl/sexp.h"
 
 typedef struct {
     const char *text;

@@ -6,7 +6,8 @@
 
 #include <stdio.h>
 
-#include "reason.h"
+#include "base/rng.h"
+#include "gdl/rules.h"
 
 /* Where the moves come from: a random stream, or lines of joint moves. */
 typedef struct {

@@ -1,5 +1,5 @@
 /* GDL validation and the dependency graph: see validate.h. */
-#include "validate.h"
+#include "gdl/validate.h"
 
 #include <errno.h>
 #include <stdlib.h>

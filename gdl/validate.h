@@ -7,7 +7,7 @@
 #ifndef GDL_VALIDATE_H
 #define GDL_VALIDATE_H
 
-#include "rules.h"
+#include "gdl/rules.h"
 
 /* Fills the graph facts of g and appends one diagnostic per violation to errors (each
  * names the rule and its location). Returns true when there is none. Always computes the

@@ -1,18 +1,21 @@
 /* Rollout early termination with lifted backward search: see lbs.h. */
-#include "lbs.h"
+#include "mcts/lbs.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bitform.h"
-#include "bounded.h"
-#include "fluents.h"
-#include "ground.h"
-#include "match.h"
-#include "regress.h"
-#include "smt.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "engine/fluents.h"
+#include "regress/bitform.h"
+#include "regress/formground.h"
+#include "regress/match.h"
+#include "regress/regress.h"
+#include "regress/smt.h"
+#include "regress/verify.h"
+#include "truth/bounded.h"
 
 #define LBS_MAX 64                /* formulas per side (the hit counters' size) */
 #define NO_GUARD UINT32_MAX       /* a formula without a who-moves conjunct */
@@ -393,14 +396,14 @@ static void drop_from(lbs_t *l, int side, uint32_t i) {
 static void guard(lbs_t *l, game_t *g, reasoner_t *r, regress_t *rg, uint32_t role,
                   const state_t *samples, uint32_t n, double deadline) {
     bounded_t *b = bounded_new(g, r, regress_shape_of(rg)->noop);
-    bounded_opts_t o = {.max_nodes = l->o.guard_nodes ? l->o.guard_nodes : GUARD_NODES,
-                        .deadline = deadline,
-                        .stop_at_false = true};
+    verify_bounded_opts_t o = {.max_nodes = l->o.guard_nodes ? l->o.guard_nodes : GUARD_NODES,
+                               .deadline = deadline,
+                               .stop_at_false = true};
     for (int side = 0; side < 2; side++)
         for (uint32_t i = 0; i < l->n[side]; i++) {
             if (!l->f[side][i].m) continue;
-            bounded_row_t row;
-            bounded_check(b, l->f[side][i].m, samples, n, side ? 1 - role : role, i, &o, &row);
+            verify_bounded_row_t row;
+            verify_bounded(b, l->f[side][i].m, samples, n, side ? 1 - role : role, i, &o, &row);
             l->st.guard_hits += row.hits;
             const char *why = row.false_pos    ? "claims a state that is no forced win"
                               : row.undecided  ? "could not be checked on a state it claims"

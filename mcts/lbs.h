@@ -21,9 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine.h"
-#include "reason.h"
-#include "uct.h"
+#include "base/clock.h"
+#include "engine/engine.h"
+#include "engine/reason.h"
+#include "mcts/uct.h"
 
 typedef enum { LBS_CONFIRM_NONE, LBS_CONFIRM_Z3 } lbs_confirm_t;
 
@@ -118,7 +119,7 @@ void lbs_stats(const lbs_t *l, lbs_stats_t *out);
 
 /* ---- on an engine's states ----
  * With a ground or compiled engine, each formula and guard is grounded on the engine's
- * fluents (regress/ground.h) and compiled to straight-line code over the state's words
+ * fluents (regress/formground.h) and compiled to straight-line code over the state's words
  * (regress/bitform.h), so the hook reads bitset states as they are; a formula whose
  * grounding is too big (circuit nodes, or BIT_SHARE of the budget in all) stays on the
  * lifted matcher, which then gets the state as terms (once per check). The costs are

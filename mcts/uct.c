@@ -1,7 +1,7 @@
 /* UCT Monte-Carlo tree search: decoupled UCB1 per role, a node pool with compaction on
  * re-rooting, MCTS-Solver style proven values, random rollouts with an early-termination
  * hook. See uct.h and docs/mcts.md. */
-#include "uct.h"
+#include "mcts/uct.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "base/util.h"
 
 #define NIL UINT32_MAX
 #define INITIAL_NODES (1u << 16)

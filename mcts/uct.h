@@ -20,8 +20,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "engine.h"
-#include "reason.h"
+#include "engine/engine.h"
+#include "engine/reason.h"
 
 /* Called at each rollout state (never a terminal one). Returns the proven value 0..100 of
  * the searching role in s, or -1 to continue the rollout. In a two-role game the other

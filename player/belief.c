@@ -1,10 +1,12 @@
 /* What one role knows about the state of a match: see belief.h. */
-#include "belief.h"
+#include "player/belief.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "gdl/trace.h"
 
 #define MAX_STATES 256  /* bound on the believed set */
 #define ENUM_LIMIT 256  /* joint moves enumerated per state; beyond, sampled */

@@ -14,8 +14,9 @@
 #ifndef PLAYER_BELIEF_H
 #define PLAYER_BELIEF_H
 
-#include "engine.h"
-#include "reason.h"
+#include "base/rng.h"
+#include "engine/engine.h"
+#include "engine/reason.h"
 
 /* One observation: our move (TERM_NONE when not told) and our percepts, sorted by id. */
 typedef struct {

@@ -1,9 +1,10 @@
 /* The engine's ground network seen as the belief reasoner needs it: see bnet.h. */
-#include "bnet.h"
+#include "player/bnet.h"
 
 #include <stdlib.h>
 
-#include "ground.h"
+#include "base/hash.h"
+#include "engine/ground.h"
 
 struct bnet {
     game_t *g;

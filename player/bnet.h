@@ -11,7 +11,7 @@
 #ifndef PLAYER_BNET_H
 #define PLAYER_BNET_H
 
-#include "rules.h"
+#include "gdl/rules.h"
 
 typedef enum { BNET_FLUENT, BNET_DOES, BNET_DERIVED } bnet_kind_t;
 

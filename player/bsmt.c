@@ -1,7 +1,9 @@
 /* The GDL-II belief reasoner on Z3: see bsmt.h. Reference counting is explicit
  * (Z3_mk_context_rc): every AST built for a step is kept by that step's frame and
  * released with it; what is asserted the solver keeps alive itself. */
-#include "bsmt.h"
+#include "player/bsmt.h"
+#include "base/clock.h"
+#include "base/rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>

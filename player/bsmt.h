@@ -17,8 +17,9 @@
 #ifndef PLAYER_BSMT_H
 #define PLAYER_BSMT_H
 
-#include "bnet.h"
-#include "reason.h"
+#include "base/clock.h"
+#include "engine/reason.h"
+#include "player/bnet.h"
 
 typedef struct bsmt bsmt_t;
 

@@ -1,5 +1,5 @@
 /* The table of player kinds and the calls through it: see player.h. */
-#include "player.h"
+#include "player/player.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -9,9 +9,7 @@
  * lives in player/player_NAME.c (it may call into mcts/, which player links when present). */
 static const player_kind_t *const kinds[] = {
     &player_random_kind, &player_legal_kind, &player_deduce_kind,
-#ifdef PLAYER_HAVE_MCTS
     &player_mcts_kind,   &player_lbs_kind,
-#endif
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 

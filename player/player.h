@@ -12,9 +12,10 @@
 
 #include <stdbool.h>
 
-#include "belief.h"
-#include "reason.h"
-#include "util.h"
+#include "base/clock.h"
+#include "base/util.h"
+#include "engine/reason.h"
+#include "player/belief.h"
 
 typedef struct player player_t;
 typedef struct player_kind player_kind_t;
@@ -109,10 +110,7 @@ extern const player_kind_t player_legal_kind;  /* the first legal move (canonica
 /* The deducing player (player_deduce.c): Z3 belief, plays proved wins. */
 extern const player_kind_t player_deduce_kind;
 
-/* UCT MCTS (player_mcts.c), when the server is built with mcts/. */
-#if defined(__has_include)
-#if __has_include("uct.h")
-#define PLAYER_HAVE_MCTS 1
+/* UCT MCTS (player_mcts.c). */
 extern const player_kind_t player_mcts_kind;
 /* mcts+lbs: the same search with rollouts cut short by backward search (mcts/lbs.h). */
 extern const player_kind_t player_lbs_kind;
@@ -121,7 +119,5 @@ extern const player_kind_t player_lbs_kind;
 bool player_search_report(const player_kind_t *kind, strbuf_t *out);
 /* Whether a kind is mcts+lbs (with any options): its report has backward-search counters. */
 bool player_kind_has_lbs(const player_kind_t *kind);
-#endif
-#endif
 
 #endif

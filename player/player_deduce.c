@@ -46,9 +46,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bnet.h"
-#include "bsmt.h"
-#include "player.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "player/bnet.h"
+#include "player/bsmt.h"
+#include "player/player.h"
 
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

@@ -41,12 +41,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "player.h"
+#include "player/player.h"
 
-#ifdef PLAYER_HAVE_MCTS
-
-#include "lbs.h"
-#include "uct.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "mcts/lbs.h"
+#include "mcts/uct.h"
 
 #define MAX_JOINTS 4096  /* joint moves tried to find the move that was played */
 #define SLICE_MIN 0.05   /* seconds: the shortest search slice between offers */
@@ -654,5 +654,3 @@ const player_kind_t player_lbs_kind = {
     .destroy = mcts_destroy,
     .check_options = lbs_check_options,
 };
-
-#endif

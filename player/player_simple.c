@@ -2,7 +2,8 @@
  * (the first legal move in canonical order). Neither thinks, so neither can miss a clock. */
 #include <stdlib.h>
 
-#include "player.h"
+#include "base/rng.h"
+#include "player/player.h"
 
 typedef struct {
     player_t base;

@@ -1,5 +1,5 @@
 /* Grounded formulas on bitset states: see bitform.h. */
-#include "bitform.h"
+#include "regress/bitform.h"
 
 #include <stdlib.h>
 #include <string.h>

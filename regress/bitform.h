@@ -10,7 +10,8 @@
 #ifndef REGRESS_BITFORM_H
 #define REGRESS_BITFORM_H
 
-#include "ground.h"
+#include "base/clock.h"
+#include "regress/formground.h"
 
 typedef struct bitform bitform_t;
 

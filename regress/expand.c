@@ -8,14 +8,15 @@
  * the shallowest scope whose own literals use them; unification binds the variables of
  * the current scope by substitution and keeps bindings of enclosing variables as `=`
  * literals. */
-#include "expand.h"
+#include "regress/expand.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "subsume.h"
+#include "base/clock.h"
+#include "regress/subsume.h"
 
 #define NO_OWNER (-1)
 

@@ -17,8 +17,9 @@
 #ifndef REGRESS_EXPAND_H
 #define REGRESS_EXPAND_H
 
-#include "form.h"
-#include "reason.h"
+#include "base/clock.h"
+#include "engine/reason.h"
+#include "regress/form.h"
 
 /* A proven mutex group: two true fluents f(..) of this signature that agree on every
  * argument but `pos` never hold together. */

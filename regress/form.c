@@ -1,6 +1,6 @@
 /* Lifted formulas in DNF: construction, copying, substitution, measures, printing.
  * See form.h. */
-#include "form.h"
+#include "regress/form.h"
 
 #include <stdlib.h>
 #include <string.h>

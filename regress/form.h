@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rules.h"
+#include "gdl/rules.h"
 
 typedef enum {
     FL_TRUE,  /* true(a) */

@@ -1,5 +1,5 @@
 /* The native state check: see match.h. */
-#include "match.h"
+#include "regress/match.h"
 
 #include <stdlib.h>
 #include <string.h>

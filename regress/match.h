@@ -12,8 +12,8 @@
 #ifndef REGRESS_MATCH_H
 #define REGRESS_MATCH_H
 
-#include "form.h"
-#include "reason.h"
+#include "engine/reason.h"
+#include "regress/form.h"
 
 typedef struct match match_t;
 typedef struct match_state match_state_t;

@@ -6,14 +6,16 @@
  * expanded (C^∞ with does resolved) and grounded on the vocabulary: it is satisfiable
  * together with the invariants of the current candidates exactly when some state that
  * satisfies them all has a legal joint move breaking m. */
-#include "mutex.h"
+#include "regress/mutex.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ground.h"
-#include "smt.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "regress/formground.h"
+#include "regress/smt.h"
 
 typedef struct {
     mutex_t m;

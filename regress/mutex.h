@@ -10,8 +10,9 @@
 #ifndef REGRESS_MUTEX_H
 #define REGRESS_MUTEX_H
 
-#include "expand.h"
-#include "reason.h"
+#include "base/clock.h"
+#include "engine/reason.h"
+#include "regress/expand.h"
 
 typedef struct {
     uint32_t candidates; /* surviving sampling */

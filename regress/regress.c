@@ -1,14 +1,16 @@
 /* Lifted backward search: the turn-taking test, the N operator and the sequences. See
  * regress.h. */
-#include "regress.h"
+#include "regress/regress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "match.h"
-#include "mutex.h"
-#include "subsume.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "regress/match.h"
+#include "regress/mutex.h"
+#include "regress/subsume.h"
 
 #define SAMPLE_PLAYOUTS 64
 #define SAMPLE_MAX 1500

@@ -21,9 +21,10 @@
 #ifndef REGRESS_REGRESS_H
 #define REGRESS_REGRESS_H
 
-#include "expand.h"
-#include "form.h"
-#include "reason.h"
+#include "base/clock.h"
+#include "engine/reason.h"
+#include "regress/expand.h"
+#include "regress/form.h"
 
 /* Two-player turn-taking in the sense backward search needs. */
 typedef struct {

@@ -1,6 +1,6 @@
 /* The Z3 bridge: see smt.h. Reference counting is explicit (Z3_mk_context_rc): every AST
  * kept is inc_ref'd once and dec_ref'd in smt_free. */
-#include "smt.h"
+#include "regress/smt.h"
 
 #include <stdio.h>
 #include <stdlib.h>

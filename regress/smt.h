@@ -13,7 +13,7 @@
 #ifndef REGRESS_SMT_H
 #define REGRESS_SMT_H
 
-#include "ground.h"
+#include "regress/formground.h"
 
 typedef struct smt smt_t;
 

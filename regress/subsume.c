@@ -6,7 +6,8 @@
  * pattern variable is bound. Comparing negated scopes recurses with the roles swapped;
  * the substitutions of the enclosing levels are applied lazily, one scope's own literals
  * at a time (a "view"), never by copying whole subtrees. */
-#include "subsume.h"
+#include "regress/subsume.h"
+#include "base/hash.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #ifndef REGRESS_SUBSUME_H
 #define REGRESS_SUBSUME_H
 
-#include "form.h"
+#include "regress/form.h"
 
 typedef struct subsume subsume_t;
 

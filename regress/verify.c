@@ -1,5 +1,5 @@
 /* Checking the sequences against the exact solver: see verify.h. */
-#include "verify.h"
+#include "regress/verify.h"
 
 /* circuit nodes at most for Z3: deeply nested formulas can ground exponentially */
 #define VERIFY_GROUND_LIMIT 4000000u
@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ground.h"
-#include "match.h"
-#include "smt.h"
-#include "solve.h"
+#include "base/clock.h"
+#include "regress/formground.h"
+#include "regress/match.h"
+#include "regress/smt.h"
+#include "truth/bounded.h"
+#include "truth/solve.h"
 
 struct verify {
     game_t *g;
@@ -131,4 +133,30 @@ uint32_t verify_mutex(const verify_t *v, const mutex_t *m) {
         bad += hit;
     }
     return bad;
+}
+
+void verify_bounded(bounded_t *b, match_t *m, const state_t *states, uint32_t n, uint32_t role,
+                    uint32_t i, const verify_bounded_opts_t *o, verify_bounded_row_t *out) {
+    memset(out, 0, sizeof *out);
+    double t0 = now_seconds();
+    match_state_t *ms = match_state_new();
+    for (uint32_t k = 0; k < n; k++) {
+        if (o->deadline > 0 && now_seconds() > o->deadline) break;
+        out->states++;
+        bool hit = match_check(m, ms, &states[k]);
+        out->hits += hit;
+        if (!hit && !o->misses) continue;
+        int v = bounded_in_w(b, &states[k], role, i, o->max_nodes, o->deadline);
+        out->miss_checked += !hit;
+        if (v == BOUNDED_UNKNOWN)
+            out->undecided++;
+        else if (hit && !v) {
+            if (!out->false_pos) out->first_false = k;
+            out->false_pos++;
+            if (o->stop_at_false) break;
+        } else if (!hit && v)
+            out->misses++;
+    }
+    match_state_free(ms);
+    out->seconds = now_seconds() - t0;
 }

@@ -8,9 +8,11 @@
 #ifndef REGRESS_VERIFY_H
 #define REGRESS_VERIFY_H
 
-#include "expand.h"
-#include "form.h"
-#include "reason.h"
+#include "engine/reason.h"
+#include "regress/expand.h"
+#include "regress/form.h"
+#include "regress/match.h"
+#include "truth/bounded.h"
 
 typedef struct {
     uint32_t states;      /* reachable states checked */
@@ -41,5 +43,31 @@ void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, boo
 
 /* States where a mutex group has two members (0 expected). */
 uint32_t verify_mutex(const verify_t *v, const mutex_t *m);
+
+/* ---- on sample states of a big game, by the bounded search (truth/bounded.h) ----
+ * A formula claimed to be α_i of role, checked on given states. */
+typedef struct {
+    uint32_t states;       /* states looked at (within the time limit) */
+    uint32_t hits;         /* states the matcher says satisfy it */
+    uint32_t false_pos;    /* hits the search says are not in W_i */
+    uint32_t misses;       /* with misses asked for: states of W_i it does not hit */
+    uint32_t miss_checked; /* non-hit states searched for misses */
+    uint32_t undecided;    /* searches that gave up at the node limit */
+    uint32_t first_false;  /* index of the first false positive's state (if any) */
+    double seconds;
+} verify_bounded_row_t;
+
+typedef struct {
+    uint64_t max_nodes; /* per search (0: no limit) */
+    double deadline;    /* now_seconds() after which no state is started and a search
+                           gives up (undecided); 0: none */
+    bool misses;        /* also search the states it does not hit */
+    bool stop_at_false; /* stop at the first false positive (a guard needs no more) */
+} verify_bounded_opts_t;
+
+/* The matcher m (of the formula) on each state; every hit decided by the search, and with
+ * o->misses every other state too. */
+void verify_bounded(bounded_t *b, match_t *m, const state_t *states, uint32_t n, uint32_t role,
+                    uint32_t i, const verify_bounded_opts_t *o, verify_bounded_row_t *out);
 
 #endif

@@ -166,7 +166,7 @@ mkdir -p "$(dirname "$OUT")"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     printf '%s' "$rows"
     echo
-    echo "- interp: the interpreter (gdl/reason.c); ground: the grounded network with"
+    echo "- interp: the interpreter (engine/reason.c); ground: the grounded network with"
     echo "  change-driven propagation (engine/prop.c; the levelled evaluator on networks with"
     echo "  recursion); compiled: the network as C code with the whole playout loop, cc -O1,"
     echo "  dlopen (engine/compile.c; docs/engine.md)."

@@ -123,7 +123,7 @@ section=$(mktemp)
     echo "(shared with other work). Budget $BUDGET s per game and role (the formulas a player's"
     echo "start clock would give), then \`ggp regress --verify $MATCHES\`: the distinct states of $MATCHES"
     echo "seeded random matches; every state a formula claims is searched exactly over the real"
-    echo "moves, i plies deep (\`regress/bounded.c\`): *false positives* are claims that are no forced"
+    echo "moves, i plies deep (\`truth/bounded.c\`): *false positives* are claims that are no forced"
     echo "win (must be 0); for complete formulas every other state is searched too (*misses*);"
     echo "*undecided*: searches that gave up at 1,000,000 states. Role 0 is the game's first role."
     echo

@@ -1,6 +1,6 @@
 /* The HTTP face of the player: see http.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "http.h"
+#include "server/http.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -14,7 +14,8 @@
 
 #include <microhttpd.h>
 
-#include "log.h"
+#include "base/clock.h"
+#include "server/log.h"
 
 #define CONNECTION_LIMIT 64
 #define IDLE_TIMEOUT_S 60 /* a connection that sends nothing this long is dropped */

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "service.h"
+#include "server/service.h"
 
 typedef struct {
     const char *bind; /* IPv4 address to listen on; NULL for all interfaces */

@@ -1,6 +1,6 @@
 /* The server's log: see log.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "log.h"
+#include "server/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>

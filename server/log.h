@@ -2,7 +2,7 @@
 #ifndef SERVER_LOG_H
 #define SERVER_LOG_H
 
-#include "util.h"
+#include "base/util.h"
 
 #include <stdbool.h>
 

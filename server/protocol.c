@@ -1,11 +1,11 @@
 /* The GGP match protocol: see protocol.h. */
-#include "protocol.h"
+#include "server/protocol.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sexp.h"
+#include "gdl/sexp.h"
 
 static const char *const kind_names[] = {"info", "start", "play", "stop", "abort", "preview"};
 #define N_KINDS (sizeof kind_names / sizeof kind_names[0])

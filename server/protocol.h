@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "base/util.h"
 
 typedef enum { MSG_INFO, MSG_START, MSG_PLAY, MSG_STOP, MSG_ABORT, MSG_PREVIEW } msg_kind_t;
 

@@ -1,6 +1,6 @@
 /* The player service: see service.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "service.h"
+#include "server/service.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -8,8 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "agent.h"
-#include "log.h"
+#include "base/clock.h"
+#include "player/agent.h"
+#include "server/log.h"
 
 #define BASE_MARGIN 0.2 /* seconds kept in hand before every deadline */
 #define MAX_MARGIN 2.0

@@ -17,8 +17,9 @@
 #ifndef SERVER_SERVICE_H
 #define SERVER_SERVICE_H
 
-#include "player.h"
-#include "protocol.h"
+#include "base/clock.h"
+#include "player/player.h"
+#include "server/protocol.h"
 
 typedef struct {
     const char *name;          /* our name in INFO */

@@ -18,8 +18,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "http.h"
-#include "log.h"
+#include "base/clock.h"
+#include "server/http.h"
+#include "server/log.h"
 
 #define REPLY_WAIT_S 20.0 /* longer than any clock a fuzzed START could make us wait */
 

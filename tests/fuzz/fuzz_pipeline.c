@@ -8,8 +8,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "reason.h"
-#include "validate.h"
+#include "base/rng.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 
 #define MAX_STEPS 6
 

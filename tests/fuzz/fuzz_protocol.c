@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
-#include "protocol.h"
+#include "base/clock.h"
+#include "player/agent.h"
+#include "server/protocol.h"
 
 #define CLOCK_S 0.005
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reason.h"
+#include "engine/reason.h"
 
 typedef struct {
     state_t *v;

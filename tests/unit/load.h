@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "validate.h"
+#include "gdl/validate.h"
 
 /* GDL text; name is the file name its diagnostics give. */
 static inline game_t *load_text_as(const char *text, const char *name) {

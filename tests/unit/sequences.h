@@ -3,7 +3,7 @@
 #ifndef TESTS_UNIT_SEQUENCES_H
 #define TESTS_UNIT_SEQUENCES_H
 
-#include "regress.h"
+#include "regress/regress.h"
 
 /* alpha_0..alpha_steps and beta_0..beta_steps of role 0 (regress_free it). */
 static inline regress_t *run_sequences(game_t *g, reasoner_t *r, uint32_t steps) {

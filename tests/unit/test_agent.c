@@ -1,4 +1,4 @@
-/* Unit tests for the agent (server/agent.c): the turn computed ahead by agent_ponder (the
+/* Unit tests for the agent (player/agent.c): the turn computed ahead by agent_ponder (the
  * successor and our legal moves in it) must be exactly what the reasoner gives from
  * scratch, on random matches of turn-taking games (where the prediction is used) and of a
  * simultaneous one (where it must not be); and only legal moves reach the sink. */
@@ -12,12 +12,14 @@
 
 #include <cmocka.h>
 
-#include "agent.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "engine/reason.h"
+#include "gdl/trace.h"
+#include "gdl/validate.h"
 #include "load.h"
-#include "player.h"
-#include "reason.h"
-#include "trace.h"
-#include "validate.h"
+#include "player/agent.h"
+#include "player/player.h"
 
 /* A player that records what it was told and plays a random legal move; it also offers an
  * illegal move (a role name) and the last turn's move, which the agent must not pass on. */

@@ -13,10 +13,11 @@
 
 #include <cmocka.h>
 
-#include "belief.h"
-#include "engine.h"
+#include "base/rng.h"
+#include "engine/engine.h"
+#include "engine/reason.h"
 #include "load.h"
-#include "reason.h"
+#include "player/belief.h"
 
 #define FAR 1e9 /* a deadline that never stops the work: the sets must not depend on time */
 

@@ -21,16 +21,18 @@
 
 #include <cmocka.h>
 
-#include "bitform.h"
-#include "engine.h"
-#include "fluents.h"
-#include "lbs.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "engine/engine.h"
+#include "engine/fluents.h"
+#include "engine/reason.h"
 #include "load.h"
-#include "match.h"
-#include "reason.h"
-#include "regress.h"
-#include "smt.h"
-#include "uct.h"
+#include "mcts/lbs.h"
+#include "mcts/uct.h"
+#include "regress/bitform.h"
+#include "regress/match.h"
+#include "regress/regress.h"
+#include "regress/smt.h"
 
 #define MAX_FORMS 32
 #define MAX_STATES 1500 /* per game */

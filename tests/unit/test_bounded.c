@@ -1,7 +1,7 @@
-/* The bounded exact search (regress/bounded.h) against the exact solver: on every
+/* The bounded exact search (truth/bounded.h) against the exact solver: on every
  * reachable state of tic-tac-toe and nim, for both roles and i up to 6, "is the state in
  * W_i" has the same answer; a node limit makes it give up instead of answering; and
- * bounded_check counts a formula's false positives and misses as the solver does. */
+ * verify_bounded counts a formula's false positives and misses as the solver does. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,12 +11,13 @@
 
 #include <cmocka.h>
 
-#include "bounded.h"
+#include "engine/reason.h"
 #include "load.h"
-#include "reason.h"
-#include "regress.h"
+#include "regress/regress.h"
+#include "regress/verify.h"
 #include "sequences.h"
-#include "solve.h"
+#include "truth/bounded.h"
+#include "truth/solve.h"
 
 #define MAX_I 6
 
@@ -36,7 +37,7 @@ static void same_as_solver(const char *file) {
         for (uint32_t role = 0; role < 2; role++)
             for (uint32_t i = 0; i <= MAX_I; i++) {
                 int want = (int)((solve_wmask(s, id, role) >> i) & 1);
-                int got = bounded_in_w(b, solve_state(s, id), role, i, 0);
+                int got = bounded_in_w(b, solve_state(s, id), role, i, 0, 0);
                 if (got != want)
                     fprintf(stderr, "%s state %u role %u i %u: bounded %d, solver %d\n", file, id,
                             role, i, got, want);
@@ -72,9 +73,9 @@ static void test_node_limit(void **state) {
     state_t s;
     state_init(&s);
     reason_initial(r, &s);
-    assert_int_equal(bounded_in_w(b, &s, 0, 5, 10), BOUNDED_UNKNOWN);
+    assert_int_equal(bounded_in_w(b, &s, 0, 5, 10, 0), BOUNDED_UNKNOWN);
     assert_true(bounded_nodes(b) <= 11);
-    assert_int_equal(bounded_in_w(b, &s, 0, 5, 0), 0); /* no forced win in 5 plies */
+    assert_int_equal(bounded_in_w(b, &s, 0, 5, 0, 0), 0); /* no forced win in 5 plies */
     state_fini(&s);
     bounded_free(b);
     regress_free(rg);
@@ -82,7 +83,7 @@ static void test_node_limit(void **state) {
     game_free(g);
 }
 
-/* bounded_check on α_1 of tic-tac-toe over all reachable states: no false positive, no
+/* verify_bounded on α_1 of tic-tac-toe over all reachable states: no false positive, no
  * miss; and a formula made wrong on purpose (α_0 claimed as α_1) has false positives. */
 static void test_check_formula(void **state) {
     (void)state;
@@ -99,10 +100,10 @@ static void test_check_formula(void **state) {
         state_copy(&states[id], solve_state(s, id));
     }
     bounded_t *b = bounded_new(g, r, regress_shape_of(rg)->noop);
-    bounded_opts_t o = {.misses = true};
-    bounded_row_t row;
+    verify_bounded_opts_t o = {.misses = true};
+    verify_bounded_row_t row;
     match_t *m = match_new(g->ts, regress_step(rg, 0, 1)->f);
-    bounded_check(b, m, states, n, 0, 1, &o, &row);
+    verify_bounded(b, m, states, n, 0, 1, &o, &row);
     match_free(m);
     assert_int_equal(row.states, n);
     assert_true(row.hits > 0);
@@ -110,7 +111,7 @@ static void test_check_formula(void **state) {
     assert_int_equal(row.misses, 0);
     assert_int_equal(row.undecided, 0);
     m = match_new(g->ts, regress_step(rg, 0, 0)->f); /* terminal wins are not in W_1 */
-    bounded_check(b, m, states, n, 0, 1, &o, &row);
+    verify_bounded(b, m, states, n, 0, 1, &o, &row);
     match_free(m);
     assert_true(row.false_pos > 0);
     assert_int_equal(row.false_pos, row.hits);

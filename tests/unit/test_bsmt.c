@@ -15,12 +15,14 @@
 
 #include <cmocka.h>
 
+#include "base/clock.h"
+#include "base/rng.h"
 #include "belief_enum.h"
-#include "bnet.h"
-#include "bsmt.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 #include "load.h"
-#include "reason.h"
-#include "validate.h"
+#include "player/bnet.h"
+#include "player/bsmt.h"
 
 typedef struct {
     uint64_t steps, counted, checks, gave_up;

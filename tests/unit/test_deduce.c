@@ -16,10 +16,12 @@
 
 #include <cmocka.h>
 
+#include "base/clock.h"
+#include "base/rng.h"
 #include "belief_enum.h"
+#include "gdl/validate.h"
 #include "load.h"
-#include "player.h"
-#include "validate.h"
+#include "player/player.h"
 
 #define ROLES 4
 

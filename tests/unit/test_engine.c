@@ -15,10 +15,11 @@
 
 #include <cmocka.h>
 
-#include "engine.h"
-#include "ground.h"
+#include "base/rng.h"
+#include "engine/engine.h"
+#include "engine/ground.h"
 #include "load.h"
-#include "uct.h"
+#include "mcts/uct.h"
 
 /* ---- counting allocations ---- */
 

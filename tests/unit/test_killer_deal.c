@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
+#include "engine/reason.h"
+#include "gdl/validate.h"
 #include "load.h"
-#include "reason.h"
-#include "validate.h"
 
 #define PLAYERS 3
 #define HIST_MAX 64

@@ -16,13 +16,13 @@
 
 #include <cmocka.h>
 
-#include "lbs.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 #include "load.h"
-#include "reason.h"
-#include "regress.h"
-#include "solve.h"
-#include "uct.h"
-#include "validate.h"
+#include "mcts/lbs.h"
+#include "mcts/uct.h"
+#include "regress/regress.h"
+#include "truth/solve.h"
 
 #define STEPS 4      /* α_0..α_4: milliseconds of backward search, no budget (no clock) */
 #define COMPLETE_I 5 /* tic-tac-toe's formulas below this i are complete */

@@ -12,13 +12,13 @@
 
 #include <cmocka.h>
 
-#include "agent.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 #include "load.h"
-#include "player.h"
-#include "reason.h"
-#include "validate.h"
-
-#ifdef PLAYER_HAVE_MCTS
+#include "player/agent.h"
+#include "player/player.h"
 
 static game_t *load_game(const char *name) {
     game_t *g = load_file(name);
@@ -266,12 +266,3 @@ int main(void) {
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
-
-#else
-
-int main(void) {
-    printf("mcts is not built: nothing to test\n");
-    return 0;
-}
-
-#endif

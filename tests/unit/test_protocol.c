@@ -12,10 +12,11 @@
 
 #include <cmocka.h>
 
-#include "casemap.h"
-#include "httpc.h"
-#include "protocol.h"
-#include "service.h"
+#include "base/clock.h"
+#include "gdl/casemap.h"
+#include "match/httpc.h"
+#include "server/protocol.h"
+#include "server/service.h"
 
 static proto_msg_t parse_ok(const char *body) {
     proto_msg_t m;

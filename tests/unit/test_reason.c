@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "reason.h"
-#include "trace.h"
-#include "validate.h"
+#include "engine/reason.h"
+#include "gdl/trace.h"
+#include "gdl/validate.h"
 
 typedef struct {
     game_t *g;

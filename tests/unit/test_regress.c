@@ -11,14 +11,14 @@
 
 #include <cmocka.h>
 
-#include "expand.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 #include "load.h"
-#include "match.h"
-#include "reason.h"
-#include "regress.h"
+#include "regress/expand.h"
+#include "regress/match.h"
+#include "regress/regress.h"
+#include "regress/verify.h"
 #include "sequences.h"
-#include "validate.h"
-#include "verify.h"
 
 /* C: q has two rules; r has a local variable; s uses not r; u a static relation;
  * dup a distinct. */

@@ -17,12 +17,12 @@
 
 #include <cmocka.h>
 
+#include "engine/reason.h"
+#include "gdl/validate.h"
 #include "load.h"
-#include "reason.h"
-#include "regress.h"
+#include "regress/regress.h"
+#include "regress/verify.h"
 #include "sequences.h"
-#include "validate.h"
-#include "verify.h"
 
 /* Z3 on every state of every game takes minutes under AddressSanitizer; there it decides
  * the states of the small games only (the matcher still checks every game in full). */

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "rules.h"
+#include "gdl/rules.h"
 
 typedef struct {
     game_t *g;

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "sexp.h"
+#include "gdl/sexp.h"
 
 typedef struct {
     term_store_t *ts;

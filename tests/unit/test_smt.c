@@ -12,15 +12,16 @@
 
 #include <cmocka.h>
 
-#include "ground.h"
+#include "base/clock.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 #include "load.h"
-#include "match.h"
-#include "reason.h"
-#include "regress.h"
+#include "regress/formground.h"
+#include "regress/match.h"
+#include "regress/regress.h"
+#include "regress/smt.h"
 #include "sequences.h"
-#include "smt.h"
-#include "solve.h"
-#include "validate.h"
+#include "truth/solve.h"
 
 typedef struct {
     game_t *g;

@@ -11,12 +11,13 @@
 
 #include <cmocka.h>
 
-#include "engine.h"
+#include "base/rng.h"
+#include "engine/engine.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 #include "load.h"
-#include "reason.h"
-#include "regress.h"
-#include "solve.h"
-#include "validate.h"
+#include "regress/regress.h"
+#include "truth/solve.h"
 
 /* Take-away with 3 stones, take 1 or 2, taking the last stone wins: the mover at 3
  * loses, at 1 and 2 wins at once. */

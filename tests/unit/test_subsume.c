@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "subsume.h"
+#include "regress/subsume.h"
 
 #define CAP 16
 

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "term.h"
+#include "gdl/term.h"
 
 static int setup(void **state) {
     *state = term_store_new();

@@ -11,10 +11,11 @@
 
 #include <cmocka.h>
 
+#include "base/clock.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 #include "load.h"
-#include "reason.h"
-#include "uct.h"
-#include "validate.h"
+#include "mcts/uct.h"
 
 typedef struct {
     game_t *g;

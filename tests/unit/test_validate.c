@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "validate.h"
+#include "gdl/validate.h"
 
 typedef struct {
     game_t *g;

@@ -1,6 +1,7 @@
 /* A small blocking HTTP/1.0 client: see httpc.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "httpc.h"
+#include "match/httpc.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>

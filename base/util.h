@@ -1,7 +1,8 @@
-/* Small shared helpers: fatal errors, checked allocation, a growable string buffer and
- * growable arrays. Out of memory is fatal by design: nothing can recover from it. */
-#ifndef GDL_UTIL_H
-#define GDL_UTIL_H
+/* Small shared helpers: fatal errors, checked allocation, a growable string buffer,
+ * growable arrays and whole-file reading. Out of memory is fatal by design: nothing can recover
+ * from it. */
+#ifndef BASE_UTIL_H
+#define BASE_UTIL_H
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,24 +43,5 @@ const char *sb_str(strbuf_t *sb);
 
 /* Reads a whole file; returns NULL (errno set) when it cannot. */
 char *read_file(const char *path, size_t *len);
-
-/* Monotonic seconds, for timing and deadlines. */
-double now_seconds(void);
-
-/* The SplitMix64 generator of the canonical trace format. */
-typedef struct {
-    uint64_t s;
-} splitmix_t;
-static inline uint64_t splitmix_next(splitmix_t *r) {
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static inline uint32_t hash_mix(uint32_t h, uint32_t v) {
-    h ^= v + 0x9e3779b9u + (h << 6) + (h >> 2);
-    return h;
-}
 
 #endif

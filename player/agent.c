@@ -1,13 +1,14 @@
 /* One match from one role's point of view: see agent.h. */
-#include "agent.h"
+#include "player/agent.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "belief.h"
-#include "trace.h"
-#include "validate.h"
+#include "base/clock.h"
+#include "gdl/trace.h"
+#include "gdl/validate.h"
+#include "player/belief.h"
 
 struct agent {
     game_t *game;

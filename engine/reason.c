@@ -10,7 +10,8 @@
  * arguments bound is answered top-down for exactly that call, and the answers are
  * memoised per state: chess-like games define relations of six or seven arguments that
  * would be enormous in full but are only ever asked about one square at a time. */
-#include "reason.h"
+#include "engine/reason.h"
+#include "base/hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "term.h"
+#include "gdl/term.h"
 
 typedef struct {
     char **keys; /* folded names; NULL for an empty slot */

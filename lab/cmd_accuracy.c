@@ -2,7 +2,7 @@
  * better? The rollout-accuracy experiment of issue 5 (scripts/rollout-accuracy, and
  * docs/rollout_accuracy.md for the figures).
  *
- * Positions come with exact values from the solver (regress/solve.h): every reachable
+ * Positions come with exact values from the solver (truth/solve.h): every reachable
  * state, a sample of them, or positions from random play solved from their own root.
  * Four rollout policies are compared on them, all uniformly random joint moves to a
  * terminal state:
@@ -30,17 +30,17 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commands.h"
-#include "engine.h"
-#include "reason.h"
-#include "validate.h"
+#include "cli/commands.h"
+#include "engine/engine.h"
+#include "engine/reason.h"
+#include "gdl/validate.h"
 
-#if defined(HAVE_REGRESS) && defined(HAVE_MCTS)
-#include "lbs.h"
-#include "regress.h"
-#include "solve.h"
-#include "uct.h"
-#endif
+#include "base/clock.h"
+#include "base/rng.h"
+#include "mcts/lbs.h"
+#include "mcts/uct.h"
+#include "regress/regress.h"
+#include "truth/solve.h"
 
 static const char *const accuracy_help =
     "usage: ggp accuracy GAME [--role R] [--positions all|sample:N|random:N] [--ply P]\n"
@@ -197,8 +197,6 @@ static void default_opts(acc_opts_t *o) {
     o->seed = 1;
     o->max_states = 2000000;
 }
-
-#if defined(HAVE_REGRESS) && defined(HAVE_MCTS)
 
 enum { M_PLAIN, M_LBS, M_HOOK, M_IDEAL, N_MODES };
 static const char *const mode_name[N_MODES] = {"plain", "lbs", "hook", "ideal"};
@@ -746,7 +744,6 @@ static int accuracy(acc_opts_t *o) {
     game_free(a.g);
     return rc;
 }
-#endif
 
 int cmd_accuracy(int argc, char **argv) {
     acc_opts_t o;
@@ -760,10 +757,5 @@ int cmd_accuracy(int argc, char **argv) {
         fprintf(stderr, "ggp accuracy: no GAME given\n%s", accuracy_help);
         return 2;
     }
-#if defined(HAVE_REGRESS) && defined(HAVE_MCTS)
     return accuracy(&o);
-#else
-    fprintf(stderr, "ggp accuracy: built without the regress and mcts libraries\n");
-    return 2;
-#endif
 }

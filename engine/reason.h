@@ -12,7 +12,7 @@
 #ifndef GDL_REASON_H
 #define GDL_REASON_H
 
-#include "rules.h"
+#include "gdl/rules.h"
 
 /* A state: the true fluents, ground terms, sorted by term id, without duplicates. */
 typedef struct {

@@ -1,5 +1,5 @@
 /* Original spellings of symbols: see casemap.h. */
-#include "casemap.h"
+#include "gdl/casemap.h"
 
 #include <ctype.h>
 #include <stdlib.h>

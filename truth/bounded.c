@@ -1,5 +1,6 @@
 /* The bounded exact search: see bounded.h. */
-#include "bounded.h"
+#include "truth/bounded.h"
+#include "base/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -153,38 +154,13 @@ static int in_w(bounded_t *b, const state_t *s, uint32_t role, uint32_t i) {
     return v;
 }
 
-int bounded_in_w(bounded_t *b, const state_t *s, uint32_t role, uint32_t i, uint64_t max_nodes) {
+int bounded_in_w(bounded_t *b, const state_t *s, uint32_t role, uint32_t i, uint64_t max_nodes,
+                 double deadline) {
     if (role > 1 || i > 255) return BOUNDED_UNKNOWN;
     b->stop_at = max_nodes ? b->nodes + max_nodes : 0;
+    b->deadline = deadline;
     int v = in_w(b, s, role, i);
     b->stop_at = 0;
+    b->deadline = 0;
     return v;
-}
-
-void bounded_check(bounded_t *b, match_t *m, const state_t *states, uint32_t n, uint32_t role,
-                   uint32_t i, const bounded_opts_t *o, bounded_row_t *out) {
-    memset(out, 0, sizeof *out);
-    double t0 = now_seconds();
-    match_state_t *ms = match_state_new();
-    for (uint32_t k = 0; k < n; k++) {
-        if (o->deadline > 0 && now_seconds() > o->deadline) break;
-        out->states++;
-        bool hit = match_check(m, ms, &states[k]);
-        out->hits += hit;
-        if (!hit && !o->misses) continue;
-        b->deadline = o->deadline;
-        int v = bounded_in_w(b, &states[k], role, i, o->max_nodes);
-        b->deadline = 0;
-        out->miss_checked += !hit;
-        if (v == BOUNDED_UNKNOWN)
-            out->undecided++;
-        else if (hit && !v) {
-            if (!out->false_pos) out->first_false = k;
-            out->false_pos++;
-            if (o->stop_at_false) break;
-        } else if (!hit && v)
-            out->misses++;
-    }
-    match_state_free(ms);
-    out->seconds = now_seconds() - t0;
 }

@@ -11,8 +11,9 @@
 #ifndef REGRESS_GROUND_H
 #define REGRESS_GROUND_H
 
-#include "form.h"
-#include "reason.h"
+#include "base/clock.h"
+#include "engine/reason.h"
+#include "regress/form.h"
 
 /* ---- the vocabulary ---- */
 typedef struct vocab vocab_t;

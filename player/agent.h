@@ -6,8 +6,8 @@
 #ifndef SERVER_AGENT_H
 #define SERVER_AGENT_H
 
-#include "casemap.h"
-#include "player.h"
+#include "gdl/casemap.h"
+#include "player/player.h"
 
 typedef struct {
     const player_kind_t *kind;

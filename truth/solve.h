@@ -19,8 +19,8 @@
 
 #include <stdint.h>
 
-#include "engine.h"
-#include "reason.h"
+#include "engine/engine.h"
+#include "engine/reason.h"
 
 #define SOLVE_NONE 255u
 #define SOLVE_NO_VALUE (-1)

@@ -13,7 +13,7 @@
 
 #include <stdio.h>
 
-#include "player.h"
+#include "player/player.h"
 
 typedef struct {
     char *spec;                /* as given */

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "base/util.h"
 
 typedef enum { HTTPC_OK, HTTPC_CONNECT_FAILED, HTTPC_TIMEOUT, HTTPC_BAD_REPLY } httpc_result_t;
 

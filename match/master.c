@@ -1,6 +1,6 @@
 /* A local game master: see master.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "master.h"
+#include "match/master.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -8,11 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "casemap.h"
-#include "httpc.h"
-#include "trace.h"
-#include "validate.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "gdl/casemap.h"
+#include "gdl/trace.h"
+#include "gdl/validate.h"
+#include "match/httpc.h"
+#include "player/agent.h"
 
 #define CONNECT_TIMEOUT 5.0 /* seconds, as the reference game master */
 #define PLAY_GRACE 1.0      /* PLAY may take the play clock plus this */

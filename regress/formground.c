@@ -1,5 +1,8 @@
 /* Grounding lifted formulas on the vocabulary of fluents: see ground.h. */
-#include "ground.h"
+#include "regress/formground.h"
+#include "base/clock.h"
+#include "base/hash.h"
+#include "base/rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>

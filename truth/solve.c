@@ -1,5 +1,5 @@
 /* The exact solver: see solve.h. */
-#include "solve.h"
+#include "truth/solve.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Shared helpers: see util.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -122,10 +122,4 @@ char *read_file(const char *path, size_t *len) {
     sb_str(&sb);
     if (len) *len = sb.len;
     return sb.data;
-}
-
-double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

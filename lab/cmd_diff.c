@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "base/rng.h"
+#include "cli/commands.h"
 
 typedef struct {
     engine_t *a, *b; /* the interpreter, the engine under test */

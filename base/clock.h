@@ -1,0 +1,9 @@
+/* The clock: monotonic seconds, for timing and deadlines (a deadline is a now_seconds()
+ * value passed as an argument; 0 means none). */
+#ifndef BASE_CLOCK_H
+#define BASE_CLOCK_H
+
+/* Monotonic seconds, for timing and deadlines. */
+double now_seconds(void);
+
+#endif
