@@ -31,7 +31,7 @@ static const char *const match_help =
     "  --swap          rotate the seats each match (player i plays role i+k in match k)\n"
     "  --seed N        seed of the master's random choices (default: from the clock)\n"
     "  --engine E      the engine mcts players search with: auto (default: the fastest that\n"
-    "                  works), interp, ground or compiled; mcts:engine=E sets one player's\n"
+    "                  works), interp, ground or compiled; mcts:engine=E sets one player's own\n"
     "  --trace         print each match's canonical trace on stdout (as `ggp trace`)\n"
     "  --max-steps K   abort a match that has not ended after K steps (default 100000)\n"
     "  --verbose       report every replaced move on stderr, and search counters per move\n"

@@ -26,7 +26,7 @@ static const char *const serve_help =
     "  --name NAME     the name answered to INFO (default ggp-KIND)\n"
     "  --seed N        seed of the player's random choices (default: from the clock)\n"
     "  --engine E      the engine mcts players search with: auto (default: the fastest that\n"
-    "                  works), interp, ground or compiled; mcts:engine=E sets one player's\n"
+    "                  works), interp, ground or compiled; mcts:engine=E sets one player's own\n"
     "  --max-body B    larger requests get HTTP 413 (default 4194304)\n"
     "  --verbose       log per-turn statistics (believed states, legal moves, time)\n"
     "Stops on SIGINT or SIGTERM. For tests, GGP_TEST_THINK_DELAY_MS=N in the environment makes\n"

@@ -38,7 +38,10 @@ void diag_add(diag_t *d, const char *file, int line, int col, const char *fmt, .
 
 void diag_format(const diag_t *d, size_t i, strbuf_t *out) {
     const diag_item_t *it = &d->items[i];
-    sb_printf(out, "%s:%d:%d: %s", it->file, it->line, it->col, it->msg);
+    if (it->line <= 0) /* about the whole file (it cannot be read): no location to give */
+        sb_printf(out, "%s: %s", it->file, it->msg);
+    else
+        sb_printf(out, "%s:%d:%d: %s", it->file, it->line, it->col, it->msg);
 }
 
 void diag_print(const diag_t *d, FILE *out) {

@@ -99,7 +99,7 @@ run 1 "$GGP" trace "$tmp/noroles.kif" --seed 1 && expect err "^$tmp/noroles.kif:
 run 1 "$GGP" trace "$tmp/stray.kif" --seed 1 && expect err "^$tmp/stray.kif:3:3: " "trace on a malformed game"
 run 1 "$GGP" perft "$tmp/unsafe.kif" --depth 1 && expect err "^$tmp/unsafe.kif:3:5: " "perft on an invalid game"
 run 1 "$GGP" bench "$tmp/stray.kif" --seconds 0.1 && expect err "^$tmp/stray.kif:3:3: " "bench on a malformed game"
-run 1 "$GGP" check "$tmp/does-not-exist.kif" && expect err "does-not-exist.kif.*(No such file|cannot read)" "missing file"
+run 1 "$GGP" check "$tmp/does-not-exist.kif" && expect err "^$tmp/does-not-exist.kif: cannot read: No such file" "missing file (named, without a location)"
 
 # ---- trace --moves: replay, and illegal or malformed moves ----
 if run 0 "$GGP" trace "$TTT" --seed 7; then
