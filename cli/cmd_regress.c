@@ -30,7 +30,8 @@ static const char *const regress_help =
     "  side=alpha|beta i=I seconds=T disjuncts=D literals=L complete=yes|no\n"
     "and the formula itself after it with --print.\n\n"
     "  --role R       the role A (name or 0-based index); required\n"
-    "  --budget SEC   time for the whole run, default 10; the step running out is dropped\n"
+    "  --budget SEC   time for the whole run, default 10 (0: none); the step running out\n"
+    "                 is dropped, and a line says so: # out of budget: side=S i=I ...\n"
     "  --max-size N   literals per formula, default 200000; a larger one keeps a prefix of\n"
     "                 its disjuncts (still sound) and says complete=no\n"
     "  --depth D      unfolding bound for recursive predicates, default 4 (complete=no\n"
@@ -351,6 +352,21 @@ static int find_role(const game_t *g, const char *name) {
     return -1;
 }
 
+/* The budget ran out in the middle of a step: say which one was dropped (the next of the
+ * side with fewer steps, α first; a side whose last formula is false is finished). */
+static void print_dropped(const regress_t *rg) {
+    int side = -1;
+    uint32_t least = UINT32_MAX;
+    for (int s = 0; s < 2; s++) {
+        uint32_t n = regress_count(rg, s);
+        if (n && regress_step(rg, s, n - 1)->f->n == 0) continue;
+        if (n < least) least = n, side = s;
+    }
+    if (side >= 0)
+        printf("# out of budget: side=%s i=%u was not finished and is dropped\n",
+               side ? "beta" : "alpha", least);
+}
+
 int cmd_regress(int argc, char **argv) {
     const char *path = NULL, *role = NULL, *v;
     double budget = 10, hits_seconds = 0;
@@ -455,7 +471,7 @@ int cmd_regress(int argc, char **argv) {
             printf("\n");
         }
         print_ctx_t pc = {.ts = g->ts, .print = print};
-        regress_run(rg, on_step, &pc);
+        if (!regress_run(rg, on_step, &pc)) print_dropped(rg);
         if (hits) run_hits(g, r, rg, (uint32_t)hits, hits_seconds);
         if (check) rc = run_check(g, r, rg, (uint32_t)ri, z3, (uint32_t)max_states);
         if (verify) {

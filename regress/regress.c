@@ -951,7 +951,7 @@ static form_t *step(regress_t *rg, const form_t *prev, uint32_t mover, bool exis
     return f;
 }
 
-void regress_run(regress_t *rg, regress_cb cb, void *ctx) {
+bool regress_run(regress_t *rg, regress_cb cb, void *ctx) {
     double start = now_seconds();
     rg->live[0] = rg->live[1] = true;
     rg->deadline = rg->o.budget > 0 ? start + rg->o.budget : 0;
@@ -966,7 +966,7 @@ void regress_run(regress_t *rg, regress_cb cb, void *ctx) {
         form_t *w = win_formula(rg, owner[side]);
         form_t *f = expand_form(rg->x, w);
         form_free(w);
-        if (!f) return;
+        if (!f) return false;
         cap(rg, f);
         push_step(rg, side, f, now_seconds() - t0);
         if (cb) cb(ctx, side, 0, &rg->steps[side][0]);
@@ -980,12 +980,13 @@ void regress_run(regress_t *rg, regress_cb cb, void *ctx) {
             uint32_t mover = odd ? owner[side] : 1 - owner[side];
             double t0 = now_seconds();
             form_t *f = step(rg, prev, mover, odd, slice_end(rg, side, live));
-            if (!f) return; /* out of time: the step is discarded */
+            if (!f) return false; /* out of time: the step is discarded */
             cap(rg, f);
             push_step(rg, side, f, now_seconds() - t0);
             if (cb) cb(ctx, side, i, &rg->steps[side][i]);
             if (f->n == 0) live[side] = false; /* false from here on */
         }
-        if (!live[0] && !live[1]) return;
+        if (!live[0] && !live[1]) return true;
     }
+    return true;
 }

@@ -81,8 +81,9 @@ uint32_t regress_prove_mutexes(regress_t *rg);
 typedef void (*regress_cb)(void *ctx, int side, uint32_t i, const regress_step_t *st);
 
 /* Computes α_0, β_0, α_1, β_1, ... until the budget, the step limit, or both sequences
- * are false. */
-void regress_run(regress_t *rg, regress_cb cb, void *ctx);
+ * are false. Returns false when the budget ran out: the step then being computed was
+ * dropped (regress_count tells which were kept). */
+bool regress_run(regress_t *rg, regress_cb cb, void *ctx);
 /* From the callback of regress_run: no more steps for that side (regress_run returns
  * once neither side has any left). */
 void regress_stop(regress_t *rg, int side);

@@ -179,6 +179,10 @@ if "$GGP" --help 2>&1 | grep -q regress; then
     run 0 "$GGP" regress "$TTT" --role xplayer --budget 0 --steps 3 &&
         expect out "^side=beta i=3 seconds=[0-9.]+ disjuncts=[0-9]+ literals=[0-9]+ complete=(yes|no)$" \
             "regress: one line per step"
+    # a budget far too short for the whole sequence (load only makes it shorter)
+    run 0 "$GGP" regress "$GAMES/connect4.kif" --role 0 --budget 0.001 &&
+        expect out "^# out of budget: side=(alpha|beta) i=[0-9]+ was not finished and is dropped$" \
+            "regress: the dropped step is named"
     run 0 "$GGP" solve "$TTT" && expect out "^role=xplayer value=50 " "solve: tic-tac-toe is a draw"
     run 0 "$GGP" regress "$TTT" --role xplayer --budget 0 --steps 2 --hits 3 &&
         expect out "^hits side=beta i=2 states=[1-9][0-9]* hits=[0-9]+ share=" "regress --hits"
