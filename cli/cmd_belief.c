@@ -20,6 +20,9 @@ static const char *const belief_help =
     "  entailed FLUENT ...            (omitted with --quiet)\n"
     "worlds is the number of states consistent with what R saw (\">=N\" when counting\n"
     "stopped at the cap, default 10000); entailed the fluents true in all of them.\n"
+    "After each step the joint move played: `moves M1 M2 ...` (role order); at the end\n"
+    "`terminal goals V1 V2 ...` when the match ended. In a game without `sees` rules the role\n"
+    "perceives nothing: the other roles' moves are hidden from it (a line says so).\n"
     "A history the reasoner finds inconsistent is reported as a bug (exit 1).\n";
 
 typedef struct {
@@ -90,6 +93,27 @@ static void print_step(bsmt_t *b, const game_t *g, uint64_t cap, bool quiet) {
     free(ent);
 }
 
+/* The joint move just played, in role order. */
+static void print_moves(const game_t *g, const term_t *joint) {
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, "moves");
+    for (uint32_t k = 0; k < g->n_roles; k++) {
+        sb_putc(&sb, ' ');
+        term_print(g->ts, joint[k], &sb);
+    }
+    printf("%s\n", sb_str(&sb));
+    sb_fini(&sb);
+}
+
+/* How the match ended: every role's goal value (-1 when it has none). */
+static void print_goals(const game_t *g, reasoner_t *r, const state_t *s) {
+    printf("terminal goals");
+    for (uint32_t k = 0; k < g->n_roles; k++)
+        printf(" %d", reason_goal_value(r, s, k));
+    printf("\n");
+}
+
 static int run(game_t *g, uint32_t role, mover_t *m, uint64_t cap, bool quiet) {
     strbuf_t err;
     sb_init(&err);
@@ -101,6 +125,15 @@ static int run(game_t *g, uint32_t role, mover_t *m, uint64_t cap, bool quiet) {
     }
     sb_fini(&err);
     bsmt_t *b = bsmt_new(net, role, 1);
+    if (game_pred(g, SYM_SEES, 2) == UINT32_MAX) {
+        strbuf_t name;
+        sb_init(&name);
+        term_print(g->ts, g->roles[role], &name);
+        printf("# the game has no sees rules: %s perceives nothing, the other roles' moves are "
+               "hidden from it\n",
+               sb_str(&name));
+        sb_fini(&name);
+    }
     state_t s, nx;
     state_init(&s);
     state_init(&nx);
@@ -117,7 +150,12 @@ static int run(game_t *g, uint32_t role, mover_t *m, uint64_t cap, bool quiet) {
         }
         print_step(b, g, cap, quiet);
         fflush(stdout);
-        if (reason_terminal(m->r, &s) || !next_joint(m, &s, joint, &error)) break;
+        if (reason_terminal(m->r, &s)) {
+            print_goals(g, m->r, &s);
+            break;
+        }
+        if (!next_joint(m, &s, joint, &error)) break;
+        print_moves(g, joint);
         const term_t *pc;
         uint32_t np = reason_sees(m->r, &s, joint, role, &pc);
         term_t *copy = xmalloc((np + 1) * sizeof *copy);

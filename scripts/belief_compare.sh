@@ -31,7 +31,7 @@ run() {
     local t0 t1
     t0=$(date +%s.%N)
     timeout "$limit" nice -n 10 "$1" belief "$corpus/$2.gdl" --role "$3" --seed "$4" \
-        --cap "$cap" 2>"$5.err" | sed 's/ checks .*//' >"$5"
+        --cap "$cap" 2>"$5.err" | sed 's/ checks .*//' | grep -v '^moves \|^terminal goals\|^# ' >"$5"
     t1=$(date +%s.%N)
     echo "$t1 - $t0" | bc
 }

@@ -200,7 +200,11 @@ if run 0 "$GGP" belief "$GAMES/guess.kif" --role player --moves "$tmp/guess"; th
     expect out "^step 1 worlds 4 entailed 1 " "belief: nothing known after the secret is picked"
     expect out "^step 2 worlds 2 " "belief: 'higher' than 2 leaves 3 and 4"
     expect out "^entailed \(secret 3\) \(stage 3\) found$" "belief: the secret once guessed"
+    expect out "^moves noop \(guess 3\)$" "belief: the moves played are shown"
+    expect out "^terminal goals " "belief: how the match ended"
 fi
+run 0 "$GGP" belief "$TTT" --role xplayer --seed 1 --quiet &&
+    expect out "^# the game has no sees rules: xplayer perceives nothing" "belief: no sees rules said"
 run 2 "$GGP" belief "$GAMES/guess.kif" --moves "$tmp/guess"      # no --role
 run 2 "$GGP" belief "$GAMES/guess.kif" --role nobody --seed 1 && expect err "not a role" "belief: bad role"
 printf '(choose 3) noop\nnoop (guess 9)\n' >"$tmp/guessbad"
