@@ -29,6 +29,9 @@ typedef struct {
                      const term_t **percepts);
     void (*to_terms)(engine_t *e, const eng_state_t *s, state_t *out);
     void (*from_terms)(engine_t *e, eng_state_t *s, const state_t *in);
+    /* NULL: engine_query asks an interpreter of the engine's own (engine.c) */
+    uint32_t (*query)(engine_t *e, const eng_state_t *s, const term_t *joint, uint32_t pred,
+                      const term_t **tuples);
     uint32_t (*playout)(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
                         int *goals);
 } engine_ops_t;
@@ -39,6 +42,10 @@ struct engine {
     game_t *g;
     uint32_t n_words; /* state words (0: term states) */
     double ground_seconds, compile_seconds;
+    /* engine_query without ops->query: the rules evaluator, made on first use, and the
+     * state it was last given as terms */
+    struct reasoner *rules;
+    state_t rules_state;
 };
 
 /* The evaluation kernels of a ground engine, compiled code over the node values: the play
@@ -55,6 +62,9 @@ typedef struct {
     gnet_kernel_t play, goals, move, advance;
     gnet_playout_t playout; /* NULL: the loop of engine/gengine.c */
 } gnet_kernels_t;
+
+/* The interpreter backend (interp.c). */
+engine_t *interp_new(game_t *g);
 
 /* The ground backend on net (owned by the engine; clones borrow it). kernels NULL: the
  * network interpreter. handle: a dlopen handle, closed with the engine. */

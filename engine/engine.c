@@ -1,4 +1,6 @@
-/* The engine interface, the choice of backend, and the interpreter backend: see engine.h. */
+/* The engine interface: the choice of backend, the dispatch to it, and what is built on
+ * the operations alone (goal values, queries through the rules evaluator, random matches).
+ * See engine.h; the backends are interp.c and gengine.c (compiled code: compile.c). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "engine/engine.h"
 
@@ -10,6 +12,7 @@
 #include "base/rng.h"
 #include "engine/backend.h"
 #include "engine/compile.h"
+#include "engine/reason.h"
 
 static const char *const kind_names[] = {"auto", "interp", "ground", "compiled"};
 
@@ -33,115 +36,6 @@ void engine_set_default_kind(engine_kind_t k) {
 }
 engine_kind_t engine_default_kind(void) {
     return default_kind;
-}
-
-/* ---- the interpreter backend ---- */
-
-typedef struct {
-    engine_t base;
-    reasoner_t *r;
-    bool owns;
-} interp_t;
-
-static const engine_ops_t interp_ops;
-
-static reasoner_t *R(engine_t *e) {
-    return ((interp_t *)e)->r;
-}
-
-static void interp_free(engine_t *e) {
-    if (((interp_t *)e)->owns) reason_free(R(e));
-    free(e);
-}
-
-static engine_t *interp_make(game_t *g, reasoner_t *r, bool owns) {
-    interp_t *in = xcalloc(1, sizeof *in);
-    in->base = (engine_t){.ops = &interp_ops, .kind = ENGINE_INTERP, .g = g};
-    in->r = r;
-    in->owns = owns;
-    return &in->base;
-}
-
-static engine_t *interp_clone(const engine_t *e) {
-    return interp_make(e->g, reason_new(e->g), true);
-}
-
-static void interp_initial(engine_t *e, eng_state_t *out) {
-    reason_initial(R(e), &out->terms);
-}
-static bool interp_terminal(engine_t *e, const eng_state_t *s) {
-    return reason_terminal(R(e), &s->terms);
-}
-static uint32_t interp_legal(engine_t *e, const eng_state_t *s, uint32_t role, const term_t **m) {
-    return reason_legal(R(e), &s->terms, role, m);
-}
-static bool interp_is_legal(engine_t *e, const eng_state_t *s, uint32_t role, term_t move) {
-    return reason_is_legal(R(e), &s->terms, role, move);
-}
-static uint32_t interp_goals(engine_t *e, const eng_state_t *s, uint32_t role,
-                             const term_t **values) {
-    return reason_goals(R(e), &s->terms, role, values);
-}
-static void interp_next(engine_t *e, const eng_state_t *s, const term_t *joint, eng_state_t *out) {
-    reason_next(R(e), &s->terms, joint, &out->terms);
-}
-static uint32_t interp_sees(engine_t *e, const eng_state_t *s, const term_t *joint, uint32_t role,
-                            const term_t **p) {
-    return reason_sees(R(e), &s->terms, joint, role, p);
-}
-static void interp_to_terms(engine_t *e, const eng_state_t *s, state_t *out) {
-    (void)e;
-    state_copy(out, &s->terms);
-}
-static void interp_from_terms(engine_t *e, eng_state_t *s, const state_t *in) {
-    (void)e;
-    state_copy(&s->terms, in);
-}
-
-/* The generic playout: through the interface (the interpreter allocates inside). */
-static uint32_t interp_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
-                               int *goals) {
-    uint32_t nr = e->g->n_roles, steps = 0;
-    term_t joint[64];
-    term_t *jp = nr <= 64 ? joint : xmalloc(nr * sizeof *jp);
-    eng_state_t *t = engine_state_new(e);
-    while (steps < max_steps && !engine_terminal(e, s)) {
-        uint32_t r = 0;
-        for (; r < nr; r++) {
-            const term_t *m;
-            uint32_t n = engine_legal(e, s, r, &m);
-            if (!n) break;
-            jp[r] = m[splitmix_next(rng) % n];
-        }
-        if (r < nr) break; /* a defective game: a role without moves */
-        engine_next(e, s, jp, t);
-        engine_state_copy(s, t);
-        steps++;
-    }
-    for (uint32_t r = 0; r < nr; r++)
-        goals[r] = engine_goal_value(e, s, r);
-    engine_state_free(t);
-    if (jp != joint) free(jp);
-    return steps;
-}
-
-static const engine_ops_t interp_ops = {
-    .free = interp_free,
-    .clone = interp_clone,
-    .initial = interp_initial,
-    .terminal = interp_terminal,
-    .legal = interp_legal,
-    .is_legal = interp_is_legal,
-    .goals = interp_goals,
-    .next = interp_next,
-    .sees = interp_sees,
-    .to_terms = interp_to_terms,
-    .from_terms = interp_from_terms,
-    .playout = interp_playout,
-};
-
-engine_t *engine_wrap(reasoner_t *r) {
-    return interp_make((game_t *)reason_game(r), r, false);
 }
 
 /* ---- choosing a backend ---- */
@@ -210,7 +104,7 @@ engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log) {
 }
 
 engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadline) {
-    if (kind == ENGINE_INTERP) return interp_make(g, reason_new(g), true);
+    if (kind == ENGINE_INTERP) return interp_new(g);
     char why[1300] = "", path[1200];
     ground_opts_t opts = ground_default_opts();
     double limit = opts.seconds;
@@ -236,7 +130,7 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
     if (!net) {
         if (log)
             fprintf(log, "engine: %s does not ground (%s); using the interpreter\n", g->file, why);
-        return interp_make(g, reason_new(g), true);
+        return interp_new(g);
     }
     if (kind != ENGINE_GROUND && deadline > 0 &&
         now_seconds() + compile_estimate(net->n_lits) > deadline) {
@@ -263,12 +157,15 @@ engine_t *engine_clone(const engine_t *e) {
     return e->ops->clone(e);
 }
 void engine_free(engine_t *e) {
-    if (e) e->ops->free(e);
+    if (!e) return;
+    reason_free(e->rules);
+    state_fini(&e->rules_state);
+    e->ops->free(e);
 }
 engine_kind_t engine_kind(const engine_t *e) {
     return e->kind;
 }
-const game_t *engine_game(const engine_t *e) {
+game_t *engine_game(const engine_t *e) {
     return e->g;
 }
 double engine_ground_seconds(const engine_t *e) {
@@ -353,4 +250,85 @@ uint32_t engine_sees(engine_t *e, const eng_state_t *s, const term_t *joint, uin
 uint32_t engine_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
                         int *goals) {
     return e->ops->playout(e, s, rng, max_steps, goals);
+}
+
+uint32_t engine_query(engine_t *e, const eng_state_t *s, const term_t *joint, uint32_t pred,
+                      const term_t **tuples) {
+    if (e->ops->query) return e->ops->query(e, s, joint, pred, tuples);
+    if (!e->rules) e->rules = reason_new(e->g);
+    if (s) engine_state_terms(e, s, &e->rules_state);
+    return reason_query(e->rules, s ? &e->rules_state : NULL, joint, pred, tuples);
+}
+
+/* ---- random matches ---- */
+
+/* One role's draw among its n legal moves m: in the engine's order, or sorted canonically
+ * into *buf (grown as needed). */
+static term_t draw(const engine_t *e, const term_t *m, uint32_t n, splitmix_t *rng, term_t **buf,
+                   size_t *cap) {
+    if (buf) {
+        GROW(*buf, *cap, n);
+        memcpy(*buf, m, n * sizeof *m);
+        term_sort(e->g->ts, *buf, n);
+        m = *buf;
+    }
+    return m[splitmix_next(rng) % n];
+}
+
+static bool random_joint(engine_t *e, const eng_state_t *s, splitmix_t *rng, term_t *joint,
+                         term_t **buf, size_t *cap) {
+    for (uint32_t r = 0; r < e->g->n_roles; r++) {
+        const term_t *m;
+        uint32_t n = engine_legal(e, s, r, &m);
+        if (!n) return false;
+        joint[r] = draw(e, m, n, rng, buf, cap);
+    }
+    return true;
+}
+
+bool engine_random_joint(engine_t *e, const eng_state_t *s, splitmix_t *rng, term_t *joint) {
+    return random_joint(e, s, rng, joint, NULL, NULL);
+}
+
+static bool late(const engine_walk_t *w) {
+    return w->deadline > 0 && now_seconds() > w->deadline;
+}
+
+engine_walked_t engine_walk(engine_t *e, splitmix_t *rng, const engine_walk_t *w,
+                            engine_visit_t visit, void *ctx) {
+    engine_walked_t out = {0};
+    term_t *joint = xmalloc((e->g->n_roles + 1) * sizeof *joint), *sorted = NULL;
+    size_t cap = 0;
+    eng_state_t *s = engine_state_new(e), *t = engine_state_new(e);
+    bool stop = false;
+    for (uint32_t m = 0; m < w->matches && !stop; m++) {
+        if (late(w)) {
+            out.timed_out = true;
+            break;
+        }
+        out.matches++;
+        engine_initial(e, s);
+        for (uint32_t ply = 0; ply < w->max_plies; ply++) {
+            if (ply && late(w)) {
+                out.timed_out = stop = true;
+                break;
+            }
+            bool end = engine_terminal(e, s);
+            if (!end || w->terminal) {
+                out.visits++;
+                engine_walk_next_t next = visit(ctx, e, s, ply);
+                stop = next == ENGINE_WALK_STOP;
+                end = end || next != ENGINE_WALK_ON;
+            }
+            if (end || !random_joint(e, s, rng, joint, w->canonical ? &sorted : NULL, &cap)) break;
+            engine_next(e, s, joint, t);
+            eng_state_t *x = s;
+            s = t, t = x;
+        }
+    }
+    engine_state_free(s);
+    engine_state_free(t);
+    free(joint);
+    free(sorted);
+    return out;
 }

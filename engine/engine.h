@@ -1,6 +1,7 @@
 /* The state machine every player, search and tool uses: one interface, three backends.
  *
- *   interp    the interpreter (engine/reason.h) on lists of fluent terms;
+ *   interp    the interpreter (reason.h, used inside engine/ only; interp.c) on term
+ *             states (state.h);
  *   ground    the grounded network (ground.h) on bitsets of fluent ids;
  *   compiled  the same network as C code, compiled with the system's C compiler at load
  *             time and loaded with dlopen (cached per game text; see compile.h).
@@ -18,7 +19,8 @@
 
 #include "base/clock.h"
 #include "base/rng.h"
-#include "engine/reason.h"
+#include "engine/state.h"
+#include "gdl/rules.h"
 
 typedef enum { ENGINE_AUTO, ENGINE_INTERP, ENGINE_GROUND, ENGINE_COMPILED } engine_kind_t;
 
@@ -46,13 +48,15 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
  * seconds (then only limits up to S fall back at once). Deleting it makes the next load
  * try again. */
 void engine_noground_marker(const game_t *g, char *out, size_t n);
-/* The interpreter backend over an existing reasoner (not owned). */
-engine_t *engine_wrap(reasoner_t *r);
+/* The interpreter backend over an existing reasoner (not owned): going (issue 21). */
+struct reasoner;
+engine_t *engine_wrap(struct reasoner *r);
 /* Another engine on the same network or rules, for another thread. */
 engine_t *engine_clone(const engine_t *e);
 void engine_free(engine_t *e);
 engine_kind_t engine_kind(const engine_t *e);
-const game_t *engine_game(const engine_t *e);
+/* The game (its term store receives the terms the engine builds). */
+game_t *engine_game(const engine_t *e);
 /* Seconds spent grounding and compiling when it was made (0 for the interpreter). */
 double engine_ground_seconds(const engine_t *e);
 double engine_compile_seconds(const engine_t *e);
@@ -83,6 +87,55 @@ void engine_next(engine_t *e, const eng_state_t *s, const term_t *joint, eng_sta
 /* GDL-II: what role sees when joint is played in s; *percepts owned by e. */
 uint32_t engine_sees(engine_t *e, const eng_state_t *s, const term_t *joint, uint32_t role,
                      const term_t **percepts);
+
+/* All ground tuples of relation `pred` (an index of g->preds) in state s under joint move
+ * joint: s NULL for a static relation (one that depends on neither), joint NULL for one
+ * that does not depend on `does`. Returns n tuples of the predicate's arity, one after the
+ * other, owned by e until its next call. Every backend answers with the rules evaluator
+ * (reason.h): the interpreter on its own states; the ground backends through an
+ * interpreter of their own, made on first use and given s as terms, since their network
+ * keeps only what play reads (static relations are evaluated away when grounding). */
+uint32_t engine_query(engine_t *e, const eng_state_t *s, const term_t *joint, uint32_t pred,
+                      const term_t **tuples);
+
+/* ---- random matches ---- */
+
+/* A uniformly random legal joint move in s into joint (one slot per role): each role in
+ * role order draws splitmix_next(rng) % n among its n legal moves in the engine's order
+ * (the same draws on every engine; the moves they pick follow each backend's order).
+ * False when some role has no legal move (a defective game): the roles after it draw
+ * nothing. */
+bool engine_random_joint(engine_t *e, const eng_state_t *s, splitmix_t *rng, term_t *joint);
+
+/* What a visitor of engine_walk says after a state: go on, end this match, stop. */
+typedef enum { ENGINE_WALK_ON, ENGINE_WALK_END, ENGINE_WALK_STOP } engine_walk_next_t;
+/* Called with each state of the random matches (ply 0: the initial state of a new match);
+ * s is the walker's, valid during the call. */
+typedef engine_walk_next_t (*engine_visit_t)(void *ctx, engine_t *e, const eng_state_t *s,
+                                             uint32_t ply);
+
+typedef struct {
+    uint32_t matches;   /* random matches, each from the initial state */
+    uint32_t max_plies; /* states per match at most (plies 0 .. max_plies - 1) */
+    double deadline;    /* now_seconds() time after which no state is looked at (0: none) */
+    bool terminal;      /* visit the terminal states too (a match ends at one either way) */
+    /* draw among the legal moves sorted canonically (term_sort), so that every engine
+     * plays the same matches; else in the engine's order (engine_random_joint) */
+    bool canonical;
+} engine_walk_t;
+
+typedef struct {
+    uint32_t matches; /* matches started */
+    uint64_t visits;  /* states visited */
+    bool timed_out;   /* the deadline ended the walk */
+} engine_walked_t;
+
+/* Plays random matches (engine_random_joint's draws on rng): from the initial state, each
+ * state is visited (the terminal one only when asked) and then left by a random joint
+ * move, until the match ends (a terminal state, a role without moves, max_plies, the
+ * visitor), the matches are played, the visitor stops or the deadline passes. */
+engine_walked_t engine_walk(engine_t *e, splitmix_t *rng, const engine_walk_t *w,
+                            engine_visit_t visit, void *ctx);
 
 /* One uniformly random playout from s (which becomes the final state), at most max_steps
  * joint moves; goals (one per role, -1 when undefined) of the final state into goals.

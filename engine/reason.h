@@ -8,26 +8,15 @@
  * negations and distinct run as soon as their variables are bound.
  *
  * Results returned through pointers live in the reasoner until its next call.
- * A reasoner is used by one thread at a time (it builds terms in the game's store). */
-#ifndef GDL_REASON_H
-#define GDL_REASON_H
+ * A reasoner is used by one thread at a time (it builds terms in the game's store).
+ *
+ * Everything above engine/ plays through engine.h, where this is the interpreter backend
+ * (interp.c). */
+#ifndef ENGINE_REASON_H
+#define ENGINE_REASON_H
 
+#include "engine/state.h"
 #include "gdl/rules.h"
-
-/* A state: the true fluents, ground terms, sorted by term id, without duplicates. */
-typedef struct {
-    term_t *facts;
-    uint32_t n, cap;
-} state_t;
-
-void state_init(state_t *s);
-void state_fini(state_t *s);
-void state_copy(state_t *dst, const state_t *src);
-bool state_equal(const state_t *a, const state_t *b);
-uint64_t state_hash(const state_t *s);
-bool state_has(const state_t *s, term_t fluent);
-/* Sorts and deduplicates s->facts in place. */
-void state_normalise(state_t *s);
 
 typedef struct reasoner reasoner_t;
 

@@ -2,7 +2,9 @@
  * propagation, the levelled network on a game with recursion, compiled code), grounding
  * limits and the fallback to the interpreter, the grounding cache's memory of games that
  * ran out of time (per limit), clones that play on their own, the node
- * numbering the fast paths rely on, and UCT on two threads with an engine each. */
+ * numbering the fast paths rely on, UCT on two threads with an engine each, the random-match
+ * walker (the same matches on every engine in the canonical order; its limits, deadline
+ * and visitor) and queries of static relations on every backend. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -364,6 +366,135 @@ static void test_two_threads(void **state) {
     game_free(g);
 }
 
+/* ---- the random-match walker ---- */
+
+typedef struct {
+    state_t *seen; /* the states visited, as terms */
+    uint32_t n, cap, stop_after, plies_sum, terminals;
+} walk_log_t;
+
+static engine_walk_next_t log_state(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
+    walk_log_t *w = ctx;
+    if (w->n == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 64;
+        w->seen = realloc(w->seen, w->cap * sizeof *w->seen);
+    }
+    state_init(&w->seen[w->n]);
+    engine_state_terms(e, s, &w->seen[w->n++]);
+    w->plies_sum += ply;
+    w->terminals += engine_terminal(e, s);
+    return w->stop_after && w->n >= w->stop_after ? ENGINE_WALK_STOP : ENGINE_WALK_ON;
+}
+
+static void log_fini(walk_log_t *w) {
+    for (uint32_t k = 0; k < w->n; k++)
+        state_fini(&w->seen[k]);
+    free(w->seen);
+    memset(w, 0, sizeof *w);
+}
+
+/* In the canonical order every engine plays the same matches, draw for draw; terminal
+ * states are visited when asked; the visitor's stop and the ply limit are kept. */
+static void test_walk(void **state) {
+    (void)state;
+    game_t *g = must_load("tictactoe.kif");
+    engine_kind_t kinds[2] = {ENGINE_INTERP, ENGINE_GROUND};
+    walk_log_t log[2] = {{0}};
+    for (int k = 0; k < 2; k++) {
+        engine_t *e = engine_new(g, kinds[k], NULL);
+        assert_int_equal(engine_kind(e), kinds[k]);
+        splitmix_t rng = {42};
+        engine_walk_t w = {.matches = 5, .max_plies = 100, .terminal = true, .canonical = true};
+        engine_walked_t r = engine_walk(e, &rng, &w, log_state, &log[k]);
+        assert_int_equal(r.matches, 5);
+        assert_int_equal(r.visits, log[k].n);
+        assert_false(r.timed_out);
+        assert_int_equal(log[k].terminals, 5); /* each match ends at a terminal state */
+        engine_free(e);
+    }
+    assert_int_equal(log[0].n, log[1].n);
+    for (uint32_t i = 0; i < log[0].n; i++)
+        assert_true(state_equal(&log[0].seen[i], &log[1].seen[i]));
+    /* no terminal states, at most 3 states a match, a stop after 7 */
+    engine_t *e = engine_new(g, ENGINE_INTERP, NULL);
+    walk_log_t short_log = {.stop_after = 7};
+    splitmix_t rng = {42};
+    engine_walk_t w = {.matches = 100, .max_plies = 3};
+    engine_walked_t r = engine_walk(e, &rng, &w, log_state, &short_log);
+    assert_int_equal(short_log.n, 7);
+    assert_int_equal(short_log.terminals, 0);
+    assert_int_equal(short_log.plies_sum, 2 * (0 + 1 + 2) + 0); /* plies 0,1,2 twice, then 0 */
+    assert_int_equal(r.matches, 3);
+    assert_true(state_equal(&short_log.seen[0], &log[0].seen[0])); /* the initial state */
+    /* a deadline already past: nothing visited */
+    walk_log_t none = {0};
+    w.deadline = 1e-9;
+    r = engine_walk(e, &rng, &w, log_state, &none);
+    assert_true(r.timed_out);
+    assert_int_equal(r.matches, 0);
+    assert_int_equal(none.n, 0);
+    engine_free(e);
+    log_fini(&short_log);
+    log_fini(&log[0]);
+    log_fini(&log[1]);
+    game_free(g);
+}
+
+/* engine_random_joint draws one number per role, in role order, like the loops it replaced. */
+static void test_random_joint(void **state) {
+    (void)state;
+    game_t *g = must_load("simultaneous.kif");
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    eng_state_t *s = engine_state_new(e);
+    engine_initial(e, s);
+    term_t joint[2], want[2];
+    splitmix_t a = {7}, b = {7};
+    assert_true(engine_random_joint(e, s, &a, joint));
+    for (uint32_t r = 0; r < 2; r++) {
+        const term_t *m;
+        uint32_t n = engine_legal(e, s, r, &m);
+        assert_true(n > 1);
+        want[r] = m[splitmix_next(&b) % n];
+        assert_true(engine_is_legal(e, s, r, joint[r]));
+    }
+    assert_memory_equal(joint, want, sizeof joint);
+    assert_int_equal(a.s, b.s);
+    engine_state_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
+/* A static relation has the same tuples on every backend (the ground ones answer through
+ * an interpreter of their own). */
+static void test_query_static(void **state) {
+    (void)state;
+    game_t *g = must_load("connect4.kif");
+    uint32_t p = UINT32_MAX;
+    for (uint32_t i = 0; i < g->n_preds && p == UINT32_MAX; i++)
+        if (g->preds[i].layer == LAYER_STATIC && g->preds[i].n_rules) p = i;
+    assert_int_not_equal(p, UINT32_MAX);
+    engine_kind_t kinds[3] = {ENGINE_INTERP, ENGINE_GROUND, ENGINE_COMPILED};
+    term_t *first = NULL;
+    uint32_t n0 = 0, arity = g->preds[p].arity;
+    for (int k = 0; k < 3; k++) {
+        engine_t *e = engine_new(g, kinds[k], NULL);
+        const term_t *t;
+        uint32_t n = engine_query(e, NULL, NULL, p, &t);
+        assert_true(n > 0);
+        if (!k) {
+            n0 = n;
+            first = malloc(n * arity * sizeof *first);
+            memcpy(first, t, n * arity * sizeof *t);
+        } else {
+            assert_int_equal(n, n0);
+            assert_memory_equal(t, first, n * arity * sizeof *t);
+        }
+        engine_free(e);
+    }
+    free(first);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_allocation_ground),
@@ -375,6 +506,9 @@ int main(void) {
         cmocka_unit_test(test_clone),
         cmocka_unit_test(test_compiled_loop),
         cmocka_unit_test(test_two_threads),
+        cmocka_unit_test(test_walk),
+        cmocka_unit_test(test_random_joint),
+        cmocka_unit_test(test_query_static),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
