@@ -236,8 +236,9 @@ uint32_t engine_goals(engine_t *e, const eng_state_t *s, uint32_t role, const te
 }
 
 int engine_goal_value(engine_t *e, const eng_state_t *s, uint32_t role) {
-    term_t v = engine_goal(e, s, role);
-    return v == TERM_NONE ? -1 : term_number(e->g->ts, v);
+    const term_t *vals;
+    uint32_t n = engine_goals(e, s, role, &vals);
+    return term_highest_number(e->g->ts, vals, n);
 }
 
 void engine_next(engine_t *e, const eng_state_t *s, const term_t *joint, eng_state_t *out) {

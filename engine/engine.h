@@ -80,7 +80,9 @@ term_t engine_goal(engine_t *e, const eng_state_t *s, uint32_t role);
 /* Every goal value of the role that holds (none, one, or several in a defective game);
  * *values owned by e. */
 uint32_t engine_goals(engine_t *e, const eng_state_t *s, uint32_t role, const term_t **values);
-/* Goal as an integer; -1 when undefined or not a number. */
+/* Goal as an integer; -1 when undefined or not a number. When the rules derive several
+ * values (a defective game) the highest (gdl/term.h term_highest_number): the one reading
+ * of the project, the same as backward search's goal(R, 100) and the solver's. */
 int engine_goal_value(engine_t *e, const eng_state_t *s, uint32_t role);
 /* The successor for a joint move (one legal move per role, in role order). */
 void engine_next(engine_t *e, const eng_state_t *s, const term_t *joint, eng_state_t *out);

@@ -381,10 +381,11 @@ static uint32_t g_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t
     }
     eval_goals(ge);
     for (uint32_t r = 0; r < nr; r++) {
-        int v = -1, n = 0;
+        int v = -1;
         for (uint32_t k = 0; k < net->n_goals[r]; k++)
-            if (ge->vals[net->goals[r][k].node]) v = net->goals[r][k].value, n++;
-        goals[r] = n == 1 ? v : -1;
+            if (ge->vals[net->goals[r][k].node] && net->goals[r][k].value > v)
+                v = net->goals[r][k].value; /* several: the highest (term_highest_number) */
+        goals[r] = v;
     }
     if (!ge->k.playout) store_inputs(ge, s);
     memcpy(ge->cur, s->bits, e->n_words * sizeof *s->bits);

@@ -1157,8 +1157,9 @@ term_t reason_goal(reasoner_t *r, const state_t *s, uint32_t role) {
 }
 
 int reason_goal_value(reasoner_t *r, const state_t *s, uint32_t role) {
-    term_t v = reason_goal(r, s, role);
-    return v == TERM_NONE ? -1 : term_number(r->ts, v);
+    const term_t *vals;
+    uint32_t n = reason_goals(r, s, role, &vals);
+    return term_highest_number(r->ts, vals, n);
 }
 
 void reason_next(reasoner_t *r, const state_t *s, const term_t *joint, state_t *out) {

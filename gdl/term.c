@@ -83,6 +83,15 @@ int term_number(const term_store_t *ts, term_t t) {
     return x;
 }
 
+int term_highest_number(const term_store_t *ts, const term_t *t, uint32_t n) {
+    int best = -1;
+    for (uint32_t k = 0; k < n; k++) {
+        int v = term_number(ts, t[k]);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
 term_store_t *term_store_new(void) {
     term_store_t *ts = xcalloc(1, sizeof *ts);
     ts->n_syms = 1; /* symbol 0 is SYM_NONE */

@@ -87,6 +87,10 @@ size_t term_sym_count(const term_store_t *ts);
 /* The value of a symbol written as a decimal number (a goal value), -1 when t is no such
  * symbol or the number passes 100,000. */
 int term_number(const term_store_t *ts, term_t t);
+/* The highest term_number among n terms, -1 when none is a number: a role's goal value
+ * when its goal rules derive several (a defect the reference game master rejects; the
+ * project reads it as the highest, as backward search's goal(R, 100) claims do). */
+int term_highest_number(const term_store_t *ts, const term_t *t, uint32_t n);
 
 term_t term_const(term_store_t *ts, sym_t s);
 term_t term_var(term_store_t *ts, uint32_t number);

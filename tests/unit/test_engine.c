@@ -492,6 +492,63 @@ static void test_query_static(void **state) {
         engine_free(e);
     }
     free(first);
+/* (the same game as test_regress_sound.c) A defective goal: when a picks x, a's goal rules derive
+ * 100 and 0 at once (the reference game master rejects such a state). The project reads it one way
+ * everywhere: the highest value counts (engine_goal_value), so the state is a win for a, as α_0's
+ * goal(a, 100) claims; a plays x, b waits, the match ends. */
+static const char *const ambiguous_goal_game =
+    "(role a) (role b) (init (control a))\n"
+    "(<= (legal a (pick x)) (true (control a))) (<= (legal a (pick y)) (true (control a)))\n"
+    "(<= (legal a noop) (true (control b))) (<= (legal b noop) (true (control a)))\n"
+    "(<= (legal b wait) (true (control b)))\n"
+    "(<= (next (chose ?m)) (does a (pick ?m))) (<= (next (chose ?m)) (true (chose ?m)))\n"
+    "(<= (next (control b)) (true (control a))) (<= (next over) (true (control b)))\n"
+    "(<= terminal (true over))\n"
+    "(<= (goal a 100) (true (chose x))) (<= (goal a 0) (true (chose x)))\n"
+    "(<= (goal a 50) (true (chose y)))\n"
+    "(<= (goal b 0) (true (chose x))) (<= (goal b 50) (true (chose y)))\n";
+
+/* Every backend reads the ambiguous goal as the highest value, in engine_goal_value and in
+ * a playout's goals. */
+static void test_ambiguous_goal_value(void **state) {
+    (void)state;
+    game_t *g = load_text(ambiguous_goal_game);
+    assert_non_null(g);
+    engine_kind_t kinds[] = {ENGINE_INTERP, ENGINE_GROUND, ENGINE_COMPILED};
+    for (int k = 0; k < 3; k++) {
+        engine_t *e = engine_new(g, kinds[k], stderr);
+        assert_int_equal(engine_kind(e), kinds[k]);
+        eng_state_t *s = engine_state_new(e), *t = engine_state_new(e);
+        engine_initial(e, s);
+        term_t joint[2];
+        const term_t *mv;
+        uint32_t n = engine_legal(e, s, 0, &mv);
+        assert_int_equal(n, 2);
+        joint[0] = mv[0]; /* (pick x): canonical order */
+        engine_legal(e, s, 1, &mv);
+        joint[1] = mv[0];
+        engine_next(e, s, joint, t);
+        engine_legal(e, t, 0, &mv);
+        joint[0] = mv[0];
+        engine_legal(e, t, 1, &mv);
+        joint[1] = mv[0];
+        engine_next(e, t, joint, s);
+        assert_true(engine_terminal(e, s));
+        const term_t *vals;
+        assert_int_equal(engine_goals(e, s, 0, &vals), 2);
+        assert_int_equal(engine_goal_value(e, s, 0), 100);
+        assert_int_equal(engine_goal_value(e, s, 1), 0);
+        /* playouts: a's goal is 100 after x, 50 after y; never -1 */
+        splitmix_t rng = {7};
+        int goals[2];
+        for (int i = 0; i < 20; i++) {
+            engine_initial(e, t);
+            engine_playout(e, t, &rng, 100, goals);
+            assert_true(goals[0] == 100 || goals[0] == 50);
+        }
+        engine_state_free(s), engine_state_free(t);
+        engine_free(e);
+    }
     game_free(g);
 }
 
@@ -509,6 +566,7 @@ int main(void) {
         cmocka_unit_test(test_walk),
         cmocka_unit_test(test_random_joint),
         cmocka_unit_test(test_query_static),
+        cmocka_unit_test(test_ambiguous_goal_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
