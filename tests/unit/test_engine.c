@@ -492,6 +492,8 @@ static void test_query_static(void **state) {
         engine_free(e);
     }
     free(first);
+}
+
 /* (the same game as test_regress_sound.c) A defective goal: when a picks x, a's goal rules derive
  * 100 and 0 at once (the reference game master rejects such a state). The project reads it one way
  * everywhere: the highest value counts (engine_goal_value), so the state is a win for a, as α_0's
