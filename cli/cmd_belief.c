@@ -27,24 +27,19 @@ static const char *const belief_help =
 
 typedef struct {
     game_t *g;
-    reasoner_t *r;
-    FILE *in; /* moves file, or NULL: random */
+    engine_t *e; /* the interpreter plays the match */
+    FILE *in;    /* moves file, or NULL: random */
     const char *file;
     int line;
     splitmix_t rng;
 } mover_t;
 
 /* The next joint move into joint: false at the end of the file or on an error (printed). */
-static bool next_joint(mover_t *m, const state_t *s, term_t *joint, bool *error) {
+static bool next_joint(mover_t *m, const eng_state_t *s, term_t *joint, bool *error) {
     *error = false;
     if (!m->in) {
-        for (uint32_t k = 0; k < m->g->n_roles; k++) {
-            const term_t *mv;
-            uint32_t n = reason_legal(m->r, s, k, &mv);
-            if (!n) return *error = true, false;
-            joint[k] = mv[splitmix_next(&m->rng) % n];
-        }
-        return true;
+        *error = !engine_random_joint(m->e, s, &m->rng, joint);
+        return !*error;
     }
     char buf[8192];
     while (fgets(buf, sizeof buf, m->in)) {
@@ -58,7 +53,7 @@ static bool next_joint(mover_t *m, const state_t *s, term_t *joint, bool *error)
         uint32_t i = 0;
         for (const sexp_t *e = ok ? doc.first : NULL; e; e = e->next, i++)
             if ((joint[i] = game_ground_term(m->g, e)) == TERM_NONE ||
-                !reason_is_legal(m->r, s, i, joint[i]))
+                !engine_is_legal(m->e, s, i, joint[i]))
                 ok = false;
         sexp_doc_free(&doc);
         diag_fini(&d);
@@ -107,20 +102,27 @@ static void print_moves(const game_t *g, const term_t *joint) {
 }
 
 /* How the match ended: every role's goal value (-1 when it has none). */
-static void print_goals(const game_t *g, reasoner_t *r, const state_t *s) {
+static void print_goals(const game_t *g, engine_t *e, const eng_state_t *s) {
     printf("terminal goals");
     for (uint32_t k = 0; k < g->n_roles; k++)
-        printf(" %d", reason_goal_value(r, s, k));
+        printf(" %d", engine_goal_value(e, s, k));
     printf("\n");
 }
 
 static int run(game_t *g, uint32_t role, mover_t *m, uint64_t cap, bool quiet) {
     strbuf_t err;
     sb_init(&err);
-    bnet_t *net = bnet_new(g, 4000000, 0, &err);
+    /* the game grounded once, for the belief reasoner (up to 4 million atoms) */
+    ground_opts_t opts = ground_default_opts();
+    opts.max_atoms = 4000000;
+    char why[256] = "";
+    gnet_t *gn = gnet_new(g, &opts, why, sizeof why);
+    if (!gn) sb_printf(&err, "the game does not ground (%s)", why);
+    bnet_t *net = gn ? bnet_new(g, gn, &err) : NULL;
     if (!net) {
         fprintf(stderr, "ggp belief: %s\n", sb_str(&err));
         sb_fini(&err);
+        gnet_free(gn);
         return 1;
     }
     sb_fini(&err);
@@ -134,10 +136,8 @@ static int run(game_t *g, uint32_t role, mover_t *m, uint64_t cap, bool quiet) {
                sb_str(&name));
         sb_fini(&name);
     }
-    state_t s, nx;
-    state_init(&s);
-    state_init(&nx);
-    reason_initial(m->r, &s);
+    eng_state_t *s = engine_state_new(m->e), *nx = engine_state_new(m->e);
+    engine_initial(m->e, s);
     term_t *joint = xcalloc(g->n_roles, sizeof *joint);
     int rc = 0;
     bool error = false;
@@ -150,27 +150,29 @@ static int run(game_t *g, uint32_t role, mover_t *m, uint64_t cap, bool quiet) {
         }
         print_step(b, g, cap, quiet);
         fflush(stdout);
-        if (reason_terminal(m->r, &s)) {
-            print_goals(g, m->r, &s);
+        if (engine_terminal(m->e, s)) {
+            print_goals(g, m->e, s);
             break;
         }
-        if (!next_joint(m, &s, joint, &error)) break;
+        if (!next_joint(m, s, joint, &error)) break;
         print_moves(g, joint);
         const term_t *pc;
-        uint32_t np = reason_sees(m->r, &s, joint, role, &pc);
+        uint32_t np = engine_sees(m->e, s, joint, role, &pc);
         term_t *copy = xmalloc((np + 1) * sizeof *copy);
         if (np) memcpy(copy, pc, np * sizeof *pc); /* pc may be NULL when nothing is seen */
         bsmt_observe(b, joint[role], copy, np);
         free(copy);
-        reason_next(m->r, &s, joint, &nx);
-        state_copy(&s, &nx);
+        engine_next(m->e, s, joint, nx);
+        eng_state_t *t = s;
+        s = nx, nx = t;
     }
     if (error) rc = 1;
     free(joint);
-    state_fini(&s);
-    state_fini(&nx);
+    engine_state_free(s);
+    engine_state_free(nx);
     bsmt_free(b);
     bnet_free(net);
+    gnet_free(gn);
     return rc;
 }
 
@@ -210,7 +212,7 @@ int cmd_belief(int argc, char **argv) {
     for (uint32_t k = 0; k < g->n_roles; k++)
         if (!strcmp(term_sym_name(g->ts, term_sym(g->ts, g->roles[k])), role_s)) role = (int)k;
     int rc = 2;
-    mover_t m = {.g = g, .r = reason_new(g), .file = moves, .rng = {seed}};
+    mover_t m = {.g = g, .e = engine_new(g, ENGINE_INTERP, NULL), .file = moves, .rng = {seed}};
     if (role < 0) {
         fprintf(stderr, "ggp belief: %s is not a role of %s\n", role_s, path);
     } else if (moves && !(m.in = strcmp(moves, "-") ? fopen(moves, "r") : stdin)) {
@@ -220,7 +222,7 @@ int cmd_belief(int argc, char **argv) {
         rc = run(g, (uint32_t)role, &m, cap ? cap : 1, quiet);
     }
     if (m.in && m.in != stdin) fclose(m.in);
-    reason_free(m.r);
+    engine_free(m.e);
     game_free(g);
     return rc;
 }

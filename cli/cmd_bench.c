@@ -6,7 +6,7 @@
 #include "base/clock.h"
 #include "base/rng.h"
 #include "cli/commands.h"
-#include "engine/reason.h"
+#include "engine/engine.h"
 #include "gdl/validate.h"
 
 static const char *const bench_help =

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "engine/reason.h"
+#include "engine/engine.h"
 #include "gdl/validate.h"
 
 static const char *const check_help =
@@ -19,14 +19,16 @@ static void print_facts(game_t *g) {
     for (uint32_t i = 0; i < g->n_roles; i++)
         printf(" %s", term_sym_name(ts, term_sym(ts, g->roles[i])));
     printf("\nrules %zu (written %u)\n", g->n_rules, g->n_written);
-    reasoner_t *r = reason_new(g);
+    engine_t *e = engine_new(g, ENGINE_INTERP, NULL); /* nothing to ground for one state */
+    eng_state_t *es = engine_state_new(e);
     state_t s;
     state_init(&s);
-    reason_initial(r, &s);
+    engine_initial(e, es);
+    engine_state_terms(e, es, &s);
     uint32_t actions = 0;
     for (uint32_t i = 0; i < g->n_roles; i++) {
         const term_t *m;
-        actions += reason_legal(r, &s, i, &m);
+        actions += engine_legal(e, es, i, &m);
     }
     printf("fluents %u (initial state)\nactions %u (legal initially, all roles)\n", s.n, actions);
     printf("gdl %s\n", g->gdl2 ? "GDL-II" : "GDL");
@@ -40,7 +42,8 @@ static void print_facts(game_t *g) {
         }
     printf("%s\n", nrec ? "" : " none");
     state_fini(&s);
-    reason_free(r);
+    engine_state_free(es);
+    engine_free(e);
 }
 
 int cmd_check(int argc, char **argv) {

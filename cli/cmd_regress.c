@@ -5,7 +5,6 @@
 #include <strings.h>
 
 #include "cli/commands.h"
-#include "engine/reason.h"
 #include "gdl/validate.h"
 
 #include "base/clock.h"
@@ -126,11 +125,11 @@ static void on_step(void *ctx, int side, uint32_t i, const regress_step_t *st) {
 }
 
 /* --check: every formula on every reachable state, against the exact solver. */
-static int run_check(game_t *g, reasoner_t *r, regress_t *rg, uint32_t role, bool z3,
-                     uint32_t max_states) {
+static int run_check(engine_t *e, regress_t *rg, uint32_t role, bool z3, uint32_t max_states) {
+    game_t *g = engine_game(e);
     char err[200];
     double t0 = now_seconds();
-    verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, max_states, err, sizeof err);
+    verify_t *v = verify_new(e, regress_shape_of(rg)->noop, max_states, err, sizeof err);
     if (!v) {
         fprintf(stderr, "ggp regress: --check: %s\n", err);
         return 3;
@@ -186,53 +185,36 @@ static void eval_hits(hits_t *h, const match_state_t *ms, double limit) {
     h->seconds += now_seconds() - t0;
 }
 
-/* Plays n seeded random matches (each role a uniformly random legal move), calling
- * on_state with every state visited, the terminal one included; stops at `deadline`
- * (now_seconds() time; 0: none). Returns how many matches it started. */
-static uint32_t walk_random(game_t *g, reasoner_t *r, uint32_t n, uint64_t seed, double deadline,
-                            void (*on_state)(void *ctx, const state_t *s), void *ctx) {
-    state_t s, t;
-    state_init(&s);
-    state_init(&t);
-    splitmix_t rng = {seed};
-    uint32_t played = 0;
-    for (; played < n && (!deadline || now_seconds() < deadline); played++) {
-        reason_initial(r, &s);
-        for (uint32_t ply = 0; ply < 10000 && (!deadline || now_seconds() < deadline); ply++) {
-            on_state(ctx, &s);
-            if (reason_terminal(r, &s)) break;
-            term_t joint[16];
-            for (uint32_t k = 0; k < g->n_roles && k < 16; k++) {
-                const term_t *mv;
-                uint32_t nm = reason_legal(r, &s, k, &mv);
-                joint[k] = nm ? mv[splitmix_next(&rng) % nm] : TERM_NONE;
-            }
-            reason_next(r, &s, joint, &t);
-            state_copy(&s, &t);
-        }
-    }
-    state_fini(&s);
-    state_fini(&t);
-    return played;
-}
-
 typedef struct {
     const term_store_t *ts;
     match_state_t *ms;
+    state_t terms;
     hits_t *h[2];
     uint32_t nf[2];
     double limit;
 } hits_walk_t;
 
-static void hits_on_state(void *ctx, const state_t *s) {
+static engine_walk_next_t hits_on_state(void *ctx, engine_t *e, const eng_state_t *s,
+                                        uint32_t ply) {
+    (void)ply;
     hits_walk_t *w = ctx;
-    match_state_set(w->ms, w->ts, s);
+    engine_state_terms(e, s, &w->terms);
+    match_state_set(w->ms, w->ts, &w->terms);
     for (int side = 0; side < 2; side++)
         for (uint32_t i = 0; i < w->nf[side]; i++)
             eval_hits(&w->h[side][i], w->ms, w->limit);
+    return ENGINE_WALK_ON;
 }
 
-static void run_hits(game_t *g, reasoner_t *r, regress_t *rg, uint32_t n, double limit) {
+/* n seeded random matches, every state visited, the terminal one included (--hits and
+ * --verify). */
+static engine_walk_t random_matches(uint32_t n, double deadline) {
+    return (engine_walk_t){
+        .matches = n, .max_plies = 10000, .deadline = deadline, .terminal = true};
+}
+
+static void run_hits(engine_t *e, regress_t *rg, uint32_t n, double limit) {
+    game_t *g = engine_game(e);
     uint32_t nf[2] = {regress_count(rg, 0), regress_count(rg, 1)};
     hits_t *h[2];
     for (int side = 0; side < 2; side++) {
@@ -243,7 +225,10 @@ static void run_hits(game_t *g, reasoner_t *r, regress_t *rg, uint32_t n, double
     hits_walk_t w = {.ts = g->ts, .ms = match_state_new(), .limit = limit};
     for (int side = 0; side < 2; side++)
         w.h[side] = h[side], w.nf[side] = nf[side];
-    walk_random(g, r, n, 0x417, 0, hits_on_state, &w);
+    splitmix_t rng = {0x417};
+    engine_walk_t walk = random_matches(n, 0);
+    engine_walk(e, &rng, &walk, hits_on_state, &w);
+    state_fini(&w.terms);
     for (int side = 0; side < 2; side++) {
         for (uint32_t i = 0; i < nf[side]; i++) {
             const hits_t *x = &h[side][i];
@@ -262,13 +247,18 @@ typedef struct {
     state_t *all;
     uint64_t *hashes;
     uint32_t count, cap;
+    state_t terms; /* the state visited */
 } distinct_t;
 
-static void add_distinct(void *ctx, const state_t *s) {
+static engine_walk_next_t add_distinct(void *ctx, engine_t *e, const eng_state_t *es,
+                                       uint32_t ply) {
+    (void)ply;
     distinct_t *d = ctx;
+    state_t *s = &d->terms;
+    engine_state_terms(e, es, s);
     uint64_t h = state_hash(s);
     for (uint32_t k = 0; k < d->count; k++)
-        if (d->hashes[k] == h && state_equal(&d->all[k], s)) return;
+        if (d->hashes[k] == h && state_equal(&d->all[k], s)) return ENGINE_WALK_ON;
     if (d->count == d->cap) {
         d->cap = d->cap ? 2 * d->cap : 256;
         d->all = xrealloc(d->all, d->cap * sizeof *d->all);
@@ -277,14 +267,18 @@ static void add_distinct(void *ctx, const state_t *s) {
     state_init(&d->all[d->count]);
     state_copy(&d->all[d->count], s);
     d->hashes[d->count++] = h;
+    return ENGINE_WALK_ON;
 }
 
 /* The distinct states of n seeded random matches (--verify). */
-static uint32_t random_states(game_t *g, reasoner_t *r, uint32_t n, uint64_t seed, double deadline,
+static uint32_t random_states(engine_t *e, uint32_t n, uint64_t seed, double deadline,
                               uint32_t *played, state_t **out) {
     distinct_t d = {0};
-    *played = walk_random(g, r, n, seed, deadline, add_distinct, &d);
+    splitmix_t rng = {seed};
+    engine_walk_t walk = random_matches(n, deadline);
+    *played = engine_walk(e, &rng, &walk, add_distinct, &d).matches;
     free(d.hashes);
+    state_fini(&d.terms);
     *out = d.all;
     return d.count;
 }
@@ -296,19 +290,19 @@ typedef struct {
 } verify_opts_t;
 
 /* --verify: every formula on the states of random matches, against the bounded search. */
-static int run_verify(game_t *g, reasoner_t *r, regress_t *rg, uint32_t role,
-                      const verify_opts_t *vo) {
+static int run_verify(engine_t *e, regress_t *rg, uint32_t role, const verify_opts_t *vo) {
+    game_t *g = engine_game(e);
     state_t *states;
     uint32_t played;
     uint32_t n =
-        random_states(g, r, vo->matches, vo->seed, now_seconds() + vo->seconds, &played, &states);
+        random_states(e, vo->matches, vo->seed, now_seconds() + vo->seconds, &played, &states);
     printf("# verify matches=%u seed=%llu states=%u nodes_per_search=%llu\n", vo->matches,
            (unsigned long long)vo->seed, n, (unsigned long long)vo->max_nodes);
     if (played < vo->matches)
-        printf("# verify: the reasoner is slow here: %u of %u matches played within %.0f s "
+        printf("# verify: the engine is slow here: %u of %u matches played within %.0f s "
                "(the last one cut short)\n",
                played, vo->matches, vo->seconds);
-    bounded_t *b = bounded_new(g, r, regress_shape_of(rg)->noop);
+    bounded_t *b = bounded_new(e, regress_shape_of(rg)->noop);
     int rc = 0;
     for (int side = 0; side < 2; side++)
         for (uint32_t i = 0; i < regress_count(rg, side); i++) {
@@ -440,7 +434,9 @@ int cmd_regress(int argc, char **argv) {
         game_free(g);
         return 2;
     }
-    reasoner_t *r = reason_new(g);
+    /* the interpreter: backward search reads the rules as written (--cost makes an engine
+     * of its own) */
+    engine_t *e = engine_new(g, ENGINE_INTERP, NULL);
     regress_opts_t o;
     regress_default_opts(&o);
     o.budget = budget;
@@ -450,7 +446,7 @@ int cmd_regress(int argc, char **argv) {
     o.use_mutexes = mutexes;
     o.ground_moves = ground;
     char err[320];
-    regress_t *rg = regress_new(g, r, (uint32_t)ri, &o, err, sizeof err);
+    regress_t *rg = regress_new(e, (uint32_t)ri, &o, err, sizeof err);
     int rc = 0;
     if (!rg) {
         fprintf(stderr, "ggp regress: %s: %s\n", path, err);
@@ -472,24 +468,23 @@ int cmd_regress(int argc, char **argv) {
         }
         print_ctx_t pc = {.ts = g->ts, .print = print};
         if (!regress_run(rg, on_step, &pc)) print_dropped(rg);
-        if (hits) run_hits(g, r, rg, (uint32_t)hits, hits_seconds);
-        if (check) rc = run_check(g, r, rg, (uint32_t)ri, z3, (uint32_t)max_states);
+        if (hits) run_hits(e, rg, (uint32_t)hits, hits_seconds);
+        if (check) rc = run_check(e, rg, (uint32_t)ri, z3, (uint32_t)max_states);
         if (verify) {
             verify_opts_t vo = {.matches = (uint32_t)verify,
                                 .seed = seed,
                                 .max_nodes = verify_nodes,
                                 .seconds = verify_seconds};
-            int vrc = run_verify(g, r, rg, (uint32_t)ri, &vo);
+            int vrc = run_verify(e, rg, (uint32_t)ri, &vo);
             if (vrc) rc = vrc;
         }
         if (cost) {
-            int crc =
-                regress_cost(g, r, (uint32_t)ri, budget, rg, engine, (uint32_t)cost, cost_share);
+            int crc = regress_cost(g, (uint32_t)ri, budget, rg, engine, (uint32_t)cost, cost_share);
             if (crc) rc = crc;
         }
         regress_free(rg);
     }
-    reason_free(r);
+    engine_free(e);
     game_free(g);
     return rc;
 }

@@ -4,7 +4,6 @@
 
 #include "cli/commands.h"
 #include "engine/engine.h"
-#include "engine/reason.h"
 #include "gdl/validate.h"
 
 #include "base/clock.h"
@@ -50,21 +49,20 @@ int cmd_solve(int argc, char **argv) {
     }
     game_t *g = cli_load_game(path);
     if (!g) return 1;
-    reasoner_t *r = reason_new(g);
     char err[200];
     double t0 = now_seconds();
     engine_t *e = engine_new(g, kind, stderr);
-    solve_t *s = solve_new_engine(
-        e, (uint32_t)(max_states > UINT32_MAX - 1 ? UINT32_MAX - 1 : max_states), err, sizeof err);
-    engine_free(e);
+    solve_t *s = solve_new(e, (uint32_t)(max_states > UINT32_MAX - 1 ? UINT32_MAX - 1 : max_states),
+                           err, sizeof err);
     if (!s) {
         fprintf(stderr, "ggp solve: %s: %s\n", path, err);
-        reason_free(r);
+        engine_free(e);
         game_free(g);
         return 3;
     }
     shape_t sh;
-    regress_shape(g, r, 16, 1, &sh);
+    regress_shape(e, 16, 1, 0, &sh);
+    engine_free(e);
     solve_rounds(s, sh.supported ? sh.noop : NULL);
     term_store_t *ts = g->ts;
     uint32_t n = solve_count(s);
@@ -102,7 +100,6 @@ int cmd_solve(int argc, char **argv) {
         printf(" none:%u\n", none);
     }
     solve_free(s);
-    reason_free(r);
     game_free(g);
     return 0;
 }

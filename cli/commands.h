@@ -20,8 +20,8 @@ int cmd_solve(int argc, char **argv);
 int cmd_accuracy(int argc, char **argv);
 #include "engine/engine.h"
 #include "regress/regress.h"
-int regress_cost(game_t *g, reasoner_t *r, uint32_t role, double budget, regress_t *rg,
-                 engine_kind_t kind, uint32_t playouts, double share);
+int regress_cost(game_t *g, uint32_t role, double budget, regress_t *rg, engine_kind_t kind,
+                 uint32_t playouts, double share);
 int cmd_belief(int argc, char **argv);
 
 /* Shared option helpers: true when argv[*i] is name, taking its value into *value. */

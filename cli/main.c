@@ -17,7 +17,7 @@ static const command_t commands[] = {
     {"bench", cmd_bench, "random playouts per second"},
     {"ground", cmd_ground,
      "the grounded network of a game; --check compares it with the interpreter"},
-    {"perft", cmd_perft, "count move sequences to a depth (reasoner correctness check)"},
+    {"perft", cmd_perft, "count move sequences to a depth (engine correctness check)"},
     {"serve", cmd_serve, "play GGP matches over HTTP for a game master"},
     {"match", cmd_match, "run matches between local and HTTP players (a game master)"},
     {"regress", cmd_regress, "lifted backward search: win formulas alpha_i/beta_i per round"},

@@ -40,7 +40,8 @@ struct engine {
     const engine_ops_t *ops;
     engine_kind_t kind;
     game_t *g;
-    uint32_t n_words; /* state words (0: term states) */
+    uint32_t n_words;  /* state words (0: term states) */
+    const gnet_t *net; /* the ground backends' network (NULL: the interpreter) */
     double ground_seconds, compile_seconds;
     /* engine_query without ops->query: the rules evaluator, made on first use, and the
      * state it was last given as terms */

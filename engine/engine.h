@@ -48,9 +48,6 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
  * seconds (then only limits up to S fall back at once). Deleting it makes the next load
  * try again. */
 void engine_noground_marker(const game_t *g, char *out, size_t n);
-/* The interpreter backend over an existing reasoner (not owned): going (issue 21). */
-struct reasoner;
-engine_t *engine_wrap(struct reasoner *r);
 /* Another engine on the same network or rules, for another thread. */
 engine_t *engine_clone(const engine_t *e);
 void engine_free(engine_t *e);

@@ -31,3 +31,7 @@ uint32_t engine_fluent_bits(engine_t *e, term_t **out) {
 const uint64_t *engine_state_words(const eng_state_t *s) {
     return s->is_bits ? s->bits : NULL;
 }
+
+const gnet_t *engine_network(const engine_t *e) {
+    return e->net;
+}

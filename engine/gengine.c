@@ -442,6 +442,7 @@ engine_t *gengine_new(game_t *g, gnet_t *net, const gnet_kernels_t *kernels, voi
                           .kind = kernels ? ENGINE_COMPILED : ENGINE_GROUND,
                           .g = g,
                           .n_words = (net->n_fluents + 63) / 64 + 1,
+                          .net = net,
                           .ground_seconds = net->seconds};
     ge->net = net, ge->owns = true, ge->handle = handle;
     if (kernels) ge->k = *kernels;

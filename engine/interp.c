@@ -10,7 +10,6 @@
 typedef struct {
     engine_t base;
     reasoner_t *r;
-    bool owns;
 } interp_t;
 
 static reasoner_t *R(engine_t *e) {
@@ -18,7 +17,7 @@ static reasoner_t *R(engine_t *e) {
 }
 
 static void interp_free(engine_t *e) {
-    if (((interp_t *)e)->owns) reason_free(R(e));
+    reason_free(R(e));
     free(e);
 }
 
@@ -96,18 +95,9 @@ static const engine_ops_t interp_ops = {
     .playout = interp_playout,
 };
 
-static engine_t *interp_make(game_t *g, reasoner_t *r, bool owns) {
+engine_t *interp_new(game_t *g) {
     interp_t *in = xcalloc(1, sizeof *in);
     in->base = (engine_t){.ops = &interp_ops, .kind = ENGINE_INTERP, .g = g};
-    in->r = r;
-    in->owns = owns;
+    in->r = reason_new(g);
     return &in->base;
-}
-
-engine_t *interp_new(game_t *g) {
-    return interp_make(g, reason_new(g), true);
-}
-
-engine_t *engine_wrap(reasoner_t *r) {
-    return interp_make((game_t *)reason_game(r), r, false);
 }

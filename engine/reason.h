@@ -10,8 +10,9 @@
  * Results returned through pointers live in the reasoner until its next call.
  * A reasoner is used by one thread at a time (it builds terms in the game's store).
  *
- * Everything above engine/ plays through engine.h, where this is the interpreter backend
- * (interp.c). */
+ * Included inside engine/ only (and by the reasoner's own tests; scripts/check_layers.sh
+ * checks it): everything above plays through engine.h, where this is the interpreter
+ * backend (interp.c). */
 #ifndef ENGINE_REASON_H
 #define ENGINE_REASON_H
 

@@ -15,13 +15,14 @@
  *          of the other role (0), for the i the formulas reached: the best the formulas
  *          could give.
  * Accuracy rollouts walk the solver's state graph (solve_successors): the same random
- * process as the reasoner's, much faster, so that 10,000 rollouts on every position fit
+ * process as the engine's, much faster, so that 10,000 rollouts on every position fit
  * the time budget. lbs_check is deterministic, so it runs once per distinct state and is
  * remembered; the real per-step cost is measured separately with engine rollouts that
  * check every state (the "cost" rows).
  *
  * What plays runs on the engine (engine.h, --engine): the solver, the random matches of
- * random:N, UCT and the cost rollouts; backward search works on the reasoner's terms.
+ * random:N, UCT, the cost rollouts and backward search (whose vocabulary, and the hook's
+ * choice of formulas, are the engine's: on a ground engine, by their cost on bitsets).
  * The solver sorts legal moves in one canonical order and random_position does too, so
  * every row but the timed cost rows and the MCTS rows (UCT and its playouts draw moves in
  * the engine's own order) is the same on every engine for a seed. */
@@ -32,7 +33,6 @@
 
 #include "cli/commands.h"
 #include "engine/engine.h"
-#include "engine/reason.h"
 #include "gdl/validate.h"
 
 #include "base/clock.h"
@@ -213,8 +213,7 @@ typedef struct {
 typedef struct {
     acc_opts_t o;
     game_t *g;
-    reasoner_t *r; /* for backward search */
-    engine_t *e;   /* for what plays */
+    engine_t *e; /* for what plays */
     lbs_t *lbs;
     uint32_t role, other;
     uint64_t mask_alpha, mask_beta; /* W_i bits the formulas reached */
@@ -408,7 +407,7 @@ static void mcts_search(acc_t *a, batch_t *b, uint32_t id, uint32_t mover, const
     uint32_t nm = solve_legal(b->s, id, mover, &moves);
     for (int mode = 0; mode < N_MODES; mode++) {
         hook_ctx_t h = {a, b, mode, mover != a->role};
-        uct_t *u = uct_new_engine(a->g, a->e, mover, splitmix_next(&a->rng));
+        uct_t *u = uct_new(a->e, mover, splitmix_next(&a->rng));
         if (mode != M_PLAIN) uct_set_hook(u, accuracy_hook, &h);
         for (uint32_t k = 0; k < a->o.n_iters; k++) {
             uct_clear(u);
@@ -456,7 +455,7 @@ static void keep_for_cost(acc_t *a, const state_t *s) {
 
 static void prepare_rounds(acc_t *a, solve_t *s) {
     shape_t sh;
-    regress_shape(a->g, a->r, 16, a->o.seed, &sh);
+    regress_shape(a->e, 16, a->o.seed, 0, &sh);
     solve_rounds(s, sh.supported ? sh.noop : NULL);
 }
 
@@ -469,7 +468,7 @@ static bool is_position(const acc_t *a, const solve_t *s, uint32_t id) {
 static int run_whole(acc_t *a) {
     char err[200];
     double t0 = now_seconds();
-    solve_t *s = solve_new_engine(a->e, a->o.max_states, err, sizeof err);
+    solve_t *s = solve_new(a->e, a->o.max_states, err, sizeof err);
     if (!s) {
         fprintf(stderr, "ggp accuracy: %s: %s\n", a->o.path, err);
         return 3;
@@ -502,37 +501,28 @@ static int run_whole(acc_t *a) {
     return 0;
 }
 
+typedef struct {
+    uint32_t ply;
+    state_t *out;
+    bool found;
+} at_ply_t;
+
+static engine_walk_next_t take_at_ply(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
+    at_ply_t *x = ctx;
+    if (ply < x->ply) return ENGINE_WALK_ON;
+    engine_state_terms(e, s, x->out);
+    x->found = true;
+    return ENGINE_WALK_STOP;
+}
+
 /* A random match from the initial state; true with the state at ply P in out when the
  * match is still running there. Moves are drawn from the canonical order (as the solver
  * sorts them), so that every engine plays the same matches. */
 static bool random_position(acc_t *a, state_t *out) {
-    eng_state_t *s = engine_state_new(a->e), *t = engine_state_new(a->e);
-    engine_initial(a->e, s);
-    term_t joint[a->g->n_roles + 1], buf[256];
-    bool ok = true;
-    for (uint32_t ply = 0; ok && ply <= a->o.ply; ply++) {
-        if (engine_terminal(a->e, s)) ok = false;
-        for (uint32_t k = 0; ok && ply < a->o.ply && k < a->g->n_roles; k++) {
-            const term_t *m;
-            uint32_t n = engine_legal(a->e, s, k, &m);
-            term_t *sorted = n <= 256 ? buf : xmalloc(n * sizeof *sorted);
-            memcpy(sorted, m, n * sizeof *m);
-            term_sort(a->g->ts, sorted, n);
-            if (n == 0)
-                ok = false;
-            else
-                joint[k] = sorted[splitmix_next(&a->rng) % n];
-            if (sorted != buf) free(sorted);
-        }
-        if (ok && ply < a->o.ply) {
-            engine_next(a->e, s, joint, t);
-            engine_state_copy(s, t);
-        }
-    }
-    if (ok) engine_state_terms(a->e, s, out);
-    engine_state_free(s);
-    engine_state_free(t);
-    return ok;
+    at_ply_t x = {.ply = a->o.ply, .out = out};
+    engine_walk_t w = {.matches = 1, .max_plies = a->o.ply + 1, .canonical = true};
+    engine_walk(a->e, &a->rng, &w, take_at_ply, &x);
+    return x.found;
 }
 
 /* random:N: positions from random play, each solved from itself. */
@@ -545,7 +535,7 @@ static int run_random(acc_t *a) {
         if (!random_position(a, &st)) continue; /* the match ended before ply P */
         char err[200];
         double t0 = now_seconds();
-        solve_t *s = solve_new_engine_from(a->e, &st, a->o.max_states, err, sizeof err);
+        solve_t *s = solve_new_from(a->e, &st, a->o.max_states, err, sizeof err);
         if (!s) {
             skipped++;
             continue;
@@ -582,7 +572,7 @@ static void cost_row(acc_t *a, int mode) {
     eng_state_t *s = engine_state_new(a->e), *tmp = engine_state_new(a->e);
     state_t terms;
     state_init(&terms);
-    term_t joint[a->g->n_roles + 1];
+    term_t *joint = xcalloc(a->g->n_roles + 1, sizeof *joint);
     uint64_t n = 0, steps = 0, checks = 0;
     lbs_stats_t st0, st1;
     lbs_stats(a->lbs, &st0);
@@ -596,11 +586,7 @@ static void cost_row(acc_t *a, int mode) {
                 if (mode == M_LBS && lbs_check(a->lbs, &terms, NULL) != 0) break;
                 if (mode == M_HOOK && lbs_hook(a->lbs, &terms) >= 0) break;
             }
-            for (uint32_t k = 0; k < a->g->n_roles; k++) {
-                const term_t *m;
-                uint32_t nm = engine_legal(a->e, s, k, &m);
-                joint[k] = m[splitmix_next(&a->rng) % nm];
-            }
+            if (!engine_random_joint(a->e, s, &a->rng, joint)) break;
             engine_next(a->e, s, joint, tmp);
             engine_state_copy(s, tmp);
             steps++;
@@ -617,6 +603,7 @@ static void cost_row(acc_t *a, int mode) {
     state_fini(&terms);
     engine_state_free(s);
     engine_state_free(tmp);
+    free(joint);
 }
 
 /* ---------------- report ---------------- */
@@ -688,7 +675,7 @@ static bool start_lbs(acc_t *a) {
     lo.budget = a->o.budget;
     lo.confirm = LBS_CONFIRM_Z3;
     char err[300];
-    a->lbs = lbs_new(a->g, a->r, a->role, &lo, err, sizeof err);
+    a->lbs = lbs_new(a->e, a->role, &lo, err, sizeof err);
     if (!a->lbs) {
         fprintf(stderr, "ggp accuracy: %s: %s\n", a->o.path, err);
         return false;
@@ -732,7 +719,6 @@ static int accuracy(acc_opts_t *o) {
         return 2;
     }
     a.role = (uint32_t)role, a.other = 1 - a.role;
-    a.r = reason_new(a.g);
     a.e = engine_new(a.g, o->engine, stderr);
     rc = start_lbs(&a) ? run(&a) : 3;
     for (uint32_t k = 0; k < a.n_cost; k++)
@@ -740,7 +726,6 @@ static int accuracy(acc_opts_t *o) {
     free(a.cost_states);
     if (a.lbs) lbs_free(a.lbs);
     engine_free(a.e);
-    reason_free(a.r);
     game_free(a.g);
     return rc;
 }

@@ -38,36 +38,24 @@ typedef struct {
     uint32_t n;
     double conv, idx; /* seconds per state: to terms, then indexed for the matcher */
     int32_t *hit;     /* the matcher's first disjunct per state (-1: none; -2: not timed) */
-    vocab_t *v;
-    uint32_t *var_bit;
+    vocab_t *v;       /* the engine's fluents */
 } sample_t;
+
+static engine_walk_next_t keep_state(void *ctx, engine_t *e, const eng_state_t *st, uint32_t ply) {
+    (void)ply;
+    sample_t *s = ctx;
+    s->es[s->n] = engine_state_new(e);
+    engine_state_copy(s->es[s->n++], st);
+    return s->n < MAX_STATES ? ENGINE_WALK_ON : ENGINE_WALK_STOP;
+}
 
 static void sample_states(sample_t *s, game_t *g, uint32_t playouts) {
     engine_t *e = s->e;
     s->es = xmalloc(MAX_STATES * sizeof *s->es);
     s->terms = xcalloc(MAX_STATES, sizeof *s->terms);
-    term_t joint[16];
-    eng_state_t *cur = engine_state_new(e), *nx = engine_state_new(e);
     splitmix_t rng = {0xc057};
-    for (uint32_t p = 0; p < playouts && s->n < MAX_STATES; p++) {
-        engine_initial(e, cur);
-        for (uint32_t k = 0; k < 1000 && s->n < MAX_STATES && !engine_terminal(e, cur); k++) {
-            s->es[s->n] = engine_state_new(e);
-            engine_state_copy(s->es[s->n++], cur);
-            bool stuck = false;
-            for (uint32_t r = 0; r < g->n_roles && !stuck; r++) {
-                const term_t *mv;
-                uint32_t m = engine_legal(e, cur, r, &mv);
-                stuck = !m;
-                if (m) joint[r] = mv[splitmix_next(&rng) % m];
-            }
-            if (stuck) break;
-            engine_next(e, cur, joint, nx);
-            engine_state_copy(cur, nx);
-        }
-    }
-    engine_state_free(cur);
-    engine_state_free(nx);
+    engine_walk_t w = {.matches = playouts, .max_plies = 1000};
+    engine_walk(e, &rng, &w, keep_state, s);
     for (uint32_t k = 0; k < s->n; k++) {
         state_init(&s->terms[k]);
         engine_state_terms(e, s->es[k], &s->terms[k]);
@@ -217,11 +205,11 @@ static double hook_time(sample_t *s, lbs_t *l, bool on_bits, uint64_t *hits) {
 /* UCT from the initial state for UCT_SECONDS with the hook at its default budget (3
  * steps), on bitsets or on terms: rollout steps per second and the hook's share of the
  * time, as the search sees them (its clock is around the call, conversion included). */
-static void uct_line(sample_t *s, game_t *g, uint32_t role, lbs_t *l, bool on_bits) {
+static void uct_line(sample_t *s, uint32_t role, lbs_t *l, bool on_bits) {
     lbs_set_hook_cost(l, 3);
     lbs_stats_t ls;
     lbs_stats(l, &ls);
-    uct_t *u = uct_new_engine(g, s->e, role, 1);
+    uct_t *u = uct_new(s->e, role, 1);
     if (on_bits)
         uct_set_state_hook(u, lbs_state_hook, l);
     else
@@ -253,20 +241,15 @@ static void uct_line(sample_t *s, game_t *g, uint32_t role, lbs_t *l, bool on_bi
  * search again under the budget, guarded; no Z3, which is paid per hit, not per step),
  * those the hook takes within `share` of a step on the engine, timed on the sample on
  * bitsets and on terms. */
-static void hook_line(sample_t *s, game_t *g, reasoner_t *r, uint32_t role, double budget,
-                      double share, double step) {
+static void hook_line(sample_t *s, uint32_t role, double budget, double share, double step) {
     lbs_opts_t o;
     lbs_default_opts(&o);
     o.budget = budget;
     o.confirm = LBS_CONFIRM_NONE;
     char err[400];
-    lbs_t *l = lbs_new(g, r, role, &o, err, sizeof err);
+    lbs_t *l = lbs_new(s->e, role, &o, err, sizeof err);
     if (!l) {
         printf("# hook: %s\n", err);
-        return;
-    }
-    if (!lbs_use_engine(l, s->e)) {
-        lbs_free(l);
         return;
     }
     lbs_set_hook_cost(l, share);
@@ -280,27 +263,20 @@ static void hook_line(sample_t *s, game_t *g, reasoner_t *r, uint32_t role, doub
            share, st.n_alpha, st.n_beta, st.hook_alpha, st.hook_beta, st.bit_formulas,
            st.bit_lifted, tb * 1e9, tt * 1e9, step > 0 ? tb / step : 0, step > 0 ? tt / step : 0,
            (unsigned long long)hb, (unsigned long long)ht, hb != ht ? " DIFFERENT" : "");
-    uct_line(s, g, role, l, true);
-    uct_line(s, g, role, l, false);
+    uct_line(s, role, l, true);
+    uct_line(s, role, l, false);
     lbs_free(l);
 }
 
-int regress_cost(game_t *g, reasoner_t *r, uint32_t role, double budget, regress_t *rg,
-                 engine_kind_t kind, uint32_t playouts, double share) {
+int regress_cost(game_t *g, uint32_t role, double budget, regress_t *rg, engine_kind_t kind,
+                 uint32_t playouts, double share) {
     sample_t s = {.e = engine_new(g, kind, stderr)};
     if (engine_kind(s.e) == ENGINE_INTERP) {
         fprintf(stderr, "ggp regress: --cost needs a ground or compiled engine\n");
         engine_free(s.e);
         return 3;
     }
-    if (g->n_roles > 16) return 3;
-    term_t *fl;
-    uint32_t nb = engine_fluent_bits(s.e, &fl);
-    s.v = vocab_from_terms(g->ts, fl, nb);
-    s.var_bit = xmalloc((vocab_count(s.v) + 1) * sizeof *s.var_bit);
-    for (uint32_t b = 0; b < nb; b++)
-        if (fl[b] != TERM_NONE) s.var_bit[vocab_index(s.v, fl[b])] = b;
-    free(fl);
+    s.v = vocab_from_engine(s.e, 0, 0, 0);
     sample_states(&s, g, playouts);
     double step = 1e300;
     for (uint32_t rep = 0; rep < 3; rep++) {
@@ -322,9 +298,9 @@ int regress_cost(game_t *g, reasoner_t *r, uint32_t role, double budget, regress
             double all = -1;
             c[side][i].lifted = m ? lifted_cost(&s, g, m, &done) : 0;
             bitform_t *common =
-                bitform_of_form(s.v, s.var_bit, g->ts, st->f, BF_COMMON, BIT_NODES, BIT_SIZE, 0);
+                bitform_of_form(s.v, g->ts, st->f, BF_COMMON, BIT_NODES, BIT_SIZE, 0);
             bitform_t *disj =
-                bitform_of_form(s.v, s.var_bit, g->ts, st->f, BF_DISJUNCTS, BIT_NODES, BIT_SIZE, 0);
+                bitform_of_form(s.v, g->ts, st->f, BF_DISJUNCTS, BIT_NODES, BIT_SIZE, 0);
             if (common && disj) {
                 c[side][i].bits = bits_cost(&s, common, disj, &all, &disagree);
                 size = bitform_size(common) + bitform_size(disj);
@@ -360,7 +336,7 @@ int regress_cost(game_t *g, reasoner_t *r, uint32_t role, double budget, regress
                shares[k], n[0] ? n[0] - 1 : 0, n[1] ? n[1] - 1 : 0, lf[0], lf[1], bf[0], bf[1]);
     }
     fflush(stdout);
-    hook_line(&s, g, r, role, budget, share, step);
+    hook_line(&s, role, budget, share, step);
     for (uint32_t k = 0; k < s.n; k++) {
         engine_state_free(s.es[k]);
         state_fini(&s.terms[k]);
@@ -370,7 +346,6 @@ int regress_cost(game_t *g, reasoner_t *r, uint32_t role, double budget, regress
     free(s.hit);
     free(c[0]);
     free(c[1]);
-    free(s.var_bit);
     vocab_free(s.v);
     engine_free(s.e);
     return rc;

@@ -23,7 +23,7 @@
 
 struct master {
     game_t *g;
-    reasoner_t *r;
+    engine_t *e; /* the interpreter: the rules as written */
     master_config_t cfg;
     casemap_t spelling;
     char *rules;   /* as sent in START: original spellings, comments dropped */
@@ -123,7 +123,7 @@ master_t *master_new(const char *path, const master_config_t *cfg, strbuf_t *err
     diag_fini(&d);
     master_t *m = xcalloc(1, sizeof *m);
     m->g = g;
-    m->r = reason_new(g);
+    m->e = engine_new(g, ENGINE_INTERP, NULL);
     m->cfg = *cfg;
     m->rng.s = cfg->seed;
     casemap_init(&m->spelling);
@@ -144,7 +144,7 @@ master_t *master_new(const char *path, const master_config_t *cfg, strbuf_t *err
 
 void master_free(master_t *m) {
     if (!m) return;
-    reason_free(m->r);
+    engine_free(m->e);
     game_free(m->g);
     casemap_fini(&m->spelling);
     free(m->rules);
@@ -215,8 +215,9 @@ typedef struct {
     char id[160];
     seat_t *seats;
     uint32_t n_roles, step;
-    state_t state, next;
-    term_t **legal; /* per role, sorted canonically */
+    eng_state_t *cur, *nx; /* the state, and the next one */
+    state_t state;         /* the state as terms (traces) */
+    term_t **legal;        /* per role, sorted canonically */
     uint32_t *n_legal;
     term_t *joint;  /* the joint move of this step (then the last one) */
     term_t *answer; /* per seat, TERM_NONE when late or unparsable */
@@ -260,7 +261,7 @@ static void trace_end(match_t *mt) {
     sb_init(&v);
     fprintf(out, "terminal yes\n");
     for (uint32_t i = 0; i < mt->n_roles; i++) {
-        term_t g = reason_goal(mt->m->r, &mt->state, i);
+        term_t g = engine_goal(mt->m->e, mt->cur, i);
         sb_clear(&v);
         if (g == TERM_NONE)
             sb_puts(&v, "none");
@@ -366,8 +367,10 @@ static void match_init(match_t *mt, master_t *m, uint32_t k, contestant_t *const
     mt->answer = xcalloc(m->n_seats + 1, sizeof *mt->answer);
     mt->ms = xcalloc(m->n_seats + 1, sizeof *mt->ms);
     state_init(&mt->state);
-    state_init(&mt->next);
-    reason_initial(m->r, &mt->state);
+    mt->cur = engine_state_new(m->e);
+    mt->nx = engine_state_new(m->e);
+    engine_initial(m->e, mt->cur);
+    engine_state_terms(m->e, mt->cur, &mt->state);
 }
 
 static void match_fini(match_t *mt) {
@@ -387,7 +390,8 @@ static void match_fini(match_t *mt) {
     free(mt->answer);
     free(mt->ms);
     state_fini(&mt->state);
-    state_fini(&mt->next);
+    engine_state_free(mt->cur);
+    engine_state_free(mt->nx);
 }
 
 static void start_phase(match_t *mt) {
@@ -426,7 +430,7 @@ static bool load_legal(match_t *mt) {
     master_t *m = mt->m;
     for (uint32_t i = 0; i < mt->n_roles; i++) {
         const term_t *mv;
-        uint32_t n = reason_legal(m->r, &mt->state, i, &mv);
+        uint32_t n = engine_legal(m->e, mt->cur, i, &mv);
         free(mt->legal[i]);
         mt->legal[i] = xmalloc((n + 1) * sizeof *mv);
         if (n) memcpy(mt->legal[i], mv, n * sizeof *mv);
@@ -546,7 +550,7 @@ static void percepts_and_trace(match_t *mt) {
     sb_init(&head);
     for (uint32_t i = 0; i < mt->n_roles; i++) {
         const term_t *p;
-        uint32_t n = reason_sees(m->r, &mt->state, mt->joint, i, &p);
+        uint32_t n = engine_sees(m->e, mt->cur, mt->joint, i, &p);
         sb_clear(&head);
         sb_printf(&head, "sees %s", role_text(mt, i, &m->sb));
         if (n) trace_line(mt, sb_str(&head), p, n);
@@ -572,8 +576,10 @@ static bool play_step(match_t *mt) {
     end_all(mt);
     choose(mt);
     percepts_and_trace(mt);
-    reason_next(m->r, &mt->state, mt->joint, &mt->next);
-    state_copy(&mt->state, &mt->next);
+    engine_next(m->e, mt->cur, mt->joint, mt->nx);
+    eng_state_t *t = mt->cur;
+    mt->cur = mt->nx, mt->nx = t;
+    engine_state_terms(m->e, mt->cur, &mt->state);
     mt->step++;
     return true;
 }
@@ -586,7 +592,7 @@ static void finish(match_t *mt) {
         if (mt->seats[s].agent) agent_stop(mt->seats[s].agent);
     end_all(mt);
     for (uint32_t s = 0; s < m->n_seats; s++)
-        mt->seats[s].res->goal = reason_goal_value(m->r, &mt->state, mt->seats[s].role);
+        mt->seats[s].res->goal = engine_goal_value(m->e, mt->cur, mt->seats[s].role);
     trace_end(mt);
 }
 
@@ -600,7 +606,7 @@ bool master_play(master_t *m, uint32_t k, contestant_t *const *who, match_result
     for (;;) {
         if (m->cfg.trace) fprintf(m->cfg.trace, "step %u\n", mt.step);
         trace_line(&mt, "state", mt.state.facts, mt.state.n);
-        if (reason_terminal(m->r, &mt.state)) break;
+        if (engine_terminal(m->e, mt.cur)) break;
         if (mt.step >= m->cfg.max_steps) {
             snprintf(res->error, sizeof res->error, "no end within %u steps", m->cfg.max_steps);
             ok = false;

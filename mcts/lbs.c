@@ -35,7 +35,7 @@
 #define ACTIVE_GAP 0.005 /* seconds: a longer gap between checks is not search time */
 #define Z3_GRACE 0.005   /* seconds of Z3 always allowed (the first confirmations) */
 #define CACHE_BITS 16    /* Z3 answers remembered (by state hash, side and i) */
-/* Bitset circuits (lbs_use_engine): a formula whose grounding passes these stays on the
+/* Bitset circuits (on a ground engine): a formula whose grounding passes these stays on the
  * lifted matcher; the grounding takes at most BIT_SHARE of the budget (BIT_MIN_SECONDS at
  * least). A circuit the size of BIT_SIZE takes some hundred microseconds a state. */
 #define BIT_NODES 200000u
@@ -52,9 +52,10 @@ typedef struct {
     uint64_t work_cap; /* matcher steps an evaluation may take (giving up: no hit) */
     bool in_hook;      /* cheap enough for the rollout hook */
     bool measured;     /* cost measured (as it was made, with stop_cost) */
-    form_t *form;      /* the formula, kept for grounding on an engine's fluents */
-    bitform_t *bits;   /* its disjuncts on bitset states (lbs_use_engine), or NULL */
-    double ecost;      /* with an engine: mean seconds of one evaluation on its states */
+    form_t *form;      /* the formula, kept for grounding on the engine's fluents */
+    bitform_t *bits;   /* its disjuncts on bitset states (a ground engine), or NULL */
+    bool bits_tried;   /* its grounding on bitsets was tried */
+    double ecost;      /* on bitset states: mean seconds of one evaluation there */
 } lform_t;
 
 /* A remembered Z3 answer: the same state and formula always get the same one. */
@@ -70,7 +71,7 @@ typedef struct {
     match_t *m;
     char *key;
     form_t *form;    /* the conjunct alone */
-    bitform_t *bits; /* the same on bitset states (lbs_use_engine), or NULL */
+    bitform_t *bits; /* the same on bitset states (a ground engine), or NULL */
 } guard_t;
 
 struct lbs {
@@ -82,7 +83,8 @@ struct lbs {
     uint32_t n_guards;
     int8_t *gval; /* per check: -1 not evaluated yet, else the guard's value */
     match_state_t *ms;
-    vocab_t *vocab;
+    engine_t *e;    /* the engine whose states are checked, and its fluents */
+    vocab_t *vocab; /* NULL: neither Z3 nor bitsets need one */
     smt_t *smt;
     lbs_stats_t st;
     double step_cost; /* mean seconds of one rollout step (legal moves and next state) */
@@ -92,11 +94,12 @@ struct lbs {
     double z3_max;    /* the longest Z3 call so far (the estimate for the next one) */
     double last_check;
     zcache_t *cache;
-    term_store_t *store; /* the game's store (grounding on an engine makes terms) */
+    term_store_t *store; /* the game's store (grounding on bitsets makes terms) */
     double hook_steps;   /* the hook's budget in rollout steps (lbs_set_hook_cost) */
-    /* on an engine's bitset states (lbs_use_engine) */
-    engine_t *eng;    /* NULL: the hook reads term states */
-    double eng_step;  /* mean seconds of one rollout step on it */
+    /* on a ground engine's bitset states */
+    bool bitsets;     /* false: the hook reads term states (the interpreter) */
+    double bit_left;  /* seconds left for grounding formulas on bitsets (< 0: none) */
+    double eng_step;  /* mean seconds of one rollout step on the engine */
     double conv_cost; /* seconds to turn one of its states into indexed terms */
     state_t eterms;   /* the state being checked as terms, when a formula needs them */
     bool eterms_ok;   /* eterms (and ms) hold the state being checked */
@@ -186,13 +189,22 @@ static void lform_clear(lform_t *lf) {
  * for Z3) as soon as it is made, so one deadline covers both and whatever was made in time
  * is usable. A side stops at its first formula that cannot be compiled in time (dropping
  * the rest describes fewer states: still sound). */
+/* The sample states of seeded random playouts on the engine: up to CAL_STATES
+ * non-terminal states, as terms and (on bitsets) as the engine's states. */
+typedef struct {
+    state_t *terms;
+    eng_state_t **es; /* NULL on term states */
+    uint32_t n;
+    double idx; /* seconds to index one for the matcher */
+} samples_t;
+
 typedef struct {
     lbs_t *l;
     term_store_t *ts;
     regress_t *rg;
     double deadline;
     bool dead[2];
-    const state_t *samples; /* with stop_cost: the states to measure each formula on */
+    const samples_t *sm; /* with stop_cost: the states to measure each formula on */
     uint32_t n_samples;
     uint64_t literals[2]; /* each side's newest formula's size */
     double spent;         /* the measured cost of the formulas with i >= 1 so far */
@@ -200,24 +212,35 @@ typedef struct {
 
 static void calibrate_one(lbs_t *l, lform_t *lf, const state_t *st, uint32_t n, double deadline,
                           uint32_t left);
+static bool needs_terms(const lbs_t *l, const lform_t *lf);
+static void ensure_bits(lbs_t *l, lform_t *lf);
+static void measure_formula(lbs_t *l, lform_t *lf, const samples_t *sm);
+static void use_bits(lbs_t *l, const samples_t *sm);
 
-/* With stop_cost: measures formula i (i >= 1) as soon as it is made. The next one of its
- * side is predicted to cost as much times its growth in size (literals, at least 1x);
- * when that does not fit in what the hook's budget has left, or the formula was dropped
- * as too slow, the side gets no more: the hook could not use them, and the time goes to
- * the caller's search instead. */
+/* With stop_cost: measures formula i (i >= 1) as soon as it is made, as the hook will pay
+ * it (on bitsets: grounded there, else by the matcher on the state as terms). The next
+ * one of its side is predicted to cost as much times its growth in size (literals, at
+ * least 1x); when that does not fit in what the hook's budget has left, or the formula
+ * was dropped as too slow, the side gets no more: the hook could not use them, and the
+ * time goes to the caller's search instead. */
 static void maybe_stop(compile_ctx_t *c, int side, uint32_t i, uint64_t literals) {
     lbs_t *l = c->l;
     lform_t *lf = &l->f[side][i];
     uint64_t before = c->literals[side];
     c->literals[side] = literals;
     if (l->o.stop_cost <= 0 || i == 0 || !lf->m || !c->n_samples) return;
-    calibrate_one(l, lf, c->samples, c->n_samples, c->deadline, 1);
+    calibrate_one(l, lf, c->sm->terms, c->n_samples, c->deadline, 1);
     lf->measured = true;
+    double cost = lf->cost;
+    if (lf->m && l->bitsets) {
+        ensure_bits(l, lf);
+        measure_formula(l, lf, c->sm);
+        cost = lf->ecost + (needs_terms(l, lf) ? l->conv_cost : 0);
+    }
     double growth = before && literals > before ? (double)literals / before : 1;
-    if (lf->m) c->spent += lf->cost;
-    double left = l->o.stop_cost * l->step_cost - c->spent;
-    if (!lf->m || lf->cost * growth > left) {
+    if (lf->m) c->spent += cost;
+    double left = l->o.stop_cost * (l->bitsets ? l->eng_step : l->step_cost) - c->spent;
+    if (!lf->m || cost * growth > left) {
         regress_stop(c->rg, side);
         l->st.stopped++;
     }
@@ -242,48 +265,50 @@ static void trim(lbs_t *l) {
             l->n[side]--;
 }
 
-/* Up to CAL_STATES non-terminal states of seeded random playouts (*count of them, in an
- * array of CAL_STATES for free_states); sets the mean cost of one rollout step (legal
- * moves of every role, then the next state). */
-static state_t *sample_states(reasoner_t *r, uint32_t *count, double *step_cost) {
-    state_t *out = xcalloc(CAL_STATES, sizeof *out);
-    for (uint32_t k = 0; k < CAL_STATES; k++)
-        state_init(&out[k]);
-    splitmix_t rng = {0x5eed};
-    state_t s, next;
-    state_init(&s);
-    state_init(&next);
-    uint32_t n = 0, steps = 0;
-    double t0 = now_seconds();
-    for (uint32_t play = 0; play < 64 && n < CAL_STATES; play++) {
-        reason_initial(r, &s);
-        for (uint32_t k = 0; k < 1000 && n < CAL_STATES && !reason_terminal(r, &s); k++) {
-            state_copy(&out[n++], &s);
-            term_t joint[2];
-            for (uint32_t i = 0; i < 2; i++) {
-                const term_t *mv;
-                uint32_t m = reason_legal(r, &s, i, &mv);
-                joint[i] = m ? mv[splitmix_next(&rng) % m] : TERM_NONE;
-            }
-            reason_next(r, &s, joint, &next);
-            state_copy(&s, &next);
-            steps++;
-        }
+typedef struct {
+    samples_t *sm;
+    uint32_t steps;
+} sampling_t;
+
+static engine_walk_next_t sample_visit(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
+    (void)ply;
+    sampling_t *x = ctx;
+    samples_t *sm = x->sm;
+    engine_state_terms(e, s, &sm->terms[sm->n]);
+    if (sm->es) engine_state_copy(sm->es[sm->n], s);
+    x->steps++; /* a random step follows */
+    return ++sm->n < CAL_STATES ? ENGINE_WALK_ON : ENGINE_WALK_STOP;
+}
+
+/* Up to CAL_STATES non-terminal states of seeded random playouts on e (also as e's states
+ * with `bitsets`); sets the mean cost of one rollout step (legal moves of every role, then
+ * the next state). */
+static void sample_states(engine_t *e, bool bitsets, samples_t *sm, double *step_cost) {
+    sm->terms = xcalloc(CAL_STATES, sizeof *sm->terms);
+    if (bitsets) {
+        sm->es = xmalloc(CAL_STATES * sizeof *sm->es);
+        for (uint32_t k = 0; k < CAL_STATES; k++)
+            sm->es[k] = engine_state_new(e);
     }
-    *step_cost = steps ? (now_seconds() - t0) / steps : 0;
-    state_fini(&s);
-    state_fini(&next);
-    *count = n;
-    return out;
+    sampling_t x = {.sm = sm};
+    splitmix_t rng = {0x5eed};
+    engine_walk_t w = {.matches = 64, .max_plies = 1000};
+    double t0 = now_seconds();
+    engine_walk(e, &rng, &w, sample_visit, &x);
+    *step_cost = x.steps ? (now_seconds() - t0) / x.steps : 0;
 }
 
-static void free_states(state_t *st) {
+static void free_states(samples_t *sm) {
     for (uint32_t k = 0; k < CAL_STATES; k++)
-        state_fini(&st[k]);
-    free(st);
+        state_fini(&sm->terms[k]);
+    free(sm->terms);
+    if (sm->es)
+        for (uint32_t k = 0; k < CAL_STATES; k++)
+            engine_state_free(sm->es[k]);
+    free(sm->es);
 }
 
-/* On an engine: the formula (or its guard) is evaluated by the lifted matcher, on the state
+/* On bitsets: the formula (or its guard) is evaluated by the lifted matcher, on the state
  * turned into terms. */
 static bool needs_terms(const lbs_t *l, const lform_t *lf) {
     return !lf->bits || (lf->guard != NO_GUARD && !l->guards[lf->guard].bits);
@@ -296,16 +321,16 @@ static bool needs_terms(const lbs_t *l, const lform_t *lf) {
 static void choose_hook(lbs_t *l, double steps) {
     l->hook_steps = steps;
     l->st.hook_alpha = l->st.hook_beta = 0;
-    double left = steps * (l->eng ? l->eng_step : l->step_cost);
-    bool converting = false; /* on an engine: a formula chosen so far needs the terms */
+    double left = steps * (l->bitsets ? l->eng_step : l->step_cost);
+    bool converting = false; /* on bitsets: a formula chosen so far needs the terms */
     uint32_t n = l->n[0] > l->n[1] ? l->n[0] : l->n[1];
     for (uint32_t i = 0; i < n; i++)
         for (int side = 0; side < 2; side++) {
             if (i >= l->n[side]) continue;
             lform_t *lf = &l->f[side][i];
-            bool terms = l->eng && needs_terms(l, lf);
+            bool terms = l->bitsets && needs_terms(l, lf);
             double cost =
-                !l->eng ? lf->cost : lf->ecost + (terms && !converting ? l->conv_cost : 0);
+                !l->bitsets ? lf->cost : lf->ecost + (terms && !converting ? l->conv_cost : 0);
             lf->in_hook = lf->m && i > 0 && (steps <= 0 || cost <= left);
             if (!lf->in_hook) continue;
             left -= cost;
@@ -393,9 +418,10 @@ static void drop_from(lbs_t *l, int side, uint32_t i) {
  * cost one ply). One that claims a state that is no forced win, or that could not be
  * checked in time, is dropped with the rest of its side, and the log says which: an
  * unsound formula must never decide a match, whatever the bug behind it. */
-static void guard(lbs_t *l, game_t *g, reasoner_t *r, regress_t *rg, uint32_t role,
-                  const state_t *samples, uint32_t n, double deadline) {
-    bounded_t *b = bounded_new(g, r, regress_shape_of(rg)->noop);
+static void guard(lbs_t *l, regress_t *rg, uint32_t role, const state_t *samples, uint32_t n,
+                  double deadline) {
+    const game_t *g = engine_game(l->e);
+    bounded_t *b = bounded_new(l->e, regress_shape_of(rg)->noop);
     verify_bounded_opts_t o = {.max_nodes = l->o.guard_nodes ? l->o.guard_nodes : GUARD_NODES,
                                .deadline = deadline,
                                .stop_at_false = true};
@@ -430,14 +456,33 @@ static const char *unsupported(const game_t *g) {
     return NULL;
 }
 
-lbs_t *lbs_new(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o, char *err,
-               size_t errlen) {
-    return lbs_new_steps(g, r, role, o, 0, err, errlen);
+lbs_t *lbs_new(engine_t *e, uint32_t role, const lbs_opts_t *o, char *err, size_t errlen) {
+    return lbs_new_steps(e, role, o, 0, err, errlen);
 }
 
-lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o,
-                     uint32_t max_steps, char *err, size_t errlen) {
+/* Measures what the hook pays on bitsets, before any formula: a rollout step on the
+ * engine, and turning a state into indexed terms (for formulas left on the matcher). */
+static void measure_steps(lbs_t *l, samples_t *sm) {
+    l->eng_step = lbs_engine_step_seconds(l->e, CAL_SECONDS);
+    state_t scratch;
+    state_init(&scratch);
     double t0 = now_seconds();
+    for (uint32_t k = 0; k < sm->n; k++)
+        engine_state_terms(l->e, sm->es[k], &scratch);
+    double t1 = now_seconds();
+    for (uint32_t k = 0; k < sm->n; k++)
+        match_state_set(l->ms, l->ts, &sm->terms[k]);
+    sm->idx = sm->n ? (now_seconds() - t1) / sm->n : 0;
+    l->conv_cost = sm->n ? (t1 - t0) / sm->n + sm->idx : 0;
+    state_fini(&scratch);
+    l->st.engine_step_seconds = l->eng_step;
+    l->st.conv_seconds = l->conv_cost;
+}
+
+lbs_t *lbs_new_steps(engine_t *e, uint32_t role, const lbs_opts_t *o, uint32_t max_steps, char *err,
+                     size_t errlen) {
+    double t0 = now_seconds();
+    game_t *g = engine_game(e);
     const char *why = unsupported(g);
     if (why) {
         snprintf(err, errlen, "backward search does not apply: %s", why);
@@ -447,18 +492,22 @@ lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *
     lbs_t *l = xcalloc(1, sizeof *l);
     l->ts = g->ts;
     l->store = g->ts;
+    l->e = e;
     l->hook_steps = HOOK_COST;
     state_init(&l->eterms);
     l->o = *o;
     l->ms = match_state_new();
-    if (z3) {
-        l->vocab = vocab_new(g, r, 16, 1);
-        l->smt = smt_new(l->vocab, false);
-    }
+    /* one vocabulary, the engine's fluents (vocab.h): Z3's constants and the state bits */
+    l->bitsets = engine_kind(e) != ENGINE_INTERP;
+    if (z3 || l->bitsets) l->vocab = vocab_from_engine(e, 16, 1, 0);
+    l->bitsets = l->vocab && vocab_bits(l->vocab);
+    l->bit_left = o->budget > 0 ? fmax(BIT_MIN_SECONDS, o->budget * BIT_SHARE) : -1;
+    if (z3) l->smt = smt_new(l->vocab, false);
     /* the sample states for measuring the formulas, drawn first: with stop_cost each
      * formula is measured as soon as it is made */
-    uint32_t n;
-    state_t *samples = sample_states(r, &n, &l->step_cost);
+    samples_t sm = {0};
+    sample_states(e, l->bitsets, &sm, &l->step_cost);
+    if (l->bitsets) measure_steps(l, &sm);
     /* One deadline for backward search and compiling, less a share kept for measuring the
      * formulas; regress_new's own set-up (sampling the game's shape) comes out of it too. */
     double deadline = o->budget > 0 ? t0 + o->budget * (1 - CAL_SHARE - GUARD_SHARE) : 1e300;
@@ -469,93 +518,55 @@ lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *
     ro.budget = o->budget > 0 ? (deadline - now_seconds()) * (1 - NEW_SHARE) : 0;
     if (o->budget > 0 && ro.budget < 0.01) ro.budget = 0.01;
     char why2[320];
-    regress_t *rg = regress_new(g, r, role, &ro, why2, sizeof why2);
+    regress_t *rg = regress_new(e, role, &ro, why2, sizeof why2);
     if (!rg) {
         snprintf(err, errlen, "backward search does not apply: %s", why2);
-        free_states(samples);
+        free_states(&sm);
         lbs_free(l);
         return NULL;
     }
     compile_ctx_t cc = {
-        .l = l, .ts = g->ts, .rg = rg, .deadline = deadline, .samples = samples, .n_samples = n};
+        .l = l, .ts = g->ts, .rg = rg, .deadline = deadline, .sm = &sm, .n_samples = sm.n};
     regress_run(rg, on_step, &cc);
     /* The guard and the calibration get their shares from when they start: backward search
      * may end past its deadline (a step is cut at its next check), and a formula must not
      * be dropped for want of a check the budget had kept time for. */
     double guard_end = o->budget > 0 ? fmax(deadline, now_seconds()) + o->budget * GUARD_SHARE : 0;
-    guard(l, g, r, rg, role, samples, n, guard_end);
+    guard(l, rg, role, sm.terms, sm.n, guard_end);
     regress_free(rg);
     trim(l);
     l->gval = xcalloc(l->n_guards + 1, 1);
     if (z3) l->cache = xcalloc((size_t)1 << CACHE_BITS, sizeof *l->cache);
     double cal_end = o->budget > 0 ? fmax(guard_end, now_seconds()) + o->budget * CAL_SHARE : 1e300;
-    calibrate(l, samples, n, cal_end);
-    free_states(samples);
+    calibrate(l, sm.terms, sm.n, cal_end);
     trim(l); /* calibration may have dropped the last ones */
+    if (l->bitsets) use_bits(l, &sm);
+    free_states(&sm);
     l->st.n_alpha = l->n[0];
     l->st.n_beta = l->n[1];
     l->st.regress_seconds = now_seconds() - t0;
     return l;
 }
 
-/* ---- on an engine's bitset states ---- */
+/* ---- on a ground engine's bitset states ---- */
 
-/* One random joint move from s into out, as a rollout step takes it (every role's legal
- * moves, then the next state); false when some role has none. joint: one slot per role. */
-static bool random_step(engine_t *e, const eng_state_t *s, splitmix_t *rng, term_t *joint,
-                        eng_state_t *out) {
-    for (uint32_t r = 0; r < engine_game(e)->n_roles; r++) {
-        const term_t *mv;
-        uint32_t m = engine_legal(e, s, r, &mv);
-        if (!m) return false;
-        joint[r] = mv[splitmix_next(rng) % m];
-    }
-    engine_next(e, s, joint, out);
-    return true;
-}
+typedef struct {
+    uint64_t steps;
+} stepping_t;
 
-/* Up to CAL_STATES non-terminal states of seeded random playouts on e into st (each made
- * with engine_state_new); returns how many. */
-static uint32_t engine_samples(engine_t *e, eng_state_t **st) {
-    uint32_t nr = engine_game(e)->n_roles, n = 0;
-    term_t *joint = xmalloc((nr + 1) * sizeof *joint);
-    eng_state_t *s = engine_state_new(e), *nx = engine_state_new(e);
-    splitmix_t rng = {0x5eed};
-    for (uint32_t play = 0; play < 64 && n < CAL_STATES; play++) {
-        engine_initial(e, s);
-        for (uint32_t k = 0; k < 1000 && n < CAL_STATES && !engine_terminal(e, s); k++) {
-            engine_state_copy(st[n++], s);
-            if (!random_step(e, s, &rng, joint, nx)) break;
-            engine_state_copy(s, nx);
-        }
-    }
-    engine_state_free(s);
-    engine_state_free(nx);
-    free(joint);
-    return n;
+static engine_walk_next_t count_step(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
+    (void)e, (void)s, (void)ply;
+    ((stepping_t *)ctx)->steps++; /* a random step follows */
+    return ENGINE_WALK_ON;
 }
 
 double lbs_engine_step_seconds(engine_t *e, double seconds) {
-    uint32_t nr = engine_game(e)->n_roles;
-    term_t *joint = xmalloc((nr + 1) * sizeof *joint);
-    eng_state_t *s = engine_state_new(e), *nx = engine_state_new(e);
+    stepping_t x = {0};
     splitmix_t rng = {0x5eed};
-    uint64_t steps = 0;
-    double t0 = now_seconds(), t = 0;
-    while (t < seconds) {
-        engine_initial(e, s);
-        for (uint32_t k = 0; k < 1000 && !engine_terminal(e, s); k++, steps++) {
-            if (!random_step(e, s, &rng, joint, nx)) break;
-            eng_state_t *tmp = s;
-            s = nx, nx = tmp;
-        }
-        t = now_seconds() - t0;
-        if (!steps && t > 0) break; /* a game that ends at once */
-    }
-    engine_state_free(s);
-    engine_state_free(nx);
-    free(joint);
-    return steps ? t / steps : 0;
+    double t0 = now_seconds();
+    engine_walk_t w = {.matches = UINT32_MAX, .max_plies = 1000, .deadline = t0 + seconds};
+    engine_walk(e, &rng, &w, count_step, &x);
+    return x.steps ? (now_seconds() - t0) / x.steps : 0;
 }
 
 /* Mean seconds of the matcher on the states (terms[0..n), for at most CAL_SECONDS), less
@@ -579,93 +590,51 @@ static double bits_seconds(bitform_t *b, eng_state_t **st, uint32_t n) {
     return n ? (now_seconds() - t0) / n : 0;
 }
 
-/* The cost of each formula on e's states, as the hook pays it: on bitsets, or by the
- * matcher on the state as terms; the conversion (terms, then the index) is paid once per
- * check, by whichever formula needs it first (choose_hook). */
-static void measure_engine(lbs_t *l, engine_t *e) {
-    eng_state_t **st = xmalloc(CAL_STATES * sizeof *st);
-    state_t *terms = xcalloc(CAL_STATES, sizeof *terms);
-    for (uint32_t k = 0; k < CAL_STATES; k++)
-        st[k] = engine_state_new(e), state_init(&terms[k]);
-    uint32_t n = engine_samples(e, st);
+/* Grounds a formula on the bitsets once (its guard too), within what is left of the
+ * time kept for it (none left: it stays on the matcher). */
+static bool ground_bits(lbs_t *l, const form_t *f, bf_part_t part, bitform_t **out) {
+    if (l->bit_left == 0) return false;
     double t0 = now_seconds();
-    for (uint32_t k = 0; k < n; k++)
-        engine_state_terms(e, st[k], &terms[k]);
-    double t1 = now_seconds();
-    for (uint32_t k = 0; k < n; k++)
-        match_state_set(l->ms, l->ts, &terms[k]);
-    double idx = n ? (now_seconds() - t1) / n : 0;
-    l->conv_cost = n ? (t1 - t0) / n + idx : 0;
-    for (int side = 0; side < 2; side++)
-        for (uint32_t i = 0; i < l->n[side]; i++) {
-            lform_t *lf = &l->f[side][i];
-            if (!lf->m) continue;
-            lf->ecost = lf->bits ? bits_seconds(lf->bits, st, n)
-                                 : lifted_seconds(l, lf->m, lf->work_cap, terms, n, idx);
-            if (lf->guard == NO_GUARD) continue;
-            guard_t *g = &l->guards[lf->guard];
-            lf->ecost += g->bits ? bits_seconds(g->bits, st, n)
-                                 : lifted_seconds(l, g->m, CAL_WORK, terms, n, idx);
-        }
-    for (uint32_t k = 0; k < CAL_STATES; k++)
-        engine_state_free(st[k]), state_fini(&terms[k]);
-    free(st);
-    free(terms);
+    *out = bitform_of_form(l->vocab, l->store, f, part, BIT_NODES, BIT_SIZE,
+                           l->bit_left > 0 ? t0 + l->bit_left : 0);
+    double dt = now_seconds() - t0;
+    if (l->bit_left > 0) l->bit_left = fmax(0, l->bit_left - dt);
+    l->st.bit_seconds += dt;
+    return *out != NULL;
 }
 
-/* Forgets what an earlier lbs_use_engine made. */
-static void drop_engine(lbs_t *l) {
-    for (int side = 0; side < 2; side++)
-        for (uint32_t i = 0; i < l->n[side]; i++) {
-            bitform_free(l->f[side][i].bits);
-            l->f[side][i].bits = NULL;
-        }
-    for (uint32_t k = 0; k < l->n_guards; k++) {
-        bitform_free(l->guards[k].bits);
-        l->guards[k].bits = NULL;
-    }
-    l->eng = NULL;
-    l->st.bit_formulas = l->st.bit_lifted = 0;
+static void ensure_bits(lbs_t *l, lform_t *lf) {
+    if (lf->bits_tried || !lf->m || !lf->form) return;
+    lf->bits_tried = true;
+    if (lf->guard != NO_GUARD && !l->guards[lf->guard].bits) /* its one disjunct */
+        ground_bits(l, l->guards[lf->guard].form, BF_FULL, &l->guards[lf->guard].bits);
+    /* a formula without a guard has its common conjunct in every root */
+    bf_part_t part = lf->guard == NO_GUARD ? BF_FULL : BF_DISJUNCTS;
+    *(ground_bits(l, lf->form, part, &lf->bits) ? &l->st.bit_formulas : &l->st.bit_lifted) += 1;
 }
 
-bool lbs_use_engine(lbs_t *l, engine_t *e) {
-    drop_engine(l);
-    double t0 = now_seconds();
-    term_t *fl;
-    uint32_t nb = engine_fluent_bits(e, &fl);
-    if (!nb) {
-        choose_hook(l, l->hook_steps);
-        return false;
-    }
-    vocab_t *v = vocab_from_terms(l->ts, fl, nb);
-    uint32_t *var_bit = xmalloc((vocab_count(v) + 1) * sizeof *var_bit);
-    for (uint32_t b = 0; b < nb; b++)
-        if (fl[b] != TERM_NONE) var_bit[vocab_index(v, fl[b])] = b;
-    double deadline = l->o.budget > 0 ? t0 + fmax(BIT_MIN_SECONDS, l->o.budget * BIT_SHARE) : 0;
-    for (uint32_t k = 0; k < l->n_guards; k++)
-        l->guards[k].bits = bitform_of_form(v, var_bit, l->store, l->guards[k].form, BF_FULL,
-                                            BIT_NODES, BIT_SIZE, deadline); /* its one disjunct */
+/* The cost of one formula on the sample's engine states, as the hook pays it: on
+ * bitsets, or by the matcher on the state as terms (the conversion apart: choose_hook
+ * adds it once per check, to the first formula that needs it). */
+static void measure_formula(lbs_t *l, lform_t *lf, const samples_t *sm) {
+    lf->ecost = lf->bits ? bits_seconds(lf->bits, sm->es, sm->n)
+                         : lifted_seconds(l, lf->m, lf->work_cap, sm->terms, sm->n, sm->idx);
+    if (lf->guard == NO_GUARD) return;
+    guard_t *g = &l->guards[lf->guard];
+    lf->ecost += g->bits ? bits_seconds(g->bits, sm->es, sm->n)
+                         : lifted_seconds(l, g->m, CAL_WORK, sm->terms, sm->n, sm->idx);
+}
+
+/* Every formula the guard and the calibration kept, grounded on the bitsets (those not
+ * already) and measured there; the hook's formulas are then chosen on those costs. */
+static void use_bits(lbs_t *l, const samples_t *sm) {
     for (int side = 0; side < 2; side++)
-        for (uint32_t i = 0; i < l->n[side]; i++) {
-            lform_t *lf = &l->f[side][i];
-            if (!lf->m || !lf->form) continue;
-            /* a formula without a guard has its common conjunct in every root */
-            bf_part_t part = lf->guard == NO_GUARD ? BF_FULL : BF_DISJUNCTS;
-            lf->bits = bitform_of_form(v, var_bit, l->store, lf->form, part, BIT_NODES, BIT_SIZE,
-                                       deadline);
-            *(lf->bits ? &l->st.bit_formulas : &l->st.bit_lifted) += 1;
-        }
-    free(var_bit);
-    vocab_free(v);
-    free(fl);
-    l->eng = e;
-    l->eng_step = lbs_engine_step_seconds(e, CAL_SECONDS);
-    measure_engine(l, e);
+        for (uint32_t i = 0; i < l->n[side]; i++)
+            ensure_bits(l, &l->f[side][i]);
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++)
+            if (l->f[side][i].m) measure_formula(l, &l->f[side][i], sm);
     choose_hook(l, l->hook_steps);
-    l->st.engine_step_seconds = l->eng_step;
-    l->st.conv_seconds = l->conv_cost;
-    l->st.bit_seconds = now_seconds() - t0;
-    return true;
 }
 
 void lbs_free(lbs_t *l) {
@@ -692,7 +661,7 @@ void lbs_free(lbs_t *l) {
 /* The engine state being checked, as terms indexed for the matcher (once per check). */
 static void ensure_terms(lbs_t *l, const eng_state_t *es) {
     if (l->eterms_ok) return;
-    engine_state_terms(l->eng, es, &l->eterms);
+    engine_state_terms(l->e, es, &l->eterms);
     match_state_set(l->ms, l->ts, &l->eterms);
     l->eterms_ok = true;
     l->st.term_conversions++;
@@ -838,21 +807,20 @@ int lbs_hook(void *ctx, const state_t *s) {
 }
 
 int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i) {
-    if (!l->eng) return 0; /* no engine taken: its states cannot be read */
     checked_t c = {.es = s, .words = engine_state_words(s)};
     return check(l, &c, i, false);
 }
 
 int lbs_state_hook(void *ctx, const eng_state_t *s) {
     lbs_t *l = ctx;
-    if (!l->eng || (!l->st.hook_alpha && !l->st.hook_beta)) return -1;
+    if (!l->st.hook_alpha && !l->st.hook_beta) return -1; /* nothing to check: no cost */
     checked_t c = {.es = s, .words = engine_state_words(s)};
     int r = check(l, &c, NULL, true);
     return r > 0 ? 100 : r < 0 ? 0 : -1;
 }
 
-void lbs_attach(lbs_t *l, uct_t *u, engine_t *e) {
-    if (lbs_use_engine(l, e))
+void lbs_attach(lbs_t *l, uct_t *u) {
+    if (l->bitsets)
         uct_set_state_hook(u, lbs_state_hook, l);
     else
         uct_set_hook(u, lbs_hook, l);

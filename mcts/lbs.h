@@ -13,8 +13,12 @@
  * formula that claims a state that is no forced win, or whose claims could not be
  * checked, is dropped with the later formulas of its side, and a line on stderr says so.
  *
- * An lbs_t uses the game's term store and the reasoner only inside lbs_new; lbs_check
- * touches neither the reasoner nor the store (safe between reasoner calls of a search). */
+ * Everything is made on one engine, the one whose states the hook reads: its fluents are
+ * the vocabulary (regress/vocab.h) of Z3's constants and, on a ground or compiled engine,
+ * of the bitset circuits. An lbs_t uses the game's term store and the engine only inside
+ * lbs_new; lbs_check touches neither the engine nor the store (safe between engine calls
+ * of a search), lbs_check_state only turns a state into terms (engine_state_terms) when a
+ * formula needs them. */
 #ifndef MCTS_LBS_H
 #define MCTS_LBS_H
 
@@ -23,7 +27,6 @@
 
 #include "base/clock.h"
 #include "engine/engine.h"
-#include "engine/reason.h"
 #include "mcts/uct.h"
 
 typedef enum { LBS_CONFIRM_NONE, LBS_CONFIRM_Z3 } lbs_confirm_t;
@@ -50,15 +53,14 @@ void lbs_default_opts(lbs_opts_t *o);
 
 typedef struct lbs lbs_t;
 
-/* Runs backward search for `role` (its α = role's wins, β = the other's) within o->budget.
- * NULL with a clear message in err when the game is unsupported (not two-player
- * turn-taking, recursive, GDL-II). g and r stay the caller's and must outlive the lbs_t. */
-lbs_t *lbs_new(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o, char *err,
-               size_t errlen);
+/* Runs backward search on e for `role` (its α = role's wins, β = the other's) within
+ * o->budget. NULL with a clear message in err when the game is unsupported (not two-player
+ * turn-taking, recursive, GDL-II). e stays the caller's and must outlive the lbs_t. */
+lbs_t *lbs_new(engine_t *e, uint32_t role, const lbs_opts_t *o, char *err, size_t errlen);
 /* The same, stopping after α_max_steps/β_max_steps (0: no limit but the budget); with
  * budget 0 the formulas do not depend on the clock (tests). */
-lbs_t *lbs_new_steps(game_t *g, reasoner_t *r, uint32_t role, const lbs_opts_t *o,
-                     uint32_t max_steps, char *err, size_t errlen);
+lbs_t *lbs_new_steps(engine_t *e, uint32_t role, const lbs_opts_t *o, uint32_t max_steps, char *err,
+                     size_t errlen);
 void lbs_free(lbs_t *l);
 
 /* 1: s satisfies some α_i (sets *i to the least such i), -1: some β_i (likewise), 0: none.
@@ -106,10 +108,10 @@ typedef struct {
     uint32_t guard_unsound;    /* formulas dropped: a claimed state is no forced win */
     uint32_t guard_unverified; /* formulas dropped: the search gave up or no time was left */
     uint64_t guard_hits;       /* sample states the formulas claimed, all searched */
-    /* on an engine's bitset states (lbs_use_engine) */
+    /* on a ground engine's bitset states */
     uint32_t bit_formulas;      /* formulas evaluated on bitsets */
     uint32_t bit_lifted;        /* formulas whose grounding was too big: on the matcher */
-    double bit_seconds;         /* lbs_use_engine: grounding, compiling, measuring */
+    double bit_seconds;         /* grounding and compiling them */
     double engine_step_seconds; /* one rollout step on the engine */
     double conv_seconds;        /* one engine state turned into indexed terms */
     uint64_t term_conversions;  /* checks on engine states that needed the terms */
@@ -117,27 +119,25 @@ typedef struct {
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out);
 
-/* ---- on an engine's states ----
+/* ---- on a ground engine's states ----
  * With a ground or compiled engine, each formula and guard is grounded on the engine's
  * fluents (regress/formground.h) and compiled to straight-line code over the state's words
  * (regress/bitform.h), so the hook reads bitset states as they are; a formula whose
  * grounding is too big (circuit nodes, or BIT_SHARE of the budget in all) stays on the
  * lifted matcher, which then gets the state as terms (once per check). The costs are
- * measured again on the engine (its rollout step, each formula as evaluated there) and
- * the hook's formulas chosen anew within the same number of rollout steps. Hits are
- * confirmed by Z3 as before (on the disjunct that holds), and only formulas the guard kept
- * are used. Uses the game's term store: call it where lbs_new may be called. */
+ * measured on the engine (its rollout step, each formula as evaluated there: with
+ * stop_cost, each formula as soon as it is made) and the hook's formulas chosen within
+ * the rollout steps it may cost. Hits are confirmed by Z3 as before (on the disjunct that
+ * holds), and only formulas the guard kept are used. On the interpreter the hook reads
+ * term states (lbs_hook). */
 
-/* False (and nothing changes) for the interpreter. e must outlive l's use of it; a later
- * call replaces the engine. */
-bool lbs_use_engine(lbs_t *l, engine_t *e);
-/* lbs_check and lbs_hook on a state of that engine (uct_state_hook_t adapter); without an
- * engine taken they find nothing (0, -1). */
+/* lbs_check and lbs_hook on a state of the engine (uct_state_hook_t adapter); on the
+ * interpreter, the state is read as terms. */
 int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i);
 int lbs_state_hook(void *ctx, const eng_state_t *s);
-/* Sets u's rollout hook: on engine states when lbs_use_engine(l, e) takes e, else on
- * terms (lbs_hook). */
-void lbs_attach(lbs_t *l, uct_t *u, engine_t *e);
+/* Sets u's rollout hook; u searches on l's engine (or a clone of it): on its bitset
+ * states with a ground engine, else on terms (lbs_hook). */
+void lbs_attach(lbs_t *l, uct_t *u);
 /* Mean seconds of one rollout step on e (every role's legal moves, then the next state,
  * as a rollout with a hook takes it), measured over random playouts for `seconds`. */
 double lbs_engine_step_seconds(engine_t *e, double seconds);

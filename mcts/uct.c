@@ -46,7 +46,7 @@ typedef struct {
 struct uct {
     game_t *g;
     engine_t *e;
-    bool owns_engine;   /* made by uct_new around a reasoner, or a helper's clone */
+    bool owns_engine;   /* a helper's clone */
     struct uct *helper; /* a second search on its own engine and thread */
     uct_parallel_t parallel;
     /* tree parallelism: the helper's `shared` is the main search, whose tree (pool, root,
@@ -341,17 +341,7 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
             goals(u, a, val);
             break;
         }
-        bool stuck = false;
-        for (uint32_t r = 0; r < u->nr; r++) {
-            const term_t *m;
-            uint32_t n = engine_legal(u->e, a, r, &m);
-            if (n == 0) {
-                stuck = true;
-                break;
-            }
-            u->joint[r] = m[splitmix_next(&u->rng) % n];
-        }
-        if (stuck) {
+        if (!engine_random_joint(u->e, a, &u->rng, u->joint)) { /* a role without moves */
             goals(u, a, val);
             break;
         }
@@ -540,14 +530,9 @@ static void iterate(uct_t *u) {
 
 /* ---- public ---- */
 
-uct_t *uct_new(game_t *g, reasoner_t *r, uint32_t role, uint64_t seed) {
-    uct_t *u = uct_new_engine(g, engine_wrap(r), role, seed);
-    u->owns_engine = true;
-    return u;
-}
-
-uct_t *uct_new_engine(game_t *g, engine_t *e, uint32_t role, uint64_t seed) {
+uct_t *uct_new(engine_t *e, uint32_t role, uint64_t seed) {
     uct_t *u = xcalloc(1, sizeof *u);
+    game_t *g = engine_game(e);
     u->g = g;
     u->e = e;
     u->role = role;
@@ -750,7 +735,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     }
     if (threads > 2 || engine_kind(u->e) == ENGINE_INTERP) return false;
     if (u->helper) return true;
-    u->helper = uct_new_engine(u->g, engine_clone(u->e), u->role, u->rng.s ^ 0x9e3779b97f4a7c15ull);
+    u->helper = uct_new(engine_clone(u->e), u->role, u->rng.s ^ 0x9e3779b97f4a7c15ull);
     u->helper->owns_engine = true;
     u->helper->c = u->c, u->helper->cap = u->cap;
     u->helper->mem_limit = u->mem_limit; /* each tree under the cap: twice it in all */

@@ -1,4 +1,4 @@
-/* UCT Monte-Carlo tree search over the reasoner's state machine (see docs/mcts.md).
+/* UCT Monte-Carlo tree search over an engine (engine.h) (see docs/mcts.md).
  *
  * Any number of roles, decoupled UCT: at each node every role picks its own move by UCB1
  * over its own legal moves, with statistics per (node, role, move); the joint move is the
@@ -12,7 +12,7 @@
  * Random rollouts run to a terminal state (capped), asking an optional hook at each state
  * whether it can prove the value for the searching role (early termination).
  *
- * A uct_t uses the engine (or reasoner) it is given, from one thread at a time. Deterministic for a
+ * A uct_t uses the engine it is given, from one thread at a time. Deterministic for a
  * seed when iteration-bounded (a time budget makes the number of iterations vary). */
 #ifndef MCTS_UCT_H
 #define MCTS_UCT_H
@@ -21,7 +21,6 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
-#include "engine/reason.h"
 
 /* Called at each rollout state (never a terminal one). Returns the proven value 0..100 of
  * the searching role in s, or -1 to continue the rollout. In a two-role game the other
@@ -55,10 +54,8 @@ typedef struct {
     bool root_proven;
 } uct_stats_t;
 
-/* A search on the interpreter over r (not owned). */
-uct_t *uct_new(game_t *g, reasoner_t *r, uint32_t role, uint64_t seed);
 /* A search on engine e (not owned; it must outlive the search). */
-uct_t *uct_new_engine(game_t *g, engine_t *e, uint32_t role, uint64_t seed);
+uct_t *uct_new(engine_t *e, uint32_t role, uint64_t seed);
 void uct_free(uct_t *u);
 
 /* Exploration constant C of UCB1 (values in [0,1]); default 1.4. */
@@ -99,7 +96,7 @@ void uct_set_state_hook(uct_t *u, uct_state_hook_t hook, void *ctx);
  * (0: no limit; one of the two must bound it) and returns the move for the role, or
  * TERM_NONE when s is terminal. Reuses the tree when s is the current root's state.
  * The search also stops once the root is proven. With a time limit, a rollout still
- * running at it is dropped, so the call returns within about one reasoner step of it. */
+ * running at it is dropped, so the call returns within about one engine step of it. */
 term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations);
 
 /* The joint move (one per role, in role order) was played from the root state: re-roots

@@ -14,8 +14,8 @@ struct agent {
     game_t *game;
     bool own_game;
     casemap_t spelling;
-    reasoner_t *r;
-    engine_t *engine; /* GDL-II: belief tracking's state machine (NULL: the interpreter) */
+    engine_t *engine;          /* belief tracking's and the player's state machine */
+    eng_state_t *es, *es_next; /* scratch: a state of the engine */
     uint32_t role;
     agent_config_t cfg;
     belief_t belief;
@@ -38,7 +38,7 @@ struct agent {
     bool forced_known;
     /* A transition computed ahead by agent_ponder: pred_joint from pred_from leads to
      * pred_next, where our legal moves are pred_legal (sorted as belief_legal sorts). The
-     * next agent_advance and agent_play use it when they match, instead of the reasoner. */
+     * next agent_advance and agent_play use it when they match, instead of the engine. */
     bool pred_valid;
     state_t pred_from, pred_next;
     term_t *pred_joint, *pred_legal;
@@ -65,21 +65,21 @@ agent_t *agent_new(game_t *g, uint32_t role, const agent_config_t *cfg) {
     a->role = role;
     a->cfg = *cfg;
     casemap_init(&a->spelling);
-    a->r = reason_new(g);
     /* GDL-II belief tracking computes many successors a turn: on the fastest engine (3-5x
-     * the interpreter on the killer games); GDL's is one state, told every move */
-    if (g->gdl2) a->engine = engine_new(g, engine_default_kind(), NULL);
-    if (a->engine)
-        belief_init_engine(&a->belief, a->engine, role, cfg->seed ^ 0x5bd1e995u);
-    else
-        belief_init(&a->belief, a->r, role, cfg->seed ^ 0x5bd1e995u);
+     * the interpreter on the killer games); GDL's is one state, told every move, and the
+     * interpreter needs no grounding before the start clock (a player that searches makes
+     * its own engine within the clock) */
+    a->engine = engine_new(g, g->gdl2 ? engine_default_kind() : ENGINE_INTERP, NULL);
+    a->es = engine_state_new(a->engine);
+    a->es_next = engine_state_new(a->engine);
+    belief_init(&a->belief, a->engine, role, cfg->seed ^ 0x5bd1e995u);
     a->guess = find_guess(g, role);
     a->forced = xcalloc(g->n_roles + 1, sizeof *a->forced);
     a->pred_joint = xcalloc(g->n_roles + 1, sizeof *a->pred_joint);
     state_init(&a->pred_from);
     state_init(&a->pred_next);
     player_setup_t setup = {.game = g,
-                            .reasoner = a->r,
+                            .engine = a->engine,
                             .role = role,
                             .startclock = cfg->startclock,
                             .playclock = cfg->playclock,
@@ -132,8 +132,9 @@ void agent_free(agent_t *a) {
     if (!a) return;
     player_free(a->player);
     belief_fini(&a->belief);
+    engine_state_free(a->es);
+    engine_state_free(a->es_next);
     engine_free(a->engine);
-    reason_free(a->r);
     casemap_fini(&a->spelling);
     if (a->own_game) game_free(a->game);
     free(a->choices);
@@ -270,14 +271,15 @@ static uint32_t predicted_legal(agent_t *a, term_t **moves) {
     return a->n_pred_legal;
 }
 
-/* The other roles' single moves in the known state (the reasoner has just computed the
+/* The other roles' single moves in the known state (the engine has just computed the
  * legal relation of that state for our moves, so this costs lookups only). */
 static void note_forced(agent_t *a) {
     a->forced_known = known_state(a);
+    if (a->forced_known) engine_state_set(a->engine, a->es, &a->belief.states[0]);
     for (uint32_t r = 0; a->forced_known && r < a->game->n_roles; r++) {
         const term_t *m;
         a->forced[r] =
-            r != a->role && reason_legal(a->r, &a->belief.states[0], r, &m) == 1 ? m[0] : TERM_NONE;
+            r != a->role && engine_legal(a->engine, a->es, r, &m) == 1 ? m[0] : TERM_NONE;
     }
 }
 
@@ -356,8 +358,10 @@ static term_t predicted_move(agent_t *a, const state_t *s, term_t played) {
     }
     /* no terminal test: a terminal state gets no PLAY, so the prediction is not used */
     state_copy(&a->pred_from, s);
-    reason_next(a->r, s, a->pred_joint, &a->pred_next);
-    uint32_t n = reason_legal(a->r, &a->pred_next, a->role, &m);
+    engine_state_set(a->engine, a->es, s);
+    engine_next(a->engine, a->es, a->pred_joint, a->es_next);
+    engine_state_terms(a->engine, a->es_next, &a->pred_next);
+    uint32_t n = engine_legal(a->engine, a->es_next, a->role, &m);
     free(a->pred_legal);
     a->pred_legal = xmalloc((n + 1) * sizeof *m);
     if (n) memcpy(a->pred_legal, m, n * sizeof *m);
@@ -390,14 +394,13 @@ void agent_print_move(const agent_t *a, term_t move, strbuf_t *out) {
 }
 
 void agent_stats(const agent_t *a, strbuf_t *out) {
-    reason_stats_t st = reason_stats(a->r);
     sb_printf(out,
               "turn %u: %u believed state%s%s (history replayed %u, percepts ignored %u times), "
               "%u legal, %.0f ms (state update %.0f ms, legal moves %.0f ms%s, player %.0f ms); "
-              "reasoner: %llu states set",
+              "engine: %s",
               a->turn, a->belief.n, a->belief.n == 1 ? "" : "s",
               a->belief.complete ? "" : " (sampled)", a->belief.regenerated, a->belief.relaxed,
               a->last_legal, a->last_ms, a->update_ms, a->legal_ms,
               a->predicted ? ", both computed ahead" : "", a->play_ms,
-              (unsigned long long)st.states_set);
+              engine_kind_name(engine_kind(a->engine)));
 }

@@ -1,10 +1,11 @@
-/* One match from one role's point of view: the game, a reasoner, what the role knows of
- * the state (belief.h) and the player choosing its moves. The server's worker thread
- * drives an agent from protocol messages; `ggp match` drives one per local seat.
+/* One match from one role's point of view: the game, an engine (the interpreter for GDL, the
+ * fastest one for GDL-II belief tracking), what the role knows of the state (belief.h) and the
+ * player choosing its moves. The server's worker thread drives an agent from protocol messages;
+ * `ggp match` drives one per local seat.
  *
  * An agent is used by one thread: the one that owns the game's term store. */
-#ifndef SERVER_AGENT_H
-#define SERVER_AGENT_H
+#ifndef PLAYER_AGENT_H
+#define PLAYER_AGENT_H
 
 #include "gdl/casemap.h"
 #include "player/player.h"
@@ -46,7 +47,7 @@ void agent_observe(agent_t *a, uint32_t turn, term_t lastmove, const term_t *per
 bool agent_observe_text(agent_t *a, uint32_t turn, const char *lastmove, char *const *percepts,
                         uint32_t n, double deadline, strbuf_t *err);
 
-/* Our move for this turn, by deadline (best effort: reasoner calls are not interrupted);
+/* Our move for this turn, by deadline (best effort: engine calls are not interrupted);
  * moves are offered to sink as they are found, and only moves proven legal in the current
  * state (the first legal move as soon as the legal moves are known, then the player's
  * choices among them). TERM_NONE when no legal move is known. */
@@ -57,7 +58,7 @@ void agent_stop(agent_t *a);
  * answer the server falls back on if the next turn's reasoning outlasts the clock. When the
  * other roles had no choice it is our first legal move in the state `played` leads to; that
  * state and our legal moves there are kept, and the next agent_advance and agent_play take
- * them instead of asking the reasoner again when the turn goes as predicted. Else one of
+ * them instead of asking the engine again when the turn goes as predicted. Else one of
  * our other choices of our last turn with a choice (a guess, not proven). TERM_NONE when
  * there is no guess. Costs a state update and a legal-move computation at most. */
 term_t agent_ponder(agent_t *a, term_t played);

@@ -83,7 +83,7 @@ static void next_terms(belief_t *b, const eng_state_t *cur, const term_t *joint,
     engine_state_terms(b->e, b->nxt, out);
 }
 
-void belief_init_engine(belief_t *b, engine_t *e, uint32_t role, uint64_t seed) {
+void belief_init(belief_t *b, engine_t *e, uint32_t role, uint64_t seed) {
     memset(b, 0, sizeof *b);
     b->e = e;
     b->cur = engine_state_new(e);
@@ -98,13 +98,6 @@ void belief_init_engine(belief_t *b, engine_t *e, uint32_t role, uint64_t seed) 
     state_init(&b->states[0]);
     engine_initial(e, b->nxt);
     engine_state_terms(e, b->nxt, &b->states[0]);
-}
-
-void belief_init(belief_t *b, reasoner_t *r, uint32_t role, uint64_t seed) {
-    engine_t *e = engine_wrap(r);
-    belief_init_engine(b, e, role, seed);
-    b->r = r;
-    b->owns_engine = true;
 }
 
 static void snap_fini(belief_snap_t *sn) {
@@ -141,7 +134,6 @@ void belief_fini(belief_t *b) {
     free(b->hist);
     engine_state_free(b->cur);
     engine_state_free(b->nxt);
-    if (b->owns_engine) engine_free(b->e);
     memset(b, 0, sizeof *b);
 }
 

@@ -16,7 +16,6 @@
 
 #include "base/rng.h"
 #include "engine/engine.h"
-#include "engine/reason.h"
 
 /* One observation: our move (TERM_NONE when not told) and our percepts, sorted by id. */
 typedef struct {
@@ -35,9 +34,7 @@ typedef struct {
 } belief_snap_t;
 
 typedef struct {
-    reasoner_t *r; /* the reasoner of belief_init (NULL with belief_init_engine) */
-    engine_t *e;   /* the state machine every successor is computed with */
-    bool owns_engine;
+    engine_t *e;            /* the state machine every successor is computed with */
     eng_state_t *cur, *nxt; /* a believed state and a successor, in the engine's form */
     uint32_t role;
     state_t *states;
@@ -58,9 +55,7 @@ typedef struct {
  * computes successors and percepts much faster than the interpreter). Believed states are
  * kept as terms, and every engine gives the same sets for a seed: legal moves are taken
  * in the canonical order (term_sort). */
-void belief_init_engine(belief_t *b, engine_t *e, uint32_t role, uint64_t seed);
-/* The same on the interpreter over r (borrowed). */
-void belief_init(belief_t *b, reasoner_t *r, uint32_t role, uint64_t seed);
+void belief_init(belief_t *b, engine_t *e, uint32_t role, uint64_t seed);
 void belief_fini(belief_t *b);
 /* GDL: every role's move is known (joint in role order). */
 void belief_advance(belief_t *b, const term_t *joint);

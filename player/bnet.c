@@ -8,13 +8,13 @@
 
 struct bnet {
     game_t *g;
-    gnet_t *net;
-    uint32_t n;      /* the network's nodes, then a does node for each move it has none for */
-    term_t *atom;    /* of the added does nodes (at id - net->n_nodes) */
-    uint8_t *kind;   /* bnet_kind_t per node */
-    int8_t *cval;    /* bnet_const per node */
-    uint32_t *legal; /* per does node: its legal node */
-    uint32_t *tab;   /* term -> id + 1, open addressing */
+    const gnet_t *net; /* borrowed */
+    uint32_t n;        /* the network's nodes, then a does node for each move it has none for */
+    term_t *atom;      /* of the added does nodes (at id - net->n_nodes) */
+    uint8_t *kind;     /* bnet_kind_t per node */
+    int8_t *cval;      /* bnet_const per node */
+    uint32_t *legal;   /* per does node: its legal node */
+    uint32_t *tab;     /* term -> id + 1, open addressing */
     size_t tab_cap;
     /* bodies: those of node id are bodies[body_first[id]], body_count[id] of them */
     uint32_t *body_first, *body_count;
@@ -162,20 +162,12 @@ static void index_roles(bnet_t *n) {
         n->initial[net->init[i]] = true;
 }
 
-bnet_t *bnet_new(game_t *g, uint32_t max_atoms, double seconds, strbuf_t *err) {
-    ground_opts_t opts = ground_default_opts();
-    opts.max_atoms = max_atoms;
-    if (seconds > 0 && seconds < opts.seconds) opts.seconds = seconds;
-    char why[256] = "";
-    gnet_t *net = gnet_new(g, &opts, why, sizeof why);
+bnet_t *bnet_new(game_t *g, const gnet_t *net, strbuf_t *err) {
     if (!net) {
-        sb_printf(err, "the game does not ground (%s)", why);
+        sb_puts(err, "the game does not ground (its engine is the interpreter)");
         return NULL;
     }
-    if (!acyclic(net, g, err)) {
-        gnet_free(net);
-        return NULL;
-    }
+    if (!acyclic(net, g, err)) return NULL;
     bnet_t *n = xcalloc(1, sizeof *n);
     n->g = g;
     n->net = net;
@@ -194,7 +186,6 @@ void bnet_free(bnet_t *n) {
     free(n->fluents), free(n->initial);
     free(n->atom), free(n->kind), free(n->cval), free(n->legal), free(n->tab);
     free(n->body_first), free(n->body_count), free(n->bodies), free(n->lits);
-    gnet_free(n->net);
     free(n);
 }
 

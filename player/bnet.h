@@ -11,6 +11,7 @@
 #ifndef PLAYER_BNET_H
 #define PLAYER_BNET_H
 
+#include "engine/ground.h"
 #include "gdl/rules.h"
 
 typedef enum { BNET_FLUENT, BNET_DOES, BNET_DERIVED } bnet_kind_t;
@@ -26,10 +27,11 @@ typedef struct {
 
 typedef struct bnet bnet_t;
 
-/* NULL with a reason in err when the ground rules are recursive or the game does not
- * ground within the grounder's limits (ground_default_opts: time, literals), max_atoms
- * atoms replacing its atom limit (0: none), and at most `seconds` (when shorter, > 0). */
-bnet_t *bnet_new(game_t *g, uint32_t max_atoms, double seconds, strbuf_t *err);
+/* On net, g's ground network (borrowed: it must outlive the bnet_t), the one the game's
+ * engine plays on (engine_network) or one grounded for it (gnet_new). NULL with a reason
+ * in err when net is NULL (the game did not ground: its engine is the interpreter) or its
+ * ground rules are recursive. */
+bnet_t *bnet_new(game_t *g, const gnet_t *net, strbuf_t *err);
 void bnet_free(bnet_t *n);
 const game_t *bnet_game(const bnet_t *n);
 

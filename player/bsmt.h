@@ -18,7 +18,7 @@
 #define PLAYER_BSMT_H
 
 #include "base/clock.h"
-#include "engine/reason.h"
+#include "engine/state.h"
 #include "player/bnet.h"
 
 typedef struct bsmt bsmt_t;

@@ -6,7 +6,7 @@
  * with the initial state, then play once per turn, then stop. Every call has a deadline
  * (monotonic seconds, as now_seconds()) and must return by it; play() also offers its best
  * move so far through the sink whenever that changes, because the caller may have to answer
- * before play() returns (a reasoner call can outlast any clock). */
+ * before play() returns (an engine call can outlast any clock). */
 #ifndef PLAYER_PLAYER_H
 #define PLAYER_PLAYER_H
 
@@ -14,7 +14,7 @@
 
 #include "base/clock.h"
 #include "base/util.h"
-#include "engine/reason.h"
+#include "engine/engine.h"
 #include "player/belief.h"
 
 typedef struct player player_t;
@@ -30,11 +30,11 @@ static inline void sink_offer(move_sink_t *sink, term_t move) {
     if (sink && sink->offer) sink->offer(sink->ctx, move);
 }
 
-/* What a player is made with. The game and reasoner belong to the caller and outlive the
- * player; the player may use the reasoner (same thread) or make its own. */
+/* What a player is made with. The game and engine belong to the caller and outlive the
+ * player; the player may use the engine (same thread) or make its own. */
 typedef struct {
     game_t *game;
-    reasoner_t *reasoner;
+    engine_t *engine;
     uint32_t role; /* index in game role order */
     double startclock, playclock;
     uint64_t seed;

@@ -1,6 +1,7 @@
 /* The `deduce` player: plays what it can prove (GDL-II).
  *
- * At start it grounds the game (bnet.h) and starts a Z3 belief reasoner for its role
+ * At start it takes the ground network of its engine (the one the agent tracks belief on:
+ * the game is grounded once; bnet.h) and starts a Z3 belief reasoner for its role
  * (bsmt.h); each turn it first feeds the reasoner what it was told since (our moves and
  * percepts, turn->history). Then:
  *   1. a legal move after which every consistent outcome is terminal with goal 100 for us
@@ -18,8 +19,9 @@
  * steps since (advance_world), else a Z3 model. The agent then only records the history
  * for it (belief.h's sampled sets lose the true state on the full killer game and would
  * offer illegal moves).
- * A game that cannot be grounded (too large, or ground rules in a cycle) is played by
- * step 3 alone on the believed states the caller keeps. Counters are logged with
+ * A game that did not ground (too large: the engine is the interpreter, or ground rules in
+ * a cycle) is played by step 3 alone on the believed states the caller keeps. Counters are logged
+ * with
  * --verbose.
  *
  * Options, as "deduce:OPT:OPT":
@@ -48,6 +50,7 @@
 
 #include "base/clock.h"
 #include "base/rng.h"
+#include "engine/fluents.h"
 #include "player/bnet.h"
 #include "player/bsmt.h"
 #include "player/player.h"
@@ -60,7 +63,6 @@ static int cmp_u64(const void *a, const void *b) {
 #define INFO_WORLDS 16     /* worlds sampled for choose=info */
 #define WORLDS 4           /* worlds per turn for the playouts (default of worlds=N) */
 #define PLAYOUT_STEPS 1000 /* a playout longer than this scores 0 */
-#define MAX_ATOMS 2000000u /* ground networks larger than this are not built */
 
 typedef enum { CHOOSE_PLAYOUTS, CHOOSE_INFO, CHOOSE_RANDOM, CHOOSE_SECRET } choose_t;
 
@@ -96,7 +98,16 @@ typedef struct {
     uint64_t traj_gen, mirror_gen;
     uint32_t mirror_fed;
     bsmt_t *mirror[64];
+    /* the engine's scratch states (a term state loaded, its successor) and joint move */
+    eng_state_t *es[2];
+    term_t *joint;
 } deduce_player_t;
+
+/* s loaded into scratch state k of the engine. */
+static eng_state_t *load(deduce_player_t *p, int k, const state_t *s) {
+    engine_state_set(p->setup.engine, p->es[k], s);
+    return p->es[k];
+}
 
 /* "OPT:OPT..." with OPT playouts=N, worlds=N or choose=...; false with a reason
  * otherwise. */
@@ -153,6 +164,9 @@ static player_t *deduce_create(const player_setup_t *setup) {
     deduce_player_t *p = xcalloc(1, sizeof *p);
     p->setup = *setup;
     p->rng.s = setup->seed ^ 0xded0ce;
+    p->es[0] = engine_state_new(setup->engine);
+    p->es[1] = engine_state_new(setup->engine);
+    p->joint = xcalloc(setup->game->n_roles + 1, sizeof *p->joint);
     state_init(&p->world);
     state_init(&p->initial);
     if (setup->options) {
@@ -166,6 +180,7 @@ static player_t *deduce_create(const player_setup_t *setup) {
 
 static void deduce_start(player_t *pl, const state_t *initial, double deadline) {
     deduce_player_t *p = (deduce_player_t *)pl;
+    (void)deadline; /* the network is the engine's, made before the clock started */
     /* the initial state is the first world (every player knows it) */
     state_copy(&p->initial, initial);
     state_copy(&p->world, initial);
@@ -173,13 +188,8 @@ static void deduce_start(player_t *pl, const state_t *initial, double deadline) 
     p->has_traj = true;
     strbuf_t err;
     sb_init(&err);
-    /* grounded within the start clock (what is left of it, less a margin; 0: none) */
-    double left = deadline > 0 ? deadline - now_seconds() - 0.5 : 0;
-    p->net = bnet_new(p->setup.game, MAX_ATOMS,
-                      deadline <= 0 ? 0
-                      : left > 0.01 ? left
-                                    : 0.01,
-                      &err);
+    /* the network the engine plays on: the game is grounded once */
+    if (!p->net) p->net = bnet_new(p->setup.game, engine_network(p->setup.engine), &err);
     if (!p->net)
         fprintf(stderr, "deduce: %s; playing by sampled playouts only\n", sb_str(&err));
     else
@@ -248,39 +258,38 @@ static void catch_up(deduce_player_t *p, double deadline) {
     p->has_traj = false;
 }
 
+/* A random legal move of every role but ours in s into joint; false when one has none. */
+static bool others_random(deduce_player_t *p, const eng_state_t *s, term_t *joint) {
+    for (uint32_t k = 0; k < p->setup.game->n_roles; k++) {
+        const term_t *m;
+        uint32_t n = k == p->setup.role ? 1 : engine_legal(p->setup.engine, s, k, &m);
+        if (!n) return false;
+        if (k != p->setup.role) joint[k] = m[splitmix_next(&p->rng) % n];
+    }
+    return true;
+}
+
 /* A random playout from s after our move; our goal at the end (0 when too long). */
 static int playout(deduce_player_t *p, const state_t *s, term_t move) {
-    reasoner_t *r = p->setup.reasoner;
-    const game_t *g = p->setup.game;
-    state_t cur, nx;
-    state_init(&cur);
-    state_init(&nx);
-    state_copy(&cur, s);
-    term_t joint[64];
+    engine_t *e = p->setup.engine;
+    eng_state_t *cur = load(p, 0, s), *nx = p->es[1];
+    term_t *joint = p->joint;
     int value = 0;
-    for (uint32_t step = 0; step < PLAYOUT_STEPS && g->n_roles <= 64; step++) {
-        if (reason_terminal(r, &cur)) {
-            value = reason_goal_value(r, &cur, p->setup.role);
+    for (uint32_t step = 0; step < PLAYOUT_STEPS; step++) {
+        if (engine_terminal(e, cur)) {
+            value = engine_goal_value(e, cur, p->setup.role);
             break;
         }
-        bool ok = true;
-        for (uint32_t k = 0; k < g->n_roles && ok; k++) {
-            const term_t *m;
-            uint32_t n = reason_legal(r, &cur, k, &m);
-            if (!n)
-                ok = false;
-            else if (step == 0 && k == p->setup.role)
-                joint[k] = move;
-            else
-                joint[k] = m[splitmix_next(&p->rng) % n];
+        if (step ? !engine_random_joint(e, cur, &p->rng, joint) : !others_random(p, cur, joint))
+            break;
+        if (step == 0) {
+            if (!engine_is_legal(e, cur, p->setup.role, move)) break;
+            joint[p->setup.role] = move;
         }
-        if (!ok) break;
-        if (step == 0 && !reason_is_legal(r, &cur, p->setup.role, move)) break;
-        reason_next(r, &cur, joint, &nx);
-        state_copy(&cur, &nx);
+        engine_next(e, cur, joint, nx);
+        eng_state_t *t = cur;
+        cur = nx, nx = t;
     }
-    state_fini(&cur);
-    state_fini(&nx);
     return value < 0 ? 0 : value;
 }
 
@@ -311,34 +320,34 @@ typedef enum { IN_W_SAFE, IN_W_WINS, IN_W_RISKY, IN_W_UNKNOWN } in_world_t;
 
 /* What move does in one consistent world w, whatever the others play (every joint move
  * of theirs, at most JOINTS_MAX): wins (terminal, goal 100), risky (ends the game or
- * lowers our goal), else safe there. Native reasoner only: Z3 is asked about the rest. */
+ * lowers our goal), else safe there. Native engine only: Z3 is asked about the rest. */
 #define JOINTS_MAX 256
 typedef struct {
     deduce_player_t *p;
-    const state_t *w;
-    term_t joint[64];
+    const eng_state_t *w;
+    term_t *joint;
     int before;
     uint32_t seen;
     bool all_win, some_risky;
-    state_t nx;
+    eng_state_t *nx;
 } probe_t;
 
 static void probe(probe_t *pr, uint32_t k) {
     const game_t *g = pr->p->setup.game;
-    reasoner_t *r = pr->p->setup.reasoner;
+    engine_t *e = pr->p->setup.engine;
     if (pr->seen > JOINTS_MAX) return;
     if (k == g->n_roles) {
         pr->seen++;
-        reason_next(r, pr->w, pr->joint, &pr->nx);
-        bool term = reason_terminal(r, &pr->nx);
-        int after = reason_goal_value(r, &pr->nx, pr->p->setup.role);
+        engine_next(e, pr->w, pr->joint, pr->nx);
+        bool term = engine_terminal(e, pr->nx);
+        int after = engine_goal_value(e, pr->nx, pr->p->setup.role);
         if (!(term && after == 100)) pr->all_win = false;
         if (term || (pr->before >= 0 && after >= 0 && after < pr->before)) pr->some_risky = true;
         return;
     }
     if (k == pr->p->setup.role) return probe(pr, k + 1);
     const term_t *m;
-    uint32_t n = reason_legal(r, pr->w, k, &m);
+    uint32_t n = engine_legal(e, pr->w, k, &m);
     term_t *moves = xmalloc((n + 1) * sizeof *moves);
     if (n) memcpy(moves, m, n * sizeof *m);
     for (uint32_t i = 0; i < n && pr->seen <= JOINTS_MAX; i++) {
@@ -348,16 +357,14 @@ static void probe(probe_t *pr, uint32_t k) {
     free(moves);
 }
 
-static in_world_t in_world(deduce_player_t *p, const state_t *w, term_t move) {
-    reasoner_t *r = p->setup.reasoner;
-    if (p->setup.game->n_roles > 64 || !reason_is_legal(r, w, p->setup.role, move))
-        return IN_W_UNKNOWN;
-    probe_t pr = {.p = p, .w = w, .all_win = true};
-    pr.before = reason_goal_value(r, w, p->setup.role);
+static in_world_t in_world(deduce_player_t *p, const state_t *world, term_t move) {
+    engine_t *e = p->setup.engine;
+    eng_state_t *w = load(p, 0, world);
+    if (!engine_is_legal(e, w, p->setup.role, move)) return IN_W_UNKNOWN;
+    probe_t pr = {.p = p, .w = w, .joint = p->joint, .nx = p->es[1], .all_win = true};
+    pr.before = engine_goal_value(e, w, p->setup.role);
     pr.joint[p->setup.role] = move;
-    state_init(&pr.nx);
     probe(&pr, 0);
-    state_fini(&pr.nx);
     if (pr.seen > JOINTS_MAX || !pr.seen) return IN_W_UNKNOWN;
     return pr.all_win ? IN_W_WINS : pr.some_risky ? IN_W_RISKY : IN_W_SAFE;
 }
@@ -365,33 +372,24 @@ static in_world_t in_world(deduce_player_t *p, const state_t *w, term_t move) {
 /* Our percepts over two steps from world w after our move, the others (and we, on the
  * second step) playing uniformly random moves: a hash of the sequence. */
 static uint64_t percept_trace(deduce_player_t *p, const state_t *w, term_t move) {
-    reasoner_t *r = p->setup.reasoner;
-    const game_t *g = p->setup.game;
-    state_t cur, nx;
-    state_init(&cur);
-    state_init(&nx);
-    state_copy(&cur, w);
+    engine_t *e = p->setup.engine;
+    eng_state_t *cur = load(p, 0, w), *nx = p->es[1];
     uint64_t h = 1469598103934665603ull;
-    term_t joint[64];
-    for (int step = 0; step < 2 && g->n_roles <= 64 && !reason_terminal(r, &cur); step++) {
-        for (uint32_t k = 0; k < g->n_roles; k++) {
-            const term_t *m;
-            uint32_t n = reason_legal(r, &cur, k, &m);
-            joint[k] = step == 0 && k == p->setup.role ? move
-                       : n                             ? m[splitmix_next(&p->rng) % n]
-                                                       : 0;
-        }
+    term_t *joint = p->joint;
+    for (int step = 0; step < 2 && !engine_terminal(e, cur); step++) {
+        if (step ? !engine_random_joint(e, cur, &p->rng, joint) : !others_random(p, cur, joint))
+            break; /* a role without moves */
+        if (step == 0) joint[p->setup.role] = move;
         const term_t *pc;
-        uint32_t np = reason_sees(r, &cur, joint, p->setup.role, &pc);
+        uint32_t np = engine_sees(e, cur, joint, p->setup.role, &pc);
         uint64_t sum = 0; /* order-free: percepts are a set */
         for (uint32_t i = 0; i < np; i++)
             sum += (uint64_t)pc[i] * 0x9E3779B97F4A7C15ull;
         h = (h ^ sum ^ (uint64_t)step) * 1099511628211ull;
-        reason_next(r, &cur, joint, &nx);
-        state_copy(&cur, &nx);
+        engine_next(e, cur, joint, nx);
+        eng_state_t *t = cur;
+        cur = nx, nx = t;
     }
-    state_fini(&cur);
-    state_fini(&nx);
     return h;
 }
 
@@ -446,10 +444,10 @@ static int cmp_term(const void *a, const void *b) {
 }
 
 /* Whether the percepts of our role after joint in s are exactly obs's (a set, sorted). */
-static bool sees_as_told(deduce_player_t *p, const state_t *s, const term_t *joint,
+static bool sees_as_told(deduce_player_t *p, const eng_state_t *s, const term_t *joint,
                          const belief_obs_t *obs, term_t *buf) {
     const term_t *pc;
-    uint32_t n = reason_sees(p->setup.reasoner, s, joint, p->setup.role, &pc);
+    uint32_t n = engine_sees(p->setup.engine, s, joint, p->setup.role, &pc);
     if (n != obs->n_percepts) return false;
     memcpy(buf, pc, n * sizeof *pc);
     qsort(buf, n, sizeof *buf, cmp_term);
@@ -458,16 +456,18 @@ static bool sees_as_told(deduce_player_t *p, const state_t *s, const term_t *joi
 
 /* One step of the particle: false when no joint move explains obs. */
 static bool particle_step(deduce_player_t *p, const belief_obs_t *obs) {
-    reasoner_t *r = p->setup.reasoner;
+    engine_t *e = p->setup.engine;
     uint32_t nr = p->setup.game->n_roles, me = p->setup.role;
-    if (nr > 64 || reason_terminal(r, &p->world)) return false;
-    if (obs->move == TERM_NONE || !reason_is_legal(r, &p->world, me, obs->move)) return false;
-    term_t *moves[64] = {0}, joint[64], *buf = xmalloc((obs->n_percepts + 1) * sizeof *buf);
-    uint32_t n[64];
+    eng_state_t *w = load(p, 0, &p->world);
+    if (engine_terminal(e, w)) return false;
+    if (obs->move == TERM_NONE || !engine_is_legal(e, w, me, obs->move)) return false;
+    term_t **moves = xcalloc(nr + 1, sizeof *moves), *joint = p->joint;
+    term_t *buf = xmalloc((obs->n_percepts + 1) * sizeof *buf);
+    uint32_t *n = xcalloc(nr + 1, sizeof *n);
     uint64_t total = 1;
     for (uint32_t k = 0; k < nr; k++) {
         const term_t *m;
-        n[k] = k == me ? 1 : reason_legal(r, &p->world, k, &m);
+        n[k] = k == me ? 1 : engine_legal(e, w, k, &m);
         moves[k] = xmalloc((n[k] + 1) * sizeof *moves[k]);
         if (k == me)
             moves[k][0] = obs->move;
@@ -484,22 +484,21 @@ static bool particle_step(deduce_player_t *p, const belief_obs_t *obs) {
             joint[k] = moves[k][idx % n[k]];
             idx /= n[k];
         }
-        found = sees_as_told(p, &p->world, joint, obs, buf);
+        found = sees_as_told(p, w, joint, obs, buf);
     }
     if (found) {
-        state_t nx;
-        state_init(&nx);
         if (p->has_traj) {
             size_t at = (size_t)(p->world_step - 1) * nr;
             GROW(p->traj, p->cap_traj, at + nr);
             memcpy(p->traj + at, joint, nr * sizeof *joint);
         }
-        reason_next(r, &p->world, joint, &nx);
-        state_copy(&p->world, &nx);
-        state_fini(&nx);
+        engine_next(e, w, joint, p->es[1]);
+        engine_state_terms(e, p->es[1], &p->world);
     }
     for (uint32_t k = 0; k < nr; k++)
         free(moves[k]);
+    free(moves);
+    free(n);
     free(buf);
     return found;
 }
@@ -514,7 +513,8 @@ static bool advance_world(deduce_player_t *p, const player_turn_t *turn) {
             p->has_traj = false;
             return false;
         }
-    if (reason_terminal(p->setup.reasoner, &p->world)) p->world_step = 0, p->has_traj = false;
+    if (engine_terminal(p->setup.engine, load(p, 0, &p->world)))
+        p->world_step = 0, p->has_traj = false;
     p->particles += p->world_step != 0;
     return p->world_step != 0;
 }
@@ -522,22 +522,21 @@ static bool advance_world(deduce_player_t *p, const player_turn_t *turn) {
 /* A whole consistent history from Z3, replayed natively (its moves checked legal): the
  * world at its end, with its trajectory. */
 static bool world_from_trajectory(deduce_player_t *p) {
-    reasoner_t *r = p->setup.reasoner;
+    engine_t *e = p->setup.engine;
     uint32_t nr = p->setup.game->n_roles, steps = bsmt_step(p->bsmt);
     GROW(p->traj, p->cap_traj, (size_t)steps * nr + 1);
     if (nr > 64 || !bsmt_trajectory(p->bsmt, p->traj)) return false;
-    state_t nx;
-    state_init(&nx);
-    state_copy(&p->world, &p->initial);
+    eng_state_t *cur = load(p, 0, &p->initial), *nx = p->es[1];
     bool ok = true;
     for (uint32_t t = 0; t < steps && ok; t++) {
         const term_t *joint = p->traj + (size_t)t * nr;
         for (uint32_t k = 0; k < nr && ok; k++)
-            ok = reason_is_legal(r, &p->world, k, joint[k]);
-        reason_next(r, &p->world, joint, &nx);
-        state_copy(&p->world, &nx);
+            ok = engine_is_legal(e, cur, k, joint[k]);
+        engine_next(e, cur, joint, nx);
+        eng_state_t *x = cur;
+        cur = nx, nx = x;
     }
-    state_fini(&nx);
+    engine_state_terms(e, cur, &p->world);
     p->has_traj = ok;
     p->world_step = ok ? steps + 1 : 0;
     p->traj_gen++;
@@ -572,7 +571,7 @@ static uint32_t sorted(term_t *moves, uint32_t n) {
 /* Our legal moves in the world (sorted by id) into *moves (caller frees). */
 static uint32_t world_legal(deduce_player_t *p, term_t **moves) {
     const term_t *m;
-    uint32_t n = reason_legal(p->setup.reasoner, &p->world, p->setup.role, &m);
+    uint32_t n = engine_legal(p->setup.engine, load(p, 0, &p->world), p->setup.role, &m);
     *moves = xmalloc((n + 1) * sizeof **moves);
     memcpy(*moves, m, n * sizeof *m);
     return sorted(*moves, n);
@@ -641,10 +640,10 @@ static bool other_player(deduce_player_t *p, uint32_t j) {
 }
 
 /* The percepts of role j after joint in s, sorted, into *out (grown). */
-static uint32_t percepts_of(deduce_player_t *p, const state_t *s, const term_t *joint, uint32_t j,
-                            term_t **out, size_t *cap) {
+static uint32_t percepts_of(deduce_player_t *p, const eng_state_t *s, const term_t *joint,
+                            uint32_t j, term_t **out, size_t *cap) {
     const term_t *pc;
-    uint32_t n = reason_sees(p->setup.reasoner, s, joint, j, &pc);
+    uint32_t n = engine_sees(p->setup.engine, s, joint, j, &pc);
     GROW(*out, *cap, n + 1);
     memcpy(*out, pc, n * sizeof *pc);
     qsort(*out, n, sizeof **out, cmp_term);
@@ -667,39 +666,24 @@ static bool mirrors_update(deduce_player_t *p) {
         if (!p->mirror[j] && other_player(p, j))
             p->mirror[j] = bsmt_new(p->net, j, p->setup.seed ^ (0x5ec0 + j));
     uint32_t steps = p->world_step - 1;
-    state_t s, nx;
-    state_init(&s);
-    state_init(&nx);
-    state_copy(&s, &p->initial);
+    eng_state_t *s = load(p, 0, &p->initial), *nx = p->es[1];
     term_t *pc = NULL;
     size_t cap = 0;
     for (uint32_t t = 0; t < steps; t++) {
         const term_t *joint = p->traj + (size_t)t * nr;
         for (uint32_t j = 0; j < nr && t >= p->mirror_fed; j++)
             if (p->mirror[j]) {
-                uint32_t n = percepts_of(p, &s, joint, j, &pc, &cap);
+                uint32_t n = percepts_of(p, s, joint, j, &pc, &cap);
                 bsmt_observe(p->mirror[j], joint[j], pc, n);
             }
-        reason_next(p->setup.reasoner, &s, joint, &nx);
-        state_copy(&s, &nx);
+        engine_next(p->setup.engine, s, joint, nx);
+        eng_state_t *x = s;
+        s = nx, nx = x;
     }
     p->mirror_fed = steps;
     for (uint32_t j = 0; j < nr; j++)
         if (p->mirror[j]) bsmt_live(p->mirror[j]);
     free(pc);
-    state_fini(&s);
-    state_fini(&nx);
-    return true;
-}
-
-/* A random legal move of every role but ours in s into joint; false when one has none. */
-static bool others_random(deduce_player_t *p, const state_t *s, term_t *joint) {
-    for (uint32_t k = 0; k < p->setup.game->n_roles; k++) {
-        const term_t *m;
-        uint32_t n = k == p->setup.role ? 1 : reason_legal(p->setup.reasoner, s, k, &m);
-        if (!n) return false;
-        if (k != p->setup.role) joint[k] = m[splitmix_next(&p->rng) % n];
-    }
     return true;
 }
 
@@ -713,10 +697,11 @@ static bool subset(const term_t *a, uint32_t na, const term_t *b, uint32_t nb) {
 }
 
 /* What role j learns from each candidate (bits, added to leak[]). */
-static void leak_to(deduce_player_t *p, uint32_t j, const state_t *w, const term_t *cands,
+static void leak_to(deduce_player_t *p, uint32_t j, const state_t *world, const term_t *cands,
                     uint32_t nc, double deadline, double *leak) {
-    uint32_t me = p->setup.role, nr = p->setup.game->n_roles;
-    term_t joint[64];
+    uint32_t me = p->setup.role;
+    term_t *joint = p->joint;
+    eng_state_t *w = load(p, 0, world);
     if (!others_random(p, w, joint)) return;
     term_t **shown = xcalloc(nc, sizeof *shown), *pc = NULL;
     uint32_t *ns = xcalloc(nc, sizeof *ns);
@@ -755,13 +740,14 @@ static void leak_to(deduce_player_t *p, uint32_t j, const state_t *w, const term
             break;
         }
         const term_t *m;
-        uint32_t nl = reason_legal(p->setup.reasoner, &worlds[v], me, &m);
+        eng_state_t *wv = load(p, 1, &worlds[v]);
+        uint32_t nl = engine_legal(p->setup.engine, wv, me, &m);
         term_t *ours = xmalloc((nl + 1) * sizeof *ours);
         if (nl) memcpy(ours, m, nl * sizeof *m);
-        if (others_random(p, &worlds[v], joint))
+        if (others_random(p, wv, joint))
             for (uint32_t l = 0; l < nl; l++) {
                 joint[me] = ours[l];
-                uint32_t n = percepts_of(p, &worlds[v], joint, j, &pc, &cap);
+                uint32_t n = percepts_of(p, wv, joint, j, &pc, &cap);
                 for (uint32_t i = 0; i < nc; i++)
                     if (subset(shown[i], ns[i], pc, n)) hit[i] += 1.0 / nl;
             }
@@ -779,7 +765,6 @@ static void leak_to(deduce_player_t *p, uint32_t j, const state_t *w, const term
     free(ns);
     free(hit);
     free(pc);
-    (void)nr;
 }
 
 /* The candidates that reveal least (within 0.01 bit), moved to the front of cands
@@ -968,6 +953,9 @@ static void deduce_destroy(player_t *pl) {
     free(p->traj);
     bsmt_free(p->bsmt);
     bnet_free(p->net);
+    engine_state_free(p->es[0]);
+    engine_state_free(p->es[1]);
+    free(p->joint);
     free(p);
 }
 

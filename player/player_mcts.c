@@ -1,6 +1,6 @@
 /* The `mcts` player: UCT Monte-Carlo tree search (mcts/uct.h), one search tree per match.
  *
- * start builds the tree for the match's game with the match's reasoner and, unless the
+ * start builds the tree for the match's game on its own engine and, unless the
  * search is iteration-bounded, searches the initial state until the start clock's deadline.
  * Its engine is made by a deadline (80% of the clock left: engine_new_by), and no search
  * call is started that would likely end past a deadline (calls on a slow interpreted game
@@ -87,21 +87,22 @@ static tally_t *tallies;
 typedef struct {
     player_t base;
     game_t *game;
-    reasoner_t *r;
     uint32_t role;
     uint64_t seed;
     bool verbose;
     mcts_opts_t opts;
     splitmix_t rng;
     uct_t *uct;
-    engine_t *engine; /* the search's state machine (opts.engine), kept across matches */
+    /* the search's state machine (opts.engine), kept across matches; backward search
+     * runs on it too */
+    engine_t *engine;
     lbs_t *lbs;
     const char *name; /* the kind's name, for messages */
     state_t prev;     /* the state last searched */
     bool have_prev;
     uint32_t moves; /* moves chosen by search, for the log */
     /* how far a search call outlasted the time it was given (a decaying maximum): in a
-     * game whose states take a reasoner a tenth of a second, a call cannot stop sooner,
+     * game whose states take the interpreter a tenth of a second, a call cannot stop sooner,
      * and the next call is not started when less time than this is left */
     double overrun;
     double min_overrun; /* its floor: a few times what one state costs the engine */
@@ -217,7 +218,6 @@ static bool lbs_check_options(const char *opts, strbuf_t *err) {
 static player_t *create(const player_setup_t *setup, bool lbs_kind) {
     mcts_player_t *p = xcalloc(1, sizeof *p);
     p->game = setup->game;
-    p->r = setup->reasoner;
     p->role = setup->role;
     p->seed = setup->seed;
     p->verbose = setup->verbose;
@@ -352,19 +352,24 @@ bool player_search_report(const player_kind_t *kind, strbuf_t *out) {
     return true;
 }
 
-/* The search tree, and the engine (ready by `ready`: grounding and compiling respect the
- * clock; a game that cannot be prepared in time is searched with the interpreter). */
+/* The engine, ready by `ready`: grounding and compiling respect the clock; a game that
+ * cannot be prepared in time is searched with the interpreter. */
+static void ensure_engine(mcts_player_t *p, double ready) {
+    if (!p->engine) p->engine = engine_new_by(p->game, p->opts.engine, stderr, ready);
+}
+
+/* The search tree, and the engine (ready by `ready`). */
 static void ensure_uct(mcts_player_t *p, double ready) {
     if (p->uct) return;
-    if (!p->engine) p->engine = engine_new_by(p->game, p->opts.engine, stderr, ready);
-    p->uct = uct_new_engine(p->game, p->engine, p->role, p->seed);
+    ensure_engine(p, ready);
+    p->uct = uct_new(p->engine, p->role, p->seed);
     uct_set_parallel(p->uct, p->opts.parallel);
     if (p->opts.threads > 1 && !uct_set_threads(p->uct, p->opts.threads))
         fprintf(stderr, "mcts: threads=%u needs a ground engine; searching on one thread\n",
                 p->opts.threads);
     if (p->opts.c >= 0) uct_set_exploration(p->uct, p->opts.c);
     if (p->opts.mem_mb) uct_set_memory_limit(p->uct, (size_t)p->opts.mem_mb << 20);
-    if (p->lbs) lbs_attach(p->lbs, p->uct, p->engine); /* on bitsets with a ground engine */
+    if (p->lbs) lbs_attach(p->lbs, p->uct); /* on bitsets with a ground engine */
     p->have_prev = false;
 }
 
@@ -398,10 +403,13 @@ static void log_stats(mcts_player_t *p, const char *what, double secs) {
     sb_fini(&sb);
 }
 
-/* Backward search within the start clock (mcts+lbs with lbs on); a game it does not apply
- * to is said once per kind and played with plain MCTS. */
+/* Backward search within the start clock (mcts+lbs with lbs on), on the search's engine
+ * (made first, with the share of the clock it would have after backward search); a game
+ * it does not apply to is said once per kind and played with plain MCTS. */
 static void start_lbs(mcts_player_t *p, double deadline) {
     if (!p->opts.lbs || p->lbs) return;
+    double t0 = now_seconds();
+    ensure_engine(p, t0 + (deadline - t0) * (1 - LBS_SHARE) * ENGINE_SHARE);
     lbs_opts_t o;
     lbs_default_opts(&o);
     o.confirm = p->opts.confirm;
@@ -410,8 +418,8 @@ static void start_lbs(mcts_player_t *p, double deadline) {
     if (p->opts.budget > 0 && p->opts.budget < o.budget) o.budget = p->opts.budget;
     if (o.budget < 0.05) o.budget = 0.05;
     char err[400];
-    double t0 = now_seconds();
-    p->lbs = lbs_new(p->game, p->r, p->role, &o, err, sizeof err);
+    t0 = now_seconds();
+    p->lbs = lbs_new(p->engine, p->role, &o, err, sizeof err);
     if (!p->lbs) {
         tally_t *t = tally_of(p->base.kind);
         if (!t->said) fprintf(stderr, "%s: %s; playing plain MCTS\n", p->base.kind->name, err);
@@ -484,7 +492,11 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     p->overrun = p->min_overrun;
     t0 = now_seconds();
     double budget = (deadline - t0) * 0.9 - p->opts.margin;
-    if (budget < 0.01 || reason_terminal(p->r, initial)) return;
+    eng_state_t *es = engine_state_new(p->engine);
+    engine_state_set(p->engine, es, initial);
+    bool over = engine_terminal(p->engine, es);
+    engine_state_free(es);
+    if (budget < 0.01 || over) return;
     if (p->lbs) lbs_set_deadline(p->lbs, t0 + budget);
     search_until(p, initial, t0 + budget);
     state_copy(&p->prev, initial);
@@ -493,17 +505,22 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
 }
 
 /* Re-roots the tree at s: finds a joint move from p->prev to s and advances with it. */
-/* Gives up at `until` (the tree then starts afresh): in a slow game each try costs a
- * reasoner step, and the move must still be answered in time. */
+/* Gives up at `until` (the tree then starts afresh): in a slow game each try costs an
+ * engine step, and the move must still be answered in time. */
 static void advance_to(mcts_player_t *p, const state_t *s, double until) {
     if (!p->have_prev || state_equal(&p->prev, s)) return;
+    engine_t *e = p->engine;
     uint32_t n_roles = p->game->n_roles;
     term_t **legal = xcalloc(n_roles, sizeof *legal);
     uint32_t *n = xcalloc(n_roles, sizeof *n);
+    eng_state_t *prev = engine_state_new(e), *next = engine_state_new(e),
+                *want = engine_state_new(e);
+    engine_state_set(e, prev, &p->prev);
+    engine_state_set(e, want, s);
     uint64_t total = 1;
     for (uint32_t i = 0; i < n_roles && total <= MAX_JOINTS; i++) {
         const term_t *mv;
-        n[i] = reason_legal(p->r, &p->prev, i, &mv);
+        n[i] = engine_legal(e, prev, i, &mv);
         legal[i] = xmalloc((n[i] + 1) * sizeof *mv);
         if (n[i]) memcpy(legal[i], mv, n[i] * sizeof *mv);
         total *= n[i];
@@ -511,25 +528,25 @@ static void advance_to(mcts_player_t *p, const state_t *s, double until) {
     bool found = false;
     if (total >= 1 && total <= MAX_JOINTS) {
         term_t *joint = xcalloc(n_roles + 1, sizeof *joint);
-        state_t next;
-        state_init(&next);
         for (uint64_t k = 0; k < total && !found && now_seconds() < until; k++) {
             uint64_t x = k;
             for (uint32_t i = 0; i < n_roles; i++) {
                 joint[i] = legal[i][x % n[i]];
                 x /= n[i];
             }
-            reason_next(p->r, &p->prev, joint, &next);
-            if (state_equal(&next, s)) found = true;
+            engine_next(e, prev, joint, next);
+            if (engine_state_equal(next, want)) found = true;
         }
         if (found) uct_advance(p->uct, joint);
-        state_fini(&next);
         free(joint);
     }
     for (uint32_t i = 0; i < n_roles; i++)
         free(legal[i]);
     free(legal);
     free(n);
+    engine_state_free(prev);
+    engine_state_free(next);
+    engine_state_free(want);
     /* Not found: uct_choose starts afresh at s. */
     p->have_prev = false;
 }

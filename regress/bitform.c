@@ -337,9 +337,10 @@ uint32_t bitform_words(const bitform_t *b) {
     return b->words;
 }
 
-bitform_t *bitform_of_form(const vocab_t *v, const uint32_t *var_bit, term_store_t *ts,
-                           const form_t *f, bf_part_t part, uint32_t nodes, uint32_t max_size,
-                           double deadline) {
+bitform_t *bitform_of_form(const vocab_t *v, term_store_t *ts, const form_t *f, bf_part_t part,
+                           uint32_t nodes, uint32_t max_size, double deadline) {
+    const uint32_t *var_bit = vocab_bits(v);
+    if (!var_bit) return NULL;
     circuit_t *c = circuit_new();
     circuit_set_limit(c, nodes);
     circuit_set_deadline(c, deadline);

@@ -1,6 +1,6 @@
 /* Grounded formulas evaluated on bitset states: straight-line code over 64-bit words.
  *
- * A circuit (ground.h) whose variables are fluents is compiled, given the bit each fluent
+ * A circuit (formground.h) whose variables are fluents is compiled, given the bit each fluent
  * occupies in a state's words, into a program: its gates in dependency order, each an AND
  * or an OR of word tests (the fluent literals grouped by word: one test covers up to 64 of
  * them) and of earlier gates. The roots (a formula's disjuncts) are tried in order, each
@@ -41,10 +41,11 @@ typedef enum {
     BF_COMMON,    /* one root: the common conjunct alone (true when there is none) */
 } bf_part_t;
 
-/* f grounded on v (ground_split) and compiled. NULL when the grounding passes `nodes`
- * circuit nodes or the deadline (now_seconds(); 0: none), or the program max_size. */
-bitform_t *bitform_of_form(const vocab_t *v, const uint32_t *var_bit, term_store_t *ts,
-                           const form_t *f, bf_part_t part, uint32_t nodes, uint32_t max_size,
-                           double deadline);
+/* f grounded on v, an engine's vocabulary (vocab_bits: each fluent's state bit), and
+ * compiled. NULL when the grounding passes `nodes` circuit nodes or the deadline
+ * (now_seconds(); 0: none), or the program max_size, or v has no state bits (the
+ * interpreter's). */
+bitform_t *bitform_of_form(const vocab_t *v, term_store_t *ts, const form_t *f, bf_part_t part,
+                           uint32_t nodes, uint32_t max_size, double deadline);
 
 #endif

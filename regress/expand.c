@@ -31,7 +31,7 @@ typedef struct {
 struct expand {
     game_t *g;
     term_store_t *ts;
-    reasoner_t *r;
+    engine_t *e; /* answers the static relations */
     expand_opts_t o;
     bool bind;
     mutex_t *mutex;
@@ -71,11 +71,12 @@ struct expand {
     uint32_t tick;
 };
 
-expand_t *expand_new(game_t *g, reasoner_t *r) {
+expand_t *expand_new(engine_t *e) {
     expand_t *x = xcalloc(1, sizeof *x);
+    game_t *g = engine_game(e);
     x->g = g;
     x->ts = g->ts;
-    x->r = r;
+    x->e = e;
     x->o.max_depth = 2;
     x->o.subsume = true;
     x->stat = xcalloc(g->n_preds + 1, sizeof *x->stat);
@@ -345,9 +346,9 @@ static void load_static(expand_t *x, uint32_t p) {
     if (x->stat_loaded[p]) return;
     x->stat_loaded[p] = 1;
     const term_t *tuples;
-    uint32_t n = reason_query(x->r, NULL, NULL, p, &tuples);
+    uint32_t n = engine_query(x->e, NULL, NULL, p, &tuples);
     uint32_t arity = x->g->preds[p].arity;
-    /* Copy first: building terms may not disturb the reasoner's buffer, but be safe. */
+    /* Copy first: building terms may not disturb the engine's buffer, but be safe. */
     term_t *copy = xmalloc((size_t)n * arity * sizeof *copy + 1);
     memcpy(copy, tuples, (size_t)n * arity * sizeof *copy);
     x->stat[p] = xmalloc((n + 1) * sizeof **x->stat);

@@ -4,7 +4,7 @@
  * with it, variables renamed apart (fresh, existentially quantified), the unifier kept as
  * `=` constraints and solved. A negated atom becomes one negated scope per rule. Static
  * relations (those depending on neither the state nor the moves) are evaluated away: their
- * tuples, computed once by the reasoner, act as facts. With does binding on,
+ * tuples, computed once by the engine (engine_query), act as facts. With does binding on,
  * `does(r, x)` is resolved too: x is unified with the move of role r that a FL_MOVE
  * literal names (this is how N replaces `does`). Atoms of recursive predicates are unfolded to a
  * bounded depth; what is cut is replaced by false in a positive scope and dropped from a negated
@@ -18,7 +18,7 @@
 #define REGRESS_EXPAND_H
 
 #include "base/clock.h"
-#include "engine/reason.h"
+#include "engine/engine.h"
 #include "regress/form.h"
 
 /* A proven mutex group: two true fluents f(..) of this signature that agree on every
@@ -39,8 +39,8 @@ typedef struct {
 
 typedef struct expand expand_t;
 
-/* r evaluates the static relations (it must be a reasoner of g); both stay the caller's. */
-expand_t *expand_new(game_t *g, reasoner_t *r);
+/* On e's game; e answers the static relations (engine_query) and stays the caller's. */
+expand_t *expand_new(engine_t *e);
 void expand_free(expand_t *x);
 expand_opts_t *expand_opts(expand_t *x);
 /* With bind set, `does(r, x)` is resolved: x is unified with the move of r named by a

@@ -1,43 +1,18 @@
 /* Grounding lifted formulas on the game's fluents: a propositional circuit.
  *
- * The vocabulary is the set of ground fluents a state can hold: the game's `base`
- * relation when it has one (checked against sampled states), else the fluents seen in
- * sampled matches (then marked unproven). A lifted formula is grounded by enumerating,
+ * The fluents are a vocabulary (vocab.h: the engine's fluents, or on the interpreter the
+ * game's `base` or sampled fluents). A lifted formula is grounded by enumerating,
  * scope by scope, the bindings of its positive `true` literals against the vocabulary;
  * each binding gives a conjunction of fluent variables and negated sub-circuits, the
  * scope their disjunction. Fluents outside the vocabulary are never true. The circuit is
  * hash-consed (equal subcircuits share one node) with constants folded. The Z3 bridge
  * (smt.c) turns circuits into solver terms; this file knows nothing of Z3. */
-#ifndef REGRESS_GROUND_H
-#define REGRESS_GROUND_H
+#ifndef REGRESS_FORMGROUND_H
+#define REGRESS_FORMGROUND_H
 
 #include "base/clock.h"
-#include "engine/reason.h"
 #include "regress/form.h"
-
-/* ---- the vocabulary ---- */
-typedef struct vocab vocab_t;
-
-/* From base (if defined and consistent with `playouts` sampled matches) or the sampled
- * fluents. */
-vocab_t *vocab_new(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed);
-/* The same, sampling no longer than `deadline` (now_seconds() time; 0: none); a vocabulary
- * whose sample was cut short is not proven. */
-vocab_t *vocab_new_within(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed,
-                          double deadline);
-/* A given set of fluents (TERM_NONE entries and repeats skipped; indices in order of
- * first occurrence), proven: a grounded engine's fluent table, outside which no state it
- * represents has a fluent. */
-vocab_t *vocab_from_terms(const term_store_t *ts, const term_t *fluents, uint32_t n);
-void vocab_free(vocab_t *v);
-uint32_t vocab_count(const vocab_t *v);
-term_t vocab_fluent(const vocab_t *v, uint32_t i);
-/* Index of a ground fluent, or UINT32_MAX. */
-uint32_t vocab_index(const vocab_t *v, term_t fluent);
-/* True when the vocabulary is known to cover every reachable state (from base). */
-bool vocab_proven(const vocab_t *v);
-/* The fluents of one functor (sym/arity) as indices; *out owned by v. */
-uint32_t vocab_functor(const vocab_t *v, sym_t sym, uint32_t arity, const uint32_t **out);
+#include "regress/vocab.h"
 
 /* ---- circuits ---- */
 typedef uint32_t pn_t;

@@ -12,7 +12,7 @@
 #ifndef REGRESS_MATCH_H
 #define REGRESS_MATCH_H
 
-#include "engine/reason.h"
+#include "engine/state.h"
 #include "regress/form.h"
 
 typedef struct match match_t;

@@ -50,10 +50,27 @@ static bool violated(const term_store_t *ts, const mutex_t *m, const state_t *s)
     return false;
 }
 
+typedef struct {
+    cand_t *c;
+    uint32_t n;
+    state_t terms;
+} refute_t;
+
+/* A sampled state kills the candidates it violates. */
+static engine_walk_next_t refute(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
+    (void)ply;
+    refute_t *rf = ctx;
+    engine_state_terms(e, s, &rf->terms);
+    for (uint32_t k = 0; k < rf->n; k++)
+        if (rf->c[k].alive && violated(engine_game(e)->ts, &rf->c[k].m, &rf->terms))
+            rf->c[k].alive = false;
+    return ENGINE_WALK_ON;
+}
+
 /* The candidates: every (functor, position) of the vocabulary with some group of two or
  * more values, not violated in the sampled states. */
-static uint32_t candidates(game_t *g, reasoner_t *r, const vocab_t *v, cand_t **out) {
-    term_store_t *ts = g->ts;
+static uint32_t candidates(engine_t *e, const vocab_t *v, cand_t **out) {
+    term_store_t *ts = engine_game(e)->ts;
     cand_t *c = NULL;
     size_t cap = 0;
     uint32_t n = 0;
@@ -79,38 +96,17 @@ static uint32_t candidates(game_t *g, reasoner_t *r, const vocab_t *v, cand_t **
         }
     }
     /* sampled states refute some */
-    state_t s, nx;
-    state_init(&s);
-    state_init(&nx);
+    refute_t rf = {.c = c, .n = n};
+    state_init(&rf.terms);
     splitmix_t rng = {0x6d757465ull};
-    for (uint32_t p = 0; p < 200; p++) {
-        reason_initial(r, &s);
-        for (uint32_t ply = 0; ply < 2000; ply++) {
-            for (uint32_t k = 0; k < n; k++)
-                if (c[k].alive && violated(ts, &c[k].m, &s)) c[k].alive = false;
-            if (reason_terminal(r, &s)) break;
-            term_t joint[g->n_roles + 1];
-            bool stuck = false;
-            for (uint32_t k = 0; k < g->n_roles && !stuck; k++) {
-                const term_t *m;
-                uint32_t nm = reason_legal(r, &s, k, &m);
-                if (!nm)
-                    stuck = true;
-                else
-                    joint[k] = m[splitmix_next(&rng) % nm];
-            }
-            if (stuck) break;
-            reason_next(r, &s, joint, &nx);
-            state_copy(&s, &nx);
-        }
-    }
-    state_fini(&s);
-    state_fini(&nx);
-    uint32_t w = 0;
+    engine_walk_t w = {.matches = 200, .max_plies = 2000, .terminal = true};
+    engine_walk(e, &rng, &w, refute, &rf);
+    state_fini(&rf.terms);
+    uint32_t alive = 0;
     for (uint32_t k = 0; k < n; k++)
-        if (c[k].alive) c[w++] = c[k];
+        if (c[k].alive) c[alive++] = c[k];
     *out = c;
-    return w;
+    return alive;
 }
 
 /* "At most one value per group" over the vocabulary. */
@@ -174,20 +170,16 @@ static form_t *step_formula(game_t *g, expand_t *x, const mutex_t *m) {
     return e;
 }
 
-uint32_t mutex_prove(game_t *g, reasoner_t *r, const term_t *noop, mutex_t **out,
+uint32_t mutex_prove(engine_t *e, const term_t *noop, double deadline, mutex_t **out,
                      mutex_report_t *rep) {
-    return mutex_prove_within(g, r, noop, 0, out, rep);
-}
-
-uint32_t mutex_prove_within(game_t *g, reasoner_t *r, const term_t *noop, double deadline,
-                            mutex_t **out, mutex_report_t *rep) {
     (void)noop;
+    game_t *g = engine_game(e);
     double t0 = now_seconds();
     mutex_report_t local;
     if (!rep) rep = &local;
     memset(rep, 0, sizeof *rep);
     *out = NULL;
-    vocab_t *v = vocab_new_within(g, r, 64, 0x766f63ull, deadline);
+    vocab_t *v = vocab_from_engine(e, 64, 0x766f63ull, deadline);
     if (!vocab_proven(v) || g->gdl2) {
         rep->no_vocabulary = true;
         vocab_free(v);
@@ -195,19 +187,22 @@ uint32_t mutex_prove_within(game_t *g, reasoner_t *r, const term_t *noop, double
         return 0;
     }
     cand_t *c;
-    uint32_t n = candidates(g, r, v, &c);
+    uint32_t n = candidates(e, v, &c);
     rep->candidates = n;
     /* base case: the initial state */
-    state_t init;
-    state_init(&init);
-    reason_initial(r, &init);
+    eng_state_t *init = engine_state_new(e);
+    state_t terms;
+    state_init(&terms);
+    engine_initial(e, init);
+    engine_state_terms(e, init, &terms);
     for (uint32_t k = 0; k < n; k++)
-        if (violated(g->ts, &c[k].m, &init)) c[k].alive = false;
-    state_fini(&init);
+        if (violated(g->ts, &c[k].m, &terms)) c[k].alive = false;
+    state_fini(&terms);
+    engine_state_free(init);
     /* Houdini. The step formulas are expanded under the hypothesis that every live
      * candidate holds in the current state (the induction hypothesis), so the expander
      * may prune with them; when a candidate dies they are rebuilt without it. */
-    expand_t *x = expand_new(g, r);
+    expand_t *x = expand_new(e);
     expand_opts(x)->max_literals = 2000000;
     expand_opts(x)->deadline = deadline;
     smt_t *s = smt_new(v, true);

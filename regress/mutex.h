@@ -11,7 +11,7 @@
 #define REGRESS_MUTEX_H
 
 #include "base/clock.h"
-#include "engine/reason.h"
+#include "engine/engine.h"
 #include "regress/expand.h"
 
 typedef struct {
@@ -23,12 +23,11 @@ typedef struct {
     bool timed_out;     /* the deadline passed: nothing proven */
 } mutex_report_t;
 
-/* Proves the mutex groups of g; *out (malloc'd, caller frees) receives them. noop is each
- * role's no-op (unused by the proof; NULL allowed). rep may be NULL. */
-uint32_t mutex_prove(game_t *g, reasoner_t *r, const term_t *noop, mutex_t **out,
+/* Proves the mutex groups of e's game, grounded on e's vocabulary (vocab.h: nothing is
+ * proven on an unproven one); *out (malloc'd, caller frees) receives them. noop is each
+ * role's no-op (unused by the proof; NULL allowed). Gives up (nothing proven) past
+ * `deadline` (now_seconds() time; 0: none). rep may be NULL. */
+uint32_t mutex_prove(engine_t *e, const term_t *noop, double deadline, mutex_t **out,
                      mutex_report_t *rep);
-/* The same, giving up (nothing proven) past `deadline` (now_seconds() time; 0: none). */
-uint32_t mutex_prove_within(game_t *g, reasoner_t *r, const term_t *noop, double deadline,
-                            mutex_t **out, mutex_report_t *rep);
 
 #endif

@@ -23,7 +23,7 @@
 
 struct regress {
     game_t *g;
-    reasoner_t *r;
+    engine_t *e;
     expand_t *x;
     regress_opts_t o;
     shape_t shape;
@@ -36,6 +36,7 @@ struct regress {
     bool moves_done, moves_from_input;
     match_state_t **samples; /* states of random matches, indexed for the matcher */
     uint32_t n_samples;
+    state_t terms; /* a sampled state as terms */
     regress_step_t *steps[2];
     uint32_t n_steps[2], cap_steps[2];
     bool live[2]; /* regress_run: the sides still to be extended */
@@ -59,21 +60,104 @@ void regress_default_opts(regress_opts_t *o) {
 
 /* ---------------- the turn-taking test ---------------- */
 
-static uint64_t rng_next(uint64_t *s) {
-    splitmix_t r = {*s};
-    uint64_t v = splitmix_next(&r);
-    *s = r.s;
-    return v;
+/* The shape test on the states of the sampled matches. Pass 0 finds each role's no-op
+ * (its only move while the other role chooses); pass 1 checks the shape on the same
+ * states (at most `limit` of them when pass 0 was cut short by its deadline). */
+typedef struct {
+    const game_t *g;
+    shape_t *out;
+    int pass;
+    term_t noop[2];
+    bool bad;
+    uint64_t seen, limit;
+} shape_walk_t;
+
+static engine_walk_next_t shape_visit(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
+    (void)ply;
+    shape_walk_t *w = ctx;
+    const term_store_t *ts = w->g->ts;
+    shape_t *out = w->out;
+    if (w->limit && w->seen >= w->limit) return ENGINE_WALK_STOP;
+    w->seen++;
+    const term_t *m[2];
+    uint32_t n[2];
+    term_t *copy[2];
+    for (uint32_t k = 0; k < 2; k++) {
+        n[k] = engine_legal(e, s, k, &m[k]);
+        copy[k] = xmalloc((n[k] + 1) * sizeof *copy[k]);
+        memcpy(copy[k], m[k], n[k] * sizeof *copy[k]);
+    }
+    if (w->pass == 1) out->states++;
+    for (uint32_t k = 0; k < 2 && !w->bad; k++) {
+        uint32_t o = 1 - k;
+        if (n[k] == 0) {
+            snprintf(out->reason, sizeof out->reason,
+                     "role %s has no legal move in a non-terminal state",
+                     term_sym_name(ts, term_sym(ts, w->g->roles[k])));
+            w->bad = true;
+        } else if (w->pass == 0 && n[k] == 1 && n[o] > 1) {
+            if (w->noop[k] == TERM_NONE)
+                w->noop[k] = copy[k][0];
+            else if (w->noop[k] != copy[k][0]) {
+                snprintf(out->reason, sizeof out->reason,
+                         "not turn-taking: role %s has more than one waiting move",
+                         term_sym_name(ts, term_sym(ts, w->g->roles[k])));
+                w->bad = true;
+            }
+        } else if (w->pass == 0 && n[k] > 1 && n[o] > 1) {
+            snprintf(out->reason, sizeof out->reason,
+                     "not turn-taking: both roles have a choice (%u and %u legal moves) "
+                     "in the same state (simultaneous moves)",
+                     n[0], n[1]);
+            w->bad = true;
+        }
+    }
+    if (w->pass == 1 && !w->bad) {
+        bool waits[2];
+        for (uint32_t k = 0; k < 2; k++)
+            waits[k] = n[k] == 1 && copy[k][0] == w->noop[k];
+        bool has_noop[2] = {false, false};
+        for (uint32_t k = 0; k < 2; k++)
+            for (uint32_t i = 0; i < n[k]; i++)
+                if (copy[k][i] == w->noop[k]) has_noop[k] = true;
+        if (waits[0] == waits[1] || (waits[0] && has_noop[1]) || (waits[1] && has_noop[0])) {
+            snprintf(out->reason, sizeof out->reason, "not turn-taking: a state where %s",
+                     waits[0] == waits[1] ? (waits[0] ? "both roles wait" : "no role waits")
+                                          : "the mover may also play its no-op");
+            w->bad = true;
+        }
+    }
+    for (uint32_t k = 0; k < 2; k++)
+        free(copy[k]);
+    return w->bad ? ENGINE_WALK_STOP : ENGINE_WALK_ON;
 }
 
-void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, shape_t *out) {
-    regress_shape_within(g, r, playouts, seed, 0, out);
-}
-
-void regress_shape_within(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed,
-                          double deadline, shape_t *out) {
-    memset(out, 0, sizeof *out);
+/* Never seen waiting while the other role chose: the GDL convention, a `noop` legal
+ * initially. False (with the reason) when there is none either. */
+static bool conventional_noops(engine_t *e, shape_walk_t *w) {
+    const game_t *g = w->g;
     term_store_t *ts = g->ts;
+    for (uint32_t k = 0; k < 2; k++) {
+        if (w->noop[k] == TERM_NONE) {
+            term_t nm = term_const(ts, SYM_NOOP);
+            eng_state_t *s0 = engine_state_new(e);
+            engine_initial(e, s0);
+            if (engine_is_legal(e, s0, k, nm) || engine_is_legal(e, s0, 1 - k, nm)) w->noop[k] = nm;
+            engine_state_free(s0);
+        }
+        if (w->noop[k] == TERM_NONE) {
+            snprintf(w->out->reason, sizeof w->out->reason,
+                     "not turn-taking: role %s never waits with a single no-op move",
+                     term_sym_name(ts, term_sym(ts, g->roles[k])));
+            return false;
+        }
+    }
+    return true;
+}
+
+void regress_shape(engine_t *e, uint32_t playouts, uint64_t seed, double deadline, shape_t *out) {
+    memset(out, 0, sizeof *out);
+    const game_t *g = engine_game(e);
     if (g->n_roles != 2) {
         snprintf(out->reason, sizeof out->reason,
                  "backward search needs two roles; the game has %u", g->n_roles);
@@ -83,132 +167,35 @@ void regress_shape_within(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t 
         snprintf(out->reason, sizeof out->reason, "GDL-II games (sees, random) are not supported");
         return;
     }
-    state_t s, t;
-    state_init(&s);
-    state_init(&t);
-    term_t noop[2] = {TERM_NONE, TERM_NONE};
-    bool bad = false;
-    strbuf_t sb;
-    sb_init(&sb);
-    /* Pass 1 finds each role's no-op (its only move while the other role chooses); pass 2
-     * checks the shape on the same states. */
-    /* With a deadline, pass 1 gets what pass 0 left and replays only the plies pass 0 saw
-     * (a slow reasoner samples fewer states rather than overrun the clock). */
-    double now = now_seconds(), until = deadline > 0 ? now + (deadline - now) / 2 : 0;
-    uint32_t last_plies = 10000;
-    for (int pass = 0; pass < 2 && !bad; pass++) {
-        uint64_t rng = seed;
-        for (uint32_t p = 0; p < playouts && !bad; p++) {
-            reason_initial(r, &s);
-            uint32_t plies = p + 1 == playouts ? last_plies : 10000;
-            for (uint32_t ply = 0; ply < plies && !bad; ply++) {
-                if (until > 0 && now_seconds() > until) {
-                    if (pass == 0) {
-                        playouts = p + 1;
-                        last_plies = ply;
-                    }
-                    break;
-                }
-                if (reason_terminal(r, &s)) break;
-                const term_t *m[2];
-                uint32_t n[2];
-                term_t *copy[2];
-                for (uint32_t k = 0; k < 2; k++) {
-                    n[k] = reason_legal(r, &s, k, &m[k]);
-                    copy[k] = xmalloc((n[k] + 1) * sizeof *copy[k]);
-                    memcpy(copy[k], m[k], n[k] * sizeof *copy[k]);
-                }
-                if (pass == 1) out->states++;
-                for (uint32_t k = 0; k < 2 && !bad; k++) {
-                    uint32_t o = 1 - k;
-                    if (n[k] == 0) {
-                        snprintf(out->reason, sizeof out->reason,
-                                 "role %s has no legal move in a non-terminal state",
-                                 term_sym_name(ts, term_sym(ts, g->roles[k])));
-                        bad = true;
-                    } else if (pass == 0 && n[k] == 1 && n[o] > 1) {
-                        if (noop[k] == TERM_NONE)
-                            noop[k] = copy[k][0];
-                        else if (noop[k] != copy[k][0]) {
-                            snprintf(out->reason, sizeof out->reason,
-                                     "not turn-taking: role %s has more than one waiting move",
-                                     term_sym_name(ts, term_sym(ts, g->roles[k])));
-                            bad = true;
-                        }
-                    } else if (pass == 0 && n[k] > 1 && n[o] > 1) {
-                        snprintf(
-                            out->reason, sizeof out->reason,
-                            "not turn-taking: both roles have a choice (%u and %u legal moves) "
-                            "in the same state (simultaneous moves)",
-                            n[0], n[1]);
-                        bad = true;
-                    }
-                }
-                if (pass == 1 && !bad) {
-                    bool waits[2];
-                    for (uint32_t k = 0; k < 2; k++)
-                        waits[k] = n[k] == 1 && copy[k][0] == noop[k];
-                    bool has_noop[2] = {false, false};
-                    for (uint32_t k = 0; k < 2; k++)
-                        for (uint32_t i = 0; i < n[k]; i++)
-                            if (copy[k][i] == noop[k]) has_noop[k] = true;
-                    if (waits[0] == waits[1] || (waits[0] && has_noop[1]) ||
-                        (waits[1] && has_noop[0])) {
-                        sb_clear(&sb);
-                        snprintf(
-                            out->reason, sizeof out->reason, "not turn-taking: a state where %s",
-                            waits[0] == waits[1] ? (waits[0] ? "both roles wait" : "no role waits")
-                                                 : "the mover may also play its no-op");
-                        bad = true;
-                    }
-                }
-                term_t joint[2];
-                for (uint32_t k = 0; k < 2; k++)
-                    joint[k] = copy[k][rng_next(&rng) % n[k]];
-                for (uint32_t k = 0; k < 2; k++)
-                    free(copy[k]);
-                if (bad) break;
-                reason_next(r, &s, joint, &t);
-                state_copy(&s, &t);
-            }
-        }
-        until = deadline;
-        if (pass == 0 && !bad)
-            for (uint32_t k = 0; k < 2 && !bad; k++) {
-                /* never seen waiting while the other role chose: the GDL convention */
-                if (noop[k] == TERM_NONE) {
-                    term_t nm = term_const(ts, SYM_NOOP);
-                    state_t s0;
-                    state_init(&s0);
-                    reason_initial(r, &s0);
-                    if (reason_is_legal(r, &s0, k, nm) || reason_is_legal(r, &s0, 1 - k, nm))
-                        noop[k] = nm;
-                    state_fini(&s0);
-                }
-                if (noop[k] == TERM_NONE) {
-                    snprintf(out->reason, sizeof out->reason,
-                             "not turn-taking: role %s never waits with a single no-op move",
-                             term_sym_name(ts, term_sym(ts, g->roles[k])));
-                    bad = true;
-                }
-            }
-    }
-    sb_fini(&sb);
-    state_fini(&s);
-    state_fini(&t);
-    if (bad) return;
+    shape_walk_t w = {.g = g, .out = out, .noop = {TERM_NONE, TERM_NONE}};
+    /* With a deadline, pass 1 gets what pass 0 left and replays only the states pass 0 saw
+     * (a slow engine samples fewer states rather than overrun the clock). */
+    double now = now_seconds();
+    engine_walk_t walk = {.matches = playouts,
+                          .max_plies = 10000,
+                          .deadline = deadline > 0 ? now + (deadline - now) / 2 : 0};
+    splitmix_t rng = {seed};
+    engine_walked_t first = engine_walk(e, &rng, &walk, shape_visit, &w);
+    if (w.bad || !conventional_noops(e, &w)) return;
+    w.pass = 1;
+    w.seen = 0;
+    w.limit = first.timed_out ? first.visits : 0;
+    walk.deadline = deadline;
+    rng.s = seed;
+    engine_walk(e, &rng, &walk, shape_visit, &w);
+    if (w.bad) return;
     out->supported = true;
-    out->noop[0] = noop[0];
-    out->noop[1] = noop[1];
+    out->noop[0] = w.noop[0];
+    out->noop[1] = w.noop[1];
 }
 
 /* ---------------- construction ---------------- */
 
-regress_t *regress_new(game_t *g, reasoner_t *r, uint32_t role, const regress_opts_t *o, char *err,
+regress_t *regress_new(engine_t *e, uint32_t role, const regress_opts_t *o, char *err,
                        size_t errlen) {
+    game_t *g = engine_game(e);
     shape_t sh;
-    regress_shape_within(g, r, 64, 0x5eed,
-                         o->budget > 0 ? now_seconds() + o->budget * SHAPE_SHARE : 0, &sh);
+    regress_shape(e, 64, 0x5eed, o->budget > 0 ? now_seconds() + o->budget * SHAPE_SHARE : 0, &sh);
     if (!sh.supported) {
         snprintf(err, errlen, "unsupported by backward search: %s", sh.reason);
         return NULL;
@@ -219,11 +206,11 @@ regress_t *regress_new(game_t *g, reasoner_t *r, uint32_t role, const regress_op
     }
     regress_t *rg = xcalloc(1, sizeof *rg);
     rg->g = g;
-    rg->r = r;
+    rg->e = e;
     rg->o = *o;
     rg->shape = sh;
     rg->role = role;
-    rg->x = expand_new(g, r);
+    rg->x = expand_new(e);
     rg->subs = subsume_new(g->ts);
     sb_init(&rg->ends_key[0]);
     sb_init(&rg->ends_key[1]);
@@ -243,6 +230,7 @@ void regress_free(regress_t *rg) {
     free(rg->moves[0]);
     free(rg->moves[1]);
     free(rg->samples);
+    state_fini(&rg->terms);
     free(rg->mutexes);
     expand_free(rg->x);
     subsume_free(rg->subs);
@@ -273,7 +261,7 @@ uint32_t regress_prove_mutexes(regress_t *rg) {
         deadline = now + (rg->deadline - now) * MUTEX_SHARE;
     else if (rg->o.budget > 0)
         deadline = now + rg->o.budget * MUTEX_SHARE;
-    rg->n_mutexes = mutex_prove_within(rg->g, rg->r, rg->shape.noop, deadline, &rg->mutexes, NULL);
+    rg->n_mutexes = mutex_prove(rg->e, rg->shape.noop, deadline, &rg->mutexes, NULL);
     expand_set_mutexes(rg->x, rg->mutexes, rg->n_mutexes);
     return rg->n_mutexes;
 }
@@ -297,6 +285,22 @@ static double sample_until(const regress_t *rg) {
     return now + (rg->deadline - now) * SAMPLE_SHARE;
 }
 
+/* Every legal move of a sampled state is a move of its role. */
+static engine_walk_next_t moves_visit(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
+    (void)ply;
+    regress_t *rg = ctx;
+    for (uint32_t k = 0; k < 2; k++) {
+        const term_t *m;
+        uint32_t n = engine_legal(e, s, k, &m);
+        term_t *copy = xmalloc((n + 1) * sizeof *copy);
+        memcpy(copy, m, n * sizeof *copy);
+        for (uint32_t i = 0; i < n; i++)
+            add_move(rg, k, copy[i]);
+        free(copy);
+    }
+    return ENGINE_WALK_ON;
+}
+
 /* Each role's ground moves: the game's static `input` relation when it has one, and the
  * legal moves met in random matches. Used to ground N over the mover's moves; the forall
  * form adds "no other move is legal", so an incomplete set only costs states. */
@@ -310,7 +314,7 @@ static void collect_moves(regress_t *rg) {
         if (g->preds[p].sym != in || g->preds[p].arity != 2 || g->preds[p].layer != LAYER_STATIC)
             continue;
         const term_t *tu;
-        uint32_t n = reason_query(rg->r, NULL, NULL, p, &tu);
+        uint32_t n = engine_query(rg->e, NULL, NULL, p, &tu);
         term_t *copy = xmalloc((2 * (size_t)n + 1) * sizeof *copy);
         memcpy(copy, tu, 2 * (size_t)n * sizeof *copy);
         for (uint32_t i = 0; i < n; i++)
@@ -320,33 +324,9 @@ static void collect_moves(regress_t *rg) {
         free(copy);
         rg->moves_from_input = rg->n_moves[0] && rg->n_moves[1];
     }
-    state_t s, t;
-    state_init(&s);
-    state_init(&t);
-    uint64_t rng = 0x3a7e5;
-    double until = sample_until(rg);
-    for (uint32_t pl = 0; pl < SAMPLE_PLAYOUTS; pl++) {
-        reason_initial(rg->r, &s);
-        for (uint32_t ply = 0; ply < 1000 && !reason_terminal(rg->r, &s); ply++) {
-            if (until > 0 && now_seconds() > until) break;
-            term_t joint[2];
-            for (uint32_t k = 0; k < 2; k++) {
-                const term_t *m;
-                uint32_t n = reason_legal(rg->r, &s, k, &m);
-                term_t *copy = xmalloc((n + 1) * sizeof *copy);
-                memcpy(copy, m, n * sizeof *copy);
-                for (uint32_t i = 0; i < n; i++)
-                    add_move(rg, k, copy[i]);
-                joint[k] = n ? copy[rng_next(&rng) % n] : TERM_NONE;
-                free(copy);
-            }
-            if (joint[0] == TERM_NONE || joint[1] == TERM_NONE) break;
-            reason_next(rg->r, &s, joint, &t);
-            state_copy(&s, &t);
-        }
-    }
-    state_fini(&s);
-    state_fini(&t);
+    splitmix_t rng = {0x3a7e5};
+    engine_walk_t w = {.matches = SAMPLE_PLAYOUTS, .max_plies = 1000, .deadline = sample_until(rg)};
+    engine_walk(rg->e, &rng, &w, moves_visit, rg);
 }
 
 /* The mover's moves when N is to be ground over them (few enough), else 0. */
@@ -729,34 +709,24 @@ const regress_step_t *regress_step(const regress_t *rg, int side, uint32_t i) {
 
 /* States of seeded random matches: a disjunct that holds in more of them is worth more
  * when a cap must cut (the formula stays non-trivial where play actually goes). */
+static engine_walk_next_t sample_visit(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
+    (void)ply;
+    regress_t *rg = ctx;
+    engine_state_terms(e, s, &rg->terms);
+    rg->samples[rg->n_samples] = match_state_new();
+    match_state_set(rg->samples[rg->n_samples++], rg->g->ts, &rg->terms);
+    return rg->n_samples < SAMPLE_MAX ? ENGINE_WALK_ON : ENGINE_WALK_STOP;
+}
+
 static void sample_states(regress_t *rg) {
     if (rg->n_samples) return;
     rg->samples = xcalloc(SAMPLE_MAX, sizeof *rg->samples);
-    state_t s, t;
-    state_init(&s);
-    state_init(&t);
-    uint64_t rng = 0x5a3b1e;
-    double until = sample_until(rg);
-    for (uint32_t p = 0; p < SAMPLE_PLAYOUTS && rg->n_samples < SAMPLE_MAX; p++) {
-        reason_initial(rg->r, &s);
-        for (uint32_t ply = 0; ply < 1000 && rg->n_samples < SAMPLE_MAX; ply++) {
-            if (until > 0 && now_seconds() > until) break;
-            rg->samples[rg->n_samples] = match_state_new();
-            match_state_set(rg->samples[rg->n_samples++], rg->g->ts, &s);
-            if (reason_terminal(rg->r, &s)) break;
-            term_t joint[2];
-            for (uint32_t k = 0; k < 2; k++) {
-                const term_t *m;
-                uint32_t n = reason_legal(rg->r, &s, k, &m);
-                joint[k] = n ? m[rng_next(&rng) % n] : TERM_NONE;
-            }
-            if (joint[0] == TERM_NONE || joint[1] == TERM_NONE) break;
-            reason_next(rg->r, &s, joint, &t);
-            state_copy(&s, &t);
-        }
-    }
-    state_fini(&s);
-    state_fini(&t);
+    splitmix_t rng = {0x5a3b1e};
+    engine_walk_t w = {.matches = SAMPLE_PLAYOUTS,
+                       .max_plies = 1000,
+                       .deadline = sample_until(rg),
+                       .terminal = true};
+    engine_walk(rg->e, &rng, &w, sample_visit, rg);
 }
 
 /* Sampled states satisfying disjunct d alone (the common conjunct is everyone's). */

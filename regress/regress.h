@@ -22,7 +22,7 @@
 #define REGRESS_REGRESS_H
 
 #include "base/clock.h"
-#include "engine/reason.h"
+#include "engine/engine.h"
 #include "regress/expand.h"
 #include "regress/form.h"
 
@@ -34,14 +34,11 @@ typedef struct {
     uint32_t states;  /* sampled non-terminal states */
 } shape_t;
 
-/* Samples `playouts` random matches (seeded) and checks that in every non-terminal state
- * exactly one role's legal moves are just its no-op and the other role's no-op is not
- * legal. */
-void regress_shape(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed, shape_t *out);
-/* The same, sampling fewer states when needed to end by `deadline` (now_seconds() time;
- * 0: none): a slow reasoner must not hold up a clock. */
-void regress_shape_within(game_t *g, reasoner_t *r, uint32_t playouts, uint64_t seed,
-                          double deadline, shape_t *out);
+/* Samples `playouts` random matches (seeded) on e and checks that in every non-terminal
+ * state exactly one role's legal moves are just its no-op and the other role's no-op is
+ * not legal; samples fewer states when needed to end by `deadline` (now_seconds() time;
+ * 0: none): a slow engine must not hold up a clock. */
+void regress_shape(engine_t *e, uint32_t playouts, uint64_t seed, double deadline, shape_t *out);
 
 typedef struct {
     double budget;      /* seconds for the whole run (0: no limit) */
@@ -64,9 +61,11 @@ typedef struct {
 
 typedef struct regress regress_t;
 
-/* NULL (with a message in err) when the game is not supported: not two roles, GDL-II,
- * not turn-taking. role is A's index. g and r stay the caller's and must outlive rg. */
-regress_t *regress_new(game_t *g, reasoner_t *r, uint32_t role, const regress_opts_t *o, char *err,
+/* On e's game, e answering its queries and sampling its matches (the vocabulary of the
+ * mutex proofs is e's: vocab.h). NULL (with a message in err) when the game is not
+ * supported: not two roles, GDL-II, not turn-taking. role is A's index. e stays the
+ * caller's and must outlive rg. */
+regress_t *regress_new(engine_t *e, uint32_t role, const regress_opts_t *o, char *err,
                        size_t errlen);
 void regress_free(regress_t *rg);
 

@@ -16,21 +16,21 @@
 
 struct verify {
     game_t *g;
-    reasoner_t *r;
+    engine_t *e;
     solve_t *s;
     vocab_t *vocab;
     smt_t *smt;
     match_state_t *ms;
 };
 
-verify_t *verify_new(game_t *g, reasoner_t *r, const term_t *noop, uint32_t max_states, char *err,
+verify_t *verify_new(engine_t *e, const term_t *noop, uint32_t max_states, char *err,
                      size_t errlen) {
-    solve_t *s = solve_new(g, r, max_states, err, errlen);
+    solve_t *s = solve_new(e, max_states, err, errlen);
     if (!s) return NULL;
     solve_rounds(s, noop);
     verify_t *v = xcalloc(1, sizeof *v);
-    v->g = g;
-    v->r = r;
+    v->g = engine_game(e);
+    v->e = e;
     v->s = s;
     v->ms = match_state_new();
     return v;
@@ -57,7 +57,7 @@ void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, boo
     uint32_t h = 0, t = 0;
     if (use_z3) {
         if (!v->vocab) {
-            v->vocab = vocab_new(v->g, v->r, 16, 1);
+            v->vocab = vocab_from_engine(v->e, 16, 1, 0);
             v->smt = smt_new(v->vocab, false);
         }
         circuit_t *c = circuit_new();

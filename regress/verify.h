@@ -8,7 +8,7 @@
 #ifndef REGRESS_VERIFY_H
 #define REGRESS_VERIFY_H
 
-#include "engine/reason.h"
+#include "engine/engine.h"
 #include "regress/expand.h"
 #include "regress/form.h"
 #include "regress/match.h"
@@ -31,8 +31,9 @@ typedef struct {
 
 typedef struct verify verify_t;
 
-/* Solves the game (NULL with a message past max_states). noop: each role's no-op. */
-verify_t *verify_new(game_t *g, reasoner_t *r, const term_t *noop, uint32_t max_states, char *err,
+/* Solves e's game on e (NULL with a message past max_states); Z3 grounds on e's
+ * vocabulary (vocab.h). noop: each role's no-op. e must outlive v. */
+verify_t *verify_new(engine_t *e, const term_t *noop, uint32_t max_states, char *err,
                      size_t errlen);
 void verify_free(verify_t *v);
 uint32_t verify_states(const verify_t *v);

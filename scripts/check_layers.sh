@@ -5,6 +5,8 @@
 #   - every project include names its folder ("engine/ground.h"), so that two headers of
 #     one name cannot be confused;
 #   - z3.h and bdd.h (BuDDy) are included by their bridge files only;
+#   - the rules evaluator (engine/reason.h) is included inside engine/ only (and by the
+#     tests of the reasoner itself): everything above plays through engine/engine.h;
 #   - every folder opens with a README.md saying what it holds and what it may include.
 set -u
 cd "$(dirname "$0")/.."
@@ -15,6 +17,8 @@ ORDER=(base gdl logic engine truth regress mcts player server match cli lab)
 # (two until the one bridge lands: issue 21)
 Z3_BRIDGES="logic/z3.c regress/smt.c player/bsmt.c"
 BDD_BRIDGES="logic/bdd.c"
+# Outside engine/, the only files that include the rules evaluator: its own tests.
+REASON_TESTS="tests/unit/test_reason.c tests/fuzz/fuzz_pipeline.c"
 
 status=0
 breach() {
@@ -71,5 +75,13 @@ while IFS= read -r hit; do
 done < <(grep -rn --include='*.[ch]' -E '#[[:space:]]*include[[:space:]]*[<"](bdd|fdd|bvec)\.h[>"]' \
     "${ORDER[@]}" tests 2>/dev/null)
 
-[ $status = 0 ] && echo "check_layers: ${#ORDER[@]} folders in order, bridges kept"
+while IFS= read -r hit; do
+    f=${hit%%:*}
+    case $f in engine/*) continue ;; esac
+    case " $REASON_TESTS " in *" $f "*) continue ;; esac
+    breach "$hit: engine/reason.h outside engine/ (play through engine/engine.h)"
+done < <(grep -rn --include='*.[ch]' -E '#[[:space:]]*include[[:space:]]*"engine/reason\.h"' \
+    "${ORDER[@]}" tests 2>/dev/null)
+
+[ $status = 0 ] && echo "check_layers: ${#ORDER[@]} folders in order, bridges kept, the rules evaluator inside engine/"
 exit $status

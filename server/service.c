@@ -36,7 +36,7 @@ struct service {
     pthread_cond_t answered; /* request threads wait for their job */
     job_t *head, *tail;
     bool quit, running;
-    bool pondering; /* running, but only a few reasoner calls after a job: worth waiting */
+    bool pondering; /* running, but only a few engine calls after a job: worth waiting */
     pthread_t worker;
     /* the match as the request threads see it (under mu) */
     char *match_id; /* NULL when there is none */
@@ -310,7 +310,7 @@ void service_free(service_t *s) {
     bool busy = s->running && !s->pondering;
     pthread_cond_signal(&s->work);
     pthread_mutex_unlock(&s->mu);
-    if (busy) return; /* a reasoner call cannot be interrupted; the process is ending */
+    if (busy) return; /* an engine call cannot be interrupted; the process is ending */
     pthread_join(s->worker, NULL);
     while (s->head) {
         job_t *j = s->head;
@@ -389,7 +389,7 @@ static void await(service_t *s, job_t *j, strbuf_t *reply) {
         job_free(j);
         return;
     }
-    /* The worker is still in a reasoner or search call: the answer goes out on time
+    /* The worker is still in an engine or search call: the answer goes out on time
      * anyway (the best move offered so far, else a guess), and the log says which. */
     if (j->msg.kind != MSG_PLAY || j->proven)
         log_line("match=%s %s: answered at the deadline with '%.60s' while the player was "

@@ -1,6 +1,6 @@
 /* The player service: answers protocol messages for one match at a time.
  *
- * Threading. All reasoning (parsing the game into terms, reasoner calls, the player's
+ * Threading. All reasoning (parsing the game into terms, engine calls, the player's
  * search) happens in one worker thread per service, because the term store is not
  * thread-safe. Any number of request threads call service_answer: INFO, PREVIEW, a START
  * while a match runs (busy), an unknown match id (busy), STOP and ABORT are answered at

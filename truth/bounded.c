@@ -9,13 +9,12 @@
 
 typedef struct {
     uint64_t key; /* 0: empty */
-    state_t state;
+    eng_state_t *state;
     uint8_t role, i, value;
 } tt_entry_t;
 
 struct bounded {
-    game_t *g;
-    reasoner_t *r;
+    engine_t *e;
     term_t noop[2];
     tt_entry_t *tt;
     uint32_t cap, used;
@@ -23,10 +22,9 @@ struct bounded {
     double deadline;         /* > 0: now_seconds() time where the current query gives up */
 };
 
-bounded_t *bounded_new(game_t *g, reasoner_t *r, const term_t *noop) {
+bounded_t *bounded_new(engine_t *e, const term_t *noop) {
     bounded_t *b = xcalloc(1, sizeof *b);
-    b->g = g;
-    b->r = r;
+    b->e = e;
     b->noop[0] = noop[0];
     b->noop[1] = noop[1];
     b->cap = 1024;
@@ -36,7 +34,7 @@ bounded_t *bounded_new(game_t *g, reasoner_t *r, const term_t *noop) {
 
 static void tt_clear(bounded_t *b) {
     for (uint32_t k = 0; k < b->cap; k++)
-        if (b->tt[k].key) state_fini(&b->tt[k].state);
+        if (b->tt[k].key) engine_state_free(b->tt[k].state);
     memset(b->tt, 0, b->cap * sizeof *b->tt);
     b->used = 0;
 }
@@ -52,18 +50,19 @@ uint64_t bounded_nodes(const bounded_t *b) {
     return b->nodes;
 }
 
-static uint64_t tt_key(const state_t *s, uint32_t role, uint32_t i) {
-    uint64_t h = state_hash(s) ^ ((uint64_t)(role * 64 + i + 1) * 0x9e3779b97f4a7c15ull);
+static uint64_t tt_key(const eng_state_t *s, uint32_t role, uint32_t i) {
+    uint64_t h = engine_state_hash(s) ^ ((uint64_t)(role * 64 + i + 1) * 0x9e3779b97f4a7c15ull);
     return h ? h : 1;
 }
 
-static tt_entry_t *tt_slot(bounded_t *b, uint64_t key, const state_t *s, uint32_t role,
+static tt_entry_t *tt_slot(bounded_t *b, uint64_t key, const eng_state_t *s, uint32_t role,
                            uint32_t i) {
     uint32_t mask = b->cap - 1;
     for (uint32_t k = (uint32_t)key & mask;; k = (k + 1) & mask) {
         tt_entry_t *e = &b->tt[k];
         if (!e->key) return e;
-        if (e->key == key && e->role == role && e->i == i && state_equal(&e->state, s)) return e;
+        if (e->key == key && e->role == role && e->i == i && engine_state_equal(e->state, s))
+            return e;
     }
 }
 
@@ -73,19 +72,19 @@ static void tt_grow(bounded_t *b) {
     b->cap *= 2;
     b->tt = xcalloc(b->cap, sizeof *b->tt);
     for (uint32_t k = 0; k < old_cap; k++)
-        if (old[k].key) *tt_slot(b, old[k].key, &old[k].state, old[k].role, old[k].i) = old[k];
+        if (old[k].key) *tt_slot(b, old[k].key, old[k].state, old[k].role, old[k].i) = old[k];
     free(old);
 }
 
-static void tt_store(bounded_t *b, uint64_t key, const state_t *s, uint32_t role, uint32_t i,
+static void tt_store(bounded_t *b, uint64_t key, const eng_state_t *s, uint32_t role, uint32_t i,
                      int value) {
     if (b->used >= TT_MAX_ENTRIES) tt_clear(b);
     if (2 * (b->used + 1) > b->cap) tt_grow(b);
     tt_entry_t *e = tt_slot(b, key, s, role, i);
     if (e->key) return;
     e->key = key;
-    state_init(&e->state);
-    state_copy(&e->state, s);
+    e->state = engine_state_new(b->e);
+    engine_state_copy(e->state, s);
     e->role = (uint8_t)role;
     e->i = (uint8_t)i;
     e->value = (uint8_t)value;
@@ -93,40 +92,39 @@ static void tt_store(bounded_t *b, uint64_t key, const state_t *s, uint32_t role
 }
 
 /* Does `mover` move here: the other role's only move its no-op, the mover's not legal? */
-static bool moves_here(bounded_t *b, const state_t *s, uint32_t mover) {
+static bool moves_here(bounded_t *b, const eng_state_t *s, uint32_t mover) {
     const term_t *m;
     uint32_t other = 1 - mover;
-    uint32_t n = reason_legal(b->r, s, other, &m);
+    uint32_t n = engine_legal(b->e, s, other, &m);
     if (n != 1 || m[0] != b->noop[other]) return false;
-    n = reason_legal(b->r, s, mover, &m);
+    n = engine_legal(b->e, s, mover, &m);
     for (uint32_t k = 0; k < n; k++)
         if (m[k] == b->noop[mover]) return false;
     return n > 0;
 }
 
-static int in_w(bounded_t *b, const state_t *s, uint32_t role, uint32_t i);
+static int in_w(bounded_t *b, const eng_state_t *s, uint32_t role, uint32_t i);
 
 /* Some (i odd) or every (i even) move of the mover leads into W_{i-1}. */
-static int over_moves(bounded_t *b, const state_t *s, uint32_t role, uint32_t i) {
+static int over_moves(bounded_t *b, const eng_state_t *s, uint32_t role, uint32_t i) {
     uint32_t mover = i % 2 ? role : 1 - role;
     if (b->stop_at && b->nodes >= b->stop_at) return BOUNDED_UNKNOWN;
     if (b->deadline > 0 && (b->nodes & 15) == 0 && now_seconds() > b->deadline)
         return BOUNDED_UNKNOWN;
     b->nodes++;
     const term_t *m;
-    uint32_t n = reason_legal(b->r, s, mover, &m);
+    uint32_t n = engine_legal(b->e, s, mover, &m);
     term_t *moves = xmalloc((n + 1) * sizeof *moves); /* m lives until the next call */
     memcpy(moves, m, n * sizeof *moves);
     bool exists = i % 2 == 1, unknown = false;
     int result = exists ? 0 : 1;
-    state_t t;
-    state_init(&t);
+    eng_state_t *t = engine_state_new(b->e);
     term_t joint[2];
     joint[1 - mover] = b->noop[1 - mover];
     for (uint32_t k = 0; k < n; k++) {
         joint[mover] = moves[k];
-        reason_next(b->r, s, joint, &t);
-        int v = in_w(b, &t, role, i - 1);
+        engine_next(b->e, s, joint, t);
+        int v = in_w(b, t, role, i - 1);
         if (v == BOUNDED_UNKNOWN) unknown = true;
         if (v == (exists ? 1 : 0)) {
             result = v;
@@ -134,18 +132,18 @@ static int over_moves(bounded_t *b, const state_t *s, uint32_t role, uint32_t i)
             break;
         }
     }
-    state_fini(&t);
+    engine_state_free(t);
     free(moves);
     return unknown ? BOUNDED_UNKNOWN : result;
 }
 
-static int in_w(bounded_t *b, const state_t *s, uint32_t role, uint32_t i) {
+static int in_w(bounded_t *b, const eng_state_t *s, uint32_t role, uint32_t i) {
     uint64_t key = tt_key(s, role, i);
     tt_entry_t *e = tt_slot(b, key, s, role, i);
     if (e->key) return e->value;
     int v;
-    if (reason_terminal(b->r, s))
-        v = i == 0 && reason_goal_value(b->r, s, role) == 100;
+    if (engine_terminal(b->e, s))
+        v = i == 0 && engine_goal_value(b->e, s, role) == 100;
     else if (i == 0 || !moves_here(b, s, i % 2 ? role : 1 - role))
         v = 0;
     else
@@ -159,7 +157,10 @@ int bounded_in_w(bounded_t *b, const state_t *s, uint32_t role, uint32_t i, uint
     if (role > 1 || i > 255) return BOUNDED_UNKNOWN;
     b->stop_at = max_nodes ? b->nodes + max_nodes : 0;
     b->deadline = deadline;
-    int v = in_w(b, s, role, i);
+    eng_state_t *es = engine_state_new(b->e);
+    engine_state_set(b->e, es, s);
+    int v = in_w(b, es, role, i);
+    engine_state_free(es);
     b->stop_at = 0;
     b->deadline = 0;
     return v;

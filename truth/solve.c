@@ -180,10 +180,10 @@ static bool expand_state(solve_t *s, uint32_t id, uint32_t max_states, eng_state
     return true;
 }
 
-solve_t *solve_new_engine_from(engine_t *e, const state_t *root, uint32_t max_states, char *err,
-                               size_t errlen) {
+solve_t *solve_new_from(engine_t *e, const state_t *root, uint32_t max_states, char *err,
+                        size_t errlen) {
     solve_t *s = xcalloc(1, sizeof *s);
-    s->g = (game_t *)engine_game(e);
+    s->g = engine_game(e);
     s->n_roles = s->g->n_roles;
     s->e = e;
     eng_state_t *next = engine_state_new(e);
@@ -205,32 +205,15 @@ solve_t *solve_new_engine_from(engine_t *e, const state_t *root, uint32_t max_st
     return s;
 }
 
-solve_t *solve_new_engine(engine_t *e, uint32_t max_states, char *err, size_t errlen) {
+solve_t *solve_new(engine_t *e, uint32_t max_states, char *err, size_t errlen) {
     eng_state_t *init = engine_state_new(e);
     state_t terms;
     state_init(&terms);
     engine_initial(e, init);
     engine_state_terms(e, init, &terms);
-    solve_t *s = solve_new_engine_from(e, &terms, max_states, err, errlen);
+    solve_t *s = solve_new_from(e, &terms, max_states, err, errlen);
     state_fini(&terms);
     engine_state_free(init);
-    return s;
-}
-
-solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states,
-                        char *err, size_t errlen) {
-    (void)g;
-    engine_t *e = engine_wrap(r);
-    solve_t *s = solve_new_engine_from(e, root, max_states, err, errlen);
-    engine_free(e);
-    return s;
-}
-
-solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen) {
-    (void)g;
-    engine_t *e = engine_wrap(r);
-    solve_t *s = solve_new_engine(e, max_states, err, errlen);
-    engine_free(e);
     return s;
 }
 
@@ -260,7 +243,7 @@ uint32_t solve_legal(const solve_t *s, uint32_t id, uint32_t role, const term_t 
 }
 
 /* The successors of a state, one per joint move in mixed radix (the last role varying
- * fastest); 0 for a terminal state. Lets callers walk the graph without the reasoner. */
+ * fastest); 0 for a terminal state. Lets callers walk the graph without the engine. */
 uint32_t solve_successors(const solve_t *s, uint32_t id, const uint32_t **succ) {
     *succ = s->succ + s->nodes[id].succ;
     if (s->nodes[id].terminal) return 0;

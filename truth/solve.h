@@ -14,13 +14,12 @@
  *   - value: the minimax value of the role's goal (the role maximises, the others
  *     minimise; by levels, so for an acyclic graph only).
  * Everything is owned by the solver. */
-#ifndef REGRESS_SOLVE_H
-#define REGRESS_SOLVE_H
+#ifndef TRUTH_SOLVE_H
+#define TRUTH_SOLVE_H
 
 #include <stdint.h>
 
 #include "engine/engine.h"
-#include "engine/reason.h"
 
 #define SOLVE_NONE 255u
 #define SOLVE_NO_VALUE (-1)
@@ -29,14 +28,10 @@ typedef struct solve solve_t;
 
 /* On engine e (used while exploring only). NULL (message in err) past max_states
  * reachable states. */
-solve_t *solve_new_engine(engine_t *e, uint32_t max_states, char *err, size_t errlen);
+solve_t *solve_new(engine_t *e, uint32_t max_states, char *err, size_t errlen);
 /* The same from a given root state (id 0 is the root): its reachable subgraph only. */
-solve_t *solve_new_engine_from(engine_t *e, const state_t *root, uint32_t max_states, char *err,
-                               size_t errlen);
-/* The same on the interpreter over r. */
-solve_t *solve_new(game_t *g, reasoner_t *r, uint32_t max_states, char *err, size_t errlen);
-solve_t *solve_new_from(game_t *g, reasoner_t *r, const state_t *root, uint32_t max_states,
-                        char *err, size_t errlen);
+solve_t *solve_new_from(engine_t *e, const state_t *root, uint32_t max_states, char *err,
+                        size_t errlen);
 void solve_free(solve_t *s);
 
 uint32_t solve_count(const solve_t *s);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/reason.h"
+#include "terms.h"
 
 typedef struct {
     state_t *v;
@@ -64,10 +64,10 @@ static inline int cmp_term(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static inline uint32_t sorted_percepts(reasoner_t *r, const state_t *s, const term_t *joint,
+static inline uint32_t sorted_percepts(engine_t *r, const state_t *s, const term_t *joint,
                                        uint32_t role, term_t *out) {
     const term_t *p;
-    uint32_t n = reason_sees(r, s, joint, role, &p);
+    uint32_t n = terms_sees(r, s, joint, role, &p);
     memcpy(out, p, n * sizeof *p);
     qsort(out, n, sizeof *out, cmp_term);
     uint32_t k = 0;
@@ -78,7 +78,7 @@ static inline uint32_t sorted_percepts(reasoner_t *r, const state_t *s, const te
 
 /* Successors of every state of cur under joint moves with our move that give our percepts. */
 typedef struct {
-    reasoner_t *r;
+    engine_t *r;
     const game_t *g;
     uint32_t role;
     const obs_t *o;
@@ -94,13 +94,13 @@ static inline void expand(expand_t *e, uint32_t k) {
         if (n != e->o->n || memcmp(e->buf, e->o->pc, n * sizeof *e->buf)) return;
         state_t nx;
         state_init(&nx);
-        reason_next(e->r, e->s, e->joint, &nx);
+        terms_next(e->r, e->s, e->joint, &nx);
         set_add(e->out, &nx);
         state_fini(&nx);
         return;
     }
     const term_t *m;
-    uint32_t nm = reason_legal(e->r, e->s, k, &m);
+    uint32_t nm = terms_legal(e->r, e->s, k, &m);
     term_t *moves = malloc((nm + 1) * sizeof *moves);
     memcpy(moves, m, nm * sizeof *m);
     for (uint32_t i = 0; i < nm; i++) {
@@ -111,12 +111,12 @@ static inline void expand(expand_t *e, uint32_t k) {
     free(moves);
 }
 
-static inline void belief_step(reasoner_t *r, const game_t *g, uint32_t role, const obs_t *o,
+static inline void belief_step(engine_t *r, const game_t *g, uint32_t role, const obs_t *o,
                                set_t *cur) {
     set_t next = {0};
     expand_t e = {.r = r, .g = g, .role = role, .o = o, .out = &next};
     for (uint32_t i = 0; i < cur->n; i++) {
-        if (reason_terminal(r, &cur->v[i])) continue;
+        if (terms_terminal(r, &cur->v[i])) continue;
         e.s = &cur->v[i];
         expand(&e, 0);
     }

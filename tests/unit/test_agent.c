@@ -14,12 +14,12 @@
 
 #include "base/clock.h"
 #include "base/rng.h"
-#include "engine/reason.h"
 #include "gdl/trace.h"
 #include "gdl/validate.h"
 #include "load.h"
 #include "player/agent.h"
 #include "player/player.h"
+#include "terms.h"
 
 /* A player that records what it was told and plays a random legal move; it also offers an
  * illegal move (a role name) and the last turn's move, which the agent must not pass on. */
@@ -95,7 +95,7 @@ static void check_offer(void *ctx, term_t move) {
 static uint32_t play_random(const char *file, uint32_t matches) {
     game_t *g = load_file(file);
     assert_non_null(g);
-    reasoner_t *ref = reason_new(g);
+    engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
     uint32_t nr = g->n_roles, hits = 0;
     agent_t **a = calloc(nr, sizeof *a);
     term_t *joint = calloc(nr, sizeof *joint), *ref_legal = NULL;
@@ -112,11 +112,11 @@ static uint32_t play_random(const char *file, uint32_t matches) {
             a[i] = agent_new(g, i, &cfg);
             agent_start(a[i], now_seconds() + 1);
         }
-        reason_initial(ref, &s);
-        for (uint32_t step = 0; step < 200 && !reason_terminal(ref, &s); step++) {
+        terms_initial(ref, &s);
+        for (uint32_t step = 0; step < 200 && !terms_terminal(ref, &s); step++) {
             for (uint32_t i = 0; i < nr; i++) {
                 const term_t *mv;
-                uint32_t k = reason_legal(ref, &s, i, &mv);
+                uint32_t k = terms_legal(ref, &s, i, &mv);
                 ref_legal = realloc(ref_legal, (k + 1) * sizeof *ref_legal);
                 memcpy(ref_legal, mv, k * sizeof *mv);
                 k = trace_sort_terms(g->ts, ref_legal, k, &sb);
@@ -134,7 +134,7 @@ static uint32_t play_random(const char *file, uint32_t matches) {
             }
             for (uint32_t i = 0; i < nr; i++)
                 agent_ponder(a[i], joint[i]);
-            reason_next(ref, &s, joint, &n);
+            terms_next(ref, &s, joint, &n);
             state_copy(&s, &n);
             for (uint32_t i = 0; i < nr; i++)
                 agent_advance(a[i], joint);
@@ -149,7 +149,7 @@ static uint32_t play_random(const char *file, uint32_t matches) {
     state_fini(&n);
     sb_fini(&sb);
     sb_fini(&stats);
-    reason_free(ref);
+    engine_free(ref);
     game_free(g);
     return hits;
 }

@@ -15,9 +15,9 @@
 
 #include "base/rng.h"
 #include "engine/engine.h"
-#include "engine/reason.h"
 #include "load.h"
 #include "player/belief.h"
+#include "terms.h"
 
 #define FAR 1e9 /* a deadline that never stops the work: the sets must not depend on time */
 
@@ -50,7 +50,7 @@ static void same_legal(belief_t *a, belief_t *b) {
 static uint32_t track(const char *game, engine_kind_t kind, uint32_t matches) {
     game_t *g = load_file(game);
     assert_non_null(g);
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     engine_t *e = engine_new(g, kind, stderr);
     assert_int_equal(engine_kind(e), kind);
     uint32_t nr = g->n_roles, turns = 0;
@@ -60,21 +60,21 @@ static uint32_t track(const char *game, engine_kind_t kind, uint32_t matches) {
     term_t joint[nr + 1];
     belief_t bi[nr + 1], be[nr + 1];
     for (uint32_t m = 0; m < matches; m++) {
-        reason_initial(r, &s);
+        terms_initial(r, &s);
         for (uint32_t k = 0; k < nr; k++) {
             belief_init(&bi[k], r, k, 100 + m);
-            belief_init_engine(&be[k], e, k, 100 + m);
+            belief_init(&be[k], e, k, 100 + m);
         }
-        while (!reason_terminal(r, &s)) {
+        while (!terms_terminal(r, &s)) {
             for (uint32_t k = 0; k < nr; k++) {
                 const term_t *mv;
-                uint32_t n = reason_legal(r, &s, k, &mv);
+                uint32_t n = terms_legal(r, &s, k, &mv);
                 assert_true(n > 0);
                 joint[k] = mv[splitmix_next(&rng) % n];
             }
             for (uint32_t k = 0; k < nr; k++) {
                 const term_t *p;
-                uint32_t np = reason_sees(r, &s, joint, k, &p);
+                uint32_t np = terms_sees(r, &s, joint, k, &p);
                 term_t percepts[np + 1];
                 if (np) memcpy(percepts, p, np * sizeof *p);
                 if (g->gdl2) {
@@ -85,12 +85,12 @@ static uint32_t track(const char *game, engine_kind_t kind, uint32_t matches) {
                     belief_advance(&be[k], joint);
                 }
             }
-            reason_next(r, &s, joint, &next);
+            terms_next(r, &s, joint, &next);
             state_copy(&s, &next);
             for (uint32_t k = 0; k < nr; k++) {
                 same_sets(&bi[k], &be[k]);
                 if (bi[k].complete) assert_true(contains_state(&bi[k], &s));
-                if (!reason_terminal(r, &s)) same_legal(&bi[k], &be[k]);
+                if (!terms_terminal(r, &s)) same_legal(&bi[k], &be[k]);
             }
             turns++;
         }
@@ -101,7 +101,7 @@ static uint32_t track(const char *game, engine_kind_t kind, uint32_t matches) {
     }
     state_fini(&s), state_fini(&next);
     engine_free(e);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
     return turns;
 }

@@ -7,10 +7,10 @@
  * split into guard and disjuncts, as the hook uses it. On every state of seeded random
  * playouts on the engine, the disjunct the bitset program finds first is the one the
  * matcher finds first (the same answer, the same hit), and Z3 (its own grounding, on the
- * vocabulary of lbs) says that disjunct holds: 0 disagreements of either kind. Then the
- * hook: lbs_check_state on engine states equals lbs_check on the same states as terms
- * (with Z3 confirming hits, and without, where a wrong hit would show), and a UCT search
- * on the engine uses the state hook. */
+ * interpreter's vocabulary) says that disjunct holds: 0 disagreements of either kind. Then
+ * the hook, made on the ground engine: lbs_check_state on engine states equals lbs_check
+ * on the same states as terms (with Z3 confirming hits, and without, where a wrong hit
+ * would show), and a UCT search on the engine uses the state hook. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,7 +25,6 @@
 #include "base/rng.h"
 #include "engine/engine.h"
 #include "engine/fluents.h"
-#include "engine/reason.h"
 #include "load.h"
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
@@ -33,6 +32,7 @@
 #include "regress/match.h"
 #include "regress/regress.h"
 #include "regress/smt.h"
+#include "terms.h"
 
 #define MAX_FORMS 32
 #define MAX_STATES 1500 /* per game */
@@ -88,7 +88,7 @@ static void check_state(under_t *u, uint32_t n, smt_t *smt, const match_state_t 
 
 static void check_game(game_t *g, uint32_t steps, uint64_t min_hits) {
     assert_non_null(g);
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     regress_opts_t ro;
     regress_default_opts(&ro);
     ro.budget = 0;
@@ -96,7 +96,7 @@ static void check_game(game_t *g, uint32_t steps, uint64_t min_hits) {
     ro.use_mutexes = false; /* Z3 proofs that only prune: seconds under the sanitizers */
     char err[320];
     double t0 = now_seconds();
-    regress_t *rg = regress_new(g, r, 0, &ro, err, sizeof err);
+    regress_t *rg = regress_new(r, 0, &ro, err, sizeof err);
     if (!rg) fprintf(stderr, "%s: %s\n", g->file, err);
     assert_non_null(rg);
     forms_t fs = {.ts = g->ts};
@@ -109,11 +109,11 @@ static void check_game(game_t *g, uint32_t steps, uint64_t min_hits) {
     term_t *fl;
     uint32_t nb = engine_fluent_bits(e, &fl);
     assert_true(nb > 0);
-    vocab_t *ev = vocab_from_terms(g->ts, fl, nb);
-    uint32_t *var_bit = xmalloc((vocab_count(ev) + 1) * sizeof *var_bit);
-    for (uint32_t b = 0; b < nb; b++)
-        if (fl[b] != TERM_NONE) var_bit[vocab_index(ev, fl[b])] = b;
-    vocab_t *zv = vocab_new(g, r, 16, 1); /* Z3's vocabulary, as lbs makes it */
+    free(fl);
+    vocab_t *ev = vocab_from_engine(e, 0, 0, 0); /* the engine's fluents, with their bits */
+    assert_non_null(vocab_bits(ev));
+    /* Z3 on a vocabulary of its own: the interpreter's (base or sampled fluents) */
+    vocab_t *zv = vocab_from_engine(r, 16, 1, 0);
     smt_t *smt = smt_new(zv, false);
 
     under_t u[MAX_FORMS];
@@ -121,9 +121,9 @@ static void check_game(game_t *g, uint32_t steps, uint64_t min_hits) {
         const form_t *f = fs.f[k];
         u[k].m = match_new(g->ts, f);
         assert_non_null(u[k].m);
-        u[k].full = bitform_of_form(ev, var_bit, g->ts, f, BF_FULL, 0, 0, 0);
-        u[k].common = bitform_of_form(ev, var_bit, g->ts, f, BF_COMMON, 0, 0, 0);
-        u[k].disj = bitform_of_form(ev, var_bit, g->ts, f, BF_DISJUNCTS, 0, 0, 0);
+        u[k].full = bitform_of_form(ev, g->ts, f, BF_FULL, 0, 0, 0);
+        u[k].common = bitform_of_form(ev, g->ts, f, BF_COMMON, 0, 0, 0);
+        u[k].disj = bitform_of_form(ev, g->ts, f, BF_DISJUNCTS, 0, 0, 0);
         assert_true(u[k].full && u[k].common && u[k].disj);
         assert_true(bitform_words(u[k].full) <= nb / 64);
         circuit_t *c = circuit_new();
@@ -189,10 +189,8 @@ static void check_game(game_t *g, uint32_t steps, uint64_t min_hits) {
     smt_free(smt);
     vocab_free(zv);
     vocab_free(ev);
-    free(var_bit);
-    free(fl);
     engine_free(e);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -263,17 +261,15 @@ static void test_program(void **state) {
 static void check_lbs(const char *file, uint32_t steps, lbs_confirm_t confirm) {
     game_t *g = load_file(file);
     assert_non_null(g);
-    reasoner_t *r = reason_new(g);
+    engine_t *e = engine_new(g, ENGINE_GROUND, stderr);
     lbs_opts_t o;
     lbs_default_opts(&o);
     o.budget = 0;
     o.confirm = confirm;
     char err[320];
-    lbs_t *l = lbs_new_steps(g, r, 0, &o, steps, err, sizeof err);
+    lbs_t *l = lbs_new_steps(e, 0, &o, steps, err, sizeof err);
     if (!l) fprintf(stderr, "%s: %s\n", file, err);
     assert_non_null(l);
-    engine_t *e = engine_new(g, ENGINE_GROUND, stderr);
-    assert_true(lbs_use_engine(l, e));
     lbs_set_hook_cost(l, 0); /* every formula */
     lbs_stats_t ls;
     lbs_stats(l, &ls);
@@ -310,8 +306,8 @@ static void check_lbs(const char *file, uint32_t steps, lbs_confirm_t confirm) {
     /* every formula and guard on bitsets: terms only for Z3 */
     assert_true(ls.term_conversions <= ls.z3_confirmed + ls.z3_disagree + ls.z3_unknown);
 
-    uct_t *u = uct_new_engine(g, e, 0, 7);
-    lbs_attach(l, u, e);
+    uct_t *u = uct_new(e, 0, 7);
+    lbs_attach(l, u);
     lbs_set_hook_cost(l, 0);
     engine_initial(e, s);
     engine_state_terms(e, s, &terms);
@@ -327,9 +323,8 @@ static void check_lbs(const char *file, uint32_t steps, lbs_confirm_t confirm) {
     state_fini(&terms);
     engine_state_free(s);
     engine_state_free(nx);
-    engine_free(e);
     lbs_free(l);
-    reason_free(r);
+    engine_free(e);
     game_free(g);
 }
 

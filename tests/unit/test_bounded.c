@@ -11,11 +11,11 @@
 
 #include <cmocka.h>
 
-#include "engine/reason.h"
 #include "load.h"
 #include "regress/regress.h"
 #include "regress/verify.h"
 #include "sequences.h"
+#include "terms.h"
 #include "truth/bounded.h"
 #include "truth/solve.h"
 
@@ -24,14 +24,14 @@
 static void same_as_solver(const char *file) {
     game_t *g = load_file(file);
     assert_non_null(g);
-    reasoner_t *r = reason_new(g);
-    regress_t *rg = run_sequences(g, r, 1);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    regress_t *rg = run_sequences(r, 1);
     const term_t *noop = regress_shape_of(rg)->noop;
     char err[200];
-    solve_t *s = solve_new(g, r, 1000000, err, sizeof err);
+    solve_t *s = solve_new(r, 1000000, err, sizeof err);
     assert_non_null(s);
     solve_rounds(s, noop);
-    bounded_t *b = bounded_new(g, r, noop);
+    bounded_t *b = bounded_new(r, noop);
     uint32_t in = 0;
     for (uint32_t id = 0; id < solve_count(s); id++)
         for (uint32_t role = 0; role < 2; role++)
@@ -48,7 +48,7 @@ static void same_as_solver(const char *file) {
     bounded_free(b);
     solve_free(s);
     regress_free(rg);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -67,19 +67,19 @@ static void test_nim(void **state) {
 static void test_node_limit(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
-    reasoner_t *r = reason_new(g);
-    regress_t *rg = run_sequences(g, r, 1);
-    bounded_t *b = bounded_new(g, r, regress_shape_of(rg)->noop);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    regress_t *rg = run_sequences(r, 1);
+    bounded_t *b = bounded_new(r, regress_shape_of(rg)->noop);
     state_t s;
     state_init(&s);
-    reason_initial(r, &s);
+    terms_initial(r, &s);
     assert_int_equal(bounded_in_w(b, &s, 0, 5, 10, 0), BOUNDED_UNKNOWN);
     assert_true(bounded_nodes(b) <= 11);
     assert_int_equal(bounded_in_w(b, &s, 0, 5, 0, 0), 0); /* no forced win in 5 plies */
     state_fini(&s);
     bounded_free(b);
     regress_free(rg);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -88,10 +88,10 @@ static void test_node_limit(void **state) {
 static void test_check_formula(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
-    reasoner_t *r = reason_new(g);
-    regress_t *rg = run_sequences(g, r, 1);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    regress_t *rg = run_sequences(r, 1);
     char err[200];
-    solve_t *s = solve_new(g, r, 1000000, err, sizeof err);
+    solve_t *s = solve_new(r, 1000000, err, sizeof err);
     assert_non_null(s);
     uint32_t n = solve_count(s);
     state_t *states = xmalloc(n * sizeof *states);
@@ -99,7 +99,7 @@ static void test_check_formula(void **state) {
         state_init(&states[id]);
         state_copy(&states[id], solve_state(s, id));
     }
-    bounded_t *b = bounded_new(g, r, regress_shape_of(rg)->noop);
+    bounded_t *b = bounded_new(r, regress_shape_of(rg)->noop);
     verify_bounded_opts_t o = {.misses = true};
     verify_bounded_row_t row;
     match_t *m = match_new(g->ts, regress_step(rg, 0, 1)->f);
@@ -121,7 +121,7 @@ static void test_check_formula(void **state) {
     bounded_free(b);
     solve_free(s);
     regress_free(rg);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 

@@ -18,11 +18,11 @@
 #include "base/clock.h"
 #include "base/rng.h"
 #include "belief_enum.h"
-#include "engine/reason.h"
 #include "gdl/validate.h"
 #include "load.h"
 #include "player/bnet.h"
 #include "player/bsmt.h"
+#include "terms.h"
 
 typedef struct {
     uint64_t steps, counted, checks, gave_up;
@@ -36,13 +36,13 @@ static uint32_t count_max(void) {
 }
 
 /* Compares one role's view of a played match, step by step. */
-static void check_role(game_t *g, reasoner_t *r, const bnet_t *net, uint32_t role, const obs_t *obs,
+static void check_role(game_t *g, engine_t *r, const bnet_t *net, uint32_t role, const obs_t *obs,
                        uint32_t steps, uint64_t seed, tally_t *t) {
     bsmt_t *b = bsmt_new(net, role, seed);
     set_t cur = {0};
     state_t init;
     state_init(&init);
-    reason_initial(r, &init);
+    terms_initial(r, &init);
     set_add(&cur, &init);
     state_fini(&init);
     term_t *want = malloc(4096 * sizeof *want);
@@ -95,12 +95,24 @@ static void check_role(game_t *g, reasoner_t *r, const bnet_t *net, uint32_t rol
     bsmt_free(b);
 }
 
+/* The belief network of g on a grounding of its own (at most a million atoms), into *gn
+ * (freed by the caller after the network). */
+static bnet_t *net_of(game_t *g, gnet_t **gn, strbuf_t *err) {
+    ground_opts_t opts = ground_default_opts();
+    opts.max_atoms = 1000000;
+    char why[256] = "";
+    *gn = gnet_new(g, &opts, why, sizeof why);
+    if (!*gn) sb_printf(err, "the game does not ground (%s)", why);
+    return *gn ? bnet_new(g, *gn, err) : NULL;
+}
+
 /* Returns the number of checks that gave up (their later answers were exact). */
 static uint64_t check_game(game_t *g, uint32_t matches) {
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     strbuf_t err;
     sb_init(&err);
-    bnet_t *net = bnet_new(g, 1000000, 0, &err);
+    gnet_t *gn;
+    bnet_t *net = net_of(g, &gn, &err);
     if (!net) fail_msg("%s: %s", g->file, sb_str(&err));
     sb_fini(&err);
     splitmix_t rng = {0x5eed};
@@ -112,12 +124,12 @@ static uint64_t check_game(game_t *g, uint32_t matches) {
         state_t s, nx;
         state_init(&s);
         state_init(&nx);
-        reason_initial(r, &s);
-        while (!reason_terminal(r, &s)) {
+        terms_initial(r, &s);
+        while (!terms_terminal(r, &s)) {
             term_t joint[16];
             for (uint32_t k = 0; k < nr; k++) {
                 const term_t *mv;
-                uint32_t n = reason_legal(r, &s, k, &mv);
+                uint32_t n = terms_legal(r, &s, k, &mv);
                 assert_true(n > 0);
                 joint[k] = mv[splitmix_next(&rng) % n];
             }
@@ -134,7 +146,7 @@ static uint64_t check_game(game_t *g, uint32_t matches) {
                 o->pc = malloc((o->n + 1) * sizeof *o->pc);
                 memcpy(o->pc, buf, o->n * sizeof *buf);
             }
-            reason_next(r, &s, joint, &nx);
+            terms_next(r, &s, joint, &nx);
             state_copy(&s, &nx);
             steps++;
         }
@@ -155,7 +167,8 @@ static uint64_t check_game(game_t *g, uint32_t matches) {
            (unsigned long long)t.checks, t.checks ? 1000 * t.seconds / t.checks : 0.0,
            (unsigned long long)t.gave_up);
     bnet_free(net);
-    reason_free(r);
+    gnet_free(gn);
+    engine_free(r);
     return t.gave_up;
 }
 
@@ -244,7 +257,9 @@ static void test_cyclic_refused(void **state) {
     assert_non_null(g);
     strbuf_t err;
     sb_init(&err);
-    assert_null(bnet_new(g, 1000000, 0, &err));
+    gnet_t *gn;
+    assert_null(net_of(g, &gn, &err));
+    gnet_free(gn);
     assert_non_null(strstr(sb_str(&err), "recursive"));
     sb_fini(&err);
     game_free(g);

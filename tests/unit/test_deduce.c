@@ -32,11 +32,11 @@ static bool named(const game_t *g, term_t t, const char *name) {
 /* The killer card if every non-terminal state agrees on it, else TERM_NONE; as the term
  * (killer X Y). A player asked to move knows the game goes on: after a wrong accusation
  * the states where it was right (terminal) are not its worlds. */
-static term_t entailed_killer(const game_t *g, reasoner_t *r, const set_t *s) {
+static term_t entailed_killer(const game_t *g, engine_t *r, const set_t *s) {
     term_t k = TERM_NONE;
     bool first = true;
     for (uint32_t i = 0; i < s->n; i++) {
-        if (reason_terminal(r, &s->v[i])) continue;
+        if (terms_terminal(r, &s->v[i])) continue;
         term_t here = TERM_NONE;
         for (uint32_t j = 0; j < s->v[i].n; j++)
             if (term_kind(g->ts, s->v[i].facts[j]) == TERM_FUN &&
@@ -59,8 +59,10 @@ typedef struct {
     uint64_t legal_asked, legal_unknown; /* player_legal calls; those it could not answer */
 } tally_t;
 
-static void play_match(game_t *g, reasoner_t *r, const player_kind_t *kind, uint64_t seed,
-                       tally_t *t) {
+/* The match played on r (the interpreter: the referee), the players on pe (a ground
+ * engine, whose network their belief reasoner unrolls). */
+static void play_match(game_t *g, engine_t *r, engine_t *pe, const player_kind_t *kind,
+                       uint64_t seed, tally_t *t) {
     player_t *pl[ROLES] = {0};
     belief_obs_t *hist[ROLES] = {0};
     obs_t *obs[ROLES] = {0};
@@ -69,10 +71,10 @@ static void play_match(game_t *g, reasoner_t *r, const player_kind_t *kind, uint
     state_t s, nx;
     state_init(&s);
     state_init(&nx);
-    reason_initial(r, &s);
+    terms_initial(r, &s);
     for (uint32_t k = 1; k < ROLES; k++) {
         player_setup_t su = {.game = g,
-                             .reasoner = r,
+                             .engine = pe,
                              .role = k,
                              .startclock = 10,
                              .playclock = 10,
@@ -82,11 +84,11 @@ static void play_match(game_t *g, reasoner_t *r, const player_kind_t *kind, uint
         set_add(&bel[k], &s);
     }
     splitmix_t rng = {seed};
-    while (!reason_terminal(r, &s)) {
+    while (!terms_terminal(r, &s)) {
         term_t joint[ROLES];
         for (uint32_t k = 0; k < ROLES; k++) {
             const term_t *m;
-            uint32_t n = reason_legal(r, &s, k, &m);
+            uint32_t n = terms_legal(r, &s, k, &m);
             assert_true(n > 0);
             if (k == 0) {
                 joint[k] = m[splitmix_next(&rng) % n];
@@ -159,7 +161,7 @@ static void play_match(game_t *g, reasoner_t *r, const player_kind_t *kind, uint
             belief_step(r, g, k, o, &bel[k]);
             assert_true(bel[k].n > 0);
         }
-        reason_next(r, &s, joint, &nx);
+        terms_next(r, &s, joint, &nx);
         state_copy(&s, &nx);
         steps++;
     }
@@ -182,7 +184,8 @@ static void test_deduce_killer_small(void **state) {
     (void)state;
     game_t *g = load_file("killer_small.kif");
     assert_non_null(g);
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL), *pe = engine_new(g, ENGINE_GROUND, stderr);
+    assert_int_equal(engine_kind(pe), ENGINE_GROUND);
     /* the default player, and the one that hides what it shows (every other match) */
     const player_kind_t *kind = player_kind_find("deduce:playouts=4");
     const player_kind_t *secret = player_kind_find("deduce:choose=secret:playouts=4");
@@ -192,7 +195,7 @@ static void test_deduce_killer_small(void **state) {
     uint32_t matches = e ? (uint32_t)atoi(e) : 10;
     tally_t t = {0};
     for (uint32_t m = 0; m < matches; m++)
-        play_match(g, r, m % 2 ? secret : kind, 1000 + m, &t);
+        play_match(g, r, pe, m % 2 ? secret : kind, 1000 + m, &t);
     printf("deduce killer_small: %u matches, %llu choices, %llu with the killer entailed, "
            "%llu accusations, all right\n",
            matches, (unsigned long long)t.choices, (unsigned long long)t.entailed_turns,
@@ -201,7 +204,8 @@ static void test_deduce_killer_small(void **state) {
     printf("deduce killer_small: legal moves asked %llu times, not known %llu times\n",
            (unsigned long long)t.legal_asked, (unsigned long long)t.legal_unknown);
     assert_int_equal(t.legal_unknown, 0);
-    reason_free(r);
+    engine_free(r);
+    engine_free(pe);
     game_free(g);
 }
 

@@ -338,7 +338,7 @@ static void test_two_threads(void **state) {
         engine_state_terms(e, n, &start);
         term_t win = legal_by_text(e, s, 0, "(mark 1 3)"), first = TERM_NONE;
         for (int run = 0; run < 2; run++) {
-            uct_t *u = uct_new_engine(g, e, 0, 5);
+            uct_t *u = uct_new(e, 0, 5);
             assert_true(uct_set_threads(u, 2));
             assert_int_equal(uct_choose(u, &terms, 0, 3000), win);
             uct_clear(u);
@@ -359,7 +359,7 @@ static void test_two_threads(void **state) {
     }
     /* the interpreter is not thread-safe: one thread only */
     engine_t *e = engine_new(g, ENGINE_INTERP, NULL);
-    uct_t *u = uct_new_engine(g, e, 0, 5);
+    uct_t *u = uct_new(e, 0, 5);
     assert_false(uct_set_threads(u, 2));
     uct_free(u);
     engine_free(e);

@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "engine/reason.h"
 #include "gdl/validate.h"
 #include "load.h"
+#include "terms.h"
 
 #define PLAYERS 3
 #define HIST_MAX 64
@@ -106,7 +106,7 @@ static bool in_deal(game_t *g, const state_t *s) {
 
 /* One step of the deal from every node: random's moves each with probability 1/n, the
  * players' single move (noop while dealing). */
-static layer_t_ deal_step(reasoner_t *r, layer_t_ *cur) {
+static layer_t_ deal_step(engine_t *r, layer_t_ *cur) {
     layer_t_ next = {0};
     size_t index_cap = 1u << 20;
     uint64_t *index = calloc(index_cap, sizeof *index);
@@ -115,11 +115,11 @@ static layer_t_ deal_step(reasoner_t *r, layer_t_ *cur) {
         term_t joint[1 + PLAYERS];
         for (uint32_t role = 1; role <= PLAYERS; role++) {
             const term_t *m;
-            assert_int_equal(reason_legal(r, &nd->s, role, &m), 1);
+            assert_int_equal(terms_legal(r, &nd->s, role, &m), 1);
             joint[role] = m[0];
         }
         const term_t *rm;
-        uint32_t n = reason_legal(r, &nd->s, 0, &rm);
+        uint32_t n = terms_legal(r, &nd->s, 0, &rm);
         assert_true(n > 0);
         term_t *moves = malloc(n * sizeof *moves);
         memcpy(moves, rm, n * sizeof *moves);
@@ -127,11 +127,11 @@ static layer_t_ deal_step(reasoner_t *r, layer_t_ *cur) {
             joint[0] = moves[k];
             node_t child = *nd;
             state_init(&child.s);
-            reason_next(r, &nd->s, joint, &child.s);
+            terms_next(r, &nd->s, joint, &child.s);
             child.p = ratio_norm((ratio_t){nd->p.num, nd->p.den * n});
             for (uint32_t role = 1; role <= PLAYERS; role++) {
                 const term_t *pc;
-                uint32_t np = reason_sees(r, &nd->s, joint, role, &pc);
+                uint32_t np = terms_sees(r, &nd->s, joint, role, &pc);
                 node_t *c = &child;
                 assert_true(c->n_hist[role - 1] + np + 1 <= HIST_MAX);
                 memcpy(c->hist[role - 1] + c->n_hist[role - 1], pc, np * sizeof *pc);
@@ -260,12 +260,12 @@ static void test_deal_uniform_leak_free(void **state) {
     game_t *g = load_file("killer_small.kif");
     assert_non_null(g);
     assert_int_equal(g->n_roles, 1 + PLAYERS);
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     layer_t_ cur = {0};
     node_t start;
     memset(&start, 0, sizeof start);
     state_init(&start.s);
-    reason_initial(r, &start.s);
+    terms_initial(r, &start.s);
     start.p = (ratio_t){1, 1};
     cur.v = malloc(sizeof *cur.v);
     cur.v[0] = start;
@@ -284,7 +284,7 @@ static void test_deal_uniform_leak_free(void **state) {
     for (uint32_t role = 1; role <= PLAYERS; role++)
         check_player_view(g, &cur, role);
     layer_free(&cur);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 

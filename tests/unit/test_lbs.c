@@ -16,24 +16,24 @@
 
 #include <cmocka.h>
 
-#include "engine/reason.h"
 #include "gdl/validate.h"
 #include "load.h"
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
 #include "regress/regress.h"
+#include "terms.h"
 #include "truth/solve.h"
 
 #define STEPS 4      /* α_0..α_4: milliseconds of backward search, no budget (no clock) */
 #define COMPLETE_I 5 /* tic-tac-toe's formulas below this i are complete */
 
-static lbs_t *make_lbs(game_t *g, reasoner_t *r, uint32_t role, lbs_confirm_t confirm) {
+static lbs_t *make_lbs(engine_t *r, uint32_t role, lbs_confirm_t confirm) {
     lbs_opts_t o;
     lbs_default_opts(&o);
     o.budget = 0;
     o.confirm = confirm;
     char err[300] = "";
-    lbs_t *l = lbs_new_steps(g, r, role, &o, STEPS, err, sizeof err);
+    lbs_t *l = lbs_new_steps(r, role, &o, STEPS, err, sizeof err);
     if (!l) fprintf(stderr, "lbs_new: %s\n", err);
     assert_non_null(l);
     return l;
@@ -79,13 +79,13 @@ static void check_state(lbs_t *l, const solve_t *s, uint32_t id, uint32_t role, 
 static void check_role(uint32_t role, lbs_confirm_t confirm, uint32_t stride) {
     game_t *g = load_file("tictactoe.kif");
     assert_non_null(g);
-    reasoner_t *r = reason_new(g);
-    lbs_t *l = make_lbs(g, r, role, confirm);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    lbs_t *l = make_lbs(r, role, confirm);
     shape_t sh;
-    regress_shape(g, r, 16, 1, &sh);
+    regress_shape(r, 16, 1, 0, &sh);
     assert_true(sh.supported);
     char err[300];
-    solve_t *s = solve_new(g, r, 100000, err, sizeof err);
+    solve_t *s = solve_new(r, 100000, err, sizeof err);
     assert_non_null(s);
     solve_rounds(s, sh.noop);
     uint32_t hits[2] = {0, 0}, checked = 0;
@@ -128,7 +128,7 @@ static void check_role(uint32_t role, lbs_confirm_t confirm, uint32_t stride) {
     }
     solve_free(s);
     lbs_free(l);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -143,10 +143,9 @@ static void test_tictactoe_o(void **state) {
 }
 
 /* The legal move of role printed as text. */
-static term_t find_move(game_t *g, reasoner_t *r, const state_t *s, uint32_t role,
-                        const char *text) {
+static term_t find_move(game_t *g, engine_t *r, const state_t *s, uint32_t role, const char *text) {
     const term_t *mv;
-    uint32_t n = reason_legal(r, s, role, &mv);
+    uint32_t n = terms_legal(r, s, role, &mv);
     strbuf_t sb;
     sb_init(&sb);
     term_t found = TERM_NONE;
@@ -163,12 +162,12 @@ static term_t find_move(game_t *g, reasoner_t *r, const state_t *s, uint32_t rol
 static void test_hook_and_uct(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
-    reasoner_t *r = reason_new(g);
-    lbs_t *l = make_lbs(g, r, 0, LBS_CONFIRM_Z3);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    lbs_t *l = make_lbs(r, 0, LBS_CONFIRM_Z3);
     /* x to move with two in a row and the third cell blank: α_1 */
     state_t s;
     state_init(&s);
-    reason_initial(r, &s);
+    terms_initial(r, &s);
     const char *moves[][2] = {{"(mark 1 1)", "noop"},
                               {"noop", "(mark 3 3)"},
                               {"(mark 1 2)", "noop"},
@@ -181,7 +180,7 @@ static void test_hook_and_uct(void **state) {
             joint[i] = find_move(g, r, &s, i, moves[k][i]);
             assert_true(joint[i] != TERM_NONE);
         }
-        reason_next(r, &s, joint, &next);
+        terms_next(r, &s, joint, &next);
         state_copy(&s, &next);
     }
     uint32_t i = 99;
@@ -191,9 +190,9 @@ static void test_hook_and_uct(void **state) {
      * and under load none might (this test failed that way twice) */
     lbs_set_hook_cost(l, 0);
     assert_int_equal(lbs_hook(l, &s), 100);
-    uct_t *u = uct_new(g, r, 0, 7);
+    uct_t *u = uct_new(r, 0, 7);
     uct_set_hook(u, lbs_hook, l);
-    reason_initial(r, &s);
+    terms_initial(r, &s);
     assert_true(uct_choose(u, &s, 0, 300) != TERM_NONE);
     uct_stats_t us;
     uct_stats(u, &us);
@@ -208,7 +207,7 @@ static void test_hook_and_uct(void **state) {
     state_fini(&next);
     state_fini(&s);
     lbs_free(l);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -217,16 +216,16 @@ static void test_hook_and_uct(void **state) {
 static void test_hook_skips_when_z3_spent(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
-    reasoner_t *r = reason_new(g);
-    lbs_t *l = make_lbs(g, r, 0, LBS_CONFIRM_Z3);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    lbs_t *l = make_lbs(r, 0, LBS_CONFIRM_Z3);
     lbs_set_hook_cost(l, 0);
     char err[300];
-    solve_t *s = solve_new(g, r, 100000, err, sizeof err);
+    solve_t *s = solve_new(r, 100000, err, sizeof err);
     assert_non_null(s);
     /* a state the hook wins (α_i hit, confirmed and so remembered) */
     uint32_t won = UINT32_MAX;
     for (uint32_t id = 0; id < solve_count(s) && won == UINT32_MAX; id++)
-        if (!reason_terminal(r, solve_state(s, id)) && lbs_hook(l, solve_state(s, id)) == 100)
+        if (!terms_terminal(r, solve_state(s, id)) && lbs_hook(l, solve_state(s, id)) == 100)
             won = id;
     assert_true(won != UINT32_MAX);
     lbs_stats_t ls;
@@ -237,7 +236,7 @@ static void test_hook_skips_when_z3_spent(void **state) {
     for (uint32_t id = 0; id < solve_count(s); id++) {
         lbs_stats(l, &ls);
         if (ls.hook_skipped) break;
-        if (!reason_terminal(r, solve_state(s, id))) (void)lbs_hook(l, solve_state(s, id));
+        if (!terms_terminal(r, solve_state(s, id))) (void)lbs_hook(l, solve_state(s, id));
     }
     lbs_stats(l, &ls);
     assert_true(ls.hook_skipped > 0);
@@ -248,22 +247,22 @@ static void test_hook_skips_when_z3_spent(void **state) {
     assert_int_equal(lbs_check(l, solve_state(s, won), NULL), 1); /* the cached answer */
     solve_free(s);
     lbs_free(l);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
 static void expect_unsupported(const char *file, const char *why) {
     game_t *g = load_file(file);
     assert_non_null(g);
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     lbs_opts_t o;
     lbs_default_opts(&o);
     o.budget = 1;
     char err[300] = "";
-    assert_null(lbs_new(g, r, 0, &o, err, sizeof err));
+    assert_null(lbs_new(r, 0, &o, err, sizeof err));
     if (!strstr(err, why)) fprintf(stderr, "unexpected message: %s\n", err);
     assert_non_null(strstr(err, why));
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -272,7 +271,7 @@ static void expect_unsupported(const char *file, const char *why) {
 static void test_stop_cost(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     const double costs[3] = {1e-9, 0, 1e9};
     for (int k = 0; k < 3; k++) {
         lbs_opts_t o;
@@ -281,7 +280,7 @@ static void test_stop_cost(void **state) {
         o.confirm = LBS_CONFIRM_NONE;
         o.stop_cost = costs[k];
         char err[300] = "";
-        lbs_t *l = lbs_new_steps(g, r, 0, &o, STEPS, err, sizeof err);
+        lbs_t *l = lbs_new_steps(r, 0, &o, STEPS, err, sizeof err);
         assert_non_null(l);
         lbs_stats_t ls;
         lbs_stats(l, &ls);
@@ -291,7 +290,7 @@ static void test_stop_cost(void **state) {
         assert_int_equal(ls.stopped, k == 0 ? 2 : 0);
         lbs_free(l);
     }
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -309,20 +308,20 @@ static void test_unsupported(void **state) {
 static void test_guard_drops_unverified(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     lbs_opts_t o;
     lbs_default_opts(&o);
     o.budget = 0;
     o.confirm = LBS_CONFIRM_NONE;
     char err[300] = "";
-    lbs_t *full = lbs_new_steps(g, r, 0, &o, STEPS, err, sizeof err);
+    lbs_t *full = lbs_new_steps(r, 0, &o, STEPS, err, sizeof err);
     assert_non_null(full);
     lbs_stats_t fs;
     lbs_stats(full, &fs);
     assert_int_equal(fs.guard_unsound + fs.guard_unverified, 0);
     assert_true(fs.guard_hits > 0);
     o.guard_nodes = 1;
-    lbs_t *l = lbs_new_steps(g, r, 0, &o, STEPS, err, sizeof err);
+    lbs_t *l = lbs_new_steps(r, 0, &o, STEPS, err, sizeof err);
     assert_non_null(l);
     lbs_stats_t ls;
     lbs_stats(l, &ls);
@@ -331,8 +330,8 @@ static void test_guard_drops_unverified(void **state) {
     assert_true(ls.n_alpha <= 2 && ls.n_beta <= 2);
     /* a state where the full set answers with some i >= 2: the guarded one does not */
     shape_t sh;
-    regress_shape(g, r, 16, 1, &sh);
-    solve_t *s = solve_new(g, r, 100000, err, sizeof err);
+    regress_shape(r, 16, 1, 0, &sh);
+    solve_t *s = solve_new(r, 100000, err, sizeof err);
     assert_non_null(s);
     uint32_t found = 0;
     for (uint32_t id = 0; id < solve_count(s) && !found; id++) {
@@ -347,7 +346,7 @@ static void test_guard_drops_unverified(void **state) {
     solve_free(s);
     lbs_free(l);
     lbs_free(full);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 

@@ -14,11 +14,11 @@
 
 #include "base/clock.h"
 #include "base/rng.h"
-#include "engine/reason.h"
 #include "gdl/validate.h"
 #include "load.h"
 #include "player/agent.h"
 #include "player/player.h"
+#include "terms.h"
 
 static game_t *load_game(const char *name) {
     game_t *g = load_file(name);
@@ -67,7 +67,7 @@ static double start_seconds = 0.2; /* the start clock play_match gives */
 static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k1,
                       uint32_t mcts_seat, uint64_t seed) {
     assert_int_equal(g->n_roles, 2);
-    reasoner_t *ref = reason_new(g);
+    engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
     agent_t *a[2];
     const player_kind_t *kinds[2] = {k0, k1};
     for (uint32_t i = 0; i < 2; i++) {
@@ -79,30 +79,30 @@ static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k
     state_t s, n;
     state_init(&s);
     state_init(&n);
-    reason_initial(ref, &s);
+    terms_initial(ref, &s);
     term_t joint[2];
     uint32_t steps = 0;
-    while (!reason_terminal(ref, &s)) {
+    while (!terms_terminal(ref, &s)) {
         assert_true(steps++ < 20);
         for (uint32_t i = 0; i < 2; i++) {
             term_t m = agent_play(a[i], now_seconds() + 5, NULL);
             assert_true(m != TERM_NONE);
-            assert_true(reason_is_legal(ref, &s, i, m));
+            assert_true(terms_is_legal(ref, &s, i, m));
             joint[i] = m;
         }
-        reason_next(ref, &s, joint, &n);
+        terms_next(ref, &s, joint, &n);
         state_copy(&s, &n);
         for (uint32_t i = 0; i < 2; i++)
             agent_advance(a[i], joint);
     }
-    int goal = reason_goal_value(ref, &s, mcts_seat);
+    int goal = terms_goal_value(ref, &s, mcts_seat);
     for (uint32_t i = 0; i < 2; i++) {
         agent_stop(a[i]);
         agent_free(a[i]);
     }
     state_fini(&s);
     state_fini(&n);
-    reason_free(ref);
+    engine_free(ref);
     return goal;
 }
 
@@ -179,21 +179,21 @@ static void record_offer(void *ctx, term_t move) {
 static void test_timed_with_sink(void **state) {
     (void)state;
     game_t *g = load_game("connect4.kif");
-    reasoner_t *mine = reason_new(g), *ref = reason_new(g);
+    engine_t *mine = engine_new(g, ENGINE_INTERP, NULL), *ref = engine_new(g, ENGINE_INTERP, NULL);
     player_setup_t setup = {
-        .game = g, .reasoner = mine, .role = 0, .startclock = 1, .playclock = 1, .seed = 9};
+        .game = g, .engine = mine, .role = 0, .startclock = 1, .playclock = 1, .seed = 9};
     player_t *p = player_new(player_kind_find("mcts"), &setup);
     state_t s, n;
     state_init(&s);
     state_init(&n);
-    reason_initial(ref, &s);
+    terms_initial(ref, &s);
     player_start(p, &s, now_seconds() + 0.1);
     splitmix_t rng = {.s = 5};
-    for (uint32_t t = 0; t < 6 && !reason_terminal(ref, &s); t++) {
+    for (uint32_t t = 0; t < 6 && !terms_terminal(ref, &s); t++) {
         term_t joint[2];
         for (uint32_t i = 0; i < 2; i++) {
             const term_t *mv;
-            uint32_t nl = reason_legal(ref, &s, i, &mv);
+            uint32_t nl = terms_legal(ref, &s, i, &mv);
             term_t *legal = malloc(nl * sizeof *legal);
             memcpy(legal, mv, nl * sizeof *legal);
             if (i == 0) {
@@ -217,15 +217,15 @@ static void test_timed_with_sink(void **state) {
             }
             free(legal);
         }
-        reason_next(ref, &s, joint, &n);
+        terms_next(ref, &s, joint, &n);
         state_copy(&s, &n);
     }
     player_stop(p);
     player_free(p);
     state_fini(&s);
     state_fini(&n);
-    reason_free(mine);
-    reason_free(ref);
+    engine_free(mine);
+    engine_free(ref);
     game_free(g);
 }
 
@@ -233,15 +233,15 @@ static void test_timed_with_sink(void **state) {
 static void test_inexact_fallback(void **state) {
     (void)state;
     game_t *g = load_game("tictactoe.kif");
-    reasoner_t *r = reason_new(g);
-    player_setup_t setup = {.game = g, .reasoner = r, .role = 0, .seed = 3};
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    player_setup_t setup = {.game = g, .engine = r, .role = 0, .seed = 3};
     player_t *p = player_new(player_kind_find("mcts:iters=100000"), &setup);
     state_t s;
     state_init(&s);
-    reason_initial(r, &s);
+    terms_initial(r, &s);
     player_start(p, &s, now_seconds() + 0.05);
     const term_t *mv;
-    uint32_t nl = reason_legal(r, &s, 0, &mv);
+    uint32_t nl = terms_legal(r, &s, 0, &mv);
     term_t *legal = malloc(nl * sizeof *legal);
     memcpy(legal, mv, nl * sizeof *legal);
     player_turn_t turn = {
@@ -254,7 +254,7 @@ static void test_inexact_fallback(void **state) {
     player_free(p);
     free(legal);
     state_fini(&s);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 

@@ -11,7 +11,6 @@
 
 #include <cmocka.h>
 
-#include "engine/reason.h"
 #include "gdl/validate.h"
 #include "load.h"
 #include "regress/expand.h"
@@ -19,6 +18,7 @@
 #include "regress/regress.h"
 #include "regress/verify.h"
 #include "sequences.h"
+#include "terms.h"
 
 /* C: q has two rules; r has a local variable; s uses not r; u a static relation;
  * dup a distinct. */
@@ -61,7 +61,7 @@ static const char *const n_game =
 
 typedef struct {
     game_t *g;
-    reasoner_t *r;
+    engine_t *r;
     expand_t *x;
     strbuf_t sb;
 } fix_t;
@@ -70,8 +70,8 @@ static int setup_c(void **state) {
     fix_t *f = calloc(1, sizeof *f);
     f->g = load_text(c_game);
     if (!f->g) return -1;
-    f->r = reason_new(f->g);
-    f->x = expand_new(f->g, f->r);
+    f->r = engine_new(f->g, ENGINE_INTERP, NULL);
+    f->x = expand_new(f->r);
     sb_init(&f->sb);
     *state = f;
     return 0;
@@ -80,7 +80,7 @@ static int setup_c(void **state) {
 static int teardown(void **state) {
     fix_t *f = *state;
     expand_free(f->x);
-    reason_free(f->r);
+    engine_free(f->r);
     game_free(f->g);
     sb_fini(&f->sb);
     free(f);
@@ -214,8 +214,8 @@ static void test_n_tiny_game(void **state) {
     (void)state;
     game_t *g = load_text(n_game);
     assert_non_null(g);
-    reasoner_t *r = reason_new(g);
-    regress_t *rg = run_sequences(g, r, 4);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    regress_t *rg = run_sequences(r, 4);
     strbuf_t sb;
     sb_init(&sb);
     form_print(g->ts, regress_step(rg, 0, 0)->f, &sb);
@@ -228,7 +228,7 @@ static void test_n_tiny_game(void **state) {
     assert_non_null(strstr(sb_str(&sb), "(true (control a))"));
     sb_fini(&sb);
     char err[300];
-    verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, 1000, err, sizeof err);
+    verify_t *v = verify_new(r, regress_shape_of(rg)->noop, 1000, err, sizeof err);
     assert_non_null(v);
     for (int side = 0; side < 2; side++)
         for (uint32_t i = 0; i < regress_count(rg, side); i++) {
@@ -242,7 +242,7 @@ static void test_n_tiny_game(void **state) {
     assert_int_equal(regress_step(rg, 0, 1)->disjuncts, 1);
     verify_free(v);
     regress_free(rg);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -250,12 +250,12 @@ static void test_n_tiny_game(void **state) {
 static void test_n_direct(void **state) {
     (void)state;
     game_t *g = load_text(n_game);
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     regress_opts_t o;
     regress_default_opts(&o);
     o.budget = 0;
     char err[300];
-    regress_t *rg = regress_new(g, r, 0, &o, err, sizeof err);
+    regress_t *rg = regress_new(r, 0, &o, err, sizeof err);
     assert_non_null(rg);
     term_store_t *ts = g->ts;
     term_t one = term_const(ts, term_intern(ts, "1", 1));
@@ -275,7 +275,7 @@ static void test_n_direct(void **state) {
     match_state_t *ms = match_state_new();
     state_t s;
     state_init(&s);
-    reason_initial(r, &s);
+    terms_initial(r, &s);
     assert_false(match_check(m, ms, &s)); /* the initial state has a to move */
     match_t *ma = match_new(ts, a1);
     assert_true(match_check(ma, ms, &s)); /* and a takes cell 1 */
@@ -287,7 +287,7 @@ static void test_n_direct(void **state) {
     form_free(a1);
     form_free(b1);
     regress_free(rg);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -295,13 +295,13 @@ static void test_n_direct(void **state) {
 static void expect_unsupported(const char *file, const char *why) {
     game_t *g = load_file(file);
     assert_non_null(g);
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     regress_opts_t o;
     regress_default_opts(&o);
     char err[300];
-    assert_null(regress_new(g, r, 0, &o, err, sizeof err));
+    assert_null(regress_new(r, 0, &o, err, sizeof err));
     assert_non_null(strstr(err, why));
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -315,10 +315,10 @@ static void test_shape_unsupported(void **state) {
 static void test_shrink_is_sound(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
-    reasoner_t *r = reason_new(g);
-    regress_t *rg = run_sequences(g, r, 3);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    regress_t *rg = run_sequences(r, 3);
     char err[300];
-    verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, 100000, err, sizeof err);
+    verify_t *v = verify_new(r, regress_shape_of(rg)->noop, 100000, err, sizeof err);
     for (uint32_t i = 1; i <= 3; i++) {
         form_t *f = form_copy(regress_step(rg, 0, i)->f);
         uint64_t before = form_literals(f);
@@ -332,7 +332,7 @@ static void test_shrink_is_sound(void **state) {
     }
     verify_free(v);
     regress_free(rg);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -355,8 +355,8 @@ static uint32_t first_disjunct_held(game_t *g, const form_t *f, int32_t hit, mat
 static void test_match_work_limit(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
-    reasoner_t *r = reason_new(g);
-    regress_t *rg = run_sequences(g, r, 5);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    regress_t *rg = run_sequences(r, 5);
     match_state_t *ms = match_state_new();
     state_t s, t;
     state_init(&s);
@@ -364,8 +364,8 @@ static void test_match_work_limit(void **state) {
     uint64_t rng = 7;
     uint32_t checked = 0, gave_up = 0, hits = 0;
     for (uint32_t play = 0; play < 20; play++) {
-        reason_initial(r, &s);
-        while (!reason_terminal(r, &s)) {
+        terms_initial(r, &s);
+        while (!terms_terminal(r, &s)) {
             match_state_set(ms, g->ts, &s);
             for (uint32_t i = 1; i <= 5; i++) {
                 match_t *m = match_new(g->ts, regress_step(rg, 0, i)->f);
@@ -389,12 +389,12 @@ static void test_match_work_limit(void **state) {
             term_t joint[2];
             for (uint32_t k = 0; k < 2; k++) {
                 const term_t *mv;
-                uint32_t n = reason_legal(r, &s, k, &mv);
+                uint32_t n = terms_legal(r, &s, k, &mv);
                 assert_true(n > 0);
                 rng = rng * 6364136223846793005ull + 1442695040888963407ull;
                 joint[k] = mv[(rng >> 33) % n];
             }
-            reason_next(r, &s, joint, &t);
+            terms_next(r, &s, joint, &t);
             state_copy(&s, &t);
         }
     }
@@ -405,7 +405,7 @@ static void test_match_work_limit(void **state) {
     state_fini(&t);
     match_state_free(ms);
     regress_free(rg);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 

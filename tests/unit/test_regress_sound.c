@@ -17,12 +17,12 @@
 
 #include <cmocka.h>
 
-#include "engine/reason.h"
 #include "gdl/validate.h"
 #include "load.h"
 #include "regress/regress.h"
 #include "regress/verify.h"
 #include "sequences.h"
+#include "terms.h"
 
 /* Z3 on every state of every game takes minutes under AddressSanitizer; there it decides
  * the states of the small games only (the matcher still checks every game in full). */
@@ -94,10 +94,10 @@ static game_t *load_hex3(void) {
 static void check_game_mutexes(game_t *g, const char *name, uint32_t steps, bool expect_complete,
                                uint32_t min_mutexes) {
     assert_non_null(g);
-    reasoner_t *r = reason_new(g);
-    regress_t *rg = run_sequences(g, r, steps);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    regress_t *rg = run_sequences(r, steps);
     char err[300];
-    verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, 1000000, err, sizeof err);
+    verify_t *v = verify_new(r, regress_shape_of(rg)->noop, 1000000, err, sizeof err);
     assert_non_null(v);
     uint32_t nm;
     const mutex_t *m = regress_mutexes(rg, &nm);
@@ -128,7 +128,7 @@ static void check_game_mutexes(game_t *g, const char *name, uint32_t steps, bool
     }
     verify_free(v);
     regress_free(rg);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -141,16 +141,16 @@ static void check_game(game_t *g, const char *name, uint32_t steps, bool expect_
  * still be sound (matcher only, to keep the test short), and a complete formula exact. */
 static void check_budgeted(game_t *g, const char *name, double budget, uint64_t max_size) {
     assert_non_null(g);
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     regress_opts_t o;
     regress_default_opts(&o);
     o.budget = budget;
     o.max_size = max_size;
     char err[300];
-    regress_t *rg = regress_new(g, r, 0, &o, err, sizeof err);
+    regress_t *rg = regress_new(r, 0, &o, err, sizeof err);
     assert_non_null(rg);
     regress_run(rg, NULL, NULL);
-    verify_t *v = verify_new(g, r, regress_shape_of(rg)->noop, 1000000, err, sizeof err);
+    verify_t *v = verify_new(r, regress_shape_of(rg)->noop, 1000000, err, sizeof err);
     assert_non_null(v);
     for (int side = 0; side < 2; side++) {
         assert_true(regress_count(rg, side) >= 2); /* α_0, α_1 take milliseconds */
@@ -170,7 +170,7 @@ static void check_budgeted(game_t *g, const char *name, double budget, uint64_t 
     }
     verify_free(v);
     regress_free(rg);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 

@@ -13,7 +13,6 @@
 #include <cmocka.h>
 
 #include "base/clock.h"
-#include "engine/reason.h"
 #include "gdl/validate.h"
 #include "load.h"
 #include "regress/formground.h"
@@ -21,11 +20,12 @@
 #include "regress/regress.h"
 #include "regress/smt.h"
 #include "sequences.h"
+#include "terms.h"
 #include "truth/solve.h"
 
 typedef struct {
     game_t *g;
-    reasoner_t *r;
+    engine_t *r;
     vocab_t *v;
     smt_t *z;
     match_state_t *ms;
@@ -35,8 +35,8 @@ static int setup(void **state) {
     fix_t *f = calloc(1, sizeof *f);
     f->g = load_file("tictactoe.kif");
     if (!f->g) return -1;
-    f->r = reason_new(f->g);
-    f->v = vocab_new(f->g, f->r, 8, 1);
+    f->r = engine_new(f->g, ENGINE_INTERP, NULL);
+    f->v = vocab_from_engine(f->r, 8, 1, 0);
     f->z = smt_new(f->v, false);
     f->ms = match_state_new();
     *state = f;
@@ -48,7 +48,7 @@ static int teardown(void **state) {
     match_state_free(f->ms);
     smt_free(f->z);
     vocab_free(f->v);
-    reason_free(f->r);
+    engine_free(f->r);
     game_free(f->g);
     free(f);
     return 0;
@@ -105,7 +105,7 @@ static void test_hand_formulas(void **state) {
     form_push(form, d);
     state_t s;
     state_init(&s);
-    reason_initial(f->r, &s); /* all blank */
+    terms_initial(f->r, &s); /* all blank */
     assert_true(check3(f, form, &s));
     /* o at (1,1), (1,2), (1,3): every column y has an o now, so no blank qualifies */
     state_t t;
@@ -210,7 +210,7 @@ static void test_independent_groups(void **state) {
     circuit_free(c);
     state_t s;
     state_init(&s);
-    reason_initial(f->r, &s); /* all blank: no x */
+    terms_initial(f->r, &s); /* all blank: no x */
     assert_false(check3(f, form, &s));
     /* x at (1,1), o at (2,2): row 2 still has blanks */
     const char *some[][3] = {{"1", "1", "x"}, {"2", "2", "o"}};
@@ -228,7 +228,7 @@ static void test_independent_groups(void **state) {
  * (tic-tac-toe's alpha_5); one far ahead changes nothing. */
 static void test_circuit_deadline(void **state) {
     fix_t *f = *state;
-    regress_t *rg = run_sequences(f->g, f->r, 5);
+    regress_t *rg = run_sequences(f->r, 5);
     const form_t *a5 = regress_step(rg, 0, 5)->f;
     term_store_t *ts = f->g->ts;
     circuit_t *free_c = circuit_new();
@@ -253,9 +253,9 @@ static void test_circuit_deadline(void **state) {
  * and Z3's model evaluator give the same answer. */
 static void test_tictactoe_all_states(void **state) {
     fix_t *f = *state;
-    regress_t *rg = run_sequences(f->g, f->r, 3);
+    regress_t *rg = run_sequences(f->r, 3);
     char err[300];
-    solve_t *s = solve_new(f->g, f->r, 100000, err, sizeof err);
+    solve_t *s = solve_new(f->r, 100000, err, sizeof err);
     assert_non_null(s);
     for (int side = 0; side < 2; side++)
         for (uint32_t i = 0; i < regress_count(rg, side); i++) {

@@ -13,10 +13,10 @@
 
 #include "base/rng.h"
 #include "engine/engine.h"
-#include "engine/reason.h"
 #include "gdl/validate.h"
 #include "load.h"
 #include "regress/regress.h"
+#include "terms.h"
 #include "truth/solve.h"
 
 /* Take-away with 3 stones, take 1 or 2, taking the last stone wins: the mover at 3
@@ -38,9 +38,9 @@ static void test_take3(void **state) {
     (void)state;
     game_t *g = load_text(take3);
     assert_non_null(g);
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     char err[200];
-    solve_t *s = solve_new(g, r, 100, err, sizeof err);
+    solve_t *s = solve_new(r, 100, err, sizeof err);
     assert_non_null(s);
     /* by hand: (3, a to move), (2, b), (1, b), (1, a), (0, a), (0, b) */
     assert_int_equal(solve_count(s), 6);
@@ -55,31 +55,31 @@ static void test_take3(void **state) {
     assert_true((solve_wmask(s, 0, 1) >> 2) & 1);
     assert_false((solve_wmask(s, 0, 1) >> 1) & 1);
     solve_free(s);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
 static void test_limit(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     char err[200];
-    assert_null(solve_new(g, r, 1000, err, sizeof err));
+    assert_null(solve_new(r, 1000, err, sizeof err));
     assert_non_null(strstr(err, "more than 1000"));
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
 static void test_tictactoe(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     char err[200];
-    solve_t *s = solve_new(g, r, 100000, err, sizeof err);
+    solve_t *s = solve_new(r, 100000, err, sizeof err);
     assert_non_null(s);
     assert_int_equal(solve_count(s), 5478); /* the known number of tic-tac-toe positions */
     shape_t sh;
-    regress_shape(g, r, 16, 1, &sh);
+    regress_shape(r, 16, 1, 0, &sh);
     assert_true(sh.supported);
     solve_rounds(s, sh.noop);
     assert_int_equal(solve_value(s, 0, 0), 50); /* a draw */
@@ -93,19 +93,19 @@ static void test_tictactoe(void **state) {
     assert_int_equal(terminal, 958);
     assert_int_equal(xwins, 626);
     solve_free(s);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
 static void test_nim(void **state) {
     (void)state;
     game_t *g = load_file("nim.kif");
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     char err[200];
-    solve_t *s = solve_new(g, r, 100000, err, sizeof err);
+    solve_t *s = solve_new(r, 100000, err, sizeof err);
     assert_non_null(s);
     shape_t sh;
-    regress_shape(g, r, 16, 1, &sh);
+    regress_shape(r, 16, 1, 0, &sh);
     solve_rounds(s, sh.noop);
     /* nim-sum 1^2^3^5 = 5 != 0: the first player wins */
     assert_int_equal(solve_value(s, 0, 0), 100);
@@ -129,7 +129,7 @@ static void test_nim(void **state) {
     }
     assert_true(checked > 100);
     solve_free(s);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 
@@ -137,16 +137,16 @@ static void test_nim(void **state) {
  * states (as terms) by id, terminal flags, goals, legal moves, successors, values,
  * forced-win rounds and W_i masks. Returns the number of states. */
 static uint32_t same_solve(game_t *g, engine_kind_t kind, const state_t *root) {
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     shape_t sh;
-    regress_shape(g, r, 16, 1, &sh);
+    regress_shape(r, 16, 1, 0, &sh);
     engine_t *e[2] = {engine_new(g, ENGINE_INTERP, NULL), engine_new(g, kind, stderr)};
     if (kind != ENGINE_INTERP) assert_int_equal(engine_kind(e[1]), kind);
     solve_t *s[2];
     char err[200];
     for (int k = 0; k < 2; k++) {
-        s[k] = root ? solve_new_engine_from(e[k], root, 1000000, err, sizeof err)
-                    : solve_new_engine(e[k], 1000000, err, sizeof err);
+        s[k] = root ? solve_new_from(e[k], root, 1000000, err, sizeof err)
+                    : solve_new(e[k], 1000000, err, sizeof err);
         assert_non_null(s[k]);
         solve_rounds(s[k], sh.supported ? sh.noop : NULL);
     }
@@ -175,7 +175,7 @@ static uint32_t same_solve(game_t *g, engine_kind_t kind, const state_t *root) {
         solve_free(s[k]);
         engine_free(e[k]);
     }
-    reason_free(r);
+    engine_free(r);
     return n;
 }
 
@@ -197,28 +197,28 @@ static void test_engines_agree(void **state) {
     game_free(g);
     /* from a position of connect four, where the whole game is too large */
     g = load_file("connect4.kif");
-    reasoner_t *r = reason_new(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     state_t st, nx;
     state_init(&st), state_init(&nx);
     splitmix_t rng = {3};
     for (int ply = PLY; ply == PLY;) { /* a random match still running at ply PLY */
-        reason_initial(r, &st);
-        for (ply = 0; ply < PLY && !reason_terminal(r, &st); ply++) {
+        terms_initial(r, &st);
+        for (ply = 0; ply < PLY && !terms_terminal(r, &st); ply++) {
             term_t joint[2];
             for (uint32_t k = 0; k < 2; k++) {
                 const term_t *m;
-                uint32_t n = reason_legal(r, &st, k, &m);
+                uint32_t n = terms_legal(r, &st, k, &m);
                 joint[k] = m[splitmix_next(&rng) % n];
             }
-            reason_next(r, &st, joint, &nx);
+            terms_next(r, &st, joint, &nx);
             state_copy(&st, &nx);
         }
-        if (!reason_terminal(r, &st)) break;
+        if (!terms_terminal(r, &st)) break;
         ply = PLY;
     }
     assert_true(same_solve(g, ENGINE_COMPILED, &st) > 100);
     state_fini(&st), state_fini(&nx);
-    reason_free(r);
+    engine_free(r);
     game_free(g);
 }
 

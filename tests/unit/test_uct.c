@@ -12,14 +12,14 @@
 #include <cmocka.h>
 
 #include "base/clock.h"
-#include "engine/reason.h"
 #include "gdl/validate.h"
 #include "load.h"
 #include "mcts/uct.h"
+#include "terms.h"
 
 typedef struct {
     game_t *g;
-    reasoner_t *r;
+    engine_t *r;
     state_t s, n;
     strbuf_t sb;
 } fix_t;
@@ -27,15 +27,15 @@ typedef struct {
 static void load(fix_t *f, const char *name) {
     f->g = load_file(name);
     if (!f->g) fail_msg("%s does not load", name);
-    f->r = reason_new(f->g);
+    f->r = engine_new(f->g, ENGINE_INTERP, NULL);
     state_init(&f->s);
     state_init(&f->n);
     sb_init(&f->sb);
-    reason_initial(f->r, &f->s);
+    terms_initial(f->r, &f->s);
 }
 
 static void unload(fix_t *f) {
-    reason_free(f->r);
+    engine_free(f->r);
     game_free(f->g);
     state_fini(&f->s);
     state_fini(&f->n);
@@ -54,7 +54,7 @@ static const char *str(fix_t *f, term_t t) {
 /* The legal move of a role in the current state whose text is `text`. */
 static term_t move(fix_t *f, uint32_t role, const char *text) {
     const term_t *m;
-    uint32_t n = reason_legal(f->r, &f->s, role, &m);
+    uint32_t n = terms_legal(f->r, &f->s, role, &m);
     for (uint32_t i = 0; i < n; i++)
         if (strcmp(str(f, m[i]), text) == 0) return m[i];
     fail_msg("'%s' is not legal for role %u", text, role);
@@ -64,12 +64,12 @@ static term_t move(fix_t *f, uint32_t role, const char *text) {
 /* Plays a two-role turn: the first role's move and the second's. */
 static void play2(fix_t *f, const char *a, const char *b) {
     term_t joint[2] = {move(f, 0, a), move(f, 1, b)};
-    reason_next(f->r, &f->s, joint, &f->n);
+    terms_next(f->r, &f->s, joint, &f->n);
     state_copy(&f->s, &f->n);
 }
 
 static const char *search(fix_t *f, uint32_t role, uint32_t iters, uint64_t seed) {
-    uct_t *u = uct_new(f->g, f->r, role, seed);
+    uct_t *u = uct_new(f->r, role, seed);
     term_t m = uct_choose(u, &f->s, 0, iters);
     uct_free(u);
     return str(f, m);
@@ -142,7 +142,7 @@ static void test_hook(void **state) {
     load(&f, "tictactoe.kif");
     for (uint32_t role = 0; role < 2; role++) {
         hook_ctx_t h = {100, 0};
-        uct_t *u = uct_new(f.g, f.r, role, 3);
+        uct_t *u = uct_new(f.r, role, 3);
         uct_set_hook(u, const_hook, &h);
         uct_choose(u, &f.s, 0, 500);
         uct_stats_t st;
@@ -159,7 +159,7 @@ static void test_hook(void **state) {
     }
     /* A hook that never fires changes nothing but the counters. */
     hook_ctx_t h = {-1, 0};
-    uct_t *u = uct_new(f.g, f.r, 0, 3);
+    uct_t *u = uct_new(f.r, 0, 3);
     uct_set_hook(u, const_hook, &h);
     uct_choose(u, &f.s, 0, 300);
     uct_stats_t st;
@@ -178,7 +178,7 @@ static void test_reuse(void **state) {
     (void)state;
     fix_t f;
     load(&f, "tictactoe.kif");
-    uct_t *u = uct_new(f.g, f.r, 0, 11);
+    uct_t *u = uct_new(f.r, 0, 11);
     term_t m = uct_choose(u, &f.s, 0, 3000);
     term_t joint[2] = {m, move(&f, 1, "noop")};
     uint32_t v = uct_child_visits(u, joint);
@@ -191,7 +191,7 @@ static void test_reuse(void **state) {
     assert_true(st.nodes < before.nodes);
     assert_int_equal(st.root_visits, v);
     /* Searching from the successor state continues the same tree. */
-    reason_next(f.r, &f.s, joint, &f.n);
+    terms_next(f.r, &f.s, joint, &f.n);
     state_copy(&f.s, &f.n);
     assert_string_equal(str(&f, uct_choose(u, &f.s, 0, 500)), "noop");
     uct_stats(u, &st);
@@ -199,28 +199,28 @@ static void test_reuse(void **state) {
     /* A different state starts afresh. */
     state_t init;
     state_init(&init);
-    reason_initial(f.r, &init);
+    terms_initial(f.r, &init);
     uct_choose(u, &init, 0, 10);
     uct_stats(u, &st);
     assert_int_equal(st.root_visits, 10);
     state_fini(&init);
     /* Many moves: the pool is reused, a whole game plays out. */
     uct_free(u);
-    uct_t *us[2] = {uct_new(f.g, f.r, 0, 5), uct_new(f.g, f.r, 1, 6)};
-    reason_initial(f.r, &f.s);
-    while (!reason_terminal(f.r, &f.s)) {
+    uct_t *us[2] = {uct_new(f.r, 0, 5), uct_new(f.r, 1, 6)};
+    terms_initial(f.r, &f.s);
+    while (!terms_terminal(f.r, &f.s)) {
         term_t j[2];
         for (int r = 0; r < 2; r++)
             j[r] = uct_choose(us[r], &f.s, 0, 2000);
         for (int r = 0; r < 2; r++) {
-            assert_true(reason_is_legal(f.r, &f.s, (uint32_t)r, j[r]));
+            assert_true(terms_is_legal(f.r, &f.s, (uint32_t)r, j[r]));
             uct_advance(us[r], j);
         }
-        reason_next(f.r, &f.s, j, &f.n);
+        terms_next(f.r, &f.s, j, &f.n);
         state_copy(&f.s, &f.n);
     }
     /* Two good players draw tic-tac-toe. */
-    assert_int_equal(reason_goal_value(f.r, &f.s, 0), 50);
+    assert_int_equal(terms_goal_value(f.r, &f.s, 0), 50);
     for (int r = 0; r < 2; r++)
         uct_free(us[r]);
     unload(&f);
@@ -234,7 +234,7 @@ static void test_memory_limit(void **state) {
     (void)state;
     fix_t f;
     load(&f, "tictactoe.kif");
-    uct_t *u = uct_new(f.g, f.r, 0, 3);
+    uct_t *u = uct_new(f.r, 0, 3);
     uct_stats_t st;
     uct_stats(u, &st);
     assert_true(st.memory_limit >= (size_t)64 << 20); /* an eighth of any machine we run on */
@@ -243,19 +243,19 @@ static void test_memory_limit(void **state) {
     uct_stats(u, &st);
     assert_true(st.memory_bytes <= cap);
     uint64_t iterations = 0;
-    while (!reason_terminal(f.r, &f.s)) {
+    while (!terms_terminal(f.r, &f.s)) {
         term_t j[2];
         for (uint32_t r = 0; r < 2; r++) {
             const term_t *m;
-            reason_legal(f.r, &f.s, r, &m);
+            terms_legal(f.r, &f.s, r, &m);
             j[r] = r == 0 ? uct_choose(u, &f.s, 0, 20000) : m[0];
         }
-        assert_true(reason_is_legal(f.r, &f.s, 0, j[0]));
+        assert_true(terms_is_legal(f.r, &f.s, 0, j[0]));
         uct_stats(u, &st);
         assert_true(st.memory_bytes <= cap);
         iterations = st.iterations;
         uct_advance(u, j);
-        reason_next(f.r, &f.s, j, &f.n);
+        terms_next(f.r, &f.s, j, &f.n);
         state_copy(&f.s, &f.n);
     }
     assert_true(st.memory_full > 0);
@@ -273,7 +273,7 @@ static void test_deterministic(void **state) {
     uct_stats_t st[2];
     term_t m[2];
     for (int k = 0; k < 2; k++) {
-        uct_t *u = uct_new(f.g, f.r, 0, 42);
+        uct_t *u = uct_new(f.r, 0, 42);
         m[k] = uct_choose(u, &f.s, 0, 1000);
         uct_stats(u, &st[k]);
         uct_free(u);
@@ -295,7 +295,7 @@ static void test_deterministic_engine(void **state) {
     uct_stats_t st[2];
     term_t m[2];
     for (int k = 0; k < 2; k++) {
-        uct_t *u = uct_new_engine(f.g, e, 0, 42);
+        uct_t *u = uct_new(e, 0, 42);
         uct_set_parallel(u, k ? UCT_PARALLEL_TREE : UCT_PARALLEL_ROOT);
         m[k] = uct_choose(u, &f.s, 0, 2000);
         uct_stats(u, &st[k]);
@@ -313,10 +313,10 @@ static void test_deterministic_engine(void **state) {
 /* The visits of the root's children (every joint move of the root's legal moves). */
 static uint64_t child_visits(fix_t *f, uct_t *u) {
     const term_t *m0, *m1;
-    uint32_t n0 = reason_legal(f->r, &f->s, 0, &m0);
+    uint32_t n0 = terms_legal(f->r, &f->s, 0, &m0);
     term_t first[n0 + 1];
     memcpy(first, m0, n0 * sizeof *m0);
-    uint32_t n1 = reason_legal(f->r, &f->s, 1, &m1);
+    uint32_t n1 = terms_legal(f->r, &f->s, 1, &m1);
     uint64_t sum = 0;
     for (uint32_t a = 0; a < n0; a++)
         for (uint32_t b = 0; b < n1; b++)
@@ -332,11 +332,11 @@ static void test_tree_parallel(void **state) {
     fix_t f;
     load(&f, "connect4.kif");
     engine_t *e = engine_new(f.g, ENGINE_GROUND, stderr);
-    uct_t *u = uct_new_engine(f.g, e, 0, 7);
+    uct_t *u = uct_new(e, 0, 7);
     uct_set_parallel(u, UCT_PARALLEL_TREE);
     assert_true(uct_set_threads(u, 2));
     term_t m = uct_choose(u, &f.s, 0, 3000);
-    assert_true(reason_is_legal(f.r, &f.s, 0, m));
+    assert_true(terms_is_legal(f.r, &f.s, 0, m));
     uct_stats_t st;
     uct_stats(u, &st);
     assert_int_equal(st.iterations, 3000);
@@ -360,7 +360,7 @@ static void test_tree_parallel(void **state) {
     play2(&f, "noop", "(mark 2 2)");
     e = engine_new(f.g, ENGINE_GROUND, stderr);
     for (uint64_t seed = 1; seed <= 5; seed++) {
-        u = uct_new_engine(f.g, e, 0, seed);
+        u = uct_new(e, 0, seed);
         uct_set_parallel(u, UCT_PARALLEL_TREE);
         assert_true(uct_set_threads(u, 2));
         assert_string_equal(str(&f, uct_choose(u, &f.s, 0, 2000)), "(mark 1 3)");
@@ -376,11 +376,11 @@ static void test_time_budget(void **state) {
     (void)state;
     fix_t f;
     load(&f, "connect4.kif");
-    uct_t *u = uct_new(f.g, f.r, 0, 1);
+    uct_t *u = uct_new(f.r, 0, 1);
     double t0 = now_seconds();
     term_t m = uct_choose(u, &f.s, 0.2, 0);
     double t = now_seconds() - t0;
-    assert_true(reason_is_legal(f.r, &f.s, 0, m));
+    assert_true(terms_is_legal(f.r, &f.s, 0, m));
     uct_stats_t st;
     uct_stats(u, &st);
     assert_true(st.iterations > 0);
@@ -398,18 +398,18 @@ static void smoke(const char *game) {
     uct_t **us = calloc(nr, sizeof *us);
     term_t *j = calloc(nr, sizeof *j);
     for (uint32_t r = 0; r < nr; r++)
-        us[r] = uct_new(f.g, f.r, r, 100 + r);
-    for (int turn = 0; turn < 200 && !reason_terminal(f.r, &f.s); turn++) {
+        us[r] = uct_new(f.r, r, 100 + r);
+    for (int turn = 0; turn < 200 && !terms_terminal(f.r, &f.s); turn++) {
         for (uint32_t r = 0; r < nr; r++) {
             j[r] = uct_choose(us[r], &f.s, 0, 300);
-            assert_true(reason_is_legal(f.r, &f.s, r, j[r]));
+            assert_true(terms_is_legal(f.r, &f.s, r, j[r]));
         }
         for (uint32_t r = 0; r < nr; r++)
             uct_advance(us[r], j);
-        reason_next(f.r, &f.s, j, &f.n);
+        terms_next(f.r, &f.s, j, &f.n);
         state_copy(&f.s, &f.n);
     }
-    assert_true(reason_terminal(f.r, &f.s));
+    assert_true(terms_terminal(f.r, &f.s));
     for (uint32_t r = 0; r < nr; r++)
         uct_free(us[r]);
     free(us);
