@@ -9,10 +9,10 @@
 
 #include "base/clock.h"
 #include "base/rng.h"
+#include "logic/z3.h"
 #include "regress/match.h"
 #include "regress/mutex.h"
 #include "regress/regress.h"
-#include "regress/smt.h"
 #include "regress/verify.h"
 #include "truth/bounded.h"
 
@@ -135,7 +135,7 @@ static int run_check(engine_t *e, regress_t *rg, uint32_t role, bool z3, uint32_
         return 3;
     }
     printf("# check states=%u solve_seconds=%.3f z3=%s\n", verify_states(v), now_seconds() - t0,
-           z3 ? smt_version() : "off");
+           z3 ? z3_version() : "off");
     int rc = 0;
     uint32_t nm;
     const mutex_t *m = regress_mutexes(rg, &nm);

@@ -10,10 +10,10 @@
 #include "base/rng.h"
 #include "engine/fluents.h"
 #include "regress/bitform.h"
+#include "regress/formcheck.h"
 #include "regress/formground.h"
 #include "regress/match.h"
 #include "regress/regress.h"
-#include "regress/smt.h"
 #include "regress/verify.h"
 #include "truth/bounded.h"
 
@@ -85,7 +85,7 @@ struct lbs {
     match_state_t *ms;
     engine_t *e;    /* the engine whose states are checked, and its fluents */
     vocab_t *vocab; /* NULL: neither Z3 nor bitsets need one */
-    smt_t *smt;
+    formcheck_t *fc;
     lbs_stats_t st;
     double step_cost; /* mean seconds of one rollout step (legal moves and next state) */
     double z3_share;  /* > 0: Z3 may take at most this share of the active time */
@@ -145,14 +145,12 @@ static uint32_t guard_of(lbs_t *l, const form_t *f) {
  * big. */
 static bool ground_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf, double deadline) {
     if (now_seconds() > deadline) return false;
-    circuit_t *c = circuit_new();
-    circuit_set_limit(c, LBS_GROUND_LIMIT);
-    circuit_set_deadline(c, deadline);
+    circuit_t *c = circuit_new_within(LBS_GROUND_LIMIT, deadline);
     pn_t *roots = xmalloc(f->n * sizeof *roots);
     ground_disjuncts(c, l->vocab, ts, f, roots);
     /* too big to confirm, or late: the formula is left out */
     bool ok = !circuit_overflow(c) && now_seconds() < deadline;
-    if (ok) lf->handle = smt_terms(l->smt, c, roots, f->n);
+    if (ok) lf->handle = formcheck_terms(l->fc, c, roots, f->n);
     free(roots);
     circuit_free(c);
     return ok;
@@ -165,7 +163,7 @@ static bool compile_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf
     if (!f->n) return true; /* false: never tried */
     lf->m = match_new(ts, f);
     if (!lf->m) return false;
-    if (l->smt && !ground_one(l, ts, f, lf, deadline)) {
+    if (l->fc && !ground_one(l, ts, f, lf, deadline)) {
         match_free(lf->m);
         lf->m = NULL;
         return false;
@@ -345,7 +343,7 @@ static void prime_z3(lbs_t *l, const state_t *s) {
     for (int side = 0; side < 2; side++)
         if (l->n[side] > 1 && l->f[side][1].m) {
             double t0 = now_seconds();
-            (void)smt_eval(l->smt, l->f[side][1].handle, s); /* its first disjunct */
+            (void)formcheck_eval(l->fc, l->f[side][1].handle, s); /* its first disjunct */
             l->z3_max = now_seconds() - t0;
             return;
         }
@@ -389,7 +387,7 @@ static void calibrate(lbs_t *l, const state_t *st, uint32_t n, double deadline) 
             lform_t *lf = &l->f[side][i];
             if (lf->m && !lf->measured) calibrate_one(l, lf, st, n, deadline, left--);
         }
-    if (l->smt && n) prime_z3(l, &st[n / 2]);
+    if (l->fc && n) prime_z3(l, &st[n / 2]);
     l->st.step_seconds = l->step_cost;
     choose_hook(l, HOOK_COST);
 }
@@ -502,7 +500,7 @@ lbs_t *lbs_new_steps(engine_t *e, uint32_t role, const lbs_opts_t *o, uint32_t m
     if (z3 || l->bitsets) l->vocab = vocab_from_engine(e, 16, 1, 0);
     l->bitsets = l->vocab && vocab_bits(l->vocab);
     l->bit_left = o->budget > 0 ? fmax(BIT_MIN_SECONDS, o->budget * BIT_SHARE) : -1;
-    if (z3) l->smt = smt_new(l->vocab, false);
+    if (z3) l->fc = formcheck_new(l->vocab, false);
     /* the sample states for measuring the formulas, drawn first: with stop_cost each
      * formula is measured as soon as it is made */
     samples_t sm = {0};
@@ -652,7 +650,7 @@ void lbs_free(lbs_t *l) {
     free(l->guards);
     free(l->gval);
     free(l->cache);
-    smt_free(l->smt);
+    formcheck_free(l->fc);
     vocab_free(l->vocab);
     match_state_free(l->ms);
     free(l);
@@ -691,7 +689,7 @@ static bool guard_ok(lbs_t *l, uint32_t g, const checked_t *c) {
 
 /* Has Z3 used up its share of the search time (lbs_set_z3_share)? */
 static bool z3_spent(const lbs_t *l) {
-    return l->smt && l->z3_share > 0 && l->st.z3_seconds > l->z3_share * l->active + Z3_GRACE;
+    return l->fc && l->z3_share > 0 && l->st.z3_seconds > l->z3_share * l->active + Z3_GRACE;
 }
 
 /* A matcher hit, confirmed by Z3 when asked: true when it may be used. Z3's answer for
@@ -704,7 +702,7 @@ static void ensure_terms(lbs_t *l, const eng_state_t *es);
  * when Z3 is called. */
 static bool confirmed(lbs_t *l, int side, uint32_t i, uint64_t hash, int32_t d, const state_t *s,
                       const eng_state_t *es) {
-    if (!l->smt) return true;
+    if (!l->fc) return true;
     uint64_t key = (hash ^ ((uint64_t)side << 63) ^ ((uint64_t)i * 0x9e3779b97f4a7c15ull)) | 1;
     zcache_t *c = &l->cache[(key >> 7) & (((uint64_t)1 << CACHE_BITS) - 1)];
     if (c->key == key) {
@@ -722,7 +720,7 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, uint64_t hash, int32_t d, 
         ensure_terms(l, es);
         s = &l->eterms;
     }
-    int z = smt_eval(l->smt, lf->handle + (uint32_t)d, s);
+    int z = formcheck_eval(l->fc, lf->handle + (uint32_t)d, s);
     double dt = now_seconds() - t0;
     l->st.z3_seconds += dt;
     if (dt > l->z3_max) l->z3_max = dt;

@@ -3,7 +3,7 @@
  * lbs_new runs backward search (regress/regress.h) for a role within a time budget: α_i
  * are the role's forced wins within i rounds, β_i the other role's. Each formula is
  * compiled once for the native matcher (regress/match.h) and, when confirmation is asked
- * for, grounded into one Z3 term per disjunct (regress/smt.h). lbs_check indexes a state
+ * for, grounded into one Z3 term per disjunct (regress/formcheck.h). lbs_check indexes a state
  * once and tries the formulas that can hold given who is to move, in order of i; a matcher
  * hit is confirmed by Z3 (its evaluator, on the disjunct the matcher found) before it is
  * reported, and a disagreement is counted and dropped.

@@ -109,7 +109,7 @@ static uint32_t make_gate(cx_t *x, pn_t node, const pn_t *kids, uint32_t n, uint
             bool v = (k == PN_TRUE) != neg;
             decided = v == (op == G_OR);
         } else if (kop == PN_VAR) {
-            uint32_t bit = x->var_bit[pn_fluent(c, k)];
+            uint32_t bit = x->var_bit[pn_varnum(c, k)];
             if (bit == UINT32_MAX) /* never true */
                 decided = neg == (op == G_OR);
             else {
@@ -341,9 +341,7 @@ bitform_t *bitform_of_form(const vocab_t *v, term_store_t *ts, const form_t *f, 
                            uint32_t nodes, uint32_t max_size, double deadline) {
     const uint32_t *var_bit = vocab_bits(v);
     if (!var_bit) return NULL;
-    circuit_t *c = circuit_new();
-    circuit_set_limit(c, nodes);
-    circuit_set_deadline(c, deadline);
+    circuit_t *c = circuit_new_within(nodes, deadline);
     pn_t *ds = xmalloc((f->n + 1) * sizeof *ds), common;
     ground_split(c, v, ts, f, ds, &common);
     bitform_t *b = NULL;

@@ -1,6 +1,6 @@
 /* Grounded formulas evaluated on bitset states: straight-line code over 64-bit words.
  *
- * A circuit (formground.h) whose variables are fluents is compiled, given the bit each fluent
+ * A circuit (logic/circuit.h) whose variables are fluents is compiled, given the bit each fluent
  * occupies in a state's words, into a program: its gates in dependency order, each an AND
  * or an OR of word tests (the fluent literals grouped by word: one test covers up to 64 of
  * them) and of earlier gates. The roots (a formula's disjuncts) are tried in order, each

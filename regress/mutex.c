@@ -14,15 +14,15 @@
 
 #include "base/clock.h"
 #include "base/rng.h"
+#include "regress/formcheck.h"
 #include "regress/formground.h"
-#include "regress/smt.h"
 
 typedef struct {
     mutex_t m;
     bool alive;
-    uint32_t inv; /* smt handle of "at most one per group" */
+    uint32_t inv; /* formcheck handle of "at most one per group" */
     bool inv_made;
-    uint32_t step; /* smt handle of the step formula */
+    uint32_t step; /* formcheck handle of the step formula */
 } cand_t;
 
 /* Two fluents of one signature agreeing everywhere but pos (and differing there). */
@@ -205,7 +205,7 @@ uint32_t mutex_prove(engine_t *e, const term_t *noop, double deadline, mutex_t *
     expand_t *x = expand_new(e);
     expand_opts(x)->max_literals = 2000000;
     expand_opts(x)->deadline = deadline;
-    smt_t *s = smt_new(v, true);
+    formcheck_t *s = formcheck_new(v, true);
     circuit_t *circ = circuit_new();
     mutex_t *live = xmalloc((n + 1) * sizeof *live);
     uint32_t *hs = xmalloc((n + 2) * sizeof *hs);
@@ -233,9 +233,9 @@ uint32_t mutex_prove(engine_t *e, const term_t *noop, double deadline, mutex_t *
             }
             pn_t root = ground_form(circ, v, g->ts, f);
             form_free(f);
-            c[k].step = smt_assert(s, circ, root);
+            c[k].step = formcheck_assert(s, circ, root);
             if (!c[k].inv_made) {
-                c[k].inv = smt_assert(s, circ, invariant(circ, v, g->ts, &c[k].m));
+                c[k].inv = formcheck_assert(s, circ, invariant(circ, v, g->ts, &c[k].m));
                 c[k].inv_made = true;
             }
         }
@@ -246,7 +246,7 @@ uint32_t mutex_prove(engine_t *e, const term_t *noop, double deadline, mutex_t *
             for (uint32_t j = 0; j < n; j++)
                 if (c[j].alive) hs[nh++] = c[j].inv;
             hs[nh++] = c[k].step;
-            if (smt_sat(s, hs, nh) != 0) { /* sat or unknown: not proven */
+            if (formcheck_sat(s, hs, nh, deadline) != 0) { /* sat or unknown: not proven */
                 c[k].alive = false;
                 changed = true; /* the hypothesis shrank: rebuild the step formulas */
             }
@@ -263,7 +263,7 @@ uint32_t mutex_prove(engine_t *e, const term_t *noop, double deadline, mutex_t *
         if (c[k].alive) (*out)[m++] = c[k].m;
     rep->proven = m;
     circuit_free(circ);
-    smt_free(s);
+    formcheck_free(s);
     expand_free(x);
     vocab_free(v);
     free(c);

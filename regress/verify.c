@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "regress/formcheck.h"
 #include "regress/formground.h"
 #include "regress/match.h"
-#include "regress/smt.h"
 #include "truth/bounded.h"
 #include "truth/solve.h"
 
@@ -19,7 +19,7 @@ struct verify {
     engine_t *e;
     solve_t *s;
     vocab_t *vocab;
-    smt_t *smt;
+    formcheck_t *fc;
     match_state_t *ms;
 };
 
@@ -38,7 +38,7 @@ verify_t *verify_new(engine_t *e, const term_t *noop, uint32_t max_states, char 
 
 void verify_free(verify_t *v) {
     if (!v) return;
-    smt_free(v->smt);
+    formcheck_free(v->fc);
     vocab_free(v->vocab);
     match_state_free(v->ms);
     solve_free(v->s);
@@ -58,10 +58,9 @@ void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, boo
     if (use_z3) {
         if (!v->vocab) {
             v->vocab = vocab_from_engine(v->e, 16, 1, 0);
-            v->smt = smt_new(v->vocab, false);
+            v->fc = formcheck_new(v->vocab, false);
         }
-        circuit_t *c = circuit_new();
-        circuit_set_limit(c, VERIFY_GROUND_LIMIT);
+        circuit_t *c = circuit_new_within(VERIFY_GROUND_LIMIT, 0);
         /* grounded once: the disjuncts for the evaluator, their disjunction for the solver */
         pn_t *roots = xmalloc((f->n + 1) * sizeof *roots);
         ground_disjuncts(c, v->vocab, v->g->ts, f, roots);
@@ -69,8 +68,8 @@ void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, boo
         if (circuit_overflow(c))
             use_z3 = false, out->z3_too_big = true;
         else {
-            h = smt_assert(v->smt, c, root);
-            t = smt_terms(v->smt, c, roots, f->n);
+            h = formcheck_assert(v->fc, c, root);
+            t = formcheck_terms(v->fc, c, roots, f->n);
         }
         free(roots);
         circuit_free(c);
@@ -86,8 +85,8 @@ void verify_formula(verify_t *v, const form_t *f, uint32_t role, uint32_t i, boo
         if (use_z3) {
             /* Z3's solver on the whole formula, and on a hit, as the MCTS hook confirms
              * one, its model evaluator on the disjunct the matcher found */
-            int z = smt_holds(v->smt, h, st);
-            int e = sat ? smt_eval(v->smt, t + (uint32_t)match_hit(m), st) : z;
+            int z = formcheck_holds(v->fc, h, st);
+            int e = sat ? formcheck_eval(v->fc, t + (uint32_t)match_hit(m), st) : z;
             out->z3_seconds += now_seconds() - t1;
             if (z < 0 || e < 0)
                 out->z3_unknown++;

@@ -1,5 +1,5 @@
 /* The vocabulary of backward search: the ground fluents a state can hold, numbered, on
- * which lifted formulas are grounded (formground.h), Z3 makes its constants (smt.h) and
+ * which lifted formulas are grounded (formground.h), Z3 makes its constants (formcheck.h) and
  * bitset formulas read states (bitform.h). It is taken from the engine:
  *
  *   - a ground or compiled engine: the engine's own fluent table, in its order (fluent i

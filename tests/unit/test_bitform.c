@@ -29,9 +29,9 @@
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
 #include "regress/bitform.h"
+#include "regress/formcheck.h"
 #include "regress/match.h"
 #include "regress/regress.h"
-#include "regress/smt.h"
 #include "terms.h"
 
 #define MAX_FORMS 32
@@ -66,7 +66,7 @@ typedef struct {
     uint64_t states, evals, hits, bit_disagree, split_disagree, z3_disagree, z3_unknown;
 } tally_t;
 
-static void check_state(under_t *u, uint32_t n, smt_t *smt, const match_state_t *ms,
+static void check_state(under_t *u, uint32_t n, formcheck_t *fc, const match_state_t *ms,
                         const uint64_t *words, const state_t *terms, tally_t *t) {
     for (uint32_t k = 0; k < n; k++) {
         int e = match_eval_within(u[k].m, ms, WORK);
@@ -80,7 +80,7 @@ static void check_state(under_t *u, uint32_t n, smt_t *smt, const match_state_t 
         t->split_disagree += split != want;
         if (want < 0) continue;
         t->hits++;
-        int z = smt_eval(smt, u[k].handle + (uint32_t)want, terms);
+        int z = formcheck_eval(fc, u[k].handle + (uint32_t)want, terms);
         t->z3_disagree += z == 0;
         t->z3_unknown += z < 0;
     }
@@ -114,7 +114,7 @@ static void check_game(game_t *g, uint32_t steps, uint64_t min_hits) {
     assert_non_null(vocab_bits(ev));
     /* Z3 on a vocabulary of its own: the interpreter's (base or sampled fluents) */
     vocab_t *zv = vocab_from_engine(r, 16, 1, 0);
-    smt_t *smt = smt_new(zv, false);
+    formcheck_t *fc = formcheck_new(zv, false);
 
     under_t u[MAX_FORMS];
     for (uint32_t k = 0; k < fs.n; k++) {
@@ -129,7 +129,7 @@ static void check_game(game_t *g, uint32_t steps, uint64_t min_hits) {
         circuit_t *c = circuit_new();
         pn_t *roots = xmalloc(f->n * sizeof *roots);
         ground_disjuncts(c, zv, g->ts, f, roots);
-        u[k].handle = smt_terms(smt, c, roots, f->n);
+        u[k].handle = formcheck_terms(fc, c, roots, f->n);
         free(roots);
         circuit_free(c);
     }
@@ -148,7 +148,7 @@ static void check_game(game_t *g, uint32_t steps, uint64_t min_hits) {
         for (uint32_t ply = 0; ply < 500 && t.states < MAX_STATES; ply++) {
             engine_state_terms(e, s, &terms);
             match_state_set(ms, g->ts, &terms);
-            check_state(u, fs.n, smt, ms, engine_state_words(s), &terms, &t);
+            check_state(u, fs.n, fc, ms, engine_state_words(s), &terms, &t);
             t.states++;
             if (engine_terminal(e, s)) break;
             for (uint32_t k = 0; k < g->n_roles; k++) {
@@ -186,7 +186,7 @@ static void check_game(game_t *g, uint32_t steps, uint64_t min_hits) {
         bitform_free(u[k].disj);
         form_free(fs.f[k]);
     }
-    smt_free(smt);
+    formcheck_free(fc);
     vocab_free(zv);
     vocab_free(ev);
     engine_free(e);

@@ -1,5 +1,5 @@
 /* Unit tests for the state checks: the native matcher (regress/match), the grounding on
- * the vocabulary (regress/ground) and the Z3 bridge (regress/smt) must give the same
+ * the vocabulary (regress/formground) and Z3 (regress/formcheck) must give the same
  * answer — on hand-written formulas with negated scopes, `=` and distinct, and on every
  * reachable tic-tac-toe state for the first sequence formulas. */
 #include <setjmp.h>
@@ -15,10 +15,10 @@
 #include "base/clock.h"
 #include "gdl/validate.h"
 #include "load.h"
+#include "regress/formcheck.h"
 #include "regress/formground.h"
 #include "regress/match.h"
 #include "regress/regress.h"
-#include "regress/smt.h"
 #include "sequences.h"
 #include "terms.h"
 #include "truth/solve.h"
@@ -27,7 +27,7 @@ typedef struct {
     game_t *g;
     engine_t *r;
     vocab_t *v;
-    smt_t *z;
+    formcheck_t *z;
     match_state_t *ms;
 } fix_t;
 
@@ -37,7 +37,7 @@ static int setup(void **state) {
     if (!f->g) return -1;
     f->r = engine_new(f->g, ENGINE_INTERP, NULL);
     f->v = vocab_from_engine(f->r, 8, 1, 0);
-    f->z = smt_new(f->v, false);
+    f->z = formcheck_new(f->v, false);
     f->ms = match_state_new();
     *state = f;
     return 0;
@@ -46,7 +46,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
     fix_t *f = *state;
     match_state_free(f->ms);
-    smt_free(f->z);
+    formcheck_free(f->z);
     vocab_free(f->v);
     engine_free(f->r);
     game_free(f->g);
@@ -80,9 +80,9 @@ static bool check3(fix_t *f, const form_t *form, const state_t *s) {
     }
     bool b = pn_eval(c, root, truth);
     free(truth);
-    uint32_t h = smt_assert(f->z, c, root);
-    int z = smt_holds(f->z, h, s);
-    int e = smt_eval(f->z, smt_terms(f->z, c, &root, 1), s);
+    uint32_t h = formcheck_assert(f->z, c, root);
+    int z = formcheck_holds(f->z, h, s);
+    int e = formcheck_eval(f->z, formcheck_terms(f->z, c, &root, 1), s);
     circuit_free(c);
     assert_int_equal(a, b);
     assert_int_equal(z, a ? 1 : 0);
@@ -136,12 +136,12 @@ static void test_hand_formulas(void **state) {
     /* a fact outside the vocabulary: neither Z3 path guesses */
     circuit_t *c = circuit_new();
     pn_t root = ground_form(c, f->v, ts, form);
-    uint32_t h = smt_assert(f->z, c, root), e = smt_terms(f->z, c, &root, 1);
+    uint32_t h = formcheck_assert(f->z, c, root), e = formcheck_terms(f->z, c, &root, 1);
     circuit_free(c);
     t.facts[0] = cell(f, cst(f, "9"), cst(f, "9"), cst(f, "b"));
     state_normalise(&t);
-    assert_int_equal(smt_holds(f->z, h, &t), -1);
-    assert_int_equal(smt_eval(f->z, e, &t), -1);
+    assert_int_equal(formcheck_holds(f->z, h, &t), -1);
+    assert_int_equal(formcheck_eval(f->z, e, &t), -1);
     form_free(form);
     form_free(f2);
     state_fini(&s);
@@ -161,13 +161,11 @@ static void test_circuit_limit(void **state) {
     pn_t root = ground_form(free_c, f->v, ts, form);
     assert_false(circuit_overflow(free_c));
     uint32_t need = circuit_size(free_c);
-    circuit_t *c = circuit_new();
-    circuit_set_limit(c, need);
+    circuit_t *c = circuit_new_within(need, 0);
     assert_int_equal(ground_form(c, f->v, ts, form), root);
     assert_false(circuit_overflow(c));
     circuit_free(c);
-    c = circuit_new();
-    circuit_set_limit(c, need - 1);
+    c = circuit_new_within(need - 1, 0);
     (void)ground_form(c, f->v, ts, form);
     assert_true(circuit_overflow(c));
     circuit_free(c);
@@ -234,13 +232,11 @@ static void test_circuit_deadline(void **state) {
     circuit_t *free_c = circuit_new();
     pn_t root = ground_form(free_c, f->v, ts, a5);
     assert_false(circuit_overflow(free_c));
-    circuit_t *c = circuit_new();
-    circuit_set_deadline(c, now_seconds() + 1e6);
+    circuit_t *c = circuit_new_within(0, now_seconds() + 1e6);
     assert_int_equal(ground_form(c, f->v, ts, a5), root);
     assert_false(circuit_overflow(c));
     circuit_free(c);
-    c = circuit_new();
-    circuit_set_deadline(c, now_seconds() - 1);
+    c = circuit_new_within(0, now_seconds() - 1);
     (void)ground_form(c, f->v, ts, a5);
     assert_true(circuit_overflow(c));
     assert_true(circuit_size(c) < circuit_size(free_c));
@@ -263,21 +259,21 @@ static void test_tictactoe_all_states(void **state) {
             match_t *m = match_new(f->g->ts, form);
             circuit_t *c = circuit_new();
             pn_t root = ground_form(c, f->v, f->g->ts, form);
-            uint32_t h = smt_assert(f->z, c, root), e = smt_terms(f->z, c, &root, 1);
+            uint32_t h = formcheck_assert(f->z, c, root), e = formcheck_terms(f->z, c, &root, 1);
             pn_t *parts = malloc((form->n + 1) * sizeof *parts);
             ground_disjuncts(c, f->v, f->g->ts, form, parts);
-            uint32_t d0 = smt_terms(f->z, c, parts, form->n);
+            uint32_t d0 = formcheck_terms(f->z, c, parts, form->n);
             free(parts);
             circuit_free(c);
             uint32_t hits = 0;
             for (uint32_t id = 0; id < solve_count(s); id++) {
                 const state_t *st = solve_state(s, id);
                 bool a = match_check(m, f->ms, st);
-                int z = smt_holds(f->z, h, st);
+                int z = formcheck_holds(f->z, h, st);
                 assert_int_equal(z, a ? 1 : 0);
-                assert_int_equal(smt_eval(f->z, e, st), z);
+                assert_int_equal(formcheck_eval(f->z, e, st), z);
                 /* the hook's confirmation: the disjunct the matcher found */
-                if (a) assert_int_equal(smt_eval(f->z, d0 + (uint32_t)match_hit(m), st), 1);
+                if (a) assert_int_equal(formcheck_eval(f->z, d0 + (uint32_t)match_hit(m), st), 1);
                 hits += a;
             }
             assert_true(hits > 0);

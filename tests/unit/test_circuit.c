@@ -1,0 +1,134 @@
+/* Unit tests for the hash-consed circuits (logic/circuit): equal nodes made once,
+ * constants folded exactly where folding decides them, the node limit and the deadline
+ * of a bounded circuit, and evaluation against a direct reading of random circuits. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "base/clock.h"
+#include "base/rng.h"
+#include "logic/circuit.h"
+#include "random_circuit.h"
+
+static void test_hash_consing(void **state) {
+    (void)state;
+    circuit_t *c = circuit_new();
+    pn_t a = pn_var(c, 7), b = pn_var(c, 3);
+    assert_int_equal(pn_var(c, 7), a);
+    assert_int_equal(pn_op(c, a), PN_VAR);
+    assert_int_equal(pn_varnum(c, a), 7);
+    pn_t ab[2] = {a, b}, ba[2] = {b, a}, aab[3] = {a, b, a};
+    pn_t x = pn_and(c, ab, 2);
+    assert_int_equal(pn_and(c, ba, 2), x);  /* kids sorted */
+    assert_int_equal(pn_and(c, aab, 3), x); /* and deduplicated */
+    assert_int_equal(pn_arity(c, x), 2);
+    assert_true(pn_or(c, ab, 2) != x);
+    uint32_t size = circuit_size(c);
+    (void)pn_and(c, ba, 2);
+    assert_int_equal(pn_not(c, pn_not(c, x)), x);
+    assert_int_equal(circuit_size(c), size + 1); /* only the negation is new */
+    circuit_free(c);
+}
+
+static void test_folding(void **state) {
+    (void)state;
+    circuit_t *c = circuit_new();
+    pn_t a = pn_var(c, 0);
+    pn_t with_false[3] = {a, PN_FALSE, pn_var(c, 1)}, with_true[2] = {PN_TRUE, a};
+    assert_int_equal(pn_and(c, with_false, 3), PN_FALSE);
+    assert_int_equal(pn_or(c, with_true, 2), PN_TRUE);
+    assert_int_equal(pn_and(c, with_true, 2), a); /* the unit drops, one kid is itself */
+    assert_int_equal(pn_and(c, NULL, 0), PN_TRUE);
+    assert_int_equal(pn_or(c, NULL, 0), PN_FALSE);
+    assert_int_equal(pn_not(c, PN_TRUE), PN_FALSE);
+    assert_int_equal(pn_not(c, PN_FALSE), PN_TRUE);
+    circuit_free(c);
+}
+
+static void test_limits(void **state) {
+    (void)state;
+    circuit_t *c = circuit_new_within(5, 0); /* two constants and three nodes */
+    pn_t a = pn_var(c, 0), b = pn_var(c, 1);
+    pn_t ab[2] = {a, b};
+    (void)pn_and(c, ab, 2);
+    assert_false(circuit_overflow(c));
+    assert_true(circuit_within(c, 4));
+    (void)pn_var(c, 2);
+    assert_true(circuit_overflow(c));
+    assert_false(circuit_within(c, 0)); /* stays refused */
+    circuit_free(c);
+
+    c = circuit_new_within(100, 0);
+    assert_false(circuit_within(c, 100)); /* the caller's work counts against the limit */
+    assert_true(circuit_overflow(c));
+    circuit_free(c);
+
+    c = circuit_new_within(0, now_seconds() - 1); /* polled every 4096 nodes */
+    for (uint32_t v = 0; v < 5000 && !circuit_overflow(c); v++)
+        (void)pn_var(c, v);
+    assert_true(circuit_overflow(c));
+    assert_true(circuit_size(c) <= 4098);
+    circuit_free(c);
+
+    c = circuit_new_within(0, now_seconds() + 1e6);
+    for (uint32_t v = 0; v < 5000; v++)
+        (void)pn_var(c, v);
+    assert_false(circuit_overflow(c));
+    circuit_free(c);
+}
+
+/* The value of node n read directly from the node structure. */
+static bool value(const circuit_t *c, pn_t n, const uint8_t *truth) {
+    switch (pn_op(c, n)) {
+    case PN_CONST:
+        return n == PN_TRUE;
+    case PN_VAR:
+        return truth[pn_varnum(c, n)];
+    case PN_NOT:
+        return !value(c, pn_kid(c, n, 0), truth);
+    default: {
+        bool and = pn_op(c, n) == PN_AND;
+        for (uint32_t i = 0; i < pn_arity(c, n); i++)
+            if (value(c, pn_kid(c, n, i), truth) != and) return !and;
+        return and;
+    }
+    }
+}
+
+/* Random circuits over 6 variables: pn_eval agrees with the structure on every
+ * assignment, and a node folded to a constant is that constant on every assignment. */
+static void test_eval_random(void **state) {
+    (void)state;
+    splitmix_t rng = {42};
+    for (int round = 0; round < 50; round++) {
+        circuit_t *c = circuit_new();
+        pn_t pool[64];
+        uint32_t np = random_circuit(c, &rng, 6, pool, 64);
+        for (uint32_t m = 0; m < 64; m++) {
+            uint8_t truth[6];
+            for (uint32_t v = 0; v < 6; v++)
+                truth[v] = (m >> v) & 1;
+            for (uint32_t i = 0; i < np; i++) {
+                bool want = value(c, pool[i], truth);
+                assert_int_equal(pn_eval(c, pool[i], truth), want);
+                if (pool[i] == PN_TRUE || pool[i] == PN_FALSE)
+                    assert_int_equal(want, pool[i] == PN_TRUE);
+            }
+        }
+        circuit_free(c);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hash_consing),
+        cmocka_unit_test(test_folding),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_eval_random),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
