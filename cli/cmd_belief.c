@@ -68,11 +68,11 @@ static bool next_joint(mover_t *m, const eng_state_t *s, term_t *joint, bool *er
 }
 
 static void print_step(bsmt_t *b, const game_t *g, uint64_t cap, bool quiet) {
-    bsmt_stats_t before = bsmt_stats(b);
-    uint64_t worlds = bsmt_count(b, cap);
+    z3_stats_t before = bsmt_stats(b);
+    uint64_t worlds = bsmt_count(b, cap, 0);
     term_t *ent;
-    uint32_t ne = bsmt_entailed_all(b, &ent);
-    bsmt_stats_t after = bsmt_stats(b);
+    uint32_t ne = bsmt_entailed_all(b, 0, &ent);
+    z3_stats_t after = bsmt_stats(b);
     uint64_t checks = after.checks - before.checks;
     double ms = checks ? 1000 * (after.seconds - before.seconds) / (double)checks : 0;
     printf("step %u worlds %s%llu entailed %u checks %llu ms_per_check %.3f\n", bsmt_step(b),
@@ -142,7 +142,7 @@ static int run(game_t *g, uint32_t role, mover_t *m, uint64_t cap, bool quiet) {
     int rc = 0;
     bool error = false;
     for (;;) {
-        if (bsmt_consistent(b) != 1) {
+        if (bsmt_consistent(b, 0) != 1) {
             fprintf(stderr, "ggp belief: BUG: the history is inconsistent at step %u\n",
                     bsmt_step(b));
             rc = 1;

@@ -1,227 +1,127 @@
-/* The GDL-II belief reasoner on Z3: see bsmt.h. Reference counting is explicit
- * (Z3_mk_context_rc): every AST built for a step is kept by that step's frame and
- * released with it; what is asserted the solver keeps alive itself. */
+/* The GDL-II belief reasoner: see bsmt.h. The unrolling is one circuit (logic/circuit.h)
+ * that grows by a step per observation, its variables the fluents and moves of every step
+ * (numbered as they are made); the Z3 bridge (logic/z3.h) encodes what is asserted or
+ * assumed, each node once, and decides the checks. */
 #include "player/bsmt.h"
 #include "base/clock.h"
 #include "base/rng.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <z3.h>
 
-/* The Booleans of one step: memo[atom] once built. */
+#define UNBUILT UINT32_MAX /* an atom with no node yet in a frame */
+
+/* The nodes of one step: memo[atom] once built. */
 typedef struct {
-    Z3_ast *memo;
-    int8_t *val; /* per built atom: 1 / 0 when known at this step (a constant), -1 not */
-    Z3_ast *owned;
-    size_t n_owned, cap_owned;
+    pn_t *memo;
 } frame_t;
 
 struct bsmt {
     const bnet_t *net;
     const game_t *g;
     uint32_t role;
-    Z3_context ctx;
-    Z3_solver solver;
-    Z3_sort bool_sort;
+    z3_t *z;
+    z3_solver_t *solver;
+    circuit_t *c;     /* the unrolling */
+    z3_enc_t *enc;    /* its nodes as Z3 terms */
+    uint32_t n_vars;  /* the circuit's variables so far */
     frame_t cur, nxt; /* the current step and the next (its fluents, once prepared) */
     bool prepared;    /* the transition from cur to nxt is asserted */
     uint32_t step;
     bool broken;             /* an observation named something the game cannot produce */
     const uint32_t *fluents; /* fluent atom ids */
     uint32_t n_fluents;
-    frame_t scratch; /* a query's own ASTs */
     splitmix_t rng;
-    bsmt_stats_t stats;
-    double deadline;    /* checks give up (unknown) about then; 0: none */
-    bool bounded;       /* the solver's conflict budget is set */
-    double rate;        /* conflicts per second of this solver (a running average) */
-    unsigned conflicts; /* its conflicts so far */
-    uint32_t live;      /* bsmt_live asserted for step live - 1; 0: not yet */
-    uint32_t depth;     /* open query scopes */
-    /* every possible move of every step so far (its Boolean kept): bsmt_trajectory */
+    uint32_t live; /* bsmt_live asserted for step live - 1; 0: not yet */
+    /* every possible move of every step so far: bsmt_trajectory */
     struct past_move {
         uint32_t step, role;
         term_t move;
-        Z3_ast does;
+        pn_t does;
     } * past;
     size_t n_past, cap_past;
 };
 
-void bsmt_set_deadline(bsmt_t *b, double deadline) {
-    b->deadline = deadline;
-}
-
-/* Set when Z3 was canceled inside a call (see model_value); any other error is fatal. */
-static _Thread_local bool z3_canceled;
-
-static void on_error(Z3_context c, Z3_error_code e) {
-    const char *msg = Z3_get_error_msg(c, e);
-    if (e == Z3_EXCEPTION && strstr(msg, "cancel")) {
-        z3_canceled = true;
-        return;
-    }
-    die("z3: %s", msg);
-}
-
-static Z3_ast own(bsmt_t *b, frame_t *f, Z3_ast a) {
-    Z3_inc_ref(b->ctx, a);
-    GROW(f->owned, f->cap_owned, f->n_owned + 1);
-    f->owned[f->n_owned++] = a;
-    return a;
-}
-
 static void frame_init(bsmt_t *b, frame_t *f) {
-    memset(f, 0, sizeof *f);
-    f->memo = xcalloc(bnet_count(b->net) + 1, sizeof *f->memo);
-    f->val = xcalloc(bnet_count(b->net) + 1, sizeof *f->val);
+    f->memo = xmalloc((bnet_count(b->net) + 1) * sizeof *f->memo);
+    memset(f->memo, 0xff, (bnet_count(b->net) + 1) * sizeof *f->memo); /* UNBUILT */
 }
 
-static void frame_release(bsmt_t *b, frame_t *f) {
-    for (size_t i = 0; i < f->n_owned; i++)
-        Z3_dec_ref(b->ctx, f->owned[i]);
-    f->n_owned = 0;
+static z3_term_t term(bsmt_t *b, pn_t n) {
+    return z3_enc_term(b->enc, n);
 }
 
-static void frame_fini(bsmt_t *b, frame_t *f) {
-    frame_release(b, f);
-    free(f->owned);
-    free(f->memo);
-    free(f->val);
+static pn_t fresh(bsmt_t *b) {
+    return pn_var(b->c, b->n_vars++);
 }
 
-static Z3_ast fresh(bsmt_t *b, frame_t *f, const char *prefix) {
-    return own(b, f, Z3_mk_fresh_const(b->ctx, prefix, b->bool_sort));
+/* 1 / 0 when a built atom's value is known at its step (a constant), else -1. */
+static int known(const frame_t *f, uint32_t id) {
+    return f->memo[id] == PN_TRUE ? 1 : f->memo[id] == PN_FALSE ? 0 : -1;
 }
 
-static Z3_ast mk_bool(bsmt_t *b, frame_t *f, bool v) {
-    return own(b, f, v ? Z3_mk_true(b->ctx) : Z3_mk_false(b->ctx));
-}
-
-/* The Boolean of an atom in a frame, built on first use, with what is known folded in:
- * a constant when its value follows from the known fluents of the step (much of a
- * game's state is known to every player: control, counters, the deal's position), a
- * move whose legal atom is known false is false. This keeps the unrolling small. Fluents
- * of a frame are set when it is made (step 0: the initial state; later: prepare). */
-static Z3_ast expr(bsmt_t *b, frame_t *f, uint32_t id) {
-    if (f->memo[id]) return f->memo[id];
-    Z3_ast r = NULL;
-    int v = -1;
+/* The node of an atom in a frame, built on first use, with what is known folded in: a
+ * constant when its value follows from the known fluents of the step (much of a game's
+ * state is known to every player: control, counters, the deal's position), a move whose
+ * legal atom is known false is false. This keeps the unrolling small. Fluents of a frame
+ * are set when it is made (step 0: the initial state; later: prepare). */
+static pn_t expr(bsmt_t *b, frame_t *f, uint32_t id) {
+    if (f->memo[id] != UNBUILT) return f->memo[id];
+    pn_t r;
     int c = bnet_const(b->net, id);
     bnet_kind_t kind = bnet_kind(b->net, id);
     if (kind == BNET_FLUENT) {
-        r = fresh(b, f, "f");
+        r = fresh(b);
     } else if (kind == BNET_DOES) {
         uint32_t legal = bnet_legal_of(b->net, id);
-        if (legal != BNET_NONE) expr(b, f, legal);
-        if (legal == BNET_NONE || f->val[legal] == 0)
-            v = 0;
-        else
-            r = fresh(b, f, "d");
+        r = legal == BNET_NONE || expr(b, f, legal) == PN_FALSE ? PN_FALSE : fresh(b);
     } else if (c >= 0) {
-        v = c;
+        r = c ? PN_TRUE : PN_FALSE;
     } else {
         const bnet_body_t *bodies;
         uint32_t nb = bnet_bodies(b->net, id, &bodies), no = 0;
-        Z3_ast *ors = xmalloc((nb + 1) * sizeof *ors);
-        for (uint32_t i = 0; i < nb && v != 1; i++) {
-            Z3_ast ands[bodies[i].n + 1];
+        pn_t *ors = xmalloc((nb + 1) * sizeof *ors);
+        r = PN_FALSE;
+        for (uint32_t i = 0; i < nb && r != PN_TRUE; i++) {
+            pn_t ands[bodies[i].n + 1];
             uint32_t na = 0;
             bool dead = false;
             for (uint32_t k = 0; k < bodies[i].n && !dead; k++) {
                 bnet_lit_t l = bodies[i].lits[k];
-                Z3_ast a = expr(b, f, l / 2);
-                int lv = f->val[l / 2];
-                if (lv >= 0 && (l & 1)) lv = !lv;
-                if (lv == 0)
-                    dead = true;
-                else if (lv < 0)
-                    ands[na++] = (l & 1) ? own(b, f, Z3_mk_not(b->ctx, a)) : a;
+                pn_t a = expr(b, f, l / 2);
+                if (l & 1) a = pn_not(b->c, a);
+                dead = a == PN_FALSE;
+                if (a != PN_TRUE) ands[na++] = a;
             }
             if (dead) continue;
-            if (!na)
-                v = 1;
-            else
-                ors[no++] = na == 1 ? ands[0] : own(b, f, Z3_mk_and(b->ctx, na, ands));
+            ors[no] = pn_and(b->c, ands, na);
+            if (ors[no++] == PN_TRUE) r = PN_TRUE;
         }
-        if (v != 1 && !no) v = 0;
-        if (v < 0) r = no == 1 ? ors[0] : own(b, f, Z3_mk_or(b->ctx, no, ors));
+        if (r != PN_TRUE) r = pn_or(b->c, ors, no);
         free(ors);
     }
-    if (v >= 0) r = mk_bool(b, f, v == 1);
     f->memo[id] = r;
-    f->val[id] = (int8_t)v;
     return r;
 }
 
-static void assert_ast(bsmt_t *b, Z3_ast a) {
-    Z3_solver_assert(b->ctx, b->solver, a);
+static void assert_node(bsmt_t *b, pn_t n) {
+    z3_assert(b->solver, term(b, n));
 }
 
-/* Checks are bounded by work, not time: budgets of conflicts. Z3 4.8.12 answers wrongly
- * after a check its timeout canceled (seen: models with every unknown fluent false, then
- * checks that accept them), and a new solver loaded with the whole history starts cold
- * (seconds late in the full killer game); a check that runs out of conflicts leaves the
- * solver sound and warm. A check runs in rounds: the first gets at most FIRST_ROUND
- * conflicts, each next one half the time left at the rate the check has shown so far, so
- * that a wrong guess of the rate costs at most a round. */
-#define RATE0 20000.0     /* conflicts per second before any is measured */
-#define FIRST_ROUND 2000u /* conflicts: at most 0.1-0.2 s late in the full killer game */
-
-/* Sets the solver's conflict budget (UINT32_MAX: none). */
-static void set_budget(bsmt_t *b, unsigned c) {
-    if (c == UINT32_MAX && !b->bounded) return; /* the parameter stays set: lift it */
-    b->bounded = c != UINT32_MAX;
-    Z3_params p = Z3_mk_params(b->ctx);
-    Z3_params_inc_ref(b->ctx, p);
-    Z3_params_set_uint(b->ctx, p, Z3_mk_string_symbol(b->ctx, "max_conflicts"), c);
-    Z3_solver_set_params(b->ctx, b->solver, p);
-    Z3_params_dec_ref(b->ctx, p);
-}
-
-/* The solver's conflicts so far (Z3's statistics). */
-static unsigned solver_conflicts(bsmt_t *b) {
-    Z3_stats st = Z3_solver_get_statistics(b->ctx, b->solver);
-    Z3_stats_inc_ref(b->ctx, st);
-    unsigned c = 0;
-    for (unsigned i = 0; i < Z3_stats_size(b->ctx, st); i++)
-        if (Z3_stats_is_uint(b->ctx, st, i) &&
-            !strcmp(Z3_stats_get_key(b->ctx, st, i), "conflicts"))
-            c = Z3_stats_get_uint_value(b->ctx, st, i);
-    Z3_stats_dec_ref(b->ctx, st);
-    return c;
-}
-
-/* The budget of the next round of a check: half the time left at the rate seen. */
-static unsigned round_budget(double left, double rate, bool first) {
-    double c = left * rate / 2;
-    if (first && c > FIRST_ROUND) c = FIRST_ROUND;
-    return c < 1 ? 1 : c > 4e9 ? 4000000000u : (unsigned)c;
-}
-
-static Z3_lbool check(bsmt_t *b, uint32_t n, const Z3_ast *assume) {
-    double t0 = now_seconds(), t = t0, rate = b->rate;
-    Z3_lbool r;
-    for (bool first = true;; first = false) {
-        set_budget(b, b->deadline > 0 ? round_budget(b->deadline - t, rate, first) : UINT32_MAX);
-        r = Z3_solver_check_assumptions(b->ctx, b->solver, n, assume);
-        b->stats.rounds++;
-        double now = now_seconds(), dt = now - t;
-        unsigned c = solver_conflicts(b);
-        if (dt > 0.002 && c > b->conflicts) /* long enough to tell */
-            rate = (c - b->conflicts) / dt, b->rate = 0.7 * b->rate + 0.3 * rate;
-        b->conflicts = c;
-        t = now;
-        if (r != Z3_L_UNDEF || b->deadline <= 0 || now >= b->deadline) break;
-    }
-    double dt = now_seconds() - t0;
-    b->stats.checks++;
-    b->stats.seconds += dt;
-    if (dt > b->stats.max_seconds) b->stats.max_seconds = dt;
-    b->stats.last_seconds += dt;
-    if (r == Z3_L_UNDEF) b->stats.gave_up++;
+/* A check of the assertions and the nodes assume[0..n), by deadline: 1 / 0 / -1. */
+static int check(bsmt_t *b, uint32_t n, const pn_t *assume, double deadline) {
+    z3_term_t small[8] = {0}, *ts = n <= 8 ? small : xmalloc(n * sizeof *ts);
+    for (uint32_t i = 0; i < n; i++)
+        ts[i] = term(b, assume[i]);
+    int r = z3_check(b->solver, ts, n, deadline);
+    if (ts != small) free(ts);
     return r;
+}
+
+/* 1 / 0 the value of node n in the model of the last check, -1 when it cannot be read:
+ * no answer, never "false". */
+static int model_value(bsmt_t *b, pn_t n) {
+    return z3_value(b->solver, term(b, n));
 }
 
 bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed) {
@@ -230,36 +130,27 @@ bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed) {
     b->g = bnet_game(n);
     b->role = role;
     b->rng.s = seed;
-    Z3_config cfg = Z3_mk_config();
-    b->ctx = Z3_mk_context_rc(cfg);
-    Z3_del_config(cfg);
-    Z3_set_error_handler(b->ctx, on_error);
-    b->solver = Z3_mk_simple_solver(b->ctx);
-    Z3_solver_inc_ref(b->ctx, b->solver);
-    b->rate = RATE0;
-    b->bool_sort = Z3_mk_bool_sort(b->ctx);
+    b->z = z3_new();
+    b->solver = z3_solver_new(b->z, false);
+    b->c = circuit_new();
+    b->enc = z3_enc_new(b->z, b->c);
     b->n_fluents = bnet_fluents(n, &b->fluents);
     frame_init(b, &b->cur);
     frame_init(b, &b->nxt);
-    frame_init(b, &b->scratch);
-    for (uint32_t i = 0; i < b->n_fluents; i++) {
-        bool v = bnet_initial(n, b->fluents[i]);
-        b->cur.memo[b->fluents[i]] = mk_bool(b, &b->cur, v);
-        b->cur.val[b->fluents[i]] = v;
-    }
+    for (uint32_t i = 0; i < b->n_fluents; i++)
+        b->cur.memo[b->fluents[i]] = bnet_initial(n, b->fluents[i]) ? PN_TRUE : PN_FALSE;
     return b;
 }
 
 void bsmt_free(bsmt_t *b) {
     if (!b) return;
-    for (size_t i = 0; i < b->n_past; i++)
-        Z3_dec_ref(b->ctx, b->past[i].does);
     free(b->past);
-    frame_fini(b, &b->cur);
-    frame_fini(b, &b->nxt);
-    frame_fini(b, &b->scratch);
-    Z3_solver_dec_ref(b->ctx, b->solver);
-    Z3_del_context(b->ctx);
+    free(b->cur.memo);
+    free(b->nxt.memo);
+    z3_enc_free(b->enc);
+    circuit_free(b->c);
+    z3_solver_free(b->solver);
+    z3_free(b->z);
     free(b);
 }
 
@@ -267,8 +158,8 @@ uint32_t bsmt_step(const bsmt_t *b) {
     return b->step;
 }
 
-bsmt_stats_t bsmt_stats(const bsmt_t *b) {
-    return b->stats;
+z3_stats_t bsmt_stats(const bsmt_t *b) {
+    return z3_stats(b->z);
 }
 
 /* Asserts the step from cur to nxt: one move per role unless terminal, moves legal, the
@@ -277,41 +168,38 @@ static void prepare(bsmt_t *b) {
     if (b->prepared) return;
     b->prepared = true;
     frame_t *f = &b->cur;
-    uint32_t term = bnet_terminal(b->net);
-    Z3_ast live = term == BNET_NONE ? NULL : own(b, f, Z3_mk_not(b->ctx, expr(b, f, term)));
+    uint32_t term_id = bnet_terminal(b->net);
+    pn_t live = term_id == BNET_NONE ? PN_TRUE : pn_not(b->c, expr(b, f, term_id));
     for (uint32_t r = 0; r < b->g->n_roles; r++) {
         const uint32_t *ids;
         uint32_t nm = bnet_moves(b->net, r, &ids), nd = 0;
         if (!nm) continue;
-        Z3_ast *d = xmalloc(nm * sizeof *d);
+        z3_term_t *d = xmalloc(nm * sizeof *d);
         for (uint32_t i = 0; i < nm; i++) {
-            Z3_ast di = expr(b, f, ids[i]);
-            if (f->val[ids[i]] == 0) continue; /* cannot be legal */
-            d[nd++] = di;
+            pn_t di = expr(b, f, ids[i]);
+            if (di == PN_FALSE) continue; /* cannot be legal */
+            d[nd++] = term(b, di);
             uint32_t legal = bnet_legal_of(b->net, ids[i]);
-            if (f->val[legal] != 1)
-                assert_ast(b, own(b, f, Z3_mk_implies(b->ctx, di, expr(b, f, legal))));
+            if (known(f, legal) != 1) { /* does => legal */
+                pn_t two[2] = {pn_not(b->c, di), expr(b, f, legal)};
+                assert_node(b, pn_or(b->c, two, 2));
+            }
         }
         /* one move per role unless terminal (none possible: terminal) */
-        Z3_ast least = nd ? own(b, f, Z3_mk_atleast(b->ctx, nd, d, 1)) : mk_bool(b, f, false);
-        if (nd > 1) assert_ast(b, own(b, f, Z3_mk_atmost(b->ctx, nd, d, 1)));
-        assert_ast(b, live ? own(b, f, Z3_mk_implies(b->ctx, live, least)) : least);
+        z3_assert_one(b->solver, term(b, live), d, nd);
         free(d);
     }
     for (uint32_t i = 0; i < b->n_fluents; i++) {
         uint32_t fl = b->fluents[i];
         uint32_t nx = bnet_next_of(b->net, fl);
-        Z3_ast e = nx == BNET_NONE ? mk_bool(b, f, false) : expr(b, f, nx);
-        int v = nx == BNET_NONE ? 0 : f->val[nx];
-        if (v >= 0) { /* known next step: a constant, no variable */
-            b->nxt.memo[fl] = mk_bool(b, &b->nxt, v == 1);
-            b->nxt.val[fl] = (int8_t)v;
+        pn_t e = nx == BNET_NONE ? PN_FALSE : expr(b, f, nx);
+        if (e == PN_TRUE || e == PN_FALSE) { /* known next step: a constant, no variable */
+            b->nxt.memo[fl] = e;
             continue;
         }
-        Z3_ast var = fresh(b, &b->nxt, "f");
+        pn_t var = fresh(b);
         b->nxt.memo[fl] = var;
-        b->nxt.val[fl] = -1;
-        assert_ast(b, own(b, f, Z3_mk_iff(b->ctx, var, e)));
+        z3_assert_iff(b->solver, term(b, var), term(b, e));
     }
 }
 
@@ -325,7 +213,7 @@ uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves) {
         int v = 0;
         if (legal != BNET_NONE) {
             expr(b, &b->cur, legal);
-            v = b->cur.val[legal];
+            v = known(&b->cur, legal);
         }
         if (v < 0) {
             free(out);
@@ -337,46 +225,43 @@ uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves) {
     return n;
 }
 
-uint32_t bsmt_entailed_legal(bsmt_t *b, uint32_t max_open, term_t **moves) {
+uint32_t bsmt_entailed_legal(bsmt_t *b, uint32_t max_open, double deadline, term_t **moves) {
     *moves = NULL;
-    b->stats.last_seconds = 0;
     const uint32_t *ids;
     uint32_t nm = bnet_moves(b->net, b->role, &ids), n = 0, open = 0;
     for (uint32_t i = 0; i < nm; i++) {
         uint32_t legal = bnet_legal_of(b->net, ids[i]);
         if (legal == BNET_NONE) continue;
         expr(b, &b->cur, legal);
-        open += b->cur.val[legal] < 0;
+        open += known(&b->cur, legal) < 0;
     }
-    if (open > max_open || b->broken || check(b, 0, NULL) != Z3_L_TRUE) return UINT32_MAX;
+    if (open > max_open || b->broken || check(b, 0, NULL, deadline) != 1) return UINT32_MAX;
     term_t *out = xmalloc((nm + 1) * sizeof *out);
     for (uint32_t i = 0; i < nm; i++) {
         uint32_t legal = bnet_legal_of(b->net, ids[i]);
         if (legal == BNET_NONE) continue;
-        Z3_ast a = expr(b, &b->cur, legal);
-        int v = b->cur.val[legal];
+        pn_t a = expr(b, &b->cur, legal);
+        int v = known(&b->cur, legal);
         if (v < 0) { /* legal in every consistent world: its negation unsatisfiable */
-            Z3_ast neg = own(b, &b->scratch, Z3_mk_not(b->ctx, a));
-            Z3_lbool r = check(b, 1, &neg);
-            if (r == Z3_L_UNDEF) {
-                frame_release(b, &b->scratch);
+            pn_t neg = pn_not(b->c, a);
+            int r = check(b, 1, &neg, deadline);
+            if (r < 0) {
                 free(out);
                 return UINT32_MAX;
             }
-            v = r == Z3_L_FALSE;
+            v = r == 0;
         }
         if (v == 1) out[n++] = term_arg(b->g->ts, bnet_atom(b->net, ids[i]), 1);
     }
-    frame_release(b, &b->scratch);
     *moves = out;
     return n;
 }
 
 void bsmt_live(bsmt_t *b) {
-    uint32_t term = bnet_terminal(b->net);
-    if (b->live == b->step + 1 || term == BNET_NONE) return;
+    uint32_t term_id = bnet_terminal(b->net);
+    if (b->live == b->step + 1 || term_id == BNET_NONE) return;
     b->live = b->step + 1;
-    assert_ast(b, own(b, &b->cur, Z3_mk_not(b->ctx, expr(b, &b->cur, term))));
+    assert_node(b, pn_not(b->c, expr(b, &b->cur, term_id)));
 }
 
 static term_t sees_term(const bsmt_t *b, term_t percept) {
@@ -390,16 +275,15 @@ static bool contains(const term_t *v, uint32_t n, term_t t) {
     return false;
 }
 
-/* Keeps the step's possible moves (their Booleans outlive the frame) for trajectories. */
+/* Keeps the step's possible moves (their nodes) for trajectories. */
 static void remember_moves(bsmt_t *b) {
     for (uint32_t r = 0; r < b->g->n_roles; r++) {
         const uint32_t *ids;
         uint32_t nm = bnet_moves(b->net, r, &ids);
         for (uint32_t i = 0; i < nm; i++) {
-            Z3_ast a = b->cur.memo[ids[i]];
-            if (!a || b->cur.val[ids[i]] == 0) continue;
+            pn_t a = b->cur.memo[ids[i]];
+            if (a == UNBUILT || a == PN_FALSE) continue;
             GROW(b->past, b->cap_past, b->n_past + 1);
-            Z3_inc_ref(b->ctx, a);
             b->past[b->n_past++] =
                 (struct past_move){b->step, r, bnet_move_term(b->net, ids[i]), a};
         }
@@ -417,82 +301,47 @@ bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n) {
         if (d == BNET_NONE)
             b->broken = true;
         else
-            assert_ast(b, expr(b, f, d));
+            assert_node(b, expr(b, f, d));
     }
     for (uint32_t i = 0; i < n; i++)
         if (bnet_find(b->net, sees_term(b, percepts[i])) == BNET_NONE) b->broken = true;
     const uint32_t *ids;
     uint32_t ns = bnet_sees(b->net, b->role, &ids);
     for (uint32_t i = 0; i < ns; i++) {
-        Z3_ast s = expr(b, f, ids[i]);
+        pn_t s = expr(b, f, ids[i]);
         bool got = contains(percepts, n, term_arg(ts, bnet_atom(b->net, ids[i]), 1));
-        assert_ast(b, got ? s : own(b, f, Z3_mk_not(b->ctx, s)));
+        assert_node(b, got ? s : pn_not(b->c, s));
     }
     remember_moves(b);
-    frame_release(b, &b->cur);
     frame_t old = b->cur;
     b->cur = b->nxt;
     b->nxt = old;
-    memset(b->nxt.memo, 0, (bnet_count(b->net) + 1) * sizeof *b->nxt.memo);
+    memset(b->nxt.memo, 0xff, (bnet_count(b->net) + 1) * sizeof *b->nxt.memo);
     b->prepared = false;
     b->step++;
     return !b->broken;
 }
 
-/* 1 / 0 the value of a in model m, -1 when it cannot be read (no model, evaluation
- * canceled): no answer, never "false". */
-static int model_value(bsmt_t *b, Z3_model m, Z3_ast a) {
-    Z3_ast v;
-    if (!m || !Z3_model_eval(b->ctx, m, a, true, &v) || !v) return -1;
-    Z3_inc_ref(b->ctx, v);
-    Z3_lbool r = Z3_get_bool_value(b->ctx, v);
-    Z3_dec_ref(b->ctx, v);
-    return r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
-}
-
-/* The model of the last satisfiable check; NULL when Z3 was canceled meanwhile. */
-static Z3_model get_model(bsmt_t *b) {
-    double t0 = now_seconds();
-    z3_canceled = false;
-    Z3_model m = Z3_solver_get_model(b->ctx, b->solver);
-    if (z3_canceled || !m) return NULL;
-    Z3_model_inc_ref(b->ctx, m);
-    b->stats.models++;
-    b->stats.model_seconds += now_seconds() - t0;
-    return m;
-}
-
-static void model_free(bsmt_t *b, Z3_model m) {
-    if (m) Z3_model_dec_ref(b->ctx, m);
-}
-
-static Z3_ast fluent_now(bsmt_t *b, uint32_t i) {
+static pn_t fluent_now(bsmt_t *b, uint32_t i) {
     return b->cur.memo[b->fluents[i]];
 }
 
-int bsmt_consistent(bsmt_t *b) {
-    b->stats.last_seconds = 0;
+int bsmt_consistent(bsmt_t *b, double deadline) {
     if (b->broken) return 0;
-    Z3_lbool r = check(b, 0, NULL);
-    return r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
+    return check(b, 0, NULL, deadline);
 }
 
-int bsmt_entailed(bsmt_t *b, term_t fluent) {
-    b->stats.last_seconds = 0;
+int bsmt_entailed(bsmt_t *b, term_t fluent, double deadline) {
     if (b->broken) return -1;
     uint32_t id = bnet_find(b->net, term_find(b->g->ts, SYM_TRUE, &fluent, 1));
-    Z3_lbool r = check(b, 0, NULL);
-    if (r != Z3_L_TRUE) return -1;
+    if (check(b, 0, NULL, deadline) != 1) return -1;
     if (id == BNET_NONE) return 0;
-    Z3_ast a = b->cur.memo[id];
-    Z3_model m = get_model(b);
-    int cand = model_value(b, m, a);
-    model_free(b, m);
+    pn_t a = b->cur.memo[id];
+    int cand = model_value(b, a);
     if (cand <= 0) return cand;
-    Z3_ast neg = own(b, &b->scratch, Z3_mk_not(b->ctx, a));
-    r = check(b, 1, &neg);
-    frame_release(b, &b->scratch);
-    return r == Z3_L_FALSE ? 1 : r == Z3_L_TRUE ? 0 : -1;
+    pn_t neg = pn_not(b->c, a);
+    int r = check(b, 1, &neg, deadline);
+    return r < 0 ? -1 : r == 0;
 }
 
 static int cmp_term(const void *a, const void *b) {
@@ -502,79 +351,60 @@ static int cmp_term(const void *a, const void *b) {
 
 /* Constraints of one query live in a solver scope (push/pop): retired clauses would
  * otherwise pile up over a match and slow every later check. */
-static void scope_begin(bsmt_t *b) {
-    Z3_solver_push(b->ctx, b->solver);
-    b->depth++;
-}
-
-static void scope_end(bsmt_t *b) {
-    Z3_solver_pop(b->ctx, b->solver, 1);
-    b->depth--;
-    frame_release(b, &b->scratch);
-}
-
-uint32_t bsmt_entailed_all(bsmt_t *b, term_t **out) {
-    b->stats.last_seconds = 0;
+uint32_t bsmt_entailed_all(bsmt_t *b, double deadline, term_t **out) {
     *out = NULL;
-    if (b->broken || check(b, 0, NULL) != Z3_L_TRUE) return UINT32_MAX;
+    if (b->broken || check(b, 0, NULL, deadline) != 1) return UINT32_MAX;
     uint32_t *cand = xmalloc((b->n_fluents + 1) * sizeof *cand), nc = 0;
     bool unread = false; /* a model could not be read: no answer */
-    Z3_model m = get_model(b);
     for (uint32_t i = 0; i < b->n_fluents && !unread; i++) {
-        int v = model_value(b, m, fluent_now(b, i));
+        int v = model_value(b, fluent_now(b, i));
         unread = v < 0;
         if (v == 1) cand[nc++] = i;
     }
-    model_free(b, m);
-    Z3_ast *neg = xmalloc((b->n_fluents + 1) * sizeof *neg);
-    for (;;) {
-        if (!nc || unread) break;
+    pn_t *neg = xmalloc((b->n_fluents + 1) * sizeof *neg);
+    while (nc && !unread) {
         for (uint32_t k = 0; k < nc; k++)
-            neg[k] = own(b, &b->scratch, Z3_mk_not(b->ctx, fluent_now(b, cand[k])));
-        scope_begin(b);
-        assert_ast(b, own(b, &b->scratch, Z3_mk_or(b->ctx, nc, neg)));
-        Z3_lbool r = check(b, 0, NULL);
-        if (r == Z3_L_TRUE) {
-            m = get_model(b);
+            neg[k] = pn_not(b->c, fluent_now(b, cand[k]));
+        z3_push(b->solver);
+        assert_node(b, pn_or(b->c, neg, nc));
+        int r = check(b, 0, NULL, deadline);
+        if (r == 1) {
             uint32_t kept = 0;
             for (uint32_t k = 0; k < nc && !unread; k++) {
-                int v = model_value(b, m, fluent_now(b, cand[k]));
+                int v = model_value(b, fluent_now(b, cand[k]));
                 unread = v < 0;
                 if (v == 1) cand[kept++] = cand[k];
             }
-            model_free(b, m);
             nc = kept;
         }
-        scope_end(b);
-        if (r != Z3_L_TRUE) {
-            unread |= r != Z3_L_FALSE; /* gave up: the candidates are not proved */
+        z3_pop(b->solver);
+        if (r != 1) {
+            unread |= r != 0; /* gave up: the candidates are not proved */
             break;
         }
     }
+    free(neg);
     if (unread) {
-        free(neg);
         free(cand);
-        frame_release(b, &b->scratch);
         return UINT32_MAX;
     }
     term_t *res = xmalloc((nc + 1) * sizeof *res);
     for (uint32_t k = 0; k < nc; k++)
         res[k] = bnet_fluent_term(b->net, b->fluents[cand[k]]);
     qsort(res, nc, sizeof *res, cmp_term);
-    free(neg);
     free(cand);
-    frame_release(b, &b->scratch);
     *out = res;
     return nc;
 }
 
-/* The current state of model m; and the clause that excludes it. False when the model
+/* The current state of the last model; the nodes of its fluent literals into lits and
+ * of their negations into differ (the clause that excludes it). False when the model
  * could not be read (st is then not a state). */
-static bool model_state(bsmt_t *b, Z3_model m, state_t *st, Z3_ast *differ, Z3_ast *lits) {
+static bool model_state(bsmt_t *b, state_t *st, pn_t *differ, pn_t *lits) {
     st->n = 0;
     for (uint32_t i = 0; i < b->n_fluents; i++) {
-        Z3_ast a = fluent_now(b, i);
-        int v = model_value(b, m, a);
+        pn_t a = fluent_now(b, i);
+        int v = model_value(b, a);
         if (v < 0) return false;
         bool t = v == 1;
         if (t) {
@@ -584,7 +414,7 @@ static bool model_state(bsmt_t *b, Z3_model m, state_t *st, Z3_ast *differ, Z3_a
             }
             st->facts[st->n++] = bnet_fluent_term(b->net, b->fluents[i]);
         }
-        Z3_ast na = own(b, &b->scratch, Z3_mk_not(b->ctx, a));
+        pn_t na = pn_not(b->c, a);
         differ[i] = t ? na : a;
         lits[i] = t ? a : na;
     }
@@ -596,22 +426,21 @@ static bool model_state(bsmt_t *b, Z3_model m, state_t *st, Z3_ast *differ, Z3_a
  * check with the unknown fluents as assumptions. A sample is a player's world, its legal
  * moves; after a check its timeout canceled Z3 4.8 once answered with an empty model
  * (every unknown fluent false, no legal moves): checks are no longer canceled (see
- * bound_check), and samples are still checked. */
-static bool state_consistent(bsmt_t *b, const Z3_ast *lits, const uint32_t *var, uint32_t nv,
-                             Z3_ast *assume) {
+ * logic/z3.h), and samples are still checked. */
+static bool state_consistent(bsmt_t *b, const pn_t *lits, const uint32_t *var, uint32_t nv,
+                             pn_t *assume, double deadline) {
     for (uint32_t j = 0; j < nv; j++)
         assume[j] = lits[var[j]];
-    return check(b, nv, assume) == Z3_L_TRUE;
+    return check(b, nv, assume, deadline) == 1;
 }
 
 /* Enumerates distinct states (random ones first when out is given) until k or none left,
  * each found state excluded by a clause of the query's scope. */
-static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random) {
-    b->stats.last_seconds = 0;
+static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random, double deadline) {
     if (b->broken || !b->n_fluents) return 0;
-    Z3_ast *differ = xmalloc(b->n_fluents * sizeof *differ);
-    Z3_ast *lits = xmalloc(2 * b->n_fluents * sizeof *lits); /* and assumptions */
-    Z3_ast assume[4];
+    pn_t *differ = xmalloc(b->n_fluents * sizeof *differ);
+    pn_t *lits = xmalloc(2 * b->n_fluents * sizeof *lits); /* and assumptions */
+    pn_t assume[4];
     state_t tmp;
     state_init(&tmp);
     uint64_t found = 0;
@@ -619,31 +448,27 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random) {
      * an assumption that is a constant (a known fluent), which failed the sample */
     uint32_t *var = xmalloc((b->n_fluents + 1) * sizeof *var), nv = 0;
     for (uint32_t i = 0; i < b->n_fluents; i++)
-        if (b->cur.val[b->fluents[i]] < 0) var[nv++] = i;
-    scope_begin(b);
+        if (known(&b->cur, b->fluents[i]) < 0) var[nv++] = i;
+    z3_push(b->solver);
     /* no unknown fluent: one state only; past the deadline, the states found so far */
-    while (found < k && (nv || !found) &&
-           !(found && b->deadline > 0 && now_seconds() > b->deadline)) {
+    while (found < k && (nv || !found) && !(found && deadline > 0 && now_seconds() > deadline)) {
         uint32_t na = 0;
         for (int j = 0; random && nv && j < 4; j++) {
-            Z3_ast a = fluent_now(b, var[splitmix_next(&b->rng) % nv]);
-            assume[na++] =
-                splitmix_next(&b->rng) & 1 ? a : own(b, &b->scratch, Z3_mk_not(b->ctx, a));
+            pn_t a = fluent_now(b, var[splitmix_next(&b->rng) % nv]);
+            assume[na++] = splitmix_next(&b->rng) & 1 ? a : pn_not(b->c, a);
         }
-        Z3_lbool r;
-        while ((r = check(b, na, assume)) == Z3_L_FALSE && na > 0)
+        int r;
+        while ((r = check(b, na, assume, deadline)) == 0 && na > 0)
             na--;
-        if (r != Z3_L_TRUE) break;
-        Z3_model m = get_model(b);
-        bool read = model_state(b, m, out ? &out[found] : &tmp, differ, lits);
-        model_free(b, m);
+        if (r != 1) break;
+        bool read = model_state(b, out ? &out[found] : &tmp, differ, lits);
         /* a sample is checked (the player's, under a deadline); counting is not */
-        if (!read || (out && !state_consistent(b, lits, var, nv, lits + b->n_fluents))) break;
+        if (!read || (out && !state_consistent(b, lits, var, nv, lits + b->n_fluents, deadline)))
+            break;
         found++;
-        assert_ast(b, own(b, &b->scratch, Z3_mk_or(b->ctx, b->n_fluents, differ)));
-        if (b->scratch.n_owned > 4096) frame_release(b, &b->scratch); /* asserted: Z3 keeps them */
+        assert_node(b, pn_or(b->c, differ, b->n_fluents));
     }
-    scope_end(b);
+    z3_pop(b->solver);
     state_fini(&tmp);
     free(differ);
     free(lits);
@@ -651,20 +476,19 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random) {
     return found;
 }
 
-uint32_t bsmt_sample(bsmt_t *b, uint32_t k, state_t *out) {
-    return (uint32_t)enumerate(b, k, out, true);
+uint32_t bsmt_sample(bsmt_t *b, uint32_t k, double deadline, state_t *out) {
+    return (uint32_t)enumerate(b, k, out, true, deadline);
 }
 
-bool bsmt_any(bsmt_t *b, state_t *out) {
-    return enumerate(b, 1, out, false) == 1;
+bool bsmt_any(bsmt_t *b, double deadline, state_t *out) {
+    return enumerate(b, 1, out, false, deadline) == 1;
 }
 
-uint64_t bsmt_count(bsmt_t *b, uint64_t cap) {
-    return enumerate(b, cap, NULL, false);
+uint64_t bsmt_count(bsmt_t *b, uint64_t cap, double deadline) {
+    return enumerate(b, cap, NULL, false, deadline);
 }
 
-int bsmt_move_wins(bsmt_t *b, term_t move) {
-    b->stats.last_seconds = 0;
+int bsmt_move_wins(bsmt_t *b, term_t move, double deadline) {
     if (b->broken) return -1;
     prepare(b);
     const term_store_t *ts = b->g->ts;
@@ -673,17 +497,14 @@ int bsmt_move_wins(bsmt_t *b, term_t move) {
     term_t hundred = term_const(b->g->ts, term_intern(b->g->ts, "100", 3));
     term_t gargs[2] = {b->g->roles[b->role], hundred};
     uint32_t goal = bnet_find(b->net, term_find(ts, SYM_GOAL, gargs, 2));
-    uint32_t term = bnet_terminal(b->net);
-    if (d == BNET_NONE || goal == BNET_NONE || term == BNET_NONE) return 0;
+    uint32_t term_id = bnet_terminal(b->net);
+    if (d == BNET_NONE || goal == BNET_NONE || term_id == BNET_NONE) return 0;
     /* the next step's goal and terminal, built in the next frame (no moves needed) */
-    Z3_ast win =
-        own(b, &b->nxt,
-            Z3_mk_and(b->ctx, 2, (Z3_ast[]){expr(b, &b->nxt, term), expr(b, &b->nxt, goal)}));
-    Z3_ast assume[2] = {expr(b, &b->cur, d), own(b, &b->scratch, Z3_mk_not(b->ctx, win))};
-    if (check(b, 1, assume) != Z3_L_TRUE) return frame_release(b, &b->scratch), -1;
-    Z3_lbool r = check(b, 2, assume);
-    frame_release(b, &b->scratch);
-    return r == Z3_L_FALSE ? 1 : r == Z3_L_TRUE ? 0 : -1;
+    pn_t both[2] = {expr(b, &b->nxt, term_id), expr(b, &b->nxt, goal)};
+    pn_t assume[2] = {expr(b, &b->cur, d), pn_not(b->c, pn_and(b->c, both, 2))};
+    if (check(b, 1, assume, deadline) != 1) return -1;
+    int r = check(b, 2, assume, deadline);
+    return r < 0 ? -1 : r == 0;
 }
 
 /* Our goal value atoms, with their values. */
@@ -701,8 +522,7 @@ static uint32_t goal_atoms(bsmt_t *b, uint32_t *ids, int *vals, uint32_t cap) {
     return n;
 }
 
-int bsmt_move_risky(bsmt_t *b, term_t move) {
-    b->stats.last_seconds = 0;
+int bsmt_move_risky(bsmt_t *b, term_t move, double deadline) {
     if (b->broken) return -1;
     prepare(b);
     term_t args[2] = {b->g->roles[b->role], move};
@@ -711,42 +531,36 @@ int bsmt_move_risky(bsmt_t *b, term_t move) {
     uint32_t ids[128];
     int vals[128];
     uint32_t n = goal_atoms(b, ids, vals, 128), nd = 0;
-    Z3_ast *bad = xmalloc((n * n + 2) * sizeof *bad);
-    uint32_t term = bnet_terminal(b->net);
-    if (term != BNET_NONE) bad[nd++] = expr(b, &b->nxt, term);
+    pn_t *bad = xmalloc((n * n + 2) * sizeof *bad);
+    uint32_t term_id = bnet_terminal(b->net);
+    if (term_id != BNET_NONE) bad[nd++] = expr(b, &b->nxt, term_id);
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < n; j++)
             if (vals[i] > vals[j]) {
-                Z3_ast pair[2] = {expr(b, &b->cur, ids[i]), expr(b, &b->nxt, ids[j])};
-                bad[nd++] = own(b, &b->scratch, Z3_mk_and(b->ctx, 2, pair));
+                pn_t pair[2] = {expr(b, &b->cur, ids[i]), expr(b, &b->nxt, ids[j])};
+                bad[nd++] = pn_and(b->c, pair, 2);
             }
     int res = 0;
     if (nd) {
-        Z3_ast assume[2] = {expr(b, &b->cur, d), own(b, &b->scratch, Z3_mk_or(b->ctx, nd, bad))};
-        Z3_lbool r = check(b, 2, assume);
-        res = r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
+        pn_t assume[2] = {expr(b, &b->cur, d), pn_or(b->c, bad, nd)};
+        res = check(b, 2, assume, deadline);
     }
     free(bad);
-    frame_release(b, &b->scratch);
     return res;
 }
 
-bool bsmt_trajectory(bsmt_t *b, term_t *joints) {
-    b->stats.last_seconds = 0;
+bool bsmt_trajectory(bsmt_t *b, double deadline, term_t *joints) {
     uint32_t nr = b->g->n_roles;
-    if (b->broken || check(b, 0, NULL) != Z3_L_TRUE) return false;
-    Z3_model m = get_model(b);
-    if (!m) return false;
+    if (b->broken || check(b, 0, NULL, deadline) != 1) return false;
     for (size_t i = 0; i < (size_t)b->step * nr; i++)
         joints[i] = TERM_NONE;
     bool ok = true;
     for (size_t i = 0; i < b->n_past && ok; i++) {
         const struct past_move *pm = &b->past[i];
-        int v = model_value(b, m, pm->does);
+        int v = model_value(b, pm->does);
         ok = v >= 0;
         if (v == 1) joints[(size_t)pm->step * nr + pm->role] = pm->move;
     }
-    model_free(b, m);
     for (size_t i = 0; i < (size_t)b->step * nr && ok; i++)
         ok = joints[i] != TERM_NONE;
     return ok;

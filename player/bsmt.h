@@ -1,38 +1,32 @@
-/* What one role of a GDL-II game can prove about the state, on Z3 (the only file of
- * player/ that includes z3.h).
+/* What one role of a GDL-II game can prove about the state, on Z3 (through the bridge,
+ * logic/z3.h).
  *
- * The game's ground network (bnet.h) is unrolled over the history the role has seen:
- * one Boolean per fluent and step (step 0 the initial state), one per move of every role
- * and step with exactly one move per role (pseudo-Boolean AtMost/AtLeast) and each move
- * legal, the fluents of step t+1 equivalent to the `next` atoms of step t, no step before
- * the current one terminal, our own moves as told, and for every percept the role could
- * get its `sees` atom equivalent to whether it was received. Each observation adds one
- * step; nothing is retracted (queries use assumption literals, so learned clauses stay).
+ * The game's ground network (bnet.h) is unrolled, as one circuit (logic/circuit.h), over
+ * the history the role has seen: one Boolean per fluent and step (step 0 the initial
+ * state), one per move of every role and step with exactly one move per role
+ * (pseudo-Boolean AtMost/AtLeast) and each move legal, the fluents of step t+1 equivalent
+ * to the `next` atoms of step t, no step before the current one terminal, our own moves
+ * as told, and for every percept the role could get its `sees` atom equivalent to whether
+ * it was received. Each observation adds one step; nothing is retracted (queries use
+ * assumptions and scopes, so learned clauses stay).
  *
  * Queries about the current step: consistency (unsat means the history cannot happen: a
  * bug to report), entailment of a fluent (a model gives a candidate, then its negation
  * is refuted: Algorithm 1 of the killer paper), the set of all entailed fluents, samples
  * of consistent states, the number of consistent states (by enumeration up to a cap),
- * whether a move of ours wins in every consistent outcome, and whether it is risky. */
+ * whether a move of ours wins in every consistent outcome, and whether it is risky.
+ * Every query that checks takes a deadline (now_seconds() time; 0: none): past it, the
+ * answer is unknown (the bridge's rounds of conflicts), never a guess; a Z3 error
+ * answers unknown from then on. */
 #ifndef PLAYER_BSMT_H
 #define PLAYER_BSMT_H
 
 #include "base/clock.h"
 #include "engine/state.h"
+#include "logic/z3.h"
 #include "player/bnet.h"
 
 typedef struct bsmt bsmt_t;
-
-typedef struct {
-    uint64_t checks;     /* solver calls */
-    double seconds;      /* their total time */
-    double max_seconds;  /* the longest */
-    double last_seconds; /* the last query's total (all its calls) */
-    uint64_t models;     /* models read */
-    double model_seconds;
-    uint64_t gave_up; /* checks that ran out of their budget (answer unknown) */
-    uint64_t rounds;  /* solver calls of the checks (a check may take several) */
-} bsmt_stats_t;
 
 /* For role index `role` of the network's game. */
 bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed);
@@ -61,40 +55,38 @@ uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves);
  * up to seconds late in the full killer game): their count, the moves into *moves
  * (caller frees); UINT32_MAX when more than max_open moves are open, the history is
  * inconsistent or a check gave up. */
-uint32_t bsmt_entailed_legal(bsmt_t *b, uint32_t max_open, term_t **moves);
+uint32_t bsmt_entailed_legal(bsmt_t *b, uint32_t max_open, double deadline, term_t **moves);
 
 /* 1 consistent, 0 not, -1 the solver gave up. */
-int bsmt_consistent(bsmt_t *b);
+int bsmt_consistent(bsmt_t *b, double deadline);
 /* 1 when fluent holds in every consistent state, 0 when not, -1 inconsistent/unknown. */
-int bsmt_entailed(bsmt_t *b, term_t fluent);
+int bsmt_entailed(bsmt_t *b, term_t fluent, double deadline);
 /* Every entailed fluent, sorted by term id, into *out (caller frees); UINT32_MAX when
  * the history is inconsistent or the solver gave up (deadline). */
-uint32_t bsmt_entailed_all(bsmt_t *b, term_t **out);
+uint32_t bsmt_entailed_all(bsmt_t *b, double deadline, term_t **out);
 /* Up to k distinct consistent states into out[0..k) (initialised by the caller), random
- * ones; returns how many. */
-uint32_t bsmt_sample(bsmt_t *b, uint32_t k, state_t *out);
+ * ones; returns how many (past the deadline, those found so far). */
+uint32_t bsmt_sample(bsmt_t *b, uint32_t k, double deadline, state_t *out);
 /* One consistent state, the solver's first (no random phases: the same query as
  * bsmt_consistent, fast when that was just asked; random ones cost seconds at the end of
  * the full killer game's deal). */
-bool bsmt_any(bsmt_t *b, state_t *out);
+bool bsmt_any(bsmt_t *b, double deadline, state_t *out);
 /* A whole consistent history: the joint move of every step so far (bsmt_step() of them,
  * the roles' moves in game order) into joints[step * n_roles + role]. False when the
  * solver gave up or the history is inconsistent. */
-bool bsmt_trajectory(bsmt_t *b, term_t *joints);
-/* The number of distinct consistent states, counting stops at cap. */
-uint64_t bsmt_count(bsmt_t *b, uint64_t cap);
+bool bsmt_trajectory(bsmt_t *b, double deadline, term_t *joints);
+/* The number of distinct consistent states, counting stops at cap (or past the deadline,
+ * at those counted so far). */
+uint64_t bsmt_count(bsmt_t *b, uint64_t cap, double deadline);
 /* 1 when playing move now ends the game with goal 100 for us in every consistent
  * outcome (whatever the others play), 0 when not, -1 unknown. */
-int bsmt_move_wins(bsmt_t *b, term_t move);
+int bsmt_move_wins(bsmt_t *b, term_t move, double deadline);
 
 /* 1 when playing move now can end the game, or lower our goal value (the next state's
  * goal below this one's), in some consistent outcome; 0 when in none; -1 unknown. */
-int bsmt_move_risky(bsmt_t *b, term_t move);
+int bsmt_move_risky(bsmt_t *b, term_t move, double deadline);
 
-/* Checks give up about this time (now_seconds), answering unknown: each gets a budget of
- * conflicts, the time left at the rate the solver has shown; 0: no bound. */
-void bsmt_set_deadline(bsmt_t *b, double deadline);
-
-bsmt_stats_t bsmt_stats(const bsmt_t *b);
+/* The statistics of its checks (counts, times, gave up, models, errors). */
+z3_stats_t bsmt_stats(const bsmt_t *b);
 
 #endif

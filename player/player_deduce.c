@@ -219,8 +219,8 @@ static void feed(deduce_player_t *p, const player_turn_t *turn) {
  * consistent. Checked on idle turns (bounded by the clock) and when no world is found. */
 #define CATCH_UP 12 /* steps given to the new solver per turn */
 
-static void check_consistent(deduce_player_t *p) {
-    if (p->broken || bsmt_consistent(p->bsmt) != 0) return;
+static void check_consistent(deduce_player_t *p, double deadline) {
+    if (p->broken || bsmt_consistent(p->bsmt, deadline) != 0) return;
     fprintf(stderr, "deduce: BUG: the history is inconsistent at step %u%s\n", p->fed,
             p->renewed ? " (again, after a new solver)" : "; a new solver catches up");
     p->broken = true;
@@ -232,12 +232,11 @@ static void check_consistent(deduce_player_t *p) {
  * and finds it consistent (checks bounded by deadline). */
 static void catch_up(deduce_player_t *p, double deadline) {
     if (!p->fresh) return;
-    bsmt_set_deadline(p->fresh, deadline);
     for (uint32_t k = 0; k < CATCH_UP && p->fresh_fed < p->fed; k++, p->fresh_fed++) {
         const belief_obs_t *o = &p->history[p->fresh_fed];
         bsmt_observe(p->fresh, o->move, o->percepts, o->n_percepts);
     }
-    int c = bsmt_consistent(p->fresh); /* internalises the chunk */
+    int c = bsmt_consistent(p->fresh, deadline); /* internalises the chunk */
     if (p->fresh_fed < p->fed || c < 0) return;
     if (c == 0) {
         fprintf(stderr, "deduce: BUG: a new solver also finds the history inconsistent\n");
@@ -250,7 +249,6 @@ static void catch_up(deduce_player_t *p, double deadline) {
             "deduce: a new solver finds the history consistent at step %u: going on "
             "with it\n",
             p->fed);
-    bsmt_set_deadline(p->fresh, 0);
     bsmt_free(p->bsmt);
     p->bsmt = p->fresh;
     p->fresh = NULL;
@@ -521,11 +519,11 @@ static bool advance_world(deduce_player_t *p, const player_turn_t *turn) {
 
 /* A whole consistent history from Z3, replayed natively (its moves checked legal): the
  * world at its end, with its trajectory. */
-static bool world_from_trajectory(deduce_player_t *p) {
+static bool world_from_trajectory(deduce_player_t *p, double deadline) {
     engine_t *e = p->setup.engine;
     uint32_t nr = p->setup.game->n_roles, steps = bsmt_step(p->bsmt);
     GROW(p->traj, p->cap_traj, (size_t)steps * nr + 1);
-    if (nr > 64 || !bsmt_trajectory(p->bsmt, p->traj)) return false;
+    if (nr > 64 || !bsmt_trajectory(p->bsmt, deadline, p->traj)) return false;
     eng_state_t *cur = load(p, 0, &p->initial), *nx = p->es[1];
     bool ok = true;
     for (uint32_t t = 0; t < steps && ok; t++) {
@@ -552,13 +550,13 @@ static bool current_world(deduce_player_t *p, const player_turn_t *turn, double 
     if (!p->bsmt || p->broken) return false;
     if (p->world_step == bsmt_step(p->bsmt) + 1) return true;
     if (turn && bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn)) return true;
-    if (p->opts.choose == CHOOSE_SECRET && world_from_trajectory(p)) return true;
+    if (p->opts.choose == CHOOSE_SECRET && world_from_trajectory(p, deadline)) return true;
     for (int i = 0; i < WORLD_TRIES && (i == 0 || now_seconds() < deadline); i++)
-        if (bsmt_any(p->bsmt, &p->world)) {
+        if (bsmt_any(p->bsmt, deadline, &p->world)) {
             p->world_step = bsmt_step(p->bsmt) + 1;
             return true;
         }
-    if (now_seconds() < deadline) check_consistent(p);
+    if (now_seconds() < deadline) check_consistent(p, deadline);
     return false;
 }
 
@@ -596,20 +594,15 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     uint32_t n = bsmt_known_legal(p->bsmt, moves);
     if (n != UINT32_MAX) return sorted(*moves, n);
     if (p->broken) return 0;
-    bsmt_set_deadline(p->bsmt, deadline);
     double t0 = now_seconds();
     bool have = bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn);
     if (!have) { /* no world at hand: with few moves open, checks instead of a model */
-        n = bsmt_entailed_legal(p->bsmt, OPEN_CHECKS, moves);
-        if (n != UINT32_MAX && n > 0) {
-            bsmt_set_deadline(p->bsmt, 0);
-            return sorted(*moves, n);
-        }
+        n = bsmt_entailed_legal(p->bsmt, OPEN_CHECKS, deadline, moves);
+        if (n != UINT32_MAX && n > 0) return sorted(*moves, n);
         free(*moves);
         *moves = NULL;
         have = current_world(p, turn, deadline);
     }
-    bsmt_set_deadline(p->bsmt, 0);
     if (p->setup.verbose && (!have || now_seconds() > deadline))
         fprintf(stderr, "deduce: our legal moves %s after %.0f ms (%.0f ms past the deadline)\n",
                 have ? "found" : "not found", 1000 * (now_seconds() - t0),
@@ -732,7 +725,7 @@ static void leak_to(deduce_player_t *p, uint32_t j, const state_t *world, const 
     state_t worlds[MIRROR_WORLDS];
     for (uint32_t v = 0; v < MIRROR_WORLDS; v++)
         state_init(&worlds[v]);
-    uint32_t nw = any ? bsmt_sample(p->mirror[j], MIRROR_WORLDS, worlds) : 0;
+    uint32_t nw = any ? bsmt_sample(p->mirror[j], MIRROR_WORLDS, deadline, worlds) : 0;
     double *hit = xcalloc(nc, sizeof *hit);
     for (uint32_t v = 0; v < nw; v++) {
         if (now_seconds() > deadline) { /* the worlds seen so far */
@@ -773,10 +766,7 @@ static uint32_t secret_least(deduce_player_t *p, term_t *cands, uint32_t nc, dou
     if (now_seconds() > deadline || !mirrors_update(p)) return nc;
     double *leak = xcalloc(nc, sizeof *leak);
     for (uint32_t j = 0; j < p->setup.game->n_roles; j++)
-        if (p->mirror[j]) {
-            bsmt_set_deadline(p->mirror[j], deadline);
-            leak_to(p, j, &p->world, cands, nc, deadline, leak);
-        }
+        if (p->mirror[j]) leak_to(p, j, &p->world, cands, nc, deadline, leak);
     double best = leak[0];
     for (uint32_t i = 1; i < nc; i++)
         if (leak[i] < best) best = leak[i];
@@ -808,17 +798,13 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     double t0 = now_seconds();
     double stop = t0 + (deadline - t0) * 0.8;
     p->turns++;
-    if (p->bsmt) bsmt_set_deadline(p->bsmt, stop);
     feed(p, turn);
     sink_offer(sink, turn->legal[0]);
     if (turn->n_legal == 1) {
         /* an idle turn: one check keeps Z3 abreast of the history (after the 28 steps of
          * the full killer game's deal, the first check took seconds at once), and finds an
          * inconsistent history early */
-        if (p->bsmt) {
-            check_consistent(p);
-            bsmt_set_deadline(p->bsmt, 0);
-        }
+        if (p->bsmt) check_consistent(p, stop);
         return turn->legal[0];
     }
     /* safe: can neither end the game nor lower our goal in any consistent outcome;
@@ -853,12 +839,12 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
             else
                 unknown[nu++] = m;
         } else if (iw == IN_W_WINS || iw == IN_W_UNKNOWN) {
-            if (bsmt_move_wins(p->bsmt, m) == 1)
+            if (bsmt_move_wins(p->bsmt, m, stop) == 1)
                 move = m;
             else if (iw == IN_W_WINS)
                 gambles[ng++] = m;
             else {
-                int r = bsmt_move_risky(p->bsmt, m);
+                int r = bsmt_move_risky(p->bsmt, m, stop);
                 if (r == 0)
                     cands[nc++] = m;
                 else if (r > 0)
@@ -869,7 +855,7 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
         } else if (iw == IN_W_RISKY) {
             gambles[ng++] = m;
         } else {
-            int r = bsmt_move_risky(p->bsmt, m);
+            int r = bsmt_move_risky(p->bsmt, m, stop);
             if (r == 0)
                 cands[nc++] = m;
             else if (r > 0)
@@ -883,7 +869,6 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
         if (p->setup.verbose) fprintf(stderr, "deduce: a proved win at turn %u\n", turn->turn);
         free(cands);
         state_fini(&w);
-        if (p->bsmt) bsmt_set_deadline(p->bsmt, 0);
         sink_offer(sink, move);
         return move;
     }
@@ -908,7 +893,8 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
             for (uint32_t i = 0; i < k; i++)
                 state_init(&worlds[i]);
             if (have_w) state_copy(&worlds[nw++], &w); /* the turn's world is one */
-            if (k > nw && now_seconds() < stop) nw += bsmt_sample(p->bsmt, k - nw, worlds + nw);
+            if (k > nw && now_seconds() < stop)
+                nw += bsmt_sample(p->bsmt, k - nw, stop, worlds + nw);
             move = p->opts.choose == CHOOSE_INFO
                        ? info_play(p, cands, nc, worlds, nw)
                        : sample_play(p, cands, nc, worlds, nw, stop, sink);
@@ -920,7 +906,6 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     }
     free(cands);
     state_fini(&w);
-    if (p->bsmt) bsmt_set_deadline(p->bsmt, 0);
     sink_offer(sink, move);
     return move;
 }
@@ -928,7 +913,7 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
 static void deduce_stop(player_t *pl) {
     deduce_player_t *p = (deduce_player_t *)pl;
     if (p->setup.verbose && p->bsmt) {
-        bsmt_stats_t st = bsmt_stats(p->bsmt);
+        z3_stats_t st = bsmt_stats(p->bsmt);
         fprintf(stderr,
                 "deduce: %llu turns, %llu proved wins, %llu gambles avoided, %llu worlds carried "
                 "forward; z3 %llu checks, "

@@ -14,8 +14,7 @@ cd "$(dirname "$0")/.."
 # Reading order: a folder may include itself and the folders before it.
 ORDER=(base gdl logic engine truth regress mcts player server match cli lab)
 # The only files that include the solver and decision-diagram libraries.
-# (two until the one bridge lands: issue 21)
-Z3_BRIDGES="logic/z3.c player/bsmt.c"
+Z3_BRIDGES="logic/z3.c"
 BDD_BRIDGES="logic/bdd.c"
 # Outside engine/, the only files that include the rules evaluator: its own tests.
 REASON_TESTS="tests/unit/test_reason.c tests/fuzz/fuzz_pipeline.c"

@@ -51,19 +51,18 @@ static void check_role(game_t *g, engine_t *r, const bnet_t *net, uint32_t role,
         /* now and then queries at a deadline already past first: checks give up (a
          * player's tight clock), and the answers below must stay exact */
         if (step % 6 == 1 && step < steps) {
-            bsmt_set_deadline(b, now_seconds());
+            double now = now_seconds();
             state_t w[2];
             state_init(&w[0]);
             state_init(&w[1]);
-            bsmt_sample(b, 2, w);
-            bsmt_move_risky(b, obs[step].move);
+            bsmt_sample(b, 2, now, w);
+            bsmt_move_risky(b, obs[step].move, now);
             state_fini(&w[0]);
             state_fini(&w[1]);
-            bsmt_set_deadline(b, 0);
         }
-        assert_int_equal(bsmt_consistent(b), 1);
+        assert_int_equal(bsmt_consistent(b, 0), 1);
         term_t *got;
-        uint32_t ng = bsmt_entailed_all(b, &got);
+        uint32_t ng = bsmt_entailed_all(b, 0, &got);
         uint32_t nw = intersection(&cur, want);
         if (ng != nw || memcmp(got, want, nw * sizeof *want)) {
             strbuf_t sb;
@@ -78,7 +77,7 @@ static void check_role(game_t *g, engine_t *r, const bnet_t *net, uint32_t role,
         }
         free(got);
         if (cur.n <= count_max()) {
-            assert_int_equal(bsmt_count(b, 1000), cur.n);
+            assert_int_equal(bsmt_count(b, 1000, 0), cur.n);
             t->counted++;
         }
         t->steps++;
@@ -86,7 +85,7 @@ static void check_role(game_t *g, engine_t *r, const bnet_t *net, uint32_t role,
         assert_true(bsmt_observe(b, obs[step].move, obs[step].pc, obs[step].n));
         belief_step(r, g, role, &obs[step], &cur);
     }
-    bsmt_stats_t st = bsmt_stats(b);
+    z3_stats_t st = bsmt_stats(b);
     t->gave_up += st.gave_up;
     t->checks += st.checks;
     t->seconds += st.seconds;
