@@ -56,20 +56,21 @@ struct z3_solver {
 
 /* ---------------- errors ---------------- */
 
-/* The error Z3 reported inside the current call of this thread (the handler runs
- * synchronously, in the call). */
-static _Thread_local bool z3_error;
+/* The context of the error Z3 reported in a call of this thread (the handler runs
+ * synchronously, inside the call), and its message; NULL: none. */
+static _Thread_local Z3_context z3_error;
 static _Thread_local char z3_error_msg[160];
 
 static void on_error(Z3_context c, Z3_error_code e) {
-    if (!z3_error) snprintf(z3_error_msg, sizeof z3_error_msg, "%s", Z3_get_error_msg(c, e));
-    z3_error = true;
+    if (z3_error != c) snprintf(z3_error_msg, sizeof z3_error_msg, "%s", Z3_get_error_msg(c, e));
+    z3_error = c;
 }
 
-/* False, and the context failed, when Z3 reported an error since the last look. */
+/* False, and the context failed, when Z3 reported an error of this context since the
+ * last look. */
 static bool ok(z3_t *z) {
-    if (!z3_error) return !z->failed;
-    z3_error = false;
+    if (z3_error != z->ctx) return !z->failed;
+    z3_error = NULL;
     z->stats.errors++;
     if (!z->failed)
         fprintf(stderr, "z3: %s (this solver answers unknown from now on)\n", z3_error_msg);
@@ -118,6 +119,7 @@ z3_t *z3_new(void) {
     z->ctx = Z3_mk_context_rc(cfg);
     Z3_del_config(cfg);
     Z3_set_error_handler(z->ctx, on_error);
+    if (z3_error == z->ctx) z3_error = NULL; /* a freed context's, at the same address */
     GROW(z->slots, z->cap_slots, 1);
     z->n_slots = 1;
     z->yes = put(z, Z3_mk_true(z->ctx));
