@@ -154,14 +154,6 @@ void bsmt_free(bsmt_t *b) {
     free(b);
 }
 
-uint32_t bsmt_step(const bsmt_t *b) {
-    return b->step;
-}
-
-z3_stats_t bsmt_stats(const bsmt_t *b) {
-    return z3_stats(b->z);
-}
-
 /* Asserts the step from cur to nxt: one move per role unless terminal, moves legal, the
  * next fluents equivalent to their `next` atoms. */
 static void prepare(bsmt_t *b) {
@@ -564,4 +556,12 @@ bool bsmt_trajectory(bsmt_t *b, double deadline, term_t *joints) {
     for (size_t i = 0; i < (size_t)b->step * nr && ok; i++)
         ok = joints[i] != TERM_NONE;
     return ok;
+}
+
+uint32_t bsmt_step(const bsmt_t *b) {
+    return b->step;
+}
+
+z3_stats_t bsmt_stats(const bsmt_t *b) {
+    return z3_stats(b->z);
 }
