@@ -6,15 +6,10 @@
 
 #include <dlfcn.h>
 
+#include "base/keyset.h"
 #include "base/rng.h"
 #include "engine/backend.h"
 #include "engine/prop.h"
-
-typedef struct {
-    term_t *keys;
-    uint32_t *vals;
-    uint32_t cap; /* a power of two */
-} tmap_t;
 
 typedef struct {
     engine_t base;
@@ -33,37 +28,23 @@ typedef struct {
     term_t *sees_buf;
     uint32_t sees_cap;
     term_t *goal_buf; /* the goal values of one role that hold (more than one: a defect) */
-    tmap_t *moves;    /* per role: move term -> move index */
-    tmap_t fluents;   /* fluent term -> fluent id */
+    keyset_t *moves;  /* per role: the move terms, numbered by move index */
+    keyset_t fluents; /* the fluent terms, numbered by fluent id */
 } gengine_t;
 
 static const engine_ops_t gengine_ops;
 
-static void tmap_init(tmap_t *m, uint32_t n) {
-    m->cap = 16;
-    while (m->cap < 2 * n + 2)
-        m->cap *= 2;
-    m->keys = xcalloc(m->cap, sizeof *m->keys);
-    m->vals = xcalloc(m->cap, sizeof *m->vals);
+/* A term's number in a set, GNET_NONE when it is not there. */
+static uint32_t number_of(const keyset_t *set, term_t t) {
+    uint32_t i = keyset_find(set, t);
+    return i == UINT32_MAX ? GNET_NONE : i;
 }
 
-static void tmap_put(tmap_t *m, term_t k, uint32_t v) {
-    uint32_t i = (k * 0x9e3779b1u) & (m->cap - 1);
-    while (m->keys[i] != TERM_NONE && m->keys[i] != k)
-        i = (i + 1) & (m->cap - 1);
-    m->keys[i] = k;
-    m->vals[i] = v;
-}
-
-static uint32_t tmap_get(const tmap_t *m, term_t k) {
-    for (uint32_t i = (k * 0x9e3779b1u) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-        if (m->keys[i] == k) return m->vals[i];
-        if (m->keys[i] == TERM_NONE) return GNET_NONE;
-    }
-}
-
-static void tmap_fini(tmap_t *m) {
-    free(m->keys), free(m->vals);
+/* The set of n distinct terms, numbered as listed. */
+static void number_terms(keyset_t *set, const term_t *terms, uint32_t n) {
+    keyset_init(set);
+    for (uint32_t i = 0; i < n; i++)
+        if (keyset_add(set, terms[i]) != i) die("gengine: a term listed twice in the network");
 }
 
 static gengine_t *G(engine_t *e) {
@@ -207,7 +188,7 @@ static void set_joint(gengine_t *ge, const term_t *joint) {
     bool same = ge->move_valid;
     uint32_t ids[64], *idp = nr <= 64 ? ids : xmalloc(nr * sizeof *idp);
     for (uint32_t r = 0; r < nr; r++) {
-        idp[r] = tmap_get(&ge->moves[r], joint[r]);
+        idp[r] = number_of(&ge->moves[r], joint[r]);
         same = same && idp[r] == ge->joint_ids[r];
     }
     if (!same) load_joint(ge, idp);
@@ -261,7 +242,7 @@ static uint32_t g_legal(engine_t *e, const eng_state_t *s, uint32_t role, const 
 
 static bool g_is_legal(engine_t *e, const eng_state_t *s, uint32_t role, term_t move) {
     gengine_t *ge = G(e);
-    uint32_t k = tmap_get(&ge->moves[role], move);
+    uint32_t k = number_of(&ge->moves[role], move);
     if (k == GNET_NONE) return false;
     set_state(ge, s);
     return ge->vals[ge->net->legal_node[role][k]];
@@ -319,7 +300,7 @@ static void g_from_terms(engine_t *e, eng_state_t *s, const state_t *in) {
     memset(s->bits, 0, e->n_words * sizeof *s->bits);
     s->hash = 0;
     for (uint32_t i = 0; i < in->n; i++) {
-        uint32_t f = tmap_get(&ge->fluents, in->facts[i]);
+        uint32_t f = number_of(&ge->fluents, in->facts[i]);
         if (f == GNET_NONE || (s->bits[f >> 6] >> (f & 63) & 1)) continue;
         s->bits[f >> 6] |= 1ull << (f & 63);
         s->hash ^= ge->zobrist[f];
@@ -398,10 +379,10 @@ static void g_free(engine_t *e) {
     const gnet_t *net = ge->net;
     for (uint32_t r = 0; r < net->n_roles; r++) {
         free(ge->legal_buf[r]);
-        tmap_fini(&ge->moves[r]);
+        keyset_fini(&ge->moves[r]);
     }
     free(ge->legal_buf), free(ge->moves), free(ge->sees_buf), free(ge->goal_buf);
-    tmap_fini(&ge->fluents);
+    keyset_fini(&ge->fluents);
     prop_free(ge->prop);
     free(ge->vals), free(ge->zobrist), free(ge->cur), free(ge->joint_ids);
     if (ge->owns) {
@@ -462,9 +443,7 @@ engine_t *gengine_new(game_t *g, gnet_t *net, const gnet_kernels_t *kernels, voi
     uint32_t max_sees = 1;
     for (uint32_t r = 0; r < nr; r++) {
         ge->legal_buf[r] = xmalloc((net->n_moves[r] + 1) * sizeof(term_t));
-        tmap_init(&ge->moves[r], net->n_moves[r]);
-        for (uint32_t k = 0; k < net->n_moves[r]; k++)
-            tmap_put(&ge->moves[r], net->move_term[r][k], k);
+        number_terms(&ge->moves[r], net->move_term[r], net->n_moves[r]);
         if (net->n_sees[r] + 1 > max_sees) max_sees = net->n_sees[r] + 1;
     }
     ge->sees_buf = xmalloc(max_sees * sizeof *ge->sees_buf);
@@ -476,8 +455,6 @@ engine_t *gengine_new(game_t *g, gnet_t *net, const gnet_kernels_t *kernels, voi
         gnet_eval(net, ge->vals, 0, net->n_blocks);
         ge->prop = prop_new(net, ge->vals);
     }
-    tmap_init(&ge->fluents, net->n_fluents);
-    for (uint32_t f = 0; f < net->n_fluents; f++)
-        tmap_put(&ge->fluents, net->fluent_term[f], f);
+    number_terms(&ge->fluents, net->fluent_term, net->n_fluents);
     return &ge->base;
 }

@@ -12,6 +12,8 @@
  * would be enormous in full but are only ever asked about one square at a time. */
 #include "engine/reason.h"
 #include "base/hash.h"
+#include "base/htab.h"
+#include "base/keyset.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,9 +71,8 @@ typedef struct {
     sym_t sym;      /* fluent signature */
     term_t *data;
     size_t n, cap; /* tuples */
-    uint32_t *set; /* open addressing over tuple index + 1 */
-    size_t set_cap;
-    index_t *idx; /* one per argument position */
+    htab_t set;    /* tuple indices by tuple */
+    index_t *idx;  /* one per argument position */
 } rel_t;
 
 /* A memoised call: the answers of a predicate with the arguments in mask bound to key. */
@@ -92,8 +93,7 @@ typedef struct {
     call_t **calls; /* stable pointers, reused after a clear */
     uint32_t n, n_alloc;
     size_t cap;
-    uint32_t *table; /* open addressing over call index + 1 */
-    size_t table_cap;
+    htab_t table; /* call indices by (pred, mask, exists, key) */
 } memo_t;
 
 struct reasoner {
@@ -104,8 +104,9 @@ struct reasoner {
     plan_t **plans;       /* per rule: its compiled plans, mask 0 first */
     uint32_t **scc_rules; /* per predicate component: its rules, dependencies first */
     uint32_t *scc_n_rules;
-    uint32_t *fluent_table; /* (sym, arity) -> rel id + 1 */
-    size_t fluent_cap;
+    keyset_t fluent_sigs;  /* the (sym, arity) of the fluent relations, */
+    uint32_t *fluent_rels; /* and their relation ids */
+    size_t cap_fluent_rels;
     memo_t memo[3]; /* per layer */
     /* what the state- and move-dependent relations were computed for */
     state_t cur;
@@ -134,7 +135,7 @@ static uint32_t tuple_hash(const term_t *t, uint32_t arity) {
 }
 
 static void rel_clear(rel_t *rel) {
-    if (rel->n && rel->set) memset(rel->set, 0, rel->set_cap * sizeof *rel->set);
+    htab_clear(&rel->set);
     if (rel->n)
         for (uint32_t j = 0; j < rel->arity; j++)
             if (rel->idx[j].built) memset(rel->idx[j].head, 0, rel->idx[j].cap * sizeof(uint32_t));
@@ -148,32 +149,26 @@ static const term_t *rel_tuple(const rel_t *rel, size_t i) {
     return rel->data + i * rel->arity;
 }
 
+typedef struct {
+    const rel_t *rel;
+    const term_t *t;
+} tuple_key_t;
+
+static bool tuple_same(const void *ctx, uint32_t i) {
+    const tuple_key_t *k = ctx;
+    return memcmp(rel_tuple(k->rel, i), k->t, k->rel->arity * sizeof *k->t) == 0;
+}
+
+static uint32_t tuple_hash_of(const void *ctx, uint32_t i) {
+    const rel_t *rel = ctx;
+    return tuple_hash(rel_tuple(rel, i), rel->arity);
+}
+
 static bool rel_contains(const rel_t *rel, const term_t *t) {
     if (rel->n == 0) return false;
     if (rel->arity == 0) return true;
-    size_t mask = rel->set_cap - 1;
-    for (size_t i = tuple_hash(t, rel->arity) & mask; rel->set[i]; i = (i + 1) & mask) {
-        const term_t *u = rel_tuple(rel, rel->set[i] - 1);
-        if (memcmp(u, t, rel->arity * sizeof *t) == 0) return true;
-    }
-    return false;
-}
-
-static void set_insert(rel_t *rel, uint32_t tuple_index) {
-    size_t mask = rel->set_cap - 1;
-    size_t i = tuple_hash(rel_tuple(rel, tuple_index), rel->arity) & mask;
-    while (rel->set[i])
-        i = (i + 1) & mask;
-    rel->set[i] = tuple_index + 1;
-}
-
-static void set_grow(rel_t *rel) {
-    size_t cap = rel->set_cap ? rel->set_cap * 2 : 16;
-    free(rel->set);
-    rel->set = xcalloc(cap, sizeof *rel->set);
-    rel->set_cap = cap;
-    for (size_t i = 0; i < rel->n; i++)
-        set_insert(rel, (uint32_t)i);
+    tuple_key_t key = {rel, t};
+    return htab_find(&rel->set, tuple_hash(t, rel->arity), tuple_same, &key) != HTAB_NONE;
 }
 
 static void index_add(rel_t *rel, uint32_t j, uint32_t tuple_index);
@@ -187,11 +182,10 @@ static bool rel_add(rel_t *rel, const term_t *t) {
         rel->n = 1;
         return true;
     }
-    if ((rel->n + 1) * 2 > rel->set_cap) set_grow(rel);
     GROW(rel->data, rel->cap, (rel->n + 1) * rel->arity);
     memcpy(rel->data + rel->n * rel->arity, t, rel->arity * sizeof *t);
     uint32_t ti = (uint32_t)rel->n++;
-    set_insert(rel, ti);
+    htab_add(&rel->set, tuple_hash(rel_tuple(rel, ti), rel->arity), ti, tuple_hash_of, rel);
     for (uint32_t j = 0; j < rel->arity; j++)
         if (rel->idx[j].built) index_add(rel, j, ti);
     return true;
@@ -237,7 +231,7 @@ static uint32_t new_rel(reasoner_t *r, uint32_t arity) {
 
 static void rel_fini(rel_t *rel) {
     free(rel->data);
-    free(rel->set);
+    htab_fini(&rel->set);
     for (uint32_t j = 0; j < rel->arity; j++) {
         free(rel->idx[j].head);
         free(rel->idx[j].next);
@@ -246,18 +240,16 @@ static void rel_fini(rel_t *rel) {
 }
 
 static uint32_t fluent_rel(reasoner_t *r, sym_t sym, uint32_t arity, bool create) {
-    size_t mask = r->fluent_cap - 1;
-    size_t i = hash_mix(sym * 0x85ebca6bu, arity) & mask;
-    for (; r->fluent_table[i]; i = (i + 1) & mask) {
-        rel_t *rel = &r->rels[r->fluent_table[i] - 1];
-        if (rel->sym == sym && rel->arity == arity) return r->fluent_table[i] - 1;
-    }
-    if (!create) return UINT32_MAX;
+    uint64_t sig = keyset_pair(sym, arity);
+    uint32_t k = keyset_find(&r->fluent_sigs, sig);
+    if (k != UINT32_MAX || !create) return k == UINT32_MAX ? UINT32_MAX : r->fluent_rels[k];
     uint32_t id = new_rel(r, arity);
     r->rels[id].is_fluent = true;
     r->rels[id].sym = sym;
     r->rels[id].layer = LAYER_STATE;
-    r->fluent_table[i] = id + 1;
+    k = keyset_add(&r->fluent_sigs, sig);
+    GROW(r->fluent_rels, r->cap_fluent_rels, k + 1);
+    r->fluent_rels[k] = id;
     return id;
 }
 
@@ -487,10 +479,6 @@ static void compile(reasoner_t *r) {
         rel->layer = g->preds[i].layer;
         rel->callable = g->preds[i].n_rules && !g->preds[i].recursive && rel->layer != LAYER_STATIC;
     }
-    r->fluent_cap = 64;
-    while (r->fluent_cap < g->n_rules * 4 + 64)
-        r->fluent_cap *= 2;
-    r->fluent_table = xcalloc(r->fluent_cap, sizeof *r->fluent_table);
     r->plans = xcalloc(g->n_rules + 1, sizeof *r->plans);
     /* Every fluent relation exists before plans are compiled (lazily, mid-evaluation), so
      * that the relation array never moves under a running join. */
@@ -556,7 +544,7 @@ static void memo_fini(memo_t *m) {
         free(m->calls[i]);
     }
     free(m->calls);
-    free(m->table);
+    htab_fini(&m->table);
 }
 
 void reason_free(reasoner_t *r) {
@@ -581,7 +569,8 @@ void reason_free(reasoner_t *r) {
     free(r->scc_n_rules);
     free(r->plans);
     free(r->rels);
-    free(r->fluent_table);
+    keyset_fini(&r->fluent_sigs);
+    free(r->fluent_rels);
     free(r->out);
     free(r->stack);
     free(r->cur_joint);
@@ -945,23 +934,25 @@ static bool call_matches(const call_t *c, uint32_t pred, uint32_t mask, bool exi
     return true;
 }
 
-static void memo_rehash(reasoner_t *r, memo_t *m) {
-    size_t cap = m->table_cap ? m->table_cap * 2 : 256;
-    free(m->table);
-    m->table = xcalloc(cap, sizeof *m->table);
-    m->table_cap = cap;
-    for (uint32_t i = 0; i < m->n; i++) {
-        call_t *c = m->calls[i];
-        size_t h =
-            call_hash(c->pred, c->mask, c->exists, c->key, r->rels[c->pred].arity) & (cap - 1);
-        while (m->table[h])
-            h = (h + 1) & (cap - 1);
-        m->table[h] = i + 1;
-    }
+typedef struct {
+    const memo_t *m;
+    uint32_t pred, mask, arity;
+    bool exists;
+    const term_t *key;
+} call_key_t;
+
+static bool call_same(const void *ctx, uint32_t i) {
+    const call_key_t *k = ctx;
+    return call_matches(k->m->calls[i], k->pred, k->mask, k->exists, k->key, k->arity);
+}
+
+static uint32_t call_hash_of(const void *ctx, uint32_t i) {
+    const call_t *c = ((const memo_t *)ctx)->calls[i];
+    return call_hash(c->pred, c->mask, c->exists, c->key, c->ans.arity);
 }
 
 static call_t *memo_new(reasoner_t *r, memo_t *m, uint32_t pred, uint32_t mask, bool exists,
-                        const term_t *key, size_t slot) {
+                        const term_t *key, uint32_t *slot) {
     uint32_t arity = r->rels[pred].arity;
     if (m->n == m->n_alloc) {
         GROW(m->calls, m->cap, m->n_alloc + 1);
@@ -982,7 +973,7 @@ static call_t *memo_new(reasoner_t *r, memo_t *m, uint32_t pred, uint32_t mask, 
     c->exists = exists;
     c->done = c->in_progress = c->incomplete = c->leads_cycle = false;
     memcpy(c->key, key, arity * sizeof *key);
-    m->table[slot] = ++m->n;
+    htab_fill(&m->table, slot, m->n++);
     return c;
 }
 
@@ -1027,12 +1018,13 @@ static void run_call(reasoner_t *r, call_t *c) {
 static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *key, bool exists) {
     memo_t *m = &r->memo[r->rels[pred].layer];
     uint32_t arity = r->rels[pred].arity;
-    if ((m->n + 1) * 2 > m->table_cap) memo_rehash(r, m);
-    size_t h = call_hash(pred, mask, exists, key, arity) & (m->table_cap - 1);
+    call_key_t ck = {m, pred, mask, arity, exists, key};
+    htab_reserve(&m->table, call_hash_of, m);
+    uint32_t *slot =
+        htab_probe(&m->table, call_hash(pred, mask, exists, key, arity), call_same, &ck);
     call_t *c = NULL;
-    for (; m->table[h]; h = (h + 1) & (m->table_cap - 1)) {
-        call_t *e = m->calls[m->table[h] - 1];
-        if (!call_matches(e, pred, mask, exists, key, arity)) continue;
+    if (*slot) {
+        call_t *e = m->calls[*slot - 1];
         if (e->done) return e;
         if (e->in_progress) {
             mark_cycle(r, e);
@@ -1040,9 +1032,8 @@ static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *k
         }
         c = e;
         if (!c->incomplete) rel_clear(&c->ans); /* aborted by a budget: start over */
-        break;
     }
-    if (!c) c = memo_new(r, m, pred, mask, exists, key, h);
+    if (!c) c = memo_new(r, m, pred, mask, exists, key, slot);
     run_call(r, c);
     return c;
 }
@@ -1050,7 +1041,7 @@ static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *k
 static void memo_clear(memo_t *m) {
     if (!m->n) return;
     m->n = 0;
-    memset(m->table, 0, m->table_cap * sizeof *m->table);
+    htab_clear(&m->table);
 }
 
 /* ---------------- memo: state and joint move ---------------- */

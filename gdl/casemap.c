@@ -1,5 +1,6 @@
 /* Original spellings of symbols: see casemap.h. */
 #include "gdl/casemap.h"
+#include "base/hash.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -10,44 +11,36 @@ void casemap_init(casemap_t *cm) {
 }
 
 void casemap_fini(casemap_t *cm) {
-    for (size_t i = 0; i < cm->cap; i++) {
-        free(cm->keys[i]);
-        free(cm->vals[i]);
+    for (size_t i = 0; i < cm->n; i++) {
+        free(cm->e[i].folded);
+        free(cm->e[i].spelling);
     }
-    free(cm->keys);
-    free(cm->vals);
+    free(cm->e);
+    htab_fini(&cm->index);
     memset(cm, 0, sizeof *cm);
 }
 
-static size_t hash_name(const char *s, size_t n) {
-    size_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+typedef struct {
+    const casemap_t *cm;
+    const char *key;
+    size_t n;
+} name_key_t;
+
+static bool same_name(const void *ctx, uint32_t i) {
+    const name_key_t *k = ctx;
+    const char *key = k->cm->e[i].folded;
+    return strlen(key) == k->n && memcmp(key, k->key, k->n) == 0;
 }
 
-/* The slot of a folded name: where it is, or the empty slot where it would go. */
-static size_t slot_of(const casemap_t *cm, const char *key, size_t n) {
-    size_t i = hash_name(key, n) & (cm->cap - 1);
-    while (cm->keys[i] && (strlen(cm->keys[i]) != n || memcmp(cm->keys[i], key, n) != 0))
-        i = (i + 1) & (cm->cap - 1);
-    return i;
+static uint32_t name_hash(const void *ctx, uint32_t i) {
+    const char *key = ((const casemap_t *)ctx)->e[i].folded;
+    return hash_bytes(key, strlen(key));
 }
 
-static void rehash(casemap_t *cm) {
-    casemap_t big = {.cap = cm->cap ? cm->cap * 2 : 256};
-    big.keys = xcalloc(big.cap, sizeof *big.keys);
-    big.vals = xcalloc(big.cap, sizeof *big.vals);
-    for (size_t i = 0; i < cm->cap; i++) {
-        if (!cm->keys[i]) continue;
-        size_t j = slot_of(&big, cm->keys[i], strlen(cm->keys[i]));
-        big.keys[j] = cm->keys[i];
-        big.vals[j] = cm->vals[i];
-    }
-    big.n = cm->n;
-    free(cm->keys);
-    free(cm->vals);
-    *cm = big;
+/* The entry of a folded name, or HTAB_NONE. */
+static uint32_t find(const casemap_t *cm, const char *key, size_t n) {
+    name_key_t k = {cm, key, n};
+    return htab_find(&cm->index, hash_bytes(key, n), same_name, &k);
 }
 
 static char *dup_n(const char *s, size_t n) {
@@ -58,17 +51,16 @@ static char *dup_n(const char *s, size_t n) {
 }
 
 static void add_token(casemap_t *cm, const char *tok, size_t n) {
-    if ((cm->n + 1) * 2 > cm->cap) rehash(cm);
     char *key = dup_n(tok, n);
     for (size_t i = 0; i < n; i++)
         key[i] = (char)tolower((unsigned char)key[i]);
-    size_t i = slot_of(cm, key, n);
-    if (cm->keys[i]) {
+    if (find(cm, key, n) != HTAB_NONE) {
         free(key);
         return;
     }
-    cm->keys[i] = key;
-    cm->vals[i] = dup_n(tok, n);
+    GROW(cm->e, cm->cap, cm->n + 1);
+    cm->e[cm->n] = (casemap_entry_t){key, dup_n(tok, n)};
+    htab_add(&cm->index, hash_bytes(key, n), (uint32_t)cm->n, name_hash, cm);
     cm->n++;
 }
 
@@ -103,9 +95,8 @@ void casemap_scan(casemap_t *cm, const char *text, size_t len) {
 }
 
 const char *casemap_spell(const casemap_t *cm, const char *folded) {
-    if (!cm || !cm->cap) return folded;
-    size_t i = slot_of(cm, folded, strlen(folded));
-    return cm->keys[i] ? cm->vals[i] : folded;
+    uint32_t i = cm ? find(cm, folded, strlen(folded)) : HTAB_NONE;
+    return i == HTAB_NONE ? folded : cm->e[i].spelling;
 }
 
 void casemap_print(const casemap_t *cm, const term_store_t *ts, term_t t, strbuf_t *out) {

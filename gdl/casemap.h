@@ -7,12 +7,17 @@
 
 #include <stddef.h>
 
+#include "base/htab.h"
 #include "gdl/term.h"
 
 typedef struct {
-    char **keys; /* folded names; NULL for an empty slot */
-    char **vals; /* their first spellings */
+    char *folded, *spelling; /* a name and its first spelling */
+} casemap_entry_t;
+
+typedef struct {
+    casemap_entry_t *e;
     size_t n, cap;
+    htab_t index; /* entries by folded name */
 } casemap_t;
 
 void casemap_init(casemap_t *cm);

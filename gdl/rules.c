@@ -1,7 +1,6 @@
 /* Building the rule base from S-expressions: terms, per-rule variable numbering, the
  * expansion of `or`/`and`/`not` in bodies into plain conjunctions, predicate ids. */
 #include "gdl/rules.h"
-#include "base/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -213,14 +212,7 @@ static bool literal_dnf(build_t *b, const sexp_t *e, bool neg, dnf_t *out) {
 }
 
 uint32_t game_pred(const game_t *g, sym_t sym, uint32_t arity) {
-    if (!g->pred_table_cap) return UINT32_MAX;
-    uint32_t h = hash_mix(sym * 0x9e3779b1u, arity);
-    for (size_t i = h & (g->pred_table_cap - 1); g->pred_table[i];
-         i = (i + 1) & (g->pred_table_cap - 1)) {
-        const pred_t *p = &g->preds[g->pred_table[i] - 1];
-        if (p->sym == sym && p->arity == arity) return g->pred_table[i] - 1;
-    }
-    return UINT32_MAX;
+    return keyset_find(&g->pred_sigs, keyset_pair(sym, arity));
 }
 
 uint32_t game_pred_of(const game_t *g, term_t atom) {
@@ -228,36 +220,15 @@ uint32_t game_pred_of(const game_t *g, term_t atom) {
     return game_pred(g, term_sym(ts, atom), term_arity(ts, atom));
 }
 
-static void pred_rehash(game_t *g) {
-    size_t cap = g->pred_table_cap ? g->pred_table_cap * 2 : 64;
-    uint32_t *tab = xcalloc(cap, sizeof *tab);
-    for (size_t p = 0; p < g->n_preds; p++) {
-        uint32_t h = hash_mix(g->preds[p].sym * 0x9e3779b1u, g->preds[p].arity);
-        size_t i = h & (cap - 1);
-        while (tab[i])
-            i = (i + 1) & (cap - 1);
-        tab[i] = (uint32_t)p + 1;
-    }
-    free(g->pred_table);
-    g->pred_table = tab;
-    g->pred_table_cap = cap;
-}
-
 static uint32_t pred_add(game_t *g, term_t atom) {
-    uint32_t id = game_pred_of(g, atom);
-    if (id != UINT32_MAX) return id;
-    if ((g->n_preds + 1) * 2 > g->pred_table_cap) pred_rehash(g);
+    uint32_t id =
+        keyset_add(&g->pred_sigs, keyset_pair(term_sym(g->ts, atom), term_arity(g->ts, atom)));
+    if (id < g->n_preds) return id;
     GROW(g->preds, g->cap_preds, g->n_preds + 1);
-    pred_t *p = &g->preds[g->n_preds];
+    pred_t *p = &g->preds[g->n_preds++];
     memset(p, 0, sizeof *p);
     p->sym = term_sym(g->ts, atom);
     p->arity = term_arity(g->ts, atom);
-    id = (uint32_t)g->n_preds++;
-    uint32_t h = hash_mix(p->sym * 0x9e3779b1u, p->arity);
-    size_t i = h & (g->pred_table_cap - 1);
-    while (g->pred_table[i])
-        i = (i + 1) & (g->pred_table_cap - 1);
-    g->pred_table[i] = id + 1;
     return id;
 }
 
@@ -490,7 +461,7 @@ void game_free(game_t *g) {
         free(g->preds[i].rules);
     free(g->rules);
     free(g->preds);
-    free(g->pred_table);
+    keyset_fini(&g->pred_sigs);
     free(g->roles);
     free(g->rule_order);
     diag_fini(&g->warnings);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 
+#include "base/keyset.h"
 #include "gdl/diag.h"
 #include "gdl/sexp.h"
 #include "gdl/term.h"
@@ -58,8 +59,7 @@ typedef struct {
     uint32_t n_roles;
     pred_t *preds;
     size_t n_preds, cap_preds;
-    uint32_t *pred_table; /* (sym, arity) -> pred id + 1 */
-    size_t pred_table_cap;
+    keyset_t pred_sigs; /* (sym, arity) of pred id i: number i */
     /* filled by validation */
     bool acyclic;
     bool gdl2;            /* uses sees or random */

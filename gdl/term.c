@@ -11,36 +11,28 @@ static const char *const keyword_names[SYM_FIRST_USER] = {
     "",    "role", "init", "true",  "next",   "legal", "does", "goal", "terminal", "distinct",
     "not", "or",   "base", "input", "random", "sees",  "<=",   "and",  "noop",     "nil"};
 
-static uint32_t hash_bytes(const char *s, size_t n) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h;
+typedef struct {
+    const term_store_t *ts;
+    const char *name;
+    size_t len;
+} sym_key_t;
+
+static bool sym_same(const void *ctx, uint32_t s) {
+    const sym_key_t *k = ctx;
+    return k->ts->sym_len[s] == k->len &&
+           memcmp(k->ts->names + k->ts->sym_name[s], k->name, k->len) == 0;
 }
 
-static void sym_rehash(term_store_t *ts) {
-    size_t cap = ts->sym_table_cap ? ts->sym_table_cap * 2 : 256;
-    uint32_t *tab = xcalloc(cap, sizeof *tab);
-    for (size_t s = 1; s < ts->n_syms; s++) {
-        uint32_t h = hash_bytes(ts->names + ts->sym_name[s], ts->sym_len[s]);
-        size_t i = h & (cap - 1);
-        while (tab[i])
-            i = (i + 1) & (cap - 1);
-        tab[i] = (uint32_t)s;
-    }
-    free(ts->sym_table);
-    ts->sym_table = tab;
-    ts->sym_table_cap = cap;
+static uint32_t sym_hash(const void *ctx, uint32_t s) {
+    const term_store_t *ts = ctx;
+    return hash_bytes(ts->names + ts->sym_name[s], ts->sym_len[s]);
 }
 
 static sym_t sym_lookup_or_add(term_store_t *ts, const char *low, size_t len) {
-    if ((ts->n_syms + 1) * 2 > ts->sym_table_cap) sym_rehash(ts);
-    uint32_t h = hash_bytes(low, len);
-    size_t i = h & (ts->sym_table_cap - 1);
-    for (; ts->sym_table[i]; i = (i + 1) & (ts->sym_table_cap - 1)) {
-        sym_t s = ts->sym_table[i];
-        if (ts->sym_len[s] == len && memcmp(ts->names + ts->sym_name[s], low, len) == 0) return s;
-    }
+    sym_key_t key = {ts, low, len};
+    htab_reserve(&ts->sym_table, sym_hash, ts);
+    uint32_t *slot = htab_probe(&ts->sym_table, hash_bytes(low, len), sym_same, &key);
+    if (*slot) return *slot - 1;
     sym_t s = (sym_t)ts->n_syms++;
     GROW(ts->sym_name, ts->cap_syms, ts->n_syms);
     ts->sym_len = xrealloc(ts->sym_len, ts->cap_syms * sizeof *ts->sym_len);
@@ -50,7 +42,7 @@ static sym_t sym_lookup_or_add(term_store_t *ts, const char *low, size_t len) {
     ts->sym_name[s] = (uint32_t)ts->names_len;
     ts->sym_len[s] = (uint32_t)len;
     ts->names_len += len + 1;
-    ts->sym_table[i] = s;
+    htab_fill(&ts->sym_table, slot, s);
     return s;
 }
 
@@ -94,6 +86,8 @@ int term_highest_number(const term_store_t *ts, const term_t *t, uint32_t n) {
 
 term_store_t *term_store_new(void) {
     term_store_t *ts = xcalloc(1, sizeof *ts);
+    htab_init(&ts->table);
+    htab_init(&ts->sym_table);
     ts->n_syms = 1; /* symbol 0 is SYM_NONE */
     GROW(ts->sym_name, ts->cap_syms, 1);
     ts->sym_len = xrealloc(ts->sym_len, ts->cap_syms * sizeof *ts->sym_len);
@@ -116,11 +110,11 @@ void term_store_free(term_store_t *ts) {
     if (!ts) return;
     free(ts->nodes);
     free(ts->args);
-    free(ts->table);
+    htab_fini(&ts->table);
     free(ts->names);
     free(ts->sym_name);
     free(ts->sym_len);
-    free(ts->sym_table);
+    htab_fini(&ts->sym_table);
     free(ts);
 }
 
@@ -145,28 +139,36 @@ static bool node_equal(const term_store_t *ts, term_t t, int kind, sym_t sym, co
     return n == 0 || memcmp(ts->args + nd->args, args, n * sizeof *args) == 0;
 }
 
-static void term_rehash(term_store_t *ts) {
-    size_t cap = ts->table_cap ? ts->table_cap * 2 : 1024;
-    uint32_t *tab = xcalloc(cap, sizeof *tab);
-    for (size_t t = 1; t < ts->n_nodes; t++) {
-        size_t i = ts->nodes[t].hash & (cap - 1);
-        while (tab[i])
-            i = (i + 1) & (cap - 1);
-        tab[i] = (uint32_t)t;
-    }
-    free(ts->table);
-    ts->table = tab;
-    ts->table_cap = cap;
+typedef struct {
+    const term_store_t *ts;
+    int kind;
+    sym_t sym;
+    const term_t *args;
+    uint32_t n, hash;
+} node_key_t;
+
+static bool node_same(const void *ctx, uint32_t t) {
+    const node_key_t *k = ctx;
+    return k->ts->nodes[t].hash == k->hash && node_equal(k->ts, t, k->kind, k->sym, k->args, k->n);
+}
+
+static uint32_t node_hash_of(const void *ctx, uint32_t t) {
+    return ((const term_store_t *)ctx)->nodes[t].hash;
+}
+
+static term_t find_node(const term_store_t *ts, int kind, sym_t sym, const term_t *args,
+                        uint32_t n) {
+    node_key_t key = {ts, kind, sym, args, n, node_hash(kind, sym, args, n)};
+    uint32_t t = htab_find(&ts->table, key.hash, node_same, &key);
+    return t == HTAB_NONE ? TERM_NONE : t;
 }
 
 static term_t make_node(term_store_t *ts, int kind, sym_t sym, const term_t *args, uint32_t n) {
-    if ((ts->n_nodes + 1) * 2 > ts->table_cap) term_rehash(ts);
     uint32_t h = node_hash(kind, sym, args, n);
-    size_t i = h & (ts->table_cap - 1);
-    for (; ts->table[i]; i = (i + 1) & (ts->table_cap - 1)) {
-        term_t t = ts->table[i];
-        if (ts->nodes[t].hash == h && node_equal(ts, t, kind, sym, args, n)) return t;
-    }
+    node_key_t key = {ts, kind, sym, args, n, h};
+    htab_reserve(&ts->table, node_hash_of, ts);
+    uint32_t *slot = htab_probe(&ts->table, h, node_same, &key);
+    if (*slot) return *slot - 1;
     if (ts->n_nodes >= UINT32_MAX - 1) die("too many terms");
     term_t t = (term_t)ts->n_nodes++;
     GROW(ts->nodes, ts->cap_nodes, ts->n_nodes);
@@ -185,19 +187,8 @@ static term_t make_node(term_store_t *ts, int kind, sym_t sym, const term_t *arg
     }
     nd->ground = ground;
     ts->n_args += n;
-    ts->table[i] = t;
+    htab_fill(&ts->table, slot, t);
     return t;
-}
-
-static term_t find_node(const term_store_t *ts, int kind, sym_t sym, const term_t *args,
-                        uint32_t n) {
-    if (!ts->table_cap) return TERM_NONE;
-    uint32_t h = node_hash(kind, sym, args, n);
-    for (size_t i = h & (ts->table_cap - 1); ts->table[i]; i = (i + 1) & (ts->table_cap - 1)) {
-        term_t t = ts->table[i];
-        if (ts->nodes[t].hash == h && node_equal(ts, t, kind, sym, args, n)) return t;
-    }
-    return TERM_NONE;
 }
 
 term_t term_find(const term_store_t *ts, sym_t f, const term_t *args, uint32_t n) {

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/htab.h"
 #include "base/util.h"
 
 typedef uint32_t sym_t;
@@ -65,16 +66,14 @@ struct term_store {
     size_t n_nodes, cap_nodes;
     term_t *args;
     size_t n_args, cap_args;
-    uint32_t *table; /* open addressing over term ids */
-    size_t table_cap;
+    htab_t table; /* term ids by node */
     /* symbols */
     char *names;
     size_t names_len, names_cap;
     uint32_t *sym_name; /* offset into names */
     uint32_t *sym_len;
     size_t n_syms, cap_syms;
-    uint32_t *sym_table;
-    size_t sym_table_cap;
+    htab_t sym_table; /* symbols by name */
 };
 
 term_store_t *term_store_new(void);

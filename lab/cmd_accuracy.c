@@ -36,6 +36,7 @@
 #include "gdl/validate.h"
 
 #include "base/clock.h"
+#include "base/htab.h"
 #include "base/rng.h"
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
@@ -205,8 +206,7 @@ static const char *const mode_name[N_MODES] = {"plain", "lbs", "hook", "ideal"};
 typedef struct {
     solve_t *s;
     int8_t *stop[2]; /* lbs_check, lbs_hook per state: -2 not asked, -1 no hit, 100, 0 */
-    uint32_t *index; /* open addressing, state -> id + 1 (for the MCTS hook) */
-    size_t index_cap;
+    htab_t index;    /* solver ids by state (for the MCTS hook) */
 } batch_t;
 
 /* Everything the run shares across batches. */
@@ -234,6 +234,24 @@ typedef struct {
     size_t cap_cost;
 } acc_t;
 
+typedef struct {
+    const solve_t *s;
+    const state_t *st;
+} state_key_t;
+
+static bool same_state(const void *ctx, uint32_t id) {
+    const state_key_t *k = ctx;
+    return state_equal(solve_state(k->s, id), k->st);
+}
+
+static uint32_t solved_hash(const solve_t *s, uint32_t id) {
+    return (uint32_t)state_hash(solve_state(s, id));
+}
+
+static uint32_t solved_hash_of(const void *ctx, uint32_t id) {
+    return solved_hash(ctx, id);
+}
+
 static void batch_init(batch_t *b, solve_t *s) {
     uint32_t n = solve_count(s);
     b->s = s;
@@ -241,31 +259,23 @@ static void batch_init(batch_t *b, solve_t *s) {
         b->stop[k] = xmalloc(n ? n : 1);
         memset(b->stop[k], -2, n);
     }
-    b->index_cap = 1;
-    while (b->index_cap < 2 * (size_t)n)
-        b->index_cap *= 2;
-    b->index = xcalloc(b->index_cap, sizeof *b->index);
-    for (uint32_t id = 0; id < n; id++) {
-        size_t h = state_hash(solve_state(s, id)) & (b->index_cap - 1);
-        while (b->index[h])
-            h = (h + 1) & (b->index_cap - 1);
-        b->index[h] = id + 1;
-    }
+    htab_init(&b->index);
+    for (uint32_t id = 0; id < n; id++)
+        htab_add(&b->index, solved_hash(s, id), id, solved_hash_of, s);
 }
 
 static void batch_fini(batch_t *b) {
     solve_free(b->s);
     free(b->stop[0]);
     free(b->stop[1]);
-    free(b->index);
+    htab_fini(&b->index);
 }
 
 /* The solver id of a state, or UINT32_MAX when it is not in the graph. */
 static uint32_t batch_find(const batch_t *b, const state_t *st) {
-    size_t h = state_hash(st) & (b->index_cap - 1);
-    for (; b->index[h]; h = (h + 1) & (b->index_cap - 1))
-        if (state_equal(solve_state(b->s, b->index[h] - 1), st)) return b->index[h] - 1;
-    return UINT32_MAX;
+    state_key_t key = {b->s, st};
+    uint32_t id = htab_find(&b->index, (uint32_t)state_hash(st), same_state, &key);
+    return id == HTAB_NONE ? UINT32_MAX : id;
 }
 
 /* The formulas' verdict on a non-terminal state (all of them, or the hook's), asked once;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "base/hash.h"
+#include "base/htab.h"
 #include "engine/ground.h"
 
 struct bnet {
@@ -14,8 +15,7 @@ struct bnet {
     uint8_t *kind;     /* bnet_kind_t per node */
     int8_t *cval;      /* bnet_const per node */
     uint32_t *legal;   /* per does node: its legal node */
-    uint32_t *tab;     /* term -> id + 1, open addressing */
-    size_t tab_cap;
+    htab_t index;      /* node ids by atom */
     /* bodies: those of node id are bodies[body_first[id]], body_count[id] of them */
     uint32_t *body_first, *body_count;
     bnet_body_t *bodies;
@@ -26,20 +26,25 @@ struct bnet {
     uint32_t **moves, **sees, *n_moves, *n_sees;
 };
 
-static size_t slot(const bnet_t *n, term_t t) {
-    size_t i = hash_mix(0, t) & (n->tab_cap - 1);
-    while (n->tab[i] && bnet_atom(n, n->tab[i] - 1) != t)
-        i = (i + 1) & (n->tab_cap - 1);
-    return i;
+typedef struct {
+    const bnet_t *n;
+    term_t t;
+} atom_key_t;
+
+static bool same_atom(const void *ctx, uint32_t id) {
+    const atom_key_t *k = ctx;
+    return bnet_atom(k->n, id) == k->t;
+}
+
+static uint32_t atom_hash(const void *ctx, uint32_t id) {
+    return hash_mix(0, bnet_atom(ctx, id));
 }
 
 static void index_terms(bnet_t *n) {
-    n->tab_cap = 1024;
-    while (n->tab_cap < 2 * (size_t)n->n)
-        n->tab_cap *= 2;
-    n->tab = xcalloc(n->tab_cap, sizeof *n->tab);
-    for (uint32_t i = 0; i < n->n; i++)
-        if (bnet_atom(n, i) != TERM_NONE) n->tab[slot(n, bnet_atom(n, i))] = i + 1;
+    /* downwards: of two nodes with one atom, the later is found */
+    for (uint32_t i = n->n; i-- > 0;)
+        if (bnet_atom(n, i) != TERM_NONE && bnet_find(n, bnet_atom(n, i)) == BNET_NONE)
+            htab_add(&n->index, hash_mix(0, bnet_atom(n, i)), i, atom_hash, n);
 }
 
 /* Kinds, and the moves of each role with a does node each: the grounder makes none when
@@ -184,7 +189,8 @@ void bnet_free(bnet_t *n) {
         free(n->moves[r]), free(n->sees[r]);
     free(n->moves), free(n->sees), free(n->n_moves), free(n->n_sees);
     free(n->fluents), free(n->initial);
-    free(n->atom), free(n->kind), free(n->cval), free(n->legal), free(n->tab);
+    free(n->atom), free(n->kind), free(n->cval), free(n->legal);
+    htab_fini(&n->index);
     free(n->body_first), free(n->body_count), free(n->bodies), free(n->lits);
     free(n);
 }
@@ -203,8 +209,9 @@ bnet_kind_t bnet_kind(const bnet_t *n, uint32_t id) {
 }
 uint32_t bnet_find(const bnet_t *n, term_t atom) {
     if (atom == TERM_NONE) return BNET_NONE;
-    uint32_t e = n->tab[slot(n, atom)];
-    return e ? e - 1 : BNET_NONE;
+    atom_key_t key = {n, atom};
+    uint32_t id = htab_find(&n->index, hash_mix(0, atom), same_atom, &key);
+    return id == HTAB_NONE ? BNET_NONE : id;
 }
 int bnet_const(const bnet_t *n, uint32_t id) {
     return n->cval[id];

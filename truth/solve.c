@@ -1,5 +1,6 @@
 /* The exact solver: see solve.h. */
 #include "truth/solve.h"
+#include "base/htab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +31,7 @@ struct solve {
     uint32_t *succ;
     size_t n_succ, cap_succ;
     int8_t *goal; /* per state and role (terminal states) */
-    uint32_t *table;
-    size_t table_cap;
+    htab_t table; /* state ids by engine state, while exploring */
     bool cyclic;
     uint8_t *win_in; /* per state and role */
     uint64_t *wmask; /* per state and role */
@@ -50,26 +50,26 @@ static term_t *chunk_alloc(solve_t *s, uint32_t n) {
     return p;
 }
 
-static void table_rehash(solve_t *s) {
-    size_t cap = s->table_cap ? 2 * s->table_cap : 1024;
-    uint32_t *t = xcalloc(cap, sizeof *t);
-    for (uint32_t i = 0; i < s->n; i++) {
-        size_t h = engine_state_hash(s->es[i]) & (cap - 1);
-        while (t[h])
-            h = (h + 1) & (cap - 1);
-        t[h] = i + 1;
-    }
-    free(s->table);
-    s->table = t;
-    s->table_cap = cap;
+typedef struct {
+    const solve_t *s;
+    const eng_state_t *st;
+} state_key_t;
+
+static bool same_state(const void *ctx, uint32_t id) {
+    const state_key_t *k = ctx;
+    return engine_state_equal(k->s->es[id], k->st);
+}
+
+static uint32_t state_hash_of(const void *ctx, uint32_t id) {
+    return (uint32_t)engine_state_hash(((const solve_t *)ctx)->es[id]);
 }
 
 /* The id of the engine state st, adding it when new (its terms through tmp). */
 static uint32_t intern(solve_t *s, const eng_state_t *st, state_t *tmp) {
-    if ((s->n + 1) * 2 > s->table_cap) table_rehash(s);
-    size_t h = engine_state_hash(st) & (s->table_cap - 1);
-    for (; s->table[h]; h = (h + 1) & (s->table_cap - 1))
-        if (engine_state_equal(s->es[s->table[h] - 1], st)) return s->table[h] - 1;
+    state_key_t key = {s, st};
+    htab_reserve(&s->table, state_hash_of, s);
+    uint32_t *slot = htab_probe(&s->table, (uint32_t)engine_state_hash(st), same_state, &key);
+    if (*slot) return *slot - 1;
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 1024;
         s->states = xrealloc(s->states, s->cap * sizeof *s->states);
@@ -85,7 +85,7 @@ static uint32_t intern(solve_t *s, const eng_state_t *st, state_t *tmp) {
     memcpy(v->facts, tmp->facts, tmp->n * sizeof *tmp->facts);
     v->n = v->cap = tmp->n;
     memset(&s->nodes[id], 0, sizeof s->nodes[id]);
-    s->table[h] = id + 1;
+    htab_fill(&s->table, slot, id);
     return id;
 }
 
@@ -111,7 +111,7 @@ void solve_free(solve_t *s) {
     free(s->nmv);
     free(s->succ);
     free(s->goal);
-    free(s->table);
+    htab_fini(&s->table);
     free(s->win_in);
     free(s->wmask);
     free(s->value);
