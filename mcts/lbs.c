@@ -108,10 +108,9 @@ struct lbs {
 void lbs_default_opts(lbs_opts_t *o) {
     regress_opts_t ro;
     regress_default_opts(&ro);
-    o->budget = 10;
-    o->max_size = ro.max_size;
-    o->confirm = LBS_CONFIRM_Z3;
-    o->stop_cost = 0;
+    /* every field set: guard_nodes was left to the caller's stack once, and the guard then
+     * searched a few nodes or billions depending on what the stack held */
+    *o = (lbs_opts_t){.budget = 10, .max_size = ro.max_size, .confirm = LBS_CONFIRM_Z3};
 }
 
 /* The guard of a formula's common conjunct (made or found by its printed text). */
