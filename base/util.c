@@ -83,13 +83,10 @@ void sb_puts(strbuf_t *sb, const char *s) {
     sb_putn(sb, s, strlen(s));
 }
 
-void sb_printf(strbuf_t *sb, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
+void sb_vprintf(strbuf_t *sb, const char *fmt, va_list ap) {
     va_list ap2;
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
     if (n > 0) {
         sb_reserve(sb, (size_t)n);
         vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
@@ -98,23 +95,26 @@ void sb_printf(strbuf_t *sb, const char *fmt, ...) {
     va_end(ap2);
 }
 
+void sb_printf(strbuf_t *sb, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(sb, fmt, ap);
+    va_end(ap);
+}
+
 const char *sb_str(strbuf_t *sb) {
     if (!sb->data) sb_reserve(sb, 0), sb->data[0] = 0;
     return sb->data;
 }
 
-char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+char *read_stream(FILE *f, size_t *len) {
     strbuf_t sb;
     sb_init(&sb);
     char buf[65536];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
         sb_putn(&sb, buf, n);
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
+    if (ferror(f)) {
         sb_fini(&sb);
         errno = EIO;
         return NULL;
@@ -122,4 +122,14 @@ char *read_file(const char *path, size_t *len) {
     sb_str(&sb);
     if (len) *len = sb.len;
     return sb.data;
+}
+
+char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *text = read_stream(f, len);
+    int err = errno;
+    fclose(f);
+    errno = err;
+    return text;
 }

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #if defined(__GNUC__)
 #define NORETURN __attribute__((noreturn))
@@ -38,10 +39,13 @@ void sb_putc(strbuf_t *sb, char c);
 void sb_puts(strbuf_t *sb, const char *s);
 void sb_putn(strbuf_t *sb, const char *s, size_t n);
 void sb_printf(strbuf_t *sb, const char *fmt, ...) PRINTF_LIKE(2, 3);
+void sb_vprintf(strbuf_t *sb, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
 /* Returns the NUL-terminated contents (valid until the next change). */
 const char *sb_str(strbuf_t *sb);
 
 /* Reads a whole file; returns NULL (errno set) when it cannot. */
 char *read_file(const char *path, size_t *len);
+/* The same from an open stream (stdin, say), to its end. */
+char *read_stream(FILE *f, size_t *len);
 
 #endif

@@ -21,16 +21,7 @@ static const char *const trace_help =
     "Exits 1 on an illegal move (naming the step and role) or an invalid game.\n";
 
 static char *read_moves(const char *path, size_t *len) {
-    if (strcmp(path, "-") != 0) return read_file(path, len);
-    strbuf_t sb;
-    sb_init(&sb);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
-        sb_putn(&sb, buf, n);
-    sb_str(&sb);
-    *len = sb.len;
-    return sb.data;
+    return strcmp(path, "-") ? read_file(path, len) : read_stream(stdin, len);
 }
 
 int cmd_trace(int argc, char **argv) {

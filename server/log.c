@@ -25,17 +25,10 @@ void log_line(const char *fmt, ...) {
     sb_printf(&sb, "%s.%03ld ", when, now.tv_nsec / 1000000);
     va_list ap;
     va_start(ap, fmt);
-    va_list ap2;
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    sb_vprintf(&sb, fmt, ap);
     va_end(ap);
-    char *msg = xmalloc((size_t)(n > 0 ? n : 0) + 1);
-    vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap2);
-    va_end(ap2);
-    sb_puts(&sb, msg);
     sb_putc(&sb, '\n');
     fputs(sb_str(&sb), stderr); /* one write per line, so threads do not interleave */
     fflush(stderr);
-    free(msg);
     sb_fini(&sb);
 }
