@@ -158,7 +158,8 @@ static char *apply_lbs_flags(const char *list, const match_opts_t *o) {
     return r;
 }
 
-/* The search counters of the local MCTS players, one line each. */
+/* The search counters of the local MCTS players, one line per kind (the contestants of a
+ * kind summed). */
 static void print_search(const contestant_t *c, uint32_t n) {
     strbuf_t line;
     sb_init(&line);
@@ -166,10 +167,13 @@ static void print_search(const contestant_t *c, uint32_t n) {
         bool dup = false;
         for (uint32_t j = 0; j < i; j++)
             dup |= c[j].kind && c[j].kind == c[i].kind;
+        if (!c[i].kind || dup) continue;
+        player_search_t sum = {0};
+        for (uint32_t j = i; j < n; j++)
+            if (c[j].kind == c[i].kind) player_search_add(&sum, &c[j].search);
         sb_clear(&line);
-        if (c[i].kind && !dup && player_search_report(c[i].kind, &line))
-            printf("%s player=%s %s\n", player_kind_has_lbs(c[i].kind) ? "lbs" : "mcts", c[i].spec,
-                   sb_str(&line));
+        if (player_search_report(&sum, &line))
+            printf("%s player=%s %s\n", sum.lbs_kind ? "lbs" : "mcts", c[i].spec, sb_str(&line));
     }
     sb_fini(&line);
 }

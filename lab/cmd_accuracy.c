@@ -278,13 +278,19 @@ static uint32_t batch_find(const batch_t *b, const state_t *st) {
     return id == HTAB_NONE ? UINT32_MAX : id;
 }
 
+/* lbs_hook without a deadline. */
+static int hook_value(acc_t *a, const state_t *s) {
+    lbs_hook_t h = {.lbs = a->lbs};
+    return lbs_hook(&h, s);
+}
+
 /* The formulas' verdict on a non-terminal state (all of them, or the hook's), asked once;
  * a hit that contradicts the exact value is counted (a bug in the backward search). */
 static int lbs_stop(acc_t *a, batch_t *b, uint32_t id, bool hook) {
     int8_t *memo = b->stop[hook];
     if (memo[id] != -2) return memo[id];
     const state_t *st = solve_state(b->s, id);
-    int v = hook ? lbs_hook(a->lbs, st) : lbs_check(a->lbs, st, NULL);
+    int v = hook ? hook_value(a, st) : lbs_check(a->lbs, st, NULL, 0);
     if (!hook) v = v > 0 ? 100 : v < 0 ? 0 : -1;
     if (v >= 0 && solve_value(b->s, id, a->role) != v) a->unsound++;
     a->distinct_checked++;
@@ -358,7 +364,7 @@ static int accuracy_hook(void *ctx, const state_t *s) {
     uint32_t id = batch_find(h->b, s);
     int v;
     if (id == UINT32_MAX)
-        v = lbs_hook(h->a->lbs, s); /* never expected: all states are in the graph */
+        v = hook_value(h->a, s); /* never expected: all states are in the graph */
     else
         v = stop_value(h->a, h->b, id, h->mode);
     return v >= 0 && h->invert ? 100 - v : v;
@@ -593,8 +599,8 @@ static void cost_row(acc_t *a, int mode) {
             if (mode != M_PLAIN) {
                 checks++;
                 engine_state_terms(a->e, s, &terms);
-                if (mode == M_LBS && lbs_check(a->lbs, &terms, NULL) != 0) break;
-                if (mode == M_HOOK && lbs_hook(a->lbs, &terms) >= 0) break;
+                if (mode == M_LBS && lbs_check(a->lbs, &terms, NULL, 0) != 0) break;
+                if (mode == M_HOOK && hook_value(a, &terms) >= 0) break;
             }
             if (!engine_random_joint(a->e, s, &a->rng, joint)) break;
             engine_next(a->e, s, joint, tmp);

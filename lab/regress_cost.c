@@ -180,6 +180,7 @@ static void fit(const fcost_t *c[2], const uint32_t n[2], double budget, double 
 static double hook_time(sample_t *s, lbs_t *l, bool on_bits, uint64_t *hits) {
     state_t t;
     state_init(&t);
+    lbs_hook_t h = {.lbs = l};
     double best = 1e300;
     for (uint32_t rep = 0; rep < REPS; rep++) {
         double t0 = now_seconds();
@@ -187,10 +188,10 @@ static double hook_time(sample_t *s, lbs_t *l, bool on_bits, uint64_t *hits) {
         for (uint32_t k = 0; k < s->n; k++) {
             int v;
             if (on_bits) {
-                v = lbs_state_hook(l, s->es[k]);
+                v = lbs_state_hook(&h, s->es[k]);
             } else {
                 engine_state_terms(s->e, s->es[k], &t);
-                v = lbs_hook(l, &t);
+                v = lbs_hook(&h, &t);
             }
             *hits += v >= 0;
         }
@@ -210,10 +211,11 @@ static void uct_line(sample_t *s, uint32_t role, lbs_t *l, bool on_bits) {
     lbs_stats_t ls;
     lbs_stats(l, &ls);
     uct_t *u = uct_new(s->e, role, 1);
+    lbs_hook_t h = {.lbs = l};
     if (on_bits)
-        uct_set_state_hook(u, lbs_state_hook, l);
+        uct_set_state_hook(u, lbs_state_hook, &h);
     else
-        uct_set_hook(u, lbs_hook, l);
+        uct_set_hook(u, lbs_hook, &h);
     eng_state_t *es = engine_state_new(s->e);
     state_t init;
     state_init(&init);

@@ -589,7 +589,10 @@ static void finish(match_t *mt) {
     prepare(mt, "STOP");
     send_all(mt, m->cfg.playclock);
     for (uint32_t s = 0; s < m->n_seats; s++)
-        if (mt->seats[s].agent) agent_stop(mt->seats[s].agent);
+        if (mt->seats[s].agent) {
+            agent_stop(mt->seats[s].agent);
+            agent_search(mt->seats[s].agent, &mt->seats[s].who->search);
+        }
     end_all(mt);
     for (uint32_t s = 0; s < m->n_seats; s++)
         mt->seats[s].res->goal = engine_goal_value(m->e, mt->cur, mt->seats[s].role);

@@ -19,6 +19,7 @@ typedef struct {
     char *spec;                /* as given */
     const player_kind_t *kind; /* a local player, or NULL */
     char *host, *port;         /* a remote player */
+    player_search_t search;    /* a local player's search counters, summed over its matches */
 } contestant_t;
 
 /* "KIND" or "http://HOST:PORT"; false with a reason in err. */

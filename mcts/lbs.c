@@ -90,7 +90,6 @@ struct lbs {
     double step_cost; /* mean seconds of one rollout step (legal moves and next state) */
     double z3_share;  /* > 0: Z3 may take at most this share of the active time */
     double active;    /* seconds of search seen by the checks: their own time and short gaps */
-    double deadline;  /* > 0: no Z3 call that might end after it */
     double z3_max;    /* the longest Z3 call so far (the estimate for the next one) */
     double last_check;
     zcache_t *cache;
@@ -336,7 +335,7 @@ static void choose_hook(lbs_t *l, double steps) {
         }
 }
 
-/* Times one Z3 call (on α_1 or β_1, the formulas hit most), so that lbs_set_deadline has
+/* Times one Z3 call (on α_1 or β_1, the formulas hit most), so that a check's deadline has
  * an estimate before the first confirmation: a call can take longer than a move. */
 static void prime_z3(lbs_t *l, const state_t *s) {
     for (int side = 0; side < 2; side++)
@@ -389,10 +388,6 @@ static void calibrate(lbs_t *l, const state_t *st, uint32_t n, double deadline) 
     if (l->fc && n) prime_z3(l, &st[n / 2]);
     l->st.step_seconds = l->step_cost;
     choose_hook(l, HOOK_COST);
-}
-
-void lbs_set_deadline(lbs_t *l, double deadline) {
-    l->deadline = deadline;
 }
 
 void lbs_set_z3_share(lbs_t *l, double share) {
@@ -670,6 +665,7 @@ typedef struct {
     const state_t *s;
     const eng_state_t *es;
     const uint64_t *words;
+    double deadline; /* > 0: no Z3 call that might end after it */
 } checked_t;
 
 /* The formula's guard holds in the state (evaluated once per check). */
@@ -700,7 +696,7 @@ static void ensure_terms(lbs_t *l, const eng_state_t *es);
  * unlikely as any); d: the disjunct that holds; s: the state, or NULL to take es as terms
  * when Z3 is called. */
 static bool confirmed(lbs_t *l, int side, uint32_t i, uint64_t hash, int32_t d, const state_t *s,
-                      const eng_state_t *es) {
+                      const eng_state_t *es, double deadline) {
     if (!l->fc) return true;
     uint64_t key = (hash ^ ((uint64_t)side << 63) ^ ((uint64_t)i * 0x9e3779b97f4a7c15ull)) | 1;
     zcache_t *c = &l->cache[(key >> 7) & (((uint64_t)1 << CACHE_BITS) - 1)];
@@ -709,7 +705,7 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, uint64_t hash, int32_t d, 
         return c->z == 1;
     }
     double t0 = now_seconds();
-    bool late = l->deadline > 0 && t0 + l->z3_max > l->deadline;
+    bool late = deadline > 0 && t0 + l->z3_max > deadline;
     if (late || z3_spent(l)) {
         l->st.z3_skipped++; /* over the confirmation budget: the hit is not used */
         return false;
@@ -754,7 +750,7 @@ static int first_hit(lbs_t *l, int side, const checked_t *c, bool hook) {
         }
         if (d < 0) continue;
         uint64_t hash = c->es ? engine_state_hash(c->es) : state_hash(c->s);
-        if (confirmed(l, side, i, hash, d, c->s, c->es)) return (int)i;
+        if (confirmed(l, side, i, hash, d, c->s, c->es, c->deadline)) return (int)i;
     }
     return -1;
 }
@@ -790,37 +786,39 @@ static int check(lbs_t *l, const checked_t *c, uint32_t *i, bool hook) {
     return res;
 }
 
-int lbs_check(lbs_t *l, const state_t *s, uint32_t *i) {
-    checked_t c = {.s = s};
+int lbs_check(lbs_t *l, const state_t *s, uint32_t *i, double deadline) {
+    checked_t c = {.s = s, .deadline = deadline};
     return check(l, &c, i, false);
 }
 
 int lbs_hook(void *ctx, const state_t *s) {
-    lbs_t *l = ctx;
+    const lbs_hook_t *h = ctx;
+    lbs_t *l = h->lbs;
     if (!l->st.hook_alpha && !l->st.hook_beta) return -1; /* nothing to check: no cost */
-    checked_t c = {.s = s};
+    checked_t c = {.s = s, .deadline = h->deadline};
     int r = check(l, &c, NULL, true);
     return r > 0 ? 100 : r < 0 ? 0 : -1;
 }
 
-int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i) {
-    checked_t c = {.es = s, .words = engine_state_words(s)};
+int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i, double deadline) {
+    checked_t c = {.es = s, .words = engine_state_words(s), .deadline = deadline};
     return check(l, &c, i, false);
 }
 
 int lbs_state_hook(void *ctx, const eng_state_t *s) {
-    lbs_t *l = ctx;
+    const lbs_hook_t *h = ctx;
+    lbs_t *l = h->lbs;
     if (!l->st.hook_alpha && !l->st.hook_beta) return -1; /* nothing to check: no cost */
-    checked_t c = {.es = s, .words = engine_state_words(s)};
+    checked_t c = {.es = s, .words = engine_state_words(s), .deadline = h->deadline};
     int r = check(l, &c, NULL, true);
     return r > 0 ? 100 : r < 0 ? 0 : -1;
 }
 
-void lbs_attach(lbs_t *l, uct_t *u) {
-    if (l->bitsets)
-        uct_set_state_hook(u, lbs_state_hook, l);
+void lbs_attach(lbs_hook_t *h, uct_t *u) {
+    if (h->lbs->bitsets)
+        uct_set_state_hook(u, lbs_state_hook, h);
     else
-        uct_set_hook(u, lbs_hook, l);
+        uct_set_hook(u, lbs_hook, h);
 }
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out) {

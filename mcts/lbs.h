@@ -65,10 +65,19 @@ void lbs_free(lbs_t *l);
 
 /* 1: s satisfies some α_i (sets *i to the least such i), -1: some β_i (likewise), 0: none.
  * A matcher hit is confirmed by Z3 when confirm is Z3; a disagreement is counted and the
- * hit is not used. i may be NULL. */
-int lbs_check(lbs_t *l, const state_t *s, uint32_t *i);
+ * hit is not used. No Z3 call is started that might end after `deadline` (now_seconds()
+ * time; 0: none), judged by the longest call so far (one is timed in lbs_new): such a hit
+ * is not used (z3_skipped). i may be NULL. */
+int lbs_check(lbs_t *l, const state_t *s, uint32_t *i, double deadline);
 
-/* uct_rollout_hook_t adapter (ctx = lbs_t*): 100 on α, 0 on β, -1 otherwise. Tries only
+/* The rollout hook's context: the formulas, and the deadline of lbs_check for the search
+ * under way (its searcher keeps the context and sets the deadline of each search). */
+typedef struct {
+    lbs_t *lbs;
+    double deadline;
+} lbs_hook_t;
+
+/* uct_rollout_hook_t adapter (ctx = lbs_hook_t*): 100 on α, 0 on β, -1 otherwise. Tries only
  * formulas with i >= 1 (the hook never sees terminal states), by increasing i, as many as
  * fit in a mean evaluation time (measured in lbs_new on sample states) of 3 rollout steps
  * in all: dearer checks cost more rollouts than their hits save. lbs_set_hook_cost
@@ -81,10 +90,6 @@ void lbs_set_hook_cost(lbs_t *l, double steps);
  * cache is not used (counted in z3_skipped): never used unconfirmed; and the hook does
  * not check at all until the share refills (hook_skipped): its hits could not be used. */
 void lbs_set_z3_share(lbs_t *l, double share);
-/* No Z3 call is started that might end after `deadline` (now_seconds() time; 0: none),
- * judged by the longest call so far (one is timed in lbs_new): such a hit is not used
- * (z3_skipped). A search under a clock sets it to its stop time. */
-void lbs_set_deadline(lbs_t *l, double deadline);
 
 typedef struct {
     uint32_t n_alpha, n_beta; /* formulas in use (α_0..α_{n_alpha-1}, β likewise) */
@@ -133,11 +138,12 @@ void lbs_stats(const lbs_t *l, lbs_stats_t *out);
 
 /* lbs_check and lbs_hook on a state of the engine (uct_state_hook_t adapter); on the
  * interpreter, the state is read as terms. */
-int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i);
+int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i, double deadline);
 int lbs_state_hook(void *ctx, const eng_state_t *s);
-/* Sets u's rollout hook; u searches on l's engine (or a clone of it): on its bitset
- * states with a ground engine, else on terms (lbs_hook). */
-void lbs_attach(lbs_t *l, uct_t *u);
+/* Sets u's rollout hook to h (which must outlive u's searches); u searches on h->lbs's
+ * engine (or a clone of it): on its bitset states with a ground engine, else on terms
+ * (lbs_hook). */
+void lbs_attach(lbs_hook_t *h, uct_t *u);
 /* Mean seconds of one rollout step on e (every role's legal moves, then the next state,
  * as a rollout with a hook takes it), measured over random playouts for `seconds`. */
 double lbs_engine_step_seconds(engine_t *e, double seconds);

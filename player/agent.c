@@ -389,6 +389,10 @@ void agent_stop(agent_t *a) {
     player_stop(a->player);
 }
 
+bool agent_search(const agent_t *a, player_search_t *sum) {
+    return player_search(a->player, sum);
+}
+
 void agent_print_move(const agent_t *a, term_t move, strbuf_t *out) {
     casemap_print(&a->spelling, a->game->ts, move, out);
 }

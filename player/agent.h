@@ -54,6 +54,8 @@ bool agent_observe_text(agent_t *a, uint32_t turn, const char *lastmove, char *c
 term_t agent_play(agent_t *a, double deadline, move_sink_t *sink);
 /* The match is over. */
 void agent_stop(agent_t *a);
+/* Adds the player's search counters to *sum (player_search); false when it keeps none. */
+bool agent_search(const agent_t *a, player_search_t *sum);
 /* After answering `played` (GDL, the state known): the best guess at our next move, the
  * answer the server falls back on if the next turn's reasoning outlasts the clock. When the
  * other roles had no choice it is our first legal move in the state `played` leads to; that

@@ -86,6 +86,12 @@ void player_stop(player_t *p) {
     if (p->kind->stop) p->kind->stop(p);
 }
 
+bool player_search(const player_t *p, player_search_t *sum) {
+    if (!p->kind->search) return false;
+    p->kind->search(p, sum);
+    return true;
+}
+
 void player_free(player_t *p) {
     if (p) p->kind->destroy(p);
 }

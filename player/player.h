@@ -15,10 +15,21 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "engine/engine.h"
+#include "mcts/lbs.h"
 #include "player/belief.h"
 
 typedef struct player player_t;
 typedef struct player_kind player_kind_t;
+
+/* Search counters of a player's finished matches (the MCTS players'), summed. */
+typedef struct {
+    uint32_t matches;
+    uint64_t iterations, rollouts, rollout_steps, hook_calls, hook_hits;
+    double hook_seconds;
+    bool lbs_kind;        /* an mcts+lbs player: the report has backward-search counters */
+    uint32_t lbs_matches; /* matches backward search ran in */
+    lbs_stats_t lbs;      /* summed; n_alpha etc. summed over lbs_matches */
+} player_search_t;
 
 /* Where a player offers its best move so far. */
 typedef struct {
@@ -74,6 +85,8 @@ struct player_kind {
      * set; turn->legal is not), sorted by term id, into *moves (caller frees); 0 when it
      * cannot tell by the deadline. Used when the player set own_belief. */
     uint32_t (*legal)(player_t *p, const player_turn_t *turn, double deadline, term_t **moves);
+    /* Optional: adds the search counters of the player's finished matches to *sum. */
+    void (*search)(const player_t *p, player_search_t *sum);
     /* The OPTS of a kind player_kind_find made from "NAME:OPTS"; NULL for a table row. */
     const char *options;
 };
@@ -102,6 +115,8 @@ term_t player_play(player_t *p, const player_turn_t *turn, double deadline, move
 uint32_t player_legal(player_t *p, const player_turn_t *turn, double deadline, term_t **moves);
 void player_stop(player_t *p);
 void player_free(player_t *p);
+/* Adds p's search counters to *sum (kind->search); false when its kind keeps none. */
+bool player_search(const player_t *p, player_search_t *sum);
 
 /* The simple players of player_simple.c. */
 extern const player_kind_t player_random_kind; /* a uniformly random legal move */
@@ -114,10 +129,10 @@ extern const player_kind_t player_deduce_kind;
 extern const player_kind_t player_mcts_kind;
 /* mcts+lbs: the same search with rollouts cut short by backward search (mcts/lbs.h). */
 extern const player_kind_t player_lbs_kind;
-/* Appends one line of search counters (and backward-search counters for mcts+lbs) summed
- * over the matches the kind played in this process; false when it has none. */
-bool player_search_report(const player_kind_t *kind, strbuf_t *out);
-/* Whether a kind is mcts+lbs (with any options): its report has backward-search counters. */
-bool player_kind_has_lbs(const player_kind_t *kind);
+/* Adds the counters of more to *sum. */
+void player_search_add(player_search_t *sum, const player_search_t *more);
+/* Appends one line of search counters (and backward-search counters for mcts+lbs); false
+ * when they count no match. */
+bool player_search_report(const player_search_t *s, strbuf_t *out);
 
 #endif

@@ -35,8 +35,8 @@
  *   z3share=F       Z3 confirmations may take at most this share of the search time since
  *                   the first check (0: no bound; default 0.25); past it an unconfirmed hit
  *                   is not used
- * A game backward search does not apply to is said once per kind (stderr) and played with
- * plain MCTS. Counters of every match are summed per kind: player_search_report. */
+ * A game backward search does not apply to is said (stderr) and played with plain MCTS.
+ * The player sums the search counters of its matches: player_search, player_search_report. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,18 +72,6 @@ typedef struct {
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
 } mcts_opts_t;
 
-/* Counters of one kind summed over its matches (kinds live as long as the process). */
-typedef struct tally {
-    const player_kind_t *kind;
-    uint32_t matches, lbs_matches;
-    uint64_t iterations, rollouts, rollout_steps, hook_calls, hook_hits;
-    double hook_seconds;
-    lbs_stats_t lbs; /* summed; n_alpha etc. summed over lbs_matches */
-    bool said;       /* the "does not apply" message was printed */
-    struct tally *next;
-} tally_t;
-static tally_t *tallies;
-
 typedef struct {
     player_t base;
     game_t *game;
@@ -97,6 +85,7 @@ typedef struct {
      * runs on it too */
     engine_t *engine;
     lbs_t *lbs;
+    lbs_hook_t hook;  /* the rollout hook on lbs: the deadline of the search under way */
     const char *name; /* the kind's name, for messages */
     state_t prev;     /* the state last searched */
     bool have_prev;
@@ -105,7 +94,8 @@ typedef struct {
      * game whose states take the interpreter a tenth of a second, a call cannot stop sooner,
      * and the next call is not started when less time than this is left */
     double overrun;
-    double min_overrun; /* its floor: a few times what one state costs the engine */
+    double min_overrun;  /* its floor: a few times what one state costs the engine */
+    player_search_t sum; /* the counters of the matches played */
 } mcts_player_t;
 
 /* One option of mcts+lbs; false when unknown or bad. */
@@ -238,62 +228,66 @@ static player_t *lbs_create(const player_setup_t *setup) {
     return create(setup, true);
 }
 
-/* The tally of a kind (made on first use). */
-static tally_t *tally_of(const player_kind_t *kind) {
-    tally_t *t = tallies;
-    while (t && t->kind != kind)
-        t = t->next;
-    if (!t) {
-        t = xcalloc(1, sizeof *t);
-        t->kind = kind;
-        t->next = tallies;
-        tallies = t;
+void player_search_add(player_search_t *sum, const player_search_t *more) {
+    sum->matches += more->matches;
+    sum->iterations += more->iterations;
+    sum->rollouts += more->rollouts;
+    sum->rollout_steps += more->rollout_steps;
+    sum->hook_calls += more->hook_calls;
+    sum->hook_hits += more->hook_hits;
+    sum->hook_seconds += more->hook_seconds;
+    sum->lbs_kind |= more->lbs_kind;
+    sum->lbs_matches += more->lbs_matches;
+    lbs_stats_t *a = &sum->lbs;
+    const lbs_stats_t *ls = &more->lbs;
+    a->n_alpha += ls->n_alpha;
+    a->n_beta += ls->n_beta;
+    a->hook_alpha += ls->hook_alpha;
+    a->hook_beta += ls->hook_beta;
+    a->checks += ls->checks;
+    for (int i = 0; i < 64; i++) {
+        a->hits_alpha[i] += ls->hits_alpha[i];
+        a->hits_beta[i] += ls->hits_beta[i];
     }
-    return t;
+    a->z3_confirmed += ls->z3_confirmed;
+    a->z3_cached += ls->z3_cached;
+    a->z3_disagree += ls->z3_disagree;
+    a->z3_unknown += ls->z3_unknown;
+    a->z3_skipped += ls->z3_skipped;
+    a->too_slow += ls->too_slow;
+    a->match_gave_up += ls->match_gave_up;
+    a->hook_skipped += ls->hook_skipped;
+    a->stopped += ls->stopped;
+    a->guard_unsound += ls->guard_unsound;
+    a->guard_unverified += ls->guard_unverified;
+    a->guard_hits += ls->guard_hits;
+    a->check_seconds += ls->check_seconds;
+    a->z3_seconds += ls->z3_seconds;
+    a->regress_seconds += ls->regress_seconds;
 }
 
-/* Adds this match's counters to the kind's tally (once per match, at stop). */
-static void add_to_tally(mcts_player_t *p) {
-    if (!p->uct || !p->base.kind) return;
-    tally_t *t = tally_of(p->base.kind);
+/* Adds this match's counters to the player's (once per match, at stop). */
+static void add_match(mcts_player_t *p) {
+    if (!p->uct) return;
     uct_stats_t st;
     uct_stats(p->uct, &st);
-    t->matches++;
-    t->iterations += st.iterations;
-    t->rollouts += st.rollouts;
-    t->rollout_steps += st.rollout_steps;
-    t->hook_calls += st.hook_calls;
-    t->hook_hits += st.hook_hits;
-    t->hook_seconds += st.hook_seconds;
-    if (!p->lbs) return;
-    lbs_stats_t ls;
-    lbs_stats(p->lbs, &ls);
-    lbs_stats_t *a = &t->lbs;
-    t->lbs_matches++;
-    a->n_alpha += ls.n_alpha;
-    a->n_beta += ls.n_beta;
-    a->hook_alpha += ls.hook_alpha;
-    a->hook_beta += ls.hook_beta;
-    a->checks += ls.checks;
-    for (int i = 0; i < 64; i++) {
-        a->hits_alpha[i] += ls.hits_alpha[i];
-        a->hits_beta[i] += ls.hits_beta[i];
+    player_search_t m = {.matches = 1,
+                         .iterations = st.iterations,
+                         .rollouts = st.rollouts,
+                         .rollout_steps = st.rollout_steps,
+                         .hook_calls = st.hook_calls,
+                         .hook_hits = st.hook_hits,
+                         .hook_seconds = st.hook_seconds,
+                         .lbs_kind = p->opts.lbs_kind};
+    if (p->lbs) {
+        m.lbs_matches = 1;
+        lbs_stats(p->lbs, &m.lbs);
     }
-    a->z3_confirmed += ls.z3_confirmed;
-    a->z3_cached += ls.z3_cached;
-    a->z3_disagree += ls.z3_disagree;
-    a->z3_unknown += ls.z3_unknown;
-    a->z3_skipped += ls.z3_skipped;
-    a->too_slow += ls.too_slow;
-    a->match_gave_up += ls.match_gave_up;
-    a->hook_skipped += ls.hook_skipped;
-    a->stopped += ls.stopped;
-    a->guard_unsound += ls.guard_unsound;
-    a->guard_unverified += ls.guard_unverified;
-    a->guard_hits += ls.guard_hits;
-    a->check_seconds += ls.check_seconds;
-    a->z3_seconds += ls.z3_seconds;
-    a->regress_seconds += ls.regress_seconds;
+    player_search_add(&p->sum, &m);
+}
+
+static void mcts_search(const player_t *pl, player_search_t *sum) {
+    player_search_add(sum, &((const mcts_player_t *)pl)->sum);
 }
 
 /* Appends "i:n,i:n" for the non-zero counts (or "none"). */
@@ -307,16 +301,9 @@ static void put_hits(strbuf_t *out, const uint64_t *h) {
     if (!any) sb_puts(out, "none");
 }
 
-bool player_kind_has_lbs(const player_kind_t *kind) {
-    return kind->create == lbs_create;
-}
-
-bool player_search_report(const player_kind_t *kind, strbuf_t *out) {
-    tally_t *t = tallies;
-    while (t && t->kind != kind)
-        t = t->next;
-    if (!t || !t->matches) return false;
-    if (!player_kind_has_lbs(kind)) {
+bool player_search_report(const player_search_t *t, strbuf_t *out) {
+    if (!t->matches) return false;
+    if (!t->lbs_kind) {
         sb_printf(out, "matches=%u iterations=%llu rollouts=%llu avg_rollout_len=%.2f", t->matches,
                   (unsigned long long)t->iterations, (unsigned long long)t->rollouts,
                   t->rollouts ? (double)t->rollout_steps / t->rollouts : 0);
@@ -369,7 +356,10 @@ static void ensure_uct(mcts_player_t *p, double ready) {
                 p->opts.threads);
     if (p->opts.c >= 0) uct_set_exploration(p->uct, p->opts.c);
     if (p->opts.mem_mb) uct_set_memory_limit(p->uct, (size_t)p->opts.mem_mb << 20);
-    if (p->lbs) lbs_attach(p->lbs, p->uct); /* on bitsets with a ground engine */
+    if (p->lbs) { /* on bitsets with a ground engine */
+        p->hook.lbs = p->lbs;
+        lbs_attach(&p->hook, p->uct);
+    }
     p->have_prev = false;
 }
 
@@ -405,7 +395,7 @@ static void log_stats(mcts_player_t *p, const char *what, double secs) {
 
 /* Backward search within the start clock (mcts+lbs with lbs on), on the search's engine
  * (made first, with the share of the clock it would have after backward search); a game
- * it does not apply to is said once per kind and played with plain MCTS. */
+ * it does not apply to is said and played with plain MCTS. */
 static void start_lbs(mcts_player_t *p, double deadline) {
     if (!p->opts.lbs || p->lbs) return;
     double t0 = now_seconds();
@@ -421,9 +411,7 @@ static void start_lbs(mcts_player_t *p, double deadline) {
     t0 = now_seconds();
     p->lbs = lbs_new(p->engine, p->role, &o, err, sizeof err);
     if (!p->lbs) {
-        tally_t *t = tally_of(p->base.kind);
-        if (!t->said) fprintf(stderr, "%s: %s; playing plain MCTS\n", p->base.kind->name, err);
-        t->said = true;
+        fprintf(stderr, "%s: %s; playing plain MCTS\n", p->base.kind->name, err);
         p->opts.lbs = false;
         return;
     }
@@ -497,7 +485,7 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     bool over = engine_terminal(p->engine, es);
     engine_state_free(es);
     if (budget < 0.01 || over) return;
-    if (p->lbs) lbs_set_deadline(p->lbs, t0 + budget);
+    p->hook.deadline = t0 + budget;
     search_until(p, initial, t0 + budget);
     state_copy(&p->prev, initial);
     p->have_prev = true;
@@ -588,7 +576,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     double budget = remaining * 0.95 - p->opts.margin;
     if (budget < 0.005) budget = 0.005;
     double stop = now_seconds() + budget;
-    if (p->lbs) lbs_set_deadline(p->lbs, stop); /* a Z3 confirmation must not outlast the move */
+    p->hook.deadline = stop; /* a Z3 confirmation must not outlast the move */
     if (p->opts.iters || !sink) {
         best = uct_choose(p->uct, s, budget, p->opts.iters);
     } else {
@@ -630,7 +618,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
 
 static void mcts_stop(player_t *pl) {
     mcts_player_t *p = (mcts_player_t *)pl;
-    add_to_tally(p);
+    add_match(p);
     uct_free(p->uct);
     p->uct = NULL;
     lbs_free(p->lbs);
@@ -657,6 +645,7 @@ const player_kind_t player_mcts_kind = {
     .stop = mcts_stop,
     .destroy = mcts_destroy,
     .check_options = mcts_check_options,
+    .search = mcts_search,
 };
 
 const player_kind_t player_lbs_kind = {
@@ -670,4 +659,5 @@ const player_kind_t player_lbs_kind = {
     .stop = mcts_stop,
     .destroy = mcts_destroy,
     .check_options = lbs_check_options,
+    .search = mcts_search,
 };

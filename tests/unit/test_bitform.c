@@ -280,15 +280,16 @@ static void check_lbs(const char *file, uint32_t steps, lbs_confirm_t confirm) {
     state_init(&terms);
     splitmix_t rng = {0x1b5};
     uint32_t hits = 0;
+    lbs_hook_t hook = {.lbs = l};
     for (uint32_t play = 0; play < 60; play++) {
         engine_initial(e, s);
         while (!engine_terminal(e, s)) {
             engine_state_terms(e, s, &terms);
             uint32_t i1 = 99, i2 = 99;
-            int a = lbs_check_state(l, s, &i1), b = lbs_check(l, &terms, &i2);
+            int a = lbs_check_state(l, s, &i1, 0), b = lbs_check(l, &terms, &i2, 0);
             assert_int_equal(a, b);
             if (a) assert_int_equal(i1, i2);
-            assert_int_equal(lbs_state_hook(l, s), lbs_hook(l, &terms));
+            assert_int_equal(lbs_state_hook(&hook, s), lbs_hook(&hook, &terms));
             hits += a != 0;
             term_t joint[2];
             for (uint32_t k = 0; k < 2; k++) {
@@ -307,7 +308,7 @@ static void check_lbs(const char *file, uint32_t steps, lbs_confirm_t confirm) {
     assert_true(ls.term_conversions <= ls.z3_confirmed + ls.z3_disagree + ls.z3_unknown);
 
     uct_t *u = uct_new(e, 0, 7);
-    lbs_attach(l, u);
+    lbs_attach(&hook, u);
     lbs_set_hook_cost(l, 0);
     engine_initial(e, s);
     engine_state_terms(e, s, &terms);

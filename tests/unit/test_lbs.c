@@ -51,7 +51,7 @@ static uint32_t least_w(const solve_t *s, uint32_t id, uint32_t role) {
 static void check_state(lbs_t *l, const solve_t *s, uint32_t id, uint32_t role, uint32_t *hits) {
     const state_t *st = solve_state(s, id);
     uint32_t i = 99;
-    int a = lbs_check(l, st, &i);
+    int a = lbs_check(l, st, &i, 0);
     lbs_stats_t ls;
     lbs_stats(l, &ls);
     if (a == 1) {
@@ -184,14 +184,15 @@ static void test_hook_and_uct(void **state) {
         state_copy(&s, &next);
     }
     uint32_t i = 99;
-    assert_int_equal(lbs_check(l, &s, &i), 1);
+    assert_int_equal(lbs_check(l, &s, &i, 0), 1);
     assert_int_equal(i, 1);
     /* every formula in the hook: which ones fit the default cost depends on timings,
      * and under load none might (this test failed that way twice) */
     lbs_set_hook_cost(l, 0);
-    assert_int_equal(lbs_hook(l, &s), 100);
+    lbs_hook_t hook = {.lbs = l};
+    assert_int_equal(lbs_hook(&hook, &s), 100);
     uct_t *u = uct_new(r, 0, 7);
-    uct_set_hook(u, lbs_hook, l);
+    uct_set_hook(u, lbs_hook, &hook);
     terms_initial(r, &s);
     assert_true(uct_choose(u, &s, 0, 300) != TERM_NONE);
     uct_stats_t us;
@@ -219,13 +220,14 @@ static void test_hook_skips_when_z3_spent(void **state) {
     engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
     lbs_t *l = make_lbs(r, 0, LBS_CONFIRM_Z3);
     lbs_set_hook_cost(l, 0);
+    lbs_hook_t hook = {.lbs = l};
     char err[300];
     solve_t *s = solve_new(r, 100000, err, sizeof err);
     assert_non_null(s);
     /* a state the hook wins (α_i hit, confirmed and so remembered) */
     uint32_t won = UINT32_MAX;
     for (uint32_t id = 0; id < solve_count(s) && won == UINT32_MAX; id++)
-        if (!terms_terminal(r, solve_state(s, id)) && lbs_hook(l, solve_state(s, id)) == 100)
+        if (!terms_terminal(r, solve_state(s, id)) && lbs_hook(&hook, solve_state(s, id)) == 100)
             won = id;
     assert_true(won != UINT32_MAX);
     lbs_stats_t ls;
@@ -236,15 +238,15 @@ static void test_hook_skips_when_z3_spent(void **state) {
     for (uint32_t id = 0; id < solve_count(s); id++) {
         lbs_stats(l, &ls);
         if (ls.hook_skipped) break;
-        if (!terms_terminal(r, solve_state(s, id))) (void)lbs_hook(l, solve_state(s, id));
+        if (!terms_terminal(r, solve_state(s, id))) (void)lbs_hook(&hook, solve_state(s, id));
     }
     lbs_stats(l, &ls);
     assert_true(ls.hook_skipped > 0);
     uint64_t before = ls.hook_skipped;
-    assert_int_equal(lbs_hook(l, solve_state(s, won)), -1);
+    assert_int_equal(lbs_hook(&hook, solve_state(s, won)), -1);
     lbs_stats(l, &ls);
     assert_int_equal(ls.hook_skipped, before + 1);
-    assert_int_equal(lbs_check(l, solve_state(s, won), NULL), 1); /* the cached answer */
+    assert_int_equal(lbs_check(l, solve_state(s, won), NULL, 0), 1); /* the cached answer */
     solve_free(s);
     lbs_free(l);
     engine_free(r);
@@ -336,9 +338,9 @@ static void test_guard_drops_unverified(void **state) {
     uint32_t found = 0;
     for (uint32_t id = 0; id < solve_count(s) && !found; id++) {
         uint32_t i = 0, j = 0;
-        if (lbs_check(full, solve_state(s, id), &i) != 0 && i >= 2) {
+        if (lbs_check(full, solve_state(s, id), &i, 0) != 0 && i >= 2) {
             found++;
-            int v = lbs_check(l, solve_state(s, id), &j);
+            int v = lbs_check(l, solve_state(s, id), &j, 0);
             assert_true(v == 0 || j < 2);
         }
     }

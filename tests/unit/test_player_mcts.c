@@ -63,9 +63,10 @@ static void test_kind_options(void **state) {
 static double start_seconds = 0.2; /* the start clock play_match gives */
 
 /* Plays one match of g between two agents (kind i plays role i), checking every move
- * against the referee's legal moves; returns the goal of role mcts_seat. */
+ * against the referee's legal moves; returns the goal of role mcts_seat, whose search
+ * counters are added to *sum (when not NULL). */
 static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k1,
-                      uint32_t mcts_seat, uint64_t seed) {
+                      uint32_t mcts_seat, uint64_t seed, player_search_t *sum) {
     assert_int_equal(g->n_roles, 2);
     engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
     agent_t *a[2];
@@ -96,10 +97,11 @@ static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k
             agent_advance(a[i], joint);
     }
     int goal = terms_goal_value(ref, &s, mcts_seat);
-    for (uint32_t i = 0; i < 2; i++) {
+    for (uint32_t i = 0; i < 2; i++)
         agent_stop(a[i]);
+    if (sum) assert_true(agent_search(a[mcts_seat], sum));
+    for (uint32_t i = 0; i < 2; i++)
         agent_free(a[i]);
-    }
     state_fini(&s);
     state_fini(&n);
     engine_free(ref);
@@ -116,8 +118,8 @@ static void test_tictactoe_vs_random(void **state) {
     int wins = 0;
     for (uint64_t m = 0; m < 8; m++) {
         bool first = m % 2 == 0;
-        int goal =
-            first ? play_match(g, mcts, rnd, 0, 100 + m) : play_match(g, rnd, mcts, 1, 100 + m);
+        int goal = first ? play_match(g, mcts, rnd, 0, 100 + m, NULL)
+                         : play_match(g, rnd, mcts, 1, 100 + m, NULL);
         assert_true(goal >= 50); /* never loses: 100 win, 50 draw */
         wins += goal == 100;
     }
@@ -143,22 +145,24 @@ static void test_lbs_kind(void **state) {
     const player_kind_t *rnd = player_kind_find("random");
     assert_non_null(lbs);
     start_seconds = 1.5; /* backward search reaches α_2 in milliseconds; mutex proofs take longer */
+    player_search_t sum = {0};
     for (uint64_t m = 0; m < 4; m++) {
         bool first = m % 2 == 0;
-        int goal =
-            first ? play_match(g, lbs, rnd, 0, 200 + m) : play_match(g, rnd, lbs, 1, 200 + m);
+        int goal = first ? play_match(g, lbs, rnd, 0, 200 + m, &sum)
+                         : play_match(g, rnd, lbs, 1, 200 + m, &sum);
         assert_true(goal >= 50);
     }
     start_seconds = 0.2;
     strbuf_t sb;
     sb_init(&sb);
-    assert_true(player_search_report(lbs, &sb));
+    assert_true(player_search_report(&sum, &sb));
     printf("# %s\n", sb_str(&sb));
     assert_non_null(strstr(sb_str(&sb), "matches=4 lbs_matches=4 "));
     assert_non_null(strstr(sb_str(&sb), " z3_disagree=0 "));
     assert_null(strstr(sb_str(&sb), " hook_calls=0 "));
     sb_clear(&sb);
-    assert_false(player_search_report(player_kind_find("mcts+lbs:iters=7"), &sb));
+    player_search_t none = {0};
+    assert_false(player_search_report(&none, &sb)); /* no match: no line */
     sb_fini(&sb);
     game_free(g);
 }
