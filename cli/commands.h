@@ -14,6 +14,7 @@ int cmd_serve(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
+int cmd_alphabeta(int argc, char **argv);
 /* Experiments (lab/): the rollout-accuracy experiment, and ggp regress --cost (what
  * checking the formulas costs per rollout step; the exit code: 0, 3 when the game has no
  * ground engine, 4 on a disagreement). */

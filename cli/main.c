@@ -22,6 +22,7 @@ static const command_t commands[] = {
     {"match", cmd_match, "run matches between local and HTTP players (a game master)"},
     {"regress", cmd_regress, "lifted backward search: win formulas alpha_i/beta_i per round"},
     {"solve", cmd_solve, "exact values of a small game over all its reachable states"},
+    {"alphabeta", cmd_alphabeta, "alpha-beta search of one position, with its node counts"},
     {"belief", cmd_belief, "what one role of a GDL-II game can prove, step by step (Z3)"},
     {"accuracy", cmd_accuracy,
      "rollout-accuracy experiment: early-stopped rollouts vs exact values"},

@@ -134,5 +134,7 @@ void player_search_add(player_search_t *sum, const player_search_t *more);
 /* Appends one line of search counters (and backward-search counters for mcts+lbs); false
  * when they count no match. */
 bool player_search_report(const player_search_t *s, strbuf_t *out);
+/* Alpha-beta with iterative deepening (player_ab.c, mcts/ab.h). */
+extern const player_kind_t player_ab_kind;
 
 #endif

@@ -211,5 +211,21 @@ printf '(choose 3) noop\nnoop (guess 9)\n' >"$tmp/guessbad"
 run 1 "$GGP" belief "$GAMES/guess.kif" --role player --moves "$tmp/guessbad" &&
     expect err "guessbad:2: not a legal joint move" "belief: an illegal move names its line"
 
+# ---- alphabeta: one search of a position; the ab player in a match ----
+run 0 "$GGP" alphabeta "$TTT" &&
+    expect out "^depth=[0-9]+ value=50 proven=yes move=\(mark [1-3] [1-3]\) nodes=[1-9]" \
+        "alphabeta: tic-tac-toe is a draw, proven"
+run 0 "$GGP" alphabeta "$GAMES/nim.kif" --role player2 --options tt=off:history=off:pvs=off:id=off &&
+    expect out "^depth=[0-9]+ value=0 proven=yes " "alphabeta: nim is lost for the second player"
+run 0 "$GGP" alphabeta "$GAMES/connect4.kif" --plies 6 --seed 2 --options depth=3:eval=goal &&
+    expect out "^depth=3 value=[0-9]+ proven=no " "alphabeta: a depth bound is not a proof"
+run 2 "$GGP" alphabeta "$TTT" --options tt=maybe && expect err "bad option 'tt=maybe'" "alphabeta: bad option"
+run 2 "$GGP" alphabeta "$TTT" --role nobody && expect err "no role 'nobody'" "alphabeta: bad role"
+run 1 "$GGP" alphabeta "$TTT" --plies 20 && expect err "ends before ply 20" "alphabeta: past the end"
+if run 0 "$GGP" match "$TTT" --players ab,ab:tt=off:pvs=off --startclock 1 --playclock 0.2 --seed 1; then
+    expect out "^player=ab matches=1 mean_goal=50.00 .* timeouts=0 illegal=0" "match: ab draws tic-tac-toe"
+fi
+run 2 "$GGP" match "$TTT" --players ab:depth=x,random && expect err "depth=x" "match: a bad ab option"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

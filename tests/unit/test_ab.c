@@ -1,0 +1,247 @@
+/* Unit tests for mcts/ab: alpha-beta agrees with the exact solver (truth/solve.h) on every
+ * state of small games, for every role, with each enhancement on and off; its move is
+ * one the solver values as much; options, the deadline, the depth bound and the leaf hook. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "base/clock.h"
+#include "engine/engine.h"
+#include "load.h"
+#include "mcts/ab.h"
+#include "truth/solve.h"
+
+/* Take-away for three: 6 stones, take 1 or 2 in turn a, b, c; who takes the last stone
+ * gets 100, the others 0. The paranoid value differs from a max^n reading here. */
+static const char *const take3p =
+    "(role a) (role b) (role c)\n"
+    "(init (stones 6)) (init (control a))\n"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)\n"
+    "(turn a b) (turn b c) (turn c a)\n"
+    "(<= (legal ?r (take 1)) (true (control ?r)) (true (stones ?s)) (succ ?t ?s))\n"
+    "(<= (legal ?r (take 2)) (true (control ?r)) (true (stones ?s)) (succ ?t ?s) (succ ?u ?t))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (next (stones ?t)) (does ?r (take 1)) (true (stones ?s)) (succ ?t ?s))\n"
+    "(<= (next (stones ?u)) (does ?r (take 2)) (true (stones ?s)) (succ ?t ?s) (succ ?u ?t))\n"
+    "(<= (next (control ?n)) (true (control ?r)) (turn ?r ?n))\n"
+    "(<= (next (last ?r)) (does ?r (take ?n)))\n"
+    "(<= terminal (true (stones 0)))\n"
+    "(<= (goal ?r 100) (true (last ?r)) (true (stones 0)))\n"
+    "(<= (goal ?r 0) (role ?r) (not (true (last ?r))))\n"
+    "(<= (goal ?r 0) (role ?r) (not (true (stones 0))))\n";
+
+/* The configurations every agreement test runs: all on, each off, all off. */
+#define N_CONFIGS 6
+static void config(uint32_t k, ab_opts_t *o) {
+    ab_default_opts(o);
+    o->tt_mb = 1;
+    if (k == 1) o->tt = false;
+    if (k == 2) o->history = false;
+    if (k == 3) o->pvs = false;
+    if (k == 4) o->id = false;
+    if (k == 5) o->tt = o->history = o->pvs = o->id = false;
+}
+
+/* The solver's value for `role` when it plays move m in state id: the least over the
+ * others' replies (successors in mixed radix, the last role fastest). */
+static int value_after(const solve_t *s, uint32_t n_roles, uint32_t id, uint32_t role, term_t m) {
+    const term_t *moves;
+    uint32_t nm[16], pick = UINT32_MAX;
+    for (uint32_t r = 0; r < n_roles; r++) {
+        nm[r] = solve_legal(s, id, r, &moves);
+        if (r == role)
+            for (uint32_t i = 0; i < nm[r]; i++)
+                if (moves[i] == m) pick = i;
+    }
+    assert_true(pick != UINT32_MAX);
+    const uint32_t *succ;
+    uint32_t n = solve_successors(s, id, &succ);
+    int worst = 1000;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t x = j;
+        for (uint32_t r = n_roles; r-- > role + 1;)
+            x /= nm[r];
+        if (x % nm[role] != pick) continue;
+        int v = solve_value(s, succ[j], role);
+        if (v < worst) worst = v;
+    }
+    return worst;
+}
+
+/* Every state of g, every role, every configuration (one search object per role and
+ * configuration, kept across states as a player keeps it across turns; plus a fresh one
+ * with everything on): the value is the solver's and proven, the move keeps the value.
+ * Every `stride`-th state only. Returns the number of searches. */
+static uint32_t agree(game_t *g, engine_kind_t kind, uint32_t stride) {
+    engine_t *e = engine_new(g, kind, stderr);
+    char err[200];
+    solve_t *s = solve_new(e, 2000000, err, sizeof err);
+    assert_non_null(s);
+    solve_rounds(s, NULL);
+    assert_false(solve_cyclic(s));
+    uint32_t nr = g->n_roles, searches = 0;
+    ab_t **ab = xcalloc((size_t)nr * N_CONFIGS, sizeof *ab);
+    for (uint32_t r = 0; r < nr; r++)
+        for (uint32_t k = 0; k < N_CONFIGS; k++) {
+            ab_opts_t o;
+            config(k, &o);
+            ab[r * N_CONFIGS + k] = ab_new(e, r, &o, 7);
+        }
+    eng_state_t *es = engine_state_new(e);
+    ab_t **fresh = xcalloc(nr, sizeof *fresh);
+    for (uint32_t r = 0; r < nr; r++) {
+        ab_opts_t o;
+        config(0, &o);
+        fresh[r] = ab_new(e, r, &o, 7);
+    }
+    for (uint32_t id = 0; id < solve_count(s); id += stride) {
+        engine_state_set(e, es, solve_state(s, id));
+        for (uint32_t r = 0; r < nr; r++) {
+            int want = solve_value(s, id, r);
+            /* and every 16th state with a cleared table and history */
+            for (uint32_t k = 0; k <= N_CONFIGS - (id / stride % 16 != 0); k++) {
+                ab_t *a = k < N_CONFIGS ? ab[r * N_CONFIGS + k] : fresh[r];
+                if (k == N_CONFIGS) ab_clear(a);
+                ab_result_t res;
+                ab_search(a, es, 0, NULL, NULL, &res);
+                searches++;
+                if (res.value != want)
+                    fail_msg("state %u role %u config %u: alpha-beta %d, solver %d", id, r, k,
+                             res.value, want);
+                assert_true(res.proven);
+                if (solve_terminal(s, id)) {
+                    assert_int_equal(res.move, TERM_NONE);
+                    continue;
+                }
+                assert_true(engine_is_legal(e, es, r, res.move));
+                if (value_after(s, nr, id, r, res.move) != want)
+                    fail_msg("state %u role %u config %u: the move loses value", id, r, k);
+            }
+        }
+    }
+    engine_state_free(es);
+    for (uint32_t i = 0; i < nr * N_CONFIGS; i++)
+        ab_free(ab[i]);
+    free(ab);
+    for (uint32_t r = 0; r < nr; r++)
+        ab_free(fresh[r]);
+    free(fresh);
+    solve_free(s);
+    engine_free(e);
+    return searches;
+}
+
+static void test_tictactoe(void **state) {
+    (void)state;
+    game_t *g = load_file("tictactoe.kif");
+    assert_int_equal(agree(g, ENGINE_GROUND, 1), 5478 * 2 * N_CONFIGS + 343 * 2);
+    /* the interpreter's states and move order: a sample */
+    assert_true(agree(g, ENGINE_INTERP, 97) > 100);
+    game_free(g);
+}
+
+static void test_small_games(void **state) {
+    (void)state;
+    /* nim; rock-paper-scissors (simultaneous: the role commits first, as the solver
+     * says); lights out (one role); take-away for three (paranoid) */
+    static const char *const files[] = {"nim.kif", "simultaneous.kif", "lightsout.kif"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        game_t *g = load_file(files[i]);
+        assert_true(agree(g, ENGINE_GROUND, 1) > 50);
+        game_free(g);
+    }
+    game_t *g = load_text(take3p);
+    assert_non_null(g);
+    assert_true(agree(g, ENGINE_GROUND, 1) > 50);
+    assert_true(agree(g, ENGINE_INTERP, 1) > 50);
+    game_free(g);
+}
+
+static void test_connect3(void **state) {
+    (void)state;
+    game_t *g = load_file("connect3_4x4.kif");
+    assert_true(agree(g, ENGINE_GROUND, 41) > 1000 * 2 * N_CONFIGS);
+    game_free(g);
+}
+
+static void test_options(void **state) {
+    (void)state;
+    ab_opts_t o;
+    ab_default_opts(&o);
+    strbuf_t err;
+    sb_init(&err);
+    assert_true(
+        ab_opts_parse(&o, "tt=off:history=off:pvs=off:id=off:depth=9:eval=goal", NULL, NULL, &err));
+    assert_false(o.tt || o.history || o.pvs || o.id);
+    assert_int_equal(o.max_depth, 9);
+    assert_int_equal(o.eval, AB_EVAL_GOAL);
+    assert_true(ab_opts_parse(&o, "playouts=0:ttmb=4:cap=50", NULL, NULL, &err));
+    assert_int_equal(o.playouts, 0);
+    assert_false(ab_opts_parse(&o, "tt=maybe", NULL, NULL, &err));
+    assert_false(ab_opts_parse(&o, "depth=-1", NULL, NULL, &err));
+    assert_false(ab_opts_parse(&o, "depth=1000", NULL, NULL, &err));
+    assert_false(ab_opts_parse(&o, "bogus=1", NULL, NULL, &err));
+    assert_false(ab_opts_parse(&o, "tt", NULL, NULL, &err));
+    assert_false(ab_opts_parse(&o, "tt=on::pvs=on", NULL, NULL, &err));
+    assert_non_null(strstr(sb_str(&err), "bad option"));
+    sb_fini(&err);
+}
+
+static int constant_eval(void *ctx, engine_t *e, const eng_state_t *s, uint32_t role) {
+    (void)e, (void)s, (void)role;
+    ++*(int *)ctx;
+    return 37;
+}
+
+/* A depth bound leaves the value unproven and calls the leaf hook; a deadline in the past
+ * still gives a legal move at once. */
+static void test_bounds(void **state) {
+    (void)state;
+    game_t *g = load_file("connect4.kif");
+    engine_t *e = engine_new(g, ENGINE_GROUND, stderr);
+    eng_state_t *s = engine_state_new(e);
+    engine_initial(e, s);
+    ab_opts_t o;
+    ab_default_opts(&o);
+    o.max_depth = 2;
+    ab_t *a = ab_new(e, 0, &o, 1);
+    int calls = 0;
+    ab_set_eval(a, constant_eval, &calls);
+    ab_result_t r;
+    ab_search(a, s, 0, NULL, NULL, &r);
+    assert_false(r.proven);
+    assert_int_equal(r.depth, 2);
+    assert_int_equal(r.value, 37);
+    assert_true(calls > 7 && (uint64_t)calls == r.leaves);
+    assert_true(engine_is_legal(e, s, 0, r.move));
+    ab_free(a);
+    ab_default_opts(&o);
+    a = ab_new(e, 0, &o, 1);
+    double t0 = now_seconds();
+    ab_search(a, s, t0 - 1, NULL, NULL, &r);
+    assert_true(r.timed_out);
+    assert_true(engine_is_legal(e, s, 0, r.move));
+    /* connect four is not solved in 50 ms: the search stops at the deadline */
+    ab_search(a, s, now_seconds() + 0.05, NULL, NULL, &r);
+    assert_true(r.timed_out);
+    assert_true(engine_is_legal(e, s, 0, r.move));
+    ab_free(a);
+    engine_state_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_options),     cmocka_unit_test(test_tictactoe),
+        cmocka_unit_test(test_small_games), cmocka_unit_test(test_connect3),
+        cmocka_unit_test(test_bounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
