@@ -16,6 +16,11 @@ Usage:
   perft_reference.py                       print the table of tests/perft.txt
   perft_reference.py GAME DEPTH [DEPTH..]  print `GAME DEPTH COUNT` lines
   perft_reference.py --states GAME         number of distinct reachable states
+  perft_reference.py --replay GAME TRACE   the canonical trace (docs/trace-format.md) of
+                                           the match whose moves TRACE (one match, as
+                                           `ggp trace` prints it) plays, made by the hand
+                                           model: it must equal TRACE (games with
+                                           fluents() and, for GDL-II, sees())
 
 Every game object offers: roles, initial(), legal(state) -> list (per role) of
 move lists (moves written as canonical GDL terms, e.g. "(mark 1 2)"),
@@ -543,6 +548,123 @@ class Guess:
 
 
 # --------------------------------------------------------------------------
+# A small tarok (tarok.kif): random deals h1..h4 s1..s4 t1..t5 in this order,
+# one card per step, to a free slot of p1, p2, p3 (4 slots each) or the talon
+# (1 slot); then four tricks: follow suit, else a tarok, else anything; the
+# highest tarok, else the highest card of the suit led, takes the trick and
+# leads the next; the last trick also takes the talon card.
+# state = (dealt, hands, talon, control, led, trick, scores, tricks)
+#   dealt  number of cards dealt (13: the play stage)
+#   hands  three frozensets of cards; trick: tuple of (player index, card)
+# --------------------------------------------------------------------------
+
+class Tarok:
+    name = "tarok.kif"
+    roles = ["random", "p1", "p2", "p3"]
+    DECK = ["h1", "h2", "h3", "h4", "s1", "s2", "s3", "s4", "t1", "t2", "t3", "t4", "t5"]
+    POINTS = {"h1": 1, "h2": 1, "h3": 2, "h4": 3, "s1": 1, "s2": 1, "s3": 2, "s4": 3,
+              "t1": 3, "t2": 1, "t3": 1, "t4": 1, "t5": 3}
+    SUIT = {"h": "hearts", "s": "spades", "t": "tarok"}
+
+    def initial(self):
+        return (0, (frozenset(),) * 3, None, None, None, (), (0, 0, 0), 0)
+
+    def terminal(self, s):
+        return s[7] == 4
+
+    @classmethod
+    def suit(cls, c):
+        return cls.SUIT[c[0]]
+
+    def playable(self, s, p):
+        hand, led = s[1][p], s[4]
+        if led is None:
+            return sorted(hand)
+        follow = [c for c in hand if self.suit(c) == led]
+        taroks = [c for c in hand if self.suit(c) == "tarok"]
+        return sorted(follow or taroks or hand)
+
+    def legal(self, s):
+        dealt, hands, talon, control = s[0], s[1], s[2], s[3]
+        if dealt < 13:
+            card = self.DECK[dealt]
+            deals = [term("deal", card, "p%d" % (p + 1), k)
+                     for p in range(3) for k in range(len(hands[p]) + 1, 5)]
+            if talon is None:
+                deals.append(term("deal", card, "talon", 1))
+            return [deals, ["noop"], ["noop"], ["noop"]]
+        return [["noop"]] + [[term("play", c) for c in self.playable(s, p)]
+                             if p == control else ["noop"] for p in range(3)]
+
+    def winner(self, trick, led):
+        def strength(c):
+            if self.suit(c) == "tarok":
+                return 200 + int(c[1])
+            return 100 + int(c[1]) if self.suit(c) == led else 0
+        return max(trick, key=lambda pc: strength(pc[1]))[0]
+
+    def next(self, s, joint):
+        dealt, hands, talon, control, led, trick, scores, tricks = s
+        if dealt < 13:
+            _, card, holder, _ = joint[0][1:-1].split()
+            if holder == "talon":
+                talon = card
+            else:
+                p = int(holder[1]) - 1
+                hands = tuple(h | {card} if i == p else h for i, h in enumerate(hands))
+            dealt += 1
+            if dealt == 13:
+                control, tricks = 0, 0
+            return (dealt, hands, talon, control, led, trick, scores, tricks)
+        card = joint[1 + control][1:-1].split()[1]
+        hands = tuple(h - {card} if i == control else h for i, h in enumerate(hands))
+        if led is None:
+            led = self.suit(card)
+        trick = trick + ((control, card),)
+        if len(trick) < 3:
+            return (dealt, hands, talon, (control + 1) % 3, led, trick, scores, tricks)
+        w = self.winner(trick, led)
+        pts = sum(self.POINTS[c] for _, c in trick)
+        tricks += 1
+        if tricks == 4:
+            pts += self.POINTS[talon]
+        scores = tuple(v + pts if i == w else v for i, v in enumerate(scores))
+        return (dealt, hands, talon, w if tricks < 4 else None, None, (), scores, tricks)
+
+    def sees(self, s, joint):
+        if s[0] < 13:
+            _, card, holder, _ = joint[0][1:-1].split()
+            return [[]] + [[term("dealt", card)] if holder == "p%d" % (p + 1) else []
+                           for p in range(3)]
+        played = [term("played", "p%d" % (s[3] + 1), joint[1 + s[3]][1:-1].split()[1])]
+        return [[]] + [played] * 3
+
+    def goals(self, s):
+        return [0] + [(200 * v + 23) // 46 for v in s[6]]
+
+    def fluents(self, s):
+        dealt, hands, talon, control, led, trick, scores, tricks = s
+        f = []
+        if dealt < 13:
+            f += ["(stage deal)", term("dealidx", dealt + 1)]
+            f += [term("count", "p%d" % (p + 1), len(hands[p])) for p in range(3)]
+            f.append(term("count", "talon", 0 if talon is None else 1))
+        else:
+            f += ["(stage play)", term("tricks", tricks)]
+        f += [term("holds", "p%d" % (p + 1), c) for p in range(3) for c in hands[p]]
+        if talon is not None:
+            f.append(term("talon", talon))
+        if control is not None:
+            f.append(term("control", "p%d" % (control + 1)))
+        if led is not None:
+            f.append(term("led", led))
+            f.append(term("incount", len(trick)))
+        f += [term("intrick", "p%d" % (p + 1), c) for p, c in trick]
+        f += [term("score", "p%d" % (p + 1), scores[p]) for p in range(3)]
+        return sorted(f)
+
+
+# --------------------------------------------------------------------------
 
 GAMES = {g.name: g for g in (
     TicTacToe(),
@@ -555,6 +677,7 @@ GAMES = {g.name: g for g in (
     Simultaneous(),
     Hex(),
     Guess(),
+    Tarok(),
 )}
 
 
@@ -602,10 +725,65 @@ TABLE = [
     ("hex5.kif", [1, 2, 3, 4]),
     ("simultaneous.kif", [1, 2, 3, 4, 5, 6]),
     ("lightsout.kif", [1, 2, 3, 4, 5]),
+    ("tarok.kif", [1, 2, 3, 4, 5]),
 ]
 
 
+def split_terms(text):
+    """The terms of a line of canonical text: constants and parenthesised terms."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == " " and depth == 0:
+            if cur:
+                out.append(cur)
+            cur = ""
+            continue
+        depth += (ch == "(") - (ch == ")")
+        cur += ch
+    if cur:
+        out.append(cur)
+    return out
+
+
+def replay(game, trace_lines):
+    """The trace of the match with the joint moves of trace_lines, by the model."""
+    name = game.name.rsplit(".", 1)[0]
+    out = ["game " + name, "roles " + " ".join(game.roles)]
+    moves = [split_terms(l[5:]) for l in trace_lines if l.startswith("does ")]
+    s, step = game.initial(), 0
+    while True:
+        out += ["step %d" % step, " ".join(["state"] + game.fluents(s))]
+        if game.terminal(s):
+            out.append("terminal yes")
+            out += ["goal %s %d" % (r, g) for r, g in zip(game.roles, game.goals(s))]
+            out.append("end")
+            return out
+        for r, ms in zip(game.roles, game.legal(s)):
+            out.append(" ".join(["legal", r] + sorted(ms)))
+        out.append("terminal no")
+        joint = moves[step]
+        out.append("does " + " ".join(joint))
+        if hasattr(game, "sees"):
+            for r, ps in zip(game.roles, game.sees(s, joint)):
+                if ps:
+                    out.append(" ".join(["sees", r] + sorted(set(ps))))
+        s, step = game.next(s, joint), step + 1
+
+
 def main(argv):
+    if len(argv) == 3 and argv[0] == "--replay":
+        with open(argv[2]) as f:
+            lines = f.read().splitlines()
+        mine = replay(GAMES[argv[1]], lines)
+        for i, (a, b) in enumerate(zip(mine, lines)):
+            if a != b:
+                print("line %d differs:\n  model: %s\n  trace: %s" % (i + 1, a, b))
+                sys.exit(1)
+        if len(mine) != len(lines):
+            print("lengths differ: model %d lines, trace %d" % (len(mine), len(lines)))
+            sys.exit(1)
+        print("%s: %d lines agree" % (argv[2], len(mine)))
+        return
     if len(argv) >= 2 and argv[0] == "--states":
         print(argv[1], reachable_states(GAMES[argv[1]]))
         return

@@ -5,7 +5,8 @@
 # random matches to the end (`GGP trace GAME --seed S --matches 1`, S = 1..MATCHES): every
 # trace ends with `end`, the last step is terminal, and every role has a numeric goal
 # value in 0..100. The first trace is also replayed from its moves (`--moves`) and must be
-# identical, and running the same seed twice must print the same trace.
+# identical, running the same seed twice must print the same trace, and the interpreter,
+# the ground and the compiled engine print the same first three traces.
 
 set -u
 if [ $# -lt 2 ]; then
@@ -47,6 +48,16 @@ for s in $(seq 1 "$N"); do
     steps=$((steps + $(cat "$tmp/res")))
 done
 
+# Every engine prints the same traces, byte for byte, on the first three seeds.
+for s in 1 2 3; do
+    [ -f "$tmp/trace.$s" ] || continue
+    for engine in interp ground compiled; do
+        "$GGP" trace "$GAME" --seed "$s" --matches 1 --engine "$engine" >"$tmp/engine" 2>/dev/null ||
+            fail "seed $s: ggp trace --engine $engine failed"
+        cmp -s "$tmp/engine" "$tmp/trace.$s" || fail "seed $s: --engine $engine prints another trace"
+    done
+done
+
 # Replay and determinism on the first match.
 grep '^does ' "$tmp/trace.1" | cut -c6- >"$tmp/moves"
 "$GGP" trace "$GAME" --moves "$tmp/moves" >"$tmp/replay" 2>"$tmp/err" ||
@@ -55,4 +66,4 @@ cmp -s "$tmp/replay" "$tmp/trace.1" || fail "--moves replay differs from the see
 "$GGP" trace "$GAME" --seed 1 --matches 1 >"$tmp/again" 2>/dev/null
 cmp -s "$tmp/again" "$tmp/trace.1" || fail "seed 1 twice gives two different traces"
 
-echo "games: ok $name: valid, $N random matches played to the end ($steps steps), replay identical"
+echo "games: ok $name: valid, $N random matches played to the end ($steps steps), replay identical, engines agree"
