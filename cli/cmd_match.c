@@ -128,6 +128,8 @@ static uint32_t parse_players(const char *list, contestant_t **out) {
             fprintf(stderr, "ggp match: %s\n", sb_str(&err));
             for (uint32_t i = 0; i < n; i++)
                 contestant_fini(&(*out)[i]);
+            free(*out);
+            *out = NULL;
             n = 0;
             break;
         }

@@ -492,6 +492,7 @@ static void test_query_static(void **state) {
         engine_free(e);
     }
     free(first);
+    game_free(g);
 }
 
 /* (the same game as test_regress_sound.c) A defective goal: when a picks x, a's goal rules derive
