@@ -1,9 +1,11 @@
 #!/bin/bash
 # Malformed and hostile requests against `ggp serve` on loopback: garbage, a huge body, a
 # wrong content type, a truncated S-expression, unknown commands and methods, broken HTTP,
-# an unknown match id, a second START while a match runs; and deadlines: with a play clock
-# of 1 s the answer must arrive within the clock, both on a large game (chess) and when the
-# player is made to think too long. After each, the server must still answer.
+# an unknown match id, a second START while a match runs; and deadlines: a player made to
+# think 20 s is cut at its 1 s play clock, and a large game (chess) is answered within its
+# clock. The margins here are ten times what a deadline needs, so a loaded machine cannot
+# flip them; the tight clocks under load are measured by scripts/clock_load.sh
+# (docs/http_clocks.md). After each, the server must still answer.
 # Each request is bounded by a timeout; the servers are killed on exit.
 # usage: http_bad.sh GGP SOURCE_DIR
 set -euo pipefail
@@ -119,34 +121,34 @@ expect_reply a '((name ggp-random) (status available))' '( INFO )'
 expect_reply a busy '( START bad.4 r (( role r ) ( <= ( legal r ?x ) ( true a ) )) 10 5)'
 expect_reply a '((name ggp-random) (status available))' '( INFO )'
 
-# deadline: the player thinks 2.5 s per move, the play clock is 1 s
-start_server slow GGP_TEST_THINK_DELAY_MS=2500 -- --player random --seed 5
+# deadline: the player thinks 20 s per move, the play clock is 1 s: cut long before 20 s
+start_server slow GGP_TEST_THINK_DELAY_MS=20000 -- --player random --seed 5
 expect_reply slow ready "( START slow.1 xplayer ($TTT) 10 1)"
-move=$(within slow 1.0 '( PLAY slow.1 NIL )')
+move=$(within slow 10.0 '( PLAY slow.1 NIL )')
 grep -q '^( mark [123] [123] )$' <<<"$move" || fail "first move '$move' is not legal"
-within slow 1.0 "( PLAY slow.1 ($move noop ) )" >/dev/null
-within slow 1.0 '( STOP slow.1 (noop ( mark 2 2 ) ) )' >/dev/null
+within slow 10.0 "( PLAY slow.1 ($move noop ) )" >/dev/null
+within slow 10.0 '( STOP slow.1 (noop ( mark 2 2 ) ) )' >/dev/null
 alive slow || fail "slow server died"
 
-# deadline on a large game: chess, play clock 1 s
+# deadline on a large game: chess on the interpreter, play clock 10 s
 CHESS=$ROOT/../shared/gdl-corpus/chess.kif
 if [ -f "$CHESS" ]; then
     start_server chess -- --player random --seed 6
     CH=$(rules_of "$CHESS")
-    reply=$(within chess 10.0 "( START chess.1 white ($CH) 10 1)")
+    reply=$(within chess 10.0 "( START chess.1 white ($CH) 10 10)")
     [ "$reply" = ready ] || fail "chess START: $reply"
-    within chess 1.0 '( PLAY chess.1 NIL )' >/dev/null
-    within chess 1.0 '( PLAY chess.1 (( move wp e 2 e 4 ) noop ) )' >/dev/null
-    within chess 1.0 '( PLAY chess.1 (noop ( move bp e 7 e 5 ) ) )' >/dev/null
-    within chess 1.0 '( ABORT chess.1 )' >/dev/null
-    # 16 moves of a match against a local player: every answer within the 1 s clock
-    timeout 250 "$GGP" match "$CHESS" --players "http://127.0.0.1:${PORT[chess]},random" --seed 2 \
-        --startclock 10 --playclock 1 --max-steps 16 >"$TMP/chess.out" 2>"$TMP/chess.err" || true
+    within chess 10.0 '( PLAY chess.1 NIL )' >/dev/null
+    within chess 10.0 '( PLAY chess.1 (( move wp e 2 e 4 ) noop ) )' >/dev/null
+    within chess 10.0 '( PLAY chess.1 (noop ( move bp e 7 e 5 ) ) )' >/dev/null
+    within chess 10.0 '( ABORT chess.1 )' >/dev/null
+    # 16 moves of a match against a local player: every answer within the 10 s clock
+    timeout 400 "$GGP" match "$CHESS" --players "http://127.0.0.1:${PORT[chess]},random" --seed 2 \
+        --startclock 10 --playclock 10 --max-steps 16 >"$TMP/chess.out" 2>"$TMP/chess.err" || true
     line=$(grep "^player=http" "$TMP/chess.out") || fail "chess match: $(tail -3 "$TMP/chess.err")"
     ms=$(sed -n 's/.* slowest_move_ms=\([0-9]*\).*/\1/p' <<<"$line")
     case "$line" in *" timeouts=0 illegal=0") ;; *) fail "chess match: $line" ;; esac
-    [ "$ms" -lt 1000 ] || fail "chess match: slowest move $ms ms (clock 1000 ms)"
-    echo "ok: chess over HTTP, slowest move $ms ms (clock 1000 ms)"
+    [ "$ms" -lt 10000 ] || fail "chess match: slowest move $ms ms (clock 10000 ms)"
+    echo "ok: chess over HTTP, slowest move $ms ms (clock 10000 ms)"
     alive chess || fail "chess server died"
 fi
 

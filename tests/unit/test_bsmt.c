@@ -3,7 +3,7 @@
  * saw is enumerated with the reasoner (every joint move with our move, legal, yielding our
  * percepts), and Z3 must give the same entailed fluents (and the same number of states
  * when few); the ground network (player/bnet) refuses a cycle through ground rules.
- * BSMT_MATCHES (environment) sets the matches per game, 100 by default (20 at most for
+ * BSMT_MATCHES (environment) sets the matches per game, 30 by default (20 at most for
  * numberguessing); BSMT_COUNT the largest belief set also counted, 6 by default. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,7 +173,7 @@ static uint64_t check_game(game_t *g, uint32_t matches) {
 
 static uint32_t n_matches(void) {
     const char *e = getenv("BSMT_MATCHES");
-    return e ? (uint32_t)atoi(e) : 100;
+    return e ? (uint32_t)atoi(e) : 30;
 }
 
 static uint64_t run_file(const char *path) {

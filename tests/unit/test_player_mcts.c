@@ -209,10 +209,8 @@ static void test_timed_with_sink(void **state) {
                                       .turn = t};
                 offers_t o = {.legal = legal, .n_legal = nl};
                 move_sink_t sink = {record_offer, &o};
-                double t0 = now_seconds();
-                joint[0] = player_play(p, &turn, t0 + 0.15, &sink);
-                double used = now_seconds() - t0;
-                assert_true(used < 0.15 + 0.1);
+                /* (how late it answers is a timing, measured by the clock scripts) */
+                joint[0] = player_play(p, &turn, now_seconds() + 0.15, &sink);
                 assert_true(contains(legal, nl, joint[0]));
                 assert_true(o.offers >= 1);
                 assert_int_equal(o.bad, 0);
@@ -243,18 +241,20 @@ static void test_inexact_fallback(void **state) {
     state_t s;
     state_init(&s);
     terms_initial(r, &s);
-    player_start(p, &s, now_seconds() + 0.05);
+    player_start(p, &s, now_seconds()); /* no start clock: no search before the turn */
     const term_t *mv;
     uint32_t nl = terms_legal(r, &s, 0, &mv);
     term_t *legal = malloc(nl * sizeof *legal);
     memcpy(legal, mv, nl * sizeof *legal);
     player_turn_t turn = {
         .states = &s, .n_states = 1, .exact = false, .legal = legal, .n_legal = nl};
-    double t0 = now_seconds();
-    term_t m = player_play(p, &turn, t0 + 10, NULL);
-    assert_true(now_seconds() - t0 < 0.5);
+    term_t m = player_play(p, &turn, now_seconds() + 10, NULL);
     assert_true(contains(legal, nl, m));
     player_stop(p);
+    /* at once: a search of the turn would run to its 100,000 iterations (the clock is long) */
+    player_search_t sum = {0};
+    player_search(p, &sum);
+    assert_true(sum.iterations < 1000);
     player_free(p);
     free(legal);
     state_fini(&s);
