@@ -115,7 +115,7 @@ int cmd_alphabeta(int argc, char **argv) {
             sb_fini(&err);
             if (!ok) return 2;
         } else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "ggp alphabeta: unexpected argument '%s'\n%s", argv[i], alphabeta_help);
+            opt_usage_error("alphabeta", alphabeta_help, "unexpected argument '%s'", argv[i]);
             return 2;
         } else
             path = argv[i];

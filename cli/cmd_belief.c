@@ -194,15 +194,15 @@ int cmd_belief(int argc, char **argv) {
         else if (!strcmp(argv[i], "--quiet"))
             quiet = true;
         else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "ggp belief: unexpected argument '%s'\n%s", argv[i], belief_help);
+            opt_usage_error("belief", belief_help, "unexpected argument '%s'", argv[i]);
             return 2;
         } else
             path = argv[i];
     }
     unsigned long long seed = 0, cap = 0;
     if (!path || !role_s || (!moves == !seed_s)) {
-        fprintf(stderr, "ggp belief: give a GAME, --role and exactly one of --moves and --seed\n%s",
-                belief_help);
+        opt_usage_error("belief", belief_help,
+                        "give a GAME, --role and exactly one of --moves and --seed");
         return 2;
     }
     if ((seed_s && !opt_uint("--seed", seed_s, &seed)) || !opt_uint("--cap", cap_s, &cap)) return 2;

@@ -39,7 +39,7 @@ int cmd_bench(int argc, char **argv) {
         } else if (opt_value(argc, argv, &i, "--engine", &v)) {
             if (!opt_engine(v, &kind)) return 2;
         } else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "ggp bench: unexpected argument '%s'\n%s", argv[i], bench_help);
+            opt_usage_error("bench", bench_help, "unexpected argument '%s'", argv[i]);
             return 2;
         } else
             path = argv[i];
@@ -129,13 +129,13 @@ int cmd_perft(int argc, char **argv) {
         } else if (opt_value(argc, argv, &i, "--engine", &v)) {
             if (!opt_engine(v, &kind)) return 2;
         } else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "ggp perft: unexpected argument '%s'\n%s", argv[i], perft_help);
+            opt_usage_error("perft", perft_help, "unexpected argument '%s'", argv[i]);
             return 2;
         } else
             path = argv[i];
     }
     if (!path || depth == 0 || depth > 64) {
-        fprintf(stderr, "ggp perft: give a GAME and --depth 1..64\n%s", perft_help);
+        opt_usage_error("perft", perft_help, "give a GAME and --depth 1..64");
         return 2;
     }
     game_t *g = cli_load_game(path);

@@ -54,7 +54,7 @@ int cmd_check(int argc, char **argv) {
             return 0;
         }
         if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "ggp check: unexpected argument '%s'\n%s", argv[i], check_help);
+            opt_usage_error("check", check_help, "unexpected argument '%s'", argv[i]);
             return 2;
         }
         path = argv[i];

@@ -46,7 +46,7 @@ int cmd_ground(int argc, char **argv) {
         } else if (opt_value(argc, argv, &i, "--engine", &v)) {
             if (!opt_engine(v, &kind)) return 2;
         } else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "ggp ground: unexpected argument '%s'\n%s", argv[i], ground_help);
+            opt_usage_error("ground", ground_help, "unexpected argument '%s'", argv[i]);
             return 2;
         } else
             path = argv[i];

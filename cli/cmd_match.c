@@ -101,14 +101,13 @@ static int parse_opts(int argc, char **argv, match_opts_t *o) {
             }
             o->confirm = v;
         } else if (argv[i][0] == '-' || o->game) {
-            fprintf(stderr, "ggp match: unexpected argument '%s'\n", argv[i]);
+            opt_usage_error("match", match_help, "unexpected argument '%s'", argv[i]);
             return 2;
         } else
             o->game = argv[i];
     }
     if (!o->game || !o->players) {
-        fprintf(stderr, "ggp match: give a GAME and --players\n");
-        print_help(stderr);
+        opt_usage_error("match", match_help, "give a GAME and --players");
         return 2;
     }
     return -1;

@@ -416,14 +416,13 @@ int cmd_regress(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-mutex"))
             mutexes = false;
         else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "ggp regress: unexpected argument '%s'\n%s", argv[i], regress_help);
+            opt_usage_error("regress", regress_help, "unexpected argument '%s'", argv[i]);
             return 2;
         } else
             path = argv[i];
     }
     if (!path || !role) {
-        fprintf(stderr, "ggp regress: %s\n%s", !path ? "no GAME given" : "--role is required",
-                regress_help);
+        opt_usage_error("regress", regress_help, !path ? "no GAME given" : "--role is required");
         return 2;
     }
     game_t *g = cli_load_game(path);

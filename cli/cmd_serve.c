@@ -71,8 +71,7 @@ static int parse_opts(int argc, char **argv, serve_opts_t *o) {
         else if (!strcmp(argv[i], "--verbose"))
             o->verbose = true;
         else {
-            fprintf(stderr, "ggp serve: unexpected argument '%s'\n", argv[i]);
-            print_help(stderr);
+            opt_usage_error("serve", serve_help, "unexpected argument '%s'", argv[i]);
             return 2;
         }
     }
@@ -141,8 +140,7 @@ int cmd_serve(int argc, char **argv) {
     }
     const player_kind_t *kind = player_kind_find(o.player);
     if (!kind) {
-        fprintf(stderr, "ggp serve: unknown player '%s'\n", o.player);
-        print_help(stderr);
+        opt_usage_error("serve", serve_help, "unknown player '%s'", o.player);
         return 2;
     }
     if (!o.seed) seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);

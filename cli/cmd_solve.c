@@ -38,7 +38,7 @@ int cmd_solve(int argc, char **argv) {
                 return 2;
             }
         } else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "ggp solve: unexpected argument '%s'\n%s", argv[i], solve_help);
+            opt_usage_error("solve", solve_help, "unexpected argument '%s'", argv[i]);
             return 2;
         } else
             path = argv[i];

@@ -42,15 +42,14 @@ int cmd_trace(int argc, char **argv) {
         else if (opt_value(argc, argv, &i, "--engine", &v)) {
             if (!opt_engine(v, &kind)) return 2;
         } else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "ggp trace: unexpected argument '%s'\n%s", argv[i], trace_help);
+            opt_usage_error("trace", trace_help, "unexpected argument '%s'", argv[i]);
             return 2;
         } else
             path = argv[i];
     }
     unsigned long long seed = 0, matches = 1, max_steps = 0;
     if (!path || (!seed_s == !moves)) {
-        fprintf(stderr, "ggp trace: give a GAME and exactly one of --seed and --moves\n%s",
-                trace_help);
+        opt_usage_error("trace", trace_help, "give a GAME and exactly one of --seed and --moves");
         return 2;
     }
     if ((seed_s && !opt_uint("--seed", seed_s, &seed)) ||

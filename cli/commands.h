@@ -29,6 +29,9 @@ int cmd_belief(int argc, char **argv);
 #include <stdbool.h>
 bool opt_value(int argc, char **argv, int *i, const char *name, const char **value);
 bool opt_is_help(const char *arg);
+/* A usage error of `ggp CMD`: the message, the usage lines of help (its first paragraph)
+ * and where the rest is, so that the error stays on screen. */
+void opt_usage_error(const char *cmd, const char *help, const char *fmt, ...);
 /* Parses an unsigned integer option value; prints an error and returns false if bad. */
 bool opt_uint(const char *name, const char *value, unsigned long long *out);
 bool opt_double(const char *name, const char *value, double *out);

@@ -1,4 +1,5 @@
 /* ggp: the command line. Dispatches to one subcommand per concept. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,17 @@ static void usage(FILE *out) {
 
 bool opt_is_help(const char *arg) {
     return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
+
+void opt_usage_error(const char *cmd, const char *help, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "ggp %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    const char *end = strstr(help, "\n\n");
+    int len = end ? (int)(end - help) : (int)strlen(help);
+    fprintf(stderr, "\n%.*s\n(ggp %s --help: what each option does)\n", len, help, cmd);
 }
 
 game_t *cli_load_game(const char *path) {

@@ -178,7 +178,7 @@ static int parse_option(int argc, char **argv, int *i, acc_opts_t *o) {
         if (!opt_uint("--max-states", v, &x) || x == 0 || x > UINT32_MAX - 1) return 2;
         o->max_states = (uint32_t)x;
     } else if (argv[*i][0] == '-' || o->path) {
-        fprintf(stderr, "ggp accuracy: unexpected argument '%s'\n%s", argv[*i], accuracy_help);
+        opt_usage_error("accuracy", accuracy_help, "unexpected argument '%s'", argv[*i]);
         return 2;
     } else
         o->path = argv[*i];
@@ -755,7 +755,7 @@ int cmd_accuracy(int argc, char **argv) {
         if (rc) return 2;
     }
     if (!o.path) {
-        fprintf(stderr, "ggp accuracy: no GAME given\n%s", accuracy_help);
+        opt_usage_error("accuracy", accuracy_help, "no GAME given");
         return 2;
     }
     return accuracy(&o);

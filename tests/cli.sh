@@ -53,6 +53,13 @@ done
 for sub in $subs; do
     run 0 "$GGP" "$sub" --help && expect out "^usage: ggp $sub" "ggp $sub --help"
 done
+# a usage error stays on screen: the error first, then the usage lines only
+for sub in $subs; do
+    if run 2 "$GGP" "$sub" --no-such-option; then
+        expect err "^ggp $sub: unexpected argument '--no-such-option'" "ggp $sub: the error first"
+        [ "$(wc -l <"$tmp/err")" -le 12 ] && ok || bad "ggp $sub: $(wc -l <"$tmp/err") lines for a usage error"
+    fi
+done
 run 2 "$GGP"
 run 2 "$GGP" nosuchcommand && expect err "unknown command 'nosuchcommand'" "unknown command"
 run 2 "$GGP" check
