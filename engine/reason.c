@@ -14,6 +14,7 @@
 #include "base/hash.h"
 #include "base/htab.h"
 #include "base/keyset.h"
+#include "gdl/bind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -592,9 +593,7 @@ typedef struct {
     bool exists;    /* for an existence-only call: stop once the target has a tuple */
     int delta_step; /* step restricted to [delta_lo, delta_hi), or -1 */
     size_t delta_lo, delta_hi;
-    term_t *vars;
-    uint32_t *trail;
-    uint32_t n_trail;
+    bind_t b; /* the rule's variables */
     uint32_t added;
 } join_t;
 
@@ -603,27 +602,11 @@ static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *k
 
 /* Matches pattern p against ground g, extending the bindings. */
 static bool match(join_t *j, term_t p, term_t g) {
-    const term_store_t *ts = j->r->ts;
-    if (p == g) return true;
-    const term_node_t *pn = &ts->nodes[p];
-    if (pn->ground) return false;
-    if (pn->kind == TERM_VAR) {
-        term_t *slot = &j->vars[pn->sym];
-        if (*slot) return *slot == g;
-        *slot = g;
-        j->trail[j->n_trail++] = pn->sym;
-        return true;
-    }
-    const term_node_t *gn = &ts->nodes[g];
-    if (gn->kind != TERM_FUN || gn->sym != pn->sym || gn->arity != pn->arity) return false;
-    for (uint32_t i = 0; i < pn->arity; i++)
-        if (!match(j, ts->args[pn->args + i], ts->args[gn->args + i])) return false;
-    return true;
+    return bind_match(&j->b, j->r->ts, p, g);
 }
 
 static void undo(join_t *j, uint32_t mark) {
-    while (j->n_trail > mark)
-        j->vars[j->trail[--j->n_trail]] = TERM_NONE;
+    bind_undo(&j->b, mark);
 }
 
 /* The value of a pattern under the bindings when it is a ground term or a bound variable;
@@ -631,7 +614,7 @@ static void undo(join_t *j, uint32_t mark) {
 static term_t bound_value(const join_t *j, term_t p) {
     const term_node_t *n = &j->r->ts->nodes[p];
     if (n->ground) return p;
-    if (n->kind == TERM_VAR) return j->vars[n->sym];
+    if (n->kind == TERM_VAR) return j->b.val[n->sym];
     return TERM_NONE;
 }
 
@@ -639,7 +622,7 @@ static void join_from(join_t *j, uint32_t k);
 
 static bool try_tuple(join_t *j, uint32_t k, const step_t *s, const rel_t *rel, size_t ti) {
     j->plan->tries++;
-    uint32_t mark = j->n_trail;
+    uint32_t mark = bind_mark(&j->b);
     const term_t *t = rel_tuple(rel, ti);
     uint32_t i = 0;
     for (; i < s->arity; i++)
@@ -731,7 +714,7 @@ static bool neg_holds(join_t *j, const step_t *s) {
     reasoner_t *r = j->r;
     term_t tuple[s->arity + 1];
     for (uint32_t i = 0; i < s->arity; i++) {
-        tuple[i] = term_find_subst(r->ts, s->args[i], j->vars);
+        tuple[i] = term_find_subst(r->ts, s->args[i], j->b.val);
         if (tuple[i] == TERM_NONE) return true; /* a term never built is in no relation */
     }
     uint32_t mask = s->arity >= 32 ? UINT32_MAX : (1u << s->arity) - 1;
@@ -741,13 +724,13 @@ static bool neg_holds(join_t *j, const step_t *s) {
 
 static void true_any(join_t *j, uint32_t k, const step_t *s) {
     reasoner_t *r = j->r;
-    term_t v = j->vars[term_sym(r->ts, s->a)];
+    term_t v = j->b.val[term_sym(r->ts, s->a)];
     if (v) {
         if (state_has(&r->cur, v)) join_from(j, k + 1);
         return;
     }
     for (uint32_t i = 0; i < r->cur.n; i++) {
-        uint32_t mark = j->n_trail;
+        uint32_t mark = bind_mark(&j->b);
         if (match(j, s->a, r->cur.facts[i])) join_from(j, k + 1);
         undo(j, mark);
     }
@@ -758,7 +741,7 @@ static void fire(join_t *j) {
     const plan_t *p = j->plan;
     term_t tuple[p->head_arity + 1];
     for (uint32_t i = 0; i < p->head_arity; i++)
-        tuple[i] = term_subst(r->ts, p->head_args[i], j->vars);
+        tuple[i] = term_subst(r->ts, p->head_args[i], j->b.val);
     r->stats.rules_fired++;
     if (rel_add(j->target, tuple)) j->added++, r->stats.tuples_derived++, r->call_added++;
     if (r->budget && j->target->n > r->budget) r->over = true;
@@ -783,13 +766,13 @@ static void join_from(join_t *j, uint32_t k) {
         if (neg_holds(j, s)) join_from(j, k + 1);
         break;
     case OP_NEG_TRUE_VAR: {
-        term_t v = j->vars[term_sym(r->ts, s->a)];
+        term_t v = j->b.val[term_sym(r->ts, s->a)];
         if (!v || !state_has(&r->cur, v)) join_from(j, k + 1);
         break;
     }
     case OP_DISTINCT:
     case OP_EQUAL: {
-        term_t a = term_subst(r->ts, s->a, j->vars), b = term_subst(r->ts, s->b, j->vars);
+        term_t a = term_subst(r->ts, s->a, j->b.val), b = term_subst(r->ts, s->b, j->b.val);
         if ((a != b) == (s->op == OP_DISTINCT)) join_from(j, k + 1);
         break;
     }
@@ -802,7 +785,7 @@ static uint32_t run_plan_x(reasoner_t *r, plan_t *p, rel_t *target, const term_t
                            bool full_mode, bool exists, int delta_step, size_t lo, size_t hi) {
     term_t vars[p->n_vars + 1];
     uint32_t trail[p->n_vars + 1];
-    memset(vars, 0, sizeof vars);
+    memset(vars, 0, sizeof vars); /* all TERM_NONE */
     join_t j = {.r = r,
                 .plan = p,
                 .target = target,
@@ -811,8 +794,7 @@ static uint32_t run_plan_x(reasoner_t *r, plan_t *p, rel_t *target, const term_t
                 .delta_step = delta_step,
                 .delta_lo = lo,
                 .delta_hi = hi,
-                .vars = vars,
-                .trail = trail};
+                .b = bind_over(vars, trail)};
     for (uint32_t i = 0; key && i < p->head_arity && i < 32; i++)
         if ((p->mask & (1u << i)) && !match(&j, p->head_args[i], key[i])) return 0;
     join_from(&j, 0);

@@ -1,6 +1,7 @@
 /* Building the rule base from S-expressions: terms, per-rule variable numbering, the
  * expansion of `or`/`and`/`not` in bodies into plain conjunctions, predicate ids. */
 #include "gdl/rules.h"
+#include "gdl/bind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -328,82 +329,28 @@ static void collect_roles(game_t *g) {
  * (true X) hold in every state. We get the same meaning by resolving every positive
  * (true T) literal that unifies with X away, as an extra rule. */
 
-typedef struct {
-    term_store_t *ts;
-    term_t *bind;
-    uint32_t steps;
-} subst_t;
-
-static term_t walk(subst_t *s, term_t t) {
-    while (term_is_var(s->ts, t) && s->bind[term_sym(s->ts, t)])
-        t = s->bind[term_sym(s->ts, t)];
-    return t;
-}
-
-static bool occurs(subst_t *s, term_t v, term_t t) {
-    t = walk(s, t);
-    if (t == v) return true;
-    if (term_kind(s->ts, t) != TERM_FUN || term_is_ground(s->ts, t)) return false;
-    for (uint32_t i = 0; i < term_arity(s->ts, t); i++)
-        if (occurs(s, v, term_arg(s->ts, t, i))) return true;
-    return false;
-}
-
-static bool unify1(subst_t *s, term_t a, term_t b) {
-    if (++s->steps > 100000) return false;
-    a = walk(s, a), b = walk(s, b);
-    if (a == b) return true;
-    term_store_t *ts = s->ts;
-    if (term_is_var(ts, b)) {
-        term_t t = a;
-        a = b, b = t;
-    }
-    if (term_is_var(ts, a)) {
-        if (occurs(s, a, b)) return false;
-        s->bind[term_sym(ts, a)] = b;
-        return true;
-    }
-    if (term_kind(ts, a) != TERM_FUN || term_kind(ts, b) != TERM_FUN ||
-        term_sym(ts, a) != term_sym(ts, b) || term_arity(ts, a) != term_arity(ts, b))
-        return false;
-    for (uint32_t i = 0; i < term_arity(ts, a); i++)
-        if (!unify1(s, term_arg(ts, a, i), term_arg(ts, b, i))) return false;
-    return true;
-}
-
-static term_t resolve(subst_t *s, term_t t) {
-    t = walk(s, t);
-    term_store_t *ts = s->ts;
-    if (term_is_ground(ts, t) || term_is_var(ts, t)) return t;
-    uint32_t n = term_arity(ts, t);
-    term_t *args = xmalloc(n * sizeof *args);
-    for (uint32_t i = 0; i < n; i++)
-        args[i] = resolve(s, term_arg(ts, t, i));
-    term_t r = term_fun(ts, term_sym(ts, t), args, n);
-    free(args);
-    return r;
-}
-
 static void resolve_with_fact(game_t *g, size_t ri, uint32_t li, term_t fact, uint32_t fact_vars) {
     const rule_t *r = &g->rules[ri];
     uint32_t n_vars = r->n_vars + fact_vars;
-    subst_t s = {.ts = g->ts, .bind = xcalloc(n_vars + 1, sizeof(term_t))};
+    bind_t s;
+    bind_init(&s, n_vars + 1);
+    s.unify_steps = 100000;
     term_t f = term_shift_vars(g->ts, fact, r->n_vars);
-    if (unify1(&s, r->body[li].atom, term_fun(g->ts, SYM_TRUE, &f, 1))) {
+    if (bind_unify(&s, g->ts, term_fun(g->ts, SYM_TRUE, &f, 1), r->body[li].atom, NULL, NULL)) {
         lit_t *body = xmalloc((r->n_body + 1) * sizeof *body);
         uint32_t n = 0;
         for (uint32_t i = 0; i < r->n_body; i++) {
             if (i == li) continue;
             body[n] = g->rules[ri].body[i];
-            body[n].atom = resolve(&s, body[n].atom);
+            body[n].atom = bind_resolve(&s, g->ts, body[n].atom);
             n++;
         }
-        term_t head = resolve(&s, g->rules[ri].head);
+        term_t head = bind_resolve(&s, g->ts, g->rules[ri].head);
         int line = g->rules[ri].line, col = g->rules[ri].col;
         append_rule(g, head, body, n, n_vars, line, col);
         free(body);
     }
-    free(s.bind);
+    bind_fini(&s);
 }
 
 static void expand_true_facts(game_t *g, build_t *b) {
@@ -501,63 +448,4 @@ void rule_print(const game_t *g, const rule_t *r, strbuf_t *out) {
         if (r->body[i].kind == LIT_NEG) sb_putc(out, ')');
     }
     sb_putc(out, ')');
-}
-
-/* ---- unification of two atoms with separate variable spaces ---- */
-
-typedef struct {
-    term_t t;
-    uint8_t side;
-} bound_t;
-
-typedef struct {
-    const term_store_t *ts;
-    bound_t *bind[2];
-    uint32_t steps;
-} unifier_t;
-
-static void deref(unifier_t *u, term_t *t, int *side) {
-    while (term_is_var(u->ts, *t) && u->bind[*side][term_sym(u->ts, *t)].t) {
-        bound_t b = u->bind[*side][term_sym(u->ts, *t)];
-        *t = b.t;
-        *side = b.side;
-    }
-}
-
-static bool unify_rec(unifier_t *u, term_t a, int sa, term_t b, int sb) {
-    /* Without an occurs check a term could be cyclic: past a bound we answer "may unify",
-     * which only adds dependencies, never hides one. */
-    if (++u->steps > 100000) return true;
-    deref(u, &a, &sa);
-    deref(u, &b, &sb);
-    const term_store_t *ts = u->ts;
-    if (term_is_var(ts, a)) {
-        if (!(term_is_var(ts, b) && a == b && sa == sb))
-            u->bind[sa][term_sym(ts, a)] = (bound_t){b, (uint8_t)sb};
-        return true;
-    }
-    if (term_is_var(ts, b)) {
-        u->bind[sb][term_sym(ts, b)] = (bound_t){a, (uint8_t)sa};
-        return true;
-    }
-    if (term_is_ground(ts, a) && term_is_ground(ts, b)) return a == b;
-    if (term_kind(ts, a) != term_kind(ts, b) || term_sym(ts, a) != term_sym(ts, b) ||
-        term_arity(ts, a) != term_arity(ts, b))
-        return false;
-    for (uint32_t i = 0; i < term_arity(ts, a); i++)
-        if (!unify_rec(u, term_arg(ts, a, i), sa, term_arg(ts, b, i), sb)) return false;
-    return true;
-}
-
-bool atoms_unifiable(const term_store_t *ts, term_t a, uint32_t a_vars, term_t b, uint32_t b_vars) {
-    /* Validation asks this for every pair of a body literal and a rule of its predicate:
-     * small rules bind on the stack, without allocating. */
-    bound_t small[2][32] = {0};
-    unifier_t u = {.ts = ts, .bind = {small[0], small[1]}};
-    if (a_vars > 32) u.bind[0] = xcalloc(a_vars + 1, sizeof(bound_t));
-    if (b_vars > 32) u.bind[1] = xcalloc(b_vars + 1, sizeof(bound_t));
-    bool ok = unify_rec(&u, a, 0, b, 1);
-    if (u.bind[0] != small[0]) free(u.bind[0]);
-    if (u.bind[1] != small[1]) free(u.bind[1]);
-    return ok;
 }

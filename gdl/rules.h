@@ -80,8 +80,6 @@ void game_free(game_t *g);
 uint32_t game_pred(const game_t *g, sym_t sym, uint32_t arity);
 /* Predicate id of an atom term. */
 uint32_t game_pred_of(const game_t *g, term_t atom);
-/* Whether two atoms unify, the variables of each side being distinct (renamed apart). */
-bool atoms_unifiable(const term_store_t *ts, term_t a, uint32_t a_vars, term_t b, uint32_t b_vars);
 
 /* Index of a role term, or -1. */
 int game_role_index(const game_t *g, term_t role);

@@ -278,12 +278,25 @@ uint32_t term_var_bound(const term_store_t *ts, term_t t) {
     return m;
 }
 
-static term_t subst_rec(term_store_t *ts, term_t t, const term_t *map, uint32_t offset) {
+/* What a substitution does to a variable v: the value the first of maps gives it (deep: that
+ * value substituted in turn), else ?v+offset. */
+typedef struct {
+    const term_t *const *maps;
+    uint32_t n_maps, offset;
+    bool deep;
+} subst_t;
+
+/* The one substitute-and-rebuild routine behind term_subst, term_shift_vars,
+ * term_subst_chain and term_resolve. */
+static term_t subst_rec(term_store_t *ts, term_t t, const subst_t *s) {
     const term_node_t *nd = &ts->nodes[t];
     if (nd->ground) return t;
     if (nd->kind == TERM_VAR) {
-        if (map && map[nd->sym] != TERM_NONE) return map[nd->sym];
-        return offset ? term_var(ts, nd->sym + offset) : t;
+        for (uint32_t k = 0; k < s->n_maps; k++) {
+            term_t v = s->maps[k][nd->sym];
+            if (v != TERM_NONE) return s->deep ? subst_rec(ts, v, s) : v;
+        }
+        return s->offset ? term_var(ts, nd->sym + s->offset) : t;
     }
     uint32_t n = nd->arity;
     term_t small[16] = {0};
@@ -292,7 +305,7 @@ static term_t subst_rec(term_store_t *ts, term_t t, const term_t *map, uint32_t 
     sym_t f = nd->sym;
     bool changed = false;
     for (uint32_t i = 0; i < n; i++) {
-        args[i] = subst_rec(ts, ts->args[base + i], map, offset);
+        args[i] = subst_rec(ts, ts->args[base + i], s);
         changed |= args[i] != ts->args[base + i];
     }
     /* an unchanged term is not looked up again (hot in backward search) */
@@ -302,9 +315,21 @@ static term_t subst_rec(term_store_t *ts, term_t t, const term_t *map, uint32_t 
 }
 
 term_t term_subst(term_store_t *ts, term_t t, const term_t *map) {
-    return subst_rec(ts, t, map, 0);
+    subst_t s = {.maps = &map, .n_maps = 1};
+    return subst_rec(ts, t, &s);
 }
 
 term_t term_shift_vars(term_store_t *ts, term_t t, uint32_t offset) {
-    return subst_rec(ts, t, NULL, offset);
+    subst_t s = {.offset = offset};
+    return subst_rec(ts, t, &s);
+}
+
+term_t term_subst_chain(term_store_t *ts, term_t t, const term_t *const *maps, uint32_t n) {
+    subst_t s = {.maps = maps, .n_maps = n};
+    return subst_rec(ts, t, &s);
+}
+
+term_t term_resolve(term_store_t *ts, term_t t, const term_t *map) {
+    subst_t s = {.maps = &map, .n_maps = 1, .deep = true};
+    return subst_rec(ts, t, &s);
 }

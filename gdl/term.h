@@ -142,7 +142,11 @@ void term_sort(const term_store_t *ts, term_t *t, uint32_t n);
 uint32_t term_var_bound(const term_store_t *ts, term_t t);
 /* Replaces every variable v by map[v] (TERM_NONE leaves it). */
 term_t term_subst(term_store_t *ts, term_t t, const term_t *map);
-/* Same, adding offset to every variable number that map leaves alone. */
+/* Adds offset to every variable number. */
 term_t term_shift_vars(term_store_t *ts, term_t t, uint32_t offset);
+/* Replaces every variable v by the first maps[k][v] that is not TERM_NONE (none: v stays). */
+term_t term_subst_chain(term_store_t *ts, term_t t, const term_t *const *maps, uint32_t n);
+/* Replaces every variable v by map[v] resolved in turn (map's bindings must not cycle). */
+term_t term_resolve(term_store_t *ts, term_t t, const term_t *map);
 
 #endif

@@ -1,5 +1,6 @@
 /* GDL validation and the dependency graph: see validate.h. */
 #include "gdl/validate.h"
+#include "gdl/bind.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -124,7 +125,8 @@ static void rule_graph_build(const game_t *g, rule_graph_t *rg) {
             const pred_t *q = &g->preds[game_pred_of(g, l->atom)];
             for (uint32_t k = 0; k < q->n_rules; k++) {
                 const rule_t *r2 = &g->rules[q->rules[k]];
-                if (!atoms_unifiable(g->ts, l->atom, rule->n_vars, r2->head, r2->n_vars)) continue;
+                if (!bind_unifiable_apart(g->ts, l->atom, rule->n_vars, r2->head, r2->n_vars))
+                    continue;
                 GROW(rg->out[r], rg->cap_out[r], rg->n_out[r] + 1);
                 rg->out[r][rg->n_out[r]++] = (edge_t){q->rules[k], l->kind == LIT_NEG, i};
             }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "gdl/bind.h"
 #include "regress/subsume.h"
 
 #define NO_OWNER (-1)
@@ -42,14 +43,12 @@ struct expand {
     uint8_t *stat_loaded;
     /* per top-level disjunct */
     uint32_t *nv;
-    term_t *map;
+    bind_t b; /* the unifier's bindings */
     int32_t *owner;
     term_t *sub;
     term_t *eqmap;
     uint8_t *pv; /* pattern-variable marks, kept all zero between uses */
     uint32_t cap;
-    uint32_t *trail;
-    uint32_t n_trail, cap_trail;
     uint32_t *own;
     uint32_t n_own, cap_own;
     int cur_depth;
@@ -94,12 +93,11 @@ void expand_free(expand_t *x) {
     free(x->n_stat);
     free(x->stat_loaded);
     free(x->mutex);
-    free(x->map);
+    bind_fini(&x->b);
     free(x->owner);
     free(x->sub);
     free(x->eqmap);
     free(x->pv);
-    free(x->trail);
     free(x->own);
     free(x->ctx);
     free(x->alts);
@@ -137,13 +135,12 @@ static void ensure_vars(expand_t *x, uint32_t n) {
     uint32_t cap = x->cap ? x->cap : 64;
     while (cap < n)
         cap *= 2;
-    x->map = xrealloc(x->map, cap * sizeof *x->map);
+    bind_reserve(&x->b, cap);
     x->owner = xrealloc(x->owner, cap * sizeof *x->owner);
     x->sub = xrealloc(x->sub, cap * sizeof *x->sub);
     x->eqmap = xrealloc(x->eqmap, cap * sizeof *x->eqmap);
     x->pv = xrealloc(x->pv, cap);
     for (uint32_t v = x->cap; v < cap; v++) {
-        x->map[v] = TERM_NONE;
         x->owner[v] = NO_OWNER;
         x->sub[v] = TERM_NONE;
         x->eqmap[v] = TERM_NONE;
@@ -198,99 +195,34 @@ static bool is_local(const expand_t *x, uint32_t v, int depth) {
 
 /* ---------------- unification ---------------- */
 
-static term_t deref(const expand_t *x, term_t t) {
-    while (term_is_var(x->ts, t) && x->map[term_sym(x->ts, t)] != TERM_NONE)
-        t = x->map[term_sym(x->ts, t)];
-    return t;
-}
-
-static bool occurs(const expand_t *x, uint32_t v, term_t t) {
-    t = deref(x, t);
-    if (term_is_ground(x->ts, t)) return false;
-    if (term_is_var(x->ts, t)) return term_sym(x->ts, t) == v;
-    for (uint32_t i = 0; i < term_arity(x->ts, t); i++)
-        if (occurs(x, v, term_arg(x->ts, t, i))) return true;
-    return false;
-}
-
-static void bind_var(expand_t *x, uint32_t v, term_t t) {
-    x->map[v] = t;
-    if (x->n_trail == x->cap_trail) {
-        x->cap_trail = x->cap_trail ? 2 * x->cap_trail : 64;
-        x->trail = xrealloc(x->trail, x->cap_trail * sizeof *x->trail);
-    }
-    x->trail[x->n_trail++] = v;
-}
-
-static void undo(expand_t *x, uint32_t mark) {
-    while (x->n_trail > mark)
-        x->map[x->trail[--x->n_trail]] = TERM_NONE;
-}
-
 static int var_rank(const expand_t *x, uint32_t v, int depth) {
     return is_local(x, v, depth) ? INT_MAX : x->owner[v];
+}
+
+typedef struct {
+    const expand_t *x;
+    int depth;
+} rank_ctx_t;
+
+static int rank_in(const void *ctx, uint32_t v) {
+    const rank_ctx_t *r = ctx;
+    return var_rank(r->x, v, r->depth);
 }
 
 /* Unifies a and b in a scope at depth: variables of that scope (and fresh ones) are bound
  * in preference to variables of enclosing scopes. */
 static bool unify(expand_t *x, term_t a, term_t b, int depth) {
-    const term_store_t *ts = x->ts;
-    a = deref(x, a);
-    b = deref(x, b);
-    if (a == b) return true;
-    bool va = term_is_var(ts, a), vb = term_is_var(ts, b);
-    if (va && vb) {
-        uint32_t p = term_sym(ts, a), q = term_sym(ts, b);
-        if (var_rank(x, p, depth) >= var_rank(x, q, depth))
-            bind_var(x, p, b);
-        else
-            bind_var(x, q, a);
-        return true;
-    }
-    if (va) {
-        if (occurs(x, term_sym(ts, a), b)) return false;
-        bind_var(x, term_sym(ts, a), b);
-        return true;
-    }
-    if (vb) {
-        if (occurs(x, term_sym(ts, b), a)) return false;
-        bind_var(x, term_sym(ts, b), a);
-        return true;
-    }
-    if (term_is_ground(ts, a) && term_is_ground(ts, b)) return false;
-    if (term_kind(ts, a) != term_kind(ts, b) || term_sym(ts, a) != term_sym(ts, b) ||
-        term_arity(ts, a) != term_arity(ts, b))
-        return false;
-    uint32_t n = term_arity(ts, a);
-    for (uint32_t i = 0; i < n; i++)
-        if (!unify(x, term_arg(ts, a, i), term_arg(ts, b, i), depth)) return false;
-    return true;
+    rank_ctx_t r = {x, depth};
+    return bind_unify(&x->b, x->ts, a, b, rank_in, &r);
 }
 
-static term_t resolve(expand_t *x, term_t t) {
-    term_store_t *ts = x->ts;
-    if (term_is_ground(ts, t)) return t;
-    if (term_is_var(ts, t)) {
-        term_t d = x->map[term_sym(ts, t)];
-        return d == TERM_NONE ? t : resolve(x, d);
-    }
-    uint32_t n = term_arity(ts, t);
-    term_t small[16] = {0};
-    term_t *args = n <= 16 ? small : xmalloc(n * sizeof *args);
-    bool changed = false;
-    for (uint32_t i = 0; i < n; i++) {
-        term_t a = term_arg(ts, t, i);
-        args[i] = resolve(x, a);
-        changed |= args[i] != a;
-    }
-    term_t r = changed ? term_fun(ts, term_sym(ts, t), args, n) : t;
-    if (args != small) free(args);
-    return r;
+static void undo(expand_t *x, uint32_t mark) {
+    bind_undo(&x->b, mark);
 }
 
 /* Do a and b unify for some values of all their variables? */
 static bool unifiable(expand_t *x, term_t a, term_t b) {
-    uint32_t mark = x->n_trail;
+    uint32_t mark = bind_mark(&x->b);
     bool ok = unify(x, a, b, 0);
     undo(x, mark);
     return ok;
@@ -312,14 +244,14 @@ static bool compatible(const term_store_t *ts, term_t a, term_t b) {
  * through S's tree; a binding of an enclosing scope's variable is also kept as an `=`
  * literal of S (within S the variable has that value, outside it need not). */
 static void commit(expand_t *x, fconj_t *S, int depth, uint32_t mark) {
-    uint32_t n = x->n_trail - mark;
+    uint32_t n = x->b.n_trail - mark;
     if (!n) return;
     term_t eqv[n], eqt[n];
     uint32_t n_eq = 0, n_sub = 0;
     uint32_t subv[n];
-    for (uint32_t k = mark; k < x->n_trail; k++) {
-        uint32_t v = x->trail[k];
-        term_t t = resolve(x, term_var(x->ts, v));
+    for (uint32_t k = mark; k < x->b.n_trail; k++) {
+        uint32_t v = x->b.trail[k];
+        term_t t = bind_resolve(&x->b, x->ts, term_var(x->ts, v));
         x->sub[v] = t;
         subv[n_sub++] = v;
         if (!is_local(x, v, depth)) {
@@ -562,7 +494,7 @@ typedef enum { SD_OK, SD_FALSE, SD_AGAIN } sd_t;
 static sd_t mutex_pair(expand_t *x, fconj_t *S, int depth, term_t t, term_t s) {
     int k = mutex_pos(x, t, s);
     if (k < 0) return SD_OK;
-    uint32_t mark = x->n_trail;
+    uint32_t mark = bind_mark(&x->b);
     if (!unify(x, term_arg(x->ts, t, (uint32_t)k), term_arg(x->ts, s, (uint32_t)k), depth)) {
         undo(x, mark);
         return SD_FALSE;
@@ -573,9 +505,9 @@ static sd_t mutex_pair(expand_t *x, fconj_t *S, int depth, term_t t, term_t s) {
      * a forall step over a cut β_3; see tests/unit/test_regress_sound.c) and the cause is
      * not understood yet, so that simplification is left out (sound, less compact). */
     bool local = false, to_outer = false;
-    for (uint32_t i = mark; i < x->n_trail; i++) {
-        uint32_t v = x->trail[i];
-        term_t b = x->map[v];
+    for (uint32_t i = mark; i < x->b.n_trail; i++) {
+        uint32_t v = x->b.trail[i];
+        term_t b = x->b.val[v];
         if (is_local(x, v, depth)) local = true;
         if (!is_local(x, v, depth) ||
             (term_is_var(x->ts, b) && !is_local(x, term_sym(x->ts, b), depth)))
@@ -651,25 +583,6 @@ static void occ_tree(expand_t *x, const fconj_t *c, occ_t *o) {
     }
 }
 
-/* Matches p onto t binding only the variables marked in x->pv (one-way). */
-static bool match_onto(expand_t *x, term_t p, term_t t, term_t *bind) {
-    const term_store_t *ts = x->ts;
-    if (term_is_ground(ts, p)) return p == t;
-    if (term_is_var(ts, p)) {
-        uint32_t v = term_sym(ts, p);
-        if (!x->pv[v]) return p == t;
-        if (bind[v] != TERM_NONE) return bind[v] == t;
-        bind[v] = t;
-        return true;
-    }
-    if (term_is_var(ts, t) || term_kind(ts, t) != TERM_FUN || term_sym(ts, p) != term_sym(ts, t) ||
-        term_arity(ts, p) != term_arity(ts, t))
-        return false;
-    for (uint32_t i = 0; i < term_arity(ts, p); i++)
-        if (!match_onto(x, term_arg(ts, p, i), term_arg(ts, t, i), bind)) return false;
-    return true;
-}
-
 static void pv_on(void *ctx, uint32_t v) {
     ((expand_t *)ctx)->pv[v] = 1;
 }
@@ -690,7 +603,8 @@ static bool condense(expand_t *x, fconj_t *S, int depth) {
           one = {.count = xcalloc(cap, sizeof(uint32_t))};
     occ_tree(x, S, &all);
     bool dropped = false;
-    term_t *bind = xcalloc(cap, sizeof *bind);
+    bind_t onto; /* l's variables marked in x->pv onto another literal */
+    bind_init(&onto, cap);
     for (uint32_t i = 0; i < S->n && !dropped; i++) {
         const flit_t *l = &S->lits[i];
         if (l->kind != FL_TRUE || term_is_ground(x->ts, l->a)) continue;
@@ -704,14 +618,13 @@ static bool condense(expand_t *x, fconj_t *S, int depth) {
         term_each_var(x->ts, l->a, pv_on, x);
         for (uint32_t j = 0; j < S->n && !dropped; j++) {
             if (j == i || S->lits[j].kind != FL_TRUE) continue;
-            for (uint32_t v = 0; v < cap; v++)
-                bind[v] = TERM_NONE;
-            if (match_onto(x, l->a, S->lits[j].a, bind)) dropped = true;
+            bind_undo(&onto, 0);
+            if (bind_match_onto(&onto, x->ts, l->a, S->lits[j].a, x->pv)) dropped = true;
         }
         term_each_var(x->ts, l->a, pv_off, x);
         if (dropped) fconj_remove(S, i);
     }
-    free(bind);
+    bind_fini(&onto);
     free(all.count);
     free(one.count);
     return dropped;
@@ -810,7 +723,7 @@ done:
 }
 
 static bool resolve_eqs(expand_t *x, fconj_t *S, int depth) {
-    uint32_t mark = x->n_trail;
+    uint32_t mark = bind_mark(&x->b);
     bool ok = true, any = false;
     for (uint32_t i = 0; i < S->n && ok; i++)
         if (S->lits[i].kind == FL_EQ) {

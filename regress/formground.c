@@ -2,6 +2,7 @@
 #include "regress/formground.h"
 #include "base/clock.h"
 #include "base/hash.h"
+#include "gdl/bind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +29,8 @@ typedef struct {
     circuit_t *c;
     const vocab_t *v;
     term_store_t *ts;
-    term_t *val; /* variable -> ground term */
-    uint32_t *trail;
-    uint32_t n_trail, nv;
+    bind_t b; /* variable -> ground term */
+    uint32_t nv;
     pn_t *buf; /* collected disjuncts, a stack shared by the nested scopes */
     size_t n_buf, cap_buf;
     svars_t *sv; /* per scope pointer, open addressing */
@@ -111,46 +111,21 @@ static void memo_grow(gr_t *g) {
     g->memo_cap = cap;
 }
 
-static void g_bind(gr_t *g, uint32_t v, term_t t) {
-    g->val[v] = t;
-    g->trail[g->n_trail++] = v;
-}
-
-static void g_undo(gr_t *g, uint32_t mark) {
-    while (g->n_trail > mark)
-        g->val[g->trail[--g->n_trail]] = TERM_NONE;
-}
-
 static bool g_bound(const gr_t *g, term_t t) {
-    const term_store_t *ts = g->ts;
-    if (term_is_ground(ts, t)) return true;
-    if (term_is_var(ts, t)) return g->val[term_sym(ts, t)] != TERM_NONE;
-    for (uint32_t i = 0; i < term_arity(ts, t); i++)
-        if (!g_bound(g, term_arg(ts, t, i))) return false;
-    return true;
+    return bind_bound(&g->b, g->ts, t);
 }
 
 static term_t g_inst(gr_t *g, term_t t) {
-    if (term_is_ground(g->ts, t)) return t;
-    return term_subst(g->ts, t, g->val);
+    return bind_subst(&g->b, g->ts, t);
 }
 
 /* Pattern p (variables bound or not) against a ground term t. */
 static bool g_match(gr_t *g, term_t p, term_t t) {
-    const term_store_t *ts = g->ts;
-    if (term_is_ground(ts, p)) return p == t;
-    if (term_is_var(ts, p)) {
-        uint32_t v = term_sym(ts, p);
-        if (g->val[v] != TERM_NONE) return g->val[v] == t;
-        g_bind(g, v, t);
-        return true;
-    }
-    if (term_kind(ts, t) != TERM_FUN || term_sym(ts, t) != term_sym(ts, p) ||
-        term_arity(ts, t) != term_arity(ts, p))
-        return false;
-    for (uint32_t i = 0; i < term_arity(ts, p); i++)
-        if (!g_match(g, term_arg(ts, p, i), term_arg(ts, t, i))) return false;
-    return true;
+    return bind_match(&g->b, g->ts, p, t);
+}
+
+static void g_undo(gr_t *g, uint32_t mark) {
+    bind_undo(&g->b, mark);
 }
 
 static pn_t ground_scope(gr_t *g, const fconj_t *S);
@@ -218,7 +193,7 @@ static void enumerate(gr_t *g, const fconj_t *S, const uint8_t *in, const uint32
         return;
     }
     const flit_t *l = &S->lits[order[k]];
-    uint32_t mark = g->n_trail;
+    uint32_t mark = bind_mark(&g->b);
     if (l->kind == FL_EQ) {
         bool ba = g_bound(g, l->a), bb = g_bound(g, l->b);
         bool ok;
@@ -267,14 +242,14 @@ static pn_t ground_scope(gr_t *g, const fconj_t *S) {
     const svars_t *sv = scope_vars(g, S);
     uint32_t h = (uint32_t)ptr_hash(S);
     for (uint32_t i = 0; i < sv->n_vars; i++)
-        h = hash_mix(h, g->val[sv->vars[i]]);
+        h = hash_mix(h, g->b.val[sv->vars[i]]);
     if ((g->memo_n + 1) * 2 > g->memo_cap) memo_grow(g);
     size_t slot = h & (g->memo_cap - 1);
     for (; g->memo[slot].scope; slot = (slot + 1) & (g->memo_cap - 1)) {
         const memo_t *m = &g->memo[slot];
         if (m->scope != S || m->hash != h) continue;
         uint32_t i = 0;
-        while (i < sv->n_vars && g->keys[m->key + i] == g->val[sv->vars[i]])
+        while (i < sv->n_vars && g->keys[m->key + i] == g->b.val[sv->vars[i]])
             i++;
         if (i == sv->n_vars) return m->result;
     }
@@ -284,7 +259,7 @@ static pn_t ground_scope(gr_t *g, const fconj_t *S) {
     GROW(g->keys, g->cap_keys, g->n_keys + n_vars);
     uint32_t key = (uint32_t)g->n_keys;
     for (uint32_t i = 0; i < n_vars; i++)
-        g->keys[g->n_keys++] = g->val[vars[i]];
+        g->keys[g->n_keys++] = g->b.val[vars[i]];
     if ((g->memo_n + 1) * 2 > g->memo_cap) memo_grow(g);
     slot = h & (g->memo_cap - 1);
     while (g->memo[slot].scope)
@@ -301,7 +276,7 @@ typedef struct {
 
 static void count_unbound(void *ctx, uint32_t v) {
     ucount_t *u = ctx;
-    if (u->g->val[v] == TERM_NONE && !u->g->mark[v]) u->unbound++;
+    if (u->g->b.val[v] == TERM_NONE && !u->g->mark[v]) u->unbound++;
 }
 
 static void sim_bind(void *ctx, uint32_t v) {
@@ -365,7 +340,7 @@ typedef struct {
 static void join_var(void *ctx, uint32_t v) {
     joiner_t *j = ctx;
     gr_t *g = j->g;
-    if (g->val[v] != TERM_NONE) return; /* bound by an enclosing scope: no link */
+    if (g->b.val[v] != TERM_NONE) return; /* bound by an enclosing scope: no link */
     if (g->first_at[v] != g->stamp) {
         g->first_at[v] = g->stamp;
         g->first[v] = j->lit;
@@ -446,11 +421,10 @@ void ground_split(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t
         if (b > nv) nv = b;
     }
     gr_t g = {.c = c, .v = v, .ts = ts, .nv = nv};
-    g.val = xcalloc(nv + 1, sizeof *g.val);
+    bind_init(&g.b, nv + 1);
     g.mark = xcalloc(nv + 1, 1);
     g.first = xmalloc((nv + 1) * sizeof *g.first);
     g.first_at = xcalloc(nv + 1, sizeof *g.first_at); /* stamps start at 1 */
-    g.trail = xmalloc((nv + 1) * sizeof *g.trail);
     for (uint32_t i = 0; i < f->n; i++)
         ds[i] = ground_scope(&g, f->d[i]);
     *common = f->common ? ground_scope(&g, f->common) : PN_TRUE;
@@ -462,8 +436,7 @@ void ground_split(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t
     free(g.mark);
     free(g.first);
     free(g.first_at);
-    free(g.val);
-    free(g.trail);
+    bind_fini(&g.b);
     free(g.buf);
 }
 

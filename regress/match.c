@@ -1,5 +1,6 @@
 /* The native state check: see match.h. */
 #include "regress/match.h"
+#include "gdl/bind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,9 +44,8 @@ struct match {
     uint32_t n_roots;
     int32_t hit;    /* the disjunct that made the last evaluation true, or -1 */
     int32_t common; /* scope of the common conjunct, or -1 */
-    term_t *val;
-    uint32_t *trail;
-    uint32_t n_trail, n_vars;
+    bind_t b;
+    uint32_t n_vars;
     bool inexact;
     uint32_t *freev; /* the scopes' free variables */
     size_t n_freev, cap_freev;
@@ -257,14 +257,13 @@ match_t *match_new(const term_store_t *ts, const form_t *f) {
         match_free(m);
         return NULL;
     }
-    m->val = xcalloc(nv + 1, sizeof *m->val);
+    bind_init(&m->b, nv + 1);
     /* slots for several bindings per negated scope */
     uint32_t size = MEMO_MIN;
     while (size < MEMO_MAX && size < 32 * m->n_scopes)
         size *= 2;
     m->memo = xcalloc(size, sizeof *m->memo);
     m->memo_mask = size - 1;
-    m->trail = xmalloc((nv + 1) * sizeof *m->trail);
     return m;
 }
 
@@ -273,8 +272,7 @@ void match_free(match_t *m) {
     free(m->steps);
     free(m->scopes);
     free(m->roots);
-    free(m->val);
-    free(m->trail);
+    bind_fini(&m->b);
     free(m->freev);
     free(m->memo);
     free(m);
@@ -346,45 +344,20 @@ static bool has_fact(const match_state_t *ms, term_t f) {
 /* ---------------- evaluation ---------------- */
 
 static bool bound_all(const match_t *m, term_t t) {
-    const term_store_t *ts = m->ts;
-    if (term_is_ground(ts, t)) return true;
-    if (term_is_var(ts, t)) return m->val[term_sym(ts, t)] != TERM_NONE;
-    for (uint32_t i = 0; i < term_arity(ts, t); i++)
-        if (!bound_all(m, term_arg(ts, t, i))) return false;
-    return true;
-}
-
-static void bind(match_t *m, uint32_t v, term_t t) {
-    m->val[v] = t;
-    m->trail[m->n_trail++] = v;
+    return bind_bound(&m->b, m->ts, t);
 }
 
 static void undo(match_t *m, uint32_t mark) {
-    while (m->n_trail > mark)
-        m->val[m->trail[--m->n_trail]] = TERM_NONE;
+    bind_undo(&m->b, mark);
 }
 
 static term_t deref(const match_t *m, term_t t) {
-    return term_is_var(m->ts, t) ? m->val[term_sym(m->ts, t)] : t;
+    return term_is_var(m->ts, t) ? m->b.val[term_sym(m->ts, t)] : t;
 }
 
 /* Pattern p against a ground fact f. */
 static bool pmatch(match_t *m, term_t p, term_t f) {
-    const term_store_t *ts = m->ts;
-    if (term_is_ground(ts, p)) return p == f;
-    if (term_is_var(ts, p)) {
-        uint32_t v = term_sym(ts, p);
-        if (m->val[v] != TERM_NONE) return m->val[v] == f;
-        bind(m, v, f);
-        return true;
-    }
-    if (term_kind(ts, f) != TERM_FUN || term_sym(ts, f) != term_sym(ts, p) ||
-        term_arity(ts, f) != term_arity(ts, p))
-        return false;
-    uint32_t n = term_arity(ts, p);
-    for (uint32_t i = 0; i < n; i++)
-        if (!pmatch(m, term_arg(ts, p, i), term_arg(ts, f, i))) return false;
-    return true;
+    return bind_match(&m->b, m->ts, p, f);
 }
 
 /* Are the instances of p and q (both fully bound) equal? */
@@ -408,15 +381,15 @@ static bool pmatch_inst(match_t *m, term_t p, term_t q) {
     if (term_is_ground(ts, p)) return same_inst(m, p, q);
     if (term_is_var(ts, p)) {
         uint32_t v = term_sym(ts, p);
-        if (m->val[v] != TERM_NONE) return same_inst(m, m->val[v], q);
+        if (m->b.val[v] != TERM_NONE) return same_inst(m, m->b.val[v], q);
         term_t t = term_is_ground(ts, q) ? q
                    : term_is_var(ts, q)  ? deref(m, q)
-                                         : term_find_subst(ts, q, m->val);
+                                         : term_find_subst(ts, q, m->b.val);
         if (t == TERM_NONE) {
             m->inexact = true; /* the instance was never built: not representable here */
             return false;
         }
-        bind(m, v, t);
+        bind_set(&m->b, v, t);
         return true;
     }
     q = deref(m, q);
@@ -438,7 +411,7 @@ static bool not_sat(match_t *m, const match_state_t *ms, uint32_t sub) {
     term_t vals[MEMO_VARS];
     uint64_t h = sub * 0x9e3779b97f4a7c15ull;
     for (uint32_t i = 0; memo && i < sc->n_free; i++) {
-        vals[i] = m->val[m->freev[sc->free_first + i]];
+        vals[i] = m->b.val[m->freev[sc->free_first + i]];
         h = (h ^ vals[i]) * 0x100000001b3ull;
     }
     /* two slots per key (a pair): deep scopes with many bindings do not evict the
@@ -449,7 +422,7 @@ static bool not_sat(match_t *m, const match_state_t *ms, uint32_t sub) {
         if (e->gen == m->gen && e->sub == sub && !memcmp(e->vals, vals, sc->n_free * sizeof *vals))
             return e->value;
     }
-    uint32_t mark = m->n_trail;
+    uint32_t mark = bind_mark(&m->b);
     uint64_t work0 = m->work;
     bool sat = run(m, ms, sub, 0);
     undo(m, mark);
@@ -479,7 +452,7 @@ static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k)
     const term_store_t *ts = m->ts;
     switch (st->op) {
     case M_LOOKUP: {
-        term_t f = term_is_ground(ts, st->a) ? st->a : term_find_subst(ts, st->a, m->val);
+        term_t f = term_is_ground(ts, st->a) ? st->a : term_find_subst(ts, st->a, m->b.val);
         return f != TERM_NONE && has_fact(ms, f) && run(m, ms, scope, k + 1);
     }
     case M_SCAN: {
@@ -495,7 +468,7 @@ static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k)
             hi = lo + ms->count[j];
         }
         for (uint32_t i = lo; i < hi; i++) {
-            uint32_t mark = m->n_trail;
+            uint32_t mark = bind_mark(&m->b);
             if (pmatch(m, st->a, facts[i]) && run(m, ms, scope, k + 1)) return true;
             undo(m, mark);
         }
@@ -503,7 +476,7 @@ static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k)
     }
     case M_NTRUE: {
         if (bound_all(m, st->a)) {
-            term_t f = term_is_ground(ts, st->a) ? st->a : term_find_subst(ts, st->a, m->val);
+            term_t f = term_is_ground(ts, st->a) ? st->a : term_find_subst(ts, st->a, m->b.val);
             if (f != TERM_NONE && has_fact(ms, f)) return false;
         }
         return run(m, ms, scope, k + 1);
@@ -512,7 +485,7 @@ static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k)
         if (bound_all(m, st->a) && bound_all(m, st->b) && same_inst(m, st->a, st->b)) return false;
         return run(m, ms, scope, k + 1);
     case M_EQ: {
-        uint32_t mark = m->n_trail;
+        uint32_t mark = bind_mark(&m->b);
         bool ba = bound_all(m, st->a), bb = bound_all(m, st->b), ok;
         if (ba && bb)
             ok = same_inst(m, st->a, st->b);

@@ -8,6 +8,7 @@
  * at a time (a "view"), never by copying whole subtrees. */
 #include "regress/subsume.h"
 #include "base/hash.h"
+#include "gdl/bind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,7 @@ typedef struct {
 
 /* Per nesting level: reusable buffers sized cap. */
 typedef struct {
-    term_t *bind;
-    uint32_t *trail;
+    bind_t b;
     uint8_t *pv;
     uint64_t *tv; /* stamps: variables of the level's targets (own literals) */
     uint32_t cap;
@@ -73,8 +73,7 @@ void subsume_free(subsume_t *s) {
     drop_shared(s);
     free(s->shared_sigs);
     for (int i = 0; i < MAX_LEVELS; i++) {
-        free(s->lv[i].bind);
-        free(s->lv[i].trail);
+        bind_fini(&s->lv[i].b);
         free(s->lv[i].pv);
         free(s->lv[i].tv);
     }
@@ -88,12 +87,10 @@ void subsume_set_cap(subsume_t *s, uint32_t cap) {
 static level_t *level(subsume_t *s, int d) {
     level_t *l = &s->lv[d];
     if (l->cap < s->cap) {
-        l->bind = xrealloc(l->bind, s->cap * sizeof *l->bind);
-        l->trail = xrealloc(l->trail, s->cap * sizeof *l->trail);
+        bind_reserve(&l->b, s->cap);
         l->pv = xrealloc(l->pv, s->cap);
         l->tv = xrealloc(l->tv, s->cap * sizeof *l->tv);
         for (uint32_t v = l->cap; v < s->cap; v++) {
-            l->bind[v] = TERM_NONE;
             l->pv[v] = 0;
             l->tv[v] = 0;
         }
@@ -150,25 +147,7 @@ void fconj_bloom(const term_store_t *ts, const fconj_t *c, uint64_t out[4]) {
 /* ---- views ---- */
 
 static term_t chain_subst(term_store_t *ts, term_t t, const chain_t *c) {
-    if (!c->n || term_is_ground(ts, t)) return t;
-    if (term_is_var(ts, t)) {
-        uint32_t v = term_sym(ts, t);
-        for (uint32_t k = 0; k < c->n; k++)
-            if (c->maps[k][v] != TERM_NONE) return c->maps[k][v];
-        return t;
-    }
-    uint32_t n = term_arity(ts, t);
-    term_t small[16] = {0};
-    term_t *args = n <= 16 ? small : xmalloc(n * sizeof *args);
-    bool changed = false;
-    for (uint32_t i = 0; i < n; i++) {
-        term_t a = term_arg(ts, t, i);
-        args[i] = chain_subst(ts, a, c);
-        changed |= args[i] != a;
-    }
-    term_t r = changed ? term_fun(ts, term_sym(ts, t), args, n) : t;
-    if (args != small) free(args);
-    return r;
+    return c->n ? term_subst_chain(ts, t, c->maps, c->n) : t;
 }
 
 static void view_init(term_store_t *ts, view_t *v, const fconj_t *scope, const chain_t *chain) {
@@ -216,9 +195,7 @@ typedef struct {
     const uint8_t *pv;
     view_t *T;
     uint32_t nt;
-    term_t *bind;
-    uint32_t *trail;
-    uint32_t n_trail;
+    bind_t *b;       /* pattern variable -> target term */
     uint32_t *order; /* P's literal indices: fixed ones, binding ones, checks, negations */
     uint32_t n_fixed;
     bool checked;
@@ -230,29 +207,7 @@ typedef struct {
 } job_t;
 
 static bool pmatch(job_t *j, term_t p, term_t t) {
-    const term_store_t *ts = j->s->ts;
-    /* no shortcut on p == t: equal terms still bind p's pattern variables (to themselves) */
-    if (term_is_ground(ts, p)) return p == t;
-    if (term_is_var(ts, p)) {
-        uint32_t v = term_sym(ts, p);
-        if (!j->pv[v]) return p == t;
-        if (j->bind[v] != TERM_NONE) return j->bind[v] == t;
-        j->bind[v] = t;
-        j->trail[j->n_trail++] = v;
-        return true;
-    }
-    if (term_is_var(ts, t) || term_sym(ts, p) != term_sym(ts, t) ||
-        term_arity(ts, p) != term_arity(ts, t) || term_kind(ts, t) != TERM_FUN)
-        return false;
-    uint32_t n = term_arity(ts, p);
-    for (uint32_t i = 0; i < n; i++)
-        if (!pmatch(j, term_arg(ts, p, i), term_arg(ts, t, i))) return false;
-    return true;
-}
-
-static void undo(job_t *j, uint32_t mark) {
-    while (j->n_trail > mark)
-        j->bind[j->trail[--j->n_trail]] = TERM_NONE;
+    return bind_match_onto(j->b, j->s->ts, p, t, j->pv);
 }
 
 typedef struct {
@@ -281,7 +236,7 @@ typedef struct {
 
 static void chk_bound(void *ctx, uint32_t v) {
     bound_chk_t *b = ctx;
-    if (b->j->pv[v] && b->j->bind[v] == TERM_NONE) b->ok = false;
+    if (b->j->pv[v] && b->j->b->val[v] == TERM_NONE) b->ok = false;
 }
 
 /* Are all pattern variables of P's own literals bound? */
@@ -330,7 +285,7 @@ static bool not_matches(job_t *j, const fconj_t *Q, const fconj_t *Qt, const cha
     view_t pat, tgt;
     view_init(s->ts, &pat, Qt, t_chain);
     chain_t qc = j->P->chain;
-    qc.maps[qc.n++] = j->bind;
+    qc.maps[qc.n++] = j->b->val;
     view_init(s->ts, &tgt, Q, &qc);
     /* Pattern variables of Qt: those of its own literals that the current targets' own
      * literals do not use. */
@@ -356,13 +311,13 @@ static bool not_matches(job_t *j, const fconj_t *Q, const fconj_t *Qt, const cha
 static bool search(job_t *j, uint32_t k);
 
 static bool try_lit(job_t *j, uint32_t k, const flit_t *p, const flit_t *t) {
-    uint32_t mark = j->n_trail;
+    uint32_t mark = bind_mark(j->b);
     if (pmatch(j, p->a, t->a) && (!p->b || pmatch(j, p->b, t->b)) && search(j, k + 1)) return true;
-    undo(j, mark);
+    bind_undo(j->b, mark);
     if ((p->kind == FL_DIST || p->kind == FL_EQ) && pmatch(j, p->a, t->b) &&
         pmatch(j, p->b, t->a) && search(j, k + 1))
         return true;
-    undo(j, mark);
+    bind_undo(j->b, mark);
     return false;
 }
 
@@ -439,8 +394,7 @@ static bool run_job(subsume_t *s, view_t *P, const uint8_t *pv, view_t *T, uint3
                .pv = pv,
                .T = T,
                .nt = nt,
-               .bind = lv->bind,
-               .trail = lv->trail,
+               .b = &lv->b,
                .tv = lv->tv,
                .n_own = n_own,
                .shared_stamp = shared_stamp};
@@ -456,7 +410,7 @@ static bool run_job(subsume_t *s, view_t *P, const uint8_t *pv, view_t *T, uint3
                 (P->lits[i].kind == FL_NOT || flit_mentions(s->ts, &P->lits[i], pv)))
                 j.order[n++] = i;
     bool ok = search(&j, 0);
-    undo(&j, 0);
+    bind_undo(j.b, 0);
     if (j.order != order_small) free(j.order);
     return ok;
 }
