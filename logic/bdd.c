@@ -1,0 +1,383 @@
+/* The BuDDy bridge: see bdd.h.
+ *
+ * Bounded work: BuDDy has no deadline of its own, but it calls a hook after every garbage
+ * collection (the node table ran full) and an error handler when the table cannot grow
+ * past the node limit. Both leave the kernel consistent (BuDDy itself long-jumps out of the
+ * same place to reorder), so while an operation runs they long-jump back to it, which
+ * then returns DD_NONE; the next operation starts from a clean kernel. */
+#include "logic/bdd.h"
+
+#include <bdd.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/util.h"
+
+struct dd {
+    uint32_t n_vars;
+    bool grouped; /* dd_group was called (else each variable sifts alone) */
+    double deadline;
+    const char *why;
+};
+
+struct dd_subst {
+    bddPair *pair;
+};
+
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static dd_t *live;       /* the one manager (BuDDy is global) */
+static jmp_buf *jump;    /* set while an operation runs: where to give up to */
+static const char *fail; /* why it gave up */
+
+static void on_gbc(int pre, bddGbcStat *st) {
+    (void)st;
+    if (!pre && jump && live->deadline > 0 && now_seconds() > live->deadline) {
+        fail = "deadline";
+        longjmp(*jump, 1);
+    }
+}
+
+static void on_error(int code) {
+    fail = code == BDD_NODENUM  ? "node limit"
+           : code == BDD_MEMORY ? "out of memory"
+                                : bdd_errstring(code);
+    if (jump) longjmp(*jump, 1);
+    die("dd: BuDDy: %s", fail); /* outside an operation: a bug of the caller */
+}
+
+dd_t *dd_new(uint32_t n_vars, const dd_limits_t *lim, char *err, size_t errlen) {
+    pthread_mutex_lock(&live_lock);
+    if (live) {
+        pthread_mutex_unlock(&live_lock);
+        snprintf(err, errlen, "another decision-diagram manager is in use (one per process)");
+        return NULL;
+    }
+    uint32_t max = lim && lim->max_nodes ? lim->max_nodes : 4u << 20;
+    uint32_t start = max / 2 < (1u << 20) ? max / 2 : 1u << 20;
+    if (n_vars == 0 || n_vars > 100000 || bdd_init((int)start, 1 << 16) < 0) {
+        pthread_mutex_unlock(&live_lock);
+        snprintf(err, errlen, "BuDDy does not start with %u variables", n_vars);
+        return NULL;
+    }
+    dd_t *d = xcalloc(1, sizeof *d);
+    live = d;
+    pthread_mutex_unlock(&live_lock);
+    bdd_error_hook(on_error);
+    bdd_gbc_hook(on_gbc);
+    bdd_reorder_verbose(0);
+    bdd_setcacheratio(4);
+    bdd_setmaxincrease(1 << 20);
+    bdd_setmaxnodenum((int)max > bdd_getallocnum() ? (int)max : bdd_getallocnum() + 1);
+    bdd_setvarnum((int)n_vars);
+    d->n_vars = n_vars;
+    d->deadline = lim ? lim->deadline : 0;
+    d->why = "";
+    return d;
+}
+
+void dd_free(dd_t *d) {
+    if (!d) return;
+    pthread_mutex_lock(&live_lock);
+    bdd_done();
+    live = NULL;
+    pthread_mutex_unlock(&live_lock);
+    free(d);
+}
+
+uint32_t dd_var_count(const dd_t *d) {
+    return d->n_vars;
+}
+void dd_set_deadline(dd_t *d, double deadline) {
+    d->deadline = deadline;
+}
+const char *dd_why(const dd_t *d) {
+    return d->why;
+}
+
+dd_ref dd_dup(dd_t *d, dd_ref a) {
+    (void)d;
+    return a < 0 ? a : bdd_addref(a);
+}
+
+void dd_deref(dd_t *d, dd_ref a) {
+    (void)d;
+    if (a > 1) bdd_delref(a);
+}
+
+/* ---- operations, each bounded ---- */
+
+typedef enum {
+    OP_NOT,
+    OP_APPLY,
+    OP_ITE,
+    OP_EXIST,
+    OP_FORALL,
+    OP_APPEX,
+    OP_APPALL,
+    OP_RESTRICT,
+    OP_SIMPLIFY,
+    OP_COMPOSE,
+    OP_REPLACE
+} op_t;
+
+typedef struct {
+    op_t op;
+    int bop; /* bddop_* for apply, appex, appall */
+    BDD a, b, c;
+    bddPair *pair;
+} call_t;
+
+static BDD call(const call_t *c) {
+    switch (c->op) {
+    case OP_NOT:
+        return bdd_not(c->a);
+    case OP_APPLY:
+        return bdd_apply(c->a, c->b, c->bop);
+    case OP_ITE:
+        return bdd_ite(c->a, c->b, c->c);
+    case OP_EXIST:
+        return bdd_exist(c->a, c->b);
+    case OP_FORALL:
+        return bdd_forall(c->a, c->b);
+    case OP_APPEX:
+        return bdd_appex(c->a, c->b, c->bop, c->c);
+    case OP_APPALL:
+        return bdd_appall(c->a, c->b, c->bop, c->c);
+    case OP_RESTRICT:
+        return bdd_restrict(c->a, c->b);
+    case OP_SIMPLIFY:
+        return bdd_simplify(c->a, c->b);
+    case OP_COMPOSE:
+        return bdd_veccompose(c->a, c->pair);
+    case OP_REPLACE:
+        return bdd_replace(c->a, c->pair);
+    }
+    return bddfalse;
+}
+
+static dd_ref guarded(dd_t *d, const call_t *c) {
+    if (c->a < 0 || c->b < 0 || c->c < 0) return DD_NONE;
+    if (d->deadline > 0 && now_seconds() > d->deadline) {
+        d->why = "deadline";
+        return DD_NONE;
+    }
+    jmp_buf env;
+    if (setjmp(env)) {
+        jump = NULL;
+        bdd_clear_error();
+        d->why = fail;
+        return DD_NONE;
+    }
+    jump = &env;
+    BDD r = call(c);
+    jump = NULL;
+    return bdd_addref(r);
+}
+
+dd_ref dd_var(dd_t *d, uint32_t v) {
+    (void)d;
+    return bdd_ithvar((int)v); /* BuDDy keeps variables referenced */
+}
+dd_ref dd_nvar(dd_t *d, uint32_t v) {
+    (void)d;
+    return bdd_nithvar((int)v);
+}
+dd_ref dd_not(dd_t *d, dd_ref a) {
+    return guarded(d, &(call_t){.op = OP_NOT, .a = a});
+}
+static dd_ref apply(dd_t *d, dd_ref a, dd_ref b, int op) {
+    return guarded(d, &(call_t){.op = OP_APPLY, .bop = op, .a = a, .b = b});
+}
+dd_ref dd_and(dd_t *d, dd_ref a, dd_ref b) {
+    return apply(d, a, b, bddop_and);
+}
+dd_ref dd_or(dd_t *d, dd_ref a, dd_ref b) {
+    return apply(d, a, b, bddop_or);
+}
+dd_ref dd_imp(dd_t *d, dd_ref a, dd_ref b) {
+    return apply(d, a, b, bddop_imp);
+}
+dd_ref dd_biimp(dd_t *d, dd_ref a, dd_ref b) {
+    return apply(d, a, b, bddop_biimp);
+}
+dd_ref dd_ite(dd_t *d, dd_ref c, dd_ref t, dd_ref e) {
+    return guarded(d, &(call_t){.op = OP_ITE, .a = c, .b = t, .c = e});
+}
+
+dd_ref dd_cube(dd_t *d, const uint32_t *vars, const bool *vals, uint32_t n) {
+    dd_ref r = DD_TRUE;
+    for (uint32_t k = n; k-- > 0;) {
+        dd_ref lit = !vals || vals[k] ? dd_var(d, vars[k]) : dd_nvar(d, vars[k]);
+        dd_ref t = dd_and(d, r, lit);
+        dd_deref(d, r);
+        r = t;
+    }
+    return r;
+}
+
+dd_ref dd_exists(dd_t *d, dd_ref a, dd_ref vars) {
+    return guarded(d, &(call_t){.op = OP_EXIST, .a = a, .b = vars});
+}
+dd_ref dd_forall(dd_t *d, dd_ref a, dd_ref vars) {
+    return guarded(d, &(call_t){.op = OP_FORALL, .a = a, .b = vars});
+}
+dd_ref dd_and_exists(dd_t *d, dd_ref a, dd_ref b, dd_ref vars) {
+    return guarded(d, &(call_t){.op = OP_APPEX, .bop = bddop_and, .a = a, .b = b, .c = vars});
+}
+dd_ref dd_imp_forall(dd_t *d, dd_ref a, dd_ref b, dd_ref vars) {
+    return guarded(d, &(call_t){.op = OP_APPALL, .bop = bddop_imp, .a = a, .b = b, .c = vars});
+}
+dd_ref dd_restrict(dd_t *d, dd_ref a, dd_ref cube) {
+    return guarded(d, &(call_t){.op = OP_RESTRICT, .a = a, .b = cube});
+}
+
+dd_ref dd_simplify(dd_t *d, dd_ref a, dd_ref care) {
+    return guarded(d, &(call_t){.op = OP_SIMPLIFY, .a = a, .b = care});
+}
+
+/* ---- substitution ---- */
+
+dd_subst_t *dd_subst_new(dd_t *d) {
+    (void)d;
+    dd_subst_t *s = xcalloc(1, sizeof *s);
+    s->pair = bdd_newpair();
+    if (!s->pair) die("dd: BuDDy: no substitution table");
+    return s;
+}
+
+void dd_subst_set(dd_t *d, dd_subst_t *s, uint32_t var, dd_ref f) {
+    (void)d;
+    if (f < 0) die("dd_subst_set: no diagram for variable %u", var);
+    bdd_setbddpair(s->pair, (int)var, f); /* the pair holds its own reference */
+}
+
+dd_ref dd_subst(dd_t *d, dd_ref a, const dd_subst_t *s) {
+    return guarded(d, &(call_t){.op = OP_COMPOSE, .a = a, .pair = s->pair});
+}
+
+void dd_subst_rename(dd_t *d, dd_subst_t *s, uint32_t var, uint32_t to) {
+    (void)d;
+    bdd_setpair(s->pair, (int)var, (int)to);
+}
+
+dd_ref dd_rename(dd_t *d, dd_ref a, const dd_subst_t *s) {
+    return guarded(d, &(call_t){.op = OP_REPLACE, .a = a, .pair = s->pair});
+}
+
+void dd_subst_free(dd_t *d, dd_subst_t *s) {
+    (void)d;
+    if (!s) return;
+    bdd_freepair(s->pair);
+    free(s);
+}
+
+/* ---- sizes and evaluation ---- */
+
+uint64_t dd_nodes(dd_t *d, dd_ref a) {
+    (void)d;
+    return a < 0 ? 0 : (uint64_t)bdd_nodecount(a);
+}
+
+uint64_t dd_nodes_shared(dd_t *d, const dd_ref *a, uint32_t n) {
+    (void)d;
+    BDD *v = xmalloc((n + 1) * sizeof *v);
+    int m = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (a[k] >= 0) v[m++] = a[k];
+    uint64_t c = m ? (uint64_t)bdd_anodecount(v, m) : 0;
+    free(v);
+    return c;
+}
+
+double dd_count(dd_t *d, dd_ref a, dd_ref vars) {
+    (void)d;
+    return a < 0 ? 0 : bdd_satcountset(a, vars);
+}
+
+bool dd_eval(dd_t *d, dd_ref a, const uint8_t *values) {
+    (void)d;
+    while (a > 1)
+        a = values[bdd_var(a)] ? bdd_high(a) : bdd_low(a);
+    return a == 1;
+}
+
+/* ---- order ---- */
+
+void dd_set_order(dd_t *d, const uint32_t *level_var) {
+    int *o = xmalloc(d->n_vars * sizeof *o);
+    for (uint32_t l = 0; l < d->n_vars; l++)
+        o[l] = (int)level_var[l];
+    bdd_clrvarblocks(); /* BuDDy swaps variables only without blocks */
+    d->grouped = false;
+    bdd_setvarorder(o);
+    free(o);
+}
+
+uint32_t dd_level_of(dd_t *d, uint32_t v) {
+    (void)d;
+    return (uint32_t)bdd_var2level((int)v);
+}
+
+void dd_group(dd_t *d, uint32_t first, uint32_t last) {
+    d->grouped = true;
+    bdd_intaddvarblock((int)first, (int)last, BDD_REORDER_FREE);
+}
+
+void dd_reorder(dd_t *d, uint64_t *before, uint64_t *after) {
+    bdd_gbc();
+    *before = (uint64_t)(bdd_getnodenum());
+    if (!d->grouped) { /* BuDDy sifts blocks only */
+        bdd_varblockall();
+        d->grouped = true;
+    }
+    bdd_reorder(BDD_REORDER_SIFT);
+    bdd_gbc();
+    *after = (uint64_t)(bdd_getnodenum());
+}
+
+uint64_t dd_live_nodes(dd_t *d) {
+    (void)d;
+    return (uint64_t)bdd_getnodenum();
+}
+
+/* ---- export ---- */
+
+typedef struct {
+    uint32_t *index; /* BuDDy node -> flat index + 1 (0: not yet) */
+    ddflat_t *out;
+    uint32_t cap;
+} export_t;
+
+static uint32_t export_node(export_t *x, BDD a) {
+    if (a <= 1) return (uint32_t)a;
+    if (x->index[a]) return x->index[a] - 1;
+    /* children first (depth at most the number of variables) */
+    uint32_t lo = export_node(x, bdd_low(a)), hi = export_node(x, bdd_high(a));
+    ddflat_t *f = x->out;
+    if (f->n_nodes == x->cap) {
+        x->cap *= 2;
+        f->nodes = xrealloc(f->nodes, x->cap * sizeof *f->nodes);
+    }
+    f->nodes[f->n_nodes] = (ddnode_t){.var = (uint32_t)bdd_var(a), .lo = lo, .hi = hi};
+    x->index[a] = ++f->n_nodes;
+    return f->n_nodes - 1;
+}
+
+void dd_export(dd_t *d, const dd_ref *roots, uint32_t n, ddflat_t *out) {
+    (void)d;
+    free(out->nodes), free(out->roots);
+    export_t x = {
+        .index = xcalloc((size_t)bdd_getallocnum() + 2, sizeof *x.index), .out = out, .cap = 64};
+    out->nodes = xmalloc(x.cap * sizeof *out->nodes);
+    out->nodes[0] = (ddnode_t){0};
+    out->nodes[1] = (ddnode_t){0};
+    out->n_nodes = 2;
+    out->roots = xmalloc((n + 1) * sizeof *out->roots);
+    out->n_roots = n;
+    for (uint32_t k = 0; k < n; k++)
+        out->roots[k] = roots[k] < 0 ? 0 : export_node(&x, roots[k]);
+    free(x.index);
+}

@@ -1,0 +1,217 @@
+/* Unit tests for logic/bdd (the BuDDy bridge) and logic/ddflat: every operation against
+ * the truth table of small functions, quantifiers, substitution, export to the flat form,
+ * and bounded work (a node limit or a deadline gives DD_NONE and the manager goes on). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "base/clock.h"
+#include "logic/bdd.h"
+#include "logic/ddflat.h"
+
+#define NV 6
+
+static void assign(uint32_t m, uint8_t *v) {
+    for (uint32_t k = 0; k < NV; k++)
+        v[k] = m >> k & 1;
+}
+
+/* f = (x0 ∧ x1) ∨ (¬x2 ∧ x3), g = x0 ⊕ x4 (by ↔ and ¬) */
+static bool f_of(const uint8_t *v) {
+    return (v[0] && v[1]) || (!v[2] && v[3]);
+}
+static bool g_of(const uint8_t *v) {
+    return v[0] != v[4];
+}
+
+static dd_ref make_f(dd_t *d) {
+    dd_ref a = dd_and(d, dd_var(d, 0), dd_var(d, 1));
+    dd_ref b = dd_and(d, dd_nvar(d, 2), dd_var(d, 3));
+    dd_ref f = dd_or(d, a, b);
+    dd_deref(d, a), dd_deref(d, b);
+    return f;
+}
+
+static dd_ref make_g(dd_t *d) {
+    dd_ref e = dd_biimp(d, dd_var(d, 0), dd_var(d, 4));
+    dd_ref g = dd_not(d, e);
+    dd_deref(d, e);
+    return g;
+}
+
+static void test_operations(void **state) {
+    (void)state;
+    char err[200];
+    dd_t *d = dd_new(NV, NULL, err, sizeof err);
+    assert_non_null(d);
+    assert_null(dd_new(NV, NULL, err, sizeof err)); /* one per process */
+    dd_ref f = make_f(d), g = make_g(d);
+    dd_ref fg = dd_and(d, f, g), f_or_g = dd_or(d, f, g), fimp = dd_imp(d, f, g);
+    dd_ref ite = dd_ite(d, dd_var(d, 5), f, g);
+    uint8_t v[NV];
+    for (uint32_t m = 0; m < 1u << NV; m++) {
+        assign(m, v);
+        assert_int_equal(dd_eval(d, f, v), f_of(v));
+        assert_int_equal(dd_eval(d, g, v), g_of(v));
+        assert_int_equal(dd_eval(d, fg, v), f_of(v) && g_of(v));
+        assert_int_equal(dd_eval(d, f_or_g, v), f_of(v) || g_of(v));
+        assert_int_equal(dd_eval(d, fimp, v), !f_of(v) || g_of(v));
+        assert_int_equal(dd_eval(d, ite, v), v[5] ? f_of(v) : g_of(v));
+    }
+    /* ∃x0 f, ∀x0 (f ∨ g), ∃x0 (f ∧ g), ∀x0 (f → g) */
+    uint32_t x0 = 0;
+    dd_ref cube = dd_cube(d, &x0, NULL, 1);
+    dd_ref ex = dd_exists(d, f, cube), all = dd_forall(d, f_or_g, cube);
+    dd_ref rp = dd_and_exists(d, f, g, cube), ra = dd_imp_forall(d, f, g, cube);
+    for (uint32_t m = 0; m < 1u << NV; m++) {
+        assign(m, v);
+        uint8_t a[NV], b[NV];
+        memcpy(a, v, NV), memcpy(b, v, NV);
+        a[0] = 0, b[0] = 1;
+        assert_int_equal(dd_eval(d, ex, v), f_of(a) || f_of(b));
+        assert_int_equal(dd_eval(d, all, v), (f_of(a) || g_of(a)) && (f_of(b) || g_of(b)));
+        assert_int_equal(dd_eval(d, rp, v), (f_of(a) && g_of(a)) || (f_of(b) && g_of(b)));
+        assert_int_equal(dd_eval(d, ra, v), (!f_of(a) || g_of(a)) && (!f_of(b) || g_of(b)));
+    }
+    /* f with x1 := g and x3 := x5, simultaneously; f with x2 fixed to 0 */
+    dd_subst_t *s = dd_subst_new(d);
+    dd_subst_set(d, s, 1, g);
+    dd_subst_set(d, s, 3, dd_var(d, 5));
+    dd_ref sub = dd_subst(d, f, s);
+    dd_subst_t *rn = dd_subst_new(d); /* x0 -> x5, x1 -> x4 in f (x4, x5 not in f) */
+    dd_subst_rename(d, rn, 0, 5);
+    dd_subst_rename(d, rn, 1, 4);
+    dd_ref ren = dd_rename(d, f, rn);
+    uint32_t x2 = 2;
+    bool no = false;
+    dd_ref c2 = dd_cube(d, &x2, &no, 1);
+    dd_ref cof = dd_restrict(d, f, c2);
+    dd_ref simp = dd_simplify(d, f, g); /* f where g holds */
+    for (uint32_t m = 0; m < 1u << NV; m++) {
+        assign(m, v);
+        uint8_t w[NV];
+        memcpy(w, v, NV);
+        w[1] = g_of(v), w[3] = v[5];
+        assert_int_equal(dd_eval(d, sub, v), f_of(w));
+        memcpy(w, v, NV);
+        w[0] = v[5], w[1] = v[4];
+        assert_int_equal(dd_eval(d, ren, v), f_of(w));
+        memcpy(w, v, NV);
+        w[2] = 0;
+        assert_int_equal(dd_eval(d, cof, v), f_of(w));
+        if (g_of(v)) assert_int_equal(dd_eval(d, simp, v), f_of(v));
+    }
+    /* counts: f over x0..x3 has 4 + 4 - 1 = 7 models */
+    uint32_t four[4] = {0, 1, 2, 3};
+    dd_ref c4 = dd_cube(d, four, NULL, 4);
+    assert_true(dd_count(d, f, c4) == 7.0);
+    assert_true(dd_nodes(d, f) >= 4 && dd_nodes(d, DD_TRUE) == 0);
+    /* export: the flat walk agrees with the manager, each variable one bit (x5: either
+     * of two bits in different words) */
+    uint32_t var_bit[NV] = {70, 3, 64, 0, 5, 127}, start[NV + 1] = {0, 1, 2, 3, 4, 5, 7};
+    uint32_t bits[7] = {70, 3, 64, 0, 5, 127, 9};
+    dd_ref roots[3] = {f, DD_FALSE, sub};
+    ddflat_t flat;
+    ddflat_init(&flat);
+    dd_export(d, roots, 3, &flat);
+    ddflat_set_vars(&flat, NV, start, bits);
+    assert_int_equal(flat.n_roots, 3);
+    assert_int_equal(ddflat_size(&flat, 0), dd_nodes(d, f));
+    for (uint32_t m = 0; m < 1u << NV; m++) {
+        assign(m, v);
+        uint64_t words[2] = {0, 0};
+        for (uint32_t k = 0; k < NV; k++)
+            if (v[k]) words[var_bit[k] >> 6] |= 1ull << (var_bit[k] & 63);
+        assert_int_equal(ddflat_eval(&flat, 0, words), f_of(v));
+        assert_false(ddflat_eval(&flat, 1, words));
+        assert_int_equal(ddflat_eval(&flat, 2, words), dd_eval(d, sub, v));
+        if (v[5]) { /* the other bit of x5 alone */
+            words[1] &= ~(1ull << 63), words[0] |= 1ull << 9;
+            assert_int_equal(ddflat_eval(&flat, 2, words), dd_eval(d, sub, v));
+        }
+    }
+    ddflat_fini(&flat);
+    dd_ref all_refs[] = {f,   g,  fg, f_or_g, fimp, ite, cube, ex,
+                         all, rp, ra, sub,    c2,   cof, c4,   simp};
+    for (size_t k = 0; k < sizeof all_refs / sizeof *all_refs; k++)
+        dd_deref(d, all_refs[k]);
+    dd_subst_free(d, s);
+    dd_subst_free(d, rn);
+    dd_free(d);
+}
+
+/* ∧_k x_k ↔ x_{k+n}: 3n nodes when the pairs are adjacent in the order, ~2^(n+1) in the
+ * natural order, where they lie n levels apart. */
+static dd_ref pairs_apart(dd_t *d, uint32_t n) {
+    dd_ref f = DD_TRUE;
+    for (uint32_t k = 0; k < n; k++) {
+        dd_ref e = dd_biimp(d, dd_var(d, k), dd_var(d, k + n));
+        dd_ref t = dd_and(d, f, e);
+        dd_deref(d, e), dd_deref(d, f);
+        f = t;
+    }
+    return f;
+}
+
+static void test_limits(void **state) {
+    (void)state;
+    char err[200];
+    dd_limits_t lim = {.max_nodes = 20000};
+    dd_t *d = dd_new(60, &lim, err, sizeof err);
+    assert_non_null(d);
+    dd_ref small = pairs_apart(d, 8); /* ~512 nodes */
+    assert_true(small >= 0);
+    dd_ref big = pairs_apart(d, 20); /* ~2 million: past the limit */
+    assert_int_equal(big, DD_NONE);
+    assert_string_equal(dd_why(d), "node limit");
+    dd_ref again = pairs_apart(d, 8);
+    assert_int_equal(again, small);
+    assert_int_equal(dd_and(d, DD_NONE, small), DD_NONE);
+    dd_deref(d, small), dd_deref(d, again);
+    dd_free(d);
+
+    lim = (dd_limits_t){.max_nodes = 1u << 22, .deadline = now_seconds() - 1};
+    d = dd_new(60, &lim, err, sizeof err);
+    assert_int_equal(dd_and(d, dd_var(d, 0), dd_var(d, 1)), DD_NONE);
+    assert_string_equal(dd_why(d), "deadline");
+    dd_set_deadline(d, 0);
+    dd_ref x = dd_and(d, dd_var(d, 0), dd_var(d, 1));
+    assert_true(x > 1);
+    dd_deref(d, x);
+    dd_free(d);
+}
+
+/* Sifting finds the interleaved order for x_k ↔ y_k when the variables start apart. */
+static void test_reorder(void **state) {
+    (void)state;
+    char err[200];
+    dd_t *d = dd_new(24, NULL, err, sizeof err);
+    dd_ref f = pairs_apart(d, 12);
+    uint64_t apart = dd_nodes(d, f), before, after;
+    dd_reorder(d, &before, &after);
+    assert_true(dd_nodes(d, f) < apart / 10);
+    assert_true(after < before);
+    uint32_t order[24];
+    for (uint32_t k = 0; k < 12; k++)
+        order[2 * k] = k, order[2 * k + 1] = k + 12;
+    dd_set_order(d, order);
+    assert_int_equal(dd_level_of(d, 12), 1);
+    assert_int_equal(dd_nodes(d, f), 3 * 12);
+    dd_deref(d, f);
+    dd_free(d);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_operations),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_reorder),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
