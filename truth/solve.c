@@ -371,6 +371,56 @@ static void compute_win_in(solve_t *s) {
     }
 }
 
+/* The index of the coalition's part of joint move j (mixed radix over its roles). */
+static uint32_t coalition_part(const solve_t *s, uint32_t id, uint32_t j, uint64_t coalition) {
+    uint32_t part = 0;
+    for (uint32_t r = 0; r < s->n_roles; r++)
+        if (coalition >> r & 1)
+            part = part * s->nmv[(size_t)id * s->n_roles + r] + move_of(s, id, j, r);
+    return part;
+}
+
+/* Some part of the coalition's whose every joint move leads to a state forced within
+ * fewer than i rounds (ok: scratch, one flag per part). */
+static bool forced_here(const solve_t *s, uint32_t v, uint64_t coalition, const uint8_t *out,
+                        uint32_t i, uint8_t *ok) {
+    uint32_t nj = joint_count(s, v), parts = 1;
+    for (uint32_t r = 0; r < s->n_roles; r++)
+        if (coalition >> r & 1) parts *= s->nmv[(size_t)v * s->n_roles + r];
+    memset(ok, 1, parts);
+    for (uint32_t j = 0; j < nj; j++) {
+        uint8_t d = out[s->succ[s->nodes[v].succ + j]];
+        if (d == SOLVE_NONE || d >= i) ok[coalition_part(s, v, j, coalition)] = 0;
+    }
+    for (uint32_t a = 0; a < parts; a++)
+        if (ok[a]) return true;
+    return false;
+}
+
+void solve_force(const solve_t *s, uint64_t coalition, uint32_t role, int v, bool above,
+                 uint8_t *out) {
+    uint32_t nr = s->n_roles, most = 1;
+    memset(out, SOLVE_NONE, s->n);
+    for (uint32_t id = 0; id < s->n; id++) {
+        int g = s->goal[(size_t)id * nr + role];
+        if (s->nodes[id].terminal && g >= 0 && (above ? g >= v : g <= v)) out[id] = 0;
+        uint32_t parts = 1;
+        for (uint32_t r = 0; r < nr && !s->nodes[id].terminal; r++)
+            if (coalition >> r & 1) parts *= s->nmv[(size_t)id * nr + r];
+        if (parts > most) most = parts;
+    }
+    uint8_t *ok = xmalloc(most);
+    for (uint32_t i = 1; i < SOLVE_NONE; i++) {
+        bool changed = false;
+        for (uint32_t id = 0; id < s->n; id++) {
+            if (s->nodes[id].terminal || out[id] != SOLVE_NONE) continue;
+            if (forced_here(s, id, coalition, out, i, ok)) out[id] = (uint8_t)i, changed = true;
+        }
+        if (!changed) break;
+    }
+    free(ok);
+}
+
 /* Is the state one where `mover` moves: the other role's only move is its no-op and the
  * mover's no-op is not legal? */
 static bool moves_here(const solve_t *s, uint32_t v, uint32_t mover, const term_t *noop) {

@@ -53,4 +53,12 @@ uint8_t solve_win_in(const solve_t *s, uint32_t id, uint32_t role);
 uint64_t solve_wmask(const solve_t *s, uint32_t id, uint32_t role);
 int solve_value(const solve_t *s, uint32_t id, uint32_t role);
 
+/* Generalises win_in to any number of roles and any goal condition: out[id] (one per
+ * state) the least number of rounds in which the roles of the bit mask `coalition`,
+ * committing to their joint move first, force a terminal state where role's goal value is
+ * at least v (above) or at most v (not above) whatever the other roles reply; SOLVE_NONE
+ * when they cannot (0: such a terminal state). An undefined goal (-1) meets neither. */
+void solve_force(const solve_t *s, uint64_t coalition, uint32_t role, int v, bool above,
+                 uint8_t *out);
+
 #endif
