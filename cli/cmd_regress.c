@@ -21,7 +21,12 @@ static const char *const regress_help =
     "                   [--steps I] [--no-mutex] [--ground] [--print]\n"
     "                   [--check [--no-z3] [--max-states N]] [--hits N [--hits-seconds S]]\n"
     "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n"
-    "                   [--cost N [--cost-share X] [--engine E]]\n\n"
+    "                   [--cost N [--cost-share X] [--engine E]]\n"
+    "       ggp regress GAME --role R --bdd [--exact] [--values] [--budget SEC] [--steps I]\n"
+    "                   [--image subst|move] [--moves-below] [--no-invariants] [--reorder]\n"
+    "                   [--no-reach]\n"
+    "                   [--nodes N] [--check [--max-states N]]\n"
+    "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
     "(R to move when i is odd); beta_i is the same for the other role. Prints one line per\n"
@@ -101,6 +106,35 @@ static const char *const regress_help =
     "                       hook_share=F\n"
     "  --cost-share X with --cost, the share of a rollout step for the fit line (default "
     "0.2)\n" ENGINE_HELP "                 (--cost needs ground or compiled)\n\n"
+    "With --bdd, backward search on binary decision diagrams over the ground fluents of the\n"
+    "engine's network, for any deterministic game (any number of roles, simultaneous moves):\n"
+    "alpha_i = the states from which R forces goal 100 within i steps (R commits to its\n"
+    "move, the others answer knowing it), alpha_0 = terminal and goal(R, 100); beta_i the\n"
+    "same for the other role of a two-player game, else the others as one coalition\n"
+    "forcing R's least goal. One line per step:\n"
+    "  side=alpha|beta i=I seconds=T nodes=N states=S fixpoint=yes|no complete=yes|no\n"
+    "(nodes: of its decision diagram; states: assignments of the fluents in it; fixpoint:\n"
+    "alpha_i = alpha_{i-1}, every forced win is in it; complete=no: cut by the budget, the\n"
+    "set is the previous step's).\n"
+    "  --exact        the sets W_i of the lifted search instead (two-player turn-taking:\n"
+    "                 the mover alternates, exactly i steps)\n"
+    "  --values       also, for every goal value v of R, the sequences side=lower v=V (R\n"
+    "                 forces goal >= v) and side=upper v=V (the others force R's goal <= v),\n"
+    "                 and the proven bounds of the initial state: bounds lower=L upper=U\n"
+    "  --image I      the pre-image by one substitution of the next-state functions with\n"
+    "                 free move codes (subst, default) or one per joint move (move)\n"
+    "  --moves-below  move codes under the fluents in the variable order (default on top)\n"
+    "  --no-invariants  one variable per fluent (no binary codes for cells whose values are\n"
+    "                 proven mutually exclusive)\n"
+    "  --no-reach     do not keep the sets within the states reachable from the initial\n"
+    "                 one (a forward search, terminal states expanded too, that gets at most\n"
+    "                 40% of the budget)\n"
+    "  --reorder      sift the variable order when the diagrams have doubled\n"
+    "  --nodes N      decision-diagram nodes at most (default 4000000)\n"
+    "  --check, --verify  as above, on every step of every sequence: exact=E is the states\n"
+    "                 the coalition forces within i steps (--exact: W_i), false_pos the\n"
+    "                 hits outside it, misses the states of it not hit, undecided the\n"
+    "                 bounded searches that gave up\n\n"
     "Games that are not two-player turn-taking (one role chooses, the other plays its only\n"
     "move, a no-op), and GDL-II games, are reported as unsupported (exit 3).\n";
 
@@ -370,6 +404,10 @@ int cmd_regress(int argc, char **argv) {
     double verify_seconds = 60, cost_share = 0.2;
     unsigned long long cost = 0;
     engine_kind_t engine = ENGINE_AUTO;
+    bool bdd = false;
+    regress_bdd_opts_t bo = {0};
+    bdds_default_opts(&bo.search);
+    unsigned long long nodes = 0;
     for (int i = 1; i < argc; i++) {
         if (opt_is_help(argv[i])) {
             fputs(regress_help, stdout);
@@ -405,7 +443,29 @@ int cmd_regress(int argc, char **argv) {
             if (!opt_double("--cost-share", v, &cost_share)) return 2;
         } else if (opt_value(argc, argv, &i, "--engine", &v)) {
             if (!opt_engine(v, &engine)) return 2;
-        } else if (!strcmp(argv[i], "--ground"))
+        } else if (opt_value(argc, argv, &i, "--nodes", &v)) {
+            if (!opt_uint("--nodes", v, &nodes) || nodes > 1000000000) return 2;
+        } else if (opt_value(argc, argv, &i, "--image", &v)) {
+            if (strcmp(v, "subst") && strcmp(v, "move")) {
+                fprintf(stderr, "ggp regress: --image: subst or move, not '%s'\n", v);
+                return 2;
+            }
+            bo.search.net.image = strcmp(v, "move") ? BDDNET_SUBST : BDDNET_PER_MOVE;
+        } else if (!strcmp(argv[i], "--bdd"))
+            bdd = true;
+        else if (!strcmp(argv[i], "--exact"))
+            bo.search.mode = BDDS_EXACT;
+        else if (!strcmp(argv[i], "--values"))
+            bo.search.values = true;
+        else if (!strcmp(argv[i], "--moves-below"))
+            bo.search.net.moves_below = true;
+        else if (!strcmp(argv[i], "--no-invariants"))
+            bo.search.net.invariants = false;
+        else if (!strcmp(argv[i], "--reorder"))
+            bo.search.reorder = true;
+        else if (!strcmp(argv[i], "--no-reach"))
+            bo.search.net.reach = false;
+        else if (!strcmp(argv[i], "--ground"))
             ground = true;
         else if (!strcmp(argv[i], "--print"))
             print = true;
@@ -432,6 +492,20 @@ int cmd_regress(int argc, char **argv) {
         fprintf(stderr, "ggp regress: %s has no role '%s'\n", path, role);
         game_free(g);
         return 2;
+    }
+    if (bdd) {
+        bo.search.budget = budget;
+        bo.search.max_steps = (uint32_t)steps;
+        bo.search.net.max_nodes = (uint32_t)nodes;
+        bo.check = check;
+        bo.max_states = (uint32_t)max_states;
+        bo.verify = (uint32_t)verify;
+        bo.seed = seed;
+        bo.verify_nodes = verify_nodes;
+        bo.verify_seconds = verify_seconds;
+        int rc = regress_bdd(g, (uint32_t)ri, &bo);
+        game_free(g);
+        return rc;
     }
     /* the interpreter: backward search reads the rules as written (--cost makes an engine
      * of its own) */

@@ -24,6 +24,17 @@ int cmd_accuracy(int argc, char **argv);
 int regress_cost(game_t *g, uint32_t role, double budget, regress_t *rg, engine_kind_t kind,
                  uint32_t playouts, double share);
 int cmd_belief(int argc, char **argv);
+/* ggp regress --bdd (cmd_regress_bdd.c): the exit code (0, 3 unsupported, 4 wrong). */
+#include "regress/bddsearch.h"
+typedef struct {
+    bdds_opts_t search;
+    bool check;
+    uint32_t max_states;
+    uint32_t verify; /* random matches (0: no --verify) */
+    unsigned long long seed, verify_nodes;
+    double verify_seconds;
+} regress_bdd_opts_t;
+int regress_bdd(game_t *g, uint32_t role, const regress_bdd_opts_t *o);
 
 /* Shared option helpers: true when argv[*i] is name, taking its value into *value. */
 #include <stdbool.h>

@@ -198,6 +198,24 @@ if "$GGP" --help 2>&1 | grep -q regress; then
         [ "$(grep -c '^hits .* states=1 ' "$tmp/out")" -eq 6 ] && ok ||
         bad "regress --hits-seconds: not one state per formula: $(grep '^hits' "$tmp/out" | head -2)"
     run 2 "$GGP" regress "$TTT" --role xplayer --hits 3 --hits-seconds x
+    # --bdd: decision diagrams, any deterministic game; tic-tac-toe solved (the bounds of
+    # the initial state meet at the draw), every step checked against the solver
+    run 0 "$GGP" regress "$TTT" --role xplayer --bdd --values --budget 0 --check &&
+        expect out "^side=alpha i=3 seconds=[0-9.]+ nodes=[0-9]+ fixpoint=no complete=yes$" \
+            "regress --bdd: one line per step" &&
+        expect out "^side=beta i=[0-9]+ .*fixpoint=yes complete=yes$" "regress --bdd: fixpoint" &&
+        expect out "^bounds state=initial lower=50 upper=50$" "regress --bdd: tic-tac-toe solved" &&
+        expect out "^check side=upper v=50 i=5 states=5478 " "regress --bdd --check"
+    grep -E '^check .*(false_pos=[1-9]|late=[1-9]|misses=[1-9])' "$tmp/out" &&
+        bad "regress --bdd --check: a wrong set" || ok
+    run 0 "$GGP" regress "$GAMES/simultaneous.kif" --role 0 --bdd --budget 0 --verify 5 &&
+        expect out "^verify side=beta i=2 states=[1-9][0-9]* .*false_pos=0 " \
+            "regress --bdd: simultaneous moves, verified"
+    run 3 "$GGP" regress "$GAMES/lightsout.kif" --role 0 --bdd --budget 0 --exact &&
+        expect err "unsupported by backward search: .*two roles" "regress --bdd --exact: one role"
+    run 3 "$GGP" regress "$GAMES/guess.kif" --role 0 --bdd --budget 1 &&
+        expect err "unsupported by symbolic backward search: GDL-II" "regress --bdd: GDL-II game"
+    run 2 "$GGP" regress "$TTT" --role xplayer --bdd --image x
 fi
 # ---- regress: end ----
 

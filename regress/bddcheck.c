@@ -1,0 +1,247 @@
+/* Checking the symbolic sequences against ground truth: see bddcheck.h. */
+#include "regress/bddcheck.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/rng.h"
+#include "base/util.h"
+#include "engine/fluents.h"
+#include "truth/bounded.h"
+#include "truth/force.h"
+#include "truth/solve.h"
+
+#define MAX_PLIES 10000
+
+struct bddcheck {
+    engine_t *e;
+    term_t noop[2];
+    bool has_noop;
+    uint32_t n, cap, n_words;
+    uint64_t *words; /* n states of n_words each */
+    uint8_t *term;   /* per state: terminal */
+    int8_t *goal;    /* per state and role: the goal value (terminal states) */
+    uint32_t n_roles;
+    eng_state_t **state; /* sample: the engine states */
+    uint32_t matches;
+    solve_t *solve; /* solver mode */
+    uint8_t *force; /* solve_force of the last goal asked */
+    force_goal_t force_goal;
+    bool have_force;
+    force_t *fs;       /* sample mode, BDDS_WITHIN */
+    bounded_t *bd;     /* sample mode, BDDS_EXACT */
+    struct seen *seen; /* while sampling */
+};
+
+/* A state: its words, whether it is terminal, its goals (the sets say nothing about
+ * terminal states: there the goals decide). */
+static void add_state(bddcheck_t *c, const eng_state_t *s) {
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 256;
+        c->words = xrealloc(c->words, (size_t)c->cap * c->n_words * sizeof *c->words);
+        c->state = xrealloc(c->state, c->cap * sizeof *c->state);
+        c->term = xrealloc(c->term, c->cap);
+        c->goal = xrealloc(c->goal, (size_t)c->cap * c->n_roles);
+    }
+    memcpy(c->words + (size_t)c->n * c->n_words, engine_state_words(s),
+           c->n_words * sizeof(uint64_t));
+    c->term[c->n] = engine_terminal(c->e, s);
+    for (uint32_t r = 0; r < c->n_roles; r++)
+        c->goal[(size_t)c->n * c->n_roles + r] =
+            (int8_t)(c->term[c->n] ? engine_goal_value(c->e, s, r) : -1);
+    c->state[c->n++] = NULL;
+}
+
+static bddcheck_t *check_new(engine_t *e, const term_t *noop) {
+    bddcheck_t *c = xcalloc(1, sizeof *c);
+    c->e = e;
+    c->n_roles = engine_game(e)->n_roles;
+    term_t *bits;
+    c->n_words = (engine_fluent_bits(e, &bits) + 63) / 64;
+    free(bits);
+    if (noop) c->noop[0] = noop[0], c->noop[1] = noop[1], c->has_noop = true;
+    return c;
+}
+
+bddcheck_t *bddcheck_solve(engine_t *e, const term_t *noop, uint32_t max_states, char *err,
+                           size_t errlen) {
+    bddcheck_t *c = check_new(e, noop);
+    c->solve = solve_new(e, max_states, err, errlen);
+    if (!c->solve || !c->n_words) {
+        if (c->solve) snprintf(err, errlen, "the engine has no bitset states");
+        bddcheck_free(c);
+        return NULL;
+    }
+    solve_rounds(c->solve, noop);
+    eng_state_t *s = engine_state_new(e);
+    for (uint32_t id = 0; id < solve_count(c->solve); id++) {
+        engine_state_set(e, s, solve_state(c->solve, id));
+        add_state(c, s);
+    }
+    engine_state_free(s);
+    return c;
+}
+
+/* ---- random matches ---- */
+
+typedef struct seen {
+    uint32_t *slot; /* state index + 1, by hash */
+    uint32_t cap;
+} seen_t;
+
+static bool seen_add(bddcheck_t *c, seen_t *h, const eng_state_t *s) {
+    if (2 * (c->n + 1) > h->cap) {
+        uint32_t cap = h->cap ? 2 * h->cap : 1024;
+        uint32_t *slot = xcalloc(cap, sizeof *slot);
+        for (uint32_t k = 0; k < c->n; k++) {
+            uint32_t j = (uint32_t)engine_state_hash(c->state[k]) & (cap - 1);
+            while (slot[j])
+                j = (j + 1) & (cap - 1);
+            slot[j] = k + 1;
+        }
+        free(h->slot);
+        h->slot = slot, h->cap = cap;
+    }
+    uint32_t j = (uint32_t)engine_state_hash(s) & (h->cap - 1);
+    for (; h->slot[j]; j = (j + 1) & (h->cap - 1))
+        if (engine_state_equal(c->state[h->slot[j] - 1], s)) return false;
+    h->slot[j] = c->n + 1;
+    add_state(c, s);
+    c->state[c->n - 1] = engine_state_new(c->e);
+    engine_state_copy(c->state[c->n - 1], s);
+    return true;
+}
+
+static engine_walk_next_t visit(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
+    (void)e, (void)ply;
+    bddcheck_t *c = ctx;
+    seen_add(c, c->seen, s);
+    return ENGINE_WALK_ON;
+}
+
+bddcheck_t *bddcheck_sample(engine_t *e, const term_t *noop, uint32_t matches, uint64_t seed,
+                            double deadline) {
+    bddcheck_t *c = check_new(e, noop);
+    c->fs = force_new(e);
+    if (noop) c->bd = bounded_new(e, noop);
+    seen_t h = {0};
+    c->seen = &h;
+    splitmix_t rng = {seed};
+    engine_walk_t w = {.matches = matches,
+                       .max_plies = MAX_PLIES,
+                       .deadline = deadline,
+                       .terminal = true,
+                       .canonical = true};
+    c->matches = engine_walk(e, &rng, &w, visit, c).matches;
+    c->seen = NULL;
+    free(h.slot);
+    return c;
+}
+
+uint32_t bddcheck_matches(const bddcheck_t *c) {
+    return c->matches;
+}
+uint32_t bddcheck_states(const bddcheck_t *c) {
+    return c->n;
+}
+
+void bddcheck_free(bddcheck_t *c) {
+    if (!c) return;
+    for (uint32_t k = 0; k < c->n; k++)
+        engine_state_free(c->state[k]);
+    free(c->state), free(c->words), free(c->force), free(c->term), free(c->goal);
+    solve_free(c->solve);
+    force_free(c->fs);
+    bounded_free(c->bd);
+    free(c);
+}
+
+/* ---- the checks ---- */
+
+static force_goal_t goal_of(const bdds_seq_t *q) {
+    return (force_goal_t){.coalition = q->coalition, .role = q->role, .v = q->v, .above = q->above};
+}
+
+static const uint8_t *solver_force(bddcheck_t *c, const bdds_seq_t *q) {
+    force_goal_t g = goal_of(q);
+    const force_goal_t *o = &c->force_goal;
+    if (c->have_force && o->coalition == g.coalition && o->role == g.role && o->v == g.v &&
+        o->above == g.above)
+        return c->force;
+    c->force = xrealloc(c->force, c->n + 1);
+    solve_force(c->solve, g.coalition, g.role, g.v, g.above, c->force);
+    c->force_goal = g, c->have_force = true;
+    return c->force;
+}
+
+/* Is state k in the reference set of step i (the exact solver)? *late: a hit there would
+ * be late (BDDS_EXACT). */
+static bool solver_in(bddcheck_t *c, const bddsearch_t *bs, const bdds_seq_t *q, uint32_t k,
+                      uint32_t i, bool *late) {
+    if (bddsearch_mode(bs) == BDDS_EXACT) {
+        *late = solve_win_in(c->solve, k, q->role) > i;
+        return i < 64 && (solve_wmask(c->solve, k, q->role) >> i & 1);
+    }
+    uint8_t d = solver_force(c, q)[k];
+    *late = d == SOLVE_NONE || d > i;
+    return !*late;
+}
+
+/* The same by the bounded search: 1, 0 or unknown. */
+static int bounded_in(bddcheck_t *c, const bddsearch_t *bs, const bdds_seq_t *q, uint32_t k,
+                      uint32_t i, const bddcheck_opts_t *o) {
+    if (bddsearch_mode(bs) == BDDS_EXACT) {
+        if (!c->bd) return BOUNDED_UNKNOWN;
+        state_t terms;
+        state_init(&terms);
+        engine_state_terms(c->e, c->state[k], &terms);
+        int v = bounded_in_w(c->bd, &terms, q->role, i, o->max_nodes, o->deadline);
+        state_fini(&terms);
+        return v == BOUNDED_UNKNOWN ? FORCE_UNKNOWN : v;
+    }
+    force_goal_t g = goal_of(q);
+    return force_within(c->fs, c->state[k], &g, i, o->max_nodes, o->deadline);
+}
+
+/* A terminal state is in every step of WITHIN when its goal meets the target, in W_0 only
+ * when its goal is 100 (EXACT). */
+static bool terminal_in(const bddcheck_t *c, const bddsearch_t *bs, const bdds_seq_t *q, uint32_t k,
+                        uint32_t i) {
+    int g = c->goal[(size_t)k * c->n_roles + q->role];
+    bool met = g >= 0 && (q->above ? g >= q->v : g <= q->v);
+    return bddsearch_mode(bs) == BDDS_EXACT ? i == 0 && met : met;
+}
+
+void bddcheck_step(bddcheck_t *c, const bddsearch_t *bs, uint32_t seq, uint32_t i,
+                   const bddcheck_opts_t *o, bddcheck_row_t *out) {
+    double t0 = now_seconds();
+    memset(out, 0, sizeof *out);
+    const bdds_seq_t *q = bddsearch_seq(bs, seq);
+    bool complete = bddsearch_step(bs, seq, i)->complete;
+    for (uint32_t k = 0; k < c->n; k++) {
+        if (o && o->deadline > 0 && now_seconds() > o->deadline) break;
+        out->states++;
+        bool hit = c->term[k] ? terminal_in(c, bs, q, k, i)
+                              : bddsearch_holds(bs, seq, i, c->words + (size_t)k * c->n_words);
+        bool late = false;
+        out->hits += hit;
+        int in;
+        if (c->solve)
+            in = solver_in(c, bs, q, k, i, &late);
+        else if (hit || (o && o->misses && complete))
+            in = bounded_in(c, bs, q, k, i, o);
+        else
+            continue;
+        if (in == FORCE_UNKNOWN) {
+            out->undecided++;
+            continue;
+        }
+        out->exact += in;
+        if (hit && !in && !out->false_pos++) out->first_false = k;
+        if (hit && late) out->late++;
+        if (!hit && in) out->misses++;
+    }
+    out->seconds = now_seconds() - t0;
+}

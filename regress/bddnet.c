@@ -1,0 +1,1221 @@
+/* The ground network as decision diagrams: see bddnet.h. */
+#include "regress/bddnet.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/util.h"
+
+#define MAX_MASKS 8 /* coalitions cached (a run uses two or three) */
+
+typedef struct {
+    uint64_t mask;
+    dd_ref legal, cube; /* ∧ of the roles' legal relations, their move variables */
+} coalition_t;
+
+/* A joint move some state allows, or (SUBST) all of them at once with the move codes free:
+ * what the successor is. */
+typedef struct {
+    dd_ref code;       /* the joint move's codes (SUBST: true) */
+    dd_subst_t *subst; /* the state variables := their next functions fixed to this move
+                          (SUBST: NULL, the network's) */
+    dd_ref *legal;     /* per role: legal(r, its move) over the state (SUBST: unused) */
+    uint32_t *move;    /* per role: the move index */
+    dd_ref term;       /* the successor is terminal */
+    dd_ref **goal;     /* per role and goal item: it holds at the successor */
+    dd_ref *target;    /* per target: terminal and the target's goal at the successor */
+} joint_t;
+
+typedef struct {
+    uint32_t role;
+    int v;
+    bool above;
+} target_t;
+
+typedef struct {
+    uint32_t first, n; /* fluents sorted[first .. first + n) */
+    bool coded;        /* binary code (proven mutually exclusive) */
+    uint32_t var, n_vars;
+} group_t;
+
+typedef struct {
+    dd_ref *v;     /* per node (DD_NONE: not evaluated) */
+    uint8_t *need; /* per node */
+    bool at_next;  /* values at the successor (else at the state) */
+} eval_t;
+
+struct bddnet {
+    const gnet_t *net;
+    const term_store_t *ts;
+    bddnet_opts_t o;
+    dd_t *d;
+    /* the layout, fixed once the candidates are proven */
+    uint32_t *sorted; /* fluents in variable order */
+    group_t *groups;
+    uint32_t n_groups, n_coded;
+    bool *cand;              /* per group: a mutual-exclusion candidate still standing */
+    uint32_t *fgroup, *fpos; /* per fluent: its group, its place in it */
+    uint32_t n_vars, n_roles;
+    uint32_t stride; /* 2: each state variable has its successor copy right below it */
+    uint32_t *var_start, *var_fluent; /* state variable -> the fluents that set it */
+    uint32_t *mbits, **mvars;
+    uint32_t *pos;                            /* node -> its place in the network's order */
+    uint8_t *implies_terminal, *restrictable; /* per node, per rule */
+    eval_t cur;                               /* the network at the state, while building */
+    /* diagrams */
+    dd_ref *fluent;         /* per fluent, over the variables */
+    dd_ref *mcube;          /* per role: its move variables */
+    dd_ref state_vars, inv; /* inv: valid codes, and reachable when computed */
+    dd_ref **legal;         /* per role and move, over the state */
+    dd_ref *legal_rel;      /* per role, over the state and its move code */
+    dd_ref *next;           /* per fluent, over the state and the move codes */
+    int **values;           /* per role: distinct numeric goal values */
+    uint32_t *n_values;
+    dd_ref *moves_here; /* per role, made on demand (DD_NONE: not yet) */
+    dd_subst_t *subst;  /* the state variables := their next functions */
+    joint_t *joints;    /* PER_MOVE: the joint moves some state allows; SUBST: one, all */
+    uint32_t n_joints;
+    target_t *targets;
+    uint32_t n_targets;
+    dd_ref reach; /* the states reachable (ignoring terminal), or true when not computed */
+    uint32_t reach_layers;
+    double reach_seconds;
+    coalition_t masks[MAX_MASKS];
+    uint32_t n_masks;
+    double seconds;
+};
+
+void bddnet_default_opts(bddnet_opts_t *o) {
+    *o = (bddnet_opts_t){.image = BDDNET_PER_MOVE, .invariants = true};
+}
+
+static void deref_all(dd_t *d, dd_ref *a, uint32_t n) {
+    for (uint32_t k = 0; a && k < n; k++)
+        dd_deref(d, a[k]);
+    free(a);
+}
+
+/* ---- groups of fluents, in board order ---- */
+
+/* The sort key of a term: numbers zero-padded so that they sort by value. */
+static void term_key(const term_store_t *ts, term_t t, strbuf_t *sb) {
+    int n = term_number(ts, t);
+    if (n >= 0) {
+        sb_printf(sb, "%010d", n);
+        return;
+    }
+    sb_puts(sb, term_sym_name(ts, term_sym(ts, t)));
+    for (uint32_t i = 0; i < term_arity(ts, t); i++) {
+        sb_putc(sb, ' ');
+        term_key(ts, term_arg(ts, t, i), sb);
+    }
+}
+
+typedef struct {
+    char *key, *group; /* the whole key, the key without the last argument */
+    uint32_t f;
+} fkey_t;
+
+static int cmp_fkey(const void *a, const void *b) {
+    const fkey_t *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->f > y->f) - (x->f < y->f);
+}
+
+static fkey_t *fluent_keys(const bddnet_t *bn) {
+    const gnet_t *net = bn->net;
+    fkey_t *k = xmalloc((net->n_fluents + 1) * sizeof *k);
+    strbuf_t sb;
+    sb_init(&sb);
+    for (uint32_t f = 0; f < net->n_fluents; f++) {
+        term_t t = net->fluent_term[f];
+        uint32_t n = term_arity(bn->ts, t);
+        sb_clear(&sb);
+        sb_printf(&sb, "%s/%u", term_sym_name(bn->ts, term_sym(bn->ts, t)), n);
+        for (uint32_t i = 0; i + 1 < n; i++) {
+            sb_putc(&sb, ' ');
+            term_key(bn->ts, term_arg(bn->ts, t, i), &sb);
+        }
+        k[f].group = xstrdup(sb_str(&sb));
+        if (n) {
+            sb_putc(&sb, ' ');
+            term_key(bn->ts, term_arg(bn->ts, t, n - 1), &sb);
+        }
+        k[f].key = xstrdup(sb_str(&sb));
+        k[f].f = f;
+    }
+    sb_fini(&sb);
+    qsort(k, net->n_fluents, sizeof *k, cmp_fkey);
+    return k;
+}
+
+static bool in_init(const gnet_t *net, uint32_t f) {
+    for (uint32_t i = 0; i < net->n_init; i++)
+        if (net->init[i] == f) return true;
+    return false;
+}
+
+/* The groups; candidates: two or more values, at most one of them initially. */
+static void make_groups(bddnet_t *bn) {
+    const gnet_t *net = bn->net;
+    uint32_t nf = net->n_fluents;
+    fkey_t *k = fluent_keys(bn);
+    bn->sorted = xmalloc((nf + 1) * sizeof *bn->sorted);
+    bn->groups = xcalloc(nf + 1, sizeof *bn->groups);
+    bn->fgroup = xmalloc((nf + 1) * sizeof *bn->fgroup);
+    bn->fpos = xmalloc((nf + 1) * sizeof *bn->fpos);
+    for (uint32_t i = 0; i < nf; i++) {
+        bn->sorted[i] = k[i].f;
+        if (!i || strcmp(k[i].group, k[i - 1].group)) bn->groups[bn->n_groups++].first = i;
+        group_t *g = &bn->groups[bn->n_groups - 1];
+        bn->fgroup[k[i].f] = bn->n_groups - 1, bn->fpos[k[i].f] = g->n++;
+    }
+    for (uint32_t i = 0; i < nf; i++)
+        free(k[i].key), free(k[i].group);
+    free(k);
+    bn->cand = xcalloc(bn->n_groups + 1, sizeof *bn->cand);
+    for (uint32_t g = 0; g < bn->n_groups && bn->o.invariants; g++) {
+        uint32_t init = 0;
+        for (uint32_t i = 0; i < bn->groups[g].n; i++)
+            init += in_init(net, bn->sorted[bn->groups[g].first + i]);
+        bn->cand[g] = bn->groups[g].n > 1 && init <= 1;
+    }
+}
+
+static uint32_t code_bits(uint32_t values) {
+    uint32_t b = 0;
+    while ((1u << b) < values + 1)
+        b++;
+    return b;
+}
+
+static uint32_t gr_first_var(const bddnet_t *bn) {
+    return bn->n_groups ? bn->groups[0].var : 0;
+}
+
+/* Variables, levels in this order: the move codes (on top or below), then per group its
+ * code bits or its fluents. var_fluent: which fluents set each state variable. */
+static void make_vars(bddnet_t *bn) {
+    const gnet_t *net = bn->net;
+    uint32_t nm = 0, ns = 0;
+    bn->n_roles = net->n_roles;
+    bn->mbits = xcalloc(bn->n_roles + 1, sizeof *bn->mbits);
+    bn->mvars = xcalloc(bn->n_roles + 1, sizeof *bn->mvars);
+    for (uint32_t r = 0; r < bn->n_roles; r++)
+        nm += bn->mbits[r] = code_bits(net->n_moves[r] - (net->n_moves[r] > 0));
+    bn->n_coded = 0;
+    bn->stride = bn->o.reach ? 2 : 1;
+    for (uint32_t g = 0; g < bn->n_groups; g++) {
+        group_t *gr = &bn->groups[g];
+        gr->coded = bn->cand[g];
+        gr->n_vars = gr->coded ? code_bits(gr->n) : gr->n;
+        gr->var = (bn->o.moves_below ? 0 : nm) + ns;
+        ns += gr->n_vars * bn->stride;
+        bn->n_coded += gr->coded;
+    }
+    bn->n_vars = ns + nm;
+    uint32_t next_move = bn->o.moves_below ? ns : 0;
+    for (uint32_t r = 0; r < bn->n_roles; r++) {
+        bn->mvars[r] = xmalloc((bn->mbits[r] + 1) * sizeof **bn->mvars);
+        for (uint32_t b = 0; b < bn->mbits[r]; b++)
+            bn->mvars[r][b] = next_move++;
+    }
+    uint32_t total = 0;
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        for (uint32_t i = 0; i < bn->groups[g].n; i++)
+            total += bn->groups[g].coded ? (uint32_t)__builtin_popcount(i + 1) : 1;
+    bn->var_start = xcalloc(bn->n_vars + 2, sizeof *bn->var_start);
+    bn->var_fluent = xmalloc((total + 1) * sizeof *bn->var_fluent);
+    uint32_t n = 0;
+    uint32_t v = 0;
+    for (; v < gr_first_var(bn); v++) /* move codes on top */
+        bn->var_start[v] = 0;
+    for (uint32_t g = 0; g < bn->n_groups; g++) {
+        const group_t *gr = &bn->groups[g];
+        for (uint32_t b = 0; b < gr->n_vars; b++, v++) {
+            bn->var_start[v] = n;
+            for (uint32_t i = 0; i < gr->n; i++)
+                if (gr->coded ? (i + 1) >> b & 1 : i == b)
+                    bn->var_fluent[n++] = bn->sorted[gr->first + i];
+            if (bn->stride == 2) bn->var_start[++v] = n; /* its successor copy: no fluent */
+        }
+    }
+    for (; v <= bn->n_vars; v++) /* move codes below, and the end */
+        bn->var_start[v] = n;
+}
+
+/* Each group's variables move together when reordering, and each role's move code. */
+static void make_blocks(bddnet_t *bn) {
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        dd_group(bn->d, bn->groups[g].var,
+                 bn->groups[g].var + bn->groups[g].n_vars * bn->stride - 1);
+    for (uint32_t r = 0; r < bn->n_roles; r++)
+        if (bn->mbits[r]) dd_group(bn->d, bn->mvars[r][0], bn->mvars[r][bn->mbits[r] - 1]);
+}
+
+static void free_layout(bddnet_t *bn) {
+    for (uint32_t r = 0; bn->mvars && r < bn->n_roles; r++)
+        free(bn->mvars[r]);
+    free(bn->mvars), free(bn->mbits), free(bn->var_start), free(bn->var_fluent);
+    bn->mvars = NULL, bn->mbits = NULL, bn->var_start = NULL, bn->var_fluent = NULL;
+}
+
+/* ---- the network's nodes ---- */
+
+/* The code c in the variables vars[0 .. n) (bit b in vars[b]). */
+static dd_ref code_cube(bddnet_t *bn, const uint32_t *vars, uint32_t n, uint32_t c) {
+    bool *vals = xmalloc((n + 1) * sizeof *vals);
+    for (uint32_t b = 0; b < n; b++)
+        vals[b] = c >> b & 1;
+    dd_ref r = dd_cube(bn->d, vars, vals, n);
+    free(vals);
+    return r;
+}
+
+static dd_ref move_code(bddnet_t *bn, uint32_t r, uint32_t k) {
+    return code_cube(bn, bn->mvars[r], bn->mbits[r], k);
+}
+
+static dd_ref group_code(bddnet_t *bn, const group_t *gr, uint32_t c) {
+    uint32_t *vars = xmalloc((gr->n_vars + 1) * sizeof *vars);
+    for (uint32_t b = 0; b < gr->n_vars; b++)
+        vars[b] = gr->var + b * bn->stride;
+    dd_ref r = code_cube(bn, vars, gr->n_vars, c);
+    free(vars);
+    return r;
+}
+
+/* Each fluent as a diagram: its variable, or its value of its group's code. */
+static void make_fluents(bddnet_t *bn) {
+    uint32_t nf = bn->net->n_fluents;
+    bn->fluent = xmalloc((nf + 1) * sizeof *bn->fluent);
+    for (uint32_t f = 0; f < nf; f++) {
+        const group_t *gr = &bn->groups[bn->fgroup[f]];
+        bn->fluent[f] = gr->coded ? group_code(bn, gr, bn->fpos[f] + 1)
+                                  : dd_var(bn->d, gr->var + bn->fpos[f] * bn->stride);
+    }
+}
+
+/* ---- the network evaluated: at the state (legal, next) and at its successor (terminal,
+ * goals) ----
+ *
+ * The sets describe non-terminal states only, so terminal and the goals are needed only on
+ * the successor y = next(x, m) of a non-terminal state x. There a rule of a node that implies
+ * terminal (terminal itself, and down the rules with a single positive literal: (line red)
+ * in connect four) has a false body at x; its value at y is restricted by ¬body(x) (still
+ * exact for every non-terminal x), which leaves what the move changes: "the move completes
+ * this line" instead of "this line, now or after the move". Without it the successor's
+ * terminal is as large as the exponential diagram of "some line on the board". */
+
+static dd_ref lit_value(bddnet_t *bn, const eval_t *ev, uint32_t lit) {
+    dd_ref v = ev->v[lit >> 1];
+    return lit & 1 ? dd_not(bn->d, v) : dd_dup(bn->d, v);
+}
+
+static dd_ref rule_and(bddnet_t *bn, const eval_t *ev, uint32_t r) {
+    const gnet_t *net = bn->net;
+    dd_ref all = DD_TRUE;
+    for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1] && all > 0; l++) {
+        dd_ref x = lit_value(bn, ev, net->lits[l]);
+        dd_ref t = dd_and(bn->d, all, x);
+        dd_deref(bn->d, x), dd_deref(bn->d, all);
+        all = t;
+    }
+    return all;
+}
+
+/* Rule r's value at the successor, and ¬body at the state when its body implies terminal
+ * and reads no such node itself. (A conjunction, not Coudert and Madre's restrict: that
+ * picks values freely where body holds, and the OR of many rules then carries their
+ * choices, "some line already on the board" again.) */
+static dd_ref rule_next(bddnet_t *bn, const eval_t *ev, uint32_t r, bool implies) {
+    dd_ref f = rule_and(bn, ev, r);
+    if (!implies || !bn->restrictable[r] || f <= 0) return f;
+    dd_ref body = rule_and(bn, &bn->cur, r), care = dd_not(bn->d, body);
+    dd_ref g = dd_and(bn->d, f, care);
+    dd_deref(bn->d, body), dd_deref(bn->d, care), dd_deref(bn->d, f);
+    return g;
+}
+
+/* The OR of the rules of order position i. */
+static dd_ref eval_node(bddnet_t *bn, const eval_t *ev, uint32_t i) {
+    const gnet_t *net = bn->net;
+    dd_t *d = bn->d;
+    bool implies = ev->at_next && bn->implies_terminal[net->order[i]];
+    dd_ref any = DD_FALSE;
+    for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1] && any != DD_NONE; r++) {
+        dd_ref all = ev->at_next ? rule_next(bn, ev, r, implies) : rule_and(bn, ev, r);
+        dd_ref t = dd_or(d, any, all);
+        dd_deref(d, all), dd_deref(d, any);
+        any = t;
+    }
+    return any;
+}
+
+/* A block's needed nodes; a cyclic block from false again until nothing changes (the
+ * recursion is positive, so this is the least fixpoint). */
+static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
+    const gnet_t *net = bn->net;
+    bool any = false;
+    for (uint32_t i = b->first; i < b->first + b->n; i++)
+        any = any || ev->need[net->order[i]];
+    if (!any) return true;
+    for (uint32_t i = b->first; i < b->first + b->n; i++)
+        if (ev->v[net->order[i]] == DD_NONE) ev->v[net->order[i]] = DD_FALSE;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = b->first; i < b->first + b->n; i++) {
+            uint32_t n = net->order[i];
+            if (!b->cyclic && !ev->need[n]) continue;
+            dd_ref v = eval_node(bn, ev, i);
+            if (v == DD_NONE) return false;
+            if (v != ev->v[n]) changed = b->cyclic;
+            dd_deref(bn->d, ev->v[n]);
+            ev->v[n] = v;
+        }
+    }
+    return true;
+}
+
+/* Marks the nodes the roots read, through the rules (iteratively). */
+static void mark(const bddnet_t *bn, uint8_t *need, uint32_t root, uint32_t *stack) {
+    const gnet_t *net = bn->net;
+    if (root == GNET_NONE || need[root]) return;
+    uint32_t sp = 0;
+    need[root] = 1;
+    stack[sp++] = root;
+    while (sp) {
+        uint32_t n = stack[--sp], i = bn->pos[n];
+        if (net->kind[n] != GNODE_DERIVED) continue;
+        for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++)
+            for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++) {
+                uint32_t m = net->lits[l] >> 1;
+                if (!need[m]) need[m] = 1, stack[sp++] = m;
+            }
+    }
+}
+
+/* implies_terminal: terminal and the nodes that are the single positive literal of a rule
+ * of one; restrictable: the rules of those whose literals read none of them (their bodies
+ * are evaluated at the state). */
+static void find_implying(bddnet_t *bn) {
+    const gnet_t *net = bn->net;
+    bn->implies_terminal = xcalloc(net->n_nodes + 1, 1);
+    bn->restrictable = xcalloc(net->n_rules + 1, 1);
+    if (net->terminal == GNET_NONE || net->kind[net->terminal] != GNODE_DERIVED) return;
+    bn->implies_terminal[net->terminal] = 1;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = 0; i < net->n_order; i++) {
+            if (!bn->implies_terminal[net->order[i]]) continue;
+            for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++) {
+                uint32_t lit = net->lits[net->lit_start[r]], m = lit >> 1;
+                if (net->lit_start[r + 1] - net->lit_start[r] == 1 && !(lit & 1) &&
+                    net->kind[m] == GNODE_DERIVED && !bn->implies_terminal[m])
+                    bn->implies_terminal[m] = 1, changed = true;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < net->n_order; i++) {
+        if (!bn->implies_terminal[net->order[i]]) continue;
+        for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++) {
+            bool reads = false;
+            for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++)
+                reads = reads || bn->implies_terminal[net->lits[l] >> 1];
+            bn->restrictable[r] = !reads;
+        }
+    }
+}
+
+static void eval_init(const bddnet_t *bn, eval_t *ev, bool at_next) {
+    uint32_t n = bn->net->n_nodes;
+    ev->v = xmalloc((n + 1) * sizeof *ev->v);
+    for (uint32_t k = 0; k < n; k++)
+        ev->v[k] = DD_NONE;
+    ev->need = xcalloc(n + 1, 1);
+    ev->at_next = at_next;
+}
+
+static void eval_fini(bddnet_t *bn, eval_t *ev) {
+    for (uint32_t k = 0; ev->v && k < bn->net->n_nodes; k++)
+        if (ev->v[k] != DD_NONE) dd_deref(bn->d, ev->v[k]);
+    free(ev->v), free(ev->need);
+    ev->v = NULL, ev->need = NULL;
+}
+
+/* The inputs: fluents (at the state, or at the successor given by their next functions)
+ * and move codes; then every needed block in order. */
+static bool eval_network(bddnet_t *bn, eval_t *ev, const dd_ref *next) {
+    const gnet_t *net = bn->net;
+    for (uint32_t n = 0; n < net->n_nodes; n++) {
+        if (net->kind[n] == GNODE_FLUENT)
+            ev->v[n] = dd_dup(bn->d, next ? next[net->input[n]] : bn->fluent[net->input[n]]);
+        else if (net->kind[n] != GNODE_DERIVED)
+            ev->v[n] = net->kind[n] == GNODE_TRUE ? DD_TRUE : DD_FALSE;
+    }
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        for (uint32_t k = 0; k < net->n_moves[r]; k++)
+            if (net->move_node[r][k] != GNET_NONE) {
+                dd_deref(bn->d, ev->v[net->move_node[r][k]]);
+                ev->v[net->move_node[r][k]] = move_code(bn, r, k);
+            }
+    for (uint32_t b = 0; b < net->n_blocks; b++)
+        if (!eval_block(bn, ev, &net->blocks[b])) return false;
+    return true;
+}
+
+static dd_ref node_value(bddnet_t *bn, const eval_t *ev, uint32_t node) {
+    return node == GNET_NONE ? DD_FALSE : dd_dup(bn->d, ev->v[node]);
+}
+
+static int cmp_int(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static void keep_legal(bddnet_t *bn, uint32_t r) {
+    const gnet_t *net = bn->net;
+    dd_t *d = bn->d;
+    bn->moves_here[r] = DD_NONE;
+    bn->mcube[r] = dd_cube(d, bn->mvars[r], NULL, bn->mbits[r]);
+    bn->legal[r] = xmalloc((net->n_moves[r] + 1) * sizeof **bn->legal);
+    dd_ref rel = DD_FALSE;
+    for (uint32_t k = 0; k < net->n_moves[r]; k++) {
+        bn->legal[r][k] = node_value(bn, &bn->cur, net->legal_node[r][k]);
+        dd_ref code = move_code(bn, r, k), both = dd_and(d, code, bn->legal[r][k]);
+        dd_ref t = dd_or(d, rel, both);
+        dd_deref(d, code), dd_deref(d, both), dd_deref(d, rel);
+        rel = t;
+    }
+    bn->legal_rel[r] = rel;
+}
+
+/* The role's distinct numeric goal values, ascending. */
+static void keep_values(bddnet_t *bn, uint32_t r) {
+    const gnet_t *net = bn->net;
+    bn->values[r] = xmalloc((net->n_goals[r] + 1) * sizeof **bn->values);
+    for (uint32_t k = 0; k < net->n_goals[r]; k++) {
+        int v = net->goals[r][k].value;
+        bool seen = v < 0;
+        for (uint32_t j = 0; j < bn->n_values[r] && !seen; j++)
+            seen = bn->values[r][j] == v;
+        if (!seen) bn->values[r][bn->n_values[r]++] = v;
+    }
+    qsort(bn->values[r], bn->n_values[r], sizeof **bn->values, cmp_int);
+}
+
+/* The next value of state variable v: its fluent's next function, or for a bit of a code
+ * the OR of the next functions of the values whose code has that bit. */
+static dd_ref next_of_var(bddnet_t *bn, uint32_t v) {
+    dd_ref any = DD_FALSE;
+    for (uint32_t k = bn->var_start[v]; k < bn->var_start[v + 1]; k++) {
+        dd_ref t = dd_or(bn->d, any, bn->next[bn->var_fluent[k]]);
+        dd_deref(bn->d, any);
+        any = t;
+    }
+    return any;
+}
+
+/* The assignments that are states: every code at most its group's size. */
+static dd_ref valid_codes(bddnet_t *bn) {
+    dd_ref all = DD_TRUE;
+    for (uint32_t g = 0; g < bn->n_groups; g++) {
+        const group_t *gr = &bn->groups[g];
+        if (!gr->coded || gr->n + 1 == 1u << gr->n_vars) continue;
+        dd_ref any = DD_FALSE;
+        for (uint32_t c = 0; c <= gr->n; c++) {
+            dd_ref x = group_code(bn, gr, c), t = dd_or(bn->d, any, x);
+            dd_deref(bn->d, x), dd_deref(bn->d, any);
+            any = t;
+        }
+        dd_ref t = dd_and(bn->d, all, any);
+        dd_deref(bn->d, any), dd_deref(bn->d, all);
+        all = t;
+    }
+    return all;
+}
+
+/* At the state: legal and next (and the bodies of the restricted rules). */
+static bool eval_current(bddnet_t *bn) {
+    const gnet_t *net = bn->net;
+    eval_init(bn, &bn->cur, false);
+    uint32_t *stack = xmalloc((net->n_nodes + 1) * sizeof *stack);
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        mark(bn, bn->cur.need, net->next_node[f], stack);
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        for (uint32_t k = 0; k < net->n_moves[r]; k++)
+            mark(bn, bn->cur.need, net->legal_node[r][k], stack);
+    for (uint32_t r = 0; r < net->n_rules; r++)
+        if (bn->restrictable[r])
+            for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++)
+                mark(bn, bn->cur.need, net->lits[l] >> 1, stack);
+    free(stack);
+    if (!eval_network(bn, &bn->cur, NULL)) return false;
+    bn->next = xmalloc((net->n_fluents + 1) * sizeof *bn->next);
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        bn->next[f] = node_value(bn, &bn->cur, net->next_node[f]);
+    return true;
+}
+
+/* At the successor of joint move jm (its next functions, fixed to it): terminal and the
+ * goals. */
+static bool eval_successor(bddnet_t *bn, joint_t *jm) {
+    const gnet_t *net = bn->net;
+    dd_t *d = bn->d;
+    eval_t nx;
+    eval_init(bn, &nx, true);
+    uint32_t *stack = xmalloc((net->n_nodes + 1) * sizeof *stack);
+    mark(bn, nx.need, net->terminal, stack);
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        for (uint32_t k = 0; k < net->n_goals[r]; k++)
+            mark(bn, nx.need, net->goals[r][k].node, stack);
+    free(stack);
+    dd_ref *inputs = xmalloc((net->n_fluents + 1) * sizeof *inputs);
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        inputs[f] = dd_restrict(d, bn->next[f], jm->code);
+    bool ok = eval_network(bn, &nx, inputs);
+    deref_all(d, inputs, net->n_fluents);
+    jm->goal = xcalloc(net->n_roles + 1, sizeof *jm->goal);
+    if (ok) {
+        jm->term = node_value(bn, &nx, net->terminal);
+        ok = jm->term >= 0;
+        for (uint32_t r = 0; r < net->n_roles; r++) {
+            jm->goal[r] = xmalloc((net->n_goals[r] + 1) * sizeof **jm->goal);
+            for (uint32_t k = 0; k < net->n_goals[r]; k++)
+                jm->goal[r][k] = node_value(bn, &nx, net->goals[r][k].node);
+        }
+    }
+    eval_fini(bn, &nx);
+    return ok;
+}
+
+static void alloc_roles(bddnet_t *bn) {
+    uint32_t nr = bn->net->n_roles;
+    bn->legal = xcalloc(nr + 1, sizeof *bn->legal);
+    bn->legal_rel = xcalloc(nr + 1, sizeof *bn->legal_rel);
+    bn->mcube = xcalloc(nr + 1, sizeof *bn->mcube);
+    bn->values = xcalloc(nr + 1, sizeof *bn->values);
+    bn->n_values = xcalloc(nr + 1, sizeof *bn->n_values);
+    bn->moves_here = xmalloc((nr + 1) * sizeof *bn->moves_here);
+    for (uint32_t r = 0; r < nr; r++)
+        bn->moves_here[r] = DD_NONE;
+}
+
+/* The substitution of the next functions, the state variables' cube, the valid codes. */
+static void keep_transition(bddnet_t *bn) {
+    dd_t *d = bn->d;
+    uint32_t *sv = xmalloc((bn->n_vars + 1) * sizeof *sv), ns = 0;
+    bn->subst = dd_subst_new(d);
+    for (uint32_t v = 0; v < bn->n_vars; v++) {
+        if (bn->var_start[v] == bn->var_start[v + 1]) continue; /* a move code */
+        sv[ns++] = v;
+        dd_ref nx = next_of_var(bn, v);
+        dd_subst_set(d, bn->subst, v, nx < 0 ? DD_FALSE : nx);
+        dd_deref(d, nx);
+    }
+    bn->state_vars = dd_cube(d, sv, NULL, ns);
+    free(sv);
+    bn->inv = valid_codes(bn);
+}
+
+/* Did any output at the state give up (the limits)? */
+static bool outputs_ok(const bddnet_t *bn) {
+    const gnet_t *net = bn->net;
+    bool ok = bn->state_vars >= 0 && bn->inv >= 0;
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        ok = ok && bn->next[f] >= 0;
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        ok = ok && bn->legal_rel[r] >= 0 && bn->mcube[r] >= 0;
+    return ok;
+}
+
+/* ---- mutual exclusion, proven by induction ---- */
+
+/* At most one of the group's next functions holds. */
+static dd_ref at_most_one_next(bddnet_t *bn, const group_t *gr) {
+    dd_t *d = bn->d;
+    dd_ref none = DD_TRUE, one = DD_FALSE;
+    for (uint32_t i = 0; i < gr->n; i++) {
+        dd_ref x = bn->next[bn->sorted[gr->first + i]], nx = dd_not(d, x);
+        dd_ref a = dd_and(d, one, nx), b = dd_and(d, none, x), one2 = dd_or(d, a, b);
+        dd_ref none2 = dd_and(d, none, nx);
+        dd_deref(d, nx), dd_deref(d, a), dd_deref(d, b), dd_deref(d, one), dd_deref(d, none);
+        one = one2, none = none2;
+    }
+    dd_ref r = dd_or(d, none, one);
+    dd_deref(d, none), dd_deref(d, one);
+    return r;
+}
+
+/* The encoding assumes the coded groups exclusive in every state it describes; it is
+ * inductive when no such state with a legal joint move makes two values of a coded group
+ * true next (the initial state has at most one: a candidate's condition). Terminal states
+ * are not excluded (their diagram is not made): a stronger claim, still sound.
+ * Drops the groups that break; returns how many, -1 past the limits. */
+static int drop_broken(bddnet_t *bn) {
+    dd_t *d = bn->d;
+    dd_ref ctx = dd_dup(d, bn->inv), t;
+    for (uint32_t r = 0; r < bn->n_roles; r++) {
+        t = dd_and(d, ctx, bn->legal_rel[r]);
+        dd_deref(d, ctx);
+        ctx = t;
+    }
+    int dropped = ctx < 0 ? -1 : 0;
+    for (uint32_t g = 0; g < bn->n_groups && dropped >= 0; g++) {
+        if (!bn->groups[g].coded) continue;
+        dd_ref ok = at_most_one_next(bn, &bn->groups[g]), bad = dd_not(d, ok);
+        dd_ref broken = dd_and(d, ctx, bad);
+        if (broken < 0) dropped = -1;
+        if (broken > 0) bn->cand[g] = false, dropped++;
+        dd_deref(d, ok), dd_deref(d, bad), dd_deref(d, broken);
+    }
+    dd_deref(d, ctx);
+    return dropped;
+}
+
+/* ---- joint moves ---- */
+
+static void free_joints(bddnet_t *bn);
+
+static joint_t *new_joint(bddnet_t *bn) {
+    joint_t *jm = &bn->joints[bn->n_joints++];
+    jm->legal = xcalloc(bn->n_roles + 1, sizeof *jm->legal);
+    jm->move = xcalloc(bn->n_roles + 1, sizeof *jm->move);
+    return jm;
+}
+
+/* A joint move some state allows: its legality per role, the next functions fixed to it,
+ * the successor's terminal and goals. */
+static bool add_joint(bddnet_t *bn, const uint32_t *k, dd_ref code) {
+    dd_t *d = bn->d;
+    joint_t *jm = new_joint(bn);
+    jm->code = dd_dup(d, code);
+    jm->subst = dd_subst_new(d);
+    for (uint32_t r = 0; r < bn->n_roles; r++)
+        jm->move[r] = k[r], jm->legal[r] = dd_dup(d, bn->legal[r][k[r]]);
+    bool ok = true;
+    for (uint32_t v = 0; v < bn->n_vars && ok; v++) {
+        if (bn->var_start[v] == bn->var_start[v + 1]) continue;
+        dd_ref nx = next_of_var(bn, v), fixed = dd_restrict(d, nx, code);
+        ok = fixed >= 0;
+        if (ok) dd_subst_set(d, jm->subst, v, fixed);
+        dd_deref(d, nx), dd_deref(d, fixed);
+    }
+    return ok;
+}
+
+/* The joint moves some state allows, role by role from the first, a partial joint move
+ * dropped as soon as no state allows it (turn-taking: the mover's moves with the others'
+ * no-ops, not the whole product); false when more than the cap are found. */
+typedef struct {
+    uint32_t *k;
+    uint64_t found, cap;
+    bool ok;
+} joints_dfs_t;
+
+static void joints_from(bddnet_t *bn, joints_dfs_t *s, uint32_t r, dd_ref both, dd_ref code) {
+    dd_t *d = bn->d;
+    if (r == bn->n_roles) {
+        if (++s->found <= s->cap) s->ok = add_joint(bn, s->k, code);
+        return;
+    }
+    for (uint32_t m = 0; m < bn->net->n_moves[r] && s->ok && s->found <= s->cap; m++) {
+        s->k[r] = m;
+        dd_ref t = dd_and(d, both, bn->legal[r][m]), c = move_code(bn, r, m);
+        dd_ref u = dd_and(d, code, c);
+        s->ok = t >= 0 && u >= 0;
+        if (s->ok && t != DD_FALSE) joints_from(bn, s, r + 1, t, u);
+        dd_deref(d, t), dd_deref(d, c), dd_deref(d, u);
+    }
+}
+
+static bool per_move(bddnet_t *bn, bool *ok) {
+    joints_dfs_t s = {.k = xcalloc(bn->n_roles + 1, sizeof *s.k),
+                      .cap = bn->o.max_per_move ? bn->o.max_per_move : 4096,
+                      .ok = true};
+    bn->joints = xcalloc(s.cap + 1, sizeof *bn->joints);
+    joints_from(bn, &s, 0, bn->inv, DD_TRUE);
+    free(s.k);
+    *ok = s.ok;
+    if (s.found <= s.cap || !s.ok) return true;
+    free_joints(bn); /* too many: SUBST */
+    return false;
+}
+
+/* SUBST: one pseudo joint move, the move codes free. */
+static bool all_moves(bddnet_t *bn) {
+    bn->joints = xcalloc(2, sizeof *bn->joints);
+    joint_t *jm = new_joint(bn);
+    jm->code = DD_TRUE;
+    return true;
+}
+
+static bool make_joints(bddnet_t *bn) {
+    bool ok = true;
+    if (bn->o.image == BDDNET_PER_MOVE && per_move(bn, &ok)) return ok;
+    bn->o.image = BDDNET_SUBST;
+    return all_moves(bn);
+}
+
+static void free_joints(bddnet_t *bn) {
+    dd_t *d = bn->d;
+    for (uint32_t j = 0; j < bn->n_joints; j++) {
+        joint_t *jm = &bn->joints[j];
+        dd_deref(d, jm->code), dd_deref(d, jm->term);
+        dd_subst_free(d, jm->subst);
+        deref_all(d, jm->legal, bn->n_roles);
+        for (uint32_t r = 0; jm->goal && r < bn->n_roles; r++)
+            deref_all(d, jm->goal[r], jm->goal[r] ? bn->net->n_goals[r] : 0);
+        deref_all(d, jm->target, bn->n_targets);
+        free(jm->goal), free(jm->move);
+    }
+    free(bn->joints);
+    bn->joints = NULL, bn->n_joints = 0;
+}
+
+/* ---- the states reachable, ignoring terminal ----
+ *
+ * Forward breadth-first search from the initial state over every legal joint move, terminal
+ * states expanded too (their successors only add states: still a superset of the reachable
+ * ones, and a much smaller diagram than the exact set, which in connect four would hold
+ * "no line yet"). The sets are kept within it: no junk (floating pieces, wrong counts). The
+ * successor copies of the state variables serve the images. */
+
+static dd_ref joint_relation(bddnet_t *bn, const joint_t *jm) {
+    dd_t *d = bn->d;
+    dd_ref rel = DD_TRUE;
+    for (uint32_t r = 0; r < bn->n_roles; r++) {
+        dd_ref t = dd_and(d, rel, jm->subst ? jm->legal[r] : bn->legal_rel[r]);
+        dd_deref(d, rel);
+        rel = t;
+    }
+    for (uint32_t v = 0; v < bn->n_vars && rel > 0; v++) {
+        if (bn->var_start[v] == bn->var_start[v + 1]) continue;
+        dd_ref nx = next_of_var(bn, v), f = dd_restrict(d, nx, jm->code);
+        dd_ref eq = dd_biimp(d, dd_var(d, v + 1), f), t = dd_and(d, rel, eq);
+        dd_deref(d, nx), dd_deref(d, f), dd_deref(d, eq), dd_deref(d, rel);
+        rel = t;
+    }
+    return rel;
+}
+
+static dd_ref initial_state(bddnet_t *bn) {
+    dd_t *d = bn->d;
+    dd_ref s = DD_TRUE;
+    for (uint32_t f = 0; f < bn->net->n_fluents; f++) {
+        dd_ref lit = in_init(bn->net, f) ? dd_dup(d, bn->fluent[f]) : dd_not(d, bn->fluent[f]);
+        dd_ref t = dd_and(d, s, lit);
+        dd_deref(d, lit), dd_deref(d, s);
+        s = t;
+    }
+    return s;
+}
+
+/* The successors of F under every joint move. */
+static dd_ref image(bddnet_t *bn, dd_ref f, const dd_ref *rel, dd_ref quant,
+                    const dd_subst_t *back) {
+    dd_t *d = bn->d;
+    dd_ref all = DD_FALSE;
+    for (uint32_t j = 0; j < bn->n_joints && all >= 0; j++) {
+        dd_ref primed = dd_and_exists(d, f, rel[j], quant), img = dd_rename(d, primed, back);
+        dd_ref t = dd_or(d, all, img);
+        dd_deref(d, primed), dd_deref(d, img), dd_deref(d, all);
+        all = t;
+    }
+    return all;
+}
+
+/* Layer by layer until no new state; DD_NONE past the deadline. */
+static dd_ref reach_from(bddnet_t *bn, const dd_ref *rel, dd_ref quant, const dd_subst_t *back) {
+    dd_t *d = bn->d;
+    dd_ref r = initial_state(bn), front = dd_dup(d, r);
+    while (front > 0) {
+        dd_ref next = image(bn, front, rel, quant, back), nr = dd_not(d, r);
+        dd_ref fresh = dd_and(d, next, nr), t = dd_or(d, r, fresh);
+        dd_deref(d, next), dd_deref(d, nr), dd_deref(d, front), dd_deref(d, r);
+        front = fresh, r = t;
+        bn->reach_layers++;
+    }
+    if (front < 0) dd_deref(d, r), r = DD_NONE;
+    return r;
+}
+
+/* Within the deadline of opts.reach_deadline, else no restriction. */
+static void compute_reach(bddnet_t *bn) {
+    dd_t *d = bn->d;
+    double t0 = now_seconds();
+    bn->reach = DD_TRUE;
+    if (!bn->o.reach) return;
+    dd_set_deadline(d, bn->o.reach_deadline);
+    dd_ref *rel = xcalloc(bn->n_joints + 1, sizeof *rel);
+    for (uint32_t j = 0; j < bn->n_joints; j++)
+        rel[j] = joint_relation(bn, &bn->joints[j]);
+    uint32_t *qv = xmalloc((bn->n_vars + 1) * sizeof *qv), nq = 0;
+    dd_subst_t *back = dd_subst_new(d);
+    for (uint32_t v = 0; v < bn->n_vars; v++) {
+        bool state = bn->var_start[v] != bn->var_start[v + 1];
+        bool code = !state && !(bn->stride == 2 && v && bn->var_start[v - 1] != bn->var_start[v]);
+        if (state) dd_subst_rename(d, back, v + 1, v);
+        if (state || (code && bn->o.image == BDDNET_SUBST)) qv[nq++] = v;
+    }
+    dd_ref quant = dd_cube(d, qv, NULL, nq);
+    dd_ref r = reach_from(bn, rel, quant, back);
+    dd_set_deadline(d, bn->o.deadline);
+    if (r >= 0) {
+        dd_ref t = dd_and(d, bn->inv, r);
+        if (t >= 0) dd_deref(d, bn->inv), bn->inv = t, bn->reach = dd_dup(d, r);
+        dd_deref(d, r);
+    }
+    dd_deref(d, quant);
+    dd_subst_free(d, back);
+    deref_all(d, rel, bn->n_joints);
+    free(qv);
+    dd_set_deadline(d, bn->o.deadline);
+    bn->reach_seconds = now_seconds() - t0;
+}
+
+/* ---- building ---- */
+
+/* Everything made from the network's diagrams (a rebuild starts again from here). */
+static void free_outputs(bddnet_t *bn) {
+    const gnet_t *net = bn->net;
+    dd_t *d = bn->d;
+    free_joints(bn);
+    for (uint32_t m = 0; m < bn->n_masks; m++)
+        dd_deref(d, bn->masks[m].legal), dd_deref(d, bn->masks[m].cube);
+    bn->n_masks = 0;
+    for (uint32_t r = 0; bn->legal && r < net->n_roles; r++) {
+        deref_all(d, bn->legal[r], bn->legal[r] ? net->n_moves[r] : 0);
+        dd_deref(d, bn->legal_rel[r]), dd_deref(d, bn->mcube[r]);
+        if (bn->moves_here[r] != DD_NONE) dd_deref(d, bn->moves_here[r]);
+        free(bn->values[r]);
+    }
+    deref_all(d, bn->next, bn->next ? net->n_fluents : 0);
+    deref_all(d, bn->fluent, bn->fluent ? net->n_fluents : 0);
+    dd_deref(d, bn->state_vars), dd_deref(d, bn->inv), dd_deref(d, bn->reach);
+    dd_subst_free(d, bn->subst);
+    free(bn->legal), free(bn->legal_rel), free(bn->values), free(bn->n_values);
+    free(bn->moves_here), free(bn->mcube);
+    eval_fini(bn, &bn->cur);
+    bn->legal = NULL, bn->legal_rel = NULL, bn->values = NULL, bn->n_values = NULL;
+    bn->moves_here = NULL, bn->mcube = NULL, bn->next = NULL, bn->fluent = NULL;
+    bn->subst = NULL;
+    bn->state_vars = bn->inv = bn->reach = DD_FALSE;
+}
+
+/* One attempt with the current candidates: 1 done, 0 some candidate broke (dropped),
+ * -1 past the limits. */
+static int attempt(bddnet_t *bn, char *err, size_t errlen) {
+    make_vars(bn);
+    dd_limits_t lim = {.max_nodes = bn->o.max_nodes, .deadline = bn->o.deadline};
+    bn->d = dd_new(bn->n_vars, &lim, err, errlen);
+    if (!bn->d) return -1;
+    make_blocks(bn);
+    make_fluents(bn);
+    alloc_roles(bn);
+    bool ok = eval_current(bn);
+    if (ok) {
+        for (uint32_t r = 0; r < bn->n_roles; r++)
+            keep_legal(bn, r), keep_values(bn, r);
+        keep_transition(bn);
+    }
+    if (!ok || !outputs_ok(bn)) {
+        snprintf(err, errlen, "the network's decision diagrams: %s", dd_why(bn->d));
+        return -1;
+    }
+    int dropped = drop_broken(bn);
+    if (dropped < 0) snprintf(err, errlen, "the invariants: %s", dd_why(bn->d));
+    if (dropped) return dropped < 0 ? -1 : 0;
+    ok = make_joints(bn);
+    if (ok) compute_reach(bn);
+    for (uint32_t j = 0; j < bn->n_joints && ok; j++)
+        ok = eval_successor(bn, &bn->joints[j]);
+    eval_fini(bn, &bn->cur);
+    if (!ok) {
+        snprintf(err, errlen, "the successors' terminal and goals: %s", dd_why(bn->d));
+        return -1;
+    }
+    return 1;
+}
+
+bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opts_t *o, char *err,
+                     size_t errlen) {
+    double t0 = now_seconds();
+    bddnet_t *bn = xcalloc(1, sizeof *bn);
+    bn->net = net, bn->ts = ts;
+    if (o)
+        bn->o = *o;
+    else
+        bddnet_default_opts(&bn->o);
+    make_groups(bn);
+    bn->pos = xmalloc((net->n_nodes + 1) * sizeof *bn->pos);
+    for (uint32_t i = 0; i < net->n_order; i++)
+        bn->pos[net->order[i]] = i;
+    find_implying(bn);
+    for (;;) {
+        int a = attempt(bn, err, errlen);
+        if (a > 0) break;
+        if (a < 0) {
+            bddnet_free(bn);
+            return NULL;
+        }
+        free_outputs(bn); /* again with fewer candidates: a new layout */
+        dd_free(bn->d);
+        bn->d = NULL;
+        free_layout(bn);
+    }
+    bn->seconds = now_seconds() - t0;
+    return bn;
+}
+
+void bddnet_free(bddnet_t *bn) {
+    if (!bn) return;
+    if (bn->d) {
+        free_outputs(bn);
+        dd_free(bn->d);
+    }
+    free_layout(bn);
+    free(bn->sorted), free(bn->groups), free(bn->cand), free(bn->fgroup), free(bn->fpos);
+    free(bn->pos), free(bn->implies_terminal), free(bn->restrictable), free(bn->targets);
+    free(bn);
+}
+
+/* ---- queries ---- */
+
+dd_t *bddnet_dd(bddnet_t *bn) {
+    return bn->d;
+}
+const gnet_t *bddnet_net(const bddnet_t *bn) {
+    return bn->net;
+}
+double bddnet_seconds(const bddnet_t *bn) {
+    return bn->seconds;
+}
+dd_ref bddnet_fluent(const bddnet_t *bn, uint32_t f) {
+    return bn->fluent[f];
+}
+uint32_t bddnet_var_fluents(const bddnet_t *bn, uint32_t v, const uint32_t **fluents) {
+    *fluents = bn->var_fluent + bn->var_start[v];
+    return bn->var_start[v + 1] - bn->var_start[v];
+}
+void bddnet_flat_vars(const bddnet_t *bn, ddflat_t *f) {
+    ddflat_set_vars(f, bn->n_vars, bn->var_start, bn->var_fluent); /* fluent f is bit f */
+}
+uint32_t bddnet_reach_layers(const bddnet_t *bn, double *seconds) {
+    *seconds = bn->reach_seconds;
+    return bn->reach != DD_TRUE ? bn->reach_layers : 0;
+}
+bddnet_image_t bddnet_image(const bddnet_t *bn) {
+    return bn->o.image;
+}
+dd_ref bddnet_state_vars(const bddnet_t *bn) {
+    return bn->state_vars;
+}
+dd_ref bddnet_invariant(const bddnet_t *bn) {
+    return bn->inv;
+}
+uint32_t bddnet_mutex_groups(const bddnet_t *bn) {
+    return bn->n_coded;
+}
+uint32_t bddnet_values(const bddnet_t *bn, uint32_t role, const int **values) {
+    *values = bn->values[role];
+    return bn->n_values[role];
+}
+
+/* Some numeric goal of the role in (lo, hi] holds at the successor of jm. */
+static dd_ref goal_between(bddnet_t *bn, const joint_t *jm, uint32_t role, int lo, int hi) {
+    const gnet_t *net = bn->net;
+    dd_ref any = DD_FALSE;
+    for (uint32_t k = 0; k < net->n_goals[role]; k++) {
+        int w = net->goals[role][k].value;
+        if (w < 0 || w <= lo || w > hi) continue;
+        dd_ref x = dd_or(bn->d, any, jm->goal[role][k]);
+        dd_deref(bn->d, any);
+        any = x;
+    }
+    return any;
+}
+
+/* Terminal and the goal condition at the successor of jm. The role's value is the highest
+ * numeric goal that holds (engine_goal_value): at least v when some goal >= v holds; at
+ * most v when some numeric goal holds and none above v. */
+static dd_ref joint_target(bddnet_t *bn, const joint_t *jm, const target_t *t) {
+    dd_t *d = bn->d;
+    dd_ref g;
+    if (t->above) {
+        g = goal_between(bn, jm, t->role, t->v - 1, INT32_MAX);
+    } else {
+        dd_ref any = goal_between(bn, jm, t->role, -1, INT32_MAX);
+        dd_ref over = goal_between(bn, jm, t->role, t->v, INT32_MAX), no = dd_not(d, over);
+        g = dd_and(d, any, no);
+        dd_deref(d, any), dd_deref(d, over), dd_deref(d, no);
+    }
+    dd_ref r = dd_and(d, g, jm->term);
+    dd_deref(d, g);
+    return r;
+}
+
+uint32_t bddnet_target(bddnet_t *bn, uint32_t role, int v, bool above) {
+    for (uint32_t t = 0; t < bn->n_targets; t++)
+        if (bn->targets[t].role == role && bn->targets[t].v == v && bn->targets[t].above == above)
+            return t;
+    uint32_t t = bn->n_targets++;
+    bn->targets = xrealloc(bn->targets, bn->n_targets * sizeof *bn->targets);
+    bn->targets[t] = (target_t){.role = role, .v = v, .above = above};
+    for (uint32_t j = 0; j < bn->n_joints; j++) {
+        joint_t *jm = &bn->joints[j];
+        jm->target = xrealloc(jm->target, bn->n_targets * sizeof *jm->target);
+        jm->target[t] = joint_target(bn, jm, &bn->targets[t]);
+    }
+    return t;
+}
+
+bool bddnet_same_target(const bddnet_t *bn, uint32_t a, uint32_t b) {
+    for (uint32_t j = 0; j < bn->n_joints; j++)
+        if (bn->joints[j].target[a] != bn->joints[j].target[b]) return false;
+    return true;
+}
+
+/* ---- the strong pre-image ---- */
+
+static const coalition_t *coalition(bddnet_t *bn, uint64_t mask) {
+    for (uint32_t m = 0; m < bn->n_masks; m++)
+        if (bn->masks[m].mask == mask) return &bn->masks[m];
+    dd_t *d = bn->d;
+    dd_ref legal = DD_TRUE, cube = DD_TRUE;
+    for (uint32_t r = 0; r < bn->n_roles; r++) {
+        if (!(mask >> r & 1)) continue;
+        dd_ref a = dd_and(d, legal, bn->legal_rel[r]), b = dd_and(d, cube, bn->mcube[r]);
+        dd_deref(d, legal), dd_deref(d, cube);
+        legal = a, cube = b;
+    }
+    if (legal < 0 || cube < 0 || bn->n_masks == MAX_MASKS) {
+        dd_deref(d, legal), dd_deref(d, cube);
+        return NULL;
+    }
+    bn->masks[bn->n_masks] = (coalition_t){.mask = mask, .legal = legal, .cube = cube};
+    return &bn->masks[bn->n_masks++];
+}
+
+/* The successor of jm in: terminal and in the target, or not terminal and in S. */
+static dd_ref joint_in(bddnet_t *bn, const joint_t *jm, dd_ref s, uint32_t target) {
+    dd_t *d = bn->d;
+    dd_ref tg = target == BDDNET_NO_TARGET ? DD_FALSE : jm->target[target];
+    if (s == DD_FALSE) return dd_dup(d, tg);
+    dd_ref sub = dd_subst(d, s, jm->subst ? jm->subst : bn->subst), nt = dd_not(d, jm->term);
+    dd_ref in = dd_and(d, nt, sub), r = dd_or(d, tg, in);
+    dd_deref(d, sub), dd_deref(d, nt), dd_deref(d, in);
+    return r;
+}
+
+/* SUBST: ∃ P's move code (legal ∧ ∀ O's move code (legal → successor in)). */
+static dd_ref pre_subst(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p) {
+    dd_t *d = bn->d;
+    uint64_t all = bn->n_roles >= 64 ? ~0ull : (1ull << bn->n_roles) - 1;
+    const coalition_t *cp = coalition(bn, p & all), *co = coalition(bn, ~p & all);
+    if (!cp || !co) return DD_NONE;
+    dd_ref in = joint_in(bn, &bn->joints[0], s, target);
+    dd_ref x = dd_imp_forall(d, co->legal, in, co->cube);
+    dd_deref(d, in);
+    dd_ref y = dd_and_exists(d, cp->legal, x, cp->cube);
+    dd_deref(d, x);
+    return y;
+}
+
+/* the legal moves of the roles in mask, in joint move j, as one diagram */
+static dd_ref joint_legal(bddnet_t *bn, const joint_t *jm, uint64_t mask) {
+    dd_ref l = DD_TRUE;
+    for (uint32_t r = 0; r < bn->n_roles; r++) {
+        if (!(mask >> r & 1)) continue;
+        dd_ref t = dd_and(bn->d, l, jm->legal[r]);
+        dd_deref(bn->d, l);
+        l = t;
+    }
+    return l;
+}
+
+static bool same_moves(const bddnet_t *bn, const joint_t *a, const joint_t *b, uint64_t mask) {
+    for (uint32_t r = 0; r < bn->n_roles; r++)
+        if ((mask >> r & 1) && a->move[r] != b->move[r]) return false;
+    return true;
+}
+
+/* PER_MOVE: ∨ over P's joint moves a (the first joint move of each) of legal(a) ∧ ∧ over
+ * the joint moves b extending a of (legal(b) → successor of b in). The joint moves no state
+ * allows are left out: where legal(a) holds, legal(b) is false for them. */
+static dd_ref pre_per_move(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p) {
+    dd_t *d = bn->d;
+    dd_ref any = DD_FALSE;
+    for (uint32_t a = 0; a < bn->n_joints && any >= 0; a++) {
+        bool first = true;
+        for (uint32_t e = 0; e < a && first; e++)
+            first = !same_moves(bn, &bn->joints[e], &bn->joints[a], p);
+        if (!first) continue;
+        dd_ref all = joint_legal(bn, &bn->joints[a], p);
+        for (uint32_t b = a; b < bn->n_joints && all > 0; b++) {
+            if (!same_moves(bn, &bn->joints[a], &bn->joints[b], p)) continue;
+            dd_ref lb = joint_legal(bn, &bn->joints[b], ~p);
+            dd_ref in = joint_in(bn, &bn->joints[b], s, target), imp = dd_imp(d, lb, in);
+            dd_ref t = dd_and(d, all, imp);
+            dd_deref(d, lb), dd_deref(d, in), dd_deref(d, imp), dd_deref(d, all);
+            all = t;
+        }
+        dd_ref t = dd_or(d, any, all);
+        dd_deref(d, all), dd_deref(d, any);
+        any = t;
+    }
+    return any;
+}
+
+dd_ref bddnet_pre(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p) {
+    dd_t *d = bn->d;
+    dd_ref y = bn->o.image == BDDNET_PER_MOVE ? pre_per_move(bn, s, target, p)
+                                              : pre_subst(bn, s, target, p);
+    dd_ref r = dd_and(d, y, bn->inv);
+    dd_deref(d, y);
+    return r;
+}
+
+/* ---- turn-taking ---- */
+
+static uint32_t move_index(const gnet_t *net, uint32_t r, term_t m) {
+    for (uint32_t k = 0; k < net->n_moves[r]; k++)
+        if (net->move_term[r][k] == m) return k;
+    return UINT32_MAX;
+}
+
+/* only the no-op is legal for role r (which may be absent: then never) */
+static dd_ref only_noop(bddnet_t *bn, uint32_t r, uint32_t noop) {
+    if (noop == UINT32_MAX) return DD_FALSE;
+    dd_ref x = dd_dup(bn->d, bn->legal[r][noop]);
+    for (uint32_t k = 0; k < bn->net->n_moves[r]; k++) {
+        if (k == noop) continue;
+        dd_ref no = dd_not(bn->d, bn->legal[r][k]), t = dd_and(bn->d, x, no);
+        dd_deref(bn->d, no), dd_deref(bn->d, x);
+        x = t;
+    }
+    return x;
+}
+
+dd_ref bddnet_moves_here(bddnet_t *bn, uint32_t mover, const term_t *noop) {
+    if (!noop) return DD_FALSE;
+    if (bn->moves_here[mover] != DD_NONE) return bn->moves_here[mover];
+    const gnet_t *net = bn->net;
+    dd_t *d = bn->d;
+    uint32_t own = move_index(net, mover, noop[mover]);
+    dd_ref x = own == UINT32_MAX ? DD_TRUE : dd_not(d, bn->legal[mover][own]);
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        if (r == mover) continue;
+        dd_ref o = only_noop(bn, r, move_index(net, r, noop[r])), t = dd_and(d, x, o);
+        dd_deref(d, o), dd_deref(d, x);
+        x = t;
+    }
+    if (x >= 0) bn->moves_here[mover] = x;
+    return x;
+}
+
+void bddnet_reorder(bddnet_t *bn, uint64_t *before, uint64_t *after) {
+    dd_reorder(bn->d, before, after);
+}

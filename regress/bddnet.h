@@ -1,0 +1,118 @@
+/* The ground network of a game (engine/ground.h) as decision diagrams, and its strong
+ * pre-image: the transition of symbolic backward search.
+ *
+ * Variables: one per fluent (true in the state), and per role a binary code of its move
+ * (ceil(log2 moves) variables). Every node of the network becomes a diagram over them, in
+ * the network's order, a cyclic block iterated to its least fixpoint; the diagrams kept are
+ * terminal, the goals, legal (per role: a relation between the state and the move code)
+ * and next (per fluent: a function of the state and the joint move's codes).
+ *
+ * Variables: the fluents are sorted by name and arguments (numbers by value) and cut into
+ * groups, the fluents that differ in their last argument only (the values of one cell);
+ * a group whose values are mutually exclusive (proven: initially at most one holds, and
+ * every legal joint move from a non-terminal state keeps it so) is encoded in binary, as
+ * Gamer does: ceil(log2(k+1)) variables for k values, code 0 none, j+1 value j, so that no
+ * assignment has two values in one cell (with one variable per fluent such assignments
+ * make diagrams explode: both colours' lines would run on through a cell); the other
+ * fluents have a variable each. Groups are adjacent in board order, each moved as one
+ * block by reordering; the move codes are on top.
+ *
+ * Sets describe non-terminal states (a terminal state's value is its goal, which the
+ * caller knows); so terminal and the goals are evaluated on the successor of a
+ * non-terminal state only, where much is known (no line is on the board yet: a line after
+ * the move is one the move completes).
+ *
+ * Strong pre-image of a set S for a coalition P of roles, the other roles O:
+ *   pre_P(S) = ∃ legal joint move a of P ∀ legal joint move b of O:
+ *              next(state, a, b) is terminal and in the target, or not terminal and in S
+ * P commits first, O answers knowing a. With P = {A} in a turn-taking game, a is A's move
+ * where A moves and its no-op where B moves (then b ranges over B's moves): one formula for
+ * turn-taking, simultaneous moves, one role (O empty) and coalitions (the others as one
+ * player: the paranoid bound). */
+#ifndef REGRESS_BDDNET_H
+#define REGRESS_BDDNET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/ground.h"
+#include "logic/bdd.h"
+
+typedef enum {
+    BDDNET_PER_MOVE, /* one substitution per joint move, the next functions fixed to it */
+    BDDNET_SUBST     /* next functions substituted into S at once, move codes free, then ∀/∃ */
+} bddnet_image_t;
+
+typedef struct {
+    uint32_t max_nodes; /* decision-diagram nodes at most (0: 4 million) */
+    double deadline;    /* now_seconds() time when building gives up (0: none) */
+    bddnet_image_t image;
+    bool moves_below;      /* move codes under the fluents instead of on top */
+    bool invariants;       /* binary codes for the groups proven mutually exclusive */
+    uint32_t max_per_move; /* PER_MOVE: more joint moves than this use SUBST (0: 4096) */
+    bool reach;            /* keep the sets within the states reachable (ignoring terminal) */
+    double reach_deadline; /* now_seconds(): forward search given up past it (0: none) */
+} bddnet_opts_t;
+
+void bddnet_default_opts(bddnet_opts_t *o);
+
+typedef struct bddnet bddnet_t;
+
+/* NULL with a message in err when the network cannot be built within the limits. The
+ * network and term store must outlive bn. */
+bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opts_t *o, char *err,
+                     size_t errlen);
+void bddnet_free(bddnet_t *bn);
+
+dd_t *bddnet_dd(bddnet_t *bn);
+const gnet_t *bddnet_net(const bddnet_t *bn);
+double bddnet_seconds(const bddnet_t *bn); /* time to build */
+
+/* Fluent f (engine state bit f) as a diagram over the variables (owned by bn). */
+dd_ref bddnet_fluent(const bddnet_t *bn, uint32_t f);
+/* The fluents whose truth makes state variable v true (a variable of a binary code: the
+ * values whose code has that bit), in *fluents (owned by bn); 0 for a move code. */
+uint32_t bddnet_var_fluents(const bddnet_t *bn, uint32_t v, const uint32_t **fluents);
+/* The variable of every state's fluents, in a flat diagram's tests (ddflat_set_vars). */
+void bddnet_flat_vars(const bddnet_t *bn, ddflat_t *f);
+/* The positive cube of the state variables (for dd_count). */
+dd_ref bddnet_state_vars(const bddnet_t *bn);
+
+/* The breadth-first layers of the reachable states (0: not computed, or given up at the
+ * deadline), the seconds it took in *seconds. */
+uint32_t bddnet_reach_layers(const bddnet_t *bn, double *seconds);
+/* The image computation in use (PER_MOVE falls back to SUBST past max_per_move). */
+bddnet_image_t bddnet_image(const bddnet_t *bn);
+
+/* A target: "the successor is terminal and role's goal value there (engine_goal_value:
+ * the highest numeric goal that holds) is at least v (above) or at most v (not above)",
+ * made once per joint move; its number. */
+#define BDDNET_NO_TARGET UINT32_MAX
+uint32_t bddnet_target(bddnet_t *bn, uint32_t role, int v, bool above);
+/* Do two targets hold after the same joint moves in the same states? */
+bool bddnet_same_target(const bddnet_t *bn, uint32_t a, uint32_t b);
+/* The role's distinct numeric goal values, ascending (owned by bn). */
+uint32_t bddnet_values(const bddnet_t *bn, uint32_t role, const int **values);
+/* The assignments that are states: every binary code below its group's size, and
+ * reachable from the initial state when opts.reach (the sets are kept within it). */
+dd_ref bddnet_invariant(const bddnet_t *bn);
+/* Groups of mutually exclusive fluents proven and encoded (0 without opts.invariants). */
+uint32_t bddnet_mutex_groups(const bddnet_t *bn);
+
+/* The strong pre-image for the coalition of roles in the bit mask p (bit r: role r): the
+ * non-terminal states where P has a joint move after which, whatever the others answer,
+ * the successor is terminal and meets the target (BDDNET_NO_TARGET: none) or is not
+ * terminal and in S (a set of non-terminal states; DD_FALSE: none). Within the
+ * invariant; a new reference, DD_NONE past the limits. The result says nothing about
+ * terminal states (its value there is arbitrary). */
+dd_ref bddnet_pre(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p);
+
+/* The states where `mover` moves in the turn-taking sense of backward search: every other
+ * role's only legal move is its no-op (noop[r], a move term), and the mover's no-op is not
+ * legal (owned by bn; noop NULL: false). */
+dd_ref bddnet_moves_here(bddnet_t *bn, uint32_t mover, const term_t *noop);
+
+/* Sifts the variable order now (groups kept together); nodes before and after. */
+void bddnet_reorder(bddnet_t *bn, uint64_t *before, uint64_t *after);
+
+#endif

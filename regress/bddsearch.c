@@ -1,0 +1,298 @@
+/* Symbolic backward search: see bddsearch.h. */
+#include "regress/bddsearch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/util.h"
+#include "engine/fluents.h"
+
+#define REORDER_MIN_NODES 200000 /* below this sifting does not pay */
+#define REACH_SHARE 0.4          /* of the budget for the reachable states at most */
+
+typedef struct {
+    bdds_seq_t s;
+    uint32_t target; /* the successor is terminal and meets the goal (bddnet_target) */
+    dd_ref *set;     /* per step */
+    bdds_step_t *steps;
+    uint32_t n, cap;
+    bool done;
+} seq_t;
+
+struct bddsearch {
+    engine_t *e;
+    const gnet_t *net;
+    uint32_t role, n_roles;
+    term_t noop[2];
+    bool has_noop;
+    bdds_opts_t o;
+    bddnet_t *bn;
+    seq_t *seqs;
+    uint32_t n_seqs;
+    double deadline;
+    uint64_t reorder_at; /* live nodes that make the next reorder worth it */
+    ddflat_t flat;
+    uint32_t *root_of; /* per sequence: index of its step 0 in flat.roots */
+};
+
+void bdds_default_opts(bdds_opts_t *o) {
+    *o = (bdds_opts_t){.budget = 10, .mode = BDDS_WITHIN, .reorder = false};
+    bddnet_default_opts(&o->net);
+    o->net.reach = true;
+}
+
+static uint64_t all_roles(const bddsearch_t *bs) {
+    return bs->n_roles >= 64 ? ~0ull : (1ull << bs->n_roles) - 1;
+}
+
+/* A sequence, sharing the steps of an earlier one with the same coalition and target. */
+static void add_seq(bddsearch_t *bs, bdds_side_t side, uint32_t role, int v, bool above,
+                    uint64_t coalition) {
+    uint32_t target = bddnet_target(bs->bn, role, v, above);
+    seq_t *q = &bs->seqs[bs->n_seqs];
+    *q = (seq_t){.s = {.side = side,
+                       .role = role,
+                       .v = v,
+                       .above = above,
+                       .coalition = coalition,
+                       .same_as = bs->n_seqs},
+                 .target = target};
+    for (uint32_t k = 0; k < bs->n_seqs; k++)
+        if (bs->seqs[k].s.same_as == k && bddnet_same_target(bs->bn, bs->seqs[k].target, target) &&
+            bs->seqs[k].s.coalition == coalition && bs->o.mode == BDDS_WITHIN)
+            q->s.same_as = k, q->done = true;
+    bs->n_seqs++;
+}
+
+static void make_seqs(bddsearch_t *bs) {
+    uint32_t a = bs->role, nv = 0;
+    const int *vals;
+    uint64_t me = 1ull << a, others = all_roles(bs) & ~me;
+    nv = bddnet_values(bs->bn, a, &vals);
+    bs->seqs = xcalloc(2 * nv + 4, sizeof *bs->seqs);
+    add_seq(bs, BDDS_ALPHA, a, 100, true, me);
+    if (bs->n_roles == 2)
+        add_seq(bs, BDDS_BETA, 1 - a, 100, true, 1ull << (1 - a));
+    else
+        add_seq(bs, BDDS_BETA, a, nv ? vals[0] : 0, false, others);
+    if (!bs->o.values || bs->o.mode != BDDS_WITHIN) return;
+    for (uint32_t k = nv; k-- > 1;)
+        add_seq(bs, BDDS_LOWER, a, vals[k], true, me);
+    for (uint32_t k = 0; k + 1 < nv; k++)
+        add_seq(bs, BDDS_UPPER, a, vals[k], false, others);
+}
+
+bddsearch_t *bddsearch_new(engine_t *e, uint32_t role, const term_t *noop, const bdds_opts_t *o,
+                           char *err, size_t errlen) {
+    const game_t *g = engine_game(e);
+    const gnet_t *net = engine_network(e);
+    bdds_opts_t opts;
+    if (o)
+        opts = *o;
+    else
+        bdds_default_opts(&opts);
+    if (g->gdl2) {
+        snprintf(err, errlen, "GDL-II games (sees, random) are not supported");
+        return NULL;
+    }
+    if (!net) {
+        snprintf(err, errlen, "the game is not grounded (symbolic search reads the network)");
+        return NULL;
+    }
+    if (opts.mode == BDDS_EXACT && (g->n_roles != 2 || !noop)) {
+        snprintf(err, errlen, "the sets W_i need two-player turn-taking (no-ops)");
+        return NULL;
+    }
+    if (role >= g->n_roles) {
+        snprintf(err, errlen, "no role %u", role);
+        return NULL;
+    }
+    bddsearch_t *bs = xcalloc(1, sizeof *bs);
+    bs->e = e, bs->net = net, bs->role = role, bs->n_roles = g->n_roles, bs->o = opts;
+    if (noop) bs->noop[0] = noop[0], bs->noop[1] = noop[1], bs->has_noop = true;
+    double start = now_seconds();
+    bs->deadline = opts.budget > 0 ? start + opts.budget : 0;
+    opts.net.deadline = bs->deadline;
+    opts.net.reach_deadline = opts.budget > 0 ? start + REACH_SHARE * opts.budget : 0;
+    bs->bn = bddnet_new(net, g->ts, &opts.net, err, errlen);
+    if (!bs->bn) {
+        free(bs);
+        return NULL;
+    }
+    ddflat_init(&bs->flat);
+    make_seqs(bs);
+    bs->reorder_at = 2 * dd_live_nodes(bddnet_dd(bs->bn));
+    return bs;
+}
+
+void bddsearch_free(bddsearch_t *bs) {
+    if (!bs) return;
+    dd_t *d = bddnet_dd(bs->bn);
+    for (uint32_t k = 0; k < bs->n_seqs; k++) {
+        seq_t *q = &bs->seqs[k];
+        for (uint32_t i = 0; i < q->n; i++)
+            dd_deref(d, q->set[i]);
+        free(q->set), free(q->steps);
+    }
+    free(bs->seqs);
+    bddnet_free(bs->bn);
+    ddflat_fini(&bs->flat);
+    free(bs->root_of);
+    free(bs);
+}
+
+bddnet_t *bddsearch_net(bddsearch_t *bs) {
+    return bs->bn;
+}
+
+/* ---- steps ---- */
+
+/* A step; cut: the budget ran out in it (the sequence ends there). */
+static void push_step(bddsearch_t *bs, seq_t *q, dd_ref set, double seconds, bool cut) {
+    dd_t *d = bddnet_dd(bs->bn);
+    if (q->n == q->cap) {
+        q->cap = q->cap ? 2 * q->cap : 16;
+        q->set = xrealloc(q->set, q->cap * sizeof *q->set);
+        q->steps = xrealloc(q->steps, q->cap * sizeof *q->steps);
+    }
+    /* WITHIN: S_i = S_{i-1}; EXACT: W_i = W_{i-2} (i > 2: the mover alternates, so the
+     * sequence repeats from there) */
+    bool fix = !cut && (bs->o.mode == BDDS_WITHIN ? q->n && set == q->set[q->n - 1]
+                                                  : q->n > 2 && set == q->set[q->n - 2]);
+    q->set[q->n] = set;
+    q->steps[q->n++] = (bdds_step_t){
+        .seconds = seconds, .nodes = dd_nodes(d, set), .complete = !cut, .fixpoint = fix};
+    if (fix || cut) q->done = true;
+}
+
+/* Step i of q from step i-1; DD_NONE past the budget. WITHIN: the successor terminal in
+ * the target or in step i-1; EXACT: the target for i = 1, step i-1 after, and the mover's
+ * turn. */
+static dd_ref next_set(bddsearch_t *bs, seq_t *q, uint32_t i) {
+    dd_t *d = bddnet_dd(bs->bn);
+    if (bs->o.mode == BDDS_WITHIN)
+        return bddnet_pre(bs->bn, q->set[i - 1], q->target, q->s.coalition);
+    dd_ref pre = i == 1 ? bddnet_pre(bs->bn, DD_FALSE, q->target, q->s.coalition)
+                        : bddnet_pre(bs->bn, q->set[i - 1], BDDNET_NO_TARGET, q->s.coalition);
+    uint32_t mover = i % 2 ? q->s.role : 1 - q->s.role;
+    dd_ref r = dd_and(d, pre, bddnet_moves_here(bs->bn, mover, bs->noop));
+    dd_deref(d, pre);
+    return r;
+}
+
+static void step(bddsearch_t *bs, uint32_t k, uint32_t i, bdds_cb cb, void *ctx) {
+    seq_t *q = &bs->seqs[k];
+    dd_t *d = bddnet_dd(bs->bn);
+    double t0 = now_seconds();
+    if (i == 0) { /* no non-terminal state: terminal ones are judged by their goals */
+        push_step(bs, q, DD_FALSE, now_seconds() - t0, false);
+    } else {
+        dd_ref s = next_set(bs, q, i);
+        bool cut = s == DD_NONE;
+        if (cut) /* the last set is still sound (WITHIN), nothing else is */
+            s = bs->o.mode == BDDS_WITHIN ? dd_dup(d, q->set[i - 1]) : DD_FALSE;
+        push_step(bs, q, s, now_seconds() - t0, cut);
+    }
+    if (cb) cb(ctx, k, i, &q->steps[i]);
+}
+
+static void maybe_reorder(bddsearch_t *bs) {
+    if (!bs->o.reorder) return;
+    uint64_t live = dd_live_nodes(bddnet_dd(bs->bn));
+    if (live < REORDER_MIN_NODES || live < bs->reorder_at) return;
+    uint64_t before, after;
+    bddnet_reorder(bs->bn, &before, &after);
+    bs->reorder_at = 2 * after;
+}
+
+/* The flat form: every step of every sequence (the shared ones point to theirs). */
+static void export_all(bddsearch_t *bs) {
+    dd_t *d = bddnet_dd(bs->bn);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < bs->n_seqs; k++)
+        n += bs->seqs[bs->seqs[k].s.same_as].n;
+    dd_ref *roots = xmalloc((n + 1) * sizeof *roots);
+    bs->root_of = xrealloc(bs->root_of, (bs->n_seqs + 1) * sizeof *bs->root_of);
+    n = 0;
+    for (uint32_t k = 0; k < bs->n_seqs; k++) {
+        const seq_t *q = &bs->seqs[bs->seqs[k].s.same_as];
+        bs->root_of[k] = n;
+        for (uint32_t i = 0; i < q->n; i++)
+            roots[n++] = q->set[i];
+    }
+    dd_export(d, roots, n, &bs->flat);
+    bddnet_flat_vars(bs->bn, &bs->flat);
+    free(roots);
+}
+
+void bddsearch_run(bddsearch_t *bs, bdds_cb cb, void *ctx) {
+    dd_set_deadline(bddnet_dd(bs->bn), bs->deadline);
+    for (uint32_t i = 0;; i++) {
+        bool any = false;
+        for (uint32_t k = 0; k < bs->n_seqs; k++) {
+            seq_t *q = &bs->seqs[k];
+            if (q->done || q->n != i) continue;
+            if (bs->deadline && now_seconds() >= bs->deadline) break;
+            step(bs, k, i, cb, ctx);
+            any = true;
+        }
+        if (!any || (bs->o.max_steps && i >= bs->o.max_steps)) break;
+        if (bs->deadline && now_seconds() >= bs->deadline) break;
+        maybe_reorder(bs);
+    }
+    dd_set_deadline(bddnet_dd(bs->bn), 0);
+    export_all(bs);
+}
+
+/* ---- queries ---- */
+
+bdds_mode_t bddsearch_mode(const bddsearch_t *bs) {
+    return bs->o.mode;
+}
+uint32_t bddsearch_seqs(const bddsearch_t *bs) {
+    return bs->n_seqs;
+}
+const bdds_seq_t *bddsearch_seq(const bddsearch_t *bs, uint32_t k) {
+    return &bs->seqs[k].s;
+}
+uint32_t bddsearch_steps(const bddsearch_t *bs, uint32_t seq) {
+    return bs->seqs[bs->seqs[seq].s.same_as].n;
+}
+const bdds_step_t *bddsearch_step(const bddsearch_t *bs, uint32_t seq, uint32_t i) {
+    return &bs->seqs[bs->seqs[seq].s.same_as].steps[i];
+}
+
+uint32_t bddsearch_find(const bddsearch_t *bs, bdds_side_t side, int v) {
+    for (uint32_t k = 0; k < bs->n_seqs; k++)
+        if (bs->seqs[k].s.side == side &&
+            (side == BDDS_ALPHA || side == BDDS_BETA || bs->seqs[k].s.v == v))
+            return k;
+    return UINT32_MAX;
+}
+
+bool bddsearch_holds(const bddsearch_t *bs, uint32_t seq, uint32_t i, const uint64_t *words) {
+    return ddflat_eval(&bs->flat, bs->root_of[seq] + i, words);
+}
+
+void bddsearch_bounds(const bddsearch_t *bs, const uint64_t *words, int *lower, int *upper) {
+    uint64_t me = 1ull << bs->role, others = all_roles(bs) & ~me;
+    const int *vals;
+    uint32_t nv = bddnet_values(bs->bn, bs->role, &vals);
+    *lower = nv ? vals[0] : -1, *upper = nv ? vals[nv - 1] : -1;
+    for (uint32_t k = 0; k < bs->n_seqs; k++) {
+        const bdds_seq_t *s = &bs->seqs[k].s;
+        uint32_t n = bddsearch_steps(bs, k);
+        if (s->role != bs->role || !n || bs->o.mode != BDDS_WITHIN) continue;
+        bool lo = s->above && s->coalition == me, hi = !s->above && s->coalition == others;
+        if (lo && s->v > *lower && ddflat_eval(&bs->flat, bs->root_of[k] + n - 1, words))
+            *lower = s->v;
+        if (hi && s->v < *upper && ddflat_eval(&bs->flat, bs->root_of[k] + n - 1, words))
+            *upper = s->v;
+    }
+}
+
+const ddflat_t *bddsearch_flat(const bddsearch_t *bs) {
+    return &bs->flat;
+}

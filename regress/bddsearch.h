@@ -1,0 +1,105 @@
+/* Symbolic backward search: the sequences of backward search as decision diagrams over
+ * the ground fluents of the engine's network (regress/bddnet.h), for any deterministic
+ * game, and the proven bounds of a state's value.
+ *
+ * A sequence is given by a coalition P of roles (who commit first) and a target T, a goal
+ * condition of one role (its goal at least v, or at most v):
+ *   S_0 = terminal ∧ T
+ *   S_i = S_0 ∨ pre_P(S_{i-1})        (BDDS_WITHIN)
+ * S_i holds the states from which P forces a terminal state of T within i steps, whatever
+ * the other roles do (they answer knowing P's move: the paranoid bound). The sequence is
+ * complete when it reaches its fixpoint (S_i = S_{i-1}): then it holds every such state,
+ * however far.
+ *
+ * For two-player turn-taking games (each role's no-op given) the sets W_i of lifted
+ * backward search are computed too (BDDS_EXACT): W_i = moves(i) ∧ pre_{role}(W_{i-1}), the
+ * role to move when i is odd, the other when even; the exact solver's W_i (truth/solve.h).
+ *
+ * The sequences made for role A:
+ *   alpha        A forces its goal 100                  (P = {A}, goal(A) >= 100)
+ *   beta         two roles: B forces its goal 100       (P = {B}, goal(B) >= 100);
+ *                otherwise the others force A's least goal (P = others, goal(A) <= min)
+ *   lower v      A forces goal(A) >= v, for each goal value v of A but the least
+ *   upper v      the others force goal(A) <= v, for each goal value v of A but the most
+ * (the last two with opts.values, BDDS_WITHIN only); sequences with the same coalition
+ * and target are computed once. A state in lower v has A's value (the paranoid one: the
+ * others as one player) at least v; in upper v at most v. */
+#ifndef REGRESS_BDDSEARCH_H
+#define REGRESS_BDDSEARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "logic/ddflat.h"
+#include "regress/bddnet.h"
+
+typedef enum { BDDS_WITHIN, BDDS_EXACT } bdds_mode_t;
+typedef enum { BDDS_ALPHA, BDDS_BETA, BDDS_LOWER, BDDS_UPPER } bdds_side_t;
+
+typedef struct {
+    double budget;      /* seconds for the whole run, network included (0: no limit) */
+    uint32_t max_steps; /* largest i (0: until the budget or every fixpoint) */
+    bdds_mode_t mode;
+    bool values;  /* the lower and upper sequences too */
+    bool reorder; /* sift the variable order when the diagrams have doubled */
+    bddnet_opts_t net;
+} bdds_opts_t;
+
+void bdds_default_opts(bdds_opts_t *o);
+
+typedef struct {
+    double seconds; /* to compute this step */
+    uint64_t nodes; /* of its diagram */
+    bool complete;  /* false: cut by the budget (the set is S_{i-1}: sound, not all) */
+    bool fixpoint;  /* S_i = S_{i-1} (EXACT: W_i = W_{i-2}): every later step is known */
+} bdds_step_t;
+
+typedef struct {
+    bdds_side_t side;
+    uint32_t role;      /* whose goal */
+    int v;              /* the goal value of the target */
+    bool above;         /* target goal >= v (else <= v) */
+    uint64_t coalition; /* bit r: role r commits first */
+    uint32_t same_as;   /* the sequence whose steps these are (itself when computed) */
+} bdds_seq_t;
+
+typedef struct bddsearch bddsearch_t;
+
+/* On a grounded engine e (its network), for role A. noop: each role's no-op for
+ * BDDS_EXACT (two-player turn-taking), else NULL. NULL with a message when the game is
+ * not supported (GDL-II, not grounded, BDDS_EXACT without two roles) or the network does
+ * not fit within the limits. e must outlive bs. */
+bddsearch_t *bddsearch_new(engine_t *e, uint32_t role, const term_t *noop, const bdds_opts_t *o,
+                           char *err, size_t errlen);
+void bddsearch_free(bddsearch_t *bs);
+bddnet_t *bddsearch_net(bddsearch_t *bs);
+
+/* Called after each step of each sequence. */
+typedef void (*bdds_cb)(void *ctx, uint32_t seq, uint32_t i, const bdds_step_t *st);
+
+/* Computes the sequences step by step, all of step i before any of i+1, until the
+ * budget, the step limit, or every fixpoint; then exports them (bddsearch_holds,
+ * bddsearch_bounds). */
+void bddsearch_run(bddsearch_t *bs, bdds_cb cb, void *ctx);
+
+bdds_mode_t bddsearch_mode(const bddsearch_t *bs);
+uint32_t bddsearch_seqs(const bddsearch_t *bs);
+const bdds_seq_t *bddsearch_seq(const bddsearch_t *bs, uint32_t k);
+uint32_t bddsearch_steps(const bddsearch_t *bs, uint32_t seq);
+const bdds_step_t *bddsearch_step(const bddsearch_t *bs, uint32_t seq, uint32_t i);
+/* The sequence of a side (and value for LOWER and UPPER); UINT32_MAX when none. */
+uint32_t bddsearch_find(const bddsearch_t *bs, bdds_side_t side, int v);
+
+/* After bddsearch_run, on the engine's bitset state words (engine/fluents.h): is the state
+ * in step i of the sequence? One walk, no allocation, any thread. */
+bool bddsearch_holds(const bddsearch_t *bs, uint32_t seq, uint32_t i, const uint64_t *words);
+/* The proven bounds of role A's value in a non-terminal state: *lower the largest v of a
+ * lower (or alpha) sequence holding it, *upper the least v of an upper sequence holding it;
+ * without a proof the trivial ones, A's least and greatest goal values (-1: A has none).
+ * One walk per sequence, no allocation, any thread. */
+void bddsearch_bounds(const bddsearch_t *bs, const uint64_t *words, int *lower, int *upper);
+/* The flat form of every step (roots in order of sequence, then step). */
+const ddflat_t *bddsearch_flat(const bddsearch_t *bs);
+
+#endif

@@ -1,0 +1,278 @@
+/* Unit tests for regress/bddsearch (symbolic backward search) against the exact solver, on
+ * every reachable state: the sets W_i of the lifted search (two-player turn-taking), the
+ * "within i steps" sets for any coalition (solve_force) on turn-taking, simultaneous,
+ * one-player and three-player games, both image computations, the proven bounds (tic-tac-toe
+ * solved: every state's bounds meet at its minimax value), and the bounded search truth/force
+ * against the solver. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/engine.h"
+#include "engine/fluents.h"
+#include "load.h"
+#include "regress/bddsearch.h"
+#include "regress/regress.h"
+#include "truth/force.h"
+#include "truth/solve.h"
+
+/* Three players take 1 or 2 of 7 stones in turn; who takes the last one gets 100, the
+ * others 0. */
+static const char *const take7x3 =
+    "(role a) (role b) (role c)\n"
+    "(init (stones 7)) (init (control a))\n"
+    "(minus 7 1 6) (minus 7 2 5) (minus 6 1 5) (minus 6 2 4) (minus 5 1 4) (minus 5 2 3)\n"
+    "(minus 4 1 3) (minus 4 2 2) (minus 3 1 2) (minus 3 2 1) (minus 2 1 1) (minus 2 2 0)\n"
+    "(minus 1 1 0)\n"
+    "(after a b) (after b c) (after c a)\n"
+    "(<= (legal ?r (take ?n)) (true (control ?r)) (true (stones ?s)) (minus ?s ?n ?t))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (next (stones ?t)) (does ?r (take ?n)) (true (stones ?s)) (minus ?s ?n ?t))\n"
+    "(<= (next (control ?q)) (true (control ?r)) (after ?r ?q))\n"
+    "(<= (next (last ?r)) (does ?r (take ?n)))\n"
+    "(<= terminal (true (stones 0)))\n"
+    "(<= (goal ?r 100) (true (last ?r)))\n"
+    "(<= (goal ?r 0) (role ?r) (not (true (last ?r))))\n";
+
+typedef struct {
+    game_t *g;
+    engine_t *e;
+    solve_t *s;
+    uint64_t *words; /* per state */
+    uint32_t n_words;
+} world_t;
+
+static void world_init(world_t *w, game_t *g) {
+    char err[200];
+    assert_non_null(g);
+    w->g = g;
+    w->e = engine_new(g, ENGINE_GROUND, NULL);
+    assert_non_null(engine_network(w->e));
+    w->s = solve_new(w->e, 200000, err, sizeof err);
+    assert_non_null(w->s);
+    term_t *bits;
+    w->n_words = (engine_fluent_bits(w->e, &bits) + 63) / 64;
+    free(bits);
+    uint32_t n = solve_count(w->s);
+    w->words = xmalloc((size_t)n * w->n_words * sizeof *w->words);
+    eng_state_t *st = engine_state_new(w->e);
+    for (uint32_t id = 0; id < n; id++) {
+        engine_state_set(w->e, st, solve_state(w->s, id));
+        memcpy(w->words + (size_t)id * w->n_words, engine_state_words(st),
+               w->n_words * sizeof *w->words);
+    }
+    engine_state_free(st);
+}
+
+static void world_fini(world_t *w) {
+    free(w->words);
+    solve_free(w->s);
+    engine_free(w->e);
+    game_free(w->g);
+}
+
+static const uint64_t *words_of(const world_t *w, uint32_t id) {
+    return w->words + (size_t)id * w->n_words;
+}
+
+static bddsearch_t *search(world_t *w, uint32_t role, const term_t *noop, bdds_mode_t mode,
+                           bddnet_image_t image, bool values) {
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.mode = mode, o.values = values, o.net.image = image;
+    char err[300];
+    bddsearch_t *bs = bddsearch_new(w->e, role, noop, &o, err, sizeof err);
+    if (!bs) fprintf(stderr, "bddsearch_new: %s\n", err);
+    assert_non_null(bs);
+    bddsearch_run(bs, NULL, NULL);
+    return bs;
+}
+
+/* Every sequence ends at its fixpoint (no budget): complete, and the last step holds for
+ * every later i. */
+static uint32_t step_at(const bddsearch_t *bs, uint32_t k, uint32_t i) {
+    uint32_t n = bddsearch_steps(bs, k);
+    const bdds_step_t *last = bddsearch_step(bs, k, n - 1);
+    assert_true(last->fixpoint && last->complete);
+    if (i < n) return i;
+    if (bddsearch_mode(bs) == BDDS_WITHIN) return n - 1;
+    return (i - (n - 1)) % 2 ? n - 2 : n - 1; /* W_i repeats with period 2 */
+}
+
+/* ---- the sets W_i of the lifted search ---- */
+
+static void check_exact(world_t *w, uint32_t role) {
+    shape_t sh;
+    regress_shape(w->e, 64, 0x5eed, 0, &sh);
+    assert_true(sh.supported);
+    solve_rounds(w->s, sh.noop);
+    bddsearch_t *bs = search(w, role, sh.noop, BDDS_EXACT, BDDNET_PER_MOVE, false);
+    uint32_t k[2] = {bddsearch_find(bs, BDDS_ALPHA, 0), bddsearch_find(bs, BDDS_BETA, 0)};
+    for (int side = 0; side < 2; side++) {
+        uint32_t who = side ? 1 - role : role, checked = 0;
+        for (uint32_t i = 0; i < 24; i++)
+            for (uint32_t id = 0; id < solve_count(w->s); id++) {
+                if (solve_terminal(w->s, id)) continue; /* W_0: the goals decide */
+                bool in = solve_wmask(w->s, id, who) >> i & 1;
+                bool hit = bddsearch_holds(bs, k[side], step_at(bs, k[side], i), words_of(w, id));
+                if (in != hit)
+                    fail_msg("W_%u of role %u, state %u: solver %d, diagram %d", i, who, id, in,
+                             hit);
+                checked += in;
+            }
+        assert_true(checked > 0);
+    }
+    bddsearch_free(bs);
+}
+
+static void test_exact_tictactoe(void **state) {
+    (void)state;
+    for (uint32_t role = 0; role < 2; role++) {
+        world_t w;
+        world_init(&w, load_file("tictactoe.kif"));
+        check_exact(&w, role);
+        world_fini(&w);
+    }
+}
+
+static void test_exact_nim(void **state) {
+    (void)state;
+    for (uint32_t role = 0; role < 2; role++) {
+        world_t w;
+        world_init(&w, load_file("nim.kif"));
+        check_exact(&w, role);
+        world_fini(&w);
+    }
+}
+
+/* ---- within i steps, any coalition ---- */
+
+static void check_seq(world_t *w, const bddsearch_t *bs, uint32_t k) {
+    const bdds_seq_t *q = bddsearch_seq(bs, k);
+    uint32_t n = solve_count(w->s);
+    uint8_t *force = xmalloc(n + 1);
+    solve_force(w->s, q->coalition, q->role, q->v, q->above, force);
+    for (uint32_t i = 0; i < 24; i++)
+        for (uint32_t id = 0; id < n; id++) {
+            if (solve_terminal(w->s, id)) continue;
+            bool in = force[id] <= i,
+                 hit = bddsearch_holds(bs, k, step_at(bs, k, i), words_of(w, id));
+            if (in != hit)
+                fail_msg("sequence %u (side %d v=%d coalition %llx), i=%u, state %u: solver %d, "
+                         "diagram %d",
+                         k, q->side, q->v, (unsigned long long)q->coalition, i, id, in, hit);
+        }
+    free(force);
+}
+
+static void check_within(world_t *w, uint32_t role, bddnet_image_t image) {
+    bddsearch_t *bs = search(w, role, NULL, BDDS_WITHIN, image, true);
+    assert_true(bddsearch_seqs(bs) >= 2);
+    for (uint32_t k = 0; k < bddsearch_seqs(bs); k++)
+        check_seq(w, bs, k);
+    bddsearch_free(bs);
+}
+
+static void test_within_games(void **state) {
+    (void)state;
+    const char *files[] = {"tictactoe.kif", "nim.kif", "simultaneous.kif", "lightsout.kif"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        world_t w;
+        world_init(&w, load_file(files[f]));
+        for (uint32_t role = 0; role < w.g->n_roles; role++) {
+            check_within(&w, role, BDDNET_PER_MOVE);
+            if (f || !role) check_within(&w, role, BDDNET_SUBST); /* tic-tac-toe: 3 s each */
+        }
+        world_fini(&w);
+    }
+}
+
+static void test_within_three_players(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_text(take7x3));
+    for (uint32_t role = 0; role < 3; role++) {
+        check_within(&w, role, BDDNET_PER_MOVE);
+        check_within(&w, role, BDDNET_SUBST);
+    }
+    world_fini(&w);
+}
+
+/* ---- bounds: tic-tac-toe solved ---- */
+
+static void test_bounds_tictactoe(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_file("tictactoe.kif"));
+    solve_rounds(w.s, NULL);
+    for (uint32_t role = 0; role < 2; role++) {
+        bddsearch_t *bs = search(&w, role, NULL, BDDS_WITHIN, BDDNET_PER_MOVE, true);
+        uint32_t draws = 0;
+        for (uint32_t id = 0; id < solve_count(w.s); id++) {
+            if (solve_terminal(w.s, id)) continue;
+            int lo, hi, v = solve_value(w.s, id, role);
+            bddsearch_bounds(bs, words_of(&w, id), &lo, &hi);
+            if (lo != v || hi != v)
+                fail_msg("role %u state %u: value %d, bounds [%d, %d]", role, id, v, lo, hi);
+            draws += v == 50;
+        }
+        assert_true(draws > 1000);
+        bddsearch_free(bs);
+    }
+    world_fini(&w);
+}
+
+/* ---- the bounded search against the solver ---- */
+
+static void test_force_within(void **state) {
+    (void)state;
+    const char *files[] = {"tictactoe.kif", "simultaneous.kif"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        world_t w;
+        world_init(&w, load_file(files[f]));
+        uint32_t n = solve_count(w.s);
+        uint8_t *ref = xmalloc(n + 1);
+        force_t *fs = force_new(w.e);
+        eng_state_t *st = engine_state_new(w.e);
+        for (uint32_t role = 0; role < 2; role++) {
+            force_goal_t goals[2] = {
+                {.coalition = 1u << role, .role = role, .v = 100, .above = true},
+                {.coalition = 1u << (1 - role), .role = role, .v = 0, .above = false}};
+            for (int gi = 0; gi < 2; gi++) {
+                const force_goal_t *g = &goals[gi];
+                solve_force(w.s, g->coalition, g->role, g->v, g->above, ref);
+                for (uint32_t id = 0; id < n; id += 7)
+                    for (uint32_t i = 0; i < 6; i++) {
+                        engine_state_set(w.e, st, solve_state(w.s, id));
+                        int v = force_within(fs, st, g, i, 0, 0);
+                        assert_int_equal(v, ref[id] <= i);
+                    }
+            }
+            /* and solve_force generalises win_in */
+            solve_rounds(w.s, NULL);
+            solve_force(w.s, 1u << role, role, 100, true, ref);
+            for (uint32_t id = 0; id < n; id++)
+                assert_int_equal(ref[id], solve_win_in(w.s, id, role));
+        }
+        engine_state_free(st);
+        force_free(fs);
+        free(ref);
+        world_fini(&w);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1) cmocka_set_test_filter(argv[1]); /* one test by name */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_tictactoe),  cmocka_unit_test(test_exact_nim),
+        cmocka_unit_test(test_within_games),     cmocka_unit_test(test_within_three_players),
+        cmocka_unit_test(test_bounds_tictactoe), cmocka_unit_test(test_force_within),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
