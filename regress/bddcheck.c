@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/htab.h"
 #include "base/rng.h"
 #include "base/util.h"
 #include "engine/fluents.h"
@@ -30,9 +31,9 @@ struct bddcheck {
     uint8_t *force; /* solve_force of the last goal asked */
     force_goal_t force_goal;
     bool have_force;
-    force_t *fs;       /* sample mode, BDDS_WITHIN */
-    bounded_t *bd;     /* sample mode, BDDS_EXACT */
-    struct seen *seen; /* while sampling */
+    force_t *fs;   /* sample mode, BDDS_WITHIN */
+    bounded_t *bd; /* sample mode, BDDS_EXACT */
+    htab_t seen;   /* of state, while sampling */
 };
 
 /* A state: its words, whether it is terminal, its goals (the sets say nothing about
@@ -86,38 +87,35 @@ bddcheck_t *bddcheck_solve(engine_t *e, const term_t *noop, uint32_t max_states,
 
 /* ---- random matches ---- */
 
-typedef struct seen {
-    uint32_t *slot; /* state index + 1, by hash */
-    uint32_t cap;
-} seen_t;
+typedef struct {
+    const bddcheck_t *c;
+    const eng_state_t *s;
+} seen_probe_t;
 
-static bool seen_add(bddcheck_t *c, seen_t *h, const eng_state_t *s) {
-    if (2 * (c->n + 1) > h->cap) {
-        uint32_t cap = h->cap ? 2 * h->cap : 1024;
-        uint32_t *slot = xcalloc(cap, sizeof *slot);
-        for (uint32_t k = 0; k < c->n; k++) {
-            uint32_t j = (uint32_t)engine_state_hash(c->state[k]) & (cap - 1);
-            while (slot[j])
-                j = (j + 1) & (cap - 1);
-            slot[j] = k + 1;
-        }
-        free(h->slot);
-        h->slot = slot, h->cap = cap;
-    }
-    uint32_t j = (uint32_t)engine_state_hash(s) & (h->cap - 1);
-    for (; h->slot[j]; j = (j + 1) & (h->cap - 1))
-        if (engine_state_equal(c->state[h->slot[j] - 1], s)) return false;
-    h->slot[j] = c->n + 1;
+static bool seen_same(const void *ctx, uint32_t id) {
+    const seen_probe_t *p = ctx;
+    return engine_state_equal(p->c->state[id], p->s);
+}
+
+static uint32_t seen_hash(const void *ctx, uint32_t id) {
+    return (uint32_t)engine_state_hash(((const bddcheck_t *)ctx)->state[id]);
+}
+
+/* Adds s unless it is there. */
+static void seen_add(bddcheck_t *c, const eng_state_t *s) {
+    seen_probe_t p = {c, s};
+    uint32_t h = (uint32_t)engine_state_hash(s);
+    if (htab_find(&c->seen, h, seen_same, &p) != HTAB_NONE) return;
     add_state(c, s);
     c->state[c->n - 1] = engine_state_new(c->e);
     engine_state_copy(c->state[c->n - 1], s);
-    return true;
+    htab_add(&c->seen, h, c->n - 1, seen_hash, c);
 }
 
 static engine_walk_next_t visit(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
     (void)e, (void)ply;
     bddcheck_t *c = ctx;
-    seen_add(c, c->seen, s);
+    seen_add(c, s);
     return ENGINE_WALK_ON;
 }
 
@@ -126,8 +124,6 @@ bddcheck_t *bddcheck_sample(engine_t *e, const term_t *noop, uint32_t matches, u
     bddcheck_t *c = check_new(e, noop);
     c->fs = force_new(e);
     if (noop) c->bd = bounded_new(e, noop);
-    seen_t h = {0};
-    c->seen = &h;
     splitmix_t rng = {seed};
     engine_walk_t w = {.matches = matches,
                        .max_plies = MAX_PLIES,
@@ -135,8 +131,7 @@ bddcheck_t *bddcheck_sample(engine_t *e, const term_t *noop, uint32_t matches, u
                        .terminal = true,
                        .canonical = true};
     c->matches = engine_walk(e, &rng, &w, visit, c).matches;
-    c->seen = NULL;
-    free(h.slot);
+    htab_fini(&c->seen);
     return c;
 }
 

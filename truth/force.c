@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/htab.h"
 #include "base/util.h"
 
 #define TT_MAX_ENTRIES (1u << 21) /* past this the table is emptied (memory stays bounded) */
 
 typedef struct {
-    uint64_t key; /* 0: empty */
+    uint64_t key;
     eng_state_t *state;
     uint8_t i;
     int8_t value;
@@ -28,8 +29,10 @@ struct force {
     uint32_t n_roles;
     force_goal_t goal;
     bool have_goal;
-    tt_entry_t *tt;
-    uint32_t cap, used;
+    tt_entry_t *tt; /* the positions decided for the current goal */
+    uint32_t used;
+    size_t cap;
+    htab_t index;    /* of tt, by position */
     frame_t *frames; /* per depth */
     uint32_t n_frames;
     uint64_t nodes, stop_at;
@@ -40,15 +43,13 @@ force_t *force_new(engine_t *e) {
     force_t *f = xcalloc(1, sizeof *f);
     f->e = e;
     f->n_roles = engine_game(e)->n_roles;
-    f->cap = 1024;
-    f->tt = xcalloc(f->cap, sizeof *f->tt);
     return f;
 }
 
 static void tt_clear(force_t *f) {
-    for (uint32_t k = 0; k < f->cap; k++)
-        if (f->tt[k].key) engine_state_free(f->tt[k].state);
-    memset(f->tt, 0, f->cap * sizeof *f->tt);
+    for (uint32_t k = 0; k < f->used; k++)
+        engine_state_free(f->tt[k].state);
+    htab_clear(&f->index);
     f->used = 0;
 }
 
@@ -56,6 +57,7 @@ void force_free(force_t *f) {
     if (!f) return;
     tt_clear(f);
     free(f->tt);
+    htab_fini(&f->index);
     for (uint32_t d = 0; d < f->n_frames; d++) {
         frame_t *fr = &f->frames[d];
         engine_state_free(fr->next);
@@ -72,40 +74,43 @@ uint64_t force_nodes(const force_t *f) {
 }
 
 static uint64_t tt_key(const eng_state_t *s, uint32_t i) {
-    uint64_t h = engine_state_hash(s) ^ ((uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull);
-    return h ? h : 1;
+    return engine_state_hash(s) ^ ((uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull);
 }
 
-static tt_entry_t *tt_slot(force_t *f, uint64_t key, const eng_state_t *s, uint32_t i) {
-    uint32_t mask = f->cap - 1;
-    for (uint32_t k = (uint32_t)key & mask;; k = (k + 1) & mask) {
-        tt_entry_t *t = &f->tt[k];
-        if (!t->key) return t;
-        if (t->key == key && t->i == i && engine_state_equal(t->state, s)) return t;
-    }
+typedef struct {
+    const force_t *f;
+    uint64_t key;
+    const eng_state_t *s;
+    uint32_t i;
+} tt_probe_t;
+
+static bool tt_same(const void *ctx, uint32_t id) {
+    const tt_probe_t *p = ctx;
+    const tt_entry_t *e = &p->f->tt[id];
+    return e->key == p->key && e->i == p->i && engine_state_equal(e->state, p->s);
 }
 
-static void tt_grow(force_t *f) {
-    tt_entry_t *old = f->tt;
-    uint32_t old_cap = f->cap;
-    f->cap *= 2;
-    f->tt = xcalloc(f->cap, sizeof *f->tt);
-    for (uint32_t k = 0; k < old_cap; k++)
-        if (old[k].key) *tt_slot(f, old[k].key, old[k].state, old[k].i) = old[k];
-    free(old);
+static uint32_t tt_hash(const void *ctx, uint32_t id) {
+    return (uint32_t)((const force_t *)ctx)->tt[id].key;
+}
+
+static const tt_entry_t *tt_find(const force_t *f, uint64_t key, const eng_state_t *s, uint32_t i) {
+    tt_probe_t p = {f, key, s, i};
+    uint32_t id = htab_find(&f->index, (uint32_t)key, tt_same, &p);
+    return id == HTAB_NONE ? NULL : &f->tt[id];
 }
 
 static void tt_store(force_t *f, uint64_t key, const eng_state_t *s, uint32_t i, int value) {
     if (f->used >= TT_MAX_ENTRIES) tt_clear(f);
-    if (2 * (f->used + 1) > f->cap) tt_grow(f);
-    tt_entry_t *t = tt_slot(f, key, s, i);
-    if (t->key) return;
-    t->key = key;
-    t->state = engine_state_new(f->e);
-    engine_state_copy(t->state, s);
-    t->i = (uint8_t)i;
-    t->value = (int8_t)value;
-    f->used++;
+    if (tt_find(f, key, s, i)) return;
+    GROW(f->tt, f->cap, (size_t)f->used + 1);
+    tt_entry_t *e = &f->tt[f->used];
+    e->key = key;
+    e->state = engine_state_new(f->e);
+    engine_state_copy(e->state, s);
+    e->i = (uint8_t)i;
+    e->value = (int8_t)value;
+    htab_add(&f->index, (uint32_t)key, f->used++, tt_hash, f);
 }
 
 static frame_t *frame(force_t *f, uint32_t depth) {
@@ -178,8 +183,8 @@ static int rec(force_t *f, const eng_state_t *s, uint32_t i, uint32_t depth) {
     if (engine_terminal(f->e, s)) return met(f, s);
     if (i == 0) return 0;
     uint64_t key = tt_key(s, i);
-    tt_entry_t *t = tt_slot(f, key, s, i);
-    if (t->key) return t->value;
+    const tt_entry_t *t = tt_find(f, key, s, i);
+    if (t) return t->value;
     if (f->stop_at && f->nodes >= f->stop_at) return FORCE_UNKNOWN;
     if (f->deadline > 0 && (f->nodes & 15) == 0 && now_seconds() > f->deadline)
         return FORCE_UNKNOWN;
