@@ -5,5 +5,7 @@
 
 /* Monotonic seconds, for timing and deadlines. */
 double now_seconds(void);
+/* The calling thread's CPU seconds (what a measurement on a shared machine can trust). */
+double cpu_seconds(void);
 
 #endif

@@ -25,7 +25,7 @@ static const char *const regress_help =
     "       ggp regress GAME --role R --bdd [--exact] [--values] [--budget SEC] [--steps I]\n"
     "                   [--image subst|move] [--moves-below] [--no-invariants] [--reorder]\n"
     "                   [--no-reach]\n"
-    "                   [--nodes N] [--check [--max-states N]]\n"
+    "                   [--nodes N] [--check [--max-states N]] [--hits N]\n"
     "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
@@ -500,6 +500,7 @@ int cmd_regress(int argc, char **argv) {
         bo.check = check;
         bo.max_states = (uint32_t)max_states;
         bo.verify = (uint32_t)verify;
+        bo.hits = (uint32_t)hits;
         bo.seed = seed;
         bo.verify_nodes = verify_nodes;
         bo.verify_seconds = verify_seconds;

@@ -30,8 +30,9 @@ static void on_step(void *ctx, uint32_t seq, uint32_t i, const bdds_step_t *st) 
     const bddsearch_t *bs = ctx;
     char label[64];
     seq_label(bddsearch_seq(bs, seq), label, sizeof label);
-    printf("%s i=%u seconds=%.3f nodes=%llu fixpoint=%s complete=%s\n", label, i, st->seconds,
-           (unsigned long long)st->nodes, st->fixpoint ? "yes" : "no", st->complete ? "yes" : "no");
+    printf("%s i=%u seconds=%.3f cpu=%.3f nodes=%llu fixpoint=%s complete=%s\n", label, i,
+           st->seconds, st->cpu, (unsigned long long)st->nodes, st->fixpoint ? "yes" : "no",
+           st->complete ? "yes" : "no");
     fflush(stdout);
 }
 
@@ -75,6 +76,21 @@ static int check_all(bddcheck_t *c, const bddsearch_t *bs, const char *what,
         }
     }
     return rc;
+}
+
+/* --hits: the share of the states of seeded random matches in each step. */
+static void print_hits(engine_t *e, const bddsearch_t *bs, uint32_t matches) {
+    bddcheck_t *c = bddcheck_sample(e, NULL, matches, 0x417, 0);
+    for (uint32_t k = 0; k < bddsearch_seqs(bs); k++) {
+        char label[64];
+        seq_label(bddsearch_seq(bs, k), label, sizeof label);
+        for (uint32_t i = 0; i < bddsearch_steps(bs, k); i++) {
+            uint32_t h = bddcheck_hits(c, bs, k, i), n = bddcheck_states(c);
+            printf("hits %s i=%u states=%u hits=%u share=%.5f\n", label, i, n, h,
+                   n ? (double)h / n : 0.0);
+        }
+    }
+    bddcheck_free(c);
 }
 
 /* The proven bounds of the initial state (bddsearch_bounds, as a search would ask). */
@@ -142,6 +158,7 @@ int regress_bdd(game_t *g, uint32_t role, const regress_bdd_opts_t *o) {
                 bddcheck_free(c);
             }
         }
+        if (o->hits) print_hits(e, bs, o->hits);
         if (o->verify && !rc) {
             bddcheck_t *c =
                 bddcheck_sample(e, noop, o->verify, o->seed, now_seconds() + o->verify_seconds);

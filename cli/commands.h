@@ -31,6 +31,7 @@ typedef struct {
     bool check;
     uint32_t max_states;
     uint32_t verify; /* random matches (0: no --verify) */
+    uint32_t hits;   /* random matches (0: no --hits) */
     unsigned long long seed, verify_nodes;
     double verify_seconds;
 } regress_bdd_opts_t;

@@ -70,13 +70,6 @@ static bool remembered_noground(const char *path, double limit, char *why, size_
     return !timed || was >= limit;
 }
 
-/* Thread CPU seconds: how much of a time limit the grounder really had. */
-static double cpu_seconds(void) {
-    struct timespec t;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0;
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 /* Remembers a failure. Running out of time is remembered only when the grounder had most
  * of the CPU for it: on a loaded machine the same game may ground next time. */
 static void remember_noground(const char *path, const char *why, double limit, double cpu) {

@@ -209,6 +209,19 @@ static bool terminal_in(const bddcheck_t *c, const bddsearch_t *bs, const bdds_s
     return bddsearch_mode(bs) == BDDS_EXACT ? i == 0 && met : met;
 }
 
+static bool holds(const bddcheck_t *c, const bddsearch_t *bs, const bdds_seq_t *q, uint32_t seq,
+                  uint32_t k, uint32_t i) {
+    return c->term[k] ? terminal_in(c, bs, q, k, i)
+                      : bddsearch_holds(bs, seq, i, c->words + (size_t)k * c->n_words);
+}
+
+uint32_t bddcheck_hits(const bddcheck_t *c, const bddsearch_t *bs, uint32_t seq, uint32_t i) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < c->n; k++)
+        n += holds(c, bs, bddsearch_seq(bs, seq), seq, k, i);
+    return n;
+}
+
 void bddcheck_step(bddcheck_t *c, const bddsearch_t *bs, uint32_t seq, uint32_t i,
                    const bddcheck_opts_t *o, bddcheck_row_t *out) {
     double t0 = now_seconds();
@@ -218,8 +231,7 @@ void bddcheck_step(bddcheck_t *c, const bddsearch_t *bs, uint32_t seq, uint32_t 
     for (uint32_t k = 0; k < c->n; k++) {
         if (o && o->deadline > 0 && now_seconds() > o->deadline) break;
         out->states++;
-        bool hit = c->term[k] ? terminal_in(c, bs, q, k, i)
-                              : bddsearch_holds(bs, seq, i, c->words + (size_t)k * c->n_words);
+        bool hit = holds(c, bs, q, seq, k, i);
         bool late = false;
         out->hits += hit;
         int in;

@@ -51,6 +51,9 @@ typedef struct {
     bool misses;        /* bounded: search the states it does not hit too */
 } bddcheck_opts_t;
 
+/* How many states of c step i of sequence seq holds (how often a rollout would stop). */
+uint32_t bddcheck_hits(const bddcheck_t *c, const bddsearch_t *bs, uint32_t seq, uint32_t i);
+
 /* Step i of sequence seq, on every state of c. */
 void bddcheck_step(bddcheck_t *c, const bddsearch_t *bs, uint32_t seq, uint32_t i,
                    const bddcheck_opts_t *o, bddcheck_row_t *out);

@@ -150,7 +150,7 @@ bddnet_t *bddsearch_net(bddsearch_t *bs) {
 /* ---- steps ---- */
 
 /* A step; cut: the budget ran out in it (the sequence ends there). */
-static void push_step(bddsearch_t *bs, seq_t *q, dd_ref set, double seconds, bool cut) {
+static void push_step(bddsearch_t *bs, seq_t *q, dd_ref set, double seconds, double cpu, bool cut) {
     dd_t *d = bddnet_dd(bs->bn);
     if (q->n == q->cap) {
         q->cap = q->cap ? 2 * q->cap : 16;
@@ -162,8 +162,11 @@ static void push_step(bddsearch_t *bs, seq_t *q, dd_ref set, double seconds, boo
     bool fix = !cut && (bs->o.mode == BDDS_WITHIN ? q->n && set == q->set[q->n - 1]
                                                   : q->n > 2 && set == q->set[q->n - 2]);
     q->set[q->n] = set;
-    q->steps[q->n++] = (bdds_step_t){
-        .seconds = seconds, .nodes = dd_nodes(d, set), .complete = !cut, .fixpoint = fix};
+    q->steps[q->n++] = (bdds_step_t){.seconds = seconds,
+                                     .cpu = cpu,
+                                     .nodes = dd_nodes(d, set),
+                                     .complete = !cut,
+                                     .fixpoint = fix};
     if (fix || cut) q->done = true;
 }
 
@@ -185,15 +188,15 @@ static dd_ref next_set(bddsearch_t *bs, seq_t *q, uint32_t i) {
 static void step(bddsearch_t *bs, uint32_t k, uint32_t i, bdds_cb cb, void *ctx) {
     seq_t *q = &bs->seqs[k];
     dd_t *d = bddnet_dd(bs->bn);
-    double t0 = now_seconds();
+    double t0 = now_seconds(), c0 = cpu_seconds();
     if (i == 0) { /* no non-terminal state: terminal ones are judged by their goals */
-        push_step(bs, q, DD_FALSE, now_seconds() - t0, false);
+        push_step(bs, q, DD_FALSE, now_seconds() - t0, cpu_seconds() - c0, false);
     } else {
         dd_ref s = next_set(bs, q, i);
         bool cut = s == DD_NONE;
         if (cut) /* the last set is still sound (WITHIN), nothing else is */
             s = bs->o.mode == BDDS_WITHIN ? dd_dup(d, q->set[i - 1]) : DD_FALSE;
-        push_step(bs, q, s, now_seconds() - t0, cut);
+        push_step(bs, q, s, now_seconds() - t0, cpu_seconds() - c0, cut);
     }
     if (cb) cb(ctx, k, i, &q->steps[i]);
 }

@@ -49,7 +49,8 @@ typedef struct {
 void bdds_default_opts(bdds_opts_t *o);
 
 typedef struct {
-    double seconds; /* to compute this step */
+    double seconds; /* to compute this step (wall clock) */
+    double cpu;     /* the thread's CPU seconds for it (the machine may be shared) */
     uint64_t nodes; /* of its diagram */
     bool complete;  /* false: cut by the budget (the set is S_{i-1}: sound, not all) */
     bool fixpoint;  /* S_i = S_{i-1} (EXACT: W_i = W_{i-2}): every later step is known */
