@@ -131,7 +131,7 @@ within slow 10.0 '( STOP slow.1 (noop ( mark 2 2 ) ) )' >/dev/null
 alive slow || fail "slow server died"
 
 # deadline on a large game: chess on the interpreter, play clock 10 s
-CHESS=$ROOT/../shared/gdl-corpus/chess.kif
+CHESS=${GGP_CORPUS:-$ROOT/../shared/gdl-corpus}/chess.kif
 if [ -f "$CHESS" ]; then
     start_server chess -- --player random --seed 6
     CH=$(rules_of "$CHESS")

@@ -52,7 +52,7 @@ run_matches mixed "$ROOT/games/tictactoe.kif" "$A,legal" 2
 [ -f "$ROOT/games/killer_small.kif" ] && run_matches killer "$ROOT/games/killer_small.kif" "$A,$B,random" 2
 # the deducing player over the protocol: its belief comes from the percepts it is sent
 [ -f "$ROOT/games/killer_small.kif" ] && run_matches killer_deduce "$ROOT/games/killer_small.kif" "$C,random,random" 2
-CORPUS=$ROOT/../shared/gdl-corpus
+CORPUS=${GGP_CORPUS:-$ROOT/../shared/gdl-corpus}
 for g in rockpaperscissors MontyHall; do
     [ -f "$CORPUS/$g.gdl" ] || continue
     case $g in rockpaperscissors) p="$A,$B" ;; *) p="$B" ;; esac
