@@ -16,6 +16,30 @@ status=0
 
 bash scripts/setup.sh || exit 1
 
+# build_with_progress NAME DIR TARGET: builds into DIR/build.log, printing how far the
+# build is every 30 s (a build is minutes of silence otherwise).
+build_with_progress() {
+    local name=$1 dir=$2 target=$3 pid t0 pct
+    t0=$(date +%s)
+    cmake --build "$dir" -j "$JOBS" --target "$target" >"$dir/build.log" 2>&1 &
+    pid=$!
+    while ! wait_for "$pid" 30; do
+        pct=$(grep -o '^\[ *[0-9]*%\]' "$dir/build.log" | tail -1 | tr -d '[] ')
+        echo "==== $name: building, ${pct:-0%} after $(($(date +%s) - t0)) s"
+    done
+    wait "$pid"
+}
+
+# wait_for PID SECONDS: true when PID ended within SECONDS.
+wait_for() {
+    local i
+    for i in $(seq 1 "$2"); do
+        kill -0 "$1" 2>/dev/null || return 0
+        sleep 1
+    done
+    ! kill -0 "$1" 2>/dev/null
+}
+
 # pass NAME BUILD_DIR TARGET CTEST_ARGS... -- CMAKE_ARGS...: configure, build, run ctest.
 pass() {
     local name=$1 dir=$2 target=$3
@@ -33,7 +57,7 @@ pass() {
         status=1
         return
     fi
-    if ! cmake --build "$dir" -j "$JOBS" --target "$target" >"$dir/build.log" 2>&1; then
+    if ! build_with_progress "$name" "$dir" "$target"; then
         grep -E 'error|Error' "$dir/build.log" | head -40
         echo "==== $name: FAILED to build (full log: $dir/build.log)"
         status=1
