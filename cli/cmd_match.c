@@ -50,62 +50,34 @@ static const char *const match_help =
     "played out (a role without legal moves, --max-steps reached) is aborted: its moves are\n"
     "counted, its goals are not, and the exit code is 1.\n";
 
-static void print_help(FILE *out) {
-    strbuf_t kinds;
-    sb_init(&kinds);
-    player_kind_help(&kinds);
-    fprintf(out, match_help, sb_str(&kinds));
-    sb_fini(&kinds);
-}
-
 typedef struct {
     const char *game, *players, *startclock, *playclock, *matches, *seed, *max_steps;
     const char *confirm;
     bool swap, trace, verbose, no_lbs;
 } match_opts_t;
 
+static bool confirm_ok(const char *v) {
+    if (!strcmp(v, "none") || !strcmp(v, "z3")) return true;
+    fprintf(stderr, "ggp match: --confirm takes none or z3, not '%s'\n", v);
+    return false;
+}
+
 static int parse_opts(int argc, char **argv, match_opts_t *o) {
-    const char *v;
-    for (int i = 1; i < argc; i++) {
-        if (opt_is_help(argv[i])) {
-            print_help(stdout);
-            return 0;
-        } else if (opt_value(argc, argv, &i, "--players", &v))
-            o->players = v;
-        else if (opt_value(argc, argv, &i, "--startclock", &v))
-            o->startclock = v;
-        else if (opt_value(argc, argv, &i, "--playclock", &v))
-            o->playclock = v;
-        else if (opt_value(argc, argv, &i, "--matches", &v))
-            o->matches = v;
-        else if (opt_value(argc, argv, &i, "--seed", &v))
-            o->seed = v;
-        else if (opt_value(argc, argv, &i, "--engine", &v)) {
-            engine_kind_t k;
-            if (!opt_engine(v, &k)) return 2;
-            engine_set_default_kind(k); /* the players' engines (mcts:engine=K overrides) */
-        } else if (opt_value(argc, argv, &i, "--max-steps", &v))
-            o->max_steps = v;
-        else if (!strcmp(argv[i], "--swap"))
-            o->swap = true;
-        else if (!strcmp(argv[i], "--trace"))
-            o->trace = true;
-        else if (!strcmp(argv[i], "--verbose"))
-            o->verbose = true;
-        else if (!strcmp(argv[i], "--no-lbs"))
-            o->no_lbs = true;
-        else if (opt_value(argc, argv, &i, "--confirm", &v)) {
-            if (strcmp(v, "none") && strcmp(v, "z3")) {
-                fprintf(stderr, "ggp match: --confirm takes none or z3, not '%s'\n", v);
-                return 2;
-            }
-            o->confirm = v;
-        } else if (argv[i][0] == '-' || o->game) {
-            opt_usage_error("match", match_help, "unexpected argument '%s'", argv[i]);
-            return 2;
-        } else
-            o->game = argv[i];
-    }
+    const opt_spec_t specs[] = {{.name = "--players", .value = &o->players},
+                                {.name = "--startclock", .value = &o->startclock},
+                                {.name = "--playclock", .value = &o->playclock},
+                                {.name = "--matches", .value = &o->matches},
+                                {.name = "--seed", .value = &o->seed},
+                                {.name = "--engine", .check = opt_default_engine},
+                                {.name = "--max-steps", .value = &o->max_steps},
+                                {.name = "--swap", .flag = &o->swap},
+                                {.name = "--trace", .flag = &o->trace},
+                                {.name = "--verbose", .flag = &o->verbose},
+                                {.name = "--no-lbs", .flag = &o->no_lbs},
+                                {.name = "--confirm", .value = &o->confirm, .check = confirm_ok},
+                                {0}};
+    int rc = opt_parse(argc, argv, "match", match_help, opt_help_kinds, specs, &o->game, 1);
+    if (rc >= 0) return rc;
     if (!o->game || !o->players) {
         opt_usage_error("match", match_help, "give a GAME and --players");
         return 2;

@@ -32,14 +32,6 @@ static const char *const serve_help =
     "Stops on SIGINT or SIGTERM. For tests, GGP_TEST_THINK_DELAY_MS=N in the environment makes\n"
     "the player sleep N ms before every move (the answer must still meet the clock).\n";
 
-static void print_help(FILE *out) {
-    strbuf_t kinds;
-    sb_init(&kinds);
-    player_kind_help(&kinds);
-    fprintf(out, serve_help, sb_str(&kinds));
-    sb_fini(&kinds);
-}
-
 typedef struct {
     const char *port, *bind, *player, *name, *seed, *max_body;
     bool verbose;
@@ -47,35 +39,16 @@ typedef struct {
 
 /* Parses the options; -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, serve_opts_t *o) {
-    const char *v;
-    for (int i = 1; i < argc; i++) {
-        if (opt_is_help(argv[i])) {
-            print_help(stdout);
-            return 0;
-        } else if (opt_value(argc, argv, &i, "--port", &v))
-            o->port = v;
-        else if (opt_value(argc, argv, &i, "--bind", &v))
-            o->bind = v;
-        else if (opt_value(argc, argv, &i, "--player", &v))
-            o->player = v;
-        else if (opt_value(argc, argv, &i, "--name", &v))
-            o->name = v;
-        else if (opt_value(argc, argv, &i, "--seed", &v))
-            o->seed = v;
-        else if (opt_value(argc, argv, &i, "--engine", &v)) {
-            engine_kind_t k;
-            if (!opt_engine(v, &k)) return 2;
-            engine_set_default_kind(k); /* the players' engines (mcts:engine=K overrides) */
-        } else if (opt_value(argc, argv, &i, "--max-body", &v))
-            o->max_body = v;
-        else if (!strcmp(argv[i], "--verbose"))
-            o->verbose = true;
-        else {
-            opt_usage_error("serve", serve_help, "unexpected argument '%s'", argv[i]);
-            return 2;
-        }
-    }
-    return -1;
+    const opt_spec_t specs[] = {{.name = "--port", .value = &o->port},
+                                {.name = "--bind", .value = &o->bind},
+                                {.name = "--player", .value = &o->player},
+                                {.name = "--name", .value = &o->name},
+                                {.name = "--seed", .value = &o->seed},
+                                {.name = "--engine", .check = opt_default_engine},
+                                {.name = "--max-body", .value = &o->max_body},
+                                {.name = "--verbose", .flag = &o->verbose},
+                                {0}};
+    return opt_parse(argc, argv, "serve", serve_help, opt_help_kinds, specs, NULL, 0);
 }
 
 /* Blocks until SIGINT or SIGTERM (blocked in every thread, so only this one sees them). */

@@ -54,6 +54,28 @@ bool opt_engine(const char *value, engine_kind_t *out);
     "  --engine E     the state machine: auto (default: the fastest that works), interp,\n"        \
     "                 ground or compiled (a game that does not ground falls back, saying so)\n"
 
+/* One option of a command for opt_parse: `--name VALUE` (or --name=VALUE), when value or
+ * check is given, stores the value in *value (if any) once check (if any) accepts it,
+ * having printed why not otherwise; a flag (neither given) sets *flag. */
+#include <stdio.h>
+typedef struct {
+    const char *name;
+    const char **value;
+    bool *flag;
+    bool (*check)(const char *value);
+} opt_spec_t;
+/* Parses argv[1..argc) of `ggp cmd`: --help prints help (through show, when given) and
+ * answers 0; the options of specs (up to an entry without a name); up to n_pos positional
+ * arguments into pos[0..n_pos) in order; anything else is a usage error (2). -1: go on. */
+int opt_parse(int argc, char **argv, const char *cmd, const char *help,
+              void (*show)(const char *help, FILE *out), const opt_spec_t *specs, const char **pos,
+              int n_pos);
+/* Prints help, a format whose one %s is the list of player kinds. */
+void opt_help_kinds(const char *help, FILE *out);
+/* An opt_spec_t check: --engine E as the players' default engine (mcts:engine=K
+ * overrides it). */
+bool opt_default_engine(const char *value);
+
 /* Loads and validates a game file; NULL after printing its located diagnostics. */
 #include "gdl/validate.h"
 game_t *cli_load_game(const char *path);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "player/player.h"
 
 typedef struct {
     const char *name;
@@ -101,6 +102,59 @@ bool opt_engine(const char *value, engine_kind_t *out) {
     if (engine_kind_parse(value, out)) return true;
     fprintf(stderr, "ggp: --engine expects auto, interp, ground or compiled, not '%s'\n", value);
     return false;
+}
+
+bool opt_default_engine(const char *value) {
+    engine_kind_t k;
+    if (!opt_engine(value, &k)) return false;
+    engine_set_default_kind(k);
+    return true;
+}
+
+void opt_help_kinds(const char *help, FILE *out) {
+    strbuf_t kinds;
+    sb_init(&kinds);
+    player_kind_help(&kinds);
+    fprintf(out, help, sb_str(&kinds));
+    sb_fini(&kinds);
+}
+
+/* The option of specs that argv[*i] gives (taking its value), or NULL. */
+static const opt_spec_t *opt_find(int argc, char **argv, int *i, const opt_spec_t *specs,
+                                  const char **value) {
+    for (const opt_spec_t *o = specs; o->name; o++)
+        if (o->value || o->check ? opt_value(argc, argv, i, o->name, value)
+                                 : !strcmp(argv[*i], o->name))
+            return o;
+    return NULL;
+}
+
+int opt_parse(int argc, char **argv, const char *cmd, const char *help,
+              void (*show)(const char *help, FILE *out), const opt_spec_t *specs, const char **pos,
+              int n_pos) {
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        const opt_spec_t *o;
+        if (opt_is_help(argv[i])) {
+            if (show)
+                show(help, stdout);
+            else
+                fputs(help, stdout);
+            return 0;
+        } else if ((o = opt_find(argc, argv, &i, specs, &v))) {
+            if (o->check && !o->check(v)) return 2;
+            if (o->value)
+                *o->value = v;
+            else if (o->flag)
+                *o->flag = true;
+        } else if (argv[i][0] == '-' || n == n_pos) {
+            opt_usage_error(cmd, help, "unexpected argument '%s'", argv[i]);
+            return 2;
+        } else
+            pos[n++] = argv[i];
+    }
+    return -1;
 }
 
 int main(int argc, char **argv) {

@@ -45,7 +45,7 @@ typedef struct {
 typedef struct {
     uint32_t node;
     term_t term;
-    int value; /* goals: 0..100 as reason_goal_value reads it, -1 when not a number */
+    int value; /* goals: 0..100 as engine_goal_value reads it, -1 when not a number */
 } gitem_t;
 
 typedef struct {

@@ -1124,17 +1124,6 @@ uint32_t reason_goals(reasoner_t *r, const state_t *s, uint32_t role, const term
     return select_second(r, r->pred_goal, r->g->roles[role], values);
 }
 
-term_t reason_goal(reasoner_t *r, const state_t *s, uint32_t role) {
-    const term_t *vals;
-    return reason_goals(r, s, role, &vals) == 1 ? vals[0] : TERM_NONE;
-}
-
-int reason_goal_value(reasoner_t *r, const state_t *s, uint32_t role) {
-    const term_t *vals;
-    uint32_t n = reason_goals(r, s, role, &vals);
-    return term_highest_number(r->ts, vals, n);
-}
-
 void reason_next(reasoner_t *r, const state_t *s, const term_t *joint, state_t *out) {
     set_state(r, s);
     set_joint(r, joint);

@@ -33,11 +33,6 @@ bool reason_is_legal(reasoner_t *r, const state_t *s, uint32_t role, term_t move
 /* Every goal value term of a role in s (a well-formed game gives exactly one); *values
  * owned by r. */
 uint32_t reason_goals(reasoner_t *r, const state_t *s, uint32_t role, const term_t **values);
-/* The goal value term of a role; TERM_NONE when it has none or more than one. */
-term_t reason_goal(reasoner_t *r, const state_t *s, uint32_t role);
-/* Goal as an integer 0..100; -1 when undefined or not a number; the highest of several
- * values (engine.h engine_goal_value). */
-int reason_goal_value(reasoner_t *r, const state_t *s, uint32_t role);
 /* The successor state for a joint move (one move per role, in role order). */
 void reason_next(reasoner_t *r, const state_t *s, const term_t *joint, state_t *out);
 /* GDL-II: what `role` sees when joint is played in s; *percepts owned by r. */

@@ -75,6 +75,12 @@ int term_number(const term_store_t *ts, term_t t) {
     return x;
 }
 
+bool term_in(const term_t *v, uint32_t n, term_t t) {
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i] == t) return true;
+    return false;
+}
+
 int term_highest_number(const term_store_t *ts, const term_t *t, uint32_t n) {
     int best = -1;
     for (uint32_t k = 0; k < n; k++) {

@@ -90,6 +90,8 @@ int term_number(const term_store_t *ts, term_t t);
  * when its goal rules derive several (a defect the reference game master rejects; the
  * project reads it as the highest, as backward search's goal(R, 100) claims do). */
 int term_highest_number(const term_store_t *ts, const term_t *t, uint32_t n);
+/* Whether t is one of v[0..n) (a legal move among a turn's, a percept among a step's). */
+bool term_in(const term_t *v, uint32_t n, term_t t);
 
 term_t term_const(term_store_t *ts, sym_t s);
 term_t term_var(term_store_t *ts, uint32_t number);

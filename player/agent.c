@@ -253,12 +253,6 @@ bool agent_observe_text(agent_t *a, uint32_t turn, const char *lastmove, char *c
     return i == n;
 }
 
-static bool contains(const term_t *moves, uint32_t n, term_t m) {
-    for (uint32_t i = 0; i < n; i++)
-        if (moves[i] == m) return true;
-    return false;
-}
-
 /* Our legal moves as predicted by agent_ponder, when the state is the predicted one. */
 static uint32_t predicted_legal(agent_t *a, term_t **moves) {
     *moves = NULL;
@@ -290,11 +284,9 @@ typedef struct {
     uint32_t n;
 } proven_sink_t;
 
-static bool contains(const term_t *moves, uint32_t n, term_t m);
-
 static void offer_proven(void *ctx, term_t move) {
     proven_sink_t *p = ctx;
-    if (contains(p->legal, p->n, move)) sink_offer(p->out, move);
+    if (term_in(p->legal, p->n, move)) sink_offer(p->out, move);
 }
 
 term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
@@ -336,7 +328,7 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
                               .history = a->belief.hist,
                               .n_history = a->belief.n_hist};
         move = player_play(a->player, &turn, deadline, sink ? &checked : NULL);
-        if (!contains(legal, n, move)) move = legal[0];
+        if (!term_in(legal, n, move)) move = legal[0];
         if (n > 1) a->chose = move;
     }
     free(legal);

@@ -401,12 +401,6 @@ void belief_observe(belief_t *b, term_t move, const term_t *percepts, uint32_t n
 
 /* ---- legal moves ---- */
 
-static bool contains(const term_t *moves, uint32_t n, term_t m) {
-    for (uint32_t i = 0; i < n; i++)
-        if (moves[i] == m) return true;
-    return false;
-}
-
 uint32_t belief_legal(belief_t *b, term_t **moves, double deadline) {
     const term_t *m = NULL;
     load_state(b, &b->states[0]);
@@ -419,7 +413,7 @@ uint32_t belief_legal(belief_t *b, term_t **moves, double deadline) {
         load_state(b, &b->states[k]);
         uint32_t nk = engine_legal(b->e, b->cur, b->role, &m), w = 0;
         for (uint32_t i = 0; i < kept; i++)
-            if (contains(m, nk, common[i])) common[w++] = common[i];
+            if (term_in(m, nk, common[i])) common[w++] = common[i];
         kept = w;
     }
     if (kept) {

@@ -261,12 +261,6 @@ static term_t sees_term(const bsmt_t *b, term_t percept) {
     return term_find(b->g->ts, SYM_SEES, args, 2);
 }
 
-static bool contains(const term_t *v, uint32_t n, term_t t) {
-    for (uint32_t i = 0; i < n; i++)
-        if (v[i] == t) return true;
-    return false;
-}
-
 /* Keeps the step's possible moves (their nodes) for trajectories. */
 static void remember_moves(bsmt_t *b) {
     for (uint32_t r = 0; r < b->g->n_roles; r++) {
@@ -301,7 +295,7 @@ bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n) {
     uint32_t ns = bnet_sees(b->net, b->role, &ids);
     for (uint32_t i = 0; i < ns; i++) {
         pn_t s = expr(b, f, ids[i]);
-        bool got = contains(percepts, n, term_arg(ts, bnet_atom(b->net, ids[i]), 1));
+        bool got = term_in(percepts, n, term_arg(ts, bnet_atom(b->net, ids[i]), 1));
         assert_node(b, got ? s : pn_not(b->c, s));
     }
     remember_moves(b);

@@ -153,12 +153,6 @@ static void ab_start(player_t *pl, const state_t *initial, double deadline) {
     search_until(p, t0 + (deadline - t0) * 0.9, NULL, &r);
 }
 
-static bool contains(const term_t *moves, uint32_t n, term_t m) {
-    for (uint32_t i = 0; i < n; i++)
-        if (moves[i] == m) return true;
-    return false;
-}
-
 static term_t ab_play(player_t *pl, const player_turn_t *turn, double deadline, move_sink_t *sink) {
     ab_player_t *p = (ab_player_t *)pl;
     term_t fallback = turn->legal[splitmix_next(&p->rng) % turn->n_legal];
@@ -170,7 +164,7 @@ static term_t ab_play(player_t *pl, const player_turn_t *turn, double deadline, 
     ab_result_t r;
     search_until(p, deadline, turn->n_legal > 1 ? sink : NULL, &r);
     if (turn->n_legal == 1) return turn->legal[0];
-    if (r.move == TERM_NONE || !contains(turn->legal, turn->n_legal, r.move)) {
+    if (r.move == TERM_NONE || !term_in(turn->legal, turn->n_legal, r.move)) {
         if (p->verbose)
             fprintf(stderr, "ab: turn %u: the search gave no legal move; playing at random\n",
                     turn->turn);

@@ -838,22 +838,11 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
                 gambles[ng++] = m;
             else
                 unknown[nu++] = m;
-        } else if (iw == IN_W_WINS || iw == IN_W_UNKNOWN) {
-            if (bsmt_move_wins(p->bsmt, m, stop) == 1)
-                move = m;
-            else if (iw == IN_W_WINS)
-                gambles[ng++] = m;
-            else {
-                int r = bsmt_move_risky(p->bsmt, m, stop);
-                if (r == 0)
-                    cands[nc++] = m;
-                else if (r > 0)
-                    gambles[ng++] = m;
-                else
-                    unknown[nu++] = m;
-            }
-        } else if (iw == IN_W_RISKY) {
-            gambles[ng++] = m;
+        } else if ((iw == IN_W_WINS || iw == IN_W_UNKNOWN) &&
+                   bsmt_move_wins(p->bsmt, m, stop) == 1) {
+            move = m;
+        } else if (iw == IN_W_WINS || iw == IN_W_RISKY) {
+            gambles[ng++] = m; /* risky in the world, or a win there not proved in all */
         } else {
             int r = bsmt_move_risky(p->bsmt, m, stop);
             if (r == 0)

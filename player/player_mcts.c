@@ -539,12 +539,6 @@ static void advance_to(mcts_player_t *p, const state_t *s, double until) {
     p->have_prev = false;
 }
 
-static bool contains(const term_t *moves, uint32_t n, term_t m) {
-    for (uint32_t i = 0; i < n; i++)
-        if (moves[i] == m) return true;
-    return false;
-}
-
 static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline,
                         move_sink_t *sink) {
     mcts_player_t *p = (mcts_player_t *)pl;
@@ -590,7 +584,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
             double secs = left < slice ? left : slice;
             if (secs < 0.001) secs = 0.001;
             term_t m = timed_choose(p, s, secs, 0);
-            if (m == TERM_NONE || !contains(turn->legal, turn->n_legal, m)) break;
+            if (m == TERM_NONE || !term_in(turn->legal, turn->n_legal, m)) break;
             if (m != best) sink_offer(sink, m);
             best = m;
             uct_stats_t st;
@@ -598,7 +592,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
             if (st.root_proven) break;
         }
     }
-    if (best == TERM_NONE || !contains(turn->legal, turn->n_legal, best)) {
+    if (best == TERM_NONE || !term_in(turn->legal, turn->n_legal, best)) {
         if (p->verbose)
             fprintf(stderr, "mcts: turn %u: the search gave no legal move; playing at random\n",
                     turn->turn);

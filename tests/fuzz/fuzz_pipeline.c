@@ -46,8 +46,10 @@ static void play(game_t *g, uint64_t seed) {
         reason_next(r, &s, joint, &next);
         state_copy(&s, &next);
     }
-    for (uint32_t i = 0; i < g->n_roles; i++)
-        reason_goal_value(r, &s, i);
+    for (uint32_t i = 0; i < g->n_roles; i++) {
+        const term_t *v;
+        term_highest_number(g->ts, v, reason_goals(r, &s, i, &v));
+    }
     free(joint);
     state_fini(&s);
     state_fini(&next);

@@ -133,8 +133,21 @@ static void play(fix_t *f, const char *joint_text) {
     state_copy(&f->s, &f->n);
 }
 
+/* A role's goal as the engine reads it (engine_goal, engine_goal_value): the one value
+ * term, TERM_NONE for none or several; the highest number, -1 for none. */
+static term_t goal_term(reasoner_t *r, const state_t *s, uint32_t role) {
+    const term_t *v;
+    return reason_goals(r, s, role, &v) == 1 ? v[0] : TERM_NONE;
+}
+
+static int goal_value(reasoner_t *r, const state_t *s, uint32_t role) {
+    const term_t *v;
+    uint32_t n = reason_goals(r, s, role, &v);
+    return term_highest_number(reason_game(r)->ts, v, n);
+}
+
 static const char *goal_str(fix_t *f, uint32_t role) {
-    term_t v = reason_goal(f->r, &f->s, role);
+    term_t v = goal_term(f->r, &f->s, role);
     if (v == TERM_NONE) return "none";
     return terms_str(f, &v, 1);
 }
@@ -197,7 +210,7 @@ static void test_counter(void **state) {
     assert_false(reason_terminal(f->r, &f->s));
     assert_string_equal(legal_str(f, 0), "inc stay");
     assert_string_equal(goal_str(f, 0), "0");
-    assert_int_equal(reason_goal_value(f->r, &f->s, 0), 0);
+    assert_int_equal(goal_value(f->r, &f->s, 0), 0);
     play(f, "stay");
     assert_string_equal(state_str(f, &f->s), "(count 0)");
     play(f, "inc");
@@ -207,7 +220,7 @@ static void test_counter(void **state) {
     assert_string_equal(state_str(f, &f->s), "(count 3)");
     assert_true(reason_terminal(f->r, &f->s));
     assert_string_equal(legal_str(f, 0), "stay");
-    assert_int_equal(reason_goal_value(f->r, &f->s, 0), 100);
+    assert_int_equal(goal_value(f->r, &f->s, 0), 100);
     assert_true(reason_is_legal(f->r, &f->s, 0, T(f, "stay")));
     assert_false(reason_is_legal(f->r, &f->s, 0, T(f, "inc")));
     assert_false(reason_is_legal(f->r, &f->s, 0, T(f, "(jump 2)")));
@@ -233,8 +246,8 @@ static void test_alternating_states(void **state) {
     for (int i = 0; i < 3; i++) {
         assert_false(reason_terminal(f->r, &s0));
         assert_true(reason_terminal(f->r, &s3));
-        assert_int_equal(reason_goal_value(f->r, &s0, 0), 0);
-        assert_int_equal(reason_goal_value(f->r, &s3, 0), 100);
+        assert_int_equal(goal_value(f->r, &s0, 0), 0);
+        assert_int_equal(goal_value(f->r, &s3, 0), 100);
         const term_t *m;
         assert_int_equal(reason_legal(f->r, &s0, 0, &m), 2);
         assert_int_equal(reason_legal(f->r, &s3, 0, &m), 1);
@@ -299,11 +312,11 @@ static void test_recursion_transitive_closure(void **state) {
     assert_string_equal(paths(f), "(p a a) (p a b) (p a c) (p b a) (p b b) (p b c) (p c a) "
                                   "(p c b) (p c c)");
     assert_false(reason_terminal(f->r, &f->s));
-    assert_int_equal(reason_goal_value(f->r, &f->s, 0), 0);
+    assert_int_equal(goal_value(f->r, &f->s, 0), 0);
     /* a path a -> d appears through three hops */
     play(f, "(link c d)");
     assert_true(reason_terminal(f->r, &f->s));
-    assert_int_equal(reason_goal_value(f->r, &f->s, 0), 100);
+    assert_int_equal(goal_value(f->r, &f->s, 0), 100);
     assert_string_equal(state_str(f, &f->s), "(edge a b) (edge b c) (edge c a) (edge c d)");
 }
 
@@ -360,7 +373,7 @@ static void test_negation_distinct_or(void **state) {
     play(f, "go");
     assert_string_equal(state_str(f, &f->s), "(light yellow) went");
     assert_true(reason_terminal(f->r, &f->s));
-    assert_int_equal(reason_goal_value(f->r, &f->s, 0), 50);
+    assert_int_equal(goal_value(f->r, &f->s, 0), 50);
     /* (not (distinct ?c ?d)) is equality */
     uint32_t same = game_pred(f->g, term_intern(f->g->ts, "same", 4), 2);
     const term_t *tuples;
@@ -396,8 +409,8 @@ static void test_simultaneous(void **state) {
     play(f, "(show tails) (show tails)");
     assert_string_equal(state_str(f, &f->s), "(point even) (point odd) (round 2)");
     assert_true(reason_terminal(f->r, &f->s));
-    assert_int_equal(reason_goal_value(f->r, &f->s, 0), 100);
-    assert_int_equal(reason_goal_value(f->r, &f->s, 1), 100);
+    assert_int_equal(goal_value(f->r, &f->s, 0), 100);
+    assert_int_equal(goal_value(f->r, &f->s, 1), 100);
 }
 
 /* ---- goal values that are missing, several or not numbers ---- */
@@ -408,14 +421,14 @@ static void test_goal_defects(void **state) {
             "(goal a 50)\n(goal b 10)\n(goal b 20)\n(goal d high)\n"
             "(<= (legal ?r noop) (role ?r))\n");
     assert_false(reason_terminal(f->r, &f->s)); /* no terminal rule: never terminal */
-    assert_int_equal(reason_goal_value(f->r, &f->s, 0), 50);
+    assert_int_equal(goal_value(f->r, &f->s, 0), 50);
     assert_string_equal(goal_str(f, 0), "50");
-    assert_int_equal(reason_goal(f->r, &f->s, 1), TERM_NONE); /* two values: no one term */
-    assert_int_equal(reason_goal_value(f->r, &f->s, 1), 20);  /* and the highest counts */
-    assert_int_equal(reason_goal(f->r, &f->s, 2), TERM_NONE); /* none */
-    assert_int_equal(reason_goal_value(f->r, &f->s, 2), -1);
+    assert_int_equal(goal_term(f->r, &f->s, 1), TERM_NONE); /* two values: no one term */
+    assert_int_equal(goal_value(f->r, &f->s, 1), 20);       /* and the highest counts */
+    assert_int_equal(goal_term(f->r, &f->s, 2), TERM_NONE); /* none */
+    assert_int_equal(goal_value(f->r, &f->s, 2), -1);
     assert_string_equal(goal_str(f, 3), "high"); /* not a number */
-    assert_int_equal(reason_goal_value(f->r, &f->s, 3), -1);
+    assert_int_equal(goal_value(f->r, &f->s, 3), -1);
     assert_int_equal(f->s.n, 0); /* no init: the empty state */
 }
 
@@ -475,8 +488,8 @@ static void test_gdl2_sees_and_random(void **state) {
     assert_string_equal(sees_str(f, "noop (guess 1)", 0), "");
     play(f, "noop (guess 2)");
     assert_true(reason_terminal(f->r, &f->s));
-    assert_int_equal(reason_goal_value(f->r, &f->s, 1), 100);
-    assert_int_equal(reason_goal_value(f->r, &f->s, 0), 0);
+    assert_int_equal(goal_value(f->r, &f->s, 1), 100);
+    assert_int_equal(goal_value(f->r, &f->s, 0), 0);
 }
 
 /* ---- the project's tic-tac-toe ---- */
@@ -506,8 +519,8 @@ static void test_tictactoe(void **state) {
     play(f, "(mark 3 3) noop");
     /* a full board, no line: a draw */
     assert_true(reason_terminal(f->r, &f->s));
-    assert_int_equal(reason_goal_value(f->r, &f->s, 0), 50);
-    assert_int_equal(reason_goal_value(f->r, &f->s, 1), 50);
+    assert_int_equal(goal_value(f->r, &f->s, 0), 50);
+    assert_int_equal(goal_value(f->r, &f->s, 1), 50);
     /* a win on the diagonal for xplayer */
     reason_initial(f->r, &f->s);
     play(f, "(mark 1 1) noop");
@@ -517,8 +530,8 @@ static void test_tictactoe(void **state) {
     assert_false(reason_terminal(f->r, &f->s));
     play(f, "(mark 3 3) noop");
     assert_true(reason_terminal(f->r, &f->s));
-    assert_int_equal(reason_goal_value(f->r, &f->s, 0), 100);
-    assert_int_equal(reason_goal_value(f->r, &f->s, 1), 0);
+    assert_int_equal(goal_value(f->r, &f->s, 0), 100);
+    assert_int_equal(goal_value(f->r, &f->s, 1), 0);
     assert_string_equal(state_str(f, &f->s),
                         "(cell 1 1 x) (cell 1 2 o) (cell 1 3 o) (cell 2 1 b) (cell 2 2 x) "
                         "(cell 2 3 b) (cell 3 1 b) (cell 3 2 b) (cell 3 3 x) (control oplayer)");
