@@ -53,6 +53,9 @@ struct engine {
  * blocks, the goal blocks, the move blocks, advance (each fluent input takes the value of
  * its next node). */
 typedef void (*gnet_kernel_t)(uint8_t *vals);
+/* The move blocks, for the move of each role (its index; an index past the role's moves:
+ * none). */
+typedef void (*gnet_move_kernel_t)(uint8_t *vals, const uint32_t *moves);
 /* A whole random playout from the state bits (which become the final state's; the move
  * inputs must be off): the loop of the ground backend's playout, draw for draw on the
  * splitmix state rng. Returns the joint moves played; the final state is left in the
@@ -60,15 +63,21 @@ typedef void (*gnet_kernel_t)(uint8_t *vals);
 typedef uint32_t (*gnet_playout_t)(uint8_t *vals, uint64_t *bits, uint64_t *rng,
                                    uint32_t max_steps);
 typedef struct {
-    gnet_kernel_t play, goals, move, advance;
+    gnet_kernel_t play, goals, advance;
+    gnet_move_kernel_t move;
     gnet_playout_t playout; /* NULL: the loop of engine/gengine.c */
 } gnet_kernels_t;
 
 /* The interpreter backend (interp.c). */
 engine_t *interp_new(game_t *g);
 
-/* The ground backend on net (owned by the engine; clones borrow it). kernels NULL: the
- * network interpreter. handle: a dlopen handle, closed with the engine. */
-engine_t *gengine_new(game_t *g, gnet_t *net, const gnet_kernels_t *kernels, void *handle);
+/* The compiled code of a network (engine/compile.h). */
+typedef struct netcode netcode_t;
+
+/* The ground backend on net (owned by the engine; clones borrow it), evaluated by code
+ * (its reference adopted): NULL, the network interpreter; code still being made, the
+ * network interpreter until the code is ready, then the code (the engine's kind becomes
+ * ENGINE_COMPILED). */
+engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code);
 
 #endif

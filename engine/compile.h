@@ -1,6 +1,12 @@
-/* The compiled backend: the ground network as C code, compiled with the system's C
- * compiler at load time and loaded with dlopen. Objects are cached per game text in
+/* The compiled backend: the ground network as C code (engine/cgen.h), compiled with the
+ * system's C compiler and loaded with dlopen. Objects are cached per generated text in
  * $GGP_CACHE (default $XDG_CACHE_HOME/ggp or ~/.cache/ggp), so a game compiles once.
+ *
+ * The code is made by a thread of its own from a snapshot of the network (it reads nothing
+ * else: neither the network, which its engine may free, nor the term store), its
+ * translation units compiled by as many compilers at once as there are cores: an engine
+ * can start on the ground network and switch to the code when it is ready (gengine.c).
+ *
  * The generated code holds a whole playout loop; GGP_COMPILED_LOOP=0 plays the loop of
  * engine/gengine.c over the compiled kernels instead (the same playouts, draw for draw:
  * the test that checks the generated loop compares the two). */
@@ -12,9 +18,25 @@
 
 #include "engine/backend.h"
 
-/* A compiled engine on net (adopted on success); NULL with a reason in why when no C
- * compiler works or the code does not build (net then stays the caller's). */
-engine_t *compile_engine(game_t *g, gnet_t *net, char *why, size_t n);
+typedef enum { NETCODE_BUSY, NETCODE_READY, NETCODE_FAILED } netcode_state_t;
+
+/* Starts making net's code (the snapshot taken now; net stays the caller's). NULL with a
+ * reason in why when the network has more literals than GGP_COMPILE_MAX_LITS (default 2
+ * million) or no thread can be started. */
+netcode_t *netcode_start(const gnet_t *net, char *why, size_t n);
+/* Waits until the code is ready or has failed, or until the deadline (now_seconds(); 0:
+ * none) has passed; returns the state then. */
+netcode_state_t netcode_wait(netcode_t *c, double deadline);
+/* The state now (no waiting). */
+netcode_state_t netcode_state(netcode_t *c);
+/* Once ready: the kernels (valid while a reference is held). */
+const gnet_kernels_t *netcode_kernels(const netcode_t *c);
+/* Once ready or failed: seconds from the start to then; why it failed. */
+double netcode_seconds(const netcode_t *c);
+const char *netcode_why(const netcode_t *c);
+/* References: the last one dropped stops a compilation still running and unloads. */
+netcode_t *netcode_ref(netcode_t *c);
+void netcode_unref(netcode_t *c);
 
 /* The cache directory ($GGP_CACHE, else $XDG_CACHE_HOME/ggp, else ~/.cache/ggp). */
 void compile_cache_dir(char *out, size_t n);

@@ -85,11 +85,34 @@ static void remember_noground(const char *path, const char *why, double limit, d
     fclose(f);
 }
 
-/* Seconds the C compiler may take on a network of n literals: generous (connectFourLarge,
- * 3,251 literals, took 2 s at nice 10 on a loaded 2-core machine), so that a compile is
- * not started when it would outlast a start clock. */
-static double compile_estimate(uint32_t n_lits) {
-    return 1.0 + n_lits * 0.001;
+/* The engine on net with its compiled code: waited for without a deadline; with one, until
+ * a little before it, then the engine starts on the network and switches to the code when
+ * it is ready (compilation outlasting a start clock goes on in the background). */
+static engine_t *compiled(game_t *g, gnet_t *net, FILE *log, double deadline) {
+    char why[400];
+    netcode_t *code = netcode_start(net, why, sizeof why);
+    if (!code) {
+        if (log)
+            fprintf(log, "engine: %s: no compiled code (%s); using the ground network\n", g->file,
+                    why);
+        return gengine_new(g, net, NULL);
+    }
+    double left = deadline - now_seconds(); /* the ground engine's making needs a little */
+    netcode_state_t st =
+        netcode_wait(code, deadline > 0 ? deadline - 0.1 * (left > 0 ? left : 0) : 0);
+    if (st == NETCODE_FAILED) {
+        if (log)
+            fprintf(log, "engine: %s: no compiled code (%s); using the ground network\n", g->file,
+                    netcode_why(code));
+        netcode_unref(code);
+        return gengine_new(g, net, NULL);
+    }
+    if (st == NETCODE_BUSY && log)
+        fprintf(log,
+                "engine: %s: compiling %u literals in the background; the ground network plays "
+                "until the code is ready\n",
+                g->file, net->n_lits);
+    return gengine_new(g, net, code);
 }
 
 engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log) {
@@ -125,23 +148,7 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
             fprintf(log, "engine: %s does not ground (%s); using the interpreter\n", g->file, why);
         return interp_new(g);
     }
-    if (kind != ENGINE_GROUND && deadline > 0 &&
-        now_seconds() + compile_estimate(net->n_lits) > deadline) {
-        if (log)
-            fprintf(log,
-                    "engine: %s: no time to compile %u literals before the deadline; using the "
-                    "ground network\n",
-                    g->file, net->n_lits);
-        return gengine_new(g, net, NULL, NULL);
-    }
-    if (kind != ENGINE_GROUND) {
-        engine_t *e = compile_engine(g, net, why, sizeof why);
-        if (e) return e;
-        if (log)
-            fprintf(log, "engine: %s: no compiled code (%s); using the ground network\n", g->file,
-                    why);
-    }
-    return gengine_new(g, net, NULL, NULL);
+    return kind == ENGINE_GROUND ? gengine_new(g, net, NULL) : compiled(g, net, log, deadline);
 }
 
 /* ---- the interface ---- */

@@ -41,7 +41,8 @@ engine_kind_t engine_default_kind(void);
 engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log);
 /* The same, ready by deadline (now_seconds(); 0: no deadline): grounding stops at the
  * deadline (falling back to the interpreter, a failure not remembered in the cache), and
- * the network is not compiled when the compiler would likely outlast it. */
+ * when the compiler outlasts it the engine starts on the ground network and switches to
+ * the compiled code between two calls once it is ready (engine_kind then says so). */
 engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadline);
 /* The file in the cache (GGP_CACHE, else ~/.cache/ggp) where a failure to ground g is
  * remembered: its first line the reason; "limit S" on the second when it ran out of S

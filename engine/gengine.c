@@ -4,18 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <dlfcn.h>
-
 #include "base/keyset.h"
 #include "base/rng.h"
 #include "engine/backend.h"
+#include "engine/compile.h"
 #include "engine/prop.h"
 
 typedef struct {
     engine_t base;
     gnet_t *net;
-    bool owns; /* the network and the dlopen handle: the first engine made on them */
-    void *handle;
+    bool owns;        /* the network: the first engine made on it */
+    netcode_t *code;  /* the compiled code (a reference), NULL: none */
+    bool pending;     /* code still being made: switch to it once ready (switch_code) */
     gnet_kernels_t k; /* all NULL: the network interpreter */
     prop_t *prop;     /* change-driven propagation (ground engines on acyclic networks) */
     bool goals_valid; /* the goal blocks are evaluated for the loaded state */
@@ -116,6 +116,31 @@ static uint32_t nth_one(const uint8_t *v, uint32_t n, uint32_t j) {
         if (v[i] && j-- == 0) return i;
 }
 
+/* Code made in the background and now ready: the kernels replace the network
+ * interpreter (the node values are recomputed from the inputs on the next call); code
+ * that failed leaves the network interpreter for good. Between calls, so that a call sees
+ * one evaluator. */
+static void switch_code(gengine_t *ge) {
+    netcode_state_t st = netcode_state(ge->code);
+    if (st == NETCODE_BUSY) return;
+    ge->pending = false;
+    if (st == NETCODE_FAILED) {
+        netcode_unref(ge->code);
+        ge->code = NULL;
+        return;
+    }
+    ge->k = *netcode_kernels(ge->code);
+    prop_free(ge->prop);
+    ge->prop = NULL;
+    ge->cur_valid = ge->move_valid = ge->goals_valid = false;
+    ge->base.kind = ENGINE_COMPILED;
+    ge->base.compile_seconds = netcode_seconds(ge->code);
+}
+
+static inline void check_code(gengine_t *ge) {
+    if (ge->pending) switch_code(ge);
+}
+
 /* Loads a state into the fluent inputs and evaluates the play blocks. */
 static void load_state(gengine_t *ge, const uint64_t *bits) {
     const gnet_t *net = ge->net;
@@ -143,6 +168,7 @@ static void store_inputs(gengine_t *ge, eng_state_t *s) {
 }
 
 static void set_state(gengine_t *ge, const eng_state_t *s) {
+    check_code(ge);
     size_t bytes = ge->base.n_words * sizeof *s->bits;
     if (ge->cur_valid && memcmp(ge->cur, s->bits, bytes) == 0) return;
     memcpy(ge->cur, s->bits, bytes);
@@ -177,7 +203,7 @@ static void load_joint(gengine_t *ge, const uint32_t *ids) {
             ge->vals[net->move_node[r][ids[r]]] = 1;
     }
     if (ge->k.move)
-        ge->k.move(ge->vals);
+        ge->k.move(ge->vals, ge->joint_ids); /* GNET_NONE: past every role's moves */
     else
         gnet_eval(net, ge->vals, net->n_state_blocks, net->n_blocks);
     ge->move_valid = true;
@@ -336,6 +362,7 @@ static uint32_t g_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t
     const gnet_t *net = ge->net;
     uint32_t nr = net->n_roles, steps = 0;
     uint32_t *pick = ge->joint_ids + nr; /* scratch beside joint_ids */
+    check_code(ge);
     if (ge->k.playout)
         steps = compiled_playout(ge, s, rng, max_steps);
     else
@@ -385,18 +412,15 @@ static void g_free(engine_t *e) {
     keyset_fini(&ge->fluents);
     prop_free(ge->prop);
     free(ge->vals), free(ge->zobrist), free(ge->cur), free(ge->joint_ids);
-    if (ge->owns) {
-        gnet_free(ge->net);
-        if (ge->handle) dlclose(ge->handle);
-    }
+    netcode_unref(ge->code);
+    if (ge->owns) gnet_free(ge->net);
     free(ge);
 }
 
 static engine_t *g_clone(const engine_t *e) {
     const gengine_t *ge = (const gengine_t *)e;
-    engine_t *c = gengine_new(e->g, ge->net, ge->k.play ? &ge->k : NULL, NULL);
+    engine_t *c = gengine_new(e->g, ge->net, ge->code ? netcode_ref(ge->code) : NULL);
     ((gengine_t *)c)->owns = false;
-    c->kind = e->kind;
     c->ground_seconds = e->ground_seconds, c->compile_seconds = e->compile_seconds;
     return c;
 }
@@ -416,18 +440,21 @@ static const engine_ops_t gengine_ops = {
     .playout = g_playout,
 };
 
-engine_t *gengine_new(game_t *g, gnet_t *net, const gnet_kernels_t *kernels, void *handle) {
+engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code) {
     gengine_t *ge = xcalloc(1, sizeof *ge);
     uint32_t nr = net->n_roles;
     ge->base = (engine_t){.ops = &gengine_ops,
-                          .kind = kernels ? ENGINE_COMPILED : ENGINE_GROUND,
                           .g = g,
                           .n_words = (net->n_fluents + 63) / 64 + 1,
                           .net = net,
                           .ground_seconds = net->seconds};
-    ge->net = net, ge->owns = true, ge->handle = handle;
-    if (kernels) ge->k = *kernels;
-    ge->vals = xcalloc(net->n_nodes + 16, 1);
+    ge->net = net, ge->owns = true, ge->code = code;
+    bool ready = code && netcode_state(code) == NETCODE_READY;
+    ge->pending = code && !ready;
+    if (ready) ge->k = *netcode_kernels(code);
+    ge->base.kind = ready ? ENGINE_COMPILED : ENGINE_GROUND;
+    if (ready) ge->base.compile_seconds = netcode_seconds(code);
+    ge->vals = xcalloc(net->n_nodes + 64, 1); /* compiled code reads 32 bytes at a time */
     for (uint32_t n = 0; n < net->n_nodes; n++)
         if (net->kind[n] == GNODE_TRUE) ge->vals[n] = 1;
     ge->zobrist = xmalloc((net->n_fluents + 1) * sizeof *ge->zobrist);
@@ -451,7 +478,7 @@ engine_t *gengine_new(game_t *g, gnet_t *net, const gnet_kernels_t *kernels, voi
     for (uint32_t r = 0; r < nr; r++)
         if (net->n_goals[r] + 1 > max_goals) max_goals = net->n_goals[r] + 1;
     ge->goal_buf = xmalloc(max_goals * sizeof *ge->goal_buf);
-    if (!kernels) { /* all inputs off, every node evaluated, then the counts */
+    if (!ready) { /* all inputs off, every node evaluated, then the counts */
         gnet_eval(net, ge->vals, 0, net->n_blocks);
         ge->prop = prop_new(net, ge->vals);
     }

@@ -9,15 +9,21 @@
 #     four, to ../shared/bench/handcoded.c (hand-written bitboards, cc -O3, same protocol);
 #     the time to ground and to compile (compiled code is cached: the compile time is
 #     measured with an empty cache).
-#  2. The corpus (../shared/gdl-corpus, or GGP_CORPUS): for every game, whether it grounds
-#     and the playouts/s of the interpreter and of the engine `auto` picks (one run of
-#     CORPUS_SECONDS each); the summary gives how many ground and the median speedup.
-#     CORPUS=0 skips this part.
+#  2. The corpus (../shared/gdl-corpus, or GGP_CORPUS): for every game, whether it grounds,
+#     the network's size, the engine `auto` chooses, its ground and compile seconds (an
+#     empty compile cache), its playouts/s and the interpreter's (one run of CORPUS_SECONDS
+#     each) and their ratio; the summary: how many ground, how many run compiled code, the
+#     median and worst playouts/s and ratio. Results go to CORPUS_RESULTS (default
+#     build/bench-corpus.tsv) game by game: a run stopped (CORPUS_BUDGET seconds, ^C) goes
+#     on where it stopped when started again; CORPUS_FRESH=1 starts over. The whole corpus
+#     (193 games) takes about 30 minutes on an idle 2-core machine. CORPUS_GAMES: a file
+#     of game names, only those. CORPUS=0 skips this part.
 #  3. With BASELINE=another ggp binary (an older build): its compiled engine on the three
 #     games, run alternately with ours, and the ratio (load on a shared machine cancels
 #     out of a ratio better than out of a figure).
 # Environment: SECONDS_PER_GAME (default 5), REPEAT (3), CORPUS_SECONDS (1), CORPUS (1),
-# OUT (docs/bench.md), GGP_CORPUS, BASELINE.
+# CORPUS_RESULTS, CORPUS_FRESH, CORPUS_BUDGET, CORPUS_GAMES, OUT (docs/bench.md),
+# GGP_CORPUS, BASELINE. OURS=0 skips part 1 (the corpus alone).
 set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -83,7 +89,7 @@ target() {
 
 # ---- the hand-written limit ----
 hc_ttt="" hc_c4=""
-if [ -f "$HANDCODED" ] && cc -O3 -o "$tmp/handcoded" "$HANDCODED" 2>/dev/null; then
+if [ "${OURS:-1}" != 0 ] && [ -f "$HANDCODED" ] && cc -O3 -o "$tmp/handcoded" "$HANDCODED" 2>/dev/null; then
     for which in ttt c4; do
         b=0
         for _ in $(seq "$REPEAT"); do
@@ -96,7 +102,9 @@ fi
 
 # ---- our benchmark games ----
 rows="" short="" base_rows="" base_short=""
-for game in tictactoe connect4 breakthrough; do
+ours=""
+[ "${OURS:-1}" != 0 ] && ours="tictactoe connect4 breakthrough"
+for game in $ours; do
     echo "bench: $game ($REPEAT x $SECS s per engine)..." >&2
     read -r ip _ _ _ <<<"$(best "games/$game.kif" interp "$SECS" "$REPEAT")"
     read -r gp gs _ _ <<<"$(best "games/$game.kif" ground "$SECS" "$REPEAT")"
@@ -126,31 +134,63 @@ for game in tictactoe connect4 breakthrough; do
 done
 
 # ---- the corpus ----
+# One line per game in $CRES (tab-separated: name, grounds, nodes, literals, ground s,
+# engine, compile s, playouts/s of that engine, of the interpreter, avg length), written as
+# each game is done: a run that stops (CORPUS_BUDGET, ^C) is resumed by the next; a fresh
+# run (CORPUS_FRESH=1, or the results file absent) starts with an empty compile cache, so
+# that compile times are real.
 corpus_rows="" summary="corpus part skipped (CORPUS=0 or no corpus)"
 if [ "${CORPUS:-1}" != 0 ] && [ -d "$CORPUS_DIR" ]; then
-    n=0 grounded=0
-    : >"$tmp/speedups"
+    CRES=${CORPUS_RESULTS:-build/bench-corpus.tsv}
+    CCACHE=${CRES%.tsv}-cache
+    mkdir -p "$(dirname "$CRES")"
+    if [ "${CORPUS_FRESH:-0}" = 1 ] || [ ! -f "$CRES" ]; then
+        : >"$CRES"
+        rm -rf "$CCACHE"
+    fi
+    mkdir -p "$CCACHE"
+    cstart=$(date +%s) stopped=0
     for path in "$CORPUS_DIR"/*.kif "$CORPUS_DIR"/*.gdl; do
         [ -f "$path" ] || continue
         name=$(basename "$path")
-        echo "bench: corpus $name..." >&2
-        n=$((n + 1))
-        info=$(timeout 120 "$GGP" ground "$path" 2>/dev/null | tail -1) || true
-        if ! echo "$info" | grep -q '^nodes='; then
-            why=$(echo "$info" | sed -n 's/.*does not ground: //p')
-            [ -n "$why" ] || why="does not load or timed out"
-            corpus_rows="$corpus_rows| $name | no ($why) | | | | |"$'\n'
-            continue
+        if [ -n "${CORPUS_GAMES:-}" ] && ! grep -qxF "${name%.*}" "$CORPUS_GAMES"; then continue; fi
+        cut -f1 "$CRES" | grep -qxF "$name" && continue # done by an earlier run
+        if [ "${CORPUS_BUDGET:-0}" != 0 ] && [ $(($(date +%s) - cstart)) -ge "$CORPUS_BUDGET" ]; then
+            stopped=1
+            break
         fi
-        grounded=$((grounded + 1))
+        echo "bench: corpus $name..." >&2
+        info=$(GGP_CACHE=$CCACHE timeout 120 "$GGP" ground "$path" 2>/dev/null | tail -1) || true
+        if echo "$info" | grep -q '^nodes='; then
+            grounds=yes nodes=$(field nodes "$info") lits=$(field literals "$info")
+        else
+            why=$(echo "$info" | sed -n 's/.*does not ground: //p')
+            grounds="no (${why:-does not load or timed out})" nodes=- lits=-
+        fi
         read -r ip _ _ _ <<<"$(run1 "$path" interp "$CSECS")"
-        read -r ap gs cs eng <<<"$(run1 "$path" auto "$CSECS")"
-        sp=$(ratio "$ap" "$ip")
-        [ "$sp" != - ] && echo "$sp" >>"$tmp/speedups"
-        corpus_rows="$corpus_rows| $name | yes, $(field nodes "$info") nodes, $gs s | $eng ($cs s) | $(printf '%.0f' "$ip") | $(printf '%.0f' "$ap") | ${sp}x |"$'\n'
+        out=$(GGP_CACHE=$CCACHE timeout 600 "$GGP" bench "$path" --seconds "$CSECS" 2>/dev/null) || out=""
+        first=$(echo "$out" | grep '^game ' | tail -1) last=$(echo "$out" | tail -1)
+        ap=$(field playouts_per_sec "$last")
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$grounds" "$nodes" "$lits" \
+            "$(field ground_s "$first")" "$(field engine "$first")" "$(field compile_s "$first")" \
+            "${ap:-0}" "${ip:-0}" "$(field avg_length "$last")" >>"$CRES"
     done
-    median=$(sort -n "$tmp/speedups" | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2); else print "-" }')
-    summary="$grounded of $n corpus games ground; median speedup of the engine auto picks over the interpreter: ${median}x (over the $(wc -l <"$tmp/speedups") games measured)."
+    corpus_rows=$(awk -F'\t' 'function fmt(x) { return x >= 100 ? sprintf("%.0f", x) : sprintf("%.1f", x) }
+    {
+        r = ($9 > 0 && $8 > 0) ? sprintf("%.1fx", $8 / $9) : "-"
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, fmt($8), fmt($9), r
+    }' "$CRES")$'\n'
+    summary=$(awk -F'\t' -v stopped=$stopped '
+        { n++; if ($2 == "yes") g++; if ($6 == "compiled") c++
+          if ($8 > 0) { pps[++np] = $8; if ($9 > 0) sp[++ns] = $8 / $9 } }
+        function median(a, k,   i, j, t) {
+            for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+            return k ? (k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2) : 0 }
+        END {
+            printf "%d corpus games measured%s: %d ground, %d run compiled code.", n, stopped ? " (the time budget ran out: run again to go on)" : "", g, c
+            if (np) { m = median(pps, np); printf " Playouts/s of the engine chosen: median %.0f, worst %.3g.", m, pps[1] }
+            if (ns) { m = median(sp, ns); printf " Its speed over the interpreter: median %.1fx, worst %.1fx.", m, sp[1] }
+        }' "$CRES")
 fi
 
 mkdir -p "$(dirname "$OUT")"
@@ -187,17 +227,18 @@ mkdir -p "$(dirname "$OUT")"
     fi
     echo "## Corpus"
     echo
-    echo "$summary One run of $CSECS s per engine and game."
+    echo "$summary One run of $CSECS s per engine and game ('ggp bench GAME': the engine"
+    echo "'auto' chooses; compile s with an empty cache; literals: the ground network's size)."
     echo
     if [ -n "$corpus_rows" ]; then
-        echo "| game | grounds | auto engine (compile s) | interp playouts/s | auto playouts/s | speedup |"
-        echo "|---|---|---|---:|---:|---:|"
+        echo "| game | grounds | nodes | literals | ground s | engine | compile s | playouts/s | interp playouts/s | over interp |"
+        echo "|---|---|---:|---:|---:|---|---:|---:|---:|---:|"
         printf '%s' "$corpus_rows"
     fi
 } >"$OUT"
 cat "$OUT"
 
-if [ -f README.md ] && grep -q '<!-- bench:begin -->' README.md; then
+if [ "${OURS:-1}" != 0 ] && [ -f README.md ] && grep -q '<!-- bench:begin -->' README.md; then
     {
         echo "Measured $(date -u '+%Y-%m-%d') on $machine (best of $REPEAT runs, playouts/s):"
         echo

@@ -2,7 +2,8 @@
  * propagation, the levelled network on a game with recursion, compiled code), grounding
  * limits and the fallback to the interpreter, the grounding cache's memory of games that
  * ran out of time (per limit), clones that play on their own, the node
- * numbering the fast paths rely on, UCT on two threads with an engine each, the random-match
+ * numbering the fast paths rely on, compiled code made in the
+ * background, UCT on two threads with an engine each, the random-match
  * walker (the same matches on every engine in the canonical order; its limits, deadline
  * and visitor) and queries of static relations on every backend. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -13,11 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "base/rng.h"
+#include "engine/backend.h"
+#include "engine/compile.h"
 #include "engine/engine.h"
 #include "engine/ground.h"
 #include "load.h"
@@ -157,6 +162,27 @@ static void write_file(const char *path, const char *text) {
     fclose(f);
 }
 
+/* A temporary cache directory as GGP_CACHE (restored by cache_restore). */
+static char *cache_use_temp(char *dir) {
+    const char *old = getenv("GGP_CACHE");
+    char *keep = old ? strdup(old) : NULL;
+    assert_non_null(mkdtemp(dir));
+    setenv("GGP_CACHE", dir, 1);
+    return keep;
+}
+
+static void cache_restore(const char *dir, char *keep) {
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    int rm = system(cmd);
+    if (keep)
+        setenv("GGP_CACHE", keep, 1);
+    else
+        unsetenv("GGP_CACHE");
+    free(keep);
+    assert_int_equal(rm, 0);
+}
+
 /* The grounding cache: running out of a time limit is remembered for that limit and
  * shorter ones (the next load falls back at once), not for a longer one (a user's 10 s
  * after the suite's 3 s grounds the game); any other failure is remembered whatever the
@@ -164,10 +190,9 @@ static void write_file(const char *path, const char *text) {
 static void test_noground_marker(void **state) {
     (void)state;
     char dir[] = "/tmp/ggp-test-noground-XXXXXX", marker[1200];
-    assert_non_null(mkdtemp(dir));
-    const char *old = getenv("GGP_CACHE"), *old_limit = getenv("GGP_GROUND_SECONDS");
-    char *keep = old ? strdup(old) : NULL, *keep_limit = old_limit ? strdup(old_limit) : NULL;
-    setenv("GGP_CACHE", dir, 1);
+    char *keep = cache_use_temp(dir);
+    const char *old_limit = getenv("GGP_GROUND_SECONDS");
+    char *keep_limit = old_limit ? strdup(old_limit) : NULL;
     game_t *g = must_load("tictactoe.kif");
     engine_noground_marker(g, marker, sizeof marker);
     engine_kind_t k[6];
@@ -182,19 +207,12 @@ static void test_noground_marker(void **state) {
     unlink(marker);
     k[5] = kind_with_limit(g, "10");
     game_free(g);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    int rm = system(cmd);
-    if (keep)
-        setenv("GGP_CACHE", keep, 1);
-    else
-        unsetenv("GGP_CACHE");
     if (keep_limit)
         setenv("GGP_GROUND_SECONDS", keep_limit, 1);
     else
         unsetenv("GGP_GROUND_SECONDS");
-    free(keep), free(keep_limit);
-    assert_int_equal(rm, 0);
+    free(keep_limit);
+    cache_restore(dir, keep);
     assert_int_equal(k[0], ENGINE_INTERP);
     assert_true(kept_none);
     assert_int_equal(k[1], ENGINE_INTERP);
@@ -285,12 +303,85 @@ static void assert_compiled_loop_agrees(const char *name) {
 
 static void test_compiled_loop(void **state) {
     (void)state;
-    assert_compiled_loop_agrees("tictactoe.kif");
-    assert_compiled_loop_agrees("connect4.kif");
-    assert_compiled_loop_agrees("breakthrough.kif");
-    assert_compiled_loop_agrees("three_player.kif");
-    assert_compiled_loop_agrees("killer_small.kif");
-    assert_compiled_loop_agrees("hex5.kif");
+    static const char *const games[] = {"tictactoe.kif",    "connect4.kif",     "breakthrough.kif",
+                                        "three_player.kif", "killer_small.kif", "hex5.kif"};
+    /* then the play blocks driven by changes and the role guards, which only networks of
+     * thousands of nodes get by default (GGP_EVENT_NODES: from how many) */
+    for (int events = 0; events < 2; events++) {
+        if (events) setenv("GGP_EVENT_NODES", "0", 1);
+        for (size_t k = 0; k < sizeof games / sizeof *games; k++)
+            assert_compiled_loop_agrees(games[k]);
+    }
+    unsetenv("GGP_EVENT_NODES");
+}
+
+/* ---- compiled code made in the background ---- */
+
+/* An engine on code still being compiled (the compiler held back until a gate file exists:
+ * no clock decides) plays on the ground network, it and its clone; once the code is ready
+ * they switch to it (between calls) and play the compiled engine's playouts draw for draw.
+ * An engine freed while its code is compiling stops the compiler. */
+static engine_t *engine_on_code(game_t *g) {
+    char why[300];
+    ground_opts_t opts = ground_default_opts();
+    gnet_t *net = gnet_new(g, &opts, why, sizeof why);
+    assert_non_null(net);
+    netcode_t *code = netcode_start(net, why, sizeof why);
+    assert_non_null(code);
+    engine_t *e = gengine_new(g, net, code);
+    assert_int_equal(engine_kind(e), ENGINE_GROUND);
+    return e;
+}
+
+static void test_background_compile(void **state) {
+    (void)state;
+    char dir[] = "/tmp/ggp-test-compile-XXXXXX", cc[100], gate[100], script[400];
+    char *keep = cache_use_temp(dir);
+    snprintf(cc, sizeof cc, "%s/gated-cc", dir);
+    snprintf(gate, sizeof gate, "%s/gate", dir);
+    snprintf(script, sizeof script,
+             "#!/bin/sh\nwhile [ ! -e %s ]; do sleep 0.01; done\nexec cc \"$@\"\n", gate);
+    write_file(cc, script);
+    assert_int_equal(chmod(cc, 0700), 0);
+    setenv("GGP_CC", cc, 1);
+    game_t *g = must_load("breakthrough.kif");
+    engine_free(engine_on_code(g)); /* its compilation is cancelled */
+    engine_t *e = engine_on_code(g), *c = engine_clone(e);
+    assert_int_equal(engine_kind(c), ENGINE_GROUND);
+    eng_state_t *s = engine_state_new(e);
+    splitmix_t rng = {3};
+    int goals[2];
+    engine_initial(e, s);
+    engine_playout(e, s, &rng, 1000, goals);
+    assert_int_equal(engine_kind(e), ENGINE_GROUND);
+    write_file(gate, "open\n");
+    /* waiting for the compiler: a bound on the number of waits, not on time */
+    for (int i = 0; i < 60000 && engine_kind(e) != ENGINE_COMPILED; i++) {
+        engine_initial(e, s);
+        engine_playout(e, s, &rng, 1000, goals);
+        struct timespec t = {0, 10000000};
+        nanosleep(&t, NULL);
+    }
+    assert_int_equal(engine_kind(e), ENGINE_COMPILED);
+    engine_t *f = engine_new(g, ENGINE_COMPILED, stderr); /* from the cache now */
+    assert_int_equal(engine_kind(f), ENGINE_COMPILED);
+    eng_state_t *a = engine_state_new(f), *b = engine_state_new(c);
+    for (int i = 0; i < 50; i++) {
+        splitmix_t r1 = {100u + i}, r2 = {100u + i}, r3 = {100u + i};
+        int g1[2], g2[2], g3[2];
+        engine_initial(e, s), engine_initial(f, a), engine_initial(c, b);
+        uint32_t n1 = engine_playout(e, s, &r1, 1000, g1), n2 = engine_playout(f, a, &r2, 1000, g2),
+                 n3 = engine_playout(c, b, &r3, 1000, g3);
+        assert_int_equal(n1, n2), assert_int_equal(n1, n3);
+        assert_true(engine_state_equal(s, a)), assert_true(engine_state_equal(s, b));
+        assert_memory_equal(g1, g2, sizeof g1), assert_memory_equal(g1, g3, sizeof g1);
+    }
+    assert_int_equal(engine_kind(c), ENGINE_COMPILED);
+    engine_state_free(s), engine_state_free(a), engine_state_free(b);
+    engine_free(c), engine_free(e), engine_free(f);
+    game_free(g);
+    unsetenv("GGP_CC");
+    cache_restore(dir, keep);
 }
 
 /* ---- two-thread search ---- */
@@ -565,6 +656,7 @@ int main(void) {
         cmocka_unit_test(test_numbering),
         cmocka_unit_test(test_clone),
         cmocka_unit_test(test_compiled_loop),
+        cmocka_unit_test(test_background_compile),
         cmocka_unit_test(test_two_threads),
         cmocka_unit_test(test_walk),
         cmocka_unit_test(test_random_joint),

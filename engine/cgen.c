@@ -1,0 +1,1828 @@
+/* The C text of a ground network: see cgen.h. */
+#include "engine/cgen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A function holds about this many literals (the compiler's time per function grows faster
+ * than its size); a node with more is split into functions of its own. */
+#define FUNC_LITS 3000
+/* A node that is an OR of this many rules over fluents only (like connect four's lines:
+ * 69 of four cells) is a loop over tables of masks, four rules at a time in vector
+ * registers, instead of one word test after the other. */
+#define VEC_MIN_RULES 16
+#define VEC_MAX_WORDS 4
+/* A node this costly (literals) is evaluated in the playout loop only when a fluent it
+ * depends on changed since the step before (its byte keeps its value otherwise). */
+#define SKIP_MIN_LITS 16
+/* Guards: a fluent that every rule of a node needs true (like (control white) for
+ * white's legal moves). Nodes that share a guard are evaluated in one group, skipped
+ * when the guard is false (their bytes then 0): in a turn-taking game the moves of the
+ * role not in control cost nothing. A group is worth its test from this many nodes. */
+#define GUARD_MIN_NODES 2
+/* Segments: in the playout loop a run of state nodes is skipped when none of the fluents
+ * they depend on changed since the step before (in connect four, a move changes one
+ * column: the nodes of the six others keep their values). A segment grows while the
+ * fluents it depends on stay this few. */
+#define SEG_MAX_FLUENTS 16
+/* Move sets: rules of a node that differ only in one role's move (a frame rule grounds to
+ * one rule per move that leaves the cell alone: 300 per cell in breakthroughSuicide) are
+ * one test of the role's move index in a table of bits, from this many rules. */
+#define MOVESET_MIN 2
+/* A move whose rules are scattered (place_moves) is in at most this many rules: a list is
+ * read rule by rule, dearer than code for a move chosen often (a dead role's noop). */
+#define SCATTER_MAX_RULES 16
+/* Factoring: a node with this many rules (besides the forms above) has the literals that
+ * this many of its rules share tested once for them all. */
+#define FACTOR_MIN_RULES 8
+#define FACTOR_MIN_SHARE 3
+
+typedef struct {
+    const gnet_t *net;     /* &simple */
+    gnet_t simple;         /* the network with its constants evaluated away (simplify) */
+    strbuf_t *code, *data; /* per unit: functions, file-scope tables */
+    uint32_t n_units, cur;
+    size_t unit_bytes;
+    uint32_t *mrole, *midx; /* per node: role and index of a move input (GNET_NONE) */
+    uint32_t n_tables;
+    strbuf_t term; /* the terms of the node being written, ORed */
+    size_t *term_end, n_terms, cap_terms;
+    uint32_t *scratch; /* literals of one rule */
+    uint32_t *freq;    /* per literal: a count, 0 between uses */
+    /* scattering (place_moves): per move (move_base[role] + index) its list; per node
+     * whether it is of the move blocks (late), has scattered rules */
+    bool can_scatter;
+    uint32_t node, *move_base, **ent;
+    size_t *n_ent, *cap_ent;
+    /* late: a node of the move blocks, 1 acyclic (zeroed at their start), 2 cyclic */
+    uint8_t *late, *busy;    /* busy: a move node in too many rules to scatter */
+    uint8_t *read_late;      /* per node: read by a node of the move blocks */
+    uint8_t *rule_scattered; /* per rule */
+    /* role guards (find_role_guards): per role the fluent, GNET_NONE: none; per node
+     * whether it is a legal node without it (its byte holds the rest of its rules) */
+    uint32_t *role_guard;
+    uint8_t *guarded;
+} cg_t;
+
+static strbuf_t *C(cg_t *cg) {
+    return &cg->code[cg->cur];
+}
+
+static const char *const PARAMS =
+    "U *restrict v,const W64 *restrict w,const W64 *restrict d,const unsigned *restrict m";
+
+/* ---- literals and rules ---- */
+
+/* Fluent inputs are nodes 0..F-1 (ground.h); the generated code also holds them packed
+ * in 64-bit words w[] (bit f of the state), so that the fluent literals of a rule that
+ * fall in one word are tested at once: ((w[k] & MASK) == POSITIVE). */
+static bool is_fluent(const gnet_t *net, uint32_t lit) {
+    return (lit >> 1) < net->n_fluents;
+}
+
+static uint32_t wt_min(void) {
+    const char *e = getenv("GGP_WTMIN");
+    return e ? (uint32_t)atoi(e) : 3;
+}
+
+static uint32_t node_lits(const gnet_t *net, uint32_t i) {
+    return net->lit_start[net->rule_start[i + 1]] - net->lit_start[net->rule_start[i]];
+}
+
+static void emit_byte_lit(strbuf_t *c, uint32_t x) {
+    sb_printf(c, "%s[%u]", x & 1 ? "!v" : "v", x >> 1);
+}
+
+/* The AND of literals lits[0..n): fluent literals two or more to a word as one word test,
+ * the others as bytes. */
+static void emit_lits(strbuf_t *c, const gnet_t *net, const uint32_t *lits, uint32_t n) {
+    if (n == 0) {
+        sb_puts(c, "1");
+        return;
+    }
+    if (n > 1) sb_putc(c, '(');
+    bool first = true;
+    uint32_t wmin = wt_min();
+    for (uint32_t l = 0; l < n; l++) {
+        uint32_t x = lits[l], word = (x >> 1) >> 6;
+        uint64_t pos = 0, neg = 0;
+        uint32_t count = 0, earlier = 0; /* the fluent literals of x's word, those before l */
+        for (uint32_t e = 0; e < n && is_fluent(net, x); e++) {
+            uint32_t y = lits[e];
+            if (!is_fluent(net, y) || (y >> 1) >> 6 != word) continue;
+            count++, earlier += e < l;
+            if (y & 1)
+                neg |= 1ull << ((y >> 1) & 63);
+            else
+                pos |= 1ull << ((y >> 1) & 63);
+        }
+        bool word_test = count >= wmin || (pos & neg);
+        if (word_test && earlier) continue; /* tested with the word's first literal */
+        if (!first) sb_putc(c, '&');
+        first = false;
+        if (!word_test)
+            emit_byte_lit(c, x);
+        else if (pos & neg)
+            sb_putc(c, '0'); /* f and not f: the rule never holds */
+        else
+            sb_printf(c, "((w[%u]&0x%llxull)==0x%llxull)", word, (unsigned long long)(pos | neg),
+                      (unsigned long long)pos);
+    }
+    if (n > 1) sb_putc(c, ')');
+}
+
+static void emit_rule(strbuf_t *c, const gnet_t *net, uint32_t r) {
+    emit_lits(c, net, net->lits + net->lit_start[r], net->lit_start[r + 1] - net->lit_start[r]);
+}
+
+static bool single_positive_fluent(const gnet_t *net, uint32_t r) {
+    return net->lit_start[r + 1] - net->lit_start[r] == 1 &&
+           is_fluent(net, net->lits[net->lit_start[r]]) && !(net->lits[net->lit_start[r]] & 1);
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A rule that is one positive derived node (not an input). */
+static bool single_positive_derived(const gnet_t *net, uint32_t r) {
+    uint32_t l = net->lit_start[r];
+    return net->lit_start[r + 1] - l == 1 && !(net->lits[l] & 1) &&
+           net->kind[net->lits[l] >> 1] == GNODE_DERIVED;
+}
+
+/* ---- factoring ---- */
+
+/* Ends a term of the node being written. */
+static void term_done(cg_t *cg) {
+    GROW(cg->term_end, cg->cap_terms, cg->n_terms + 1);
+    cg->term_end[cg->n_terms++] = cg->term.len;
+}
+
+/* A rule being factored: its literals not yet tested. */
+typedef struct {
+    const uint32_t *lit;
+    uint32_t n;
+} frule_t;
+
+/* The literal most of rs[0..n) have, and in how many (*count). */
+static uint32_t most_common(cg_t *cg, const frule_t *rs, uint32_t n, uint32_t *count) {
+    uint32_t best = GNET_NONE;
+    *count = 0;
+    for (uint32_t k = 0; k < n; k++)
+        for (uint32_t l = 0; l < rs[k].n; l++) {
+            uint32_t x = rs[k].lit[l], c = ++cg->freq[x];
+            if (c > *count || (c == *count && x < best)) best = x, *count = c;
+        }
+    for (uint32_t k = 0; k < n; k++)
+        for (uint32_t l = 0; l < rs[k].n; l++)
+            cg->freq[rs[k].lit[l]] = 0;
+    return best;
+}
+
+/* A piece of an OR being factored: its text, and the literal factored out first
+ * (GNET_NONE: a rule as it is). */
+typedef struct {
+    strbuf_t text;
+    uint32_t x;
+} piece_t;
+
+/* The rules of rs[0..left) with literal x: their rests into sub (literals in buf) and the
+ * others kept at the front of rs; returns how many are kept, *always when a rule is x
+ * alone (the rests' OR is then true). */
+static uint32_t split_on(frule_t *rs, uint32_t left, uint32_t x, frule_t *sub, uint32_t *buf,
+                         uint32_t *ns, bool *always) {
+    uint32_t used = 0, kept = 0;
+    *ns = 0, *always = false;
+    for (uint32_t k = 0; k < left; k++) {
+        bool has = false;
+        for (uint32_t l = 0; l < rs[k].n && !has; l++)
+            has = rs[k].lit[l] == x;
+        if (!has) {
+            rs[kept++] = rs[k];
+            continue;
+        }
+        sub[*ns] = (frule_t){buf + used, 0};
+        for (uint32_t l = 0; l < rs[k].n; l++)
+            if (rs[k].lit[l] != x) buf[used++] = rs[k].lit[l], sub[*ns].n++;
+        *always |= sub[*ns].n == 0;
+        (*ns)++;
+    }
+    return kept;
+}
+
+static void emit_or(cg_t *cg, strbuf_t *out, frule_t *rs, uint32_t n, bool top);
+
+/* The pieces of the OR of rs[0..n) (reordered): a literal that FACTOR_MIN_SHARE or more
+ * rules share, then the next, each tested once for its rules, (x && (OR of their
+ * rests)), and the rules left as they are. */
+static piece_t *factor_pieces(cg_t *cg, frule_t *rs, uint32_t n, uint32_t *n_pieces) {
+    piece_t *ps = xmalloc((n + 1) * sizeof *ps);
+    uint32_t np = 0;
+    for (uint32_t left = n; left;) {
+        uint32_t count, x = most_common(cg, rs, left, &count);
+        if (count < FACTOR_MIN_SHARE || left < FACTOR_MIN_SHARE) {
+            for (uint32_t k = 0; k < left; k++) {
+                sb_init(&ps[np].text);
+                ps[np].x = GNET_NONE;
+                emit_lits(&ps[np++].text, cg->net, rs[k].lit, rs[k].n);
+            }
+            break;
+        }
+        size_t total = 0;
+        for (uint32_t k = 0; k < left; k++)
+            total += rs[k].n;
+        uint32_t *buf = xmalloc((total + 1) * sizeof *buf), ns;
+        frule_t *sub = xmalloc(count * sizeof *sub);
+        bool always;
+        left = split_on(rs, left, x, sub, buf, &ns, &always);
+        strbuf_t *t = &ps[np].text;
+        sb_init(t);
+        ps[np++].x = x;
+        sb_printf(t, "(%s[%u]", x & 1 ? "!v" : "v", x >> 1);
+        if (!always) {
+            sb_puts(t, "&&(");
+            emit_or(cg, t, sub, ns, false);
+            sb_putc(t, ')');
+        }
+        sb_putc(t, ')');
+        free(buf), free(sub);
+    }
+    *n_pieces = np;
+    return ps;
+}
+
+/* The OR of rules rs[0..n) (reordered) into out, factored (factor_pieces), the pieces
+ * whose literal is a positive fluent of one word behind one test of the word: in
+ * knightwar dead(r), a piece of r and another on one cell, 726 rules of two cells,
+ * becomes 13 tests of a word of r's cells. top: each piece a term of its own (out is
+ * cg->term), else joined by '|'. */
+static void emit_or(cg_t *cg, strbuf_t *out, frule_t *rs, uint32_t n, bool top) {
+    const gnet_t *net = cg->net;
+    uint32_t np;
+    piece_t *ps = factor_pieces(cg, rs, n, &np);
+    bool first = true;
+    uint8_t *done = xcalloc(np + 1, 1);
+    for (uint32_t k = 0; k < np; k++) {
+        if (done[k]) continue;
+        uint32_t x = ps[k].x, word = x >> 7, same = 0;
+        uint64_t mask = 0;
+        bool fluent = x != GNET_NONE && !(x & 1) && is_fluent(net, x);
+        for (uint32_t j = k; j < np && fluent; j++)
+            if (ps[j].x != GNET_NONE && !(ps[j].x & 1) && is_fluent(net, ps[j].x) &&
+                ps[j].x >> 7 == word)
+                same++, mask |= 1ull << ((ps[j].x >> 1) & 63);
+        if (!top && !first) sb_putc(out, '|');
+        first = false;
+        if (same < 2) {
+            sb_putn(out, ps[k].text.data, ps[k].text.len);
+        } else {
+            sb_printf(out, "(((w[%u]&0x%llxull)!=0)&&(", word, (unsigned long long)mask);
+            for (uint32_t j = k, i = 0; j < np; j++)
+                if (ps[j].x != GNET_NONE && !(ps[j].x & 1) && is_fluent(net, ps[j].x) &&
+                    ps[j].x >> 7 == word) {
+                    if (i++) sb_putc(out, '|');
+                    sb_putn(out, ps[j].text.data, ps[j].text.len);
+                    done[j] = 1;
+                }
+            sb_puts(out, "))");
+        }
+        if (top) term_done(cg);
+    }
+    for (uint32_t k = 0; k < np; k++)
+        sb_fini(&ps[k].text);
+    free(ps), free(done);
+}
+
+/* ---- the terms of a node (its value is their OR) ---- */
+
+/* The rules of node order[i] that are one positive derived node each, runs of 3 to 8
+ * consecutive node bytes as one load ((load & MASK) != 0). */
+static void terms_byte_runs(cg_t *cg, uint32_t i) {
+    const gnet_t *net = cg->net;
+    uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1], n = 0;
+    uint32_t *ids = xmalloc((r1 - r0 + 1) * sizeof *ids);
+    for (uint32_t r = r0; r < r1; r++)
+        if (single_positive_derived(net, r)) ids[n++] = net->lits[net->lit_start[r]] >> 1;
+    qsort(ids, n, sizeof *ids, cmp_u32);
+    for (uint32_t j = 0, e; j < n; j = e) {
+        for (e = j + 1; e < n && e - j < 8 && ids[e] == ids[e - 1] + 1;)
+            e++;
+        if (e - j < 3) e = j + 1;
+        if (e - j == 1)
+            sb_printf(&cg->term, "v[%u]", ids[j]);
+        else
+            sb_printf(&cg->term, "((ld8(v+%u)&0x%llxull)!=0)", ids[j],
+                      (unsigned long long)(e - j == 8 ? ~0ull : (1ull << (8 * (e - j))) - 1));
+        term_done(cg);
+    }
+    free(ids);
+}
+
+/* Rules that are one positive fluent each, two or more to a word, as one test
+ * ((w[k] & MASK) != 0); rule r is the first of its word. */
+static void term_fluent_word(cg_t *cg, uint32_t i, uint32_t r) {
+    const gnet_t *net = cg->net;
+    uint32_t r1 = net->rule_start[i + 1], word = net->lits[net->lit_start[r]] >> 7, count = 0;
+    uint64_t mask = 0;
+    for (uint32_t e = r; e < r1; e++)
+        if (single_positive_fluent(net, e) && net->lits[net->lit_start[e]] >> 7 == word) {
+            mask |= 1ull << ((net->lits[net->lit_start[e]] >> 1) & 63);
+            count++;
+        }
+    if (count >= wt_min()) {
+        sb_printf(&cg->term, "((w[%u]&0x%llxull)!=0)", word, (unsigned long long)mask);
+        term_done(cg);
+        return;
+    }
+    for (uint32_t e = r; e < r1; e++) /* the group's fluents as bytes */
+        if (single_positive_fluent(net, e) && net->lits[net->lit_start[e]] >> 7 == word) {
+            emit_rule(&cg->term, net, e);
+            term_done(cg);
+        }
+}
+
+/* ---- move sets ---- */
+
+typedef struct {
+    uint32_t rule, lit; /* lit: the move literal's index in net->lits */
+    uint64_t key;       /* hash of the role and the rest of the rule */
+    uint32_t group;
+} mvrule_t;
+
+/* The positive move literal of rule r that a move set takes (of the last role among
+ * them), GNET_NONE when it has none. */
+static uint32_t set_lit(const cg_t *cg, uint32_t r) {
+    const gnet_t *net = cg->net;
+    uint32_t best = GNET_NONE;
+    for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++) {
+        uint32_t x = net->lits[l];
+        if ((x & 1) || cg->mrole[x >> 1] == GNET_NONE) continue;
+        if (best == GNET_NONE || cg->mrole[x >> 1] >= cg->mrole[net->lits[best] >> 1]) best = l;
+    }
+    return best;
+}
+
+/* The rest of m's rule, sorted, into out; returns its length. */
+static uint32_t rest_of(const gnet_t *net, const mvrule_t *m, uint32_t *out) {
+    uint32_t n = 0;
+    for (uint32_t l = net->lit_start[m->rule]; l < net->lit_start[m->rule + 1]; l++)
+        if (l != m->lit) out[n++] = net->lits[l];
+    qsort(out, n, sizeof *out, cmp_u32);
+    return n;
+}
+
+static int cmp_mvrule(const void *a, const void *b) {
+    const mvrule_t *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->rule < y->rule ? -1 : x->rule > y->rule;
+}
+
+static bool same_rest(const cg_t *cg, const mvrule_t *a, const mvrule_t *b, uint32_t *tmp) {
+    const gnet_t *net = cg->net;
+    if (cg->mrole[net->lits[a->lit] >> 1] != cg->mrole[net->lits[b->lit] >> 1]) return false;
+    uint32_t na = rest_of(net, a, cg->scratch), nb = rest_of(net, b, tmp);
+    return na == nb && memcmp(cg->scratch, tmp, na * sizeof *tmp) == 0;
+}
+
+/* Groups the rules of node order[i] with a move literal into move sets: *out (sorted by
+ * group) and the count. */
+static uint32_t group_moves(cg_t *cg, uint32_t i, mvrule_t **out) {
+    const gnet_t *net = cg->net;
+    uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1], n = 0, n_groups = 0;
+    mvrule_t *mv = xmalloc((r1 - r0 + 1) * sizeof *mv);
+    for (uint32_t r = r0; r < r1; r++) {
+        uint32_t l = set_lit(cg, r);
+        if (l == GNET_NONE) continue;
+        mvrule_t m = {r, l, 0, GNET_NONE};
+        uint32_t k = rest_of(net, &m, cg->scratch);
+        uint64_t h = 0xcbf29ce484222325ull ^ cg->mrole[net->lits[l] >> 1];
+        for (uint32_t j = 0; j < k; j++)
+            h = (h ^ cg->scratch[j]) * 0x100000001b3ull;
+        m.key = h * 0x9e3779b97f4a7c15ull + k;
+        mv[n++] = m;
+    }
+    qsort(mv, n, sizeof *mv, cmp_mvrule);
+    uint32_t *tmp = xmalloc((net->n_lits + 1) * sizeof *tmp);
+    for (uint32_t a = 0, end; a < n; a = end) { /* runs of one key: equal rests (collisions) */
+        for (end = a + 1; end < n && mv[end].key == mv[a].key;)
+            end++;
+        for (uint32_t x = a; x < end; x++) {
+            if (mv[x].group != GNET_NONE) continue;
+            mv[x].group = n_groups++;
+            for (uint32_t y = x + 1; y < end; y++)
+                if (mv[y].group == GNET_NONE && same_rest(cg, &mv[x], &mv[y], tmp))
+                    mv[y].group = mv[x].group;
+        }
+    }
+    free(tmp);
+    for (uint32_t x = 1; x < n; x++) /* insertion by group: runs of a key are already together */
+        for (uint32_t y = x; y > 0 && mv[y - 1].group > mv[y].group; y--) {
+            mvrule_t t = mv[y];
+            mv[y] = mv[y - 1], mv[y - 1] = t;
+        }
+    *out = mv;
+    return n;
+}
+
+/* Adds rule m (its move the role's move k) to the lists scattered at the start of the move
+ * blocks: node, number of other literals, the literals. */
+static void scatter_rule(cg_t *cg, const mvrule_t *m) {
+    const gnet_t *net = cg->net;
+    uint32_t x = net->lits[m->lit] >> 1, id = cg->move_base[cg->mrole[x]] + cg->midx[x];
+    uint32_t nr = rest_of(net, m, cg->scratch), head = net->order[cg->node];
+    GROW(cg->ent[id], cg->cap_ent[id], cg->n_ent[id] + nr + 2);
+    cg->ent[id][cg->n_ent[id]++] = head;
+    cg->ent[id][cg->n_ent[id]++] = nr;
+    for (uint32_t j = 0; j < nr; j++)
+        cg->ent[id][cg->n_ent[id]++] = cg->scratch[j];
+}
+
+/* Whether rule m may be scattered: its node is read by no node of the move blocks (the
+ * lists are read after them), its other literals read none. */
+static bool scatterable(const cg_t *cg, const mvrule_t *m) {
+    const gnet_t *net = cg->net;
+    if (!cg->can_scatter || cg->read_late[net->order[cg->node]]) return false;
+    for (uint32_t l = net->lit_start[m->rule]; l < net->lit_start[m->rule + 1]; l++)
+        if (cg->late[net->lits[l] >> 1]) return false;
+    return true;
+}
+
+/* The move sets of a node (sorted by group) that are not scattered (plan_scatter): a set
+ * of MOVESET_MIN or more rules is a term (REST & the role's move in the set, a file-scope
+ * table of bits over the role's move indices); in_set[r - r0] marks their rules and the
+ * scattered ones. */
+static void place_moves(cg_t *cg, const mvrule_t *mv, uint32_t n, uint8_t *in_set, uint32_t r0) {
+    const gnet_t *net = cg->net;
+    for (uint32_t a = 0, end; a < n; a = end) {
+        for (end = a + 1; end < n && mv[end].group == mv[a].group;)
+            end++;
+        if (cg->rule_scattered[mv[a].rule]) {
+            for (uint32_t x = a; x < end; x++)
+                in_set[mv[x].rule - r0] = 1;
+            continue;
+        }
+        if (end - a < MOVESET_MIN) continue;
+        uint32_t role = cg->mrole[net->lits[mv[a].lit] >> 1];
+        uint32_t words = net->n_moves[role] / 64 + 1, t = cg->n_tables++;
+        uint64_t *bits = xcalloc(words, sizeof *bits);
+        for (uint32_t x = a; x < end; x++) {
+            uint32_t k = cg->midx[net->lits[mv[x].lit] >> 1];
+            bits[k >> 6] |= 1ull << (k & 63);
+            in_set[mv[x].rule - r0] = 1;
+        }
+        sb_printf(&cg->data[cg->cur], "static const W64 S%u_[%u]={", t, words);
+        for (uint32_t k = 0; k < words; k++)
+            sb_printf(&cg->data[cg->cur], "0x%llxull,", (unsigned long long)bits[k]);
+        sb_puts(&cg->data[cg->cur], "};\n");
+        free(bits);
+        uint32_t nr = rest_of(net, &mv[a], cg->scratch);
+        if (nr) {
+            sb_putc(&cg->term, '(');
+            emit_lits(&cg->term, net, cg->scratch, nr);
+            sb_putc(&cg->term, '&');
+        }
+        sb_printf(&cg->term, "((S%u_[q%u]&b%u)!=0)", t, role, role);
+        if (nr) sb_putc(&cg->term, ')');
+        term_done(cg);
+    }
+}
+
+/* The terms of node order[i] into cg->term. */
+static void node_terms(cg_t *cg, uint32_t i) {
+    const gnet_t *net = cg->net;
+    uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1];
+    sb_clear(&cg->term);
+    cg->n_terms = 0;
+    terms_byte_runs(cg, i);
+    uint8_t *in_set = xcalloc(r1 - r0 + 1, 1);
+    mvrule_t *mv;
+    uint32_t n_mv = group_moves(cg, i, &mv);
+    place_moves(cg, mv, n_mv, in_set, r0);
+    frule_t *rest = xmalloc((r1 - r0 + 1) * sizeof *rest);
+    uint32_t n_rest = 0;
+    for (uint32_t r = r0; r < r1; r++) {
+        if (single_positive_derived(net, r) || in_set[r - r0]) continue;
+        if (!single_positive_fluent(net, r)) {
+            rest[n_rest++] =
+                (frule_t){net->lits + net->lit_start[r], net->lit_start[r + 1] - net->lit_start[r]};
+            continue;
+        }
+        uint32_t word = net->lits[net->lit_start[r]] >> 7;
+        bool seen = false;
+        for (uint32_t e = r0; e < r && !seen; e++)
+            seen = single_positive_fluent(net, e) && net->lits[net->lit_start[e]] >> 7 == word;
+        if (!seen) term_fluent_word(cg, i, r);
+    }
+    if (n_rest >= FACTOR_MIN_RULES) {
+        emit_or(cg, &cg->term, rest, n_rest, true);
+    } else {
+        for (uint32_t k = 0; k < n_rest; k++) {
+            emit_lits(&cg->term, net, rest[k].lit, rest[k].n);
+            term_done(cg);
+        }
+    }
+    free(mv), free(in_set), free(rest);
+}
+
+/* Terms [from, to) ORed (none: 0). */
+static void emit_terms(cg_t *cg, size_t from, size_t to) {
+    strbuf_t *c = C(cg);
+    if (from == to) sb_putc(c, '0');
+    for (size_t t = from; t < to; t++) {
+        size_t s = t ? cg->term_end[t - 1] : 0;
+        if (t > from) sb_putc(c, '|');
+        sb_putn(c, cg->term.data + s, cg->term_end[t] - s);
+    }
+}
+
+static bool emit_vector_node(cg_t *cg, uint32_t i) {
+    const gnet_t *net = cg->net;
+    strbuf_t *c = C(cg);
+    uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1], words[VEC_MAX_WORDS], nu = 0;
+    if (r1 - r0 < VEC_MIN_RULES) return false;
+    for (uint32_t l = net->lit_start[r0]; l < net->lit_start[r1]; l++) {
+        uint32_t x = net->lits[l], k = 0;
+        if (!is_fluent(net, x)) return false;
+        while (k < nu && words[k] != (x >> 1) / 64)
+            k++;
+        if (k == nu) {
+            if (nu == VEC_MAX_WORDS) return false;
+            words[nu++] = (x >> 1) / 64;
+        }
+    }
+    for (uint32_t r = r0; r < r1; r++) /* single fluents: one mask test per word does it */
+        if (net->lit_start[r + 1] - net->lit_start[r] < 2) return false;
+    uint32_t padded = (r1 - r0 + 3) / 4 * 4;
+    sb_printf(c, "{static const W64 A_[%u][%u] __attribute__((aligned(32)))={", 2 * nu, padded);
+    for (uint32_t u = 0; u < nu; u++)
+        for (int want_pos = 0; want_pos < 2; want_pos++) {
+            sb_putc(c, '{');
+            for (uint32_t r = r0; r < r0 + padded; r++) {
+                uint64_t pos = 0, neg = 0;
+                for (uint32_t l = r < r1 ? net->lit_start[r] : 0;
+                     r < r1 && l < net->lit_start[r + 1]; l++) {
+                    uint32_t x = net->lits[l];
+                    if ((x >> 1) / 64 != words[u]) continue;
+                    if (x & 1)
+                        neg |= 1ull << ((x >> 1) & 63);
+                    else
+                        pos |= 1ull << ((x >> 1) & 63);
+                }
+                /* padding, and f with not f: a mask no word can match */
+                bool never = r >= r1 || (pos & neg);
+                uint64_t mask = never ? 0 : pos | neg, val = never ? 1 : pos;
+                sb_printf(c, "0x%llxull,", (unsigned long long)(want_pos ? val : mask));
+            }
+            sb_puts(c, "},");
+        }
+    sb_printf(c, "};\nVS a_={0,0,0,0};for(unsigned i=0;i<%u;i+=4){VS t_=", padded);
+    for (uint32_t u = 0; u < nu; u++)
+        sb_printf(c, "%s((w[%u]&*(const VU *)&A_[%u][i])==*(const VU *)&A_[%u][i])", u ? "&" : "",
+                  words[u], 2 * u, 2 * u + 1);
+    sb_printf(c, ";a_|=t_;}\nv[%u]=(a_[0]|a_[1]|a_[2]|a_[3])!=0;}\n", net->order[i]);
+    return true;
+}
+
+static void emit_node(cg_t *cg, uint32_t i) {
+    if (emit_vector_node(cg, i)) return;
+    uint32_t node = cg->net->order[i];
+    node_terms(cg, i);
+    if (cg->late[node] == 1 && !cg->n_terms) return; /* 0, or what the scattered rules set */
+    sb_printf(C(cg), "v[%u]=", node);
+    emit_terms(cg, 0, cg->n_terms);
+    sb_puts(C(cg), ";\n");
+}
+
+static void emit_cyclic(cg_t *cg, const gblock_t *b) {
+    const gnet_t *net = cg->net;
+    bool can = cg->can_scatter;
+    cg->can_scatter = false; /* a fixpoint starts from 0 */
+    for (uint32_t i = b->first; i < b->first + b->n; i++)
+        sb_printf(C(cg), "v[%u]=0;\n", net->order[i]);
+    sb_puts(C(cg), "for(int ch=1;ch;){ch=0;\n");
+    for (uint32_t i = b->first; i < b->first + b->n; i++) {
+        sb_printf(C(cg), "{U o_=v[%u];", net->order[i]);
+        emit_node(cg, i);
+        sb_printf(C(cg), "ch|=o_!=v[%u];}\n", net->order[i]);
+    }
+    sb_puts(C(cg), "}\n");
+    cg->can_scatter = can;
+}
+
+/* ---- what a node depends on ---- */
+
+/* Per node, the fluents its value depends on (through the nodes it reads): words of
+ * n_fluents / 64 + 1, for the state blocks (every node of a cyclic block gets the
+ * block's). */
+static uint64_t *state_support(const gnet_t *net) {
+    uint32_t nw = net->n_fluents / 64 + 1;
+    uint64_t *sup = xcalloc((size_t)net->n_nodes * nw + 1, sizeof *sup);
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        sup[(size_t)f * nw + f / 64] = 1ull << (f & 63);
+    for (uint32_t b = 0; b < net->n_state_blocks; b++) {
+        const gblock_t *bl = &net->blocks[b];
+        uint64_t *u = sup + (size_t)net->order[bl->first] * nw;
+        for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+            for (uint32_t l = net->lit_start[net->rule_start[i]];
+                 l < net->lit_start[net->rule_start[i + 1]]; l++)
+                for (uint32_t k = 0; k < nw; k++)
+                    u[k] |= sup[(size_t)(net->lits[l] >> 1) * nw + k];
+        for (uint32_t i = bl->first + 1; i < bl->first + bl->n; i++)
+            memcpy(sup + (size_t)net->order[i] * nw, u, nw * sizeof *u);
+    }
+    return sup;
+}
+
+/* "if(CHANGED)": whether a fluent of s (words nw) changed (none: nothing, and false). */
+static bool emit_if_changed(cg_t *cg, const uint64_t *s, uint32_t nw) {
+    bool any = false;
+    for (uint32_t k = 0; k < nw; k++)
+        if (s[k]) {
+            sb_printf(C(cg), "%s(d[%u]&0x%llxull)", any ? "|" : "if(", k, (unsigned long long)s[k]);
+            any = true;
+        }
+    if (any) sb_puts(C(cg), ")");
+    return any;
+}
+
+/* "if(CHANGED)" before the node when its value is worth keeping across unchanged steps:
+ * d[] holds the fluents that changed (all of them outside the playout loop). */
+static void emit_skip_test(cg_t *cg, const uint64_t *sup, uint32_t i) {
+    const gnet_t *net = cg->net;
+    uint32_t nw = net->n_fluents / 64 + 1;
+    if (!sup || node_lits(net, i) < SKIP_MIN_LITS) return;
+    emit_if_changed(cg, sup + (size_t)net->order[i] * nw, nw);
+}
+
+static uint32_t block_lits(const gnet_t *net, uint32_t b) {
+    const gblock_t *bl = &net->blocks[b];
+    return net->lit_start[net->rule_start[bl->first + bl->n]] -
+           net->lit_start[net->rule_start[bl->first]];
+}
+
+/* A node too big for one function: split into functions of its own. */
+static bool is_huge(const gnet_t *net, uint32_t b) {
+    return !net->blocks[b].cyclic && block_lits(net, b) > FUNC_LITS;
+}
+
+/* The guard of every acyclic block of [from, to) (GNET_NONE: none): the fluent, among
+ * those every rule of the node has positive, that most nodes of the range share; in the
+ * move blocks (zeroed first: a node whose guard is off needs no code) any node computed
+ * before them, a move too, and the scattered rules do not count. */
+static uint32_t *block_guards(const cg_t *cg, uint32_t from, uint32_t to, bool moves) {
+    const gnet_t *net = cg->net;
+    uint32_t lim = moves ? net->n_nodes : net->n_fluents, *freq = xcalloc(lim + 1, sizeof *freq);
+    uint32_t *guard = xmalloc((to - from + 1) * sizeof *guard), *rs = NULL;
+    size_t cap = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t b = from; b < to; b++) {
+            const gblock_t *bl = &net->blocks[b];
+            uint32_t i = bl->first, n = 0, best = GNET_NONE;
+            for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++)
+                if (!cg->rule_scattered[r]) GROW(rs, cap, n + 1), rs[n++] = r;
+            bool can = !bl->cyclic && !is_huge(net, b) && n > 0;
+            for (uint32_t l = can ? net->lit_start[rs[0]] : 0; can && l < net->lit_start[rs[0] + 1];
+                 l++) {
+                uint32_t x = net->lits[l];
+                if ((x & 1) || (x >> 1) >= lim || (moves && cg->late[x >> 1])) continue;
+                bool in_all = true;
+                for (uint32_t k = 1; k < n && in_all; k++) {
+                    in_all = false;
+                    for (uint32_t e = net->lit_start[rs[k]];
+                         e < net->lit_start[rs[k] + 1] && !in_all; e++)
+                        in_all = net->lits[e] == x;
+                }
+                if (!in_all) continue;
+                if (pass == 0)
+                    freq[x >> 1]++;
+                else if (best == GNET_NONE || freq[x >> 1] > freq[best])
+                    best = x >> 1;
+            }
+            if (pass == 1)
+                guard[b - from] =
+                    best != GNET_NONE && freq[best] >= GUARD_MIN_NODES ? best : GNET_NONE;
+        }
+    free(freq), free(rs);
+    return guard;
+}
+
+/* Calls f(ctx, src, dst) for every dependency between two blocks of [from, to) (src
+ * computes a node dst reads; indices from `from`). */
+static void each_dependency(const gnet_t *net, uint32_t from, uint32_t to, const uint32_t *blk_of,
+                            void (*f)(void *, uint32_t, uint32_t), void *ctx) {
+    for (uint32_t b = from; b < to; b++) {
+        const gblock_t *bl = &net->blocks[b];
+        for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+            for (uint32_t l = net->lit_start[net->rule_start[i]];
+                 l < net->lit_start[net->rule_start[i + 1]]; l++) {
+                uint32_t src = blk_of[net->lits[l] >> 1];
+                if (src != GNET_NONE && src != b - from) f(ctx, src, b - from);
+            }
+    }
+}
+
+typedef struct {
+    uint32_t *start, *fill, *adj, *waiting;
+} graph_t;
+
+static void count_edge(void *ctx, uint32_t src, uint32_t dst) {
+    graph_t *gr = ctx;
+    gr->start[src + 1]++;
+    gr->waiting[dst]++;
+}
+
+static void add_edge(void *ctx, uint32_t src, uint32_t dst) {
+    graph_t *gr = ctx;
+    (void)dst;
+    gr->adj[gr->start[src] + gr->fill[src]++] = dst;
+}
+
+static uint32_t support_size(const uint64_t *a, const uint64_t *b, uint32_t nw) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < nw; k++)
+        n += (uint32_t)__builtin_popcountll(a[k] | (b ? b[k] : 0));
+    return n;
+}
+
+/* The blocks of [from, to) in an order that respects their dependencies and keeps the
+ * blocks of a guard together: a topological order that takes, among the blocks ready,
+ * one without a guard (with sup: the one, among the first 64 ready, that adds the fewest
+ * fluents to the current segment's), else one of the current guard, else starts another
+ * guard. */
+static uint32_t *schedule(const gnet_t *net, uint32_t from, uint32_t to, const uint32_t *guard,
+                          const uint64_t *sup) {
+    uint32_t n = to - from, nf = net->n_fluents, nw = nf / 64 + 1;
+    uint32_t *blk_of = xmalloc((net->n_nodes + 1) * sizeof *blk_of);
+    for (uint32_t k = 0; k < net->n_nodes; k++)
+        blk_of[k] = GNET_NONE;
+    for (uint32_t b = from; b < to; b++)
+        for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++)
+            blk_of[net->order[i]] = b - from;
+    graph_t gr = {xcalloc(n + 2, sizeof(uint32_t)), xcalloc(n + 1, sizeof(uint32_t)), NULL,
+                  xcalloc(n + 1, sizeof(uint32_t))};
+    each_dependency(net, from, to, blk_of, count_edge, &gr);
+    for (uint32_t k = 0; k < n; k++)
+        gr.start[k + 1] += gr.start[k];
+    gr.adj = xmalloc((gr.start[n] + 1) * sizeof *gr.adj);
+    each_dependency(net, from, to, blk_of, add_edge, &gr);
+    /* ready blocks: a stack per guard fluent; those without a guard in a list */
+    uint32_t ng = net->n_nodes; /* guards are node ids */
+    uint32_t *link = xmalloc((n + 1) * sizeof *link), *head = xmalloc((ng + 1) * sizeof *head);
+    uint32_t *free_ready = xmalloc((n + 1) * sizeof *free_ready), n_free = 0;
+    uint64_t *seg = xcalloc(nw, sizeof *seg);
+    for (uint32_t k = 0; k <= ng; k++)
+        head[k] = GNET_NONE;
+    for (uint32_t k = 0; k < n; k++)
+        if (!gr.waiting[k]) {
+            if (guard[k] == GNET_NONE)
+                free_ready[n_free++] = k;
+            else
+                link[k] = head[guard[k]], head[guard[k]] = k;
+        }
+    uint32_t *out = xmalloc((n + 1) * sizeof *out), cur = GNET_NONE, scan = 0;
+    for (uint32_t done = 0; done < n; done++) {
+        uint32_t b;
+        if (n_free) {
+            uint32_t pick = 0;
+            if (sup) {
+                uint32_t best = UINT32_MAX, base = support_size(seg, NULL, nw);
+                for (uint32_t j = 0; j < n_free && j < 64 && best; j++) {
+                    const uint64_t *sb =
+                        sup + (size_t)net->order[net->blocks[free_ready[j] + from].first] * nw;
+                    uint32_t grow = support_size(seg, sb, nw) - base;
+                    if (grow < best) best = grow, pick = j;
+                }
+                const uint64_t *sb =
+                    sup + (size_t)net->order[net->blocks[free_ready[pick] + from].first] * nw;
+                if (support_size(seg, sb, nw) > SEG_MAX_FLUENTS) memset(seg, 0, nw * sizeof *seg);
+                for (uint32_t k = 0; k < nw; k++)
+                    seg[k] |= sb[k];
+            }
+            b = free_ready[pick];
+            free_ready[pick] = free_ready[--n_free];
+        } else {
+            if (cur == GNET_NONE || head[cur] == GNET_NONE) { /* start another guard */
+                while (head[scan] == GNET_NONE)
+                    scan = scan + 1 == ng ? 0 : scan + 1;
+                cur = scan;
+            }
+            b = head[cur];
+            head[cur] = link[b];
+            memset(seg, 0, nw * sizeof *seg);
+        }
+        out[done] = b + from;
+        for (uint32_t e = gr.start[b]; e < gr.start[b + 1]; e++)
+            if (--gr.waiting[gr.adj[e]] == 0) {
+                uint32_t x = gr.adj[e];
+                if (guard[x] == GNET_NONE)
+                    free_ready[n_free++] = x;
+                else
+                    link[x] = head[guard[x]], head[guard[x]] = x;
+            }
+    }
+    free(blk_of), free(gr.start), free(gr.fill), free(gr.adj), free(gr.waiting);
+    free(link), free(head), free(free_ready), free(seg);
+    return out;
+}
+
+static const uint64_t *block_support(const gnet_t *net, const uint64_t *sup, uint32_t b) {
+    return sup + (size_t)net->order[net->blocks[b].first] * (net->n_fluents / 64 + 1);
+}
+
+/* "if(CHANGED){" for the fluents of s (none: nothing, and false) */
+static bool emit_change_test(cg_t *cg, const uint64_t *s, uint32_t nw) {
+    bool any = emit_if_changed(cg, s, nw);
+    if (any) sb_puts(C(cg), "{\n");
+    return any;
+}
+
+/* Zeroes the nodes of n (acyclic) blocks: runs of consecutive nodes as one memset. */
+static void emit_zeroes(cg_t *cg, const uint32_t *blocks, uint32_t n) {
+    const gnet_t *net = cg->net;
+    uint32_t *nodes = xmalloc((n + 1) * sizeof *nodes);
+    for (uint32_t j = 0; j < n; j++)
+        nodes[j] = net->order[net->blocks[blocks[j]].first];
+    qsort(nodes, n, sizeof *nodes, cmp_u32);
+    for (uint32_t j = 0, e; j < n; j = e) {
+        for (e = j + 1; e < n && nodes[e] == nodes[e - 1] + 1;)
+            e++;
+        if (e - j == 1)
+            sb_printf(C(cg), "v[%u]=0;", nodes[j]);
+        else
+            sb_printf(C(cg), "__builtin_memset(v+%u,0,%u);", nodes[j], e - j);
+    }
+    sb_puts(C(cg), "\n");
+    free(nodes);
+}
+
+static void emit_block(cg_t *cg, const uint64_t *sup, uint32_t b) {
+    const gblock_t *bl = &cg->net->blocks[b];
+    if (bl->cyclic) {
+        emit_cyclic(cg, bl);
+    } else {
+        emit_skip_test(cg, sup, bl->first);
+        emit_node(cg, bl->first);
+    }
+}
+
+/* ---- functions and units ---- */
+
+typedef struct {
+    const char *name, *params; /* the functions' names and parameters */
+    bool moves;                /* the move blocks: move sets read m */
+    uint32_t parts;
+    bool open;
+} phase_t;
+
+/* Opens the phase's next function, in the next unit when this one is full. */
+static void open_part(cg_t *cg, phase_t *ph) {
+    if (cg->unit_bytes && C(cg)->len + cg->data[cg->cur].len > cg->unit_bytes) {
+        cg->cur = cg->n_units++;
+        cg->code = xrealloc(cg->code, cg->n_units * sizeof *cg->code);
+        cg->data = xrealloc(cg->data, cg->n_units * sizeof *cg->data);
+        sb_init(&cg->code[cg->cur]), sb_init(&cg->data[cg->cur]);
+    }
+    sb_printf(C(cg), "PART void %s_%u(%s){\n", ph->name, ph->parts++, ph->params);
+    /* the move sets' word and bit (a shift by a variable in every test costs the compiler's
+     * combiner time quadratic in their number) */
+    for (uint32_t r = 0; ph->moves && r < cg->net->n_roles; r++)
+        sb_printf(C(cg), "const unsigned q%u=m[%u]>>6;const W64 b%u=1ull<<(m[%u]&63);\n", r, r, r,
+                  r);
+    ph->open = true;
+}
+
+static void close_part(cg_t *cg, phase_t *ph) {
+    if (!ph->open) return;
+    sb_puts(C(cg), "}\n");
+    ph->open = false;
+}
+
+/* A node too big for one function: its terms in functions of about FUNC_LITS bytes of
+ * text each, the first assigning and the others ORing (each behind the node's skip test). */
+static void emit_huge(cg_t *cg, phase_t *ph, const uint64_t *sup, uint32_t b) {
+    uint32_t i = cg->net->blocks[b].first, node = cg->net->order[i];
+    close_part(cg, ph);
+    node_terms(cg, i);
+    size_t budget = 24 * FUNC_LITS; /* bytes of terms: about FUNC_LITS literals */
+    for (size_t t = 0, e; t < cg->n_terms || t == 0; t = e) {
+        size_t s = t ? cg->term_end[t - 1] : 0;
+        for (e = t + 1; e < cg->n_terms && cg->term_end[e] - s < budget;)
+            e++;
+        if (e > cg->n_terms) e = cg->n_terms;
+        open_part(cg, ph);
+        emit_skip_test(cg, sup, i);
+        sb_printf(C(cg), "v[%u]%s=", node, t ? "|" : "");
+        emit_terms(cg, t, e);
+        sb_puts(C(cg), ";\n");
+        close_part(cg, ph);
+        if (e == t) break;
+    }
+}
+
+/* A guard group from order[k]: its blocks (the guard's run, to a function's worth),
+ * behind if(guard); when the guard is off they are 0, written when it turned off (the move
+ * blocks are zeroed already). Returns where the group ends, its cost added to *cost. */
+static uint32_t emit_group(cg_t *cg, const phase_t *ph, const uint32_t *order, uint32_t k,
+                           uint32_t n, const uint32_t *guard, const uint64_t *sup, uint32_t *cost) {
+    const gnet_t *net = cg->net;
+    uint32_t g = guard[order[k]], end = k + 1;
+    while (end < n && guard[order[end]] == g && *cost < FUNC_LITS)
+        *cost += block_lits(net, order[end++]) + 1;
+    sb_printf(C(cg), "if(v[%u]){\n", g);
+    for (uint32_t j = k; j < end; j++)
+        emit_block(cg, sup, order[j]);
+    if (ph->moves) {
+        sb_puts(C(cg), "}\n");
+        return end;
+    }
+    sb_printf(C(cg), "}else if(d[%u]&0x%llxull){\n", g / 64, 1ull << (g & 63));
+    emit_zeroes(cg, order + k, end - k);
+    sb_puts(C(cg), "}\n");
+    return end;
+}
+
+/* Guard groups from order[k] (guard indexed by block): consecutive groups whose guards are
+ * fluents of one word behind one test of the word (and of its changes, outside the move
+ * blocks): in a board game most cells are empty, most words of guards 0. Returns where
+ * they end, their cost added to *cost (from the first block's). */
+static uint32_t emit_guards(cg_t *cg, const phase_t *ph, const uint32_t *order, uint32_t k,
+                            uint32_t n, const uint32_t *guard, const uint64_t *sup,
+                            uint32_t *cost) {
+    const gnet_t *net = cg->net;
+    uint32_t g = guard[order[k]], word = g / 64, end = k, groups = 0;
+    uint64_t mask = 0;
+    if (g >= net->n_fluents) return emit_group(cg, ph, order, k, n, guard, sup, cost);
+    /* the extent first: groups while their guards are fluents of the word */
+    uint32_t c = *cost - block_lits(net, order[k]) - 1;
+    for (uint32_t e = k; e < n && c < FUNC_LITS;) {
+        uint32_t h = guard[order[e]];
+        if (h == GNET_NONE || h >= net->n_fluents || h / 64 != word) break;
+        mask |= 1ull << (h & 63), groups++;
+        for (; e < n && guard[order[e]] == h && c < FUNC_LITS; e++)
+            c += block_lits(net, order[e]) + 1;
+        end = e;
+    }
+    if (groups < 2) return emit_group(cg, ph, order, k, n, guard, sup, cost);
+    if (ph->moves)
+        sb_printf(C(cg), "if(w[%u]&0x%llxull){\n", word, (unsigned long long)mask);
+    else
+        sb_printf(C(cg), "if((w[%u]|d[%u])&0x%llxull){\n", word, word, (unsigned long long)mask);
+    *cost = 0;
+    for (uint32_t j = k; j < end;) {
+        uint32_t part = block_lits(net, order[j]) + 1;
+        j = emit_group(cg, ph, order, j, end, guard, sup, &part);
+        *cost += part;
+    }
+    sb_puts(C(cg), "}\n");
+    return end;
+}
+
+/* Functions NAME_0 .. NAME_k for blocks [from, to) (the body, which calls them in order, is
+ * written with the kernels). sup: the state support, for the skip tests and segments
+ * (NULL: none). */
+static void emit_phase(cg_t *cg, phase_t *ph, uint32_t from, uint32_t to, const uint64_t *sup) {
+    const gnet_t *net = cg->net;
+    uint32_t lits = 0, n = to - from, nw = net->n_fluents / 64 + 1;
+    uint32_t *guard = block_guards(cg, from, to, ph->moves);
+    uint32_t *order = schedule(net, from, to, guard, sup);
+    uint64_t *seg = xcalloc(nw, sizeof *seg);
+    /* the guards of runs too short for a group do not count */
+    for (uint32_t k = 0, end; k < n; k = end) {
+        uint32_t g = guard[order[k] - from];
+        for (end = k + 1; g != GNET_NONE && end < n && guard[order[end] - from] == g;)
+            end++;
+        for (uint32_t j = k; j < end && end - k < GUARD_MIN_NODES; j++)
+            guard[order[j] - from] = GNET_NONE;
+    }
+    for (uint32_t k = 0, end; k < n; k = end) {
+        uint32_t g = guard[order[k] - from], cost = block_lits(net, order[k]) + 1;
+        end = k + 1;
+        if (is_huge(net, order[k])) {
+            emit_huge(cg, ph, sup, order[k]);
+            lits = 0;
+            continue;
+        }
+        if (!ph->open) open_part(cg, ph);
+        if (g != GNET_NONE) {
+            end = emit_guards(cg, ph, order, k, n, guard - from, sup, &cost);
+        } else if (sup) { /* a segment */
+            memcpy(seg, block_support(net, sup, order[k]), nw * sizeof *seg);
+            while (end < n && guard[order[end] - from] == GNET_NONE && cost < FUNC_LITS &&
+                   !is_huge(net, order[end]) &&
+                   support_size(seg, block_support(net, sup, order[end]), nw) <= SEG_MAX_FLUENTS) {
+                for (uint32_t w = 0; w < nw; w++)
+                    seg[w] |= block_support(net, sup, order[end])[w];
+                cost += block_lits(net, order[end++]) + 1;
+            }
+            bool test = end - k > 1 && support_size(seg, NULL, nw) <= SEG_MAX_FLUENTS &&
+                        emit_change_test(cg, seg, nw);
+            for (uint32_t j = k; j < end; j++)
+                emit_block(cg, sup, order[j]);
+            if (test) sb_puts(C(cg), "}\n");
+        } else {
+            emit_block(cg, sup, order[k]);
+        }
+        lits += cost;
+        if (lits >= FUNC_LITS || end == n) {
+            close_part(cg, ph);
+            lits = 0;
+        }
+    }
+    close_part(cg, ph);
+    free(guard), free(order), free(seg);
+}
+
+/* ---- the play blocks driven by changes (a big network) ---- */
+
+/* From this many state nodes the play blocks are evaluated by change: a node is evaluated
+ * when a node or fluent it reads changed (skirmishNew: of 19,085 state nodes 404 a step),
+ * not every node every step behind tests of the fluents they depend on. */
+#define EVENT_MIN_NODES 2000
+
+/* Whether the play blocks are evaluated by change: from EVENT_MIN_NODES state nodes, or
+ * GGP_EVENT_NODES (for the tests: 0, always). */
+static bool use_events(const gnet_t *net) {
+    const char *e = getenv("GGP_EVENT_NODES");
+    uint32_t min = e && *e ? (uint32_t)atol(e) : EVENT_MIN_NODES;
+    if (!net->n_play_blocks) return false;
+    const gblock_t *last = &net->blocks[net->n_state_blocks - 1];
+    return last->first + last->n >= min;
+}
+
+/* Positions: the play blocks in a topological order; a bit per position in D[] says it is
+ * to be evaluated (its inputs changed), in order: a change only marks later positions. */
+typedef struct {
+    uint32_t n_pos, *block, *pos_of; /* pos_of: per node, GNET_NONE when not a play node */
+    uint32_t *rd_start, *rd;         /* per position: the positions that read it */
+    uint32_t *fr_start, *fr;         /* per fluent: the positions that read it */
+    uint32_t *huge_part;             /* per position: its first function (huge nodes) */
+} events_t;
+
+static int cmp_pair(const void *a, const void *b) {
+    const uint32_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] < y[1] ? -1 : x[1] > y[1]);
+}
+
+/* Pairs (from, to) sorted and unique as lists per from (n lists): start[n + 1], list. */
+static void make_lists(uint32_t *pairs, size_t np, uint32_t n, uint32_t **start, uint32_t **list) {
+    qsort(pairs, np, 2 * sizeof *pairs, cmp_pair);
+    *start = xcalloc(n + 2, sizeof **start);
+    *list = xmalloc((np + 1) * sizeof **list);
+    size_t k = 0;
+    for (size_t i = 0; i < np; i++) {
+        if (i && pairs[2 * i] == pairs[2 * i - 2] && pairs[2 * i + 1] == pairs[2 * i - 1]) continue;
+        (*start)[pairs[2 * i] + 1]++;
+        (*list)[k++] = pairs[2 * i + 1];
+    }
+    for (uint32_t i = 0; i < n; i++)
+        (*start)[i + 1] += (*start)[i];
+}
+
+static void events_init(events_t *ev, const gnet_t *net) {
+    uint32_t n = net->n_play_blocks, *none = xcalloc(n + 1, sizeof *none);
+    for (uint32_t b = 0; b < n; b++)
+        none[b] = GNET_NONE;
+    ev->n_pos = n;
+    ev->block = schedule(net, 0, n, none, NULL);
+    free(none);
+    ev->pos_of = xmalloc((net->n_nodes + 1) * sizeof *ev->pos_of);
+    for (uint32_t k = 0; k < net->n_nodes; k++)
+        ev->pos_of[k] = GNET_NONE;
+    size_t np = 0, nf = 0, cap = 0, capf = 0;
+    uint32_t *pairs = NULL, *fpairs = NULL;
+    for (uint32_t p = 0; p < n; p++) {
+        const gblock_t *bl = &net->blocks[ev->block[p]];
+        for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+            ev->pos_of[net->order[i]] = p;
+    }
+    for (uint32_t p = 0; p < n; p++) {
+        const gblock_t *bl = &net->blocks[ev->block[p]];
+        for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+            for (uint32_t l = net->lit_start[net->rule_start[i]];
+                 l < net->lit_start[net->rule_start[i + 1]]; l++) {
+                uint32_t y = net->lits[l] >> 1, q = ev->pos_of[y];
+                if (q != GNET_NONE && q != p) {
+                    GROW(pairs, cap, 2 * np + 2);
+                    pairs[2 * np] = q, pairs[2 * np + 1] = p, np++;
+                } else if (y < net->n_fluents) {
+                    GROW(fpairs, capf, 2 * nf + 2);
+                    fpairs[2 * nf] = y, fpairs[2 * nf + 1] = p, nf++;
+                }
+            }
+    }
+    make_lists(pairs, np, n, &ev->rd_start, &ev->rd);
+    make_lists(fpairs, nf, net->n_fluents, &ev->fr_start, &ev->fr);
+    free(pairs), free(fpairs);
+    ev->huge_part = xmalloc((n + 1) * sizeof *ev->huge_part);
+}
+
+static void events_fini(events_t *ev) {
+    free(ev->block), free(ev->pos_of), free(ev->rd_start), free(ev->rd), free(ev->fr_start);
+    free(ev->fr), free(ev->huge_part);
+}
+
+/* D[...] |= the bits of positions list[0..n) (sorted), a word at a time. */
+static void emit_marks(strbuf_t *c, const uint32_t *list, uint32_t n) {
+    for (uint32_t j = 0, e; j < n; j = e) {
+        uint64_t mask = 0;
+        for (e = j; e < n && list[e] / 64 == list[j] / 64; e++)
+            mask |= 1ull << (list[e] & 63);
+        sb_printf(c, "D[%u]|=0x%llxull;", list[j] / 64, (unsigned long long)mask);
+    }
+}
+
+/* The case of position p: its nodes evaluated, their readers marked when one changed. */
+static void emit_event_case(cg_t *cg, const events_t *ev, uint32_t p, const phase_t *huge) {
+    const gnet_t *net = cg->net;
+    const gblock_t *bl = &net->blocks[ev->block[p]];
+    strbuf_t *c = C(cg);
+    sb_printf(c, "case %u:{U o_[%u];", p, bl->n);
+    for (uint32_t j = 0; j < bl->n; j++)
+        sb_printf(c, "o_[%u]=v[%u];", j, net->order[bl->first + j]);
+    sb_putc(c, '\n');
+    if (bl->cyclic) {
+        emit_cyclic(cg, bl);
+    } else if (is_huge(net, ev->block[p])) {
+        for (uint32_t k = ev->huge_part[p]; k < ev->huge_part[p + 1]; k++)
+            sb_printf(C(cg), "%s_%u(v,w,w,0);", huge->name, k);
+    } else {
+        emit_node(cg, bl->first);
+    }
+    c = C(cg);
+    sb_puts(c, "if(");
+    for (uint32_t j = 0; j < bl->n; j++)
+        sb_printf(c, "%s(o_[%u]!=v[%u])", j ? "|" : "", j, net->order[bl->first + j]);
+    sb_puts(c, "){");
+    emit_marks(c, ev->rd + ev->rd_start[p], ev->rd_start[p + 1] - ev->rd_start[p]);
+    sb_puts(c, "}}break;\n");
+}
+
+/* The mask of positions [from, to) in word k. */
+static uint64_t word_mask(uint32_t from, uint32_t to, uint32_t k) {
+    uint64_t m = ~0ull;
+    if (from > 64 * k) m &= ~0ull << (from - 64 * k);
+    if (to < 64 * k + 64) m &= (1ull << (to - 64 * k)) - 1;
+    return m;
+}
+
+/* Functions ggp_ev_K over the positions, about FUNC_LITS literals each: a loop over the
+ * marked positions of its range, lowest first, a switch on the position. The huge nodes'
+ * functions come first (ggp_evh_K). Returns the number of ggp_ev functions; *ranges their
+ * first positions (and the end). */
+static uint32_t emit_events(cg_t *cg, const events_t *ev, phase_t *ph, phase_t *huge,
+                            uint32_t **ranges) {
+    const gnet_t *net = cg->net;
+    for (uint32_t p = 0; p < ev->n_pos; p++) {
+        ev->huge_part[p] = huge->parts;
+        if (is_huge(net, ev->block[p])) emit_huge(cg, huge, NULL, ev->block[p]);
+    }
+    ev->huge_part[ev->n_pos] = huge->parts;
+    uint32_t *r = xmalloc((ev->n_pos + 2) * sizeof *r), n = 0;
+    for (uint32_t p = 0, end; p < ev->n_pos; p = end) {
+        uint32_t cost = 0;
+        for (end = p; end < ev->n_pos && (end == p || cost < FUNC_LITS); end++)
+            cost += (is_huge(net, ev->block[end]) ? 8 : block_lits(net, ev->block[end])) + 4;
+        r[n++] = p;
+        open_part(cg, ph);
+        sb_puts(C(cg), "W64 x;\n");
+        for (uint32_t k = p / 64; k <= (end - 1) / 64; k++) {
+            sb_printf(C(cg),
+                      "while((x=D[%u]&0x%llxull)){D[%u]^=x&(0-x);\n"
+                      "switch(%u+(unsigned)__builtin_ctzll(x)){\n",
+                      k, (unsigned long long)word_mask(p, end, k), k, 64 * k);
+            for (uint32_t q = p > 64 * k ? p : 64 * k; q < end && q < 64 * k + 64; q++)
+                emit_event_case(cg, ev, q, huge);
+            sb_puts(C(cg), "}}\n");
+        }
+        close_part(cg, ph);
+    }
+    r[n] = ev->n_pos;
+    *ranges = r;
+    return n;
+}
+
+/* The event kernel's body: the positions to evaluate, all (d is all: every fluent changed)
+ * or those reading a fluent changed (FO_/FW_/FM_: per fluent its readers' words and bits),
+ * then the functions whose range has a mark. */
+static void emit_event_body(strbuf_t *c, const cg_t *cg, const events_t *ev, const phase_t *ph,
+                            const phase_t *huge, const uint32_t *ranges, uint32_t n, bool one) {
+    const gnet_t *net = cg->net;
+    uint32_t nd = ev->n_pos / 64 + 1;
+    for (uint32_t k = 0; k < ph->parts && !one; k++)
+        sb_printf(c, "PART void %s_%u(%s);\n", ph->name, k, ph->params);
+    for (uint32_t k = 0; k < huge->parts && !one; k++)
+        sb_printf(c, "PART void %s_%u(%s);\n", huge->name, k, PARAMS);
+    strbuf_t fw, fm;
+    sb_init(&fw), sb_init(&fm);
+    uint32_t ne = 0;
+    sb_printf(c, "static const unsigned FO_[%u]={0", net->n_fluents + 1);
+    for (uint32_t f = 0; f < net->n_fluents; f++) {
+        const uint32_t *l = ev->fr + ev->fr_start[f];
+        uint32_t nl = ev->fr_start[f + 1] - ev->fr_start[f];
+        for (uint32_t j = 0, e; j < nl; j = e, ne++) {
+            uint64_t mask = 0;
+            for (e = j; e < nl && l[e] / 64 == l[j] / 64; e++)
+                mask |= 1ull << (l[e] & 63);
+            sb_printf(&fw, "%u,", l[j] / 64);
+            sb_printf(&fm, "0x%llxull,", (unsigned long long)mask);
+        }
+        sb_printf(c, ",%u", ne);
+    }
+    sb_printf(c, "};\nstatic const unsigned FW_[%u]={%s0};\nstatic const W64 FM_[%u]={%s0};\n",
+              ne + 1, fw.data ? fw.data : "", ne + 1, fm.data ? fm.data : "");
+    sb_fini(&fw), sb_fini(&fm);
+    sb_printf(c, "static inline void ggp_play_body(%s){\nW64 D[%u];\n", PARAMS, nd);
+    sb_printf(c,
+              "if(d==all){for(unsigned k=0;k<%u;k++)D[k]=~0ull;}\n"
+              "else{for(unsigned k=0;k<%u;k++)D[k]=0;\n"
+              "for(unsigned k=0;k<NW;k++)for(W64 x=d[k];x;x&=x-1){"
+              "unsigned f=64*k+(unsigned)__builtin_ctzll(x);\n"
+              "for(unsigned e=FO_[f];e<FO_[f+1];e++)D[FW_[e]]|=FM_[e];}}\n",
+              nd, nd);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t a = ranges[k], b = ranges[k + 1];
+        sb_puts(c, "if(");
+        for (uint32_t j = a / 64; j <= (b - 1) / 64; j++)
+            sb_printf(c, "%s(D[%u]&0x%llxull)", j > a / 64 ? "|" : "", j,
+                      (unsigned long long)word_mask(a, b, j));
+        sb_printf(c, ")%s_%u(v,w,D);\n", ph->name, k);
+    }
+    sb_puts(c, "(void)m;}\nvoid ggp_play(U *restrict v){W64 w[NW];static const unsigned m[1];"
+               "pack(v,w);ggp_play_body(v,w,all,m);legal_fix(v);}\n");
+}
+
+/* ---- the kernels and the playout loop (unit 0) ---- */
+
+/* The header of every unit: the types, the fluent words, packing 8 bytes of 0/1 into 8
+ * bits (the multiplication gathers their low bits in the top byte) and unpacking (a byte
+ * per bit, then each byte's bit 7 set by adding 0x7f when the byte is not 0), and the random
+ * numbers of base/rng.h, which the playout loop must reproduce draw for draw. */
+static void emit_prelude(strbuf_t *c, const gnet_t *net, bool one_unit) {
+    uint32_t nf = net->n_fluents, nw = nf / 64 + 1;
+    sb_puts(c, "/* generated by ggp: a ground game network */\n"
+               "#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__\n#error little-endian only\n#endif\n"
+               "typedef unsigned char U;\ntypedef unsigned long long W64;\n"
+               "typedef W64 VU __attribute__((vector_size(32)));\n"
+               "typedef long long VS __attribute__((vector_size(32)));\n");
+    sb_puts(c, one_unit ? "#define PART static\n"
+                        : "#define PART __attribute__((visibility(\"hidden\")))\n");
+    sb_printf(c, "#define NW %u\nstatic const W64 all[NW]={", nw);
+    for (uint32_t k = 0; k < nw; k++)
+        sb_puts(c, "~0ull,");
+    sb_puts(c, "};\n");
+    sb_puts(c,
+            "static inline W64 ld8(const U *p){W64 x;__builtin_memcpy(&x,p,8);return x;}\n"
+            "static inline void st8(U *p,W64 x){__builtin_memcpy(p,&x,8);}\n"
+            "#define PK(x) ((((x)*0x0102040810204080ull)>>56))\n"
+            "static inline W64 UNPK(W64 b){W64 x=((b&0xff)*0x0101010101010101ull)&"
+            "0x8040201008040201ull;\n"
+            "return ((x+0x7f7f7f7f7f7f7f7full)>>7)&0x0101010101010101ull;}\n"
+            "/* n<=8 bytes at p from the bits of b, the bytes past them kept */\n"
+            "static inline void unpk(U *p,W64 b,unsigned n){W64 x=UNPK(b);\n"
+            "if(n>=8)st8(p,x);else{W64 m=(1ull<<(8*n))-1;st8(p,(ld8(p)&~m)|(x&m));}}\n"
+            "/* the bits of n<=32 bytes at p (with AVX2: a byte's bit 0 shifted to its bit 7,\n"
+            "   gathered by movemask; the bytes read past n are in the nodes' padding) */\n"
+            "#ifdef __AVX2__\n"
+            "typedef char V32Q __attribute__((vector_size(32)));\n"
+            "static inline W64 pkn(const U *p,unsigned n){VS x;__builtin_memcpy(&x,p,32);\n"
+            "W64 r=(unsigned)__builtin_ia32_pmovmskb256((V32Q)(x<<7));\n"
+            "return n>=32?r:r&((1ull<<n)-1);}\n"
+            "/* 32 bytes at p from the bits of b: each byte takes its byte of b (shuffle), then\n"
+            "   its bit */\n"
+            "static inline void unpk32(U *p,W64 b){\n"
+            "const V32Q I={0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,3,3,3,3,3,3,3,3};\n"
+            "const V32Q M={1,2,4,8,16,32,64,-128,1,2,4,8,16,32,64,-128,1,2,4,8,16,32,64,-128,\n"
+            "1,2,4,8,16,32,64,-128};\n"
+            "V32Q x=(V32Q)(VS){(long long)b,(long long)b,(long long)b,(long long)b};\n"
+            "x=__builtin_ia32_pshufb256(x,I);x=((x&M)==M)&1;__builtin_memcpy(p,&x,32);}\n"
+            "#else\n"
+            "static inline W64 pkn(const U *p,unsigned n){W64 r=0;\n"
+            "for(unsigned k=0;k<n;k+=8){W64 y=ld8(p+k);if(n-k<8)y&=(1ull<<(8*(n-k)))-1;\n"
+            "r|=PK(y)<<k;}return r;}\n"
+            "static inline void unpk32(U *p,W64 b){for(unsigned k=0;k<32;k+=8)unpk(p+k,b>>k,8);}\n"
+            "#endif\n"
+            "static inline void pack(const U *restrict v,W64 *restrict w){\n");
+    for (uint32_t k = 0; k < nw; k++)
+        sb_printf(c, "%sw[%u]=0", k ? "," : "", k);
+    sb_puts(c, ";\n");
+    for (uint32_t i = 0; i < nf; i += 32)
+        sb_printf(c, "w[%u]|=pkn(v+%u,%u)<<%u;\n", i >> 6, i, nf - i < 32 ? nf - i : 32, i & 63);
+    sb_puts(c, "}\n/* the fluent bytes from F words (the inputs, or the next nodes) */\n"
+               "static inline void unpack(U *restrict v,const W64 *restrict w){\n");
+    for (uint32_t i = 0; i < nf; i += 8)
+        if (i % 32 == 0 && nf - i >= 32)
+            sb_printf(c, "unpk32(v+%u,w[%u]>>%u);\n", i, i >> 6, i & 63), i += 24;
+        else
+            sb_printf(c, "unpk(v+%u,w[%u]>>%u,%u);\n", i, i >> 6, i & 63, nf - i < 8 ? nf - i : 8);
+    sb_puts(c, "}\n"
+               "static inline W64 rnd(W64 *s){W64 z=(*s+=0x9E3779B97F4A7C15ull);\n"
+               "z=(z^(z>>30))*0xBF58476D1CE4E5B9ull;z=(z^(z>>27))*0x94D049BB133111EBull;\n"
+               "return z^(z>>31);}\n"
+               "/* the index of the j-th (from 0) bit set among words l[0..n) */\n"
+               "static inline unsigned sel(const W64 *l,unsigned n,unsigned j){\n"
+               "for(unsigned k=0;;k++){unsigned c=(unsigned)__builtin_popcountll(l[k]);\n"
+               "if(j<c){W64 x=l[k];\n"
+               "#ifdef __BMI2__\n"
+               "x=__builtin_ia32_pdep_di(1ull<<j,x);\n"
+               "#else\n"
+               "for(;j;j--)x&=x-1;\n"
+               "#endif\n"
+               "return 64*k+(unsigned)__builtin_ctzll(x);}j-=c;}}\n"
+               "/* the rules of a scattered list [e, end) */\n"
+               "static inline void scatter(U *restrict v,const unsigned *e,const unsigned *end){\n"
+               "while(e<end){unsigned n=*e++,k=*e++;U ok=1;\n"
+               "for(;k;k--){unsigned x=*e++;ok&=v[x>>1]^(x&1);}\nv[n]|=ok;}}\n");
+}
+
+/* The scattered rules of every role: E<r>_ the lists one after the other (per rule its
+ * node, the number of its other literals, those literals), O<r>_[k] where move k's list
+ * starts (k up to the role's moves: none, an empty list). */
+static void emit_scatter_tables(strbuf_t *c, const cg_t *cg) {
+    const gnet_t *net = cg->net;
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        uint32_t nm = net->n_moves[r], base = cg->move_base[r];
+        size_t total = 0;
+        sb_printf(c, "static const unsigned O%u_[%u]={0", r, nm + 2);
+        for (uint32_t k = 0; k < nm; k++)
+            sb_printf(c, ",%zu", total += cg->n_ent[base + k]);
+        sb_printf(c, ",%zu};\nstatic const unsigned E%u_[%zu]={", total, r, total + 1);
+        for (uint32_t k = 0; k < nm; k++)
+            for (size_t e = 0; e < cg->n_ent[base + k]; e++)
+                sb_printf(c, "%u,", cg->ent[base + k][e]);
+        sb_puts(c, "0};\n");
+    }
+}
+
+/* The start of the move blocks: their nodes (but those of cyclic blocks) zeroed (a node of
+ * a guard whose guard is off is 0, one without code 0 but for its scattered rules). */
+static void emit_zero_moves(strbuf_t *c, const cg_t *cg) {
+    const gnet_t *net = cg->net;
+    for (uint32_t n = 0, e; n < net->n_nodes; n = e) {
+        for (e = n + 1; e < net->n_nodes && (cg->late[e] == 1) == (cg->late[n] == 1);)
+            e++;
+        if (cg->late[n] == 1) sb_printf(c, "__builtin_memset(v+%u,0,%u);", n, e - n);
+    }
+    sb_putc(c, '\n');
+}
+
+/* The end of the move blocks: the scattered rules of the moves chosen OR into their nodes
+ * (after the code: storing at an address read from a table, then reading bytes near it,
+ * stalls the processor's memory pipeline). */
+static void emit_scatter(strbuf_t *c, const cg_t *cg) {
+    const gnet_t *net = cg->net;
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        sb_printf(c, "scatter(v,E%u_+O%u_[m[%u]],E%u_+O%u_[m[%u]+1]);\n", r, r, r, r, r, r);
+}
+
+/* NAME_body calling the phase's functions in order (declared first when they live in other
+ * units), and the kernel NAME, which packs the fluent words first and evaluates every node
+ * (d: all fluents changed). */
+static void emit_kernel(strbuf_t *c, const cg_t *cg, const phase_t *ph, bool one_unit) {
+    const gnet_t *net = cg->net;
+    for (uint32_t p = 0; p < ph->parts && !one_unit; p++)
+        sb_printf(c, "PART void %s_%u(%s);\n", ph->name, p, PARAMS);
+    if (ph->moves) emit_scatter_tables(c, cg);
+    sb_printf(c, "static inline void %s_body(%s){\n", ph->name, PARAMS);
+    if (ph->moves) emit_zero_moves(c, cg);
+    for (uint32_t p = 0; p < ph->parts; p++)
+        sb_printf(c, "%s_%u(v,w,d,m);\n", ph->name, p);
+    if (ph->moves) emit_scatter(c, cg);
+    sb_puts(c, "}\n");
+    if (!ph->moves) {
+        sb_printf(c,
+                  "void %s(U *restrict v){W64 w[NW];static const unsigned m[1];pack(v,w);"
+                  "%s_body(v,w,all,m);}\n",
+                  ph->name, ph->name);
+        return;
+    }
+    /* an index past the role's moves: none (the bit past them in every table) */
+    sb_printf(c, "void ggp_move(U *restrict v,const unsigned *mi){W64 w[NW];unsigned m[%u];\n",
+              net->n_roles + 1);
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        sb_printf(c, "m[%u]=mi[%u]<%uu?mi[%u]:%uu;", r, r, net->n_moves[r], r, net->n_moves[r]);
+    sb_puts(c, "\npack(v,w);ggp_move_body(v,w,all,m);}\n");
+}
+
+/* legal_fix: the legal nodes of a role guard (their bytes the rest of their rules) zeroed
+ * while the guard is off: every legal byte true, for the engine, after a kernel or a
+ * playout. */
+static void emit_legal_fix(strbuf_t *c, const cg_t *cg) {
+    const gnet_t *net = cg->net;
+    sb_puts(c, "static inline void legal_fix(U *restrict v){\n");
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        if (cg->role_guard[r] == GNET_NONE) continue;
+        sb_printf(c, "if(!v[%u]){", cg->role_guard[r]);
+        for (uint32_t k = 0, e; k < net->n_moves[r]; k = e) {
+            bool gk = cg->guarded[(net->legal_first[r] + k)];
+            for (e = k + 1; e < net->n_moves[r] && cg->guarded[(net->legal_first[r] + e)] == gk;)
+                e++;
+            if (gk) sb_printf(c, "__builtin_memset(v+%u,0,%u);", net->legal_first[r] + k, e - k);
+        }
+        sb_puts(c, "}\n");
+    }
+    sb_puts(c, "(void)v;}\n");
+}
+
+/* The legal moves of role r packed into words lw (a role guard off: only its moves not
+ * guarded). */
+static void emit_pack_legal(strbuf_t *c, const cg_t *cg, uint32_t r) {
+    const gnet_t *net = cg->net;
+    uint32_t nm = net->n_moves[r], lf = net->legal_first[r], g = cg->role_guard[r];
+    for (uint32_t k = 0; k < (nm + 63) / 64; k++)
+        sb_printf(c, "lw[%u]=0;", k);
+    if (g != GNET_NONE) sb_printf(c, "if(v[%u]){", g);
+    for (uint32_t i = 0; i < nm; i += 32)
+        sb_printf(c, "lw[%u]|=pkn(v+%u,%u)<<%u;", i >> 6, lf + i, nm - i < 32 ? nm - i : 32,
+                  i & 63);
+    if (g == GNET_NONE) return;
+    sb_puts(c, "}else{");
+    for (uint32_t i = 0; i < nm; i += 32) {
+        uint64_t open = 0; /* the moves not guarded */
+        for (uint32_t k = i; k < nm && k < i + 32; k++)
+            if (!cg->guarded[(net->legal_first[r] + k)]) open |= 1ull << (k - i);
+        if (open)
+            sb_printf(c, "lw[%u]|=(pkn(v+%u,%u)&0x%llxull)<<%u;", i >> 6, lf + i,
+                      nm - i < 32 ? nm - i : 32, (unsigned long long)open, i & 63);
+    }
+    sb_puts(c, "}");
+}
+
+/* Inputs are nodes 0..F-1, their next nodes F..2F-1 (ground.h): a copy. */
+static void emit_advance(strbuf_t *c, const gnet_t *net) {
+    sb_printf(c, "void ggp_advance(U *restrict v){__builtin_memcpy(v,v+%u,%u);}\n", net->n_fluents,
+              net->n_fluents);
+}
+
+/* A whole random playout in the generated code, the loop of g_playout (engine/gengine.c)
+ * draw for draw. The state comes in as fluent words (the move inputs all off) and goes
+ * out as the final state's words; each step unpacks the words into the fluent bytes,
+ * packs the legal bytes of each role into words to pick a move (a popcount and a
+ * select) and packs the next bytes into the successor's words (no byte copy: reading
+ * whole words of bytes just written one by one stalls the store buffer). A move whose
+ * input no rule reads is set in a scratch byte past the nodes. Returns the joint moves
+ * played; the final state's play blocks are evaluated. */
+static void emit_playout(strbuf_t *c, const cg_t *cg) {
+    const gnet_t *net = cg->net;
+    uint32_t nr = net->n_roles, scratch = net->n_nodes, nl = 1;
+    for (uint32_t r = 0; r < nr; r++) {
+        nl += (net->n_moves[r] + 63) / 64;
+        sb_printf(c, "static const unsigned mv%u[%u]={", r, net->n_moves[r] + 1);
+        for (uint32_t k = 0; k < net->n_moves[r]; k++) {
+            uint32_t m = net->move_node[r][k];
+            sb_printf(c, "%u,", m == GNET_NONE ? scratch : m);
+        }
+        sb_printf(c, "%u};\n", scratch);
+    }
+    sb_printf(c,
+              "unsigned ggp_playout(U *restrict v,W64 *restrict bits,W64 *restrict rng,"
+              "unsigned max_steps){\n"
+              "W64 w[NW],d[NW],lw[%u];unsigned steps=0,n,j,m[%u];\n",
+              nl, nr + 1);
+    sb_puts(c, "for(unsigned k=0;k<NW;k++)w[k]=bits[k],d[k]=~0ull;\n"
+               "for(;;){\nunpack(v,w);ggp_play_body(v,w,steps?d:all,m);\n");
+    if (net->terminal != GNET_NONE) sb_printf(c, "if(v[%u])break;\n", net->terminal);
+    sb_puts(c, "if(steps>=max_steps)break;\n");
+    for (uint32_t r = 0; r < nr; r++) {
+        uint32_t nwr = (net->n_moves[r] + 63) / 64;
+        emit_pack_legal(c, cg, r);
+        sb_puts(c, "\nn=0");
+        for (uint32_t k = 0; k < nwr; k++)
+            sb_printf(c, "+(unsigned)__builtin_popcountll(lw[%u])", k);
+        sb_printf(c, ";if(!n)break;j=(unsigned)(((rnd(rng)>>32)*n)>>32);m[%u]=sel(lw,%u,j);\n", r,
+                  nwr);
+    }
+    for (uint32_t r = 0; r < nr; r++)
+        sb_printf(c, "v[mv%u[m[%u]]]=1;", r, r);
+    sb_puts(c, "\nggp_move_body(v,w,d,m);\nfor(unsigned k=0;k<NW;k++)d[k]=w[k];\n");
+    for (uint32_t r = 0; r < nr; r++)
+        sb_printf(c, "v[mv%u[m[%u]]]=0;", r, r);
+    sb_printf(c, "\npack(v+%u,w);steps++;\nfor(unsigned k=0;k<NW;k++)d[k]^=w[k];\n}\n",
+              net->n_fluents);
+    sb_puts(c, "legal_fix(v);\nfor(unsigned k=0;k<NW;k++)bits[k]=w[k];\nreturn steps;\n}\n");
+}
+
+/* ---- the program ---- */
+
+/* The rules of net as the code reads them, into out (its other arrays net's): a literal
+ * of a constant node (a static one, a move no role has, a node whose rules all fail or
+ * one of which is empty) evaluated away, a rule it fails dropped; drop (NULL: none): per
+ * node a literal left out of its rules. */
+static void simplify(const gnet_t *net, const uint32_t *mrole, const uint32_t *drop, gnet_t *out) {
+    *out = *net;
+    uint8_t *val = xcalloc(net->n_nodes + 1, 1); /* 0 unknown, 1 false, 2 true */
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        val[n] = net->kind[n] == GNODE_TRUE                            ? 2
+                 : net->kind[n] == GNODE_FALSE                         ? 1
+                 : net->kind[n] == GNODE_MOVE && mrole[n] == GNET_NONE ? 1
+                                                                       : 0;
+    out->rule_start = xmalloc((net->n_order + 1) * sizeof *out->rule_start);
+    out->lit_start = xmalloc((net->n_rules + 1) * sizeof *out->lit_start);
+    out->lits = xmalloc((net->n_lits + 1) * sizeof *out->lits);
+    uint32_t nr = 0, nl = 0;
+    for (uint32_t b = 0; b < net->n_blocks; b++) {
+        const gblock_t *bl = &net->blocks[b];
+        for (uint32_t i = bl->first; i < bl->first + bl->n; i++) {
+            out->rule_start[i] = nr;
+            bool empty = false;
+            for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1] && !empty; r++) {
+                uint32_t l0 = nl;
+                bool fails = false;
+                for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1] && !fails; l++) {
+                    uint32_t x = net->lits[l], c = val[x >> 1];
+                    if (drop && drop[net->order[i]] == x) continue;
+                    if (!c)
+                        out->lits[nl++] = x;
+                    else
+                        fails = (c == 2) == (x & 1); /* true and negated, or false */
+                }
+                if (fails) {
+                    nl = l0;
+                    continue;
+                }
+                out->lit_start[nr++] = l0;
+                empty = nl == l0;
+            }
+            if (empty) /* the OR is true: that rule alone */
+                nr = out->rule_start[i] + 1, nl = out->lit_start[nr - 1];
+            if (!bl->cyclic && (empty || nr == out->rule_start[i]))
+                val[net->order[i]] = empty ? 2 : 1;
+        }
+    }
+    out->rule_start[net->n_order] = nr;
+    out->lit_start[nr] = nl;
+    out->n_rules = nr, out->n_lits = nl;
+    free(val);
+}
+
+/* Whether literal x is in every rule of order[i] (and it has one). */
+static bool holds_in_all(const gnet_t *net, uint32_t i, uint32_t x) {
+    if (net->rule_start[i] == net->rule_start[i + 1]) return false;
+    for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++) {
+        bool has = false;
+        for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1] && !has; l++)
+            has = net->lits[l] == x;
+        if (!has) return false;
+    }
+    return true;
+}
+
+/* The fluent that every rule of most of role r's legal nodes has (pos: per node its
+ * index in order), GNET_NONE when there is none for half of them. */
+static uint32_t role_guard(const gnet_t *net, uint32_t r, const uint32_t *pos, uint32_t *count) {
+    uint32_t best = GNET_NONE;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t k = 0; k < net->n_moves[r]; k++) {
+            uint32_t i = pos[(net->legal_first[r] + k)],
+                     r0 = i == GNET_NONE ? 0 : net->rule_start[i];
+            for (uint32_t l = net->lit_start[r0]; i != GNET_NONE && l < net->lit_start[r0 + 1];
+                 l++) {
+                uint32_t x = net->lits[l];
+                if ((x & 1) || (x >> 1) >= net->n_fluents || !holds_in_all(net, i, x)) continue;
+                if (pass == 0)
+                    count[x >> 1]++;
+                else if (best == GNET_NONE || count[x >> 1] > count[best])
+                    best = x >> 1;
+            }
+        }
+    bool enough = best != GNET_NONE && 2 * count[best] >= net->n_moves[r];
+    for (uint32_t k = 0; k < net->n_moves[r]; k++) { /* the counts back to 0 */
+        uint32_t i = pos[(net->legal_first[r] + k)], r0 = i == GNET_NONE ? 0 : net->rule_start[i];
+        for (uint32_t l = net->lit_start[r0]; i != GNET_NONE && l < net->lit_start[r0 + 1]; l++)
+            if ((net->lits[l] >> 1) < net->n_fluents) count[net->lits[l] >> 1] = 0;
+    }
+    return enough ? best : GNET_NONE;
+}
+
+/* Role guards, for the play blocks driven by changes: a fluent every rule of most legal
+ * nodes of a role has (true (control white)) is left out of their rules, so that a turn
+ * flipping it does not make every legal node of both roles to evaluate (skirmishNew: 7,666
+ * of the 8,083 a step). Their bytes hold the rest: the playout loop reads them only while
+ * the guard holds, and a kernel leaves them true (legal_fix). Only when no rule reads a
+ * legal node. Returns the literal to drop per node (NULL: none). */
+static uint32_t *find_role_guards(cg_t *cg, const gnet_t *net) {
+    cg->role_guard = xmalloc((net->n_roles + 1) * sizeof *cg->role_guard);
+    cg->guarded = xcalloc(net->n_nodes + 1, 1);
+    uint8_t *is_legal = xcalloc(net->n_nodes + 1, 1); /* moves it is the legal node of, to 2 */
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        cg->role_guard[r] = GNET_NONE;
+        for (uint32_t k = 0; k < net->n_moves[r]; k++)
+            is_legal[(net->legal_first[r] + k)] += is_legal[(net->legal_first[r] + k)] < 2;
+    }
+    bool read = !use_events(net);
+    for (uint32_t l = 0; l < net->n_lits && !read; l++)
+        read = is_legal[net->lits[l] >> 1];
+    if (read) {
+        free(is_legal);
+        return NULL;
+    }
+    uint32_t *count = xcalloc(net->n_fluents + 1, sizeof *count);
+    uint32_t *pos = xmalloc((net->n_nodes + 1) * sizeof *pos), *drop = NULL;
+    for (uint32_t k = 0; k < net->n_nodes; k++)
+        pos[k] = GNET_NONE;
+    for (uint32_t i = 0; i < net->n_order; i++)
+        pos[net->order[i]] = i;
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        uint32_t g = cg->role_guard[r] = role_guard(net, r, pos, count);
+        for (uint32_t k = 0; g != GNET_NONE && k < net->n_moves[r]; k++) {
+            uint32_t n = (net->legal_first[r] + k);
+            if (pos[n] == GNET_NONE || is_legal[n] > 1 || !holds_in_all(net, pos[n], 2 * g))
+                continue;
+            if (!drop) {
+                drop = xmalloc((net->n_nodes + 1) * sizeof *drop);
+                for (uint32_t j = 0; j < net->n_nodes; j++)
+                    drop[j] = GNET_NONE;
+            }
+            drop[n] = 2 * g, cg->guarded[n] = 1;
+        }
+    }
+    free(count), free(pos), free(is_legal);
+    return drop;
+}
+
+static void cg_init(cg_t *cg, const gnet_t *net, size_t unit_bytes) {
+    memset(cg, 0, sizeof *cg);
+    cg->unit_bytes = unit_bytes;
+    cg->n_units = 1;
+    cg->code = xmalloc(sizeof *cg->code), cg->data = xmalloc(sizeof *cg->data);
+    sb_init(&cg->code[0]), sb_init(&cg->data[0]), sb_init(&cg->term);
+    cg->mrole = xmalloc((net->n_nodes + 1) * sizeof *cg->mrole);
+    cg->midx = xmalloc((net->n_nodes + 1) * sizeof *cg->midx);
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        cg->mrole[n] = cg->midx[n] = GNET_NONE;
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        for (uint32_t k = 0; k < net->n_moves[r]; k++) {
+            uint32_t m = net->move_node[r][k];
+            if (m != GNET_NONE && net->kind[m] == GNODE_MOVE) cg->mrole[m] = r, cg->midx[m] = k;
+        }
+    uint32_t *drop = find_role_guards(cg, net);
+    simplify(net, cg->mrole, drop, &cg->simple);
+    free(drop);
+    cg->net = net = &cg->simple;
+    cg->scratch = xmalloc((net->n_lits + 1) * sizeof *cg->scratch);
+    cg->freq = xcalloc(2 * (size_t)net->n_nodes + 2, sizeof *cg->freq);
+    cg->move_base = xmalloc((net->n_roles + 1) * sizeof *cg->move_base);
+    uint32_t moves = 0;
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        cg->move_base[r] = moves, moves += net->n_moves[r];
+    cg->ent = xcalloc(moves + 1, sizeof *cg->ent);
+    cg->n_ent = xcalloc(moves + 1, sizeof *cg->n_ent);
+    cg->cap_ent = xcalloc(moves + 1, sizeof *cg->cap_ent);
+    cg->late = xcalloc(net->n_nodes + 1, 1);
+    cg->busy = xcalloc(net->n_nodes + 1, 1);
+    cg->read_late = xcalloc(net->n_nodes + 1, 1);
+    cg->rule_scattered = xcalloc(net->n_rules + 1, 1);
+    for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
+        for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++) {
+            cg->late[net->order[i]] = net->blocks[b].cyclic ? 2 : 1;
+            for (uint32_t l = net->lit_start[net->rule_start[i]];
+                 l < net->lit_start[net->rule_start[i + 1]]; l++)
+                cg->read_late[net->lits[l] >> 1] = 1;
+        }
+}
+
+/* Which rules of the move blocks are scattered (place_moves says how): first the moves
+ * in too many rules that would be (cg->busy), then the rules. */
+static void plan_scatter(cg_t *cg) {
+    const gnet_t *net = cg->net;
+    uint32_t *uses = xcalloc(net->n_nodes + 1, sizeof *uses);
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++) {
+            if (net->blocks[b].cyclic) continue;
+            mvrule_t *mv;
+            uint32_t n = group_moves(cg, net->blocks[b].first, &mv);
+            cg->node = net->blocks[b].first;
+            for (uint32_t a = 0, end; a < n; a = end) {
+                for (end = a + 1; end < n && mv[end].group == mv[a].group;)
+                    end++;
+                uint32_t role = cg->mrole[net->lits[mv[a].lit] >> 1];
+                if (2 * (end - a) >= net->n_moves[role] || !scatterable(cg, &mv[a])) continue;
+                bool busy = false;
+                for (uint32_t x = a; x < end; x++) {
+                    uint32_t m = net->lits[mv[x].lit] >> 1;
+                    if (pass == 0 && ++uses[m] > SCATTER_MAX_RULES) cg->busy[m] = 1;
+                    busy |= cg->busy[m];
+                }
+                for (uint32_t x = a; x < end && pass == 1 && !busy; x++) {
+                    scatter_rule(cg, &mv[x]);
+                    cg->rule_scattered[mv[x].rule] = 1;
+                }
+            }
+            free(mv);
+        }
+    free(uses);
+}
+
+static void cg_fini(cg_t *cg) {
+    uint32_t moves = 0;
+    for (uint32_t r = 0; r < cg->net->n_roles; r++)
+        moves += cg->net->n_moves[r];
+    for (uint32_t k = 0; k < moves; k++)
+        free(cg->ent[k]);
+    free(cg->ent), free(cg->n_ent), free(cg->cap_ent), free(cg->move_base);
+    free(cg->late), free(cg->busy), free(cg->read_late), free(cg->role_guard), free(cg->guarded),
+        free(cg->rule_scattered);
+    free(cg->simple.rule_start), free(cg->simple.lit_start), free(cg->simple.lits);
+    sb_fini(&cg->term);
+    free(cg->code), free(cg->data), free(cg->mrole), free(cg->midx), free(cg->scratch);
+    free(cg->freq), free(cg->term_end);
+}
+
+void cgen_program(const gnet_t *net, const char *header, size_t unit_bytes, cgen_t *out) {
+    cg_t cg;
+    cg_init(&cg, net, unit_bytes);
+    net = cg.net;
+    uint64_t *sup = state_support(net);
+    phase_t play = {"ggp_play", PARAMS, false, 0, false},
+            goals = {"ggp_goals", PARAMS, false, 0, false},
+            move = {"ggp_move", PARAMS, true, 0, false},
+            evp = {"ggp_ev", "U *restrict v,const W64 *restrict w,W64 *restrict D", false, 0,
+                   false},
+            evh = {"ggp_evh", PARAMS, false, 0, false};
+    events_t ev;
+    uint32_t *ranges = NULL, n_ranges = 0;
+    bool event = use_events(net);
+    if (event) {
+        events_init(&ev, net);
+        n_ranges = emit_events(&cg, &ev, &evp, &evh, &ranges);
+    } else {
+        emit_phase(&cg, &play, 0, net->n_play_blocks, sup);
+    }
+    emit_phase(&cg, &goals, net->n_play_blocks, net->n_state_blocks, NULL);
+    cg.can_scatter = true;
+    plan_scatter(&cg);
+    emit_phase(&cg, &move, net->n_state_blocks, net->n_blocks, NULL);
+    free(sup);
+    bool one = cg.n_units == 1;
+    strbuf_t tail;
+    sb_init(&tail);
+    emit_legal_fix(&tail, &cg);
+    if (event) {
+        emit_event_body(&tail, &cg, &ev, &evp, &evh, ranges, n_ranges, one);
+        events_fini(&ev);
+        free(ranges);
+    } else {
+        emit_kernel(&tail, &cg, &play, one);
+    }
+    emit_kernel(&tail, &cg, &goals, one);
+    emit_kernel(&tail, &cg, &move, one);
+    emit_advance(&tail, net);
+    emit_playout(&tail, &cg);
+    out->n_units = cg.n_units;
+    out->units = xmalloc(cg.n_units * sizeof *out->units);
+    for (uint32_t u = 0; u < cg.n_units; u++) {
+        strbuf_t *t = &out->units[u];
+        sb_init(t);
+        sb_printf(t, "%s\n", header);
+        emit_prelude(t, net, one);
+        sb_putn(t, cg.data[u].data ? cg.data[u].data : "", cg.data[u].len);
+        sb_putn(t, cg.code[u].data ? cg.code[u].data : "", cg.code[u].len);
+        if (u == 0) sb_putn(t, tail.data, tail.len);
+        sb_fini(&cg.code[u]), sb_fini(&cg.data[u]);
+    }
+    sb_fini(&tail);
+    cg_fini(&cg);
+}
+
+void cgen_fini(cgen_t *out) {
+    for (uint32_t u = 0; u < out->n_units; u++)
+        sb_fini(&out->units[u]);
+    free(out->units);
+    out->units = NULL, out->n_units = 0;
+}
+
+static void *dup_array(const void *a, size_t n, size_t size) {
+    void *b = xmalloc(n * size + 1);
+    if (n) memcpy(b, a, n * size);
+    return b;
+}
+
+gnet_t *cgen_snapshot(const gnet_t *net) {
+    gnet_t *s = xcalloc(1, sizeof *s);
+    s->n_nodes = net->n_nodes, s->n_order = net->n_order, s->n_rules = net->n_rules;
+    s->n_lits = net->n_lits, s->n_blocks = net->n_blocks, s->n_play_blocks = net->n_play_blocks;
+    s->n_state_blocks = net->n_state_blocks, s->n_fluents = net->n_fluents;
+    s->n_roles = net->n_roles, s->terminal = net->terminal;
+    s->kind = dup_array(net->kind, net->n_nodes, sizeof *net->kind);
+    s->order = dup_array(net->order, net->n_order, sizeof *net->order);
+    s->rule_start = dup_array(net->rule_start, net->n_order + 1, sizeof *net->rule_start);
+    s->lit_start = dup_array(net->lit_start, net->n_rules + 1, sizeof *net->lit_start);
+    s->lits = dup_array(net->lits, net->n_lits, sizeof *net->lits);
+    s->blocks = dup_array(net->blocks, net->n_blocks, sizeof *net->blocks);
+    s->n_moves = dup_array(net->n_moves, net->n_roles, sizeof *net->n_moves);
+    s->legal_first = dup_array(net->legal_first, net->n_roles, sizeof *net->legal_first);
+    s->move_node = xcalloc(net->n_roles + 1, sizeof *s->move_node);
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        s->move_node[r] = dup_array(net->move_node[r], net->n_moves[r], sizeof **net->move_node);
+    return s;
+}
+
+void cgen_snapshot_free(gnet_t *s) {
+    if (!s) return;
+    for (uint32_t r = 0; r < s->n_roles; r++)
+        free(s->move_node[r]);
+    free(s->move_node), free(s->kind), free(s->order), free(s->rule_start), free(s->lit_start);
+    free(s->lits), free(s->blocks), free(s->n_moves), free(s->legal_first);
+    free(s);
+}
