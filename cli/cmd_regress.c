@@ -24,7 +24,7 @@ static const char *const regress_help =
     "                   [--cost N [--cost-share X] [--engine E]]\n"
     "       ggp regress GAME --role R --bdd [--exact] [--values] [--budget SEC] [--steps I]\n"
     "                   [--image subst|move] [--moves-below] [--no-invariants] [--reorder]\n"
-    "                   [--no-reach]\n"
+    "                   [--no-reach] [--set-nodes N]\n"
     "                   [--nodes N] [--check [--max-states N]] [--hits N]\n"
     "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
@@ -114,15 +114,18 @@ static const char *const regress_help =
     "forcing R's least goal. One line per step:\n"
     "  side=alpha|beta i=I seconds=T nodes=N states=S fixpoint=yes|no complete=yes|no\n"
     "(nodes: of its decision diagram; states: assignments of the fluents in it; fixpoint:\n"
-    "alpha_i = alpha_{i-1}, every forced win is in it; complete=no: cut by the budget, the\n"
-    "set is the previous step's).\n"
+    "alpha_i = alpha_{i-1}, every later step is this one; complete=no: a sound subset, cut\n"
+    "by the budget (the set is the previous step's) or capped by --set-nodes).\n"
     "  --exact        the sets W_i of the lifted search instead (two-player turn-taking:\n"
     "                 the mover alternates, exactly i steps)\n"
     "  --values       also, for every goal value v of R, the sequences side=lower v=V (R\n"
     "                 forces goal >= v) and side=upper v=V (the others force R's goal <= v),\n"
     "                 and the proven bounds of the initial state: bounds lower=L upper=U\n"
     "  --image I      the pre-image by one substitution of the next-state functions with\n"
-    "                 free move codes (subst, default) or one per joint move (move)\n"
+    "                 free move codes (subst) or one per joint move (move, default)\n"
+    "  --set-nodes N  with --image move, a step keeps the moves of the coalition in order\n"
+    "                 while the union of their states stays within N nodes and leaves out\n"
+    "                 the rest (a sound subset, complete=no; default 0: no cap)\n"
     "  --moves-below  move codes under the fluents in the variable order (default on top)\n"
     "  --no-invariants  one variable per fluent (no binary codes for cells whose values are\n"
     "                 proven mutually exclusive)\n"
@@ -445,6 +448,10 @@ int cmd_regress(int argc, char **argv) {
             if (!opt_engine(v, &engine)) return 2;
         } else if (opt_value(argc, argv, &i, "--nodes", &v)) {
             if (!opt_uint("--nodes", v, &nodes) || nodes > 1000000000) return 2;
+        } else if (opt_value(argc, argv, &i, "--set-nodes", &v)) {
+            unsigned long long sn;
+            if (!opt_uint("--set-nodes", v, &sn) || sn > 1000000000) return 2;
+            bo.search.net.set_nodes = (uint32_t)sn;
         } else if (opt_value(argc, argv, &i, "--image", &v)) {
             if (strcmp(v, "subst") && strcmp(v, "move")) {
                 fprintf(stderr, "ggp regress: --image: subst or move, not '%s'\n", v);

@@ -56,7 +56,8 @@ dd_t *dd_new(uint32_t n_vars, const dd_limits_t *lim, char *err, size_t errlen) 
         return NULL;
     }
     uint32_t max = lim && lim->max_nodes ? lim->max_nodes : 4u << 20;
-    uint32_t start = max / 2 < (1u << 20) ? max / 2 : 1u << 20;
+    /* BuDDy grows its table as needed: a small start spares small games the setup */
+    uint32_t start = max / 2 < (1u << 16) ? max / 2 : 1u << 16;
     if (n_vars == 0 || n_vars > 100000 || bdd_init((int)start, 1 << 16) < 0) {
         pthread_mutex_unlock(&live_lock);
         snprintf(err, errlen, "BuDDy does not start with %u variables", n_vars);

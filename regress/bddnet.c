@@ -124,9 +124,88 @@ static int cmp_fkey(const void *a, const void *b) {
     return c ? c : (x->f > y->f) - (x->f < y->f);
 }
 
+/* An argument of a fluent at a position (but the last). */
+typedef struct {
+    sym_t sym;
+    uint32_t pos;
+    term_t arg;
+} argval_t;
+
+static int cmp_argval(const void *a, const void *b) {
+    const argval_t *x = a, *y = b;
+    if (x->sym != y->sym) return (x->sym > y->sym) - (x->sym < y->sym);
+    if (x->pos != y->pos) return (x->pos > y->pos) - (x->pos < y->pos);
+    return (x->arg > y->arg) - (x->arg < y->arg);
+}
+
+/* Every fluent's arguments (but the last), sorted, and per entry how many values its
+ * symbol's position takes. */
+static uint32_t *arg_counts(const bddnet_t *bn, uint32_t *n_out, argval_t **vals) {
+    const gnet_t *net = bn->net;
+    uint32_t n = 0;
+    for (uint32_t f = 0; f < net->n_fluents; f++) {
+        uint32_t a = term_arity(bn->ts, net->fluent_term[f]);
+        n += a ? a - 1 : 0;
+    }
+    argval_t *v = xmalloc((n + 1) * sizeof *v);
+    n = 0;
+    for (uint32_t f = 0; f < net->n_fluents; f++) {
+        term_t t = net->fluent_term[f];
+        for (uint32_t i = 0; i + 1 < term_arity(bn->ts, t); i++)
+            v[n++] = (argval_t){term_sym(bn->ts, t), i, term_arg(bn->ts, t, i)};
+    }
+    qsort(v, n, sizeof *v, cmp_argval);
+    uint32_t *count = xcalloc(n + 1, sizeof *count); /* per entry: its (sym, pos)'s count */
+    for (uint32_t a = 0, b; a < n; a = b) {
+        uint32_t distinct = 0;
+        for (b = a; b < n && v[b].sym == v[a].sym && v[b].pos == v[a].pos; b++)
+            distinct += b == a || v[b].arg != v[b - 1].arg;
+        for (uint32_t k = a; k < b; k++)
+            count[k] = distinct;
+    }
+    *n_out = n, *vals = v;
+    return count;
+}
+
+static uint32_t count_of(const argval_t *v, const uint32_t *count, uint32_t n, sym_t sym,
+                         uint32_t pos) {
+    argval_t key = {sym, pos, 0};
+    uint32_t lo = 0, hi = n; /* the first entry of (sym, pos) */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (cmp_argval(&v[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].sym == sym && v[lo].pos == pos ? count[lo] : 0;
+}
+
+/* The order of a fluent's arguments (but the last) in its sort key: the position with the
+ * most values last (stable otherwise), so that on a board of 8 columns and 6 rows the
+ * cells go row by row. In connect four the successor's terminal (a line the move
+ * completes) has 2.5 times fewer nodes in that order than column by column (measured on
+ * the corpus' 8-column game). */
+static void key_order(const bddnet_t *bn, term_t t, const argval_t *v, const uint32_t *count,
+                      uint32_t n, uint32_t *perm) {
+    uint32_t k = term_arity(bn->ts, t) - 1;
+    for (uint32_t i = 0; i < k; i++)
+        perm[i] = i;
+    for (uint32_t i = 1; i < k; i++) /* insertion sort: k is small */
+        for (uint32_t j = i; j > 0; j--) {
+            uint32_t a = count_of(v, count, n, term_sym(bn->ts, t), perm[j - 1]);
+            uint32_t b = count_of(v, count, n, term_sym(bn->ts, t), perm[j]);
+            if (a <= b) break;
+            uint32_t x = perm[j];
+            perm[j] = perm[j - 1], perm[j - 1] = x;
+        }
+}
+
 static fkey_t *fluent_keys(const bddnet_t *bn) {
     const gnet_t *net = bn->net;
     fkey_t *k = xmalloc((net->n_fluents + 1) * sizeof *k);
+    argval_t *vals;
+    uint32_t nv, *count = arg_counts(bn, &nv, &vals), *perm = NULL, cap = 0;
     strbuf_t sb;
     sb_init(&sb);
     for (uint32_t f = 0; f < net->n_fluents; f++) {
@@ -134,9 +213,11 @@ static fkey_t *fluent_keys(const bddnet_t *bn) {
         uint32_t n = term_arity(bn->ts, t);
         sb_clear(&sb);
         sb_printf(&sb, "%s/%u", term_sym_name(bn->ts, term_sym(bn->ts, t)), n);
+        if (n > cap) cap = n, perm = xrealloc(perm, cap * sizeof *perm);
+        if (n) key_order(bn, t, vals, count, nv, perm);
         for (uint32_t i = 0; i + 1 < n; i++) {
             sb_putc(&sb, ' ');
-            term_key(bn->ts, term_arg(bn->ts, t, i), &sb);
+            term_key(bn->ts, term_arg(bn->ts, t, perm[i]), &sb);
         }
         k[f].group = xstrdup(sb_str(&sb));
         if (n) {
@@ -147,6 +228,7 @@ static fkey_t *fluent_keys(const bddnet_t *bn) {
         k[f].f = f;
     }
     sb_fini(&sb);
+    free(vals), free(count), free(perm);
     qsort(k, net->n_fluents, sizeof *k, cmp_fkey);
     return k;
 }
@@ -1142,10 +1224,28 @@ static bool same_moves(const bddnet_t *bn, const joint_t *a, const joint_t *b, u
     return true;
 }
 
+/* any ∨ all into *any, unless that takes it past opts.set_nodes or all gave up at the
+ * node limit (then *any stays: a subset, *exact false); false past the deadline. */
+static bool add_move(bddnet_t *bn, dd_ref *any, dd_ref all, bool *exact) {
+    dd_t *d = bn->d;
+    if (all == DD_NONE && strcmp(dd_why(d), "node limit")) return false;
+    dd_ref t = all == DD_NONE ? DD_NONE : dd_or(d, *any, all);
+    dd_deref(d, all);
+    if (t == DD_NONE && strcmp(dd_why(d), "node limit")) return false;
+    if (t == DD_NONE || (bn->o.set_nodes && dd_nodes(d, t) > bn->o.set_nodes)) {
+        dd_deref(d, t);
+        *exact = false;
+        return true;
+    }
+    dd_deref(d, *any);
+    *any = t;
+    return true;
+}
+
 /* PER_MOVE: ∨ over P's joint moves a (the first joint move of each) of legal(a) ∧ ∧ over
  * the joint moves b extending a of (legal(b) → successor of b in). The joint moves no state
  * allows are left out: where legal(a) holds, legal(b) is false for them. */
-static dd_ref pre_per_move(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p) {
+static dd_ref pre_per_move(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p, bool *exact) {
     dd_t *d = bn->d;
     dd_ref any = DD_FALSE;
     for (uint32_t a = 0; a < bn->n_joints && any >= 0; a++) {
@@ -1162,16 +1262,15 @@ static dd_ref pre_per_move(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p) 
             dd_deref(d, lb), dd_deref(d, in), dd_deref(d, imp), dd_deref(d, all);
             all = t;
         }
-        dd_ref t = dd_or(d, any, all);
-        dd_deref(d, all), dd_deref(d, any);
-        any = t;
+        if (!add_move(bn, &any, all, exact)) dd_deref(d, any), any = DD_NONE;
     }
     return any;
 }
 
-dd_ref bddnet_pre(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p) {
+dd_ref bddnet_pre(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p, bool *exact) {
     dd_t *d = bn->d;
-    dd_ref y = bn->o.image == BDDNET_PER_MOVE ? pre_per_move(bn, s, target, p)
+    *exact = true;
+    dd_ref y = bn->o.image == BDDNET_PER_MOVE ? pre_per_move(bn, s, target, p, exact)
                                               : pre_subst(bn, s, target, p);
     dd_ref r = dd_and(d, y, bn->inv);
     dd_deref(d, y);

@@ -50,6 +50,9 @@ typedef struct {
     bool moves_below;      /* move codes under the fluents instead of on top */
     bool invariants;       /* binary codes for the groups proven mutually exclusive */
     uint32_t max_per_move; /* PER_MOVE: more joint moves than this use SUBST (0: 4096) */
+    uint32_t set_nodes;    /* PER_MOVE: a pre-image keeps the coalition's moves in order
+                              while their union stays within this many nodes, and leaves
+                              out the others (a subset: sound; 0: no cap) */
     bool reach;            /* keep the sets within the states reachable (ignoring terminal) */
     double reach_deadline; /* now_seconds(): forward search given up past it (0: none) */
 } bddnet_opts_t;
@@ -103,9 +106,11 @@ uint32_t bddnet_mutex_groups(const bddnet_t *bn);
  * non-terminal states where P has a joint move after which, whatever the others answer,
  * the successor is terminal and meets the target (BDDNET_NO_TARGET: none) or is not
  * terminal and in S (a set of non-terminal states; DD_FALSE: none). Within the
- * invariant; a new reference, DD_NONE past the limits. The result says nothing about
- * terminal states (its value there is arbitrary). */
-dd_ref bddnet_pre(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p);
+ * invariant; a new reference, DD_NONE past the deadline. *exact false: a subset of it
+ * (opts.set_nodes, or a move whose states ran into the node limit, left out): still
+ * sound, every state in it is one. The result says nothing about terminal states (its
+ * value there is arbitrary). */
+dd_ref bddnet_pre(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p, bool *exact);
 
 /* The states where `mover` moves in the turn-taking sense of backward search: every other
  * role's only legal move is its no-op (noop[r], a move term), and the mover's no-op is not

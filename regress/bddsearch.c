@@ -149,8 +149,10 @@ bddnet_t *bddsearch_net(bddsearch_t *bs) {
 
 /* ---- steps ---- */
 
-/* A step; cut: the budget ran out in it (the sequence ends there). */
-static void push_step(bddsearch_t *bs, seq_t *q, dd_ref set, double seconds, double cpu, bool cut) {
+/* A step; cut: the budget ran out in it (the sequence ends there); complete: the set is
+ * all of S_i (no pre-image capped up to here). */
+static void push_step(bddsearch_t *bs, seq_t *q, dd_ref set, double seconds, double cpu, bool cut,
+                      bool complete) {
     dd_t *d = bddnet_dd(bs->bn);
     if (q->n == q->cap) {
         q->cap = q->cap ? 2 * q->cap : 16;
@@ -165,7 +167,7 @@ static void push_step(bddsearch_t *bs, seq_t *q, dd_ref set, double seconds, dou
     q->steps[q->n++] = (bdds_step_t){.seconds = seconds,
                                      .cpu = cpu,
                                      .nodes = dd_nodes(d, set),
-                                     .complete = !cut,
+                                     .complete = complete,
                                      .fixpoint = fix};
     if (fix || cut) q->done = true;
 }
@@ -173,12 +175,13 @@ static void push_step(bddsearch_t *bs, seq_t *q, dd_ref set, double seconds, dou
 /* Step i of q from step i-1; DD_NONE past the budget. WITHIN: the successor terminal in
  * the target or in step i-1; EXACT: the target for i = 1, step i-1 after, and the mover's
  * turn. */
-static dd_ref next_set(bddsearch_t *bs, seq_t *q, uint32_t i) {
+static dd_ref next_set(bddsearch_t *bs, seq_t *q, uint32_t i, bool *exact) {
     dd_t *d = bddnet_dd(bs->bn);
     if (bs->o.mode == BDDS_WITHIN)
-        return bddnet_pre(bs->bn, q->set[i - 1], q->target, q->s.coalition);
-    dd_ref pre = i == 1 ? bddnet_pre(bs->bn, DD_FALSE, q->target, q->s.coalition)
-                        : bddnet_pre(bs->bn, q->set[i - 1], BDDNET_NO_TARGET, q->s.coalition);
+        return bddnet_pre(bs->bn, q->set[i - 1], q->target, q->s.coalition, exact);
+    dd_ref pre = i == 1
+                     ? bddnet_pre(bs->bn, DD_FALSE, q->target, q->s.coalition, exact)
+                     : bddnet_pre(bs->bn, q->set[i - 1], BDDNET_NO_TARGET, q->s.coalition, exact);
     uint32_t mover = i % 2 ? q->s.role : 1 - q->s.role;
     dd_ref r = dd_and(d, pre, bddnet_moves_here(bs->bn, mover, bs->noop));
     dd_deref(d, pre);
@@ -190,13 +193,15 @@ static void step(bddsearch_t *bs, uint32_t k, uint32_t i, bdds_cb cb, void *ctx)
     dd_t *d = bddnet_dd(bs->bn);
     double t0 = now_seconds(), c0 = cpu_seconds();
     if (i == 0) { /* no non-terminal state: terminal ones are judged by their goals */
-        push_step(bs, q, DD_FALSE, now_seconds() - t0, cpu_seconds() - c0, false);
+        push_step(bs, q, DD_FALSE, now_seconds() - t0, cpu_seconds() - c0, false, true);
     } else {
-        dd_ref s = next_set(bs, q, i);
+        bool exact;
+        dd_ref s = next_set(bs, q, i, &exact);
         bool cut = s == DD_NONE;
         if (cut) /* the last set is still sound (WITHIN), nothing else is */
             s = bs->o.mode == BDDS_WITHIN ? dd_dup(d, q->set[i - 1]) : DD_FALSE;
-        push_step(bs, q, s, now_seconds() - t0, cpu_seconds() - c0, cut);
+        push_step(bs, q, s, now_seconds() - t0, cpu_seconds() - c0, cut,
+                  !cut && exact && q->steps[i - 1].complete);
     }
     if (cb) cb(ctx, k, i, &q->steps[i]);
 }

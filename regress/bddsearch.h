@@ -52,8 +52,10 @@ typedef struct {
     double seconds; /* to compute this step (wall clock) */
     double cpu;     /* the thread's CPU seconds for it (the machine may be shared) */
     uint64_t nodes; /* of its diagram */
-    bool complete;  /* false: cut by the budget (the set is S_{i-1}: sound, not all) */
-    bool fixpoint;  /* S_i = S_{i-1} (EXACT: W_i = W_{i-2}): every later step is known */
+    bool complete;  /* false: a subset of S_i, sound, not all: cut by the budget (the set
+                       is S_{i-1}), or a pre-image capped (bddnet_pre) here or before */
+    bool fixpoint;  /* S_i = S_{i-1} (EXACT: W_i = W_{i-2}): every later step is this one
+                       (all of it when complete, else a subset) */
 } bdds_step_t;
 
 typedef struct {

@@ -204,6 +204,45 @@ static void test_within_three_players(void **state) {
     world_fini(&w);
 }
 
+/* A pre-image capped at a few nodes keeps a subset: no state outside the solver's sets,
+ * complete=no from the first capped step on, fewer states than without the cap. */
+static void test_capped_sound(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_file("tictactoe.kif"));
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.net.set_nodes = 40;
+    char err[300];
+    bddsearch_t *bs = bddsearch_new(w.e, 0, NULL, &o, err, sizeof err);
+    assert_non_null(bs);
+    bddsearch_run(bs, NULL, NULL);
+    uint32_t n = solve_count(w.s), capped = 0, left_out = 0;
+    uint8_t *force = xmalloc(n + 1);
+    for (uint32_t k = 0; k < bddsearch_seqs(bs); k++) {
+        const bdds_seq_t *q = bddsearch_seq(bs, k);
+        solve_force(w.s, q->coalition, q->role, q->v, q->above, force);
+        bool was_complete = true;
+        for (uint32_t i = 0; i < bddsearch_steps(bs, k); i++) {
+            const bdds_step_t *st = bddsearch_step(bs, k, i);
+            assert_false(st->complete && !was_complete);
+            was_complete = st->complete;
+            capped += !st->complete;
+            for (uint32_t id = 0; id < n; id++) {
+                if (solve_terminal(w.s, id)) continue;
+                bool in = force[id] <= i, hit = bddsearch_holds(bs, k, i, words_of(&w, id));
+                if (hit && !in) fail_msg("sequence %u i=%u: state %u outside", k, i, id);
+                left_out += in && !hit;
+            }
+        }
+    }
+    assert_true(capped > 0);
+    assert_true(left_out > 0);
+    free(force);
+    bddsearch_free(bs);
+    world_fini(&w);
+}
+
 /* ---- bounds: tic-tac-toe solved ---- */
 
 static void test_bounds_tictactoe(void **state) {
@@ -270,9 +309,10 @@ static void test_force_within(void **state) {
 int main(int argc, char **argv) {
     if (argc > 1) cmocka_set_test_filter(argv[1]); /* one test by name */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact_tictactoe),  cmocka_unit_test(test_exact_nim),
-        cmocka_unit_test(test_within_games),     cmocka_unit_test(test_within_three_players),
-        cmocka_unit_test(test_bounds_tictactoe), cmocka_unit_test(test_force_within),
+        cmocka_unit_test(test_exact_tictactoe), cmocka_unit_test(test_exact_nim),
+        cmocka_unit_test(test_within_games),    cmocka_unit_test(test_within_three_players),
+        cmocka_unit_test(test_capped_sound),    cmocka_unit_test(test_bounds_tictactoe),
+        cmocka_unit_test(test_force_within),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
