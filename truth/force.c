@@ -5,17 +5,10 @@
 #include <string.h>
 
 #include "base/clock.h"
-#include "base/htab.h"
 #include "base/util.h"
+#include "truth/postab.h"
 
 #define TT_MAX_ENTRIES (1u << 21) /* past this the table is emptied (memory stays bounded) */
-
-typedef struct {
-    uint64_t key;
-    eng_state_t *state;
-    uint8_t i;
-    int8_t value;
-} tt_entry_t;
 
 typedef struct {
     eng_state_t *next;
@@ -29,10 +22,7 @@ struct force {
     uint32_t n_roles;
     force_goal_t goal;
     bool have_goal;
-    tt_entry_t *tt; /* the positions decided for the current goal */
-    uint32_t used;
-    size_t cap;
-    htab_t index;    /* of tt, by position */
+    postab_t tt;     /* the positions decided for the current goal: tag i */
     frame_t *frames; /* per depth */
     uint32_t n_frames;
     uint64_t nodes, stop_at;
@@ -43,21 +33,13 @@ force_t *force_new(engine_t *e) {
     force_t *f = xcalloc(1, sizeof *f);
     f->e = e;
     f->n_roles = engine_game(e)->n_roles;
+    postab_init(&f->tt, e, TT_MAX_ENTRIES);
     return f;
-}
-
-static void tt_clear(force_t *f) {
-    for (uint32_t k = 0; k < f->used; k++)
-        engine_state_free(f->tt[k].state);
-    htab_clear(&f->index);
-    f->used = 0;
 }
 
 void force_free(force_t *f) {
     if (!f) return;
-    tt_clear(f);
-    free(f->tt);
-    htab_fini(&f->index);
+    postab_fini(&f->tt);
     for (uint32_t d = 0; d < f->n_frames; d++) {
         frame_t *fr = &f->frames[d];
         engine_state_free(fr->next);
@@ -71,46 +53,6 @@ void force_free(force_t *f) {
 
 uint64_t force_nodes(const force_t *f) {
     return f->nodes;
-}
-
-static uint64_t tt_key(const eng_state_t *s, uint32_t i) {
-    return engine_state_hash(s) ^ ((uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull);
-}
-
-typedef struct {
-    const force_t *f;
-    uint64_t key;
-    const eng_state_t *s;
-    uint32_t i;
-} tt_probe_t;
-
-static bool tt_same(const void *ctx, uint32_t id) {
-    const tt_probe_t *p = ctx;
-    const tt_entry_t *e = &p->f->tt[id];
-    return e->key == p->key && e->i == p->i && engine_state_equal(e->state, p->s);
-}
-
-static uint32_t tt_hash(const void *ctx, uint32_t id) {
-    return (uint32_t)((const force_t *)ctx)->tt[id].key;
-}
-
-static const tt_entry_t *tt_find(const force_t *f, uint64_t key, const eng_state_t *s, uint32_t i) {
-    tt_probe_t p = {f, key, s, i};
-    uint32_t id = htab_find(&f->index, (uint32_t)key, tt_same, &p);
-    return id == HTAB_NONE ? NULL : &f->tt[id];
-}
-
-static void tt_store(force_t *f, uint64_t key, const eng_state_t *s, uint32_t i, int value) {
-    if (f->used >= TT_MAX_ENTRIES) tt_clear(f);
-    if (tt_find(f, key, s, i)) return;
-    GROW(f->tt, f->cap, (size_t)f->used + 1);
-    tt_entry_t *e = &f->tt[f->used];
-    e->key = key;
-    e->state = engine_state_new(f->e);
-    engine_state_copy(e->state, s);
-    e->i = (uint8_t)i;
-    e->value = (int8_t)value;
-    htab_add(&f->index, (uint32_t)key, f->used++, tt_hash, f);
 }
 
 static frame_t *frame(force_t *f, uint32_t depth) {
@@ -182,15 +124,15 @@ static int over_moves(force_t *f, const eng_state_t *s, uint32_t i, uint32_t dep
 static int rec(force_t *f, const eng_state_t *s, uint32_t i, uint32_t depth) {
     if (engine_terminal(f->e, s)) return met(f, s);
     if (i == 0) return 0;
-    uint64_t key = tt_key(s, i);
-    const tt_entry_t *t = tt_find(f, key, s, i);
-    if (t) return t->value;
+    uint64_t key = postab_key(s, i);
+    int known = postab_find(&f->tt, key, s, i);
+    if (known != POSTAB_NONE) return known;
     if (f->stop_at && f->nodes >= f->stop_at) return FORCE_UNKNOWN;
     if (f->deadline > 0 && (f->nodes & 15) == 0 && now_seconds() > f->deadline)
         return FORCE_UNKNOWN;
     f->nodes++;
     int v = over_moves(f, s, i, depth);
-    if (v != FORCE_UNKNOWN) tt_store(f, key, s, i, v);
+    if (v != FORCE_UNKNOWN) postab_store(&f->tt, key, s, i, v);
     return v;
 }
 
@@ -200,7 +142,7 @@ int force_within(force_t *f, const eng_state_t *s, const force_goal_t *goal, uin
     const force_goal_t *o = &f->goal;
     if (!f->have_goal || o->coalition != goal->coalition || o->role != goal->role ||
         o->v != goal->v || o->above != goal->above)
-        tt_clear(f);
+        postab_clear(&f->tt);
     f->goal = *goal, f->have_goal = true;
     f->stop_at = max_nodes ? f->nodes + max_nodes : 0;
     f->deadline = deadline;
