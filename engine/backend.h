@@ -24,6 +24,8 @@ typedef struct {
     bool (*is_legal)(engine_t *e, const eng_state_t *s, uint32_t role, term_t move);
     /* every goal value of the role that holds (*values owned by e) */
     uint32_t (*goals)(engine_t *e, const eng_state_t *s, uint32_t role, const term_t **values);
+    /* NULL: engine_goal_value reads the values of ops->goals in the term store */
+    int (*goal_value)(engine_t *e, const eng_state_t *s, uint32_t role);
     void (*next)(engine_t *e, const eng_state_t *s, const term_t *joint, eng_state_t *out);
     uint32_t (*sees)(engine_t *e, const eng_state_t *s, const term_t *joint, uint32_t role,
                      const term_t **percepts);

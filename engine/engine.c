@@ -236,6 +236,7 @@ uint32_t engine_goals(engine_t *e, const eng_state_t *s, uint32_t role, const te
 }
 
 int engine_goal_value(engine_t *e, const eng_state_t *s, uint32_t role) {
+    if (e->ops->goal_value) return e->ops->goal_value(e, s, role);
     const term_t *vals;
     uint32_t n = engine_goals(e, s, role, &vals);
     return term_highest_number(e->g->ts, vals, n);

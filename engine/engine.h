@@ -80,7 +80,10 @@ term_t engine_goal(engine_t *e, const eng_state_t *s, uint32_t role);
 uint32_t engine_goals(engine_t *e, const eng_state_t *s, uint32_t role, const term_t **values);
 /* Goal as an integer; -1 when undefined or not a number. When the rules derive several
  * values (a defective game) the highest (gdl/term.h term_highest_number): the one reading
- * of the project, the same as backward search's goal(R, 100) and the solver's. */
+ * of the project, the same as backward search's goal(R, 100) and the solver's. On a ground
+ * or compiled engine it reads no term store, like legal, next, terminal and the state
+ * calls other than _terms/_set: a search may run them on a thread of its own while
+ * another thread adds terms to the game's store. */
 int engine_goal_value(engine_t *e, const eng_state_t *s, uint32_t role);
 /* The successor for a joint move (one legal move per role, in role order). */
 void engine_next(engine_t *e, const eng_state_t *s, const term_t *joint, eng_state_t *out);

@@ -286,6 +286,20 @@ static uint32_t g_goals(engine_t *e, const eng_state_t *s, uint32_t role, const 
     return n;
 }
 
+/* The highest goal value of the role that holds (-1: none), from the network's numbers:
+ * no term store read, so a search thread may ask while another thread uses the store. */
+static int g_goal_value(engine_t *e, const eng_state_t *s, uint32_t role) {
+    gengine_t *ge = G(e);
+    const gnet_t *net = ge->net;
+    set_state(ge, s);
+    eval_goals(ge);
+    int v = -1;
+    for (uint32_t k = 0; k < net->n_goals[role]; k++)
+        if (ge->vals[net->goals[role][k].node] && net->goals[role][k].value > v)
+            v = net->goals[role][k].value;
+    return v;
+}
+
 static void g_next(engine_t *e, const eng_state_t *s, const term_t *joint, eng_state_t *out) {
     gengine_t *ge = G(e);
     set_state(ge, s);
@@ -433,6 +447,7 @@ static const engine_ops_t gengine_ops = {
     .legal = g_legal,
     .is_legal = g_is_legal,
     .goals = g_goals,
+    .goal_value = g_goal_value,
     .next = g_next,
     .sees = g_sees,
     .to_terms = g_to_terms,
