@@ -1,0 +1,328 @@
+/* Rollout policies: uniform, MAST ε-greedy, decisive and anti-decisive moves (playout.h). */
+#include "mcts/playout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/* MAST averages of one role, indexed by move term (dense: a game's moves are terms of
+ * its store, numbered from 1, and the table grows to the largest seen). */
+typedef struct {
+    float *sum, *cnt;
+    size_t cap;
+} mast_t;
+
+struct playout {
+    engine_t *e;
+    playout_opts_t o;
+    uint32_t nr;
+    mast_t *mast; /* per role */
+    struct note {
+        uint32_t role;
+        term_t move;
+    } * notes; /* the moves of this iteration */
+    size_t n_notes, cap_notes;
+    term_t **mv; /* per role: legal moves of the state being stepped */
+    uint32_t *n_mv;
+    size_t *cap_mv;
+    term_t *next_mv; /* the next mover's moves, for the anti-decisive check */
+    uint32_t n_next_mv;
+    size_t cap_next_mv;
+    uint8_t *dead; /* candidates found to lose at once */
+    size_t cap_dead;
+    term_t *scratch_joint;
+    int *goal;
+    eng_state_t **kids; /* successors of one state, for the checks */
+    size_t n_kids;
+    /* the state last returned by playout_step and what its check found: its mover's
+     * decisive move (TERM_NONE: none), so that the next step need not look again */
+    eng_state_t *known;
+    bool known_valid;
+    term_t known_win;
+    playout_stats_t st;
+};
+
+bool playout_is_uniform(const playout_opts_t *o) {
+    return !o->decisive && !o->antidecisive && o->mast_eps < 0;
+}
+
+playout_t *playout_new(engine_t *e, const playout_opts_t *o) {
+    playout_t *p = xcalloc(1, sizeof *p);
+    p->e = e;
+    p->o = *o;
+    if (p->o.antidecisive) p->o.decisive = true;
+    if (p->o.mast_eps > 1) p->o.mast_eps = 1;
+    p->nr = engine_game(e)->n_roles;
+    p->mast = xcalloc(p->nr, sizeof *p->mast);
+    p->mv = xcalloc(p->nr, sizeof *p->mv);
+    p->n_mv = xcalloc(p->nr, sizeof *p->n_mv);
+    p->cap_mv = xcalloc(p->nr, sizeof *p->cap_mv);
+    p->scratch_joint = xcalloc(p->nr, sizeof *p->scratch_joint);
+    p->goal = xcalloc(p->nr, sizeof *p->goal);
+    p->known = engine_state_new(e);
+    return p;
+}
+
+void playout_free(playout_t *p) {
+    if (!p) return;
+    for (uint32_t r = 0; r < p->nr; r++) {
+        free(p->mast[r].sum);
+        free(p->mast[r].cnt);
+        free(p->mv[r]);
+    }
+    free(p->mast);
+    free(p->mv);
+    free(p->n_mv);
+    free(p->cap_mv);
+    free(p->notes);
+    free(p->next_mv);
+    free(p->dead);
+    free(p->scratch_joint);
+    free(p->goal);
+    for (size_t i = 0; i < p->n_kids; i++)
+        engine_state_free(p->kids[i]);
+    free(p->kids);
+    engine_state_free(p->known);
+    free(p);
+}
+
+/* ---- MAST ---- */
+
+static void mast_fit(mast_t *m, term_t move) {
+    if (move < m->cap) return;
+    size_t cap = m->cap ? m->cap : 1024;
+    while (cap <= move)
+        cap *= 2;
+    m->sum = xrealloc(m->sum, cap * sizeof *m->sum);
+    m->cnt = xrealloc(m->cnt, cap * sizeof *m->cnt);
+    memset(m->sum + m->cap, 0, (cap - m->cap) * sizeof *m->sum);
+    memset(m->cnt + m->cap, 0, (cap - m->cap) * sizeof *m->cnt);
+    m->cap = cap;
+}
+
+/* The mean value (0..1) of role r's move; 1 for a move never seen (so it is tried). */
+static double mast_mean(const playout_t *p, uint32_t r, term_t move) {
+    const mast_t *m = &p->mast[r];
+    if (move >= m->cap || m->cnt[move] <= 0) return 1.0;
+    return m->sum[move] / m->cnt[move];
+}
+
+void playout_begin(playout_t *p) {
+    p->n_notes = 0;
+}
+
+void playout_note(playout_t *p, uint32_t role, term_t move) {
+    if (p->o.mast_eps < 0) return;
+    GROW(p->notes, p->cap_notes, p->n_notes + 1);
+    p->notes[p->n_notes++] = (struct note){role, move};
+}
+
+void playout_learn(playout_t *p, const int *val) {
+    for (size_t i = 0; i < p->n_notes; i++) {
+        mast_t *m = &p->mast[p->notes[i].role];
+        term_t mv = p->notes[i].move;
+        mast_fit(m, mv);
+        m->sum[mv] += (float)(val[p->notes[i].role] / 100.0);
+        m->cnt[mv] += 1;
+    }
+    p->n_notes = 0;
+}
+
+void playout_decay(playout_t *p, double keep) {
+    for (uint32_t r = 0; r < p->nr; r++)
+        for (size_t i = 0; i < p->mast[r].cap; i++) {
+            p->mast[r].sum[i] *= (float)keep;
+            p->mast[r].cnt[i] *= (float)keep;
+        }
+}
+
+/* ---- one step ---- */
+
+/* Copies every role's legal moves in s; false when a role has none. */
+static bool load_moves(playout_t *p, const eng_state_t *s) {
+    for (uint32_t r = 0; r < p->nr; r++) {
+        const term_t *m;
+        uint32_t n = engine_legal(p->e, s, r, &m);
+        if (n == 0) return false;
+        GROW(p->mv[r], p->cap_mv[r], n);
+        memcpy(p->mv[r], m, n * sizeof *m);
+        p->n_mv[r] = n;
+    }
+    return true;
+}
+
+/* A move index of role r among those not dead (dead NULL: all alive; n_alive of them):
+ * uniform with probability ε (or without MAST), else the best MAST mean (ties at random). */
+static uint32_t pick(playout_t *p, uint32_t r, const uint8_t *dead, uint32_t n_alive,
+                     splitmix_t *rng) {
+    uint32_t n = p->n_mv[r];
+    const term_t *mv = p->mv[r];
+    bool greedy =
+        p->o.mast_eps >= 0 && (double)(splitmix_next(rng) >> 11) * 0x1.0p-53 >= p->o.mast_eps;
+    if (!greedy) {
+        uint32_t j = (uint32_t)(splitmix_next(rng) % n_alive);
+        for (uint32_t k = 0; k < n; k++)
+            if (!(dead && dead[k]) && j-- == 0) return k;
+        return 0;
+    }
+    uint32_t start = (uint32_t)(splitmix_next(rng) % n), best = UINT32_MAX;
+    double best_v = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = (start + i) % n;
+        if (dead && dead[k]) continue;
+        double v = mast_mean(p, r, mv[k]);
+        if (v > best_v) {
+            best_v = v;
+            best = k;
+        }
+    }
+    return best;
+}
+
+/* Is s terminal with a win for role r (its goal above every other role's; alone: 100)? */
+static bool wins(playout_t *p, const eng_state_t *s, uint32_t r) {
+    if (!engine_terminal(p->e, s)) return false;
+    int mine = engine_goal_value(p->e, s, r);
+    if (p->nr == 1) return mine >= 100;
+    for (uint32_t o = 0; o < p->nr; o++)
+        if (o != r && engine_goal_value(p->e, s, o) >= mine) return false;
+    return true;
+}
+
+/* The only role with more than one legal move in the loaded moves, or UINT32_MAX. */
+static uint32_t sole_mover(const playout_t *p) {
+    uint32_t mover = UINT32_MAX;
+    for (uint32_t r = 0; r < p->nr; r++)
+        if (p->n_mv[r] > 1) {
+            if (mover != UINT32_MAX) return UINT32_MAX;
+            mover = r;
+        }
+    return mover;
+}
+
+/* The joint move of the loaded moves with role r's k-th move and every other role's first
+ * (the only one each has in a turn-taking state). */
+static void joint_with(const playout_t *p, uint32_t r, uint32_t k, term_t *joint) {
+    for (uint32_t o = 0; o < p->nr; o++)
+        joint[o] = o == r ? p->mv[r][k] : p->mv[o][0];
+}
+
+/* The index of the first of role who's n moves in s (every other role's move fixed in
+ * joint) after which who has won, or -1; the successors go to p->kids. All successors
+ * first, then the tests: the engine keeps s loaded while it computes them. */
+static int first_win(playout_t *p, const eng_state_t *s, uint32_t who, const term_t *moves,
+                     uint32_t n, term_t *joint) {
+    if (n > p->n_kids) {
+        p->kids = xrealloc(p->kids, n * sizeof *p->kids);
+        while (p->n_kids < n)
+            p->kids[p->n_kids++] = engine_state_new(p->e);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        joint[who] = moves[k];
+        engine_next(p->e, s, joint, p->kids[k]);
+    }
+    p->st.successors += n;
+    for (uint32_t k = 0; k < n; k++)
+        if (wins(p, p->kids[k], who)) return (int)k;
+    return -1;
+}
+
+/* The winning move of the only role with a choice in s (not terminal), TERM_NONE when it
+ * has none (or no role, or several, have a choice); *mover receives that role. */
+static term_t decisive_in(playout_t *p, const eng_state_t *s, uint32_t *mover) {
+    uint32_t nr = p->nr, who = UINT32_MAX;
+    term_t *joint = p->scratch_joint;
+    for (uint32_t r = 0; r < nr; r++) {
+        const term_t *m;
+        uint32_t n = engine_legal(p->e, s, r, &m);
+        if (n == 0) return TERM_NONE;
+        if (n == 1) {
+            joint[r] = m[0];
+            continue;
+        }
+        if (who != UINT32_MAX) return TERM_NONE; /* simultaneous choices */
+        who = r;
+        GROW(p->next_mv, p->cap_next_mv, n);
+        memcpy(p->next_mv, m, n * sizeof *m);
+        p->n_next_mv = n;
+    }
+    *mover = who;
+    if (who == UINT32_MAX) return TERM_NONE;
+    int k = first_win(p, s, who, p->next_mv, p->n_next_mv, joint);
+    return k < 0 ? TERM_NONE : p->next_mv[k];
+}
+
+/* Every role picks on its own (no checks): uniform or MAST. */
+static void step_free(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *joint,
+                      eng_state_t *out) {
+    for (uint32_t r = 0; r < p->nr; r++) {
+        uint32_t k = p->n_mv[r] > 1 ? pick(p, r, NULL, p->n_mv[r], rng) : 0;
+        joint[r] = p->mv[r][k];
+        if (p->n_mv[r] > 1) playout_note(p, r, joint[r]);
+    }
+    engine_next(p->e, s, joint, out);
+}
+
+bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *joint,
+                  eng_state_t *out) {
+    bool known = p->known_valid && engine_state_equal(s, p->known);
+    term_t known_win = known ? p->known_win : TERM_NONE;
+    p->known_valid = false;
+    if (!load_moves(p, s)) return false;
+    p->st.steps++;
+    uint32_t mover = sole_mover(p);
+    if (!p->o.decisive || mover == UINT32_MAX) {
+        step_free(p, s, rng, joint, out);
+        return true;
+    }
+    uint32_t n = p->n_mv[mover];
+    /* a win at once */
+    if (!known) {
+        joint_with(p, mover, 0, joint);
+        int k = first_win(p, s, mover, p->mv[mover], n, joint);
+        if (k >= 0) {
+            known_win = joint[mover] = p->mv[mover][k];
+            engine_state_copy(out, p->kids[k]);
+            p->st.decisive++;
+            playout_note(p, mover, known_win);
+            return true;
+        }
+    } else if (known_win != TERM_NONE) {
+        for (uint32_t k = 0; k < n; k++)
+            if (p->mv[mover][k] == known_win) {
+                joint_with(p, mover, k, joint);
+                engine_next(p->e, s, joint, out);
+                p->st.decisive++;
+                playout_note(p, mover, known_win);
+                return true;
+            }
+    }
+    /* none: a move by the policy, and (anti-decisive) not one the next mover wins after */
+    GROW(p->dead, p->cap_dead, n);
+    memset(p->dead, 0, n);
+    uint32_t alive = n;
+    for (;;) {
+        uint32_t k = pick(p, mover, p->dead, alive, rng);
+        joint_with(p, mover, k, joint);
+        engine_next(p->e, s, joint, out);
+        if (!p->o.antidecisive || engine_terminal(p->e, out)) break;
+        uint32_t next_mover = 0;
+        term_t reply = decisive_in(p, out, &next_mover);
+        if (reply == TERM_NONE || next_mover == mover || alive == 1) {
+            engine_state_copy(p->known, out);
+            p->known_valid = true;
+            p->known_win = reply;
+            break;
+        }
+        p->dead[k] = 1;
+        alive--;
+        p->st.avoided++;
+    }
+    playout_note(p, mover, joint[mover]);
+    return true;
+}
+
+void playout_stats(const playout_t *p, playout_stats_t *out) {
+    *out = p->st;
+}

@@ -1,0 +1,66 @@
+/* Rollout policies: which joint move a Monte-Carlo rollout plays in a state (docs/mcts.md).
+ *
+ *   uniform       every role draws uniformly among its legal moves;
+ *   MAST          each role with a choice plays, with probability 1 - ε, its move with the
+ *                 best mean value over the iterations so far (Move-Average Sampling: one
+ *                 average per role and move, whatever the state; a move never seen counts
+ *                 as a win, so it is tried), else a uniform one (ε-greedy);
+ *   decisive      where a single role has a choice (a turn-taking state), a move that ends
+ *                 the game with a win for it (its goal above every other role's) is played;
+ *   antidecisive  ...and a move after which the next role with a choice has such a move is
+ *                 avoided while another move is left. The check of the successor is the
+ *                 decisive check of the next step, kept for it: both cost about one
+ *                 successor per legal move of a step, where the uniform policy costs one.
+ *
+ * A policy is used by one thread; it reads the engine only through engine.h's calls that
+ * touch no term store on a ground or compiled engine (legal, next, terminal, goals). */
+#ifndef MCTS_PLAYOUT_H
+#define MCTS_PLAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/rng.h"
+#include "engine/engine.h"
+
+typedef struct {
+    bool decisive;     /* play a move that wins at once */
+    bool antidecisive; /* avoid a move that lets the next mover win at once (implies decisive) */
+    double mast_eps;   /* MAST ε-greedy with this ε (0..1); < 0: no MAST (uniform) */
+} playout_opts_t;
+
+typedef struct playout playout_t;
+
+typedef struct {
+    uint64_t steps;      /* joint moves chosen */
+    uint64_t successors; /* successor states computed by the checks (beyond the steps) */
+    uint64_t decisive;   /* decisive moves played */
+    uint64_t avoided;    /* moves given up because they let the next mover win at once */
+} playout_stats_t;
+
+/* A policy for engine e (not owned). */
+playout_t *playout_new(engine_t *e, const playout_opts_t *o);
+void playout_free(playout_t *p);
+/* True when the options ask for more than uniform draws. */
+bool playout_is_uniform(const playout_opts_t *o);
+
+/* Chooses the joint move in s (not terminal) into joint (one move per role) and its
+ * successor into out. False when some role has no legal move (a defective game; out is
+ * then not set). Moves of roles with a choice are noted for playout_learn. */
+bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *joint,
+                  eng_state_t *out);
+
+/* MAST: a new iteration begins (forgets the moves noted). */
+void playout_begin(playout_t *p);
+/* Notes role's move of this iteration chosen elsewhere (the tree's moves). */
+void playout_note(playout_t *p, uint32_t role, term_t move);
+/* The iteration ended with these values (0..100 per role): each noted move's average
+ * takes its role's value. */
+void playout_learn(playout_t *p, const int *val);
+/* Weighs what was learnt down (each average keeps its mean with `keep` of its weight),
+ * e.g. between turns, so that the averages follow the game. */
+void playout_decay(playout_t *p, double keep);
+
+void playout_stats(const playout_t *p, playout_stats_t *out);
+
+#endif

@@ -1,0 +1,223 @@
+/* Unit tests for mcts/playout: on tic-tac-toe, the decisive policy takes a win at once,
+ * the anti-decisive one blocks the opponent's win (the decisive one alone does not
+ * always), MAST with ε = 0 plays the move it learnt is best, the uniform policy plays
+ * every move, and a whole rollout with checks ends at a terminal state; on every engine
+ * that plays tic-tac-toe. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/engine.h"
+#include "load.h"
+#include "mcts/playout.h"
+
+typedef struct {
+    game_t *g;
+    engine_t *e;
+    eng_state_t *s, *n;
+    strbuf_t sb;
+} fix_t;
+
+static void load(fix_t *f, engine_kind_t kind) {
+    f->g = load_file("tictactoe.kif");
+    if (!f->g) fail_msg("tictactoe.kif does not load");
+    f->e = engine_new(f->g, kind, NULL);
+    f->s = engine_state_new(f->e);
+    f->n = engine_state_new(f->e);
+    sb_init(&f->sb);
+    engine_initial(f->e, f->s);
+}
+
+static void unload(fix_t *f) {
+    engine_state_free(f->s);
+    engine_state_free(f->n);
+    engine_free(f->e);
+    game_free(f->g);
+    sb_fini(&f->sb);
+}
+
+static const char *str(fix_t *f, term_t t) {
+    sb_clear(&f->sb);
+    term_print(f->g->ts, t, &f->sb);
+    return sb_str(&f->sb);
+}
+
+/* The legal move of a role in the current state whose text is `text`. */
+static term_t move(fix_t *f, uint32_t role, const char *text) {
+    const term_t *m;
+    uint32_t n = engine_legal(f->e, f->s, role, &m);
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(str(f, m[i]), text) == 0) return m[i];
+    fail_msg("'%s' is not legal for role %u", text, role);
+    return TERM_NONE;
+}
+
+static void play2(fix_t *f, const char *a, const char *b) {
+    term_t joint[2] = {move(f, 0, a), move(f, 1, b)};
+    engine_next(f->e, f->s, joint, f->n);
+    engine_state_copy(f->s, f->n);
+}
+
+/* How often role plays `text` in `runs` steps from the current state. */
+static int count_plays(fix_t *f, const playout_opts_t *o, uint32_t role, const char *text,
+                       int runs) {
+    playout_t *p = playout_new(f->e, o);
+    splitmix_t rng = {42};
+    term_t joint[2];
+    int hits = 0;
+    for (int i = 0; i < runs; i++) {
+        assert_true(playout_step(p, f->s, &rng, joint, f->n));
+        hits += strcmp(str(f, joint[role]), text) == 0;
+    }
+    playout_free(p);
+    return hits;
+}
+
+static const engine_kind_t kinds[] = {ENGINE_INTERP, ENGINE_GROUND, ENGINE_COMPILED};
+
+static void test_decisive(void **state) {
+    (void)state;
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        fix_t f;
+        load(&f, kinds[k]);
+        /* X: (1 1) (1 2); O: (2 1) (2 2). X to move wins at (1 3). */
+        play2(&f, "(mark 1 1)", "noop");
+        play2(&f, "noop", "(mark 2 1)");
+        play2(&f, "(mark 1 2)", "noop");
+        play2(&f, "noop", "(mark 2 2)");
+        playout_opts_t dec = {.decisive = true, .mast_eps = -1};
+        playout_opts_t uni = {.mast_eps = -1};
+        assert_int_equal(count_plays(&f, &dec, 0, "(mark 1 3)", 50), 50);
+        int u = count_plays(&f, &uni, 0, "(mark 1 3)", 200);
+        assert_true(u > 0 && u < 100); /* one of five moves */
+        unload(&f);
+    }
+}
+
+static void test_antidecisive(void **state) {
+    (void)state;
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        fix_t f;
+        load(&f, kinds[k]);
+        /* X: (1 1) (1 2); O: (3 1). O to move must block at (1 3). */
+        play2(&f, "(mark 1 1)", "noop");
+        play2(&f, "noop", "(mark 3 1)");
+        play2(&f, "(mark 1 2)", "noop");
+        playout_opts_t anti = {.antidecisive = true, .mast_eps = -1};
+        playout_opts_t dec = {.decisive = true, .mast_eps = -1};
+        assert_int_equal(count_plays(&f, &anti, 1, "(mark 1 3)", 50), 50);
+        assert_true(count_plays(&f, &dec, 1, "(mark 1 3)", 200) < 100);
+        /* the next step knows X has no win after the block: the check is not redone */
+        playout_t *p = playout_new(f.e, &anti);
+        splitmix_t rng = {1};
+        term_t joint[2];
+        playout_stats_t st;
+        assert_true(playout_step(p, f.s, &rng, joint, f.n));
+        playout_stats(p, &st);
+        uint64_t before = st.successors;
+        engine_state_copy(f.s, f.n);
+        assert_true(playout_step(p, f.s, &rng, joint, f.n));
+        playout_stats(p, &st);
+        assert_true(st.avoided > 0 || before > 0);
+        /* X's moves after the block: no decisive scan, only the anti-decisive check of
+         * the move chosen (O's replies: at most 5) */
+        assert_true(st.successors - before <= 5 * 5);
+        playout_free(p);
+        unload(&f);
+    }
+}
+
+static void test_mast(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, ENGINE_GROUND);
+    playout_opts_t greedy = {.mast_eps = 0};
+    playout_t *p = playout_new(f.e, &greedy);
+    /* every first move of X but the centre is learnt as a loss, the centre as a win */
+    const term_t *m;
+    uint32_t n = engine_legal(f.e, f.s, 0, &m);
+    term_t *moves = malloc(n * sizeof *moves);
+    memcpy(moves, m, n * sizeof *m);
+    term_t centre = move(&f, 0, "(mark 2 2)");
+    for (uint32_t i = 0; i < n; i++) {
+        int val[2] = {moves[i] == centre ? 100 : 0, moves[i] == centre ? 0 : 100};
+        playout_begin(p);
+        playout_note(p, 0, moves[i]);
+        playout_learn(p, val);
+    }
+    splitmix_t rng = {3};
+    term_t joint[2];
+    for (int i = 0; i < 20; i++) {
+        assert_true(playout_step(p, f.s, &rng, joint, f.n));
+        assert_int_equal(joint[0], centre);
+    }
+    /* halved weights keep the means */
+    playout_decay(p, 0.5);
+    assert_true(playout_step(p, f.s, &rng, joint, f.n));
+    assert_int_equal(joint[0], centre);
+    /* with ε = 1 every move comes up */
+    playout_free(p);
+    playout_opts_t eps1 = {.mast_eps = 1};
+    p = playout_new(f.e, &eps1);
+    uint32_t seen = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (int t = 0; t < 200 && !(seen & (1u << i)); t++) {
+            playout_step(p, f.s, &rng, joint, f.n);
+            for (uint32_t j = 0; j < n; j++)
+                if (joint[0] == moves[j]) seen |= 1u << j;
+        }
+    assert_int_equal(seen, (1u << n) - 1);
+    playout_free(p);
+    free(moves);
+    unload(&f);
+}
+
+/* Whole rollouts with every check end at terminal states, in at most nine steps. */
+static void test_rollouts(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, ENGINE_COMPILED);
+    playout_opts_t all = {.antidecisive = true, .mast_eps = 0.2};
+    playout_t *p = playout_new(f.e, &all);
+    splitmix_t rng = {9};
+    term_t joint[2];
+    eng_state_t *a = engine_state_new(f.e), *b = engine_state_new(f.e);
+    for (int i = 0; i < 100; i++) {
+        engine_initial(f.e, a);
+        int steps = 0;
+        playout_begin(p);
+        while (!engine_terminal(f.e, a)) {
+            assert_true(playout_step(p, a, &rng, joint, b));
+            eng_state_t *t = a;
+            a = b;
+            b = t;
+            steps++;
+        }
+        assert_true(steps >= 5 && steps <= 9);
+        int val[2] = {engine_goal_value(f.e, a, 0), engine_goal_value(f.e, a, 1)};
+        playout_learn(p, val);
+    }
+    playout_stats_t st;
+    playout_stats(p, &st);
+    assert_true(st.decisive > 0 && st.avoided > 0);
+    engine_state_free(a);
+    engine_state_free(b);
+    playout_free(p);
+    unload(&f);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decisive),
+        cmocka_unit_test(test_antidecisive),
+        cmocka_unit_test(test_mast),
+        cmocka_unit_test(test_rollouts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
