@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,29 +19,46 @@
 #define INITIAL_MOVES (1u << 18)
 #define MIN_NODES 1024 /* the smallest pool a memory limit can ask for */
 
+/* A node is a state of the game: without transpositions one per path from the root (a
+ * tree), with them one per state (a graph, nodes found by the state's hash). */
 typedef struct {
-    uint64_t key;         /* joint move from the parent, mixed radix over the parent's counts */
-    uint32_t first, next; /* first child, next sibling */
+    uint64_t hash;  /* the state's hash (engine_state_hash; 0 without transpositions) */
+    uint32_t first; /* first edge to a child (NIL: none) */
     uint32_t visits;
-    uint32_t moff; /* offset of the move lists in mv/ms; NIL when not expanded */
-    double vsum;   /* sum of the searching role's values, in [0,1] */
+    uint32_t moff;  /* offset of the move lists in mv/ms; NIL when not expanded */
+    uint32_t stamp; /* the last iteration whose path went through it (a cycle: a repeat) */
+    double vsum;    /* sum of the searching role's values, in [0,1] */
     uint8_t terminal, proven;
 } node_t;
 
+/* The child a joint move leads to. */
+typedef struct {
+    uint64_t key; /* the joint move, mixed radix over the parent's move counts */
+    uint32_t child, next;
+} edge_t;
+
 typedef struct {
     uint32_t visits;
-    double sum; /* in [0,1] */
+    uint32_t pruned; /* its child cannot give the mover more than the node's lower bound */
+    double sum;      /* in [0,1] */
 } mstat_t;
 
-/* One pool: nodes with per-role arrays (move counts, proven values), and the move arena. */
+/* One pool: nodes with per-role arrays (move counts, bounds), the move arena, the edges,
+ * and the transposition table (node id + 1 by hash, 0: empty; none without
+ * transpositions). */
 typedef struct {
     node_t *nodes;
     uint16_t *cnt; /* cap_nodes * nr: legal move counts per role */
-    uint8_t *pv;   /* cap_nodes * nr: proven values per role */
+    uint8_t *lo;   /* cap_nodes * nr: proven lower bound of each role's value (0..100) */
+    uint8_t *hi;   /* ... and upper bound; lo == hi for every role: proven */
     size_t n_nodes, cap_nodes;
     term_t *mv;
     mstat_t *ms;
     size_t n_mv, cap_mv;
+    edge_t *edges;
+    size_t n_edges, cap_edges;
+    uint32_t *tt;
+    size_t cap_tt; /* a power of two, at least twice the nodes; 0: no table */
 } pool_t;
 
 struct uct {
@@ -64,20 +82,32 @@ struct uct {
     size_t mem_limit; /* bytes for both pools; 0: none */
     double deadline;  /* of the current uct_choose (0: none); a rollout past it is dropped */
     bool dropped;     /* the current iteration's rollout ran past the deadline */
+    bool transpose;   /* one node per state (uct_set_transpositions) */
+    bool zero_sum;    /* two roles, and every outcome seen gave 100 in all */
+    uint32_t stamp;   /* of the current iteration */
     uct_rollout_hook_t hook;
     uct_state_hook_t state_hook; /* instead of hook: called on engine states */
     void *hook_ctx;
+    playout_t *pol; /* the rollout policy; NULL: uniform (the engine's own playout loop) */
+    playout_opts_t pol_opts;
+    /* the search must end now (set by uct_ponder_stop); a helper obeys its boss's flag */
+    atomic_bool stop;
+    struct uct *boss;
+    pthread_t ponder_th;
+    bool pondering;
 
     pool_t p, spare;  /* spare: the target of compaction, swapped in afterwards */
     uint32_t *old_of; /* compaction: old index of each new node */
-    size_t cap_old_of;
+    uint32_t *new_of; /* ... and new index of each old one (NIL: not copied) */
+    size_t cap_old_of, cap_new_of;
 
     bool have_root;
     eng_state_t *root_state, *sa, *sb, *asked; /* asked: the state uct_choose was given */
     state_t hook_state;                        /* a rollout state as terms, for the hook */
     term_t *joint;
-    uint32_t *sel;
     int *val;
+    int *bval;      /* backup: the values passed up, clamped to each node's bounds */
+    int *blo, *bhi; /* update_bounds' scratch */
     uint32_t *path, *path_sel;
     size_t cap_path, cap_path_sel;
 
@@ -93,6 +123,12 @@ static const struct uct *CT(const struct uct *u) {
     return u->shared ? u->shared : u;
 }
 
+/* Has the search been told to end (uct_ponder_stop)? */
+static bool stopped(const struct uct *u) {
+    const struct uct *b = u->boss ? u->boss : u;
+    return atomic_load_explicit(&b->stop, memory_order_relaxed);
+}
+
 /* While both threads share a tree, every access to it holds the main search's lock. */
 static void tree_lock(struct uct *u) {
     if (T(u)->tree_active) pthread_mutex_lock(&T(u)->lock);
@@ -103,100 +139,177 @@ static void tree_unlock(struct uct *u) {
 
 /* ---- pool ---- */
 
-/* Grows the pool to exactly `need` (capacity_for chose it: doubling again here would pass
- * the memory limit, up to twice over). */
+typedef enum { NODES, MOVES, EDGES } part_t;
+
 static void pool_reserve_nodes(pool_t *p, uint32_t nr, size_t need) {
     if (need <= p->cap_nodes) return;
-    size_t cap = need;
-    p->nodes = xrealloc(p->nodes, cap * sizeof *p->nodes);
-    p->cnt = xrealloc(p->cnt, cap * nr * sizeof *p->cnt);
-    p->pv = xrealloc(p->pv, cap * nr * sizeof *p->pv);
-    p->cap_nodes = cap;
+    p->nodes = xrealloc(p->nodes, need * sizeof *p->nodes);
+    p->cnt = xrealloc(p->cnt, need * nr * sizeof *p->cnt);
+    p->lo = xrealloc(p->lo, need * nr * sizeof *p->lo);
+    p->hi = xrealloc(p->hi, need * nr * sizeof *p->hi);
+    p->cap_nodes = need;
 }
 
 static void pool_reserve_moves(pool_t *p, size_t need) {
     if (need <= p->cap_mv) return;
-    size_t cap = need;
-    p->mv = xrealloc(p->mv, cap * sizeof *p->mv);
-    p->ms = xrealloc(p->ms, cap * sizeof *p->ms);
-    p->cap_mv = cap;
+    p->mv = xrealloc(p->mv, need * sizeof *p->mv);
+    p->ms = xrealloc(p->ms, need * sizeof *p->ms);
+    p->cap_mv = need;
+}
+
+static void pool_reserve_edges(pool_t *p, size_t need) {
+    if (need <= p->cap_edges) return;
+    p->edges = xrealloc(p->edges, need * sizeof *p->edges);
+    p->cap_edges = need;
 }
 
 /* Bytes of the search tree with these capacities: the pool, the spare pool compaction
- * copies into (as large) and compaction's index. */
-static size_t tree_bytes(uint32_t nr, size_t cap_nodes, size_t cap_mv) {
-    size_t per_node = sizeof(node_t) + nr * (sizeof(uint16_t) + sizeof(uint8_t));
+ * copies into (as large), compaction's two indexes and the transposition tables (at most
+ * four slots a node). */
+static size_t tree_bytes(uint32_t nr, size_t nodes, size_t moves, size_t edges) {
+    size_t per_node =
+        sizeof(node_t) + nr * (sizeof(uint16_t) + 2 * sizeof(uint8_t)) + 4 * sizeof(uint32_t);
     size_t per_move = sizeof(term_t) + sizeof(mstat_t);
-    return 2 * (cap_nodes * per_node + cap_mv * per_move) + cap_nodes * sizeof(uint32_t);
+    return 2 * (nodes * per_node + moves * per_move + edges * sizeof(edge_t)) +
+           2 * nodes * sizeof(uint32_t);
 }
 
-/* The capacity to grow the pool's nodes (or moves) to so that it holds `need`: doubling,
- * but no further than the memory limit allows; 0 when `need` does not fit. */
-static size_t capacity_for(const uct_t *u, bool nodes, size_t need) {
+static size_t part_cap(const pool_t *p, part_t what) {
+    return what == NODES ? p->cap_nodes : what == MOVES ? p->cap_mv : p->cap_edges;
+}
+
+/* The capacity to grow a part of the pool to so that it holds `need`: doubling, but no
+ * further than the memory limit allows; 0 when `need` does not fit. */
+static size_t capacity_for(const uct_t *u, part_t what, size_t need) {
     const pool_t *p = &CT(u)->p;
-    size_t cap = nodes ? p->cap_nodes : p->cap_mv;
+    size_t cap = part_cap(p, what);
     while (cap < need)
         cap *= 2;
     if (!CT(u)->mem_limit) return cap;
-    size_t fixed = nodes ? tree_bytes(u->nr, 0, p->cap_mv) : tree_bytes(u->nr, p->cap_nodes, 0);
-    size_t each = nodes ? tree_bytes(u->nr, 1, 0) : tree_bytes(u->nr, 0, 1);
+    size_t n = p->cap_nodes, m = p->cap_mv, e = p->cap_edges;
+    size_t fixed =
+        tree_bytes(u->nr, what == NODES ? 0 : n, what == MOVES ? 0 : m, what == EDGES ? 0 : e);
+    size_t each = tree_bytes(u->nr, what == NODES, what == MOVES, what == EDGES);
     if (fixed >= CT(u)->mem_limit) return 0;
     size_t fit = (CT(u)->mem_limit - fixed) / each;
     if (cap > fit) cap = fit;
     return cap >= need ? cap : 0;
 }
 
-/* Makes room for `need` nodes (or moves) in the pool; false when the limit forbids it. */
-static bool room_for(uct_t *u, bool nodes, size_t need) {
+static void tt_rebuild(pool_t *p, size_t cap);
+
+/* Makes room for `need` of a part of the pool; false when the limit forbids it. */
+static bool room_for(uct_t *u, part_t what, size_t need) {
     pool_t *p = &T(u)->p;
-    if (need <= (nodes ? p->cap_nodes : p->cap_mv)) return true;
-    size_t cap = capacity_for(u, nodes, need);
+    if (need <= part_cap(p, what)) return true;
+    size_t cap = capacity_for(u, what, need);
     if (!cap) return false;
-    if (nodes)
+    if (what == NODES) {
         pool_reserve_nodes(p, u->nr, cap);
-    else
+        if (p->cap_tt) tt_rebuild(p, p->cap_nodes);
+    } else if (what == MOVES) {
         pool_reserve_moves(p, cap);
+    } else {
+        pool_reserve_edges(p, cap);
+    }
     return true;
 }
 
 /* Sets the capacities to exactly these (the pool must hold no more than they allow). */
-static void pool_resize(pool_t *p, uint32_t nr, size_t nodes, size_t moves) {
+static void pool_resize(pool_t *p, uint32_t nr, size_t nodes, size_t moves, size_t edges) {
     p->nodes = xrealloc(p->nodes, nodes * sizeof *p->nodes);
     p->cnt = xrealloc(p->cnt, nodes * nr * sizeof *p->cnt);
-    p->pv = xrealloc(p->pv, nodes * nr * sizeof *p->pv);
+    p->lo = xrealloc(p->lo, nodes * nr * sizeof *p->lo);
+    p->hi = xrealloc(p->hi, nodes * nr * sizeof *p->hi);
     p->mv = xrealloc(p->mv, moves * sizeof *p->mv);
     p->ms = xrealloc(p->ms, moves * sizeof *p->ms);
+    p->edges = xrealloc(p->edges, edges * sizeof *p->edges);
     p->cap_nodes = nodes;
     p->cap_mv = moves;
+    p->cap_edges = edges;
 }
 
 static void pool_free(pool_t *p) {
     free(p->nodes);
     free(p->cnt);
-    free(p->pv);
+    free(p->lo);
+    free(p->hi);
     free(p->mv);
     free(p->ms);
+    free(p->edges);
+    free(p->tt);
 }
 
-/* A new node (NIL when the memory limit leaves no room for it). */
-static uint32_t new_node(uct_t *u, uint64_t key) {
+/* ---- transpositions ---- */
+
+static size_t tt_slot(uint64_t h, size_t mask) {
+    return (size_t)(h ^ (h >> 29)) & mask;
+}
+
+static void tt_put(pool_t *p, uint32_t id) {
+    size_t mask = p->cap_tt - 1, i = tt_slot(p->nodes[id].hash, mask);
+    while (p->tt[i])
+        i = (i + 1) & mask;
+    p->tt[i] = id + 1;
+}
+
+/* A table for `nodes` nodes (at least twice as many slots), holding the pool's nodes. */
+static void tt_rebuild(pool_t *p, size_t nodes) {
+    size_t cap = 16;
+    while (cap < 2 * nodes)
+        cap *= 2;
+    if (cap != p->cap_tt) {
+        free(p->tt);
+        p->tt = xmalloc(cap * sizeof *p->tt);
+        p->cap_tt = cap;
+    }
+    memset(p->tt, 0, cap * sizeof *p->tt);
+    for (size_t i = 0; i < p->n_nodes; i++)
+        tt_put(p, (uint32_t)i);
+}
+
+/* The node of the state with hash h (NIL: none). */
+static uint32_t tt_find(const pool_t *p, uint64_t h) {
+    size_t mask = p->cap_tt - 1;
+    for (size_t i = tt_slot(h, mask); p->tt[i]; i = (i + 1) & mask)
+        if (p->nodes[p->tt[i] - 1].hash == h) return p->tt[i] - 1;
+    return NIL;
+}
+
+/* ---- nodes ---- */
+
+/* A new node for a state of hash h (NIL when the memory limit leaves no room for it). */
+static uint32_t new_node(uct_t *u, uint64_t h) {
     pool_t *p = &T(u)->p;
-    if (!room_for(u, true, p->n_nodes + 1)) return NIL;
+    if (!room_for(u, NODES, p->n_nodes + 1)) return NIL;
     uint32_t i = (uint32_t)p->n_nodes++;
     node_t *n = &p->nodes[i];
     memset(n, 0, sizeof *n);
-    n->key = key;
-    n->first = n->next = NIL;
+    n->hash = h;
+    n->first = NIL;
     n->moff = NIL;
     memset(&p->cnt[(size_t)i * u->nr], 0, u->nr * sizeof *p->cnt);
-    memset(&p->pv[(size_t)i * u->nr], 0, u->nr * sizeof *p->pv);
+    memset(&p->lo[(size_t)i * u->nr], 0, u->nr);
+    memset(&p->hi[(size_t)i * u->nr], 100, u->nr);
+    if (p->cap_tt) tt_put(p, i);
     return i;
 }
 
-static void set_proven(uct_t *u, uint32_t i, const int *val) {
-    T(u)->p.nodes[i].proven = 1;
+/* An edge from i to c for the joint move key; false when there is no room for it. */
+static bool new_edge(uct_t *u, uint32_t i, uint64_t key, uint32_t c) {
+    pool_t *p = &T(u)->p;
+    if (!room_for(u, EDGES, p->n_edges + 1)) return false;
+    uint32_t e = (uint32_t)p->n_edges++;
+    p->edges[e] = (edge_t){key, c, p->nodes[i].first};
+    p->nodes[i].first = e;
+    return true;
+}
+
+static void set_exact(uct_t *u, uint32_t i, const int *val) {
+    pool_t *p = &T(u)->p;
+    p->nodes[i].proven = 1;
     for (uint32_t r = 0; r < u->nr; r++)
-        T(u)->p.pv[(size_t)i * u->nr + r] = (uint8_t)val[r];
+        p->lo[(size_t)i * u->nr + r] = p->hi[(size_t)i * u->nr + r] = (uint8_t)val[r];
 }
 
 /* Offset of role r's moves of node i. */
@@ -206,6 +319,12 @@ static uint32_t role_off(const uct_t *u, uint32_t i, uint32_t r) {
     for (uint32_t j = 0; j < r; j++)
         off += cnt[j];
     return off;
+}
+
+/* An outcome of the game: two roles whose values do not add up to 100 are no zero-sum
+ * game (then bounds of one role say nothing about the other's). */
+static void note_outcome(uct_t *u, const int *val) {
+    if (u->nr == 2 && val[0] + val[1] != 100) T(u)->zero_sum = false;
 }
 
 static void goals(uct_t *u, const eng_state_t *s, int *val) {
@@ -230,7 +349,7 @@ static bool expand(uct_t *u, uint32_t i, const eng_state_t *s) {
         const term_t *m;
         uint32_t n = engine_legal(u->e, s, r, &m);
         if (n > UINT16_MAX) die("uct: more than %u legal moves", UINT16_MAX);
-        if (!room_for(u, false, p->n_mv + n)) {
+        if (!room_for(u, MOVES, p->n_mv + n)) {
             p->n_mv = moff;
             return false;
         }
@@ -242,7 +361,7 @@ static bool expand(uct_t *u, uint32_t i, const eng_state_t *s) {
             p->nodes[i].terminal = 1;
             int *val = u->val;
             goals(u, s, val);
-            set_proven(u, i, val);
+            set_exact(u, i, val);
         }
     }
     p->nodes[i].moff = moff;
@@ -250,31 +369,36 @@ static bool expand(uct_t *u, uint32_t i, const eng_state_t *s) {
 }
 
 static uint32_t find_child(const uct_t *u, uint32_t i, uint64_t key) {
-    for (uint32_t c = CT(u)->p.nodes[i].first; c != NIL; c = CT(u)->p.nodes[c].next)
-        if (CT(u)->p.nodes[c].key == key) return c;
+    const pool_t *p = &CT(u)->p;
+    for (uint32_t e = p->nodes[i].first; e != NIL; e = p->edges[e].next)
+        if (p->edges[e].key == key) return p->edges[e].child;
     return NIL;
 }
 
-/* UCB1 choice of role r's move at node i. */
+/* UCB1 choice of role r's move at node i, among the moves not pruned (while one is left). */
 static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
     pool_t *p = &T(u)->p;
     uint32_t n = p->cnt[(size_t)i * u->nr + r];
     if (n <= 1) return 0;
     uint32_t off = role_off(u, i, r);
     const mstat_t *ms = &p->ms[off];
-    uint32_t unvisited = 0;
-    for (uint32_t k = 0; k < n; k++)
-        unvisited += ms[k].visits == 0;
+    uint32_t unvisited = 0, pruned = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        unvisited += ms[k].visits == 0 && !ms[k].pruned;
+        pruned += ms[k].pruned != 0;
+    }
+    bool skip = pruned < n;
     if (unvisited) {
         uint32_t pick = (uint32_t)(splitmix_next(&u->rng) % unvisited);
         for (uint32_t k = 0; k < n; k++)
-            if (ms[k].visits == 0 && pick-- == 0) return k;
+            if (ms[k].visits == 0 && !ms[k].pruned && pick-- == 0) return k;
     }
     double logn = log((double)p->nodes[i].visits);
     uint32_t best = 0;
     double best_v = -1.0;
     for (uint32_t k = 0; k < n; k++) {
-        double v = ms[k].sum / ms[k].visits + u->c * sqrt(logn / ms[k].visits);
+        if (skip && ms[k].pruned) continue;
+        double v = ms[k].visits ? ms[k].sum / ms[k].visits + u->c * sqrt(logn / ms[k].visits) : 2.0;
         if (v > best_v) {
             best_v = v;
             best = k;
@@ -283,6 +407,72 @@ static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
     return best;
 }
 
+/* ---- bounds ---- */
+
+/* Recomputes node i's bounds from its children's (a proven value where lower and upper
+ * bound meet for every role); true when they changed. Where one role has a choice, its
+ * lower bound is the best of its children's and its upper bound the best of theirs once
+ * every move has a child (else 100); every other role's bounds span its children's (each
+ * reachable), within the mover's mirrored in a zero-sum game; the mover's moves whose
+ * child cannot beat its lower bound are pruned from selection. Where several roles choose
+ * (simultaneous moves), each role's bounds span its children's once every joint move has
+ * one. Bounds only tighten: the old ones (from a hook, say) are kept where tighter. */
+static bool update_bounds(uct_t *u, uint32_t i) {
+    pool_t *p = &T(u)->p;
+    node_t *n = &p->nodes[i];
+    if (n->proven || n->moff == NIL) return false;
+    uint32_t nr = u->nr, movers = 0, mover = 0;
+    const uint16_t *cnt = &p->cnt[(size_t)i * nr];
+    uint64_t joints = 1;
+    for (uint32_t r = 0; r < nr; r++) {
+        joints *= cnt[r];
+        if (cnt[r] > 1) movers++, mover = r;
+    }
+    int *lo = u->blo, *hi = u->bhi; /* over the children: the least lo, the most hi */
+    for (uint32_t r = 0; r < nr; r++)
+        lo[r] = 100, hi[r] = 0;
+    uint64_t children = 0;
+    int best_lo = 0; /* the mover's best lower bound */
+    for (uint32_t e = n->first; e != NIL; e = p->edges[e].next) {
+        uint32_t c = p->edges[e].child;
+        children++;
+        for (uint32_t r = 0; r < nr; r++) {
+            int l = p->lo[(size_t)c * nr + r], h = p->hi[(size_t)c * nr + r];
+            if (l < lo[r]) lo[r] = l;
+            if (h > hi[r]) hi[r] = h;
+        }
+        if (p->lo[(size_t)c * nr + mover] > best_lo) best_lo = p->lo[(size_t)c * nr + mover];
+    }
+    if (!children) return false;
+    bool all = children >= joints;
+    for (uint32_t r = 0; r < nr; r++) {
+        if (!all) lo[r] = 0, hi[r] = 100;
+        if (movers == 1 && r == mover) lo[r] = best_lo;
+    }
+    if (movers == 1 && u->nr == 2 && T(u)->zero_sum) {
+        uint32_t o = 1 - mover;
+        if (100 - hi[mover] > lo[o]) lo[o] = 100 - hi[mover];
+        if (100 - lo[mover] < hi[o]) hi[o] = 100 - lo[mover];
+    }
+    bool changed = false, exact = true;
+    for (uint32_t r = 0; r < nr; r++) {
+        uint8_t *l = &p->lo[(size_t)i * nr + r], *h = &p->hi[(size_t)i * nr + r];
+        if (lo[r] > *l) *l = (uint8_t)lo[r], changed = true;
+        if (hi[r] < *h) *h = (uint8_t)hi[r], changed = true;
+        if (*l > *h) *l = *h; /* inconsistent (a hash collision, or a hook's mistake) */
+        exact = exact && *l == *h;
+    }
+    if (exact) n->proven = 1;
+    if (movers == 1 && changed && !exact) {
+        uint32_t off = role_off(u, i, mover);
+        uint8_t floor = p->lo[(size_t)i * nr + mover];
+        for (uint32_t e = n->first; e != NIL; e = p->edges[e].next) {
+            uint32_t c = p->edges[e].child;
+            p->ms[off + (uint32_t)p->edges[e].key].pruned = p->hi[(size_t)c * nr + mover] <= floor;
+        }
+    }
+    return changed;
+}
 /* A random playout from *a (a and b are the two state buffers); fills u->val. Returns
  * whether the hook proved the value at the starting state itself. A playout still running
  * at the deadline is dropped (u->dropped): in a game where a step takes a tenth of a
@@ -293,11 +483,14 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
     bool leaf_hit = false;
     /* the engine's own playout: no allocation (the interpreter takes the loop below: its
      * steps can be slow, and a rollout past the deadline is dropped) */
-    if (!u->hook && !u->state_hook && engine_kind(u->e) != ENGINE_INTERP) {
+    if (!u->hook && !u->state_hook && !u->pol && engine_kind(u->e) != ENGINE_INTERP) {
         steps = engine_playout(u->e, a, &u->rng, u->cap, val);
         for (uint32_t r = 0; r < u->nr; r++)
             if (val[r] < 0) val[r] = 0;
-        if (steps >= u->cap && !engine_terminal(u->e, a)) u->st.rollout_capped++;
+        if (steps >= u->cap && !engine_terminal(u->e, a))
+            u->st.rollout_capped++;
+        else
+            note_outcome(u, val);
         u->st.rollouts++;
         u->st.rollout_steps += steps;
         return false;
@@ -305,6 +498,7 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
     for (;;) {
         if (engine_terminal(u->e, a)) {
             goals(u, a, val);
+            note_outcome(u, val);
             break;
         }
         if (u->hook || u->state_hook) {
@@ -332,7 +526,7 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
                 break;
             }
         }
-        if (u->deadline > 0 && now_seconds() > u->deadline) {
+        if ((u->deadline > 0 && now_seconds() > u->deadline) || stopped(u)) {
             u->dropped = true;
             return false;
         }
@@ -341,11 +535,13 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
             goals(u, a, val);
             break;
         }
-        if (!engine_random_joint(u->e, a, &u->rng, u->joint)) { /* a role without moves */
+        bool moved = u->pol ? playout_step(u->pol, a, &u->rng, u->joint, b)
+                            : engine_random_joint(u->e, a, &u->rng, u->joint);
+        if (!moved) { /* a role without moves */
             goals(u, a, val);
             break;
         }
-        engine_next(u->e, a, u->joint, b);
+        if (!u->pol) engine_next(u->e, a, u->joint, b);
         eng_state_t *t = a;
         a = b;
         b = t;
@@ -356,42 +552,13 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
     return leaf_hit;
 }
 
-/* Tries to prove node i from its children: when nobody has a choice, the only child; when
- * a single role has one (games of one or two roles), a child worth 100 to it, or the best
- * child once all are proven. */
-static bool try_prove(uct_t *u, uint32_t i) {
-    pool_t *p = &T(u)->p;
-    node_t *n = &p->nodes[i];
-    if (n->proven) return true;
-    if (n->moff == NIL) return false;
-    const uint16_t *cnt = &p->cnt[(size_t)i * u->nr];
-    uint32_t movers = 0, mover = 0;
-    for (uint32_t r = 0; r < u->nr; r++)
-        if (cnt[r] > 1) {
-            movers++;
-            mover = r;
-        }
-    if (movers > 1 || (movers == 1 && u->nr > 2)) return false;
-    uint32_t proven = 0, best = NIL;
-    for (uint32_t c = n->first; c != NIL; c = p->nodes[c].next) {
-        if (!p->nodes[c].proven) continue;
-        proven++;
-        uint8_t v = p->pv[(size_t)c * u->nr + mover];
-        if (best == NIL || v > p->pv[(size_t)best * u->nr + mover]) best = c;
-        if (v == 100) break;
-    }
-    if (best == NIL) return false;
-    uint32_t need = movers ? cnt[mover] : 1;
-    if (p->pv[(size_t)best * u->nr + mover] != 100 && proven < need) return false;
-    n->proven = 1;
-    memcpy(&p->pv[(size_t)i * u->nr], &p->pv[(size_t)best * u->nr], u->nr * sizeof *p->pv);
-    return true;
-}
-
+/* Puts node on the path at depth, stamped with this iteration. */
 static void push_path(uct_t *u, size_t depth, uint32_t node) {
     GROW(u->path, u->cap_path, depth + 1);
     u->path[depth] = node;
-    if (T(u)->tree_active) T(u)->p.nodes[node].visits++; /* virtual loss: a visit worth 0 */
+    node_t *n = &T(u)->p.nodes[node];
+    n->stamp = u->stamp;
+    if (T(u)->tree_active) n->visits++; /* virtual loss: a visit worth 0 */
 }
 
 /* Rolls out from a (see rollout) without the tree's lock: the other thread may use the
@@ -403,30 +570,38 @@ static bool rollout_unlocked(uct_t *u, eng_state_t *a, eng_state_t *b) {
     return hit;
 }
 
-/* Adds the iteration's values to the path: node values of path[0..depth], and move
- * statistics of the first n_sel nodes (those where moves were selected). With a virtual
- * loss the visits were counted at selection; a dropped rollout takes them back. */
+/* Adds the iteration's values (u->val) to the path, from its end up: node values of
+ * path[0..depth], and move statistics of the first n_sel nodes (those where moves were
+ * selected). The values are clamped to each node's bounds on the way (a node proven worth
+ * at least 50 to a role passes at least 50 up for it, whatever its rollout gave). With a
+ * virtual loss the visits were counted at selection; a dropped rollout takes them back. */
 static void backup(uct_t *u, size_t depth, size_t n_sel, bool dropped) {
     pool_t *p = &T(u)->p;
     uint32_t nr = u->nr;
     bool vl = T(u)->tree_active;
-    for (size_t d = 0; d <= depth; d++) {
+    int *v = u->bval;
+    memcpy(v, u->val, nr * sizeof *v);
+    for (size_t d = depth + 1; d-- > 0;) {
         uint32_t n = u->path[d];
+        if (d < n_sel) /* the moves selected here led to path[d + 1]: its values, in v */
+            for (uint32_t r = 0; r < nr; r++) {
+                mstat_t *m = &p->ms[role_off(u, n, r) + u->path_sel[d * nr + r]];
+                if (dropped) {
+                    if (vl) m->visits--;
+                } else {
+                    m->visits += !vl;
+                    m->sum += v[r] / 100.0;
+                }
+            }
+        for (uint32_t r = 0; r < nr; r++) {
+            int lo = p->lo[(size_t)n * nr + r], hi = p->hi[(size_t)n * nr + r];
+            v[r] = v[r] < lo ? lo : v[r] > hi ? hi : v[r];
+        }
         if (dropped) {
             if (vl) p->nodes[n].visits--;
         } else {
             p->nodes[n].visits += !vl;
-            p->nodes[n].vsum += u->val[u->role] / 100.0;
-        }
-        if (d >= n_sel) break;
-        for (uint32_t r = 0; r < nr; r++) {
-            mstat_t *m = &p->ms[role_off(u, n, r) + u->path_sel[d * nr + r]];
-            if (dropped) {
-                if (vl) m->visits--;
-            } else {
-                m->visits += !vl;
-                m->sum += u->val[r] / 100.0;
-            }
+            p->nodes[n].vsum += v[u->role] / 100.0;
         }
     }
 }
@@ -440,14 +615,28 @@ static uint64_t select_joint(uct_t *u, uint32_t i, size_t depth) {
     GROW(u->path_sel, u->cap_path_sel, (depth + 1) * nr);
     for (uint32_t r = 0; r < nr; r++) {
         uint32_t k = select_move(u, i, r);
-        u->sel[r] = k;
         u->path_sel[depth * nr + r] = k;
         u->joint[r] = p->mv[role_off(u, i, r) + k];
+        if (u->pol && p->cnt[(size_t)i * nr + r] > 1) playout_note(u->pol, r, u->joint[r]);
         if (T(u)->tree_active) p->ms[role_off(u, i, r) + k].visits++;
         key += k * radix;
         radix *= p->cnt[(size_t)i * nr + r];
     }
     return key;
+}
+
+/* The node the joint move `key` leads to from node i, whose state is s: the child of an
+ * edge, else (transpositions) the node of s, linked by a new edge; NIL when there is none
+ * (or no room for the edge). */
+static uint32_t next_node(uct_t *u, uint32_t i, uint64_t key, const eng_state_t *s, bool *full) {
+    uint32_t c = find_child(u, i, key);
+    if (c != NIL || !T(u)->transpose) return c;
+    c = tt_find(&T(u)->p, engine_state_hash(s));
+    if (c != NIL && !new_edge(u, i, key, c)) {
+        *full = true;
+        return NIL;
+    }
+    return c;
 }
 
 /* One iteration: selection and expansion under the tree's lock (when shared), the
@@ -462,6 +651,8 @@ static void iterate(uct_t *u) {
     uint32_t i = 0;
     bool leaf_proven = false;
     bool full = false; /* the memory limit stopped the tree from growing this iteration */
+    if (u->pol) playout_begin(u->pol);
+    u->stamp += 2;
     tree_lock(u);
     push_path(u, 0, 0);
     for (;;) {
@@ -472,7 +663,7 @@ static void iterate(uct_t *u) {
         }
         if (p->nodes[i].proven) {
             for (uint32_t r = 0; r < u->nr; r++)
-                val[r] = p->pv[(size_t)i * u->nr + r];
+                val[r] = p->lo[(size_t)i * u->nr + r];
             u->st.proven_backups++;
             leaf_proven = true;
             break;
@@ -483,14 +674,22 @@ static void iterate(uct_t *u) {
         eng_state_t *t = cur;
         cur = nxt;
         nxt = t;
-        uint32_t c = find_child(u, i, key);
+        bool no_room = false;
+        uint32_t c = next_node(u, i, key, cur, &no_room);
+        if (c != NIL && p->nodes[c].stamp == u->stamp) {
+            /* the state repeats on this path (a cycle): scored from here, not entered */
+            rollout_unlocked(u, cur, nxt);
+            break;
+        }
         if (c != NIL) {
             i = c;
             push_path(u, ++depth, i);
             continue;
         }
-        c = new_node(u, key); /* may move p->nodes */
-        if (c == NIL) {       /* no room: score the move's state without keeping a node for it */
+        if (!no_room && room_for(u, EDGES, p->n_edges + 1)) /* the edge first: a node */
+            c = new_node(u, T(u)->transpose ? engine_state_hash(cur) : 0); /* needs one */
+        if (c != NIL) new_edge(u, i, key, c);
+        if (c == NIL) { /* no room: score the move's state without keeping a node for it */
             full = true;
             if (engine_terminal(u->e, cur))
                 goals(u, cur, val);
@@ -498,22 +697,22 @@ static void iterate(uct_t *u) {
                 rollout_unlocked(u, cur, nxt);
             break;
         }
-        p->nodes[c].next = p->nodes[i].first;
-        p->nodes[i].first = c;
         push_path(u, ++depth, c);
         if (engine_terminal(u->e, cur)) {
             p->nodes[c].terminal = 1;
             goals(u, cur, val);
-            set_proven(u, c, val);
+            note_outcome(u, val);
+            set_exact(u, c, val);
             u->st.terminal_leaves++;
             leaf_proven = true;
         } else if (rollout_unlocked(u, cur, nxt)) {
-            set_proven(u, c, val);
+            set_exact(u, c, val);
             leaf_proven = true;
         }
         break;
     }
     backup(u, depth, n_sel, u->dropped);
+    if (u->pol && !u->dropped) playout_learn(u->pol, val);
     if (u->dropped) { /* nothing learnt (a new leaf just stays unvisited) */
         tree_unlock(u);
         u->dropped = false;
@@ -522,7 +721,7 @@ static void iterate(uct_t *u) {
     }
     if (leaf_proven)
         for (size_t d = depth; d-- > 0;)
-            if (!try_prove(u, u->path[d])) break;
+            if (!update_bounds(u, u->path[d])) break;
     tree_unlock(u);
     u->st.memory_full += full;
     u->st.iterations++;
@@ -542,6 +741,8 @@ uct_t *uct_new(engine_t *e, uint32_t role, uint64_t seed) {
     u->c = 1.4;
     u->cap = 10000;
     u->mem_limit = uct_default_memory_limit();
+    u->pol_opts.mast_eps = -1;
+    atomic_init(&u->stop, false);
     pthread_mutex_init(&u->lock, NULL);
     u->root_state = engine_state_new(e);
     u->sa = engine_state_new(e);
@@ -549,16 +750,22 @@ uct_t *uct_new(engine_t *e, uint32_t role, uint64_t seed) {
     u->asked = engine_state_new(e);
     state_init(&u->hook_state);
     u->joint = xcalloc(u->nr, sizeof *u->joint);
-    u->sel = xcalloc(u->nr, sizeof *u->sel);
     u->val = xcalloc(u->nr, sizeof *u->val);
+    u->bval = xcalloc(u->nr, sizeof *u->bval);
+    u->blo = xcalloc(u->nr, sizeof *u->blo);
+    u->bhi = xcalloc(u->nr, sizeof *u->bhi);
+    u->zero_sum = u->nr == 2;
     pool_reserve_nodes(&u->p, u->nr, INITIAL_NODES);
     pool_reserve_moves(&u->p, INITIAL_MOVES);
+    pool_reserve_edges(&u->p, INITIAL_NODES);
     return u;
 }
 
 void uct_free(uct_t *u) {
     if (!u) return;
+    uct_ponder_stop(u);
     uct_free(u->helper);
+    playout_free(u->pol);
     pthread_mutex_destroy(&u->lock);
     pool_free(&u->p);
     pool_free(&u->spare);
@@ -570,8 +777,11 @@ void uct_free(uct_t *u) {
     state_fini(&u->hook_state);
     if (u->owns_engine) engine_free(u->e);
     free(u->joint);
-    free(u->sel);
     free(u->val);
+    free(u->bval);
+    free(u->blo);
+    free(u->bhi);
+    free(u->new_of);
     free(u->path);
     free(u->path_sel);
     free(u);
@@ -594,14 +804,15 @@ size_t uct_default_memory_limit(void) {
 void uct_set_memory_limit(uct_t *u, size_t bytes) {
     pool_t *p = &u->p;
     if (bytes && !u->have_root) { /* an empty tree starts smaller when the limit asks */
-        size_t nodes = p->cap_nodes, moves = p->cap_mv;
-        while (nodes > MIN_NODES && tree_bytes(u->nr, nodes, moves) > bytes) {
+        size_t nodes = p->cap_nodes, moves = p->cap_mv, edges = p->cap_edges;
+        while (nodes > MIN_NODES && tree_bytes(u->nr, nodes, moves, edges) > bytes) {
             nodes /= 2;
             moves /= 2;
+            edges /= 2;
         }
-        if (nodes != p->cap_nodes) pool_resize(p, u->nr, nodes, moves);
+        if (nodes != p->cap_nodes) pool_resize(p, u->nr, nodes, moves, edges);
     }
-    size_t least = tree_bytes(u->nr, p->cap_nodes, p->cap_mv);
+    size_t least = tree_bytes(u->nr, p->cap_nodes, p->cap_mv, p->cap_edges);
     u->mem_limit = bytes && bytes < least ? least : bytes;
 }
 
@@ -618,18 +829,34 @@ void uct_set_state_hook(uct_t *u, uct_state_hook_t hook, void *ctx) {
 }
 
 void uct_clear(uct_t *u) {
+    uct_ponder_stop(u);
     if (u->helper) uct_clear(u->helper);
     u->p.n_nodes = 0;
     u->p.n_mv = 0;
+    u->p.n_edges = 0;
     u->have_root = false;
 }
 
-/* A fresh tree rooted at u->root_state. */
+/* A fresh tree rooted at u->root_state (an empty transposition table with it). */
 static void fresh_root(uct_t *u) {
-    u->p.n_nodes = 0;
-    u->p.n_mv = 0;
-    new_node(u, 0);
+    pool_t *p = &u->p;
+    p->n_nodes = p->n_mv = p->n_edges = 0;
+    if (u->transpose)
+        tt_rebuild(p, p->cap_nodes);
+    else if (p->cap_tt) {
+        free(p->tt);
+        p->tt = NULL;
+        p->cap_tt = 0;
+    }
+    new_node(u, u->transpose ? engine_state_hash(u->root_state) : 0);
     u->have_root = true;
+}
+
+void uct_set_transpositions(uct_t *u, bool on) {
+    uct_ponder_stop(u);
+    u->transpose = on;
+    u->have_root = false; /* a tree of the other kind is grown afresh */
+    if (u->helper) uct_set_transpositions(u->helper, on);
 }
 
 /* Makes u's root the state s (keeping the tree when it is the same); false when s is
@@ -654,40 +881,66 @@ static bool claim_iteration(uct_t *u, uint32_t max_iterations) {
     return go;
 }
 
-/* Iterations on u's tree (or the shared one) within the bounds. */
-static void search_loop(uct_t *u, double seconds, uint32_t max_iterations) {
-    if (seconds <= 0 && max_iterations == 0) max_iterations = 10000;
+/* Iterations on u's tree (or the shared one) within the bounds; `forever`: no bound but
+ * the stop flag (pondering). */
+static void search_loop(uct_t *u, double seconds, uint32_t max_iterations, bool forever) {
+    if (!forever && seconds <= 0 && max_iterations == 0) max_iterations = 10000;
     double deadline = now_seconds() + seconds;
     u->deadline = seconds > 0 ? deadline : 0;
     for (uint32_t it = 0;; it++) {
+        if (stopped(u)) break;
         if (it && seconds > 0 && now_seconds() >= deadline) break;
         if (!claim_iteration(u, max_iterations)) break;
         iterate(u);
     }
 }
 
-/* Iterations from s within the bounds; false when s is terminal. */
-static bool search(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
-    if (!set_root(u, s)) return false;
-    u->tree_iters = 0;
-    search_loop(u, seconds, max_iterations);
-    return true;
-}
-
 typedef struct {
     uct_t *u;
-    const state_t *s;
     double seconds;
     uint32_t max_iterations;
+    bool forever;
 } search_job_t;
 
 static void *search_main(void *arg) {
     search_job_t *j = arg;
-    if (j->u->shared)
-        search_loop(j->u, j->seconds, j->max_iterations);
-    else
-        search(j->u, j->s, j->seconds, j->max_iterations);
+    search_loop(j->u, j->seconds, j->max_iterations, j->forever);
     return NULL;
+}
+
+/* The helper that searches beside u: none while a hook is set (hooks are not
+ * thread-safe). */
+static uct_t *active_helper(uct_t *u) {
+    return u->hook || u->state_hook ? NULL : u->helper;
+}
+
+/* Roots every tree at s, on the calling thread (the state is read from terms in the
+ * game's store); false when s is terminal. */
+static bool prepare(uct_t *u, const state_t *s) {
+    if (!set_root(u, s)) return false;
+    u->tree_iters = 0;
+    uct_t *h = active_helper(u);
+    if (h && !h->shared) {
+        set_root(h, s);
+        h->tree_iters = 0;
+    }
+    return true;
+}
+
+/* Searches the prepared trees: u on this thread, its helper (if any) on another, on its
+ * own tree or on u's. True when a helper searched a tree of its own (its root visits count
+ * in the move choice). */
+static bool run(uct_t *u, double seconds, uint32_t max_iterations, bool forever) {
+    uct_t *h = active_helper(u);
+    if (h && h->shared) u->tree_active = true;
+    search_job_t job = {h, seconds, max_iterations, forever};
+    pthread_t th;
+    bool threaded = h && pthread_create(&th, NULL, search_main, &job) == 0;
+    if (!threaded) u->tree_active = false;
+    search_loop(u, seconds, max_iterations, forever);
+    if (threaded) pthread_join(th, NULL);
+    u->tree_active = false;
+    return threaded && !h->shared;
 }
 
 /* The helper's visits of the root move `move` of the searching role (0 if none). */
@@ -714,11 +967,13 @@ bool uct_parallel_parse(const char *name, uct_parallel_t *out) {
 static void make_tree_helper(uct_t *u) {
     uct_t *h = u->helper;
     h->shared = u;
+    h->stamp = 1; /* its paths' stamps are odd, the main search's even */
     pool_free(&h->p);
     memset(&h->p, 0, sizeof h->p);
 }
 
 void uct_set_parallel(uct_t *u, uct_parallel_t mode) {
+    uct_ponder_stop(u);
     if (u->parallel == mode) return;
     u->parallel = mode;
     if (!u->helper) return;
@@ -728,6 +983,7 @@ void uct_set_parallel(uct_t *u, uct_parallel_t mode) {
 }
 
 bool uct_set_threads(uct_t *u, uint32_t threads) {
+    uct_ponder_stop(u);
     if (threads <= 1) {
         uct_free(u->helper);
         u->helper = NULL;
@@ -737,46 +993,73 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     if (u->helper) return true;
     u->helper = uct_new(engine_clone(u->e), u->role, u->rng.s ^ 0x9e3779b97f4a7c15ull);
     u->helper->owns_engine = true;
+    u->helper->boss = u;
     u->helper->c = u->c, u->helper->cap = u->cap;
     u->helper->mem_limit = u->mem_limit; /* each tree under the cap: twice it in all */
+    uct_set_playout(u->helper, &u->pol_opts);
+    uct_set_transpositions(u->helper, u->transpose);
     if (u->parallel == UCT_PARALLEL_TREE) make_tree_helper(u);
     return true;
 }
 
-/* Both threads on u's tree from s; false when s is terminal. */
-static bool search_tree_parallel(uct_t *u, const state_t *s, double seconds,
-                                 uint32_t max_iterations) {
-    if (!set_root(u, s)) return false;
-    u->tree_iters = 0;
-    u->tree_active = true;
-    search_job_t job = {u->helper, s, seconds, max_iterations};
-    pthread_t th;
-    bool threaded = pthread_create(&th, NULL, search_main, &job) == 0;
-    if (!threaded) u->tree_active = false;
-    search_loop(u, seconds, max_iterations);
-    if (threaded) pthread_join(th, NULL);
-    u->tree_active = false;
-    return true;
+void uct_set_playout(uct_t *u, const playout_opts_t *o) {
+    uct_ponder_stop(u);
+    playout_free(u->pol);
+    u->pol = NULL;
+    u->pol_opts = *o;
+    if (!playout_is_uniform(o)) u->pol = playout_new(u->e, o);
+    if (u->helper) uct_set_playout(u->helper, o);
+}
+
+typedef struct {
+    uct_t *u;
+    uint32_t max_iterations;
+} ponder_job_t;
+
+static void *ponder_main(void *arg) {
+    ponder_job_t *j = arg;
+    run(j->u, 0, j->max_iterations, j->max_iterations == 0);
+    free(j);
+    return NULL;
+}
+
+bool uct_ponder(uct_t *u, const state_t *s, uint32_t max_iterations) {
+    uct_ponder_stop(u);
+    /* the interpreter and hooks on terms use the game's store; a state hook may ask Z3 */
+    if (engine_kind(u->e) == ENGINE_INTERP || u->hook || u->state_hook) return false;
+    if (s) {
+        if (!prepare(u, s)) return false;
+    } else {
+        if (!u->have_root || engine_terminal(u->e, u->root_state)) return false;
+        u->tree_iters = 0; /* the bound counts this search's iterations */
+        if (u->helper) u->helper->tree_iters = 0;
+    }
+    atomic_store(&u->stop, false);
+    ponder_job_t *j = xmalloc(sizeof *j);
+    *j = (ponder_job_t){u, max_iterations};
+    u->pondering = pthread_create(&u->ponder_th, NULL, ponder_main, j) == 0;
+    if (!u->pondering) free(j);
+    return u->pondering;
+}
+
+void uct_ponder_wait(uct_t *u) {
+    if (!u->pondering) return;
+    pthread_join(u->ponder_th, NULL);
+    u->pondering = false;
+}
+
+void uct_ponder_stop(uct_t *u) {
+    if (!u->pondering) return;
+    atomic_store(&u->stop, true);
+    pthread_join(u->ponder_th, NULL);
+    u->pondering = false;
+    atomic_store(&u->stop, false);
 }
 
 term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
-    /* the helper searches on its own thread unless a hook is set (hooks are not
-     * thread-safe): on its own tree, whose root visits are added to ours when the move is
-     * chosen, or on ours */
-    uct_t *h = u->hook || u->state_hook ? NULL : u->helper;
-    bool live, threaded = false;
-    if (h && h->shared) {
-        live = search_tree_parallel(u, s, seconds, max_iterations);
-        h = NULL;
-    } else {
-        search_job_t job = {h, s, seconds, max_iterations};
-        pthread_t th;
-        threaded = h && pthread_create(&th, NULL, search_main, &job) == 0;
-        live = search(u, s, seconds, max_iterations);
-        if (threaded) pthread_join(th, NULL);
-    }
-    if (!threaded) h = NULL;
-    if (!live) return TERM_NONE;
+    uct_ponder_stop(u);
+    if (!prepare(u, s)) return TERM_NONE;
+    uct_t *h = run(u, seconds, max_iterations, false) ? u->helper : NULL;
     pool_t *p = &u->p;
     if (p->nodes[0].moff == NIL) { /* not a single iteration: any legal move */
         const term_t *m;
@@ -788,25 +1071,27 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
     uint32_t n = cnt[role];
     if (n == 0) return TERM_NONE;
     uint32_t off = role_off(u, 0, role);
-    /* Is the role the only one with a choice? Then child keys are its move indices and
-     * proven children tell wins and losses apart. */
+    /* Is the role the only one with a choice? Then child keys are its move indices, and
+     * the children's bounds tell moves that win, keep the root's proven value or cannot
+     * reach what another move guarantees apart. */
     bool alone = true;
     for (uint32_t r = 0; r < nr; r++)
         if (r != role && cnt[r] > 1) alone = false;
+    int floor = p->lo[role], root_hi = p->hi[role];
     uint32_t best = 0;
     int best_class = -1;
     double best_visits = -1, best_mean = -1;
     for (uint32_t k = 0; k < n; k++) {
-        int cls = 1; /* 2: proven best, 1: unknown, 0: proven worse */
-        if (alone) {
-            uint32_t c = find_child(u, 0, k);
-            if (c != NIL && p->nodes[c].proven) {
-                uint8_t v = p->pv[(size_t)c * nr + role];
-                if (v == 100 || (p->nodes[0].proven && v == p->pv[role]))
-                    cls = 2;
-                else if (v == 0 || p->nodes[0].proven)
-                    cls = 0;
-            }
+        int cls = 1; /* 3: a proven win, 2: keeps the root's proven value, 1: unknown, 0: worse */
+        uint32_t c = alone ? find_child(u, 0, k) : NIL;
+        if (c != NIL) {
+            int lo = p->lo[(size_t)c * nr + role], hi = p->hi[(size_t)c * nr + role];
+            if (lo == 100)
+                cls = 3;
+            else if (p->nodes[0].proven && lo == root_hi)
+                cls = 2;
+            else if (hi < floor || hi == 0 || (p->nodes[0].proven && hi < root_hi))
+                cls = 0;
         }
         const mstat_t *m = &p->ms[off + k];
         double mean = m->visits ? m->sum / m->visits : 0;
@@ -840,26 +1125,28 @@ static bool root_key(const uct_t *u, const term_t *joint, uint64_t *key) {
     return true;
 }
 
-/* Copies the subtree of node `root` into the spare pool (breadth first) and swaps. */
+/* Copies what node `root` reaches into the spare pool (breadth first; a node reached
+ * twice, a transposition, is copied once) and swaps. */
 static void compact(uct_t *u, uint32_t root) {
     pool_t *p = &u->p, *q = &u->spare;
     uint32_t nr = u->nr;
     /* as large as p, no larger: the memory limit counts the spare pool as p's twin */
-    if (q->cap_nodes != p->cap_nodes || q->cap_mv != p->cap_mv)
-        pool_resize(q, nr, p->cap_nodes, p->cap_mv);
-    if (u->cap_old_of < q->cap_nodes) {
-        u->old_of = xrealloc(u->old_of, q->cap_nodes * sizeof *u->old_of);
-        u->cap_old_of = q->cap_nodes;
-    }
-    q->n_nodes = 0;
-    q->n_mv = 0;
+    if (q->cap_nodes != p->cap_nodes || q->cap_mv != p->cap_mv || q->cap_edges != p->cap_edges)
+        pool_resize(q, nr, p->cap_nodes, p->cap_mv, p->cap_edges);
+    GROW(u->old_of, u->cap_old_of, q->cap_nodes);
+    GROW(u->new_of, u->cap_new_of, p->cap_nodes);
+    for (size_t i = 0; i < p->n_nodes; i++)
+        u->new_of[i] = NIL;
+    q->n_nodes = q->n_mv = q->n_edges = 0;
 #define COPY_NODE(dst, src)                                                                        \
     do {                                                                                           \
         q->nodes[dst] = p->nodes[src];                                                             \
-        q->nodes[dst].first = q->nodes[dst].next = NIL;                                            \
+        q->nodes[dst].first = NIL;                                                                 \
         memcpy(&q->cnt[(size_t)(dst)*nr], &p->cnt[(size_t)(src)*nr], nr * sizeof *q->cnt);         \
-        memcpy(&q->pv[(size_t)(dst)*nr], &p->pv[(size_t)(src)*nr], nr * sizeof *q->pv);            \
+        memcpy(&q->lo[(size_t)(dst)*nr], &p->lo[(size_t)(src)*nr], nr);                            \
+        memcpy(&q->hi[(size_t)(dst)*nr], &p->hi[(size_t)(src)*nr], nr);                            \
         u->old_of[dst] = src;                                                                      \
+        u->new_of[src] = dst;                                                                      \
     } while (0)
     COPY_NODE(0, root);
     q->n_nodes = 1;
@@ -876,23 +1163,30 @@ static void compact(uct_t *u, uint32_t root) {
             q->n_mv += len;
         }
         uint32_t tail = NIL;
-        for (uint32_t c = on->first; c != NIL; c = p->nodes[c].next) {
-            uint32_t d = (uint32_t)q->n_nodes++;
-            COPY_NODE(d, c);
+        for (uint32_t e = on->first; e != NIL; e = p->edges[e].next) {
+            uint32_t c = p->edges[e].child;
+            if (u->new_of[c] == NIL) {
+                uint32_t d = (uint32_t)q->n_nodes++;
+                COPY_NODE(d, c);
+            }
+            uint32_t f = (uint32_t)q->n_edges++;
+            q->edges[f] = (edge_t){p->edges[e].key, u->new_of[c], NIL};
             if (tail == NIL)
-                q->nodes[i].first = d;
+                q->nodes[i].first = f;
             else
-                q->nodes[tail].next = d;
-            tail = d;
+                q->edges[tail].next = f;
+            tail = f;
         }
     }
 #undef COPY_NODE
     pool_t t = *p;
     *p = *q;
     *q = t;
+    if (u->transpose) tt_rebuild(p, p->cap_nodes);
 }
 
 void uct_advance(uct_t *u, const term_t *joint) {
+    uct_ponder_stop(u);
     if (u->helper) uct_advance(u->helper, joint);
     if (!u->have_root) return;
     uint64_t key;
@@ -917,7 +1211,7 @@ void uct_stats(const uct_t *u, uct_stats_t *out) {
     out->avg_rollout_len = out->rollouts ? (double)out->rollout_steps / out->rollouts : 0;
     out->nodes = u->have_root ? u->p.n_nodes : 0;
     out->node_capacity = u->p.cap_nodes;
-    out->memory_bytes = tree_bytes(u->nr, u->p.cap_nodes, u->p.cap_mv);
+    out->memory_bytes = tree_bytes(u->nr, u->p.cap_nodes, u->p.cap_mv, u->p.cap_edges);
     out->memory_limit = u->mem_limit;
     out->root_visits = 0;
     out->root_value = 0;
@@ -927,7 +1221,7 @@ void uct_stats(const uct_t *u, uct_stats_t *out) {
         out->root_visits = n->visits;
         out->root_proven = n->proven;
         if (n->proven)
-            out->root_value = u->p.pv[u->role];
+            out->root_value = u->p.lo[u->role];
         else if (n->visits)
             out->root_value = 100.0 * n->vsum / n->visits;
     }

@@ -6,9 +6,13 @@
  * Nodes live in a pool allocated up front and grown in big chunks (no allocation per
  * iteration in steady state), never past a memory cap (uct_set_memory_limit); uct_advance
  * keeps the subtree below the joint move played.
- * MCTS-Solver style: terminal nodes and nodes whose rollout hook fires at their own state
- * carry exact values, and a node where a single role moves (games of one or two roles) or
- * where nobody has a choice is proven from its children.
+ * Score bounds (MCTS-Solver generalised): every node has a proven lower and upper bound of
+ * each role's value; terminal nodes and nodes whose rollout hook fires at their own state
+ * are exact, a node's bounds follow from its children's (where one role moves: the best
+ * of its children's for it; else their span once every joint move has a child; mirrored
+ * in a zero-sum game of two roles), a move that cannot beat its node's lower bound is
+ * pruned, and backed-up values are clamped to each node's bounds, so that draws and other
+ * proven values propagate, not only wins and losses.
  * Random rollouts run to a terminal state (capped), asking an optional hook at each state
  * whether it can prove the value for the searching role (early termination).
  *
@@ -21,6 +25,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "mcts/playout.h"
 
 /* Called at each rollout state (never a terminal one). Returns the proven value 0..100 of
  * the searching role in s, or -1 to continue the rollout. In a two-role game the other
@@ -87,6 +92,13 @@ typedef enum { UCT_PARALLEL_ROOT, UCT_PARALLEL_TREE } uct_parallel_t;
 void uct_set_parallel(uct_t *u, uct_parallel_t mode);
 /* Parses "root" or "tree"; false when the name is neither. */
 bool uct_parallel_parse(const char *name, uct_parallel_t *out);
+/* Transpositions (default off): one node per state, found by its hash, so that what is
+ * learnt about a state reached by several move orders is shared (the tree becomes a
+ * graph; a state repeating on a path is scored by a rollout from there). Forgets the
+ * tree. */
+void uct_set_transpositions(uct_t *u, bool on);
+/* The rollout policy (mcts/playout.h; default uniform: the engine's own playout loop). */
+void uct_set_playout(uct_t *u, const playout_opts_t *o);
 /* Rollout hook (NULL: none). */
 void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx);
 /* A hook on engine states instead (NULL: none); it replaces the other kind. */
@@ -102,6 +114,18 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
 /* The joint move (one per role, in role order) was played from the root state: re-roots
  * at the matching child, keeping its subtree, or starts afresh from the successor state. */
 void uct_advance(uct_t *u, const term_t *joint);
+
+/* Thinks about s (NULL: the root uct_advance left) on a thread of its own (and the
+ * helper's, with two threads), keeping the tree, until uct_ponder_stop or any other call
+ * on u, or until max_iterations (0: no bound; a bound is for tests, with
+ * uct_ponder_wait): a player searches this way while the opponent thinks. Meanwhile the
+ * caller may use the game's term store (add terms) but not u's engine. False (no search)
+ * on the interpreter, with a hook set (they use the store) or when s is terminal. */
+bool uct_ponder(uct_t *u, const state_t *s, uint32_t max_iterations);
+/* Waits until the search uct_ponder started ends by its iteration bound. */
+void uct_ponder_wait(uct_t *u);
+/* Ends the search uct_ponder started (returns once it has stopped); nothing when none. */
+void uct_ponder_stop(uct_t *u);
 
 /* Forgets the tree. */
 void uct_clear(uct_t *u);

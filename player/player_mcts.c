@@ -70,6 +70,9 @@ typedef struct {
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2) */
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
+    bool ponder;             /* ponder=on|off: search while the others think */
+    bool tt;                 /* tt=on|off: transpositions (one node per state) */
+    playout_opts_t playout;  /* decisive=off|on|anti, mast=off|E */
 } mcts_opts_t;
 
 typedef struct {
@@ -124,6 +127,11 @@ static bool parse_lbs_opt(const char *key, const char *val, mcts_opts_t *o) {
     return false;
 }
 
+static bool parse_on_off(const char *val, bool *out) {
+    *out = !strcmp(val, "on");
+    return !strcmp(val, "on") || !strcmp(val, "off");
+}
+
 /* Parses "OPT:OPT..." into o; false (with a reason) on an unknown or bad option. */
 static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t *err) {
     memset(o, 0, sizeof *o);
@@ -134,6 +142,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->z3share = 0.25;
     o->confirm = LBS_CONFIRM_Z3;
     o->engine = engine_default_kind();
+    o->playout.mast_eps = -1;
     if (!text) return true;
     const char *p = text;
     while (*p) {
@@ -176,6 +185,18 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
                 ok = uct_parallel_parse(val, &o->parallel);
             } else if (!strcmp(buf, "engine")) {
                 ok = engine_kind_parse(val, &o->engine);
+            } else if (!strcmp(buf, "ponder")) {
+                ok = parse_on_off(val, &o->ponder);
+            } else if (!strcmp(buf, "tt")) {
+                ok = parse_on_off(val, &o->tt);
+            } else if (!strcmp(buf, "decisive")) {
+                ok = !strcmp(val, "off") || !strcmp(val, "on") || !strcmp(val, "anti");
+                o->playout.decisive = strcmp(val, "off") != 0;
+                o->playout.antidecisive = !strcmp(val, "anti");
+            } else if (!strcmp(buf, "mast")) {
+                double e = !strcmp(val, "off") ? -1 : strtod(val, &rest);
+                ok = !strcmp(val, "off") || (*val && !*rest && e >= 0 && e <= 1);
+                o->playout.mast_eps = e;
             } else {
                 ok = lbs_kind && parse_lbs_opt(buf, val, o);
             }
@@ -183,7 +204,8 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
         if (!ok) {
             sb_printf(err,
                       "bad %s option '%s' (iters=N, c=X, margin=S, mem=MB, engine=K, "
-                      "threads=1|2, parallel=root|tree%s)",
+                      "threads=1|2, parallel=root|tree, ponder=on|off, tt=on|off, "
+                      "decisive=off|on|anti, mast=off|E%s)",
                       lbs_kind ? "mcts+lbs" : "mcts", buf,
                       lbs_kind ? ", budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
                                : "");
@@ -356,6 +378,8 @@ static void ensure_uct(mcts_player_t *p, double ready) {
                 p->opts.threads);
     if (p->opts.c >= 0) uct_set_exploration(p->uct, p->opts.c);
     if (p->opts.mem_mb) uct_set_memory_limit(p->uct, (size_t)p->opts.mem_mb << 20);
+    uct_set_playout(p->uct, &p->opts.playout);
+    uct_set_transpositions(p->uct, p->opts.tt);
     if (p->lbs) { /* on bitsets with a ground engine */
         p->hook.lbs = p->lbs;
         lbs_attach(&p->hook, p->uct);
@@ -470,6 +494,8 @@ static void search_until(mcts_player_t *p, const state_t *s, double stop) {
     }
 }
 
+static void ponder(mcts_player_t *p, const state_t *s, term_t move);
+
 static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     mcts_player_t *p = (mcts_player_t *)pl;
     if (!p->game->gdl2) start_lbs(p, deadline);
@@ -490,6 +516,7 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     state_copy(&p->prev, initial);
     p->have_prev = true;
     log_stats(p, "start", now_seconds() - t0);
+    ponder(p, initial, TERM_NONE);
 }
 
 /* Re-roots the tree at s: finds a joint move from p->prev to s and advances with it. */
@@ -539,10 +566,59 @@ static void advance_to(mcts_player_t *p, const state_t *s, double until) {
     p->have_prev = false;
 }
 
+/* ponder=on: thinks on in the background from where the game is after our answer in s
+ * (the tree is kept; the next play stops it): the state our move leads to when every
+ * other role has a single move in s (a turn-taking game where we moved), else s itself
+ * (the others choose there). p->prev becomes that state. */
+static void ponder(mcts_player_t *p, const state_t *s, term_t move) {
+    if (!p->opts.ponder || !p->uct || p->opts.iters) return;
+    engine_t *e = p->engine;
+    uint32_t nr = p->game->n_roles;
+    eng_state_t *es = engine_state_new(e), *next = engine_state_new(e);
+    term_t *joint = xcalloc(nr, sizeof *joint);
+    engine_state_set(e, es, s);
+    bool forced = move != TERM_NONE;
+    for (uint32_t r = 0; r < nr && forced; r++) {
+        const term_t *m;
+        if (r == p->role)
+            joint[r] = move;
+        else if (engine_legal(e, es, r, &m) == 1)
+            joint[r] = m[0];
+        else
+            forced = false;
+    }
+    bool on;
+    if (forced) {
+        engine_next(e, es, joint, next);
+        engine_state_terms(e, next, &p->prev);
+        uct_advance(p->uct, joint);
+        on = uct_ponder(p->uct, NULL, 0);
+    } else {
+        state_copy(&p->prev, s);
+        on = uct_ponder(p->uct, s, 0);
+    }
+    p->have_prev = true;
+    free(joint);
+    engine_state_free(es);
+    engine_state_free(next);
+    if (p->verbose && on) fprintf(stderr, "mcts: pondering%s\n", forced ? " after our move" : "");
+}
+
 static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline,
                         move_sink_t *sink) {
     mcts_player_t *p = (mcts_player_t *)pl;
     term_t fallback = turn->legal[splitmix_next(&p->rng) % turn->n_legal];
+    if (p->uct) uct_ponder_stop(p->uct);
+    if (turn->exact && turn->n_states >= 1 && turn->n_legal == 1 && p->opts.ponder &&
+        !p->opts.iters) {
+        /* nothing to choose: answer at once, and think on while the others choose */
+        sink_offer(sink, turn->legal[0]);
+        double t0 = now_seconds();
+        ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
+        advance_to(p, &turn->states[0], t0 + (deadline - t0) * 0.3);
+        ponder(p, &turn->states[0], TERM_NONE);
+        return turn->legal[0];
+    }
     if (!turn->exact || turn->n_states < 1 || turn->n_legal == 1) {
         /* The true state is unknown (or there is nothing to choose): play as `random`. */
         sink_offer(sink, fallback);
@@ -607,11 +683,13 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         snprintf(what, sizeof what, "turn %u", turn->turn);
         log_stats(p, what, now_seconds() - t0);
     }
+    ponder(p, s, best);
     return best;
 }
 
 static void mcts_stop(player_t *pl) {
     mcts_player_t *p = (mcts_player_t *)pl;
+    if (p->uct) uct_ponder_stop(p->uct);
     add_match(p);
     uct_free(p->uct);
     p->uct = NULL;

@@ -50,6 +50,12 @@ static void test_kind_options(void **state) {
     assert_null(player_kind_find("mcts:c=-1"));
     assert_null(player_kind_find("mcts:depth=3"));
     assert_null(player_kind_find("mcts:iters"));
+    assert_non_null(player_kind_find("mcts:ponder=on:tt=on:decisive=anti:mast=0.1"));
+    assert_non_null(player_kind_find("mcts:decisive=on:mast=off:tt=off:ponder=off"));
+    assert_null(player_kind_find("mcts:ponder=yes"));
+    assert_null(player_kind_find("mcts:decisive=2"));
+    assert_null(player_kind_find("mcts:mast=1.5"));
+    assert_null(player_kind_find("mcts:mast=-0.1"));
     assert_null(player_kind_find("random:iters=3"));
     assert_null(player_kind_find("mctsx"));
     assert_null(player_kind_find("mct"));
@@ -124,6 +130,15 @@ static void test_tictactoe_vs_random(void **state) {
         wins += goal == 100;
     }
     assert_true(wins >= 4);
+    /* with the rollout policies and transpositions on */
+    mcts = player_kind_find("mcts:iters=1500:tt=on:decisive=anti:mast=0.1");
+    assert_non_null(mcts);
+    for (uint64_t m = 0; m < 4; m++) {
+        bool first = m % 2 == 0;
+        int goal = first ? play_match(g, mcts, rnd, 0, 200 + m, NULL)
+                         : play_match(g, rnd, mcts, 1, 200 + m, NULL);
+        assert_true(goal >= 50);
+    }
     game_free(g);
 }
 

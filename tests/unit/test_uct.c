@@ -419,6 +419,117 @@ static void smoke(const char *game) {
     unload(&f);
 }
 
+/* ---- transpositions, score bounds, rollout policies, pondering ---- */
+
+/* Tic-tac-toe is a draw: on a graph of its states (a few thousand) the score bounds prove
+ * the root worth 50 within an iteration bound, the tree without transpositions holds more
+ * nodes for the same iterations, and with transpositions and every rollout policy the
+ * win is still taken and the loss blocked. */
+static void test_transpositions_prove_draw(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "tictactoe.kif");
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, NULL);
+    uct_stats_t st[2];
+    for (int tt = 0; tt < 2; tt++) {
+        uct_t *u = uct_new(e, 0, 5);
+        uct_set_transpositions(u, tt);
+        uct_choose(u, &f.s, 0, 60000);
+        uct_stats(u, &st[tt]);
+        uct_free(u);
+    }
+    assert_true(st[1].root_proven);
+    assert_true(st[1].root_value == 50);
+    assert_true(st[1].iterations < 60000); /* the search stopped at the proof */
+    assert_true(st[1].nodes <= 5478 + 1);  /* one node per state */
+    assert_true(st[0].nodes > st[1].nodes);
+    engine_free(e);
+    unload(&f);
+}
+
+static void ttt_policies(fix_t *f, engine_t *e, uint32_t role, const char *want) {
+    playout_opts_t pols[] = {{false, false, -1},
+                             {true, false, -1},
+                             {true, true, -1},
+                             {false, false, 0.2},
+                             {true, true, 0.1}};
+    for (size_t k = 0; k < sizeof pols / sizeof *pols; k++)
+        for (int tt = 0; tt < 2; tt++) {
+            uct_t *u = uct_new(e, role, 3 + k);
+            uct_set_transpositions(u, tt);
+            uct_set_playout(u, &pols[k]);
+            assert_string_equal(str(f, uct_choose(u, &f->s, 0, 3000)), want);
+            uct_free(u);
+        }
+}
+
+static void test_policies_win_and_block(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "tictactoe.kif");
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, NULL);
+    play2(&f, "(mark 1 1)", "noop");
+    play2(&f, "noop", "(mark 3 1)");
+    play2(&f, "(mark 1 2)", "noop");
+    ttt_policies(&f, e, 1, "(mark 1 3)"); /* O blocks */
+    play2(&f, "noop", "(mark 2 2)");
+    ttt_policies(&f, e, 0, "(mark 1 3)"); /* X wins */
+    engine_free(e);
+    unload(&f);
+}
+
+/* A pondered search is the search itself, begun earlier: N iterations pondered, then N
+ * more by uct_choose on the same tree, visit for visit as 2N by uct_choose alone (the
+ * same seed); pondering from the root uct_advance left too. */
+static void test_ponder(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "connect4.kif");
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, NULL);
+    uct_stats_t st[2];
+    term_t m[2];
+    uint64_t cv[2];
+    for (int k = 0; k < 2; k++) {
+        uct_t *u = uct_new(e, 0, 11);
+        uct_set_transpositions(u, true);
+        if (k) {
+            assert_true(uct_ponder(u, &f.s, 1500));
+            uct_ponder_wait(u);
+            uct_stats(u, &st[k]);
+            assert_int_equal(st[k].iterations, 1500);
+            m[k] = uct_choose(u, &f.s, 0, 1500);
+        } else {
+            m[k] = uct_choose(u, &f.s, 0, 3000);
+        }
+        uct_stats(u, &st[k]);
+        cv[k] = child_visits(&f, u);
+        uct_free(u);
+    }
+    assert_int_equal(m[0], m[1]);
+    assert_int_equal(st[0].iterations, 3000);
+    assert_int_equal(st[1].iterations, 3000);
+    assert_int_equal(st[0].root_visits, st[1].root_visits);
+    assert_int_equal(st[0].nodes, st[1].nodes);
+    assert_int_equal(cv[0], cv[1]);
+    /* after a move: the kept subtree grows by what is pondered */
+    uct_t *u = uct_new(e, 0, 11);
+    term_t mv = uct_choose(u, &f.s, 0, 2000);
+    const term_t *o;
+    assert_int_equal(terms_legal(f.r, &f.s, 1, &o), 1);
+    term_t joint[2] = {mv, o[0]};
+    uct_advance(u, joint);
+    uct_stats(u, &st[0]);
+    assert_true(uct_ponder(u, NULL, 500));
+    uct_ponder_wait(u);
+    uct_stats(u, &st[1]);
+    assert_int_equal(st[1].root_visits, st[0].root_visits + 500);
+    uct_ponder(u, NULL, 0); /* unbounded: stopped by the next call */
+    uct_ponder_stop(u);
+    uct_free(u);
+    engine_free(e);
+    unload(&f);
+}
+
 static void test_three_player(void **state) {
     (void)state;
     smoke("three_player.kif");
@@ -441,6 +552,9 @@ int main(void) {
         cmocka_unit_test(test_deterministic_engine),
         cmocka_unit_test(test_tree_parallel),
         cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_transpositions_prove_draw),
+        cmocka_unit_test(test_policies_win_and_block),
+        cmocka_unit_test(test_ponder),
         cmocka_unit_test(test_three_player),
         cmocka_unit_test(test_simultaneous),
     };
