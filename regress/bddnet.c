@@ -85,6 +85,7 @@ struct bddnet {
     coalition_t masks[MAX_MASKS];
     uint32_t n_masks;
     double seconds;
+    bool goals_gone; /* bddnet_forget_goals */
 };
 
 void bddnet_default_opts(bddnet_opts_t *o) {
@@ -1143,6 +1144,7 @@ uint32_t bddnet_target(bddnet_t *bn, uint32_t role, int v, bool above) {
     for (uint32_t t = 0; t < bn->n_targets; t++)
         if (bn->targets[t].role == role && bn->targets[t].v == v && bn->targets[t].above == above)
             return t;
+    if (bn->goals_gone) die("bddnet_target: a new target after bddnet_forget_goals");
     uint32_t t = bn->n_targets++;
     bn->targets = xrealloc(bn->targets, bn->n_targets * sizeof *bn->targets);
     bn->targets[t] = (target_t){.role = role, .v = v, .above = above};
@@ -1152,6 +1154,17 @@ uint32_t bddnet_target(bddnet_t *bn, uint32_t role, int v, bool above) {
         jm->target[t] = joint_target(bn, jm, &bn->targets[t]);
     }
     return t;
+}
+
+void bddnet_forget_goals(bddnet_t *bn) {
+    for (uint32_t j = 0; j < bn->n_joints; j++) {
+        joint_t *jm = &bn->joints[j];
+        for (uint32_t r = 0; jm->goal && r < bn->n_roles; r++)
+            deref_all(bn->d, jm->goal[r], jm->goal[r] ? bn->net->n_goals[r] : 0);
+        free(jm->goal);
+        jm->goal = NULL;
+    }
+    bn->goals_gone = true;
 }
 
 bool bddnet_same_target(const bddnet_t *bn, uint32_t a, uint32_t b) {

@@ -92,6 +92,9 @@ bddnet_image_t bddnet_image(const bddnet_t *bn);
  * made once per joint move; its number. */
 #define BDDNET_NO_TARGET UINT32_MAX
 uint32_t bddnet_target(bddnet_t *bn, uint32_t role, int v, bool above);
+/* Frees the successors' goal diagrams once every target is made (in connect four most of
+ * the network's nodes); a later bddnet_target is a bug (dies). */
+void bddnet_forget_goals(bddnet_t *bn);
 /* Do two targets hold after the same joint moves in the same states? */
 bool bddnet_same_target(const bddnet_t *bn, uint32_t a, uint32_t b);
 /* The role's distinct numeric goal values, ascending (owned by bn). */

@@ -123,6 +123,7 @@ bddsearch_t *bddsearch_new(engine_t *e, uint32_t role, const term_t *noop, const
     }
     ddflat_init(&bs->flat);
     make_seqs(bs);
+    bddnet_forget_goals(bs->bn);
     bs->reorder_at = 2 * dd_live_nodes(bddnet_dd(bs->bn));
     return bs;
 }
