@@ -25,22 +25,6 @@ static const char *const alphabeta_help =
     "                 --options for a game too large to solve)\n"
     "  --options OPTS the search's options, as the ab player's: " AB_OPTS_HELP "\n" ENGINE_HELP;
 
-typedef struct {
-    eng_state_t *at;
-    uint32_t plies;
-    bool found;
-} walk_ctx_t;
-
-static engine_walk_next_t take_position(void *ctx, engine_t *e, const eng_state_t *s,
-                                        uint32_t ply) {
-    (void)e;
-    walk_ctx_t *w = ctx;
-    if (ply < w->plies) return ENGINE_WALK_ON;
-    engine_state_copy(w->at, s);
-    w->found = true;
-    return ENGINE_WALK_STOP;
-}
-
 static int role_index(game_t *g, const char *name) {
     if (!name) return 0;
     for (uint32_t i = 0; i < g->n_roles; i++)
@@ -52,12 +36,10 @@ static int search_position(game_t *g, engine_kind_t kind, unsigned long long pli
                            unsigned long long seed, uint32_t role, double seconds,
                            const ab_opts_t *o, const char *path) {
     engine_t *e = engine_new(g, kind, stderr);
-    walk_ctx_t w = {engine_state_new(e), (uint32_t)plies, false};
+    eng_state_t *at = engine_state_new(e);
     splitmix_t rng = {seed};
-    engine_walk_t walk = {.matches = 1, .max_plies = w.plies + 1, .canonical = true};
-    engine_walk(e, &rng, &walk, take_position, &w);
     int rc = 0;
-    if (!w.found) {
+    if (!engine_walk_to(e, &rng, (uint32_t)plies, true, at)) {
         fprintf(stderr, "ggp alphabeta: %s: the match with seed %llu ends before ply %llu\n", path,
                 seed, plies);
         rc = 1;
@@ -65,7 +47,7 @@ static int search_position(game_t *g, engine_kind_t kind, unsigned long long pli
         ab_t *a = ab_new(e, role, o, seed);
         ab_result_t r;
         double t0 = now_seconds();
-        ab_search(a, w.at, seconds > 0 ? t0 + seconds : 0, NULL, NULL, &r);
+        ab_search(a, at, seconds > 0 ? t0 + seconds : 0, NULL, NULL, &r);
         double secs = now_seconds() - t0;
         strbuf_t mv;
         sb_init(&mv);
@@ -80,7 +62,7 @@ static int search_position(game_t *g, engine_kind_t kind, unsigned long long pli
         sb_fini(&mv);
         ab_free(a);
     }
-    engine_state_free(w.at);
+    engine_state_free(at);
     engine_free(e);
     return rc;
 }

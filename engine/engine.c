@@ -334,3 +334,25 @@ engine_walked_t engine_walk(engine_t *e, splitmix_t *rng, const engine_walk_t *w
     free(sorted);
     return out;
 }
+
+typedef struct {
+    uint32_t ply;
+    eng_state_t *out;
+    bool found;
+} walk_to_t;
+
+static engine_walk_next_t take_at_ply(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
+    (void)e;
+    walk_to_t *x = ctx;
+    if (ply < x->ply) return ENGINE_WALK_ON;
+    engine_state_copy(x->out, s);
+    x->found = true;
+    return ENGINE_WALK_STOP;
+}
+
+bool engine_walk_to(engine_t *e, splitmix_t *rng, uint32_t ply, bool canonical, eng_state_t *out) {
+    walk_to_t x = {.ply = ply, .out = out};
+    engine_walk_t w = {.matches = 1, .max_plies = ply + 1, .canonical = canonical};
+    engine_walk(e, rng, &w, take_at_ply, &x);
+    return x.found;
+}

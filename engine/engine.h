@@ -139,6 +139,9 @@ typedef struct {
  * visitor), the matches are played, the visitor stops or the deadline passes. */
 engine_walked_t engine_walk(engine_t *e, splitmix_t *rng, const engine_walk_t *w,
                             engine_visit_t visit, void *ctx);
+/* The state at ply `ply` of one such match (drawn canonically or not) into out; false when
+ * the match ends before it. */
+bool engine_walk_to(engine_t *e, splitmix_t *rng, uint32_t ply, bool canonical, eng_state_t *out);
 
 /* One uniformly random playout from s (which becomes the final state), at most max_steps
  * joint moves; goals (one per role, -1 when undefined) of the final state into goals.

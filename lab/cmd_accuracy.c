@@ -517,28 +517,15 @@ static int run_whole(acc_t *a) {
     return 0;
 }
 
-typedef struct {
-    uint32_t ply;
-    state_t *out;
-    bool found;
-} at_ply_t;
-
-static engine_walk_next_t take_at_ply(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
-    at_ply_t *x = ctx;
-    if (ply < x->ply) return ENGINE_WALK_ON;
-    engine_state_terms(e, s, x->out);
-    x->found = true;
-    return ENGINE_WALK_STOP;
-}
-
 /* A random match from the initial state; true with the state at ply P in out when the
  * match is still running there. Moves are drawn from the canonical order (as the solver
  * sorts them), so that every engine plays the same matches. */
 static bool random_position(acc_t *a, state_t *out) {
-    at_ply_t x = {.ply = a->o.ply, .out = out};
-    engine_walk_t w = {.matches = 1, .max_plies = a->o.ply + 1, .canonical = true};
-    engine_walk(a->e, &a->rng, &w, take_at_ply, &x);
-    return x.found;
+    eng_state_t *at = engine_state_new(a->e);
+    bool found = engine_walk_to(a->e, &a->rng, a->o.ply, true, at);
+    if (found) engine_state_terms(a->e, at, out);
+    engine_state_free(at);
+    return found;
 }
 
 /* random:N: positions from random play, each solved from itself. */

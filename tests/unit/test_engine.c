@@ -524,6 +524,18 @@ static void test_walk(void **state) {
     assert_true(r.timed_out);
     assert_int_equal(r.matches, 0);
     assert_int_equal(none.n, 0);
+    /* the state at a ply of one match: the walk's, drawn the same; none past the end */
+    eng_state_t *at = engine_state_new(e);
+    state_t terms;
+    state_init(&terms);
+    rng = (splitmix_t){42};
+    assert_true(engine_walk_to(e, &rng, 3, true, at));
+    engine_state_terms(e, at, &terms);
+    assert_true(state_equal(&terms, &log[0].seen[3]));
+    rng = (splitmix_t){42};
+    assert_false(engine_walk_to(e, &rng, 10, true, at)); /* tic-tac-toe ends by ply 9 */
+    state_fini(&terms);
+    engine_state_free(at);
     engine_free(e);
     log_fini(&short_log);
     log_fini(&log[0]);
