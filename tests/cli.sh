@@ -247,7 +247,9 @@ run 0 "$GGP" alphabeta "$GAMES/connect4.kif" --plies 6 --seed 2 --options depth=
 run 2 "$GGP" alphabeta "$TTT" --options tt=maybe && expect err "bad option 'tt=maybe'" "alphabeta: bad option"
 run 2 "$GGP" alphabeta "$TTT" --role nobody && expect err "no role 'nobody'" "alphabeta: bad role"
 run 1 "$GGP" alphabeta "$TTT" --plies 20 && expect err "ends before ply 20" "alphabeta: past the end"
-if run 0 "$GGP" match "$TTT" --players ab,ab:tt=off:pvs=off --startclock 1 --playclock 0.2 --seed 1; then
+# a 5 s clock: tic-tac-toe is solved in milliseconds, answered once proven; a loaded
+# machine must not cut the search short of the proof
+if run 0 "$GGP" match "$TTT" --players ab,ab:tt=off:pvs=off --startclock 1 --playclock 5 --seed 1; then
     expect out "^player=ab matches=1 mean_goal=50.00 .* timeouts=0 illegal=0" "match: ab draws tic-tac-toe"
 fi
 run 2 "$GGP" match "$TTT" --players ab:depth=x,random && expect err "depth=x" "match: a bad ab option"

@@ -20,7 +20,7 @@ if [ $# -lt 2 ]; then
 fi
 GGP=$1 REJ=$2
 CORPUS=${GGP_CORPUS:-${3:-}}
-LIMIT=${GGP_CHECK_TIMEOUT:-60}
+LIMIT=${GGP_CHECK_TIMEOUT:-600}
 
 if [ -z "$CORPUS" ] || [ ! -d "$CORPUS" ]; then
     if [ "${CI:-}" = true ]; then

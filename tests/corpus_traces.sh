@@ -11,7 +11,7 @@
 #
 # Environment:
 #   GGP_CORPUS          corpus directory (overrides the argument)
-#   GGP_CORPUS_TIMEOUT  seconds per game, all three runs together (default 120)
+#   GGP_CORPUS_TIMEOUT  seconds per game, all three runs together: a hang guard (default 900)
 #   GGP_CORPUS_JOBS     games run at once (default 2)
 #   GGP_CORPUS_SUBSET   a file of game names (one per line, '#' comments): only those run
 #   GGP_CORPUS_VERBOSE  1: also print a line for every game that passes
@@ -107,7 +107,7 @@ if [ $# -lt 1 ]; then
 fi
 GGP=$(realpath "$1")
 CORPUS=${GGP_CORPUS:-${2:-}}
-LIMIT=${GGP_CORPUS_TIMEOUT:-120}
+LIMIT=${GGP_CORPUS_TIMEOUT:-900}
 JOBS=${GGP_CORPUS_JOBS:-2}
 
 if [ -z "$CORPUS" ] || [ ! -d "$CORPUS" ]; then

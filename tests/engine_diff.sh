@@ -10,7 +10,7 @@
 #
 # Environment:
 #   GGP_DIFF_MATCHES  random matches per game (default 20)
-#   GGP_DIFF_TIMEOUT  seconds per game (default 120)
+#   GGP_DIFF_TIMEOUT  seconds per game, a hang guard (default 900)
 #   GGP_DIFF_JOBS     games at once (default 2)
 #   GGP_DIFF_SUBSET   a file of game names (one per line, '#' comments): only those run
 # Prints one line per failing game, then a summary; exits 0 when no game fails, 77 (CTest's
@@ -24,7 +24,7 @@ if [ "${1:-}" = "--one" ]; then
         echo "REJECTED $(basename "$GAME")"
         exit 0
     fi
-    out=$(timeout -k 5 "${GGP_DIFF_TIMEOUT:-120}" "$GGP" ground "$GAME" \
+    out=$(timeout -k 5 "${GGP_DIFF_TIMEOUT:-900}" "$GGP" ground "$GAME" \
         --check "${GGP_DIFF_MATCHES:-20}" --engine "$ENGINE" 2>&1)
     rc=$?
     base=$(basename "$GAME")

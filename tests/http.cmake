@@ -9,6 +9,6 @@ if(TARGET server)
     add_test(NAME ${t}
              COMMAND bash ${PROJECT_SOURCE_DIR}/tests/integration/${t}.sh $<TARGET_FILE:ggp>
                      ${PROJECT_SOURCE_DIR})
-    set_tests_properties(${t} PROPERTIES LABELS http TIMEOUT 300 SKIP_RETURN_CODE 77)
+    set_tests_properties(${t} PROPERTIES LABELS http TIMEOUT 1800 SKIP_RETURN_CODE 77)
   endforeach()
 endif()
