@@ -1058,6 +1058,10 @@ typedef struct {
     uint32_t *rd_start, *rd;         /* per position: the positions that read it */
     uint32_t *fr_start, *fr;         /* per fluent: the positions that read it */
     uint32_t *huge_part;             /* per position: its first function (huge nodes) */
+    /* copies: a node whose one rule is one literal of a node of another position is
+     * written by that position's case when it changes (no event of its own but when
+     * every position is evaluated): per position the literal, GNET_NONE: none */
+    uint32_t *copy;
 } events_t;
 
 static int cmp_pair(const void *a, const void *b) {
@@ -1067,7 +1071,7 @@ static int cmp_pair(const void *a, const void *b) {
 
 /* Pairs (from, to) sorted and unique as lists per from (n lists): start[n + 1], list. */
 static void make_lists(uint32_t *pairs, size_t np, uint32_t n, uint32_t **start, uint32_t **list) {
-    qsort(pairs, np, 2 * sizeof *pairs, cmp_pair);
+    if (np) qsort(pairs, np, 2 * sizeof *pairs, cmp_pair);
     *start = xcalloc(n + 2, sizeof **start);
     *list = xmalloc((np + 1) * sizeof **list);
     size_t k = 0;
@@ -1112,6 +1116,15 @@ static void events_init(events_t *ev, const gnet_t *net) {
                 }
             }
     }
+    ev->copy = xmalloc((n + 1) * sizeof *ev->copy);
+    for (uint32_t p = 0; p < n; p++) {
+        const gblock_t *bl = &net->blocks[ev->block[p]];
+        uint32_t i = bl->first, r = net->rule_start[i], x = net->lits[net->lit_start[r]];
+        bool one = !bl->cyclic && bl->n == 1 && net->rule_start[i + 1] == r + 1 &&
+                   net->lit_start[r + 1] == net->lit_start[r] + 1;
+        ev->copy[p] =
+            one && ev->pos_of[x >> 1] != GNET_NONE && ev->pos_of[x >> 1] != p ? x : GNET_NONE;
+    }
     make_lists(pairs, np, n, &ev->rd_start, &ev->rd);
     make_lists(fpairs, nf, net->n_fluents, &ev->fr_start, &ev->fr);
     free(pairs), free(fpairs);
@@ -1120,7 +1133,7 @@ static void events_init(events_t *ev, const gnet_t *net) {
 
 static void events_fini(events_t *ev) {
     free(ev->block), free(ev->pos_of), free(ev->rd_start), free(ev->rd), free(ev->fr_start);
-    free(ev->fr), free(ev->huge_part);
+    free(ev->fr), free(ev->huge_part), free(ev->copy);
 }
 
 /* D[...] |= the bits of positions list[0..n) (sorted), a word at a time. */
@@ -1130,6 +1143,23 @@ static void emit_marks(strbuf_t *c, const uint32_t *list, uint32_t n) {
         for (e = j; e < n && list[e] / 64 == list[j] / 64; e++)
             mask |= 1ull << (list[e] & 63);
         sb_printf(c, "D[%u]|=0x%llxull;", list[j] / 64, (unsigned long long)mask);
+    }
+}
+
+/* What a change of position p does: its copies written (and theirs), the other readers
+ * of them all added to marks (*n of them). */
+static void emit_copies(strbuf_t *c, const gnet_t *net, const events_t *ev, uint32_t p,
+                        uint32_t **marks, uint32_t *n, size_t *cap) {
+    for (uint32_t k = ev->rd_start[p]; k < ev->rd_start[p + 1]; k++) {
+        uint32_t r = ev->rd[k], x = ev->copy[r];
+        if (x == GNET_NONE || ev->pos_of[x >> 1] != p) {
+            GROW(*marks, *cap, *n + 1);
+            (*marks)[(*n)++] = r;
+            continue;
+        }
+        sb_printf(c, "v[%u]=%sv[%u];", net->order[net->blocks[ev->block[r]].first],
+                  x & 1 ? "!" : "", x >> 1);
+        emit_copies(c, net, ev, r, marks, n, cap);
     }
 }
 
@@ -1155,7 +1185,15 @@ static void emit_event_case(cg_t *cg, const events_t *ev, uint32_t p, const phas
     for (uint32_t j = 0; j < bl->n; j++)
         sb_printf(c, "%s(o_[%u]!=v[%u])", j ? "|" : "", j, net->order[bl->first + j]);
     sb_puts(c, "){");
-    emit_marks(c, ev->rd + ev->rd_start[p], ev->rd_start[p + 1] - ev->rd_start[p]);
+    uint32_t *marks = NULL, n = 0;
+    size_t cap = 0;
+    emit_copies(c, net, ev, p, &marks, &n, &cap);
+    if (n) qsort(marks, n, sizeof *marks, cmp_u32);
+    uint32_t u = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (!u || marks[k] != marks[u - 1]) marks[u++] = marks[k];
+    emit_marks(c, marks, u);
+    free(marks);
     sb_puts(c, "}}break;\n");
 }
 
