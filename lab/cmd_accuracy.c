@@ -46,8 +46,8 @@
 static const char *const accuracy_help =
     "usage: ggp accuracy GAME [--role R] [--positions all|sample:N|random:N] [--ply P]\n"
     "                   [--rollouts LIST] [--mcts-iters LIST] [--mcts-positions N]\n"
-    "                   [--budget SEC] [--seed S] [--max-states N] [--cost-seconds SEC]\n"
-    "                   [--engine E]\n\n"
+    "                   [--budget SEC] [--steps I] [--seed S] [--max-states N]\n"
+    "                   [--cost-seconds SEC] [--engine E]\n\n"
     "The rollout-accuracy experiment: do rollouts that stop early when a state satisfies\n"
     "some backward-search formula alpha_i (value 100) or beta_i (value 0) estimate positions\n"
     "better? Runs the backward search for role R (Z3 confirmation on), solves the positions\n"
@@ -81,7 +81,9 @@ static const char *const accuracy_help =
     "  --rollouts LIST    rollout counts, comma-separated (default 1,3,10,...,3000,10000)\n"
     "  --mcts-iters LIST  UCT iterations (default 100,300,1000; 0: no MCTS rows)\n"
     "  --mcts-positions N positions per MCTS set (default 300)\n"
-    "  --budget SEC       backward-search time (default 10)\n"
+    "  --budget SEC       backward-search time (default 10; 0: no clock, with --steps)\n"
+    "  --steps I          backward search stops after alpha_I and beta_I (default: the budget\n"
+    "                     alone); with --budget 0 the formulas do not depend on the machine\n"
     "  --seed S           random seed (default 1)\n"
     "  --max-states N     solver limit per solve (default 2000000)\n"
     "  --cost-seconds SEC time per cost row (default 3; 0: no cost rows)\n"
@@ -101,6 +103,7 @@ typedef struct {
     uint32_t iters[MAX_LIST], n_iters;
     uint32_t mcts_positions;
     double budget, cost_seconds;
+    uint32_t steps; /* largest alpha/beta index (0: the budget alone) */
     uint64_t seed;
     uint32_t max_states;
     engine_kind_t engine;
@@ -164,7 +167,10 @@ static int parse_option(int argc, char **argv, int *i, acc_opts_t *o) {
         o->mcts_positions = (uint32_t)x;
     } else if (opt_value(argc, argv, i, "--budget", &v))
         return opt_double("--budget", v, &o->budget) ? 0 : 2;
-    else if (opt_value(argc, argv, i, "--cost-seconds", &v))
+    else if (opt_value(argc, argv, i, "--steps", &v)) {
+        if (!opt_uint("--steps", v, &x) || x > 1000) return 2;
+        o->steps = (uint32_t)x;
+    } else if (opt_value(argc, argv, i, "--cost-seconds", &v))
         return opt_double("--cost-seconds", v, &o->cost_seconds) ? 0 : 2;
     else if (opt_value(argc, argv, i, "--seed", &v)) {
         if (!opt_uint("--seed", v, &x)) return 2;
@@ -678,7 +684,8 @@ static bool start_lbs(acc_t *a) {
     lo.budget = a->o.budget;
     lo.confirm = LBS_CONFIRM_Z3;
     char err[300];
-    a->lbs = lbs_new(a->e, a->role, &lo, err, sizeof err);
+    a->lbs = a->o.steps ? lbs_new_steps(a->e, a->role, &lo, a->o.steps, err, sizeof err)
+                        : lbs_new(a->e, a->role, &lo, err, sizeof err);
     if (!a->lbs) {
         fprintf(stderr, "ggp accuracy: %s: %s\n", a->o.path, err);
         return false;

@@ -23,7 +23,7 @@ bad() {
 }
 
 "$GGP" accuracy "$GAMES/tictactoe.kif" --positions all --rollouts 1,1000 --mcts-iters 10,100 \
-    --mcts-positions 10 --budget 3 --cost-seconds 0.2 --seed 7 >"$out"
+    --mcts-positions 10 --budget 0 --steps 4 --cost-seconds 0.2 --seed 7 >"$out"
 rc=$?
 [ "$rc" -eq 0 ] || bad "ggp accuracy exited $rc"
 
@@ -71,7 +71,7 @@ strip_times() { sed -E 's/ (regress_seconds|solve_seconds|check_seconds|z3_secon
 for positions in sample:150 random:4; do
     for engine in interp ground; do
         "$GGP" accuracy "$GAMES/tictactoe.kif" --positions "$positions" --ply 3 --rollouts 1,10 \
-            --mcts-iters 0 --budget 3 --cost-seconds 0 --seed 5 --engine "$engine" 2>/dev/null |
+            --mcts-iters 0 --budget 0 --steps 4 --cost-seconds 0 --seed 5 --engine "$engine" 2>/dev/null |
             strip_times >"$out.$engine"
     done
     modes="plain"
