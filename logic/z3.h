@@ -17,10 +17,10 @@
  * Deadlines are arguments of the queries that search (z3_check), never a setting. A check
  * runs in rounds of conflicts (Z3's `max_conflicts`): the first at most 2,000, each next
  * half the time left at the rate of conflicts the solver has shown; past the deadline it
- * answers unknown. Z3's `timeout` and Z3_interrupt are not used: a check they canceled
- * left Z3 4.8.12 answering wrongly afterwards (models with every open variable false,
- * then checks accepting them; docs/killer.md), while a check that runs out of conflicts
- * leaves the solver sound and keeps what it learned. A single round, building a model and
+ * answers unknown (called past it, at once: no round starts). Z3's `timeout` and Z3_interrupt are
+ * not used: a check they canceled left Z3 4.8.12 answering wrongly afterwards (models with every
+ * open variable false, then checks accepting them; docs/killer.md), while a check that runs out of
+ * conflicts leaves the solver sound and keeps what it learned. A single round, building a model and
  * internalising new assertions are not interruptible.
  *
  * Errors: a Z3 error never ends the process and is never read as an answer. The context

@@ -300,7 +300,7 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
         free(legal);
         n = predicted_legal(a, &legal);
     }
-    if (!n) {
+    if (!n && !a->player->own_belief) {
         free(legal);
         n = belief_legal(&a->belief, &legal, t0 + (deadline - t0) * 0.5);
         note_forced(a);

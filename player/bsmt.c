@@ -195,57 +195,83 @@ static void prepare(bsmt_t *b) {
     }
 }
 
-uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves) {
-    *moves = NULL;
+/* The node of the legal atom of our move atom id at the current step; PN_FALSE when the
+ * move has none. */
+static pn_t legal_node(bsmt_t *b, uint32_t id) {
+    uint32_t legal = bnet_legal_of(b->net, id);
+    return legal == BNET_NONE ? PN_FALSE : expr(b, &b->cur, legal);
+}
+
+uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves, bool *complete) {
     const uint32_t *ids;
     uint32_t nm = bnet_moves(b->net, b->role, &ids), n = 0;
     term_t *out = xmalloc((nm + 1) * sizeof *out);
+    *complete = true;
     for (uint32_t i = 0; i < nm; i++) {
-        uint32_t legal = bnet_legal_of(b->net, ids[i]);
-        int v = 0;
-        if (legal != BNET_NONE) {
-            expr(b, &b->cur, legal);
-            v = known(&b->cur, legal);
-        }
-        if (v < 0) {
-            free(out);
-            return UINT32_MAX;
-        }
-        if (v == 1) out[n++] = term_arg(b->g->ts, bnet_atom(b->net, ids[i]), 1);
+        pn_t a = legal_node(b, ids[i]);
+        *complete &= a == PN_TRUE || a == PN_FALSE;
+        if (a == PN_TRUE) out[n++] = bnet_move_term(b->net, ids[i]);
     }
     *moves = out;
     return n;
 }
 
-uint32_t bsmt_entailed_legal(bsmt_t *b, uint32_t max_open, double deadline, term_t **moves) {
-    *moves = NULL;
+int bsmt_move_legal(bsmt_t *b, term_t move, double deadline) {
+    term_t args[2] = {b->g->roles[b->role], move};
+    uint32_t d = bnet_find(b->net, term_find(b->g->ts, SYM_DOES, args, 2));
+    if (d == BNET_NONE) return 0;
+    pn_t a = legal_node(b, d);
+    if (a == PN_TRUE || a == PN_FALSE) return a == PN_TRUE;
+    if (b->broken || check(b, 0, NULL, deadline) != 1) return -1;
+    pn_t neg = pn_not(b->c, a);
+    int r = check(b, 1, &neg, deadline);
+    return r < 0 ? -1 : r == 0;
+}
+
+uint32_t bsmt_open_legal(bsmt_t *b) {
     const uint32_t *ids;
-    uint32_t nm = bnet_moves(b->net, b->role, &ids), n = 0, open = 0;
+    uint32_t nm = bnet_moves(b->net, b->role, &ids), open = 0;
     for (uint32_t i = 0; i < nm; i++) {
-        uint32_t legal = bnet_legal_of(b->net, ids[i]);
-        if (legal == BNET_NONE) continue;
-        expr(b, &b->cur, legal);
-        open += known(&b->cur, legal) < 0;
+        pn_t a = legal_node(b, ids[i]);
+        open += a != PN_TRUE && a != PN_FALSE;
     }
-    if (open > max_open || b->broken || check(b, 0, NULL, deadline) != 1) return UINT32_MAX;
+    return open;
+}
+
+/* Whether move is among prefer[0..np). */
+static bool preferred(const term_t *prefer, uint32_t np, term_t move) {
+    for (uint32_t i = 0; i < np; i++)
+        if (prefer[i] == move) return true;
+    return false;
+}
+
+uint32_t bsmt_proved_legal(bsmt_t *b, const term_t *prefer, uint32_t np, double deadline,
+                           term_t **moves, bool *complete) {
+    const uint32_t *ids;
+    uint32_t nm = bnet_moves(b->net, b->role, &ids), n = 0, decided = 0;
     term_t *out = xmalloc((nm + 1) * sizeof *out);
-    for (uint32_t i = 0; i < nm; i++) {
-        uint32_t legal = bnet_legal_of(b->net, ids[i]);
-        if (legal == BNET_NONE) continue;
-        pn_t a = expr(b, &b->cur, legal);
-        int v = known(&b->cur, legal);
-        if (v < 0) { /* legal in every consistent world: its negation unsatisfiable */
-            pn_t neg = pn_not(b->c, a);
-            int r = check(b, 1, &neg, deadline);
-            if (r < 0) {
-                free(out);
-                return UINT32_MAX;
-            }
-            v = r == 0;
-        }
-        if (v == 1) out[n++] = term_arg(b->g->ts, bnet_atom(b->net, ids[i]), 1);
-    }
     *moves = out;
+    *complete = false;
+    for (uint32_t i = 0; i < nm; i++) { /* the known ones need no check */
+        pn_t a = legal_node(b, ids[i]);
+        decided += a == PN_TRUE || a == PN_FALSE;
+        if (a == PN_TRUE) out[n++] = bnet_move_term(b->net, ids[i]);
+    }
+    /* an inconsistent history would prove every move: the checks need a consistent one */
+    if (decided < nm && (b->broken || check(b, 0, NULL, deadline) != 1)) return n;
+    /* the preferred open moves first, then the others */
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < nm; i++) {
+            pn_t a = legal_node(b, ids[i]);
+            term_t m = bnet_move_term(b->net, ids[i]);
+            if (a == PN_TRUE || a == PN_FALSE || preferred(prefer, np, m) != (pass == 0)) continue;
+            pn_t neg = pn_not(b->c, a); /* legal in every consistent world: refuted */
+            int r = check(b, 1, &neg, deadline);
+            if (r < 0) continue; /* out of time: the moves proved so far */
+            decided++;
+            if (r == 0) out[n++] = m;
+        }
+    *complete = decided == nm;
     return n;
 }
 

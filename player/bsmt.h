@@ -44,18 +44,30 @@ bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n);
  * be wrong at once (the right one would have ended the game). */
 void bsmt_live(bsmt_t *b);
 
-/* Our legal moves at the current step when they follow from the fluents every step
- * makes known (on the killer game: not our turn, only noop), without a solver call:
- * their count, the moves into *moves (caller frees); UINT32_MAX when they depend on
- * what is unknown (*moves NULL). */
-uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves);
+/* Our moves the fluents every step makes known make legal at the current step (on the
+ * killer game: during the deal, noop), without a solver call: their count, the moves into
+ * *moves (caller frees). *complete: every move's legality is known so (the count is then
+ * all of our legal moves). Legal in every state the game can reach: sound whatever Z3
+ * says. */
+uint32_t bsmt_known_legal(bsmt_t *b, term_t **moves, bool *complete);
 
-/* Our moves legal in every consistent state (a role that knows its legal moves: all of
- * them), by one check per move the known fluents leave open (no model: reading one cost
- * up to seconds late in the full killer game): their count, the moves into *moves
- * (caller frees); UINT32_MAX when more than max_open moves are open, the history is
- * inconsistent or a check gave up. */
-uint32_t bsmt_entailed_legal(bsmt_t *b, uint32_t max_open, double deadline, term_t **moves);
+/* 1 when our move is legal in every consistent state (known, or its illegality refuted
+ * by one check), 0 when not, -1 unknown (out of time, or the history not found
+ * consistent). */
+int bsmt_move_legal(bsmt_t *b, term_t move, double deadline);
+
+/* How many of our moves the known fluents leave open at the current step. */
+uint32_t bsmt_open_legal(bsmt_t *b);
+
+/* Our moves legal in every consistent state: those bsmt_known_legal gives, and each move
+ * the known fluents leave open whose illegality Z3 refutes (one check each, no model:
+ * reading one cost up to seconds late in the full killer game), the moves of prefer[0..np)
+ * first (those the caller expects legal), until the deadline. Their count, the moves into
+ * *moves (caller frees); *complete when every move was decided (the count is then all of
+ * our legal moves). Only the known ones when the history is not found consistent in time
+ * (an inconsistent one would prove every move). */
+uint32_t bsmt_proved_legal(bsmt_t *b, const term_t *prefer, uint32_t np, double deadline,
+                           term_t **moves, bool *complete);
 
 /* 1 consistent, 0 not, -1 the solver gave up. */
 int bsmt_consistent(bsmt_t *b, double deadline);

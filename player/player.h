@@ -82,8 +82,10 @@ struct player_kind {
      * valid (else, with a reason in err). NULL: the kind takes none. */
     bool (*check_options)(const char *opts, strbuf_t *err);
     /* Optional: our legal moves as the player knows them this turn (turn->history is
-     * set; turn->legal is not), sorted by term id, into *moves (caller frees); 0 when it
-     * cannot tell by the deadline. Used when the player set own_belief. */
+     * set; turn->legal is not), sorted by term id, into *moves (caller frees): all of
+     * them, or those it proved legal by the deadline (then fewer); 0 when it proved none.
+     * Used when the player set own_belief (the agent then sends no move rather than one
+     * it did not prove legal). */
     uint32_t (*legal)(player_t *p, const player_turn_t *turn, double deadline, term_t **moves);
     /* Optional: adds the search counters of the player's finished matches to *sum. */
     void (*search)(const player_t *p, player_search_t *sum);

@@ -85,6 +85,8 @@ typedef struct {
     const belief_obs_t *history; /* the agent's history, as of the last feed */
     splitmix_t rng;
     uint64_t proved, gambles_avoided, turns, particles;
+    /* how our legal moves were found: known fluents, a world, checks, some checks only */
+    uint64_t legal_known, legal_world, legal_proved, legal_partial;
     deduce_opts_t opts;
     state_t world;       /* a consistent state of the current step, from Z3 */
     uint32_t world_step; /* the bsmt step it belongs to + 1; 0: none */
@@ -98,6 +100,10 @@ typedef struct {
     uint64_t traj_gen, mirror_gen;
     uint32_t mirror_fed;
     bsmt_t *mirror[64];
+    /* our legal moves in a guess at the state when the world died (near_guess) */
+    term_t *near;
+    size_t cap_near;
+    uint32_t n_near;
     /* the engine's scratch states (a term state loaded, its successor) and joint move */
     eng_state_t *es[2];
     term_t *joint;
@@ -452,8 +458,9 @@ static bool sees_as_told(deduce_player_t *p, const eng_state_t *s, const term_t 
     return !memcmp(buf, obs->percepts, n * sizeof *buf);
 }
 
-/* One step of the particle: false when no joint move explains obs. */
-static bool particle_step(deduce_player_t *p, const belief_obs_t *obs) {
+/* One step of the particle: false when no joint move explains obs. Relaxed (for a guess,
+ * not a world): our percepts are not compared, the first joint move tried is taken. */
+static bool particle_step(deduce_player_t *p, const belief_obs_t *obs, bool relaxed) {
     engine_t *e = p->setup.engine;
     uint32_t nr = p->setup.game->n_roles, me = p->setup.role;
     eng_state_t *w = load(p, 0, &p->world);
@@ -482,7 +489,7 @@ static bool particle_step(deduce_player_t *p, const belief_obs_t *obs) {
             joint[k] = moves[k][idx % n[k]];
             idx /= n[k];
         }
-        found = sees_as_told(p, w, joint, obs, buf);
+        found = relaxed || sees_as_told(p, w, joint, obs, buf);
     }
     if (found) {
         if (p->has_traj) {
@@ -501,12 +508,38 @@ static bool particle_step(deduce_player_t *p, const belief_obs_t *obs) {
     return found;
 }
 
+/* When the world dies at history entry k: our legal moves in a guess at the current
+ * state (the world carried on through the steps from k with any legal joint move, our
+ * percepts ignored), the moves to prove legal first (deduce_legal). */
+static void near_guess(deduce_player_t *p, const player_turn_t *turn, uint32_t k) {
+    bool has_traj = p->has_traj;
+    p->has_traj = false; /* the trajectory stays the world's */
+    state_t keep;
+    state_init(&keep);
+    state_copy(&keep, &p->world);
+    p->n_near = 0;
+    bool ok = true;
+    for (; k < turn->n_history && ok; k++)
+        ok = particle_step(p, &turn->history[k], true);
+    if (ok) {
+        const term_t *m;
+        uint32_t n = engine_legal(p->setup.engine, load(p, 0, &p->world), p->setup.role, &m);
+        GROW(p->near, p->cap_near, n + 1);
+        memcpy(p->near, m, n * sizeof *m);
+        p->n_near = n;
+    }
+    state_copy(&p->world, &keep);
+    state_fini(&keep);
+    p->has_traj = has_traj;
+}
+
 /* Carries the kept world forward to the current step (history entries since); false when
  * it cannot explain them, or the step is terminal there (we are asked to move). */
 static bool advance_world(deduce_player_t *p, const player_turn_t *turn) {
     if (!p->world_step || p->world_step - 1 > turn->n_history) return false;
     for (uint32_t k = p->world_step - 1; k < turn->n_history; k++, p->world_step++)
-        if (!particle_step(p, &turn->history[k])) {
+        if (!particle_step(p, &turn->history[k], false)) {
+            near_guess(p, turn, k);
             p->world_step = 0;
             p->has_traj = false;
             return false;
@@ -575,39 +608,64 @@ static uint32_t world_legal(deduce_player_t *p, term_t **moves) {
     return sorted(*moves, n);
 }
 
-/* Our legal moves: those of a consistent world (in GDL-II a role knows its own moves).
- * Without a world carried forward, and with at most OPEN_CHECKS moves the known fluents
- * leave open (on the killer game: the cards we could give), those proved legal by one
- * check each; otherwise a Z3 model (a new world). */
+/* Our legal moves, never a move we have not proved legal: first those the known fluents
+ * fix (no solver); else those of a consistent world (in GDL-II a role knows its own
+ * moves): the one carried forward natively, else, with at most OPEN_CHECKS moves the
+ * known fluents leave open (on the killer game: the cards we could give), those proved
+ * legal by one check each, else a Z3 model (a new world). When none of that answers in
+ * time, the moves proved legal one by one until a later deadline (the clock's slack: the
+ * game master replaces a missing or illegal move by a random one, which on the killer
+ * game may be an accusation that eliminates us), then the known ones; 0 only when
+ * nothing is proved. */
 #define OPEN_CHECKS 12
 static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double deadline,
                              term_t **moves) {
     deduce_player_t *p = (deduce_player_t *)pl;
+    double t0 = now_seconds();
     feed(p, turn);
     *moves = NULL;
     if (!p->bsmt) return 0;
     if (p->broken) { /* Z3 cannot be trusted: the world carried forward natively, if any */
         catch_up(p, now_seconds() + (deadline - now_seconds()) / 2);
-        if (p->broken && advance_world(p, turn)) return world_legal(p, moves);
+        if (p->broken && advance_world(p, turn)) return p->legal_world++, world_legal(p, moves);
     }
     /* what the known fluents fix needs no solver answer (nor a model) */
-    uint32_t n = bsmt_known_legal(p->bsmt, moves);
-    if (n != UINT32_MAX) return sorted(*moves, n);
-    if (p->broken) return 0;
-    double t0 = now_seconds();
-    bool have = bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn);
-    if (!have) { /* no world at hand: with few moves open, checks instead of a model */
-        n = bsmt_entailed_legal(p->bsmt, OPEN_CHECKS, deadline, moves);
-        if (n != UINT32_MAX && n > 0) return sorted(*moves, n);
+    bool complete;
+    uint32_t n = bsmt_known_legal(p->bsmt, moves, &complete);
+    if (complete || p->broken) {
+        p->legal_known += complete && n;
+        return sorted(*moves, n); /* broken: only those, Z3 cannot be trusted */
+    }
+    free(*moves);
+    *moves = NULL;
+    p->n_near = 0;
+    if (bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn))
+        return p->legal_world++, world_legal(p, moves);
+    if (p->n_near == 1) { /* a forced move guessed (on the killer game: noop when others
+                           * move): proved, it is the move to play, whatever else is legal */
+        if (bsmt_move_legal(p->bsmt, p->near[0], deadline) == 1) {
+            *moves = xmalloc(sizeof **moves);
+            (*moves)[0] = p->near[0];
+            return p->legal_proved++, 1;
+        }
+    }
+    if (bsmt_open_legal(p->bsmt) <= OPEN_CHECKS) { /* checks instead of a model */
+        n = bsmt_proved_legal(p->bsmt, p->near, p->n_near, deadline, moves, &complete);
+        if (complete && n) return p->legal_proved++, sorted(*moves, n);
         free(*moves);
         *moves = NULL;
-        have = current_world(p, turn, deadline);
     }
-    if (p->setup.verbose && (!have || now_seconds() > deadline))
-        fprintf(stderr, "deduce: our legal moves %s after %.0f ms (%.0f ms past the deadline)\n",
-                have ? "found" : "not found", 1000 * (now_seconds() - t0),
+    if (current_world(p, turn, deadline)) return p->legal_world++, world_legal(p, moves);
+    /* out of time: what can still be proved in the slack, the guessed moves first */
+    n = bsmt_proved_legal(p->bsmt, p->near, p->n_near, deadline + (deadline - t0) / 2, moves,
+                          &complete);
+    if (n) p->legal_partial++;
+    if (p->setup.verbose)
+        fprintf(stderr,
+                "deduce: %u legal moves proved (%s) after %.0f ms (%.0f ms past the deadline)\n", n,
+                complete ? "all" : "some", 1000 * (now_seconds() - t0),
                 1000 * (now_seconds() - deadline));
-    return have ? world_legal(p, moves) : 0;
+    return sorted(*moves, n);
 }
 
 /* choose=secret: reveal as little as possible to the other roles.
@@ -907,13 +965,16 @@ static void deduce_stop(player_t *pl) {
                 "deduce: %llu turns, %llu proved wins, %llu gambles avoided, %llu worlds carried "
                 "forward; z3 %llu checks, "
                 "%.2f ms average, %.1f ms max; %llu models, %.2f ms average; %llu checks gave up, "
-                "%llu rounds\n",
+                "%llu rounds; legal moves known %llu, from a world %llu, proved %llu, some "
+                "proved %llu times\n",
                 (unsigned long long)p->turns, (unsigned long long)p->proved,
                 (unsigned long long)p->gambles_avoided, (unsigned long long)p->particles,
                 (unsigned long long)st.checks, st.checks ? 1000 * st.seconds / st.checks : 0.0,
                 1000 * st.max_seconds, (unsigned long long)st.models,
                 st.models ? 1000 * st.model_seconds / st.models : 0.0,
-                (unsigned long long)st.gave_up, (unsigned long long)st.rounds);
+                (unsigned long long)st.gave_up, (unsigned long long)st.rounds,
+                (unsigned long long)p->legal_known, (unsigned long long)p->legal_world,
+                (unsigned long long)p->legal_proved, (unsigned long long)p->legal_partial);
     }
 }
 
@@ -925,6 +986,7 @@ static void deduce_destroy(player_t *pl) {
         bsmt_free(p->mirror[j]);
     bsmt_free(p->fresh);
     free(p->traj);
+    free(p->near);
     bsmt_free(p->bsmt);
     bnet_free(p->net);
     engine_state_free(p->es[0]);

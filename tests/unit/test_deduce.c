@@ -21,6 +21,7 @@
 #include "belief_enum.h"
 #include "gdl/validate.h"
 #include "load.h"
+#include "player/agent.h"
 #include "player/player.h"
 
 #define ROLES 4
@@ -209,6 +210,87 @@ static void test_deduce_killer_small(void **state) {
     game_free(g);
 }
 
+/* One match of three deducing players, each through an agent as `ggp match` drives a
+ * local seat, where each turn's deadline is, by a seeded coin, already past (Z3 answers
+ * nothing: a player has only what it carries natively and what the known fluents fix) or
+ * far away (every check answers): a fact about every path, not a timing. The move an
+ * agent sends must be legal; when its player proves no move legal (a past deadline) it
+ * sends none and the master plays a random legal move for it. At most max_steps steps. */
+static void play_pressed(game_t *g, engine_t *r, const player_kind_t *kind, uint64_t seed,
+                         uint32_t max_steps, tally_t *t) {
+    agent_t *a[ROLES] = {0};
+    uint32_t steps = 0;
+    term_t joint[ROLES], buf[256];
+    state_t s, nx;
+    state_init(&s);
+    state_init(&nx);
+    terms_initial(r, &s);
+    for (uint32_t k = 1; k < ROLES; k++) {
+        agent_config_t cfg = {.kind = kind, .startclock = 1, .playclock = 1, .seed = seed * 7 + k};
+        a[k] = agent_new(g, k, &cfg);
+        agent_start(a[k], now_seconds() + 1e6);
+    }
+    splitmix_t rng = {seed}, coin = {seed ^ 0xc0ffee};
+    while (!terms_terminal(r, &s) && steps < max_steps) {
+        for (uint32_t k = 0; k < ROLES; k++) {
+            const term_t *m;
+            uint32_t n = terms_legal(r, &s, k, &m);
+            assert_true(n > 0);
+            term_t any = m[splitmix_next(&rng) % n]; /* random's, or the master's for a seat */
+            joint[k] = any;
+            if (k == 0) continue;
+            bool pressed = splitmix_next(&coin) % 3 == 0;
+            double deadline = pressed ? now_seconds() - 1 : now_seconds() + 1e6;
+            term_t move = agent_play(a[k], deadline, NULL);
+            t->legal_asked++;
+            terms_legal(r, &s, k, &m); /* the agent's engine calls may have moved it */
+            if (move == TERM_NONE) {
+                t->legal_unknown++;
+                assert_true(pressed); /* with time, a move is always known */
+                continue;
+            }
+            assert_true(term_in(m, n, move)); /* never an illegal move */
+            joint[k] = move;
+        }
+        for (uint32_t k = 1; k < ROLES; k++) {
+            uint32_t n = sorted_percepts(r, &s, joint, k, buf);
+            agent_observe(a[k], steps + 1, joint[k], buf, n, now_seconds() + 1e6);
+        }
+        terms_next(r, &s, joint, &nx);
+        state_copy(&s, &nx);
+        steps++;
+    }
+    for (uint32_t k = 1; k < ROLES; k++) {
+        agent_stop(a[k]);
+        agent_free(a[k]);
+    }
+    state_fini(&s);
+    state_fini(&nx);
+}
+
+/* The seeds of `ggp match games/killer.kif --players deduce,deduce,deduce --playclock 0.5
+ * --seed 1` (issue 24: illegal moves where the player, out of time, fell back on stale
+ * belief states) replayed with deadlines past or far by a coin; and killer_small. */
+static void test_deduce_legal_pressed(void **state) {
+    (void)state;
+    const player_kind_t *kind = player_kind_find("deduce:playouts=2:worlds=1");
+    assert_non_null(kind);
+    const char *games[] = {"killer_small.kif", "killer.kif"};
+    const uint32_t max_steps[] = {1000, 60};
+    for (int gi = 0; gi < 2; gi++) {
+        game_t *g = load_file(games[gi]);
+        assert_non_null(g);
+        engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+        tally_t t = {0};
+        for (uint64_t seed = 1; seed <= (gi ? 1u : 2u); seed++)
+            play_pressed(g, r, kind, seed, max_steps[gi], &t);
+        printf("deduce %s pressed: legal moves asked %llu times, none proved %llu times\n",
+               games[gi], (unsigned long long)t.legal_asked, (unsigned long long)t.legal_unknown);
+        engine_free(r);
+        game_free(g);
+    }
+}
+
 static void test_options(void **state) {
     (void)state;
     assert_non_null(player_kind_find("deduce:playouts=3:choose=info"));
@@ -226,6 +308,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_deduce_killer_small),
+        cmocka_unit_test(test_deduce_legal_pressed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -166,12 +166,15 @@ static void test_deadline(void **state) {
     z3_term_t sel[6];
     for (uint32_t p = 0; p < 6; p++)
         sel[p] = z3_var(z, 100 + p);
-    /* no time: one conflict at most, not enough */
+    /* no time: no round starts (nothing reaches the solver), unknown */
     assert_int_equal(z3_check(s, sel, 6, now_seconds() - 1), -1);
     z3_stats_t st = z3_stats(z);
     assert_int_equal(st.gave_up, 1);
-    assert_int_equal(st.checks, 1);
+    assert_int_equal(st.checks, 0);
+    assert_int_equal(st.rounds, 0);
     assert_int_equal(z3_value(s, sel[0]), -1); /* no model of an unknown answer */
+    /* a microsecond: a round of one conflict runs out (or none starts), unknown */
+    assert_int_equal(z3_check(s, sel, 6, now_seconds() + 1e-6), -1);
     /* the solver still answers exactly, with and without a clock */
     assert_int_equal(z3_check(s, sel, 6, 0), 0);
     assert_int_equal(z3_check(s, sel, 6, now_seconds() + 1e6), 0);
