@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "cli/commands.h"
 #include "player/player.h"
@@ -157,7 +160,21 @@ int opt_parse(int argc, char **argv, const char *cmd, const char *help,
     return -1;
 }
 
+/* Freed memory stays in the process for reuse: blocks up to 32 MB come from the heap
+ * (not mmap, unmapped at free) and the heap is not trimmed. A page touched for the first
+ * time costs about 125 us on a paravirtualised machine (measured: 64 MB in 2 s), and Z3
+ * allocates and frees large tables at every check and model: with this, a deterministic
+ * replay of killer matches (test_deduce) took 30% less CPU and 24% fewer page faults. */
+static void keep_memory(void) {
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_TOP_PAD, 16 << 20);
+#endif
+}
+
 int main(int argc, char **argv) {
+    keep_memory();
     if (argc < 2 || opt_is_help(argv[1])) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
