@@ -223,7 +223,8 @@ static void feed(deduce_player_t *p, const player_turn_t *turn) {
  * (loading it all at once took 4.3 s), while the player goes on with the world carried
  * forward natively; it replaces the old one once it has caught up and finds the history
  * consistent. Checked on idle turns (bounded by the clock) and when no world is found. */
-#define CATCH_UP 12 /* steps given to the new solver per turn */
+#define CATCH_UP 12     /* steps given to the new solver per turn */
+#define IDLE_CHECK 0.05 /* seconds an idle turn's check gets at least */
 
 static void check_consistent(deduce_player_t *p, double deadline) {
     if (p->broken || bsmt_consistent(p->bsmt, deadline) != 0) return;
@@ -862,8 +863,10 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     if (turn->n_legal == 1) {
         /* an idle turn: one check keeps Z3 abreast of the history (after the 28 steps of
          * the full killer game's deal, the first check took seconds at once), and finds an
-         * inconsistent history early */
-        if (p->bsmt) check_consistent(p, stop);
+         * inconsistent history early. It gets a round even when the feed took the time (a
+         * check past its deadline starts none): the move is known, and what is not
+         * internalised now is paid for at once on a turn that needs an answer */
+        if (p->bsmt) check_consistent(p, fmax(stop, now_seconds() + IDLE_CHECK));
         return turn->legal[0];
     }
     /* safe: can neither end the game nor lower our goal in any consistent outcome;

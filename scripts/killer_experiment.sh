@@ -39,7 +39,7 @@
 # deduce_mcts deduce3 info_deduce deduce3_info provable deduce_paper info_paper
 # secret_paper paper3 full_deduce3 full_loaded). Runs under nice; progress
 # on stderr. A hand-written reading between <!-- notes:begin --> and <!-- notes:end -->
-# in $OUT is kept.
+# in $OUT is kept, and so is scripts/killer_clock.sh's block.
 set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -212,9 +212,12 @@ plot "$RAW/check_ms_deduce3.dat" using 1:2 title "deduce", \
 EOF
 }
 
-notes=""
+notes="" clock=""
 if [ -f "$OUT" ] && grep -q '<!-- notes:begin -->' "$OUT"; then
     notes=$(sed -n '/<!-- notes:begin -->/,/<!-- notes:end -->/p' "$OUT")
+fi
+if [ -f "$OUT" ] && grep -q '<!-- clock:begin -->' "$OUT"; then # scripts/killer_clock.sh's
+    clock=$(sed -n '/<!-- clock:begin -->/,/<!-- clock:end -->/p' "$OUT")
 fi
 plots
 {
@@ -322,6 +325,10 @@ plots
     if [ -n "$notes" ]; then echo "$notes"; else
         echo "<!-- notes:begin -->"
         echo "<!-- notes:end -->"
+    fi
+    if [ -n "$clock" ]; then
+        echo
+        echo "$clock"
     fi
 } >"$OUT"
 echo "killer_experiment: wrote $OUT" >&2
