@@ -143,6 +143,9 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->confirm = LBS_CONFIRM_Z3;
     o->engine = engine_default_kind();
     o->playout.mast_eps = -1;
+    /* on by default: what beat the same player without it (docs/league.md) */
+    o->ponder = o->tt = true;
+    o->playout.decisive = o->playout.antidecisive = true;
     if (!text) return true;
     const char *p = text;
     while (*p) {
@@ -709,8 +712,9 @@ static void mcts_destroy(player_t *pl) {
 
 const player_kind_t player_mcts_kind = {
     .name = "mcts",
-    .summary = "UCT Monte-Carlo tree search (mcts:iters=N:c=X:margin=S:mem=MB:engine=K:"
-               "threads=1|2:parallel=root|tree)",
+    .summary =
+        "UCT Monte-Carlo tree search (mcts:iters=N:c=X:margin=S:mem=MB:engine=K:"
+        "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti:mast=off|E)",
     .create = mcts_create,
     .start = mcts_start,
     .play = mcts_play,
