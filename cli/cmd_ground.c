@@ -8,9 +8,13 @@
 #include "engine/ground.h"
 
 static const char *const ground_help =
-    "usage: ggp ground GAME [--check N] [--seed S] [--engine ground|compiled]\n\n"
+    "usage: ggp ground GAME [--stats] [--check N] [--seed S] [--engine ground|compiled]\n\n"
     "Grounds GAME and prints the network's sizes and the time it took:\n"
     "  atoms=A nodes=N fluents=F moves=M rules=R literals=L blocks=B cyclic=C seconds=T\n"
+    "  work=W\n"
+    "  (W: the grounder's join steps, the count GGP_GROUND_WORK limits)\n"
+    "  --stats     also report on stderr each phase's time, the sizes, the largest relations\n"
+    "              and the rules with most ground instances\n"
     "  --check N   then play N random matches (seed S, default 1) with the engine (default\n"
     "              compiled) and the interpreter side by side, comparing at every step the\n"
     "              state, terminal, legal moves, goals, next state and percepts, and after\n"
@@ -26,19 +30,22 @@ static void print_sizes(const gnet_t *net) {
     for (uint32_t b = 0; b < net->n_blocks; b++)
         cyclic += net->blocks[b].cyclic;
     printf("nodes=%u fluents=%u moves=%u derived=%u rules=%u literals=%u blocks=%u cyclic=%u "
-           "seconds=%.3f\n",
+           "seconds=%.3f work=%llu\n",
            net->n_nodes, net->n_fluents, moves, net->n_order, net->n_rules, net->n_lits,
-           net->n_blocks, cyclic, net->seconds);
+           net->n_blocks, cyclic, net->seconds, (unsigned long long)net->work);
 }
 
 int cmd_ground(int argc, char **argv) {
     const char *path = NULL, *v;
     unsigned long long check = 0, seed = 1;
     engine_kind_t kind = ENGINE_COMPILED;
+    bool stats = false;
     for (int i = 1; i < argc; i++) {
         if (opt_is_help(argv[i])) {
             fputs(ground_help, stdout);
             return 0;
+        } else if (!strcmp(argv[i], "--stats")) {
+            stats = true;
         } else if (opt_value(argc, argv, &i, "--check", &v)) {
             if (!opt_uint("--check", v, &check)) return 2;
         } else if (opt_value(argc, argv, &i, "--seed", &v)) {
@@ -59,6 +66,7 @@ int cmd_ground(int argc, char **argv) {
     if (!g) return 1;
     char why[256];
     ground_opts_t opts = ground_default_opts();
+    if (stats) opts.stats = stderr;
     gnet_t *net = gnet_new(g, &opts, why, sizeof why);
     if (!net) {
         printf("%s does not ground: %s\n", path, why);

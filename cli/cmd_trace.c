@@ -11,13 +11,15 @@
 
 static const char *const trace_help =
     "usage: ggp trace GAME (--seed S [--matches N] | --moves FILE) [--max-steps K]\n"
-    "                 [--engine E]\n\n"
+    "                 [--engine E] [--show-engine]\n\n"
     "Prints the canonical trace of a match (the format: docs/trace-format.md).\n"
     "  --seed S       choose moves with the SplitMix64 stream seeded with S (unsigned 64-bit)\n"
     "  --matches N    play N matches in a row from that one stream (default 1)\n"
     "  --moves FILE   replay the joint moves of FILE, one line per step ('-' reads stdin)\n"
     "  --max-steps K  give up (exit 1) when a match has not ended after K steps (default "
-    "100000)\n" ENGINE_HELP
+    "100000)\n"
+    "  --show-engine  say on stderr which engine plays (engine: "
+    "interp|ground|compiled)\n" ENGINE_HELP
     "Exits 1 on an illegal move (naming the step and role) or an invalid game.\n";
 
 static char *read_moves(const char *path, size_t *len) {
@@ -27,11 +29,14 @@ static char *read_moves(const char *path, size_t *len) {
 int cmd_trace(int argc, char **argv) {
     const char *path = NULL, *seed_s = NULL, *matches_s = "1", *moves = NULL, *max_s = "100000", *v;
     engine_kind_t kind = ENGINE_AUTO;
+    bool show_engine = false;
     for (int i = 1; i < argc; i++) {
         if (opt_is_help(argv[i])) {
             fputs(trace_help, stdout);
             return 0;
-        } else if (opt_value(argc, argv, &i, "--seed", &v))
+        } else if (!strcmp(argv[i], "--show-engine"))
+            show_engine = true;
+        else if (opt_value(argc, argv, &i, "--seed", &v))
             seed_s = v;
         else if (opt_value(argc, argv, &i, "--matches", &v))
             matches_s = v;
@@ -58,6 +63,7 @@ int cmd_trace(int argc, char **argv) {
     game_t *g = cli_load_game(path);
     if (!g) return 1;
     engine_t *e = engine_new(g, kind, stderr);
+    if (show_engine) fprintf(stderr, "engine: %s\n", engine_kind_name(engine_kind(e)));
     strbuf_t name;
     sb_init(&name);
     trace_game_name(path, &name);

@@ -46,6 +46,7 @@ engine_kind_t engine_default_kind(void) {
 void engine_noground_marker(const game_t *g, char *out, size_t n) {
     strbuf_t sb;
     sb_init(&sb);
+    sb_printf(&sb, "grounder %d\n", GNET_GROUNDER_VERSION);
     for (size_t i = 0; i < g->n_rules; i++) {
         rule_print(g, &g->rules[i], &sb);
         sb_putc(&sb, '\n');
@@ -57,31 +58,39 @@ void engine_noground_marker(const game_t *g, char *out, size_t n) {
     sb_fini(&sb);
 }
 
-/* A remembered failure, unless it was running out of a shorter time limit than `limit`
- * (the test suite grounds with 3 s; a user's 10 s may succeed). */
-static bool remembered_noground(const char *path, double limit, char *why, size_t n) {
+/* A remembered failure, unless it was running out of a shorter time limit than the one
+ * in opts (the test suite grounds with 3 s; a user's 10 s may succeed), or of a smaller work
+ * limit than opts' (a failure of work says nothing to a grounder without one). */
+static bool remembered_noground(const char *path, const ground_opts_t *opts, char *why, size_t n) {
     FILE *f = fopen(path, "r");
     if (!f) return false;
     if (!fgets(why, (int)n, f)) snprintf(why, n, "remembered");
     why[strcspn(why, "\n")] = 0;
     double was = 0;
+    unsigned long long work = 0;
     bool timed = fscanf(f, "limit %lf", &was) == 1;
+    bool worked = !timed && fscanf(f, "work %llu", &work) == 1;
     fclose(f);
-    return !timed || was >= limit;
+    if (timed) return opts->seconds > 0 && was >= opts->seconds;
+    if (worked) return opts->max_work && work >= opts->max_work;
+    return true;
 }
 
 /* Remembers a failure. Running out of time is remembered only when the grounder had most
- * of the CPU for it: on a loaded machine the same game may ground next time. */
-static void remember_noground(const char *path, const char *why, double limit, double cpu) {
-    bool timed = !strncmp(why, "out of time", 11);
-    if (timed && cpu < 0.8 * limit) return;
+ * of the CPU for it: on a loaded machine the same game may ground next time. Running out
+ * of work is a fact of the game and the limit. */
+static void remember_noground(const char *path, const char *why, const ground_opts_t *opts,
+                              double cpu) {
+    bool timed = !strncmp(why, "out of time", 11), worked = !strncmp(why, "out of work", 11);
+    if (timed && cpu < 0.8 * opts->seconds) return;
     char dir[1024];
     compile_cache_dir(dir, sizeof dir);
     if (!compile_make_dirs(dir)) return;
     FILE *f = fopen(path, "w");
     if (!f) return;
     fprintf(f, "%s, remembered in %s\n", why, path);
-    if (timed) fprintf(f, "limit %g\n", limit);
+    if (timed) fprintf(f, "limit %g\n", opts->seconds);
+    if (worked) fprintf(f, "work %llu\n", (unsigned long long)opts->max_work);
     fclose(f);
 }
 
@@ -122,22 +131,22 @@ engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log) {
 engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadline) {
     if (kind == ENGINE_INTERP) return interp_new(g);
     char why[1300] = "", path[1200];
-    ground_opts_t opts = ground_default_opts();
-    double limit = opts.seconds;
+    ground_opts_t opts = ground_default_opts(), asked = opts;
     /* a deadline shortens the limit; running out of that time is not remembered */
-    bool shortened = deadline > 0 && deadline - now_seconds() < opts.seconds;
+    bool shortened = deadline > 0 && (opts.seconds <= 0 || deadline - now_seconds() < opts.seconds);
     if (shortened) opts.seconds = deadline - now_seconds();
     engine_noground_marker(g, path, sizeof path);
     gnet_t *net = NULL;
-    if (!remembered_noground(path, limit, why, sizeof why)) {
+    if (!remembered_noground(path, &asked, why, sizeof why)) {
         double cpu0 = cpu_seconds();
-        bool no_time = opts.seconds <= 0.01; /* not a fact about the game: not remembered */
+        /* not a fact about the game: not remembered */
+        bool no_time = (shortened || opts.seconds > 0) && opts.seconds <= 0.01;
         if (no_time)
             snprintf(why, sizeof why, "no time left before the deadline");
         else
             net = gnet_new(g, &opts, why, sizeof why);
         if (!net && !shortened && !no_time)
-            remember_noground(path, why, limit, cpu_seconds() - cpu0);
+            remember_noground(path, why, &asked, cpu_seconds() - cpu0);
         if (!net && shortened)
             snprintf(why + strlen(why), sizeof why - strlen(why),
                      " in the %.1f s left before the deadline",

@@ -1,16 +1,19 @@
 /* Grounding: a game's rules instantiated over the atoms reachable under relaxed
- * semantics, as a levelled boolean network with dense ids.
+ * semantics, as a levelled boolean network with dense ids (docs/engine.md, Grounding).
  *
- * Static relations (those that depend on neither `true` nor `does`) are computed exactly,
- * stratum by stratum (only those the game reads), and evaluated away. The other relations are
- * instantiated by a semi-naive fixpoint in which negation is ignored (an over-approximation of what
- * any state can derive); `next` atoms feed `true` atoms, `legal` atoms feed `does` atoms. The
- * result is a network of nodes: inputs (one per fluent, one per move), constants, and derived nodes
- * (an OR of ANDs of node literals), evaluated in blocks in dependency order; a block is cyclic when
- * ground rules recurse (positive recursion only: GDL is stratified), and is then iterated to its
- * least fixpoint. State blocks depend on the fluents only and come first: those that terminal,
- * legal, next and sees need (the play blocks), then those only goals need; move blocks also depend
- * on the joint move.
+ * Static relations (those that depend on neither `true` nor `does`) are computed exactly and
+ * evaluated away. The other relations are derived with negation ignored (an
+ * over-approximation of what any state can derive), `next` atoms feeding `true` atoms and
+ * `legal` atoms feeding `does` atoms; relations that grow out of bounds are computed only
+ * where their readers ask; rules whose instances would be cross products are split into
+ * auxiliary relations; the network is optimised (constants folded, equal nodes merged,
+ * what the interface does not read removed). The result is a network of nodes: inputs (one
+ * per fluent, one per move), constants, and derived nodes (an OR of ANDs of node literals),
+ * evaluated in blocks in dependency order; a block is cyclic when ground rules recurse
+ * (positive recursion only: GDL is stratified), and is then iterated to its least fixpoint.
+ * State blocks depend on the fluents only and come first: those that terminal, legal, next
+ * and sees need (the play blocks), then those only goals need; move blocks also depend on
+ * the joint move.
  *
  * The network owns its arrays; gnet_free releases them. The game's term store receives
  * the ground terms (one thread at a time, like the reasoner). */
@@ -19,19 +22,32 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gdl/rules.h"
 
 #define GNET_NONE UINT32_MAX
+/* Bumped when the grounder reaches games it did not: failures remembered by an older one
+ * (engine.h, engine_noground_marker) are then tried again. */
+#define GNET_GROUNDER_VERSION 2
 
 typedef struct {
     double seconds;     /* give up after this long (0: no limit) */
+    uint64_t max_work;  /* give up past this many join steps (candidate atoms tried and
+                         * partial bindings reached; 0: no limit): a count, so that whether
+                         * a game grounds does not depend on the machine's load (the test
+                         * suite's limit) */
     uint32_t max_atoms; /* give up past this many ground atoms (0: no limit) */
     uint32_t max_lits;  /* give up past this many literals in ground rules (0: no limit) */
+    bool split;         /* split rules into auxiliary ones where it shrinks the network */
+    bool demand;        /* compute relations only where the rules reading them ask */
+    FILE *stats;        /* where to report phases, sizes and the largest relations (or NULL) */
 } ground_opts_t;
 
-/* The defaults: 10 s (GGP_GROUND_SECONDS in the environment overrides it), 2 million
- * atoms, 20 million literals. */
+/* The defaults: 10 s (GGP_GROUND_SECONDS in the environment overrides it, 0: no time
+ * limit), no work limit (GGP_GROUND_WORK), 2 million atoms (GGP_GROUND_ATOMS), 20 million
+ * literals, rules
+ * split (GGP_GROUND_SPLIT=0: not), demand (GGP_GROUND_DEMAND=0: not). */
 ground_opts_t ground_default_opts(void);
 
 /* GNODE_FALSE: a placeholder next node of a fluent that is never derived. */
@@ -51,7 +67,9 @@ typedef struct {
 typedef struct {
     uint32_t n_nodes;
     uint8_t *kind;   /* GNODE_* per node */
-    term_t *atom;    /* the ground atom of each node */
+    term_t *atom;    /* the ground atom of each node; an auxiliary relation's atom
+                      * (a symbol "aux N", which no game can write) for nodes the grounder
+                      * made itself; TERM_NONE for placeholders */
     uint32_t *input; /* fluent or move index of an input node */
     /* the derived nodes in evaluation order, each an OR of rules, each an AND of literals
      * (node << 1 | negated) */
@@ -80,6 +98,7 @@ typedef struct {
      * that advance is a copy and legal moves are counted a word at a time). */
     uint32_t *legal_first;
     double seconds; /* time the grounding took */
+    uint64_t work;  /* join steps it took (ground_opts_t.max_work) */
 } gnet_t;
 
 /* Grounds g. Returns NULL and a one-line reason in why (size n) when the game does not

@@ -8,6 +8,17 @@
 #      `does`) make a moves file, and `GGP trace GAME --moves FILE` must print that match,
 #      byte for byte.
 # Games run in parallel, each under a time limit; a game that runs out of time fails.
+# Each game's engine (`--show-engine`) is recorded and summed up at the end. When the engine
+# asked for is a ground one (GGP_TRACE_ENGINE=ground or compiled), a game that falls back to
+# the interpreter fails, unless tests/corpus_noground.txt lists it (format: FILE reason);
+# a listed game that grounds fails too (take it off the list), and so does a listed file
+# that is not in the corpus. Listed games try to ground within GGP_NOGROUND_WORK join steps
+# (default 5 million, GGP_GROUND_WORK for them) and 500,000 atoms only: they are expected
+# to run out. Whether a
+# game grounds is decided by counts of work (GGP_GROUND_WORK), never by time. With
+# GGP_TRACE_GROUND_WORK the other games ground within that many steps only, and one that
+# runs out of it replays on the interpreter (a trace is cheap to replay there, a large
+# network dear to ground three times; engine_diff_corpus grounds every game in full).
 #
 # Environment:
 #   GGP_CORPUS          corpus directory (overrides the argument)
@@ -17,6 +28,10 @@
 #   GGP_CORPUS_VERBOSE  1: also print a line for every game that passes
 #   GGP_CORPUS_TIMES    a file to write "SECONDS GAME" lines to, one per game
 #   GGP_TRACE_ENGINE    the engine `ggp trace` uses (--engine; default: its own, auto)
+#   GGP_GROUND_WORK     the grounder's work limit (join steps) for the other games
+#   GGP_NOGROUND_WORK   its work limit for the games of corpus_noground.txt (default 5000000)
+#   GGP_TRACE_GROUND_WORK  the work limit for the other games, past which they replay on
+#                       the interpreter (default: GGP_GROUND_WORK, and they must ground)
 #   CI                  when "true", a missing corpus is a failure instead of a skip
 #
 # Prints one line per failing game, then "N passed, M failed". Exits 0 when every game
@@ -25,8 +40,11 @@
 set -u
 
 # ---- one game (run by the parallel workers below) ----
+NOGROUND=$(dirname "$0")/corpus_noground.txt
+is_noground() { [ -f "$NOGROUND" ] && sed 's/#.*//' "$NOGROUND" | awk '{print $1}' | grep -qxF "$1"; }
+
 if [ "${1:-}" = "--one" ]; then
-    GGP=$2 GAME=$3
+    GGP=$2 GAME=$3 RESULTS=${4:-}
     dir=$(dirname "$GAME") base=$(basename "$GAME")
     name=${base%.*}
     ref=$dir/$name.trace
@@ -48,17 +66,42 @@ if [ "${1:-}" = "--one" ]; then
     [ "$(tail -1 "$ref")" = end ] || want=1
     engine=()
     [ -n "${GGP_TRACE_ENGINE:-}" ] && engine=(--engine "$GGP_TRACE_ENGINE")
-    "$GGP" trace "$GAME" "${engine[@]}" --seed 1 --matches 2 >"$tmp/seed.out" 2>"$tmp/seed.err"
+    listed=0
+    budget=${GGP_TRACE_GROUND_WORK:-}
+    if is_noground "$base"; then
+        listed=1
+        export GGP_GROUND_WORK=${GGP_NOGROUND_WORK:-5000000} GGP_GROUND_ATOMS=500000
+    elif [ -n "$budget" ]; then
+        export GGP_GROUND_WORK=$budget
+    fi
+    "$GGP" trace "$GAME" "${engine[@]}" --show-engine --seed 1 --matches 2 >"$tmp/seed.out" 2>"$tmp/seed.err"
     rc=$?
+    used=$(sed -n 's/^engine: \([a-z]*\)$/\1/p' "$tmp/seed.err" | head -1)
+    # past the trace test's budget: the interpreter replays it (not a failure)
+    over=0
+    [ -n "$budget" ] && [ $listed = 0 ] && [ "$used" = interp ] &&
+        grep -q "does not ground (out of work ($budget join steps)" "$tmp/seed.err" && over=1
+    [ $over = 1 ] && used=interp-over-budget
+    [ -n "$RESULTS" ] && echo "${used:-none}" >"$RESULTS/$base.engine"
+    sed -i '/^engine: [a-z]*$/d' "$tmp/seed.err"
     if ! cmp -s "$tmp/seed.out" "$ref" || [ $rc -ne $want ]; then
         echo "FAIL $base: --seed 1 --matches 2 differs from $name.trace (exit $rc, expected $want)"
         first_diff "$ref" "$tmp/seed.out" | sed 's/^/    /'
         head -3 "$tmp/seed.err" | sed 's/^/    stderr: /'
         exit 1
     fi
-    # A game that fell back to the interpreter replays on it at once: its grounding time
-    # is remembered only on a machine that gave the grounder the CPU (engine.c), so the
-    # replays would pay the whole limit again under CI's load.
+    if [ "${GGP_TRACE_ENGINE:-}" = ground ] || [ "${GGP_TRACE_ENGINE:-}" = compiled ]; then
+        if [ "$used" = interp ] && [ $listed = 0 ] && [ $over = 0 ]; then
+            echo "FAIL $base: fell back to the interpreter; only the games of $(basename "$NOGROUND") may"
+            grep -m1 "does not ground" "$tmp/seed.err" | sed 's/^/    /'
+            exit 1
+        elif [ "${used%%-*}" != interp ] && [ $listed = 1 ]; then
+            echo "FAIL $base: grounds now ($used); take it off $(basename "$NOGROUND")"
+            exit 1
+        fi
+    fi
+    # A game that fell back to the interpreter replays on it at once (a failure within a
+    # work limit is remembered in the cache anyway; one of time is not, engine.c).
     grep -q "does not ground" "$tmp/seed.err" && engine=(--engine interp)
     # Split the reference into matches: match K runs from its `game` line to its `end`.
     awk -v dir="$tmp" '
@@ -80,7 +123,7 @@ if [ "${1:-}" = "--one" ]; then
             exit 1
         fi
     done
-    [ "${GGP_CORPUS_VERBOSE:-0}" = 1 ] && echo "PASS $base"
+    [ "${GGP_CORPUS_VERBOSE:-0}" = 1 ] && echo "PASS $base ($used)"
     exit 0
 fi
 
@@ -89,7 +132,7 @@ if [ "${1:-}" = "--timed" ]; then
     GGP=$2 GAME=$3 RESULTS=$4 LIMIT=$5
     base=$(basename "$GAME")
     start=$(date +%s)
-    timeout -k 5 "$LIMIT" bash "$0" --one "$GGP" "$GAME" 2>&1 | grep -v '^Terminated$' >"$RESULTS/$base.log"
+    timeout -k 5 "$LIMIT" bash "$0" --one "$GGP" "$GAME" "$RESULTS" 2>&1 | grep -v '^Terminated$' >"$RESULTS/$base.log"
     rc=${PIPESTATUS[0]}
     if [ $rc -ge 124 ]; then
         . "$(dirname "$0")/exit_reason.sh"
@@ -143,6 +186,13 @@ if [ "$total" -eq 0 ]; then
     echo "corpus traces: no game with a .trace found in $CORPUS" >&2
     exit 1
 fi
+# the list of games allowed not to ground names games of the corpus only
+stale=""
+if [ -f "$NOGROUND" ]; then
+    for f in $(sed 's/#.*//' "$NOGROUND" | awk '{print $1}'); do
+        [ -f "$CORPUS/$f" ] || stale="$stale $f"
+    done
+fi
 
 start=$(date +%s)
 tr '\n' '\0' <"$list" |
@@ -178,6 +228,16 @@ fi
 echo "corpus traces: $total games with reference traces, $(($(date +%s) - start)) s, $JOBS jobs"
 echo "slowest:$(for f in "$results"/*.rc; do echo "$(cut -d' ' -f2 "$f") $(basename "$f" .rc)"; done |
     sort -rn | head -5 | awk '{printf " %s (%d s)", $2, $1}')"
+engines=$(cat "$results"/*.engine 2>/dev/null | sort | uniq -c | awk '{printf " %s %d,", $2, $1}')
+echo "engines:${engines%,}"
+interp=$(for f in "$results"/*.engine; do [ "$(cat "$f")" = interp ] && basename "$f" .engine; done | tr '\n' ' ')
+[ -n "$interp" ] && echo "played by the interpreter: $interp"
+over=$(for f in "$results"/*.engine; do [ "$(cat "$f")" = interp-over-budget ] && basename "$f" .engine; done | tr '\n' ' ')
+[ -n "$over" ] && echo "past the trace test's grounding budget ($GGP_TRACE_GROUND_WORK join steps), replayed by the interpreter: $over"
+if [ -n "$stale" ]; then
+    echo "FAIL $(basename "$NOGROUND") names files not in the corpus:$stale"
+    failed=$((failed + 1))
+fi
 [ -n "$failures" ] && echo "failing:$failures"
 [ -n "$known_list" ] && echo "known differences (not passed, see $(basename "$KNOWN")):$known_list"
 echo "$known known differences"

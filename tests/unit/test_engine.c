@@ -143,6 +143,25 @@ static void test_limits_fall_back(void **state) {
     o.max_lits = 10;
     assert_null(gnet_new(g, &o, why, sizeof why));
     assert_string_equal(why, "too many ground rules");
+    /* the work limit: a count, the same on any machine (breakthrough needs some thousands) */
+    o = ground_default_opts();
+    o.seconds = 0;
+    o.max_work = 100;
+    assert_null(gnet_new(g, &o, why, sizeof why));
+    assert_string_equal(why, "out of work (100 join steps)");
+    o.max_work = 0;
+    gnet_t *net = gnet_new(g, &o, why, sizeof why);
+    assert_non_null(net);
+    uint64_t work = net->work;
+    gnet_free(net);
+    assert_true(work > 100);
+    o.max_work = work; /* exactly what it needs */
+    net = gnet_new(g, &o, why, sizeof why);
+    assert_non_null(net);
+    assert_int_equal(net->work, work);
+    gnet_free(net);
+    o.max_work = work - 1;
+    assert_null(gnet_new(g, &o, why, sizeof why));
     game_free(g);
 }
 
@@ -186,16 +205,20 @@ static void cache_restore(const char *dir, char *keep) {
 /* The grounding cache: running out of a time limit is remembered for that limit and
  * shorter ones (the next load falls back at once), not for a longer one (a user's 10 s
  * after the suite's 3 s grounds the game); any other failure is remembered whatever the
- * limit; a limit too short to start is not a failure of the game. */
+ * limit; a limit too short to start is not a failure of the game. Running out of a work
+ * limit is remembered for that limit and smaller ones. */
 static void test_noground_marker(void **state) {
     (void)state;
     char dir[] = "/tmp/ggp-test-noground-XXXXXX", marker[1200];
     char *keep = cache_use_temp(dir);
     const char *old_limit = getenv("GGP_GROUND_SECONDS");
     char *keep_limit = old_limit ? strdup(old_limit) : NULL;
+    const char *old_work = getenv("GGP_GROUND_WORK");
+    char *keep_work = old_work ? strdup(old_work) : NULL;
+    unsetenv("GGP_GROUND_WORK");
     game_t *g = must_load("tictactoe.kif");
     engine_noground_marker(g, marker, sizeof marker);
-    engine_kind_t k[6];
+    engine_kind_t k[10];
     k[0] = kind_with_limit(g, "0.001"); /* no time to start: falls back, nothing kept */
     bool kept_none = access(marker, F_OK) != 0;
     write_file(marker, "out of time, in a test\nlimit 3\n");
@@ -206,12 +229,33 @@ static void test_noground_marker(void **state) {
     k[4] = kind_with_limit(g, "10");
     unlink(marker);
     k[5] = kind_with_limit(g, "10");
+    /* running out of work: remembered for that work limit and smaller ones only */
+    write_file(marker, "out of work, in a test\nwork 1000\n");
+    setenv("GGP_GROUND_WORK", "1000", 1);
+    k[6] = kind_with_limit(g, "0");
+    setenv("GGP_GROUND_WORK", "2000", 1);
+    k[7] = kind_with_limit(g, "0");
+    unsetenv("GGP_GROUND_WORK");
+    k[8] = kind_with_limit(g, "10");
+    /* and a work limit too small is remembered as such (without a time limit) */
+    unlink(marker);
+    setenv("GGP_GROUND_WORK", "10", 1);
+    k[9] = kind_with_limit(g, "0");
+    unsetenv("GGP_GROUND_WORK");
+    FILE *mf = fopen(marker, "r");
+    char line[200] = "";
+    if (mf) {
+        if (!fgets(line, sizeof line, mf)) line[0] = 0;
+        if (!fgets(line, sizeof line, mf)) line[0] = 0;
+        fclose(mf);
+    }
     game_free(g);
     if (keep_limit)
         setenv("GGP_GROUND_SECONDS", keep_limit, 1);
     else
         unsetenv("GGP_GROUND_SECONDS");
-    free(keep_limit);
+    if (keep_work) setenv("GGP_GROUND_WORK", keep_work, 1);
+    free(keep_limit), free(keep_work);
     cache_restore(dir, keep);
     assert_int_equal(k[0], ENGINE_INTERP);
     assert_true(kept_none);
@@ -220,6 +264,11 @@ static void test_noground_marker(void **state) {
     assert_int_equal(k[3], ENGINE_GROUND);
     assert_int_equal(k[4], ENGINE_INTERP);
     assert_int_equal(k[5], ENGINE_GROUND);
+    assert_int_equal(k[6], ENGINE_INTERP);
+    assert_int_equal(k[7], ENGINE_GROUND);
+    assert_int_equal(k[8], ENGINE_GROUND);
+    assert_int_equal(k[9], ENGINE_INTERP);
+    assert_string_equal(line, "work 10\n");
 }
 
 static void test_numbering(void **state) {
