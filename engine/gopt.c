@@ -218,7 +218,8 @@ static void tidy_nodes(opt_t *O) {
         GROW(sp, cap, (size_t)k + 1);
         for (uint32_t i = 0; i < k; i++) {
             uint32_t r = h.order[h.start[n] + i];
-            sp[i] = (span_t){w->lits + w->first[r], w->first[r + 1] - w->first[r]};
+            uint32_t len = w->first[r + 1] - w->first[r];
+            sp[i] = (span_t){len ? w->lits + w->first[r] : NULL, len}; /* lits NULL when none */
         }
         qsort(sp, k, sizeof *sp, cmp_span); /* shortest first */
         for (uint32_t i = 0; i < k; i++) {

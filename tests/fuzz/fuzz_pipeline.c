@@ -48,7 +48,8 @@ static void play(game_t *g, uint64_t seed) {
     }
     for (uint32_t i = 0; i < g->n_roles; i++) {
         const term_t *v;
-        term_highest_number(g->ts, v, reason_goals(r, &s, i, &v));
+        uint32_t n = reason_goals(r, &s, i, &v); /* before v is read */
+        term_highest_number(g->ts, v, n);
     }
     free(joint);
     state_fini(&s);
