@@ -21,7 +21,8 @@ ok() { passed=$((passed + 1)); }
 mkdir -p "$TMP/run/build"
 ln -s "$GGP" "$TMP/run/build/ggp"
 for d in games scripts docs; do ln -s "$ROOT/$d" "$TMP/run/$d"; done
-PORT=$((20000 + (RANDOM * 32768 + RANDOM) % 40001))
+. "$ROOT/tests/integration/http_lib.sh" # random_port
+PORT=$(random_port)
 
 # one file per ```sh block
 awk -v dir="$TMP" '/^```sh/ { n++; f = dir "/block." n; next } /^```/ { f = ""; next }
