@@ -25,6 +25,8 @@
 #   GGP_CORPUS_TIMEOUT  seconds per game, all three runs together: a hang guard (default 900)
 #   GGP_CORPUS_JOBS     games run at once (default 2)
 #   GGP_CORPUS_SUBSET   a file of game names (one per line, '#' comments): only those run
+#   GGP_CORPUS_SHARD    K/N: only shard K of N of those games (tests/shard.sh)
+#   GGP_TRACE_REPLAY    0: skip step 2 (the `--moves` replays; default 1)
 #   GGP_CORPUS_VERBOSE  1: also print a line for every game that passes
 #   GGP_CORPUS_TIMES    a file to write "SECONDS GAME" lines to, one per game
 #   GGP_TRACE_ENGINE    the engine `ggp trace` uses (--engine; default: its own, auto)
@@ -109,7 +111,9 @@ if [ "${1:-}" = "--one" ]; then
         { print > (dir "/match" k ".trace") }
         /^does / { print substr($0, 6) > (dir "/match" k ".moves") }
     ' "$ref"
+    [ "${GGP_TRACE_REPLAY:-1}" = 0 ] && rm -f "$tmp"/match*.trace
     for m in "$tmp"/match*.trace; do
+        [ -e "$m" ] || continue
         k=${m%.trace}
         touch "$k.moves" # a match that is over at step 0 has no moves
         want=0
@@ -180,7 +184,9 @@ for t in "$CORPUS"/*.trace; do
     for ext in kif gdl; do
         [ -f "$CORPUS/$name.$ext" ] && echo "$CORPUS/$name.$ext"
     done
-done >"$list"
+done >"$list.all"
+. "$(dirname "$0")/shard.sh"
+shard_filter <"$list.all" >"$list" || exit 2
 total=$(wc -l <"$list")
 if [ "$total" -eq 0 ]; then
     echo "corpus traces: no game with a .trace found in $CORPUS" >&2
@@ -225,7 +231,7 @@ if [ -n "${GGP_CORPUS_TIMES:-}" ]; then
     for f in "$results"/*.rc; do echo "$(cut -d' ' -f2 "$f") $(basename "$f" .rc)"; done |
         sort -n >"$GGP_CORPUS_TIMES"
 fi
-echo "corpus traces: $total games with reference traces, $(($(date +%s) - start)) s, $JOBS jobs"
+echo "corpus traces: $total games with reference traces${GGP_CORPUS_SHARD:+ (shard $GGP_CORPUS_SHARD)}, $(($(date +%s) - start)) s, $JOBS jobs"
 echo "slowest:$(for f in "$results"/*.rc; do echo "$(cut -d' ' -f2 "$f") $(basename "$f" .rc)"; done |
     sort -rn | head -5 | awk '{printf " %s (%d s)", $2, $1}')"
 engines=$(cat "$results"/*.engine 2>/dev/null | sort | uniq -c | awk '{printf " %s %d,", $2, $1}')

@@ -17,6 +17,7 @@
 #   GGP_DIFF_TIMEOUT  seconds per game, a hang guard (default 900)
 #   GGP_DIFF_JOBS     games at once (default 2)
 #   GGP_DIFF_SUBSET   a file of game names (one per line, '#' comments): only those run
+#   GGP_CORPUS_SHARD  K/N: only shard K of N of those games (tests/shard.sh)
 # Prints one line per failing game, then a summary; exits 0 when no game fails, 77 (CTest's
 # skip code) when none of the places given exists.
 set -u
@@ -62,7 +63,7 @@ fi
 GGP=$(realpath "$1") ENGINE=$2
 shift 2
 list=$(mktemp)
-trap 'rm -f "$list" "$list.out"' EXIT
+trap 'rm -f "$list" "$list.all" "$list.out"' EXIT
 found=0
 for place in "$@"; do
     [ -e "$place" ] || continue
@@ -79,7 +80,9 @@ done | while read -r game; do
         continue
     fi
     echo "$game"
-done >"$list"
+done >"$list.all"
+. "$(dirname "$0")/shard.sh"
+shard_filter <"$list.all" >"$list" || exit 2
 for place in "$@"; do [ -e "$place" ] && found=1; done
 if [ $found = 0 ]; then
     echo "engine differential: none of $* exists"
@@ -92,5 +95,5 @@ pass=$(grep -c '^PASS' "$list.out") noground=$(grep -c '^NOGROUND' "$list.out")
 rejected=$(grep -c '^REJECTED' "$list.out")
 fail=$(grep -c '^FAIL' "$list.out")
 [ "$noground" -gt 0 ] && echo "not grounded (listed in $(basename "$NOGROUND"); the interpreter plays them):$(grep '^NOGROUND' "$list.out" | awk '{printf " %s", $2}')"
-echo "engine differential ($ENGINE): $(wc -l <"$list") games, $pass agree, $noground do not ground, $rejected rejected by the validator, $fail fail, $(($(date +%s) - start)) s"
+echo "engine differential ($ENGINE${GGP_CORPUS_SHARD:+, shard $GGP_CORPUS_SHARD}): $(wc -l <"$list") games, $pass agree, $noground do not ground, $rejected rejected by the validator, $fail fail, $(($(date +%s) - start)) s"
 [ "$fail" -eq 0 ]

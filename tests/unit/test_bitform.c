@@ -32,11 +32,12 @@
 #include "regress/formcheck.h"
 #include "regress/match.h"
 #include "regress/regress.h"
+#include "sample.h"
 #include "terms.h"
 
 #define MAX_FORMS 32
-#define MAX_STATES 1500 /* per game */
-#define WORK 50000000u  /* matcher steps: never reached by these formulas */
+#define MAX_STATES (1500 / test_sample_every()) /* per game */
+#define WORK 50000000u                          /* matcher steps: never reached by these formulas */
 
 static const char *corpus_dir(void) {
     const char *e = getenv("GGP_CORPUS");
