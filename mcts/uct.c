@@ -84,7 +84,10 @@ struct uct {
     bool dropped;     /* the current iteration's rollout ran past the deadline */
     bool transpose;   /* one node per state (uct_set_transpositions) */
     bool zero_sum;    /* two roles, and every outcome seen gave 100 in all */
-    uint32_t stamp;   /* of the current iteration */
+    uint32_t stamp;   /* of the current iteration: unique in the tree (next_stamp) */
+    /* the tree's last stamp handed out: one counter for every thread searching the tree,
+     * so that no two iterations, whichever thread ran them, share a stamp */
+    uint32_t next_stamp;
     uct_rollout_hook_t hook;
     uct_state_hook_t state_hook; /* instead of hook: called on engine states */
     void *hook_ctx;
@@ -552,6 +555,18 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
     return leaf_hit;
 }
 
+/* A stamp for a new iteration, unique in the tree (under its lock when shared). When
+ * the counter wraps, every node's stamp is cleared first (no stale stamp can match). */
+static uint32_t take_stamp(uct_t *u) {
+    uct_t *t = T(u);
+    if (++t->next_stamp == 0) {
+        for (size_t i = 0; i < t->p.n_nodes; i++)
+            t->p.nodes[i].stamp = 0;
+        t->next_stamp = 1;
+    }
+    return t->next_stamp;
+}
+
 /* Puts node on the path at depth, stamped with this iteration. */
 static void push_path(uct_t *u, size_t depth, uint32_t node) {
     GROW(u->path, u->cap_path, depth + 1);
@@ -652,8 +667,8 @@ static void iterate(uct_t *u) {
     bool leaf_proven = false;
     bool full = false; /* the memory limit stopped the tree from growing this iteration */
     if (u->pol) playout_begin(u->pol);
-    u->stamp += 2;
     tree_lock(u);
+    u->stamp = take_stamp(u);
     push_path(u, 0, 0);
     for (;;) {
         if (p->nodes[i].moff == NIL && !p->nodes[i].proven && !expand(u, i, cur)) {
@@ -678,6 +693,7 @@ static void iterate(uct_t *u) {
         uint32_t c = next_node(u, i, key, cur, &no_room);
         if (c != NIL && p->nodes[c].stamp == u->stamp) {
             /* the state repeats on this path (a cycle): scored from here, not entered */
+            u->st.repeats++;
             rollout_unlocked(u, cur, nxt);
             break;
         }
@@ -967,7 +983,6 @@ bool uct_parallel_parse(const char *name, uct_parallel_t *out) {
 static void make_tree_helper(uct_t *u) {
     uct_t *h = u->helper;
     h->shared = u;
-    h->stamp = 1; /* its paths' stamps are odd, the main search's even */
     pool_free(&h->p);
     memset(&h->p, 0, sizeof h->p);
 }
@@ -1207,6 +1222,7 @@ void uct_stats(const uct_t *u, uct_stats_t *out) {
         out->rollout_steps += h->rollout_steps, out->rollout_capped += h->rollout_capped;
         out->proven_backups += h->proven_backups, out->terminal_leaves += h->terminal_leaves;
         out->memory_full += h->memory_full, out->dropped_rollouts += h->dropped_rollouts;
+        out->repeats += h->repeats;
     }
     out->avg_rollout_len = out->rollouts ? (double)out->rollout_steps / out->rollouts : 0;
     out->nodes = u->have_root ? u->p.n_nodes : 0;

@@ -48,6 +48,7 @@ typedef struct {
     double hook_seconds;                                     /* time spent in the hook */
     uint64_t proven_backups;   /* iterations that ended on a proven node without a rollout */
     uint64_t terminal_leaves;  /* new leaves that were terminal (scored without a rollout) */
+    uint64_t repeats;          /* iterations that met a state already on their path (a cycle) */
     uint64_t nodes;            /* nodes in the tree now */
     uint64_t node_capacity;    /* nodes the pool holds before it grows */
     uint64_t memory_full;      /* iterations that found no room for a node or its moves */
