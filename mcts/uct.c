@@ -84,11 +84,22 @@ struct uct {
     bool dropped;     /* the current iteration's rollout ran past the deadline */
     bool transpose;   /* one node per state (uct_set_transpositions) */
     bool zero_sum;    /* two roles, and every outcome seen gave 100 in all */
-    uint32_t stamp;   /* of the current iteration */
+    uint32_t stamp;   /* of the current iteration: unique in the tree (next_stamp) */
+    /* the tree's last stamp handed out: one counter for every thread searching the tree,
+     * so that no two iterations, whichever thread ran them, share a stamp */
+    uint32_t next_stamp;
     uct_rollout_hook_t hook;
     uct_state_hook_t state_hook; /* instead of hook: called on engine states */
     void *hook_ctx;
     playout_t *pol; /* the rollout policy; NULL: uniform (the engine's own playout loop) */
+    /* knowledge learnt at start (uct_set_heuristic): rollouts cut after `cut` steps and
+     * scored by its evaluation (cut < 0: never), moves given `prior` visits worth it */
+    const heur_t *heur;
+    int cut;
+    uint32_t prior;
+    double *hval;      /* heur_eval's values */
+    term_t *pjoint;    /* the joint move to a successor scored for a prior */
+    eng_state_t *succ; /* ... and the successor */
     playout_opts_t pol_opts;
     /* the search must end now (set by uct_ponder_stop); a helper obeys its boss's flag */
     atomic_bool stop;
@@ -339,6 +350,40 @@ static void hook_values(uct_t *u, int v, int *val) {
         val[r] = r == u->role ? v : 100 - v;
 }
 
+/* The value of state s (not the root) for role r, 0..100: its goal when terminal, else
+ * the evaluation's. */
+static double state_value(uct_t *u, const eng_state_t *s, uint32_t r) {
+    if (engine_terminal(u->e, s)) {
+        int v = engine_goal_value(u->e, s, r);
+        return v < 0 ? 0 : v;
+    }
+    heur_eval(u->heur, u->e, s, u->hval);
+    return u->hval[r];
+}
+
+/* Priors at node i (state s, just expanded) where one role chooses: each of its moves
+ * starts with u->prior visits worth the value of its successor for it (progressive bias
+ * that fades as real visits come). Where several roles choose, no prior (a successor
+ * per joint move would be needed). */
+static void add_priors(uct_t *u, uint32_t i, const eng_state_t *s) {
+    pool_t *p = &T(u)->p;
+    const uint16_t *cnt = &p->cnt[(size_t)i * u->nr];
+    uint32_t mover = UINT32_MAX;
+    for (uint32_t r = 0; r < u->nr; r++) {
+        if (cnt[r] > 1 && mover != UINT32_MAX) return;
+        if (cnt[r] > 1) mover = r;
+        if (cnt[r]) u->pjoint[r] = p->mv[role_off(u, i, r)];
+    }
+    if (mover == UINT32_MAX) return;
+    uint32_t off = role_off(u, i, mover);
+    for (uint32_t k = 0; k < cnt[mover]; k++) {
+        u->pjoint[mover] = p->mv[off + k];
+        engine_next(u->e, s, u->pjoint, u->succ);
+        p->ms[off + k].visits = u->prior;
+        p->ms[off + k].sum = u->prior * state_value(u, u->succ, mover) / 100.0;
+    }
+}
+
 /* Computes the legal moves of node i in state s. A role without legal moves makes the
  * node terminal (a malformed game: scored by its goals). False when the memory limit
  * leaves no room for the moves (the node stays a leaf). */
@@ -365,6 +410,7 @@ static bool expand(uct_t *u, uint32_t i, const eng_state_t *s) {
         }
     }
     p->nodes[i].moff = moff;
+    if (u->heur && u->prior && !p->nodes[i].terminal) add_priors(u, i, s);
     return true;
 }
 
@@ -393,7 +439,9 @@ static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
         for (uint32_t k = 0; k < n; k++)
             if (ms[k].visits == 0 && !ms[k].pruned && pick-- == 0) return k;
     }
-    double logn = log((double)p->nodes[i].visits);
+    /* no visit yet: only where every move has prior visits (else an unvisited one is
+     * taken above) */
+    double logn = p->nodes[i].visits ? log((double)p->nodes[i].visits) : 0;
     uint32_t best = 0;
     double best_v = -1.0;
     for (uint32_t k = 0; k < n; k++) {
@@ -483,7 +531,8 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
     bool leaf_hit = false;
     /* the engine's own playout: no allocation (the interpreter takes the loop below: its
      * steps can be slow, and a rollout past the deadline is dropped) */
-    if (!u->hook && !u->state_hook && !u->pol && engine_kind(u->e) != ENGINE_INTERP) {
+    bool cut = u->heur && u->cut >= 0;
+    if (!u->hook && !u->state_hook && !u->pol && !cut && engine_kind(u->e) != ENGINE_INTERP) {
         steps = engine_playout(u->e, a, &u->rng, u->cap, val);
         for (uint32_t r = 0; r < u->nr; r++)
             if (val[r] < 0) val[r] = 0;
@@ -526,6 +575,13 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
                 break;
             }
         }
+        if (cut && steps >= (uint32_t)u->cut) { /* cut short: the evaluation's values */
+            heur_eval(u->heur, u->e, a, u->hval);
+            for (uint32_t r = 0; r < u->nr; r++)
+                val[r] = (int)(u->hval[r] + 0.5);
+            u->st.rollout_cut++;
+            break;
+        }
         if ((u->deadline > 0 && now_seconds() > u->deadline) || stopped(u)) {
             u->dropped = true;
             return false;
@@ -550,6 +606,18 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
     u->st.rollouts++;
     u->st.rollout_steps += steps;
     return leaf_hit;
+}
+
+/* A stamp for a new iteration, unique in the tree (under its lock when shared). When
+ * the counter wraps, every node's stamp is cleared first (no stale stamp can match). */
+static uint32_t take_stamp(uct_t *u) {
+    uct_t *t = T(u);
+    if (++t->next_stamp == 0) {
+        for (size_t i = 0; i < t->p.n_nodes; i++)
+            t->p.nodes[i].stamp = 0;
+        t->next_stamp = 1;
+    }
+    return t->next_stamp;
 }
 
 /* Puts node on the path at depth, stamped with this iteration. */
@@ -652,8 +720,8 @@ static void iterate(uct_t *u) {
     bool leaf_proven = false;
     bool full = false; /* the memory limit stopped the tree from growing this iteration */
     if (u->pol) playout_begin(u->pol);
-    u->stamp += 2;
     tree_lock(u);
+    u->stamp = take_stamp(u);
     push_path(u, 0, 0);
     for (;;) {
         if (p->nodes[i].moff == NIL && !p->nodes[i].proven && !expand(u, i, cur)) {
@@ -678,6 +746,7 @@ static void iterate(uct_t *u) {
         uint32_t c = next_node(u, i, key, cur, &no_room);
         if (c != NIL && p->nodes[c].stamp == u->stamp) {
             /* the state repeats on this path (a cycle): scored from here, not entered */
+            u->st.repeats++;
             rollout_unlocked(u, cur, nxt);
             break;
         }
@@ -752,6 +821,10 @@ uct_t *uct_new(engine_t *e, uint32_t role, uint64_t seed) {
     u->joint = xcalloc(u->nr, sizeof *u->joint);
     u->val = xcalloc(u->nr, sizeof *u->val);
     u->bval = xcalloc(u->nr, sizeof *u->bval);
+    u->hval = xcalloc(u->nr, sizeof *u->hval);
+    u->pjoint = xcalloc(u->nr, sizeof *u->pjoint);
+    u->succ = engine_state_new(e);
+    u->cut = -1;
     u->blo = xcalloc(u->nr, sizeof *u->blo);
     u->bhi = xcalloc(u->nr, sizeof *u->bhi);
     u->zero_sum = u->nr == 2;
@@ -779,6 +852,9 @@ void uct_free(uct_t *u) {
     free(u->joint);
     free(u->val);
     free(u->bval);
+    free(u->hval);
+    free(u->pjoint);
+    engine_state_free(u->succ);
     free(u->blo);
     free(u->bhi);
     free(u->new_of);
@@ -850,6 +926,14 @@ static void fresh_root(uct_t *u) {
     }
     new_node(u, u->transpose ? engine_state_hash(u->root_state) : 0);
     u->have_root = true;
+}
+
+void uct_set_heuristic(uct_t *u, const heur_t *h, int cut, uint32_t prior) {
+    uct_ponder_stop(u);
+    u->heur = h;
+    u->cut = h ? cut : -1;
+    u->prior = h ? prior : 0;
+    if (u->helper) uct_set_heuristic(u->helper, h, cut, prior);
 }
 
 void uct_set_transpositions(uct_t *u, bool on) {
@@ -967,7 +1051,6 @@ bool uct_parallel_parse(const char *name, uct_parallel_t *out) {
 static void make_tree_helper(uct_t *u) {
     uct_t *h = u->helper;
     h->shared = u;
-    h->stamp = 1; /* its paths' stamps are odd, the main search's even */
     pool_free(&h->p);
     memset(&h->p, 0, sizeof h->p);
 }
@@ -998,6 +1081,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     u->helper->mem_limit = u->mem_limit; /* each tree under the cap: twice it in all */
     uct_set_playout(u->helper, &u->pol_opts);
     uct_set_transpositions(u->helper, u->transpose);
+    uct_set_heuristic(u->helper, u->heur, u->cut, u->prior);
     if (u->parallel == UCT_PARALLEL_TREE) make_tree_helper(u);
     return true;
 }
@@ -1207,6 +1291,7 @@ void uct_stats(const uct_t *u, uct_stats_t *out) {
         out->rollout_steps += h->rollout_steps, out->rollout_capped += h->rollout_capped;
         out->proven_backups += h->proven_backups, out->terminal_leaves += h->terminal_leaves;
         out->memory_full += h->memory_full, out->dropped_rollouts += h->dropped_rollouts;
+        out->repeats += h->repeats, out->rollout_cut += h->rollout_cut;
     }
     out->avg_rollout_len = out->rollouts ? (double)out->rollout_steps / out->rollouts : 0;
     out->nodes = u->have_root ? u->p.n_nodes : 0;

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "mcts/heur.h"
 #include "mcts/playout.h"
 
 /* Called at each rollout state (never a terminal one). Returns the proven value 0..100 of
@@ -43,11 +44,13 @@ typedef struct {
     uint64_t rollout_steps;  /* joint moves played in rollouts */
     double avg_rollout_len;  /* rollout_steps / rollouts */
     uint64_t rollout_capped; /* rollouts stopped by the step cap */
+    uint64_t rollout_cut;    /* rollouts cut short and evaluated (uct_set_heuristic) */
     uint64_t hook_calls, hook_hits;
     uint64_t hook_hits_win, hook_hits_loss, hook_hits_other; /* value 100, 0, other */
     double hook_seconds;                                     /* time spent in the hook */
     uint64_t proven_backups;   /* iterations that ended on a proven node without a rollout */
     uint64_t terminal_leaves;  /* new leaves that were terminal (scored without a rollout) */
+    uint64_t repeats;          /* iterations that met a state already on their path (a cycle) */
     uint64_t nodes;            /* nodes in the tree now */
     uint64_t node_capacity;    /* nodes the pool holds before it grows */
     uint64_t memory_full;      /* iterations that found no room for a node or its moves */
@@ -92,6 +95,12 @@ typedef enum { UCT_PARALLEL_ROOT, UCT_PARALLEL_TREE } uct_parallel_t;
 void uct_set_parallel(uct_t *u, uct_parallel_t mode);
 /* Parses "root" or "tree"; false when the name is neither. */
 bool uct_parallel_parse(const char *name, uct_parallel_t *out);
+/* Knowledge learnt at start (mcts/heur.h; NULL: none; not owned, shared with the helper
+ * thread): rollouts cut after `cut` steps (0: at the leaf; < 0: never) and scored by h's
+ * evaluation, and with prior > 0, at a node where one role chooses, each of its moves
+ * starts with `prior` visits worth the value of its successor (its goal if terminal,
+ * else the evaluation). Set before the search: priors go to nodes expanded after. */
+void uct_set_heuristic(uct_t *u, const heur_t *h, int cut, uint32_t prior);
 /* Transpositions (default off): one node per state, found by its hash, so that what is
  * learnt about a state reached by several move orders is shared (the tree becomes a
  * graph; a state repeating on a path is scored by a rollout from there). Forgets the

@@ -24,6 +24,12 @@
  *   threads=N 1 or 2 threads (2 needs a ground or compiled engine)
  *   parallel=root|tree  how two threads search: root, a tree each with merged root
  *             statistics; tree, one shared tree with virtual loss (uct_set_parallel)
+ *   heur=on|off  learn an evaluation in the start clock (mcts/heur.h: piece counts, goals
+ *             of non-terminal states, mobility, weighed by how they predict random
+ *             matches; at most a quarter of the clock left, or 1000 matches with iters=N)
+ *             and use it as cut=K (rollouts cut after K steps and evaluated; default 10,
+ *             off: never) and prior=N (each move of a node where one role chooses starts
+ *             with N visits worth its successor's value; default 0: none)
  *
  * The `mcts+lbs` kind is the same search with rollouts cut short by backward search
  * (mcts/lbs.h): at start it runs backward search for most of the start clock, then searches
@@ -48,13 +54,15 @@
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
 
-#define MAX_JOINTS 4096  /* joint moves tried to find the move that was played */
-#define SLICE_MIN 0.05   /* seconds: the shortest search slice between offers */
-#define SLICE_PARTS 8    /* a budget is searched in about this many slices (with a sink) */
-#define LBS_SHARE 0.5    /* of the start clock left, for backward search (the rest: UCT) */
-#define LBS_SAFETY 0.1   /* seconds kept back from it (grounding and calibration overrun) */
-#define ENGINE_SHARE 0.8 /* of the clock left, at most for grounding and compiling */
-#define STATE_COSTS 4    /* a search call overruns by at least this many states' cost */
+#define MAX_JOINTS 4096   /* joint moves tried to find the move that was played */
+#define SLICE_MIN 0.05    /* seconds: the shortest search slice between offers */
+#define SLICE_PARTS 8     /* a budget is searched in about this many slices (with a sink) */
+#define LBS_SHARE 0.5     /* of the start clock left, for backward search (the rest: UCT) */
+#define LBS_SAFETY 0.1    /* seconds kept back from it (grounding and calibration overrun) */
+#define ENGINE_SHARE 0.8  /* of the clock left, at most for grounding and compiling */
+#define STATE_COSTS 4     /* a search call overruns by at least this many states' cost */
+#define HEUR_SHARE 0.25   /* of the start clock left, at most for learning an evaluation */
+#define HEUR_MATCHES 1000 /* random matches it learns from in an iteration-bounded search */
 
 typedef struct {
     uint32_t iters; /* 0: time-bounded */
@@ -72,6 +80,9 @@ typedef struct {
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
     bool ponder;             /* ponder=on|off: search while the others think */
     bool tt;                 /* tt=on|off: transpositions (one node per state) */
+    bool heur;               /* heur=on|off: an evaluation learnt at start */
+    int cut;                 /* cut=K|off: rollouts cut after K steps (-1: never) */
+    uint32_t prior;          /* prior=N: prior visits per move (0: none) */
     playout_opts_t playout;  /* decisive=off|on|anti, mast=off|E */
 } mcts_opts_t;
 
@@ -88,6 +99,7 @@ typedef struct {
      * runs on it too */
     engine_t *engine;
     lbs_t *lbs;
+    heur_t *heur;     /* the evaluation learnt at start (heur=on), for this match */
     lbs_hook_t hook;  /* the rollout hook on lbs: the deadline of the search under way */
     const char *name; /* the kind's name, for messages */
     state_t prev;     /* the state last searched */
@@ -143,6 +155,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->confirm = LBS_CONFIRM_Z3;
     o->engine = engine_default_kind();
     o->playout.mast_eps = -1;
+    o->cut = 10;
     /* on by default: what beat the same player without it (docs/league.md) */
     o->ponder = o->tt = true;
     o->playout.decisive = o->playout.antidecisive = true;
@@ -192,6 +205,16 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
                 ok = parse_on_off(val, &o->ponder);
             } else if (!strcmp(buf, "tt")) {
                 ok = parse_on_off(val, &o->tt);
+            } else if (!strcmp(buf, "heur")) {
+                ok = parse_on_off(val, &o->heur);
+            } else if (!strcmp(buf, "cut")) {
+                unsigned long long n = strtoull(val, &rest, 10);
+                ok = !strcmp(val, "off") || (*val && *val != '-' && !*rest && n <= 100000);
+                o->cut = !strcmp(val, "off") ? -1 : (int)n;
+            } else if (!strcmp(buf, "prior")) {
+                unsigned long long n = strtoull(val, &rest, 10);
+                ok = *val && *val != '-' && !*rest && n <= 10000;
+                o->prior = (uint32_t)n;
             } else if (!strcmp(buf, "decisive")) {
                 ok = !strcmp(val, "off") || !strcmp(val, "on") || !strcmp(val, "anti");
                 o->playout.decisive = strcmp(val, "off") != 0;
@@ -208,7 +231,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
             sb_printf(err,
                       "bad %s option '%s' (iters=N, c=X, margin=S, mem=MB, engine=K, "
                       "threads=1|2, parallel=root|tree, ponder=on|off, tt=on|off, "
-                      "decisive=off|on|anti, mast=off|E%s)",
+                      "decisive=off|on|anti, mast=off|E, heur=on|off, cut=K|off, prior=N%s)",
                       lbs_kind ? "mcts+lbs" : "mcts", buf,
                       lbs_kind ? ", budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
                                : "");
@@ -499,11 +522,24 @@ static void search_until(mcts_player_t *p, const state_t *s, double stop) {
 
 static void ponder(mcts_player_t *p, const state_t *s, term_t move);
 
+/* heur=on: an evaluation learnt from random matches, within a share of the start clock
+ * (or a number of matches when iteration-bounded: reproducible), given to the search;
+ * none when nothing predicts the outcome (said with verbose). */
+static void learn_heur(mcts_player_t *p, double deadline) {
+    if (!p->opts.heur || p->heur || engine_kind(p->engine) == ENGINE_INTERP) return;
+    double t0 = now_seconds();
+    bool bounded = p->opts.iters != 0;
+    p->heur = heur_learn(p->engine, bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE,
+                         bounded ? HEUR_MATCHES : 0, &p->rng, p->verbose ? stderr : NULL);
+    if (p->heur) uct_set_heuristic(p->uct, p->heur, p->opts.cut, p->opts.prior);
+}
+
 static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     mcts_player_t *p = (mcts_player_t *)pl;
     if (!p->game->gdl2) start_lbs(p, deadline);
     double t0 = now_seconds();
     ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
+    if (!p->game->gdl2 && initial) learn_heur(p, deadline);
     if (p->game->gdl2 || p->opts.iters || !initial) return;
     p->min_overrun = STATE_COSTS * state_cost(p, initial);
     p->overrun = p->min_overrun;
@@ -698,6 +734,8 @@ static void mcts_stop(player_t *pl) {
     p->uct = NULL;
     lbs_free(p->lbs);
     p->lbs = NULL;
+    heur_free(p->heur);
+    p->heur = NULL;
     p->have_prev = false;
 }
 
@@ -706,6 +744,7 @@ static void mcts_destroy(player_t *pl) {
     uct_free(p->uct);
     engine_free(p->engine);
     lbs_free(p->lbs);
+    heur_free(p->heur);
     state_fini(&p->prev);
     free(p);
 }
@@ -714,7 +753,8 @@ const player_kind_t player_mcts_kind = {
     .name = "mcts",
     .summary =
         "UCT Monte-Carlo tree search (mcts:iters=N:c=X:margin=S:mem=MB:engine=K:"
-        "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti:mast=off|E)",
+        "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti:mast=off|E:"
+        "heur=on|off:cut=K|off:prior=N)",
     .create = mcts_create,
     .start = mcts_start,
     .play = mcts_play,

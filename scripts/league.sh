@@ -17,9 +17,9 @@
 #                                  N matches against OPP (sancho, SampleMonteCarloGamer)
 #                                  through the sparring kit (../shared/sparring/series.sh)
 #   table                          writes docs/league.md from docs/league.tsv
-# Each series runs under the series lock (flock /tmp/ggp-series.lock, nice -n -10), so
-# that no two timed series share the machine; the load average before and after is kept
-# in its row. Settings (environment): LEAGUE_DIR (builds, logs; default /tmp/league),
+# Each series runs under the series lock (flock /tmp/ggp-series.lock, at niceness
+# LEAGUE_NICE, default -10), so that no two timed series share the machine; the load
+# average before and after is kept in its row. Settings (environment): LEAGUE_DIR (builds, logs; default /tmp/league),
 # LEAGUE_NOTE (a note for the rows), SPARRING (default ../shared/sparring), SPARRING_OUT
 # (/tmp/sparring), PORT (first port, default 9481).
 set -u
@@ -163,7 +163,7 @@ cmd_local() {
     }
     exec 9>"$LOCK"
     flock 9
-    renice -n -10 $$ >/dev/null 2>&1
+    renice -n "${LEAGUE_NICE:--10}" $$ >/dev/null 2>&1
     run_series
     flock -u 9
 }
@@ -182,7 +182,7 @@ cmd_sparring() {
     exec 9>"$LOCK"
     flock 9
     l0=$(load)
-    LOG=$log GGP=$bin OUT=$SPARRING_OUT nice -n -10 bash "$SPARRING/series.sh" "$game" "$n" "$sc" \
+    LOG=$log GGP=$bin OUT=$SPARRING_OUT nice -n "${LEAGUE_NICE:--10}" bash "$SPARRING/series.sh" "$game" "$n" "$sc" \
         "$pc" "$kind" "$opp" >"$log.out" 2>"$log.err"
     l1=$(load)
     flock -u 9

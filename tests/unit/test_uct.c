@@ -530,6 +530,162 @@ static void test_ponder(void **state) {
     unload(&f);
 }
 
+/* A game of cycles: a token on a ring of six, the mover steps it one or two on; a stops
+ * (and wins) at 3, b at 5. With transpositions its graph has a dozen nodes and most
+ * iterations meet a state already on their path. */
+static const char *RING =
+    "(role a) (role b) (init (pos 0)) (init (control a))"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 0)"
+    "(<= (legal ?r step) (true (control ?r))) (<= (legal ?r jump) (true (control ?r)))"
+    "(<= (legal a stop) (true (control a)) (true (pos 3)))"
+    "(<= (legal b stop) (true (control b)) (true (pos 5)))"
+    "(<= (legal a noop) (true (control b))) (<= (legal b noop) (true (control a)))"
+    "(<= (next (pos ?y)) (does ?r step) (true (pos ?x)) (succ ?x ?y))"
+    "(<= (next (pos ?z)) (does ?r jump) (true (pos ?x)) (succ ?x ?y) (succ ?y ?z))"
+    "(<= (next (pos ?x)) (does ?r stop) (true (pos ?x))) (<= (next stopped) (does ?r stop))"
+    "(<= (next (control a)) (true (control b))) (<= (next (control b)) (true (control a)))"
+    "(<= terminal (true stopped))"
+    "(<= (goal a 100) (true (pos 3))) (<= (goal a 0) (true (pos 5)))"
+    "(<= (goal a 50) (not (true (pos 3))) (not (true (pos 5))))"
+    "(<= (goal b 0) (true (pos 3))) (<= (goal b 100) (true (pos 5)))"
+    "(<= (goal b 50) (not (true (pos 3))) (not (true (pos 5))))";
+
+/* Cycle stamps are the tree's, not a thread's: a thread marks the nodes of its path with
+ * its iteration's stamp, and a state met again on the path is a repeat. On a game
+ * without cycles (connect four) no iteration may meet a repeat, however the threads
+ * interleave and also after the tree's second thread is made anew on the kept tree (its
+ * own count restarted, the tree holding the stamps of the first helper: stale stamps
+ * read as repeats). On the ring repeats are met, and with two threads every visit is
+ * still counted once and the graph is the same (one node per state). */
+static void test_cycle_stamps(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "connect4.kif");
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, NULL);
+    uct_t *u = uct_new(e, 0, 9);
+    uct_set_transpositions(u, true);
+    uct_set_parallel(u, UCT_PARALLEL_TREE);
+    assert_true(uct_set_threads(u, 2));
+    uct_stats_t st;
+    for (int round = 0; round < 6; round++) {
+        uct_choose(u, &f.s, 0, 4000);
+        uct_set_parallel(u, UCT_PARALLEL_ROOT); /* the helper made anew, the tree kept */
+        uct_set_parallel(u, UCT_PARALLEL_TREE);
+    }
+    uct_stats(u, &st);
+    assert_int_equal(st.repeats, 0);
+    assert_int_equal(st.root_visits, 6 * 4000);
+    uct_free(u);
+    engine_free(e);
+    unload(&f);
+
+    game_t *g = load_text(RING);
+    assert_non_null(g);
+    e = engine_new(g, ENGINE_GROUND, NULL);
+    engine_t *ri = engine_new(g, ENGINE_INTERP, NULL);
+    state_t s;
+    state_init(&s);
+    terms_initial(ri, &s);
+    uct_stats_t one;
+    u = uct_new(e, 0, 4);
+    uct_set_transpositions(u, true);
+    uct_choose(u, &s, 0, 2000);
+    uct_stats(u, &one);
+    uct_free(u);
+    assert_true(one.repeats > 1000);
+    u = uct_new(e, 0, 4);
+    uct_set_transpositions(u, true);
+    uct_set_parallel(u, UCT_PARALLEL_TREE);
+    assert_true(uct_set_threads(u, 2));
+    uct_choose(u, &s, 0, 2000);
+    uct_stats(u, &st);
+    assert_true(st.repeats > 1000);
+    assert_int_equal(st.root_visits, 2000);
+    assert_int_equal(st.nodes, one.nodes);
+    uct_free(u);
+    state_fini(&s);
+    engine_free(ri);
+    engine_free(e);
+    game_free(g);
+}
+
+/* ---- knowledge learnt at start (mcts/heur) ---- */
+
+/* Breakthrough: random matches are decided by how far the pieces have come, so piece
+ * counts predict them; the fit is kept, learnt the same for a seed, and an advanced
+ * white piece is worth more to white. Tic-tac-toe's fluents say little about a random
+ * match's end in no one's favour: nothing is kept there or something weak (either way no
+ * crash). With the evaluation, a rollout cut at 0 steps is the leaf's evaluation; priors
+ * keep the search's bookkeeping (one root visit per iteration) and its move legal, and
+ * the same for a seed. */
+static void test_heuristic(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "breakthrough.kif");
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, NULL);
+    heur_stats_t hs[2];
+    heur_t *h[2];
+    for (int k = 0; k < 2; k++) {
+        splitmix_t rng = {77};
+        h[k] = heur_learn(e, 0, 1000, &rng, NULL);
+        assert_non_null(h[k]);
+        heur_stats(h[k], &hs[k]);
+    }
+    assert_true(hs[0].used > 0 && hs[0].r2 > 0.03);
+    assert_int_equal(hs[0].matches, 1000);
+    assert_true(hs[0].r2 == hs[1].r2);
+    heur_free(h[1]);
+    /* the initial state is even for random play; white one row further up is better */
+    eng_state_t *es = engine_state_new(e), *t = engine_state_new(e);
+    double v0[2], v1[2];
+    engine_initial(e, es);
+    heur_eval(h[0], e, es, v0);
+    assert_true(v0[0] > 25 && v0[0] < 75);
+    const term_t *m;
+    uint32_t n = engine_legal(e, es, 0, &m);
+    assert_true(n > 0);
+    term_t joint[2] = {m[0], TERM_NONE};
+    assert_int_equal(engine_legal(e, es, 1, &m), 1);
+    joint[1] = m[0];
+    engine_next(e, es, joint, t);
+    heur_eval(h[0], e, t, v1);
+    assert_true(v1[0] >= v0[0]);
+
+    uct_stats_t st[2];
+    term_t mv[2];
+    for (int k = 0; k < 2; k++) {
+        uct_t *u = uct_new(e, 0, 3);
+        uct_set_heuristic(u, h[0], 0, 0);
+        mv[k] = uct_choose(u, &f.s, 0, 500);
+        uct_stats(u, &st[k]);
+        assert_int_equal(st[k].rollout_cut, st[k].rollouts);
+        assert_int_equal(st[k].rollout_steps, 0);
+        uct_set_heuristic(u, h[0], -1, 8); /* priors, rollouts to the end */
+        uct_clear(u);
+        mv[k] = uct_choose(u, &f.s, 0, 500);
+        assert_true(terms_is_legal(f.r, &f.s, 0, mv[k]));
+        uct_free(u);
+    }
+    assert_int_equal(mv[0], mv[1]);
+    heur_free(h[0]);
+    engine_state_free(es);
+    engine_state_free(t);
+    engine_free(e);
+    unload(&f);
+
+    load(&f, "tictactoe.kif");
+    e = engine_new(f.g, ENGINE_GROUND, NULL);
+    splitmix_t rng = {5};
+    heur_t *w = heur_learn(e, 0, 300, &rng, NULL);
+    if (w) {
+        heur_stats(w, &hs[0]);
+        assert_true(hs[0].r2 >= 0.03);
+    }
+    heur_free(w);
+    engine_free(e);
+    unload(&f);
+}
+
 static void test_three_player(void **state) {
     (void)state;
     smoke("three_player.kif");
@@ -555,6 +711,8 @@ int main(void) {
         cmocka_unit_test(test_transpositions_prove_draw),
         cmocka_unit_test(test_policies_win_and_block),
         cmocka_unit_test(test_ponder),
+        cmocka_unit_test(test_cycle_stamps),
+        cmocka_unit_test(test_heuristic),
         cmocka_unit_test(test_three_player),
         cmocka_unit_test(test_simultaneous),
     };

@@ -1,0 +1,462 @@
+/* A state evaluation learnt from random matches: see heur.h. */
+#include "mcts/heur.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/util.h"
+#include "engine/fluents.h"
+
+#define MAX_CANDIDATES 512 /* features considered */
+#define MAX_USED 12        /* features fitted */
+#define PER_MATCH 4        /* states kept of each random match */
+#define MAX_SAMPLES 20000
+#define MAX_PLIES 2000 /* a random match longer than this is cut (no outcome: dropped) */
+#define MIN_MATCHES 60
+#define RIDGE 1.0     /* regularisation, on standardised features */
+#define MIN_R2 0.03   /* a fit predicting the held-out outcome no better is dropped */
+#define MIN_CORR 0.05 /* a feature less correlated with every role's outcome is not fitted */
+
+typedef enum { F_COUNT, F_GOAL, F_MOBILITY } fkind_t;
+
+typedef struct {
+    fkind_t kind;
+    uint32_t role;      /* F_GOAL, F_MOBILITY */
+    uint64_t *mask;     /* F_COUNT: the fluents counted (n_words words) */
+    sym_t functor;      /* F_COUNT: functor (or constant); argument positions (1..; 0: none) */
+    uint32_t arg, arg2; /* and the constants there */
+    term_t value, value2;
+} feat_t;
+
+struct heur {
+    uint32_t nr, n_words;
+    feat_t *feat; /* the features used */
+    uint32_t n_feat;
+    double *mean, *sd; /* standardisation of each used feature */
+    double *w;         /* per role: intercept, then one weight per used feature */
+    double length;     /* average random match length */
+    heur_stats_t st;
+};
+
+static double feature(const feat_t *f, engine_t *e, const eng_state_t *s, uint32_t n_words) {
+    if (f->kind == F_COUNT) {
+        const uint64_t *w = engine_state_words(s);
+        uint32_t c = 0;
+        for (uint32_t i = 0; i < n_words; i++)
+            c += (uint32_t)__builtin_popcountll(w[i] & f->mask[i]);
+        return c;
+    }
+    if (f->kind == F_GOAL) {
+        int v = engine_goal_value(e, s, f->role);
+        return v < 0 ? 0 : v;
+    }
+    const term_t *m;
+    return engine_legal(e, s, f->role, &m);
+}
+
+/* ---- candidates ---- */
+
+typedef struct {
+    feat_t *f;
+    uint32_t n;
+    size_t cap;
+} cands_t;
+
+static feat_t *add_cand(cands_t *c, fkind_t kind, uint32_t n_words) {
+    if (c->n == MAX_CANDIDATES) return NULL;
+    GROW(c->f, c->cap, c->n + 1);
+    feat_t *f = &c->f[c->n++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    if (kind == F_COUNT) f->mask = xcalloc(n_words, sizeof *f->mask);
+    return f;
+}
+
+/* The group of fluents of functor fn with constant v at argument j (j 0: any) and v2 at
+ * j2 (j2 0: any), made when missing. */
+static feat_t *group(cands_t *c, uint32_t first, uint32_t n_words, sym_t fn, uint32_t j, term_t v,
+                     uint32_t j2, term_t v2) {
+    for (uint32_t i = first; i < c->n; i++) {
+        feat_t *f = &c->f[i];
+        if (f->functor == fn && f->arg == j && f->value == v && f->arg2 == j2 && f->value2 == v2)
+            return f;
+    }
+    feat_t *f = add_cand(c, F_COUNT, n_words);
+    if (f) {
+        f->functor = fn;
+        f->arg = j, f->value = v;
+        f->arg2 = j2, f->value2 = v2;
+    }
+    return f;
+}
+
+/* The piece counts: how many fluents of a functor hold, with a constant at one argument
+ * (cell(_, _, white): white's pieces), or at two (cell(_, 7, white): white's pieces on
+ * row 7). */
+static void piece_candidates(cands_t *c, game_t *g, const term_t *bits, uint32_t n_bits,
+                             uint32_t n_words) {
+    term_store_t *ts = g->ts;
+    uint32_t first = c->n;
+    for (uint32_t b = 0; b < n_bits; b++) {
+        term_t t = bits[b];
+        if (t == TERM_NONE) continue;
+        sym_t fn = term_sym(ts, t);
+        uint32_t ar = term_kind(ts, t) == TERM_FUN ? term_arity(ts, t) : 0;
+        for (uint32_t j = 0; j <= ar; j++) {
+            term_t v = j ? term_arg(ts, t, j - 1) : TERM_NONE;
+            if (j && term_kind(ts, v) != TERM_SYM) continue;
+            for (uint32_t j2 = j ? j + 1 : 0; j2 <= (j ? ar : 0); j2++) {
+                term_t v2 = j2 ? term_arg(ts, t, j2 - 1) : TERM_NONE;
+                if (j2 && term_kind(ts, v2) != TERM_SYM) continue;
+                feat_t *f = group(c, first, n_words, fn, j, v, j2, v2);
+                if (f) f->mask[b >> 6] |= 1ull << (b & 63);
+            }
+            if (j) { /* one argument fixed */
+                feat_t *f = group(c, first, n_words, fn, j, v, 0, TERM_NONE);
+                if (f) f->mask[b >> 6] |= 1ull << (b & 63);
+            }
+        }
+    }
+    /* a group of one fluent is that fluent: kept (a flag like control(white) can predict) */
+}
+
+/* ---- sampling ---- */
+
+typedef struct {
+    float *x; /* samples x candidates */
+    float *y; /* samples x roles: outcome 0..1 */
+    uint32_t *match;
+    uint32_t n, cap;
+} data_t;
+
+/* Plays random matches until the deadline, keeping PER_MATCH states of each with its
+ * outcome. */
+static void sample(engine_t *e, const cands_t *c, uint32_t n_words, double deadline,
+                   uint32_t max_matches, splitmix_t *rng, data_t *d, heur_stats_t *st,
+                   double *length) {
+    uint32_t nr = engine_game(e)->n_roles, nc = c->n;
+    eng_state_t *s = engine_state_new(e), *t = engine_state_new(e);
+    term_t *joint = xcalloc(nr, sizeof *joint);
+    float *row = xmalloc((size_t)PER_MATCH * nc * sizeof *row);
+    int *goal = xcalloc(nr, sizeof *goal);
+    double plies_sum = 0;
+    for (uint32_t tries = 0;
+         (!deadline || now_seconds() < deadline) && (!max_matches || tries < max_matches) &&
+         d->n + PER_MATCH <= MAX_SAMPLES;
+         tries++) {
+        engine_initial(e, s);
+        uint32_t plies = 0, kept = 0;
+        bool ended = false;
+        while (plies < MAX_PLIES) {
+            if (engine_terminal(e, s)) {
+                ended = true;
+                break;
+            }
+            /* reservoir of PER_MATCH states over the match */
+            uint32_t slot =
+                kept < PER_MATCH ? kept++ : (uint32_t)(splitmix_next(rng) % (plies + 1));
+            if (slot < PER_MATCH)
+                for (uint32_t k = 0; k < nc; k++)
+                    row[(size_t)slot * nc + k] = (float)feature(&c->f[k], e, s, n_words);
+            if (!engine_random_joint(e, s, rng, joint)) break;
+            engine_next(e, s, joint, t);
+            engine_state_copy(s, t);
+            plies++;
+        }
+        if (!ended) continue;
+        st->matches++;
+        plies_sum += plies;
+        for (uint32_t r = 0; r < nr; r++) {
+            int v = engine_goal_value(e, s, r);
+            goal[r] = v < 0 ? 0 : v;
+        }
+        if (d->n + kept > d->cap) {
+            d->cap = d->cap ? 2 * d->cap : 1024;
+            d->x = xrealloc(d->x, (size_t)d->cap * nc * sizeof *d->x);
+            d->y = xrealloc(d->y, (size_t)d->cap * nr * sizeof *d->y);
+            d->match = xrealloc(d->match, (size_t)d->cap * sizeof *d->match);
+        }
+        for (uint32_t k = 0; k < kept; k++, d->n++) {
+            memcpy(&d->x[(size_t)d->n * nc], &row[(size_t)k * nc], nc * sizeof *row);
+            for (uint32_t r = 0; r < nr; r++)
+                d->y[(size_t)d->n * nr + r] = goal[r] / 100.0f;
+            d->match[d->n] = st->matches;
+        }
+    }
+    *length = st->matches ? plies_sum / st->matches : 0;
+    free(goal);
+    free(row);
+    free(joint);
+    engine_state_free(s);
+    engine_state_free(t);
+}
+
+/* ---- fitting ---- */
+
+/* Solves the n x n system a x = b in place (Gaussian elimination, partial pivoting);
+ * false when singular. */
+static bool solve(double *a, double *b, uint32_t n) {
+    for (uint32_t c = 0; c < n; c++) {
+        uint32_t piv = c;
+        for (uint32_t r = c + 1; r < n; r++)
+            if (fabs(a[r * n + c]) > fabs(a[piv * n + c])) piv = r;
+        if (fabs(a[piv * n + c]) < 1e-12) return false;
+        if (piv != c) {
+            for (uint32_t k = 0; k < n; k++) {
+                double t = a[c * n + k];
+                a[c * n + k] = a[piv * n + k];
+                a[piv * n + k] = t;
+            }
+            double t = b[c];
+            b[c] = b[piv];
+            b[piv] = t;
+        }
+        for (uint32_t r = 0; r < n; r++) {
+            if (r == c) continue;
+            double f = a[r * n + c] / a[c * n + c];
+            for (uint32_t k = c; k < n; k++)
+                a[r * n + k] -= f * a[c * n + k];
+            b[r] -= f * b[c];
+        }
+    }
+    for (uint32_t c = 0; c < n; c++)
+        b[c] /= a[c * n + c];
+    return true;
+}
+
+static bool is_test(const data_t *d, uint32_t i) {
+    return d->match[i] % 3 == 0;
+}
+
+/* Ridge regression of role r's outcome on the used features (standardised), on the
+ * training samples: intercept and weights into w (1 + m). */
+static bool fit(const data_t *d, uint32_t nc, uint32_t nr, const uint32_t *use, uint32_t m,
+                const double *mean, const double *sd, uint32_t r, double *w) {
+    uint32_t n = m + 1;
+    double *a = xcalloc((size_t)n * n, sizeof *a), *b = xcalloc(n, sizeof *b), z[MAX_USED + 1];
+    for (uint32_t i = 0; i < d->n; i++) {
+        if (is_test(d, i)) continue;
+        z[0] = 1;
+        for (uint32_t k = 0; k < m; k++)
+            z[k + 1] = (d->x[(size_t)i * nc + use[k]] - mean[k]) / sd[k];
+        double y = d->y[(size_t)i * nr + r];
+        for (uint32_t p = 0; p < n; p++) {
+            b[p] += z[p] * y;
+            for (uint32_t q = 0; q < n; q++)
+                a[p * n + q] += z[p] * z[q];
+        }
+    }
+    for (uint32_t p = 1; p < n; p++)
+        a[p * n + p] += RIDGE;
+    bool ok = solve(a, b, n);
+    memcpy(w, b, n * sizeof *w);
+    free(a);
+    free(b);
+    return ok;
+}
+
+/* R² of role r's fitted outcome on the held-out samples. */
+static double held_out_r2(const data_t *d, uint32_t nc, uint32_t nr, const uint32_t *use,
+                          uint32_t m, const double *mean, const double *sd, uint32_t r,
+                          const double *w) {
+    double sy = 0, n = 0;
+    for (uint32_t i = 0; i < d->n; i++)
+        if (is_test(d, i)) sy += d->y[(size_t)i * nr + r], n++;
+    if (n < 10) return 0;
+    double my = sy / n, ss_tot = 0, ss_res = 0;
+    for (uint32_t i = 0; i < d->n; i++) {
+        if (!is_test(d, i)) continue;
+        double p = w[0];
+        for (uint32_t k = 0; k < m; k++)
+            p += w[k + 1] * (d->x[(size_t)i * nc + use[k]] - mean[k]) / sd[k];
+        p = p < 0 ? 0 : p > 1 ? 1 : p;
+        double y = d->y[(size_t)i * nr + r];
+        ss_tot += (y - my) * (y - my);
+        ss_res += (y - p) * (y - p);
+    }
+    return ss_tot > 0 ? 1 - ss_res / ss_tot : 0;
+}
+
+/* Each candidate's mean, spread and largest correlation (absolute, over the roles) with
+ * an outcome, on the training samples. */
+static void correlate(const data_t *d, uint32_t nc, uint32_t nr, double *mean, double *sd,
+                      double *corr) {
+    double n = 0, *my = xcalloc(nr, sizeof *my), *sy = xcalloc(nr, sizeof *sy);
+    for (uint32_t i = 0; i < d->n; i++) {
+        if (is_test(d, i)) continue;
+        n++;
+        for (uint32_t r = 0; r < nr; r++)
+            my[r] += d->y[(size_t)i * nr + r];
+    }
+    for (uint32_t r = 0; r < nr; r++)
+        my[r] /= n;
+    for (uint32_t i = 0; i < d->n; i++)
+        if (!is_test(d, i))
+            for (uint32_t r = 0; r < nr; r++) {
+                double e = d->y[(size_t)i * nr + r] - my[r];
+                sy[r] += e * e;
+            }
+    for (uint32_t k = 0; k < nc; k++) {
+        double sx = 0, sxx = 0;
+        for (uint32_t i = 0; i < d->n; i++)
+            if (!is_test(d, i)) {
+                double x = d->x[(size_t)i * nc + k];
+                sx += x;
+                sxx += x * x;
+            }
+        mean[k] = sx / n;
+        double var = sxx / n - mean[k] * mean[k];
+        sd[k] = var > 1e-12 ? sqrt(var) : 0;
+        corr[k] = 0;
+        if (sd[k] == 0) continue;
+        for (uint32_t r = 0; r < nr; r++) {
+            if (sy[r] <= 0) continue;
+            double sxy = 0;
+            for (uint32_t i = 0; i < d->n; i++)
+                if (!is_test(d, i))
+                    sxy +=
+                        (d->x[(size_t)i * nc + k] - mean[k]) * (d->y[(size_t)i * nr + r] - my[r]);
+            double cr = fabs(sxy / (sd[k] * n) / sqrt(sy[r] / n));
+            if (cr > corr[k]) corr[k] = cr;
+        }
+    }
+    free(my);
+    free(sy);
+}
+
+static void log_fit(FILE *log, engine_t *e, const heur_t *h) {
+    game_t *g = engine_game(e);
+    fprintf(log, "heur: %u features of %u, R2 %.3f (held out), %u random matches of %.1f plies:",
+            h->st.used, h->st.features, h->st.r2, h->st.matches, h->length);
+    for (uint32_t k = 0; k < h->n_feat; k++) {
+        const feat_t *f = &h->feat[k];
+        strbuf_t sb;
+        sb_init(&sb);
+        if (f->kind == F_COUNT) {
+            sb_puts(&sb, term_sym_name(g->ts, f->functor));
+            if (f->arg) {
+                sb_printf(&sb, "#%u=", f->arg);
+                term_print(g->ts, f->value, &sb);
+            }
+            if (f->arg2) {
+                sb_printf(&sb, "#%u=", f->arg2);
+                term_print(g->ts, f->value2, &sb);
+            }
+        } else {
+            sb_printf(&sb, "%s(role %u)", f->kind == F_GOAL ? "goal" : "mobility", f->role);
+        }
+        fprintf(log, " %s %+.3f", sb_str(&sb), h->w[k + 1] / h->sd[k]);
+        sb_fini(&sb);
+    }
+    fprintf(log, "\n");
+}
+
+heur_t *heur_learn(engine_t *e, double deadline, uint32_t max_matches, splitmix_t *rng, FILE *log) {
+    term_t *bits;
+    uint32_t n_bits = engine_fluent_bits(e, &bits);
+    if (!n_bits) return NULL;
+    game_t *g = engine_game(e);
+    uint32_t nr = g->n_roles, n_words = n_bits / 64;
+    cands_t c = {0};
+    for (uint32_t r = 0; r < nr; r++) {
+        feat_t *f = add_cand(&c, F_GOAL, n_words);
+        f->role = r;
+        f = add_cand(&c, F_MOBILITY, n_words);
+        f->role = r;
+    }
+    piece_candidates(&c, g, bits, n_bits, n_words);
+    free(bits);
+    heur_t *h = xcalloc(1, sizeof *h);
+    h->nr = nr;
+    h->n_words = n_words;
+    h->st.features = c.n;
+    data_t d = {0};
+    sample(e, &c, n_words, deadline, max_matches, rng, &d, &h->st, &h->length);
+    h->st.samples = d.n;
+    bool ok = h->st.matches >= MIN_MATCHES;
+    uint32_t nc = c.n, use[MAX_USED], m = 0;
+    double *mean = xcalloc(nc, sizeof *mean), *sd = xcalloc(nc, sizeof *sd),
+           *corr = xcalloc(nc, sizeof *corr);
+    if (ok) {
+        correlate(&d, nc, nr, mean, sd, corr);
+        /* the strongest candidates, each at least MIN_CORR */
+        while (m < MAX_USED) {
+            uint32_t best = UINT32_MAX;
+            for (uint32_t k = 0; k < nc; k++)
+                if (corr[k] >= MIN_CORR && (best == UINT32_MAX || corr[k] > corr[best])) best = k;
+            if (best == UINT32_MAX) break;
+            use[m++] = best;
+            corr[best] = -1;
+        }
+        ok = m > 0;
+    }
+    if (ok) {
+        h->n_feat = m;
+        h->feat = xcalloc(m, sizeof *h->feat);
+        h->mean = xcalloc(m, sizeof *h->mean);
+        h->sd = xcalloc(m, sizeof *h->sd);
+        h->w = xcalloc((size_t)nr * (m + 1), sizeof *h->w);
+        for (uint32_t k = 0; k < m; k++) {
+            h->feat[k] = c.f[use[k]];
+            c.f[use[k]].mask = NULL; /* moved */
+            h->mean[k] = mean[use[k]];
+            h->sd[k] = sd[use[k]];
+        }
+        for (uint32_t r = 0; r < nr && ok; r++)
+            ok = fit(&d, nc, nr, use, m, h->mean, h->sd, r, &h->w[(size_t)r * (m + 1)]);
+        if (ok) h->st.r2 = held_out_r2(&d, nc, nr, use, m, h->mean, h->sd, 0, h->w);
+        ok = ok && h->st.r2 >= MIN_R2;
+        h->st.used = ok ? m : 0;
+    }
+    if (log && h->n_feat) log_fit(log, e, h);
+    if (log && !ok)
+        fprintf(log, "heur: no evaluation (%u random matches, R2 %.3f)\n", h->st.matches, h->st.r2);
+    for (uint32_t k = 0; k < c.n; k++)
+        free(c.f[k].mask);
+    free(c.f);
+    free(mean);
+    free(sd);
+    free(corr);
+    free(d.x);
+    free(d.y);
+    free(d.match);
+    if (!ok) {
+        heur_free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void heur_free(heur_t *h) {
+    if (!h) return;
+    for (uint32_t k = 0; k < h->n_feat; k++)
+        free(h->feat[k].mask);
+    free(h->feat);
+    free(h->mean);
+    free(h->sd);
+    free(h->w);
+    free(h);
+}
+
+void heur_eval(const heur_t *h, engine_t *e, const eng_state_t *s, double *val) {
+    double z[MAX_USED];
+    for (uint32_t k = 0; k < h->n_feat; k++)
+        z[k] = (feature(&h->feat[k], e, s, h->n_words) - h->mean[k]) / h->sd[k];
+    for (uint32_t r = 0; r < h->nr; r++) {
+        const double *w = &h->w[(size_t)r * (h->n_feat + 1)];
+        double v = w[0];
+        for (uint32_t k = 0; k < h->n_feat; k++)
+            v += w[k + 1] * z[k];
+        val[r] = 100 * (v < 0 ? 0 : v > 1 ? 1 : v);
+    }
+}
+
+double heur_match_length(const heur_t *h) {
+    return h->length;
+}
+
+void heur_stats(const heur_t *h, heur_stats_t *out) {
+    *out = h->st;
+}

@@ -1,0 +1,56 @@
+/* An evaluation of states learnt from the rules and random matches in the start clock
+ * (issue 25, item 3): what predicts how a random match ends.
+ *
+ * Candidate features, read off the engine's fluents and states:
+ *   pieces    for every fluent functor, argument position and constant there, how many
+ *             such fluents hold (cell(_, _, white): white's pieces), and how many of a
+ *             functor hold at all;
+ *   goals     each role's goal value in states that are not terminal, where the rules
+ *             define it;
+ *   mobility  each role's number of legal moves.
+ * heur_learn plays random matches until its deadline and keeps a few states of each with
+ * the match's outcome; every candidate is weighed by its correlation with each role's
+ * outcome, the strongest few are fitted by ridge regression on two thirds of the matches,
+ * and the fit is kept only when it predicts the outcome of the other third better than a
+ * constant does (its R² is the measure). A grounded engine is needed (bit states).
+ *
+ * heur_eval reads the engine only through calls that touch no term store (a search
+ * thread may evaluate while another thread uses the store). */
+#ifndef MCTS_HEUR_H
+#define MCTS_HEUR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/rng.h"
+#include "engine/engine.h"
+
+typedef struct heur heur_t;
+
+typedef struct {
+    uint32_t matches;  /* random matches played */
+    uint32_t samples;  /* states kept (train and test) */
+    uint32_t features; /* candidates considered, then used */
+    uint32_t used;
+    double r2; /* on the held-out matches, of the first role's outcome */
+} heur_stats_t;
+
+/* Learns from at most max_matches random matches (0: no bound) by deadline (now_seconds();
+ * 0: none; one of the two must bound it); NULL when nothing predicts the outcome (or the
+ * engine has no bit states, or too few matches ended). log (NULL: silent) gets one line:
+ * the features kept and the fit. */
+heur_t *heur_learn(engine_t *e, double deadline, uint32_t max_matches, splitmix_t *rng, FILE *log);
+void heur_free(heur_t *h);
+
+/* The predicted value of state s for every role, 0..100, into val; e is the caller's
+ * engine on the same game (a search thread's own clone, say). No allocation, no state
+ * in h: threads may share h. */
+void heur_eval(const heur_t *h, engine_t *e, const eng_state_t *s, double *val);
+
+/* The average length of the random matches heur_learn played (plies). */
+double heur_match_length(const heur_t *h);
+
+void heur_stats(const heur_t *h, heur_stats_t *out);
+
+#endif
