@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "base/hash.h"
+#include "base/scc.h"
 
 uint32_t gprog_pred(gprog_t *p, sym_t sym, uint32_t arity, bool make) {
     uint64_t key = keyset_pair(sym, arity);
@@ -180,19 +181,11 @@ void gprog_free(gprog_t *p) {
     free(p);
 }
 
-/* ---- components (Tarjan, iterative), dependencies first ---- */
+/* ---- components, dependencies first ---- */
 
-typedef struct {
-    gprog_t *p;
-    uint32_t *index, *low, *stack, n_index, n_stack;
-    bool *on;
-    uint32_t *edge_start, *edges; /* pred -> preds it reads */
-} scc_t;
-
-static void build_edges(scc_t *S) {
-    gprog_t *p = S->p;
-    uint32_t np = p->n_preds;
-    S->edge_start = xcalloc(np + 2, sizeof *S->edge_start);
+/* The graph of components: a relevant predicate -> the predicates its rules read. */
+static void build_edges(const gprog_t *p, uint32_t **start, uint32_t **edges) {
+    uint32_t np = p->n_preds, *st = xcalloc(np + 2, sizeof *st), *to = NULL;
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < p->n_rules; i++) {
             const gp_rule_t *r = &p->rules[i];
@@ -200,85 +193,39 @@ static void build_edges(scc_t *S) {
             for (uint32_t j = 0; j < r->n_body; j++) {
                 if (r->body[j].kind == GLIT_DISTINCT) continue;
                 if (pass == 0)
-                    S->edge_start[r->pred + 2]++;
+                    st[r->pred + 2]++;
                 else
-                    S->edges[S->edge_start[r->pred + 1]++] = r->body[j].pred;
+                    to[st[r->pred + 1]++] = r->body[j].pred;
             }
         }
         if (pass == 0) {
             for (uint32_t k = 0; k < np; k++)
-                S->edge_start[k + 2] += S->edge_start[k + 1];
-            S->edges = xmalloc((S->edge_start[np + 1] + 1) * sizeof *S->edges);
+                st[k + 2] += st[k + 1];
+            to = xmalloc((st[np + 1] + 1) * sizeof *to);
         }
     }
-}
-
-static void strong(scc_t *S, uint32_t root) {
-    gprog_t *p = S->p;
-    uint32_t np = p->n_preds;
-    uint32_t *call = xmalloc((np + 1) * sizeof *call), *it = xmalloc((np + 1) * sizeof *it);
-    uint32_t depth = 0;
-    call[depth] = root, it[depth++] = S->edge_start[root];
-    S->index[root] = S->low[root] = S->n_index++;
-    S->stack[S->n_stack++] = root, S->on[root] = true;
-    while (depth) {
-        uint32_t v = call[depth - 1];
-        if (it[depth - 1] < S->edge_start[v + 1]) {
-            uint32_t w = S->edges[it[depth - 1]++];
-            if (S->index[w] == UINT32_MAX) {
-                S->index[w] = S->low[w] = S->n_index++;
-                S->stack[S->n_stack++] = w, S->on[w] = true;
-                call[depth] = w, it[depth++] = S->edge_start[w];
-            } else if (S->on[w] && S->index[w] < S->low[v]) {
-                S->low[v] = S->index[w];
-            }
-            continue;
-        }
-        depth--;
-        if (depth && S->low[v] < S->low[call[depth - 1]]) S->low[call[depth - 1]] = S->low[v];
-        if (S->low[v] != S->index[v]) continue;
-        uint32_t c = p->n_sccs++, w;
-        do {
-            w = S->stack[--S->n_stack];
-            S->on[w] = false;
-            p->preds[w].scc = c;
-        } while (w != v);
-    }
-    free(call), free(it);
+    *start = st, *edges = to;
 }
 
 void gprog_order(gprog_t *p) {
-    uint32_t np = p->n_preds;
-    scc_t S = {.p = p};
-    S.index = xmalloc((np + 1) * sizeof *S.index);
-    S.low = xmalloc((np + 1) * sizeof *S.low);
-    S.stack = xmalloc((np + 1) * sizeof *S.stack);
-    S.on = xcalloc(np + 1, sizeof *S.on);
-    build_edges(&S);
-    p->n_sccs = 0;
-    for (uint32_t k = 0; k < np; k++) {
-        S.index[k] = UINT32_MAX;
-        p->preds[k].scc = UINT32_MAX;
-        p->preds[k].recursive = false;
-    }
+    uint32_t np = p->n_preds, *start, *edges;
+    build_edges(p, &start, &edges);
+    uint32_t *comp = xmalloc((np + 1) * sizeof *comp);
+    bool *roots = xmalloc((np + 1) * sizeof *roots), *cyclic = xmalloc((np + 1) * sizeof *cyclic);
     for (uint32_t k = 0; k < np; k++)
-        if (p->preds[k].relevant && S.index[k] == UINT32_MAX) strong(&S, k);
+        roots[k] = p->preds[k].relevant;
+    p->n_sccs = scc_find(np, start, edges, roots, comp, NULL);
+    scc_cyclic(np, start, edges, comp, p->n_sccs, cyclic);
+    for (uint32_t k = 0; k < np; k++)
+        p->preds[k].scc = comp[k], p->preds[k].recursive = cyclic[k];
     free(p->scc_preds), free(p->scc_start);
     p->scc_start = xcalloc(p->n_sccs + 2, sizeof *p->scc_start);
     p->scc_preds = xmalloc((np + 1) * sizeof *p->scc_preds);
     for (uint32_t k = 0; k < np; k++)
-        if (p->preds[k].scc != UINT32_MAX) p->scc_start[p->preds[k].scc + 2]++;
+        if (comp[k] != SCC_NONE) p->scc_start[comp[k] + 2]++;
     for (uint32_t c = 0; c < p->n_sccs; c++)
         p->scc_start[c + 2] += p->scc_start[c + 1];
     for (uint32_t k = 0; k < np; k++)
-        if (p->preds[k].scc != UINT32_MAX) p->scc_preds[p->scc_start[p->preds[k].scc + 1]++] = k;
-    /* recursive: a component of several predicates, or one that reads itself */
-    for (uint32_t k = 0; k < np; k++) {
-        uint32_t c = p->preds[k].scc;
-        if (c == UINT32_MAX) continue;
-        p->preds[k].recursive = p->scc_start[c + 1] - p->scc_start[c] > 1;
-        for (uint32_t e = S.edge_start[k]; e < S.edge_start[k + 1]; e++)
-            if (p->preds[S.edges[e]].scc == c) p->preds[k].recursive = true;
-    }
-    free(S.index), free(S.low), free(S.stack), free(S.on), free(S.edge_start), free(S.edges);
+        if (comp[k] != SCC_NONE) p->scc_preds[p->scc_start[comp[k] + 1]++] = k;
+    free(comp), free(roots), free(cyclic), free(start), free(edges);
 }

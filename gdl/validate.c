@@ -2,6 +2,8 @@
 #include "gdl/validate.h"
 #include "gdl/bind.h"
 
+#include "base/scc.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,66 +24,37 @@ static void report(check_t *c, const rule_t *r, int line, int col, const char *m
     diag_add(c->d, c->g->file, line, col, "%s in rule %s", msg, sb_str(&c->sb));
 }
 
-/* ---- dependency graph: Tarjan's algorithm over predicates ---- */
-
-typedef struct {
-    const game_t *g;
-    uint32_t *index, *low, *stack;
-    bool *on_stack;
-    uint32_t next_index, sp, n_scc;
-} tarjan_t;
-
-static void tarjan_visit(tarjan_t *t, uint32_t v);
-
-static void tarjan_edge(tarjan_t *t, uint32_t v, uint32_t w) {
-    if (t->index[w] == UINT32_MAX) {
-        tarjan_visit(t, w);
-        if (t->low[w] < t->low[v]) t->low[v] = t->low[w];
-    } else if (t->on_stack[w] && t->index[w] < t->low[v]) {
-        t->low[v] = t->index[w];
-    }
-}
-
-static void tarjan_visit(tarjan_t *t, uint32_t v) {
-    const game_t *g = t->g;
-    t->index[v] = t->low[v] = t->next_index++;
-    t->stack[t->sp++] = v;
-    t->on_stack[v] = true;
-    const pred_t *p = &g->preds[v];
-    for (uint32_t k = 0; k < p->n_rules; k++) {
-        const rule_t *r = &g->rules[p->rules[k]];
-        for (uint32_t i = 0; i < r->n_body; i++) {
-            if (r->body[i].kind == LIT_DISTINCT) continue;
-            tarjan_edge(t, v, game_pred_of(g, r->body[i].atom));
-        }
-    }
-    if (t->low[v] != t->index[v]) return;
-    uint32_t w;
-    do {
-        w = t->stack[--t->sp];
-        t->on_stack[w] = false;
-        g->preds[w].scc = t->n_scc;
-    } while (w != v);
-    t->n_scc++;
-}
+/* ---- dependency graph: components of predicates ---- */
 
 /* SCCs numbered so that a predicate's dependencies have smaller or equal numbers. */
 static void compute_sccs(game_t *g) {
-    size_t n = g->n_preds;
-    tarjan_t t = {.g = g};
-    t.index = xmalloc((n + 1) * sizeof *t.index);
-    t.low = xmalloc((n + 1) * sizeof *t.low);
-    t.stack = xmalloc((n + 1) * sizeof *t.stack);
-    t.on_stack = xcalloc(n + 1, sizeof *t.on_stack);
-    for (size_t i = 0; i < n; i++)
-        t.index[i] = UINT32_MAX;
-    for (size_t i = 0; i < n; i++)
-        if (t.index[i] == UINT32_MAX) tarjan_visit(&t, (uint32_t)i);
-    g->n_sccs = t.n_scc;
-    free(t.index);
-    free(t.low);
-    free(t.stack);
-    free(t.on_stack);
+    uint32_t n = (uint32_t)g->n_preds, *start = xcalloc(n + 2, sizeof *start), *to = NULL;
+    /* the edges p -> the predicates its rules read, counted then filled */
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t v = 0; v < n; v++) {
+            const pred_t *p = &g->preds[v];
+            for (uint32_t k = 0; k < p->n_rules; k++) {
+                const rule_t *r = &g->rules[p->rules[k]];
+                for (uint32_t i = 0; i < r->n_body; i++) {
+                    if (r->body[i].kind == LIT_DISTINCT) continue;
+                    if (pass == 0)
+                        start[v + 2]++;
+                    else
+                        to[start[v + 1]++] = game_pred_of(g, r->body[i].atom);
+                }
+            }
+        }
+        if (pass == 0) {
+            for (uint32_t v = 0; v < n; v++)
+                start[v + 2] += start[v + 1];
+            to = xmalloc((start[n + 1] + 1) * sizeof *to);
+        }
+    }
+    uint32_t *comp = xmalloc((n + 1) * sizeof *comp);
+    g->n_sccs = scc_find(n, start, to, NULL, comp, NULL);
+    for (uint32_t v = 0; v < n; v++)
+        g->preds[v].scc = comp[v];
+    free(start), free(to), free(comp);
 }
 
 /* ---- the rule graph: rule -> rules whose heads unify with one of its body literals ---- */
@@ -142,73 +115,34 @@ static void rule_graph_free(const game_t *g, rule_graph_t *rg) {
     free(rg->cap_out);
 }
 
-typedef struct {
-    game_t *g;
-    const rule_graph_t *rg;
-    uint32_t *index, *low, *stack;
-    bool *on_stack;
-    uint32_t next_index, sp, n_scc, n_order;
-} rule_tarjan_t;
-
-static void rule_visit(rule_tarjan_t *t, uint32_t v) {
-    t->index[v] = t->low[v] = t->next_index++;
-    t->stack[t->sp++] = v;
-    t->on_stack[v] = true;
-    for (uint32_t k = 0; k < t->rg->n_out[v]; k++) {
-        uint32_t w = t->rg->out[v][k].to;
-        if (t->index[w] == UINT32_MAX) {
-            rule_visit(t, w);
-            if (t->low[w] < t->low[v]) t->low[v] = t->low[w];
-        } else if (t->on_stack[w] && t->index[w] < t->low[v]) {
-            t->low[v] = t->index[w];
-        }
-    }
-    if (t->low[v] != t->index[v]) return;
-    uint32_t w, size = 0;
-    do {
-        w = t->stack[--t->sp];
-        t->on_stack[w] = false;
-        t->g->rules[w].scc = t->n_scc;
-        t->g->rule_order[t->n_order++] = w;
-        size++;
-    } while (w != v);
-    if (size > 1)
-        for (uint32_t i = t->n_order - size; i < t->n_order; i++)
-            t->g->rules[t->g->rule_order[i]].recursive = true;
-    t->n_scc++;
-}
-
 /* Rule components in dependency order; recursion is decided on the rule graph, so that
  * (goal r 100) :- (not (goal r 0)) is neither recursive nor unstratified. */
 static void compute_rule_sccs(game_t *g, const rule_graph_t *rg) {
-    size_t n = g->n_rules;
-    rule_tarjan_t t = {.g = g, .rg = rg};
-    t.index = xmalloc((n + 1) * sizeof *t.index);
-    t.low = xmalloc((n + 1) * sizeof *t.low);
-    t.stack = xmalloc((n + 1) * sizeof *t.stack);
-    t.on_stack = xcalloc(n + 1, sizeof *t.on_stack);
+    uint32_t n = (uint32_t)g->n_rules, *start = xmalloc((n + 2) * sizeof *start);
+    start[0] = 0;
+    for (uint32_t r = 0; r < n; r++)
+        start[r + 1] = start[r] + rg->n_out[r];
+    uint32_t *to = xmalloc((start[n] + 1) * sizeof *to), *comp = xmalloc((n + 1) * sizeof *comp);
+    for (uint32_t r = 0; r < n; r++)
+        for (uint32_t k = 0; k < rg->n_out[r]; k++)
+            to[start[r] + k] = rg->out[r][k].to;
     free(g->rule_order);
     g->rule_order = xmalloc((n + 1) * sizeof *g->rule_order);
-    for (size_t i = 0; i < n; i++)
-        t.index[i] = UINT32_MAX, g->rules[i].recursive = false;
-    for (size_t i = 0; i < n; i++)
-        if (t.index[i] == UINT32_MAX) rule_visit(&t, (uint32_t)i);
-    g->n_rule_sccs = t.n_scc;
-    for (size_t r = 0; r < n; r++)
-        for (uint32_t k = 0; k < rg->n_out[r]; k++)
-            if (rg->out[r][k].to == r) g->rules[r].recursive = true;
+    g->n_rule_sccs = scc_find(n, start, to, NULL, comp, g->rule_order);
+    bool *cyclic = xmalloc((n + 1) * sizeof *cyclic);
+    scc_cyclic(n, start, to, comp, g->n_rule_sccs, cyclic);
     g->acyclic = true;
     for (size_t i = 0; i < g->n_preds; i++)
         g->preds[i].recursive = false;
-    for (size_t r = 0; r < n; r++)
-        if (g->rules[r].recursive) {
+    for (uint32_t r = 0; r < n; r++) {
+        g->rules[r].scc = comp[r];
+        g->rules[r].recursive = cyclic[r];
+        if (cyclic[r]) {
             g->preds[game_pred_of(g, g->rules[r].head)].recursive = true;
             g->acyclic = false;
         }
-    free(t.index);
-    free(t.low);
-    free(t.stack);
-    free(t.on_stack);
+    }
+    free(start), free(to), free(comp), free(cyclic);
 }
 
 /* Layers by SCC order: a predicate is as dynamic as the most dynamic one it uses. */

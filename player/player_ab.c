@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "player/player.h"
+#include "player/player_core.h"
 
 #include "base/clock.h"
 #include "base/rng.h"
@@ -36,15 +36,8 @@ typedef struct {
 } ab_player_opts_t;
 
 typedef struct {
-    player_t base;
-    game_t *game;
-    uint32_t role;
-    uint64_t seed;
-    bool verbose;
-    double playclock;
+    player_core_t core;
     ab_player_opts_t opts;
-    splitmix_t rng;
-    engine_t *engine; /* kept across matches */
     ab_t *ab;
     eng_state_t *cur;
     double overrun; /* how far a search outlasted its deadline (a decaying maximum) */
@@ -78,41 +71,36 @@ static bool ab_check_options(const char *opts, strbuf_t *err) {
 
 static player_t *ab_create(const player_setup_t *setup) {
     ab_player_t *p = xcalloc(1, sizeof *p);
-    p->game = setup->game;
-    p->role = setup->role;
-    p->seed = setup->seed;
-    p->verbose = setup->verbose;
-    p->playclock = setup->playclock;
-    p->rng.s = setup->seed ^ 0x9e3779b97f4a7c15ull;
+    player_core_init(&p->core, setup, "ab");
     strbuf_t err;
     sb_init(&err);
     if (!parse_opts(setup->options, &p->opts, &err)) parse_opts(NULL, &p->opts, &err);
     sb_fini(&err);
-    return &p->base;
+    return &p->core.base;
 }
 
 /* Caps leaf playouts so that one costs at most PLAYOUT_SHARE of the play clock: a probe
  * playout of a few steps from the initial state measures a step. */
 static void cap_playouts(ab_player_t *p) {
     ab_opts_t *o = &p->opts.ab;
-    if (o->eval == AB_EVAL_GOAL || o->playouts == 0 || p->playclock <= 0) return;
-    int *goals = xcalloc(p->game->n_roles, sizeof *goals);
-    engine_initial(p->engine, p->cur);
+    if (o->eval == AB_EVAL_GOAL || o->playouts == 0 || p->core.playclock <= 0) return;
+    int *goals = xcalloc(p->core.game->n_roles, sizeof *goals);
+    engine_initial(p->core.engine, p->cur);
     double t0 = now_seconds();
-    uint32_t steps = engine_playout(p->engine, p->cur, &p->rng, PROBE_STEPS, goals);
+    uint32_t steps = engine_playout(p->core.engine, p->cur, &p->core.rng, PROBE_STEPS, goals);
     double per_step = (now_seconds() - t0) / (steps ? steps : 1);
     free(goals);
-    double budget = p->playclock * PLAYOUT_SHARE / o->playouts;
+    double budget = p->core.playclock * PLAYOUT_SHARE / o->playouts;
     if (per_step > 0 && budget / per_step < o->playout_cap)
         o->playout_cap = budget / per_step < 1 ? 1 : (uint32_t)(budget / per_step);
 }
 
 static void ensure_search(ab_player_t *p, double ready) {
     if (p->ab) return;
-    if (!p->engine) p->engine = engine_new_by(p->game, p->opts.engine, stderr, ready);
-    if (!p->cur) p->cur = engine_state_new(p->engine);
+    player_core_engine(&p->core, p->opts.engine, ready);
+    if (!p->cur) p->cur = engine_state_new(p->core.engine);
     cap_playouts(p);
-    p->ab = ab_new(p->engine, p->role, &p->opts.ab, p->seed);
+    p->ab = ab_new(p->core.engine, p->core.role, &p->opts.ab, p->core.seed);
 }
 
 typedef struct {
@@ -134,7 +122,7 @@ static void search_until(ab_player_t *p, double deadline, move_sink_t *sink, ab_
     ab_search(p->ab, p->cur, stop, on_iteration, &c, r);
     double over = now_seconds() - stop;
     p->overrun = over > p->overrun * 0.8 ? over : p->overrun * 0.8;
-    if (p->verbose)
+    if (p->core.verbose)
         fprintf(stderr,
                 "ab: %.0f ms, depth %u%s, value %d%s, %llu nodes, %llu leaves, %llu table hits, "
                 "overrun %.1f ms\n",
@@ -147,31 +135,26 @@ static void ab_start(player_t *pl, const state_t *initial, double deadline) {
     ab_player_t *p = (ab_player_t *)pl;
     double t0 = now_seconds();
     ensure_search(p, t0 + (deadline - t0) * ENGINE_SHARE);
-    if (p->game->gdl2 || !initial) return;
-    engine_state_set(p->engine, p->cur, initial);
+    if (p->core.game->gdl2 || !initial) return;
+    engine_state_set(p->core.engine, p->cur, initial);
     ab_result_t r;
     search_until(p, t0 + (deadline - t0) * 0.9, NULL, &r);
 }
 
 static term_t ab_play(player_t *pl, const player_turn_t *turn, double deadline, move_sink_t *sink) {
     ab_player_t *p = (ab_player_t *)pl;
-    term_t fallback = turn->legal[splitmix_next(&p->rng) % turn->n_legal];
+    term_t fallback = player_core_random(&p->core, turn);
     sink_offer(sink, fallback);
     if (!turn->exact || turn->n_states < 1) return fallback;
     double t0 = now_seconds();
     ensure_search(p, t0 + (deadline - t0) * ENGINE_SHARE);
-    engine_state_set(p->engine, p->cur, &turn->states[0]);
+    engine_state_set(p->core.engine, p->cur, &turn->states[0]);
     ab_result_t r;
     search_until(p, deadline, turn->n_legal > 1 ? sink : NULL, &r);
     if (turn->n_legal == 1) return turn->legal[0];
-    if (r.move == TERM_NONE || !term_in(turn->legal, turn->n_legal, r.move)) {
-        if (p->verbose)
-            fprintf(stderr, "ab: turn %u: the search gave no legal move; playing at random\n",
-                    turn->turn);
-        return fallback;
-    }
-    sink_offer(sink, r.move);
-    return r.move;
+    term_t move = player_core_checked(&p->core, turn, r.move, fallback);
+    if (move == r.move) sink_offer(sink, move);
+    return move;
 }
 
 static void ab_stop(player_t *pl) {
@@ -184,7 +167,7 @@ static void ab_destroy(player_t *pl) {
     ab_player_t *p = (ab_player_t *)pl;
     ab_free(p->ab);
     engine_state_free(p->cur);
-    engine_free(p->engine);
+    player_core_fini(&p->core);
     free(p);
 }
 

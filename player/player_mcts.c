@@ -47,7 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "player/player.h"
+#include "player/player_core.h"
 
 #include "base/clock.h"
 #include "base/rng.h"
@@ -87,22 +87,13 @@ typedef struct {
 } mcts_opts_t;
 
 typedef struct {
-    player_t base;
-    game_t *game;
-    uint32_t role;
-    uint64_t seed;
-    bool verbose;
+    player_core_t core; /* its engine (opts.engine): backward search runs on it too */
     mcts_opts_t opts;
-    splitmix_t rng;
     uct_t *uct;
-    /* the search's state machine (opts.engine), kept across matches; backward search
-     * runs on it too */
-    engine_t *engine;
     lbs_t *lbs;
-    heur_t *heur;     /* the evaluation learnt at start (heur=on), for this match */
-    lbs_hook_t hook;  /* the rollout hook on lbs: the deadline of the search under way */
-    const char *name; /* the kind's name, for messages */
-    state_t prev;     /* the state last searched */
+    heur_t *heur;    /* the evaluation learnt at start (heur=on), for this match */
+    lbs_hook_t hook; /* the rollout hook on lbs: the deadline of the search under way */
+    state_t prev;    /* the state last searched */
     bool have_prev;
     uint32_t moves; /* moves chosen by search, for the log */
     /* how far a search call outlasted the time it was given (a decaying maximum): in a
@@ -255,18 +246,14 @@ static bool lbs_check_options(const char *opts, strbuf_t *err) {
 
 static player_t *create(const player_setup_t *setup, bool lbs_kind) {
     mcts_player_t *p = xcalloc(1, sizeof *p);
-    p->game = setup->game;
-    p->role = setup->role;
-    p->seed = setup->seed;
-    p->verbose = setup->verbose;
-    p->rng.s = setup->seed ^ 0x9e3779b97f4a7c15ull;
+    player_core_init(&p->core, setup, "mcts");
     strbuf_t err;
     sb_init(&err);
     if (!parse_opts(setup->options, &p->opts, lbs_kind, &err))
         parse_opts(NULL, &p->opts, lbs_kind, &err);
     sb_fini(&err);
     state_init(&p->prev);
-    return &p->base;
+    return &p->core.base;
 }
 
 static player_t *mcts_create(const player_setup_t *setup) {
@@ -387,17 +374,11 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
     return true;
 }
 
-/* The engine, ready by `ready`: grounding and compiling respect the clock; a game that
- * cannot be prepared in time is searched with the interpreter. */
-static void ensure_engine(mcts_player_t *p, double ready) {
-    if (!p->engine) p->engine = engine_new_by(p->game, p->opts.engine, stderr, ready);
-}
-
 /* The search tree, and the engine (ready by `ready`). */
 static void ensure_uct(mcts_player_t *p, double ready) {
     if (p->uct) return;
-    ensure_engine(p, ready);
-    p->uct = uct_new(p->engine, p->role, p->seed);
+    player_core_engine(&p->core, p->opts.engine, ready);
+    p->uct = uct_new(p->core.engine, p->core.role, p->core.seed);
     uct_set_parallel(p->uct, p->opts.parallel);
     if (p->opts.threads > 1 && !uct_set_threads(p->uct, p->opts.threads))
         fprintf(stderr, "mcts: threads=%u needs a ground engine; searching on one thread\n",
@@ -414,7 +395,7 @@ static void ensure_uct(mcts_player_t *p, double ready) {
 }
 
 static void log_stats(mcts_player_t *p, const char *what, double secs) {
-    if (!p->verbose || !p->uct) return;
+    if (!p->core.verbose || !p->uct) return;
     uct_stats_t st;
     uct_stats(p->uct, &st);
     fprintf(stderr,
@@ -449,7 +430,8 @@ static void log_stats(mcts_player_t *p, const char *what, double secs) {
 static void start_lbs(mcts_player_t *p, double deadline) {
     if (!p->opts.lbs || p->lbs) return;
     double t0 = now_seconds();
-    ensure_engine(p, t0 + (deadline - t0) * (1 - LBS_SHARE) * ENGINE_SHARE);
+    player_core_engine(&p->core, p->opts.engine,
+                       t0 + (deadline - t0) * (1 - LBS_SHARE) * ENGINE_SHARE);
     lbs_opts_t o;
     lbs_default_opts(&o);
     o.confirm = p->opts.confirm;
@@ -459,15 +441,15 @@ static void start_lbs(mcts_player_t *p, double deadline) {
     if (o.budget < 0.05) o.budget = 0.05;
     char err[400];
     t0 = now_seconds();
-    p->lbs = lbs_new(p->engine, p->role, &o, err, sizeof err);
+    p->lbs = lbs_new(p->core.engine, p->core.role, &o, err, sizeof err);
     if (!p->lbs) {
-        fprintf(stderr, "%s: %s; playing plain MCTS\n", p->base.kind->name, err);
+        fprintf(stderr, "%s: %s; playing plain MCTS\n", p->core.base.kind->name, err);
         p->opts.lbs = false;
         return;
     }
     lbs_set_hook_cost(p->lbs, p->opts.hookcost);
     lbs_set_z3_share(p->lbs, p->opts.z3share);
-    if (p->verbose) {
+    if (p->core.verbose) {
         lbs_stats_t ls;
         lbs_stats(p->lbs, &ls);
         fprintf(stderr,
@@ -493,13 +475,13 @@ static term_t timed_choose(mcts_player_t *p, const state_t *s, double seconds, u
  * moves): a search call expands and plays out several, so a call can end no sooner than a
  * few times this after it was due (on a slow interpreted game: chess, about 0.2 s unloaded). */
 static double state_cost(mcts_player_t *p, const state_t *s) {
-    eng_state_t *es = engine_state_new(p->engine);
+    eng_state_t *es = engine_state_new(p->core.engine);
     double t0 = now_seconds();
-    engine_state_set(p->engine, es, s);
-    engine_terminal(p->engine, es);
-    for (uint32_t r = 0; r < p->game->n_roles; r++) {
+    engine_state_set(p->core.engine, es, s);
+    engine_terminal(p->core.engine, es);
+    for (uint32_t r = 0; r < p->core.game->n_roles; r++) {
         const term_t *m;
-        engine_legal(p->engine, es, r, &m);
+        engine_legal(p->core.engine, es, r, &m);
     }
     double cost = now_seconds() - t0;
     engine_state_free(es);
@@ -526,28 +508,28 @@ static void ponder(mcts_player_t *p, const state_t *s, term_t move);
  * (or a number of matches when iteration-bounded: reproducible), given to the search;
  * none when nothing predicts the outcome (said with verbose). */
 static void learn_heur(mcts_player_t *p, double deadline) {
-    if (!p->opts.heur || p->heur || engine_kind(p->engine) == ENGINE_INTERP) return;
+    if (!p->opts.heur || p->heur || engine_kind(p->core.engine) == ENGINE_INTERP) return;
     double t0 = now_seconds();
     bool bounded = p->opts.iters != 0;
-    p->heur = heur_learn(p->engine, bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE,
-                         bounded ? HEUR_MATCHES : 0, &p->rng, p->verbose ? stderr : NULL);
+    p->heur = heur_learn(p->core.engine, bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE,
+                         bounded ? HEUR_MATCHES : 0, &p->core.rng, p->core.verbose ? stderr : NULL);
     if (p->heur) uct_set_heuristic(p->uct, p->heur, p->opts.cut, p->opts.prior);
 }
 
 static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     mcts_player_t *p = (mcts_player_t *)pl;
-    if (!p->game->gdl2) start_lbs(p, deadline);
+    if (!p->core.game->gdl2) start_lbs(p, deadline);
     double t0 = now_seconds();
     ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
-    if (!p->game->gdl2 && initial) learn_heur(p, deadline);
-    if (p->game->gdl2 || p->opts.iters || !initial) return;
+    if (!p->core.game->gdl2 && initial) learn_heur(p, deadline);
+    if (p->core.game->gdl2 || p->opts.iters || !initial) return;
     p->min_overrun = STATE_COSTS * state_cost(p, initial);
     p->overrun = p->min_overrun;
     t0 = now_seconds();
     double budget = (deadline - t0) * 0.9 - p->opts.margin;
-    eng_state_t *es = engine_state_new(p->engine);
-    engine_state_set(p->engine, es, initial);
-    bool over = engine_terminal(p->engine, es);
+    eng_state_t *es = engine_state_new(p->core.engine);
+    engine_state_set(p->core.engine, es, initial);
+    bool over = engine_terminal(p->core.engine, es);
     engine_state_free(es);
     if (budget < 0.01 || over) return;
     p->hook.deadline = t0 + budget;
@@ -563,8 +545,8 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
  * engine step, and the move must still be answered in time. */
 static void advance_to(mcts_player_t *p, const state_t *s, double until) {
     if (!p->have_prev || state_equal(&p->prev, s)) return;
-    engine_t *e = p->engine;
-    uint32_t n_roles = p->game->n_roles;
+    engine_t *e = p->core.engine;
+    uint32_t n_roles = p->core.game->n_roles;
     term_t **legal = xcalloc(n_roles, sizeof *legal);
     uint32_t *n = xcalloc(n_roles, sizeof *n);
     eng_state_t *prev = engine_state_new(e), *next = engine_state_new(e),
@@ -611,15 +593,15 @@ static void advance_to(mcts_player_t *p, const state_t *s, double until) {
  * (the others choose there). p->prev becomes that state. */
 static void ponder(mcts_player_t *p, const state_t *s, term_t move) {
     if (!p->opts.ponder || !p->uct || p->opts.iters) return;
-    engine_t *e = p->engine;
-    uint32_t nr = p->game->n_roles;
+    engine_t *e = p->core.engine;
+    uint32_t nr = p->core.game->n_roles;
     eng_state_t *es = engine_state_new(e), *next = engine_state_new(e);
     term_t *joint = xcalloc(nr, sizeof *joint);
     engine_state_set(e, es, s);
     bool forced = move != TERM_NONE;
     for (uint32_t r = 0; r < nr && forced; r++) {
         const term_t *m;
-        if (r == p->role)
+        if (r == p->core.role)
             joint[r] = move;
         else if (engine_legal(e, es, r, &m) == 1)
             joint[r] = m[0];
@@ -640,13 +622,14 @@ static void ponder(mcts_player_t *p, const state_t *s, term_t move) {
     free(joint);
     engine_state_free(es);
     engine_state_free(next);
-    if (p->verbose && on) fprintf(stderr, "mcts: pondering%s\n", forced ? " after our move" : "");
+    if (p->core.verbose && on)
+        fprintf(stderr, "mcts: pondering%s\n", forced ? " after our move" : "");
 }
 
 static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline,
                         move_sink_t *sink) {
     mcts_player_t *p = (mcts_player_t *)pl;
-    term_t fallback = turn->legal[splitmix_next(&p->rng) % turn->n_legal];
+    term_t fallback = player_core_random(&p->core, turn);
     if (p->uct) uct_ponder_stop(p->uct);
     if (turn->exact && turn->n_states >= 1 && turn->n_legal == 1 && p->opts.ponder &&
         !p->opts.iters) {
@@ -672,7 +655,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     if (deadline - t0 - p->opts.margin < p->overrun) {
         /* no search call would end in time: the move is the random legal one, at once,
          * leaving the time to the next turn (the tree starts afresh then) */
-        if (p->verbose)
+        if (p->core.verbose)
             fprintf(stderr, "mcts: turn %u: no time to search (a call overruns by %.0f ms)\n",
                     turn->turn, p->overrun * 1000);
         sink_offer(sink, fallback);
@@ -707,17 +690,12 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
             if (st.root_proven) break;
         }
     }
-    if (best == TERM_NONE || !term_in(turn->legal, turn->n_legal, best)) {
-        if (p->verbose)
-            fprintf(stderr, "mcts: turn %u: the search gave no legal move; playing at random\n",
-                    turn->turn);
-        best = fallback;
-    }
+    best = player_core_checked(&p->core, turn, best, fallback);
     sink_offer(sink, best);
     state_copy(&p->prev, s);
     p->have_prev = true;
     p->moves++;
-    if (p->verbose) {
+    if (p->core.verbose) {
         char what[32];
         snprintf(what, sizeof what, "turn %u", turn->turn);
         log_stats(p, what, now_seconds() - t0);
@@ -742,9 +720,9 @@ static void mcts_stop(player_t *pl) {
 static void mcts_destroy(player_t *pl) {
     mcts_player_t *p = (mcts_player_t *)pl;
     uct_free(p->uct);
-    engine_free(p->engine);
     lbs_free(p->lbs);
     heur_free(p->heur);
+    player_core_fini(&p->core);
     state_fini(&p->prev);
     free(p);
 }
