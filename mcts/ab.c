@@ -67,6 +67,7 @@ struct ab {
     uint32_t iter_move; /* the root's best so far in this iteration */
     uint32_t iter_rank; /* its place in the root's order */
     int iter_value;
+    term_t root_move; /* ab_search_move: the role's only move at the root; else TERM_NONE */
 };
 
 /* ---------------- options ---------------- */
@@ -168,6 +169,7 @@ ab_t *ab_new(engine_t *e, uint32_t role, const ab_opts_t *o, uint64_t seed) {
     a->hist_cap = xcalloc(a->n_roles, sizeof *a->hist_cap);
     a->scratch = engine_state_new(e);
     a->goals = xcalloc(a->n_roles, sizeof *a->goals);
+    a->root_move = TERM_NONE;
     return a;
 }
 
@@ -240,6 +242,18 @@ static bool load_moves(ab_t *a, frame_t *f, const eng_state_t *s) {
         if (r != a->role && f->n_joint < JOINT_MAX) f->n_joint *= n;
     }
     return true;
+}
+
+/* At the root of ab_search_move: the role's moves in f cut down to the one given; false
+ * when it is not among them. */
+static bool restrict_root(ab_t *a, frame_t *f) {
+    for (uint32_t i = 0; i < f->n[a->role]; i++)
+        if (f->moves[a->role][i] == a->root_move) {
+            f->moves[a->role][0] = a->root_move;
+            f->n[a->role] = 1;
+            return true;
+        }
+    return false;
 }
 
 /* ---------------- table and history ---------------- */
@@ -489,9 +503,11 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
     }
     frame_t *f = frame_at(a, ply);
     if (!load_moves(a, f, s)) return engine_goal_value(a->e, s, a->role);
+    /* a root cut down to one move is not the state's value: not for the table */
+    bool restricted = ply == 0 && a->root_move != TERM_NONE && restrict_root(a, f);
     uint64_t key = 0;
     uint32_t first = ply == 0 ? a->pv : NO_INDEX, first_reply = NO_INDEX;
-    if (a->o.tt) {
+    if (a->o.tt && !restricted) {
         key = engine_state_hash(s);
         const tt_entry_t *t = tt_probe(a, key);
         int v;
@@ -530,12 +546,22 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
     }
     if (a->o.history && n > 1 && best > alpha)
         hist_add(a, a->role, f->moves[a->role][best_i], depth);
-    if (a->o.tt) {
+    if (a->o.tt && !restricted) {
         int bound = best >= beta ? BOUND_LOWER : best <= alpha ? BOUND_UPPER : BOUND_EXACT;
         tt_store(a, key, best, all ? DEPTH_PROVEN : depth, bound, best_i, best_reply);
     }
     *proven = all;
     return best;
+}
+
+void ab_search_move(ab_t *a, const eng_state_t *s, term_t move, uint32_t max_depth, double deadline,
+                    ab_result_t *out) {
+    uint32_t bound = a->o.max_depth;
+    a->root_move = move;
+    if (max_depth) a->o.max_depth = max_depth;
+    ab_search(a, s, deadline, NULL, NULL, out);
+    a->o.max_depth = bound;
+    a->root_move = TERM_NONE;
 }
 
 void ab_search(ab_t *a, const eng_state_t *s, double deadline, ab_progress_t progress, void *ctx,
@@ -556,7 +582,7 @@ void ab_search(ab_t *a, const eng_state_t *s, double deadline, ab_progress_t pro
         return;
     }
     frame_t *f0 = frame_at(a, 0);
-    if (!load_moves(a, f0, s)) {
+    if (!load_moves(a, f0, s) || (a->root_move != TERM_NONE && !restrict_root(a, f0))) {
         out->value = engine_goal_value(a->e, s, a->role);
         out->proven = true;
         return;

@@ -97,4 +97,12 @@ typedef void (*ab_progress_t)(void *ctx, const ab_result_t *r);
 void ab_search(ab_t *a, const eng_state_t *s, double deadline, ab_progress_t progress, void *ctx,
                ab_result_t *out);
 
+/* The value of the role's move `move` in s (the others' best answer to it), searched as
+ * ab_search searches s (to max_depth joint moves at most when not 0, else the options'
+ * bound): out->move is `move`. For a caller that compares moves by value rather than
+ * taking the best one (PIMC sums each move's values over sampled worlds). A move not legal
+ * in s: out->move is TERM_NONE (and the value the goal value there). */
+void ab_search_move(ab_t *a, const eng_state_t *s, term_t move, uint32_t max_depth, double deadline,
+                    ab_result_t *out);
+
 #endif

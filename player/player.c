@@ -8,8 +8,8 @@
 /* Every kind `ggp serve --player` and `ggp match --players` know. Add new kinds here: a kind
  * lives in player/player_NAME.c (it may call into mcts/, which player links when present). */
 static const player_kind_t *const kinds[] = {
-    &player_random_kind, &player_legal_kind, &player_deduce_kind,
-    &player_mcts_kind,   &player_lbs_kind,   &player_ab_kind,
+    &player_random_kind, &player_legal_kind, &player_deduce_kind, &player_mcts_kind,
+    &player_lbs_kind,    &player_ab_kind,    &player_pimc_kind,
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 

@@ -124,8 +124,10 @@ bool player_search(const player_t *p, player_search_t *sum);
 extern const player_kind_t player_random_kind; /* a uniformly random legal move */
 extern const player_kind_t player_legal_kind;  /* the first legal move (canonical order) */
 
-/* The deducing player (player_deduce.c): Z3 belief, plays proved wins. */
+/* The deducing player (player_deduce.c): Z3 belief, plays proved wins; pimc is the same
+ * with Perfect-Information Monte Carlo among the safe moves. */
 extern const player_kind_t player_deduce_kind;
+extern const player_kind_t player_pimc_kind;
 
 /* UCT MCTS (player_mcts.c). */
 extern const player_kind_t player_mcts_kind;

@@ -42,7 +42,13 @@
  *                    surprisal of their percepts under a mirror of their belief, see
  *                    secret_least), then plays out as choose=playouts among them; on the
  *                    killer game, give back a card the asker gave us, place a card
- *                    already known */
+ *                    already known
+ *   choose=pimc      step 3 by Perfect-Information Monte Carlo (the tarok seed): each of
+ *                    the worlds searched by alpha-beta as a game of perfect information,
+ *                    every candidate alone, values summed per move (pimc_play); the kind
+ *                    `pimc` is deduce with this choice
+ *   depth=N          choose=pimc searches N joint moves deep at most (default: deeper
+ *                    until the clock runs out or every value is proven) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +57,7 @@
 #include "base/clock.h"
 #include "base/rng.h"
 #include "engine/fluents.h"
+#include "mcts/ab.h"
 #include "player/bnet.h"
 #include "player/bsmt.h"
 #include "player/player.h"
@@ -64,11 +71,12 @@ static int cmp_u64(const void *a, const void *b) {
 #define WORLDS 4           /* worlds per turn for the playouts (default of worlds=N) */
 #define PLAYOUT_STEPS 1000 /* a playout longer than this scores 0 */
 
-typedef enum { CHOOSE_PLAYOUTS, CHOOSE_INFO, CHOOSE_RANDOM, CHOOSE_SECRET } choose_t;
+typedef enum { CHOOSE_PLAYOUTS, CHOOSE_INFO, CHOOSE_RANDOM, CHOOSE_SECRET, CHOOSE_PIMC } choose_t;
 
 typedef struct {
     uint64_t rounds; /* playouts=N; 0: until the deadline */
     uint32_t worlds; /* worlds=N; 0: WORLDS */
+    uint32_t depth;  /* depth=N (choose=pimc); 0: no bound but the clock */
     choose_t choose; /* choose=playouts|info|random|secret */
 } deduce_opts_t;
 
@@ -104,6 +112,8 @@ typedef struct {
     term_t *near;
     size_t cap_near;
     uint32_t n_near;
+    ab_t *ab; /* choose=pimc's search, its table kept across turns and worlds */
+    uint64_t pimc_searches, pimc_depth_sum, pimc_turns;
     /* the engine's scratch states (a term state loaded, its successor) and joint move */
     eng_state_t *es[2];
     term_t *joint;
@@ -141,6 +151,15 @@ static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
                 return false;
             }
             o->worlds = (uint32_t)v;
+        } else if (!strncmp(s, "depth=", 6)) {
+            unsigned long v = strtoul(s + 6, &end, 10);
+            if (end != s + len || end == s + 6 || v < 1 || v > 200) {
+                sb_printf(err, "depth wants an integer 1..200, not '%.*s'", (int)len, s);
+                return false;
+            }
+            o->depth = (uint32_t)v;
+        } else if (len == 11 && !strncmp(s, "choose=pimc", 11)) {
+            o->choose = CHOOSE_PIMC;
         } else if (len == 15 && !strncmp(s, "choose=playouts", 15)) {
             o->choose = CHOOSE_PLAYOUTS;
         } else if (len == 11 && !strncmp(s, "choose=info", 11)) {
@@ -151,8 +170,8 @@ static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
             o->choose = CHOOSE_RANDOM;
         } else {
             sb_printf(err,
-                      "unknown option '%.*s' (deduce takes playouts=N, worlds=N, "
-                      "choose=playouts|info|random|secret)",
+                      "unknown option '%.*s' (deduce takes playouts=N, worlds=N, depth=N, "
+                      "choose=playouts|info|random|secret|pimc)",
                       (int)len, s);
             return false;
         }
@@ -166,8 +185,10 @@ static bool deduce_check_options(const char *opts, strbuf_t *err) {
     return parse_opts(opts, &o, err);
 }
 
-static player_t *deduce_create(const player_setup_t *setup) {
+/* A deduce player whose step 3 is `choose` unless its options say otherwise. */
+static player_t *deduce_new(const player_setup_t *setup, choose_t choose) {
     deduce_player_t *p = xcalloc(1, sizeof *p);
+    p->opts.choose = choose;
     p->setup = *setup;
     p->rng.s = setup->seed ^ 0xded0ce;
     p->es[0] = engine_state_new(setup->engine);
@@ -182,6 +203,14 @@ static player_t *deduce_create(const player_setup_t *setup) {
         sb_fini(&err);
     }
     return &p->base;
+}
+
+static player_t *deduce_create(const player_setup_t *setup) {
+    return deduce_new(setup, CHOOSE_PLAYOUTS);
+}
+
+static player_t *pimc_create(const player_setup_t *setup) {
+    return deduce_new(setup, CHOOSE_PIMC);
 }
 
 static void deduce_start(player_t *pl, const state_t *initial, double deadline) {
@@ -318,6 +347,56 @@ static term_t sample_play(deduce_player_t *p, const term_t *moves, uint32_t n,
     }
     free(sum);
     free(cnt);
+    return best;
+}
+
+/* choose=pimc: Perfect-Information Monte Carlo. Each world is searched as if every role
+ * saw it, by alpha-beta (mcts/ab.h: the others as one coalition, leaves valued by
+ * playouts), each candidate move alone (ab_search_move), and a move's values are summed
+ * over the worlds; a move illegal in some world is out (our legal moves intersected), unless
+ * every move is. Depth by depth: every world and move to d joint moves, then d + 1, until
+ * the deadline, depth=N, or every value is proven; the best sum of the last complete sweep
+ * is played (none complete: the first candidate, deduce's safest). */
+static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, const state_t *worlds,
+                        uint32_t nw, double deadline, move_sink_t *sink) {
+    engine_t *e = p->setup.engine;
+    if (!p->ab) {
+        ab_opts_t o;
+        ab_default_opts(&o);
+        p->ab = ab_new(e, p->setup.role, &o, p->setup.seed ^ 0x9137c);
+    }
+    int64_t *sum = xcalloc(2 * n, sizeof *sum), *cur = sum + n;
+    term_t best = moves[0];
+    uint32_t max = p->opts.depth ? p->opts.depth : 200;
+    p->pimc_turns++;
+    for (uint32_t d = 1, proven = 0; d <= max && !proven && now_seconds() < deadline; d++) {
+        memset(cur, 0, n * sizeof *cur);
+        proven = 1;
+        bool cut = false;
+        for (uint32_t w = 0; w < nw && !cut; w++) {
+            const eng_state_t *es = load(p, 0, &worlds[w]);
+            for (uint32_t i = 0; i < n && !cut; i++) {
+                ab_result_t r;
+                ab_search_move(p->ab, es, moves[i], d, deadline, &r);
+                p->pimc_searches++;
+                cut = r.timed_out;
+                if (r.move == TERM_NONE) /* not legal in this world */
+                    cur[i] = INT64_MIN / 2;
+                else if (cur[i] > INT64_MIN / 2)
+                    cur[i] += r.value < 0 ? 0 : r.value;
+                proven = proven && r.proven;
+            }
+        }
+        if (cut) break;
+        memcpy(sum, cur, n * sizeof *sum);
+        uint32_t bi = 0;
+        for (uint32_t i = 1; i < n; i++)
+            if (sum[i] > sum[bi]) bi = i;
+        best = moves[bi];
+        p->pimc_depth_sum++; /* one per sweep completed: the depths reached, summed */
+        sink_offer(sink, best);
+    }
+    free(sum);
     return best;
 }
 
@@ -852,6 +931,15 @@ static uint32_t secret_least(deduce_player_t *p, term_t *cands, uint32_t nc, dou
     return least;
 }
 
+/* Step 3: the move among the safe candidates, by the chosen method, over the worlds. */
+static term_t choose_among(deduce_player_t *p, const term_t *cands, uint32_t nc,
+                           const state_t *worlds, uint32_t nw, double deadline, move_sink_t *sink) {
+    if (p->opts.choose == CHOOSE_INFO) return info_play(p, cands, nc, worlds, nw);
+    if (p->opts.choose == CHOOSE_PIMC && nw)
+        return pimc_play(p, cands, nc, worlds, nw, deadline, sink);
+    return sample_play(p, cands, nc, worlds, nw, deadline, sink);
+}
+
 static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadline,
                           move_sink_t *sink) {
     deduce_player_t *p = (deduce_player_t *)pl;
@@ -944,15 +1032,16 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
             for (uint32_t i = 0; i < k; i++)
                 state_init(&worlds[i]);
             if (have_w) state_copy(&worlds[nw++], &w); /* the turn's world is one */
-            if (k > nw && now_seconds() < stop)
-                nw += bsmt_sample(p->bsmt, k - nw, stop, worlds + nw);
-            move = p->opts.choose == CHOOSE_INFO
-                       ? info_play(p, cands, nc, worlds, nw)
-                       : sample_play(p, cands, nc, worlds, nw, stop, sink);
+            /* pimc: sampling gets half the time at most, the search the rest */
+            double sampled =
+                p->opts.choose == CHOOSE_PIMC ? now_seconds() + (stop - now_seconds()) / 2 : stop;
+            if (k > nw && now_seconds() < sampled)
+                nw += bsmt_sample(p->bsmt, k - nw, sampled, worlds + nw);
+            move = choose_among(p, cands, nc, worlds, nw, stop, sink);
             for (uint32_t i = 0; i < k; i++)
                 state_fini(&worlds[i]);
         } else {
-            move = sample_play(p, cands, nc, turn->states, turn->n_states, stop, sink);
+            move = choose_among(p, cands, nc, turn->states, turn->n_states, stop, sink);
         }
     }
     free(cands);
@@ -980,6 +1069,10 @@ static void deduce_stop(player_t *pl) {
                 (unsigned long long)p->legal_known, (unsigned long long)p->legal_world,
                 (unsigned long long)p->legal_proved, (unsigned long long)p->legal_partial);
     }
+    if (p->setup.verbose && p->pimc_turns)
+        fprintf(stderr, "pimc: %llu turns searched, %llu searches, mean depth %.2f\n",
+                (unsigned long long)p->pimc_turns, (unsigned long long)p->pimc_searches,
+                (double)p->pimc_depth_sum / (double)p->pimc_turns);
 }
 
 static void deduce_destroy(player_t *pl) {
@@ -993,6 +1086,7 @@ static void deduce_destroy(player_t *pl) {
     free(p->near);
     bsmt_free(p->bsmt);
     bnet_free(p->net);
+    ab_free(p->ab);
     engine_state_free(p->es[0]);
     engine_state_free(p->es[1]);
     free(p->joint);
@@ -1005,6 +1099,20 @@ const player_kind_t player_deduce_kind = {
         "GDL-II: plays a move proved to win (Z3 belief), never gambles, else playouts "
         "over sampled worlds (deduce:playouts=N:worlds=N:choose=playouts|info|random|secret)",
     .create = deduce_create,
+    .start = deduce_start,
+    .play = deduce_play,
+    .stop = deduce_stop,
+    .destroy = deduce_destroy,
+    .check_options = deduce_check_options,
+    .legal = deduce_legal,
+};
+
+const player_kind_t player_pimc_kind = {
+    .name = "pimc",
+    .summary = "GDL-II: deduce's proofs and safety, then Perfect-Information Monte Carlo: "
+               "alpha-beta in each sampled world, values summed per move "
+               "(pimc:worlds=N:depth=N; deduce's options)",
+    .create = pimc_create,
     .start = deduce_start,
     .play = deduce_play,
     .stop = deduce_stop,

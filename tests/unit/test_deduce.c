@@ -1,5 +1,5 @@
 /* The `deduce` player on killer_small against exact enumeration: three deducing players
- * (`deduce:playouts=4`, and `deduce:choose=secret` in every other match)
+ * (`deduce:playouts=4`; `deduce:choose=secret` and `pimc` in every second and third match)
  * play seeded matches (the master's `random` deals); at every turn where a player may
  * accuse, its belief set is enumerated exactly from what it saw, and the player must
  * accuse exactly when the killer card is the same in every consistent state, naming that
@@ -191,13 +191,16 @@ static void test_deduce_killer_small(void **state) {
     /* the default player, and the one that hides what it shows (every other match) */
     const player_kind_t *kind = player_kind_find("deduce:playouts=4");
     const player_kind_t *secret = player_kind_find("deduce:choose=secret:playouts=4");
+    /* PIMC to two joint moves (a bound, not the clock: the deadlines are far away) */
+    const player_kind_t *pimc = player_kind_find("pimc:depth=2:worlds=2");
     assert_non_null(kind);
     assert_non_null(secret);
+    assert_non_null(pimc);
     const char *e = getenv("DEDUCE_MATCHES");
     uint32_t matches = e ? (uint32_t)atoi(e) : 10;
     tally_t t = {0};
     for (uint32_t m = 0; m < matches; m++)
-        play_match(g, r, pe, m % 2 ? secret : kind, 1000 + m, &t);
+        play_match(g, r, pe, m % 3 == 1 ? secret : m % 3 == 2 ? pimc : kind, 1000 + m, &t);
     printf("deduce killer_small: %u matches, %llu choices, %llu with the killer entailed, "
            "%llu accusations, all right\n",
            matches, (unsigned long long)t.choices, (unsigned long long)t.entailed_turns,
@@ -303,6 +306,11 @@ static void test_options(void **state) {
     assert_null(player_kind_find("deduce:choose=bogus"));
     assert_null(player_kind_find("deduce:playouts=0"));
     assert_null(player_kind_find("deduce:playouts=3:"));
+    assert_non_null(player_kind_find("deduce:choose=pimc:depth=3"));
+    assert_non_null(player_kind_find("pimc"));
+    assert_non_null(player_kind_find("pimc:worlds=8:depth=200"));
+    assert_null(player_kind_find("pimc:depth=0"));
+    assert_null(player_kind_find("pimc:depth=201"));
 }
 
 int main(void) {
