@@ -15,7 +15,9 @@ command -v curl >/dev/null || { echo "curl is needed"; exit 77; }
 
 start_server a -- --player random --seed 11 --name alpha
 start_server b -- --player legal --seed 12 --name beta
-start_server c -- --player deduce --seed 13 --name gamma
+# (playouts=4: its work per move is bounded, so the 10 s clock below is a 10x margin on a
+# loaded machine under the sanitizers, not a race; the others answer at once)
+start_server c -- --player deduce:playouts=4 --seed 13 --name gamma
 A=http://127.0.0.1:${PORT[a]}
 B=http://127.0.0.1:${PORT[b]}
 C=http://127.0.0.1:${PORT[c]}
@@ -24,7 +26,7 @@ C=http://127.0.0.1:${PORT[c]}
 run_matches() {
     local name=$1 game=$2 players=$3 n=$4 k f
     timeout 200 "$GGP" match "$game" --players "$players" --matches "$n" --swap --seed 7 \
-        --startclock 5 --playclock 2 --trace >"$TMP/$name.out" 2>"$TMP/$name.err" ||
+        --startclock 10 --playclock 10 --trace >"$TMP/$name.out" 2>"$TMP/$name.err" ||
         fail "$name: ggp match failed: $(cat "$TMP/$name.err")"
     while read -r line; do
         echo "$name: $line"
