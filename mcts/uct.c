@@ -1323,3 +1323,19 @@ uint32_t uct_child_visits(const uct_t *u, const term_t *joint) {
     uint32_t c = find_child(u, 0, key);
     return c == NIL ? 0 : u->p.nodes[c].visits;
 }
+
+bool uct_root_move(const uct_t *u, term_t move, uint32_t *visits, double *mean) {
+    const pool_t *p = &u->p;
+    *visits = 0;
+    *mean = 0;
+    if (!u->have_root || p->n_nodes == 0 || p->nodes[0].moff == NIL) return false;
+    uint32_t off = role_off(u, 0, u->role), n = p->cnt[u->role];
+    for (uint32_t k = 0; k < n; k++)
+        if (p->mv[off + k] == move) {
+            const mstat_t *m = &p->ms[off + k];
+            *visits = m->visits;
+            *mean = m->visits ? 100 * m->sum / m->visits : 0;
+            return true;
+        }
+    return false;
+}

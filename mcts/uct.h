@@ -144,5 +144,8 @@ void uct_reset_stats(uct_t *u);
 
 /* Visits of the root's child reached by a joint move (0 when there is none). */
 uint32_t uct_child_visits(const uct_t *u, const term_t *joint);
+/* After uct_choose: the searching role's move `move` at the root, its visits and mean
+ * value (0..100, the role's own); false (0 and 0) when it is not among the root's moves. */
+bool uct_root_move(const uct_t *u, term_t move, uint32_t *visits, double *mean);
 
 #endif

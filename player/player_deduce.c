@@ -48,7 +48,11 @@
  *                    every candidate alone, values summed per move (pimc_play); the kind
  *                    `pimc` is deduce with this choice
  *   depth=N          choose=pimc searches N joint moves deep at most (default: deeper
- *                    until the clock runs out or every value is proven) */
+ *                    until the clock runs out or every value is proven)
+ *   search=ab|uct    choose=pimc's search in each world: alpha-beta (default with two
+ *                    roles besides `random`) or UCT, where each role keeps its own goal
+ *                    (default with more: alpha-beta's coalition would minimise ours)
+ *   iters=N          search=uct: N iterations per world (default: its share of the clock) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +62,7 @@
 #include "base/rng.h"
 #include "engine/fluents.h"
 #include "mcts/ab.h"
+#include "mcts/uct.h"
 #include "player/bnet.h"
 #include "player/bsmt.h"
 #include "player/player.h"
@@ -71,12 +76,15 @@ static int cmp_u64(const void *a, const void *b) {
 #define WORLDS 4           /* worlds per turn for the playouts (default of worlds=N) */
 #define PLAYOUT_STEPS 1000 /* a playout longer than this scores 0 */
 
+enum { PIMC_AB = 1, PIMC_UCT = 2 };
 typedef enum { CHOOSE_PLAYOUTS, CHOOSE_INFO, CHOOSE_RANDOM, CHOOSE_SECRET, CHOOSE_PIMC } choose_t;
 
 typedef struct {
     uint64_t rounds; /* playouts=N; 0: until the deadline */
     uint32_t worlds; /* worlds=N; 0: WORLDS */
     uint32_t depth;  /* depth=N (choose=pimc); 0: no bound but the clock */
+    int search;      /* search=ab|uct: PIMC_AB, PIMC_UCT; 0: by the number of roles */
+    uint32_t iters;  /* iters=N (search=uct); 0: the clock */
     choose_t choose; /* choose=playouts|info|random|secret */
 } deduce_opts_t;
 
@@ -112,7 +120,8 @@ typedef struct {
     term_t *near;
     size_t cap_near;
     uint32_t n_near;
-    ab_t *ab; /* choose=pimc's search, its table kept across turns and worlds */
+    ab_t *ab;   /* choose=pimc's search, its table kept across turns and worlds */
+    uct_t *uct; /* ... or its UCT, cleared for each world */
     uint64_t pimc_searches, pimc_depth_sum, pimc_turns;
     /* the engine's scratch states (a term state loaded, its successor) and joint move */
     eng_state_t *es[2];
@@ -158,6 +167,17 @@ static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
                 return false;
             }
             o->depth = (uint32_t)v;
+        } else if (!strncmp(s, "iters=", 6)) {
+            unsigned long v = strtoul(s + 6, &end, 10);
+            if (end != s + len || end == s + 6 || v < 1 || v > 100000000) {
+                sb_printf(err, "iters wants an integer 1..100000000, not '%.*s'", (int)len, s);
+                return false;
+            }
+            o->iters = (uint32_t)v;
+        } else if (len == 9 && !strncmp(s, "search=ab", 9)) {
+            o->search = PIMC_AB;
+        } else if (len == 10 && !strncmp(s, "search=uct", 10)) {
+            o->search = PIMC_UCT;
         } else if (len == 11 && !strncmp(s, "choose=pimc", 11)) {
             o->choose = CHOOSE_PIMC;
         } else if (len == 15 && !strncmp(s, "choose=playouts", 15)) {
@@ -171,7 +191,7 @@ static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
         } else {
             sb_printf(err,
                       "unknown option '%.*s' (deduce takes playouts=N, worlds=N, depth=N, "
-                      "choose=playouts|info|random|secret|pimc)",
+                      "search=ab|uct, iters=N, choose=playouts|info|random|secret|pimc)",
                       (int)len, s);
             return false;
         }
@@ -398,6 +418,44 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
     }
     free(sum);
     return best;
+}
+
+/* choose=pimc with search=uct: each world searched by UCT (mcts/uct.h: decoupled, every
+ * role its own goal), for its share of the time left (or iters=N iterations), the tree
+ * cleared between worlds; a move's mean value at the root is averaged over the worlds
+ * where it was tried; a move illegal in some world is out, unless every move is. */
+static term_t pimc_uct(deduce_player_t *p, const term_t *moves, uint32_t n, const state_t *worlds,
+                       uint32_t nw, double deadline, move_sink_t *sink) {
+    if (!p->uct) p->uct = uct_new(p->setup.engine, p->setup.role, p->setup.seed ^ 0x9137d);
+    double *mean = xcalloc(n, sizeof *mean);
+    uint32_t *tried = xcalloc(2 * n, sizeof *tried), *out = tried + n;
+    p->pimc_turns++;
+    for (uint32_t w = 0; w < nw; w++) {
+        double left = deadline - now_seconds();
+        if (!p->opts.iters && left <= 0) break;
+        uct_clear(p->uct);
+        uct_choose(p->uct, &worlds[w], p->opts.iters ? 0 : left / (nw - w), p->opts.iters);
+        p->pimc_searches++;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t visits;
+            double v;
+            if (!uct_root_move(p->uct, moves[i], &visits, &v))
+                out[i] = 1;
+            else if (visits)
+                mean[i] += v, tried[i]++;
+        }
+        p->pimc_depth_sum++; /* worlds searched */
+    }
+    uint32_t bi = 0;
+    double bv = -1;
+    for (int allow_out = 0; allow_out < 2 && bv < 0; allow_out++)
+        for (uint32_t i = 0; i < n; i++)
+            if (tried[i] && (allow_out || !out[i]) && mean[i] / tried[i] > bv)
+                bv = mean[i] / tried[i], bi = i;
+    free(mean);
+    free(tried);
+    sink_offer(sink, moves[bi]);
+    return moves[bi];
 }
 
 typedef enum { IN_W_SAFE, IN_W_WINS, IN_W_RISKY, IN_W_UNKNOWN } in_world_t;
@@ -931,12 +989,24 @@ static uint32_t secret_least(deduce_player_t *p, term_t *cands, uint32_t nc, dou
     return least;
 }
 
+/* choose=pimc's search: as asked, else alpha-beta with at most two roles besides
+ * `random`, UCT with more. */
+static int pimc_search(const deduce_player_t *p) {
+    if (p->opts.search) return p->opts.search;
+    const game_t *g = p->setup.game;
+    uint32_t players = 0;
+    for (uint32_t r = 0; r < g->n_roles; r++)
+        players += term_sym(g->ts, g->roles[r]) != SYM_RANDOM;
+    return players > 2 ? PIMC_UCT : PIMC_AB;
+}
+
 /* Step 3: the move among the safe candidates, by the chosen method, over the worlds. */
 static term_t choose_among(deduce_player_t *p, const term_t *cands, uint32_t nc,
                            const state_t *worlds, uint32_t nw, double deadline, move_sink_t *sink) {
     if (p->opts.choose == CHOOSE_INFO) return info_play(p, cands, nc, worlds, nw);
     if (p->opts.choose == CHOOSE_PIMC && nw)
-        return pimc_play(p, cands, nc, worlds, nw, deadline, sink);
+        return pimc_search(p) == PIMC_UCT ? pimc_uct(p, cands, nc, worlds, nw, deadline, sink)
+                                          : pimc_play(p, cands, nc, worlds, nw, deadline, sink);
     return sample_play(p, cands, nc, worlds, nw, deadline, sink);
 }
 
@@ -1070,7 +1140,8 @@ static void deduce_stop(player_t *pl) {
                 (unsigned long long)p->legal_proved, (unsigned long long)p->legal_partial);
     }
     if (p->setup.verbose && p->pimc_turns)
-        fprintf(stderr, "pimc: %llu turns searched, %llu searches, mean depth %.2f\n",
+        fprintf(stderr,
+                "pimc: %llu turns searched, %llu searches, mean depth (ab) or worlds (uct) %.2f\n",
                 (unsigned long long)p->pimc_turns, (unsigned long long)p->pimc_searches,
                 (double)p->pimc_depth_sum / (double)p->pimc_turns);
 }
@@ -1087,6 +1158,7 @@ static void deduce_destroy(player_t *pl) {
     bsmt_free(p->bsmt);
     bnet_free(p->net);
     ab_free(p->ab);
+    uct_free(p->uct);
     engine_state_free(p->es[0]);
     engine_state_free(p->es[1]);
     free(p->joint);

@@ -1,5 +1,5 @@
 /* The `deduce` player on killer_small against exact enumeration: three deducing players
- * (`deduce:playouts=4`; `deduce:choose=secret` and `pimc` in every second and third match)
+ * (`deduce:playouts=4`, `deduce:choose=secret`, `pimc` with alpha-beta, `pimc` with UCT, in turn)
  * play seeded matches (the master's `random` deals); at every turn where a player may
  * accuse, its belief set is enumerated exactly from what it saw, and the player must
  * accuse exactly when the killer card is the same in every consistent state, naming that
@@ -191,16 +191,20 @@ static void test_deduce_killer_small(void **state) {
     /* the default player, and the one that hides what it shows (every other match) */
     const player_kind_t *kind = player_kind_find("deduce:playouts=4");
     const player_kind_t *secret = player_kind_find("deduce:choose=secret:playouts=4");
-    /* PIMC to two joint moves (a bound, not the clock: the deadlines are far away) */
-    const player_kind_t *pimc = player_kind_find("pimc:depth=2:worlds=2");
+    /* PIMC with alpha-beta to two joint moves, with 200 UCT iterations per world (bounds,
+     * not the clock: the deadlines are far away) */
+    const player_kind_t *pimc = player_kind_find("pimc:search=ab:depth=2:worlds=2");
+    const player_kind_t *pimc_uct = player_kind_find("pimc:search=uct:iters=200:worlds=2");
     assert_non_null(kind);
     assert_non_null(secret);
     assert_non_null(pimc);
+    assert_non_null(pimc_uct);
+    const player_kind_t *kinds[] = {kind, secret, pimc, pimc_uct};
     const char *e = getenv("DEDUCE_MATCHES");
     uint32_t matches = e ? (uint32_t)atoi(e) : 10;
     tally_t t = {0};
     for (uint32_t m = 0; m < matches; m++)
-        play_match(g, r, pe, m % 3 == 1 ? secret : m % 3 == 2 ? pimc : kind, 1000 + m, &t);
+        play_match(g, r, pe, kinds[m % 4], 1000 + m, &t);
     printf("deduce killer_small: %u matches, %llu choices, %llu with the killer entailed, "
            "%llu accusations, all right\n",
            matches, (unsigned long long)t.choices, (unsigned long long)t.entailed_turns,
@@ -311,6 +315,9 @@ static void test_options(void **state) {
     assert_non_null(player_kind_find("pimc:worlds=8:depth=200"));
     assert_null(player_kind_find("pimc:depth=0"));
     assert_null(player_kind_find("pimc:depth=201"));
+    assert_non_null(player_kind_find("pimc:search=uct:iters=50"));
+    assert_null(player_kind_find("pimc:search=mcts"));
+    assert_null(player_kind_find("pimc:iters=0"));
 }
 
 int main(void) {

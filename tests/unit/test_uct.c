@@ -91,6 +91,44 @@ static void test_ttt_take_win(void **state) {
     unload(&f);
 }
 
+/* The root's statistics per move (what PIMC sums over worlds): the winning move's mean is
+ * a win (the search stops once it is proven, so visits say little), the visits are the
+ * root's at most, a move that is not the role's gives false. */
+static void test_root_move(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "tictactoe.kif");
+    play2(&f, "(mark 1 1)", "noop");
+    play2(&f, "noop", "(mark 2 1)");
+    play2(&f, "(mark 1 2)", "noop");
+    play2(&f, "noop", "(mark 2 2)");
+    uct_t *u = uct_new(f.r, 0, 7);
+    term_t best = uct_choose(u, &f.s, 0, 3000);
+    const term_t *m;
+    uint32_t n = terms_legal(f.r, &f.s, 0, &m), sum = 0, bv = 0;
+    double bmean = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t visits;
+        double mean;
+        assert_true(uct_root_move(u, m[i], &visits, &mean));
+        assert_true(mean >= 0 && mean <= 100);
+        sum += visits;
+        if (m[i] == best) bv = visits, bmean = mean;
+    }
+    assert_string_equal(str(&f, best), "(mark 1 3)");
+    assert_true(bmean > 90);
+    assert_true(bv > 0);
+    uct_stats_t st;
+    uct_stats(u, &st);
+    assert_true(sum > 0 && sum <= st.root_visits);
+    uint32_t visits;
+    double mean;
+    assert_false(uct_root_move(u, move(&f, 1, "noop"), &visits, &mean));
+    assert_int_equal(visits, 0);
+    uct_free(u);
+    unload(&f);
+}
+
 static void test_ttt_block_loss(void **state) {
     (void)state;
     fix_t f;
@@ -700,6 +738,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ttt_take_win),
         cmocka_unit_test(test_ttt_block_loss),
+        cmocka_unit_test(test_root_move),
         cmocka_unit_test(test_nim_winning_move),
         cmocka_unit_test(test_hook),
         cmocka_unit_test(test_reuse),
