@@ -77,15 +77,20 @@ static const char *search(fix_t *f, uint32_t role, uint32_t iters, uint64_t seed
 
 /* ---- tic-tac-toe ---- */
 
+/* Tic-tac-toe after X: (1 1) (1 2); O: (2 1) (2 2). X to move wins at (1 3); O threatens
+ * (2 3). */
+static void x_to_win(fix_t *f) {
+    load(f, "tictactoe.kif");
+    play2(f, "(mark 1 1)", "noop");
+    play2(f, "noop", "(mark 2 1)");
+    play2(f, "(mark 1 2)", "noop");
+    play2(f, "noop", "(mark 2 2)");
+}
+
 static void test_ttt_take_win(void **state) {
     (void)state;
     fix_t f;
-    load(&f, "tictactoe.kif");
-    /* X: (1 1) (1 2); O: (2 1) (2 2). X to move wins at (1 3); O threatens (2 3). */
-    play2(&f, "(mark 1 1)", "noop");
-    play2(&f, "noop", "(mark 2 1)");
-    play2(&f, "(mark 1 2)", "noop");
-    play2(&f, "noop", "(mark 2 2)");
+    x_to_win(&f);
     for (uint64_t seed = 1; seed <= 3; seed++)
         assert_string_equal(search(&f, 0, 5000, seed), "(mark 1 3)");
     unload(&f);
@@ -97,11 +102,7 @@ static void test_ttt_take_win(void **state) {
 static void test_root_move(void **state) {
     (void)state;
     fix_t f;
-    load(&f, "tictactoe.kif");
-    play2(&f, "(mark 1 1)", "noop");
-    play2(&f, "noop", "(mark 2 1)");
-    play2(&f, "(mark 1 2)", "noop");
-    play2(&f, "noop", "(mark 2 2)");
+    x_to_win(&f);
     uct_t *u = uct_new(f.r, 0, 7);
     term_t best = uct_choose(u, &f.s, 0, 3000);
     const term_t *m;
