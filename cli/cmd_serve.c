@@ -22,8 +22,9 @@ static const char *const serve_help =
     "ms used.\n"
     "  --port P        TCP port (default 9147; 0 picks a free one)\n"
     "  --bind ADDR     IPv4 address to listen on (default: all interfaces)\n"
-    "  --player KIND   who chooses the moves (default mcts: ponder, transpositions and\n"
-    "                  anti-decisive rollouts, as measured in docs/league.md):\n%s"
+    "  --player KIND   who chooses the moves (default auto: deduce for a GDL-II game, else\n"
+    "                  mcts with ponder, transpositions and anti-decisive rollouts, as\n"
+    "                  measured in docs/league.md; logged at START):\n%s"
     "  --name NAME     the name answered to INFO (default ggp-KIND)\n"
     "  --seed N        seed of the player's random choices (default: from the clock)\n"
     "  --engine E      the engine mcts players search with: auto (default: the fastest that\n"
@@ -101,7 +102,7 @@ static int serve(const serve_opts_t *o, const player_kind_t *kind, unsigned long
 }
 
 int cmd_serve(int argc, char **argv) {
-    serve_opts_t o = {.port = "9147", .player = "mcts", .max_body = "4194304"};
+    serve_opts_t o = {.port = "9147", .player = "auto", .max_body = "4194304"};
     int rc = parse_opts(argc, argv, &o);
     if (rc >= 0) return rc;
     unsigned long long port, seed = 0, max_body;

@@ -7,9 +7,16 @@
 
 /* Every kind `ggp serve --player` and `ggp match --players` know. Add new kinds here: a kind
  * lives in player/player_NAME.c (it may call into mcts/, which player links when present). */
+/* auto: never made itself; player_new makes the kind player_kind_resolve picks. */
+const player_kind_t player_auto_kind = {
+    .name = "auto",
+    .summary = "the strongest kind for the game at hand, chosen at START: deduce for a GDL-II "
+               "game (hidden information), mcts with its defaults otherwise",
+};
+
 static const player_kind_t *const kinds[] = {
-    &player_random_kind, &player_legal_kind, &player_deduce_kind, &player_mcts_kind,
-    &player_lbs_kind,    &player_ab_kind,    &player_pimc_kind,
+    &player_auto_kind, &player_random_kind, &player_legal_kind, &player_deduce_kind,
+    &player_mcts_kind, &player_lbs_kind,    &player_ab_kind,    &player_pimc_kind,
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
@@ -61,7 +68,13 @@ void player_kind_help(strbuf_t *out) {
         sb_printf(out, "      %-10s %s\n", kinds[i]->name, kinds[i]->summary);
 }
 
+const player_kind_t *player_kind_resolve(const player_kind_t *kind, const game_t *g) {
+    if (kind != &player_auto_kind) return kind;
+    return g->gdl2 ? &player_deduce_kind : &player_mcts_kind;
+}
+
 player_t *player_new(const player_kind_t *kind, const player_setup_t *setup) {
+    kind = player_kind_resolve(kind, setup->game);
     player_setup_t with = *setup;
     with.options = kind->options;
     player_t *p = kind->create(&with);

@@ -110,6 +110,12 @@ void player_kind_names(strbuf_t *out);
 /* Appends one "  NAME  SUMMARY" line per kind. */
 void player_kind_help(strbuf_t *out);
 
+/* `auto`: the kind for the game at hand (deduce for GDL-II, else mcts); player_new makes
+ * that kind. */
+extern const player_kind_t player_auto_kind;
+/* The kind player_new makes for kind on g: kind itself, unless it is `auto`. */
+const player_kind_t *player_kind_resolve(const player_kind_t *kind, const game_t *g);
+
 player_t *player_new(const player_kind_t *kind, const player_setup_t *setup);
 void player_start(player_t *p, const state_t *initial, double deadline);
 term_t player_play(player_t *p, const player_turn_t *turn, double deadline, move_sink_t *sink);

@@ -144,6 +144,10 @@ static void run_start(service_t *s, job_t *j) {
         drop_match(s, j->msg.id);
     } else {
         s->agent_id = xstrdup(j->msg.id);
+        if (s->cfg.kind == &player_auto_kind) /* the choice, said once per match */
+            log_line("match=%s player auto: %s for this %s game", j->msg.id,
+                     player_kind_resolve(s->cfg.kind, agent_game(s->agent))->name,
+                     agent_game(s->agent)->gdl2 ? "GDL-II" : "GDL");
         keep_move(s, j->msg.id, agent_guess(s->agent), &s->fallback);
         /* the first move is ready before the player prepares (which may outlast the clock) */
         keep_move(s, j->msg.id, agent_first_legal(s->agent, j->deadline), &s->first);

@@ -167,10 +167,24 @@ static void test_no_prediction_when_simultaneous(void **state) {
     assert_int_equal(play_random("simultaneous.kif", 20), 0);
 }
 
+/* `auto` (ggp serve's default) is deduce on a GDL-II game, mcts on a GDL one. */
+static void test_auto_kind(void **state) {
+    (void)state;
+    const player_kind_t *a = player_kind_find("auto");
+    assert_ptr_equal(a, &player_auto_kind);
+    game_t *gdl = load_file("tictactoe.kif"), *gdl2 = load_file("guess.kif");
+    assert_string_equal(player_kind_resolve(a, gdl)->name, "mcts");
+    assert_string_equal(player_kind_resolve(a, gdl2)->name, "deduce");
+    assert_ptr_equal(player_kind_resolve(&player_random_kind, gdl2), &player_random_kind);
+    game_free(gdl);
+    game_free(gdl2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_predicted_turns_turn_taking),
         cmocka_unit_test(test_no_prediction_when_simultaneous),
+        cmocka_unit_test(test_auto_kind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
