@@ -125,7 +125,10 @@ static uint32_t agree(game_t *g, engine_kind_t kind, uint32_t stride) {
         config(0, &o);
         fresh[r] = ab_new(e, r, &o, 7);
     }
-    for (uint32_t id = 0; id < solve_count(s); id += stride) {
+    /* sampled (the sanitizers): past the first eighth of the states in the solver's order
+     * (from the root outwards), whose searches to the end cost the most */
+    uint32_t from = test_sample_every() > 1 ? solve_count(s) / 8 : 0;
+    for (uint32_t id = from; id < solve_count(s); id += stride) {
         engine_state_set(e, es, solve_state(s, id));
         for (uint32_t r = 0; r < nr; r++) {
             int want = solve_value(s, id, r);
@@ -170,7 +173,7 @@ static void test_tictactoe(void **state) {
     /* 2 roles x 6 configurations per state, a fresh search every 16th state, and each
      * legal move alone in every non-terminal state */
     if (test_sample_every() == 1) assert_int_equal(n, 5478 * 2 * N_CONFIGS + 343 * 2 + MOVES_TTT);
-    assert_true(n >= 5478 / test_sample_every() * 2 * N_CONFIGS);
+    assert_true(n >= (5478 - 5478 / 8) / test_sample_every() * 2 * N_CONFIGS);
     /* the interpreter's states and move order: a sample */
     assert_true(agree(g, ENGINE_INTERP, 97) > 100);
     game_free(g);
@@ -197,7 +200,7 @@ static void test_connect3(void **state) {
     (void)state;
     game_t *g = load_file("connect3_4x4.kif");
     assert_true(agree(g, ENGINE_GROUND, 41 * test_sample_every()) >
-                1000 / test_sample_every() * 2 * N_CONFIGS);
+                700 / test_sample_every() * 2 * N_CONFIGS);
     game_free(g);
 }
 
