@@ -24,6 +24,8 @@
  *   threads=N 1 or 2 threads (2 needs a ground or compiled engine)
  *   parallel=root|tree  how two threads search: root, a tree each with merged root
  *             statistics; tree, one shared tree with virtual loss (uct_set_parallel)
+ *   pdepth=D  the rollout policy (decisive, mast) plays the first D steps of a rollout,
+ *             uniform draws by the engine's own loop the rest (default 0: all of it)
  *   heur=on|off  learn an evaluation in the start clock (mcts/heur.h: piece counts, goals
  *             of non-terminal states, mobility, weighed by how they predict random
  *             matches; at most a quarter of the clock left, or 1000 matches with iters=N)
@@ -210,6 +212,10 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
                 ok = !strcmp(val, "off") || !strcmp(val, "on") || !strcmp(val, "anti");
                 o->playout.decisive = strcmp(val, "off") != 0;
                 o->playout.antidecisive = !strcmp(val, "anti");
+            } else if (!strcmp(buf, "pdepth")) {
+                unsigned long long n = strtoull(val, &rest, 10);
+                ok = *val && *val != '-' && !*rest && n <= 100000;
+                o->playout.depth = (uint32_t)n;
             } else if (!strcmp(buf, "mast")) {
                 double e = !strcmp(val, "off") ? -1 : strtod(val, &rest);
                 ok = !strcmp(val, "off") || (*val && !*rest && e >= 0 && e <= 1);
@@ -222,7 +228,8 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
             sb_printf(err,
                       "bad %s option '%s' (iters=N, c=X, margin=S, mem=MB, engine=K, "
                       "threads=1|2, parallel=root|tree, ponder=on|off, tt=on|off, "
-                      "decisive=off|on|anti, mast=off|E, heur=on|off, cut=K|off, prior=N%s)",
+                      "decisive=off|on|anti, mast=off|E, pdepth=D, heur=on|off, cut=K|off, "
+                      "prior=N%s)",
                       lbs_kind ? "mcts+lbs" : "mcts", buf,
                       lbs_kind ? ", budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
                                : "");
@@ -732,7 +739,7 @@ const player_kind_t player_mcts_kind = {
     .summary =
         "UCT Monte-Carlo tree search (mcts:iters=N:c=X:margin=S:mem=MB:engine=K:"
         "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti:mast=off|E:"
-        "heur=on|off:cut=K|off:prior=N)",
+        "pdepth=D:heur=on|off:cut=K|off:prior=N)",
     .create = mcts_create,
     .start = mcts_start,
     .play = mcts_play,
