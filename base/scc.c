@@ -6,10 +6,12 @@
 #include <stdlib.h>
 
 typedef struct {
-    const uint32_t *start, *to;
+    scc_next_fn succ;
+    const void *ctx;
     uint32_t *comp, *order, n_order;
     uint32_t *index, *low, *stack, n_index, n_stack;
-    uint32_t *call, *next; /* the depth-first path and each vertex's next edge on it */
+    uint32_t *call; /* the depth-first path */
+    uint64_t *next; /* the cursor of each vertex on it */
     bool *on;
     uint32_t n_comps;
 } tarjan_t;
@@ -17,7 +19,7 @@ typedef struct {
 static void enter(tarjan_t *t, uint32_t v, uint32_t *depth) {
     t->index[v] = t->low[v] = t->n_index++;
     t->stack[t->n_stack++] = v, t->on[v] = true;
-    t->call[*depth] = v, t->next[(*depth)++] = t->start[v];
+    t->call[*depth] = v, t->next[(*depth)++] = 0;
 }
 
 /* Pops v's component off the stack when v is its root. */
@@ -38,8 +40,8 @@ static void visit(tarjan_t *t, uint32_t root) {
     enter(t, root, &depth);
     while (depth) {
         uint32_t v = t->call[depth - 1];
-        if (t->next[depth - 1] < t->start[v + 1]) {
-            uint32_t w = t->to[t->next[depth - 1]++];
+        uint32_t w = t->succ(t->ctx, v, &t->next[depth - 1]);
+        if (w != SCC_NONE) {
             if (t->index[w] == SCC_NONE)
                 enter(t, w, &depth);
             else if (t->on[w] && t->index[w] < t->low[v])
@@ -52,9 +54,9 @@ static void visit(tarjan_t *t, uint32_t root) {
     }
 }
 
-uint32_t scc_find(uint32_t n, const uint32_t *start, const uint32_t *to, const bool *roots,
-                  uint32_t *comp, uint32_t *order) {
-    tarjan_t t = {.start = start, .to = to, .comp = comp, .order = order};
+uint32_t scc_find_by(uint32_t n, scc_next_fn next, const void *ctx, const bool *roots,
+                     uint32_t *comp, uint32_t *order) {
+    tarjan_t t = {.succ = next, .ctx = ctx, .comp = comp, .order = order};
     t.index = xmalloc((n + 1) * sizeof *t.index);
     t.low = xmalloc((n + 1) * sizeof *t.low);
     t.stack = xmalloc((n + 1) * sizeof *t.stack);
@@ -67,6 +69,24 @@ uint32_t scc_find(uint32_t n, const uint32_t *start, const uint32_t *to, const b
         if ((!roots || roots[v]) && t.index[v] == SCC_NONE) visit(&t, v);
     free(t.index), free(t.low), free(t.stack), free(t.call), free(t.next), free(t.on);
     return t.n_comps;
+}
+
+typedef struct {
+    const uint32_t *start, *to;
+} rows_t;
+
+static uint32_t row_next(const void *ctx, uint32_t v, uint64_t *cursor) {
+    const rows_t *g = ctx;
+    uint64_t e = g->start[v] + *cursor;
+    if (e >= g->start[v + 1]) return SCC_NONE;
+    ++*cursor;
+    return g->to[e];
+}
+
+uint32_t scc_find(uint32_t n, const uint32_t *start, const uint32_t *to, const bool *roots,
+                  uint32_t *comp, uint32_t *order) {
+    rows_t g = {start, to};
+    return scc_find_by(n, row_next, &g, roots, comp, order);
 }
 
 void scc_cyclic(uint32_t n, const uint32_t *start, const uint32_t *to, const uint32_t *comp,

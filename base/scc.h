@@ -17,6 +17,13 @@
 uint32_t scc_find(uint32_t n, const uint32_t *start, const uint32_t *to, const bool *roots,
                   uint32_t *comp, uint32_t *order);
 
+/* The same over successors told one at a time (a graph too large to copy into rows): next
+ * returns v's successor after the one *cursor stands at (0 before the first) and moves the
+ * cursor, or SCC_NONE when there are no more. */
+typedef uint32_t (*scc_next_fn)(const void *ctx, uint32_t v, uint64_t *cursor);
+uint32_t scc_find_by(uint32_t n, scc_next_fn next, const void *ctx, const bool *roots,
+                     uint32_t *comp, uint32_t *order);
+
 /* cyclic[v]: v's component (of n_comps found by scc_find) is a cycle, that is it has
  * several vertices or v is its own successor; false for a vertex not reached. */
 void scc_cyclic(uint32_t n, const uint32_t *start, const uint32_t *to, const uint32_t *comp,

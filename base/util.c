@@ -41,6 +41,12 @@ char *xstrdup(const char *s) {
     return memcpy(xmalloc(n), s, n);
 }
 
+void *xrecalloc(void *p, size_t old_n, size_t new_n, size_t size) {
+    p = xrealloc(p, new_n * size);
+    if (new_n > old_n) memset((char *)p + old_n * size, 0, (new_n - old_n) * size);
+    return p;
+}
+
 void grow_array(void **arr, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return;
     size_t c = *cap ? *cap : 8;

@@ -22,6 +22,8 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* p (of old_n elements of size bytes) grown to new_n, the new elements zeroed. */
+void *xrecalloc(void *p, size_t old_n, size_t new_n, size_t size);
 
 /* Grows *arr (of element size elem) so that it holds at least need elements. */
 void grow_array(void **arr, size_t *cap, size_t need, size_t elem);

@@ -24,8 +24,8 @@ static const char *const regress_help =
     "                   [--cost N [--cost-share X] [--engine E]]\n"
     "       ggp regress GAME --role R --bdd [--exact] [--values] [--budget SEC] [--steps I]\n"
     "                   [--image subst|move] [--moves-below] [--no-invariants] [--reorder]\n"
-    "                   [--no-reach] [--set-nodes N]\n"
-    "                   [--nodes N] [--check [--max-states N]] [--hits N]\n"
+    "                   [--no-reach] [--set-nodes N] [--merge-nodes N] [--op-nodes N]\n"
+    "                   [--max-parts N] [--nodes N] [--check [--max-states N]] [--hits N]\n"
     "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
@@ -112,8 +112,8 @@ static const char *const regress_help =
     "move, the others answer knowing it), alpha_0 = terminal and goal(R, 100); beta_i the\n"
     "same for the other role of a two-player game, else the others as one coalition\n"
     "forcing R's least goal. One line per step:\n"
-    "  side=alpha|beta i=I seconds=T nodes=N states=S fixpoint=yes|no complete=yes|no\n"
-    "(nodes: of its decision diagram; states: assignments of the fluents in it; fixpoint:\n"
+    "  side=alpha|beta i=I seconds=T cpu=C nodes=N parts=P fixpoint=yes|no complete=yes|no\n"
+    "(nodes: of its decision diagrams, shared; parts: of the union the set is; fixpoint:\n"
     "alpha_i = alpha_{i-1}, every later step is this one; complete=no: a sound subset, cut\n"
     "by the budget (the set is the previous step's) or capped by --set-nodes).\n"
     "  --exact        the sets W_i of the lifted search instead (two-player turn-taking:\n"
@@ -123,9 +123,16 @@ static const char *const regress_help =
     "                 and the proven bounds of the initial state: bounds lower=L upper=U\n"
     "  --image I      the pre-image by one substitution of the next-state functions with\n"
     "                 free move codes (subst) or one per joint move (move, default)\n"
-    "  --set-nodes N  with --image move, a step keeps the moves of the coalition in order\n"
-    "                 while the union of their states stays within N nodes and leaves out\n"
+    "  --set-nodes N  a step whose coalition's move has several answers ORs the parts of\n"
+    "                 the last step's set while that stays within N nodes and leaves out\n"
     "                 the rest (a sound subset, complete=no; default 0: no cap)\n"
+    "  --merge-nodes N  a set is a union of parts, each OR-ed up to N nodes (default\n"
+    "                 100000; 0: never merged)\n"
+    "  --op-nodes N   nodes one decision-diagram operation of a step may add (default\n"
+    "                 1000000): past it the set it was for is left out (complete=no)\n"
+    "  --max-parts N  with --image move, each joint move's states split by its effect (in\n"
+    "                 connect four: by landing row) into at most N parts, each a cube of\n"
+    "                 the variables it sets (default 64; 1: no split, the substitution)\n"
     "  --moves-below  move codes under the fluents in the variable order (default on top)\n"
     "  --no-invariants  one variable per fluent (no binary codes for cells whose values are\n"
     "                 proven mutually exclusive)\n"
@@ -452,6 +459,18 @@ int cmd_regress(int argc, char **argv) {
             unsigned long long sn;
             if (!opt_uint("--set-nodes", v, &sn) || sn > 1000000000) return 2;
             bo.search.net.set_nodes = (uint32_t)sn;
+        } else if (opt_value(argc, argv, &i, "--merge-nodes", &v)) {
+            unsigned long long mn;
+            if (!opt_uint("--merge-nodes", v, &mn) || mn > 1000000000) return 2;
+            bo.search.merge_nodes = (uint32_t)mn;
+        } else if (opt_value(argc, argv, &i, "--op-nodes", &v)) {
+            unsigned long long on;
+            if (!opt_uint("--op-nodes", v, &on) || on > 1000000000) return 2;
+            bo.search.op_nodes = (uint32_t)on;
+        } else if (opt_value(argc, argv, &i, "--max-parts", &v)) {
+            unsigned long long mp;
+            if (!opt_uint("--max-parts", v, &mp) || mp > 1000000) return 2;
+            bo.search.net.max_parts = (uint32_t)mp;
         } else if (opt_value(argc, argv, &i, "--image", &v)) {
             if (strcmp(v, "subst") && strcmp(v, "move")) {
                 fprintf(stderr, "ggp regress: --image: subst or move, not '%s'\n", v);

@@ -1,6 +1,8 @@
 /* The grounder's atom store and join indexes: see gatoms.h. */
 #include "engine/gatoms.h"
 
+#include "base/hash.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,10 +36,8 @@ static uint32_t term_hash_of(const void *ctx, uint32_t id) {
 static void preds_grow(gatoms_t *a, uint32_t pred) {
     if (pred < a->n_preds) return;
     uint32_t n = pred + 1 > 2 * a->n_preds ? pred + 1 : 2 * a->n_preds;
-    a->of_pred = xrealloc(a->of_pred, n * sizeof *a->of_pred);
-    a->pred_idx = xrealloc(a->pred_idx, n * sizeof *a->pred_idx);
-    memset(a->of_pred + a->n_preds, 0, (n - a->n_preds) * sizeof *a->of_pred);
-    memset(a->pred_idx + a->n_preds, 0, (n - a->n_preds) * sizeof *a->pred_idx);
+    a->of_pred = xrecalloc(a->of_pred, a->n_preds, n, sizeof *a->of_pred);
+    a->pred_idx = xrecalloc(a->pred_idx, a->n_preds, n, sizeof *a->pred_idx);
     a->n_preds = n;
 }
 
@@ -61,19 +61,10 @@ bool gatoms_match(const term_store_t *ts, term_t pat, term_t t, term_t *map, uin
 
 /* ---- groups: a table of 64-bit keys ---- */
 
-static uint64_t mix64(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
-
 uint64_t gatoms_key(uint32_t index, const term_t *vals, uint32_t n) {
-    uint64_t h = mix64(index + 0x9e3779b97f4a7c15ull);
+    uint64_t h = hash_fmix64(index + 0x9e3779b97f4a7c15ull);
     for (uint32_t i = 0; i < n; i++)
-        h = mix64(h ^ (vals[i] + 0x632be59bd9b4e019ull * (i + 1)));
+        h = hash_fmix64(h ^ (vals[i] + 0x632be59bd9b4e019ull * (i + 1)));
     return h;
 }
 

@@ -46,10 +46,8 @@ void gjoin_fini(gjoin_t *J) {
 static const double *ndv_of(gjoin_t *J, uint32_t pred) {
     if (pred >= J->n_ndv) {
         uint32_t n = J->P->n_preds + 16;
-        J->ndv = xrealloc(J->ndv, n * sizeof *J->ndv);
-        J->ndv_at = xrealloc(J->ndv_at, n * sizeof *J->ndv_at);
-        for (uint32_t p = J->n_ndv; p < n; p++)
-            J->ndv[p] = NULL, J->ndv_at[p] = 0;
+        J->ndv = xrecalloc(J->ndv, J->n_ndv, n, sizeof *J->ndv);
+        J->ndv_at = xrecalloc(J->ndv_at, J->n_ndv, n, sizeof *J->ndv_at);
         J->n_ndv = n;
     }
     const gids_t *ids = gatoms_of(J->A, pred);
@@ -287,10 +285,8 @@ static const gplan_t *plan_for(gjoin_t *J, uint32_t ri, uint32_t k, uint32_t del
                                bool head_first) {
     if (ri >= J->n_plans) {
         uint32_t n = J->P->n_rules + 16;
-        J->plans = xrealloc(J->plans, n * sizeof *J->plans);
-        J->plan_slots = xrealloc(J->plan_slots, n * sizeof *J->plan_slots);
-        for (uint32_t i = J->n_plans; i < n; i++)
-            J->plans[i] = NULL, J->plan_slots[i] = 0;
+        J->plans = xrecalloc(J->plans, J->n_plans, n, sizeof *J->plans);
+        J->plan_slots = xrecalloc(J->plan_slots, J->n_plans, n, sizeof *J->plan_slots);
         J->n_plans = n;
     }
     const gp_rule_t *r = &J->P->rules[ri];

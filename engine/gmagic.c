@@ -80,10 +80,12 @@ static void exclude_negated(magic_t *M) {
     free(full);
 }
 
-/* The targets, and the readers through which demand has to reach them: a reader whose rule
- * binds nothing of the target's literal unless its own head is bound (a static table read
- * by a static helper, say) is restricted too, up to the interface. */
-static void close_over_readers(magic_t *M, bool *on) {
+/* Calls step on every relevant rule that skip (when given) does not pass over, with the
+ * positions each literal's predicate is bound in when read (sips), in rule order, until
+ * no step changes anything. */
+typedef bool (*rule_skip_fn)(const magic_t *M, const gp_rule_t *r, const void *ctx);
+typedef bool (*rule_step_fn)(magic_t *M, const gp_rule_t *r, const uint32_t *mask, void *ctx);
+static void until_stable(magic_t *M, rule_skip_fn skip, rule_step_fn step, void *ctx) {
     gprog_t *P = M->P;
     uint32_t *order = NULL, *mask = NULL;
     size_t cap = 0, cap2 = 0;
@@ -91,25 +93,54 @@ static void close_over_readers(magic_t *M, bool *on) {
         changed = false;
         for (uint32_t i = 0; i < P->n_rules; i++) {
             const gp_rule_t *r = &P->rules[i];
-            if (on[r->pred] || !P->preds[r->pred].relevant || gprog_is_interface(P, r->pred))
-                continue;
+            if (!P->preds[r->pred].relevant || (skip && skip(M, r, ctx))) continue;
             GROW(order, cap, (size_t)r->n_body + 1);
             GROW(mask, cap2, (size_t)r->n_body + 1);
-            sips(M, r, order, mask); /* the reader unrestricted: adorn[r->pred] is 0 */
-            for (uint32_t j = 0; j < r->n_body && !on[r->pred]; j++)
-                if (r->body[j].kind != GLIT_DISTINCT && on[r->body[j].pred] && !mask[j])
-                    on[r->pred] = changed = true;
+            sips(M, r, order, mask);
+            if (step(M, r, mask, ctx)) changed = true;
         }
     }
     free(order), free(mask);
 }
 
+static bool reader_skip(const magic_t *M, const gp_rule_t *r, const void *ctx) {
+    const bool *on = ctx;
+    return on[r->pred] || gprog_is_interface(M->P, r->pred);
+}
+
+/* A reader binding nothing of a target's literal (its own demand unrestricted: adorn[r->pred]
+ * is 0) is restricted too. */
+static bool reader_step(magic_t *M, const gp_rule_t *r, const uint32_t *mask, void *ctx) {
+    (void)M;
+    bool *on = ctx;
+    for (uint32_t j = 0; j < r->n_body; j++)
+        if (r->body[j].kind != GLIT_DISTINCT && on[r->body[j].pred] && !mask[j])
+            return on[r->pred] = true;
+    return false;
+}
+
+/* A restricted literal's demand keeps only the positions bound wherever it is read. */
+static bool adorn_step(magic_t *M, const gp_rule_t *r, const uint32_t *mask, void *ctx) {
+    (void)ctx;
+    bool changed = false;
+    for (uint32_t j = 0; j < r->n_body; j++) {
+        const gp_lit_t *l = &r->body[j];
+        if (l->kind == GLIT_DISTINCT || !M->adorn[l->pred]) continue;
+        uint32_t a = M->adorn[l->pred] & mask[j];
+        if (a != M->adorn[l->pred]) M->adorn[l->pred] = a, changed = true;
+    }
+    return changed;
+}
+
+/* The targets, and the readers through which demand has to reach them: a reader whose rule
+ * binds nothing of the target's literal unless its own head is bound (a static table read
+ * by a static helper, say) is restricted too, up to the interface. */
 static void choose(magic_t *M, const bool *targets) {
     gprog_t *P = M->P;
     bool *on = xcalloc(P->n_preds + 1, sizeof *on);
     for (uint32_t p = 0; p < P->n_preds; p++)
         on[p] = !targets || targets[p];
-    close_over_readers(M, on);
+    until_stable(M, reader_skip, reader_step, on);
     for (uint32_t p = 0; p < P->n_preds; p++) {
         const gp_pred_t *pr = &P->preds[p];
         M->candidate[p] = on[p] && pr->relevant && !gprog_is_interface(P, p) && p != P->p_true &&
@@ -119,25 +150,7 @@ static void choose(magic_t *M, const bool *targets) {
     exclude_negated(M);
     for (uint32_t p = 0; p < P->n_preds; p++)
         M->adorn[p] = M->candidate[p] ? (uint32_t)((1ull << P->preds[p].arity) - 1) : 0;
-    uint32_t *order = NULL, *mask = NULL;
-    size_t cap = 0, cap2 = 0;
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (uint32_t i = 0; i < P->n_rules; i++) {
-            const gp_rule_t *r = &P->rules[i];
-            if (!P->preds[r->pred].relevant) continue;
-            GROW(order, cap, (size_t)r->n_body + 1);
-            GROW(mask, cap2, (size_t)r->n_body + 1);
-            sips(M, r, order, mask);
-            for (uint32_t j = 0; j < r->n_body; j++) {
-                const gp_lit_t *l = &r->body[j];
-                if (l->kind == GLIT_DISTINCT || !M->adorn[l->pred]) continue;
-                uint32_t a = M->adorn[l->pred] & mask[j];
-                if (a != M->adorn[l->pred]) M->adorn[l->pred] = a, changed = true;
-            }
-        }
-    }
-    free(order), free(mask);
+    until_stable(M, NULL, adorn_step, NULL);
 }
 
 static term_t demand_atom(gprog_t *P, sym_t sym, uint32_t adorn, term_t atom) {
@@ -202,8 +215,7 @@ uint32_t gmagic_apply(gprog_t *P, const bool *targets) {
         restricted++;
     }
     /* adornments of the new predicates: none (they are never restricted) */
-    M.adorn = xrealloc(M.adorn, (P->n_preds + 1) * sizeof *M.adorn);
-    memset(M.adorn + np, 0, (P->n_preds - np) * sizeof *M.adorn);
+    M.adorn = xrecalloc(M.adorn, np, P->n_preds + 1, sizeof *M.adorn);
     uint32_t n_rules = P->n_rules;
     for (uint32_t i = 0; i < n_rules && restricted; i++)
         if (P->preds[P->rules[i].pred].relevant && !P->rules[i].transfer)

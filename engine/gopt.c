@@ -141,9 +141,7 @@ static int cmp_u32(const void *a, const void *b) {
 /* The rules again: those of replaced nodes dropped, literals resolved, sorted and unique. */
 static void rewrite(opt_t *O) {
     graw_t *w = O->w, out;
-    graw_init(&out);
-    out.n_nodes = w->n_nodes, out.cap_nodes = w->cap_nodes;
-    out.kind = w->kind, out.atom = w->atom;
+    graw_rewrite_begin(&out, w);
     uint32_t *buf = NULL;
     size_t cap = 0;
     for (uint32_t r = 0; r < w->n_rules; r++) {
@@ -172,9 +170,7 @@ static void rewrite(opt_t *O) {
             graw_lit(&out, buf[i]);
     }
     free(buf);
-    w->kind = NULL, w->atom = NULL;
-    graw_fini(w);
-    *w = out;
+    graw_rewrite_end(w, &out);
 }
 
 /* ---- each node's rules: sorted, unique, none containing another ---- */
@@ -208,9 +204,7 @@ static void tidy_nodes(opt_t *O) {
     graw_t *w = O->w, out;
     graw_heads_t h;
     graw_heads(w, &h);
-    graw_init(&out);
-    out.n_nodes = w->n_nodes, out.cap_nodes = w->cap_nodes;
-    out.kind = w->kind, out.atom = w->atom;
+    graw_rewrite_begin(&out, w);
     span_t *sp = NULL;
     size_t cap = 0;
     for (uint32_t n = 0; n < w->n_nodes; n++) {
@@ -236,9 +230,7 @@ static void tidy_nodes(opt_t *O) {
     }
     free(sp);
     graw_heads_fini(&h);
-    w->kind = NULL, w->atom = NULL;
-    graw_fini(w);
-    *w = out;
+    graw_rewrite_end(w, &out);
 }
 
 /* ---- aliases and equal nodes ---- */

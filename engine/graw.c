@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/scc.h"
 #include "base/util.h"
 #include "engine/ground.h"
 
@@ -58,6 +59,18 @@ void graw_heads(const graw_t *w, graw_heads_t *h) {
         h->order[h->start[w->head[r] + 1]++] = r;
 }
 
+void graw_rewrite_begin(graw_t *out, const graw_t *w) {
+    graw_init(out);
+    out->n_nodes = w->n_nodes, out->cap_nodes = w->cap_nodes;
+    out->kind = w->kind, out->atom = w->atom;
+}
+
+void graw_rewrite_end(graw_t *w, graw_t *out) {
+    w->kind = NULL, w->atom = NULL;
+    graw_fini(w);
+    *w = *out;
+}
+
 void graw_heads_fini(graw_heads_t *h) {
     free(h->start), free(h->order);
 }
@@ -66,70 +79,37 @@ size_t graw_bytes(const graw_t *w) {
     return w->cap_nodes * (sizeof *w->kind + sizeof *w->atom) +
            w->cap_rules * (sizeof *w->head + sizeof *w->first) + w->cap_lits * sizeof *w->lits;
 }
-/* The dependencies of a node (derived nodes its rules read), one at a time. */
 typedef struct {
-    uint32_t rule, lit;
-} dep_iter_t;
+    const graw_t *w;
+    const graw_heads_t *h;
+} deps_t;
 
-static uint32_t next_dep(const graw_t *w, const graw_heads_t *h, uint32_t node, dep_iter_t *it) {
+/* The dependencies of a node (derived nodes its rules read), one at a time: the cursor is
+ * the rule (high half) and the literal in it (low half). */
+static uint32_t next_dep(const void *ctx, uint32_t node, uint64_t *cursor) {
+    const graw_t *w = ((const deps_t *)ctx)->w;
+    const graw_heads_t *h = ((const deps_t *)ctx)->h;
     uint32_t nr = h->start[node + 1] - h->start[node];
-    while (it->rule < nr) {
-        uint32_t r = h->order[h->start[node] + it->rule];
-        while (w->first[r] + it->lit < w->first[r + 1]) {
-            uint32_t v = w->lits[w->first[r] + it->lit++] >> 1;
-            if (w->kind[v] == GNODE_DERIVED) return v;
+    uint32_t rule = (uint32_t)(*cursor >> 32), lit = (uint32_t)*cursor;
+    uint32_t found = SCC_NONE;
+    while (rule < nr && found == SCC_NONE) {
+        uint32_t r = h->order[h->start[node] + rule];
+        while (w->first[r] + lit < w->first[r + 1] && found == SCC_NONE) {
+            uint32_t v = w->lits[w->first[r] + lit++] >> 1;
+            if (w->kind[v] == GNODE_DERIVED) found = v;
         }
-        it->rule++, it->lit = 0;
+        if (found == SCC_NONE) rule++, lit = 0;
     }
-    return UINT32_MAX;
+    *cursor = (uint64_t)rule << 32 | lit;
+    return found;
 }
 
-/* Tarjan's components over the derived nodes, emitted dependencies first. */
-void graw_components(const graw_t *w, const graw_heads_t *h, uint32_t *order_out, uint32_t *comp_of,
+void graw_components(const graw_t *w, const graw_heads_t *h, uint32_t *order, uint32_t *comp,
                      uint32_t *n_comps) {
-    uint32_t nn = w->n_nodes;
-    uint32_t *index = xmalloc((nn + 1) * sizeof *index), *low = xmalloc((nn + 1) * sizeof *low);
-    uint32_t *st = xmalloc((nn + 1) * sizeof *st), *call = xmalloc((nn + 1) * sizeof *call);
-    dep_iter_t *it = xmalloc((nn + 1) * sizeof *it);
-    bool *on = xcalloc(nn + 1, sizeof *on);
-    for (uint32_t n = 0; n < nn; n++)
-        index[n] = UINT32_MAX;
-    uint32_t next_index = 0, sp = 0, n_out = 0, nc = 0;
-    for (uint32_t root = 0; root < nn; root++) {
-        if (w->kind[root] != GNODE_DERIVED || index[root] != UINT32_MAX) continue;
-        uint32_t depth = 0;
-        call[depth++] = root;
-        index[root] = low[root] = next_index++;
-        st[sp++] = root, on[root] = true;
-        it[root] = (dep_iter_t){0, 0};
-        while (depth) {
-            uint32_t v = call[depth - 1];
-            uint32_t x = next_dep(w, h, v, &it[v]);
-            if (x != UINT32_MAX) {
-                if (index[x] == UINT32_MAX) {
-                    index[x] = low[x] = next_index++;
-                    st[sp++] = x, on[x] = true;
-                    it[x] = (dep_iter_t){0, 0};
-                    call[depth++] = x;
-                } else if (on[x] && index[x] < low[v]) {
-                    low[v] = index[x];
-                }
-                continue;
-            }
-            depth--;
-            if (depth && low[v] < low[call[depth - 1]]) low[call[depth - 1]] = low[v];
-            if (low[v] == index[v]) {
-                uint32_t w2;
-                do {
-                    w2 = st[--sp];
-                    on[w2] = false;
-                    comp_of[w2] = nc;
-                    order_out[n_out++] = w2;
-                } while (w2 != v);
-                nc++;
-            }
-        }
-    }
-    *n_comps = nc;
-    free(index), free(low), free(st), free(call), free(it), free(on);
+    bool *derived = xmalloc((w->n_nodes + 1) * sizeof *derived);
+    for (uint32_t n = 0; n < w->n_nodes; n++)
+        derived[n] = w->kind[n] == GNODE_DERIVED;
+    deps_t d = {w, h};
+    *n_comps = scc_find_by(w->n_nodes, next_dep, &d, derived, comp, order);
+    free(derived);
 }

@@ -31,6 +31,11 @@ uint32_t graw_node(graw_t *w, uint8_t kind, term_t atom);
 void graw_rule(graw_t *w, uint32_t head);
 void graw_lit(graw_t *w, uint32_t lit);
 
+/* Rewriting the rules: out starts with w's nodes (taken over, not copied) and no rules;
+ * graw_rewrite_end frees w's rules and makes out's rules w's. */
+void graw_rewrite_begin(graw_t *out, const graw_t *w);
+void graw_rewrite_end(graw_t *w, graw_t *out);
+
 /* Rules grouped by head: rules of node n are order[start[n] .. start[n + 1]). */
 typedef struct {
     uint32_t *start, *order;

@@ -167,8 +167,7 @@ static void on_instance(void *arg, gjoin_t *J) {
         size_t r = (size_t)(J->rule - G->P->rules), old = G->cap_instances;
         if (r >= old) {
             G->cap_instances = 2 * r + 64;
-            G->instances = xrealloc(G->instances, G->cap_instances * sizeof *G->instances);
-            memset(G->instances + old, 0, (G->cap_instances - old) * sizeof *G->instances);
+            G->instances = xrecalloc(G->instances, old, G->cap_instances, sizeof *G->instances);
         }
         G->instances[r]++;
     }
@@ -234,16 +233,14 @@ static term_t *initial(grounder_t *G, uint32_t *n) {
 
 /* ---- the report (--stats) ---- */
 
+static term_t gp_lit(const void *ctx, uint32_t i, bool *negative) {
+    const gp_lit_t *l = &((const gp_rule_t *)ctx)->body[i];
+    *negative = l->kind == GLIT_NEG;
+    return l->atom;
+}
+
 static void print_rule(const grounder_t *G, const gp_rule_t *r, strbuf_t *b) {
-    sb_puts(b, "(<= ");
-    term_print(G->ts, r->head, b);
-    for (uint32_t i = 0; i < r->n_body; i++) {
-        sb_putc(b, ' ');
-        if (r->body[i].kind == GLIT_NEG) sb_puts(b, "(not ");
-        term_print(G->ts, r->body[i].atom, b);
-        if (r->body[i].kind == GLIT_NEG) sb_putc(b, ')');
-    }
-    sb_putc(b, ')');
+    rule_print_parts(G->ts, r->head, r->n_body, gp_lit, r, b);
 }
 
 /* The k largest of n values: their indices, largest first. */

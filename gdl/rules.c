@@ -434,18 +434,30 @@ int game_role_index(const game_t *g, term_t role) {
     return -1;
 }
 
-void rule_print(const game_t *g, const rule_t *r, strbuf_t *out) {
-    if (r->n_body == 0) {
-        term_print(g->ts, r->head, out);
+void rule_print_parts(const term_store_t *ts, term_t head, uint32_t n_body, rule_lit_fn lit,
+                      const void *ctx, strbuf_t *out) {
+    if (n_body == 0) {
+        term_print(ts, head, out);
         return;
     }
     sb_puts(out, "(<= ");
-    term_print(g->ts, r->head, out);
-    for (uint32_t i = 0; i < r->n_body; i++) {
-        sb_putc(out, ' ');
-        if (r->body[i].kind == LIT_NEG) sb_puts(out, "(not ");
-        term_print(g->ts, r->body[i].atom, out);
-        if (r->body[i].kind == LIT_NEG) sb_putc(out, ')');
+    term_print(ts, head, out);
+    for (uint32_t i = 0; i < n_body; i++) {
+        bool negative = false;
+        term_t atom = lit(ctx, i, &negative);
+        sb_puts(out, negative ? " (not " : " ");
+        term_print(ts, atom, out);
+        if (negative) sb_putc(out, ')');
     }
     sb_putc(out, ')');
+}
+
+static term_t rule_lit(const void *ctx, uint32_t i, bool *negative) {
+    const lit_t *l = &((const rule_t *)ctx)->body[i];
+    *negative = l->kind == LIT_NEG;
+    return l->atom;
+}
+
+void rule_print(const game_t *g, const rule_t *r, strbuf_t *out) {
+    rule_print_parts(g->ts, r->head, r->n_body, rule_lit, r, out);
 }

@@ -88,5 +88,10 @@ int game_role_index(const game_t *g, term_t role);
 term_t game_ground_term(game_t *g, const sexp_t *e);
 
 void rule_print(const game_t *g, const rule_t *r, strbuf_t *out);
+/* A rule of another layer's making (the grounder's) printed as rule_print does: lit(ctx, i,
+ * &negative) gives body literal i's atom (for distinct, the term (distinct a b)). */
+typedef term_t (*rule_lit_fn)(const void *ctx, uint32_t i, bool *negative);
+void rule_print_parts(const term_store_t *ts, term_t head, uint32_t n_body, rule_lit_fn lit,
+                      const void *ctx, strbuf_t *out);
 
 #endif

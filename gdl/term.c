@@ -128,14 +128,9 @@ static uint32_t node_hash(int kind, sym_t sym, const term_t *args, uint32_t n) {
     uint32_t h = hash_mix((uint32_t)kind * 0x85ebca6bu, sym);
     for (uint32_t i = 0; i < n; i++)
         h = hash_mix(h, args[i]);
-    /* Final avalanche (murmur3 fmix32): term ids are small consecutive integers, and the
-     * table uses the low bits; without it nested terms such as long lists cluster. */
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35u;
-    h ^= h >> 16;
-    return h;
+    /* term ids are small consecutive integers, and the table uses the low bits: without
+     * the avalanche nested terms such as long lists cluster */
+    return (uint32_t)hash_fmix64(h);
 }
 
 static bool node_equal(const term_store_t *ts, term_t t, int kind, sym_t sym, const term_t *args,

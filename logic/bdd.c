@@ -20,6 +20,8 @@ struct dd {
     uint32_t n_vars;
     bool grouped; /* dd_group was called (else each variable sifts alone) */
     double deadline;
+    uint64_t op_nodes; /* nodes one operation may add (0: no limit) */
+    uint64_t op_start; /* nodes in use when the running operation started */
     const char *why;
 };
 
@@ -32,10 +34,17 @@ static dd_t *live;       /* the one manager (BuDDy is global) */
 static jmp_buf *jump;    /* set while an operation runs: where to give up to */
 static const char *fail; /* why it gave up */
 
+/* After a collection the nodes in use are the live diagrams and the running operation's
+ * partial results (BuDDy keeps those referenced): what it added so far, or more. */
 static void on_gbc(int pre, bddGbcStat *st) {
-    (void)st;
-    if (!pre && jump && live->deadline > 0 && now_seconds() > live->deadline) {
+    if (pre || !jump) return;
+    if (live->deadline > 0 && now_seconds() > live->deadline) {
         fail = "deadline";
+        longjmp(*jump, 1);
+    }
+    uint64_t used = (uint64_t)(st->nodes - st->freenodes);
+    if (live->op_nodes && used > live->op_start + live->op_nodes) {
+        fail = "operation node limit";
         longjmp(*jump, 1);
     }
 }
@@ -93,6 +102,9 @@ uint32_t dd_var_count(const dd_t *d) {
 }
 void dd_set_deadline(dd_t *d, double deadline) {
     d->deadline = deadline;
+}
+void dd_set_op_nodes(dd_t *d, uint64_t nodes) {
+    d->op_nodes = nodes;
 }
 const char *dd_why(const dd_t *d) {
     return d->why;
@@ -173,6 +185,7 @@ static dd_ref guarded(dd_t *d, const call_t *c) {
         return DD_NONE;
     }
     jump = &env;
+    d->op_start = (uint64_t)bdd_getnodenum();
     BDD r = call(c);
     jump = NULL;
     return bdd_addref(r);

@@ -43,7 +43,13 @@ dd_t *dd_new(uint32_t n_vars, const dd_limits_t *lim, char *err, size_t errlen);
 void dd_free(dd_t *d);
 uint32_t dd_var_count(const dd_t *d);
 void dd_set_deadline(dd_t *d, double deadline);
-/* Why the last operation that returned DD_NONE gave up ("deadline", "node limit", ...). */
+/* Nodes one operation may add at most (0: no limit; checked when BuDDy collects garbage,
+ * so an operation may pass it by up to the table's free nodes): past it the operation
+ * gives up ("operation node limit"), so that one step that cannot finish does not eat
+ * the whole table and budget. */
+void dd_set_op_nodes(dd_t *d, uint64_t nodes);
+/* Why the last operation that returned DD_NONE gave up ("deadline", "node limit",
+ * "operation node limit", ...). */
 const char *dd_why(const dd_t *d);
 
 dd_ref dd_dup(dd_t *d, dd_ref a);

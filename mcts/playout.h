@@ -27,6 +27,10 @@ typedef struct {
     bool decisive;     /* play a move that wins at once */
     bool antidecisive; /* avoid a move that lets the next mover win at once (implies decisive) */
     double mast_eps;   /* MAST ε-greedy with this ε (0..1); < 0: no MAST (uniform) */
+    /* steps of a rollout the policy plays (those nearest the tree, where its checks
+     * matter most); the rest are uniform draws by the engine's own loop, many times
+     * cheaper a step than the checks (uct.c). 0: the whole rollout. */
+    uint32_t depth;
 } playout_opts_t;
 
 typedef struct playout playout_t;

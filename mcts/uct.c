@@ -591,6 +591,19 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
             goals(u, a, val);
             break;
         }
+        if (u->pol && u->pol_opts.depth && steps >= u->pol_opts.depth && !u->hook &&
+            !u->state_hook && !cut && engine_kind(u->e) != ENGINE_INTERP) {
+            /* past the policy's depth: the engine's own uniform loop to the end */
+            uint32_t more = engine_playout(u->e, a, &u->rng, u->cap - steps, val);
+            for (uint32_t r = 0; r < u->nr; r++)
+                if (val[r] < 0) val[r] = 0;
+            steps += more;
+            if (steps >= u->cap && !engine_terminal(u->e, a))
+                u->st.rollout_capped++;
+            else
+                note_outcome(u, val);
+            break;
+        }
         bool moved = u->pol ? playout_step(u->pol, a, &u->rng, u->joint, b)
                             : engine_random_joint(u->e, a, &u->rng, u->joint);
         if (!moved) { /* a role without moves */

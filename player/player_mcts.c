@@ -21,9 +21,14 @@
  *             memory, uct_default_memory_limit); a full tree stops growing, the search
  *             goes on
  *   engine=K  the state machine: auto (default), interp, ground, compiled
- *   threads=N 1 or 2 threads (2 needs a ground or compiled engine)
+ *   threads=N 1 or 2 threads (2 needs a ground or compiled engine); by default 2 on one
+ *             shared tree (parallel=tree) where the engine allows and the search is
+ *             time-bounded, else 1 (iters=N stays reproducible)
  *   parallel=root|tree  how two threads search: root, a tree each with merged root
- *             statistics; tree, one shared tree with virtual loss (uct_set_parallel)
+ *             statistics; tree, one shared tree with virtual loss (uct_set_parallel;
+ *             default root with threads=2 given, tree with the default threads)
+ *   pdepth=D  the rollout policy (decisive, mast) plays the first D steps of a rollout,
+ *             uniform draws by the engine's own loop the rest (default 0: all of it)
  *   heur=on|off  learn an evaluation in the start clock (mcts/heur.h: piece counts, goals
  *             of non-terminal states, mobility, weighed by how they predict random
  *             matches; at most a quarter of the clock left, or 1000 matches with iters=N)
@@ -76,8 +81,9 @@ typedef struct {
     double z3share;
     lbs_confirm_t confirm;
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
-    uint32_t threads;        /* threads=N (1 or 2) */
+    uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
+    bool parallel_given;     /* parallel= was given */
     bool ponder;             /* ponder=on|off: search while the others think */
     bool tt;                 /* tt=on|off: transpositions (one node per state) */
     bool heur;               /* heur=on|off: an evaluation learnt at start */
@@ -190,6 +196,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
                 o->threads = (uint32_t)n;
             } else if (!strcmp(buf, "parallel")) {
                 ok = uct_parallel_parse(val, &o->parallel);
+                o->parallel_given = true;
             } else if (!strcmp(buf, "engine")) {
                 ok = engine_kind_parse(val, &o->engine);
             } else if (!strcmp(buf, "ponder")) {
@@ -210,6 +217,10 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
                 ok = !strcmp(val, "off") || !strcmp(val, "on") || !strcmp(val, "anti");
                 o->playout.decisive = strcmp(val, "off") != 0;
                 o->playout.antidecisive = !strcmp(val, "anti");
+            } else if (!strcmp(buf, "pdepth")) {
+                unsigned long long n = strtoull(val, &rest, 10);
+                ok = *val && *val != '-' && !*rest && n <= 100000;
+                o->playout.depth = (uint32_t)n;
             } else if (!strcmp(buf, "mast")) {
                 double e = !strcmp(val, "off") ? -1 : strtod(val, &rest);
                 ok = !strcmp(val, "off") || (*val && !*rest && e >= 0 && e <= 1);
@@ -222,7 +233,8 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
             sb_printf(err,
                       "bad %s option '%s' (iters=N, c=X, margin=S, mem=MB, engine=K, "
                       "threads=1|2, parallel=root|tree, ponder=on|off, tt=on|off, "
-                      "decisive=off|on|anti, mast=off|E, heur=on|off, cut=K|off, prior=N%s)",
+                      "decisive=off|on|anti, mast=off|E, pdepth=D, heur=on|off, cut=K|off, "
+                      "prior=N%s)",
                       lbs_kind ? "mcts+lbs" : "mcts", buf,
                       lbs_kind ? ", budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
                                : "");
@@ -379,10 +391,15 @@ static void ensure_uct(mcts_player_t *p, double ready) {
     if (p->uct) return;
     player_core_engine(&p->core, p->opts.engine, ready);
     p->uct = uct_new(p->core.engine, p->core.role, p->core.seed);
-    uct_set_parallel(p->uct, p->opts.parallel);
-    if (p->opts.threads > 1 && !uct_set_threads(p->uct, p->opts.threads))
+    /* the default: both cores on one tree, what beat one thread (docs/league.md), unless
+     * iteration-bounded (two threads interleave: not reproducible) */
+    bool dflt = p->opts.threads == 0;
+    uint32_t threads = dflt ? (p->opts.iters ? 1 : 2) : p->opts.threads;
+    uct_set_parallel(p->uct,
+                     dflt && !p->opts.parallel_given ? UCT_PARALLEL_TREE : p->opts.parallel);
+    if (threads > 1 && !uct_set_threads(p->uct, threads) && !dflt)
         fprintf(stderr, "mcts: threads=%u needs a ground engine; searching on one thread\n",
-                p->opts.threads);
+                threads);
     if (p->opts.c >= 0) uct_set_exploration(p->uct, p->opts.c);
     if (p->opts.mem_mb) uct_set_memory_limit(p->uct, (size_t)p->opts.mem_mb << 20);
     uct_set_playout(p->uct, &p->opts.playout);
@@ -732,7 +749,7 @@ const player_kind_t player_mcts_kind = {
     .summary =
         "UCT Monte-Carlo tree search (mcts:iters=N:c=X:margin=S:mem=MB:engine=K:"
         "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti:mast=off|E:"
-        "heur=on|off:cut=K|off:prior=N)",
+        "pdepth=D:heur=on|off:cut=K|off:prior=N)",
     .create = mcts_create,
     .start = mcts_start,
     .play = mcts_play,

@@ -8,12 +8,28 @@
 #include "base/clock.h"
 #include "base/util.h"
 
-#define MAX_MASKS 8 /* coalitions cached (a run uses two or three) */
+#define MAX_MASKS 8      /* coalitions cached (a run uses two or three) */
+#define ALL_NODES 100000 /* a pre-image's set for one move of P gives up past it */
+#define JOIN_NODES 50000 /* a set made one diagram for a pre-image: its parts up to this */
 
 typedef struct {
     uint64_t mask;
     dd_ref legal, cube; /* ∧ of the roles' legal relations, their move variables */
 } coalition_t;
+
+/* Where a joint move is legal and has one effect: there the successor is the state with
+ * the variables of a cube set to its values (in connect four a drop has six parts, one per
+ * landing row), or, where the effects did not split into few such parts, the successor is
+ * given by the joint move's substitution. Per part, the successor's terminal and goals are
+ * small ("this piece completes a line") where per joint move they hold every landing row
+ * at once. */
+typedef struct {
+    dd_ref cond;    /* the states: within the invariant, every role's move legal */
+    dd_ref assign;  /* the cube of the variables the move sets there (DD_NONE: subst) */
+    dd_ref term;    /* the successor is terminal (meaningful where cond holds) */
+    dd_ref **goal;  /* per role and goal item: it holds at the successor */
+    dd_ref *target; /* per target: terminal and the target's goal at the successor */
+} part_t;
 
 /* A joint move some state allows, or (SUBST) all of them at once with the move codes free:
  * what the successor is. */
@@ -23,9 +39,8 @@ typedef struct {
                           (SUBST: NULL, the network's) */
     dd_ref *legal;     /* per role: legal(r, its move) over the state (SUBST: unused) */
     uint32_t *move;    /* per role: the move index */
-    dd_ref term;       /* the successor is terminal */
-    dd_ref **goal;     /* per role and goal item: it holds at the successor */
-    dd_ref *target;    /* per target: terminal and the target's goal at the successor */
+    part_t *parts;     /* SUBST: one, true, the substitution */
+    uint32_t n_parts;
 } joint_t;
 
 typedef struct {
@@ -642,9 +657,9 @@ static bool eval_current(bddnet_t *bn) {
     return true;
 }
 
-/* At the successor of joint move jm (its next functions, fixed to it): terminal and the
- * goals. */
-static bool eval_successor(bddnet_t *bn, joint_t *jm) {
+/* At the successor in part pt of joint move jm: terminal and the goals. The inputs are the
+ * state's fluents with the part's cube set, or the next functions fixed to the move. */
+static bool eval_successor(bddnet_t *bn, const joint_t *jm, part_t *pt) {
     const gnet_t *net = bn->net;
     dd_t *d = bn->d;
     eval_t nx;
@@ -657,17 +672,18 @@ static bool eval_successor(bddnet_t *bn, joint_t *jm) {
     free(stack);
     dd_ref *inputs = xmalloc((net->n_fluents + 1) * sizeof *inputs);
     for (uint32_t f = 0; f < net->n_fluents; f++)
-        inputs[f] = dd_restrict(d, bn->next[f], jm->code);
+        inputs[f] = pt->assign != DD_NONE ? dd_restrict(d, bn->fluent[f], pt->assign)
+                                          : dd_restrict(d, bn->next[f], jm->code);
     bool ok = eval_network(bn, &nx, inputs);
     deref_all(d, inputs, net->n_fluents);
-    jm->goal = xcalloc(net->n_roles + 1, sizeof *jm->goal);
+    pt->goal = xcalloc(net->n_roles + 1, sizeof *pt->goal);
     if (ok) {
-        jm->term = node_value(bn, &nx, net->terminal);
-        ok = jm->term >= 0;
+        pt->term = node_value(bn, &nx, net->terminal);
+        ok = pt->term >= 0;
         for (uint32_t r = 0; r < net->n_roles; r++) {
-            jm->goal[r] = xmalloc((net->n_goals[r] + 1) * sizeof **jm->goal);
+            pt->goal[r] = xmalloc((net->n_goals[r] + 1) * sizeof **pt->goal);
             for (uint32_t k = 0; k < net->n_goals[r]; k++)
-                jm->goal[r][k] = node_value(bn, &nx, net->goals[r][k].node);
+                pt->goal[r][k] = node_value(bn, &nx, net->goals[r][k].node);
         }
     }
     eval_fini(bn, &nx);
@@ -769,8 +785,106 @@ static joint_t *new_joint(bddnet_t *bn) {
     return jm;
 }
 
+/* Splitting a joint move's states into parts (see part_t): state variable by variable,
+ * where the move changes it in some states of a part and not in others, the part splits
+ * into both; where it changes it everywhere, the variable's old value must be one constant
+ * (else the part splits by it), and the new one is the cube's. */
+typedef struct {
+    bddnet_t *bn;
+    joint_t *jm;
+    const dd_ref *nx; /* per variable: its next function fixed to the move (DD_NONE: none) */
+    uint32_t *vars, depth, cap;
+    bool *vals;
+    bool ok; /* false: an operation gave up, or more than cap parts */
+} split_t;
+
+static void add_part(split_t *s, dd_ref cond) {
+    joint_t *jm = s->jm;
+    if (jm->n_parts == s->cap) {
+        s->ok = false;
+        return;
+    }
+    dd_ref cube = dd_cube(s->bn->d, s->vars, s->vals, s->depth);
+    s->ok = cube >= 0;
+    jm->parts[jm->n_parts++] =
+        (part_t){.cond = dd_dup(s->bn->d, cond), .assign = cube, .term = DD_FALSE};
+}
+
+static void split(split_t *s, dd_ref c, uint32_t v);
+
+static void split_by(split_t *s, dd_ref c, dd_ref by, uint32_t v) {
+    dd_t *d = s->bn->d;
+    dd_ref no = dd_not(d, by), a = dd_and(d, c, by), b = dd_and(d, c, no);
+    s->ok = a >= 0 && b >= 0;
+    if (s->ok) split(s, a, v);
+    if (s->ok) split(s, b, v);
+    dd_deref(d, no), dd_deref(d, a), dd_deref(d, b);
+}
+
+static void split(split_t *s, dd_ref c, uint32_t v) {
+    bddnet_t *bn = s->bn;
+    dd_t *d = bn->d;
+    uint32_t depth = s->depth;
+    bool leaf = true;
+    for (; v < bn->n_vars && s->ok && leaf && c != DD_FALSE; v++) {
+        if (s->nx[v] == DD_NONE) continue;
+        dd_ref x = dd_var(d, v), same = dd_biimp(d, s->nx[v], x), diff = dd_not(d, same);
+        dd_ref ch = dd_and(d, c, diff), hi = DD_FALSE;
+        dd_deref(d, same), dd_deref(d, diff);
+        s->ok = ch >= 0;
+        if (s->ok && ch != DD_FALSE && ch != c) { /* changed in some states only */
+            split_by(s, c, ch, v);
+            leaf = false;
+        } else if (s->ok && ch == c) {
+            hi = dd_and(d, c, x);
+            s->ok = hi >= 0;
+            if (s->ok && hi != DD_FALSE && hi != c) { /* the old value varies */
+                split_by(s, c, x, v);
+                leaf = false;
+            } else {
+                s->vars[s->depth] = v, s->vals[s->depth++] = hi == DD_FALSE; /* it flips */
+            }
+        }
+        dd_deref(d, ch), dd_deref(d, hi);
+    }
+    if (leaf && s->ok && c != DD_FALSE) add_part(s, c);
+    s->depth = depth;
+}
+
+/* The parts of jm from its next functions nx (per variable); false when more than cap
+ * (then one part: where jm is legal, the substitution). */
+static bool make_parts(bddnet_t *bn, joint_t *jm, const dd_ref *nx) {
+    dd_t *d = bn->d;
+    uint32_t cap = bn->o.max_parts ? bn->o.max_parts : 64;
+    jm->parts = xcalloc(cap + 1, sizeof *jm->parts);
+    dd_ref c = dd_dup(d, bn->inv);
+    for (uint32_t r = 0; r < bn->n_roles && c >= 0; r++) {
+        dd_ref t = dd_and(d, c, jm->legal[r]);
+        dd_deref(d, c);
+        c = t;
+    }
+    split_t s = {.bn = bn,
+                 .jm = jm,
+                 .nx = nx,
+                 .vars = xmalloc((bn->n_vars + 1) * sizeof *s.vars),
+                 .vals = xmalloc((bn->n_vars + 1) * sizeof *s.vals),
+                 .cap = cap,
+                 .ok = c >= 0};
+    if (s.ok) split(&s, c, 0);
+    free(s.vars), free(s.vals);
+    if (!s.ok) { /* one part: the substitution */
+        for (uint32_t p = 0; p < jm->n_parts; p++)
+            dd_deref(d, jm->parts[p].cond), dd_deref(d, jm->parts[p].assign);
+        jm->n_parts = 1;
+        jm->parts[0] = (part_t){.cond = c, .assign = DD_NONE, .term = DD_FALSE};
+        return c >= 0;
+    }
+    dd_deref(d, c);
+    return true;
+}
+
 /* A joint move some state allows: its legality per role, the next functions fixed to it,
- * the successor's terminal and goals. */
+ * its parts. */
 static bool add_joint(bddnet_t *bn, const uint32_t *k, dd_ref code) {
     dd_t *d = bn->d;
     joint_t *jm = new_joint(bn);
@@ -778,14 +892,21 @@ static bool add_joint(bddnet_t *bn, const uint32_t *k, dd_ref code) {
     jm->subst = dd_subst_new(d);
     for (uint32_t r = 0; r < bn->n_roles; r++)
         jm->move[r] = k[r], jm->legal[r] = dd_dup(d, bn->legal[r][k[r]]);
+    dd_ref *nx = xmalloc((bn->n_vars + 1) * sizeof *nx);
     bool ok = true;
-    for (uint32_t v = 0; v < bn->n_vars && ok; v++) {
-        if (bn->var_start[v] == bn->var_start[v + 1]) continue;
-        dd_ref nx = next_of_var(bn, v), fixed = dd_restrict(d, nx, code);
-        ok = fixed >= 0;
-        if (ok) dd_subst_set(d, jm->subst, v, fixed);
-        dd_deref(d, nx), dd_deref(d, fixed);
+    for (uint32_t v = 0; v < bn->n_vars; v++) {
+        nx[v] = DD_NONE;
+        if (bn->var_start[v] == bn->var_start[v + 1] || !ok) continue;
+        dd_ref f = next_of_var(bn, v);
+        nx[v] = dd_restrict(d, f, code);
+        ok = nx[v] >= 0;
+        if (ok) dd_subst_set(d, jm->subst, v, nx[v]);
+        dd_deref(d, f);
     }
+    ok = ok && make_parts(bn, jm, nx);
+    for (uint32_t v = 0; v < bn->n_vars; v++)
+        if (nx[v] != DD_NONE) dd_deref(d, nx[v]);
+    free(nx);
     return ok;
 }
 
@@ -832,6 +953,9 @@ static bool all_moves(bddnet_t *bn) {
     bn->joints = xcalloc(2, sizeof *bn->joints);
     joint_t *jm = new_joint(bn);
     jm->code = DD_TRUE;
+    jm->parts = xcalloc(2, sizeof *jm->parts);
+    jm->n_parts = 1;
+    jm->parts[0] = (part_t){.cond = DD_TRUE, .assign = DD_NONE, .term = DD_FALSE};
     return true;
 }
 
@@ -842,17 +966,27 @@ static bool make_joints(bddnet_t *bn) {
     return all_moves(bn);
 }
 
+static void free_goals(bddnet_t *bn, part_t *pt) {
+    for (uint32_t r = 0; pt->goal && r < bn->n_roles; r++)
+        deref_all(bn->d, pt->goal[r], pt->goal[r] ? bn->net->n_goals[r] : 0);
+    free(pt->goal);
+    pt->goal = NULL;
+}
+
 static void free_joints(bddnet_t *bn) {
     dd_t *d = bn->d;
     for (uint32_t j = 0; j < bn->n_joints; j++) {
         joint_t *jm = &bn->joints[j];
-        dd_deref(d, jm->code), dd_deref(d, jm->term);
+        dd_deref(d, jm->code);
         dd_subst_free(d, jm->subst);
         deref_all(d, jm->legal, bn->n_roles);
-        for (uint32_t r = 0; jm->goal && r < bn->n_roles; r++)
-            deref_all(d, jm->goal[r], jm->goal[r] ? bn->net->n_goals[r] : 0);
-        deref_all(d, jm->target, bn->n_targets);
-        free(jm->goal), free(jm->move);
+        for (uint32_t p = 0; p < jm->n_parts; p++) {
+            part_t *pt = &jm->parts[p];
+            dd_deref(d, pt->cond), dd_deref(d, pt->assign), dd_deref(d, pt->term);
+            free_goals(bn, pt);
+            deref_all(d, pt->target, bn->n_targets);
+        }
+        free(jm->parts), free(jm->move);
     }
     free(bn->joints);
     bn->joints = NULL, bn->n_joints = 0;
@@ -1014,7 +1148,8 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     ok = make_joints(bn);
     if (ok) compute_reach(bn);
     for (uint32_t j = 0; j < bn->n_joints && ok; j++)
-        ok = eval_successor(bn, &bn->joints[j]);
+        for (uint32_t p = 0; p < bn->joints[j].n_parts && ok; p++)
+            ok = eval_successor(bn, &bn->joints[j], &bn->joints[j].parts[p]);
     eval_fini(bn, &bn->cur);
     if (!ok) {
         snprintf(err, errlen, "the successors' terminal and goals: %s", dd_why(bn->d));
@@ -1107,35 +1242,35 @@ uint32_t bddnet_values(const bddnet_t *bn, uint32_t role, const int **values) {
     return bn->n_values[role];
 }
 
-/* Some numeric goal of the role in (lo, hi] holds at the successor of jm. */
-static dd_ref goal_between(bddnet_t *bn, const joint_t *jm, uint32_t role, int lo, int hi) {
+/* Some numeric goal of the role in (lo, hi] holds at the successor in part pt. */
+static dd_ref goal_between(bddnet_t *bn, const part_t *pt, uint32_t role, int lo, int hi) {
     const gnet_t *net = bn->net;
     dd_ref any = DD_FALSE;
     for (uint32_t k = 0; k < net->n_goals[role]; k++) {
         int w = net->goals[role][k].value;
         if (w < 0 || w <= lo || w > hi) continue;
-        dd_ref x = dd_or(bn->d, any, jm->goal[role][k]);
+        dd_ref x = dd_or(bn->d, any, pt->goal[role][k]);
         dd_deref(bn->d, any);
         any = x;
     }
     return any;
 }
 
-/* Terminal and the goal condition at the successor of jm. The role's value is the highest
- * numeric goal that holds (engine_goal_value): at least v when some goal >= v holds; at
- * most v when some numeric goal holds and none above v. */
-static dd_ref joint_target(bddnet_t *bn, const joint_t *jm, const target_t *t) {
+/* Terminal and the goal condition at the successor in part pt. The role's value is the
+ * highest numeric goal that holds (engine_goal_value): at least v when some goal >= v
+ * holds; at most v when some numeric goal holds and none above v. */
+static dd_ref part_target(bddnet_t *bn, const part_t *pt, const target_t *t) {
     dd_t *d = bn->d;
     dd_ref g;
     if (t->above) {
-        g = goal_between(bn, jm, t->role, t->v - 1, INT32_MAX);
+        g = goal_between(bn, pt, t->role, t->v - 1, INT32_MAX);
     } else {
-        dd_ref any = goal_between(bn, jm, t->role, -1, INT32_MAX);
-        dd_ref over = goal_between(bn, jm, t->role, t->v, INT32_MAX), no = dd_not(d, over);
+        dd_ref any = goal_between(bn, pt, t->role, -1, INT32_MAX);
+        dd_ref over = goal_between(bn, pt, t->role, t->v, INT32_MAX), no = dd_not(d, over);
         g = dd_and(d, any, no);
         dd_deref(d, any), dd_deref(d, over), dd_deref(d, no);
     }
-    dd_ref r = dd_and(d, g, jm->term);
+    dd_ref r = dd_and(d, g, pt->term);
     dd_deref(d, g);
     return r;
 }
@@ -1148,28 +1283,26 @@ uint32_t bddnet_target(bddnet_t *bn, uint32_t role, int v, bool above) {
     uint32_t t = bn->n_targets++;
     bn->targets = xrealloc(bn->targets, bn->n_targets * sizeof *bn->targets);
     bn->targets[t] = (target_t){.role = role, .v = v, .above = above};
-    for (uint32_t j = 0; j < bn->n_joints; j++) {
-        joint_t *jm = &bn->joints[j];
-        jm->target = xrealloc(jm->target, bn->n_targets * sizeof *jm->target);
-        jm->target[t] = joint_target(bn, jm, &bn->targets[t]);
-    }
+    for (uint32_t j = 0; j < bn->n_joints; j++)
+        for (uint32_t p = 0; p < bn->joints[j].n_parts; p++) {
+            part_t *pt = &bn->joints[j].parts[p];
+            pt->target = xrealloc(pt->target, bn->n_targets * sizeof *pt->target);
+            pt->target[t] = part_target(bn, pt, &bn->targets[t]);
+        }
     return t;
 }
 
 void bddnet_forget_goals(bddnet_t *bn) {
-    for (uint32_t j = 0; j < bn->n_joints; j++) {
-        joint_t *jm = &bn->joints[j];
-        for (uint32_t r = 0; jm->goal && r < bn->n_roles; r++)
-            deref_all(bn->d, jm->goal[r], jm->goal[r] ? bn->net->n_goals[r] : 0);
-        free(jm->goal);
-        jm->goal = NULL;
-    }
+    for (uint32_t j = 0; j < bn->n_joints; j++)
+        for (uint32_t p = 0; p < bn->joints[j].n_parts; p++)
+            free_goals(bn, &bn->joints[j].parts[p]);
     bn->goals_gone = true;
 }
 
 bool bddnet_same_target(const bddnet_t *bn, uint32_t a, uint32_t b) {
     for (uint32_t j = 0; j < bn->n_joints; j++)
-        if (bn->joints[j].target[a] != bn->joints[j].target[b]) return false;
+        for (uint32_t p = 0; p < bn->joints[j].n_parts; p++)
+            if (bn->joints[j].parts[p].target[a] != bn->joints[j].parts[p].target[b]) return false;
     return true;
 }
 
@@ -1194,15 +1327,36 @@ static const coalition_t *coalition(bddnet_t *bn, uint64_t mask) {
     return &bn->masks[bn->n_masks++];
 }
 
-/* The successor of jm in: terminal and in the target, or not terminal and in S. */
-static dd_ref joint_in(bddnet_t *bn, const joint_t *jm, dd_ref s, uint32_t target) {
+/* Did the last operation give up at the deadline (not at a node limit)? */
+static bool past_deadline(bddnet_t *bn, dd_ref x) {
+    return x == DD_NONE && !strcmp(dd_why(bn->d), "deadline");
+}
+
+/* The successor in part pt of jm is in the set s (one diagram). */
+static dd_ref succ_in(bddnet_t *bn, const joint_t *jm, const part_t *pt, dd_ref s) {
+    if (s == DD_FALSE || s == DD_TRUE) return s;
+    if (pt->assign != DD_NONE) return dd_restrict(bn->d, s, pt->assign);
+    return dd_subst(bn->d, s, jm->subst ? jm->subst : bn->subst);
+}
+
+/* The successor in part pt: terminal and in the target, or not terminal and in S. */
+static dd_ref part_in(bddnet_t *bn, const joint_t *jm, const part_t *pt, dd_ref s,
+                      uint32_t target) {
     dd_t *d = bn->d;
-    dd_ref tg = target == BDDNET_NO_TARGET ? DD_FALSE : jm->target[target];
+    dd_ref tg = target == BDDNET_NO_TARGET ? DD_FALSE : pt->target[target];
     if (s == DD_FALSE) return dd_dup(d, tg);
-    dd_ref sub = dd_subst(d, s, jm->subst ? jm->subst : bn->subst), nt = dd_not(d, jm->term);
+    dd_ref sub = succ_in(bn, jm, pt, s), nt = dd_not(d, pt->term);
     dd_ref in = dd_and(d, nt, sub), r = dd_or(d, tg, in);
     dd_deref(d, sub), dd_deref(d, nt), dd_deref(d, in);
     return r;
+}
+
+/* S as one diagram (at most opts.set_nodes, 0: JOIN_NODES: parts left out, *exact false). */
+static dd_ref joined(bddnet_t *bn, const ddunion_t *s, bool *exact) {
+    bool all;
+    dd_ref j = ddunion_join(bn->d, s, bn->o.set_nodes ? bn->o.set_nodes : JOIN_NODES, &all);
+    if (!all) *exact = false;
+    return j;
 }
 
 /* SUBST: ∃ P's move code (legal ∧ ∀ O's move code (legal → successor in)). */
@@ -1211,7 +1365,7 @@ static dd_ref pre_subst(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p) {
     uint64_t all = bn->n_roles >= 64 ? ~0ull : (1ull << bn->n_roles) - 1;
     const coalition_t *cp = coalition(bn, p & all), *co = coalition(bn, ~p & all);
     if (!cp || !co) return DD_NONE;
-    dd_ref in = joint_in(bn, &bn->joints[0], s, target);
+    dd_ref in = part_in(bn, &bn->joints[0], &bn->joints[0].parts[0], s, target);
     dd_ref x = dd_imp_forall(d, co->legal, in, co->cube);
     dd_deref(d, in);
     dd_ref y = dd_and_exists(d, cp->legal, x, cp->cube);
@@ -1237,57 +1391,118 @@ static bool same_moves(const bddnet_t *bn, const joint_t *a, const joint_t *b, u
     return true;
 }
 
-/* any ∨ all into *any, unless that takes it past opts.set_nodes or all gave up at the
- * node limit (then *any stays: a subset, *exact false); false past the deadline. */
-static bool add_move(bddnet_t *bn, dd_ref *any, dd_ref all, bool *exact) {
-    dd_t *d = bn->d;
-    if (all == DD_NONE && strcmp(dd_why(d), "node limit")) return false;
-    dd_ref t = all == DD_NONE ? DD_NONE : dd_or(d, *any, all);
-    dd_deref(d, all);
-    if (t == DD_NONE && strcmp(dd_why(d), "node limit")) return false;
-    if (t == DD_NONE || (bn->o.set_nodes && dd_nodes(d, t) > bn->o.set_nodes)) {
-        dd_deref(d, t);
+/* x within the invariant into out; false past the deadline. A set that ran into the node
+ * limit is left out (*exact false: a subset). */
+static bool add_set(bddnet_t *bn, ddunion_t *out, dd_ref x, bool *exact) {
+    dd_ref y = dd_and(bn->d, x, bn->inv);
+    dd_deref(bn->d, x);
+    if (y == DD_NONE) {
         *exact = false;
-        return true;
+        return !past_deadline(bn, y);
     }
-    dd_deref(d, *any);
-    *any = t;
-    return true;
+    return ddunion_add(bn->d, out, y);
 }
 
-/* PER_MOVE: ∨ over P's joint moves a (the first joint move of each) of legal(a) ∧ ∧ over
- * the joint moves b extending a of (legal(b) → successor of b in). The joint moves no state
- * allows are left out: where legal(a) holds, legal(b) is false for them. */
-static dd_ref pre_per_move(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p, bool *exact) {
+/* P's move has one joint move b (the others' only answer, where b is legal): per part of
+ * b, where the successor is terminal in the target, and for each part of S where it is not
+ * terminal and in that part: a union, never one diagram (the distributed ∃). */
+static bool pre_spread(bddnet_t *bn, const joint_t *jm, const ddunion_t *s, uint32_t target,
+                       ddunion_t *out, bool *exact) {
     dd_t *d = bn->d;
-    dd_ref any = DD_FALSE;
-    for (uint32_t a = 0; a < bn->n_joints && any >= 0; a++) {
-        bool first = true;
+    bool ok = true;
+    for (uint32_t p = 0; p < jm->n_parts && ok; p++) {
+        const part_t *pt = &jm->parts[p];
+        if (target != BDDNET_NO_TARGET)
+            ok = add_set(bn, out, dd_and(d, pt->cond, pt->target[target]), exact);
+        dd_ref nt = dd_not(d, pt->term), c = dd_and(d, pt->cond, nt);
+        dd_deref(d, nt);
+        ok = ok && !past_deadline(bn, c);
+        for (uint32_t k = 0; k < s->n && ok && c > 0; k++) {
+            dd_ref in = succ_in(bn, jm, pt, s->part[k]);
+            ok = add_set(bn, out, dd_and(d, c, in), exact);
+            dd_deref(d, in);
+        }
+        if (c == DD_NONE) *exact = false;
+        dd_deref(d, c);
+    }
+    return ok;
+}
+
+/* cond → (target ∨ ¬terminal) of a part, or cond → (target ∨ successor in s) */
+static dd_ref part_imp(bddnet_t *bn, const joint_t *jm, const part_t *pt, dd_ref sj,
+                       uint32_t target, bool terminal) {
+    dd_t *d = bn->d;
+    dd_ref tg = target == BDDNET_NO_TARGET ? DD_FALSE : pt->target[target];
+    dd_ref x = terminal ? dd_not(d, pt->term) : succ_in(bn, jm, pt, sj);
+    dd_ref in = dd_or(d, tg, x), imp = dd_imp(d, pt->cond, in);
+    dd_deref(d, x), dd_deref(d, in);
+    return imp;
+}
+
+/* The states where P's joint move a is legal and every joint move b extending it that is
+ * legal has its successor in: ∧ over b's parts of cond → (target ∨ (¬terminal ∧ in S)),
+ * split in two passes, "in S" first: "¬terminal" alone is large (in connect four, "the
+ * other side cannot complete a line": exponential) and small within the states the first
+ * pass leaves. sj: S as one diagram. Past opts.set_nodes nodes (0: ALL_NODES) it gives
+ * up: false, *exact false (the move's states left out). */
+static dd_ref pre_all(bddnet_t *bn, uint32_t a, dd_ref sj, uint32_t target, uint64_t p,
+                      bool *exact) {
+    dd_t *d = bn->d;
+    const joint_t *ja = &bn->joints[a];
+    uint64_t max = bn->o.set_nodes ? bn->o.set_nodes : ALL_NODES;
+    dd_ref all = joint_legal(bn, ja, p);
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t b = a; b < bn->n_joints && all > 0; b++) {
+            const joint_t *jb = &bn->joints[b];
+            if (!same_moves(bn, ja, jb, p)) continue;
+            for (uint32_t q = 0; q < jb->n_parts && all > 0; q++) {
+                dd_ref imp = part_imp(bn, jb, &jb->parts[q], sj, target, pass == 1);
+                dd_ref t = dd_and(d, all, imp);
+                dd_deref(d, imp), dd_deref(d, all);
+                all = t;
+                if (all > 0 && dd_nodes(d, all) > max) { /* it will not get small again soon */
+                    dd_deref(d, all);
+                    *exact = false;
+                    return DD_FALSE;
+                }
+            }
+        }
+    return all;
+}
+
+/* PER_MOVE: over P's joint moves a (the first joint move of each). The joint moves no
+ * state allows are left out: where legal(a) holds, legal(b) is false for them. */
+static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint64_t p,
+                         ddunion_t *out, bool *exact) {
+    dd_t *d = bn->d;
+    dd_ref sj = DD_NONE; /* S as one diagram, made when needed */
+    bool ok = true;
+    for (uint32_t a = 0; a < bn->n_joints && ok; a++) {
+        bool first = true, one = true;
         for (uint32_t e = 0; e < a && first; e++)
             first = !same_moves(bn, &bn->joints[e], &bn->joints[a], p);
         if (!first) continue;
-        dd_ref all = joint_legal(bn, &bn->joints[a], p);
-        for (uint32_t b = a; b < bn->n_joints && all > 0; b++) {
-            if (!same_moves(bn, &bn->joints[a], &bn->joints[b], p)) continue;
-            dd_ref lb = joint_legal(bn, &bn->joints[b], ~p);
-            dd_ref in = joint_in(bn, &bn->joints[b], s, target), imp = dd_imp(d, lb, in);
-            dd_ref t = dd_and(d, all, imp);
-            dd_deref(d, lb), dd_deref(d, in), dd_deref(d, imp), dd_deref(d, all);
-            all = t;
+        for (uint32_t b = a + 1; b < bn->n_joints && one; b++)
+            one = !same_moves(bn, &bn->joints[a], &bn->joints[b], p);
+        if (one) {
+            ok = pre_spread(bn, &bn->joints[a], s, target, out, exact);
+            continue;
         }
-        if (!add_move(bn, &any, all, exact)) dd_deref(d, any), any = DD_NONE;
+        if (sj == DD_NONE) sj = joined(bn, s, exact);
+        ok =
+            !past_deadline(bn, sj) && add_set(bn, out, pre_all(bn, a, sj, target, p, exact), exact);
     }
-    return any;
+    dd_deref(d, sj);
+    return ok;
 }
 
-dd_ref bddnet_pre(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p, bool *exact) {
-    dd_t *d = bn->d;
+bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint64_t p, ddunion_t *out,
+                bool *exact) {
     *exact = true;
-    dd_ref y = bn->o.image == BDDNET_PER_MOVE ? pre_per_move(bn, s, target, p, exact)
-                                              : pre_subst(bn, s, target, p);
-    dd_ref r = dd_and(d, y, bn->inv);
-    dd_deref(d, y);
-    return r;
+    if (bn->o.image == BDDNET_PER_MOVE) return pre_per_move(bn, s, target, p, out, exact);
+    dd_ref sj = joined(bn, s, exact);
+    if (past_deadline(bn, sj)) return false;
+    return add_set(bn, out, pre_subst(bn, sj, target, p), exact);
 }
 
 /* ---- turn-taking ---- */

@@ -37,6 +37,7 @@
 
 #include "engine/ground.h"
 #include "logic/bdd.h"
+#include "logic/ddunion.h"
 
 typedef enum {
     BDDNET_PER_MOVE, /* one substitution per joint move, the next functions fixed to it */
@@ -50,9 +51,12 @@ typedef struct {
     bool moves_below;      /* move codes under the fluents instead of on top */
     bool invariants;       /* binary codes for the groups proven mutually exclusive */
     uint32_t max_per_move; /* PER_MOVE: more joint moves than this use SUBST (0: 4096) */
-    uint32_t set_nodes;    /* PER_MOVE: a pre-image keeps the coalition's moves in order
-                              while their union stays within this many nodes, and leaves
-                              out the others (a subset: sound; 0: no cap) */
+    uint32_t set_nodes;    /* a pre-image that needs S as one diagram (the others answer
+                              in several ways) ORs S's parts while it stays within this many
+                              nodes and leaves out the rest, and gives up a move's set past
+                              it (a subset: sound; 0: 50,000 and 100,000) */
+    uint32_t max_parts;    /* PER_MOVE: a joint move's states split by its effects into at
+                              most this many parts, else it is one (0: 64; 1: no split) */
     bool reach;            /* keep the sets within the states reachable (ignoring terminal) */
     double reach_deadline; /* now_seconds(): forward search given up past it (0: none) */
 } bddnet_opts_t;
@@ -108,12 +112,14 @@ uint32_t bddnet_mutex_groups(const bddnet_t *bn);
 /* The strong pre-image for the coalition of roles in the bit mask p (bit r: role r): the
  * non-terminal states where P has a joint move after which, whatever the others answer,
  * the successor is terminal and meets the target (BDDNET_NO_TARGET: none) or is not
- * terminal and in S (a set of non-terminal states; DD_FALSE: none). Within the
- * invariant; a new reference, DD_NONE past the deadline. *exact false: a subset of it
- * (opts.set_nodes, or a move whose states ran into the node limit, left out): still
- * sound, every state in it is one. The result says nothing about terminal states (its
- * value there is arbitrary). */
-dd_ref bddnet_pre(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p, bool *exact);
+ * terminal and in S (a set of non-terminal states, a union; empty: none). Added to out,
+ * within the invariant, as parts: where P's move has one answer the ∃ is distributed over
+ * the parts of the move and of S, and no diagram of the whole is made. False past the
+ * deadline (out is then a subset). *exact false: out holds a subset of it (opts.set_nodes,
+ * or a set that ran into the node limit, left out): still sound, every state in it is
+ * one. The result says nothing about terminal states (its value there is arbitrary). */
+bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint64_t p, ddunion_t *out,
+                bool *exact);
 
 /* The states where `mover` moves in the turn-taking sense of backward search: every other
  * role's only legal move is its no-op (noop[r], a move term), and the mover's no-op is not

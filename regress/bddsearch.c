@@ -11,11 +11,15 @@
 
 #define REORDER_MIN_NODES 200000 /* below this sifting does not pay */
 #define REACH_SHARE 0.4          /* of the budget for the reachable states at most */
+#define MERGE_NODES 100000       /* a part of a set grows to at most this many nodes */
+#define OP_NODES 1000000         /* nodes one operation of a step may add */
+#define SAME_CHECK_MAX 64        /* parts x parts compared for a fixpoint at most */
 
 typedef struct {
     bdds_seq_t s;
     uint32_t target; /* the successor is terminal and meets the goal (bddnet_target) */
-    dd_ref *set;     /* per step */
+    ddunion_t *set;  /* per step */
+    uint32_t *root;  /* per step: its first part in the flat form's roots (n + 1 entries) */
     bdds_step_t *steps;
     uint32_t n, cap;
     bool done;
@@ -34,7 +38,6 @@ struct bddsearch {
     double deadline;
     uint64_t reorder_at; /* live nodes that make the next reorder worth it */
     ddflat_t flat;
-    uint32_t *root_of; /* per sequence: index of its step 0 in flat.roots */
 };
 
 void bdds_default_opts(bdds_opts_t *o) {
@@ -134,13 +137,12 @@ void bddsearch_free(bddsearch_t *bs) {
     for (uint32_t k = 0; k < bs->n_seqs; k++) {
         seq_t *q = &bs->seqs[k];
         for (uint32_t i = 0; i < q->n; i++)
-            dd_deref(d, q->set[i]);
-        free(q->set), free(q->steps);
+            ddunion_fini(d, &q->set[i]);
+        free(q->set), free(q->steps), free(q->root);
     }
     free(bs->seqs);
     bddnet_free(bs->bn);
     ddflat_fini(&bs->flat);
-    free(bs->root_of);
     free(bs);
 }
 
@@ -150,10 +152,20 @@ bddnet_t *bddsearch_net(bddsearch_t *bs) {
 
 /* ---- steps ---- */
 
-/* A step; cut: the budget ran out in it (the sequence ends there); complete: the set is
- * all of S_i (no pre-image capped up to here). */
-static void push_step(bddsearch_t *bs, seq_t *q, dd_ref set, double seconds, double cpu, bool cut,
-                      bool complete) {
+/* Do two sets hold the same states? Identical parts, or (few parts) each within the
+ * other; false when not known. */
+static bool same_set(dd_t *d, const ddunion_t *a, const ddunion_t *b) {
+    bool same = a->n == b->n;
+    for (uint32_t k = 0; k < a->n && same; k++)
+        same = a->part[k] == b->part[k];
+    if (same || (uint64_t)a->n * b->n > SAME_CHECK_MAX) return same;
+    return ddunion_within(d, a, b) && ddunion_within(d, b, a);
+}
+
+/* A step (its set taken over); cut: the budget ran out in it (the sequence ends there);
+ * complete: the set is all of S_i (no pre-image capped up to here). */
+static void push_step(bddsearch_t *bs, seq_t *q, ddunion_t *set, double seconds, double cpu,
+                      bool cut, bool complete) {
     dd_t *d = bddnet_dd(bs->bn);
     if (q->n == q->cap) {
         q->cap = q->cap ? 2 * q->cap : 16;
@@ -162,46 +174,60 @@ static void push_step(bddsearch_t *bs, seq_t *q, dd_ref set, double seconds, dou
     }
     /* WITHIN: S_i = S_{i-1}; EXACT: W_i = W_{i-2} (i > 2: the mover alternates, so the
      * sequence repeats from there) */
-    bool fix = !cut && (bs->o.mode == BDDS_WITHIN ? q->n && set == q->set[q->n - 1]
-                                                  : q->n > 2 && set == q->set[q->n - 2]);
-    q->set[q->n] = set;
+    bool fix =
+        !cut && (bs->o.mode == BDDS_WITHIN ? q->n && same_set(d, set, &q->set[q->n - 1])
+                                           : q->n > 2 && same_set(d, set, &q->set[q->n - 2]));
+    q->set[q->n] = *set;
     q->steps[q->n++] = (bdds_step_t){.seconds = seconds,
                                      .cpu = cpu,
-                                     .nodes = dd_nodes(d, set),
+                                     .nodes = ddunion_nodes(d, set),
+                                     .parts = set->n,
                                      .complete = complete,
                                      .fixpoint = fix};
     if (fix || cut) q->done = true;
 }
 
-/* Step i of q from step i-1; DD_NONE past the budget. WITHIN: the successor terminal in
- * the target or in step i-1; EXACT: the target for i = 1, step i-1 after, and the mover's
- * turn. */
-static dd_ref next_set(bddsearch_t *bs, seq_t *q, uint32_t i, bool *exact) {
+/* Step i of q from step i-1 into out; false past the budget. WITHIN: the successor
+ * terminal in the target or in step i-1; EXACT: the target for i = 1, step i-1 after, and
+ * the mover's turn. */
+static bool next_set(bddsearch_t *bs, seq_t *q, uint32_t i, ddunion_t *out, bool *exact) {
     dd_t *d = bddnet_dd(bs->bn);
     if (bs->o.mode == BDDS_WITHIN)
-        return bddnet_pre(bs->bn, q->set[i - 1], q->target, q->s.coalition, exact);
-    dd_ref pre = i == 1
-                     ? bddnet_pre(bs->bn, DD_FALSE, q->target, q->s.coalition, exact)
-                     : bddnet_pre(bs->bn, q->set[i - 1], BDDNET_NO_TARGET, q->s.coalition, exact);
+        return bddnet_pre(bs->bn, &q->set[i - 1], q->target, q->s.coalition, out, exact);
+    ddunion_t none, pre;
+    ddunion_init(&none, 0), ddunion_init(&pre, out->merge);
+    bool ok =
+        i == 1 ? bddnet_pre(bs->bn, &none, q->target, q->s.coalition, &pre, exact)
+               : bddnet_pre(bs->bn, &q->set[i - 1], BDDNET_NO_TARGET, q->s.coalition, &pre, exact);
     uint32_t mover = i % 2 ? q->s.role : 1 - q->s.role;
-    dd_ref r = dd_and(d, pre, bddnet_moves_here(bs->bn, mover, bs->noop));
-    dd_deref(d, pre);
-    return r;
+    dd_ref here = bddnet_moves_here(bs->bn, mover, bs->noop);
+    for (uint32_t k = 0; k < pre.n && ok; k++) {
+        dd_ref x = dd_and(d, pre.part[k], here);
+        ok = x != DD_NONE && ddunion_add(d, out, x);
+    }
+    ddunion_fini(d, &pre);
+    return ok && here != DD_NONE;
 }
 
 static void step(bddsearch_t *bs, uint32_t k, uint32_t i, bdds_cb cb, void *ctx) {
     seq_t *q = &bs->seqs[k];
     dd_t *d = bddnet_dd(bs->bn);
     double t0 = now_seconds(), c0 = cpu_seconds();
+    ddunion_t s;
+    ddunion_init(&s, bs->o.merge_nodes ? bs->o.merge_nodes : MERGE_NODES);
     if (i == 0) { /* no non-terminal state: terminal ones are judged by their goals */
-        push_step(bs, q, DD_FALSE, now_seconds() - t0, cpu_seconds() - c0, false, true);
+        push_step(bs, q, &s, now_seconds() - t0, cpu_seconds() - c0, false, true);
     } else {
         bool exact;
-        dd_ref s = next_set(bs, q, i, &exact);
-        bool cut = s == DD_NONE;
-        if (cut) /* the last set is still sound (WITHIN), nothing else is */
-            s = bs->o.mode == BDDS_WITHIN ? dd_dup(d, q->set[i - 1]) : DD_FALSE;
-        push_step(bs, q, s, now_seconds() - t0, cpu_seconds() - c0, cut,
+        bool cut = !next_set(bs, q, i, &s, &exact);
+        if (cut) { /* the last set is still sound (WITHIN), nothing else is */
+            ddunion_fini(d, &s);
+            if (bs->o.mode == BDDS_WITHIN)
+                ddunion_copy(d, &s, &q->set[i - 1]);
+            else
+                ddunion_init(&s, 0);
+        }
+        push_step(bs, q, &s, now_seconds() - t0, cpu_seconds() - c0, cut,
                   !cut && exact && q->steps[i - 1].complete);
     }
     if (cb) cb(ctx, k, i, &q->steps[i]);
@@ -216,20 +242,26 @@ static void maybe_reorder(bddsearch_t *bs) {
     bs->reorder_at = 2 * after;
 }
 
-/* The flat form: every step of every sequence (the shared ones point to theirs). */
+/* The flat form: every part of every step of every computed sequence (the shared ones
+ * point to theirs). */
 static void export_all(bddsearch_t *bs) {
     dd_t *d = bddnet_dd(bs->bn);
     uint32_t n = 0;
     for (uint32_t k = 0; k < bs->n_seqs; k++)
-        n += bs->seqs[bs->seqs[k].s.same_as].n;
+        for (uint32_t i = 0; bs->seqs[k].s.same_as == k && i < bs->seqs[k].n; i++)
+            n += bs->seqs[k].set[i].n;
     dd_ref *roots = xmalloc((n + 1) * sizeof *roots);
-    bs->root_of = xrealloc(bs->root_of, (bs->n_seqs + 1) * sizeof *bs->root_of);
     n = 0;
     for (uint32_t k = 0; k < bs->n_seqs; k++) {
-        const seq_t *q = &bs->seqs[bs->seqs[k].s.same_as];
-        bs->root_of[k] = n;
-        for (uint32_t i = 0; i < q->n; i++)
-            roots[n++] = q->set[i];
+        seq_t *q = &bs->seqs[k];
+        if (q->s.same_as != k) continue;
+        q->root = xrealloc(q->root, (q->n + 1) * sizeof *q->root);
+        for (uint32_t i = 0; i < q->n; i++) {
+            q->root[i] = n;
+            for (uint32_t j = 0; j < q->set[i].n; j++)
+                roots[n++] = q->set[i].part[j];
+        }
+        q->root[q->n] = n;
     }
     dd_export(d, roots, n, &bs->flat);
     bddnet_flat_vars(bs->bn, &bs->flat);
@@ -238,6 +270,7 @@ static void export_all(bddsearch_t *bs) {
 
 void bddsearch_run(bddsearch_t *bs, bdds_cb cb, void *ctx) {
     dd_set_deadline(bddnet_dd(bs->bn), bs->deadline);
+    dd_set_op_nodes(bddnet_dd(bs->bn), bs->o.op_nodes ? bs->o.op_nodes : OP_NODES);
     for (uint32_t i = 0;; i++) {
         bool any = false;
         for (uint32_t k = 0; k < bs->n_seqs; k++) {
@@ -252,6 +285,7 @@ void bddsearch_run(bddsearch_t *bs, bdds_cb cb, void *ctx) {
         maybe_reorder(bs);
     }
     dd_set_deadline(bddnet_dd(bs->bn), 0);
+    dd_set_op_nodes(bddnet_dd(bs->bn), 0);
     export_all(bs);
 }
 
@@ -281,8 +315,15 @@ uint32_t bddsearch_find(const bddsearch_t *bs, bdds_side_t side, int v) {
     return UINT32_MAX;
 }
 
+/* Is the state in some part of step i of the computed sequence q? */
+static bool in_step(const bddsearch_t *bs, const seq_t *q, uint32_t i, const uint64_t *words) {
+    for (uint32_t r = q->root[i]; r < q->root[i + 1]; r++)
+        if (ddflat_eval(&bs->flat, r, words)) return true;
+    return false;
+}
+
 bool bddsearch_holds(const bddsearch_t *bs, uint32_t seq, uint32_t i, const uint64_t *words) {
-    return ddflat_eval(&bs->flat, bs->root_of[seq] + i, words);
+    return in_step(bs, &bs->seqs[bs->seqs[seq].s.same_as], i, words);
 }
 
 void bddsearch_bounds(const bddsearch_t *bs, const uint64_t *words, int *lower, int *upper) {
@@ -292,13 +333,12 @@ void bddsearch_bounds(const bddsearch_t *bs, const uint64_t *words, int *lower, 
     *lower = nv ? vals[0] : -1, *upper = nv ? vals[nv - 1] : -1;
     for (uint32_t k = 0; k < bs->n_seqs; k++) {
         const bdds_seq_t *s = &bs->seqs[k].s;
-        uint32_t n = bddsearch_steps(bs, k);
+        const seq_t *q = &bs->seqs[s->same_as];
+        uint32_t n = q->n;
         if (s->role != bs->role || !n || bs->o.mode != BDDS_WITHIN) continue;
         bool lo = s->above && s->coalition == me, hi = !s->above && s->coalition == others;
-        if (lo && s->v > *lower && ddflat_eval(&bs->flat, bs->root_of[k] + n - 1, words))
-            *lower = s->v;
-        if (hi && s->v < *upper && ddflat_eval(&bs->flat, bs->root_of[k] + n - 1, words))
-            *upper = s->v;
+        if (lo && s->v > *lower && in_step(bs, q, n - 1, words)) *lower = s->v;
+        if (hi && s->v < *upper && in_step(bs, q, n - 1, words)) *upper = s->v;
     }
 }
 

@@ -41,8 +41,12 @@ typedef struct {
     double budget;      /* seconds for the whole run, network included (0: no limit) */
     uint32_t max_steps; /* largest i (0: until the budget or every fixpoint) */
     bdds_mode_t mode;
-    bool values;  /* the lower and upper sequences too */
-    bool reorder; /* sift the variable order when the diagrams have doubled */
+    bool values;          /* the lower and upper sequences too */
+    bool reorder;         /* sift the variable order when the diagrams have doubled */
+    uint32_t op_nodes;    /* nodes one diagram operation of a step may add (dd_set_op_nodes;
+                             past it the set it was for is left out: a subset; 0: 1M) */
+    uint32_t merge_nodes; /* a set is a union of parts (logic/ddunion.h), each grown to at
+                             most this many nodes (0: 100,000) */
     bddnet_opts_t net;
 } bdds_opts_t;
 
@@ -51,7 +55,8 @@ void bdds_default_opts(bdds_opts_t *o);
 typedef struct {
     double seconds; /* to compute this step (wall clock) */
     double cpu;     /* the thread's CPU seconds for it (the machine may be shared) */
-    uint64_t nodes; /* of its diagram */
+    uint64_t nodes; /* of its diagrams (the parts of its union, shared) */
+    uint32_t parts; /* of its union */
     bool complete;  /* false: a subset of S_i, sound, not all: cut by the budget (the set
                        is S_{i-1}), or a pre-image capped (bddnet_pre) here or before */
     bool fixpoint;  /* S_i = S_{i-1} (EXACT: W_i = W_{i-2}): every later step is this one

@@ -5,6 +5,7 @@ One table of every series, newest last: our player's switches against the oppone
 W-D-L from our side, our mean goal with its 95% interval, and the machine load before
 and after the series (a loaded machine penalises both sides, not always equally)."""
 import csv
+import math
 import sys
 
 
@@ -16,7 +17,9 @@ def main():
            "`ggp serve` players of this build; `sparring`: ggp-base's GameServer against "
            "Sancho or a ggp-base sample gamer (../shared/sparring). Seats alternate; W-D-L and "
            "the mean goal are ours, ± the 95% interval of the mean. Load: 1-minute load "
-           "average before / after the series (2 cores).", "",
+           "average before / after the series (2 cores). A `local` row is the command "
+           "`scripts/league.sh local GAME N START PLAY OURS OPPONENT` (a `sparring` row: "
+           "`sparring GAME N START PLAY OURS OPPONENT`) with the row's values.", "",
            "| date (UTC) | rev | mode | game | clocks | ours | opponent | n | W-D-L | mean ± 95% | errors | load | note |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -24,7 +27,45 @@ def main():
             r["date"], r["rev"], r["mode"], r["game"], r["start"], r["play"], r["ours"],
             r["opponent"], r["n"], r["wins"], r["draws"], r["losses"], r["mean"], r["ci95"],
             r["errors"], r["load_before"], r["load_after"], r.get("note") or ""))
+    out += pooled(rows)
     print("\n".join(out))
+
+
+def same(spec):
+    """A player spec with its options in one order (mcts:tt=on:ponder=on is mcts:ponder=on:tt=on)."""
+    kind, _, opts = spec.partition(":")
+    return ":".join([kind] + sorted(opts.split(":"))) if opts else kind
+
+
+def pooled(rows):
+    """Series of the same pairing (mode, game, clocks, players) pooled: W-D-L summed, the
+    mean of all their matches and its 95% interval (each series' spread recovered from its
+    interval: sd = ci95 / 1.96 * sqrt(n))."""
+    groups = {}
+    for r in rows:
+        key = (r["mode"], r["game"], r["start"], r["play"], same(r["ours"]), same(r["opponent"]))
+        groups.setdefault(key, []).append(r)
+    out = []
+    for key, rs in groups.items():
+        if len(rs) < 2:
+            continue
+        ns = [int(r["n"]) for r in rs]
+        ms = [float(r["mean"]) for r in rs]
+        sds = [float(r["ci95"]) / 1.96 * math.sqrt(n) for r, n in zip(rs, ns)]
+        n = sum(ns)
+        mean = sum(m * k for m, k in zip(ms, ns)) / n
+        ss = sum((k - 1) * sd * sd + k * (m - mean) ** 2 for m, sd, k in zip(ms, sds, ns))
+        ci = 1.96 * math.sqrt(ss / (n - 1) / n) if n > 1 else 0
+        w, d, l = (sum(int(r[f]) for r in rs) for f in ("wins", "draws", "losses"))
+        out.append("| %s | %s | %s/%s | `%s` | `%s` | %d | %d | %d-%d-%d | %.2f ± %.2f |" % (
+            key[0], key[1], key[2], key[3], key[4], key[5], len(rs), n, w, d, l, mean, ci))
+    if not out:
+        return []
+    return ["", "## Pooled", "",
+            "Series of the same pairing and clocks together (the rows above with the same mode, "
+            "game, clocks and players).", "",
+            "| mode | game | clocks | ours | opponent | series | n | W-D-L | mean ± 95% |",
+            "|---|---|---|---|---|---|---|---|---|"] + out
 
 
 if __name__ == "__main__":

@@ -201,7 +201,7 @@ if "$GGP" --help 2>&1 | grep -q regress; then
     # --bdd: decision diagrams, any deterministic game; tic-tac-toe solved (the bounds of
     # the initial state meet at the draw), every step checked against the solver
     run 0 "$GGP" regress "$TTT" --role xplayer --bdd --values --budget 0 --check &&
-        expect out "^side=alpha i=3 seconds=[0-9.]+ cpu=[0-9.]+ nodes=[0-9]+ fixpoint=no complete=yes$" \
+        expect out "^side=alpha i=3 seconds=[0-9.]+ cpu=[0-9.]+ nodes=[0-9]+ parts=1 fixpoint=no complete=yes$" \
             "regress --bdd: one line per step" &&
         expect out "^side=beta i=[0-9]+ .*fixpoint=yes complete=yes$" "regress --bdd: fixpoint" &&
         expect out "^bounds state=initial lower=50 upper=50$" "regress --bdd: tic-tac-toe solved" &&

@@ -187,6 +187,27 @@ static void test_limits(void **state) {
     dd_free(d);
 }
 
+/* An operation that adds more nodes than its limit gives up (seen at a garbage collection:
+ * BuDDy starts with a table of 64K nodes); the manager goes on, without the limit the same
+ * diagram is made. */
+static void test_op_limit(void **state) {
+    (void)state;
+    char err[200];
+    dd_t *d = dd_new(40, NULL, err, sizeof err);
+    assert_non_null(d);
+    dd_set_op_nodes(d, 1000);
+    dd_ref small = pairs_apart(d, 4);
+    assert_true(small > 1);
+    assert_int_equal(pairs_apart(d, 18), DD_NONE); /* about half a million nodes */
+    assert_string_equal(dd_why(d), "operation node limit");
+    dd_set_op_nodes(d, 0);
+    dd_ref big = pairs_apart(d, 18);
+    assert_true(big > 1);
+    assert_true(dd_nodes(d, big) > 100000);
+    dd_deref(d, small), dd_deref(d, big);
+    dd_free(d);
+}
+
 /* Sifting finds the interleaved order for x_k ↔ y_k when the variables start apart. */
 static void test_reorder(void **state) {
     (void)state;
@@ -211,6 +232,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_operations),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_op_limit),
         cmocka_unit_test(test_reorder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -243,6 +243,53 @@ static void test_capped_sound(void **state) {
     world_fini(&w);
 }
 
+/* ---- sets as unions of parts, joint moves split by their effects ---- */
+
+/* Every part kept apart (no merging) and joint moves split by effect, or not split: each
+ * step is still exactly the solver's set, for both roles of tic-tac-toe and nim. */
+static void test_parts_apart(void **state) {
+    (void)state;
+    const char *files[] = {"tictactoe.kif", "nim.kif"};
+    for (size_t f = 0; f < 2; f++) {
+        world_t w;
+        world_init(&w, load_file(files[f]));
+        uint32_t n = solve_count(w.s), most_parts = 0;
+        uint8_t *force = xmalloc(n + 1);
+        for (uint32_t role = 0; role < 2; role++)
+            for (uint32_t max_parts = 0; max_parts < 2; max_parts++) {
+                bdds_opts_t o;
+                bdds_default_opts(&o);
+                o.budget = 0, o.max_steps = 10, o.merge_nodes = 1, o.net.max_parts = max_parts;
+                char err[300];
+                bddsearch_t *bs = bddsearch_new(w.e, role, NULL, &o, err, sizeof err);
+                assert_non_null(bs);
+                bddsearch_run(bs, NULL, NULL);
+                for (uint32_t k = 0; k < bddsearch_seqs(bs); k++) {
+                    const bdds_seq_t *q = bddsearch_seq(bs, k);
+                    solve_force(w.s, q->coalition, q->role, q->v, q->above, force);
+                    for (uint32_t i = 0; i < bddsearch_steps(bs, k); i++) {
+                        const bdds_step_t *st = bddsearch_step(bs, k, i);
+                        assert_true(st->complete);
+                        if (st->parts > most_parts) most_parts = st->parts;
+                        for (uint32_t id = 0; id < n; id++) {
+                            if (solve_terminal(w.s, id)) continue;
+                            bool in = force[id] <= i,
+                                 hit = bddsearch_holds(bs, k, i, words_of(&w, id));
+                            if (in != hit)
+                                fail_msg("%s role %u max_parts %u seq %u i=%u state %u: solver %d, "
+                                         "diagram %d",
+                                         files[f], role, max_parts, k, i, id, in, hit);
+                        }
+                    }
+                }
+                bddsearch_free(bs);
+            }
+        assert_true(most_parts > 1); /* the unions were kept apart */
+        free(force);
+        world_fini(&w);
+    }
+}
+
 /* ---- bounds: tic-tac-toe solved ---- */
 
 static void test_bounds_tictactoe(void **state) {
@@ -312,7 +359,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_exact_tictactoe), cmocka_unit_test(test_exact_nim),
         cmocka_unit_test(test_within_games),    cmocka_unit_test(test_within_three_players),
         cmocka_unit_test(test_capped_sound),    cmocka_unit_test(test_bounds_tictactoe),
-        cmocka_unit_test(test_force_within),
+        cmocka_unit_test(test_force_within),    cmocka_unit_test(test_parts_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
