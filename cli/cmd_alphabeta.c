@@ -68,39 +68,29 @@ static int search_position(game_t *g, engine_kind_t kind, unsigned long long pli
 }
 
 int cmd_alphabeta(int argc, char **argv) {
-    const char *path = NULL, *role_name = NULL, *v;
+    const char *path = NULL, *role_name = NULL, *options = NULL;
     unsigned long long plies = 0, seed = 1;
     double seconds = 0;
     engine_kind_t kind = ENGINE_AUTO;
+    const opt_spec_t specs[] = {{.name = "--plies", .uint = &plies},
+                                {.name = "--seed", .uint = &seed},
+                                {.name = "--role", .value = &role_name},
+                                {.name = "--seconds", .real = &seconds},
+                                {.name = "--engine", .engine = &kind},
+                                {.name = "--options", .value = &options},
+                                {0}};
+    int parsed = opt_parse(argc, argv, "alphabeta", alphabeta_help, NULL, specs, &path, 1);
+    if (parsed >= 0) return parsed;
+    if (plies > 100000) return 2;
     ab_opts_t o;
     ab_default_opts(&o);
-    for (int i = 1; i < argc; i++) {
-        if (opt_is_help(argv[i])) {
-            fputs(alphabeta_help, stdout);
-            return 0;
-        }
-        if (opt_value(argc, argv, &i, "--plies", &v)) {
-            if (!opt_uint("--plies", v, &plies) || plies > 100000) return 2;
-        } else if (opt_value(argc, argv, &i, "--seed", &v)) {
-            if (!opt_uint("--seed", v, &seed)) return 2;
-        } else if (opt_value(argc, argv, &i, "--role", &v)) {
-            role_name = v;
-        } else if (opt_value(argc, argv, &i, "--seconds", &v)) {
-            if (!opt_double("--seconds", v, &seconds)) return 2;
-        } else if (opt_value(argc, argv, &i, "--engine", &v)) {
-            if (!opt_engine(v, &kind)) return 2;
-        } else if (opt_value(argc, argv, &i, "--options", &v)) {
-            strbuf_t err;
-            sb_init(&err);
-            bool ok = ab_opts_parse(&o, v, NULL, NULL, &err);
-            if (!ok) fprintf(stderr, "ggp alphabeta: %s (%s)\n", sb_str(&err), AB_OPTS_HELP);
-            sb_fini(&err);
-            if (!ok) return 2;
-        } else if (argv[i][0] == '-' || path) {
-            opt_usage_error("alphabeta", alphabeta_help, "unexpected argument '%s'", argv[i]);
-            return 2;
-        } else
-            path = argv[i];
+    if (options) {
+        strbuf_t err;
+        sb_init(&err);
+        bool ok = ab_opts_parse(&o, options, NULL, NULL, &err);
+        if (!ok) fprintf(stderr, "ggp alphabeta: %s (%s)\n", sb_str(&err), AB_OPTS_HELP);
+        sb_fini(&err);
+        if (!ok) return 2;
     }
     if (!path) {
         fputs(alphabeta_help, stderr);

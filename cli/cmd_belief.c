@@ -177,28 +177,14 @@ static int run(game_t *g, uint32_t role, mover_t *m, uint64_t cap, bool quiet) {
 }
 
 int cmd_belief(int argc, char **argv) {
-    const char *path = NULL, *role_s = NULL, *moves = NULL, *seed_s = NULL, *cap_s = "10000", *v;
+    const char *path = NULL, *role_s = NULL, *moves = NULL, *seed_s = NULL, *cap_s = "10000";
     bool quiet = false;
-    for (int i = 1; i < argc; i++) {
-        if (opt_is_help(argv[i])) {
-            fputs(belief_help, stdout);
-            return 0;
-        } else if (opt_value(argc, argv, &i, "--role", &v))
-            role_s = v;
-        else if (opt_value(argc, argv, &i, "--moves", &v))
-            moves = v;
-        else if (opt_value(argc, argv, &i, "--seed", &v))
-            seed_s = v;
-        else if (opt_value(argc, argv, &i, "--cap", &v))
-            cap_s = v;
-        else if (!strcmp(argv[i], "--quiet"))
-            quiet = true;
-        else if (argv[i][0] == '-' || path) {
-            opt_usage_error("belief", belief_help, "unexpected argument '%s'", argv[i]);
-            return 2;
-        } else
-            path = argv[i];
-    }
+    const opt_spec_t specs[] = {
+        {.name = "--role", .value = &role_s}, {.name = "--moves", .value = &moves},
+        {.name = "--seed", .value = &seed_s}, {.name = "--cap", .value = &cap_s},
+        {.name = "--quiet", .flag = &quiet},  {0}};
+    int parsed = opt_parse(argc, argv, "belief", belief_help, NULL, specs, &path, 1);
+    if (parsed >= 0) return parsed;
     unsigned long long seed = 0, cap = 0;
     if (!path || !role_s || (!moves == !seed_s)) {
         opt_usage_error("belief", belief_help,

@@ -24,26 +24,16 @@ static const char *const perft_help =
     "  depth=K count=N\n" ENGINE_HELP;
 
 int cmd_bench(int argc, char **argv) {
-    const char *path = NULL, *v;
+    const char *path = NULL;
     double seconds = 5;
     unsigned long long seed = 1;
     engine_kind_t kind = ENGINE_AUTO;
-    for (int i = 1; i < argc; i++) {
-        if (opt_is_help(argv[i])) {
-            fputs(bench_help, stdout);
-            return 0;
-        } else if (opt_value(argc, argv, &i, "--seconds", &v)) {
-            if (!opt_double("--seconds", v, &seconds)) return 2;
-        } else if (opt_value(argc, argv, &i, "--seed", &v)) {
-            if (!opt_uint("--seed", v, &seed)) return 2;
-        } else if (opt_value(argc, argv, &i, "--engine", &v)) {
-            if (!opt_engine(v, &kind)) return 2;
-        } else if (argv[i][0] == '-' || path) {
-            opt_usage_error("bench", bench_help, "unexpected argument '%s'", argv[i]);
-            return 2;
-        } else
-            path = argv[i];
-    }
+    const opt_spec_t specs[] = {{.name = "--seconds", .real = &seconds},
+                                {.name = "--seed", .uint = &seed},
+                                {.name = "--engine", .engine = &kind},
+                                {0}};
+    int rc = opt_parse(argc, argv, "bench", bench_help, NULL, specs, &path, 1);
+    if (rc >= 0) return rc;
     if (!path) {
         fputs(bench_help, stderr);
         return 2;
@@ -117,23 +107,13 @@ static void perft_rec(engine_t *r, const eng_state_t *s, uint32_t depth, uint32_
 }
 
 int cmd_perft(int argc, char **argv) {
-    const char *path = NULL, *v;
+    const char *path = NULL;
     unsigned long long depth = 0;
     engine_kind_t kind = ENGINE_AUTO;
-    for (int i = 1; i < argc; i++) {
-        if (opt_is_help(argv[i])) {
-            fputs(perft_help, stdout);
-            return 0;
-        } else if (opt_value(argc, argv, &i, "--depth", &v)) {
-            if (!opt_uint("--depth", v, &depth)) return 2;
-        } else if (opt_value(argc, argv, &i, "--engine", &v)) {
-            if (!opt_engine(v, &kind)) return 2;
-        } else if (argv[i][0] == '-' || path) {
-            opt_usage_error("perft", perft_help, "unexpected argument '%s'", argv[i]);
-            return 2;
-        } else
-            path = argv[i];
-    }
+    const opt_spec_t specs[] = {
+        {.name = "--depth", .uint = &depth}, {.name = "--engine", .engine = &kind}, {0}};
+    int rc = opt_parse(argc, argv, "perft", perft_help, NULL, specs, &path, 1);
+    if (rc >= 0) return rc;
     if (!path || depth == 0 || depth > 64) {
         opt_usage_error("perft", perft_help, "give a GAME and --depth 1..64");
         return 2;

@@ -48,17 +48,9 @@ static void print_facts(game_t *g) {
 
 int cmd_check(int argc, char **argv) {
     const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (opt_is_help(argv[i])) {
-            fputs(check_help, stdout);
-            return 0;
-        }
-        if (argv[i][0] == '-' || path) {
-            opt_usage_error("check", check_help, "unexpected argument '%s'", argv[i]);
-            return 2;
-        }
-        path = argv[i];
-    }
+    const opt_spec_t specs[] = {{0}};
+    int rc = opt_parse(argc, argv, "check", check_help, NULL, specs, &path, 1);
+    if (rc >= 0) return rc;
     if (!path) {
         fputs(check_help, stderr);
         return 2;

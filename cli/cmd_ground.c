@@ -36,28 +36,17 @@ static void print_sizes(const gnet_t *net) {
 }
 
 int cmd_ground(int argc, char **argv) {
-    const char *path = NULL, *v;
+    const char *path = NULL;
     unsigned long long check = 0, seed = 1;
     engine_kind_t kind = ENGINE_COMPILED;
     bool stats = false;
-    for (int i = 1; i < argc; i++) {
-        if (opt_is_help(argv[i])) {
-            fputs(ground_help, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--stats")) {
-            stats = true;
-        } else if (opt_value(argc, argv, &i, "--check", &v)) {
-            if (!opt_uint("--check", v, &check)) return 2;
-        } else if (opt_value(argc, argv, &i, "--seed", &v)) {
-            if (!opt_uint("--seed", v, &seed)) return 2;
-        } else if (opt_value(argc, argv, &i, "--engine", &v)) {
-            if (!opt_engine(v, &kind)) return 2;
-        } else if (argv[i][0] == '-' || path) {
-            opt_usage_error("ground", ground_help, "unexpected argument '%s'", argv[i]);
-            return 2;
-        } else
-            path = argv[i];
-    }
+    const opt_spec_t specs[] = {{.name = "--stats", .flag = &stats},
+                                {.name = "--check", .uint = &check},
+                                {.name = "--seed", .uint = &seed},
+                                {.name = "--engine", .engine = &kind},
+                                {0}};
+    int rc = opt_parse(argc, argv, "ground", ground_help, NULL, specs, &path, 1);
+    if (rc >= 0) return rc;
     if (!path) {
         fputs(ground_help, stderr);
         return 2;
@@ -75,7 +64,7 @@ int cmd_ground(int argc, char **argv) {
     }
     print_sizes(net);
     gnet_free(net);
-    int rc = check ? engine_differential(g, kind, check, seed) : 0;
+    rc = check ? engine_differential(g, kind, check, seed) : 0;
     game_free(g);
     return rc;
 }

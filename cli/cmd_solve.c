@@ -22,27 +22,13 @@ static const char *const solve_help =
     "              states and values\n";
 
 int cmd_solve(int argc, char **argv) {
-    const char *path = NULL, *v;
+    const char *path = NULL;
     unsigned long long max_states = 5000000;
     engine_kind_t kind = ENGINE_AUTO;
-    for (int i = 1; i < argc; i++) {
-        if (opt_is_help(argv[i])) {
-            fputs(solve_help, stdout);
-            return 0;
-        }
-        if (opt_value(argc, argv, &i, "--max-states", &v)) {
-            if (!opt_uint("--max-states", v, &max_states)) return 2;
-        } else if (opt_value(argc, argv, &i, "--engine", &v)) {
-            if (!engine_kind_parse(v, &kind)) {
-                fprintf(stderr, "ggp solve: unknown engine '%s'\n", v);
-                return 2;
-            }
-        } else if (argv[i][0] == '-' || path) {
-            opt_usage_error("solve", solve_help, "unexpected argument '%s'", argv[i]);
-            return 2;
-        } else
-            path = argv[i];
-    }
+    const opt_spec_t specs[] = {
+        {.name = "--max-states", .uint = &max_states}, {.name = "--engine", .engine = &kind}, {0}};
+    int rc = opt_parse(argc, argv, "solve", solve_help, NULL, specs, &path, 1);
+    if (rc >= 0) return rc;
     if (!path) {
         fputs(solve_help, stderr);
         return 2;

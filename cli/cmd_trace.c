@@ -27,31 +27,18 @@ static char *read_moves(const char *path, size_t *len) {
 }
 
 int cmd_trace(int argc, char **argv) {
-    const char *path = NULL, *seed_s = NULL, *matches_s = "1", *moves = NULL, *max_s = "100000", *v;
+    const char *path = NULL, *seed_s = NULL, *matches_s = "1", *moves = NULL, *max_s = "100000";
     engine_kind_t kind = ENGINE_AUTO;
     bool show_engine = false;
-    for (int i = 1; i < argc; i++) {
-        if (opt_is_help(argv[i])) {
-            fputs(trace_help, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--show-engine"))
-            show_engine = true;
-        else if (opt_value(argc, argv, &i, "--seed", &v))
-            seed_s = v;
-        else if (opt_value(argc, argv, &i, "--matches", &v))
-            matches_s = v;
-        else if (opt_value(argc, argv, &i, "--moves", &v))
-            moves = v;
-        else if (opt_value(argc, argv, &i, "--max-steps", &v))
-            max_s = v;
-        else if (opt_value(argc, argv, &i, "--engine", &v)) {
-            if (!opt_engine(v, &kind)) return 2;
-        } else if (argv[i][0] == '-' || path) {
-            opt_usage_error("trace", trace_help, "unexpected argument '%s'", argv[i]);
-            return 2;
-        } else
-            path = argv[i];
-    }
+    const opt_spec_t specs[] = {{.name = "--show-engine", .flag = &show_engine},
+                                {.name = "--seed", .value = &seed_s},
+                                {.name = "--matches", .value = &matches_s},
+                                {.name = "--moves", .value = &moves},
+                                {.name = "--max-steps", .value = &max_s},
+                                {.name = "--engine", .engine = &kind},
+                                {0}};
+    int parsed = opt_parse(argc, argv, "trace", trace_help, NULL, specs, &path, 1);
+    if (parsed >= 0) return parsed;
     unsigned long long seed = 0, matches = 1, max_steps = 0;
     if (!path || (!seed_s == !moves)) {
         opt_usage_error("trace", trace_help, "give a GAME and exactly one of --seed and --moves");

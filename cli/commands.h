@@ -54,15 +54,19 @@ bool opt_engine(const char *value, engine_kind_t *out);
     "  --engine E     the state machine: auto (default: the fastest that works), interp,\n"        \
     "                 ground or compiled (a game that does not ground falls back, saying so)\n"
 
-/* One option of a command for opt_parse: `--name VALUE` (or --name=VALUE), when value or
- * check is given, stores the value in *value (if any) once check (if any) accepts it,
- * having printed why not otherwise; a flag (neither given) sets *flag. */
+/* One option of a command for opt_parse: `--name VALUE` (or --name=VALUE), when value,
+ * check, uint, real or engine is given, stores the value in *value (if any) once check (if
+ * any) accepts it, or parsed into *uint (opt_uint), *real (opt_double) or *engine
+ * (opt_engine), having printed why not otherwise; a flag (none of them given) sets *flag. */
 #include <stdio.h>
 typedef struct {
     const char *name;
     const char **value;
     bool *flag;
     bool (*check)(const char *value);
+    unsigned long long *uint;
+    double *real;
+    engine_kind_t *engine;
 } opt_spec_t;
 /* Parses argv[1..argc) of `ggp cmd`: --help prints help (through show, when given) and
  * answers 0; the options of specs (up to an entry without a name); up to n_pos positional

@@ -126,10 +126,20 @@ void opt_help_kinds(const char *help, FILE *out) {
 static const opt_spec_t *opt_find(int argc, char **argv, int *i, const opt_spec_t *specs,
                                   const char **value) {
     for (const opt_spec_t *o = specs; o->name; o++)
-        if (o->value || o->check ? opt_value(argc, argv, i, o->name, value)
-                                 : !strcmp(argv[*i], o->name))
+        if (o->flag ? !strcmp(argv[*i], o->name) : opt_value(argc, argv, i, o->name, value))
             return o;
     return NULL;
+}
+
+/* Takes the value v of option o; false when it is refused (said why). */
+static bool opt_take(const opt_spec_t *o, const char *v) {
+    if (o->check && !o->check(v)) return false;
+    if (o->uint && !opt_uint(o->name, v, o->uint)) return false;
+    if (o->real && !opt_double(o->name, v, o->real)) return false;
+    if (o->engine && !opt_engine(v, o->engine)) return false;
+    if (o->value) *o->value = v;
+    if (o->flag) *o->flag = true;
+    return true;
 }
 
 int opt_parse(int argc, char **argv, const char *cmd, const char *help,
@@ -146,11 +156,7 @@ int opt_parse(int argc, char **argv, const char *cmd, const char *help,
                 fputs(help, stdout);
             return 0;
         } else if ((o = opt_find(argc, argv, &i, specs, &v))) {
-            if (o->check && !o->check(v)) return 2;
-            if (o->value)
-                *o->value = v;
-            else if (o->flag)
-                *o->flag = true;
+            if (!opt_take(o, v)) return 2;
         } else if (argv[i][0] == '-' || n == n_pos) {
             opt_usage_error(cmd, help, "unexpected argument '%s'", argv[i]);
             return 2;
