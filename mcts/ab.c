@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/opts.h"
 #include "base/rng.h"
 
 #define AB_INF 1000
@@ -81,30 +82,15 @@ void ab_default_opts(ab_opts_t *o) {
     o->playout_cap = 1000;
 }
 
-static bool parse_onoff(const char *val, bool *out) {
-    if (!strcmp(val, "on")) return *out = true;
-    if (!strcmp(val, "off")) return !(*out = false);
-    return false;
-}
-
-static bool parse_u32(const char *val, uint32_t lo, uint32_t hi, uint32_t *out) {
-    char *end;
-    if (!*val || *val == '-') return false;
-    unsigned long long n = strtoull(val, &end, 10);
-    if (*end || n < lo || n > hi) return false;
-    *out = (uint32_t)n;
-    return true;
-}
-
 bool ab_opt_set(ab_opts_t *o, const char *key, const char *val) {
-    if (!strcmp(key, "tt")) return parse_onoff(val, &o->tt);
-    if (!strcmp(key, "history")) return parse_onoff(val, &o->history);
-    if (!strcmp(key, "pvs")) return parse_onoff(val, &o->pvs);
-    if (!strcmp(key, "id")) return parse_onoff(val, &o->id);
-    if (!strcmp(key, "depth")) return parse_u32(val, 0, DEPTH_MAX, &o->max_depth);
-    if (!strcmp(key, "ttmb")) return parse_u32(val, 1, 65536, &o->tt_mb);
-    if (!strcmp(key, "playouts")) return parse_u32(val, 0, 10000, &o->playouts);
-    if (!strcmp(key, "cap")) return parse_u32(val, 1, 1000000, &o->playout_cap);
+    if (!strcmp(key, "tt")) return opts_onoff(val, &o->tt);
+    if (!strcmp(key, "history")) return opts_onoff(val, &o->history);
+    if (!strcmp(key, "pvs")) return opts_onoff(val, &o->pvs);
+    if (!strcmp(key, "id")) return opts_onoff(val, &o->id);
+    if (!strcmp(key, "depth")) return opts_u32(val, 0, DEPTH_MAX, &o->max_depth);
+    if (!strcmp(key, "ttmb")) return opts_u32(val, 1, 65536, &o->tt_mb);
+    if (!strcmp(key, "playouts")) return opts_u32(val, 0, 10000, &o->playouts);
+    if (!strcmp(key, "cap")) return opts_u32(val, 1, 1000000, &o->playout_cap);
     if (!strcmp(key, "eval")) {
         if (!strcmp(val, "mixed"))
             o->eval = AB_EVAL_MIXED;
@@ -119,30 +105,20 @@ bool ab_opt_set(ab_opts_t *o, const char *key, const char *val) {
     return false;
 }
 
+typedef struct {
+    ab_opts_t *o;
+    ab_extra_opt_t extra;
+    void *ctx;
+} ab_parse_t;
+
+static bool ab_set(void *ctx, const char *key, const char *val) {
+    ab_parse_t *ap = ctx;
+    return ab_opt_set(ap->o, key, val) || (ap->extra && ap->extra(ap->ctx, key, val));
+}
+
 bool ab_opts_parse(ab_opts_t *o, const char *text, ab_extra_opt_t extra, void *ctx, strbuf_t *err) {
-    for (const char *p = text ? text : ""; *p;) {
-        const char *end = strchr(p, ':');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        char buf[64];
-        bool ok = len > 0 && len < sizeof buf;
-        if (ok) {
-            memcpy(buf, p, len);
-            buf[len] = 0;
-            char *eq = strchr(buf, '=');
-            ok = eq != NULL;
-            if (ok) {
-                *eq = 0;
-                ok = ab_opt_set(o, buf, eq + 1) || (extra && extra(ctx, buf, eq + 1));
-                *eq = '=';
-            }
-        }
-        if (!ok) {
-            sb_printf(err, "bad option '%.*s'", (int)(len < 60 ? len : 60), p);
-            return false;
-        }
-        p += len + (end != NULL);
-    }
-    return true;
+    ab_parse_t ap = {o, extra, ctx};
+    return opts_parse(text, "alpha-beta", AB_OPTS_HELP, ab_set, &ap, err);
 }
 
 /* ---------------- the search object ---------------- */

@@ -59,6 +59,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/opts.h"
 #include "base/rng.h"
 #include "engine/fluents.h"
 #include "mcts/ab.h"
@@ -136,68 +137,32 @@ static eng_state_t *load(deduce_player_t *p, int k, const state_t *s) {
 
 /* "OPT:OPT..." with OPT playouts=N, worlds=N or choose=...; false with a reason
  * otherwise. */
-static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
-    const char *s = opts;
-    while (*s) {
-        size_t len = strcspn(s, ":");
-        char *end;
-        if (!len || (s[len] == ':' && !s[len + 1])) {
-            sb_printf(err, "empty option in '%s'", opts);
-            return false;
-        }
-        if (!strncmp(s, "playouts=", 9)) {
-            unsigned long long v = strtoull(s + 9, &end, 10);
-            if (end != s + len || end == s + 9 || v < 1 || v > 100000000) {
-                sb_printf(err, "playouts wants an integer 1..100000000, not '%.*s'", (int)len, s);
-                return false;
-            }
-            o->rounds = v;
-        } else if (!strncmp(s, "worlds=", 7)) {
-            unsigned long v = strtoul(s + 7, &end, 10);
-            if (end != s + len || end == s + 7 || v < 1 || v > INFO_WORLDS) {
-                sb_printf(err, "worlds wants an integer 1..%d, not '%.*s'", INFO_WORLDS, (int)len,
-                          s);
-                return false;
-            }
-            o->worlds = (uint32_t)v;
-        } else if (!strncmp(s, "depth=", 6)) {
-            unsigned long v = strtoul(s + 6, &end, 10);
-            if (end != s + len || end == s + 6 || v < 1 || v > 200) {
-                sb_printf(err, "depth wants an integer 1..200, not '%.*s'", (int)len, s);
-                return false;
-            }
-            o->depth = (uint32_t)v;
-        } else if (!strncmp(s, "iters=", 6)) {
-            unsigned long v = strtoul(s + 6, &end, 10);
-            if (end != s + len || end == s + 6 || v < 1 || v > 100000000) {
-                sb_printf(err, "iters wants an integer 1..100000000, not '%.*s'", (int)len, s);
-                return false;
-            }
-            o->iters = (uint32_t)v;
-        } else if (len == 9 && !strncmp(s, "search=ab", 9)) {
-            o->search = PIMC_AB;
-        } else if (len == 10 && !strncmp(s, "search=uct", 10)) {
-            o->search = PIMC_UCT;
-        } else if (len == 11 && !strncmp(s, "choose=pimc", 11)) {
-            o->choose = CHOOSE_PIMC;
-        } else if (len == 15 && !strncmp(s, "choose=playouts", 15)) {
-            o->choose = CHOOSE_PLAYOUTS;
-        } else if (len == 11 && !strncmp(s, "choose=info", 11)) {
-            o->choose = CHOOSE_INFO;
-        } else if (len == 13 && !strncmp(s, "choose=secret", 13)) {
-            o->choose = CHOOSE_SECRET;
-        } else if (len == 13 && !strncmp(s, "choose=random", 13)) {
-            o->choose = CHOOSE_RANDOM;
-        } else {
-            sb_printf(err,
-                      "unknown option '%.*s' (deduce takes playouts=N, worlds=N, depth=N, "
-                      "search=ab|uct, iters=N, choose=playouts|info|random|secret|pimc)",
-                      (int)len, s);
-            return false;
-        }
-        s += len + (s[len] == ':');
+static bool set_opt(void *ctx, const char *key, const char *val) {
+    deduce_opts_t *o = ctx;
+    static const char *const chooses[] = {"playouts", "info", "random", "secret", "pimc"};
+    static const char *const searches[] = {"", "ab", "uct"}; /* PIMC_AB, PIMC_UCT */
+    if (!strcmp(key, "playouts")) return opts_u64(val, 1, 100000000, &o->rounds);
+    if (!strcmp(key, "worlds")) return opts_u32(val, 1, INFO_WORLDS, &o->worlds);
+    if (!strcmp(key, "depth")) return opts_u32(val, 1, 200, &o->depth);
+    if (!strcmp(key, "iters")) return opts_u32(val, 1, 100000000, &o->iters);
+    if (!strcmp(key, "search")) {
+        for (int k = PIMC_AB; k <= PIMC_UCT; k++)
+            if (!strcmp(val, searches[k])) return o->search = k, true;
+        return false;
     }
-    return true;
+    if (strcmp(key, "choose")) return false;
+    for (uint32_t c = 0; c < sizeof chooses / sizeof *chooses; c++) /* choose_t's order */
+        if (!strcmp(val, chooses[c])) return o->choose = (choose_t)c, true;
+    return false;
+}
+
+/* "OPT:OPT..." with OPT playouts=N, worlds=N, choose=..., depth=N, search=ab|uct or
+ * iters=N; false with a reason otherwise. */
+static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
+    return opts_parse(opts, "deduce",
+                      "playouts=N, worlds=N, depth=N, search=ab|uct, iters=N, "
+                      "choose=playouts|info|random|secret|pimc",
+                      set_opt, o, err);
 }
 
 static bool deduce_check_options(const char *opts, strbuf_t *err) {
