@@ -138,7 +138,7 @@ static const char *const regress_help =
     "                 proven mutually exclusive)\n"
     "  --no-reach     do not keep the sets within the states reachable from the initial\n"
     "                 one (a forward search, terminal states expanded too, that gets at most\n"
-    "                 40% of the budget)\n"
+    "                 40% of the budget and gives up past 20000 nodes)\n"
     "  --reorder      sift the variable order when the diagrams have doubled\n"
     "  --nodes N      decision-diagram nodes at most (default 4000000)\n"
     "  --check, --verify  as above, on every step of every sequence: exact=E is the states\n"

@@ -10,6 +10,9 @@
 
 #define MAX_MASKS 8      /* coalitions cached (a run uses two or three) */
 #define ALL_NODES 100000 /* a pre-image's set for one move of P gives up past it */
+/* the reachable states' search gives up past this many nodes (connect four: at layer 7 of
+ * 42, doubling each layer) */
+#define REACH_NODES 20000
 #define JOIN_NODES 50000 /* a set made one diagram for a pre-image: its parts up to this */
 
 typedef struct {
@@ -1044,7 +1047,7 @@ static dd_ref image(bddnet_t *bn, dd_ref f, const dd_ref *rel, dd_ref quant,
     return all;
 }
 
-/* Layer by layer until no new state; DD_NONE past the deadline. */
+/* Layer by layer until no new state; DD_NONE past the deadline or REACH_NODES. */
 static dd_ref reach_from(bddnet_t *bn, const dd_ref *rel, dd_ref quant, const dd_subst_t *back) {
     dd_t *d = bn->d;
     dd_ref r = initial_state(bn), front = dd_dup(d, r);
@@ -1054,6 +1057,10 @@ static dd_ref reach_from(bddnet_t *bn, const dd_ref *rel, dd_ref quant, const dd
         dd_deref(d, next), dd_deref(d, nr), dd_deref(d, front), dd_deref(d, r);
         front = fresh, r = t;
         bn->reach_layers++;
+        if (r > 0 && dd_nodes(d, r) > REACH_NODES) { /* growing: it will not pay */
+            dd_deref(d, front);
+            front = DD_NONE;
+        }
     }
     if (front < 0) dd_deref(d, r), r = DD_NONE;
     return r;

@@ -77,8 +77,8 @@ section=$(mktemp)
     echo "Made by \`scripts/bdd_table.sh\` on $(date -u +%Y-%m-%d), commit $commit, $(nproc) cores,"
     echo "load average at the start $load (shared: wall seconds are stretched, CPU seconds are one"
     echo "core's). Budget $BUDGET s per game and role (wall clock, network included), options beyond the"
-    echo "defaults: ${EXTRA:-none} (defaults: image per joint move, move codes on top, binary codes, reachable states when the forward"
-    echo "search ends within 40% of the budget). *α*, *β*: the deepest complete step (fixpoint: no"
+    echo "defaults: ${EXTRA:-none} (defaults: image per joint move split by effect, sets as unions of parts, move codes on top, binary codes,"
+    echo "reachable states when the forward search ends within 40% of the budget and 20,000 nodes). *α*, *β*: the deepest complete step (fixpoint: no"
     echo "later step adds a state); *share*: of the states of $MATCHES random matches in those sets."
     echo
     echo "| game | fluents | network s | reachable states | α | α nodes | β | CPU s | share α, β |"
