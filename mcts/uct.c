@@ -84,7 +84,10 @@ struct uct {
     bool dropped;     /* the current iteration's rollout ran past the deadline */
     bool transpose;   /* one node per state (uct_set_transpositions) */
     bool zero_sum;    /* two roles, and every outcome seen gave 100 in all */
-    uint32_t stamp;   /* of the current iteration: unique in the tree (next_stamp) */
+    /* this thread saw an outcome that did not (a rollout notes it without the tree's
+     * lock; iterate folds it into the tree's zero_sum under the lock) */
+    bool not_zero_sum;
+    uint32_t stamp; /* of the current iteration: unique in the tree (next_stamp) */
     /* the tree's last stamp handed out: one counter for every thread searching the tree,
      * so that no two iterations, whichever thread ran them, share a stamp */
     uint32_t next_stamp;
@@ -335,7 +338,7 @@ static uint32_t role_off(const uct_t *u, uint32_t i, uint32_t r) {
 /* An outcome of the game: two roles whose values do not add up to 100 are no zero-sum
  * game (then bounds of one role say nothing about the other's). */
 static void note_outcome(uct_t *u, const int *val) {
-    if (u->nr == 2 && val[0] + val[1] != 100) T(u)->zero_sum = false;
+    if (u->nr == 2 && val[0] + val[1] != 100) u->not_zero_sum = true;
 }
 
 static void goals(uct_t *u, const eng_state_t *s, int *val) {
@@ -793,6 +796,7 @@ static void iterate(uct_t *u) {
         }
         break;
     }
+    if (u->not_zero_sum) T(u)->zero_sum = false; /* under the lock, before the bounds */
     backup(u, depth, n_sel, u->dropped);
     if (u->pol && !u->dropped) playout_learn(u->pol, val);
     if (u->dropped) { /* nothing learnt (a new leaf just stays unvisited) */
