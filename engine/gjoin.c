@@ -1,6 +1,7 @@
 /* Plans and enumeration of rule bindings: see gjoin.h. */
 #include "engine/gjoin.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,6 +235,27 @@ static void plan_memo(gjoin_t *J, const gp_rule_t *r, gplan_t *pl) {
     free(bound), free(live);
 }
 
+/* Per variable of r, the fewest distinct values it takes as an argument of a positive
+ * literal (INFINITY when only nested in terms). */
+static double *var_domains(gjoin_t *J, const gp_rule_t *r) {
+    const term_store_t *ts = J->ts;
+    double *dom = xmalloc((r->n_vars + 1) * sizeof *dom);
+    for (uint32_t v = 0; v < r->n_vars; v++)
+        dom[v] = INFINITY;
+    for (uint32_t i = 0; i < r->n_body; i++) {
+        const gp_lit_t *l = &r->body[i];
+        if (l->kind != GLIT_POS) continue;
+        const double *nd = ndv_of(J, l->pred);
+        for (uint32_t k = 0; k < term_arity(ts, l->atom); k++) {
+            term_t a = term_arg(ts, l->atom, k);
+            if (!term_is_var(ts, a)) continue;
+            uint32_t v = term_sym(ts, a);
+            if (nd[k] < dom[v]) dom[v] = nd[k];
+        }
+    }
+    return dom;
+}
+
 static gplan_t *make_plan(gjoin_t *J, const gp_rule_t *r, uint32_t delta, bool derive,
                           bool head_first) {
     uint32_t nv = r->n_vars, nb = r->n_body;
@@ -273,9 +295,17 @@ static gplan_t *make_plan(gjoin_t *J, const gp_rule_t *r, uint32_t delta, bool d
     }
     Q.pl->cut = cut;
     if (derive) plan_memo(J, r, Q.pl);
-    double prod = 1;
-    for (uint32_t s = 0; s < (head_first ? cut : Q.pl->n_steps); s++)
-        prod *= Q.pl->steps[s].est, Q.pl->work += prod;
+    double *dom = var_domains(J, r), prod = 1;
+    for (uint32_t s = 0; s < Q.pl->n_steps; s++) {
+        const gstep_t *st = &Q.pl->steps[s];
+        double states = 1; /* a step is entered once per state (plan_memo) */
+        for (uint32_t k = 0; k < st->n_memo; k++)
+            states *= dom[st->memo[k]];
+        if (st->memo && states < prod) prod = states;
+        prod *= st->est, Q.pl->work_all += prod;
+        if (!head_first || s < cut) Q.pl->work += prod;
+    }
+    free(dom);
     free(Q.bound), free(Q.need), free(Q.used);
     return Q.pl;
 }
@@ -291,8 +321,8 @@ static const gplan_t *plan_for(gjoin_t *J, uint32_t ri, uint32_t k, uint32_t del
     }
     const gp_rule_t *r = &J->P->rules[ri];
     if (!J->plans[ri]) {
-        J->plans[ri] = xcalloc(r->n_body + 2, sizeof **J->plans);
-        J->plan_slots[ri] = r->n_body + 2;
+        J->plans[ri] = xcalloc(r->n_body + 3, sizeof **J->plans);
+        J->plan_slots[ri] = r->n_body + 3;
     }
     gplan_t *pl = J->plans[ri][k];
     if (pl) {
@@ -536,7 +566,12 @@ void gjoin_derive(gjoin_t *J, uint32_t ri, uint32_t lo, uint32_t hi, gjoin_emit_
      * cost more than visiting the candidate heads once */
     const gplan_t *heads =
         whole || apart ? plan_for(J, ri, r->n_body, UINT32_MAX, true, true) : NULL;
-    if (heads && (whole || heads->work < delta_work)) {
+    /* every binding at once: the candidate heads, or the body in the order that binds
+     * fastest when the states it passes through are fewer (a chain of sums) */
+    const gplan_t *all = whole ? plan_for(J, ri, r->n_body + 2, UINT32_MAX, true, false) : NULL;
+    if (all && all->work < heads->work_all) {
+        start(J, ri, all);
+    } else if (heads && (whole || heads->work_all < delta_work)) {
         J->lo = 0;
         start(J, ri, heads);
     } else {

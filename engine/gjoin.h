@@ -38,6 +38,7 @@ typedef struct {
     uint32_t *sizes; /* each body relation's size when planned */
     double work;     /* expected partial bindings visited (per delta atom for a delta plan;
                       * up to the cut for a head-first plan) */
+    double work_all; /* the same through every step (a head-first plan's witnesses too) */
 } gplan_t;
 
 typedef struct gjoin gjoin_t;

@@ -109,12 +109,13 @@ static bool reader_skip(const magic_t *M, const gp_rule_t *r, const void *ctx) {
 }
 
 /* A reader binding nothing of a target's literal (its own demand unrestricted: adorn[r->pred]
- * is 0) is restricted too. */
+ * is 0) is restricted too; and so is a static reader: the demand of the rules that read it
+ * (the network's, bound by the state) binds more of the target's positions than its own
+ * literals do. */
 static bool reader_step(magic_t *M, const gp_rule_t *r, const uint32_t *mask, void *ctx) {
-    (void)M;
-    bool *on = ctx;
+    bool *on = ctx, is_static = M->P->preds[r->pred].is_static;
     for (uint32_t j = 0; j < r->n_body; j++)
-        if (r->body[j].kind != GLIT_DISTINCT && on[r->body[j].pred] && !mask[j])
+        if (r->body[j].kind != GLIT_DISTINCT && on[r->body[j].pred] && (!mask[j] || is_static))
             return on[r->pred] = true;
     return false;
 }
@@ -134,7 +135,8 @@ static bool adorn_step(magic_t *M, const gp_rule_t *r, const uint32_t *mask, voi
 
 /* The targets, and the readers through which demand has to reach them: a reader whose rule
  * binds nothing of the target's literal unless its own head is bound (a static table read
- * by a static helper, say) is restricted too, up to the interface. */
+ * by a static helper, say) is restricted too, up to the interface, and so is a static
+ * reader. */
 static void choose(magic_t *M, const bool *targets) {
     gprog_t *P = M->P;
     bool *on = xcalloc(P->n_preds + 1, sizeof *on);

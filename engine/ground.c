@@ -302,51 +302,91 @@ static void report_largest(grounder_t *G) {
 
 /* A first attempt gives up past this many atoms, and the grounder starts again with demand
  * on the relations that grew: most games need far fewer atoms, and for them demand would
- * only cost its joins. */
+ * only cost its joins. A second attempt gives up past SOFT_ATOMS_2 (when below the hard
+ * limit), and a third adds demand on the relations that grew then: demand on one relation
+ * often moves the growth to the relation that reads it. */
 #define SOFT_ATOMS 250000
+#define SOFT_ATOMS_2 1000000
+#define ATTEMPTS 3
 
-/* The relations (not the interface's) that hold a tenth of the atoms or more; NULL when
- * none does. */
-static bool *largest_relations(const grounder_t *G) {
+/* Marks in on (over the game's own predicates, n of them) the relations, not the
+ * interface's, that hold a tenth of the atoms or more; returns how many were not marked
+ * before. */
+static uint32_t largest_relations(const grounder_t *G, bool *on, uint32_t n) {
     const gprog_t *P = G->P;
-    bool *on = xcalloc(P->n_preds + 1, sizeof *on), any = false;
-    for (uint32_t p = 0; p < P->n_preds; p++) {
-        if (gprog_is_interface(P, p) || p == P->p_true || p == P->p_does) continue;
+    uint32_t added = 0;
+    for (uint32_t p = 0; p < n && p < P->n_preds; p++) {
+        if (gprog_is_interface(P, p) || p == P->p_true || p == P->p_does || on[p]) continue;
         on[p] = gatoms_of(&G->A, p)->n * 10ull >= G->A.n;
-        any |= on[p];
+        added += on[p];
     }
-    if (any) return on;
-    free(on);
-    return NULL;
+    return added;
+}
+
+/* A fresh program with demand on targets (NULL: none), and fresh atoms (the work counted so
+ * far kept). */
+static uint32_t restart_with_demand(grounder_t *G, const bool *targets) {
+    gprog_free(G->P);
+    G->P = gprog_new(G->g);
+    uint32_t restricted = targets ? gmagic_apply(G->P, targets) : 0;
+    uint64_t work = G->J.work; /* the limit is on all attempts together */
+    gjoin_fini(&G->J);
+    gatoms_fini(&G->A);
+    gatoms_init(&G->A, G->ts);
+    gjoin_init(&G->J, G->P, &G->A, G->deadline, G->opts.max_work);
+    G->J.work = work;
+    return restricted;
+}
+
+/* An attempt with demand may use half of the work and time left: the rest is for the
+ * relations in full when demand does not pay. */
+static void half_budget(grounder_t *G) {
+    if (G->J.max_work) G->J.max_work = G->J.work + (G->J.max_work - G->J.work) / 2;
+    if (G->J.deadline > 0) {
+        double now = now_seconds();
+        G->J.deadline = now < G->J.deadline ? now + (G->J.deadline - now) / 2 : G->J.deadline;
+    }
 }
 
 /* Derives the atoms: every relation in full, else (when that passes SOFT_ATOMS) again from
- * the start with demand on the largest relations; when none of them can be restricted, on
- * from where the first attempt stopped. */
+ * the start with demand on the largest relations, and again with demand on those that grew
+ * then; when no new relation can be restricted, on from where the last attempt stopped. */
 static void atoms(grounder_t *G) {
-    uint32_t hard = G->opts.max_atoms;
-    G->soft = G->opts.demand && (!hard || hard > SOFT_ATOMS);
-    G->atom_cap = G->soft ? SOFT_ATOMS : hard;
-    derive(G);
-    if (!G->soft_hit || G->failed) return;
-    bool *targets = largest_relations(G);
-    uint32_t restricted = targets ? gmagic_apply(G->P, targets) : 0;
-    free(targets);
-    if (G->opts.stats)
-        fprintf(G->opts.stats, "ground: %u atoms and counting: demand on %u relations\n", G->A.n,
-                restricted);
-    G->soft = false;
-    G->atom_cap = hard;
-    if (restricted) {
-        uint64_t work = G->J.work; /* the limit is on both attempts together */
-        gjoin_fini(&G->J);
-        gatoms_fini(&G->A);
-        gatoms_init(&G->A, G->ts);
-        gjoin_init(&G->J, G->P, &G->A, G->deadline, G->opts.max_work);
-        G->J.work = work;
+    uint32_t hard = G->opts.max_atoms, n_game = G->P->n_preds;
+    bool *targets = xcalloc(n_game + 1, sizeof *targets);
+    for (uint32_t attempt = 0;; attempt++) {
+        uint32_t cap = attempt == 0 ? SOFT_ATOMS : SOFT_ATOMS_2;
+        G->soft = G->opts.demand && attempt + 1 < ATTEMPTS && (!hard || hard > cap);
+        G->atom_cap = G->soft ? cap : hard;
+        G->soft_hit = false;
+        G->J.stop = false;
+        if (attempt > 0) half_budget(G);
+        derive(G);
+        if (attempt > 0 && !G->failed && (G->J.out_of_work || G->J.out_of_time)) {
+            /* demand cost more joins than it saved (a chain of sums whose demand grows
+             * with each sum): every relation in full, with what is left */
+            restart_with_demand(G, NULL);
+            if (G->opts.stats) fprintf(G->opts.stats, "ground: demand out of work: none\n");
+            G->soft = false;
+            G->atom_cap = hard;
+            derive(G);
+            break;
+        }
+        if (!G->soft_hit || G->failed) break;
+        uint32_t added = largest_relations(G, targets, n_game), n_atoms = G->A.n;
+        uint32_t restricted = added ? restart_with_demand(G, targets) : 0;
+        if (G->opts.stats)
+            fprintf(G->opts.stats, "ground: %u atoms and counting: demand on %u relations\n",
+                    n_atoms, restricted);
+        if (!added) { /* on from here, without a limit of its own */
+            G->soft = false;
+            G->atom_cap = hard;
+            G->J.stop = false;
+            derive(G);
+            break;
+        }
     }
-    G->J.stop = false;
-    derive(G);
+    free(targets);
 }
 
 gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {

@@ -396,6 +396,40 @@ static double elimination_cost(gsplit_t *S, const wrule_t *R, const bool *in, co
     return c;
 }
 
+/* The best elimination of two variables at once (their buckets together) when it costs
+ * less than single: eliminating either alone may leave as many instances (a sum of two
+ * players' bids: each bid alone is replaced by the partial result), both at once do not. */
+static double best_pair(gsplit_t *S, const wrule_t *R, const bool *head, cand_t *best,
+                        double single) {
+    uint32_t nv = R->n_vars, n = R->n;
+    bool *in = xmalloc(n + 1), *in2 = xmalloc(n + 1), *keep = xmalloc(nv + 1);
+    bool *need = xmalloc(nv + 1), *free_var = xcalloc(nv + 1, 1);
+    double *d = xmalloc((nv + 1) * sizeof *d);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < R->lits[i].n_vars; k++)
+            free_var[R->lits[i].vars[k]] = !head[R->lits[i].vars[k]];
+    for (uint32_t v = 0; v < nv; v++)
+        for (uint32_t u = v + 1; u < nv && free_var[v]; u++) {
+            if (!free_var[u]) continue;
+            bool shared = false;
+            for (uint32_t i = 0; i < n && !shared; i++)
+                shared = has_var(&R->lits[i], v) && has_var(&R->lits[i], u);
+            if (!shared || !bucket(R, v, head, false, in) || !bucket(R, u, head, false, in2))
+                continue;
+            bool out = false;
+            for (uint32_t i = 0; i < n; i++)
+                in[i] = in[i] || in2[i], out |= !in[i];
+            if (!out) continue;
+            aux_head(R, in, head, keep);
+            double c = elimination_cost(S, R, in, keep, head, d, need);
+            if (c >= single) continue;
+            single = c;
+            memcpy(best->in, in, n), memcpy(best->keep, keep, nv);
+        }
+    free(in), free(in2), free(keep), free(need), free(free_var), free(d);
+    return single;
+}
+
 /* The best elimination of rule R (head variables head), or false when none pays: a
  * variable's own bucket, or its closure over the variables the head does not read when that
  * is estimated much cheaper (several eliminations at once; step by step they tend to leave
@@ -427,6 +461,8 @@ static bool best_elimination(gsplit_t *S, const wrule_t *R, const bool *head, ca
                 }
             }
         }
+    if (single >= 0.8 * now) /* none pays alone: two variables that share a literal */
+        single = best_pair(S, R, head, best, single);
     if (closed < single / 1.5) {
         single = closed;
         memcpy(best->in, cin, n), memcpy(best->keep, ckeep, nv);
