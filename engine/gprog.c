@@ -297,6 +297,7 @@ static bool var_type(const freeargs_t *F, const gp_rule_t *r, term_t x, uint64_t
         if (!n) continue;
         if (l->kind != GLIT_POS) return false;
         if (F->type_of[l->pred] >= 0) {
+            if (term_arg(ts, l->atom, 0) != x) return false; /* nested */
             *mask |= 1ull << F->type_of[l->pred];
             continue;
         }

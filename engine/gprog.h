@@ -4,6 +4,15 @@
  * true <= next, does <= legal), the predicates the interface needs (relevant), and the
  * components of the predicate graph in dependency order.
  *
+ * Two rewrites that keep every reachable state's answers and shrink what is grounded:
+ * fluents whose only next rules are plain frame rules ((next F) <= (true F)) are read as
+ * (init F), a static relation (a maze's walls: what depends only on them is computed once,
+ * negation included, instead of being reached under relaxed semantics); and argument
+ * positions that do not matter (in every rule a variable of a unary fact table's type that
+ * is only passed to positions of the same kind) are dropped, readers keeping the type as a
+ * filter (a relation that holds for every combination of a counter's bits: 2^n atoms, or
+ * one).
+ *
  * Variables are numbered per rule, 0..n_vars-1, as in the game. The program owns its
  * arrays; terms live in the game's store. */
 #ifndef ENGINE_GPROG_H
