@@ -1130,30 +1130,25 @@ static void deduce_destroy(player_t *pl) {
     free(p);
 }
 
+/* What deduce and pimc share: all but the name, the summary and the default choice. */
+#define DEDUCE_CALLS                                                                               \
+    .start = deduce_start, .play = deduce_play, .stop = deduce_stop, .destroy = deduce_destroy,    \
+    .check_options = deduce_check_options, .legal = deduce_legal
+
 const player_kind_t player_deduce_kind = {
     .name = "deduce",
-    .summary =
-        "GDL-II: plays a move proved to win (Z3 belief), never gambles, else playouts "
-        "over sampled worlds (deduce:playouts=N:worlds=N:choose=playouts|info|random|secret)",
+    .summary = "GDL-II: plays a move proved to win (Z3 belief), never gambles, else playouts "
+               "over sampled worlds (deduce:playouts=N:worlds=N:"
+               "choose=playouts|info|random|secret|pimc)",
     .create = deduce_create,
-    .start = deduce_start,
-    .play = deduce_play,
-    .stop = deduce_stop,
-    .destroy = deduce_destroy,
-    .check_options = deduce_check_options,
-    .legal = deduce_legal,
+    DEDUCE_CALLS,
 };
 
 const player_kind_t player_pimc_kind = {
     .name = "pimc",
-    .summary = "GDL-II: deduce's proofs and safety, then Perfect-Information Monte Carlo: "
-               "alpha-beta in each sampled world, values summed per move "
-               "(pimc:worlds=N:depth=N; deduce's options)",
+    .summary = "GDL-II: deduce's proofs and safety, then Perfect-Information Monte Carlo: each "
+               "sampled world searched (alpha-beta, or UCT with more than two players), values "
+               "summed per move (pimc:worlds=N:depth=N:search=ab|uct:iters=N; deduce's options)",
     .create = pimc_create,
-    .start = deduce_start,
-    .play = deduce_play,
-    .stop = deduce_stop,
-    .destroy = deduce_destroy,
-    .check_options = deduce_check_options,
-    .legal = deduce_legal,
+    DEDUCE_CALLS,
 };
