@@ -33,7 +33,7 @@ bool opts_parse(const char *text, const char *what, const char *help, opts_set_t
 
 bool opts_u64(const char *val, uint64_t lo, uint64_t hi, uint64_t *out) {
     char *end;
-    if (!*val || *val == '-' || *val == '+' || *val == ' ') return false;
+    if (!*val || *val == '-') return false;
     unsigned long long n = strtoull(val, &end, 10);
     if (*end || n < lo || n > hi) return false;
     *out = n;

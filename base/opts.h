@@ -17,7 +17,8 @@ typedef bool (*opts_set_t)(void *ctx, const char *key, const char *val);
 bool opts_parse(const char *text, const char *what, const char *help, opts_set_t set, void *ctx,
                 strbuf_t *err);
 
-/* A decimal integer lo..hi into *out; false (*out untouched) otherwise. */
+/* A decimal integer lo..hi into *out (not empty, no '-'); false (*out untouched)
+ * otherwise. */
 bool opts_u32(const char *val, uint32_t lo, uint32_t hi, uint32_t *out);
 bool opts_u64(const char *val, uint64_t lo, uint64_t hi, uint64_t *out);
 /* A number lo..hi. */

@@ -7,6 +7,7 @@
 #include <malloc.h>
 #endif
 
+#include "base/opts.h"
 #include "cli/commands.h"
 #include "player/player.h"
 
@@ -81,12 +82,8 @@ bool opt_value(int argc, char **argv, int *i, const char *name, const char **val
 }
 
 bool opt_uint(const char *name, const char *value, unsigned long long *out) {
-    char *end;
-    if (!*value || *value == '-') goto bad;
-    *out = strtoull(value, &end, 10);
-    if (*end) goto bad;
-    return true;
-bad:
+    uint64_t n;
+    if (opts_u64(value, 0, UINT64_MAX, &n)) return *out = n, true;
     fprintf(stderr, "ggp: %s expects a non-negative integer, not '%s'\n", name, value);
     return false;
 }

@@ -22,6 +22,7 @@
 #include "player/player_core.h"
 
 #include "base/clock.h"
+#include "base/opts.h"
 #include "base/rng.h"
 #include "mcts/ab.h"
 
@@ -45,11 +46,7 @@ typedef struct {
 
 static bool player_opt(void *ctx, const char *key, const char *val) {
     ab_player_opts_t *o = ctx;
-    char *rest = NULL;
-    if (!strcmp(key, "margin")) {
-        o->margin = strtod(val, &rest);
-        return *val && !*rest && o->margin >= 0 && o->margin <= 10;
-    }
+    if (!strcmp(key, "margin")) return opts_num(val, 0, 10, &o->margin);
     if (!strcmp(key, "engine")) return engine_kind_parse(val, &o->engine);
     return false;
 }

@@ -55,6 +55,7 @@
 #include "player/player_core.h"
 
 #include "base/clock.h"
+#include "base/opts.h"
 #include "base/rng.h"
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
@@ -117,28 +118,14 @@ static bool parse_lbs_opt(const char *key, const char *val, mcts_opts_t *o) {
         o->budget = strtod(val, &rest);
         return *val && !*rest && o->budget > 0 && o->budget <= 3600;
     }
-    if (!strcmp(key, "hookcost")) {
-        o->hookcost = strtod(val, &rest);
-        return *val && !*rest && o->hookcost >= 0 && o->hookcost <= 1e6;
-    }
-    if (!strcmp(key, "z3share")) {
-        o->z3share = strtod(val, &rest);
-        return *val && !*rest && o->z3share >= 0 && o->z3share <= 1;
-    }
+    if (!strcmp(key, "hookcost")) return opts_num(val, 0, 1e6, &o->hookcost);
+    if (!strcmp(key, "z3share")) return opts_num(val, 0, 1, &o->z3share);
     if (!strcmp(key, "confirm")) {
         o->confirm = !strcmp(val, "none") ? LBS_CONFIRM_NONE : LBS_CONFIRM_Z3;
         return !strcmp(val, "none") || !strcmp(val, "z3");
     }
-    if (!strcmp(key, "lbs")) {
-        o->lbs = !strcmp(val, "on");
-        return !strcmp(val, "on") || !strcmp(val, "off");
-    }
+    if (!strcmp(key, "lbs")) return opts_onoff(val, &o->lbs);
     return false;
-}
-
-static bool parse_on_off(const char *val, bool *out) {
-    *out = !strcmp(val, "on");
-    return !strcmp(val, "on") || !strcmp(val, "off");
 }
 
 /* Parses "OPT:OPT..." into o; false (with a reason) on an unknown or bad option. */
@@ -175,52 +162,38 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
             *eq = 0;
             const char *val = eq + 1;
             if (!strcmp(buf, "iters")) {
-                unsigned long long n = strtoull(val, &rest, 10);
-                ok = *val && *val != '-' && !*rest && n >= 1 && n <= 100000000ull;
-                o->iters = (uint32_t)n;
+                ok = opts_u32(val, 1, 100000000, &o->iters);
             } else if (!strcmp(buf, "c")) {
-                double c = strtod(val, &rest);
-                ok = *val && !*rest && c >= 0 && c <= 100;
-                o->c = c;
+                ok = opts_num(val, 0, 100, &o->c);
             } else if (!strcmp(buf, "mem")) {
-                unsigned long long n = strtoull(val, &rest, 10);
-                ok = *val && *val != '-' && !*rest && n >= 1 && n <= 1000000ull;
-                o->mem_mb = (uint32_t)n;
+                ok = opts_u32(val, 1, 1000000, &o->mem_mb);
             } else if (!strcmp(buf, "margin")) {
-                double m = strtod(val, &rest);
-                ok = *val && !*rest && m >= 0 && m <= 10;
-                o->margin = m;
+                ok = opts_num(val, 0, 10, &o->margin);
             } else if (!strcmp(buf, "threads")) {
-                unsigned long long n = strtoull(val, &rest, 10);
-                ok = *val && !*rest && (n == 1 || n == 2);
-                o->threads = (uint32_t)n;
+                ok = opts_u32(val, 1, 2, &o->threads);
             } else if (!strcmp(buf, "parallel")) {
                 ok = uct_parallel_parse(val, &o->parallel);
                 o->parallel_given = true;
             } else if (!strcmp(buf, "engine")) {
                 ok = engine_kind_parse(val, &o->engine);
             } else if (!strcmp(buf, "ponder")) {
-                ok = parse_on_off(val, &o->ponder);
+                ok = opts_onoff(val, &o->ponder);
             } else if (!strcmp(buf, "tt")) {
-                ok = parse_on_off(val, &o->tt);
+                ok = opts_onoff(val, &o->tt);
             } else if (!strcmp(buf, "heur")) {
-                ok = parse_on_off(val, &o->heur);
+                ok = opts_onoff(val, &o->heur);
             } else if (!strcmp(buf, "cut")) {
                 unsigned long long n = strtoull(val, &rest, 10);
                 ok = !strcmp(val, "off") || (*val && *val != '-' && !*rest && n <= 100000);
                 o->cut = !strcmp(val, "off") ? -1 : (int)n;
             } else if (!strcmp(buf, "prior")) {
-                unsigned long long n = strtoull(val, &rest, 10);
-                ok = *val && *val != '-' && !*rest && n <= 10000;
-                o->prior = (uint32_t)n;
+                ok = opts_u32(val, 0, 10000, &o->prior);
             } else if (!strcmp(buf, "decisive")) {
                 ok = !strcmp(val, "off") || !strcmp(val, "on") || !strcmp(val, "anti");
                 o->playout.decisive = strcmp(val, "off") != 0;
                 o->playout.antidecisive = !strcmp(val, "anti");
             } else if (!strcmp(buf, "pdepth")) {
-                unsigned long long n = strtoull(val, &rest, 10);
-                ok = *val && *val != '-' && !*rest && n <= 100000;
-                o->playout.depth = (uint32_t)n;
+                ok = opts_u32(val, 0, 100000, &o->playout.depth);
             } else if (!strcmp(buf, "mast")) {
                 double e = !strcmp(val, "off") ? -1 : strtod(val, &rest);
                 ok = !strcmp(val, "off") || (*val && !*rest && e >= 0 && e <= 1);
