@@ -123,7 +123,7 @@ typedef struct {
     uint32_t n_near;
     ab_t *ab;   /* choose=pimc's search, its table kept across turns and worlds */
     uct_t *uct; /* ... or its UCT, cleared for each world */
-    uint64_t pimc_searches, pimc_depth_sum, pimc_turns;
+    uint64_t pimc_searches, pimc_depth_sum, pimc_turns; /* depth_sum: alpha-beta's sweeps */
     /* the engine's scratch states (a term state loaded, its successor) and joint move */
     eng_state_t *es[2];
     term_t *joint;
@@ -409,7 +409,6 @@ static term_t pimc_uct(deduce_player_t *p, const term_t *moves, uint32_t n, cons
             else if (visits)
                 mean[i] += v, tried[i]++;
         }
-        p->pimc_depth_sum++; /* worlds searched */
     }
     uint32_t bi = 0;
     double bv = -1;
@@ -1106,7 +1105,8 @@ static void deduce_stop(player_t *pl) {
     }
     if (p->setup.verbose && p->pimc_turns)
         fprintf(stderr,
-                "pimc: %llu turns searched, %llu searches, mean depth (ab) or worlds (uct) %.2f\n",
+                "pimc: %llu turns searched, %llu searches (a world and move each with "
+                "alpha-beta, a world with UCT), mean alpha-beta depth %.2f\n",
                 (unsigned long long)p->pimc_turns, (unsigned long long)p->pimc_searches,
                 (double)p->pimc_depth_sum / (double)p->pimc_turns);
 }

@@ -36,8 +36,8 @@
 #include "terms.h"
 
 #define MAX_FORMS 32
-#define MAX_STATES (1500 / test_sample_every()) /* per game */
-#define WORK 50000000u                          /* matcher steps: never reached by these formulas */
+#define MAX_STATES 1500 /* per game (divided by test_sample_every()) */
+#define WORK 50000000u  /* matcher steps: never reached by these formulas */
 
 static const char *corpus_dir(void) {
     const char *e = getenv("GGP_CORPUS");
@@ -144,9 +144,10 @@ static void check_game(game_t *g, uint32_t steps, uint64_t min_hits) {
     splitmix_t rng = {0xb17};
     term_t joint[8];
     assert_true(g->n_roles <= 8);
-    while (t.states < MAX_STATES) {
+    const uint32_t max_states = MAX_STATES / test_sample_every();
+    while (t.states < max_states) {
         engine_initial(e, s);
-        for (uint32_t ply = 0; ply < 500 && t.states < MAX_STATES; ply++) {
+        for (uint32_t ply = 0; ply < 500 && t.states < max_states; ply++) {
             engine_state_terms(e, s, &terms);
             match_state_set(ms, g->ts, &terms);
             check_state(u, fs.n, fc, ms, engine_state_words(s), &terms, &t);

@@ -266,8 +266,8 @@ static void test_tictactoe_all_states(void **state) {
             uint32_t d0 = formcheck_terms(f->z, c, parts, form->n);
             free(parts);
             circuit_free(c);
-            uint32_t hits = 0;
-            for (uint32_t id = 0; id < solve_count(s); id += test_sample_every()) {
+            uint32_t hits = 0, every = test_sample_every();
+            for (uint32_t id = 0; id < solve_count(s); id += every) {
                 const state_t *st = solve_state(s, id);
                 bool a = match_check(m, f->ms, st);
                 int z = formcheck_holds(f->z, h, st);
