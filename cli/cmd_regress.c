@@ -405,108 +405,76 @@ static void print_dropped(const regress_t *rg) {
                side ? "beta" : "alpha", least);
 }
 
+static bool image_ok(const char *v) {
+    if (!strcmp(v, "subst") || !strcmp(v, "move")) return true;
+    fprintf(stderr, "ggp regress: --image: subst or move, not '%s'\n", v);
+    return false;
+}
+
 int cmd_regress(int argc, char **argv) {
-    const char *path = NULL, *role = NULL, *v;
+    const char *path = NULL, *role = NULL, *image = NULL;
     double budget = 10, hits_seconds = 0;
     unsigned long long max_size = 200000, depth = 4, steps = 0;
-    bool print = false, mutexes = true, check = false, z3 = true, ground = false;
+    bool print = false, no_mutex = false, check = false, no_z3 = false, ground = false;
     unsigned long long max_states = 2000000, hits = 0, verify = 0, seed = 1, verify_nodes = 1000000;
     double verify_seconds = 60, cost_share = 0.2;
     unsigned long long cost = 0;
     engine_kind_t engine = ENGINE_AUTO;
-    bool bdd = false;
+    bool bdd = false, exact = false, values = false, moves_below = false, no_invariants = false;
+    bool reorder = false, no_reach = false;
     regress_bdd_opts_t bo = {0};
     bdds_default_opts(&bo.search);
-    unsigned long long nodes = 0;
-    for (int i = 1; i < argc; i++) {
-        if (opt_is_help(argv[i])) {
-            fputs(regress_help, stdout);
-            return 0;
-        }
-        if (opt_value(argc, argv, &i, "--role", &v))
-            role = v;
-        else if (opt_value(argc, argv, &i, "--budget", &v)) {
-            if (!opt_double("--budget", v, &budget)) return 2;
-        } else if (opt_value(argc, argv, &i, "--max-size", &v)) {
-            if (!opt_uint("--max-size", v, &max_size)) return 2;
-        } else if (opt_value(argc, argv, &i, "--depth", &v)) {
-            if (!opt_uint("--depth", v, &depth)) return 2;
-        } else if (opt_value(argc, argv, &i, "--steps", &v)) {
-            if (!opt_uint("--steps", v, &steps)) return 2;
-        } else if (opt_value(argc, argv, &i, "--max-states", &v)) {
-            if (!opt_uint("--max-states", v, &max_states)) return 2;
-        } else if (opt_value(argc, argv, &i, "--hits", &v)) {
-            if (!opt_uint("--hits", v, &hits)) return 2;
-        } else if (opt_value(argc, argv, &i, "--hits-seconds", &v)) {
-            if (!opt_double("--hits-seconds", v, &hits_seconds)) return 2;
-        } else if (opt_value(argc, argv, &i, "--verify", &v)) {
-            if (!opt_uint("--verify", v, &verify)) return 2;
-        } else if (opt_value(argc, argv, &i, "--seed", &v)) {
-            if (!opt_uint("--seed", v, &seed)) return 2;
-        } else if (opt_value(argc, argv, &i, "--verify-nodes", &v)) {
-            if (!opt_uint("--verify-nodes", v, &verify_nodes)) return 2;
-        } else if (opt_value(argc, argv, &i, "--verify-seconds", &v)) {
-            if (!opt_double("--verify-seconds", v, &verify_seconds)) return 2;
-        } else if (opt_value(argc, argv, &i, "--cost", &v)) {
-            if (!opt_uint("--cost", v, &cost)) return 2;
-        } else if (opt_value(argc, argv, &i, "--cost-share", &v)) {
-            if (!opt_double("--cost-share", v, &cost_share)) return 2;
-        } else if (opt_value(argc, argv, &i, "--engine", &v)) {
-            if (!opt_engine(v, &engine)) return 2;
-        } else if (opt_value(argc, argv, &i, "--nodes", &v)) {
-            if (!opt_uint("--nodes", v, &nodes) || nodes > 1000000000) return 2;
-        } else if (opt_value(argc, argv, &i, "--set-nodes", &v)) {
-            unsigned long long sn;
-            if (!opt_uint("--set-nodes", v, &sn) || sn > 1000000000) return 2;
-            bo.search.net.set_nodes = (uint32_t)sn;
-        } else if (opt_value(argc, argv, &i, "--merge-nodes", &v)) {
-            unsigned long long mn;
-            if (!opt_uint("--merge-nodes", v, &mn) || mn > 1000000000) return 2;
-            bo.search.merge_nodes = (uint32_t)mn;
-        } else if (opt_value(argc, argv, &i, "--op-nodes", &v)) {
-            unsigned long long on;
-            if (!opt_uint("--op-nodes", v, &on) || on > 1000000000) return 2;
-            bo.search.op_nodes = (uint32_t)on;
-        } else if (opt_value(argc, argv, &i, "--max-parts", &v)) {
-            unsigned long long mp;
-            if (!opt_uint("--max-parts", v, &mp) || mp > 1000000) return 2;
-            bo.search.net.max_parts = (uint32_t)mp;
-        } else if (opt_value(argc, argv, &i, "--image", &v)) {
-            if (strcmp(v, "subst") && strcmp(v, "move")) {
-                fprintf(stderr, "ggp regress: --image: subst or move, not '%s'\n", v);
-                return 2;
-            }
-            bo.search.net.image = strcmp(v, "move") ? BDDNET_SUBST : BDDNET_PER_MOVE;
-        } else if (!strcmp(argv[i], "--bdd"))
-            bdd = true;
-        else if (!strcmp(argv[i], "--exact"))
-            bo.search.mode = BDDS_EXACT;
-        else if (!strcmp(argv[i], "--values"))
-            bo.search.values = true;
-        else if (!strcmp(argv[i], "--moves-below"))
-            bo.search.net.moves_below = true;
-        else if (!strcmp(argv[i], "--no-invariants"))
-            bo.search.net.invariants = false;
-        else if (!strcmp(argv[i], "--reorder"))
-            bo.search.reorder = true;
-        else if (!strcmp(argv[i], "--no-reach"))
-            bo.search.net.reach = false;
-        else if (!strcmp(argv[i], "--ground"))
-            ground = true;
-        else if (!strcmp(argv[i], "--print"))
-            print = true;
-        else if (!strcmp(argv[i], "--check"))
-            check = true;
-        else if (!strcmp(argv[i], "--no-z3"))
-            z3 = false;
-        else if (!strcmp(argv[i], "--no-mutex"))
-            mutexes = false;
-        else if (argv[i][0] == '-' || path) {
-            opt_usage_error("regress", regress_help, "unexpected argument '%s'", argv[i]);
-            return 2;
-        } else
-            path = argv[i];
-    }
+    const bddnet_opts_t *net = &bo.search.net;
+    unsigned long long nodes = 0, set_nodes = net->set_nodes, merge_nodes = bo.search.merge_nodes,
+                       op_nodes = bo.search.op_nodes, max_parts = net->max_parts;
+    const opt_spec_t specs[] = {{.name = "--role", .value = &role},
+                                {.name = "--budget", .real = &budget},
+                                {.name = "--max-size", .uint = &max_size},
+                                {.name = "--depth", .uint = &depth},
+                                {.name = "--steps", .uint = &steps},
+                                {.name = "--max-states", .uint = &max_states},
+                                {.name = "--hits", .uint = &hits},
+                                {.name = "--hits-seconds", .real = &hits_seconds},
+                                {.name = "--verify", .uint = &verify},
+                                {.name = "--seed", .uint = &seed},
+                                {.name = "--verify-nodes", .uint = &verify_nodes},
+                                {.name = "--verify-seconds", .real = &verify_seconds},
+                                {.name = "--cost", .uint = &cost},
+                                {.name = "--cost-share", .real = &cost_share},
+                                {.name = "--engine", .engine = &engine},
+                                {.name = "--nodes", .uint = &nodes, .max = 1000000000},
+                                {.name = "--set-nodes", .uint = &set_nodes, .max = 1000000000},
+                                {.name = "--merge-nodes", .uint = &merge_nodes, .max = 1000000000},
+                                {.name = "--op-nodes", .uint = &op_nodes, .max = 1000000000},
+                                {.name = "--max-parts", .uint = &max_parts, .max = 1000000},
+                                {.name = "--image", .value = &image, .check = image_ok},
+                                {.name = "--bdd", .flag = &bdd},
+                                {.name = "--exact", .flag = &exact},
+                                {.name = "--values", .flag = &values},
+                                {.name = "--moves-below", .flag = &moves_below},
+                                {.name = "--no-invariants", .flag = &no_invariants},
+                                {.name = "--reorder", .flag = &reorder},
+                                {.name = "--no-reach", .flag = &no_reach},
+                                {.name = "--ground", .flag = &ground},
+                                {.name = "--print", .flag = &print},
+                                {.name = "--check", .flag = &check},
+                                {.name = "--no-z3", .flag = &no_z3},
+                                {.name = "--no-mutex", .flag = &no_mutex},
+                                {0}};
+    int prc = opt_parse(argc, argv, "regress", regress_help, NULL, specs, &path, 1);
+    if (prc >= 0) return prc;
+    bool mutexes = !no_mutex, z3 = !no_z3;
+    if (image) bo.search.net.image = strcmp(image, "move") ? BDDNET_SUBST : BDDNET_PER_MOVE;
+    if (exact) bo.search.mode = BDDS_EXACT;
+    if (values) bo.search.values = true;
+    if (moves_below) bo.search.net.moves_below = true;
+    if (no_invariants) bo.search.net.invariants = false;
+    if (reorder) bo.search.reorder = true;
+    if (no_reach) bo.search.net.reach = false;
+    bo.search.net.set_nodes = (uint32_t)set_nodes;
+    bo.search.merge_nodes = (uint32_t)merge_nodes;
+    bo.search.op_nodes = (uint32_t)op_nodes;
+    bo.search.net.max_parts = (uint32_t)max_parts;
     if (!path || !role) {
         opt_usage_error("regress", regress_help, !path ? "no GAME given" : "--role is required");
         return 2;

@@ -56,15 +56,16 @@ bool opt_engine(const char *value, engine_kind_t *out);
 
 /* One option of a command for opt_parse: `--name VALUE` (or --name=VALUE), when value,
  * check, uint, real or engine is given, stores the value in *value (if any) once check (if
- * any) accepts it, or parsed into *uint (opt_uint), *real (opt_double) or *engine
- * (opt_engine), having printed why not otherwise; a flag (none of them given) sets *flag. */
+ * any) accepts it, or parsed into *uint (opt_uint; within min..max, max 0: no bound), *real
+ * (opt_double) or *engine (opt_engine), having printed why not otherwise; a flag (none of
+ * them given) sets *flag. */
 #include <stdio.h>
 typedef struct {
     const char *name;
     const char **value;
     bool *flag;
     bool (*check)(const char *value);
-    unsigned long long *uint;
+    unsigned long long *uint, min, max;
     double *real;
     engine_kind_t *engine;
 } opt_spec_t;

@@ -132,6 +132,11 @@ static const opt_spec_t *opt_find(int argc, char **argv, int *i, const opt_spec_
 static bool opt_take(const opt_spec_t *o, const char *v) {
     if (o->check && !o->check(v)) return false;
     if (o->uint && !opt_uint(o->name, v, o->uint)) return false;
+    if (o->uint && (*o->uint < o->min || (o->max && *o->uint > o->max))) {
+        fprintf(stderr, "ggp: %s expects an integer from %llu to %llu, not '%s'\n", o->name, o->min,
+                o->max ? o->max : (unsigned long long)UINT64_MAX, v);
+        return false;
+    }
     if (o->real && !opt_double(o->name, v, o->real)) return false;
     if (o->engine && !opt_engine(v, o->engine)) return false;
     if (o->value) *o->value = v;

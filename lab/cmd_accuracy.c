@@ -116,7 +116,11 @@ static bool parse_list(const char *name, const char *v, uint32_t *out, uint32_t 
     snprintf(buf, sizeof buf, "%s", v);
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         unsigned long long x;
-        if (*n == MAX_LIST || !opt_uint(name, tok, &x) || x > 100000000) return false;
+        if (*n == MAX_LIST) {
+            fprintf(stderr, "ggp accuracy: %s takes at most %d values\n", name, MAX_LIST);
+            return false;
+        }
+        if (!opt_uint(name, tok, &x) || x > 100000000) return false;
         if (*n && x <= out[*n - 1]) {
             fprintf(stderr, "ggp accuracy: %s must be ascending\n", name);
             return false;
@@ -142,53 +146,20 @@ static bool parse_positions(const char *v, acc_opts_t *o) {
     return true;
 }
 
-/* One option at argv[*i]; 0 parsed, 1 help printed, 2 bad usage. */
-static int parse_option(int argc, char **argv, int *i, acc_opts_t *o) {
-    const char *v;
-    unsigned long long x;
-    if (opt_is_help(argv[*i])) {
-        fputs(accuracy_help, stdout);
-        return 1;
-    }
-    if (opt_value(argc, argv, i, "--role", &v))
-        o->role = v;
-    else if (opt_value(argc, argv, i, "--positions", &v))
-        return parse_positions(v, o) ? 0 : 2;
-    else if (opt_value(argc, argv, i, "--ply", &v)) {
-        if (!opt_uint("--ply", v, &x) || x > 100000) return 2;
-        o->ply = (uint32_t)x;
-    } else if (opt_value(argc, argv, i, "--rollouts", &v))
-        return parse_list("--rollouts", v, o->rollouts, &o->n_rollouts) ? 0 : 2;
-    else if (opt_value(argc, argv, i, "--mcts-iters", &v)) {
-        if (!parse_list("--mcts-iters", v, o->iters, &o->n_iters)) return 2;
-        if (o->iters[0] == 0) o->n_iters = 0;
-    } else if (opt_value(argc, argv, i, "--mcts-positions", &v)) {
-        if (!opt_uint("--mcts-positions", v, &x) || x > 1000000) return 2;
-        o->mcts_positions = (uint32_t)x;
-    } else if (opt_value(argc, argv, i, "--budget", &v))
-        return opt_double("--budget", v, &o->budget) ? 0 : 2;
-    else if (opt_value(argc, argv, i, "--steps", &v)) {
-        if (!opt_uint("--steps", v, &x) || x > 1000) return 2;
-        o->steps = (uint32_t)x;
-    } else if (opt_value(argc, argv, i, "--cost-seconds", &v))
-        return opt_double("--cost-seconds", v, &o->cost_seconds) ? 0 : 2;
-    else if (opt_value(argc, argv, i, "--seed", &v)) {
-        if (!opt_uint("--seed", v, &x)) return 2;
-        o->seed = x;
-    } else if (opt_value(argc, argv, i, "--engine", &v)) {
-        if (!engine_kind_parse(v, &o->engine)) {
-            fprintf(stderr, "ggp accuracy: unknown engine '%s'\n", v);
-            return 2;
-        }
-    } else if (opt_value(argc, argv, i, "--max-states", &v)) {
-        if (!opt_uint("--max-states", v, &x) || x == 0 || x > UINT32_MAX - 1) return 2;
-        o->max_states = (uint32_t)x;
-    } else if (argv[*i][0] == '-' || o->path) {
-        opt_usage_error("accuracy", accuracy_help, "unexpected argument '%s'", argv[*i]);
-        return 2;
-    } else
-        o->path = argv[*i];
-    return 0;
+/* opt_spec_t checks: the value parses (said why not otherwise). */
+static bool positions_ok(const char *v) {
+    acc_opts_t o;
+    return parse_positions(v, &o);
+}
+
+static bool rollouts_ok(const char *v) {
+    acc_opts_t o;
+    return parse_list("--rollouts", v, o.rollouts, &o.n_rollouts);
+}
+
+static bool iters_ok(const char *v) {
+    acc_opts_t o;
+    return parse_list("--mcts-iters", v, o.iters, &o.n_iters);
 }
 
 static void default_opts(acc_opts_t *o) {
@@ -743,14 +714,35 @@ static int accuracy(acc_opts_t *o) {
 int cmd_accuracy(int argc, char **argv) {
     acc_opts_t o;
     default_opts(&o);
-    for (int i = 1; i < argc; i++) {
-        int rc = parse_option(argc, argv, &i, &o);
-        if (rc == 1) return 0;
-        if (rc) return 2;
-    }
+    const char *positions = NULL, *rollouts = NULL, *iters = NULL;
+    unsigned long long ply = o.ply, mcts_positions = o.mcts_positions, steps = o.steps;
+    unsigned long long seed = o.seed, max_states = o.max_states;
+    const opt_spec_t specs[] = {
+        {.name = "--role", .value = &o.role},
+        {.name = "--positions", .value = &positions, .check = positions_ok},
+        {.name = "--ply", .uint = &ply, .max = 100000},
+        {.name = "--rollouts", .value = &rollouts, .check = rollouts_ok},
+        {.name = "--mcts-iters", .value = &iters, .check = iters_ok},
+        {.name = "--mcts-positions", .uint = &mcts_positions, .max = 1000000},
+        {.name = "--budget", .real = &o.budget},
+        {.name = "--steps", .uint = &steps, .max = 1000},
+        {.name = "--cost-seconds", .real = &o.cost_seconds},
+        {.name = "--seed", .uint = &seed},
+        {.name = "--engine", .engine = &o.engine},
+        {.name = "--max-states", .uint = &max_states, .min = 1, .max = UINT32_MAX - 1},
+        {0}};
+    int rc = opt_parse(argc, argv, "accuracy", accuracy_help, NULL, specs, &o.path, 1);
+    if (rc >= 0) return rc;
     if (!o.path) {
         opt_usage_error("accuracy", accuracy_help, "no GAME given");
         return 2;
     }
+    /* checked as given: cannot fail */
+    if (positions) parse_positions(positions, &o);
+    if (rollouts) parse_list("--rollouts", rollouts, o.rollouts, &o.n_rollouts);
+    if (iters) parse_list("--mcts-iters", iters, o.iters, &o.n_iters);
+    if (o.iters[0] == 0) o.n_iters = 0;
+    o.ply = (uint32_t)ply, o.mcts_positions = (uint32_t)mcts_positions;
+    o.steps = (uint32_t)steps, o.seed = seed, o.max_states = (uint32_t)max_states;
     return accuracy(&o);
 }

@@ -111,8 +111,13 @@ typedef struct {
     player_search_t sum; /* the counters of the matches played */
 } mcts_player_t;
 
+#define MCTS_OPTS_HELP                                                                             \
+    "iters=N, c=X, margin=S, mem=MB, engine=K, threads=1|2, parallel=root|tree, ponder=on|off, "   \
+    "tt=on|off, decisive=off|on|anti, mast=off|E, pdepth=D, heur=on|off, cut=K|off, prior=N"
+#define LBS_OPTS_HELP "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
+
 /* One option of mcts+lbs; false when unknown or bad. */
-static bool parse_lbs_opt(const char *key, const char *val, mcts_opts_t *o) {
+static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     char *rest = NULL;
     if (!strcmp(key, "budget")) {
         o->budget = strtod(val, &rest);
@@ -126,6 +131,49 @@ static bool parse_lbs_opt(const char *key, const char *val, mcts_opts_t *o) {
     }
     if (!strcmp(key, "lbs")) return opts_onoff(val, &o->lbs);
     return false;
+}
+
+/* The rollout policy's options (decisive=, pdepth=, mast=); false when unknown or bad. */
+static bool set_playout_opt(playout_opts_t *o, const char *key, const char *val) {
+    char *rest = NULL;
+    if (!strcmp(key, "decisive")) {
+        o->decisive = strcmp(val, "off") != 0;
+        o->antidecisive = !strcmp(val, "anti");
+        return !strcmp(val, "off") || !strcmp(val, "on") || !strcmp(val, "anti");
+    }
+    if (!strcmp(key, "pdepth")) return opts_u32(val, 0, 100000, &o->depth);
+    if (strcmp(key, "mast")) return false;
+    double e = !strcmp(val, "off") ? -1 : strtod(val, &rest);
+    o->mast_eps = e;
+    return !strcmp(val, "off") || (*val && !*rest && e >= 0 && e <= 1);
+}
+
+/* One option of mcts (and of mcts+lbs, for that kind); false when unknown or bad. */
+static bool set_opt(void *ctx, const char *key, const char *val) {
+    mcts_opts_t *o = ctx;
+    if (!strcmp(key, "iters")) return opts_u32(val, 1, 100000000, &o->iters);
+    if (!strcmp(key, "c")) return opts_num(val, 0, 100, &o->c);
+    if (!strcmp(key, "mem")) return opts_u32(val, 1, 1000000, &o->mem_mb);
+    if (!strcmp(key, "margin")) return opts_num(val, 0, 10, &o->margin);
+    if (!strcmp(key, "threads")) return opts_u32(val, 1, 2, &o->threads);
+    if (!strcmp(key, "parallel")) {
+        o->parallel_given = true;
+        return uct_parallel_parse(val, &o->parallel);
+    }
+    if (!strcmp(key, "engine")) return engine_kind_parse(val, &o->engine);
+    if (!strcmp(key, "ponder")) return opts_onoff(val, &o->ponder);
+    if (!strcmp(key, "tt")) return opts_onoff(val, &o->tt);
+    if (!strcmp(key, "heur")) return opts_onoff(val, &o->heur);
+    if (!strcmp(key, "prior")) return opts_u32(val, 0, 10000, &o->prior);
+    if (!strcmp(key, "cut")) {
+        uint32_t n = 0;
+        if (!strcmp(val, "off")) return o->cut = -1, true;
+        bool ok = opts_u32(val, 0, 100000, &n);
+        o->cut = (int)n;
+        return ok;
+    }
+    if (set_playout_opt(&o->playout, key, val)) return true;
+    return o->lbs_kind && set_lbs_opt(o, key, val);
 }
 
 /* Parses "OPT:OPT..." into o; false (with a reason) on an unknown or bad option. */
@@ -143,80 +191,9 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     /* on by default: what beat the same player without it (docs/league.md) */
     o->ponder = o->tt = true;
     o->playout.decisive = o->playout.antidecisive = true;
-    if (!text) return true;
-    const char *p = text;
-    while (*p) {
-        const char *end = strchr(p, ':');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        char buf[64];
-        if (len == 0 || len >= sizeof buf) {
-            sb_printf(err, "bad mcts option '%.*s'", (int)(len < 60 ? len : 60), p);
-            return false;
-        }
-        memcpy(buf, p, len);
-        buf[len] = 0;
-        char *eq = strchr(buf, '=');
-        char *rest = NULL;
-        bool ok = eq != NULL;
-        if (ok) {
-            *eq = 0;
-            const char *val = eq + 1;
-            if (!strcmp(buf, "iters")) {
-                ok = opts_u32(val, 1, 100000000, &o->iters);
-            } else if (!strcmp(buf, "c")) {
-                ok = opts_num(val, 0, 100, &o->c);
-            } else if (!strcmp(buf, "mem")) {
-                ok = opts_u32(val, 1, 1000000, &o->mem_mb);
-            } else if (!strcmp(buf, "margin")) {
-                ok = opts_num(val, 0, 10, &o->margin);
-            } else if (!strcmp(buf, "threads")) {
-                ok = opts_u32(val, 1, 2, &o->threads);
-            } else if (!strcmp(buf, "parallel")) {
-                ok = uct_parallel_parse(val, &o->parallel);
-                o->parallel_given = true;
-            } else if (!strcmp(buf, "engine")) {
-                ok = engine_kind_parse(val, &o->engine);
-            } else if (!strcmp(buf, "ponder")) {
-                ok = opts_onoff(val, &o->ponder);
-            } else if (!strcmp(buf, "tt")) {
-                ok = opts_onoff(val, &o->tt);
-            } else if (!strcmp(buf, "heur")) {
-                ok = opts_onoff(val, &o->heur);
-            } else if (!strcmp(buf, "cut")) {
-                unsigned long long n = strtoull(val, &rest, 10);
-                ok = !strcmp(val, "off") || (*val && *val != '-' && !*rest && n <= 100000);
-                o->cut = !strcmp(val, "off") ? -1 : (int)n;
-            } else if (!strcmp(buf, "prior")) {
-                ok = opts_u32(val, 0, 10000, &o->prior);
-            } else if (!strcmp(buf, "decisive")) {
-                ok = !strcmp(val, "off") || !strcmp(val, "on") || !strcmp(val, "anti");
-                o->playout.decisive = strcmp(val, "off") != 0;
-                o->playout.antidecisive = !strcmp(val, "anti");
-            } else if (!strcmp(buf, "pdepth")) {
-                ok = opts_u32(val, 0, 100000, &o->playout.depth);
-            } else if (!strcmp(buf, "mast")) {
-                double e = !strcmp(val, "off") ? -1 : strtod(val, &rest);
-                ok = !strcmp(val, "off") || (*val && !*rest && e >= 0 && e <= 1);
-                o->playout.mast_eps = e;
-            } else {
-                ok = lbs_kind && parse_lbs_opt(buf, val, o);
-            }
-        }
-        if (!ok) {
-            sb_printf(err,
-                      "bad %s option '%s' (iters=N, c=X, margin=S, mem=MB, engine=K, "
-                      "threads=1|2, parallel=root|tree, ponder=on|off, tt=on|off, "
-                      "decisive=off|on|anti, mast=off|E, pdepth=D, heur=on|off, cut=K|off, "
-                      "prior=N%s)",
-                      lbs_kind ? "mcts+lbs" : "mcts", buf,
-                      lbs_kind ? ", budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
-                               : "");
-            return false;
-        }
-        p += len;
-        if (*p == ':') p++;
-    }
-    return true;
+    if (lbs_kind)
+        return opts_parse(text, "mcts+lbs", MCTS_OPTS_HELP ", " LBS_OPTS_HELP, set_opt, o, err);
+    return opts_parse(text, "mcts", MCTS_OPTS_HELP, set_opt, o, err);
 }
 
 static bool mcts_check_options(const char *opts, strbuf_t *err) {

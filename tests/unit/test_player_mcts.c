@@ -50,6 +50,7 @@ static void test_kind_options(void **state) {
     assert_null(player_kind_find("mcts:c=-1"));
     assert_null(player_kind_find("mcts:depth=3"));
     assert_null(player_kind_find("mcts:iters"));
+    assert_null(player_kind_find("mcts:iters=5:")); /* a trailing colon, as every kind */
     assert_non_null(player_kind_find("mcts:ponder=on:tt=on:decisive=anti:mast=0.1"));
     assert_non_null(player_kind_find("mcts:decisive=on:mast=off:tt=off:ponder=off"));
     assert_null(player_kind_find("mcts:ponder=yes"));
