@@ -21,7 +21,8 @@
 # LEAGUE_NICE, default -10), so that no two timed series share the machine; the load
 # average before and after is kept in its row. Settings (environment): LEAGUE_DIR (builds, logs; default /tmp/league),
 # LEAGUE_NOTE (a note for the rows), SPARRING (default ../shared/sparring), SPARRING_OUT
-# (/tmp/sparring), PORT (first port, default 9481).
+# (/tmp/sparring), PORT (first port, default 9481), LEAGUE_VERBOSE=1 (a sparring series'
+# `ggp serve` logs its search per turn, --verbose, into the series' serve.log).
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -178,6 +179,13 @@ cmd_sparring() {
     kind=$(spec_kind "$a")
     name=$(basename "$game" .kif)
     log=$LEAGUE_DIR/sparring.$name.$opp.$$
+    if [ "${LEAGUE_VERBOSE:-0}" = 1 ]; then # series.sh runs "$GGP serve ARGS": add --verbose
+        local wrap=$LEAGUE_DIR/current.$$/ggp-verbose
+        mkdir -p "$(dirname "$wrap")" &&
+            printf '#!/bin/sh\nexec %q "$@" --verbose\n' "$bin" >"$wrap" && chmod +x "$wrap" ||
+            die "cannot write $wrap"
+        bin=$wrap
+    fi
     local l0 l1
     exec 9>"$LOCK"
     flock 9
