@@ -34,8 +34,9 @@ typedef struct {
     /* NULL: engine_query asks an interpreter of the engine's own (engine.c) */
     uint32_t (*query)(engine_t *e, const eng_state_t *s, const term_t *joint, uint32_t pred,
                       const term_t **tuples);
+    /* engine_playout_hooked (hook NULL: engine_playout) */
     uint32_t (*playout)(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
-                        int *goals);
+                        int *goals, engine_playout_hook_t hook, void *ctx, bool *stopped);
 } engine_ops_t;
 
 struct engine {
@@ -62,8 +63,8 @@ typedef void (*gnet_move_kernel_t)(uint8_t *vals, const uint32_t *moves);
  * inputs must be off): the loop of the ground backend's playout, draw for draw on the
  * splitmix state rng. Returns the joint moves played; the final state is left in the
  * fluent inputs with its play blocks evaluated. */
-typedef uint32_t (*gnet_playout_t)(uint8_t *vals, uint64_t *bits, uint64_t *rng,
-                                   uint32_t max_steps);
+typedef uint32_t (*gnet_playout_t)(uint8_t *vals, uint64_t *bits, uint64_t *rng, uint32_t max_steps,
+                                   int (*hook)(void *, const uint64_t *), void *ctx);
 typedef struct {
     gnet_kernel_t play, goals, advance;
     gnet_move_kernel_t move;

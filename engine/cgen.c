@@ -1500,7 +1500,9 @@ static void emit_advance(strbuf_t *c, const gnet_t *net) {
  * select) and packs the next bytes into the successor's words (no byte copy: reading
  * whole words of bytes just written one by one stalls the store buffer). A move whose
  * input no rule reads is set in a scratch byte past the nodes. Returns the joint moves
- * played; the final state's play blocks are evaluated. */
+ * played; the final state's play blocks are evaluated. A hook (NULL: none) is called on
+ * each state that is not terminal, with its words, before its move is drawn: true ends
+ * the playout there. */
 static void emit_playout(strbuf_t *c, const cg_t *cg) {
     const gnet_t *net = cg->net;
     uint32_t nr = net->n_roles, scratch = net->n_nodes, nl = 1;
@@ -1515,13 +1517,13 @@ static void emit_playout(strbuf_t *c, const cg_t *cg) {
     }
     sb_printf(c,
               "unsigned ggp_playout(U *restrict v,W64 *restrict bits,W64 *restrict rng,"
-              "unsigned max_steps){\n"
+              "unsigned max_steps,int(*hook)(void*,const W64*),void *ctx){\n"
               "W64 w[NW],d[NW],lw[%u];unsigned steps=0,n,j,m[%u];\n",
               nl, nr + 1);
     sb_puts(c, "for(unsigned k=0;k<NW;k++)w[k]=bits[k],d[k]=~0ull;\n"
                "for(;;){\nunpack(v,w);ggp_play_body(v,w,steps?d:all,m);\n");
     if (net->terminal != GNET_NONE) sb_printf(c, "if(v[%u])break;\n", net->terminal);
-    sb_puts(c, "if(steps>=max_steps)break;\n");
+    sb_puts(c, "if(hook&&hook(ctx,w))break;\nif(steps>=max_steps)break;\n");
     for (uint32_t r = 0; r < nr; r++) {
         uint32_t nwr = (net->n_moves[r] + 63) / 64;
         emit_pack_legal(c, cg, r);

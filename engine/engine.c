@@ -260,7 +260,12 @@ uint32_t engine_sees(engine_t *e, const eng_state_t *s, const term_t *joint, uin
 }
 uint32_t engine_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
                         int *goals) {
-    return e->ops->playout(e, s, rng, max_steps, goals);
+    return e->ops->playout(e, s, rng, max_steps, goals, NULL, NULL, NULL);
+}
+uint32_t engine_playout_hooked(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
+                               int *goals, engine_playout_hook_t hook, void *ctx, bool *stopped) {
+    *stopped = false;
+    return e->ops->playout(e, s, rng, max_steps, goals, hook, ctx, stopped);
 }
 
 uint32_t engine_query(engine_t *e, const eng_state_t *s, const term_t *joint, uint32_t pred,

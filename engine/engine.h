@@ -148,5 +148,17 @@ bool engine_walk_to(engine_t *e, splitmix_t *rng, uint32_t ply, bool canonical, 
  * Returns the number of joint moves played. No allocation. */
 uint32_t engine_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
                         int *goals);
+/* A hook of engine_playout_hooked, called on a state of the playout; true ends the playout
+ * there. It may read the state (engine_state_words, _hash, _terms) but must call nothing
+ * else of the engine: the playout's evaluation is under way. */
+typedef bool (*engine_playout_hook_t)(void *ctx, const eng_state_t *s);
+/* engine_playout, calling hook on every state it reaches that is not terminal (the first
+ * included, the one at max_steps too) before a joint move is drawn there: the playout of
+ * engine_playout draw for draw while the hook returns false; on a ground or compiled
+ * engine inside the engine's own loop (no allocation; a rollout with a hook at the speed
+ * of one without, but for the hook). When the hook returns true the playout ends at that
+ * state (s), *stopped is set and goals are not. */
+uint32_t engine_playout_hooked(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
+                               int *goals, engine_playout_hook_t hook, void *ctx, bool *stopped);
 
 #endif

@@ -27,9 +27,10 @@ typedef struct {
     term_t **legal_buf;
     term_t *sees_buf;
     uint32_t sees_cap;
-    term_t *goal_buf; /* the goal values of one role that hold (more than one: a defect) */
-    keyset_t *moves;  /* per role: the move terms, numbered by move index */
-    keyset_t fluents; /* the fluent terms, numbered by fluent id */
+    term_t *goal_buf;    /* the goal values of one role that hold (more than one: a defect) */
+    keyset_t *moves;     /* per role: the move terms, numbered by move index */
+    keyset_t fluents;    /* the fluent terms, numbered by fluent id */
+    eng_state_t *hooked; /* the state a playout's hook reads in the compiled loop (lazily) */
 } gengine_t;
 
 static const engine_ops_t gengine_ops;
@@ -347,10 +348,35 @@ static void g_from_terms(engine_t *e, eng_state_t *s, const state_t *in) {
     }
 }
 
+/* A playout's hook in the compiled loop: the loop's words become a state of the engine
+ * (not the playout's own: the loop holds its words apart until it ends). */
+typedef struct {
+    gengine_t *ge;
+    engine_playout_hook_t hook;
+    void *ctx;
+    bool stopped;
+} hooked_t;
+
+static uint64_t words_hash(const gengine_t *ge, const uint64_t *bits) {
+    uint64_t h = 0;
+    for (uint32_t k = 0; k < ge->base.n_words; k++)
+        for (uint64_t x = bits[k]; x; x &= x - 1)
+            h ^= ge->zobrist[64 * k + (uint32_t)__builtin_ctzll(x)];
+    return h;
+}
+
+static int on_words(void *ctx, const uint64_t *w) {
+    hooked_t *h = ctx;
+    eng_state_t *t = h->ge->hooked;
+    memcpy(t->bits, w, (h->ge->net->n_fluents / 64 + 1) * sizeof *w); /* the loop's NW */
+    t->hash = words_hash(h->ge, t->bits);
+    return h->stopped = h->hook(h->ctx, t);
+}
+
 /* The compiled playout loop (every move input off first) on s's bits, which become the
  * final state's. */
-static uint32_t compiled_playout(gengine_t *ge, eng_state_t *s, splitmix_t *rng,
-                                 uint32_t max_steps) {
+static uint32_t compiled_playout(gengine_t *ge, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
+                                 hooked_t *hk) {
     const gnet_t *net = ge->net;
     for (uint32_t r = 0; r < net->n_roles; r++) {
         uint32_t old = ge->joint_ids[r];
@@ -359,30 +385,32 @@ static uint32_t compiled_playout(gengine_t *ge, eng_state_t *s, splitmix_t *rng,
         ge->joint_ids[r] = GNET_NONE;
     }
     ge->move_valid = ge->goals_valid = false;
-    uint32_t steps = ge->k.playout(ge->vals, s->bits, &rng->s, max_steps);
-    uint64_t h = 0;
-    for (uint32_t k = 0; k < ge->base.n_words; k++)
-        for (uint64_t x = s->bits[k]; x; x &= x - 1)
-            h ^= ge->zobrist[64 * k + (uint32_t)__builtin_ctzll(x)];
-    s->hash = h;
+    if (hk && !ge->hooked) ge->hooked = engine_state_new(&ge->base);
+    uint32_t steps = ge->k.playout(ge->vals, s->bits, &rng->s, max_steps, hk ? on_words : NULL, hk);
+    s->hash = words_hash(ge, s->bits);
     return steps;
 }
 
 /* The playout keeps the state in the fluent inputs from step to step (advance) and
  * packs it once at the end. */
 static uint32_t g_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
-                          int *goals) {
+                          int *goals, engine_playout_hook_t hook, void *ctx, bool *stopped) {
     gengine_t *ge = G(e);
     const gnet_t *net = ge->net;
     uint32_t nr = net->n_roles, steps = 0;
     uint32_t *pick = ge->joint_ids + nr; /* scratch beside joint_ids */
+    hooked_t hk = {.ge = ge, .hook = hook, .ctx = ctx};
     check_code(ge);
     if (ge->k.playout)
-        steps = compiled_playout(ge, s, rng, max_steps);
+        steps = compiled_playout(ge, s, rng, max_steps, hook ? &hk : NULL);
     else
         load_state(ge, s->bits);
     for (; !ge->k.playout;) {
         if (net->terminal != GNET_NONE && ge->vals[net->terminal]) break;
+        if (hook) { /* the state the hook reads is the playout's own, packed */
+            store_inputs(ge, s);
+            if ((hk.stopped = hook(ctx, s))) break;
+        }
         if (steps >= max_steps) break;
         uint32_t r = 0;
         for (; r < nr; r++) {
@@ -401,6 +429,7 @@ static uint32_t g_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t
         eval_play(ge);
         steps++;
     }
+    if (hk.stopped) *stopped = true;
     eval_goals(ge);
     for (uint32_t r = 0; r < nr; r++) {
         int v = -1;
@@ -426,6 +455,7 @@ static void g_free(engine_t *e) {
     keyset_fini(&ge->fluents);
     prop_free(ge->prop);
     free(ge->vals), free(ge->zobrist), free(ge->cur), free(ge->joint_ids);
+    engine_state_free(ge->hooked);
     netcode_unref(ge->code);
     if (ge->owns) gnet_free(ge->net);
     free(ge);

@@ -63,16 +63,19 @@ static uint32_t interp_query(engine_t *e, const eng_state_t *s, const term_t *jo
 
 /* The generic playout: through the interface (the interpreter allocates inside). */
 static uint32_t interp_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
-                               int *goals) {
+                               int *goals, engine_playout_hook_t hook, void *ctx, bool *stopped) {
     uint32_t nr = e->g->n_roles, steps = 0;
     term_t *joint = xmalloc((nr + 1) * sizeof *joint);
     eng_state_t *t = engine_state_new(e);
-    for (; steps < max_steps && !engine_terminal(e, s); steps++) {
-        if (!engine_random_joint(e, s, rng, joint)) break; /* a role without moves */
+    bool stop = false;
+    for (; !engine_terminal(e, s); steps++) {
+        if (hook && (stop = hook(ctx, s))) break;
+        if (steps >= max_steps || !engine_random_joint(e, s, rng, joint)) break; /* no moves */
         engine_next(e, s, joint, t);
         engine_state_copy(s, t);
     }
-    for (uint32_t r = 0; r < nr; r++)
+    if (stop) *stopped = true;
+    for (uint32_t r = 0; r < nr && !stop; r++)
         goals[r] = engine_goal_value(e, s, r);
     engine_state_free(t);
     free(joint);

@@ -180,7 +180,7 @@ static void fit(const fcost_t *c[2], const uint32_t n[2], double budget, double 
 static double hook_time(sample_t *s, lbs_t *l, bool on_bits, uint64_t *hits) {
     state_t t;
     state_init(&t);
-    lbs_hook_t h = {.lbs = l};
+    lbs_hook_t h = {.lbs = l, .every = true};
     double best = 1e300;
     for (uint32_t rep = 0; rep < REPS; rep++) {
         double t0 = now_seconds();
@@ -188,7 +188,7 @@ static double hook_time(sample_t *s, lbs_t *l, bool on_bits, uint64_t *hits) {
         for (uint32_t k = 0; k < s->n; k++) {
             int v;
             if (on_bits) {
-                v = lbs_state_hook(&h, s->es[k]);
+                v = lbs_state_hook(&h, s->es[k], 0);
             } else {
                 engine_state_terms(s->e, s->es[k], &t);
                 v = lbs_hook(&h, &t);
@@ -204,17 +204,21 @@ static double hook_time(sample_t *s, lbs_t *l, bool on_bits, uint64_t *hits) {
 }
 
 /* UCT from the initial state for UCT_SECONDS with the hook at its default budget (3
- * steps), on bitsets or on terms: rollout steps per second and the hook's share of the
- * time, as the search sees them (its clock is around the call, conversion included). */
-static void uct_line(sample_t *s, uint32_t role, lbs_t *l, bool on_bits) {
+ * steps): none, on bitsets (every state, or where it pays) or on terms: rollout steps per
+ * second and the hook's share of the time, as the search sees them (its clock is around
+ * the call, conversion included; on bitsets one call in 16 is timed). */
+typedef enum { HOOK_NONE, HOOK_BITS_EVERY, HOOK_BITS, HOOK_TERMS } hook_mode_t;
+
+static void uct_line(sample_t *s, uint32_t role, lbs_t *l, hook_mode_t mode) {
+    static const char *const name[] = {"none", "bits-every", "bits", "terms"};
     lbs_set_hook_cost(l, 3);
     lbs_stats_t ls;
     lbs_stats(l, &ls);
     uct_t *u = uct_new(s->e, role, 1);
-    lbs_hook_t h = {.lbs = l};
-    if (on_bits)
+    lbs_hook_t h = {.lbs = l, .every = mode == HOOK_BITS_EVERY};
+    if (mode == HOOK_BITS || mode == HOOK_BITS_EVERY)
         uct_set_state_hook(u, lbs_state_hook, &h);
-    else
+    else if (mode == HOOK_TERMS)
         uct_set_hook(u, lbs_hook, &h);
     eng_state_t *es = engine_state_new(s->e);
     state_t init;
@@ -228,10 +232,9 @@ static void uct_line(sample_t *s, uint32_t role, lbs_t *l, bool on_bits) {
     uct_stats(u, &st);
     printf("uct hook=%s hook_alpha=%u hook_beta=%u seconds=%.2f rollouts=%llu steps=%llu "
            "steps_per_s=%.0f hook_calls=%llu hook_hits=%llu hook_ns=%.1f hook_share=%.3f\n",
-           on_bits ? "bits" : "terms", ls.hook_alpha, ls.hook_beta, dt,
-           (unsigned long long)st.rollouts, (unsigned long long)st.rollout_steps,
-           st.rollout_steps / dt, (unsigned long long)st.hook_calls,
-           (unsigned long long)st.hook_hits,
+           name[mode], ls.hook_alpha, ls.hook_beta, dt, (unsigned long long)st.rollouts,
+           (unsigned long long)st.rollout_steps, st.rollout_steps / dt,
+           (unsigned long long)st.hook_calls, (unsigned long long)st.hook_hits,
            st.hook_calls ? st.hook_seconds / st.hook_calls * 1e9 : 0, st.hook_seconds / dt);
     fflush(stdout);
     state_fini(&init);
@@ -265,8 +268,8 @@ static void hook_line(sample_t *s, uint32_t role, double budget, double share, d
            share, st.n_alpha, st.n_beta, st.hook_alpha, st.hook_beta, st.bit_formulas,
            st.bit_lifted, tb * 1e9, tt * 1e9, step > 0 ? tb / step : 0, step > 0 ? tt / step : 0,
            (unsigned long long)hb, (unsigned long long)ht, hb != ht ? " DIFFERENT" : "");
-    uct_line(s, role, l, true);
-    uct_line(s, role, l, false);
+    for (hook_mode_t m = HOOK_NONE; m <= HOOK_TERMS; m++)
+        uct_line(s, role, l, m);
     lbs_free(l);
 }
 

@@ -56,7 +56,19 @@ typedef struct {
     bitform_t *bits;   /* its disjuncts on bitset states (a ground engine), or NULL */
     bool bits_tried;   /* its grounding on bitsets was tried */
     double ecost;      /* on bitset states: mean seconds of one evaluation there */
+    /* on bitsets, with Z3: per disjunct (l->nw words each) the state bits its Z3 term
+     * reads; Z3's answer on a state is remembered for the state's bits there */
+    uint64_t *support;
 } lform_t;
+
+/* Consulting the hook at a depth of the rollout (lbs_state_hook): whether it pays. */
+#define PAY_DEPTHS 32 /* depths counted apart (deeper ones share the last) */
+#define PAY_WARM 64   /* checks at a depth before its figures are trusted */
+#define PAY_PROBE 32  /* where it does not pay, one check in this many still (the figures) */
+#define PAY_TIMED 16  /* one call in this many timed (a check's and a step's cost) */
+typedef struct {
+    uint64_t calls, checks, hits, skipped;
+} pay_t;
 
 /* A remembered Z3 answer: the same state and formula always get the same one. */
 typedef struct {
@@ -102,6 +114,14 @@ struct lbs {
     double conv_cost; /* seconds to turn one of its states into indexed terms */
     state_t eterms;   /* the state being checked as terms, when a formula needs them */
     bool eterms_ok;   /* eterms (and ms) hold the state being checked */
+    uint32_t nw;      /* state words the support masks cover (bitsets with Z3) */
+    /* what the hook pays (lbs_state_hook): per depth of the rollout, and the costs */
+    pay_t pay[PAY_DEPTHS];
+    double chk_cost, step_cost_now; /* seconds: one check, one rollout step (running means) */
+    double len_sum, len_n;          /* rollouts not stopped by a hit: their lengths */
+    uint32_t last_depth;            /* the depth of the previous call */
+    double last_end;                /* when the previous timed call ended (0: not timed) */
+    bool last_hit;                  /* the previous call was a hit (its rollout ended) */
 };
 
 void lbs_default_opts(lbs_opts_t *o) {
@@ -141,6 +161,38 @@ static uint32_t guard_of(lbs_t *l, const form_t *f) {
  * on the disjunct the matcher found, which is all the hit claims and a fraction of the
  * whole formula's size. False when the deadline passed first or the grounding is too
  * big. */
+/* The state bits each root's circuit reads (nw words per root). */
+static uint64_t *supports(const circuit_t *c, const pn_t *roots, uint32_t n, const uint32_t *bit,
+                          uint32_t nw) {
+    uint32_t size = circuit_size(c);
+    uint32_t *seen = xcalloc(size + 1, sizeof *seen); /* the root's number + 1 once visited */
+    pn_t *stack = NULL;
+    size_t cap = 0;
+    uint64_t *m = xcalloc((size_t)n * nw + 1, sizeof *m);
+    for (uint32_t d = 0; d < n; d++) {
+        size_t sp = 0;
+        GROW(stack, cap, 1);
+        stack[sp++] = roots[d];
+        while (sp) {
+            pn_t x = stack[--sp];
+            if (seen[x] == d + 1) continue;
+            seen[x] = d + 1;
+            if (pn_op(c, x) == PN_VAR) {
+                uint32_t b = bit[pn_varnum(c, x)];
+                if (b != UINT32_MAX) m[(size_t)d * nw + (b >> 6)] |= 1ull << (b & 63);
+                continue;
+            }
+            uint32_t k = pn_arity(c, x);
+            GROW(stack, cap, sp + k);
+            while (k--)
+                stack[sp++] = pn_kid(c, x, k);
+        }
+    }
+    free(stack);
+    free(seen);
+    return m;
+}
+
 static bool ground_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf, double deadline) {
     if (now_seconds() > deadline) return false;
     circuit_t *c = circuit_new_within(LBS_GROUND_LIMIT, deadline);
@@ -149,6 +201,7 @@ static bool ground_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf,
     /* too big to confirm, or late: the formula is left out */
     bool ok = !circuit_overflow(c) && now_seconds() < deadline;
     if (ok) lf->handle = formcheck_terms(l->fc, c, roots, f->n);
+    if (ok && l->bitsets) lf->support = supports(c, roots, f->n, vocab_bits(l->vocab), l->nw);
     free(roots);
     circuit_free(c);
     return ok;
@@ -179,6 +232,8 @@ static void lform_clear(lform_t *lf) {
     lf->form = NULL;
     bitform_free(lf->bits);
     lf->bits = NULL;
+    free(lf->support);
+    lf->support = NULL;
 }
 
 /* Compiling as backward search goes (regress_cb): each formula is compiled (and grounded
@@ -493,6 +548,10 @@ lbs_t *lbs_new_steps(engine_t *e, uint32_t role, const lbs_opts_t *o, uint32_t m
     l->bitsets = engine_kind(e) != ENGINE_INTERP;
     if (z3 || l->bitsets) l->vocab = vocab_from_engine(e, 16, 1, 0);
     l->bitsets = l->vocab && vocab_bits(l->vocab);
+    for (uint32_t k = 0; l->bitsets && k < vocab_count(l->vocab); k++) {
+        uint32_t b = vocab_bits(l->vocab)[k];
+        if (b != UINT32_MAX && b / 64 + 1 > l->nw) l->nw = b / 64 + 1;
+    }
     l->bit_left = o->budget > 0 ? fmax(BIT_MIN_SECONDS, o->budget * BIT_SHARE) : -1;
     if (z3) l->fc = formcheck_new(l->vocab, false);
     /* the sample states for measuring the formulas, drawn first: with stop_cost each
@@ -687,35 +746,56 @@ static bool z3_spent(const lbs_t *l) {
     return l->fc && l->z3_share > 0 && l->st.z3_seconds > l->z3_share * l->active + Z3_GRACE;
 }
 
-/* A matcher hit, confirmed by Z3 when asked: true when it may be used. Z3's answer for
- * a state and a formula never changes, so it is remembered (keyed by a 64-bit hash of
- * the state, the side and i; replaced on collision of slots). */
-static void ensure_terms(lbs_t *l, const eng_state_t *es);
+/* The key of Z3's answer for disjunct d of a formula on a state. On bitsets the answer
+ * depends on the state's bits in the disjunct's support alone: one key for every state
+ * that agrees there (on connect four, one Z3 call per disjunct and line, not per state).
+ * Else the state's hash (term or engine hash: they key the same cache, a clash of the two
+ * as unlikely as any). */
+static uint64_t zkey(const lbs_t *l, int side, uint32_t i, int32_t d, const checked_t *c) {
+    const lform_t *lf = &l->f[side][i];
+    uint64_t key = ((uint64_t)side << 63) ^ ((uint64_t)i * 0x9e3779b97f4a7c15ull);
+    if (c->words && lf->support) {
+        const uint64_t *m = lf->support + (size_t)d * l->nw;
+        key ^= (uint64_t)(uint32_t)d * 0xbf58476d1ce4e5b9ull;
+        for (uint32_t k = 0; k < l->nw; k++) {
+            splitmix_t mix = {key ^ (c->words[k] & m[k])};
+            key = splitmix_next(&mix) + k;
+        }
+        return key | 1;
+    }
+    uint64_t hash = c->es ? engine_state_hash(c->es) : state_hash(c->s);
+    return (hash ^ key) | 1;
+}
 
-/* hash: the state's (term or engine hash: they key the same cache, a clash of the two as
- * unlikely as any); d: the disjunct that holds; s: the state, or NULL to take es as terms
- * when Z3 is called. */
-static bool confirmed(lbs_t *l, int side, uint32_t i, uint64_t hash, int32_t d, const state_t *s,
-                      const eng_state_t *es, double deadline) {
+/* A matcher hit on disjunct d, confirmed by Z3 when asked: true when it may be used. Z3's
+ * answer never changes for a key (zkey), so it is remembered (replaced on a clash of
+ * slots). On bitsets Z3 reads the words, no terms. */
+static bool confirmed(lbs_t *l, int side, uint32_t i, int32_t d, const checked_t *ck) {
     if (!l->fc) return true;
-    uint64_t key = (hash ^ ((uint64_t)side << 63) ^ ((uint64_t)i * 0x9e3779b97f4a7c15ull)) | 1;
+    uint64_t key = zkey(l, side, i, d, ck);
     zcache_t *c = &l->cache[(key >> 7) & (((uint64_t)1 << CACHE_BITS) - 1)];
     if (c->key == key) {
         l->st.z3_cached++;
         return c->z == 1;
     }
     double t0 = now_seconds();
-    bool late = deadline > 0 && t0 + l->z3_max > deadline;
+    bool late = ck->deadline > 0 && t0 + l->z3_max > ck->deadline;
     if (late || z3_spent(l)) {
         l->st.z3_skipped++; /* over the confirmation budget: the hit is not used */
         return false;
     }
     const lform_t *lf = &l->f[side][i];
-    if (!s) {
-        ensure_terms(l, es);
-        s = &l->eterms;
+    int z;
+    if (ck->words && lf->support) {
+        z = formcheck_eval_bits(l->fc, lf->handle + (uint32_t)d, ck->words);
+    } else {
+        const state_t *s = ck->s;
+        if (!s) {
+            ensure_terms(l, ck->es);
+            s = &l->eterms;
+        }
+        z = formcheck_eval(l->fc, lf->handle + (uint32_t)d, s);
     }
-    int z = formcheck_eval(l->fc, lf->handle + (uint32_t)d, s);
     double dt = now_seconds() - t0;
     l->st.z3_seconds += dt;
     if (dt > l->z3_max) l->z3_max = dt;
@@ -749,8 +829,7 @@ static int first_hit(lbs_t *l, int side, const checked_t *c, bool hook) {
             d = e == 1 ? match_hit(lf->m) : -1;
         }
         if (d < 0) continue;
-        uint64_t hash = c->es ? engine_state_hash(c->es) : state_hash(c->s);
-        if (confirmed(l, side, i, hash, d, c->s, c->es, c->deadline)) return (int)i;
+        if (confirmed(l, side, i, d, c)) return (int)i;
     }
     return -1;
 }
@@ -805,12 +884,55 @@ int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i, double deadline
     return check(l, &c, i, false);
 }
 
-int lbs_state_hook(void *ctx, const eng_state_t *s) {
+/* What a hit at depth d saves: the rest of a rollout (the running mean length of those
+ * no hit ended, less d; at least one step). */
+static double pay_saving(const lbs_t *l, uint32_t d) {
+    double len = l->len_n > 0 ? l->len_sum / l->len_n : 0;
+    return len > d + 1 ? len - d : 1;
+}
+
+/* Whether to check at this depth: while its figures are few, where a check saves more
+ * rollout time than it costs (its hit rate there times the steps a hit saves times a
+ * step's cost, against a check's cost), and one call in PAY_PROBE elsewhere (the figures
+ * follow the game). */
+static bool pays(lbs_t *l, pay_t *p, uint32_t depth) {
+    if (p->checks < PAY_WARM || l->chk_cost <= 0 || l->step_cost_now <= 0) return true;
+    double saving = (double)p->hits / (double)p->checks * pay_saving(l, depth) * l->step_cost_now;
+    if (saving >= l->chk_cost || p->calls % PAY_PROBE == 0) return true;
+    p->skipped++;
+    l->st.pay_skipped++;
+    return false;
+}
+
+static void running_mean(double *m, double x) {
+    *m = *m > 0 ? *m + (x - *m) / 32 : x;
+}
+
+int lbs_state_hook(void *ctx, const eng_state_t *s, uint32_t depth) {
     const lbs_hook_t *h = ctx;
     lbs_t *l = h->lbs;
-    if (!l->st.hook_alpha && !l->st.hook_beta) return -1; /* nothing to check: no cost */
+    if (!l->st.hook_alpha && !l->st.hook_beta) return -1;   /* nothing to check: no cost */
+    bool next = depth == l->last_depth + 1 && !l->last_hit; /* the same rollout, one on */
+    if (!next && !l->last_hit) { /* the last rollout ended without a hit */
+        l->len_sum = l->len_sum * 0.999 + l->last_depth + 1;
+        l->len_n = l->len_n * 0.999 + 1;
+    }
+    pay_t *p = &l->pay[depth < PAY_DEPTHS ? depth : PAY_DEPTHS - 1];
+    bool timed = p->calls++ % PAY_TIMED == 0;
+    double t0 = timed || l->last_end > 0 ? now_seconds() : 0;
+    if (l->last_end > 0 && next) running_mean(&l->step_cost_now, t0 - l->last_end);
+    l->last_end = 0;
+    l->last_depth = depth;
+    l->last_hit = false;
+    if (!h->every && !pays(l, p, depth)) return -1;
     checked_t c = {.es = s, .words = engine_state_words(s), .deadline = h->deadline};
     int r = check(l, &c, NULL, true);
+    p->checks++;
+    if (r) p->hits++, l->last_hit = true;
+    if (timed) {
+        l->last_end = now_seconds();
+        running_mean(&l->chk_cost, l->last_end - t0);
+    }
     return r > 0 ? 100 : r < 0 ? 0 : -1;
 }
 

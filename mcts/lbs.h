@@ -75,6 +75,7 @@ int lbs_check(lbs_t *l, const state_t *s, uint32_t *i, double deadline);
 typedef struct {
     lbs_t *lbs;
     double deadline;
+    bool every; /* lbs_state_hook checks every call (the pay rule off: tests, timings) */
 } lbs_hook_t;
 
 /* uct_rollout_hook_t adapter (ctx = lbs_hook_t*): 100 on α, 0 on β, -1 otherwise. Tries only
@@ -120,6 +121,8 @@ typedef struct {
     double engine_step_seconds; /* one rollout step on the engine */
     double conv_seconds;        /* one engine state turned into indexed terms */
     uint64_t term_conversions;  /* checks on engine states that needed the terms */
+    /* lbs_state_hook: calls left unchecked where a check did not pay (see there) */
+    uint64_t pay_skipped;
 } lbs_stats_t;
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out);
@@ -139,7 +142,16 @@ void lbs_stats(const lbs_t *l, lbs_stats_t *out);
 /* lbs_check and lbs_hook on a state of the engine (uct_state_hook_t adapter); on the
  * interpreter, the state is read as terms. */
 int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i, double deadline);
-int lbs_state_hook(void *ctx, const eng_state_t *s);
+/* The hook on engine states (uct_state_hook_t), at `depth` steps into a rollout: it checks
+ * where that pays, measured as it goes: per depth (up to 31), the share of checks that hit
+ * and the rest of a rollout a hit saves (the running mean length of rollouts no hit ended,
+ * less the depth), times a rollout step's cost (the time between two calls), against a
+ * check's cost (both timed on one call in 16). A depth where it does not pay is checked
+ * on one call in 32 still (its figures follow the game); the first 64 calls of a depth
+ * are checked. With Z3, on bitsets, a hit is confirmed by Z3 on the state's words (no
+ * terms) and the answer remembered for the bits its disjunct reads: a check whose
+ * formulas are all on bitsets touches neither the engine nor the term store. */
+int lbs_state_hook(void *ctx, const eng_state_t *s, uint32_t depth);
 /* Sets u's rollout hook to h (which must outlive u's searches); u searches on h->lbs's
  * engine (or a clone of it): on its bitset states with a ground engine, else on terms
  * (lbs_hook). */

@@ -524,6 +524,61 @@ static bool update_bounds(uct_t *u, uint32_t i) {
     }
     return changed;
 }
+/* The state hook inside the engine's playout loop: depth counts the states it saw. */
+typedef struct {
+    uct_t *u;
+    uint32_t depth;
+    int v; /* the hook's value where it stopped the playout */
+} hooked_t;
+
+/* Every HOOK_TIMED-th call is timed (hook_seconds: that time times HOOK_TIMED): two clock
+ * reads per call would cost a fast hook a good share of its time. */
+#define HOOK_TIMED 16
+
+static bool on_state(void *ctx, const eng_state_t *s) {
+    hooked_t *h = ctx;
+    uct_t *u = h->u;
+    bool timed = u->st.hook_calls++ % HOOK_TIMED == 0;
+    double t0 = timed ? now_seconds() : 0;
+    int v = u->state_hook(u->hook_ctx, s, h->depth++);
+    if (timed) u->st.hook_seconds += (now_seconds() - t0) * HOOK_TIMED;
+    h->v = v;
+    return v >= 0;
+}
+
+static void count_hit(uct_t *u, int v, int *val) {
+    u->st.hook_hits++;
+    if (v == 100)
+        u->st.hook_hits_win++;
+    else if (v == 0)
+        u->st.hook_hits_loss++;
+    else
+        u->st.hook_hits_other++;
+    hook_values(u, v, val);
+}
+
+/* The engine's own playout to the end from a, `steps` into the rollout, with the state
+ * hook if one is set; true when the hook stopped it (val: the hook's values). */
+static bool engine_rollout(uct_t *u, eng_state_t *a, uint32_t *steps, int *val) {
+    hooked_t h = {.u = u, .depth = *steps};
+    bool stop = false;
+    uint32_t more = u->state_hook ? engine_playout_hooked(u->e, a, &u->rng, u->cap - *steps, val,
+                                                          on_state, &h, &stop)
+                                  : engine_playout(u->e, a, &u->rng, u->cap - *steps, val);
+    *steps += more;
+    if (stop) {
+        count_hit(u, h.v > 100 ? 100 : h.v, val);
+        return true;
+    }
+    for (uint32_t r = 0; r < u->nr; r++)
+        if (val[r] < 0) val[r] = 0;
+    if (*steps >= u->cap && !engine_terminal(u->e, a))
+        u->st.rollout_capped++;
+    else
+        note_outcome(u, val);
+    return false;
+}
+
 /* A random playout from *a (a and b are the two state buffers); fills u->val. Returns
  * whether the hook proved the value at the starting state itself. A playout still running
  * at the deadline is dropped (u->dropped): in a game where a step takes a tenth of a
@@ -535,17 +590,13 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
     /* the engine's own playout: no allocation (the interpreter takes the loop below: its
      * steps can be slow, and a rollout past the deadline is dropped) */
     bool cut = u->heur && u->cut >= 0;
-    if (!u->hook && !u->state_hook && !u->pol && !cut && engine_kind(u->e) != ENGINE_INTERP) {
-        steps = engine_playout(u->e, a, &u->rng, u->cap, val);
-        for (uint32_t r = 0; r < u->nr; r++)
-            if (val[r] < 0) val[r] = 0;
-        if (steps >= u->cap && !engine_terminal(u->e, a))
-            u->st.rollout_capped++;
-        else
-            note_outcome(u, val);
+    /* the engine's loop, a state hook inside it */
+    bool fast = !u->hook && !cut && engine_kind(u->e) != ENGINE_INTERP;
+    if (fast && !u->pol) {
+        leaf_hit = engine_rollout(u, a, &steps, val) && steps == 0;
         u->st.rollouts++;
         u->st.rollout_steps += steps;
-        return false;
+        return leaf_hit;
     }
     for (;;) {
         if (engine_terminal(u->e, a)) {
@@ -553,11 +604,16 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
             note_outcome(u, val);
             break;
         }
+        if (fast && u->pol_opts.depth && steps >= u->pol_opts.depth) {
+            /* past the policy's depth: the engine's own uniform loop to the end */
+            leaf_hit = engine_rollout(u, a, &steps, val) && steps == 0;
+            break;
+        }
         if (u->hook || u->state_hook) {
             double t0 = now_seconds();
             int v;
             if (u->state_hook) {
-                v = u->state_hook(u->hook_ctx, a);
+                v = u->state_hook(u->hook_ctx, a, steps);
             } else {
                 engine_state_terms(u->e, a, &u->hook_state);
                 v = u->hook(u->hook_ctx, &u->hook_state);
@@ -565,15 +621,7 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
             u->st.hook_seconds += now_seconds() - t0;
             u->st.hook_calls++;
             if (v >= 0) {
-                if (v > 100) v = 100;
-                u->st.hook_hits++;
-                if (v == 100)
-                    u->st.hook_hits_win++;
-                else if (v == 0)
-                    u->st.hook_hits_loss++;
-                else
-                    u->st.hook_hits_other++;
-                hook_values(u, v, val);
+                count_hit(u, v > 100 ? 100 : v, val);
                 leaf_hit = steps == 0;
                 break;
             }
@@ -592,19 +640,6 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
         if (steps >= u->cap) {
             u->st.rollout_capped++;
             goals(u, a, val);
-            break;
-        }
-        if (u->pol && u->pol_opts.depth && steps >= u->pol_opts.depth && !u->hook &&
-            !u->state_hook && !cut && engine_kind(u->e) != ENGINE_INTERP) {
-            /* past the policy's depth: the engine's own uniform loop to the end */
-            uint32_t more = engine_playout(u->e, a, &u->rng, u->cap - steps, val);
-            for (uint32_t r = 0; r < u->nr; r++)
-                if (val[r] < 0) val[r] = 0;
-            steps += more;
-            if (steps >= u->cap && !engine_terminal(u->e, a))
-                u->st.rollout_capped++;
-            else
-                note_outcome(u, val);
             break;
         }
         bool moved = u->pol ? playout_step(u->pol, a, &u->rng, u->joint, b)

@@ -33,8 +33,11 @@
  * role is given 100 - value (zero-sum assumption; likewise every other role with more). */
 typedef int (*uct_rollout_hook_t)(void *ctx, const state_t *s);
 /* The same on the engine's own state: no conversion to terms per rollout step (a hook
- * that reads bitset states, mcts/lbs.h). */
-typedef int (*uct_state_hook_t)(void *ctx, const eng_state_t *s);
+ * that reads bitset states, mcts/lbs.h); depth: the rollout's steps so far (0: the leaf).
+ * Without a rollout policy (or past its depth) it is called inside the engine's own
+ * playout loop (engine_playout_hooked): it must call nothing of the engine but the state
+ * reads that allows. */
+typedef int (*uct_state_hook_t)(void *ctx, const eng_state_t *s, uint32_t depth);
 
 typedef struct uct uct_t;
 

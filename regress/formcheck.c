@@ -102,6 +102,14 @@ int formcheck_eval(formcheck_t *f, uint32_t t, const state_t *st) {
     return z3_eval(f->z, f->terms[t], f->truth, f->n);
 }
 
+int formcheck_eval_bits(formcheck_t *f, uint32_t t, const uint64_t *words) {
+    const uint32_t *bit = vocab_bits(f->v);
+    if (!bit) return -1;
+    for (uint32_t k = 0; k < f->n; k++)
+        f->truth[k] = bit[k] != UINT32_MAX && (words[bit[k] >> 6] >> (bit[k] & 63) & 1);
+    return z3_eval(f->z, f->terms[t], f->truth, f->n);
+}
+
 int formcheck_sat(formcheck_t *f, const uint32_t *hs, uint32_t n, double deadline) {
     GROW(f->assume, f->cap_assume, n + 1);
     for (uint32_t i = 0; i < n; i++)

@@ -37,6 +37,9 @@ uint32_t formcheck_terms(formcheck_t *f, const circuit_t *c, const pn_t *roots, 
  * in it, in time linear in the term's size (no search, so no clock). 1 / 0, or -1 (a fact
  * outside the vocabulary, or an error). */
 int formcheck_eval(formcheck_t *f, uint32_t t, const state_t *st);
+/* The same on a bitset state of the vocabulary's engine (its words: vocab_bits says which
+ * bit each fluent is), touching no term store; -1 on a vocabulary without bits. */
+int formcheck_eval_bits(formcheck_t *f, uint32_t t, const uint64_t *words);
 /* Satisfiability of the conjunction of formulas hs (fluents free): 1 sat, 0 unsat, -1
  * unknown (past deadline, now_seconds() time, 0: none). Conjunctions of several formulas
  * need a prove-mode checker. */

@@ -282,7 +282,7 @@ static void check_lbs(const char *file, uint32_t steps, lbs_confirm_t confirm) {
     state_init(&terms);
     splitmix_t rng = {0x1b5};
     uint32_t hits = 0;
-    lbs_hook_t hook = {.lbs = l};
+    lbs_hook_t hook = {.lbs = l, .every = true};
     for (uint32_t play = 0; play < 60; play++) {
         engine_initial(e, s);
         while (!engine_terminal(e, s)) {
@@ -291,7 +291,7 @@ static void check_lbs(const char *file, uint32_t steps, lbs_confirm_t confirm) {
             int a = lbs_check_state(l, s, &i1, 0), b = lbs_check(l, &terms, &i2, 0);
             assert_int_equal(a, b);
             if (a) assert_int_equal(i1, i2);
-            assert_int_equal(lbs_state_hook(&hook, s), lbs_hook(&hook, &terms));
+            assert_int_equal(lbs_state_hook(&hook, s, 0), lbs_hook(&hook, &terms));
             hits += a != 0;
             term_t joint[2];
             for (uint32_t k = 0; k < 2; k++) {

@@ -313,6 +313,88 @@ static void test_clone(void **state) {
     game_free(g);
 }
 
+/* A hook that notes the hashes of the states it is shown and stops at call `stop`. */
+typedef struct {
+    engine_t *e;
+    uint64_t seen[1100];
+    uint32_t n, stop;
+    eng_state_t *last; /* a copy of the last state shown */
+    bool hash_ok;      /* each state's hash is the one its terms give */
+} noting_t;
+
+static bool note_state(void *ctx, const eng_state_t *s) {
+    noting_t *h = ctx;
+    h->seen[h->n++] = engine_state_hash(s);
+    engine_state_copy(h->last, s);
+    return h->n == h->stop;
+}
+
+/* engine_playout_hooked shows the hook every state that is not terminal, in order, with
+ * its right hash (the compiled loop and the loop of engine/gengine.c alike), plays the
+ * playouts of engine_playout draw for draw while the hook says no, and ends at the state
+ * where it says yes: the state engine_playout reaches in as many steps. The plain
+ * playouts run on a clone (d) with the same history: the ground engine's propagation
+ * lists its legal moves in an order that depends on the states it saw before. */
+static void assert_hooked_playout(engine_t *e) {
+    engine_t *d = engine_clone(e);
+    eng_state_t *a = engine_state_new(e), *b = engine_state_new(e), *c = engine_state_new(e);
+    noting_t h = {.e = e, .last = engine_state_new(e)};
+    state_t t;
+    state_init(&t);
+    int ga[2], gb[2];
+    splitmix_t pick = {3};
+    uint64_t stops = 0;
+    for (int i = 0; i < 60; i++) {
+        splitmix_t ra = {100u + i}, rb = {100u + i};
+        engine_initial(e, a);
+        engine_initial(d, b);
+        h.n = 0;
+        h.stop = i % 2 ? 0 : 1 + (uint32_t)(splitmix_next(&pick) % 20);
+        bool stopped = true;
+        uint32_t na = engine_playout_hooked(e, a, &ra, 1000, ga, note_state, &h, &stopped);
+        if (!stopped) {
+            uint32_t nb = engine_playout(d, b, &rb, 1000, gb);
+            assert_int_equal(na, nb);
+            assert_true(engine_state_equal(a, b));
+            assert_memory_equal(ga, gb, sizeof ga);
+            assert_int_equal(h.n, na); /* every state but the terminal one */
+            continue;
+        }
+        stops++;
+        assert_int_equal(h.n, h.stop);
+        assert_int_equal(na, h.stop - 1);
+        assert_true(engine_state_equal(a, h.last));
+        assert_int_equal(engine_state_hash(a), h.seen[h.n - 1]);
+        engine_state_terms(e, a, &t);
+        engine_state_set(e, c, &t);
+        assert_int_equal(engine_state_hash(c), h.seen[h.n - 1]);
+        assert_int_equal(engine_playout(d, b, &rb, na, gb), na); /* the same draws */
+        assert_true(engine_state_equal(a, b));
+    }
+    assert_true(stops > 10);
+    state_fini(&t);
+    engine_state_free(a), engine_state_free(b), engine_state_free(c), engine_state_free(h.last);
+    engine_free(d);
+}
+
+static void test_hooked_playout(void **state) {
+    (void)state;
+    game_t *g = must_load("connect4.kif");
+    engine_t *fast = engine_new(g, ENGINE_COMPILED, stderr);
+    setenv("GGP_COMPILED_LOOP", "0", 1);
+    engine_t *slow = engine_new(g, ENGINE_COMPILED, stderr);
+    unsetenv("GGP_COMPILED_LOOP");
+    engine_t *ground = engine_new(g, ENGINE_GROUND, stderr),
+             *in = engine_new(g, ENGINE_INTERP, stderr);
+    assert_int_equal(engine_kind(fast), ENGINE_COMPILED);
+    assert_hooked_playout(fast);
+    assert_hooked_playout(slow);
+    assert_hooked_playout(ground);
+    assert_hooked_playout(in);
+    engine_free(fast), engine_free(slow), engine_free(ground), engine_free(in);
+    game_free(g);
+}
+
 /* The playout loop in the generated code plays the playouts of the loop of
  * engine/gengine.c over the same compiled kernels (GGP_COMPILED_LOOP=0), draw for draw:
  * the same steps, final states, hashes and goals, from the initial state and from states
@@ -820,6 +902,7 @@ int main(void) {
         cmocka_unit_test(test_numbering),
         cmocka_unit_test(test_clone),
         cmocka_unit_test(test_compiled_loop),
+        cmocka_unit_test(test_hooked_playout),
         cmocka_unit_test(test_background_compile),
         cmocka_unit_test(test_two_threads),
         cmocka_unit_test(test_walk),
