@@ -27,6 +27,7 @@
 #include "engine/ground.h"
 #include "load.h"
 #include "mcts/uct.h"
+#include "moves.h"
 
 /* ---- counting allocations ---- */
 
@@ -516,22 +517,6 @@ static void test_background_compile(void **state) {
 }
 
 /* ---- two-thread search ---- */
-
-static term_t legal_by_text(engine_t *e, const eng_state_t *s, uint32_t role, const char *text) {
-    const term_t *m;
-    uint32_t n = engine_legal(e, s, role, &m);
-    strbuf_t sb;
-    sb_init(&sb);
-    term_t found = TERM_NONE;
-    for (uint32_t i = 0; i < n && !found; i++) {
-        sb_clear(&sb);
-        term_print(engine_game(e)->ts, m[i], &sb);
-        if (strcmp(sb_str(&sb), text) == 0) found = m[i];
-    }
-    sb_fini(&sb);
-    if (!found) fail_msg("'%s' is not legal", text);
-    return found;
-}
 
 /* X: (1 1) (1 2); O: (2 1) (2 2); X to move wins at (1 3). Both threads search; the move is
  * the win, and the same seed gives the same move and the same iterations. */

@@ -20,6 +20,7 @@
 #include "load.h"
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
+#include "moves.h"
 #include "regress/regress.h"
 #include "terms.h"
 #include "truth/solve.h"
@@ -142,22 +143,6 @@ static void test_tictactoe_o(void **state) {
     check_role(1, LBS_CONFIRM_NONE, 1);
 }
 
-/* The legal move of role printed as text. */
-static term_t find_move(game_t *g, engine_t *r, const state_t *s, uint32_t role, const char *text) {
-    const term_t *mv;
-    uint32_t n = terms_legal(r, s, role, &mv);
-    strbuf_t sb;
-    sb_init(&sb);
-    term_t found = TERM_NONE;
-    for (uint32_t k = 0; k < n && found == TERM_NONE; k++) {
-        sb_clear(&sb);
-        term_print(g->ts, mv[k], &sb);
-        if (!strcmp(sb_str(&sb), text)) found = mv[k];
-    }
-    sb_fini(&sb);
-    return found;
-}
-
 /* The hook's values on a known position, and UCT with the hook hits it. */
 static void test_hook_and_uct(void **state) {
     (void)state;
@@ -177,8 +162,7 @@ static void test_hook_and_uct(void **state) {
     for (size_t k = 0; k < 4; k++) {
         term_t joint[2];
         for (uint32_t i = 0; i < 2; i++) {
-            joint[i] = find_move(g, r, &s, i, moves[k][i]);
-            assert_true(joint[i] != TERM_NONE);
+            joint[i] = legal_by_text_terms(r, &s, i, moves[k][i]);
         }
         terms_next(r, &s, joint, &next);
         state_copy(&s, &next);

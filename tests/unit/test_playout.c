@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 #include "load.h"
 #include "mcts/playout.h"
+#include "moves.h"
 
 typedef struct {
     game_t *g;
@@ -50,12 +51,7 @@ static const char *str(fix_t *f, term_t t) {
 
 /* The legal move of a role in the current state whose text is `text`. */
 static term_t move(fix_t *f, uint32_t role, const char *text) {
-    const term_t *m;
-    uint32_t n = engine_legal(f->e, f->s, role, &m);
-    for (uint32_t i = 0; i < n; i++)
-        if (strcmp(str(f, m[i]), text) == 0) return m[i];
-    fail_msg("'%s' is not legal for role %u", text, role);
-    return TERM_NONE;
+    return legal_by_text(f->e, f->s, role, text);
 }
 
 static void play2(fix_t *f, const char *a, const char *b) {

@@ -15,6 +15,7 @@
 #include "gdl/validate.h"
 #include "load.h"
 #include "mcts/uct.h"
+#include "moves.h"
 #include "terms.h"
 
 typedef struct {
@@ -53,12 +54,7 @@ static const char *str(fix_t *f, term_t t) {
 
 /* The legal move of a role in the current state whose text is `text`. */
 static term_t move(fix_t *f, uint32_t role, const char *text) {
-    const term_t *m;
-    uint32_t n = terms_legal(f->r, &f->s, role, &m);
-    for (uint32_t i = 0; i < n; i++)
-        if (strcmp(str(f, m[i]), text) == 0) return m[i];
-    fail_msg("'%s' is not legal for role %u", text, role);
-    return TERM_NONE;
+    return legal_by_text_terms(f->r, &f->s, role, text);
 }
 
 /* Plays a two-role turn: the first role's move and the second's. */
