@@ -2,6 +2,7 @@
 #include "engine/gatoms.h"
 
 #include "base/hash.h"
+#include "gdl/bind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,24 +42,6 @@ static void preds_grow(gatoms_t *a, uint32_t pred) {
     a->n_preds = n;
 }
 
-bool gatoms_match(const term_store_t *ts, term_t pat, term_t t, term_t *map, uint32_t *trail,
-                  uint32_t *n_trail) {
-    const term_node_t *p = term_node(ts, pat);
-    if (p->ground) return pat == t;
-    if (p->kind == TERM_VAR) {
-        if (map[p->sym] != TERM_NONE) return map[p->sym] == t;
-        map[p->sym] = t;
-        trail[(*n_trail)++] = p->sym;
-        return true;
-    }
-    const term_node_t *n = term_node(ts, t);
-    if (n->kind != TERM_FUN || n->sym != p->sym || n->arity != p->arity) return false;
-    for (uint32_t i = 0; i < p->arity; i++)
-        if (!gatoms_match(ts, term_arg(ts, pat, i), term_arg(ts, t, i), map, trail, n_trail))
-            return false;
-    return true;
-}
-
 /* ---- groups: a table of 64-bit keys ---- */
 
 uint64_t gatoms_key(uint32_t index, const term_t *vals, uint32_t n) {
@@ -92,11 +75,12 @@ uint32_t gatoms_group(const gatoms_t *a, uint64_t key) {
 /* Puts an atom into an index when it matches the pattern. */
 static void index_put(gatoms_t *a, uint32_t ix, uint32_t atom) {
     gindex_t *x = &a->idx[ix];
-    term_t map[GINDEX_MAX_VARS];
-    uint32_t trail[GINDEX_MAX_VARS], n_trail = 0;
+    term_t map[GINDEX_MAX_VARS + 1];
+    uint32_t trail[GINDEX_MAX_VARS + 1];
     for (uint32_t v = 0; v < x->n_vars; v++)
         map[v] = TERM_NONE;
-    if (!gatoms_match(a->ts, x->pattern, a->term[atom], map, trail, &n_trail)) return;
+    bind_t b = bind_over(map, trail);
+    if (!bind_match(&b, a->ts, x->pattern, a->term[atom])) return;
     term_t vals[GINDEX_MAX_VARS];
     uint32_t n = 0;
     for (uint32_t v = 0; v < x->n_vars; v++)

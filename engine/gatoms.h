@@ -108,11 +108,6 @@ uint64_t gatoms_key(uint32_t index, const term_t *vals, uint32_t n);
 /* The first entry of a group (0 when empty). */
 uint32_t gatoms_group(const gatoms_t *a, uint64_t key);
 
-/* Matches a pattern against a ground term, binding its unbound variables in map (var
- * number -> term, TERM_NONE unbound); the new bindings' variables are pushed on trail. */
-bool gatoms_match(const term_store_t *ts, term_t pat, term_t t, term_t *map, uint32_t *trail,
-                  uint32_t *n_trail);
-
 /* Bytes held. */
 size_t gatoms_bytes(const gatoms_t *a);
 

@@ -35,7 +35,7 @@ void gjoin_fini(gjoin_t *J) {
     for (uint32_t p = 0; p < J->n_ndv; p++)
         free(J->ndv[p]);
     free(J->plans), free(J->plan_slots), free(J->ndv), free(J->ndv_at);
-    free(J->map), free(J->trail), free(J->matched), free(J->no_vars);
+    free(J->b.val), free(J->b.trail), free(J->matched), free(J->no_vars);
     free(J->seen_hash), free(J->seen_at), free(J->seen_vals);
     htab_fini(&J->seen);
 }
@@ -351,7 +351,7 @@ static bool in_range(const gjoin_t *J, uint8_t range, uint32_t id) {
 }
 
 static uint32_t lookup(const gjoin_t *J, term_t atom) {
-    return gatoms_find(J->A, term_find_subst(J->ts, atom, J->map));
+    return gatoms_find(J->A, term_find_subst(J->ts, atom, J->b.val));
 }
 
 /* Whether two terms are equal under the binding (both sides fully bound). */
@@ -370,26 +370,21 @@ static bool equal_under(const term_store_t *ts, term_t a, term_t b, const term_t
 }
 
 static bool head_known(const gjoin_t *J) {
-    return gatoms_find(J->A, term_find_subst(J->ts, J->rule->head, J->map)) != GATOM_NONE;
+    return gatoms_find(J->A, term_find_subst(J->ts, J->rule->head, J->b.val)) != GATOM_NONE;
 }
 
 static bool run(gjoin_t *J, uint32_t s);
 
-static void undo(gjoin_t *J, uint32_t mark) {
-    while (J->n_trail > mark)
-        J->map[J->trail[--J->n_trail]] = TERM_NONE;
-}
-
 /* One candidate atom of a scan: returns whether the levels from the cut on are done. */
 static bool try_atom(gjoin_t *J, uint32_t s, term_t pat, uint32_t id) {
-    uint32_t mark = J->n_trail;
+    uint32_t mark = bind_mark(&J->b);
     bool done = false;
     tick(J);
-    if (gatoms_match(J->ts, pat, J->A->term[id], J->map, J->trail, &J->n_trail)) {
+    if (bind_match(&J->b, J->ts, pat, J->A->term[id])) {
         J->matched[s] = id;
         done = run(J, s + 1) && s >= J->plan->cut;
     }
-    undo(J, mark);
+    bind_undo(&J->b, mark);
     return done;
 }
 
@@ -407,7 +402,7 @@ static bool scan(gjoin_t *J, uint32_t s, const gstep_t *st, const gp_lit_t *l) {
     }
     term_t vals[GINDEX_MAX_VARS];
     for (uint32_t k = 0; k < st->n_key; k++)
-        vals[k] = J->map[st->key_vars[k]];
+        vals[k] = J->b.val[st->key_vars[k]];
     for (uint32_t e = gatoms_group(J->A, gatoms_key(st->index, vals, st->n_key)); e && !J->stop;
          e = J->A->ent[e].next) {
         uint32_t id = J->A->ent[e].atom;
@@ -438,7 +433,7 @@ static bool seen_same(const void *ctx, uint32_t id) {
     if (J->seen_hash[id] != k->hash) return false;
     const term_t *v = J->seen_vals + J->seen_at[id];
     for (uint32_t q = 0; q < k->st->n_memo; q++)
-        if (v[q] != J->map[k->st->memo[q]]) return false;
+        if (v[q] != J->b.val[k->st->memo[q]]) return false;
     return v[k->st->n_memo] == k->s;
 }
 
@@ -452,7 +447,7 @@ static uint32_t seen_hash_of(const void *ctx, uint32_t id) {
 static bool visited(gjoin_t *J, uint32_t s, const gstep_t *st) {
     uint64_t h = mix(s + 1);
     for (uint32_t k = 0; k < st->n_memo; k++)
-        h = mix(h ^ J->map[st->memo[k]]);
+        h = mix(h ^ J->b.val[st->memo[k]]);
     seen_key_t key = {J, st, s, (uint32_t)h};
     htab_reserve(&J->seen, seen_hash_of, J);
     uint32_t *slot = htab_probe(&J->seen, key.hash, seen_same, &key);
@@ -466,7 +461,7 @@ static bool visited(gjoin_t *J, uint32_t s, const gstep_t *st) {
     J->seen_hash[id] = key.hash;
     J->seen_at[id] = (uint32_t)J->vals_n;
     for (uint32_t k = 0; k < st->n_memo; k++)
-        J->seen_vals[J->vals_n++] = J->map[st->memo[k]];
+        J->seen_vals[J->vals_n++] = J->b.val[st->memo[k]];
     J->seen_vals[J->vals_n++] = s;
     htab_fill(&J->seen, slot, id);
     return false;
@@ -489,7 +484,7 @@ static bool run(gjoin_t *J, uint32_t s) {
     uint32_t id;
     switch (st->op) {
     case GS_DISTINCT:
-        if (equal_under(ts, term_arg(ts, l->atom, 0), term_arg(ts, l->atom, 1), J->map))
+        if (equal_under(ts, term_arg(ts, l->atom, 0), term_arg(ts, l->atom, 1), J->b.val))
             return false;
         break;
     case GS_NEG:
@@ -513,13 +508,13 @@ static void start(gjoin_t *J, uint32_t ri, const gplan_t *pl) {
     size_t need = (size_t)r->n_vars + r->n_body + 1;
     if (need > J->cap_map) {
         J->cap_map = need;
-        J->map = xrealloc(J->map, need * sizeof *J->map);
-        J->trail = xrealloc(J->trail, need * sizeof *J->trail);
+        J->b.val = xrealloc(J->b.val, need * sizeof *J->b.val);
+        J->b.trail = xrealloc(J->b.trail, need * sizeof *J->b.trail);
         J->matched = xrealloc(J->matched, need * sizeof *J->matched);
     }
     for (uint32_t v = 0; v < r->n_vars; v++)
-        J->map[v] = TERM_NONE;
-    J->n_trail = 0;
+        J->b.val[v] = TERM_NONE;
+    J->b.n_trail = 0;
     J->rule = r;
     J->plan = pl;
     htab_clear(&J->seen); /* a new enumeration: forget the states */

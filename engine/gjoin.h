@@ -15,6 +15,7 @@
 #include "base/htab.h"
 #include "engine/gatoms.h"
 #include "engine/gprog.h"
+#include "gdl/bind.h"
 
 enum { GS_SCAN, GS_LOOKUP, GS_NEG, GS_DISTINCT };
 enum { GR_ALL, GR_OLD, GR_DELTA };
@@ -42,7 +43,7 @@ typedef struct {
 } gplan_t;
 
 typedef struct gjoin gjoin_t;
-/* Called at each binding; the binding is J->map, the atom read by step s J->matched[s]
+/* Called at each binding; the binding is J->b.val, the atom read by step s J->matched[s]
  * (for a negation of a dynamic relation the atom or GATOM_NONE). */
 typedef void (*gjoin_emit_fn)(void *arg, gjoin_t *J);
 
@@ -58,8 +59,8 @@ struct gjoin {
     /* the rule being enumerated */
     const gp_rule_t *rule;
     const gplan_t *plan;
-    term_t *map;
-    uint32_t *trail, n_trail, *matched;
+    bind_t b; /* the binding: b.val[v] the value of the rule's variable v */
+    uint32_t *matched;
     uint32_t lo, hi;
     bool derive;
     gjoin_emit_fn emit;

@@ -72,7 +72,7 @@ static void fail(grounder_t *G, const char *msg) {
 
 static void on_derive(void *arg, gjoin_t *J) {
     grounder_t *G = arg;
-    term_t head = term_subst(G->ts, J->rule->head, J->map);
+    term_t head = term_subst(G->ts, J->rule->head, J->b.val);
     gatoms_add(&G->A, head, J->rule->pred, NULL);
     if (!G->atom_cap || G->A.n <= G->atom_cap) return;
     if (G->soft)
@@ -159,9 +159,9 @@ static uint32_t node(grounder_t *G, uint32_t atom) {
 
 static void on_instance(void *arg, gjoin_t *J) {
     grounder_t *G = arg;
-    uint32_t h = gatoms_find(&G->A, term_find_subst(G->ts, J->rule->head, J->map));
+    uint32_t h = gatoms_find(&G->A, term_find_subst(G->ts, J->rule->head, J->b.val));
     if (h == GATOM_NONE) /* an auxiliary relation's atom, found only now */
-        h = gatoms_add(&G->A, term_subst(G->ts, J->rule->head, J->map), J->rule->pred, NULL);
+        h = gatoms_add(&G->A, term_subst(G->ts, J->rule->head, J->b.val), J->rule->pred, NULL);
     graw_rule(&G->W, node(G, h));
     if (G->opts.stats) {
         size_t r = (size_t)(J->rule - G->P->rules), old = G->cap_instances;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/keyset.h"
+#include "gdl/bind.h"
 
 /* A literal of a rule being split: its distinct variables (rule numbering), and for a
  * positive one the number of atoms that match it and the distinct values of each variable. */
@@ -65,22 +66,21 @@ static uint32_t compute_stats(gsplit_t *S, uint32_t pred, term_t pattern, uint32
     const gids_t *ids = gatoms_of(S->A, pred);
     keyset_t *sets = xcalloc(m + 1, sizeof *sets); /* the values of each variable */
     double *d = xcalloc(m + 1, sizeof *d), size = 0;
-    term_t *map = xmalloc((m + 1) * sizeof *map);
-    uint32_t *trail = xmalloc((m + 1) * sizeof *trail);
+    bind_t b;
+    bind_init(&b, m);
     for (uint32_t k = 0; k < ids->n; k++) {
-        uint32_t n_trail = 0;
-        for (uint32_t c = 0; c < m; c++)
-            map[c] = TERM_NONE;
-        if (!gatoms_match(S->ts, pattern, S->A->term[ids->ids[k]], map, trail, &n_trail)) continue;
+        bind_undo(&b, 0);
+        if (!bind_match(&b, S->ts, pattern, S->A->term[ids->ids[k]])) continue;
         size++;
         for (uint32_t c = 0; c < m; c++)
-            keyset_add(&sets[c], map[c]);
+            keyset_add(&sets[c], b.val[c]);
     }
     for (uint32_t c = 0; c < m; c++) {
         d[c] = sets[c].n;
         keyset_fini(&sets[c]);
     }
-    free(sets), free(map), free(trail);
+    free(sets);
+    bind_fini(&b);
     GROW(S->size, S->cap_stats, S->n_stats + 1);
     S->d = xrealloc(S->d, S->cap_stats * sizeof *S->d);
     S->size[S->n_stats] = size;
@@ -288,16 +288,14 @@ static uint32_t domain_pred(gsplit_t *S, uint32_t pred, term_t pattern, uint32_t
     uint32_t dom = gprog_aux(S->P, 1, true);
     sym_t sym = S->P->preds[dom].sym;
     const gids_t *ids = gatoms_of(S->A, pred);
-    term_t *map = xmalloc((m + 1) * sizeof *map);
-    uint32_t *trail = xmalloc((m + 1) * sizeof *trail);
+    bind_t b;
+    bind_init(&b, m);
     for (uint32_t k = 0; k < ids->n; k++, ids = gatoms_of(S->A, pred)) {
-        uint32_t n_trail = 0;
-        for (uint32_t q = 0; q < m; q++)
-            map[q] = TERM_NONE;
-        if (!gatoms_match(S->ts, pattern, S->A->term[ids->ids[k]], map, trail, &n_trail)) continue;
-        gatoms_add(S->A, term_fun(S->P->ts, sym, &map[c], 1), dom, NULL);
+        bind_undo(&b, 0);
+        if (!bind_match(&b, S->ts, pattern, S->A->term[ids->ids[k]])) continue;
+        gatoms_add(S->A, term_fun(S->P->ts, sym, &b.val[c], 1), dom, NULL);
     }
-    free(map), free(trail);
+    bind_fini(&b);
     uint32_t at = keyset_add(&S->dom_keys, key);
     GROW(S->dom_pred, S->cap_dom, (size_t)at + 1);
     S->dom_pred[at] = dom;
