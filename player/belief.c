@@ -6,6 +6,7 @@
 
 #include "base/clock.h"
 #include "base/rng.h"
+#include "engine/joints.h"
 #include "gdl/trace.h"
 
 #define MAX_STATES 256  /* bound on the believed set */
@@ -172,9 +173,7 @@ static uint32_t sort_ids(term_t *t, uint32_t n) {
 typedef struct {
     belief_t *b;
     const belief_obs_t *obs;
-    uint32_t n_roles;
-    term_t **legal;
-    uint32_t *n_legal;
+    joints_t j;
     term_t *joint;
     term_t *seen;
     size_t seen_cap;
@@ -186,19 +185,15 @@ static void succ_init(succ_t *x, belief_t *b, const belief_obs_t *obs) {
     memset(x, 0, sizeof *x);
     x->b = b;
     x->obs = obs;
-    x->n_roles = engine_game(b->e)->n_roles;
-    x->legal = xcalloc(x->n_roles, sizeof *x->legal);
-    x->n_legal = xcalloc(x->n_roles, sizeof *x->n_legal);
-    x->joint = xcalloc(x->n_roles + 1, sizeof *x->joint);
+    uint32_t n_roles = engine_game(b->e)->n_roles;
+    joints_init(&x->j, n_roles);
+    x->joint = xcalloc(n_roles + 1, sizeof *x->joint);
     x->cur = engine_state_new(b->e);
     state_init(&x->next);
 }
 
 static void succ_fini(succ_t *x) {
-    for (uint32_t i = 0; i < x->n_roles; i++)
-        free(x->legal[i]);
-    free(x->legal);
-    free(x->n_legal);
+    joints_fini(&x->j);
     free(x->joint);
     free(x->seen);
     engine_state_free(x->cur);
@@ -212,43 +207,18 @@ static bool succ_load(succ_t *x, const state_t *s) {
     belief_t *b = x->b;
     engine_state_set(b->e, x->cur, s);
     if (engine_terminal(b->e, x->cur)) return false;
-    for (uint32_t i = 0; i < x->n_roles; i++) {
-        const term_t *m;
-        uint32_t n = engine_legal(b->e, x->cur, i, &m);
-        free(x->legal[i]);
-        x->legal[i] = xmalloc((n + 1) * sizeof *m);
-        if (n) memcpy(x->legal[i], m, n * sizeof *m);
-        term_sort(engine_game(b->e)->ts, x->legal[i], n);
-        x->n_legal[i] = n;
-        if (!n) return false;
-    }
     term_t move = x->obs->move;
+    uint32_t fixed = move == TERM_NONE ? JOINTS_NONE : b->role;
+    if (!joints_load(&x->j, b->e, x->cur, true, fixed, move)) return false;
     return move == TERM_NONE || engine_is_legal(b->e, x->cur, b->role, move);
-}
-
-static bool is_ours(const succ_t *x, uint32_t role) {
-    return role == x->b->role && x->obs->move != TERM_NONE;
-}
-
-/* How many joint moves there are to try (saturating at 2^32). */
-static uint64_t succ_count(const succ_t *x) {
-    uint64_t c = 1;
-    for (uint32_t i = 0; i < x->n_roles; i++)
-        if (!is_ours(x, i) && c <= UINT32_MAX) c *= x->n_legal[i];
-    return c;
 }
 
 /* Sets the joint move number k (mixed radix), or a random one when sample. */
 static void succ_joint(succ_t *x, uint64_t k, bool sample) {
-    for (uint32_t i = 0; i < x->n_roles; i++) {
-        if (is_ours(x, i)) {
-            x->joint[i] = x->obs->move;
-            continue;
-        }
-        uint64_t v = sample ? splitmix_next(&x->b->rng) : k;
-        x->joint[i] = x->legal[i][v % x->n_legal[i]];
-        if (!sample) k /= x->n_legal[i];
-    }
+    if (sample)
+        joints_random(&x->j, &x->b->rng, x->joint);
+    else
+        joints_get(&x->j, k, x->joint);
 }
 
 /* Whether the joint move in x->cur gives our percepts. */
@@ -272,7 +242,7 @@ static bool successors(belief_t *b, const belief_obs_t *obs, const state_t *s, d
     succ_init(&x, b, obs);
     bool go_on = true;
     if (succ_load(&x, s)) {
-        uint64_t count = succ_count(&x), offset = splitmix_next(&b->rng);
+        uint64_t count = x.j.count, offset = splitmix_next(&b->rng);
         bool sample = count > ENUM_LIMIT;
         *sampled |= sample;
         for (uint64_t k = 0; go_on && k < (sample ? SAMPLES : count); k++) {

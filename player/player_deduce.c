@@ -62,6 +62,7 @@
 #include "base/opts.h"
 #include "base/rng.h"
 #include "engine/fluents.h"
+#include "engine/joints.h"
 #include "mcts/ab.h"
 #include "mcts/uct.h"
 #include "player/bnet.h"
@@ -568,29 +569,16 @@ static bool particle_step(deduce_player_t *p, const belief_obs_t *obs, bool rela
     eng_state_t *w = load(p, 0, &p->world);
     if (engine_terminal(e, w)) return false;
     if (obs->move == TERM_NONE || !engine_is_legal(e, w, me, obs->move)) return false;
-    term_t **moves = xcalloc(nr + 1, sizeof *moves), *joint = p->joint;
+    term_t *joint = p->joint;
     term_t *buf = xmalloc((obs->n_percepts + 1) * sizeof *buf);
-    uint32_t *n = xcalloc(nr + 1, sizeof *n);
-    uint64_t total = 1;
-    for (uint32_t k = 0; k < nr; k++) {
-        const term_t *m;
-        n[k] = k == me ? 1 : engine_legal(e, w, k, &m);
-        moves[k] = xmalloc((n[k] + 1) * sizeof *moves[k]);
-        if (k == me)
-            moves[k][0] = obs->move;
-        else if (n[k])
-            memcpy(moves[k], m, n[k] * sizeof *m);
-        total *= n[k];
-        if (total > JOINT_MAX) total = 0;
-    }
+    joints_t jm;
+    joints_init(&jm, nr);
+    uint64_t total = joints_load(&jm, e, w, false, me, obs->move);
+    if (total > JOINT_MAX) total = 0;
     bool found = false;
     uint64_t start = total ? splitmix_next(&p->rng) % total : 0;
     for (uint64_t i = 0; i < total && !found; i++) {
-        uint64_t idx = (start + i) % total;
-        for (uint32_t k = 0; k < nr; k++) {
-            joint[k] = moves[k][idx % n[k]];
-            idx /= n[k];
-        }
+        joints_get(&jm, (start + i) % total, joint);
         found = relaxed || sees_as_told(p, w, joint, obs, buf);
     }
     if (found) {
@@ -602,10 +590,7 @@ static bool particle_step(deduce_player_t *p, const belief_obs_t *obs, bool rela
         engine_next(e, w, joint, p->es[1]);
         engine_state_terms(e, p->es[1], &p->world);
     }
-    for (uint32_t k = 0; k < nr; k++)
-        free(moves[k]);
-    free(moves);
-    free(n);
+    joints_fini(&jm);
     free(buf);
     return found;
 }

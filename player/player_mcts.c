@@ -57,6 +57,7 @@
 #include "base/clock.h"
 #include "base/opts.h"
 #include "base/rng.h"
+#include "engine/joints.h"
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
 
@@ -514,39 +515,25 @@ static void advance_to(mcts_player_t *p, const state_t *s, double until) {
     if (!p->have_prev || state_equal(&p->prev, s)) return;
     engine_t *e = p->core.engine;
     uint32_t n_roles = p->core.game->n_roles;
-    term_t **legal = xcalloc(n_roles, sizeof *legal);
-    uint32_t *n = xcalloc(n_roles, sizeof *n);
     eng_state_t *prev = engine_state_new(e), *next = engine_state_new(e),
                 *want = engine_state_new(e);
     engine_state_set(e, prev, &p->prev);
     engine_state_set(e, want, s);
-    uint64_t total = 1;
-    for (uint32_t i = 0; i < n_roles && total <= MAX_JOINTS; i++) {
-        const term_t *mv;
-        n[i] = engine_legal(e, prev, i, &mv);
-        legal[i] = xmalloc((n[i] + 1) * sizeof *mv);
-        if (n[i]) memcpy(legal[i], mv, n[i] * sizeof *mv);
-        total *= n[i];
-    }
-    bool found = false;
+    joints_t j;
+    joints_init(&j, n_roles);
+    uint64_t total = joints_load(&j, e, prev, false, JOINTS_NONE, TERM_NONE);
     if (total >= 1 && total <= MAX_JOINTS) {
         term_t *joint = xcalloc(n_roles + 1, sizeof *joint);
+        bool found = false;
         for (uint64_t k = 0; k < total && !found && now_seconds() < until; k++) {
-            uint64_t x = k;
-            for (uint32_t i = 0; i < n_roles; i++) {
-                joint[i] = legal[i][x % n[i]];
-                x /= n[i];
-            }
+            joints_get(&j, k, joint);
             engine_next(e, prev, joint, next);
-            if (engine_state_equal(next, want)) found = true;
+            found = engine_state_equal(next, want);
         }
         if (found) uct_advance(p->uct, joint);
         free(joint);
     }
-    for (uint32_t i = 0; i < n_roles; i++)
-        free(legal[i]);
-    free(legal);
-    free(n);
+    joints_fini(&j);
     engine_state_free(prev);
     engine_state_free(next);
     engine_state_free(want);

@@ -25,6 +25,7 @@
 #include "engine/compile.h"
 #include "engine/engine.h"
 #include "engine/ground.h"
+#include "engine/joints.h"
 #include "load.h"
 #include "mcts/uct.h"
 #include "moves.h"
@@ -683,6 +684,40 @@ static void test_random_joint(void **state) {
     game_free(g);
 }
 
+/* joints: in rock-paper-scissors every joint move once, in mixed radix (role 0 the fastest
+ * digit); a fixed role plays its move only and takes no draw of the generator. */
+static void test_joints(void **state) {
+    (void)state;
+    game_t *g = must_load("simultaneous.kif");
+    engine_t *e = engine_new(g, ENGINE_INTERP, NULL);
+    eng_state_t *s = engine_state_new(e);
+    engine_initial(e, s);
+    const term_t *m0, *m1;
+    uint32_t n0 = engine_legal(e, s, 0, &m0);
+    term_t first0 = m0[0];
+    uint32_t n1 = engine_legal(e, s, 1, &m1);
+    joints_t j;
+    joints_init(&j, 2);
+    assert_int_equal(joints_load(&j, e, s, false, JOINTS_NONE, TERM_NONE), n0 * n1);
+    term_t joint[2];
+    for (uint64_t k = 0; k < j.count; k++) {
+        joints_get(&j, k, joint);
+        assert_true(engine_is_legal(e, s, 0, joint[0]) && engine_is_legal(e, s, 1, joint[1]));
+        assert_int_equal(joint[0], j.legal[0][k % n0]);
+        assert_int_equal(joint[1], j.legal[1][k / n0]);
+    }
+    assert_int_equal(joints_load(&j, e, s, true, 0, first0), n1);
+    splitmix_t a = {7}, b = {7};
+    joints_random(&j, &a, joint);
+    assert_int_equal(joint[0], first0);
+    assert_int_equal(joint[1], j.legal[1][splitmix_next(&b) % n1]);
+    assert_int_equal(a.s, b.s);
+    joints_fini(&j);
+    engine_state_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
 /* A static relation has the same tuples on every backend (the ground ones answer through
  * an interpreter of their own). */
 static void test_query_static(void **state) {
@@ -892,6 +927,7 @@ int main(void) {
         cmocka_unit_test(test_two_threads),
         cmocka_unit_test(test_walk),
         cmocka_unit_test(test_random_joint),
+        cmocka_unit_test(test_joints),
         cmocka_unit_test(test_query_static),
         cmocka_unit_test(test_ambiguous_goal_value),
         cmocka_unit_test(test_ground_free_arguments),
