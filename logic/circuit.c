@@ -2,6 +2,7 @@
 #include "logic/circuit.h"
 #include "base/clock.h"
 #include "base/hash.h"
+#include "base/htab.h"
 #include "base/util.h"
 
 #include <stdlib.h>
@@ -20,8 +21,7 @@ struct circuit {
     size_t cap;
     pn_t *kids;
     size_t n_kids, cap_kids;
-    uint32_t *table;
-    size_t table_cap;
+    htab_t table;    /* the nodes from 2 on, by their hash (hash-consing) */
     uint32_t limit;  /* nodes at most (0: none) */
     double deadline; /* > 0: refuse work past it too */
     uint32_t tick;
@@ -48,7 +48,7 @@ void circuit_free(circuit_t *c) {
     if (!c) return;
     free(c->nodes);
     free(c->kids);
-    free(c->table);
+    htab_fini(&c->table);
     free(c);
 }
 
@@ -72,18 +72,21 @@ static bool node_eq(const circuit_t *c, pn_t x, uint8_t op, uint32_t a, const pn
     return nd->a == a;
 }
 
-static void circ_rehash(circuit_t *c) {
-    size_t cap = c->table_cap ? c->table_cap * 2 : 1024;
-    uint32_t *t = xcalloc(cap, sizeof *t);
-    for (uint32_t i = 2; i < c->n; i++) {
-        size_t h = c->nodes[i].hash & (cap - 1);
-        while (t[h])
-            h = (h + 1) & (cap - 1);
-        t[h] = i;
-    }
-    free(c->table);
-    c->table = t;
-    c->table_cap = cap;
+static uint32_t node_hash_of(const void *ctx, uint32_t x) {
+    return ((const circuit_t *)ctx)->nodes[x].hash;
+}
+
+/* A node looked for: its hash and contents. */
+typedef struct {
+    const circuit_t *c;
+    uint32_t h, a, n;
+    uint8_t op;
+    const pn_t *kids;
+} node_key_t;
+
+static bool node_same(const void *ctx, uint32_t x) {
+    const node_key_t *k = ctx;
+    return k->c->nodes[x].hash == k->h && node_eq(k->c, x, k->op, k->a, k->kids, k->n);
 }
 
 bool circuit_overflow(const circuit_t *c) {
@@ -108,18 +111,15 @@ static pn_t make(circuit_t *c, uint8_t op, uint32_t a, const pn_t *kids, uint32_
         c->overflow = true;
         return PN_FALSE;
     }
-    if ((c->n + 1) * 2 > c->table_cap) circ_rehash(c);
-    uint32_t h = node_hash(op, a, kids, n);
-    size_t i = h & (c->table_cap - 1);
-    for (; c->table[i]; i = (i + 1) & (c->table_cap - 1)) {
-        pn_t x = c->table[i];
-        if (c->nodes[x].hash == h && node_eq(c, x, op, a, kids, n)) return x;
-    }
+    htab_reserve(&c->table, node_hash_of, c);
+    node_key_t key = {c, node_hash(op, a, kids, n), a, n, op, kids};
+    uint32_t *slot = htab_probe(&c->table, key.h, node_same, &key);
+    if (*slot) return *slot - 1;
     GROW(c->nodes, c->cap, c->n + 1);
     pn_t x = c->n++;
     node_t *nd = &c->nodes[x];
     nd->op = op;
-    nd->hash = h;
+    nd->hash = key.h;
     nd->n = n;
     if (op == PN_AND || op == PN_OR) {
         GROW(c->kids, c->cap_kids, c->n_kids + n);
@@ -129,7 +129,7 @@ static pn_t make(circuit_t *c, uint8_t op, uint32_t a, const pn_t *kids, uint32_
     } else {
         nd->a = a;
     }
-    c->table[i] = x;
+    htab_fill(&c->table, slot, x);
     return x;
 }
 

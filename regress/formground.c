@@ -2,6 +2,7 @@
 #include "regress/formground.h"
 #include "base/clock.h"
 #include "base/hash.h"
+#include "base/htab.h"
 #include "gdl/bind.h"
 
 #include <stdio.h>
@@ -33,10 +34,12 @@ typedef struct {
     uint32_t nv;
     pn_t *buf; /* collected disjuncts, a stack shared by the nested scopes */
     size_t n_buf, cap_buf;
-    svars_t *sv; /* per scope pointer, open addressing */
+    svars_t *sv; /* per scope met, indexed by its pointer in sv_tab */
     size_t sv_cap, sv_n;
-    memo_t *memo;
+    htab_t sv_tab;
+    memo_t *memo; /* per scope and values of its variables, indexed in memo_tab */
     size_t memo_cap, memo_n;
+    htab_t memo_tab;
     term_t *keys;
     size_t n_keys, cap_keys;
     uint8_t *mark;
@@ -65,24 +68,25 @@ static void mark_tree(gr_t *g, const fconj_t *c) {
     }
 }
 
+static uint32_t sv_hash(const void *ctx, uint32_t id) {
+    return (uint32_t)ptr_hash(((const gr_t *)ctx)->sv[id].scope);
+}
+
+typedef struct {
+    const gr_t *g;
+    const fconj_t *scope;
+} sv_key_t;
+
+static bool sv_same(const void *ctx, uint32_t id) {
+    const sv_key_t *k = ctx;
+    return k->g->sv[id].scope == k->scope;
+}
+
 static const svars_t *scope_vars(gr_t *g, const fconj_t *S) {
-    if ((g->sv_n + 1) * 2 > g->sv_cap) {
-        size_t cap = g->sv_cap ? 2 * g->sv_cap : 256;
-        svars_t *t = xcalloc(cap, sizeof *t);
-        for (size_t i = 0; i < g->sv_cap; i++) {
-            if (!g->sv[i].scope) continue;
-            size_t h = ptr_hash(g->sv[i].scope) & (cap - 1);
-            while (t[h].scope)
-                h = (h + 1) & (cap - 1);
-            t[h] = g->sv[i];
-        }
-        free(g->sv);
-        g->sv = t;
-        g->sv_cap = cap;
-    }
-    size_t h = ptr_hash(S) & (g->sv_cap - 1);
-    for (; g->sv[h].scope; h = (h + 1) & (g->sv_cap - 1))
-        if (g->sv[h].scope == S) return &g->sv[h];
+    htab_reserve(&g->sv_tab, sv_hash, g);
+    sv_key_t k = {g, S};
+    uint32_t *slot = htab_probe(&g->sv_tab, (uint32_t)ptr_hash(S), sv_same, &k);
+    if (*slot) return &g->sv[*slot - 1];
     mark_tree(g, S);
     svars_t e = {.scope = S};
     for (uint32_t v = 0; v < g->nv; v++)
@@ -91,24 +95,32 @@ static const svars_t *scope_vars(gr_t *g, const fconj_t *S) {
             e.vars[e.n_vars++] = v;
             g->mark[v] = 0;
         }
-    g->sv[h] = e;
-    g->sv_n++;
-    return &g->sv[h];
+    GROW(g->sv, g->sv_cap, g->sv_n + 1);
+    g->sv[g->sv_n] = e;
+    htab_fill(&g->sv_tab, slot, (uint32_t)g->sv_n);
+    return &g->sv[g->sv_n++];
 }
 
-static void memo_grow(gr_t *g) {
-    size_t cap = g->memo_cap ? 2 * g->memo_cap : 1024;
-    memo_t *t = xcalloc(cap, sizeof *t);
-    for (size_t i = 0; i < g->memo_cap; i++) {
-        if (!g->memo[i].scope) continue;
-        size_t h = g->memo[i].hash & (cap - 1);
-        while (t[h].scope)
-            h = (h + 1) & (cap - 1);
-        t[h] = g->memo[i];
-    }
-    free(g->memo);
-    g->memo = t;
-    g->memo_cap = cap;
+static uint32_t memo_hash(const void *ctx, uint32_t id) {
+    return ((const gr_t *)ctx)->memo[id].hash;
+}
+
+/* A memo entry looked for: the scope, the hash, the values of its variables now. */
+typedef struct {
+    const gr_t *g;
+    const fconj_t *scope;
+    const svars_t *sv;
+    uint32_t hash;
+} memo_key_t;
+
+static bool memo_same(const void *ctx, uint32_t id) {
+    const memo_key_t *k = ctx;
+    const gr_t *g = k->g;
+    const memo_t *m = &g->memo[id];
+    if (m->scope != k->scope || m->hash != k->hash) return false;
+    for (uint32_t i = 0; i < k->sv->n_vars; i++)
+        if (g->keys[m->key + i] != g->b.val[k->sv->vars[i]]) return false;
+    return true;
 }
 
 static bool g_bound(const gr_t *g, term_t t) {
@@ -243,16 +255,9 @@ static pn_t ground_scope(gr_t *g, const fconj_t *S) {
     uint32_t h = (uint32_t)ptr_hash(S);
     for (uint32_t i = 0; i < sv->n_vars; i++)
         h = hash_mix(h, g->b.val[sv->vars[i]]);
-    if ((g->memo_n + 1) * 2 > g->memo_cap) memo_grow(g);
-    size_t slot = h & (g->memo_cap - 1);
-    for (; g->memo[slot].scope; slot = (slot + 1) & (g->memo_cap - 1)) {
-        const memo_t *m = &g->memo[slot];
-        if (m->scope != S || m->hash != h) continue;
-        uint32_t i = 0;
-        while (i < sv->n_vars && g->keys[m->key + i] == g->b.val[sv->vars[i]])
-            i++;
-        if (i == sv->n_vars) return m->result;
-    }
+    memo_key_t mk = {g, S, sv, h};
+    uint32_t found = htab_find(&g->memo_tab, h, memo_same, &mk);
+    if (found != HTAB_NONE) return g->memo[found].result;
     uint32_t n_vars = sv->n_vars;
     uint32_t *vars = sv->vars; /* stable: svars entries keep their arrays */
     pn_t r = ground_scope_raw(g, S);
@@ -260,12 +265,9 @@ static pn_t ground_scope(gr_t *g, const fconj_t *S) {
     uint32_t key = (uint32_t)g->n_keys;
     for (uint32_t i = 0; i < n_vars; i++)
         g->keys[g->n_keys++] = g->b.val[vars[i]];
-    if ((g->memo_n + 1) * 2 > g->memo_cap) memo_grow(g);
-    slot = h & (g->memo_cap - 1);
-    while (g->memo[slot].scope)
-        slot = (slot + 1) & (g->memo_cap - 1);
-    g->memo[slot] = (memo_t){.scope = S, .hash = h, .key = key, .result = r};
-    g->memo_n++;
+    GROW(g->memo, g->memo_cap, g->memo_n + 1);
+    g->memo[g->memo_n] = (memo_t){.scope = S, .hash = h, .key = key, .result = r};
+    htab_add(&g->memo_tab, h, (uint32_t)g->memo_n++, memo_hash, g);
     return r;
 }
 
@@ -428,10 +430,12 @@ void ground_split(circuit_t *c, const vocab_t *v, term_store_t *ts, const form_t
     for (uint32_t i = 0; i < f->n; i++)
         ds[i] = ground_scope(&g, f->d[i]);
     *common = f->common ? ground_scope(&g, f->common) : PN_TRUE;
-    for (size_t i = 0; i < g.sv_cap; i++)
+    for (size_t i = 0; i < g.sv_n; i++)
         free(g.sv[i].vars);
     free(g.sv);
+    htab_fini(&g.sv_tab);
     free(g.memo);
+    htab_fini(&g.memo_tab);
     free(g.keys);
     free(g.mark);
     free(g.first);
