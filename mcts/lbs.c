@@ -2,6 +2,7 @@
 #include "mcts/lbs.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,10 @@ typedef struct {
     bitform_t *bits;   /* its disjuncts on bitset states (a ground engine), or NULL */
     bool bits_tried;   /* its grounding on bitsets was tried */
     double ecost;      /* on bitset states: mean seconds of one evaluation there */
-    /* on bitsets, with Z3: per disjunct (l->nw words each) the state bits its Z3 term
-     * reads; Z3's answer on a state is remembered for the state's bits there */
-    uint64_t *support;
+    /* on bitsets, with Z3: the circuit Z3's terms were made of and its roots (one per
+     * disjunct), kept to find which of a state's bits make a disjunct hold (witness) */
+    circuit_t *zc;
+    pn_t *zroots;
 } lform_t;
 
 /* Consulting the hook at a depth of the rollout (lbs_state_hook): whether it pays. */
@@ -70,11 +72,10 @@ typedef struct {
     uint64_t calls, checks, hits, skipped;
 } pay_t;
 
-/* A remembered Z3 answer: the same state and formula always get the same one. */
-typedef struct {
-    uint64_t key; /* 0: empty */
-    int8_t z;
-} zcache_t;
+/* A remembered Z3 answer (the same key always gets the same one): one word, its key's
+ * bits but the lowest two, bit 1 set, the answer in bit 0 (0: empty). One word so that
+ * a fork's thread reads it whole while the owner writes (relaxed atomics). */
+typedef _Atomic uint64_t zcache_t;
 
 /* A formula's common conjunct ("not terminal, p moves"), shared by every formula with the
  * same text: evaluated at most once per check, so the formulas of the player who is not
@@ -114,7 +115,17 @@ struct lbs {
     double conv_cost; /* seconds to turn one of its states into indexed terms */
     state_t eterms;   /* the state being checked as terms, when a formula needs them */
     bool eterms_ok;   /* eterms (and ms) hold the state being checked */
-    uint32_t nw;      /* state words the support masks cover (bitsets with Z3) */
+    uint32_t nw;      /* state words (bitsets) */
+    /* scratch of witness(): per circuit node, its value and whether it was marked */
+    uint8_t *wval;
+    uint32_t *wstamp, *wseen, wepoch;
+    size_t wcap;
+    uint64_t *wpos; /* the witness: its bits (nw words), then their values (nw words) */
+    /* a fork (lbs_fork): its parent, whose formulas, guards and Z3 cache it shares, with
+     * bitset programs of its own; it confirms from the cache only (no Z3) */
+    const lbs_t *parent;
+    lbs_t *fork;          /* the parent's fork, whose counters lbs_stats adds */
+    lbs_hook_t fork_hook; /* the hook of the helper thread on the fork (lbs_attach) */
     /* what the hook pays (lbs_state_hook): per depth of the rollout, and the costs */
     pay_t pay[PAY_DEPTHS];
     double chk_cost, step_cost_now; /* seconds: one check, one rollout step (running means) */
@@ -161,38 +172,6 @@ static uint32_t guard_of(lbs_t *l, const form_t *f) {
  * on the disjunct the matcher found, which is all the hit claims and a fraction of the
  * whole formula's size. False when the deadline passed first or the grounding is too
  * big. */
-/* The state bits each root's circuit reads (nw words per root). */
-static uint64_t *supports(const circuit_t *c, const pn_t *roots, uint32_t n, const uint32_t *bit,
-                          uint32_t nw) {
-    uint32_t size = circuit_size(c);
-    uint32_t *seen = xcalloc(size + 1, sizeof *seen); /* the root's number + 1 once visited */
-    pn_t *stack = NULL;
-    size_t cap = 0;
-    uint64_t *m = xcalloc((size_t)n * nw + 1, sizeof *m);
-    for (uint32_t d = 0; d < n; d++) {
-        size_t sp = 0;
-        GROW(stack, cap, 1);
-        stack[sp++] = roots[d];
-        while (sp) {
-            pn_t x = stack[--sp];
-            if (seen[x] == d + 1) continue;
-            seen[x] = d + 1;
-            if (pn_op(c, x) == PN_VAR) {
-                uint32_t b = bit[pn_varnum(c, x)];
-                if (b != UINT32_MAX) m[(size_t)d * nw + (b >> 6)] |= 1ull << (b & 63);
-                continue;
-            }
-            uint32_t k = pn_arity(c, x);
-            GROW(stack, cap, sp + k);
-            while (k--)
-                stack[sp++] = pn_kid(c, x, k);
-        }
-    }
-    free(stack);
-    free(seen);
-    return m;
-}
-
 static bool ground_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf, double deadline) {
     if (now_seconds() > deadline) return false;
     circuit_t *c = circuit_new_within(LBS_GROUND_LIMIT, deadline);
@@ -201,7 +180,11 @@ static bool ground_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf,
     /* too big to confirm, or late: the formula is left out */
     bool ok = !circuit_overflow(c) && now_seconds() < deadline;
     if (ok) lf->handle = formcheck_terms(l->fc, c, roots, f->n);
-    if (ok && l->bitsets) lf->support = supports(c, roots, f->n, vocab_bits(l->vocab), l->nw);
+    if (ok && l->bitsets) { /* kept for witness() */
+        lf->zc = c;
+        lf->zroots = roots;
+        return ok;
+    }
     free(roots);
     circuit_free(c);
     return ok;
@@ -232,8 +215,10 @@ static void lform_clear(lform_t *lf) {
     lf->form = NULL;
     bitform_free(lf->bits);
     lf->bits = NULL;
-    free(lf->support);
-    lf->support = NULL;
+    circuit_free(lf->zc);
+    lf->zc = NULL;
+    free(lf->zroots);
+    lf->zroots = NULL;
 }
 
 /* Compiling as backward search goes (regress_cb): each formula is compiled (and grounded
@@ -688,8 +673,70 @@ static void use_bits(lbs_t *l, const samples_t *sm) {
     choose_hook(l, l->hook_steps);
 }
 
+/* A fork's own parts: its programs, its scratch. */
+static void fork_free(lbs_t *l) {
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++)
+            bitform_free(l->f[side][i].bits);
+    for (uint32_t k = 0; k < l->n_guards; k++)
+        bitform_free(l->guards[k].bits);
+    free(l->guards);
+    free(l->gval);
+    free(l->wval), free(l->wstamp), free(l->wseen), free(l->wpos);
+    state_fini(&l->eterms);
+    match_state_free(l->ms);
+    free(l);
+}
+
+bool lbs_hook_threadable(const lbs_t *l) {
+    if (!l->bitsets) return false;
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++) {
+            const lform_t *lf = &l->f[side][i];
+            if (!lf->m || !lf->in_hook) continue;
+            if (needs_terms(l, lf) || (l->fc && !lf->zc)) return false;
+        }
+    return true;
+}
+
+lbs_t *lbs_fork(lbs_t *l) {
+    if (l->parent || l->fork || !lbs_hook_threadable(l)) return NULL;
+    lbs_t *k = xmalloc(sizeof *k);
+    *k = *l;
+    k->parent = l;
+    k->fc = NULL;
+    k->store = NULL;
+    memset(&k->st, 0, sizeof k->st);
+    memset(k->pay, 0, sizeof k->pay);
+    k->ms = match_state_new();
+    state_init(&k->eterms);
+    k->gval = xcalloc(l->n_guards + 1, 1);
+    k->wval = NULL, k->wstamp = k->wseen = NULL, k->wcap = 0, k->wpos = NULL;
+    k->guards = xmalloc((l->n_guards + 1) * sizeof *k->guards);
+    for (uint32_t g = 0; g < l->n_guards; g++) {
+        k->guards[g] = l->guards[g];
+        if (l->guards[g].bits) k->guards[g].bits = bitform_clone(l->guards[g].bits);
+    }
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++) {
+            lform_t *lf = &k->f[side][i];
+            if (lf->bits) lf->bits = bitform_clone(lf->bits);
+            if (!lf->bits) lf->in_hook = false; /* the matcher is the parent's */
+        }
+    k->st.n_alpha = l->n[0], k->st.n_beta = l->n[1];
+    k->st.hook_alpha = l->st.hook_alpha, k->st.hook_beta = l->st.hook_beta;
+    l->fork = k;
+    return k;
+}
+
 void lbs_free(lbs_t *l) {
     if (!l) return;
+    if (l->parent) { /* a fork: freed with its parent */
+        ((lbs_t *)l->parent)->fork = NULL;
+        fork_free(l);
+        return;
+    }
+    if (l->fork) fork_free(l->fork);
     for (int side = 0; side < 2; side++)
         for (uint32_t i = 0; i < LBS_MAX; i++)
             lform_clear(&l->f[side][i]);
@@ -703,6 +750,7 @@ void lbs_free(lbs_t *l) {
     free(l->guards);
     free(l->gval);
     free(l->cache);
+    free(l->wval), free(l->wstamp), free(l->wseen), free(l->wpos);
     formcheck_free(l->fc);
     vocab_free(l->vocab);
     match_state_free(l->ms);
@@ -746,47 +794,162 @@ static bool z3_spent(const lbs_t *l) {
     return l->fc && l->z3_share > 0 && l->st.z3_seconds > l->z3_share * l->active + Z3_GRACE;
 }
 
-/* The key of Z3's answer for disjunct d of a formula on a state. On bitsets the answer
- * depends on the state's bits in the disjunct's support alone: one key for every state
- * that agrees there (on connect four, one Z3 call per disjunct and line, not per state).
- * Else the state's hash (term or engine hash: they key the same cache, a clash of the two
- * as unlikely as any). */
-static uint64_t zkey(const lbs_t *l, int side, uint32_t i, int32_t d, const checked_t *c) {
+/* Node n of c on the state's words (memoised for this epoch). */
+static bool w_eval(lbs_t *l, const circuit_t *c, pn_t n, const uint64_t *words) {
+    if (l->wstamp[n] == l->wepoch) return l->wval[n];
+    bool v = false;
+    uint32_t k = 0, na = pn_arity(c, n);
+    switch (pn_op(c, n)) {
+    case PN_CONST:
+        v = n == PN_TRUE;
+        break;
+    case PN_VAR: {
+        uint32_t b = vocab_bits(l->vocab)[pn_varnum(c, n)];
+        v = b != UINT32_MAX && (words[b >> 6] >> (b & 63) & 1);
+        break;
+    }
+    case PN_NOT:
+        v = !w_eval(l, c, pn_kid(c, n, 0), words);
+        break;
+    case PN_AND:
+        for (v = true; k < na && v; k++)
+            v = w_eval(l, c, pn_kid(c, n, k), words);
+        break;
+    case PN_OR:
+        for (; k < na && !v; k++)
+            v = w_eval(l, c, pn_kid(c, n, k), words);
+        break;
+    }
+    l->wstamp[n] = l->wepoch;
+    l->wval[n] = v;
+    return v;
+}
+
+/* Adds to the witness the state bits that fix node n's value: a variable's bit, every
+ * kid of an AND that holds (an OR that fails), one kid that decides otherwise. */
+static void w_mark(lbs_t *l, const circuit_t *c, pn_t n, const uint64_t *words) {
+    if (l->wseen[n] == l->wepoch) return;
+    l->wseen[n] = l->wepoch;
+    bool v = w_eval(l, c, n, words);
+    pn_op_t op = pn_op(c, n);
+    uint32_t na = pn_arity(c, n);
+    if (op == PN_VAR) {
+        uint32_t b = vocab_bits(l->vocab)[pn_varnum(c, n)];
+        if (b == UINT32_MAX) return; /* no state has it: false in every one */
+        l->wpos[b >> 6] |= 1ull << (b & 63);
+        if (v) l->wpos[l->nw + (b >> 6)] |= 1ull << (b & 63);
+        return;
+    }
+    if (op == PN_NOT) {
+        w_mark(l, c, pn_kid(c, n, 0), words);
+        return;
+    }
+    if (op != PN_AND && op != PN_OR) return;
+    if ((op == PN_OR) == v) { /* one kid with the node's value decides it */
+        for (uint32_t k = 0; k < na; k++)
+            if (w_eval(l, c, pn_kid(c, n, k), words) == v) {
+                w_mark(l, c, pn_kid(c, n, k), words);
+                return;
+            }
+    }
+    for (uint32_t k = 0; k < na; k++)
+        w_mark(l, c, pn_kid(c, n, k), words);
+}
+
+/* The witness of disjunct d of lf on the state's words into l->wpos: state bits and their
+ * values that fix the value of Z3's term for d (every state that agrees there gives it
+ * the same value). */
+static void witness(lbs_t *l, const lform_t *lf, int32_t d, const uint64_t *words) {
+    size_t size = circuit_size(lf->zc);
+    if (size > l->wcap) {
+        l->wcap = size;
+        free(l->wval), free(l->wstamp), free(l->wseen);
+        l->wval = xmalloc(size);
+        l->wstamp = xcalloc(size, sizeof *l->wstamp);
+        l->wseen = xcalloc(size, sizeof *l->wseen);
+        l->wepoch = 0;
+    }
+    if (++l->wepoch == 0) { /* wrapped: no stamp may look current */
+        memset(l->wstamp, 0, l->wcap * sizeof *l->wstamp);
+        memset(l->wseen, 0, l->wcap * sizeof *l->wseen);
+        l->wepoch = 1;
+    }
+    if (!l->wpos) l->wpos = xmalloc(2 * l->nw * sizeof *l->wpos);
+    memset(l->wpos, 0, 2 * l->nw * sizeof *l->wpos);
+    w_mark(l, lf->zc, lf->zroots[d], words);
+}
+
+uint32_t lbs_witness_check(lbs_t *l, const eng_state_t *s, splitmix_t *rng, uint32_t flips) {
+    const uint64_t *words = engine_state_words(s);
+    if (!words || !l->nw) return 0;
+    uint32_t nv = vocab_count(l->vocab), bad = 0;
+    const uint32_t *bit = vocab_bits(l->vocab);
+    uint8_t *truth = xmalloc(nv + 1), *orig = xmalloc(nv + 1);
+    uint64_t *w = xmalloc(l->nw * sizeof *w);
+    for (uint32_t v = 0; v < nv; v++)
+        orig[v] = bit[v] != UINT32_MAX && (words[bit[v] >> 6] >> (bit[v] & 63) & 1);
+    for (int side = 0; side < 2; side++)
+        for (uint32_t i = 0; i < l->n[side]; i++) {
+            const lform_t *lf = &l->f[side][i];
+            for (uint32_t d = 0; lf->zc && d < lf->form->n; d++) {
+                bool want = pn_eval(lf->zc, lf->zroots[d], orig);
+                witness(l, lf, (int32_t)d, words);
+                for (uint32_t k = 0; k < flips; k++) {
+                    for (uint32_t j = 0; j < l->nw; j++) /* the witness kept, the rest drawn */
+                        w[j] =
+                            (l->wpos[l->nw + j] & l->wpos[j]) | (splitmix_next(rng) & ~l->wpos[j]);
+                    for (uint32_t v = 0; v < nv; v++)
+                        truth[v] = bit[v] != UINT32_MAX && (w[bit[v] >> 6] >> (bit[v] & 63) & 1);
+                    bad += pn_eval(lf->zc, lf->zroots[d], truth) != want;
+                }
+            }
+        }
+    free(truth), free(orig), free(w);
+    return bad;
+}
+
+/* The key of Z3's answer for disjunct d of a formula on a state. On bitsets: the
+ * disjunct's witness in the state (witness()), so that one answer serves every state
+ * with the same witness (on connect four: the same line about to be completed). Else the
+ * state's hash (term or engine hash: they key the same cache, a clash of the two as
+ * unlikely as any). */
+static uint64_t zkey(lbs_t *l, int side, uint32_t i, int32_t d, const checked_t *c) {
     const lform_t *lf = &l->f[side][i];
     uint64_t key = ((uint64_t)side << 63) ^ ((uint64_t)i * 0x9e3779b97f4a7c15ull);
-    if (c->words && lf->support) {
-        const uint64_t *m = lf->support + (size_t)d * l->nw;
+    if (c->words && lf->zc) {
+        witness(l, lf, d, c->words);
         key ^= (uint64_t)(uint32_t)d * 0xbf58476d1ce4e5b9ull;
-        for (uint32_t k = 0; k < l->nw; k++) {
-            splitmix_t mix = {key ^ (c->words[k] & m[k])};
+        for (uint32_t k = 0; k < 2 * l->nw; k++) {
+            splitmix_t mix = {key ^ l->wpos[k]};
             key = splitmix_next(&mix) + k;
         }
-        return key | 1;
+        return key;
     }
     uint64_t hash = c->es ? engine_state_hash(c->es) : state_hash(c->s);
-    return (hash ^ key) | 1;
+    return hash ^ key;
 }
 
 /* A matcher hit on disjunct d, confirmed by Z3 when asked: true when it may be used. Z3's
  * answer never changes for a key (zkey), so it is remembered (replaced on a clash of
  * slots). On bitsets Z3 reads the words, no terms. */
 static bool confirmed(lbs_t *l, int side, uint32_t i, int32_t d, const checked_t *ck) {
-    if (!l->fc) return true;
-    uint64_t key = zkey(l, side, i, d, ck);
+    if (!l->cache) return true; /* no confirmation asked for */
+    uint64_t key = (zkey(l, side, i, d, ck) & ~3ull) | 2;
     zcache_t *c = &l->cache[(key >> 7) & (((uint64_t)1 << CACHE_BITS) - 1)];
-    if (c->key == key) {
+    uint64_t had = atomic_load_explicit(c, memory_order_relaxed);
+    if ((had & ~1ull) == key) {
         l->st.z3_cached++;
-        return c->z == 1;
+        return had & 1;
     }
     double t0 = now_seconds();
     bool late = ck->deadline > 0 && t0 + l->z3_max > ck->deadline;
-    if (late || z3_spent(l)) {
-        l->st.z3_skipped++; /* over the confirmation budget: the hit is not used */
+    if (late || !l->fc || z3_spent(l)) { /* a fork has no Z3 */
+        l->st.z3_skipped++;              /* over the confirmation budget: the hit is not used */
         return false;
     }
     const lform_t *lf = &l->f[side][i];
     int z;
-    if (ck->words && lf->support) {
+    if (ck->words && lf->zc) {
         z = formcheck_eval_bits(l->fc, lf->handle + (uint32_t)d, ck->words);
     } else {
         const state_t *s = ck->s;
@@ -805,10 +968,8 @@ static bool confirmed(lbs_t *l, int side, uint32_t i, int32_t d, const checked_t
         l->st.z3_disagree++;
     else
         l->st.z3_unknown++;
-    if (z >= 0) { /* an unknown is not remembered: it says nothing of the state */
-        c->key = key;
-        c->z = (int8_t)z;
-    }
+    if (z >= 0) /* an unknown is not remembered: it says nothing of the state */
+        atomic_store_explicit(c, key | (uint64_t)z, memory_order_relaxed);
     return z == 1;
 }
 
@@ -925,7 +1086,8 @@ int lbs_state_hook(void *ctx, const eng_state_t *s, uint32_t depth) {
     l->last_depth = depth;
     l->last_hit = false;
     if (!h->every && !pays(l, p, depth)) return -1;
-    checked_t c = {.es = s, .words = engine_state_words(s), .deadline = h->deadline};
+    double deadline = h->main ? h->main->deadline : h->deadline;
+    checked_t c = {.es = s, .words = engine_state_words(s), .deadline = deadline};
     int r = check(l, &c, NULL, true);
     p->checks++;
     if (r) p->hits++, l->last_hit = true;
@@ -937,12 +1099,33 @@ int lbs_state_hook(void *ctx, const eng_state_t *s, uint32_t depth) {
 }
 
 void lbs_attach(lbs_hook_t *h, uct_t *u) {
-    if (h->lbs->bitsets)
-        uct_set_state_hook(u, lbs_state_hook, h);
-    else
+    lbs_t *l = h->lbs;
+    if (!l->bitsets) {
         uct_set_hook(u, lbs_hook, h);
+        return;
+    }
+    if (!lbs_hook_threadable(l)) {
+        uct_set_state_hook(u, lbs_state_hook, h);
+        return;
+    }
+    lbs_t *k = l->fork ? l->fork : lbs_fork(l);
+    l->fork_hook = (lbs_hook_t){.lbs = k, .every = h->every, .main = h};
+    uct_set_state_hook_threads(u, lbs_state_hook, h, k ? &l->fork_hook : NULL);
 }
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out) {
     *out = l->st;
+    const lbs_stats_t *f = l->fork ? &l->fork->st : NULL;
+    if (!f) return;
+    out->checks += f->checks;
+    for (uint32_t i = 0; i < LBS_MAX; i++) {
+        out->hits_alpha[i] += f->hits_alpha[i];
+        out->hits_beta[i] += f->hits_beta[i];
+    }
+    out->check_seconds += f->check_seconds;
+    out->z3_cached += f->z3_cached;
+    out->z3_skipped += f->z3_skipped;
+    out->hook_skipped += f->hook_skipped;
+    out->match_gave_up += f->match_gave_up;
+    out->pay_skipped += f->pay_skipped;
 }

@@ -72,11 +72,13 @@ int lbs_check(lbs_t *l, const state_t *s, uint32_t *i, double deadline);
 
 /* The rollout hook's context: the formulas, and the deadline of lbs_check for the search
  * under way (its searcher keeps the context and sets the deadline of each search). */
-typedef struct {
+typedef struct lbs_hook lbs_hook_t;
+struct lbs_hook {
     lbs_t *lbs;
     double deadline;
     bool every; /* lbs_state_hook checks every call (the pay rule off: tests, timings) */
-} lbs_hook_t;
+    const lbs_hook_t *main; /* a fork's hook: the deadline is main's (NULL: this one's) */
+};
 
 /* uct_rollout_hook_t adapter (ctx = lbs_hook_t*): 100 on α, 0 on β, -1 otherwise. Tries only
  * formulas with i >= 1 (the hook never sees terminal states), by increasing i, as many as
@@ -154,8 +156,24 @@ int lbs_check_state(lbs_t *l, const eng_state_t *s, uint32_t *i, double deadline
 int lbs_state_hook(void *ctx, const eng_state_t *s, uint32_t depth);
 /* Sets u's rollout hook to h (which must outlive u's searches); u searches on h->lbs's
  * engine (or a clone of it): on its bitset states with a ground engine, else on terms
- * (lbs_hook). */
+ * (lbs_hook). When the hook is threadable, u may ponder with it and u's helper thread
+ * gets the hook on a fork of h->lbs (lbs_fork; made here, freed with h->lbs). */
 void lbs_attach(lbs_hook_t *h, uct_t *u);
+/* Whether the hook's checks touch neither the engine nor the term store (every formula
+ * it uses and their guards on bitsets, hits confirmed on the words): it may run on a
+ * thread of its own while the game's store grows. */
+bool lbs_hook_threadable(const lbs_t *l);
+/* For a second thread's hook: the formulas and Z3's remembered answers of l shared, the
+ * bitset programs its own; it confirms a hit only from those answers (an answer not
+ * there: the hit is not used, counted in z3_skipped). NULL unless l's hook is threadable
+ * (or l has a fork already, or is one). lbs_stats(l) adds the fork's counters. Freed with
+ * l (lbs_free on a fork frees it alone). */
+lbs_t *lbs_fork(lbs_t *l);
+/* Tests: for every disjunct of every formula (on bitsets, with Z3), `flips` random states
+ * that agree with s on the disjunct's witness in s (the bits whose Z3 answer is remembered
+ * for every state that agrees there) give the disjunct the value it has in s; returns how
+ * many did not (0 when the witnesses are right). */
+uint32_t lbs_witness_check(lbs_t *l, const eng_state_t *s, splitmix_t *rng, uint32_t flips);
 /* Mean seconds of one rollout step on e (every role's legal moves, then the next state,
  * as a rollout with a hook takes it), measured over random playouts for `seconds`. */
 double lbs_engine_step_seconds(engine_t *e, double seconds);

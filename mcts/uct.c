@@ -94,7 +94,9 @@ struct uct {
     uct_rollout_hook_t hook;
     uct_state_hook_t state_hook; /* instead of hook: called on engine states */
     void *hook_ctx;
-    playout_t *pol; /* the rollout policy; NULL: uniform (the engine's own playout loop) */
+    bool hook_threads; /* the state hook may run on the search's threads (pondering) */
+    void *helper_ctx;  /* with hook_threads: the helper's hook context (NULL: no helper) */
+    playout_t *pol;    /* the rollout policy; NULL: uniform (the engine's own playout loop) */
     /* knowledge learnt at start (uct_set_heuristic): rollouts cut after `cut` steps and
      * scored by its evaluation (cut < 0: never), moves given `prior` visits worth it */
     const heur_t *heur;
@@ -944,16 +946,39 @@ void uct_set_memory_limit(uct_t *u, size_t bytes) {
     u->mem_limit = bytes && bytes < least ? least : bytes;
 }
 
+/* The helper's hook: u's state hook on u's helper context, when it may run there. */
+static void helper_hook(uct_t *u) {
+    uct_t *h = u->helper;
+    if (!h) return;
+    bool on = u->state_hook && u->hook_threads && u->helper_ctx;
+    h->hook = NULL;
+    h->state_hook = on ? u->state_hook : NULL;
+    h->hook_ctx = on ? u->helper_ctx : NULL;
+    h->hook_threads = on;
+    h->helper_ctx = NULL;
+}
+
 void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx) {
+    uct_ponder_stop(u);
     u->hook = hook;
     u->state_hook = NULL;
     u->hook_ctx = ctx;
+    u->hook_threads = false;
+    u->helper_ctx = NULL;
+    helper_hook(u);
 }
 
 void uct_set_state_hook(uct_t *u, uct_state_hook_t hook, void *ctx) {
+    uct_set_hook(u, NULL, NULL);
     u->state_hook = hook;
-    u->hook = NULL;
     u->hook_ctx = ctx;
+}
+
+void uct_set_state_hook_threads(uct_t *u, uct_state_hook_t hook, void *ctx, void *helper_ctx) {
+    uct_set_state_hook(u, hook, ctx);
+    u->hook_threads = hook != NULL;
+    u->helper_ctx = hook ? helper_ctx : NULL;
+    helper_hook(u);
 }
 
 void uct_clear(uct_t *u) {
@@ -1044,10 +1069,11 @@ static void *search_main(void *arg) {
     return NULL;
 }
 
-/* The helper that searches beside u: none while a hook is set (hooks are not
- * thread-safe). */
+/* The helper that searches beside u: none while a hook is set that may not run there
+ * (uct_set_state_hook_threads). */
 static uct_t *active_helper(uct_t *u) {
-    return u->hook || u->state_hook ? NULL : u->helper;
+    if (u->hook || (u->state_hook && !(u->hook_threads && u->helper_ctx))) return NULL;
+    return u->helper;
 }
 
 /* Roots every tree at s, on the calling thread (the state is read from terms in the
@@ -1134,6 +1160,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     uct_set_playout(u->helper, &u->pol_opts);
     uct_set_transpositions(u->helper, u->transpose);
     uct_set_heuristic(u->helper, u->heur, u->cut, u->prior);
+    helper_hook(u);
     if (u->parallel == UCT_PARALLEL_TREE) make_tree_helper(u);
     return true;
 }
@@ -1162,7 +1189,8 @@ static void *ponder_main(void *arg) {
 bool uct_ponder(uct_t *u, const state_t *s, uint32_t max_iterations) {
     uct_ponder_stop(u);
     /* the interpreter and hooks on terms use the game's store; a state hook may ask Z3 */
-    if (engine_kind(u->e) == ENGINE_INTERP || u->hook || u->state_hook) return false;
+    if (engine_kind(u->e) == ENGINE_INTERP || u->hook || (u->state_hook && !u->hook_threads))
+        return false;
     if (s) {
         if (!prepare(u, s)) return false;
     } else {

@@ -115,6 +115,11 @@ void uct_set_playout(uct_t *u, const playout_opts_t *o);
 void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx);
 /* A hook on engine states instead (NULL: none); it replaces the other kind. */
 void uct_set_state_hook(uct_t *u, uct_state_hook_t hook, void *ctx);
+/* The same for a hook that may run on a thread of the search's own while the caller's
+ * thread uses the game's store (it touches neither the store nor the engine): u ponders
+ * with it, and its helper thread searches with the hook on helper_ctx (NULL: no helper
+ * while the hook is set). Hooks are never called on one context from two threads. */
+void uct_set_state_hook_threads(uct_t *u, uct_state_hook_t hook, void *ctx, void *helper_ctx);
 
 /* Searches from s for at most `seconds` (<= 0: no time limit) and at most max_iterations
  * (0: no limit; one of the two must bound it) and returns the move for the role, or

@@ -255,6 +255,7 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     a->too_slow += ls->too_slow;
     a->match_gave_up += ls->match_gave_up;
     a->hook_skipped += ls->hook_skipped;
+    a->pay_skipped += ls->pay_skipped;
     a->stopped += ls->stopped;
     a->guard_unsound += ls->guard_unsound;
     a->guard_unverified += ls->guard_unverified;
@@ -327,13 +328,14 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
               " z3_confirmed=%llu z3_cached=%llu z3_disagree=%llu z3_unknown=%llu z3_skipped=%llu "
               "check_seconds=%.3f z3_seconds=%.3f regress_seconds_mean=%.3f too_slow=%u "
               "match_gave_up=%llu hook_skipped=%llu stopped_mean=%.2f guard_unsound=%u "
-              "guard_unverified=%u guard_hits=%llu",
+              "guard_unverified=%u guard_hits=%llu pay_skipped=%llu",
               (unsigned long long)a->z3_confirmed, (unsigned long long)a->z3_cached,
               (unsigned long long)a->z3_disagree, (unsigned long long)a->z3_unknown,
               (unsigned long long)a->z3_skipped, a->check_seconds, a->z3_seconds,
               a->regress_seconds / m, a->too_slow, (unsigned long long)a->match_gave_up,
               (unsigned long long)a->hook_skipped, a->stopped / m, a->guard_unsound,
-              a->guard_unverified, (unsigned long long)a->guard_hits);
+              a->guard_unverified, (unsigned long long)a->guard_hits,
+              (unsigned long long)a->pay_skipped);
     return true;
 }
 
@@ -563,6 +565,7 @@ static void ponder(mcts_player_t *p, const state_t *s, term_t move) {
             forced = false;
     }
     bool on;
+    p->hook.deadline = 0; /* pondering has no clock: a confirmation may take its time */
     if (forced) {
         engine_next(e, es, joint, next);
         engine_state_terms(e, next, &p->prev);

@@ -39,6 +39,7 @@ struct bitform {
     uint32_t *stamp; /* val[g] is this evaluation's when stamp[g] == epoch */
     uint32_t epoch;
     uint32_t words;
+    const bitform_t *of; /* a clone: the program it shares (its own values), else NULL */
 };
 
 /* One fluent literal of a gate being made: state bit and sign. */
@@ -226,8 +227,24 @@ bitform_t *bitform_new(const circuit_t *c, const pn_t *roots, uint32_t n, const 
     return b;
 }
 
+bitform_t *bitform_clone(const bitform_t *b) {
+    bitform_t *c = xmalloc(sizeof *c);
+    *c = *b;
+    c->of = b->of ? b->of : b;
+    c->val = xcalloc(b->n_gates + 1, 1);
+    c->stamp = xcalloc(b->n_gates + 1, sizeof *c->stamp);
+    c->epoch = 0;
+    return c;
+}
+
 void bitform_free(bitform_t *b) {
     if (!b) return;
+    if (b->of) { /* a clone: only its values */
+        free(b->val);
+        free(b->stamp);
+        free(b);
+        return;
+    }
     free(b->gates);
     free(b->tests);
     free(b->kids);

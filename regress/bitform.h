@@ -21,6 +21,8 @@ typedef struct bitform bitform_t;
 bitform_t *bitform_new(const circuit_t *c, const pn_t *roots, uint32_t n, const uint32_t *var_bit,
                        uint32_t max_size);
 void bitform_free(bitform_t *b);
+/* The same program with gate values of its own, for another thread; b must outlive it. */
+bitform_t *bitform_clone(const bitform_t *b);
 
 /* The first root that holds in the state whose words are `bits`, or -1: gates on demand,
  * each input read only while it can still decide its gate (short-circuit), each gate at

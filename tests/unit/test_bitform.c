@@ -283,6 +283,11 @@ static void check_lbs(const char *file, uint32_t steps, lbs_confirm_t confirm) {
     splitmix_t rng = {0x1b5};
     uint32_t hits = 0;
     lbs_hook_t hook = {.lbs = l, .every = true};
+    /* a fork (the helper thread's) answers as its parent, from the answers it remembered */
+    assert_true(lbs_hook_threadable(l));
+    lbs_hook_t fork = {.lbs = lbs_fork(l), .every = true};
+    assert_non_null(fork.lbs);
+    assert_null(lbs_fork(l));
     for (uint32_t play = 0; play < 60; play++) {
         engine_initial(e, s);
         while (!engine_terminal(e, s)) {
@@ -291,7 +296,11 @@ static void check_lbs(const char *file, uint32_t steps, lbs_confirm_t confirm) {
             int a = lbs_check_state(l, s, &i1, 0), b = lbs_check(l, &terms, &i2, 0);
             assert_int_equal(a, b);
             if (a) assert_int_equal(i1, i2);
-            assert_int_equal(lbs_state_hook(&hook, s, 0), lbs_hook(&hook, &terms));
+            int h = lbs_state_hook(&hook, s, 0);
+            assert_int_equal(h, lbs_hook(&hook, &terms));
+            assert_int_equal(lbs_state_hook(&fork, s, 0), h);
+            if (confirm == LBS_CONFIRM_Z3 && play < 3)
+                assert_int_equal(lbs_witness_check(l, s, &rng, 2), 0);
             hits += a != 0;
             term_t joint[2];
             for (uint32_t k = 0; k < 2; k++) {
@@ -322,6 +331,14 @@ static void check_lbs(const char *file, uint32_t steps, lbs_confirm_t confirm) {
     lbs_stats(l, &ls);
     assert_true(ls.term_conversions <= ls.z3_confirmed + ls.z3_disagree + ls.z3_unknown);
     assert_int_equal(ls.z3_disagree, 0);
+    uct_free(u);
+    /* two threads on one tree, the helper's hook on the fork */
+    u = uct_new(e, 0, 7);
+    assert_true(uct_set_threads(u, 2));
+    lbs_attach(&hook, u);
+    assert_true(uct_choose(u, &terms, 0, 600) != TERM_NONE);
+    uct_stats(u, &us);
+    assert_true(us.hook_calls > 0);
     uct_free(u);
     state_fini(&terms);
     engine_state_free(s);
