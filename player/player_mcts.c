@@ -684,6 +684,12 @@ static void mcts_destroy(player_t *pl) {
     free(p);
 }
 
+/* What mcts and mcts+lbs share: all but the name, the summary, the options they take and
+ * how they are made. */
+#define MCTS_CALLS                                                                                 \
+    .start = mcts_start, .play = mcts_play, .stop = mcts_stop, .destroy = mcts_destroy,            \
+    .search = mcts_search
+
 const player_kind_t player_mcts_kind = {
     .name = "mcts",
     .summary =
@@ -691,12 +697,8 @@ const player_kind_t player_mcts_kind = {
         "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti:mast=off|E:"
         "pdepth=D:heur=on|off:cut=K|off:prior=N)",
     .create = mcts_create,
-    .start = mcts_start,
-    .play = mcts_play,
-    .stop = mcts_stop,
-    .destroy = mcts_destroy,
     .check_options = mcts_check_options,
-    .search = mcts_search,
+    MCTS_CALLS,
 };
 
 const player_kind_t player_lbs_kind = {
@@ -705,10 +707,6 @@ const player_kind_t player_lbs_kind = {
                "budget=S:"
                "confirm=none|z3:lbs=on|off:hookcost=X:z3share=F)",
     .create = lbs_create,
-    .start = mcts_start,
-    .play = mcts_play,
-    .stop = mcts_stop,
-    .destroy = mcts_destroy,
     .check_options = lbs_check_options,
-    .search = mcts_search,
+    MCTS_CALLS,
 };
