@@ -364,6 +364,26 @@ static engine_walk_next_t take_at_ply(void *ctx, engine_t *e, const eng_state_t 
     return ENGINE_WALK_STOP;
 }
 
+typedef struct {
+    eng_state_t **out;
+    uint32_t n, max;
+} sample_t;
+
+static engine_walk_next_t keep_copy(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
+    (void)ply;
+    sample_t *x = ctx;
+    x->out[x->n] = engine_state_new(e);
+    engine_state_copy(x->out[x->n++], s);
+    return x->n < x->max ? ENGINE_WALK_ON : ENGINE_WALK_STOP;
+}
+
+uint32_t engine_sample(engine_t *e, splitmix_t *rng, const engine_walk_t *w, eng_state_t **out,
+                       uint32_t max) {
+    sample_t x = {out, 0, max};
+    if (max) engine_walk(e, rng, w, keep_copy, &x);
+    return x.n;
+}
+
 bool engine_walk_to(engine_t *e, splitmix_t *rng, uint32_t ply, bool canonical, eng_state_t *out) {
     walk_to_t x = {.ply = ply, .out = out};
     engine_walk_t w = {.matches = 1, .max_plies = ply + 1, .canonical = canonical};

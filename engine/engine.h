@@ -142,6 +142,10 @@ engine_walked_t engine_walk(engine_t *e, splitmix_t *rng, const engine_walk_t *w
 /* The state at ply `ply` of one such match (drawn canonically or not) into out; false when
  * the match ends before it. */
 bool engine_walk_to(engine_t *e, splitmix_t *rng, uint32_t ply, bool canonical, eng_state_t *out);
+/* The first `max` states such a walk visits, copied into out[0..n) (made here, the caller
+ * frees them); n. */
+uint32_t engine_sample(engine_t *e, splitmix_t *rng, const engine_walk_t *w, eng_state_t **out,
+                       uint32_t max);
 
 /* One uniformly random playout from s (which becomes the final state), at most max_steps
  * joint moves; goals (one per role, -1 when undefined) of the final state into goals.

@@ -41,21 +41,13 @@ typedef struct {
     vocab_t *v;       /* the engine's fluents */
 } sample_t;
 
-static engine_walk_next_t keep_state(void *ctx, engine_t *e, const eng_state_t *st, uint32_t ply) {
-    (void)ply;
-    sample_t *s = ctx;
-    s->es[s->n] = engine_state_new(e);
-    engine_state_copy(s->es[s->n++], st);
-    return s->n < MAX_STATES ? ENGINE_WALK_ON : ENGINE_WALK_STOP;
-}
-
 static void sample_states(sample_t *s, game_t *g, uint32_t playouts) {
     engine_t *e = s->e;
     s->es = xmalloc(MAX_STATES * sizeof *s->es);
     s->terms = xcalloc(MAX_STATES, sizeof *s->terms);
     splitmix_t rng = {0xc057};
     engine_walk_t w = {.matches = playouts, .max_plies = 1000};
-    engine_walk(e, &rng, &w, keep_state, s);
+    s->n = engine_sample(e, &rng, &w, s->es, MAX_STATES);
     for (uint32_t k = 0; k < s->n; k++) {
         state_init(&s->terms[k]);
         engine_state_terms(e, s->es[k], &s->terms[k]);

@@ -709,24 +709,24 @@ const regress_step_t *regress_step(const regress_t *rg, int side, uint32_t i) {
 
 /* States of seeded random matches: a disjunct that holds in more of them is worth more
  * when a cap must cut (the formula stays non-trivial where play actually goes). */
-static engine_walk_next_t sample_visit(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
-    (void)ply;
-    regress_t *rg = ctx;
-    engine_state_terms(e, s, &rg->terms);
-    rg->samples[rg->n_samples] = match_state_new();
-    match_state_set(rg->samples[rg->n_samples++], rg->g->ts, &rg->terms);
-    return rg->n_samples < SAMPLE_MAX ? ENGINE_WALK_ON : ENGINE_WALK_STOP;
-}
-
 static void sample_states(regress_t *rg) {
     if (rg->n_samples) return;
     rg->samples = xcalloc(SAMPLE_MAX, sizeof *rg->samples);
+    eng_state_t **es = xmalloc(SAMPLE_MAX * sizeof *es);
     splitmix_t rng = {0x5a3b1e};
     engine_walk_t w = {.matches = SAMPLE_PLAYOUTS,
                        .max_plies = 1000,
                        .deadline = sample_until(rg),
                        .terminal = true};
-    engine_walk(rg->e, &rng, &w, sample_visit, rg);
+    uint32_t n = engine_sample(rg->e, &rng, &w, es, SAMPLE_MAX);
+    for (uint32_t k = 0; k < n; k++) {
+        engine_state_terms(rg->e, es[k], &rg->terms);
+        rg->samples[k] = match_state_new();
+        match_state_set(rg->samples[k], rg->g->ts, &rg->terms);
+        engine_state_free(es[k]);
+    }
+    rg->n_samples = n;
+    free(es);
 }
 
 /* Sampled states satisfying disjunct d alone (the common conjunct is everyone's). */
