@@ -59,14 +59,22 @@ typedef void (*gnet_kernel_t)(uint8_t *vals);
 /* The move blocks, for the move of each role (its index; an index past the role's moves:
  * none). */
 typedef void (*gnet_move_kernel_t)(uint8_t *vals, const uint32_t *moves);
+/* The play blocks of the state in the fluent inputs, the node values being those left by
+ * a kernel or a playout for the state prev (its bits): only what the fluents that differ
+ * feed is evaluated. */
+typedef void (*gnet_play_from_t)(uint8_t *vals, const uint64_t *prev);
 /* A whole random playout from the state bits (which become the final state's; the move
  * inputs must be off): the loop of the ground backend's playout, draw for draw on the
- * splitmix state rng. Returns the joint moves played; the final state is left in the
- * fluent inputs with its play blocks evaluated. */
-typedef uint32_t (*gnet_playout_t)(uint8_t *vals, uint64_t *bits, uint64_t *rng, uint32_t max_steps,
+ * splitmix state rng. prev (NULL: none): the state whose play blocks the node values
+ * hold (a kernel's or a playout's), so that the first step evaluates only what changed.
+ * Returns the joint moves played; the final state is left in the fluent inputs with its
+ * play blocks evaluated. */
+typedef uint32_t (*gnet_playout_t)(uint8_t *vals, uint64_t *bits, const uint64_t *prev,
+                                   uint64_t *rng, uint32_t max_steps,
                                    int (*hook)(void *, const uint64_t *), void *ctx);
 typedef struct {
     gnet_kernel_t play, goals, advance;
+    gnet_play_from_t play_from;
     gnet_move_kernel_t move;
     gnet_playout_t playout; /* NULL: the loop of engine/gengine.c */
 } gnet_kernels_t;

@@ -58,7 +58,7 @@ typedef struct {
     uint8_t *late, *busy;    /* busy: a move node in too many rules to scatter */
     uint8_t *read_late;      /* per node: read by a node of the move blocks */
     uint8_t *rule_scattered; /* per rule */
-    /* role guards (find_role_guards): per role the fluent, GNET_NONE: none; per node
+    /* role guards (find_role_guards): per role the literal, GNET_NONE: none; per node
      * whether it is a legal node without it (its byte holds the rest of its rules) */
     uint32_t *role_guard;
     uint8_t *guarded;
@@ -1163,14 +1163,19 @@ static void emit_copies(strbuf_t *c, const gnet_t *net, const events_t *ev, uint
     }
 }
 
-/* The case of position p: its nodes evaluated, their readers marked when one changed. */
+/* Position p: when its bit is set, its nodes evaluated and, when one changed, their
+ * readers marked (a position nothing reads is evaluated and no more). */
 static void emit_event_case(cg_t *cg, const events_t *ev, uint32_t p, const phase_t *huge) {
     const gnet_t *net = cg->net;
     const gblock_t *bl = &net->blocks[ev->block[p]];
     strbuf_t *c = C(cg);
-    sb_printf(c, "case %u:{U o_[%u];", p, bl->n);
-    for (uint32_t j = 0; j < bl->n; j++)
-        sb_printf(c, "o_[%u]=v[%u];", j, net->order[bl->first + j]);
+    bool read = ev->rd_start[p + 1] > ev->rd_start[p];
+    sb_printf(c, "if(D[%u]&0x%llxull){", p / 64, 1ull << (p & 63));
+    if (read) {
+        sb_printf(c, "U o_[%u];", bl->n);
+        for (uint32_t j = 0; j < bl->n; j++)
+            sb_printf(c, "o_[%u]=v[%u];", j, net->order[bl->first + j]);
+    }
     sb_putc(c, '\n');
     if (bl->cyclic) {
         emit_cyclic(cg, bl);
@@ -1181,6 +1186,10 @@ static void emit_event_case(cg_t *cg, const events_t *ev, uint32_t p, const phas
         emit_node(cg, bl->first);
     }
     c = C(cg);
+    if (!read) {
+        sb_puts(c, "}\n");
+        return;
+    }
     sb_puts(c, "if(");
     for (uint32_t j = 0; j < bl->n; j++)
         sb_printf(c, "%s(o_[%u]!=v[%u])", j ? "|" : "", j, net->order[bl->first + j]);
@@ -1194,7 +1203,7 @@ static void emit_event_case(cg_t *cg, const events_t *ev, uint32_t p, const phas
         if (!u || marks[k] != marks[u - 1]) marks[u++] = marks[k];
     emit_marks(c, marks, u);
     free(marks);
-    sb_puts(c, "}}break;\n");
+    sb_puts(c, "}}\n");
 }
 
 /* The mask of positions [from, to) in word k. */
@@ -1205,8 +1214,10 @@ static uint64_t word_mask(uint32_t from, uint32_t to, uint32_t k) {
     return m;
 }
 
-/* Functions ggp_ev_K over the positions, about FUNC_LITS literals each: a loop over the
- * marked positions of its range, lowest first, a switch on the position. The huge nodes'
+/* Functions ggp_ev_K over the positions, about FUNC_LITS literals each: straight-line code
+ * in position order, each position behind a test of its bit, each word of 64 behind a
+ * test of the word (a loop over the marked bits with a switch on the position was 2.9x
+ * slower on knightwar, callgrind: its indirect jump per position). The huge nodes'
  * functions come first (ggp_evh_K). Returns the number of ggp_ev functions; *ranges their
  * first positions (and the end). */
 static uint32_t emit_events(cg_t *cg, const events_t *ev, phase_t *ph, phase_t *huge,
@@ -1224,21 +1235,28 @@ static uint32_t emit_events(cg_t *cg, const events_t *ev, phase_t *ph, phase_t *
             cost += (is_huge(net, ev->block[end]) ? 8 : block_lits(net, ev->block[end])) + 4;
         r[n++] = p;
         open_part(cg, ph);
-        sb_puts(C(cg), "W64 x;\n");
         for (uint32_t k = p / 64; k <= (end - 1) / 64; k++) {
-            sb_printf(C(cg),
-                      "while((x=D[%u]&0x%llxull)){D[%u]^=x&(0-x);\n"
-                      "switch(%u+(unsigned)__builtin_ctzll(x)){\n",
-                      k, (unsigned long long)word_mask(p, end, k), k, 64 * k);
+            sb_printf(C(cg), "if(D[%u]&0x%llxull){\n", k, (unsigned long long)word_mask(p, end, k));
             for (uint32_t q = p > 64 * k ? p : 64 * k; q < end && q < 64 * k + 64; q++)
                 emit_event_case(cg, ev, q, huge);
-            sb_puts(C(cg), "}}\n");
+            sb_puts(C(cg), "}\n");
         }
         close_part(cg, ph);
     }
     r[n] = ev->n_pos;
     *ranges = r;
     return n;
+}
+
+/* ggp_play_from: the play blocks of the state in the fluent bytes, the node values those
+ * of the state prev (fluent words), evaluated: only what the changed fluents feed
+ * (legal_unfix reads the guards of prev: its fluent bytes put back meanwhile). */
+static void emit_play_from(strbuf_t *c) {
+    sb_puts(c, "void ggp_play_from(U *restrict v,const W64 *restrict prev){W64 w[NW],d[NW];"
+               "static const unsigned m[1];pack(v,w);\n"
+               "for(unsigned k=0;k<NW;k++)d[k]=w[k]^prev[k];\n"
+               "unpack(v,prev);legal_unfix(v);unpack(v,w);ggp_play_body(v,w,d,m);legal_fix(v);}"
+               "\n");
 }
 
 /* The event kernel's body: the positions to evaluate, all (d is all: every fluent changed)
@@ -1289,6 +1307,7 @@ static void emit_event_body(strbuf_t *c, const cg_t *cg, const events_t *ev, con
     }
     sb_puts(c, "(void)m;}\nvoid ggp_play(U *restrict v){W64 w[NW];static const unsigned m[1];"
                "pack(v,w);ggp_play_body(v,w,all,m);legal_fix(v);}\n");
+    emit_play_from(c);
 }
 
 /* ---- the kernels and the playout loop (unit 0) ---- */
@@ -1433,6 +1452,7 @@ static void emit_kernel(strbuf_t *c, const cg_t *cg, const phase_t *ph, bool one
                   "void %s(U *restrict v){W64 w[NW];static const unsigned m[1];pack(v,w);"
                   "%s_body(v,w,all,m);}\n",
                   ph->name, ph->name);
+        if (strcmp(ph->name, "ggp_play") == 0) emit_play_from(c);
         return;
     }
     /* an index past the role's moves: none (the bit past them in every table) */
@@ -1445,22 +1465,30 @@ static void emit_kernel(strbuf_t *c, const cg_t *cg, const phase_t *ph, bool one
 
 /* legal_fix: the legal nodes of a role guard (their bytes the rest of their rules) zeroed
  * while the guard is off: every legal byte true, for the engine, after a kernel or a
- * playout. */
+ * playout; their bytes kept first in the save area past the nodes (cgen_vals_bytes), and
+ * put back by legal_unfix, so that the next evaluation can start from these values and
+ * evaluate only what changed. */
 static void emit_legal_fix(strbuf_t *c, const cg_t *cg) {
     const gnet_t *net = cg->net;
-    sb_puts(c, "static inline void legal_fix(U *restrict v){\n");
-    for (uint32_t r = 0; r < net->n_roles; r++) {
-        if (cg->role_guard[r] == GNET_NONE) continue;
-        sb_printf(c, "if(!v[%u]){", cg->role_guard[r]);
-        for (uint32_t k = 0, e; k < net->n_moves[r]; k = e) {
-            bool gk = cg->guarded[(net->legal_first[r] + k)];
-            for (e = k + 1; e < net->n_moves[r] && cg->guarded[(net->legal_first[r] + e)] == gk;)
-                e++;
-            if (gk) sb_printf(c, "__builtin_memset(v+%u,0,%u);", net->legal_first[r] + k, e - k);
+    for (int unfix = 0; unfix < 2; unfix++) {
+        sb_printf(c, "static inline void legal_%s(U *restrict v){\n", unfix ? "unfix" : "fix");
+        for (uint32_t r = 0, save = net->n_nodes + 64; r < net->n_roles; r++) {
+            uint32_t lf = net->legal_first[r], nm = net->n_moves[r];
+            save += r ? net->n_moves[r - 1] : 0;
+            if (cg->role_guard[r] == GNET_NONE) continue;
+            uint32_t g = cg->role_guard[r];
+            sb_printf(c, "if(%sv[%u]){__builtin_memcpy(v+%u,v+%u,%u);", g & 1 ? "" : "!", g >> 1,
+                      unfix ? lf : save, unfix ? save : lf, nm);
+            for (uint32_t k = 0, e; k < nm && !unfix; k = e) {
+                bool gk = cg->guarded[lf + k];
+                for (e = k + 1; e < nm && cg->guarded[lf + e] == gk;)
+                    e++;
+                if (gk) sb_printf(c, "__builtin_memset(v+%u,0,%u);", lf + k, e - k);
+            }
+            sb_puts(c, "}\n");
         }
-        sb_puts(c, "}\n");
+        sb_puts(c, "(void)v;}\n");
     }
-    sb_puts(c, "(void)v;}\n");
 }
 
 /* The legal moves of role r packed into words lw (a role guard off: only its moves not
@@ -1470,7 +1498,7 @@ static void emit_pack_legal(strbuf_t *c, const cg_t *cg, uint32_t r) {
     uint32_t nm = net->n_moves[r], lf = net->legal_first[r], g = cg->role_guard[r];
     for (uint32_t k = 0; k < (nm + 63) / 64; k++)
         sb_printf(c, "lw[%u]=0;", k);
-    if (g != GNET_NONE) sb_printf(c, "if(v[%u]){", g);
+    if (g != GNET_NONE) sb_printf(c, "if(%sv[%u]){", g & 1 ? "!" : "", g >> 1);
     for (uint32_t i = 0; i < nm; i += 32)
         sb_printf(c, "lw[%u]|=pkn(v+%u,%u)<<%u;", i >> 6, lf + i, nm - i < 32 ? nm - i : 32,
                   i & 63);
@@ -1516,12 +1544,13 @@ static void emit_playout(strbuf_t *c, const cg_t *cg) {
         sb_printf(c, "%u};\n", scratch);
     }
     sb_printf(c,
-              "unsigned ggp_playout(U *restrict v,W64 *restrict bits,W64 *restrict rng,"
-              "unsigned max_steps,int(*hook)(void*,const W64*),void *ctx){\n"
+              "unsigned ggp_playout(U *restrict v,W64 *restrict bits,const W64 *restrict prev,"
+              "W64 *restrict rng,unsigned max_steps,int(*hook)(void*,const W64*),void *ctx){\n"
               "W64 w[NW],d[NW],lw[%u];unsigned steps=0,n,j,m[%u];\n",
               nl, nr + 1);
-    sb_puts(c, "for(unsigned k=0;k<NW;k++)w[k]=bits[k],d[k]=~0ull;\n"
-               "for(;;){\nunpack(v,w);ggp_play_body(v,w,steps?d:all,m);\n");
+    sb_puts(c, "for(unsigned k=0;k<NW;k++)w[k]=bits[k],d[k]=prev?prev[k]^bits[k]:~0ull;\n"
+               "if(prev)legal_unfix(v);\n"
+               "for(;;){\nunpack(v,w);ggp_play_body(v,w,steps||prev?d:all,m);\n");
     if (net->terminal != GNET_NONE) sb_printf(c, "if(v[%u])break;\n", net->terminal);
     sb_puts(c, "if(hook&&hook(ctx,w))break;\nif(steps>=max_steps)break;\n");
     for (uint32_t r = 0; r < nr; r++) {
@@ -1608,8 +1637,9 @@ static bool holds_in_all(const gnet_t *net, uint32_t i, uint32_t x) {
     return true;
 }
 
-/* The fluent that every rule of most of role r's legal nodes has (pos: per node its
- * index in order), GNET_NONE when there is none for half of them. */
+/* The literal that every rule of most of role r's legal nodes has (pos: per node its
+ * index in order; count: per literal, zeros), GNET_NONE when there is none for half of
+ * them: a fluent (true (control white)) or a node before them (not (dead red)). */
 static uint32_t role_guard(const gnet_t *net, uint32_t r, const uint32_t *pos, uint32_t *count) {
     uint32_t best = GNET_NONE;
     for (int pass = 0; pass < 2; pass++)
@@ -1618,29 +1648,31 @@ static uint32_t role_guard(const gnet_t *net, uint32_t r, const uint32_t *pos, u
                      r0 = i == GNET_NONE ? 0 : net->rule_start[i];
             for (uint32_t l = net->lit_start[r0]; i != GNET_NONE && l < net->lit_start[r0 + 1];
                  l++) {
-                uint32_t x = net->lits[l];
-                if ((x & 1) || (x >> 1) >= net->n_fluents || !holds_in_all(net, i, x)) continue;
+                uint32_t x = net->lits[l], kind = net->kind[x >> 1];
+                if ((kind != GNODE_FLUENT && kind != GNODE_DERIVED) || !holds_in_all(net, i, x))
+                    continue;
                 if (pass == 0)
-                    count[x >> 1]++;
-                else if (best == GNET_NONE || count[x >> 1] > count[best])
-                    best = x >> 1;
+                    count[x]++;
+                else if (best == GNET_NONE || count[x] > count[best])
+                    best = x;
             }
         }
     bool enough = best != GNET_NONE && 2 * count[best] >= net->n_moves[r];
     for (uint32_t k = 0; k < net->n_moves[r]; k++) { /* the counts back to 0 */
         uint32_t i = pos[(net->legal_first[r] + k)], r0 = i == GNET_NONE ? 0 : net->rule_start[i];
         for (uint32_t l = net->lit_start[r0]; i != GNET_NONE && l < net->lit_start[r0 + 1]; l++)
-            if ((net->lits[l] >> 1) < net->n_fluents) count[net->lits[l] >> 1] = 0;
+            count[net->lits[l]] = 0;
     }
     return enough ? best : GNET_NONE;
 }
 
-/* Role guards, for the play blocks driven by changes: a fluent every rule of most legal
- * nodes of a role has (true (control white)) is left out of their rules, so that a turn
- * flipping it does not make every legal node of both roles to evaluate (skirmishNew: 7,666
- * of the 8,083 a step). Their bytes hold the rest: the playout loop reads them only while
- * the guard holds, and a kernel leaves them true (legal_fix). Only when no rule reads a
- * legal node. Returns the literal to drop per node (NULL: none). */
+/* Role guards, for the play blocks driven by changes: a literal every rule of most legal
+ * nodes of a role has (true (control white), not (dead red)) is left out of their rules,
+ * so that a turn flipping it does not make every legal node of both roles to evaluate
+ * (skirmishNew: 7,666 of the 8,083 a step; knightwar: a role's 700 when it dies). Their bytes hold
+ * the rest: the playout loop reads them only while the guard holds, and a kernel leaves them true
+ * (legal_fix). Only when no rule reads a legal node. Returns the literal to drop per node (NULL:
+ * none). */
 static uint32_t *find_role_guards(cg_t *cg, const gnet_t *net) {
     cg->role_guard = xmalloc((net->n_roles + 1) * sizeof *cg->role_guard);
     cg->guarded = xcalloc(net->n_nodes + 1, 1);
@@ -1657,7 +1689,7 @@ static uint32_t *find_role_guards(cg_t *cg, const gnet_t *net) {
         free(is_legal);
         return NULL;
     }
-    uint32_t *count = xcalloc(net->n_fluents + 1, sizeof *count);
+    uint32_t *count = xcalloc(2 * (size_t)net->n_nodes + 2, sizeof *count);
     uint32_t *pos = xmalloc((net->n_nodes + 1) * sizeof *pos), *drop = NULL;
     for (uint32_t k = 0; k < net->n_nodes; k++)
         pos[k] = GNET_NONE;
@@ -1667,14 +1699,13 @@ static uint32_t *find_role_guards(cg_t *cg, const gnet_t *net) {
         uint32_t g = cg->role_guard[r] = role_guard(net, r, pos, count);
         for (uint32_t k = 0; g != GNET_NONE && k < net->n_moves[r]; k++) {
             uint32_t n = (net->legal_first[r] + k);
-            if (pos[n] == GNET_NONE || is_legal[n] > 1 || !holds_in_all(net, pos[n], 2 * g))
-                continue;
+            if (pos[n] == GNET_NONE || is_legal[n] > 1 || !holds_in_all(net, pos[n], g)) continue;
             if (!drop) {
                 drop = xmalloc((net->n_nodes + 1) * sizeof *drop);
                 for (uint32_t j = 0; j < net->n_nodes; j++)
                     drop[j] = GNET_NONE;
             }
-            drop[n] = 2 * g, cg->guarded[n] = 1;
+            drop[n] = g, cg->guarded[n] = 1;
         }
     }
     free(count), free(pos), free(is_legal);
@@ -1865,4 +1896,11 @@ void cgen_snapshot_free(gnet_t *s) {
     free(s->move_node), free(s->kind), free(s->order), free(s->rule_start), free(s->lit_start);
     free(s->lits), free(s->blocks), free(s->n_moves), free(s->legal_first);
     free(s);
+}
+
+size_t cgen_vals_bytes(const gnet_t *net) {
+    size_t n = (size_t)net->n_nodes + 64; /* the nodes, a scratch byte, 32-byte reads */
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        n += net->n_moves[r]; /* legal_fix's save area */
+    return n + 64;
 }

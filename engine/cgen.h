@@ -9,8 +9,10 @@
  *   void ggp_play(U *v), ggp_goals(U *v), ggp_advance(U *v)  (backend.h's kernels)
  *   void ggp_move(U *v, const unsigned *m)   m: per role the index of its move, any index
  *                                            past its moves meaning none
- *   unsigned ggp_playout(U *v, W64 *bits, W64 *rng, unsigned max_steps)
- * (backend.h says what each does). */
+ *   void ggp_play_from(U *v, const W64 *prev)
+ *   unsigned ggp_playout(U *v, W64 *bits, const W64 *prev, W64 *rng, unsigned max_steps)
+ * (backend.h says what each does). The node values take cgen_vals_bytes(net) bytes: the
+ * code keeps bytes of its own past the nodes. */
 #ifndef ENGINE_CGEN_H
 #define ENGINE_CGEN_H
 
@@ -26,6 +28,8 @@ typedef struct {
  * line: what compiles it) opens every unit. */
 void cgen_program(const gnet_t *net, const char *header, size_t unit_bytes, cgen_t *out);
 void cgen_fini(cgen_t *out);
+/* The bytes of node values the code of net reads and writes. */
+size_t cgen_vals_bytes(const gnet_t *net);
 
 /* A copy of what cgen_program reads of net (its other fields zero), for a thread of its
  * own; freed with cgen_snapshot_free. */

@@ -317,12 +317,13 @@ static bool load(netcode_t *c, const char *so) {
     gnet_kernels_t k = {0};
     if (h) {
         k.play = (gnet_kernel_t)(uintptr_t)dlsym(h, "ggp_play");
+        k.play_from = (gnet_play_from_t)(uintptr_t)dlsym(h, "ggp_play_from");
         k.goals = (gnet_kernel_t)(uintptr_t)dlsym(h, "ggp_goals");
         k.move = (gnet_move_kernel_t)(uintptr_t)dlsym(h, "ggp_move");
         k.advance = (gnet_kernel_t)(uintptr_t)dlsym(h, "ggp_advance");
         k.playout = (gnet_playout_t)(uintptr_t)dlsym(h, "ggp_playout");
     }
-    if (!k.play || !k.goals || !k.move || !k.advance || !k.playout) {
+    if (!k.play || !k.play_from || !k.goals || !k.move || !k.advance || !k.playout) {
         snprintf(c->why, sizeof c->why, "cannot load %s", so);
         if (h) dlclose(h);
         return false;

@@ -7,6 +7,7 @@
 #include "base/keyset.h"
 #include "base/rng.h"
 #include "engine/backend.h"
+#include "engine/cgen.h"
 #include "engine/compile.h"
 #include "engine/prop.h"
 
@@ -22,6 +23,7 @@ typedef struct {
     uint8_t *vals;
     uint64_t *zobrist; /* per fluent */
     uint64_t *cur;     /* the state whose state blocks are in vals */
+    uint64_t *prev;    /* scratch: the state before */
     bool cur_valid, move_valid;
     uint32_t *joint_ids; /* per role: the move whose input is set (GNET_NONE: none) */
     term_t **legal_buf;
@@ -142,8 +144,10 @@ static inline void check_code(gengine_t *ge) {
     if (ge->pending) switch_code(ge);
 }
 
-/* Loads a state into the fluent inputs and evaluates the play blocks. */
-static void load_state(gengine_t *ge, const uint64_t *bits) {
+/* Loads a state into the fluent inputs and evaluates the play blocks; prev (NULL: none):
+ * the state whose play blocks the values hold, compiled code then evaluating only what
+ * changed. */
+static void load_state(gengine_t *ge, const uint64_t *bits, const uint64_t *prev) {
     const gnet_t *net = ge->net;
     if (ge->prop) {
         for (uint32_t f = 0; f < net->n_fluents; f++)
@@ -152,7 +156,12 @@ static void load_state(gengine_t *ge, const uint64_t *bits) {
     }
     for (uint32_t f = 0; f < net->n_fluents; f++)
         ge->vals[net->fluent_node[f]] = (bits[f >> 6] >> (f & 63)) & 1;
-    eval_play(ge);
+    if (!prev || !ge->k.play_from) {
+        eval_play(ge);
+        return;
+    }
+    ge->k.play_from(ge->vals, prev);
+    ge->move_valid = ge->goals_valid = false;
 }
 
 /* The state in the fluent inputs, packed into s. */
@@ -172,9 +181,11 @@ static void set_state(gengine_t *ge, const eng_state_t *s) {
     check_code(ge);
     size_t bytes = ge->base.n_words * sizeof *s->bits;
     if (ge->cur_valid && memcmp(ge->cur, s->bits, bytes) == 0) return;
+    uint64_t *prev = ge->cur_valid ? ge->prev : NULL;
+    if (prev) memcpy(prev, ge->cur, bytes);
     memcpy(ge->cur, s->bits, bytes);
     ge->cur_valid = true;
-    load_state(ge, s->bits);
+    load_state(ge, s->bits, prev);
 }
 
 /* Sets the move inputs of a joint move (move indices per role) and evaluates the move
@@ -386,7 +397,9 @@ static uint32_t compiled_playout(gengine_t *ge, eng_state_t *s, splitmix_t *rng,
     }
     ge->move_valid = ge->goals_valid = false;
     if (hk && !ge->hooked) ge->hooked = engine_state_new(&ge->base);
-    uint32_t steps = ge->k.playout(ge->vals, s->bits, &rng->s, max_steps, hk ? on_words : NULL, hk);
+    const uint64_t *prev = ge->cur_valid ? ge->cur : NULL;
+    uint32_t steps =
+        ge->k.playout(ge->vals, s->bits, prev, &rng->s, max_steps, hk ? on_words : NULL, hk);
     s->hash = words_hash(ge, s->bits);
     return steps;
 }
@@ -404,7 +417,7 @@ static uint32_t g_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t
     if (ge->k.playout)
         steps = compiled_playout(ge, s, rng, max_steps, hook ? &hk : NULL);
     else
-        load_state(ge, s->bits);
+        load_state(ge, s->bits, NULL);
     for (; !ge->k.playout;) {
         if (net->terminal != GNET_NONE && ge->vals[net->terminal]) break;
         if (hook) { /* the state the hook reads is the playout's own, packed */
@@ -454,7 +467,7 @@ static void g_free(engine_t *e) {
     free(ge->legal_buf), free(ge->moves), free(ge->sees_buf), free(ge->goal_buf);
     keyset_fini(&ge->fluents);
     prop_free(ge->prop);
-    free(ge->vals), free(ge->zobrist), free(ge->cur), free(ge->joint_ids);
+    free(ge->vals), free(ge->zobrist), free(ge->cur), free(ge->prev), free(ge->joint_ids);
     engine_state_free(ge->hooked);
     netcode_unref(ge->code);
     if (ge->owns) gnet_free(ge->net);
@@ -499,7 +512,7 @@ engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code) {
     if (ready) ge->k = *netcode_kernels(code);
     ge->base.kind = ready ? ENGINE_COMPILED : ENGINE_GROUND;
     if (ready) ge->base.compile_seconds = netcode_seconds(code);
-    ge->vals = xcalloc(net->n_nodes + 64, 1); /* compiled code reads 32 bytes at a time */
+    ge->vals = xcalloc(cgen_vals_bytes(net), 1); /* bytes of the compiled code's past the nodes */
     for (uint32_t n = 0; n < net->n_nodes; n++)
         if (net->kind[n] == GNODE_TRUE) ge->vals[n] = 1;
     ge->zobrist = xmalloc((net->n_fluents + 1) * sizeof *ge->zobrist);
@@ -507,6 +520,7 @@ engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code) {
     for (uint32_t f = 0; f < net->n_fluents; f++)
         ge->zobrist[f] = splitmix_next(&rng);
     ge->cur = xcalloc(ge->base.n_words, sizeof *ge->cur);
+    ge->prev = xcalloc(ge->base.n_words, sizeof *ge->prev);
     ge->joint_ids = xmalloc((2 * nr + 1) * sizeof *ge->joint_ids);
     for (uint32_t r = 0; r < 2 * nr; r++)
         ge->joint_ids[r] = GNET_NONE;

@@ -434,6 +434,48 @@ static void assert_compiled_loop_agrees(const char *name) {
     game_free(g);
 }
 
+/* Step by step, the compiled engine agrees with the ground network on terminal, legal moves
+ * and goals, its play blocks evaluated from the state a call or a playout left
+ * (ggp_play_from, and a playout's first step from there): random matches, a playout from
+ * a copy of every third state between the steps. */
+static void assert_compiled_steps_agree(const char *name) {
+    game_t *g = must_load(name);
+    engine_t *fast = engine_new(g, ENGINE_COMPILED, stderr),
+             *slow = engine_new(g, ENGINE_GROUND, stderr);
+    assert_int_equal(engine_kind(fast), ENGINE_COMPILED);
+    eng_state_t *s = engine_state_new(fast), *t = engine_state_new(fast);
+    term_t joint[8];
+    int goals[8];
+    assert_true(g->n_roles <= 8);
+    splitmix_t rng = {21}, prng = {22};
+    uint32_t plies = 0;
+    for (int match = 0; match < 6; match++) {
+        engine_initial(fast, s);
+        for (uint32_t ply = 0; ply < 200; ply++, plies++) {
+            if (ply % 3 == 1) {
+                engine_state_copy(t, s);
+                engine_playout(fast, t, &prng, 1000, goals);
+            }
+            bool term = engine_terminal(fast, s);
+            assert_int_equal(term, engine_terminal(slow, s));
+            for (uint32_t r = 0; r < g->n_roles; r++) {
+                const term_t *a, *b;
+                uint32_t na = engine_legal(fast, s, r, &a), nb = engine_legal(slow, s, r, &b);
+                assert_int_equal(na, nb);
+                assert_memory_equal(a, b, na * sizeof *a);
+                assert_int_equal(engine_goal_value(fast, s, r), engine_goal_value(slow, s, r));
+            }
+            if (term || !engine_random_joint(fast, s, &rng, joint)) break;
+            engine_next(fast, s, joint, t);
+            engine_state_copy(s, t);
+        }
+    }
+    assert_true(plies > 30);
+    engine_state_free(s), engine_state_free(t);
+    engine_free(fast), engine_free(slow);
+    game_free(g);
+}
+
 static void test_compiled_loop(void **state) {
     (void)state;
     static const char *const games[] = {"tictactoe.kif",    "connect4.kif",     "breakthrough.kif",
@@ -442,8 +484,10 @@ static void test_compiled_loop(void **state) {
      * thousands of nodes get by default (GGP_EVENT_NODES: from how many) */
     for (int events = 0; events < 2; events++) {
         if (events) setenv("GGP_EVENT_NODES", "0", 1);
-        for (size_t k = 0; k < sizeof games / sizeof *games; k++)
+        for (size_t k = 0; k < sizeof games / sizeof *games; k++) {
             assert_compiled_loop_agrees(games[k]);
+            assert_compiled_steps_agree(games[k]);
+        }
     }
     unsetenv("GGP_EVENT_NODES");
 }
