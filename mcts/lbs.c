@@ -301,37 +301,26 @@ static void trim(lbs_t *l) {
             l->n[side]--;
 }
 
-typedef struct {
-    samples_t *sm;
-    uint32_t steps;
-} sampling_t;
-
-static engine_walk_next_t sample_visit(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
-    (void)ply;
-    sampling_t *x = ctx;
-    samples_t *sm = x->sm;
-    engine_state_terms(e, s, &sm->terms[sm->n]);
-    if (sm->es) engine_state_copy(sm->es[sm->n], s);
-    x->steps++; /* a random step follows */
-    return ++sm->n < CAL_STATES ? ENGINE_WALK_ON : ENGINE_WALK_STOP;
-}
-
 /* Up to CAL_STATES non-terminal states of seeded random playouts on e (also as e's states
  * with `bitsets`); sets the mean cost of one rollout step (legal moves of every role, then
- * the next state). */
+ * the next state; the state turned into terms included, as a hook on terms pays it). */
 static void sample_states(engine_t *e, bool bitsets, samples_t *sm, double *step_cost) {
     sm->terms = xcalloc(CAL_STATES, sizeof *sm->terms);
-    if (bitsets) {
-        sm->es = xmalloc(CAL_STATES * sizeof *sm->es);
-        for (uint32_t k = 0; k < CAL_STATES; k++)
-            sm->es[k] = engine_state_new(e);
-    }
-    sampling_t x = {.sm = sm};
+    eng_state_t **es = xcalloc(CAL_STATES, sizeof *es);
     splitmix_t rng = {0x5eed};
     engine_walk_t w = {.matches = 64, .max_plies = 1000};
     double t0 = now_seconds();
-    engine_walk(e, &rng, &w, sample_visit, &x);
-    *step_cost = x.steps ? (now_seconds() - t0) / x.steps : 0;
+    sm->n = engine_sample(e, &rng, &w, es, CAL_STATES);
+    for (uint32_t k = 0; k < sm->n; k++)
+        engine_state_terms(e, es[k], &sm->terms[k]);
+    *step_cost = sm->n ? (now_seconds() - t0) / sm->n : 0;
+    if (bitsets) {
+        sm->es = es; /* the states past sm->n are NULL */
+        return;
+    }
+    for (uint32_t k = 0; k < sm->n; k++)
+        engine_state_free(es[k]);
+    free(es);
 }
 
 static void free_states(samples_t *sm) {
