@@ -1372,6 +1372,9 @@ void uct_stats(const uct_t *u, uct_stats_t *out) {
         out->proven_backups += h->proven_backups, out->terminal_leaves += h->terminal_leaves;
         out->memory_full += h->memory_full, out->dropped_rollouts += h->dropped_rollouts;
         out->repeats += h->repeats, out->rollout_cut += h->rollout_cut;
+        out->hook_calls += h->hook_calls, out->hook_hits += h->hook_hits;
+        out->hook_hits_win += h->hook_hits_win, out->hook_hits_loss += h->hook_hits_loss;
+        out->hook_hits_other += h->hook_hits_other, out->hook_seconds += h->hook_seconds;
     }
     out->avg_rollout_len = out->rollouts ? (double)out->rollout_steps / out->rollouts : 0;
     out->nodes = u->have_root ? u->p.n_nodes : 0;
