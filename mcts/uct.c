@@ -41,6 +41,7 @@ typedef struct {
     uint32_t visits;
     uint32_t pruned; /* its child cannot give the mover more than the node's lower bound */
     double sum;      /* in [0,1] */
+    double sumsq;    /* of the squared values: their variance, for UCB1-Tuned */
 } mstat_t;
 
 /* One pool: nodes with per-role arrays (move counts, bounds), the move arena, the edges,
@@ -78,6 +79,7 @@ struct uct {
     uint32_t role, nr;
     splitmix_t rng;
     double c;
+    bool tuned; /* UCB1-Tuned: exploration scaled by each move's observed variance */
     uint32_t cap;
     size_t mem_limit; /* bytes for both pools; 0: none */
     double deadline;  /* of the current uct_choose (0: none); a rollout past it is dropped */
@@ -384,8 +386,10 @@ static void add_priors(uct_t *u, uint32_t i, const eng_state_t *s) {
     for (uint32_t k = 0; k < cnt[mover]; k++) {
         u->pjoint[mover] = p->mv[off + k];
         engine_next(u->e, s, u->pjoint, u->succ);
+        double v = state_value(u, u->succ, mover) / 100.0;
         p->ms[off + k].visits = u->prior;
-        p->ms[off + k].sum = u->prior * state_value(u, u->succ, mover) / 100.0;
+        p->ms[off + k].sum = u->prior * v;
+        p->ms[off + k].sumsq = u->prior * v * v;
     }
 }
 
@@ -426,6 +430,18 @@ static uint32_t find_child(const uct_t *u, uint32_t i, uint64_t key) {
     return NIL;
 }
 
+/* The exploration term of a move visited n times (n > 0) at a node visited with log N =
+ * logn: UCB1's c sqrt(log N / n), or UCB1-Tuned's (Auer et al. 2002), where log N / n is
+ * weighed by the move's variance bound min(1/4, var + sqrt(2 log N / n)) instead of 1: a
+ * move whose values barely vary is explored less. */
+static double explore(const uct_t *u, const mstat_t *m, double logn) {
+    double l = logn / m->visits;
+    if (!u->tuned) return u->c * sqrt(l);
+    double mean = m->sum / m->visits, var = m->sumsq / m->visits - mean * mean;
+    double bound = (var > 0 ? var : 0) + sqrt(2 * l);
+    return u->c * sqrt(l * (bound < 0.25 ? bound : 0.25));
+}
+
 /* UCB1 choice of role r's move at node i, among the moves not pruned (while one is left). */
 static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
     pool_t *p = &T(u)->p;
@@ -451,7 +467,7 @@ static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
     double best_v = -1.0;
     for (uint32_t k = 0; k < n; k++) {
         if (skip && ms[k].pruned) continue;
-        double v = ms[k].visits ? ms[k].sum / ms[k].visits + u->c * sqrt(logn / ms[k].visits) : 2.0;
+        double v = ms[k].visits ? ms[k].sum / ms[k].visits + explore(u, &ms[k], logn) : 2.0;
         if (v > best_v) {
             best_v = v;
             best = k;
@@ -712,6 +728,7 @@ static void backup(uct_t *u, size_t depth, size_t n_sel, bool dropped) {
                 } else {
                     m->visits += !vl;
                     m->sum += v[r] / 100.0;
+                    m->sumsq += v[r] / 100.0 * (v[r] / 100.0);
                 }
             }
         for (uint32_t r = 0; r < nr; r++) {
@@ -920,6 +937,10 @@ void uct_free(uct_t *u) {
 void uct_set_exploration(uct_t *u, double c) {
     u->c = c;
     if (u->helper) u->helper->c = c;
+}
+void uct_set_tuned(uct_t *u, bool on) {
+    u->tuned = on;
+    if (u->helper) u->helper->tuned = on;
 }
 void uct_set_rollout_cap(uct_t *u, uint32_t cap) {
     u->cap = cap;
@@ -1155,7 +1176,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     u->helper = uct_new(engine_clone(u->e), u->role, u->rng.s ^ 0x9e3779b97f4a7c15ull);
     u->helper->owns_engine = true;
     u->helper->boss = u;
-    u->helper->c = u->c, u->helper->cap = u->cap;
+    u->helper->c = u->c, u->helper->cap = u->cap, u->helper->tuned = u->tuned;
     u->helper->mem_limit = u->mem_limit; /* each tree under the cap: twice it in all */
     uct_set_playout(u->helper, &u->pol_opts);
     uct_set_transpositions(u->helper, u->transpose);

@@ -71,6 +71,9 @@ void uct_free(uct_t *u);
 
 /* Exploration constant C of UCB1 (values in [0,1]); default 1.4. */
 void uct_set_exploration(uct_t *u, double c);
+/* UCB1-Tuned (default off): a move's exploration term C sqrt(log N / n) has log N / n
+ * weighed by min(1/4, var + sqrt(2 log N / n)), var the variance of its values so far. */
+void uct_set_tuned(uct_t *u, bool on);
 /* Rollout step cap (default 10000); a capped rollout scores the state's goals (0 if none). */
 void uct_set_rollout_cap(uct_t *u, uint32_t cap);
 /* The memory cap of the search tree in bytes (0: none; the default is

@@ -16,6 +16,8 @@
  *   iters=N   at most N iterations per move (1..100000000): reproducible for a seed as long
  *             as the clock does not cut the search short; start does no search
  *   c=X       UCB1 exploration constant (0..100, default 1.4)
+ *   ucb=plain|tuned  the exploration term: UCB1's, or UCB1-Tuned's, weighed by each move's
+ *             observed variance (uct_set_tuned; default plain)
  *   margin=S  seconds kept in hand before the play deadline (0..10, default 0.05)
  *   mem=MB    memory cap of the search tree in MiB (default: an eighth of the machine's
  *             memory, uct_default_memory_limit); a full tree stops growing, the search
@@ -74,6 +76,7 @@
 typedef struct {
     uint32_t iters; /* 0: time-bounded */
     double c;       /* < 0: uct's default */
+    bool tuned;     /* ucb=tuned */
     double margin;
     uint32_t mem_mb; /* 0: uct's default */
     bool lbs_kind;   /* options of mcts+lbs allowed */
@@ -113,7 +116,8 @@ typedef struct {
 } mcts_player_t;
 
 #define MCTS_OPTS_HELP                                                                             \
-    "iters=N, c=X, margin=S, mem=MB, engine=K, threads=1|2, parallel=root|tree, ponder=on|off, "   \
+    "iters=N, c=X, ucb=plain|tuned, margin=S, mem=MB, engine=K, threads=1|2, parallel=root|tree, " \
+    "ponder=on|off, "                                                                              \
     "tt=on|off, decisive=off|on|anti, mast=off|E, pdepth=D, heur=on|off, cut=K|off, prior=N"
 #define LBS_OPTS_HELP "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
 
@@ -154,6 +158,10 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     mcts_opts_t *o = ctx;
     if (!strcmp(key, "iters")) return opts_u32(val, 1, 100000000, &o->iters);
     if (!strcmp(key, "c")) return opts_num(val, 0, 100, &o->c);
+    if (!strcmp(key, "ucb")) {
+        o->tuned = !strcmp(val, "tuned");
+        return o->tuned || !strcmp(val, "plain");
+    }
     if (!strcmp(key, "mem")) return opts_u32(val, 1, 1000000, &o->mem_mb);
     if (!strcmp(key, "margin")) return opts_num(val, 0, 10, &o->margin);
     if (!strcmp(key, "threads")) return opts_u32(val, 1, 2, &o->threads);
@@ -354,6 +362,7 @@ static void ensure_uct(mcts_player_t *p, double ready) {
         fprintf(stderr, "mcts: threads=%u needs a ground engine; searching on one thread\n",
                 threads);
     if (p->opts.c >= 0) uct_set_exploration(p->uct, p->opts.c);
+    uct_set_tuned(p->uct, p->opts.tuned);
     if (p->opts.mem_mb) uct_set_memory_limit(p->uct, (size_t)p->opts.mem_mb << 20);
     uct_set_playout(p->uct, &p->opts.playout);
     uct_set_transpositions(p->uct, p->opts.tt);
@@ -693,7 +702,7 @@ static void mcts_destroy(player_t *pl) {
 const player_kind_t player_mcts_kind = {
     .name = "mcts",
     .summary =
-        "UCT Monte-Carlo tree search (mcts:iters=N:c=X:margin=S:mem=MB:engine=K:"
+        "UCT Monte-Carlo tree search (mcts:iters=N:c=X:ucb=plain|tuned:margin=S:mem=MB:engine=K:"
         "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti:mast=off|E:"
         "pdepth=D:heur=on|off:cut=K|off:prior=N)",
     .create = mcts_create,

@@ -511,6 +511,56 @@ static void test_policies_win_and_block(void **state) {
     unload(&f);
 }
 
+/* UCB1-Tuned: the win is taken, the loss blocked and nim's winning move found as with
+ * UCB1; and it explores less where the values vary little (at most 1/2 of UCB1's term):
+ * from the empty tic-tac-toe board its most visited move gets more of the same visits. */
+static uint32_t top_visits(fix_t *f, uct_t *u) {
+    const term_t *m;
+    uint32_t n = terms_legal(f->r, &f->s, 0, &m), top = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t visits;
+        double mean;
+        if (uct_root_move(u, m[i], &visits, &mean) && visits > top) top = visits;
+    }
+    return top;
+}
+
+static void test_ucb_tuned(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "tictactoe.kif");
+    uint32_t top[2];
+    for (int tuned = 0; tuned < 2; tuned++) {
+        uct_t *u = uct_new(f.r, 0, 11);
+        uct_set_tuned(u, tuned);
+        uct_choose(u, &f.s, 0, 3000);
+        top[tuned] = top_visits(&f, u);
+        uct_free(u);
+    }
+    assert_true(top[1] > top[0]);
+    play2(&f, "(mark 1 1)", "noop");
+    play2(&f, "noop", "(mark 3 1)");
+    play2(&f, "(mark 1 2)", "noop");
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        uct_t *u = uct_new(f.r, 1, seed);
+        uct_set_tuned(u, true);
+        assert_string_equal(str(&f, uct_choose(u, &f.s, 0, 5000)), "(mark 1 3)"); /* block */
+        uct_free(u);
+    }
+    play2(&f, "noop", "(mark 2 2)");
+    uct_t *u = uct_new(f.r, 0, 2);
+    uct_set_tuned(u, true);
+    assert_string_equal(str(&f, uct_choose(u, &f.s, 0, 5000)), "(mark 1 3)"); /* win */
+    uct_free(u);
+    unload(&f);
+    load(&f, "nim.kif");
+    u = uct_new(f.r, 0, 7);
+    uct_set_tuned(u, true);
+    assert_string_equal(str(&f, uct_choose(u, &f.s, 0, 20000)), "(take d 5)");
+    uct_free(u);
+    unload(&f);
+}
+
 /* A pondered search is the search itself, begun earlier: N iterations pondered, then N
  * more by uct_choose on the same tree, visit for visit as 2N by uct_choose alone (the
  * same seed); pondering from the root uct_advance left too. */
@@ -744,6 +794,7 @@ int main(void) {
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_transpositions_prove_draw),
         cmocka_unit_test(test_policies_win_and_block),
+        cmocka_unit_test(test_ucb_tuned),
         cmocka_unit_test(test_ponder),
         cmocka_unit_test(test_cycle_stamps),
         cmocka_unit_test(test_heuristic),
