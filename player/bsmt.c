@@ -5,6 +5,9 @@
 #include "player/bsmt.h"
 #include "base/clock.h"
 #include "base/rng.h"
+#include "logic/sat.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +25,11 @@ struct bsmt {
     uint32_t role;
     z3_t *z;
     z3_solver_t *solver;
-    circuit_t *c;     /* the unrolling */
-    z3_enc_t *enc;    /* its nodes as Z3 terms */
+    circuit_t *c;         /* the unrolling */
+    z3_enc_t *enc;        /* its nodes as Z3 terms */
+    sat_record_t *record; /* what is asserted outside a query's scope, for confirmations */
+    uint32_t scope;       /* query scopes open (z3_push) */
+    bsmt_proofs_t proofs;
     uint32_t n_vars;  /* the circuit's variables so far */
     frame_t cur, nxt; /* the current step and the next (its fluents, once prepared) */
     bool prepared;    /* the transition from cur to nxt is asserted */
@@ -106,6 +112,18 @@ static pn_t expr(bsmt_t *b, frame_t *f, uint32_t id) {
 
 static void assert_node(bsmt_t *b, pn_t n) {
     z3_assert(b->solver, term(b, n));
+    if (!b->scope) sat_record_assert(b->record, n);
+}
+
+/* A query's scope: what it asserts is retracted at its end (and not recorded). */
+static void scope_push(bsmt_t *b) {
+    z3_push(b->solver);
+    b->scope++;
+}
+
+static void scope_pop(bsmt_t *b) {
+    z3_pop(b->solver);
+    b->scope--;
 }
 
 /* A check of the assertions and the nodes assume[0..n), by deadline: 1 / 0 / -1. */
@@ -134,6 +152,7 @@ bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed) {
     b->solver = z3_solver_new(b->z, false);
     b->c = circuit_new();
     b->enc = z3_enc_new(b->z, b->c);
+    b->record = sat_record_new(b->c);
     b->n_fluents = bnet_fluents(n, &b->fluents);
     frame_init(b, &b->cur);
     frame_init(b, &b->nxt);
@@ -148,6 +167,7 @@ void bsmt_free(bsmt_t *b) {
     free(b->cur.memo);
     free(b->nxt.memo);
     z3_enc_free(b->enc);
+    sat_record_free(b->record);
     circuit_free(b->c);
     z3_solver_free(b->solver);
     z3_free(b->z);
@@ -167,9 +187,11 @@ static void prepare(bsmt_t *b) {
         uint32_t nm = bnet_moves(b->net, r, &ids), nd = 0;
         if (!nm) continue;
         z3_term_t *d = xmalloc(nm * sizeof *d);
+        pn_t *dn = xmalloc(nm * sizeof *dn);
         for (uint32_t i = 0; i < nm; i++) {
             pn_t di = expr(b, f, ids[i]);
             if (di == PN_FALSE) continue; /* cannot be legal */
+            dn[nd] = di;
             d[nd++] = term(b, di);
             uint32_t legal = bnet_legal_of(b->net, ids[i]);
             if (known(f, legal) != 1) { /* does => legal */
@@ -179,7 +201,9 @@ static void prepare(bsmt_t *b) {
         }
         /* one move per role unless terminal (none possible: terminal) */
         z3_assert_one(b->solver, term(b, live), d, nd);
+        sat_record_one(b->record, live, dn, nd);
         free(d);
+        free(dn);
     }
     for (uint32_t i = 0; i < b->n_fluents; i++) {
         uint32_t fl = b->fluents[i];
@@ -192,6 +216,7 @@ static void prepare(bsmt_t *b) {
         pn_t var = fresh(b);
         b->nxt.memo[fl] = var;
         z3_assert_iff(b->solver, term(b, var), term(b, e));
+        sat_record_iff(b->record, var, e);
     }
 }
 
@@ -377,7 +402,7 @@ uint32_t bsmt_entailed_all(bsmt_t *b, double deadline, term_t **out) {
     while (nc && !unread) {
         for (uint32_t k = 0; k < nc; k++)
             neg[k] = pn_not(b->c, fluent_now(b, cand[k]));
-        z3_push(b->solver);
+        scope_push(b);
         assert_node(b, pn_or(b->c, neg, nc));
         int r = check(b, 0, NULL, deadline);
         if (r == 1) {
@@ -389,7 +414,7 @@ uint32_t bsmt_entailed_all(bsmt_t *b, double deadline, term_t **out) {
             }
             nc = kept;
         }
-        z3_pop(b->solver);
+        scope_pop(b);
         if (r != 1) {
             unread |= r != 0; /* gave up: the candidates are not proved */
             break;
@@ -461,7 +486,7 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random, doub
     uint32_t *var = xmalloc((b->n_fluents + 1) * sizeof *var), nv = 0;
     for (uint32_t i = 0; i < b->n_fluents; i++)
         if (known(&b->cur, b->fluents[i]) < 0) var[nv++] = i;
-    z3_push(b->solver);
+    scope_push(b);
     /* no unknown fluent: one state only; past the deadline, the states found so far */
     while (found < k && (nv || !found) && !(found && deadline > 0 && now_seconds() > deadline)) {
         uint32_t na = 0;
@@ -480,7 +505,7 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random, doub
         found++;
         assert_node(b, pn_or(b->c, differ, b->n_fluents));
     }
-    z3_pop(b->solver);
+    scope_pop(b);
     state_fini(&tmp);
     free(differ);
     free(lits);
@@ -500,8 +525,10 @@ uint64_t bsmt_count(bsmt_t *b, uint64_t cap, double deadline) {
     return enumerate(b, cap, NULL, false, deadline);
 }
 
-int bsmt_move_wins(bsmt_t *b, term_t move, double deadline) {
-    if (b->broken) return -1;
+/* The query "move wins": its nodes {does(move) now, not (terminal and goal(us, 100)) next}
+ * into q (unsatisfiable together: a win in every consistent outcome); false when the game
+ * or the move has no such atoms (the move cannot win). */
+static bool win_query(bsmt_t *b, term_t move, pn_t *q) {
     prepare(b);
     const term_store_t *ts = b->g->ts;
     term_t args[2] = {b->g->roles[b->role], move};
@@ -510,13 +537,60 @@ int bsmt_move_wins(bsmt_t *b, term_t move, double deadline) {
     term_t gargs[2] = {b->g->roles[b->role], hundred};
     uint32_t goal = bnet_find(b->net, term_find(ts, SYM_GOAL, gargs, 2));
     uint32_t term_id = bnet_terminal(b->net);
-    if (d == BNET_NONE || goal == BNET_NONE || term_id == BNET_NONE) return 0;
+    if (d == BNET_NONE || goal == BNET_NONE || term_id == BNET_NONE) return false;
     /* the next step's goal and terminal, built in the next frame (no moves needed) */
     pn_t both[2] = {expr(b, &b->nxt, term_id), expr(b, &b->nxt, goal)};
-    pn_t assume[2] = {expr(b, &b->cur, d), pn_not(b->c, pn_and(b->c, both, 2))};
+    q[0] = expr(b, &b->cur, d);
+    q[1] = pn_not(b->c, pn_and(b->c, both, 2));
+    return true;
+}
+
+/* Z3's "unsatisfiable" for the assertions and assume[0..n), a proof the caller acts on,
+ * confirmed by a fresh CaDiCaL (logic/sat.h): 1 confirmed; -1 (unknown) when it is not in
+ * time or CaDiCaL finds the assumptions satisfiable (reported: one of the two solvers is
+ * wrong, and the proof is not used). */
+static int confirmed(bsmt_t *b, const pn_t *assume, uint32_t n, double deadline, term_t move) {
+    double t0 = now_seconds();
+    int r = sat_check(b->record, assume, n, deadline);
+    b->proofs.seconds += now_seconds() - t0;
+    if (r == 0) return b->proofs.confirmed++, 1;
+    if (r < 0) return b->proofs.unconfirmed++, -1;
+    b->proofs.refuted++;
+    strbuf_t sb;
+    sb_init(&sb);
+    term_print(b->g->ts, move, &sb);
+    fprintf(stderr,
+            "bsmt: BUG: Z3 proved that %s wins at step %u, CaDiCaL refutes it: "
+            "the proof is not used\n",
+            sb_str(&sb), b->step);
+    sb_fini(&sb);
+    return -1;
+}
+
+void bsmt_test_false_win(bsmt_t *b, term_t move) {
+    pn_t w[2];
+    if (!win_query(b, move, w)) return;
+    /* into Z3 alone: playing move ends the game with our win */
+    pn_t two[2] = {pn_not(b->c, w[0]), pn_not(b->c, w[1])};
+    z3_assert(b->solver, term(b, pn_or(b->c, two, 2)));
+}
+
+void bsmt_sync_proofs(bsmt_t *b) {
+    sat_record_sync(b->record);
+}
+
+bsmt_proofs_t bsmt_proofs(const bsmt_t *b) {
+    return b->proofs;
+}
+
+int bsmt_move_wins(bsmt_t *b, term_t move, double deadline) {
+    pn_t assume[2];
+    if (b->broken) return -1;
+    if (!win_query(b, move, assume)) return 0;
     if (check(b, 1, assume, deadline) != 1) return -1;
     int r = check(b, 2, assume, deadline);
-    return r < 0 ? -1 : r == 0;
+    if (r != 0) return r < 0 ? -1 : 0;
+    return confirmed(b, assume, 2, deadline, move);
 }
 
 /* Our goal value atoms, with their values. */

@@ -17,7 +17,8 @@
  * whether a move of ours wins in every consistent outcome, and whether it is risky.
  * Every query that checks takes a deadline (now_seconds() time; 0: none): past it, the
  * answer is unknown (the bridge's rounds of conflicts), never a guess; a Z3 error
- * answers unknown from then on. */
+ * answers unknown from then on. What is asserted outside a query's scope is also
+ * recorded as circuit nodes, so that a second solver can confirm a proof. */
 #ifndef PLAYER_BSMT_H
 #define PLAYER_BSMT_H
 
@@ -91,8 +92,25 @@ bool bsmt_trajectory(bsmt_t *b, double deadline, term_t *joints);
  * at those counted so far). */
 uint64_t bsmt_count(bsmt_t *b, uint64_t cap, double deadline);
 /* 1 when playing move now ends the game with goal 100 for us in every consistent
- * outcome (whatever the others play), 0 when not, -1 unknown. */
+ * outcome (whatever the others play), 0 when not, -1 unknown. A proof acted on, so Z3's
+ * answer is confirmed by CaDiCaL (logic/sat.h) before it is 1: unconfirmed in
+ * time, or refuted (reported on stderr), it is -1. */
 int bsmt_move_wins(bsmt_t *b, term_t move, double deadline);
+
+/* What came of the proofs acted on (bsmt_move_wins): confirmed, not confirmed in time,
+ * refuted by the second solver, and the seconds the confirmations took. */
+typedef struct {
+    uint64_t confirmed, unconfirmed, refuted;
+    double seconds;
+} bsmt_proofs_t;
+bsmt_proofs_t bsmt_proofs(const bsmt_t *b);
+/* Gives the confirming solver what was asserted so far, so that a confirmation on a later
+ * turn encodes only the steps since (called on an idle turn). */
+void bsmt_sync_proofs(bsmt_t *b);
+
+/* For tests only: asserts into Z3 alone (not into the record CaDiCaL confirms from) that
+ * move wins, the kind of wrong answer a confirmation must catch. */
+void bsmt_test_false_win(bsmt_t *b, term_t move);
 
 /* 1 when playing move now can end the game, or lower our goal value (the next state's
  * goal below this one's), in some consistent outcome; 0 when in none; -1 unknown. */

@@ -973,7 +973,10 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
          * inconsistent history early. It gets a round even when the feed took the time (a
          * check past its deadline starts none): the move is known, and what is not
          * internalised now is paid for at once on a turn that needs an answer */
-        if (p->bsmt) check_consistent(p, fmax(stop, now_seconds() + IDLE_CHECK));
+        if (p->bsmt) {
+            check_consistent(p, fmax(stop, now_seconds() + IDLE_CHECK));
+            if (now_seconds() < stop) bsmt_sync_proofs(p->bsmt);
+        }
         return turn->legal[0];
     }
     /* safe: can neither end the game nor lower our goal in any consistent outcome;
@@ -1087,6 +1090,12 @@ static void deduce_stop(player_t *pl) {
                 (unsigned long long)st.gave_up, (unsigned long long)st.rounds,
                 (unsigned long long)p->legal_known, (unsigned long long)p->legal_world,
                 (unsigned long long)p->legal_proved, (unsigned long long)p->legal_partial);
+        bsmt_proofs_t pr = bsmt_proofs(p->bsmt);
+        fprintf(stderr,
+                "deduce: proofs acted on: %llu confirmed by CaDiCaL (%.1f ms), %llu not in time, "
+                "%llu refuted\n",
+                (unsigned long long)pr.confirmed, 1000 * pr.seconds,
+                (unsigned long long)pr.unconfirmed, (unsigned long long)pr.refuted);
     }
     if (p->setup.verbose && p->pimc_turns)
         fprintf(stderr,

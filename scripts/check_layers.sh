@@ -4,7 +4,7 @@
 #   - the folders, in reading order, and no file includes a folder after its own;
 #   - every project include names its folder ("engine/ground.h"), so that two headers of
 #     one name cannot be confused;
-#   - z3.h and bdd.h (BuDDy) are included by their bridge files only;
+#   - z3.h, bdd.h (BuDDy) and ccadical.h (CaDiCaL) are included by their bridge files only;
 #   - the rules evaluator (engine/reason.h) is included inside engine/ only (and by the
 #     tests of the reasoner itself): everything above plays through engine/engine.h;
 #   - every folder opens with a README.md saying what it holds and what it may include.
@@ -16,6 +16,7 @@ ORDER=(base gdl logic engine truth regress mcts player server match cli lab)
 # The only files that include the solver and decision-diagram libraries.
 Z3_BRIDGES="logic/z3.c"
 BDD_BRIDGES="logic/bdd.c"
+SAT_BRIDGES="logic/sat.c"
 # Outside engine/, the only files that include the rules evaluator: its own tests.
 REASON_TESTS="tests/unit/test_reason.c tests/fuzz/fuzz_pipeline.c"
 
@@ -72,6 +73,12 @@ while IFS= read -r hit; do
     case " $BDD_BRIDGES " in *" $f "*) continue ;; esac
     breach "$hit: bdd.h outside its bridge ($BDD_BRIDGES)"
 done < <(grep -rn --include='*.[ch]' -E '#[[:space:]]*include[[:space:]]*[<"](bdd|fdd|bvec)\.h[>"]' \
+    "${ORDER[@]}" tests 2>/dev/null)
+while IFS= read -r hit; do
+    f=${hit%%:*}
+    case " $SAT_BRIDGES " in *" $f "*) continue ;; esac
+    breach "$hit: ccadical.h outside its bridge ($SAT_BRIDGES)"
+done < <(grep -rn --include='*.[ch]' -E '#[[:space:]]*include[[:space:]]*[<"](ccadical\.h|cadical\.hpp)[>"]' \
     "${ORDER[@]}" tests 2>/dev/null)
 
 while IFS= read -r hit; do

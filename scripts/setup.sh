@@ -2,13 +2,13 @@
 # setup.sh: installs what the project needs on Debian 12 (run as root), and nothing when
 # everything is already there. Idempotent; prints one line when it has nothing to do.
 #   build:  gcc make cmake pkg-config flex bison
-#   libs:   libz3-dev libcmocka-dev libmicrohttpd-dev libbdd-dev (BuDDy)
+#   libs:   libz3-dev libcmocka-dev libmicrohttpd-dev libbdd-dev (BuDDy) libcadical-dev
 #   tests:  clang and its runtime libraries (libFuzzer, sanitizers: libclang-rt-dev),
 #           curl (the HTTP player tests)
 #   docs:   gnuplot-nox (the plots of scripts/rollout-accuracy)
 set -eu -o pipefail
 
-PACKAGES="gcc make cmake pkg-config flex bison libz3-dev libcmocka-dev libmicrohttpd-dev libbdd-dev clang libclang-rt-dev curl gnuplot-nox"
+PACKAGES="gcc make cmake pkg-config flex bison libz3-dev libcmocka-dev libmicrohttpd-dev libbdd-dev libcadical-dev clang libclang-rt-dev curl gnuplot-nox"
 
 missing=""
 for p in $PACKAGES; do

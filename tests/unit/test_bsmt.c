@@ -264,12 +264,59 @@ static void test_cyclic_refused(void **state) {
     game_free(g);
 }
 
+static term_t sym(game_t *g, const char *name) {
+    return term_const(g->ts, term_intern(g->ts, name, (uint32_t)strlen(name)));
+}
+
+/* A proof acted on is confirmed by a second solver (CaDiCaL): `win` wins whatever the
+ * hidden pick was (confirmed), `guess` only in one world (no proof); Z3 told alone that
+ * `guess` wins (a wrong answer forced) is refuted, and the proof is not given. */
+static void test_confirm(void **state) {
+    (void)state;
+    game_t *g = load_text("(role a) (role random) (init (s 0))"
+                          "(<= (legal random p) (true (s 0))) (<= (legal random q) (true (s 0)))"
+                          "(<= (legal random noop) (true (s 1))) (<= (legal a noop) (true (s 0)))"
+                          "(<= (legal a win) (true (s 1))) (<= (legal a guess) (true (s 1)))"
+                          "(<= (next (s 1)) (true (s 0))) (<= (next (s 2)) (true (s 1)))"
+                          "(<= (next (pick ?x)) (does random ?x) (true (s 0)))"
+                          "(<= (next (pick ?x)) (true (pick ?x)))"
+                          "(<= (next won) (does a win))"
+                          "(<= (next won) (does a guess) (true (pick p)))"
+                          "(<= (sees a tick) (true (s 0))) (<= terminal (true (s 2)))"
+                          "(<= (goal a 100) (true won)) (<= (goal a 0) (not (true won)))"
+                          "(<= (goal random 0))");
+    assert_non_null(g);
+    strbuf_t err;
+    sb_init(&err);
+    gnet_t *gn;
+    bnet_t *net = net_of(g, &gn, &err);
+    assert_non_null(net);
+    bsmt_t *b = bsmt_new(net, 0, 1);
+    term_t tick = sym(g, "tick");
+    assert_true(bsmt_observe(b, sym(g, "noop"), &tick, 1));
+    assert_int_equal(bsmt_move_wins(b, sym(g, "win"), 0), 1);
+    assert_int_equal(bsmt_move_wins(b, sym(g, "guess"), 0), 0);
+    bsmt_proofs_t p = bsmt_proofs(b);
+    assert_int_equal(p.confirmed, 1);
+    assert_int_equal(p.refuted, 0);
+    bsmt_test_false_win(b, sym(g, "guess"));
+    assert_int_equal(bsmt_move_wins(b, sym(g, "guess"), 0), -1);
+    p = bsmt_proofs(b);
+    assert_int_equal(p.refuted, 1);
+    assert_int_equal(p.confirmed, 1);
+    bsmt_free(b);
+    bnet_free(net);
+    gnet_free(gn);
+    sb_fini(&err);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_guess),          cmocka_unit_test(test_montyhall),
         cmocka_unit_test(test_montyhall20),    cmocka_unit_test(test_killer_small),
         cmocka_unit_test(test_numberguessing), cmocka_unit_test(test_no_does),
-        cmocka_unit_test(test_cyclic_refused),
+        cmocka_unit_test(test_cyclic_refused), cmocka_unit_test(test_confirm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

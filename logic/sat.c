@@ -1,0 +1,191 @@
+/* The CaDiCaL bridge: see sat.h. */
+#include "logic/sat.h"
+#include "base/clock.h"
+#include "base/util.h"
+
+#include <ccadical.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { E_ASSERT, E_IFF, E_ONE } entry_kind_t;
+
+typedef struct {
+    entry_kind_t kind;
+    pn_t a, b;      /* E_ASSERT: the node (a); E_IFF: the two sides; E_ONE: the guard (a) */
+    uint32_t start; /* E_ONE: its nodes in the pool */
+    uint32_t n;
+} entry_t;
+
+/* Entries are kept until a check encodes them (most records are never checked); the
+ * encoding then stays in the solver: lit[node] its literal (0: not yet), vars used. */
+struct sat_record {
+    const circuit_t *c;
+    entry_t *e;
+    size_t n_e, cap_e, n_sent;
+    pn_t *pool;
+    size_t n_pool, cap_pool;
+    CCaDiCaL *s;
+    int *lit;
+    size_t cap_lit;
+    int vars;
+    pn_t *stack;
+    size_t cap_stack;
+    double deadline; /* of the check running (read by CaDiCaL's terminate callback) */
+};
+
+sat_record_t *sat_record_new(const circuit_t *c) {
+    sat_record_t *r = xcalloc(1, sizeof *r);
+    r->c = c;
+    return r;
+}
+
+void sat_record_free(sat_record_t *r) {
+    if (!r) return;
+    if (r->s) ccadical_release(r->s);
+    free(r->lit);
+    free(r->stack);
+    free(r->e);
+    free(r->pool);
+    free(r);
+}
+
+static void add(sat_record_t *r, entry_t en) {
+    GROW(r->e, r->cap_e, r->n_e + 1);
+    r->e[r->n_e++] = en;
+}
+
+void sat_record_assert(sat_record_t *r, pn_t n) {
+    add(r, (entry_t){.kind = E_ASSERT, .a = n});
+}
+
+void sat_record_iff(sat_record_t *r, pn_t a, pn_t b) {
+    add(r, (entry_t){.kind = E_IFF, .a = a, .b = b});
+}
+
+void sat_record_one(sat_record_t *r, pn_t guard, const pn_t *nodes, uint32_t n) {
+    GROW(r->pool, r->cap_pool, r->n_pool + n);
+    for (uint32_t i = 0; i < n; i++)
+        r->pool[r->n_pool + i] = nodes[i];
+    add(r, (entry_t){.kind = E_ONE, .a = guard, .start = (uint32_t)r->n_pool, .n = n});
+    r->n_pool += n;
+}
+
+uint32_t sat_record_count(const sat_record_t *r) {
+    return (uint32_t)r->n_e;
+}
+
+static void clause2(CCaDiCaL *s, int a, int b) {
+    ccadical_add(s, a);
+    ccadical_add(s, b);
+    ccadical_add(s, 0);
+}
+
+/* The Tseitin clauses of and/or node n, its kids encoded: v <-> and(kids), or for an or
+ * node (by De Morgan) -v <-> and(-kids). */
+static int define(sat_record_t *r, pn_t n) {
+    int v = ++r->vars, sign = pn_op(r->c, n) == PN_AND ? 1 : -1;
+    uint32_t k = pn_arity(r->c, n);
+    for (uint32_t i = 0; i < k; i++)
+        clause2(r->s, -sign * v, sign * r->lit[pn_kid(r->c, n, i)]);
+    ccadical_add(r->s, sign * v);
+    for (uint32_t i = 0; i < k; i++)
+        ccadical_add(r->s, -sign * r->lit[pn_kid(r->c, n, i)]);
+    ccadical_add(r->s, 0);
+    return v;
+}
+
+/* The literal of node n, encoding it and what it needs (depth first, on a stack of its
+ * own: an unrolling of a long match is deeper than the C stack allows). */
+static int lit_of(sat_record_t *r, pn_t root) {
+    size_t top = 0;
+    GROW(r->stack, r->cap_stack, 1);
+    r->stack[top++] = root;
+    while (top) {
+        pn_t n = r->stack[top - 1];
+        if (r->lit[n]) {
+            top--;
+            continue;
+        }
+        pn_op_t op = pn_op(r->c, n);
+        if (op == PN_VAR) {
+            r->lit[n] = ++r->vars;
+            top--;
+            continue;
+        }
+        uint32_t k = pn_arity(r->c, n);
+        bool ready = true;
+        for (uint32_t i = 0; i < k; i++) {
+            pn_t kid = pn_kid(r->c, n, i);
+            if (r->lit[kid]) continue;
+            ready = false;
+            GROW(r->stack, r->cap_stack, top + 1);
+            r->stack[top++] = kid;
+        }
+        if (!ready) continue;
+        r->lit[n] = op == PN_NOT ? -r->lit[pn_kid(r->c, n, 0)] : define(r, n);
+        top--;
+    }
+    return r->lit[root];
+}
+
+static void send(sat_record_t *r, const entry_t *en) {
+    if (en->kind == E_ASSERT) {
+        ccadical_add(r->s, lit_of(r, en->a));
+        ccadical_add(r->s, 0);
+        return;
+    }
+    if (en->kind == E_IFF) {
+        int a = lit_of(r, en->a), b = lit_of(r, en->b);
+        clause2(r->s, -a, b);
+        clause2(r->s, a, -b);
+        return;
+    }
+    const pn_t *nodes = r->pool + en->start;
+    int g = lit_of(r, en->a);
+    int *l = xmalloc((en->n + 1) * sizeof *l);
+    for (uint32_t i = 0; i < en->n; i++)
+        l[i] = lit_of(r, nodes[i]);
+    for (uint32_t i = 0; i < en->n; i++) /* at most one: pairwise (a few moves a role) */
+        for (uint32_t j = i + 1; j < en->n; j++)
+            clause2(r->s, -l[i], -l[j]);
+    ccadical_add(r->s, -g); /* guard -> at least one */
+    for (uint32_t i = 0; i < en->n; i++)
+        ccadical_add(r->s, l[i]);
+    ccadical_add(r->s, 0);
+    free(l);
+}
+
+static int past_deadline(void *deadline) {
+    double d = *(const double *)deadline;
+    return d > 0 && now_seconds() > d;
+}
+
+void sat_record_sync(sat_record_t *r) {
+    size_t had = r->cap_lit, need = (size_t)circuit_size(r->c) + 2;
+    if (need > had) { /* the circuit grew: its new nodes are not encoded yet */
+        GROW(r->lit, r->cap_lit, need);
+        memset(r->lit + had, 0, (r->cap_lit - had) * sizeof *r->lit);
+    }
+    if (!r->s) {
+        r->s = ccadical_init();
+        ccadical_set_terminate(r->s, &r->deadline, past_deadline);
+        r->lit[PN_TRUE] = ++r->vars; /* the constants: a variable forced true */
+        r->lit[PN_FALSE] = -r->lit[PN_TRUE];
+        ccadical_add(r->s, r->lit[PN_TRUE]);
+        ccadical_add(r->s, 0);
+    }
+    for (; r->n_sent < r->n_e; r->n_sent++)
+        send(r, &r->e[r->n_sent]);
+}
+
+int sat_check(sat_record_t *r, const pn_t *assume, uint32_t n, double deadline) {
+    r->deadline = deadline;
+    if (past_deadline(&r->deadline)) return -1;
+    sat_record_sync(r);
+    for (uint32_t i = 0; i < n; i++) {
+        int l = lit_of(r, assume[i]);
+        ccadical_assume(r->s, l);
+    }
+    int res = ccadical_solve(r->s);
+    return res == 10 ? 1 : res == 20 ? 0 : -1;
+}
