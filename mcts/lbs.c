@@ -1102,19 +1102,27 @@ void lbs_attach(lbs_hook_t *h, uct_t *u) {
     uct_set_state_hook_threads(u, lbs_state_hook, h, k ? &l->fork_hook : NULL);
 }
 
+void lbs_stats_add(lbs_stats_t *sum, const lbs_stats_t *more) {
+    sum->checks += more->checks;
+    for (uint32_t i = 0; i < LBS_MAX; i++) {
+        sum->hits_alpha[i] += more->hits_alpha[i];
+        sum->hits_beta[i] += more->hits_beta[i];
+    }
+    sum->z3_confirmed += more->z3_confirmed;
+    sum->z3_disagree += more->z3_disagree;
+    sum->z3_cached += more->z3_cached;
+    sum->z3_unknown += more->z3_unknown;
+    sum->z3_skipped += more->z3_skipped;
+    sum->match_gave_up += more->match_gave_up;
+    sum->hook_skipped += more->hook_skipped;
+    sum->pay_skipped += more->pay_skipped;
+    sum->term_conversions += more->term_conversions;
+    sum->check_seconds += more->check_seconds;
+    sum->z3_seconds += more->z3_seconds;
+}
+
+/* A fork counts events only (it has no Z3 of its own: its confirmations are 0). */
 void lbs_stats(const lbs_t *l, lbs_stats_t *out) {
     *out = l->st;
-    const lbs_stats_t *f = l->fork ? &l->fork->st : NULL;
-    if (!f) return;
-    out->checks += f->checks;
-    for (uint32_t i = 0; i < LBS_MAX; i++) {
-        out->hits_alpha[i] += f->hits_alpha[i];
-        out->hits_beta[i] += f->hits_beta[i];
-    }
-    out->check_seconds += f->check_seconds;
-    out->z3_cached += f->z3_cached;
-    out->z3_skipped += f->z3_skipped;
-    out->hook_skipped += f->hook_skipped;
-    out->match_gave_up += f->match_gave_up;
-    out->pay_skipped += f->pay_skipped;
+    if (l->fork) lbs_stats_add(out, &l->fork->st);
 }

@@ -128,6 +128,10 @@ typedef struct {
 } lbs_stats_t;
 
 void lbs_stats(const lbs_t *l, lbs_stats_t *out);
+/* Adds more's counts of events (checks, hits, Z3's answers, skipped calls, the seconds
+ * they took) to sum; the sizes and costs of a search (formulas in use, guard drops,
+ * measured step costs) are not events and are left to the caller. */
+void lbs_stats_add(lbs_stats_t *sum, const lbs_stats_t *more);
 
 /* ---- on a ground engine's states ----
  * With a ground or compiled engine, each formula and guard is grounded on the engine's

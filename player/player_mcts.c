@@ -246,30 +246,16 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     sum->lbs_matches += more->lbs_matches;
     lbs_stats_t *a = &sum->lbs;
     const lbs_stats_t *ls = &more->lbs;
+    lbs_stats_add(a, ls); /* the events; the sizes of each match's search: */
     a->n_alpha += ls->n_alpha;
     a->n_beta += ls->n_beta;
     a->hook_alpha += ls->hook_alpha;
     a->hook_beta += ls->hook_beta;
-    a->checks += ls->checks;
-    for (int i = 0; i < 64; i++) {
-        a->hits_alpha[i] += ls->hits_alpha[i];
-        a->hits_beta[i] += ls->hits_beta[i];
-    }
-    a->z3_confirmed += ls->z3_confirmed;
-    a->z3_cached += ls->z3_cached;
-    a->z3_disagree += ls->z3_disagree;
-    a->z3_unknown += ls->z3_unknown;
-    a->z3_skipped += ls->z3_skipped;
     a->too_slow += ls->too_slow;
-    a->match_gave_up += ls->match_gave_up;
-    a->hook_skipped += ls->hook_skipped;
-    a->pay_skipped += ls->pay_skipped;
     a->stopped += ls->stopped;
     a->guard_unsound += ls->guard_unsound;
     a->guard_unverified += ls->guard_unverified;
     a->guard_hits += ls->guard_hits;
-    a->check_seconds += ls->check_seconds;
-    a->z3_seconds += ls->z3_seconds;
     a->regress_seconds += ls->regress_seconds;
 }
 
