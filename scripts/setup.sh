@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # setup.sh: installs what the project needs on Debian 12 (run as root), and nothing when
 # everything is already there. Idempotent; prints one line when it has nothing to do.
-#   build:  gcc make cmake pkg-config flex bison
+#   build:  gcc make cmake pkg-config flex bison, libc6-dev (only a Recommends of gcc, and
+#           apt runs without recommends here), libstdc++-12-dev (CaDiCaL is a static C++
+#           library linked with -lstdc++; libcadical-dev depends on nothing, and only clang
+#           pulled it in). gcc also provides `cc`, which the compiled engine runs.
 #   libs:   libz3-dev libcmocka-dev libmicrohttpd-dev libbdd-dev (BuDDy) libcadical-dev
 #   tests:  clang and its runtime libraries (libFuzzer, sanitizers: libclang-rt-dev),
 #           curl (the HTTP player tests)
 #   docs:   gnuplot-nox (the plots of scripts/rollout-accuracy)
 set -eu -o pipefail
 
-PACKAGES="gcc make cmake pkg-config flex bison libz3-dev libcmocka-dev libmicrohttpd-dev libbdd-dev libcadical-dev clang libclang-rt-dev curl gnuplot-nox"
+PACKAGES="gcc libc6-dev libstdc++-12-dev make cmake pkg-config flex bison libz3-dev libcmocka-dev libmicrohttpd-dev libbdd-dev libcadical-dev clang libclang-rt-dev curl gnuplot-nox"
 
 missing=""
 for p in $PACKAGES; do
