@@ -70,10 +70,6 @@ void sat_record_one(sat_record_t *r, pn_t guard, const pn_t *nodes, uint32_t n) 
     r->n_pool += n;
 }
 
-uint32_t sat_record_count(const sat_record_t *r) {
-    return (uint32_t)r->n_e;
-}
-
 static void clause2(CCaDiCaL *s, int a, int b) {
     ccadical_add(s, a);
     ccadical_add(s, b);
@@ -128,6 +124,30 @@ static int lit_of(sat_record_t *r, pn_t root) {
     return r->lit[root];
 }
 
+/* At most one of the literals l[0..n): pairwise for a few; else the sequential counter
+ * (Sinz 2005: s_i "one of l[0..i] holds", 3n clauses and n - 1 variables), since a role
+ * may have hundreds of moves open at a step (293 in the full killer game's deal: 42,778
+ * pairs, every step). */
+#define PAIRWISE_MAX 8
+static void at_most_one(sat_record_t *r, const int *l, uint32_t n) {
+    if (n <= PAIRWISE_MAX) {
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = i + 1; j < n; j++)
+                clause2(r->s, -l[i], -l[j]);
+        return;
+    }
+    int prev = ++r->vars; /* s_0 */
+    clause2(r->s, -l[0], prev);
+    for (uint32_t i = 1; i + 1 < n; i++) {
+        int s = ++r->vars;
+        clause2(r->s, -l[i], s);
+        clause2(r->s, -prev, s);
+        clause2(r->s, -l[i], -prev);
+        prev = s;
+    }
+    clause2(r->s, -l[n - 1], -prev);
+}
+
 static void send(sat_record_t *r, const entry_t *en) {
     if (en->kind == E_ASSERT) {
         ccadical_add(r->s, lit_of(r, en->a));
@@ -145,9 +165,7 @@ static void send(sat_record_t *r, const entry_t *en) {
     int *l = xmalloc((en->n + 1) * sizeof *l);
     for (uint32_t i = 0; i < en->n; i++)
         l[i] = lit_of(r, nodes[i]);
-    for (uint32_t i = 0; i < en->n; i++) /* at most one: pairwise (a few moves a role) */
-        for (uint32_t j = i + 1; j < en->n; j++)
-            clause2(r->s, -l[i], -l[j]);
+    at_most_one(r, l, en->n);
     ccadical_add(r->s, -g); /* guard -> at least one */
     for (uint32_t i = 0; i < en->n; i++)
         ccadical_add(r->s, l[i]);
@@ -168,6 +186,7 @@ void sat_record_sync(sat_record_t *r) {
     }
     if (!r->s) {
         r->s = ccadical_init();
+        ccadical_set_option(r->s, "quiet", 1); /* it prints on stdout, ggp's output */
         ccadical_set_terminate(r->s, &r->deadline, past_deadline);
         r->lit[PN_TRUE] = ++r->vars; /* the constants: a variable forced true */
         r->lit[PN_FALSE] = -r->lit[PN_TRUE];

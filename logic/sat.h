@@ -27,8 +27,6 @@ void sat_record_assert(sat_record_t *r, pn_t n);
 void sat_record_iff(sat_record_t *r, pn_t a, pn_t b);
 /* At most one of nodes[0..n), and at least one when guard holds (z3_assert_one). */
 void sat_record_one(sat_record_t *r, pn_t guard, const pn_t *nodes, uint32_t n);
-/* How many assertions the record holds. */
-uint32_t sat_record_count(const sat_record_t *r);
 
 /* Gives the solver what was recorded since the last check: the next check's encoding,
  * done ahead (on a turn with time to spare). */

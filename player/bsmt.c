@@ -8,7 +8,6 @@
 #include "logic/sat.h"
 
 #include <stdio.h>
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -546,7 +545,7 @@ static bool win_query(bsmt_t *b, term_t move, pn_t *q) {
 }
 
 /* Z3's "unsatisfiable" for the assertions and assume[0..n), a proof the caller acts on,
- * confirmed by a fresh CaDiCaL (logic/sat.h): 1 confirmed; -1 (unknown) when it is not in
+ * confirmed by CaDiCaL (logic/sat.h): 1 confirmed; -1 (unknown) when it is not in
  * time or CaDiCaL finds the assumptions satisfiable (reported: one of the two solvers is
  * wrong, and the proof is not used). */
 static int confirmed(bsmt_t *b, const pn_t *assume, uint32_t n, double deadline, term_t move) {

@@ -12,6 +12,7 @@
 #include "base/clock.h"
 #include "base/rng.h"
 #include "logic/circuit.h"
+#include "logic/sat.h"
 #include "random_circuit.h"
 
 static void test_hash_consing(void **state) {
@@ -123,12 +124,74 @@ static void test_eval_random(void **state) {
     }
 }
 
+/* What a record asserts, on one assignment: every assert, iff and "one" holds. */
+typedef struct {
+    pn_t asserted[2], iff[2], guard, one[16];
+    uint32_t n_one;
+} recorded_t;
+
+static bool holds(const circuit_t *c, const recorded_t *w, uint32_t entries, const uint8_t *t) {
+    bool ok = pn_eval(c, w->asserted[0], t);
+    if (entries > 1) ok &= pn_eval(c, w->iff[0], t) == pn_eval(c, w->iff[1], t);
+    if (entries > 2) {
+        uint32_t on = 0;
+        for (uint32_t i = 0; i < w->n_one; i++)
+            on += pn_eval(c, w->one[i], t);
+        ok &= on <= 1 && (on == 1 || !pn_eval(c, w->guard, t));
+    }
+    if (entries > 3) ok &= pn_eval(c, w->asserted[1], t);
+    return ok;
+}
+
+/* CaDiCaL on a record (logic/sat.h) against every assignment of 6 variables: random
+ * circuits, entries added between checks (the solver is kept and fed what is new), "one"
+ * over 2-16 nodes (pairwise and the sequential counter), random assumptions. */
+static void test_sat_random(void **state) {
+    (void)state;
+    splitmix_t rng = {7};
+    for (int round = 0; round < 60; round++) {
+        circuit_t *c = circuit_new();
+        pn_t pool[48];
+        uint32_t np = random_circuit(c, &rng, 6, pool, 48);
+        recorded_t w = {.n_one = 2 + (uint32_t)(splitmix_next(&rng) % 15)};
+        w.asserted[0] = pool[splitmix_next(&rng) % np];
+        w.asserted[1] = pool[splitmix_next(&rng) % np];
+        w.iff[0] = pool[splitmix_next(&rng) % np];
+        w.iff[1] = pool[splitmix_next(&rng) % np];
+        w.guard = pool[splitmix_next(&rng) % np];
+        for (uint32_t i = 0; i < w.n_one; i++) /* variables mostly, as moves are */
+            w.one[i] = pool[2 + splitmix_next(&rng) % (i % 3 ? 6 : np - 2)];
+        sat_record_t *r = sat_record_new(c);
+        for (uint32_t entries = 1; entries <= 4; entries++) {
+            if (entries == 1) sat_record_assert(r, w.asserted[0]);
+            if (entries == 2) sat_record_iff(r, w.iff[0], w.iff[1]);
+            if (entries == 3) sat_record_one(r, w.guard, w.one, w.n_one);
+            if (entries == 4) sat_record_assert(r, w.asserted[1]);
+            for (int q = 0; q < 3; q++) {
+                pn_t assume[2] = {pool[splitmix_next(&rng) % np], pool[splitmix_next(&rng) % np]};
+                uint32_t na = (uint32_t)q;
+                bool want = false;
+                for (uint32_t m = 0; m < 64 && !want; m++) {
+                    uint8_t t[6];
+                    for (uint32_t v = 0; v < 6; v++)
+                        t[v] = (m >> v) & 1;
+                    want = holds(c, &w, entries, t);
+                    for (uint32_t i = 0; i < na; i++)
+                        want &= pn_eval(c, assume[i], t);
+                }
+                assert_int_equal(sat_check(r, assume, na, 0), want);
+            }
+        }
+        sat_record_free(r);
+        circuit_free(c);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hash_consing),
-        cmocka_unit_test(test_folding),
-        cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_eval_random),
+        cmocka_unit_test(test_hash_consing), cmocka_unit_test(test_folding),
+        cmocka_unit_test(test_limits),       cmocka_unit_test(test_eval_random),
+        cmocka_unit_test(test_sat_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
