@@ -607,6 +607,22 @@ static uint32_t goal_atoms(bsmt_t *b, uint32_t *ids, int *vals, uint32_t cap) {
     return n;
 }
 
+/* The next state is terminal with our goal below 100 (no goal 100 atom true), and no goal
+ * value of ours is defined now (else a lower value is what counts: see the pairs). */
+static pn_t ends_below_100(bsmt_t *b, uint32_t term_id, const uint32_t *ids, const int *vals,
+                           uint32_t n) {
+    pn_t *all = xmalloc((2 * n + 1) * sizeof *all);
+    uint32_t k = 0;
+    all[k++] = expr(b, &b->nxt, term_id);
+    for (uint32_t i = 0; i < n; i++) {
+        all[k++] = pn_not(b->c, expr(b, &b->cur, ids[i]));
+        if (vals[i] == 100) all[k++] = pn_not(b->c, expr(b, &b->nxt, ids[i]));
+    }
+    pn_t r = pn_and(b->c, all, k);
+    free(all);
+    return r;
+}
+
 int bsmt_move_risky(bsmt_t *b, term_t move, double deadline) {
     if (b->broken) return -1;
     prepare(b);
@@ -618,7 +634,7 @@ int bsmt_move_risky(bsmt_t *b, term_t move, double deadline) {
     uint32_t n = goal_atoms(b, ids, vals, 128), nd = 0;
     pn_t *bad = xmalloc((n * n + 2) * sizeof *bad);
     uint32_t term_id = bnet_terminal(b->net);
-    if (term_id != BNET_NONE) bad[nd++] = expr(b, &b->nxt, term_id);
+    if (term_id != BNET_NONE) bad[nd++] = ends_below_100(b, term_id, ids, vals, n);
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < n; j++)
             if (vals[i] > vals[j]) {
@@ -627,8 +643,12 @@ int bsmt_move_risky(bsmt_t *b, term_t move, double deadline) {
             }
     int res = 0;
     if (nd) {
-        pn_t assume[2] = {expr(b, &b->cur, d), pn_or(b->c, bad, nd)};
-        res = check(b, 2, assume, deadline);
+        pn_t assume[3] = {expr(b, &b->cur, d), pn_or(b->c, bad, nd)};
+        uint32_t na = 2;
+        /* we are asked to move: the current state is not terminal (a world where it is
+         * would have its own next state, not one of this match) */
+        if (term_id != BNET_NONE) assume[na++] = pn_not(b->c, expr(b, &b->cur, term_id));
+        res = check(b, na, assume, deadline);
     }
     free(bad);
     return res;

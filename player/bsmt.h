@@ -112,8 +112,9 @@ void bsmt_sync_proofs(bsmt_t *b);
  * move wins, the kind of wrong answer a confirmation must catch. */
 void bsmt_test_false_win(bsmt_t *b, term_t move);
 
-/* 1 when playing move now can end the game, or lower our goal value (the next state's
- * goal below this one's), in some consistent outcome; 0 when in none; -1 unknown. */
+/* 1 when playing move now can lower our goal value (the next state's goal below this
+ * one's), or end the game below goal 100 where our goal is not defined now, in some
+ * consistent outcome; 0 when in none; -1 unknown. */
 int bsmt_move_risky(bsmt_t *b, term_t move, double deadline);
 
 /* The statistics of its checks (counts, times, gave up, models, errors). */

@@ -7,9 +7,11 @@
  *   1. a legal move after which every consistent outcome is terminal with goal 100 for us
  *      is played at once (on the killer game: accuse exactly when the killer card is
  *      entailed, Algorithm 1 of the paper);
- *   2. otherwise it never gambles: a move that may end the game or lower our goal value
- *      in some consistent outcome (on the killer game: a wrong accusation eliminates, 50
- *      -> 0) is left out while another move remains;
+ *   2. otherwise it never gambles: a move that may lower our goal value in some
+ *      consistent outcome (on the killer game: a wrong accusation eliminates, 50 -> 0),
+ *      or end the game below 100 where our goal is not defined before, is left out while
+ *      another move remains (ending the game is no gamble in itself: a guess that may be
+ *      right and ends the game then is what a guessing game asks for);
  *   One consistent world sampled by Z3 and played out natively sorts most moves first
  *   (see deduce_play), so that Z3 is asked about few moves per turn;
  *   3. among the rest, flat Monte-Carlo over worlds sampled by Z3, random playouts after
@@ -426,8 +428,9 @@ static term_t pimc_uct(deduce_player_t *p, const term_t *moves, uint32_t n, cons
 typedef enum { IN_W_SAFE, IN_W_WINS, IN_W_RISKY, IN_W_UNKNOWN } in_world_t;
 
 /* What move does in one consistent world w, whatever the others play (every joint move
- * of theirs, at most JOINTS_MAX): wins (terminal, goal 100), risky (ends the game or
- * lowers our goal), else safe there. Native engine only: Z3 is asked about the rest. */
+ * of theirs, at most JOINTS_MAX): wins (terminal, goal 100), risky (lowers our goal, or
+ * ends the game below 100 where our goal was not defined), else safe there. Native engine only: Z3
+ * is asked about the rest. */
 #define JOINTS_MAX 256
 typedef struct {
     deduce_player_t *p;
@@ -439,6 +442,13 @@ typedef struct {
     eng_state_t *nx;
 } probe_t;
 
+/* An outcome that lowers our goal value (before: this state's, -1 if not defined): to a
+ * lower value, or to a terminal state below 100 when there was no value before. */
+static bool outcome_lowers(int before, bool term, int after) {
+    if (before < 0) return term && after < 100;
+    return after >= 0 && after < before;
+}
+
 static void probe(probe_t *pr, uint32_t k) {
     const game_t *g = pr->p->setup.game;
     engine_t *e = pr->p->setup.engine;
@@ -449,7 +459,7 @@ static void probe(probe_t *pr, uint32_t k) {
         bool term = engine_terminal(e, pr->nx);
         int after = engine_goal_value(e, pr->nx, pr->p->setup.role);
         if (!(term && after == 100)) pr->all_win = false;
-        if (term || (pr->before >= 0 && after >= 0 && after < pr->before)) pr->some_risky = true;
+        if (outcome_lowers(pr->before, term, after)) pr->some_risky = true;
         return;
     }
     if (k == pr->p->setup.role) return probe(pr, k + 1);

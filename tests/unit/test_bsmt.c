@@ -2,7 +2,9 @@
  * GDL-II games; for every role and step, the set of states consistent with what the role
  * saw is enumerated with the reasoner (every joint move with our move, legal, yielding our
  * percepts), and Z3 must give the same entailed fluents (and the same number of states
- * when few); the ground network (player/bnet) refuses a cycle through ground rules.
+ * when few), and the same answer to whether the move played is risky (bsmt_move_risky,
+ * against enumeration); the ground network (player/bnet) refuses a cycle through ground
+ * rules.
  * BSMT_MATCHES (environment) sets the matches per game, 30 by default (20 at most for
  * numberguessing); BSMT_COUNT the largest belief set also counted, 6 by default. */
 #include <setjmp.h>
@@ -29,10 +31,62 @@ typedef struct {
     double seconds;
 } tally_t;
 
+/* Belief sets up to this size get the move played checked for risk against enumeration. */
+#define RISK_SET_MAX 64
+
 /* Belief sets up to this size are also counted by Z3 (one model per state: slow). */
 static uint32_t count_max(void) {
     const char *e = getenv("BSMT_COUNT");
     return e ? (uint32_t)atoi(e) : 6;
+}
+
+/* Whether playing move in some state of the set, with any legal moves of the others, lowers
+ * the role's goal value or ends the game below 100 where it had none: bsmt_move_risky's
+ * meaning, by enumeration (the reference the Z3 answer is compared with). */
+typedef struct {
+    engine_t *r;
+    const game_t *g;
+    uint32_t role;
+    const state_t *s;
+    int before;
+    term_t joint[16];
+} risk_t;
+
+static bool risky_from(risk_t *k, uint32_t i) {
+    if (i == k->g->n_roles) {
+        state_t nx;
+        state_init(&nx);
+        terms_next(k->r, k->s, k->joint, &nx);
+        bool term = terms_terminal(k->r, &nx);
+        int after = terms_goal_value(k->r, &nx, k->role);
+        state_fini(&nx);
+        return k->before < 0 ? term && after < 100 : after >= 0 && after < k->before;
+    }
+    if (i == k->role) return risky_from(k, i + 1);
+    const term_t *m;
+    uint32_t n = terms_legal(k->r, k->s, i, &m);
+    term_t *moves = malloc((n + 1) * sizeof *moves);
+    memcpy(moves, m, n * sizeof *m);
+    bool risky = false;
+    for (uint32_t j = 0; j < n && !risky; j++) {
+        k->joint[i] = moves[j];
+        risky = risky_from(k, i + 1);
+    }
+    free(moves);
+    return risky;
+}
+
+static bool exact_risky(engine_t *r, const game_t *g, uint32_t role, const set_t *cur,
+                        term_t move) {
+    risk_t k = {.r = r, .g = g, .role = role};
+    k.joint[role] = move;
+    for (uint32_t i = 0; i < cur->n; i++) {
+        k.s = &cur->v[i];
+        if (terms_terminal(r, k.s) || !terms_is_legal(r, k.s, role, move)) continue;
+        k.before = terms_goal_value(r, k.s, role);
+        if (risky_from(&k, 0)) return true;
+    }
+    return false;
 }
 
 /* Compares one role's view of a played match, step by step. */
@@ -82,6 +136,10 @@ static void check_role(game_t *g, engine_t *r, const bnet_t *net, uint32_t role,
         }
         t->steps++;
         if (step == steps) break;
+        /* the move played: risky for Z3 exactly when it is by enumeration */
+        if (cur.n <= RISK_SET_MAX)
+            assert_int_equal(bsmt_move_risky(b, obs[step].move, now_seconds() + 1e6),
+                             exact_risky(r, g, role, &cur, obs[step].move));
         assert_true(bsmt_observe(b, obs[step].move, obs[step].pc, obs[step].n));
         belief_step(r, g, role, &obs[step], &cur);
     }
