@@ -623,12 +623,16 @@ static pn_t ends_below_100(bsmt_t *b, uint32_t term_id, const uint32_t *ids, con
     return r;
 }
 
-int bsmt_move_risky(bsmt_t *b, term_t move, double deadline) {
+int bsmt_moves_risky(bsmt_t *b, const term_t *moves, uint32_t n_moves, double deadline) {
     if (b->broken) return -1;
     prepare(b);
-    term_t args[2] = {b->g->roles[b->role], move};
-    uint32_t d = bnet_find(b->net, term_find(b->g->ts, SYM_DOES, args, 2));
-    if (d == BNET_NONE) return 0;
+    pn_t *played = xmalloc((n_moves + 1) * sizeof *played);
+    uint32_t np = 0;
+    for (uint32_t i = 0; i < n_moves; i++) {
+        term_t args[2] = {b->g->roles[b->role], moves[i]};
+        uint32_t d = bnet_find(b->net, term_find(b->g->ts, SYM_DOES, args, 2));
+        if (d != BNET_NONE) played[np++] = expr(b, &b->cur, d);
+    }
     uint32_t ids[128];
     int vals[128];
     uint32_t n = goal_atoms(b, ids, vals, 128), nd = 0;
@@ -642,8 +646,8 @@ int bsmt_move_risky(bsmt_t *b, term_t move, double deadline) {
                 bad[nd++] = pn_and(b->c, pair, 2);
             }
     int res = 0;
-    if (nd) {
-        pn_t assume[3] = {expr(b, &b->cur, d), pn_or(b->c, bad, nd)};
+    if (nd && np) {
+        pn_t assume[3] = {pn_or(b->c, played, np), pn_or(b->c, bad, nd)};
         uint32_t na = 2;
         /* we are asked to move: the current state is not terminal (a world where it is
          * would have its own next state, not one of this match) */
@@ -651,7 +655,12 @@ int bsmt_move_risky(bsmt_t *b, term_t move, double deadline) {
         res = check(b, na, assume, deadline);
     }
     free(bad);
+    free(played);
     return res;
+}
+
+int bsmt_move_risky(bsmt_t *b, term_t move, double deadline) {
+    return bsmt_moves_risky(b, &move, 1, deadline);
 }
 
 bool bsmt_trajectory(bsmt_t *b, double deadline, term_t *joints) {

@@ -116,6 +116,9 @@ void bsmt_test_false_win(bsmt_t *b, term_t move);
  * one's), or end the game below goal 100 where our goal is not defined now, in some
  * consistent outcome; 0 when in none; -1 unknown. */
 int bsmt_move_risky(bsmt_t *b, term_t move, double deadline);
+/* The same for a set of moves, in one check: 1 when some move of moves[0..n) is risky, 0
+ * when none is (with 256 moves a turn, one check instead of 256), -1 unknown. */
+int bsmt_moves_risky(bsmt_t *b, const term_t *moves, uint32_t n, double deadline);
 
 /* The statistics of its checks (counts, times, gave up, models, errors). */
 z3_stats_t bsmt_stats(const bsmt_t *b);

@@ -344,7 +344,8 @@ static term_t sample_play(deduce_player_t *p, const term_t *moves, uint32_t n,
  * over the worlds; a move illegal in some world is out (our legal moves intersected), unless
  * every move is. Depth by depth: every world and move to d joint moves, then d + 1, until
  * the deadline, depth=N, or every value is proven; the best sum of the last complete sweep
- * is played (none complete: the first candidate, deduce's safest). */
+ * is played (none complete: the best over the worlds the first sweep finished, else the
+ * first candidate, deduce's safest). */
 static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, const state_t *worlds,
                         uint32_t nw, double deadline, move_sink_t *sink) {
     engine_t *e = p->setup.engine;
@@ -353,7 +354,8 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
         ab_default_opts(&o);
         p->ab = ab_new(e, p->setup.role, &o, p->setup.seed ^ 0x9137c);
     }
-    int64_t *sum = xcalloc(2 * n, sizeof *sum), *cur = sum + n;
+    /* sum: the last complete sweep; cur: this one; part: this one's worlds done so far */
+    int64_t *sum = xcalloc(3 * n, sizeof *sum), *cur = sum + n, *part = cur + n;
     term_t best = moves[0];
     uint32_t max = p->opts.depth ? p->opts.depth : 200;
     p->pimc_turns++;
@@ -361,6 +363,7 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
         memset(cur, 0, n * sizeof *cur);
         proven = 1;
         bool cut = false;
+        uint32_t worlds_done = 0;
         for (uint32_t w = 0; w < nw && !cut; w++) {
             const eng_state_t *es = load(p, 0, &worlds[w]);
             for (uint32_t i = 0; i < n && !cut; i++) {
@@ -374,13 +377,20 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
                     cur[i] += r.value < 0 ? 0 : r.value;
                 proven = proven && r.proven;
             }
+            if (!cut) memcpy(part, cur, n * sizeof *part), worlds_done++;
         }
-        if (cut) break;
+        /* the first sweep cut short (many moves, a short clock): the worlds it finished
+         * rank the moves, better than none */
+        if (cut && d == 1 && worlds_done)
+            memcpy(cur, part, n * sizeof *cur);
+        else if (cut)
+            break;
         memcpy(sum, cur, n * sizeof *sum);
         uint32_t bi = 0;
         for (uint32_t i = 1; i < n; i++)
             if (sum[i] > sum[bi]) bi = i;
         best = moves[bi];
+        if (cut) break;
         p->pimc_depth_sum++; /* one per sweep completed: the depths reached, summed */
         sink_offer(sink, best);
     }
@@ -969,6 +979,32 @@ static term_t choose_among(deduce_player_t *p, const term_t *cands, uint32_t nc,
     return sample_play(p, cands, nc, worlds, nw, deadline, sink);
 }
 
+/* Moves safe in the turn's world (or not examined), sorted by Z3 into safe (into cands;
+ * returns how many), risky (appended to gambles) and unknown (left in unknown): first all
+ * at once, one check when none is risky (a turn of Mastermind offers 256 moves), then one
+ * by one until the deadline. */
+static uint32_t split_safe(deduce_player_t *p, term_t *unknown, uint32_t *nu, term_t *cands,
+                           term_t *gambles, uint32_t *ng, double deadline) {
+    if (*nu > 1 && bsmt_moves_risky(p->bsmt, unknown, *nu, deadline) == 0) {
+        memcpy(cands, unknown, *nu * sizeof *cands);
+        uint32_t nc = *nu;
+        *nu = 0;
+        return nc;
+    }
+    uint32_t nc = 0, left = 0;
+    for (uint32_t i = 0; i < *nu; i++) {
+        int r = now_seconds() < deadline ? bsmt_move_risky(p->bsmt, unknown[i], deadline) : -1;
+        if (r == 0)
+            cands[nc++] = unknown[i];
+        else if (r > 0)
+            gambles[(*ng)++] = unknown[i];
+        else
+            unknown[left++] = unknown[i];
+    }
+    *nu = left;
+    return nc;
+}
+
 static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadline,
                           move_sink_t *sink) {
     deduce_player_t *p = (deduce_player_t *)pl;
@@ -1026,15 +1062,11 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
         } else if (iw == IN_W_WINS || iw == IN_W_RISKY) {
             gambles[ng++] = m; /* risky in the world, or a win there not proved in all */
         } else {
-            int r = bsmt_move_risky(p->bsmt, m, stop);
-            if (r == 0)
-                cands[nc++] = m;
-            else if (r > 0)
-                gambles[ng++] = m;
-            else
-                unknown[nu++] = m;
+            unknown[nu++] = m; /* safe in the world: Z3 is asked below */
         }
     }
+    if (move == TERM_NONE && nu && usable && now_seconds() < stop)
+        nc = split_safe(p, unknown, &nu, cands, gambles, &ng, stop);
     if (move != TERM_NONE) {
         p->proved++;
         if (p->setup.verbose) fprintf(stderr, "deduce: a proved win at turn %u\n", turn->turn);
