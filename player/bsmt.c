@@ -472,8 +472,33 @@ static bool state_consistent(bsmt_t *b, const pn_t *lits, const uint32_t *var, u
 
 /* Enumerates distinct states (random ones first when out is given) until k or none left,
  * each found state excluded by a clause of the query's scope. */
-static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random, double deadline) {
+/* The current model's history into joints[step * n_roles + role]; false when a move of
+ * some step is not read. */
+static bool model_trajectory(bsmt_t *b, term_t *joints) {
+    uint32_t nr = b->g->n_roles;
+    for (size_t i = 0; i < (size_t)b->step * nr; i++)
+        joints[i] = TERM_NONE;
+    bool ok = true;
+    for (size_t i = 0; i < b->n_past && ok; i++) {
+        const struct past_move *pm = &b->past[i];
+        int v = model_value(b, pm->does);
+        ok = v >= 0;
+        if (v == 1) joints[(size_t)pm->step * nr + pm->role] = pm->move;
+    }
+    for (size_t i = 0; i < (size_t)b->step * nr && ok; i++)
+        ok = joints[i] != TERM_NONE;
+    return ok;
+}
+
+/* Up to k distinct consistent states (into out, when given) and the histories of their
+ * models (into joints, when given: bsmt_step() * n_roles each); *all (when given) set
+ * when they are every consistent state. */
+static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random, double deadline,
+                          term_t *joints, bool *all) {
+    if (all) *all = false;
     if (b->broken || !b->n_fluents) return 0;
+    size_t per = (size_t)b->step * b->g->n_roles;
+    bool exhausted = false;
     pn_t *differ = xmalloc(b->n_fluents * sizeof *differ);
     pn_t *lits = xmalloc(2 * b->n_fluents * sizeof *lits); /* and assumptions */
     pn_t assume[4];
@@ -496,14 +521,19 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random, doub
         int r;
         while ((r = check(b, na, assume, deadline)) == 0 && na > 0)
             na--;
-        if (r != 1) break;
+        if (r != 1) {
+            exhausted = r == 0;
+            break;
+        }
         bool read = model_state(b, out ? &out[found] : &tmp, differ, lits);
+        if (read && joints) read = model_trajectory(b, joints + found * per);
         /* a sample is checked (the player's, under a deadline); counting is not */
         if (!read || (out && !state_consistent(b, lits, var, nv, lits + b->n_fluents, deadline)))
             break;
         found++;
         assert_node(b, pn_or(b->c, differ, b->n_fluents));
     }
+    if (all) *all = exhausted || (!nv && found);
     scope_pop(b);
     state_fini(&tmp);
     free(differ);
@@ -513,15 +543,20 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random, doub
 }
 
 uint32_t bsmt_sample(bsmt_t *b, uint32_t k, double deadline, state_t *out) {
-    return (uint32_t)enumerate(b, k, out, true, deadline);
+    return (uint32_t)enumerate(b, k, out, true, deadline, NULL, NULL);
+}
+
+uint32_t bsmt_sample_histories(bsmt_t *b, uint32_t k, double deadline, state_t *out, term_t *joints,
+                               bool *all) {
+    return (uint32_t)enumerate(b, k, out, true, deadline, joints, all);
 }
 
 bool bsmt_any(bsmt_t *b, double deadline, state_t *out) {
-    return enumerate(b, 1, out, false, deadline) == 1;
+    return enumerate(b, 1, out, false, deadline, NULL, NULL) == 1;
 }
 
 uint64_t bsmt_count(bsmt_t *b, uint64_t cap, double deadline) {
-    return enumerate(b, cap, NULL, false, deadline);
+    return enumerate(b, cap, NULL, false, deadline, NULL, NULL);
 }
 
 /* The query "move wins": its nodes {does(move) now, not (terminal and goal(us, 100)) next}
@@ -664,20 +699,8 @@ int bsmt_move_risky(bsmt_t *b, term_t move, double deadline) {
 }
 
 bool bsmt_trajectory(bsmt_t *b, double deadline, term_t *joints) {
-    uint32_t nr = b->g->n_roles;
     if (b->broken || check(b, 0, NULL, deadline) != 1) return false;
-    for (size_t i = 0; i < (size_t)b->step * nr; i++)
-        joints[i] = TERM_NONE;
-    bool ok = true;
-    for (size_t i = 0; i < b->n_past && ok; i++) {
-        const struct past_move *pm = &b->past[i];
-        int v = model_value(b, pm->does);
-        ok = v >= 0;
-        if (v == 1) joints[(size_t)pm->step * nr + pm->role] = pm->move;
-    }
-    for (size_t i = 0; i < (size_t)b->step * nr && ok; i++)
-        ok = joints[i] != TERM_NONE;
-    return ok;
+    return model_trajectory(b, joints);
 }
 
 uint32_t bsmt_step(const bsmt_t *b) {

@@ -80,6 +80,10 @@ uint32_t bsmt_entailed_all(bsmt_t *b, double deadline, term_t **out);
 /* Up to k distinct consistent states into out[0..k) (initialised by the caller), random
  * ones; returns how many (past the deadline, those found so far). */
 uint32_t bsmt_sample(bsmt_t *b, uint32_t k, double deadline, state_t *out);
+/* The same, with the history of each state's model (joints + i * bsmt_step() * n_roles, as
+ * bsmt_trajectory); *all set when the states returned are every consistent state. */
+uint32_t bsmt_sample_histories(bsmt_t *b, uint32_t k, double deadline, state_t *out, term_t *joints,
+                               bool *all);
 /* One consistent state, the solver's first (no random phases: the same query as
  * bsmt_consistent, fast when that was just asked; random ones cost seconds at the end of
  * the full killer game's deal). */

@@ -47,8 +47,12 @@
  *                    already known
  *   choose=pimc      step 3 by Perfect-Information Monte Carlo (the tarok seed): each of
  *                    the worlds searched by alpha-beta as a game of perfect information,
- *                    every candidate alone, values summed per move (pimc_play); the kind
- *                    `pimc` is deduce with this choice
+ *                    every candidate alone, values summed per move (pimc_play), each
+ *                    world weighted by the probability of its history with the other
+ *                    roles (random too) choosing uniformly (pimc_worlds); with every
+ *                    consistent state at hand and every safe move ending the game, a
+ *                    gamble with a better expected goal is a candidate too (admit_gamble:
+ *                    Monty Hall's switch); the kind `pimc` is deduce with this choice
  *   depth=N          choose=pimc searches N joint moves deep at most (default: deeper
  *                    until the clock runs out or every value is proven)
  *   search=ab|uct    choose=pimc's search in each world: alpha-beta (default with two
@@ -104,7 +108,7 @@ typedef struct {
     uint32_t fresh_fed;          /* history entries it has been given */
     const belief_obs_t *history; /* the agent's history, as of the last feed */
     splitmix_t rng;
-    uint64_t proved, gambles_avoided, turns, particles;
+    uint64_t proved, gambles_avoided, gambles_taken, turns, particles;
     /* how our legal moves were found: known fluents, a world, checks, some checks only */
     uint64_t legal_known, legal_world, legal_proved, legal_partial;
     deduce_opts_t opts;
@@ -347,7 +351,7 @@ static term_t sample_play(deduce_player_t *p, const term_t *moves, uint32_t n,
  * is played (none complete: the best over the worlds the first sweep finished, else the
  * first candidate, deduce's safest). */
 static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, const state_t *worlds,
-                        uint32_t nw, double deadline, move_sink_t *sink) {
+                        const double *wt, uint32_t nw, double deadline, move_sink_t *sink) {
     engine_t *e = p->setup.engine;
     if (!p->ab) {
         ab_opts_t o;
@@ -355,7 +359,7 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
         p->ab = ab_new(e, p->setup.role, &o, p->setup.seed ^ 0x9137c);
     }
     /* sum: the last complete sweep; cur: this one; part: this one's worlds done so far */
-    int64_t *sum = xcalloc(3 * n, sizeof *sum), *cur = sum + n, *part = cur + n;
+    double *sum = xcalloc(3 * n, sizeof *sum), *cur = sum + n, *part = cur + n;
     term_t best = moves[0];
     uint32_t max = p->opts.depth ? p->opts.depth : 200;
     p->pimc_turns++;
@@ -372,9 +376,9 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
                 p->pimc_searches++;
                 cut = r.timed_out;
                 if (r.move == TERM_NONE) /* not legal in this world */
-                    cur[i] = INT64_MIN / 2;
-                else if (cur[i] > INT64_MIN / 2)
-                    cur[i] += r.value < 0 ? 0 : r.value;
+                    cur[i] = -HUGE_VAL;
+                else
+                    cur[i] += (wt ? wt[w] : 1) * (r.value < 0 ? 0 : r.value);
                 proven = proven && r.proven;
             }
             if (!cut) memcpy(part, cur, n * sizeof *part), worlds_done++;
@@ -403,10 +407,10 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
  * cleared between worlds; a move's mean value at the root is averaged over the worlds
  * where it was tried; a move illegal in some world is out, unless every move is. */
 static term_t pimc_uct(deduce_player_t *p, const term_t *moves, uint32_t n, const state_t *worlds,
-                       uint32_t nw, double deadline, move_sink_t *sink) {
+                       const double *wt, uint32_t nw, double deadline, move_sink_t *sink) {
     if (!p->uct) p->uct = uct_new(p->setup.engine, p->setup.role, p->setup.seed ^ 0x9137d);
-    double *mean = xcalloc(n, sizeof *mean);
-    uint32_t *tried = xcalloc(2 * n, sizeof *tried), *out = tried + n;
+    double *mean = xcalloc(2 * n, sizeof *mean), *tried = mean + n; /* tried: weight */
+    uint32_t *out = xcalloc(n, sizeof *out);
     p->pimc_turns++;
     for (uint32_t w = 0; w < nw; w++) {
         double left = deadline - now_seconds();
@@ -420,17 +424,17 @@ static term_t pimc_uct(deduce_player_t *p, const term_t *moves, uint32_t n, cons
             if (!uct_root_move(p->uct, moves[i], &visits, &v))
                 out[i] = 1;
             else if (visits)
-                mean[i] += v, tried[i]++;
+                mean[i] += (wt ? wt[w] : 1) * v, tried[i] += wt ? wt[w] : 1;
         }
     }
     uint32_t bi = 0;
     double bv = -1;
     for (int allow_out = 0; allow_out < 2 && bv < 0; allow_out++)
         for (uint32_t i = 0; i < n; i++)
-            if (tried[i] && (allow_out || !out[i]) && mean[i] / tried[i] > bv)
+            if (tried[i] > 0 && (allow_out || !out[i]) && mean[i] / tried[i] > bv)
                 bv = mean[i] / tried[i], bi = i;
     free(mean);
-    free(tried);
+    free(out);
     sink_offer(sink, moves[bi]);
     return moves[bi];
 }
@@ -449,6 +453,8 @@ typedef struct {
     int before;
     uint32_t seen;
     bool all_win, some_risky;
+    int worst;     /* our lowest goal value after the move; -1 if undefined in some outcome */
+    bool all_term; /* every outcome terminal */
     eng_state_t *nx;
 } probe_t;
 
@@ -470,6 +476,11 @@ static void probe(probe_t *pr, uint32_t k) {
         int after = engine_goal_value(e, pr->nx, pr->p->setup.role);
         if (!(term && after == 100)) pr->all_win = false;
         if (outcome_lowers(pr->before, term, after)) pr->some_risky = true;
+        pr->all_term = pr->all_term && term;
+        if (after < 0 || pr->worst < 0)
+            pr->worst = -1;
+        else if (after < pr->worst)
+            pr->worst = after;
         return;
     }
     if (k == pr->p->setup.role) return probe(pr, k + 1);
@@ -488,12 +499,104 @@ static in_world_t in_world(deduce_player_t *p, const state_t *world, term_t move
     engine_t *e = p->setup.engine;
     eng_state_t *w = load(p, 0, world);
     if (!engine_is_legal(e, w, p->setup.role, move)) return IN_W_UNKNOWN;
-    probe_t pr = {.p = p, .w = w, .joint = p->joint, .nx = p->es[1], .all_win = true};
+    probe_t pr = {.p = p, .w = w, .joint = p->joint, .nx = p->es[1], .all_win = true, .worst = 101};
     pr.before = engine_goal_value(e, w, p->setup.role);
     pr.joint[p->setup.role] = move;
     probe(&pr, 0);
     if (pr.seen > JOINTS_MAX || !pr.seen) return IN_W_UNKNOWN;
     return pr.all_win ? IN_W_WINS : pr.some_risky ? IN_W_RISKY : IN_W_SAFE;
+}
+
+/* Our lowest goal value right after move in world (every joint move of the others); -1
+ * when undefined in some outcome, the move illegal there, too many joint moves, or (ends)
+ * some outcome not terminal. */
+static int worst_goal(deduce_player_t *p, const state_t *world, term_t move, bool ends) {
+    engine_t *e = p->setup.engine;
+    eng_state_t *w = load(p, 0, world);
+    if (!engine_is_legal(e, w, p->setup.role, move)) return -1;
+    probe_t pr = {.p = p,
+                  .w = w,
+                  .joint = p->joint,
+                  .nx = p->es[1],
+                  .all_win = true,
+                  .worst = 101,
+                  .all_term = true};
+    pr.before = engine_goal_value(e, w, p->setup.role);
+    pr.joint[p->setup.role] = move;
+    probe(&pr, 0);
+    if (pr.seen > JOINTS_MAX || !pr.seen || (ends && !pr.all_term)) return -1;
+    return pr.worst;
+}
+
+/* The mean of worst_goal over weighted worlds; -1 when undefined in one. */
+static double expected_goal(deduce_player_t *p, term_t move, const state_t *worlds,
+                            const double *wt, uint32_t nw, bool ends) {
+    double sum = 0, total = 0;
+    for (uint32_t i = 0; i < nw; i++) {
+        int g = worst_goal(p, &worlds[i], move, ends);
+        if (g < 0) return -1;
+        sum += wt[i] * g, total += wt[i];
+    }
+    return total > 0 ? sum / total : -1;
+}
+
+/* With every consistent state at hand, weighted, and every safe move ending the game (no
+ * later percept can tell more: waiting is worth nothing), a gamble is worth taking when
+ * its expected goal value beats every safe move's: Monty Hall's switch, 2/3 against 1/3.
+ * Where the game goes on, deduce's rule stands (on the killer game: accuse only on proof).
+ * The best such gamble joins the candidates (cands has room). */
+static uint32_t admit_gamble(deduce_player_t *p, term_t *cands, uint32_t nc, const term_t *gambles,
+                             uint32_t ng, const state_t *worlds, const double *wt, uint32_t nw) {
+    double safe = -1, best = -1;
+    term_t pick = TERM_NONE;
+    for (uint32_t i = 0; i < nc; i++) {
+        double v = expected_goal(p, cands[i], worlds, wt, nw, true);
+        if (v < 0) return nc;
+        safe = fmax(safe, v);
+    }
+    for (uint32_t i = 0; i < ng; i++) {
+        double v = expected_goal(p, gambles[i], worlds, wt, nw, false);
+        if (v > best) best = v, pick = gambles[i];
+    }
+    if (pick == TERM_NONE || best <= safe + 1e-9) return nc;
+    p->gambles_taken++;
+    cands[nc++] = pick;
+    return nc;
+}
+
+/* The probability of a history (joints: steps joint moves) when every other role, random
+ * included, picks uniformly among its legal moves. */
+static double history_weight(deduce_player_t *p, const term_t *joints, uint32_t steps) {
+    engine_t *e = p->setup.engine;
+    uint32_t nr = p->setup.game->n_roles;
+    eng_state_t *cur = load(p, 0, &p->initial), *nx = p->es[1];
+    double w = 1;
+    for (uint32_t t = 0; t < steps && w > 0; t++) {
+        for (uint32_t r = 0; r < nr; r++) {
+            const term_t *m;
+            uint32_t n = r == p->setup.role ? 1 : engine_legal(e, cur, r, &m);
+            w = n ? w / n : 0;
+        }
+        engine_next(e, cur, joints + (size_t)t * nr, nx);
+        eng_state_t *x = cur;
+        cur = nx, nx = x;
+    }
+    return w;
+}
+
+/* PIMC's worlds: up to k consistent states from Z3, each weighted by the probability of its
+ * model's history (history_weight); *all when they are every consistent state (the weights
+ * are then the posterior, one history per state). */
+static uint32_t pimc_worlds(deduce_player_t *p, uint32_t k, double deadline, state_t *worlds,
+                            double *wt, bool *all) {
+    uint32_t steps = bsmt_step(p->bsmt), nr = p->setup.game->n_roles;
+    size_t per = (size_t)steps * nr;
+    term_t *joints = xmalloc((k * per + 1) * sizeof *joints);
+    uint32_t n = bsmt_sample_histories(p->bsmt, k, deadline, worlds, joints, all);
+    for (uint32_t i = 0; i < n; i++)
+        wt[i] = history_weight(p, joints + i * per, steps);
+    free(joints);
+    return n;
 }
 
 /* Our percepts over two steps from world w after our move, the others (and we, on the
@@ -971,11 +1074,12 @@ static int pimc_search(const deduce_player_t *p) {
 
 /* Step 3: the move among the safe candidates, by the chosen method, over the worlds. */
 static term_t choose_among(deduce_player_t *p, const term_t *cands, uint32_t nc,
-                           const state_t *worlds, uint32_t nw, double deadline, move_sink_t *sink) {
+                           const state_t *worlds, const double *wt, uint32_t nw, double deadline,
+                           move_sink_t *sink) {
     if (p->opts.choose == CHOOSE_INFO) return info_play(p, cands, nc, worlds, nw);
     if (p->opts.choose == CHOOSE_PIMC && nw)
-        return pimc_search(p) == PIMC_UCT ? pimc_uct(p, cands, nc, worlds, nw, deadline, sink)
-                                          : pimc_play(p, cands, nc, worlds, nw, deadline, sink);
+        return pimc_search(p) == PIMC_UCT ? pimc_uct(p, cands, nc, worlds, wt, nw, deadline, sink)
+                                          : pimc_play(p, cands, nc, worlds, wt, nw, deadline, sink);
     return sample_play(p, cands, nc, worlds, nw, deadline, sink);
 }
 
@@ -1076,6 +1180,7 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
         return move;
     }
     p->gambles_avoided += ng;
+    bool gambles_out = nc && ng; /* safe moves kept, gambles left out */
     if (!nc) {
         memmove(cands, nu ? unknown : gambles, (nu ? nu : ng) * sizeof *cands);
         nc = nu ? nu : ng;
@@ -1086,26 +1191,34 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     move = cands[0];
     if (nc > 1 && p->opts.choose == CHOOSE_RANDOM) {
         move = cands[splitmix_next(&p->rng) % nc];
-    } else if (nc > 1) {
+    } else if (nc > 1 || (gambles_out && p->opts.choose == CHOOSE_PIMC)) {
         state_t worlds[INFO_WORLDS];
+        double wt[INFO_WORLDS];
         uint32_t nw = 0;
         if (usable && (pl->own_belief || !turn->n_states)) {
             uint32_t k = p->opts.choose == CHOOSE_INFO ? INFO_WORLDS
                          : p->opts.worlds              ? p->opts.worlds
                                                        : WORLDS;
             for (uint32_t i = 0; i < k; i++)
-                state_init(&worlds[i]);
-            if (have_w) state_copy(&worlds[nw++], &w); /* the turn's world is one */
-            /* pimc: sampling gets half the time at most, the search the rest */
-            double sampled =
-                p->opts.choose == CHOOSE_PIMC ? now_seconds() + (stop - now_seconds()) / 2 : stop;
-            if (k > nw && now_seconds() < sampled)
-                nw += bsmt_sample(p->bsmt, k - nw, sampled, worlds + nw);
-            move = choose_among(p, cands, nc, worlds, nw, stop, sink);
+                state_init(&worlds[i]), wt[i] = 1;
+            if (p->opts.choose == CHOOSE_PIMC) {
+                /* sampling gets half the time at most, the search the rest */
+                double sampled = now_seconds() + (stop - now_seconds()) / 2;
+                bool all = false;
+                nw = pimc_worlds(p, k, sampled, worlds, wt, &all);
+                if (!nw && have_w) state_copy(&worlds[nw++], &w), wt[0] = 1;
+                if (all && gambles_out)
+                    nc = admit_gamble(p, cands, nc, gambles, ng, worlds, wt, nw);
+            } else {
+                if (have_w) state_copy(&worlds[nw++], &w); /* the turn's world is one */
+                if (k > nw && now_seconds() < stop)
+                    nw += bsmt_sample(p->bsmt, k - nw, stop, worlds + nw);
+            }
+            if (nc > 1) move = choose_among(p, cands, nc, worlds, wt, nw, stop, sink);
             for (uint32_t i = 0; i < k; i++)
                 state_fini(&worlds[i]);
-        } else {
-            move = choose_among(p, cands, nc, turn->states, turn->n_states, stop, sink);
+        } else if (nc > 1) {
+            move = choose_among(p, cands, nc, turn->states, NULL, turn->n_states, stop, sink);
         }
     }
     free(cands);
@@ -1118,20 +1231,22 @@ static void deduce_stop(player_t *pl) {
     deduce_player_t *p = (deduce_player_t *)pl;
     if (p->setup.verbose && p->bsmt) {
         z3_stats_t st = bsmt_stats(p->bsmt);
-        fprintf(stderr,
-                "deduce: %llu turns, %llu proved wins, %llu gambles avoided, %llu worlds carried "
-                "forward; z3 %llu checks, "
-                "%.2f ms average, %.1f ms max; %llu models, %.2f ms average; %llu checks gave up, "
-                "%llu rounds; legal moves known %llu, from a world %llu, proved %llu, some "
-                "proved %llu times\n",
-                (unsigned long long)p->turns, (unsigned long long)p->proved,
-                (unsigned long long)p->gambles_avoided, (unsigned long long)p->particles,
-                (unsigned long long)st.checks, st.checks ? 1000 * st.seconds / st.checks : 0.0,
-                1000 * st.max_seconds, (unsigned long long)st.models,
-                st.models ? 1000 * st.model_seconds / st.models : 0.0,
-                (unsigned long long)st.gave_up, (unsigned long long)st.rounds,
-                (unsigned long long)p->legal_known, (unsigned long long)p->legal_world,
-                (unsigned long long)p->legal_proved, (unsigned long long)p->legal_partial);
+        fprintf(
+            stderr,
+            "deduce: %llu turns, %llu proved wins, %llu gambles avoided, %llu taken, %llu worlds "
+            "carried "
+            "forward; z3 %llu checks, "
+            "%.2f ms average, %.1f ms max; %llu models, %.2f ms average; %llu checks gave up, "
+            "%llu rounds; legal moves known %llu, from a world %llu, proved %llu, some "
+            "proved %llu times\n",
+            (unsigned long long)p->turns, (unsigned long long)p->proved,
+            (unsigned long long)p->gambles_avoided, (unsigned long long)p->gambles_taken,
+            (unsigned long long)p->particles, (unsigned long long)st.checks,
+            st.checks ? 1000 * st.seconds / st.checks : 0.0, 1000 * st.max_seconds,
+            (unsigned long long)st.models, st.models ? 1000 * st.model_seconds / st.models : 0.0,
+            (unsigned long long)st.gave_up, (unsigned long long)st.rounds,
+            (unsigned long long)p->legal_known, (unsigned long long)p->legal_world,
+            (unsigned long long)p->legal_proved, (unsigned long long)p->legal_partial);
         bsmt_proofs_t pr = bsmt_proofs(p->bsmt);
         fprintf(stderr,
                 "deduce: proofs acted on: %llu confirmed by CaDiCaL (%.1f ms), %llu not in time, "

@@ -5,7 +5,8 @@
  * accuse exactly when the killer card is the same in every consistent state, naming that
  * card; it must never accuse wrongly; the legal moves it tells (from its own belief) are
  * the true ones at every step, even after turns played past their deadline (p1's, always already
- * gone: no timing). DEDUCE_MATCHES (environment) sets the number of matches, 10 by default. */
+ * gone: no timing). DEDUCE_MATCHES (environment) sets the number of matches, 10 by default.
+ * On Monty Hall (corpus), `pimc` switches (weighted worlds) and `deduce` stays. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -299,6 +300,69 @@ static void test_deduce_legal_pressed(void **state) {
     }
 }
 
+/* The move `kind` plays, as candidate, at the last step of a Monty Hall match (the
+ * master's `random` hides the car and opens a door by seed): switch or noop. */
+static term_t montyhall_last(game_t *g, engine_t *r, engine_t *pe, const player_kind_t *kind,
+                             uint64_t seed) {
+    const uint32_t me = 1;
+    player_setup_t su = {
+        .game = g, .engine = pe, .role = me, .startclock = 10, .playclock = 10, .seed = seed};
+    player_t *pl = player_new(kind, &su);
+    state_t s, nx;
+    state_init(&s);
+    state_init(&nx);
+    terms_initial(r, &s);
+    player_start(pl, &s, now_seconds() + 1e6);
+    splitmix_t rng = {seed};
+    belief_obs_t hist[8];
+    term_t pc[8][16], last = TERM_NONE;
+    for (uint32_t step = 0; !terms_terminal(r, &s); step++) {
+        assert_true(step < 8);
+        term_t joint[2];
+        const term_t *m;
+        uint32_t n = terms_legal(r, &s, 0, &m);
+        joint[0] = m[splitmix_next(&rng) % n];
+        n = terms_legal(r, &s, me, &m);
+        term_t *legal = malloc(n * sizeof *legal);
+        memcpy(legal, m, n * sizeof *m);
+        player_turn_t turn = {
+            .legal = legal, .n_legal = n, .turn = step, .history = hist, .n_history = step};
+        joint[me] = last = player_play(pl, &turn, now_seconds() + 1e6, NULL);
+        free(legal);
+        hist[step] =
+            (belief_obs_t){joint[me], pc[step], sorted_percepts(r, &s, joint, me, pc[step])};
+        terms_next(r, &s, joint, &nx);
+        state_copy(&s, &nx);
+    }
+    player_stop(pl);
+    player_free(pl);
+    state_fini(&s);
+    state_fini(&nx);
+    return last;
+}
+
+/* Monty Hall (corpus): the two consistent states weighted by the host's choices (2/3 that
+ * the car is behind the other door) and both last moves ending the game, `pimc` switches
+ * in every match; `deduce` never gambles and stays (switching loses in one world). */
+static void test_pimc_montyhall(void **state) {
+    (void)state;
+    const char *dir = getenv("GGP_CORPUS");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/MontyHall.gdl", dir ? dir : CORPUS_DIR);
+    game_t *g = load_path(path);
+    if (!g) fail_msg("corpus game %s not found (set GGP_CORPUS)", path);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL), *pe = engine_new(g, ENGINE_GROUND, stderr);
+    const player_kind_t *pimc = player_kind_find("pimc:depth=2");
+    const player_kind_t *deduce = player_kind_find("deduce:playouts=4");
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        assert_true(named(g, montyhall_last(g, r, pe, pimc, seed), "switch"));
+        assert_true(named(g, montyhall_last(g, r, pe, deduce, seed), "noop"));
+    }
+    engine_free(pe);
+    engine_free(r);
+    game_free(g);
+}
+
 static void test_options(void **state) {
     (void)state;
     assert_non_null(player_kind_find("deduce:playouts=3:choose=info"));
@@ -325,6 +389,7 @@ int main(void) {
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_deduce_killer_small),
         cmocka_unit_test(test_deduce_legal_pressed),
+        cmocka_unit_test(test_pimc_montyhall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
