@@ -31,6 +31,7 @@ struct sat_record {
     pn_t *stack;
     size_t cap_stack;
     double deadline; /* of the check running (read by CaDiCaL's terminate callback) */
+    bool model;      /* the last check answered satisfiable */
 };
 
 sat_record_t *sat_record_new(const circuit_t *c) {
@@ -179,6 +180,7 @@ static int past_deadline(void *deadline) {
 }
 
 void sat_record_sync(sat_record_t *r) {
+    r->model = false; /* new clauses: CaDiCaL has no model to read until the next check */
     size_t had = r->cap_lit, need = (size_t)circuit_size(r->c) + 2;
     if (need > had) { /* the circuit grew: its new nodes are not encoded yet */
         GROW(r->lit, r->cap_lit, need);
@@ -199,6 +201,7 @@ void sat_record_sync(sat_record_t *r) {
 
 int sat_check(sat_record_t *r, const pn_t *assume, uint32_t n, double deadline) {
     r->deadline = deadline;
+    r->model = false;
     if (past_deadline(&r->deadline)) return -1;
     sat_record_sync(r);
     for (uint32_t i = 0; i < n; i++) {
@@ -206,5 +209,11 @@ int sat_check(sat_record_t *r, const pn_t *assume, uint32_t n, double deadline) 
         ccadical_assume(r->s, l);
     }
     int res = ccadical_solve(r->s);
+    r->model = res == 10;
     return res == 10 ? 1 : res == 20 ? 0 : -1;
+}
+
+int sat_value(const sat_record_t *r, pn_t n) {
+    if (!r->model || (size_t)n >= r->cap_lit || !r->lit[n]) return -1;
+    return ccadical_val(r->s, r->lit[n]) > 0;
 }

@@ -35,5 +35,10 @@ void sat_record_sync(sat_record_t *r);
 /* The record and assume[0..n) decided by CaDiCaL: 1 satisfiable, 0 not, -1 past the
  * deadline (now_seconds() time; 0: none). */
 int sat_check(sat_record_t *r, const pn_t *assume, uint32_t n, double deadline);
+/* The value of node n in the model of the last check, which must have answered 1: 1 or 0;
+ * -1 when there is no model or n is not in the clauses sent (a model of the record is a
+ * consistent history: reading it costs a lookup per node, where a Z3 model of a long
+ * unrolling took up to seconds to build). */
+int sat_value(const sat_record_t *r, pn_t n);
 
 #endif

@@ -433,14 +433,14 @@ uint32_t bsmt_entailed_all(bsmt_t *b, double deadline, term_t **out) {
     return nc;
 }
 
-/* The current state of the last model; the nodes of its fluent literals into lits and
- * of their negations into differ (the clause that excludes it). False when the model
- * could not be read (st is then not a state). */
-static bool model_state(bsmt_t *b, state_t *st, pn_t *differ, pn_t *lits) {
+/* The current state of the last model (CaDiCaL's when sat, else Z3's); the nodes of its fluent
+ * literals into lits and of their negations into differ (the clause that excludes it). False when
+ * the model could not be read (st is then not a state). */
+static bool model_state(bsmt_t *b, state_t *st, pn_t *differ, pn_t *lits, bool sat) {
     st->n = 0;
     for (uint32_t i = 0; i < b->n_fluents; i++) {
         pn_t a = fluent_now(b, i);
-        int v = model_value(b, a);
+        int v = sat ? sat_value(b->record, a) : model_value(b, a);
         if (v < 0) return false;
         bool t = v == 1;
         if (t) {
@@ -525,7 +525,7 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random, doub
             exhausted = r == 0;
             break;
         }
-        bool read = model_state(b, out ? &out[found] : &tmp, differ, lits);
+        bool read = model_state(b, out ? &out[found] : &tmp, differ, lits, false);
         if (read && joints) read = model_trajectory(b, joints + found * per);
         /* a sample is checked (the player's, under a deadline); counting is not */
         if (!read || (out && !state_consistent(b, lits, var, nv, lits + b->n_fluents, deadline)))
@@ -553,6 +553,14 @@ uint32_t bsmt_sample_histories(bsmt_t *b, uint32_t k, double deadline, state_t *
 
 bool bsmt_any(bsmt_t *b, double deadline, state_t *out) {
     return enumerate(b, 1, out, false, deadline, NULL, NULL) == 1;
+}
+
+bool bsmt_any_sat(bsmt_t *b, double deadline, state_t *out) {
+    if (b->broken || sat_check(b->record, NULL, 0, deadline) != 1) return false;
+    pn_t *lits = xmalloc(2 * (b->n_fluents + 1) * sizeof *lits);
+    bool read = model_state(b, out, lits, lits + b->n_fluents, true);
+    free(lits);
+    return read;
 }
 
 uint64_t bsmt_count(bsmt_t *b, uint64_t cap, double deadline) {

@@ -88,6 +88,12 @@ uint32_t bsmt_sample_histories(bsmt_t *b, uint32_t k, double deadline, state_t *
  * bsmt_consistent, fast when that was just asked; random ones cost seconds at the end of
  * the full killer game's deal). */
 bool bsmt_any(bsmt_t *b, double deadline, state_t *out);
+/* The same by CaDiCaL on the record of what Z3 was given (logic/sat.h): its check stops
+ * at the deadline (Z3's rounds and model building do not), and its model is read by a
+ * lookup per fluent (a Z3 model of the full killer game's unrolling took 50-300 ms under
+ * load). The encoding of the steps since the last sync (bsmt_sync_proofs) is not
+ * interruptible: sync on idle turns. */
+bool bsmt_any_sat(bsmt_t *b, double deadline, state_t *out);
 /* A whole consistent history: the joint move of every step so far (bsmt_step() of them,
  * the roles' moves in game order) into joints[step * n_roles + role]. False when the
  * solver gave up or the history is inconsistent. */

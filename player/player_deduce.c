@@ -111,6 +111,7 @@ typedef struct {
     uint64_t proved, gambles_avoided, gambles_taken, turns, particles;
     /* how our legal moves were found: known fluents, a world, checks, some checks only */
     uint64_t legal_known, legal_world, legal_proved, legal_partial;
+    uint64_t sat_worlds; /* worlds from CaDiCaL models */
     deduce_opts_t opts;
     state_t world;       /* a consistent state of the current step, from Z3 */
     uint32_t world_step; /* the bsmt step it belongs to + 1; 0: none */
@@ -784,6 +785,16 @@ static bool world_from_trajectory(deduce_player_t *p, double deadline) {
     return ok;
 }
 
+/* A world from CaDiCaL (bsmt_any_sat): its check stops at the deadline and its model
+ * costs a lookup per fluent; false when out of time. */
+static bool sat_world(deduce_player_t *p, double deadline) {
+    if (!bsmt_any_sat(p->bsmt, deadline, &p->world)) return false;
+    p->world_step = bsmt_step(p->bsmt) + 1;
+    p->has_traj = false;
+    p->sat_worlds++;
+    return true;
+}
+
 /* A consistent state of the current step, kept for the step: the last one carried
  * forward, else a Z3 model. A sample fails when Z3 runs out of its budget (the conflicts
  * the time left allows): it is tried again, up to WORLD_TRIES times while time is left
@@ -794,6 +805,7 @@ static bool current_world(deduce_player_t *p, const player_turn_t *turn, double 
     if (p->world_step == bsmt_step(p->bsmt) + 1) return true;
     if (turn && bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn)) return true;
     if (p->opts.choose == CHOOSE_SECRET && world_from_trajectory(p, deadline)) return true;
+    if (sat_world(p, deadline)) return true;
     for (int i = 0; i < WORLD_TRIES && (i == 0 || now_seconds() < deadline); i++)
         if (bsmt_any(p->bsmt, deadline, &p->world)) {
             p->world_step = bsmt_step(p->bsmt) + 1;
@@ -851,6 +863,7 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     p->n_near = 0;
     if (bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn))
         return p->legal_world++, world_legal(p, moves);
+    if (sat_world(p, deadline)) return p->legal_world++, world_legal(p, moves);
     if (p->n_near == 1) { /* a forced move guessed (on the killer game: noop when others
                            * move): proved, it is the move to play, whatever else is legal */
         if (bsmt_move_legal(p->bsmt, p->near[0], deadline) == 1) {
@@ -1125,7 +1138,7 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
          * internalised now is paid for at once on a turn that needs an answer */
         if (p->bsmt) {
             check_consistent(p, fmax(stop, now_seconds() + IDLE_CHECK));
-            if (now_seconds() < stop) bsmt_sync_proofs(p->bsmt);
+            bsmt_sync_proofs(p->bsmt); /* CaDiCaL's encoding of the steps, on idle time */
         }
         return turn->legal[0];
     }
@@ -1238,7 +1251,7 @@ static void deduce_stop(player_t *pl) {
             "forward; z3 %llu checks, "
             "%.2f ms average, %.1f ms max; %llu models, %.2f ms average; %llu checks gave up, "
             "%llu rounds; legal moves known %llu, from a world %llu, proved %llu, some "
-            "proved %llu times\n",
+            "proved %llu times; %llu worlds from CaDiCaL\n",
             (unsigned long long)p->turns, (unsigned long long)p->proved,
             (unsigned long long)p->gambles_avoided, (unsigned long long)p->gambles_taken,
             (unsigned long long)p->particles, (unsigned long long)st.checks,
@@ -1246,7 +1259,8 @@ static void deduce_stop(player_t *pl) {
             (unsigned long long)st.models, st.models ? 1000 * st.model_seconds / st.models : 0.0,
             (unsigned long long)st.gave_up, (unsigned long long)st.rounds,
             (unsigned long long)p->legal_known, (unsigned long long)p->legal_world,
-            (unsigned long long)p->legal_proved, (unsigned long long)p->legal_partial);
+            (unsigned long long)p->legal_proved, (unsigned long long)p->legal_partial,
+            (unsigned long long)p->sat_worlds);
         bsmt_proofs_t pr = bsmt_proofs(p->bsmt);
         fprintf(stderr,
                 "deduce: proofs acted on: %llu confirmed by CaDiCaL (%.1f ms), %llu not in time, "

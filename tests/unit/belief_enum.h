@@ -44,6 +44,13 @@ static inline void set_add(set_t *s, const state_t *st) {
     s->index[h] = s->n;
 }
 
+static inline bool set_has(const set_t *s, const state_t *st) {
+    for (uint32_t h = (uint32_t)state_hash(st) & (s->index_cap - 1); s->index[h];
+         h = (h + 1) & (s->index_cap - 1))
+        if (state_equal(&s->v[s->index[h] - 1], st)) return true;
+    return false;
+}
+
 static inline void set_free(set_t *s) {
     for (uint32_t i = 0; i < s->n; i++)
         state_fini(&s->v[i]);
