@@ -343,6 +343,29 @@ static term_t sample_play(deduce_player_t *p, const term_t *moves, uint32_t n,
     return best;
 }
 
+static term_t info_play(deduce_player_t *p, const term_t *moves, uint32_t n, const state_t *worlds,
+                        uint32_t nw);
+
+/* PIMC values ignore what a move lets us learn (each world is seen whole): among the moves
+ * of the best value, the one whose percepts tell most about the world (info_play; in a
+ * guessing game, the guess that splits the numbers left, not the first in order). Up to
+ * TIE_MAX tied moves; more: best as it is. */
+#define TIE_MAX 32
+static term_t break_tie(deduce_player_t *p, const term_t *moves, uint32_t n, const double *sum,
+                        const state_t *worlds, uint32_t nw, term_t best) {
+    double top = -HUGE_VAL;
+    for (uint32_t i = 0; i < n; i++)
+        top = fmax(top, sum[i]);
+    term_t tied[TIE_MAX];
+    uint32_t nt = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (sum[i] >= top - 1e-9 * fmax(1, fabs(top))) {
+            if (nt == TIE_MAX) return best;
+            tied[nt++] = moves[i];
+        }
+    return nt > 1 ? info_play(p, tied, nt, worlds, nw) : best;
+}
+
 /* choose=pimc: Perfect-Information Monte Carlo. Each world is searched as if every role
  * saw it, by alpha-beta (mcts/ab.h: the others as one coalition, leaves valued by
  * playouts), each candidate move alone (ab_search_move), and a move's values are summed
@@ -361,6 +384,7 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
     }
     /* sum: the last complete sweep; cur: this one; part: this one's worlds done so far */
     double *sum = xcalloc(3 * n, sizeof *sum), *cur = sum + n, *part = cur + n;
+    bool ranked = false;
     term_t best = moves[0];
     uint32_t max = p->opts.depth ? p->opts.depth : 200;
     p->pimc_turns++;
@@ -391,6 +415,7 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
         else if (cut)
             break;
         memcpy(sum, cur, n * sizeof *sum);
+        ranked = true;
         uint32_t bi = 0;
         for (uint32_t i = 1; i < n; i++)
             if (sum[i] > sum[bi]) bi = i;
@@ -399,6 +424,7 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
         p->pimc_depth_sum++; /* one per sweep completed: the depths reached, summed */
         sink_offer(sink, best);
     }
+    if (ranked) best = break_tie(p, moves, n, sum, worlds, nw, best);
     free(sum);
     return best;
 }
