@@ -348,7 +348,8 @@ static bool make(netcode_t *c) {
     snprintf(header, sizeof header, "/* %s %s */", compiler(), flags);
     cgen_t prog;
     cgen_program(c->snap, header, UNIT_BYTES, &prog);
-    FREE_AND_NULL(cgen_snapshot_free, c->snap);
+    cgen_snapshot_free(c->snap);
+    c->snap = NULL;
     compile_cache_dir(dir, sizeof dir);
     object_path(&prog, dir, so, sizeof so);
     bool ok = !cancelled(c);

@@ -45,6 +45,17 @@ struct bsmt {
         pn_t does;
     } * past;
     size_t n_past, cap_past;
+    /* what is asserted outside a scope waits here until a Z3 query needs it (z3_catch_up):
+     * giving Z3 a step of the full killer game took up to 1.8 s (not interruptible), on the
+     * move's clock; CaDiCaL answers the queries of a move, Z3 catches up entry by entry */
+    struct pending {
+        enum { P_ASSERT, P_IFF, P_ONE } kind;
+        pn_t a, b;         /* P_ONE: the guard (a) */
+        uint32_t start, n; /* P_ONE: its nodes in pool */
+    } * pend;
+    size_t n_pend, cap_pend, n_given; /* entries, and those given to Z3 */
+    pn_t *pool;
+    size_t n_pool, cap_pool;
 };
 
 static void frame_init(bsmt_t *b, frame_t *f) {
@@ -109,13 +120,47 @@ static pn_t expr(bsmt_t *b, frame_t *f, uint32_t id) {
     return r;
 }
 
+static void defer(bsmt_t *b, struct pending e) {
+    GROW(b->pend, b->cap_pend, b->n_pend + 1);
+    b->pend[b->n_pend++] = e;
+}
+
+/* Gives Z3 the entries waiting, one at a time until the deadline (0: none); true when it
+ * has them all. */
+static bool z3_catch_up(bsmt_t *b, double deadline) {
+    for (; b->n_given < b->n_pend; b->n_given++) {
+        if (deadline > 0 && now_seconds() > deadline) return false;
+        const struct pending *e = &b->pend[b->n_given];
+        if (e->kind == P_ASSERT) {
+            z3_assert(b->solver, term(b, e->a));
+        } else if (e->kind == P_IFF) {
+            z3_assert_iff(b->solver, term(b, e->a), term(b, e->b));
+        } else {
+            z3_term_t *d = xmalloc((e->n + 1) * sizeof *d);
+            for (uint32_t i = 0; i < e->n; i++)
+                d[i] = term(b, b->pool[e->start + i]);
+            z3_assert_one(b->solver, term(b, e->a), d, e->n);
+            free(d);
+        }
+    }
+    b->n_pend = b->n_given = b->n_pool = 0; /* all given: the queue starts afresh */
+    return true;
+}
+
+/* Node n holds: in a scope at once (nothing waits then: scope_push), else recorded for
+ * CaDiCaL and queued for Z3. */
 static void assert_node(bsmt_t *b, pn_t n) {
-    z3_assert(b->solver, term(b, n));
-    if (!b->scope) sat_record_assert(b->record, n);
+    if (b->scope) {
+        z3_assert(b->solver, term(b, n));
+        return;
+    }
+    sat_record_assert(b->record, n);
+    defer(b, (struct pending){.kind = P_ASSERT, .a = n});
 }
 
 /* A query's scope: what it asserts is retracted at its end (and not recorded). */
 static void scope_push(bsmt_t *b) {
+    z3_catch_up(b, 0); /* what waits is no query's: it goes below the scope */
     z3_push(b->solver);
     b->scope++;
 }
@@ -128,11 +173,20 @@ static void scope_pop(bsmt_t *b) {
 /* A check of the assertions and the nodes assume[0..n), by deadline: 1 / 0 / -1. */
 static int check(bsmt_t *b, uint32_t n, const pn_t *assume, double deadline) {
     z3_term_t small[8] = {0}, *ts = n <= 8 ? small : xmalloc(n * sizeof *ts);
+    if (!z3_catch_up(b, deadline)) return -1; /* Z3 is not abreast of the history yet */
     for (uint32_t i = 0; i < n; i++)
         ts[i] = term(b, assume[i]);
     int r = z3_check(b->solver, ts, n, deadline);
     if (ts != small) free(ts);
     return r;
+}
+
+/* A query of assumptions only, out of every scope, decided by CaDiCaL on the record (what
+ * Z3 was given outside queries): its check stops at the deadline, where a Z3 round (with
+ * the internalising of the steps since its last check) does not: late in the full killer
+ * game at a 0.3 s deadline one risk check took 658 ms. 1 / 0 / -1 as check. */
+static int decide(bsmt_t *b, uint32_t n, const pn_t *assume, double deadline) {
+    return sat_check(b->record, assume, n, deadline);
 }
 
 /* 1 / 0 the value of node n in the model of the last check, -1 when it cannot be read:
@@ -163,6 +217,8 @@ bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed) {
 void bsmt_free(bsmt_t *b) {
     if (!b) return;
     free(b->past);
+    free(b->pend);
+    free(b->pool);
     free(b->cur.memo);
     free(b->nxt.memo);
     z3_enc_free(b->enc);
@@ -185,13 +241,11 @@ static void prepare(bsmt_t *b) {
         const uint32_t *ids;
         uint32_t nm = bnet_moves(b->net, r, &ids), nd = 0;
         if (!nm) continue;
-        z3_term_t *d = xmalloc(nm * sizeof *d);
-        pn_t *dn = xmalloc(nm * sizeof *dn);
+        pn_t *dn = xmalloc((nm + 1) * sizeof *dn);
         for (uint32_t i = 0; i < nm; i++) {
             pn_t di = expr(b, f, ids[i]);
             if (di == PN_FALSE) continue; /* cannot be legal */
-            dn[nd] = di;
-            d[nd++] = term(b, di);
+            dn[nd++] = di;
             uint32_t legal = bnet_legal_of(b->net, ids[i]);
             if (known(f, legal) != 1) { /* does => legal */
                 pn_t two[2] = {pn_not(b->c, di), expr(b, f, legal)};
@@ -199,9 +253,11 @@ static void prepare(bsmt_t *b) {
             }
         }
         /* one move per role unless terminal (none possible: terminal) */
-        z3_assert_one(b->solver, term(b, live), d, nd);
         sat_record_one(b->record, live, dn, nd);
-        free(d);
+        GROW(b->pool, b->cap_pool, b->n_pool + nd + 1);
+        memcpy(b->pool + b->n_pool, dn, nd * sizeof *dn);
+        defer(b, (struct pending){.kind = P_ONE, .a = live, .start = (uint32_t)b->n_pool, .n = nd});
+        b->n_pool += nd;
         free(dn);
     }
     for (uint32_t i = 0; i < b->n_fluents; i++) {
@@ -214,8 +270,8 @@ static void prepare(bsmt_t *b) {
         }
         pn_t var = fresh(b);
         b->nxt.memo[fl] = var;
-        z3_assert_iff(b->solver, term(b, var), term(b, e));
         sat_record_iff(b->record, var, e);
+        defer(b, (struct pending){.kind = P_IFF, .a = var, .b = e});
     }
 }
 
@@ -246,9 +302,9 @@ int bsmt_move_legal(bsmt_t *b, term_t move, double deadline) {
     if (d == BNET_NONE) return 0;
     pn_t a = legal_node(b, d);
     if (a == PN_TRUE || a == PN_FALSE) return a == PN_TRUE;
-    if (b->broken || check(b, 0, NULL, deadline) != 1) return -1;
+    if (b->broken || decide(b, 0, NULL, deadline) != 1) return -1;
     pn_t neg = pn_not(b->c, a);
-    int r = check(b, 1, &neg, deadline);
+    int r = decide(b, 1, &neg, deadline);
     return r < 0 ? -1 : r == 0;
 }
 
@@ -282,7 +338,7 @@ uint32_t bsmt_proved_legal(bsmt_t *b, const term_t *prefer, uint32_t np, double 
         if (a == PN_TRUE) out[n++] = bnet_move_term(b->net, ids[i]);
     }
     /* an inconsistent history would prove every move: the checks need a consistent one */
-    if (decided < nm && (b->broken || check(b, 0, NULL, deadline) != 1)) return n;
+    if (decided < nm && (b->broken || decide(b, 0, NULL, deadline) != 1)) return n;
     /* the preferred open moves first, then the others */
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t i = 0; i < nm; i++) {
@@ -290,7 +346,7 @@ uint32_t bsmt_proved_legal(bsmt_t *b, const term_t *prefer, uint32_t np, double 
             term_t m = bnet_move_term(b->net, ids[i]);
             if (a == PN_TRUE || a == PN_FALSE || preferred(prefer, np, m) != (pass == 0)) continue;
             pn_t neg = pn_not(b->c, a); /* legal in every consistent world: refuted */
-            int r = check(b, 1, &neg, deadline);
+            int r = decide(b, 1, &neg, deadline);
             if (r < 0) continue; /* out of time: the moves proved so far */
             decided++;
             if (r == 0) out[n++] = m;
@@ -563,6 +619,35 @@ bool bsmt_any_sat(bsmt_t *b, double deadline, state_t *out) {
     return read;
 }
 
+uint32_t bsmt_sample_sat(bsmt_t *b, uint32_t k, double deadline, state_t *out) {
+    if (b->broken || !k) return 0;
+    uint32_t *var = xmalloc((b->n_fluents + 1) * sizeof *var), nv = 0, found = 0;
+    for (uint32_t i = 0; i < b->n_fluents; i++)
+        if (known(&b->cur, b->fluents[i]) < 0) var[nv++] = i;
+    pn_t *lits = xmalloc(2 * (b->n_fluents + 1) * sizeof *lits), assume[4];
+    /* random phases on unknown fluents, fewer while unsatisfiable; a repeated state is
+     * not counted (no clause excludes it: the record takes no retractable clause) */
+    for (uint32_t tries = 0; found < k && tries < 4 * k; tries++) {
+        uint32_t na = 0;
+        for (; nv && na < 4; na++) {
+            pn_t a = fluent_now(b, var[splitmix_next(&b->rng) % nv]);
+            assume[na] = splitmix_next(&b->rng) & 1 ? a : pn_not(b->c, a);
+        }
+        int r;
+        while ((r = sat_check(b->record, assume, na, deadline)) == 0 && na > 0)
+            na--;
+        if (r != 1 || !model_state(b, &out[found], lits, lits + b->n_fluents, true)) break;
+        bool seen = false;
+        for (uint32_t j = 0; j < found && !seen; j++)
+            seen = state_equal(&out[j], &out[found]);
+        found += !seen;
+        if (!nv) break; /* one state only */
+    }
+    free(var);
+    free(lits);
+    return found;
+}
+
 uint64_t bsmt_count(bsmt_t *b, uint64_t cap, double deadline) {
     return enumerate(b, cap, NULL, false, deadline, NULL, NULL);
 }
@@ -587,13 +672,13 @@ static bool win_query(bsmt_t *b, term_t move, pn_t *q) {
     return true;
 }
 
-/* Z3's "unsatisfiable" for the assertions and assume[0..n), a proof the caller acts on,
- * confirmed by CaDiCaL (logic/sat.h): 1 confirmed; -1 (unknown) when it is not in
- * time or CaDiCaL finds the assumptions satisfiable (reported: one of the two solvers is
- * wrong, and the proof is not used). */
+/* CaDiCaL's "unsatisfiable" for the assertions and assume[0..n) (decide), a proof the
+ * caller acts on, confirmed by Z3: 1 confirmed; -1 (unknown) when it is not in time or Z3
+ * finds the assumptions satisfiable (reported: one of the two solvers is wrong, and the
+ * proof is not used). */
 static int confirmed(bsmt_t *b, const pn_t *assume, uint32_t n, double deadline, term_t move) {
     double t0 = now_seconds();
-    int r = sat_check(b->record, assume, n, deadline);
+    int r = check(b, n, assume, deadline);
     b->proofs.seconds += now_seconds() - t0;
     if (r == 0) return b->proofs.confirmed++, 1;
     if (r < 0) return b->proofs.unconfirmed++, -1;
@@ -602,7 +687,7 @@ static int confirmed(bsmt_t *b, const pn_t *assume, uint32_t n, double deadline,
     sb_init(&sb);
     term_print(b->g->ts, move, &sb);
     fprintf(stderr,
-            "bsmt: BUG: Z3 proved that %s wins at step %u, CaDiCaL refutes it: "
+            "bsmt: BUG: CaDiCaL proved that %s wins at step %u, Z3 refutes it: "
             "the proof is not used\n",
             sb_str(&sb), b->step);
     sb_fini(&sb);
@@ -612,9 +697,9 @@ static int confirmed(bsmt_t *b, const pn_t *assume, uint32_t n, double deadline,
 void bsmt_test_false_win(bsmt_t *b, term_t move) {
     pn_t w[2];
     if (!win_query(b, move, w)) return;
-    /* into Z3 alone: playing move ends the game with our win */
+    /* into the record alone (CaDiCaL decides): playing move ends the game with our win */
     pn_t two[2] = {pn_not(b->c, w[0]), pn_not(b->c, w[1])};
-    z3_assert(b->solver, term(b, pn_or(b->c, two, 2)));
+    sat_record_assert(b->record, pn_or(b->c, two, 2));
 }
 
 void bsmt_sync_proofs(bsmt_t *b) {
@@ -629,8 +714,8 @@ int bsmt_move_wins(bsmt_t *b, term_t move, double deadline) {
     pn_t assume[2];
     if (b->broken) return -1;
     if (!win_query(b, move, assume)) return 0;
-    if (check(b, 1, assume, deadline) != 1) return -1;
-    int r = check(b, 2, assume, deadline);
+    if (decide(b, 1, assume, deadline) != 1) return -1;
+    int r = decide(b, 2, assume, deadline);
     if (r != 0) return r < 0 ? -1 : 0;
     return confirmed(b, assume, 2, deadline, move);
 }
@@ -695,7 +780,7 @@ int bsmt_moves_risky(bsmt_t *b, const term_t *moves, uint32_t n_moves, double de
         /* we are asked to move: the current state is not terminal (a world where it is
          * would have its own next state, not one of this match) */
         if (term_id != BNET_NONE) assume[na++] = pn_not(b->c, expr(b, &b->cur, term_id));
-        res = check(b, na, assume, deadline);
+        res = decide(b, na, assume, deadline);
     }
     free(bad);
     free(played);

@@ -18,7 +18,10 @@
  * Every query that checks takes a deadline (now_seconds() time; 0: none): past it, the
  * answer is unknown (the bridge's rounds of conflicts), never a guess; a Z3 error
  * answers unknown from then on. What is asserted outside a query's scope is also
- * recorded as circuit nodes, so that a second solver can confirm a proof. */
+ * recorded as circuit nodes for CaDiCaL (logic/sat.h), which decides the queries made of
+ * assumptions only (legality, risk, wins, bsmt_any_sat: its checks stop at the deadline,
+ * Z3's rounds and the internalising of new steps do not); Z3 confirms a proved win and
+ * answers the queries that need scopes or Z3's models (entailment, samples, counts). */
 #ifndef PLAYER_BSMT_H
 #define PLAYER_BSMT_H
 
@@ -94,6 +97,10 @@ bool bsmt_any(bsmt_t *b, double deadline, state_t *out);
  * load). The encoding of the steps since the last sync (bsmt_sync_proofs) is not
  * interruptible: sync on idle turns. */
 bool bsmt_any_sat(bsmt_t *b, double deadline, state_t *out);
+/* Up to k distinct consistent states into out[0..k) (initialised by the caller) by
+ * CaDiCaL, random phases on a few unknown fluents each; returns how many (past the
+ * deadline, those found so far). Not uniform, as bsmt_sample is not. */
+uint32_t bsmt_sample_sat(bsmt_t *b, uint32_t k, double deadline, state_t *out);
 /* A whole consistent history: the joint move of every step so far (bsmt_step() of them,
  * the roles' moves in game order) into joints[step * n_roles + role]. False when the
  * solver gave up or the history is inconsistent. */
@@ -102,9 +109,9 @@ bool bsmt_trajectory(bsmt_t *b, double deadline, term_t *joints);
  * at those counted so far). */
 uint64_t bsmt_count(bsmt_t *b, uint64_t cap, double deadline);
 /* 1 when playing move now ends the game with goal 100 for us in every consistent
- * outcome (whatever the others play), 0 when not, -1 unknown. A proof acted on, so Z3's
- * answer is confirmed by CaDiCaL (logic/sat.h) before it is 1: unconfirmed in
- * time, or refuted (reported on stderr), it is -1. */
+ * outcome (whatever the others play), 0 when not, -1 unknown. A proof acted on, so
+ * CaDiCaL's answer is confirmed by Z3 before it is 1: unconfirmed in time, or refuted
+ * (reported on stderr), it is -1. */
 int bsmt_move_wins(bsmt_t *b, term_t move, double deadline);
 
 /* What came of the proofs acted on (bsmt_move_wins): confirmed, not confirmed in time,
@@ -114,11 +121,11 @@ typedef struct {
     double seconds;
 } bsmt_proofs_t;
 bsmt_proofs_t bsmt_proofs(const bsmt_t *b);
-/* Gives the confirming solver what was asserted so far, so that a confirmation on a later
- * turn encodes only the steps since (called on an idle turn). */
+/* Gives CaDiCaL what was asserted so far, so that a query on a later turn encodes only
+ * the steps since (called on an idle turn). */
 void bsmt_sync_proofs(bsmt_t *b);
 
-/* For tests only: asserts into Z3 alone (not into the record CaDiCaL confirms from) that
+/* For tests only: asserts into CaDiCaL's record alone (not into Z3, which confirms) that
  * move wins, the kind of wrong answer a confirmation must catch. */
 void bsmt_test_false_win(bsmt_t *b, term_t move);
 

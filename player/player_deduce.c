@@ -269,7 +269,8 @@ static void catch_up(deduce_player_t *p, double deadline) {
     if (p->fresh_fed < p->fed || c < 0) return;
     if (c == 0) {
         fprintf(stderr, "deduce: BUG: a new solver also finds the history inconsistent\n");
-        FREE_AND_NULL(bsmt_free, p->fresh);
+        bsmt_free(p->fresh);
+        p->fresh = NULL;
         return;
     }
     bsmt_live(p->fresh);
@@ -1249,8 +1250,8 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
                     nc = admit_gamble(p, cands, nc, gambles, ng, worlds, wt, nw);
             } else {
                 if (have_w) state_copy(&worlds[nw++], &w); /* the turn's world is one */
-                if (k > nw && now_seconds() < stop)
-                    nw += bsmt_sample(p->bsmt, k - nw, stop, worlds + nw);
+                if (k > nw && now_seconds() < stop)        /* CaDiCaL's: Z3's took up to 1 s */
+                    nw += bsmt_sample_sat(p->bsmt, k - nw, stop, worlds + nw);
             }
             if (nc > 1) move = choose_among(p, cands, nc, worlds, wt, nw, stop, sink);
             for (uint32_t i = 0; i < k; i++)
@@ -1288,7 +1289,7 @@ static void deduce_stop(player_t *pl) {
             (unsigned long long)p->sat_worlds);
         bsmt_proofs_t pr = bsmt_proofs(p->bsmt);
         fprintf(stderr,
-                "deduce: proofs acted on: %llu confirmed by CaDiCaL (%.1f ms), %llu not in time, "
+                "deduce: proofs acted on: %llu confirmed by Z3 (%.1f ms), %llu not in time, "
                 "%llu refuted\n",
                 (unsigned long long)pr.confirmed, 1000 * pr.seconds,
                 (unsigned long long)pr.unconfirmed, (unsigned long long)pr.refuted);

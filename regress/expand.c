@@ -1435,7 +1435,8 @@ form_t *expand_form(expand_t *x, const form_t *f) {
     }
     out->common = common;
     if (!out->n) {
-        FREE_AND_NULL(fconj_free, out->common);
+        fconj_free(out->common);
+        out->common = NULL;
     }
     if (x->o.subsume) expand_subsume(x, out);
     if (x->timed_out) {

@@ -66,7 +66,8 @@ void form_clear(form_t *f) {
     for (uint32_t i = 0; i < f->n; i++)
         fconj_free(f->d[i]);
     f->n = 0;
-    FREE_AND_NULL(fconj_free, f->common);
+    fconj_free(f->common);
+    f->common = NULL;
 }
 
 void form_free(form_t *f) {

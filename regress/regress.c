@@ -882,7 +882,8 @@ static form_t *exists_groups(regress_t *rg, const form_t *in, uint32_t mover, ui
         expand_subsume(rg->x, acc);
     }
     if (!acc->n) {
-        FREE_AND_NULL(fconj_free, acc->common);
+        fconj_free(acc->common);
+        acc->common = NULL;
     }
     return acc;
 }

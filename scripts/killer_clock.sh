@@ -5,7 +5,8 @@
 # start_load, at the script's own priority): MATCHES matches (default 100) of three
 # `deduce` players on games/killer.kif at PLAYCLOCK seconds per move (default 0.5, start
 # clock 3), then SMALL_MATCHES (default 100) on games/killer_small.kif at SMALL_PLAYCLOCK
-# (default 0.25). Seats rotate (--swap), the master's seed is SEED (default 1). A player
+# (default 0.25); `full_mcts` and `full_pimc` are the full game's series for three `mcts`
+# and three `pimc` players (MATCHES each). Seats rotate (--swap), the master's seed is SEED (default 1). A player
 # must answer every move in time (the master counts a move later than the play clock + 1 s,
 # or none, as a timeout) with a legal move: the tables show timeouts, illegal moves and the
 # slowest move per player, which must be 0, 0 and below the clock + 1 s.
@@ -13,8 +14,10 @@
 # Writes the tables between <!-- clock:begin --> and <!-- clock:end --> in OUT (default
 # docs/killer.md; the block is appended when missing, kept by killer_experiment.sh), with
 # the date, the load before each series and the commands; raw outputs in RAW (default
-# /tmp/killer_clock). Environment: GGP (build/ggp), PLAYERS (deduce,deduce,deduce), HOGS
-# (1: the busy loops; 0: none), SERIES ("full small": which to run). Meant to run alone:
+# /tmp/killer_clock; the block shows every series found there, so series run one at a
+# time add up). Environment: GGP (build/ggp), PLAYERS (deduce,deduce,deduce; full and
+# small only), HOGS (1: the busy loops; 0: none), SERIES ("full small": which to run, of
+# full small full_mcts full_pimc). Meant to run alone:
 #   flock /tmp/ggp-series.lock nice -n -10 scripts/killer_clock.sh
 set -eu
 cd "$(dirname "$0")/.."
@@ -34,10 +37,10 @@ OUT=${OUT:-docs/killer.md}
 mkdir -p "$RAW"
 trap stop_load EXIT
 
-# series NAME GAME MATCHES CLOCK: runs one series into $RAW/NAME.{out,err,meta}
+# series NAME GAME MATCHES CLOCK PLAYERS: runs one series into $RAW/NAME.{out,err,meta}
 series() {
-    local name=$1 game=$2 n=$3 clock=$4
-    local cmd=("$GGP" match "$game" --players "$PLAYERS" --startclock "$STARTCLOCK"
+    local name=$1 game=$2 n=$3 clock=$4 players=$5
+    local cmd=("$GGP" match "$game" --players "$players" --startclock "$STARTCLOCK"
         --playclock "$clock" --matches "$n" --swap --seed "$SEED" --verbose)
     local load t0 rc=0
     load=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -50,6 +53,8 @@ series() {
         echo "load=$load"
         echo "seconds=$(($(date +%s) - t0))"
         echo "exit=$rc"
+        echo "clock=$clock"
+        echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)"
         echo "hogs=$([ "$HOGS" = 1 ] && nproc || echo 0)"
         echo "command=build/ggp ${cmd[*]:1}"
     } >"$RAW/$name.meta"
@@ -59,8 +64,9 @@ series() {
 table() {
     local name=$1 title=$2 meta=$RAW/$1.meta
     [ -f "$meta" ] || return 0
-    echo "**$title** ($(sed -n 's/^hogs=//p' "$meta") busy loops beside it, load before" \
-        "$(sed -n 's/^load=//p' "$meta"); $(sed -n 's/^seconds=//p' "$meta") s, exit" \
+    echo "**$title at $(sed -n 's/^clock=//p' "$meta") s** ($(sed -n 's/^hogs=//p' "$meta") busy loops" \
+        "beside it, load before $(sed -n 's/^load=//p' "$meta"), after" \
+        "$(sed -n 's/^load_after=//p' "$meta"); $(sed -n 's/^seconds=//p' "$meta") s, exit" \
         "$(sed -n 's/^exit=//p' "$meta"))"
     echo
     echo "| player | matches | wins | draws | losses | slowest move ms | timeouts | illegal |"
@@ -74,9 +80,11 @@ table() {
 
 for s in $SERIES; do
     case $s in
-    full) series full games/killer.kif "$MATCHES" "$PLAYCLOCK" ;;
-    small) series small games/killer_small.kif "$SMALL_MATCHES" "$SMALL_PLAYCLOCK" ;;
-    *) echo "unknown series '$s' (full, small)" >&2; exit 2 ;;
+    full) series full games/killer.kif "$MATCHES" "$PLAYCLOCK" "$PLAYERS" ;;
+    small) series small games/killer_small.kif "$SMALL_MATCHES" "$SMALL_PLAYCLOCK" "$PLAYERS" ;;
+    full_mcts) series full_mcts games/killer.kif "$MATCHES" "$PLAYCLOCK" mcts,mcts,mcts ;;
+    full_pimc) series full_pimc games/killer.kif "$MATCHES" "$PLAYCLOCK" pimc,pimc,pimc ;;
+    *) echo "unknown series '$s' (full, small, full_mcts, full_pimc)" >&2; exit 2 ;;
     esac
 done
 
@@ -90,8 +98,10 @@ block=$(mktemp)
     echo "clock; a timeout is also a move the player could not prove legal in time (it then"
     echo "sends none rather than an unproven one)."
     echo
-    table full "games/killer.kif, three deduce players at ${PLAYCLOCK} s"
-    table small "games/killer_small.kif, three deduce players at ${SMALL_PLAYCLOCK} s"
+    table full "games/killer.kif, three deduce players"
+    table small "games/killer_small.kif, three deduce players"
+    table full_mcts "games/killer.kif, three mcts players"
+    table full_pimc "games/killer.kif, three pimc players"
     echo "<!-- clock:end -->"
 } >"$block"
 if grep -q '<!-- clock:begin -->' "$OUT" 2>/dev/null; then

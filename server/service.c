@@ -108,7 +108,8 @@ static void drop_match(service_t *s, const char *id) {
 }
 
 static void end_agent(service_t *s) {
-    FREE_AND_NULL(agent_free, s->agent);
+    agent_free(s->agent);
+    s->agent = NULL;
     s->played = TERM_NONE;
     set_str(&s->agent_id, NULL);
 }

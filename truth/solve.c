@@ -94,7 +94,8 @@ static void drop_engine_states(solve_t *s) {
     if (s->es)
         for (uint32_t i = 0; i < s->n; i++)
             engine_state_free(s->es[i]);
-    FREE_AND_NULL(free, s->es);
+    free(s->es);
+    s->es = NULL;
     s->e = NULL;
 }
 

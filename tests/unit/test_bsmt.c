@@ -122,6 +122,17 @@ static void check_role(game_t *g, engine_t *r, const bnet_t *net, uint32_t role,
         if (!set_has(&cur, &any))
             fail_msg("%s role %u step %u: CaDiCaL's world is not consistent", g->file, role, step);
         state_fini(&any);
+        state_t some[3];
+        for (int i = 0; i < 3; i++)
+            state_init(&some[i]);
+        uint32_t ns = bsmt_sample_sat(b, 3, 0, some);
+        assert_true(ns >= 1 && ns <= cur.n);
+        for (uint32_t i = 0; i < ns; i++)
+            if (!set_has(&cur, &some[i]))
+                fail_msg("%s role %u step %u: a CaDiCaL sample is not consistent", g->file, role,
+                         step);
+        for (int i = 0; i < 3; i++)
+            state_fini(&some[i]);
         term_t *got;
         uint32_t ng = bsmt_entailed_all(b, 0, &got);
         uint32_t nw = intersection(&cur, want);
@@ -333,9 +344,10 @@ static term_t sym(game_t *g, const char *name) {
     return term_const(g->ts, term_intern(g->ts, name, (uint32_t)strlen(name)));
 }
 
-/* A proof acted on is confirmed by a second solver (CaDiCaL): `win` wins whatever the
- * hidden pick was (confirmed), `guess` only in one world (no proof); Z3 told alone that
- * `guess` wins (a wrong answer forced) is refuted, and the proof is not given. */
+/* A proof acted on is confirmed by a second solver (Z3 confirms CaDiCaL): `win` wins
+ * whatever the hidden pick was (confirmed), `guess` only in one world (no proof); CaDiCaL
+ * told alone that `guess` wins (a wrong answer forced) is refuted, and the proof is not
+ * given. */
 static void test_confirm(void **state) {
     (void)state;
     game_t *g = load_text("(role a) (role random) (init (s 0))"
