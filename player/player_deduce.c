@@ -58,7 +58,9 @@
  *   search=ab|uct    choose=pimc's search in each world: alpha-beta (default with two
  *                    roles besides `random`) or UCT, where each role keeps its own goal
  *                    (default with more: alpha-beta's coalition would minimise ours)
- *   iters=N          search=uct: N iterations per world (default: its share of the clock) */
+ *   iters=N          search=uct: N iterations per world (default: its share of the clock)
+ *   ties=info|first  choose=pimc among moves of equal value: the most informative
+ *                    (default; break_tie) or the first */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +95,7 @@ typedef struct {
     uint32_t depth;  /* depth=N (choose=pimc); 0: no bound but the clock */
     int search;      /* search=ab|uct: PIMC_AB, PIMC_UCT; 0: by the number of roles */
     uint32_t iters;  /* iters=N (search=uct); 0: the clock */
+    bool ties_first; /* ties=first: no tie-break by information */
     choose_t choose; /* choose=playouts|info|random|secret */
 } deduce_opts_t;
 
@@ -153,6 +156,10 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "worlds")) return opts_u32(val, 1, INFO_WORLDS, &o->worlds);
     if (!strcmp(key, "depth")) return opts_u32(val, 1, 200, &o->depth);
     if (!strcmp(key, "iters")) return opts_u32(val, 1, 100000000, &o->iters);
+    if (!strcmp(key, "ties")) {
+        if (strcmp(val, "info") && strcmp(val, "first")) return false;
+        return o->ties_first = !strcmp(val, "first"), true;
+    }
     if (!strcmp(key, "search")) {
         for (int k = PIMC_AB; k <= PIMC_UCT; k++)
             if (!strcmp(val, searches[k])) return o->search = k, true;
@@ -168,7 +175,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
  * iters=N; false with a reason otherwise. */
 static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
     return opts_parse(opts, "deduce",
-                      "playouts=N, worlds=N, depth=N, search=ab|uct, iters=N, "
+                      "playouts=N, worlds=N, depth=N, search=ab|uct, iters=N, ties=info|first, "
                       "choose=playouts|info|random|secret|pimc",
                       set_opt, o, err);
 }
@@ -424,7 +431,7 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
         p->pimc_depth_sum++; /* one per sweep completed: the depths reached, summed */
         sink_offer(sink, best);
     }
-    if (ranked) best = break_tie(p, moves, n, sum, worlds, nw, best);
+    if (ranked && !p->opts.ties_first) best = break_tie(p, moves, n, sum, worlds, nw, best);
     free(sum);
     return best;
 }
@@ -1339,7 +1346,8 @@ const player_kind_t player_pimc_kind = {
     .name = "pimc",
     .summary = "GDL-II: deduce's proofs and safety, then Perfect-Information Monte Carlo: each "
                "sampled world searched (alpha-beta, or UCT with more than two players), values "
-               "summed per move (pimc:worlds=N:depth=N:search=ab|uct:iters=N; deduce's options)",
+               "summed per move (pimc:worlds=N:depth=N:search=ab|uct:iters=N:ties=info|first; "
+               "deduce's options)",
     .create = pimc_create,
     DEDUCE_CALLS,
 };

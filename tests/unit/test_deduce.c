@@ -382,6 +382,8 @@ static void test_options(void **state) {
     assert_non_null(player_kind_find("pimc:search=uct:iters=50"));
     assert_null(player_kind_find("pimc:search=mcts"));
     assert_null(player_kind_find("pimc:iters=0"));
+    assert_non_null(player_kind_find("pimc:ties=first"));
+    assert_null(player_kind_find("pimc:ties=last"));
 }
 
 int main(void) {
