@@ -30,6 +30,7 @@
 #ifndef LOGIC_Z3_H
 #define LOGIC_Z3_H
 
+#include "base/util.h"
 #include "logic/circuit.h"
 
 typedef struct z3 z3_t;
@@ -52,6 +53,8 @@ typedef struct {
 z3_t *z3_new(void);
 void z3_free(z3_t *z);
 z3_stats_t z3_stats(const z3_t *z);
+/* The statistics as one line's phrase: "z3 N checks, ... N rounds". */
+void z3_stats_print(const z3_stats_t *st, strbuf_t *out);
 /* True once a Z3 error failed the context. */
 bool z3_failed(const z3_t *z);
 /* The solver's version string, "4.8.12". */

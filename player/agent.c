@@ -277,18 +277,6 @@ static void note_forced(agent_t *a) {
     }
 }
 
-/* Passes on only the moves that are legal in the current state. */
-typedef struct {
-    move_sink_t *out;
-    const term_t *legal;
-    uint32_t n;
-} proven_sink_t;
-
-static void offer_proven(void *ctx, term_t move) {
-    proven_sink_t *p = ctx;
-    if (term_in(p->legal, p->n, move)) sink_offer(p->out, move);
-}
-
 term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
     double t0 = now_seconds();
     term_t *legal;
@@ -317,8 +305,9 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
     }
     if (n) {
         sink_offer(sink, legal[0]);
-        proven_sink_t proven = {sink, legal, n};
-        move_sink_t checked = {offer_proven, &proven};
+        /* the player's offers pass only when legal in the current state */
+        move_sink_t checked = {.legal = legal, .n_legal = n};
+        if (sink) checked.offer = sink->offer, checked.ctx = sink->ctx;
         player_turn_t turn = {.states = a->belief.states,
                               .n_states = a->belief.n,
                               .exact = a->belief.complete && a->belief.n == 1,

@@ -35,10 +35,14 @@ typedef struct {
 typedef struct {
     void (*offer)(void *ctx, term_t move);
     void *ctx;
+    /* when set, the only moves passed on (the others are dropped): legal[0..n_legal) */
+    const term_t *legal;
+    uint32_t n_legal;
 } move_sink_t;
 
 static inline void sink_offer(move_sink_t *sink, term_t move) {
-    if (sink && sink->offer) sink->offer(sink->ctx, move);
+    if (sink && sink->offer && (!sink->legal || term_in(sink->legal, sink->n_legal, move)))
+        sink->offer(sink->ctx, move);
 }
 
 /* What a player is made with. The game and engine belong to the caller and outlive the

@@ -61,6 +61,7 @@
  *   iters=N          search=uct: N iterations per world (default: its share of the clock)
  *   ties=info|first  choose=pimc among moves of equal value: the most informative
  *                    (default; break_tie) or the first */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1277,23 +1278,19 @@ static void deduce_stop(player_t *pl) {
     deduce_player_t *p = (deduce_player_t *)pl;
     if (p->setup.verbose && p->bsmt) {
         z3_stats_t st = bsmt_stats(p->bsmt);
-        fprintf(
-            stderr,
-            "deduce: %llu turns, %llu proved wins, %llu gambles avoided, %llu taken, %llu worlds "
-            "carried "
-            "forward; z3 %llu checks, "
-            "%.2f ms average, %.1f ms max; %llu models, %.2f ms average; %llu checks gave up, "
-            "%llu rounds; legal moves known %llu, from a world %llu, proved %llu, some "
-            "proved %llu times; %llu worlds from CaDiCaL\n",
-            (unsigned long long)p->turns, (unsigned long long)p->proved,
-            (unsigned long long)p->gambles_avoided, (unsigned long long)p->gambles_taken,
-            (unsigned long long)p->particles, (unsigned long long)st.checks,
-            st.checks ? 1000 * st.seconds / st.checks : 0.0, 1000 * st.max_seconds,
-            (unsigned long long)st.models, st.models ? 1000 * st.model_seconds / st.models : 0.0,
-            (unsigned long long)st.gave_up, (unsigned long long)st.rounds,
-            (unsigned long long)p->legal_known, (unsigned long long)p->legal_world,
-            (unsigned long long)p->legal_proved, (unsigned long long)p->legal_partial,
-            (unsigned long long)p->sat_worlds);
+        strbuf_t line;
+        sb_init(&line);
+        sb_printf(&line,
+                  "deduce: %" PRIu64 " turns, %" PRIu64 " proved wins, %" PRIu64
+                  " gambles avoided, %" PRIu64 " taken, %" PRIu64 " worlds carried forward; ",
+                  p->turns, p->proved, p->gambles_avoided, p->gambles_taken, p->particles);
+        z3_stats_print(&st, &line);
+        sb_printf(&line,
+                  "; legal moves known %" PRIu64 ", from a world %" PRIu64 ", proved %" PRIu64
+                  ", some proved %" PRIu64 " times; %" PRIu64 " worlds from CaDiCaL\n",
+                  p->legal_known, p->legal_world, p->legal_proved, p->legal_partial, p->sat_worlds);
+        fputs(sb_str(&line), stderr);
+        sb_fini(&line);
         bsmt_proofs_t pr = bsmt_proofs(p->bsmt);
         fprintf(stderr,
                 "deduce: proofs acted on: %llu confirmed by Z3 (%.1f ms), %llu not in time, "

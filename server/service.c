@@ -18,6 +18,7 @@
 
 /* A message for the worker and its answer so far (guarded by the service mutex). */
 typedef struct job {
+    struct service *service; /* the one it was sent to */
     proto_msg_t msg;
     char *raw;
     size_t raw_len;
@@ -65,10 +66,12 @@ static void set_str(char **field, const char *value) {
     *field = value ? xstrdup(value) : NULL;
 }
 
-static void set_reply(service_t *s, job_t *j, const char *text) {
+/* The job's answer so far, and whether it is a move proven legal (both at once). */
+static void set_reply(service_t *s, job_t *j, const char *text, bool proven) {
     pthread_mutex_lock(&s->mu);
     sb_clear(&j->reply);
     sb_puts(&j->reply, text);
+    j->proven = proven;
     pthread_mutex_unlock(&s->mu);
 }
 
@@ -80,24 +83,16 @@ static void sleep_ms(unsigned ms) {
     }
 }
 
-typedef struct {
-    service_t *s;
-    job_t *job;
-    strbuf_t text;
-} offer_ctx_t;
-
 /* The player's best move so far, proven legal in this turn's state (agent_play offers no
  * other), becomes the job's answer. It is not kept as a fallback for later turns: a move
  * of an earlier state is the likeliest illegal answer of all. */
-static void offer(void *ctx, term_t move) {
-    offer_ctx_t *o = ctx;
-    sb_clear(&o->text);
-    agent_print_move(o->s->agent, move, &o->text);
-    pthread_mutex_lock(&o->s->mu);
-    sb_clear(&o->job->reply);
-    sb_puts(&o->job->reply, sb_str(&o->text));
-    o->job->proven = true;
-    pthread_mutex_unlock(&o->s->mu);
+static void offer(void *job, term_t move) {
+    job_t *j = job;
+    strbuf_t text;
+    sb_init(&text);
+    agent_print_move(j->service->agent, move, &text);
+    set_reply(j->service, j, sb_str(&text), true);
+    sb_fini(&text);
 }
 
 /* Forgets the match if it is still the one called id. */
@@ -140,7 +135,7 @@ static void run_start(service_t *s, job_t *j) {
     s->agent = agent_load(j->msg.rules, j->raw, j->raw_len, j->msg.role, &cfg, &err);
     if (!s->agent) {
         log_line("match=%s start refused: %s", j->msg.id, sb_str(&err));
-        set_reply(s, j, PROTO_BUSY);
+        set_reply(s, j, PROTO_BUSY, false);
         drop_match(s, j->msg.id);
     } else {
         s->agent_id = xstrdup(j->msg.id);
@@ -189,16 +184,13 @@ static void run_play(service_t *s, job_t *j) {
         return;
     }
     if (s->cfg.think_delay_ms) sleep_ms(s->cfg.think_delay_ms);
-    offer_ctx_t ctx = {.s = s, .job = j};
-    sb_init(&ctx.text);
-    move_sink_t sink = {offer, &ctx};
+    move_sink_t sink = {.offer = offer, .ctx = j};
     term_t move = agent_play(s->agent, j->deadline, &sink);
     s->played = move;
     if (move == TERM_NONE)
         log_line("match=%s play: no legal move is known", j->msg.id);
     else
-        offer(&ctx, move);
-    sb_fini(&ctx.text);
+        offer(j, move);
     if (s->cfg.verbose) {
         strbuf_t st;
         sb_init(&st);
@@ -366,6 +358,7 @@ static bool is_current(const service_t *s, const char *id) {
 
 static job_t *enqueue(service_t *s, proto_msg_t *msg, double deadline, const char *preset) {
     job_t *j = xcalloc(1, sizeof *j);
+    j->service = s;
     j->msg = *msg;
     memset(msg, 0, sizeof *msg);
     j->deadline = deadline;

@@ -121,7 +121,7 @@ static uint32_t play_random(const char *file, uint32_t matches) {
                 memcpy(ref_legal, mv, k * sizeof *mv);
                 k = trace_sort_terms(g->ts, ref_legal, k, &sb);
                 checker_t c = {ref_legal, k, 0};
-                move_sink_t sink = {check_offer, &c};
+                move_sink_t sink = {.offer = check_offer, .ctx = &c};
                 joint[i] = agent_play(a[i], now_seconds() + 5, &sink);
                 assert_true(c.offers >= 1);
                 assert_true(state_equal(&current->seen, &s));

@@ -224,7 +224,7 @@ static void test_timed_with_sink(void **state) {
                                       .n_legal = nl,
                                       .turn = t};
                 offers_t o = {.legal = legal, .n_legal = nl};
-                move_sink_t sink = {record_offer, &o};
+                move_sink_t sink = {.offer = record_offer, .ctx = &o};
                 /* (how late it answers is a timing, measured by the clock scripts) */
                 joint[0] = player_play(p, &turn, now_seconds() + 0.15, &sink);
                 assert_true(contains(legal, nl, joint[0]));
