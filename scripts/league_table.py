@@ -19,7 +19,10 @@ def main():
            "the mean goal are ours, ± the 95% interval of the mean. Load: 1-minute load "
            "average before / after the series (2 cores). A `local` row is the command "
            "`scripts/league.sh local GAME N START PLAY OURS OPPONENT` (a `sparring` row: "
-           "`sparring GAME N START PLAY OURS OPPONENT`) with the row's values.", "",
+           "`sparring GAME N START PLAY OURS OPPONENT`) with the row's values. `iters`: "
+           "`ggp match GAME --players OURS,OPPONENT --matches N --swap --seed 1` with in-process "
+           "players bounded by iterations (`mcts:iters=N`), the clocks START/PLAY far above "
+           "what they use: a comparison at fixed work per move, whatever the load (no series lock).", "",
            "| date (UTC) | rev | mode | game | clocks | ours | opponent | n | W-D-L | mean ± 95% | errors | load | note |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
