@@ -376,8 +376,9 @@ static void atoms(grounder_t *G) {
         uint32_t added = largest_relations(G, targets, n_game), n_atoms = G->A.n;
         uint32_t restricted = added ? restart_with_demand(G, targets) : 0;
         if (G->opts.stats)
-            fprintf(G->opts.stats, "ground: %u atoms and counting: demand on %u relations\n",
-                    n_atoms, restricted);
+            fprintf(G->opts.stats,
+                    "ground: %u atoms and counting (%llu join steps): demand on %u relations\n",
+                    n_atoms, (unsigned long long)G->J.work, restricted);
         if (!added) { /* on from here, without a limit of its own */
             G->soft = false;
             G->atom_cap = hard;
