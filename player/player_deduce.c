@@ -575,6 +575,13 @@ static double expected_goal(deduce_player_t *p, term_t move, const state_t *worl
     return total > 0 ? sum / total : -1;
 }
 
+/* Whether every move of cands ends the game in world, whatever the others play. */
+static bool moves_end(deduce_player_t *p, const state_t *world, const term_t *cands, uint32_t nc) {
+    for (uint32_t i = 0; i < nc; i++)
+        if (worst_goal(p, world, cands[i], true) < 0) return false;
+    return nc > 0;
+}
+
 /* With every consistent state at hand, weighted, and every safe move ending the game (no
  * later percept can tell more: waiting is worth nothing), a gamble is worth taking when
  * its expected goal value beats every safe move's: Monty Hall's switch, 2/3 against 1/3.
@@ -1248,20 +1255,34 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
                                                        : WORLDS;
             for (uint32_t i = 0; i < k; i++)
                 state_init(&worlds[i]), wt[i] = 1;
+            state_t *ws = worlds; /* the worlds used, from ws[0] */
             if (p->opts.choose == CHOOSE_PIMC) {
                 /* sampling gets half the time at most, the search the rest */
                 double sampled = now_seconds() + (stop - now_seconds()) / 2;
+                if (have_w) state_copy(&worlds[nw++], &w); /* the turn's world is one */
                 bool all = false;
-                nw = pimc_worlds(p, k, sampled, worlds, wt, &all);
-                if (!nw && have_w) state_copy(&worlds[nw++], &w), wt[0] = 1;
-                if (all && gambles_out)
-                    nc = admit_gamble(p, cands, nc, gambles, ng, worlds, wt, nw);
+                uint32_t got = 0;
+                /* weighted worlds (Z3 models and their histories) for a last decision:
+                 * every candidate ends the game in the turn's world (on the killer game
+                 * none does, and a Z3 model there takes up to seconds) */
+                if (have_w && k > 1 && now_seconds() < sampled && moves_end(p, &w, cands, nc))
+                    got = pimc_worlds(p, k - 1, sampled, worlds + 1, wt + 1, &all);
+                if (all && got) {
+                    ws = worlds + 1, nw = got; /* every consistent state, the turn's too */
+                    if (gambles_out) nc = admit_gamble(p, cands, nc, gambles, ng, ws, wt + 1, nw);
+                } else {
+                    for (uint32_t i = 1; i <= got; i++)
+                        wt[i] = 1; /* a sample: weights of a few histories mislead */
+                    nw += got;
+                    if (k > nw && now_seconds() < sampled)
+                        nw += bsmt_sample_sat(p->bsmt, k - nw, sampled, worlds + nw);
+                }
             } else {
                 if (have_w) state_copy(&worlds[nw++], &w); /* the turn's world is one */
                 if (k > nw && now_seconds() < stop)        /* CaDiCaL's: Z3's took up to 1 s */
                     nw += bsmt_sample_sat(p->bsmt, k - nw, stop, worlds + nw);
             }
-            if (nc > 1) move = choose_among(p, cands, nc, worlds, wt, nw, stop, sink);
+            if (nc > 1) move = choose_among(p, cands, nc, ws, wt + (ws - worlds), nw, stop, sink);
             for (uint32_t i = 0; i < k; i++)
                 state_fini(&worlds[i]);
         } else if (nc > 1) {
