@@ -18,6 +18,7 @@ C=../shared/gdl-corpus
 GAMES=${GAMES:-"games/guess.kif:0.3 $C/MontyHall.gdl:0.3 $C/Mastermind448.gdl:0.3 $C/minesweeper.gdl:0.3 games/killer_small.kif:0.5 games/tarok.kif:0.5 games/killer.kif:0.5:30"}
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
+commit=$(git rev-parse --short HEAD) # once: the checkout may move while the series run
 rows=""
 # one series: prints the machine-readable lines of `ggp match`
 series() {
@@ -39,7 +40,7 @@ write_out() {
         echo "# PIMC against mcts and random (issue 26)"
         echo
         echo "Made by \`scripts/pimc_table.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit"
-        echo "$(git rev-parse --short HEAD), $(nproc) cores, load average at the start $load0."
+        echo "$commit, $(nproc) cores, load average at the start $load0."
         echo "$MATCHES matches per series unless the row says, start clock $STARTCLOCK s, seed $SEED, seats rotated. A game"
         echo "of one player: each kind alone on the same seeds (the master's \`random\` deals alike)."
         echo "Mean goal ± the 95% interval of the mean."
