@@ -22,6 +22,8 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* Frees p with free_fn (free, x_free) and forgets it, so that nothing dangles. */
+#define FREE_AND_NULL(free_fn, p) ((free_fn)(p), (p) = NULL)
 /* p (of old_n elements of size bytes) grown to new_n, the new elements zeroed. */
 void *xrecalloc(void *p, size_t old_n, size_t new_n, size_t size);
 

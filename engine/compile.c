@@ -348,8 +348,7 @@ static bool make(netcode_t *c) {
     snprintf(header, sizeof header, "/* %s %s */", compiler(), flags);
     cgen_t prog;
     cgen_program(c->snap, header, UNIT_BYTES, &prog);
-    cgen_snapshot_free(c->snap);
-    c->snap = NULL;
+    FREE_AND_NULL(cgen_snapshot_free, c->snap);
     compile_cache_dir(dir, sizeof dir);
     object_path(&prog, dir, so, sizeof so);
     bool ok = !cancelled(c);

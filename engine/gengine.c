@@ -133,8 +133,7 @@ static void switch_code(gengine_t *ge) {
         return;
     }
     ge->k = *netcode_kernels(ge->code);
-    prop_free(ge->prop);
-    ge->prop = NULL;
+    FREE_AND_NULL(prop_free, ge->prop);
     ge->cur_valid = ge->move_valid = ge->goals_valid = false;
     ge->base.kind = ENGINE_COMPILED;
     ge->base.compile_seconds = netcode_seconds(ge->code);

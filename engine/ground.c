@@ -102,8 +102,7 @@ static void derive_rule(grounder_t *G, uint32_t r, uint32_t lo, uint32_t hi) {
 
 static void derive(grounder_t *G) {
     gprog_t *P = G->P;
-    free(G->derive_seconds);
-    G->derive_seconds = NULL;
+    FREE_AND_NULL(free, G->derive_seconds);
     if (G->opts.stats) G->derive_seconds = xcalloc(P->n_rules + 1, sizeof *G->derive_seconds);
     G->n_derive_seconds = P->n_rules;
     uint32_t *rules = NULL, *last = xcalloc(P->n_rules + 1, sizeof *last);

@@ -198,8 +198,7 @@ static bool compile_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf
     lf->m = match_new(ts, f);
     if (!lf->m) return false;
     if (l->fc && !ground_one(l, ts, f, lf, deadline)) {
-        match_free(lf->m);
-        lf->m = NULL;
+        FREE_AND_NULL(match_free, lf->m);
         return false;
     }
     lf->guard = guard_of(l, f);
@@ -209,16 +208,11 @@ static bool compile_one(lbs_t *l, term_store_t *ts, const form_t *f, lform_t *lf
 
 /* Forgets a formula: never tried again (like a false one). */
 static void lform_clear(lform_t *lf) {
-    match_free(lf->m);
-    lf->m = NULL;
-    form_free(lf->form);
-    lf->form = NULL;
-    bitform_free(lf->bits);
-    lf->bits = NULL;
-    circuit_free(lf->zc);
-    lf->zc = NULL;
-    free(lf->zroots);
-    lf->zroots = NULL;
+    FREE_AND_NULL(match_free, lf->m);
+    FREE_AND_NULL(form_free, lf->form);
+    FREE_AND_NULL(bitform_free, lf->bits);
+    FREE_AND_NULL(circuit_free, lf->zc);
+    FREE_AND_NULL(free, lf->zroots);
 }
 
 /* Compiling as backward search goes (regress_cb): each formula is compiled (and grounded

@@ -13,19 +13,25 @@ typedef struct {
     size_t cap;
 } mast_t;
 
+/* What a playout keeps of one role: its MAST averages and its legal moves in the state
+ * being stepped. */
+typedef struct {
+    mast_t mast;
+    term_t *mv;
+    uint32_t n_mv;
+    size_t cap_mv;
+} seat_t;
+
 struct playout {
     engine_t *e;
     playout_opts_t o;
     uint32_t nr;
-    mast_t *mast; /* per role */
+    seat_t *seat; /* per role */
     struct note {
         uint32_t role;
         term_t move;
     } * notes; /* the moves of this iteration */
     size_t n_notes, cap_notes;
-    term_t **mv; /* per role: legal moves of the state being stepped */
-    uint32_t *n_mv;
-    size_t *cap_mv;
     term_t *next_mv; /* the next mover's moves, for the anti-decisive check */
     uint32_t n_next_mv;
     size_t cap_next_mv;
@@ -54,10 +60,7 @@ playout_t *playout_new(engine_t *e, const playout_opts_t *o) {
     if (p->o.antidecisive) p->o.decisive = true;
     if (p->o.mast_eps > 1) p->o.mast_eps = 1;
     p->nr = engine_game(e)->n_roles;
-    p->mast = xcalloc(p->nr, sizeof *p->mast);
-    p->mv = xcalloc(p->nr, sizeof *p->mv);
-    p->n_mv = xcalloc(p->nr, sizeof *p->n_mv);
-    p->cap_mv = xcalloc(p->nr, sizeof *p->cap_mv);
+    p->seat = xcalloc(p->nr, sizeof *p->seat);
     p->scratch_joint = xcalloc(p->nr, sizeof *p->scratch_joint);
     p->goal = xcalloc(p->nr, sizeof *p->goal);
     p->known = engine_state_new(e);
@@ -67,14 +70,11 @@ playout_t *playout_new(engine_t *e, const playout_opts_t *o) {
 void playout_free(playout_t *p) {
     if (!p) return;
     for (uint32_t r = 0; r < p->nr; r++) {
-        free(p->mast[r].sum);
-        free(p->mast[r].cnt);
-        free(p->mv[r]);
+        free(p->seat[r].mast.sum);
+        free(p->seat[r].mast.cnt);
+        free(p->seat[r].mv);
     }
-    free(p->mast);
-    free(p->mv);
-    free(p->n_mv);
-    free(p->cap_mv);
+    free(p->seat);
     free(p->notes);
     free(p->next_mv);
     free(p->dead);
@@ -103,7 +103,7 @@ static void mast_fit(mast_t *m, term_t move) {
 
 /* The mean value (0..1) of role r's move; 1 for a move never seen (so it is tried). */
 static double mast_mean(const playout_t *p, uint32_t r, term_t move) {
-    const mast_t *m = &p->mast[r];
+    const mast_t *m = &p->seat[r].mast;
     if (move >= m->cap || m->cnt[move] <= 0) return 1.0;
     return m->sum[move] / m->cnt[move];
 }
@@ -120,7 +120,7 @@ void playout_note(playout_t *p, uint32_t role, term_t move) {
 
 void playout_learn(playout_t *p, const int *val) {
     for (size_t i = 0; i < p->n_notes; i++) {
-        mast_t *m = &p->mast[p->notes[i].role];
+        mast_t *m = &p->seat[p->notes[i].role].mast;
         term_t mv = p->notes[i].move;
         mast_fit(m, mv);
         m->sum[mv] += (float)(val[p->notes[i].role] / 100.0);
@@ -131,9 +131,9 @@ void playout_learn(playout_t *p, const int *val) {
 
 void playout_decay(playout_t *p, double keep) {
     for (uint32_t r = 0; r < p->nr; r++)
-        for (size_t i = 0; i < p->mast[r].cap; i++) {
-            p->mast[r].sum[i] *= (float)keep;
-            p->mast[r].cnt[i] *= (float)keep;
+        for (size_t i = 0; i < p->seat[r].mast.cap; i++) {
+            p->seat[r].mast.sum[i] *= (float)keep;
+            p->seat[r].mast.cnt[i] *= (float)keep;
         }
 }
 
@@ -145,9 +145,9 @@ static bool load_moves(playout_t *p, const eng_state_t *s) {
         const term_t *m;
         uint32_t n = engine_legal(p->e, s, r, &m);
         if (n == 0) return false;
-        GROW(p->mv[r], p->cap_mv[r], n);
-        memcpy(p->mv[r], m, n * sizeof *m);
-        p->n_mv[r] = n;
+        GROW(p->seat[r].mv, p->seat[r].cap_mv, n);
+        memcpy(p->seat[r].mv, m, n * sizeof *m);
+        p->seat[r].n_mv = n;
     }
     return true;
 }
@@ -156,8 +156,8 @@ static bool load_moves(playout_t *p, const eng_state_t *s) {
  * uniform with probability ε (or without MAST), else the best MAST mean (ties at random). */
 static uint32_t pick(playout_t *p, uint32_t r, const uint8_t *dead, uint32_t n_alive,
                      splitmix_t *rng) {
-    uint32_t n = p->n_mv[r];
-    const term_t *mv = p->mv[r];
+    uint32_t n = p->seat[r].n_mv;
+    const term_t *mv = p->seat[r].mv;
     bool greedy =
         p->o.mast_eps >= 0 && (double)(splitmix_next(rng) >> 11) * 0x1.0p-53 >= p->o.mast_eps;
     if (!greedy) {
@@ -194,7 +194,7 @@ static bool wins(playout_t *p, const eng_state_t *s, uint32_t r) {
 static uint32_t sole_mover(const playout_t *p) {
     uint32_t mover = UINT32_MAX;
     for (uint32_t r = 0; r < p->nr; r++)
-        if (p->n_mv[r] > 1) {
+        if (p->seat[r].n_mv > 1) {
             if (mover != UINT32_MAX) return UINT32_MAX;
             mover = r;
         }
@@ -205,7 +205,7 @@ static uint32_t sole_mover(const playout_t *p) {
  * (the only one each has in a turn-taking state). */
 static void joint_with(const playout_t *p, uint32_t r, uint32_t k, term_t *joint) {
     for (uint32_t o = 0; o < p->nr; o++)
-        joint[o] = o == r ? p->mv[r][k] : p->mv[o][0];
+        joint[o] = o == r ? p->seat[r].mv[k] : p->seat[o].mv[0];
 }
 
 /* The index of the first of role who's n moves in s (every other role's move fixed in
@@ -257,9 +257,9 @@ static term_t decisive_in(playout_t *p, const eng_state_t *s, uint32_t *mover) {
 static void step_free(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *joint,
                       eng_state_t *out) {
     for (uint32_t r = 0; r < p->nr; r++) {
-        uint32_t k = p->n_mv[r] > 1 ? pick(p, r, NULL, p->n_mv[r], rng) : 0;
-        joint[r] = p->mv[r][k];
-        if (p->n_mv[r] > 1) playout_note(p, r, joint[r]);
+        uint32_t k = p->seat[r].n_mv > 1 ? pick(p, r, NULL, p->seat[r].n_mv, rng) : 0;
+        joint[r] = p->seat[r].mv[k];
+        if (p->seat[r].n_mv > 1) playout_note(p, r, joint[r]);
     }
     engine_next(p->e, s, joint, out);
 }
@@ -276,13 +276,13 @@ bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *j
         step_free(p, s, rng, joint, out);
         return true;
     }
-    uint32_t n = p->n_mv[mover];
+    uint32_t n = p->seat[mover].n_mv;
     /* a win at once */
     if (!known) {
         joint_with(p, mover, 0, joint);
-        int k = first_win(p, s, mover, p->mv[mover], n, joint);
+        int k = first_win(p, s, mover, p->seat[mover].mv, n, joint);
         if (k >= 0) {
-            known_win = joint[mover] = p->mv[mover][k];
+            known_win = joint[mover] = p->seat[mover].mv[k];
             engine_state_copy(out, p->kids[k]);
             p->st.decisive++;
             playout_note(p, mover, known_win);
@@ -290,7 +290,7 @@ bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *j
         }
     } else if (known_win != TERM_NONE) {
         for (uint32_t k = 0; k < n; k++)
-            if (p->mv[mover][k] == known_win) {
+            if (p->seat[mover].mv[k] == known_win) {
                 joint_with(p, mover, k, joint);
                 engine_next(p->e, s, joint, out);
                 p->st.decisive++;

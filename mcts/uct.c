@@ -1018,8 +1018,7 @@ static void fresh_root(uct_t *u) {
     if (u->transpose)
         tt_rebuild(p, p->cap_nodes);
     else if (p->cap_tt) {
-        free(p->tt);
-        p->tt = NULL;
+        FREE_AND_NULL(free, p->tt);
         p->cap_tt = 0;
     }
     new_node(u, u->transpose ? engine_state_hash(u->root_state) : 0);
@@ -1167,8 +1166,7 @@ void uct_set_parallel(uct_t *u, uct_parallel_t mode) {
 bool uct_set_threads(uct_t *u, uint32_t threads) {
     uct_ponder_stop(u);
     if (threads <= 1) {
-        uct_free(u->helper);
-        u->helper = NULL;
+        FREE_AND_NULL(uct_free, u->helper);
         return true;
     }
     if (threads > 2 || engine_kind(u->e) == ENGINE_INTERP) return false;
@@ -1188,8 +1186,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
 
 void uct_set_playout(uct_t *u, const playout_opts_t *o) {
     uct_ponder_stop(u);
-    playout_free(u->pol);
-    u->pol = NULL;
+    FREE_AND_NULL(playout_free, u->pol);
     u->pol_opts = *o;
     if (!playout_is_uniform(o)) u->pol = playout_new(u->e, o);
     if (u->helper) uct_set_playout(u->helper, o);

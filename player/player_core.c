@@ -15,8 +15,7 @@ void player_core_init(player_core_t *c, const player_setup_t *setup, const char 
 }
 
 void player_core_fini(player_core_t *c) {
-    engine_free(c->engine);
-    c->engine = NULL;
+    FREE_AND_NULL(engine_free, c->engine);
 }
 
 engine_t *player_core_engine(player_core_t *c, engine_kind_t kind, double ready) {

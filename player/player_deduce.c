@@ -277,8 +277,7 @@ static void catch_up(deduce_player_t *p, double deadline) {
     if (p->fresh_fed < p->fed || c < 0) return;
     if (c == 0) {
         fprintf(stderr, "deduce: BUG: a new solver also finds the history inconsistent\n");
-        bsmt_free(p->fresh);
-        p->fresh = NULL;
+        FREE_AND_NULL(bsmt_free, p->fresh);
         return;
     }
     bsmt_live(p->fresh);

@@ -660,12 +660,9 @@ static void mcts_stop(player_t *pl) {
     mcts_player_t *p = (mcts_player_t *)pl;
     if (p->uct) uct_ponder_stop(p->uct);
     add_match(p);
-    uct_free(p->uct);
-    p->uct = NULL;
-    lbs_free(p->lbs);
-    p->lbs = NULL;
-    heur_free(p->heur);
-    p->heur = NULL;
+    FREE_AND_NULL(uct_free, p->uct);
+    FREE_AND_NULL(lbs_free, p->lbs);
+    FREE_AND_NULL(heur_free, p->heur);
     p->have_prev = false;
 }
 

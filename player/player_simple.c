@@ -37,18 +37,14 @@ static term_t legal_play(player_t *p, const player_turn_t *turn, double deadline
     return turn->legal[0];
 }
 
-const player_kind_t player_random_kind = {
-    .name = "random",
-    .summary = "a uniformly random legal move",
-    .create = simple_create,
-    .play = random_play,
-    .destroy = simple_destroy,
-};
+/* The two kinds differ only in how they pick. */
+#define SIMPLE_KIND(NAME, SUMMARY, PLAY)                                                           \
+    {                                                                                              \
+        .name = NAME, .summary = SUMMARY, .create = simple_create, .play = PLAY,                   \
+        .destroy = simple_destroy                                                                  \
+    }
 
-const player_kind_t player_legal_kind = {
-    .name = "legal",
-    .summary = "the first legal move (canonical order)",
-    .create = simple_create,
-    .play = legal_play,
-    .destroy = simple_destroy,
-};
+const player_kind_t player_random_kind =
+    SIMPLE_KIND("random", "a uniformly random legal move", random_play);
+const player_kind_t player_legal_kind =
+    SIMPLE_KIND("legal", "the first legal move (canonical order)", legal_play);

@@ -972,8 +972,7 @@ static bool make_joints(bddnet_t *bn) {
 static void free_goals(bddnet_t *bn, part_t *pt) {
     for (uint32_t r = 0; pt->goal && r < bn->n_roles; r++)
         deref_all(bn->d, pt->goal[r], pt->goal[r] ? bn->net->n_goals[r] : 0);
-    free(pt->goal);
-    pt->goal = NULL;
+    FREE_AND_NULL(free, pt->goal);
 }
 
 static void free_joints(bddnet_t *bn) {
@@ -1187,8 +1186,7 @@ bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opt
             return NULL;
         }
         free_outputs(bn); /* again with fewer candidates: a new layout */
-        dd_free(bn->d);
-        bn->d = NULL;
+        FREE_AND_NULL(dd_free, bn->d);
         free_layout(bn);
     }
     bn->seconds = now_seconds() - t0;

@@ -1435,8 +1435,7 @@ form_t *expand_form(expand_t *x, const form_t *f) {
     }
     out->common = common;
     if (!out->n) {
-        fconj_free(out->common);
-        out->common = NULL;
+        FREE_AND_NULL(fconj_free, out->common);
     }
     if (x->o.subsume) expand_subsume(x, out);
     if (x->timed_out) {

@@ -66,8 +66,7 @@ void form_clear(form_t *f) {
     for (uint32_t i = 0; i < f->n; i++)
         fconj_free(f->d[i]);
     f->n = 0;
-    fconj_free(f->common);
-    f->common = NULL;
+    FREE_AND_NULL(fconj_free, f->common);
 }
 
 void form_free(form_t *f) {

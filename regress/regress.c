@@ -882,8 +882,7 @@ static form_t *exists_groups(regress_t *rg, const form_t *in, uint32_t mover, ui
         expand_subsume(rg->x, acc);
     }
     if (!acc->n) {
-        fconj_free(acc->common);
-        acc->common = NULL;
+        FREE_AND_NULL(fconj_free, acc->common);
     }
     return acc;
 }

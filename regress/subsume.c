@@ -62,8 +62,7 @@ subsume_t *subsume_new(term_store_t *ts) {
 
 static void drop_shared(subsume_t *s) {
     for (uint32_t k = 0; k < s->n_shared; k++) {
-        free(s->shared_sigs[k]);
-        s->shared_sigs[k] = NULL;
+        FREE_AND_NULL(free, s->shared_sigs[k]);
     }
     s->n_shared = 0;
 }

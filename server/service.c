@@ -103,8 +103,7 @@ static void drop_match(service_t *s, const char *id) {
 }
 
 static void end_agent(service_t *s) {
-    agent_free(s->agent);
-    s->agent = NULL;
+    FREE_AND_NULL(agent_free, s->agent);
     s->played = TERM_NONE;
     set_str(&s->agent_id, NULL);
 }

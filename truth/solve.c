@@ -94,8 +94,7 @@ static void drop_engine_states(solve_t *s) {
     if (s->es)
         for (uint32_t i = 0; i < s->n; i++)
             engine_state_free(s->es[i]);
-    free(s->es);
-    s->es = NULL;
+    FREE_AND_NULL(free, s->es);
     s->e = NULL;
 }
 
