@@ -775,12 +775,8 @@ int bsmt_moves_risky(bsmt_t *b, const term_t *moves, uint32_t n_moves, double de
             }
     int res = 0;
     if (nd && np) {
-        pn_t assume[3] = {pn_or(b->c, played, np), pn_or(b->c, bad, nd)};
-        uint32_t na = 2;
-        /* we are asked to move: the current state is not terminal (a world where it is
-         * would have its own next state, not one of this match) */
-        if (term_id != BNET_NONE) assume[na++] = pn_not(b->c, expr(b, &b->cur, term_id));
-        res = decide(b, na, assume, deadline);
+        pn_t assume[2] = {pn_or(b->c, played, np), pn_or(b->c, bad, nd)};
+        res = decide(b, 2, assume, deadline);
     }
     free(bad);
     free(played);

@@ -131,7 +131,8 @@ void bsmt_test_false_win(bsmt_t *b, term_t move);
 
 /* 1 when playing move now can lower our goal value (the next state's goal below this
  * one's), or end the game below goal 100 where our goal is not defined now, in some
- * consistent outcome; 0 when in none; -1 unknown. */
+ * consistent outcome; 0 when in none; -1 unknown. A player asks after bsmt_live (worlds
+ * where the game has ended have outcomes of their own, not this match's). */
 int bsmt_move_risky(bsmt_t *b, term_t move, double deadline);
 /* The same for a set of moves, in one check: 1 when some move of moves[0..n) is risky, 0
  * when none is (with 256 moves a turn, one check instead of 256), -1 unknown. */

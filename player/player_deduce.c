@@ -47,12 +47,13 @@
  *                    already known
  *   choose=pimc      step 3 by Perfect-Information Monte Carlo (the tarok seed): each of
  *                    the worlds searched by alpha-beta as a game of perfect information,
- *                    every candidate alone, values summed per move (pimc_play), each
- *                    world weighted by the probability of its history with the other
- *                    roles (random too) choosing uniformly (pimc_worlds); with every
- *                    consistent state at hand and every safe move ending the game, a
- *                    gamble with a better expected goal is a candidate too (admit_gamble:
- *                    Monty Hall's switch); the kind `pimc` is deduce with this choice
+ *                    every candidate alone, values summed per move (pimc_play); for a
+ *                    last decision (every candidate ends the game) the worlds are every
+ *                    consistent state when Z3 finds few, each weighted by the probability
+ *                    of its history with the other roles (random too) choosing uniformly
+ *                    (pimc_worlds), and a gamble with a better expected goal is a
+ *                    candidate too (admit_gamble: Monty Hall's switch); the kind `pimc` is
+ *                    deduce with this choice
  *   depth=N          choose=pimc searches N joint moves deep at most (default: deeper
  *                    until the clock runs out or every value is proven)
  *   search=ab|uct    choose=pimc's search in each world: alpha-beta (default with two
@@ -529,15 +530,28 @@ static void probe(probe_t *pr, uint32_t k) {
     free(moves);
 }
 
-static in_world_t in_world(deduce_player_t *p, const state_t *world, term_t move) {
+/* Every outcome of move in world into *pr; false when the move is illegal there, or the
+ * joint moves of the others are none or more than JOINTS_MAX. */
+static bool probe_move(deduce_player_t *p, const state_t *world, term_t move, probe_t *pr) {
     engine_t *e = p->setup.engine;
     eng_state_t *w = load(p, 0, world);
-    if (!engine_is_legal(e, w, p->setup.role, move)) return IN_W_UNKNOWN;
-    probe_t pr = {.p = p, .w = w, .joint = p->joint, .nx = p->es[1], .all_win = true, .worst = 101};
-    pr.before = engine_goal_value(e, w, p->setup.role);
-    pr.joint[p->setup.role] = move;
-    probe(&pr, 0);
-    if (pr.seen > JOINTS_MAX || !pr.seen) return IN_W_UNKNOWN;
+    if (!engine_is_legal(e, w, p->setup.role, move)) return false;
+    *pr = (probe_t){.p = p,
+                    .w = w,
+                    .joint = p->joint,
+                    .nx = p->es[1],
+                    .before = engine_goal_value(e, w, p->setup.role),
+                    .all_win = true,
+                    .worst = 101,
+                    .all_term = true};
+    pr->joint[p->setup.role] = move;
+    probe(pr, 0);
+    return pr->seen && pr->seen <= JOINTS_MAX;
+}
+
+static in_world_t in_world(deduce_player_t *p, const state_t *world, term_t move) {
+    probe_t pr;
+    if (!probe_move(p, world, move, &pr)) return IN_W_UNKNOWN;
     return pr.all_win ? IN_W_WINS : pr.some_risky ? IN_W_RISKY : IN_W_SAFE;
 }
 
@@ -545,20 +559,8 @@ static in_world_t in_world(deduce_player_t *p, const state_t *world, term_t move
  * when undefined in some outcome, the move illegal there, too many joint moves, or (ends)
  * some outcome not terminal. */
 static int worst_goal(deduce_player_t *p, const state_t *world, term_t move, bool ends) {
-    engine_t *e = p->setup.engine;
-    eng_state_t *w = load(p, 0, world);
-    if (!engine_is_legal(e, w, p->setup.role, move)) return -1;
-    probe_t pr = {.p = p,
-                  .w = w,
-                  .joint = p->joint,
-                  .nx = p->es[1],
-                  .all_win = true,
-                  .worst = 101,
-                  .all_term = true};
-    pr.before = engine_goal_value(e, w, p->setup.role);
-    pr.joint[p->setup.role] = move;
-    probe(&pr, 0);
-    if (pr.seen > JOINTS_MAX || !pr.seen || (ends && !pr.all_term)) return -1;
+    probe_t pr;
+    if (!probe_move(p, world, move, &pr) || (ends && !pr.all_term)) return -1;
     return pr.worst;
 }
 

@@ -154,7 +154,9 @@ static void check_role(game_t *g, engine_t *r, const bnet_t *net, uint32_t role,
         }
         t->steps++;
         if (step == steps) break;
-        /* the move played: risky for Z3 exactly when it is by enumeration */
+        /* the move played: risky for Z3 exactly when it is by enumeration, asked as a
+         * player asks, knowing the game goes on (the set's terminal states are no worlds) */
+        bsmt_live(b);
         if (cur.n <= RISK_SET_MAX)
             assert_int_equal(bsmt_move_risky(b, obs[step].move, now_seconds() + 1e6),
                              exact_risky(r, g, role, &cur, obs[step].move));
