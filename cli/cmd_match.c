@@ -14,7 +14,7 @@
 
 static const char *const match_help =
     "usage: ggp match GAME --players P1,P2[,...] [--startclock S] [--playclock S] [--matches N]\n"
-    "                 [--swap] [--seed N] [--trace] [--max-steps K] [--verbose]\n"
+    "                 [--swap | --duplicate] [--seed N] [--trace] [--max-steps K] [--verbose]\n"
     "                 [--no-lbs] [--confirm none|z3] [--engine E]\n\n"
     "Acts as the game master: plays N matches of GAME and prints a progress line per match\n"
     "(stderr), then a table per player and one machine-readable line per player (stdout):\n"
@@ -29,6 +29,10 @@ static const char *const match_help =
     "  --playclock S   seconds per move (default 5)\n"
     "  --matches N     number of matches (default 1)\n"
     "  --swap          rotate the seats each match (player i plays role i+k in match k)\n"
+    "  --duplicate     as --swap, and the matches of each rotation (blocks of as many matches\n"
+    "                  as seats) alike in every random choice of the master: each deal played\n"
+    "                  from every seat, so that the luck of the deal cancels; ci95 is then that\n"
+    "                  of the blocks' means (N must be a multiple of the seats)\n"
     "  --seed N        seed of the master's random choices (default: from the clock)\n"
     "  --engine E      the engine mcts players search with: auto (default: the fastest that\n"
     "                  works), interp, ground or compiled; mcts:engine=E sets one player's own\n"
@@ -53,7 +57,7 @@ static const char *const match_help =
 typedef struct {
     const char *game, *players, *startclock, *playclock, *matches, *seed, *max_steps;
     const char *confirm;
-    bool swap, trace, verbose, no_lbs;
+    bool swap, duplicate, trace, verbose, no_lbs;
 } match_opts_t;
 
 static bool confirm_ok(const char *v) {
@@ -71,6 +75,7 @@ static int parse_opts(int argc, char **argv, match_opts_t *o) {
                                 {.name = "--engine", .check = opt_default_engine},
                                 {.name = "--max-steps", .value = &o->max_steps},
                                 {.name = "--swap", .flag = &o->swap},
+                                {.name = "--duplicate", .flag = &o->duplicate},
                                 {.name = "--trace", .flag = &o->trace},
                                 {.name = "--verbose", .flag = &o->verbose},
                                 {.name = "--no-lbs", .flag = &o->no_lbs},
@@ -155,6 +160,9 @@ static void print_search(const contestant_t *c, uint32_t n) {
 typedef struct {
     uint32_t matches, wins, draws, losses, timeouts, illegal;
     double sum, sum_sq, slowest_ms;
+    /* --duplicate: the goals of the block under way, and the blocks' means */
+    double block_sum, blocks_sum, blocks_sum_sq;
+    uint32_t block_matches, blocks;
 } tally_t;
 
 /* Counts the moves of a match; its goals too when it was played out. */
@@ -181,6 +189,8 @@ static void tally_goals(tally_t *t, const uint32_t *who, const match_result_t *r
         int goal = res->seats[s].goal;
         double g = goal < 0 ? 0 : goal;
         p->matches++;
+        p->block_matches++;
+        p->block_sum += g;
         p->sum += g;
         p->sum_sq += g * g;
         if (n == 1) {
@@ -199,12 +209,33 @@ static void tally_goals(tally_t *t, const uint32_t *who, const match_result_t *r
     }
 }
 
+/* --duplicate: a block is over; its mean joins the blocks' (a block of aborted matches
+ * only: none). */
+static void tally_block(tally_t *t, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) {
+        tally_t *p = &t[i];
+        if (p->block_matches) {
+            double mean = p->block_sum / p->block_matches;
+            p->blocks++;
+            p->blocks_sum += mean;
+            p->blocks_sum_sq += mean * mean;
+        }
+        p->block_sum = 0;
+        p->block_matches = 0;
+    }
+}
+
+/* The 95% interval of the mean of n values of the given sums. */
+static double ci95(uint32_t n, double sum, double sum_sq) {
+    if (n < 2) return 0;
+    double mean = sum / n, var = (sum_sq - n * mean * mean) / (n - 1);
+    return 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)n);
+}
+
 static void tally_stats(const tally_t *t, double *mean, double *ci) {
     *mean = t->matches ? t->sum / t->matches : 0;
-    *ci = 0;
-    if (t->matches < 2) return;
-    double var = (t->sum_sq - t->matches * *mean * *mean) / (t->matches - 1);
-    *ci = 1.96 * sqrt(var > 0 ? var : 0) / sqrt((double)t->matches);
+    *ci = t->blocks ? ci95(t->blocks, t->blocks_sum, t->blocks_sum_sq)
+                    : ci95(t->matches, t->sum, t->sum_sq);
 }
 
 /* A player's name in the table: its spec, with "#k" when it appears k > 1 times. */
@@ -253,7 +284,8 @@ static void print_progress(master_t *m, uint32_t k, uint32_t n_matches, const co
 }
 
 /* Plays the matches; returns the exit code. */
-static int run(master_t *m, contestant_t *c, uint32_t n, unsigned long long matches, bool swap) {
+static int run(master_t *m, contestant_t *c, uint32_t n, unsigned long long matches, bool swap,
+               bool duplicate) {
     tally_t *t = xcalloc(n, sizeof *t);
     uint32_t *who = xcalloc(n, sizeof *who);
     contestant_t **seat = xcalloc(n, sizeof *seat);
@@ -268,6 +300,7 @@ static int run(master_t *m, contestant_t *c, uint32_t n, unsigned long long matc
         print_progress(m, k, (uint32_t)matches, c, who, &res);
         tally_moves(t, who, &res, n);
         if (!res.error[0]) tally_goals(t, who, &res, n);
+        if (duplicate && (k + 1) % n == 0) tally_block(t, n);
         match_result_fini(&res);
     }
     print_table(c, t, n);
@@ -301,13 +334,20 @@ int cmd_match(int argc, char **argv) {
                            .seed = seed,
                            .trace = o.trace ? stdout : NULL,
                            .verbose = o.verbose,
-                           .max_steps = max_steps > UINT32_MAX ? UINT32_MAX : (uint32_t)max_steps};
+                           .max_steps = max_steps > UINT32_MAX ? UINT32_MAX : (uint32_t)max_steps,
+                           .duplicate = o.duplicate ? n : 0};
     strbuf_t err;
     sb_init(&err);
     master_t *m = master_new(o.game, &cfg, &err);
     if (!m) {
         fprintf(stderr, "ggp match: %s\n", sb_str(&err));
         rc = 1;
+    } else if (o.duplicate && matches % n) {
+        fprintf(stderr,
+                "ggp match: --duplicate plays blocks of %u matches (one per seat): give a "
+                "multiple of %u to --matches, not %llu\n",
+                n, n, matches);
+        rc = 2;
     } else if (master_seats(m) != n) {
         fprintf(stderr, "ggp match: %s needs %u players (one per role other than random), not %u\n",
                 o.game, master_seats(m), n);
@@ -315,7 +355,7 @@ int cmd_match(int argc, char **argv) {
     } else {
         signal(SIGPIPE, SIG_IGN);
         fprintf(stderr, "ggp match: %s, %llu matches, seed %llu\n", o.game, matches, seed);
-        rc = run(m, c, n, matches, o.swap);
+        rc = run(m, c, n, matches, o.swap || o.duplicate, o.duplicate);
     }
     master_free(m);
     for (uint32_t i = 0; i < n; i++)

@@ -602,6 +602,10 @@ static void finish(match_t *mt) {
 bool master_play(master_t *m, uint32_t k, contestant_t *const *who, match_result_t *res) {
     match_t mt;
     double t0 = now_seconds();
+    if (m->cfg.duplicate) {
+        splitmix_t block = {k / m->cfg.duplicate}; /* the block's number, mixed */
+        m->rng.s = m->cfg.seed ^ splitmix_next(&block);
+    }
     match_init(&mt, m, k, who, res);
     trace_head(&mt);
     start_phase(&mt);

@@ -32,6 +32,10 @@ typedef struct {
     FILE *trace;                  /* when non-NULL, each match's canonical trace */
     bool verbose;                 /* one line per replaced move on stderr */
     uint32_t max_steps;
+    /* duplicate: matches k and k' with k / duplicate == k' / duplicate start from the same
+     * random state (the same deal, the same players' seeds): a deal played from every seat
+     * (0: one random stream over all matches) */
+    uint32_t duplicate;
 } master_config_t;
 
 /* How one contestant fared in one match. */

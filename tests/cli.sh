@@ -254,5 +254,18 @@ if run 0 "$GGP" match "$TTT" --players ab,ab:tt=off:pvs=off --startclock 1 --pla
 fi
 run 2 "$GGP" match "$TTT" --players ab:depth=x,random && expect err "depth=x" "match: a bad ab option"
 
+# ---- match --duplicate: each deal played from every seat; the next block a new deal ----
+if run 0 "$GGP" match "$GAMES/tarok.kif" --players random,random,random --startclock 1 \
+    --playclock 1 --matches 6 --duplicate --seed 5 --trace; then
+    # the state after the deal (step 13) of each match
+    awk '/^game /{m++} /^step 13$/{getline; print m, $0}' "$tmp/out" >"$tmp/deals"
+    deal() { awk -v m="$1" '$1 == m { $1 = ""; print }' "$tmp/deals"; }
+    [ -n "$(deal 1)" ] && [ "$(deal 1)" = "$(deal 2)" ] && [ "$(deal 1)" = "$(deal 3)" ] &&
+        [ "$(deal 4)" = "$(deal 6)" ] && ok || bad "match --duplicate: a block's deals differ"
+    [ "$(deal 1)" != "$(deal 4)" ] && ok || bad "match --duplicate: two blocks deal alike"
+fi
+run 2 "$GGP" match "$GAMES/tarok.kif" --players random,random,random --matches 4 --duplicate &&
+    expect err "multiple of 3" "match --duplicate: matches not a multiple of the seats"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
