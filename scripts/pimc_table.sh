@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pimc_table.sh [GGP]: issue 26's series. `pimc` against `mcts` and against `random` on
-# GDL-II games: a game of several players as `pimc,X,X...` (seats rotated, --swap), a game of
-# one player as three series of the same seeds (pimc, mcts, random alone). Writes a table of
+# GDL-II games (and against `deduce:choose=secret` on killer_small): a game of several
+# players as `pimc,X,X...` (--duplicate: each deal from every seat), a game of one player as three series of the same seeds (pimc, mcts, random alone). Writes a table of
 # mean goals with 95% intervals, timeouts and illegal moves to OUT (and prints each series).
 # Environment: MATCHES (default 100), GAMES (default: the seven below, as FILE:PLAYCLOCK or
 # FILE:PLAYCLOCK:MATCHES; the full killer game, 1-3 minutes a match, 30),
@@ -20,11 +20,13 @@ GAMES=${GAMES:-"games/guess.kif:0.3 $C/MontyHall.gdl:0.3 $C/Mastermind448.gdl:0.
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 commit=$(git rev-parse --short HEAD) # once: the checkout may move while the series run
 rows=""
-# one series: prints the machine-readable lines of `ggp match`
+# one series: prints the machine-readable lines of `ggp match`; SEATING is --duplicate for
+# a game of several players (each deal played from every seat: the deal's luck cancels, the
+# interval is that of the rotations' means), --swap alone
 series() {
-    local game=$1 clock=$2 n=$3 players=$4
+    local game=$1 clock=$2 n=$3 players=$4 seating=${5:---swap}
     "$GGP" match "$game" --players "$players" --startclock "$STARTCLOCK" --playclock "$clock" \
-        --matches "$n" --swap --seed "$SEED" 2>/dev/null | grep '^player=' || true
+        --matches "$n" "$seating" --seed "$SEED" 2>/dev/null | grep '^player=' || true
 }
 field() { sed -nE "s/(^|.* )$1=([^ ]*).*/\2/p" <<<"$2"; }
 # a table row from one player's line: name mean±ci timeouts illegal
@@ -42,7 +44,9 @@ write_out() {
         echo "Made by \`scripts/pimc_table.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), commit"
         echo "$commit, $(nproc) cores, load average at the start $load0."
         echo "$MATCHES matches per series unless the row says, start clock $STARTCLOCK s, seed $SEED, seats rotated. A game"
-        echo "of one player: each kind alone on the same seeds (the master's \`random\` deals alike)."
+        echo "of one player: each kind alone on the same seeds (the master's \`random\` deals alike);"
+        echo "of several: \`--duplicate\` (each deal played from every seat, the interval over the"
+        echo "rotations' means, so the deal's luck cancels; matches rounded up to whole rotations)."
         echo "Mean goal ± the 95% interval of the mean."
         echo
         echo "| game | play clock s | series | player | matches | mean goal | timeouts | illegal |"
@@ -65,9 +69,13 @@ for spec in $GAMES; do
         write_out
         continue
     fi
-    for opp in mcts random; do
+    n=$(((n + roles - 1) / roles * roles)) # whole rotations
+    opps="mcts random"
+    # the killer game's strongest deducer: pimc should be at least as strong (issue 26)
+    [ "$name" = killer_small ] && opps+=" deduce:choose=secret"
+    for opp in $opps; do
         players=pimc$(printf ",$opp%.0s" $(seq 2 "$roles"))
-        out=$(series "$game" "$clock" "$n" "$players")
+        out=$(series "$game" "$clock" "$n" "$players" --duplicate)
         echo "$name $players: $out"
         while read -r line; do
             [ -n "$line" ] && rows+=$(row "$name" "$clock" "$players" "$line")$'\n'
