@@ -24,9 +24,10 @@ static const char *const regress_help =
     "                   [--cost N [--cost-share X] [--engine E]]\n"
     "       ggp regress GAME --role R --bdd [--exact] [--values] [--budget SEC] [--steps I]\n"
     "                   [--image subst|move] [--moves-below] [--no-invariants] [--reorder]\n"
-    "                   [--no-reach] [--set-nodes N] [--merge-nodes N] [--op-nodes N]\n"
-    "                   [--max-parts N] [--nodes N] [--check [--max-states N]] [--hits N]\n"
-    "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n\n"
+    "                   [--no-reach] [--horizon D] [--columns] [--set-nodes N] [--merge-nodes N]\n"
+    "                   [--op-nodes N] [--max-parts N] [--nodes N] [--check [--max-states N]]\n"
+    "                   [--hits N] [--verify N [--seed S] [--verify-nodes K] [--verify-seconds "
+    "S]]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
     "(R to move when i is odd); beta_i is the same for the other role. Prints one line per\n"
@@ -141,6 +142,15 @@ static const char *const regress_help =
     "  --no-reach     do not keep the sets within the states reachable from the initial\n"
     "                 one (a forward search, terminal states expanded too, that gets at most\n"
     "                 40% of the budget and gives up past 20000 nodes)\n"
+    "  --horizon D    the reachable states only within D steps of the initial state (no\n"
+    "                 node cap then): step i holds the states within D - i steps that it\n"
+    "                 would hold without (complete=yes: all of them), a sound subset beyond;\n"
+    "                 lines end with within=D-i, the last step (i = D) is the initial state\n"
+    "                 alone. Connect four: about 10 steps deep within 10 s, every step\n"
+    "                 complete, where without a horizon step 2 does not finish\n"
+    "  --columns      a fluent's argument with the most values first in the variable order\n"
+    "                 (connect four: column by column; default: row by row): the reachable\n"
+    "                 states of connect four are 6.5 times smaller at 11 steps\n"
     "  --reorder      sift the variable order when the diagrams have doubled\n"
     "  --nodes N      decision-diagram nodes at most (default 4000000)\n"
     "  --check, --verify  as above, on every step of every sequence: exact=E is the states\n"
@@ -423,12 +433,12 @@ int cmd_regress(int argc, char **argv) {
     unsigned long long cost = 0;
     engine_kind_t engine = ENGINE_AUTO;
     bool bdd = false, exact = false, values = false, moves_below = false, no_invariants = false;
-    bool reorder = false, no_reach = false;
+    bool reorder = false, no_reach = false, columns = false;
     regress_bdd_opts_t bo = {0};
     bdds_default_opts(&bo.search);
     const bddnet_opts_t *net = &bo.search.net;
     unsigned long long nodes = 0, set_nodes = net->set_nodes, merge_nodes = bo.search.merge_nodes,
-                       op_nodes = bo.search.op_nodes, max_parts = net->max_parts;
+                       op_nodes = bo.search.op_nodes, max_parts = net->max_parts, horizon = 0;
     const opt_spec_t specs[] = {{.name = "--role", .value = &role},
                                 {.name = "--budget", .real = &budget},
                                 {.name = "--max-size", .uint = &max_size},
@@ -449,11 +459,13 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--merge-nodes", .uint = &merge_nodes, .max = 1000000000},
                                 {.name = "--op-nodes", .uint = &op_nodes, .max = 1000000000},
                                 {.name = "--max-parts", .uint = &max_parts, .max = 1000000},
+                                {.name = "--horizon", .uint = &horizon, .max = 1000000},
                                 {.name = "--image", .value = &image, .check = image_ok},
                                 {.name = "--bdd", .flag = &bdd},
                                 {.name = "--exact", .flag = &exact},
                                 {.name = "--values", .flag = &values},
                                 {.name = "--moves-below", .flag = &moves_below},
+                                {.name = "--columns", .flag = &columns},
                                 {.name = "--no-invariants", .flag = &no_invariants},
                                 {.name = "--reorder", .flag = &reorder},
                                 {.name = "--no-reach", .flag = &no_reach},
@@ -470,6 +482,7 @@ int cmd_regress(int argc, char **argv) {
     if (exact) bo.search.mode = BDDS_EXACT;
     if (values) bo.search.values = true;
     if (moves_below) bo.search.net.moves_below = true;
+    if (columns) bo.search.net.columns = true;
     if (no_invariants) bo.search.net.invariants = false;
     if (reorder) bo.search.reorder = true;
     if (no_reach) bo.search.net.reach = false;
@@ -477,6 +490,7 @@ int cmd_regress(int argc, char **argv) {
     bo.search.merge_nodes = (uint32_t)merge_nodes;
     bo.search.op_nodes = (uint32_t)op_nodes;
     bo.search.net.max_parts = (uint32_t)max_parts;
+    bo.search.net.horizon = (uint32_t)horizon;
     if (!path || !role) {
         opt_usage_error("regress", regress_help, !path ? "no GAME given" : "--role is required");
         return 2;

@@ -30,9 +30,11 @@ static void on_step(void *ctx, uint32_t seq, uint32_t i, const bdds_step_t *st) 
     const bddsearch_t *bs = ctx;
     char label[64];
     seq_label(bddsearch_seq(bs, seq), label, sizeof label);
-    printf("%s i=%u seconds=%.3f cpu=%.3f nodes=%llu parts=%u fixpoint=%s complete=%s\n", label, i,
-           st->seconds, st->cpu, (unsigned long long)st->nodes, st->parts,
-           st->fixpoint ? "yes" : "no", st->complete ? "yes" : "no");
+    char within[32] = "";
+    if (st->within != UINT32_MAX) snprintf(within, sizeof within, " within=%u", st->within);
+    printf("%s i=%u seconds=%.3f cpu=%.3f nodes=%llu parts=%u fixpoint=%s complete=%s%s\n", label,
+           i, st->seconds, st->cpu, (unsigned long long)st->nodes, st->parts,
+           st->fixpoint ? "yes" : "no", st->complete ? "yes" : "no", within);
     fflush(stdout);
 }
 

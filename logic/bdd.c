@@ -214,6 +214,9 @@ dd_ref dd_or(dd_t *d, dd_ref a, dd_ref b) {
 dd_ref dd_imp(dd_t *d, dd_ref a, dd_ref b) {
     return apply(d, a, b, bddop_imp);
 }
+dd_ref dd_diff(dd_t *d, dd_ref a, dd_ref b) {
+    return apply(d, a, b, bddop_diff);
+}
 dd_ref dd_biimp(dd_t *d, dd_ref a, dd_ref b) {
     return apply(d, a, b, bddop_biimp);
 }

@@ -61,6 +61,7 @@ dd_ref dd_not(dd_t *d, dd_ref a);
 dd_ref dd_and(dd_t *d, dd_ref a, dd_ref b);
 dd_ref dd_or(dd_t *d, dd_ref a, dd_ref b);
 dd_ref dd_imp(dd_t *d, dd_ref a, dd_ref b);
+dd_ref dd_diff(dd_t *d, dd_ref a, dd_ref b); /* a ∧ ¬b in one pass (no ¬b made) */
 dd_ref dd_biimp(dd_t *d, dd_ref a, dd_ref b);
 dd_ref dd_ite(dd_t *d, dd_ref c, dd_ref t, dd_ref e);
 /* The conjunction of the literals vars[k] = vals[k] (vals NULL: all true). */

@@ -24,6 +24,8 @@ struct bddcheck {
     uint64_t *words; /* n states of n_words each */
     uint8_t *term;   /* per state: terminal */
     int8_t *goal;    /* per state and role: the goal value (terminal states) */
+    uint32_t *ply;   /* per state: steps from the initial state at most (a horizon's misses
+                        are only the states within it) */
     uint32_t n_roles;
     eng_state_t **state; /* sample: the engine states */
     uint32_t matches;
@@ -38,14 +40,16 @@ struct bddcheck {
 
 /* A state: its words, whether it is terminal, its goals (the sets say nothing about
  * terminal states: there the goals decide). */
-static void add_state(bddcheck_t *c, const eng_state_t *s) {
+static void add_state(bddcheck_t *c, const eng_state_t *s, uint32_t ply) {
     if (c->n == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 256;
         c->words = xrealloc(c->words, (size_t)c->cap * c->n_words * sizeof *c->words);
         c->state = xrealloc(c->state, c->cap * sizeof *c->state);
         c->term = xrealloc(c->term, c->cap);
         c->goal = xrealloc(c->goal, (size_t)c->cap * c->n_roles);
+        c->ply = xrealloc(c->ply, c->cap * sizeof *c->ply);
     }
+    c->ply[c->n] = ply;
     memcpy(c->words + (size_t)c->n * c->n_words, engine_state_words(s),
            c->n_words * sizeof(uint64_t));
     c->term[c->n] = engine_terminal(c->e, s);
@@ -66,6 +70,21 @@ static bddcheck_t *check_new(engine_t *e, const term_t *noop) {
     return c;
 }
 
+/* Breadth-first distances from the initial state (id 0) over the solver's successors. */
+static void solver_plies(bddcheck_t *c) {
+    uint32_t *queue = xmalloc((c->n + 1) * sizeof *queue), head = 0, tail = 0;
+    if (c->n) c->ply[0] = 0, queue[tail++] = 0;
+    while (head < tail) {
+        uint32_t id = queue[head++];
+        const uint32_t *succ;
+        uint32_t n = solve_successors(c->solve, id, &succ);
+        for (uint32_t k = 0; k < n; k++)
+            if (c->ply[succ[k]] == UINT32_MAX)
+                c->ply[succ[k]] = c->ply[id] + 1, queue[tail++] = succ[k];
+    }
+    free(queue);
+}
+
 bddcheck_t *bddcheck_solve(engine_t *e, const term_t *noop, uint32_t max_states, char *err,
                            size_t errlen) {
     bddcheck_t *c = check_new(e, noop);
@@ -79,9 +98,10 @@ bddcheck_t *bddcheck_solve(engine_t *e, const term_t *noop, uint32_t max_states,
     eng_state_t *s = engine_state_new(e);
     for (uint32_t id = 0; id < solve_count(c->solve); id++) {
         engine_state_set(e, s, solve_state(c->solve, id));
-        add_state(c, s);
+        add_state(c, s, UINT32_MAX);
     }
     engine_state_free(s);
+    solver_plies(c);
     return c;
 }
 
@@ -101,21 +121,24 @@ static uint32_t seen_hash(const void *ctx, uint32_t id) {
     return (uint32_t)engine_state_hash(((const bddcheck_t *)ctx)->state[id]);
 }
 
-/* Adds s unless it is there. */
-static void seen_add(bddcheck_t *c, const eng_state_t *s) {
+/* Adds s unless it is there (then its least ply). */
+static void seen_add(bddcheck_t *c, const eng_state_t *s, uint32_t ply) {
     seen_probe_t p = {c, s};
-    uint32_t h = (uint32_t)engine_state_hash(s);
-    if (htab_find(&c->seen, h, seen_same, &p) != HTAB_NONE) return;
-    add_state(c, s);
+    uint32_t h = (uint32_t)engine_state_hash(s), id = htab_find(&c->seen, h, seen_same, &p);
+    if (id != HTAB_NONE) {
+        if (ply < c->ply[id]) c->ply[id] = ply;
+        return;
+    }
+    add_state(c, s, ply);
     c->state[c->n - 1] = engine_state_new(c->e);
     engine_state_copy(c->state[c->n - 1], s);
     htab_add(&c->seen, h, c->n - 1, seen_hash, c);
 }
 
 static engine_walk_next_t visit(void *ctx, engine_t *e, const eng_state_t *s, uint32_t ply) {
-    (void)e, (void)ply;
+    (void)e;
     bddcheck_t *c = ctx;
-    seen_add(c, s);
+    seen_add(c, s, ply);
     return ENGINE_WALK_ON;
 }
 
@@ -146,7 +169,7 @@ void bddcheck_free(bddcheck_t *c) {
     if (!c) return;
     for (uint32_t k = 0; k < c->n; k++)
         engine_state_free(c->state[k]);
-    free(c->state), free(c->words), free(c->force), free(c->term), free(c->goal);
+    free(c->state), free(c->words), free(c->force), free(c->term), free(c->goal), free(c->ply);
     solve_free(c->solve);
     force_free(c->fs);
     bounded_free(c->bd);
@@ -227,11 +250,14 @@ void bddcheck_step(bddcheck_t *c, const bddsearch_t *bs, uint32_t seq, uint32_t 
     double t0 = now_seconds();
     memset(out, 0, sizeof *out);
     const bdds_seq_t *q = bddsearch_seq(bs, seq);
-    bool complete = bddsearch_step(bs, seq, i)->complete;
+    const bdds_step_t *st = bddsearch_step(bs, seq, i);
     for (uint32_t k = 0; k < c->n; k++) {
         if (o && o->deadline > 0 && now_seconds() > o->deadline) break;
         out->states++;
         bool hit = holds(c, bs, q, seq, k, i);
+        /* a step says nothing of the states beyond its horizon but that they are sound */
+        bool inside = st->within == UINT32_MAX || c->ply[k] <= st->within;
+        bool complete = st->complete && inside;
         bool late = false;
         out->hits += hit;
         int in;
@@ -248,7 +274,7 @@ void bddcheck_step(bddcheck_t *c, const bddsearch_t *bs, uint32_t seq, uint32_t 
         out->exact += in;
         if (hit && !in && !out->false_pos++) out->first_false = k;
         if (hit && late) out->late++;
-        if (!hit && in) out->misses++;
+        if (!hit && in && inside) out->misses++;
     }
     out->seconds = now_seconds() - t0;
 }

@@ -21,7 +21,8 @@ typedef struct {
     uint32_t hits;        /* states in the step's set */
     uint32_t false_pos;   /* hits outside the reference set */
     uint32_t late;        /* BDDS_EXACT: hits with no forced win within i rounds */
-    uint32_t misses;      /* reference states not hit */
+    uint32_t misses;      /* reference states not hit (with a horizon: the states within
+                             the step's, by their least ply from the initial state) */
     uint32_t undecided;   /* bounded search: gave up (node limit or time) */
     uint32_t first_false; /* a state of a false positive (index), when there is one */
     double seconds;

@@ -99,6 +99,8 @@ struct bddnet {
     uint32_t n_targets;
     dd_ref reach; /* the states reachable (ignoring terminal), or true when not computed */
     uint32_t reach_layers;
+    bool reach_cut; /* stopped at the horizon, states left beyond it */
+    dd_ref *upto;   /* reach_cut: per d <= horizon, the states within d steps (in inv) */
     double reach_seconds;
     coalition_t masks[MAX_MASKS];
     uint32_t n_masks;
@@ -204,7 +206,8 @@ static uint32_t count_of(const argval_t *v, const uint32_t *count, uint32_t n, s
  * most values last (stable otherwise), so that on a board of 8 columns and 6 rows the
  * cells go row by row. In connect four the successor's terminal (a line the move
  * completes) has 2.5 times fewer nodes in that order than column by column (measured on
- * the corpus' 8-column game). */
+ * the corpus' 8-column game). opts.columns: the most values first (column by column),
+ * where the states reachable within a few plies are small. */
 static void key_order(const bddnet_t *bn, term_t t, const argval_t *v, const uint32_t *count,
                       uint32_t n, uint32_t *perm) {
     uint32_t k = term_arity(bn->ts, t) - 1;
@@ -214,7 +217,7 @@ static void key_order(const bddnet_t *bn, term_t t, const argval_t *v, const uin
         for (uint32_t j = i; j > 0; j--) {
             uint32_t a = count_of(v, count, n, term_sym(bn->ts, t), perm[j - 1]);
             uint32_t b = count_of(v, count, n, term_sym(bn->ts, t), perm[j]);
-            if (a <= b) break;
+            if (bn->o.columns ? a >= b : a <= b) break;
             uint32_t x = perm[j];
             perm[j] = perm[j - 1], perm[j - 1] = x;
         }
@@ -1046,23 +1049,51 @@ static dd_ref image(bddnet_t *bn, dd_ref f, const dd_ref *rel, dd_ref quant,
     return all;
 }
 
-/* Layer by layer until no new state; DD_NONE past the deadline or REACH_NODES. */
+/* Layer by layer until no new state or the horizon; DD_NONE past the deadline or (no
+ * horizon) REACH_NODES. */
 static dd_ref reach_from(bddnet_t *bn, const dd_ref *rel, dd_ref quant, const dd_subst_t *back) {
     dd_t *d = bn->d;
     dd_ref r = initial_state(bn), front = dd_dup(d, r);
+    if (bn->o.horizon) bn->upto = xcalloc(bn->o.horizon + 1, sizeof *bn->upto);
     while (front > 0) {
+        if (bn->o.horizon) bn->upto[bn->reach_layers] = dd_dup(d, r);
+        if (bn->o.horizon && bn->reach_layers == bn->o.horizon) {
+            bn->reach_cut = true;
+            break;
+        }
         dd_ref next = image(bn, front, rel, quant, back), nr = dd_not(d, r);
         dd_ref fresh = dd_and(d, next, nr), t = dd_or(d, r, fresh);
         dd_deref(d, next), dd_deref(d, nr), dd_deref(d, front), dd_deref(d, r);
         front = fresh, r = t;
         bn->reach_layers++;
-        if (r > 0 && dd_nodes(d, r) > REACH_NODES) { /* growing: it will not pay */
+        if (!bn->o.horizon && r > 0 && dd_nodes(d, r) > REACH_NODES) { /* it will not pay */
             dd_deref(d, front);
             front = DD_NONE;
         }
     }
     if (front < 0) dd_deref(d, r), r = DD_NONE;
+    dd_deref(d, front);
     return r;
+}
+
+static void free_upto(bddnet_t *bn) {
+    for (uint32_t k = 0; bn->upto && k <= bn->o.horizon; k++)
+        dd_deref(bn->d, bn->upto[k]);
+    FREE_AND_NULL(free, bn->upto);
+    bn->reach_cut = false;
+}
+
+/* Every part's states within the reachable ones: the successors' terminal and goals are
+ * then made where they matter only, and every pre-image stays within them. */
+static void within_reach(bddnet_t *bn) {
+    for (uint32_t j = 0; j < bn->n_joints; j++)
+        for (uint32_t p = 0; p < bn->joints[j].n_parts; p++) {
+            part_t *pt = &bn->joints[j].parts[p];
+            dd_ref c = dd_and(bn->d, pt->cond, bn->inv);
+            if (c < 0) continue; /* keeps the larger one: still right, within inv at the end */
+            dd_deref(bn->d, pt->cond);
+            pt->cond = c;
+        }
 }
 
 /* Within the deadline of opts.reach_deadline, else no restriction. */
@@ -1090,6 +1121,13 @@ static void compute_reach(bddnet_t *bn) {
         dd_ref t = dd_and(d, bn->inv, r);
         if (t >= 0) dd_deref(d, bn->inv), bn->inv = t, bn->reach = dd_dup(d, r);
         dd_deref(d, r);
+        if (t >= 0) within_reach(bn);
+    }
+    if (r < 0 || !bn->reach_cut) free_upto(bn);
+    for (uint32_t k = 0; bn->upto && k <= bn->o.horizon; k++) {
+        dd_ref t = dd_and(d, bn->upto[k], bn->inv);
+        dd_deref(d, bn->upto[k]);
+        bn->upto[k] = t;
     }
     dd_deref(d, quant);
     dd_subst_free(d, back);
@@ -1118,6 +1156,7 @@ static void free_outputs(bddnet_t *bn) {
     deref_all(d, bn->next, bn->next ? net->n_fluents : 0);
     deref_all(d, bn->fluent, bn->fluent ? net->n_fluents : 0);
     dd_deref(d, bn->state_vars), dd_deref(d, bn->inv), dd_deref(d, bn->reach);
+    free_upto(bn);
     dd_subst_free(d, bn->subst);
     free(bn->legal), free(bn->legal_rel), free(bn->values), free(bn->n_values);
     free(bn->moves_here), free(bn->mcube);
@@ -1225,6 +1264,13 @@ uint32_t bddnet_var_fluents(const bddnet_t *bn, uint32_t v, const uint32_t **flu
 }
 void bddnet_flat_vars(const bddnet_t *bn, ddflat_t *f) {
     ddflat_set_vars(f, bn->n_vars, bn->var_start, bn->var_fluent); /* fluent f is bit f */
+}
+bool bddnet_reach_cut(const bddnet_t *bn) {
+    return bn->reach != DD_TRUE && bn->reach_cut;
+}
+dd_ref bddnet_within(const bddnet_t *bn, uint32_t steps) {
+    if (!bddnet_reach_cut(bn) || steps >= bn->o.horizon) return bn->inv;
+    return bn->upto[steps];
 }
 uint32_t bddnet_reach_layers(const bddnet_t *bn, double *seconds) {
     *seconds = bn->reach_seconds;
@@ -1398,8 +1444,8 @@ static bool same_moves(const bddnet_t *bn, const joint_t *a, const joint_t *b, u
 
 /* x within the invariant into out; false past the deadline. A set that ran into the node
  * limit is left out (*exact false: a subset). */
-static bool add_set(bddnet_t *bn, ddunion_t *out, dd_ref x, bool *exact) {
-    dd_ref y = dd_and(bn->d, x, bn->inv);
+static bool add_set(bddnet_t *bn, ddunion_t *out, dd_ref x, dd_ref within, bool *exact) {
+    dd_ref y = dd_and(bn->d, x, within);
     dd_deref(bn->d, x);
     if (y == DD_NONE) {
         *exact = false;
@@ -1412,19 +1458,19 @@ static bool add_set(bddnet_t *bn, ddunion_t *out, dd_ref x, bool *exact) {
  * b, where the successor is terminal in the target, and for each part of S where it is not
  * terminal and in that part: a union, never one diagram (the distributed ∃). */
 static bool pre_spread(bddnet_t *bn, const joint_t *jm, const ddunion_t *s, uint32_t target,
-                       ddunion_t *out, bool *exact) {
+                       dd_ref within, ddunion_t *out, bool *exact) {
     dd_t *d = bn->d;
     bool ok = true;
     for (uint32_t p = 0; p < jm->n_parts && ok; p++) {
         const part_t *pt = &jm->parts[p];
         if (target != BDDNET_NO_TARGET)
-            ok = add_set(bn, out, dd_and(d, pt->cond, pt->target[target]), exact);
-        dd_ref nt = dd_not(d, pt->term), c = dd_and(d, pt->cond, nt);
-        dd_deref(d, nt);
+            ok = add_set(bn, out, dd_and(d, pt->cond, pt->target[target]), within, exact);
+        dd_ref nt = dd_not(d, pt->term), cw = dd_and(d, pt->cond, within), c = dd_and(d, cw, nt);
+        dd_deref(d, nt), dd_deref(d, cw);
         ok = ok && !past_deadline(bn, c);
         for (uint32_t k = 0; k < s->n && ok && c > 0; k++) {
             dd_ref in = succ_in(bn, jm, pt, s->part[k]);
-            ok = add_set(bn, out, dd_and(d, c, in), exact);
+            ok = add_set(bn, out, dd_and(d, c, in), within, exact);
             dd_deref(d, in);
         }
         if (c == DD_NONE) *exact = false;
@@ -1433,15 +1479,21 @@ static bool pre_spread(bddnet_t *bn, const joint_t *jm, const ddunion_t *s, uint
     return ok;
 }
 
-/* cond → (target ∨ ¬terminal) of a part, or cond → (target ∨ successor in s) */
-static dd_ref part_imp(bddnet_t *bn, const joint_t *jm, const part_t *pt, dd_ref sj,
-                       uint32_t target, bool terminal) {
+/* all ∧ (cond → (target ∨ ¬terminal)) of a part, or all ∧ (cond → (target ∨ successor in
+ * s)): the states of all the part drops, found within all ∧ cond only (all is small where
+ * the win test is not: a horizon). */
+static dd_ref part_keep(bddnet_t *bn, const joint_t *jm, const part_t *pt, dd_ref all, dd_ref sj,
+                        uint32_t target, bool terminal) {
     dd_t *d = bn->d;
+    dd_ref ac = dd_and(d, all, pt->cond);
+    if (ac == DD_FALSE) return dd_dup(d, all);
     dd_ref tg = target == BDDNET_NO_TARGET ? DD_FALSE : pt->target[target];
-    dd_ref x = terminal ? dd_not(d, pt->term) : succ_in(bn, jm, pt, sj);
-    dd_ref in = dd_or(d, tg, x), imp = dd_imp(d, pt->cond, in);
-    dd_deref(d, x), dd_deref(d, in);
-    return imp;
+    dd_ref x = terminal ? dd_dup(d, pt->term) : succ_in(bn, jm, pt, sj);
+    dd_ref in = terminal ? dd_diff(d, ac, x) : dd_and(d, ac, x), won = dd_and(d, ac, tg);
+    dd_ref ok = dd_or(d, won, in), bad = dd_diff(d, ac, ok), r = dd_diff(d, all, bad);
+    dd_deref(d, ac), dd_deref(d, x), dd_deref(d, in), dd_deref(d, won), dd_deref(d, ok);
+    dd_deref(d, bad);
+    return r;
 }
 
 /* The states where P's joint move a is legal and every joint move b extending it that is
@@ -1451,19 +1503,19 @@ static dd_ref part_imp(bddnet_t *bn, const joint_t *jm, const part_t *pt, dd_ref
  * pass leaves. sj: S as one diagram. Past opts.set_nodes nodes (0: ALL_NODES) it gives
  * up: false, *exact false (the move's states left out). */
 static dd_ref pre_all(bddnet_t *bn, uint32_t a, dd_ref sj, uint32_t target, uint64_t p,
-                      bool *exact) {
+                      dd_ref within, bool *exact) {
     dd_t *d = bn->d;
     const joint_t *ja = &bn->joints[a];
     uint64_t max = bn->o.set_nodes ? bn->o.set_nodes : ALL_NODES;
-    dd_ref all = joint_legal(bn, ja, p);
+    dd_ref legal = joint_legal(bn, ja, p), all = dd_and(d, legal, within);
+    dd_deref(d, legal);
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t b = a; b < bn->n_joints && all > 0; b++) {
             const joint_t *jb = &bn->joints[b];
             if (!same_moves(bn, ja, jb, p)) continue;
             for (uint32_t q = 0; q < jb->n_parts && all > 0; q++) {
-                dd_ref imp = part_imp(bn, jb, &jb->parts[q], sj, target, pass == 1);
-                dd_ref t = dd_and(d, all, imp);
-                dd_deref(d, imp), dd_deref(d, all);
+                dd_ref t = part_keep(bn, jb, &jb->parts[q], all, sj, target, pass == 1);
+                dd_deref(d, all);
                 all = t;
                 if (all > 0 && dd_nodes(d, all) > max) { /* it will not get small again soon */
                     dd_deref(d, all);
@@ -1478,7 +1530,7 @@ static dd_ref pre_all(bddnet_t *bn, uint32_t a, dd_ref sj, uint32_t target, uint
 /* PER_MOVE: over P's joint moves a (the first joint move of each). The joint moves no
  * state allows are left out: where legal(a) holds, legal(b) is false for them. */
 static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint64_t p,
-                         ddunion_t *out, bool *exact) {
+                         dd_ref within, ddunion_t *out, bool *exact) {
     dd_t *d = bn->d;
     dd_ref sj = DD_NONE; /* S as one diagram, made when needed */
     bool ok = true;
@@ -1490,24 +1542,24 @@ static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint
         for (uint32_t b = a + 1; b < bn->n_joints && one; b++)
             one = !same_moves(bn, &bn->joints[a], &bn->joints[b], p);
         if (one) {
-            ok = pre_spread(bn, &bn->joints[a], s, target, out, exact);
+            ok = pre_spread(bn, &bn->joints[a], s, target, within, out, exact);
             continue;
         }
         if (sj == DD_NONE) sj = joined(bn, s, exact);
-        ok =
-            !past_deadline(bn, sj) && add_set(bn, out, pre_all(bn, a, sj, target, p, exact), exact);
+        ok = !past_deadline(bn, sj) &&
+             add_set(bn, out, pre_all(bn, a, sj, target, p, within, exact), within, exact);
     }
     dd_deref(d, sj);
     return ok;
 }
 
-bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint64_t p, ddunion_t *out,
-                bool *exact) {
+bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint64_t p, dd_ref within,
+                ddunion_t *out, bool *exact) {
     *exact = true;
-    if (bn->o.image == BDDNET_PER_MOVE) return pre_per_move(bn, s, target, p, out, exact);
+    if (bn->o.image == BDDNET_PER_MOVE) return pre_per_move(bn, s, target, p, within, out, exact);
     dd_ref sj = joined(bn, s, exact);
     if (past_deadline(bn, sj)) return false;
-    return add_set(bn, out, pre_subst(bn, sj, target, p), exact);
+    return add_set(bn, out, pre_subst(bn, sj, target, p), within, exact);
 }
 
 /* ---- turn-taking ---- */

@@ -49,6 +49,9 @@ typedef struct {
     double deadline;    /* now_seconds() time when building gives up (0: none) */
     bddnet_image_t image;
     bool moves_below;      /* move codes under the fluents instead of on top */
+    bool columns;          /* a fluent's argument with the most values first in the order
+                              (connect four: column by column, where the reachable states
+                              are small; default: row by row, where the win test is) */
     bool invariants;       /* binary codes for the groups proven mutually exclusive */
     uint32_t max_per_move; /* PER_MOVE: more joint moves than this use SUBST (0: 4096) */
     uint32_t set_nodes;    /* a pre-image that needs S as one diagram (the others answer
@@ -59,6 +62,12 @@ typedef struct {
                               most this many parts, else it is one (0: 64; 1: no split) */
     bool reach;            /* keep the sets within the states reachable (ignoring terminal) */
     double reach_deadline; /* now_seconds(): forward search given up past it (0: none) */
+    uint32_t horizon;      /* reach: only the states within this many steps of the initial
+                              one (0: all; then the search gives up past 20,000 nodes).
+                              The sets stay sound (a pre-image within a subset of the
+                              states is a subset of it) and S_i holds every state of S_i
+                              within horizon - i steps: in connect four the win test is
+                              small within a few plies where as one set it is exponential */
 } bddnet_opts_t;
 
 void bddnet_default_opts(bddnet_opts_t *o);
@@ -88,6 +97,12 @@ dd_ref bddnet_state_vars(const bddnet_t *bn);
 /* The breadth-first layers of the reachable states (0: not computed, or given up at the
  * deadline), the seconds it took in *seconds. */
 uint32_t bddnet_reach_layers(const bddnet_t *bn, double *seconds);
+/* Did the forward search stop at opts.horizon with states left beyond it? (Then the sets
+ * hold only what is decided within the horizon: complete means within horizon - i.) */
+bool bddnet_reach_cut(const bddnet_t *bn);
+/* The states within `steps` steps of the initial one when the search stopped at the
+ * horizon (in the invariant), else the invariant (owned by bn). */
+dd_ref bddnet_within(const bddnet_t *bn, uint32_t steps);
 /* The image computation in use (PER_MOVE falls back to SUBST past max_per_move). */
 bddnet_image_t bddnet_image(const bddnet_t *bn);
 
@@ -113,13 +128,13 @@ uint32_t bddnet_mutex_groups(const bddnet_t *bn);
  * non-terminal states where P has a joint move after which, whatever the others answer,
  * the successor is terminal and meets the target (BDDNET_NO_TARGET: none) or is not
  * terminal and in S (a set of non-terminal states, a union; empty: none). Added to out,
- * within the invariant, as parts: where P's move has one answer the ∃ is distributed over
- * the parts of the move and of S, and no diagram of the whole is made. False past the
- * deadline (out is then a subset). *exact false: out holds a subset of it (opts.set_nodes,
- * or a set that ran into the node limit, left out): still sound, every state in it is
- * one. The result says nothing about terminal states (its value there is arbitrary). */
-bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint64_t p, ddunion_t *out,
-                bool *exact);
+ * within `within` (the invariant, or a subset of it: bddnet_within), as parts: where P's move has
+ * one answer the ∃ is distributed over the parts of the move and of S, and no diagram of the whole
+ * is made. False past the deadline (out is then a subset). *exact false: out holds a subset of it
+ * (opts.set_nodes, or a set that ran into the node limit, left out): still sound, every state in it
+ * is one. The result says nothing about terminal states (its value there is arbitrary). */
+bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint64_t p, dd_ref within,
+                ddunion_t *out, bool *exact);
 
 /* The states where `mover` moves in the turn-taking sense of backward search: every other
  * role's only legal move is its no-op (noop[r], a move term), and the mover's no-op is not

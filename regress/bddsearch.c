@@ -162,6 +162,13 @@ static bool same_set(dd_t *d, const ddunion_t *a, const ddunion_t *b) {
     return ddunion_within(d, a, b) && ddunion_within(d, b, a);
 }
 
+/* Step i holds the states within this many steps of the start (a horizon: horizon - i,
+ * where its successors within i steps are all known; UINT32_MAX: every state). */
+static uint32_t within_of(const bddsearch_t *bs, uint32_t i) {
+    uint32_t h = bs->o.net.horizon;
+    return bddnet_reach_cut(bs->bn) ? (i <= h ? h - i : 0) : UINT32_MAX;
+}
+
 /* A step (its set taken over); cut: the budget ran out in it (the sequence ends there);
  * complete: the set is all of S_i (no pre-image capped up to here). */
 static void push_step(bddsearch_t *bs, seq_t *q, ddunion_t *set, double seconds, double cpu,
@@ -174,17 +181,19 @@ static void push_step(bddsearch_t *bs, seq_t *q, ddunion_t *set, double seconds,
     }
     /* WITHIN: S_i = S_{i-1}; EXACT: W_i = W_{i-2} (i > 2: the mover alternates, so the
      * sequence repeats from there) */
-    bool fix =
-        !cut && (bs->o.mode == BDDS_WITHIN ? q->n && same_set(d, set, &q->set[q->n - 1])
-                                           : q->n > 2 && same_set(d, set, &q->set[q->n - 2]));
+    uint32_t within = within_of(bs, q->n);
+    bool fix = !cut && within == UINT32_MAX &&
+               (bs->o.mode == BDDS_WITHIN ? q->n && same_set(d, set, &q->set[q->n - 1])
+                                          : q->n > 2 && same_set(d, set, &q->set[q->n - 2]));
     q->set[q->n] = *set;
     q->steps[q->n++] = (bdds_step_t){.seconds = seconds,
                                      .cpu = cpu,
                                      .nodes = ddunion_nodes(d, set),
                                      .parts = set->n,
                                      .complete = complete,
-                                     .fixpoint = fix};
-    if (fix || cut) q->done = true;
+                                     .fixpoint = fix,
+                                     .within = within};
+    if (fix || cut || within == 0) q->done = true; /* within 0: the start alone, the last */
 }
 
 /* Step i of q from step i-1 into out; false past the budget. WITHIN: the successor
@@ -192,13 +201,14 @@ static void push_step(bddsearch_t *bs, seq_t *q, ddunion_t *set, double seconds,
  * the mover's turn. */
 static bool next_set(bddsearch_t *bs, seq_t *q, uint32_t i, ddunion_t *out, bool *exact) {
     dd_t *d = bddnet_dd(bs->bn);
+    dd_ref in = bddnet_within(bs->bn, within_of(bs, i));
     if (bs->o.mode == BDDS_WITHIN)
-        return bddnet_pre(bs->bn, &q->set[i - 1], q->target, q->s.coalition, out, exact);
+        return bddnet_pre(bs->bn, &q->set[i - 1], q->target, q->s.coalition, in, out, exact);
     ddunion_t none, pre;
     ddunion_init(&none, 0), ddunion_init(&pre, out->merge);
-    bool ok =
-        i == 1 ? bddnet_pre(bs->bn, &none, q->target, q->s.coalition, &pre, exact)
-               : bddnet_pre(bs->bn, &q->set[i - 1], BDDNET_NO_TARGET, q->s.coalition, &pre, exact);
+    bool ok = i == 1 ? bddnet_pre(bs->bn, &none, q->target, q->s.coalition, in, &pre, exact)
+                     : bddnet_pre(bs->bn, &q->set[i - 1], BDDNET_NO_TARGET, q->s.coalition, in,
+                                  &pre, exact);
     uint32_t mover = i % 2 ? q->s.role : 1 - q->s.role;
     dd_ref here = bddnet_moves_here(bs->bn, mover, bs->noop);
     for (uint32_t k = 0; k < pre.n && ok; k++) {

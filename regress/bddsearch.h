@@ -53,14 +53,18 @@ typedef struct {
 void bdds_default_opts(bdds_opts_t *o);
 
 typedef struct {
-    double seconds; /* to compute this step (wall clock) */
-    double cpu;     /* the thread's CPU seconds for it (the machine may be shared) */
-    uint64_t nodes; /* of its diagrams (the parts of its union, shared) */
-    uint32_t parts; /* of its union */
-    bool complete;  /* false: a subset of S_i, sound, not all: cut by the budget (the set
-                       is S_{i-1}), or a pre-image capped (bddnet_pre) here or before */
-    bool fixpoint;  /* S_i = S_{i-1} (EXACT: W_i = W_{i-2}): every later step is this one
-                       (all of it when complete, else a subset) */
+    double seconds;  /* to compute this step (wall clock) */
+    double cpu;      /* the thread's CPU seconds for it (the machine may be shared) */
+    uint64_t nodes;  /* of its diagrams (the parts of its union, shared) */
+    uint32_t parts;  /* of its union */
+    bool complete;   /* false: a subset of S_i, sound, not all: cut by the budget (the set
+                        is S_{i-1}), or a pre-image capped (bddnet_pre) here or before */
+    bool fixpoint;   /* S_i = S_{i-1} (EXACT: W_i = W_{i-2}): every later step is this one
+                        (all of it when complete, else a subset) */
+    uint32_t within; /* with a horizon (opts.net.horizon, the reachable states cut by it):
+                        the set is S_i within this many steps of the start, horizon - i
+                        (complete: all of those), the last step the one within 0;
+                        UINT32_MAX: no horizon, every state */
 } bdds_step_t;
 
 typedef struct {

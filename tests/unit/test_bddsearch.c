@@ -81,17 +81,22 @@ static const uint64_t *words_of(const world_t *w, uint32_t id) {
     return w->words + (size_t)id * w->n_words;
 }
 
+static bddsearch_t *search_with(world_t *w, uint32_t role, const term_t *noop,
+                                const bdds_opts_t *o) {
+    char err[300];
+    bddsearch_t *bs = bddsearch_new(w->e, role, noop, o, err, sizeof err);
+    if (!bs) fprintf(stderr, "bddsearch_new: %s\n", err);
+    assert_non_null(bs);
+    bddsearch_run(bs, NULL, NULL);
+    return bs;
+}
+
 static bddsearch_t *search(world_t *w, uint32_t role, const term_t *noop, bdds_mode_t mode,
                            bddnet_image_t image, bool values) {
     bdds_opts_t o;
     bdds_default_opts(&o);
     o.budget = 0, o.mode = mode, o.values = values, o.net.image = image;
-    char err[300];
-    bddsearch_t *bs = bddsearch_new(w->e, role, noop, &o, err, sizeof err);
-    if (!bs) fprintf(stderr, "bddsearch_new: %s\n", err);
-    assert_non_null(bs);
-    bddsearch_run(bs, NULL, NULL);
-    return bs;
+    return search_with(w, role, noop, &o);
 }
 
 /* Every sequence ends at its fixpoint (no budget): complete, and the last step holds for
@@ -260,10 +265,7 @@ static void test_parts_apart(void **state) {
                 bdds_opts_t o;
                 bdds_default_opts(&o);
                 o.budget = 0, o.max_steps = 10, o.merge_nodes = 1, o.net.max_parts = max_parts;
-                char err[300];
-                bddsearch_t *bs = bddsearch_new(w.e, role, NULL, &o, err, sizeof err);
-                assert_non_null(bs);
-                bddsearch_run(bs, NULL, NULL);
+                bddsearch_t *bs = search_with(&w, role, NULL, &o);
                 for (uint32_t k = 0; k < bddsearch_seqs(bs); k++) {
                     const bdds_seq_t *q = bddsearch_seq(bs, k);
                     solve_force(w.s, q->coalition, q->role, q->v, q->above, force);
@@ -288,6 +290,67 @@ static void test_parts_apart(void **state) {
         free(force);
         world_fini(&w);
     }
+}
+
+/* ---- a horizon: the sets within the states a few steps from the start ---- */
+
+/* Breadth-first distances from the initial state (solver id 0). */
+static uint32_t *plies(const world_t *w) {
+    uint32_t n = solve_count(w->s), *ply = xmalloc((n + 1) * sizeof *ply), *queue, head = 0;
+    queue = xmalloc((n + 1) * sizeof *queue);
+    for (uint32_t id = 0; id < n; id++)
+        ply[id] = UINT32_MAX;
+    uint32_t tail = 0;
+    ply[0] = 0, queue[tail++] = 0;
+    while (head < tail) {
+        uint32_t id = queue[head++];
+        const uint32_t *succ;
+        uint32_t ns = solve_successors(w->s, id, &succ);
+        for (uint32_t k = 0; k < ns; k++)
+            if (ply[succ[k]] == UINT32_MAX) ply[succ[k]] = ply[id] + 1, queue[tail++] = succ[k];
+    }
+    free(queue);
+    return ply;
+}
+
+/* Step i with horizon h: exactly the solver's states within h - i plies of the start, a
+ * subset beyond; the last step is the start alone (i = h); both variable orders. */
+static void test_horizon(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_file("tictactoe.kif"));
+    uint32_t n = solve_count(w.s), *ply = plies(&w), inside = 0;
+    uint8_t *force = xmalloc(n + 1);
+    for (uint32_t h = 2; h <= 7; h++)
+        for (uint32_t role = 0; role < 2; role++) {
+            bdds_opts_t o;
+            bdds_default_opts(&o);
+            o.budget = 0, o.net.horizon = h, o.net.columns = h % 2;
+            bddsearch_t *bs = search_with(&w, role, NULL, &o);
+            for (uint32_t k = 0; k < bddsearch_seqs(bs); k++) {
+                const bdds_seq_t *q = bddsearch_seq(bs, k);
+                solve_force(w.s, q->coalition, q->role, q->v, q->above, force);
+                assert_int_equal(bddsearch_steps(bs, k), h + 1);
+                for (uint32_t i = 0; i <= h; i++) {
+                    const bdds_step_t *st = bddsearch_step(bs, k, i);
+                    assert_true(st->complete && !st->fixpoint);
+                    assert_int_equal(st->within, h - i);
+                    for (uint32_t id = 0; id < n; id++) {
+                        if (solve_terminal(w.s, id)) continue;
+                        bool in = force[id] <= i, hit = bddsearch_holds(bs, k, i, words_of(&w, id));
+                        if (hit && !in) fail_msg("h=%u seq %u i=%u: state %u outside", h, k, i, id);
+                        if (ply[id] <= st->within && in != hit)
+                            fail_msg("h=%u seq %u i=%u: state %u (ply %u) missed", h, k, i, id,
+                                     ply[id]);
+                        inside += ply[id] <= st->within && in && ply[id] > 0;
+                    }
+                }
+            }
+            bddsearch_free(bs);
+        }
+    assert_true(inside > 100); /* forced states within the horizons were checked */
+    free(force), free(ply);
+    world_fini(&w);
 }
 
 /* ---- bounds: tic-tac-toe solved ---- */
@@ -360,6 +423,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_within_games),    cmocka_unit_test(test_within_three_players),
         cmocka_unit_test(test_capped_sound),    cmocka_unit_test(test_bounds_tictactoe),
         cmocka_unit_test(test_force_within),    cmocka_unit_test(test_parts_apart),
+        cmocka_unit_test(test_horizon),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
