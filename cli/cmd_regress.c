@@ -23,9 +23,11 @@ static const char *const regress_help =
     "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n"
     "                   [--cost N [--cost-share X] [--engine E]]\n"
     "       ggp regress GAME --role R --bdd [--exact] [--values] [--budget SEC] [--steps I]\n"
-    "                   [--image subst|move] [--moves-below] [--no-invariants] [--reorder]\n"
-    "                   [--no-reach] [--horizon D] [--columns] [--set-nodes N] [--merge-nodes N]\n"
-    "                   [--op-nodes N] [--max-parts N] [--nodes N] [--check [--max-states N]]\n"
+    "                   [--horizon D] [--plies K] [--columns] [--image subst|move] [--reorder]\n"
+    "                   [--no-reach] [--moves-below] [--no-invariants] [--nodes N] [--max-parts "
+    "N]\n"
+    "                   [--set-nodes N] [--merge-nodes N] [--op-nodes N] [--check [--max-states "
+    "N]]\n"
     "                   [--hits N] [--verify N [--seed S] [--verify-nodes K] [--verify-seconds "
     "S]]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
@@ -148,6 +150,10 @@ static const char *const regress_help =
     "                 lines end with within=D-i, the last step (i = D) is the initial state\n"
     "                 alone. Connect four: about 10 steps deep within 10 s, every step\n"
     "                 complete, where without a horizon step 2 does not finish\n"
+    "  --plies K      start the forward search (and --check, --verify) at ply K of the\n"
+    "                 random match of --seed (canonical draws, as ggp alphabeta --plies):\n"
+    "                 the sets are then about the states near it (within=D-i on each line,\n"
+    "                 D the horizon, or the farthest state from it without one)\n"
     "  --columns      a fluent's argument with the most values first in the variable order\n"
     "                 (connect four: column by column; default: row by row): the reachable\n"
     "                 states of connect four are 6.5 times smaller at 11 steps\n"
@@ -438,7 +444,8 @@ int cmd_regress(int argc, char **argv) {
     bdds_default_opts(&bo.search);
     const bddnet_opts_t *net = &bo.search.net;
     unsigned long long nodes = 0, set_nodes = net->set_nodes, merge_nodes = bo.search.merge_nodes,
-                       op_nodes = bo.search.op_nodes, max_parts = net->max_parts, horizon = 0;
+                       op_nodes = bo.search.op_nodes, max_parts = net->max_parts, horizon = 0,
+                       plies = 0;
     const opt_spec_t specs[] = {{.name = "--role", .value = &role},
                                 {.name = "--budget", .real = &budget},
                                 {.name = "--max-size", .uint = &max_size},
@@ -460,6 +467,7 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--op-nodes", .uint = &op_nodes, .max = 1000000000},
                                 {.name = "--max-parts", .uint = &max_parts, .max = 1000000},
                                 {.name = "--horizon", .uint = &horizon, .max = 1000000},
+                                {.name = "--plies", .uint = &plies, .max = 1000000},
                                 {.name = "--image", .value = &image, .check = image_ok},
                                 {.name = "--bdd", .flag = &bdd},
                                 {.name = "--exact", .flag = &exact},
@@ -512,6 +520,7 @@ int cmd_regress(int argc, char **argv) {
         bo.verify = (uint32_t)verify;
         bo.hits = (uint32_t)hits;
         bo.seed = seed;
+        bo.plies = (uint32_t)plies;
         bo.verify_nodes = verify_nodes;
         bo.verify_seconds = verify_seconds;
         int rc = regress_bdd(g, (uint32_t)ri, &bo);

@@ -81,8 +81,9 @@ static int check_all(bddcheck_t *c, const bddsearch_t *bs, const char *what,
 }
 
 /* --hits: the share of the states of seeded random matches in each step. */
-static void print_hits(engine_t *e, const bddsearch_t *bs, uint32_t matches) {
-    bddcheck_t *c = bddcheck_sample(e, NULL, matches, 0x417, 0);
+static void print_hits(engine_t *e, const bddsearch_t *bs, const eng_state_t *start,
+                       uint32_t matches) {
+    bddcheck_t *c = bddcheck_sample(e, NULL, start, matches, 0x417, 0);
     for (uint32_t k = 0; k < bddsearch_seqs(bs); k++) {
         char label[64];
         seq_label(bddsearch_seq(bs, k), label, sizeof label);
@@ -135,7 +136,21 @@ int regress_bdd(game_t *g, uint32_t role, const regress_bdd_opts_t *o) {
         }
         noop = sh.noop;
     }
-    bddsearch_t *bs = bddsearch_new(e, role, noop, &o->search, err, sizeof err);
+    eng_state_t *start = NULL;
+    bdds_opts_t so = o->search;
+    if (o->plies) {
+        start = engine_state_new(e);
+        splitmix_t rng = {o->seed};
+        if (!engine_walk_to(e, &rng, o->plies, true, start)) {
+            fprintf(stderr, "ggp regress: %s: the match with seed %llu ends before ply %u\n",
+                    g->file, o->seed, o->plies);
+            engine_state_free(start);
+            engine_free(e);
+            return 1;
+        }
+        so.net.start = engine_state_words(start);
+    }
+    bddsearch_t *bs = bddsearch_new(e, role, noop, &so, err, sizeof err);
     if (!bs) {
         fprintf(stderr, "ggp regress: %s: unsupported by symbolic backward search: %s\n", g->file,
                 err);
@@ -149,7 +164,7 @@ int regress_bdd(game_t *g, uint32_t role, const regress_bdd_opts_t *o) {
                (unsigned long long)dd_live_nodes(bddnet_dd(bddsearch_net(bs))));
         if (o->search.values) print_bounds(e, bs);
         if (o->check) {
-            bddcheck_t *c = bddcheck_solve(e, noop, o->max_states, err, sizeof err);
+            bddcheck_t *c = bddcheck_solve(e, noop, start, o->max_states, err, sizeof err);
             if (!c) {
                 fprintf(stderr, "ggp regress: --check: %s\n", err);
                 rc = 3;
@@ -160,10 +175,10 @@ int regress_bdd(game_t *g, uint32_t role, const regress_bdd_opts_t *o) {
                 bddcheck_free(c);
             }
         }
-        if (o->hits) print_hits(e, bs, o->hits);
+        if (o->hits) print_hits(e, bs, start, o->hits);
         if (o->verify && !rc) {
-            bddcheck_t *c =
-                bddcheck_sample(e, noop, o->verify, o->seed, now_seconds() + o->verify_seconds);
+            bddcheck_t *c = bddcheck_sample(e, noop, start, o->verify, o->seed,
+                                            now_seconds() + o->verify_seconds);
             printf("# verify matches=%u of %u seed=%llu states=%u nodes_per_search=%llu\n",
                    bddcheck_matches(c), o->verify, (unsigned long long)o->seed, bddcheck_states(c),
                    (unsigned long long)o->verify_nodes);
@@ -173,6 +188,7 @@ int regress_bdd(game_t *g, uint32_t role, const regress_bdd_opts_t *o) {
         }
         bddsearch_free(bs);
     }
+    engine_state_free(start);
     engine_free(e);
     return rc;
 }

@@ -34,6 +34,7 @@ typedef struct {
     uint32_t hits;   /* random matches (0: no --hits) */
     unsigned long long seed, verify_nodes;
     double verify_seconds;
+    uint32_t plies; /* start at this ply of the match of seed (0: the initial state) */
 } regress_bdd_opts_t;
 int regress_bdd(game_t *g, uint32_t role, const regress_bdd_opts_t *o);
 

@@ -70,7 +70,7 @@ static bddcheck_t *check_new(engine_t *e, const term_t *noop) {
     return c;
 }
 
-/* Breadth-first distances from the initial state (id 0) over the solver's successors. */
+/* Breadth-first distances from the root (id 0) over the solver's successors. */
 static void solver_plies(bddcheck_t *c) {
     uint32_t *queue = xmalloc((c->n + 1) * sizeof *queue), head = 0, tail = 0;
     if (c->n) c->ply[0] = 0, queue[tail++] = 0;
@@ -85,10 +85,18 @@ static void solver_plies(bddcheck_t *c) {
     free(queue);
 }
 
-bddcheck_t *bddcheck_solve(engine_t *e, const term_t *noop, uint32_t max_states, char *err,
-                           size_t errlen) {
+bddcheck_t *bddcheck_solve(engine_t *e, const term_t *noop, const eng_state_t *start,
+                           uint32_t max_states, char *err, size_t errlen) {
     bddcheck_t *c = check_new(e, noop);
-    c->solve = solve_new(e, max_states, err, errlen);
+    if (start) {
+        state_t root;
+        state_init(&root);
+        engine_state_terms(e, start, &root);
+        c->solve = solve_new_from(e, &root, max_states, err, errlen);
+        state_fini(&root);
+    } else {
+        c->solve = solve_new(e, max_states, err, errlen);
+    }
     if (!c->solve || !c->n_words) {
         if (c->solve) snprintf(err, errlen, "the engine has no bitset states");
         bddcheck_free(c);
@@ -142,12 +150,40 @@ static engine_walk_next_t visit(void *ctx, engine_t *e, const eng_state_t *s, ui
     return ENGINE_WALK_ON;
 }
 
-bddcheck_t *bddcheck_sample(engine_t *e, const term_t *noop, uint32_t matches, uint64_t seed,
-                            double deadline) {
+/* Random matches from start (engine_random_joint's draws), each state with its ply from
+ * there. */
+static uint32_t walk_from(bddcheck_t *c, const eng_state_t *start, splitmix_t *rng,
+                          uint32_t matches, double deadline) {
+    engine_t *e = c->e;
+    eng_state_t *s = engine_state_new(e), *t = engine_state_new(e);
+    term_t *joint = xcalloc(c->n_roles + 1, sizeof *joint);
+    uint32_t m = 0;
+    for (; m < matches && !(deadline > 0 && now_seconds() > deadline); m++) {
+        engine_state_copy(s, start);
+        for (uint32_t ply = 0; ply < MAX_PLIES; ply++) {
+            seen_add(c, s, ply);
+            if (engine_terminal(e, s) || !engine_random_joint(e, s, rng, joint)) break;
+            engine_next(e, s, joint, t);
+            eng_state_t *x = s;
+            s = t, t = x;
+        }
+    }
+    free(joint);
+    engine_state_free(s), engine_state_free(t);
+    return m;
+}
+
+bddcheck_t *bddcheck_sample(engine_t *e, const term_t *noop, const eng_state_t *start,
+                            uint32_t matches, uint64_t seed, double deadline) {
     bddcheck_t *c = check_new(e, noop);
     c->fs = force_new(e);
     if (noop) c->bd = bounded_new(e, noop);
     splitmix_t rng = {seed};
+    if (start) {
+        c->matches = walk_from(c, start, &rng, matches, deadline);
+        htab_fini(&c->seen);
+        return c;
+    }
     engine_walk_t w = {.matches = matches,
                        .max_plies = MAX_PLIES,
                        .deadline = deadline,

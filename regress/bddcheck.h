@@ -22,7 +22,7 @@ typedef struct {
     uint32_t false_pos;   /* hits outside the reference set */
     uint32_t late;        /* BDDS_EXACT: hits with no forced win within i rounds */
     uint32_t misses;      /* reference states not hit (with a horizon: the states within
-                             the step's, by their least ply from the initial state) */
+                             the step's, by their least ply from the start) */
     uint32_t undecided;   /* bounded search: gave up (node limit or time) */
     uint32_t first_false; /* a state of a false positive (index), when there is one */
     double seconds;
@@ -31,15 +31,17 @@ typedef struct {
 typedef struct bddcheck bddcheck_t;
 
 /* ---- against the exact solver: every reachable state ---- */
-/* Solves the game on e (NULL with a message past max_states). noop: BDDS_EXACT's. */
-bddcheck_t *bddcheck_solve(engine_t *e, const term_t *noop, uint32_t max_states, char *err,
-                           size_t errlen);
+/* Solves the game on e from start (NULL: the initial state; NULL with a message past
+ * max_states). noop: BDDS_EXACT's. */
+bddcheck_t *bddcheck_solve(engine_t *e, const term_t *noop, const eng_state_t *start,
+                           uint32_t max_states, char *err, size_t errlen);
 
 /* ---- against the bounded search: the states of random matches ---- */
-/* The distinct states of n seeded random matches on e (engine_walk, canonical draws;
- * stopping at deadline, now_seconds(); 0: none); noop: BDDS_EXACT's (bounded_in_w). */
-bddcheck_t *bddcheck_sample(engine_t *e, const term_t *noop, uint32_t matches, uint64_t seed,
-                            double deadline);
+/* The distinct states of n seeded random matches on e from start (NULL: the initial
+ * state, engine_walk, canonical draws; else engine_random_joint's), stopping at deadline,
+ * now_seconds() (0: none); noop: BDDS_EXACT's (bounded_in_w). */
+bddcheck_t *bddcheck_sample(engine_t *e, const term_t *noop, const eng_state_t *start,
+                            uint32_t matches, uint64_t seed, double deadline);
 /* Matches played to the end or until the deadline. */
 uint32_t bddcheck_matches(const bddcheck_t *c);
 

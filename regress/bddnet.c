@@ -99,8 +99,12 @@ struct bddnet {
     uint32_t n_targets;
     dd_ref reach; /* the states reachable (ignoring terminal), or true when not computed */
     uint32_t reach_layers;
-    bool reach_cut; /* stopped at the horizon, states left beyond it */
-    dd_ref *upto;   /* reach_cut: per d <= horizon, the states within d steps (in inv) */
+    /* local: the sets are about the states near the start (a horizon cut the search, or
+     * the start is not the initial state): upto[d], d < n_upto, the states within d steps
+     * of it (in inv); the states within n_upto - 1 or more steps are inv */
+    bool local;
+    dd_ref *upto;
+    uint32_t n_upto;
     double reach_seconds;
     coalition_t masks[MAX_MASKS];
     uint32_t n_masks;
@@ -668,6 +672,12 @@ static bool eval_current(bddnet_t *bn) {
 static bool eval_successor(bddnet_t *bn, const joint_t *jm, part_t *pt) {
     const gnet_t *net = bn->net;
     dd_t *d = bn->d;
+    if (pt->cond == DD_FALSE) { /* no state kept has it (a horizon, a start): nothing to say */
+        pt->goal = xcalloc(net->n_roles + 1, sizeof *pt->goal);
+        for (uint32_t r = 0; r < net->n_roles; r++)
+            pt->goal[r] = xcalloc(net->n_goals[r] + 1, sizeof **pt->goal); /* DD_FALSE */
+        return true;
+    }
     eval_t nx;
     eval_init(bn, &nx, true);
     uint32_t *stack = xmalloc((net->n_nodes + 1) * sizeof *stack);
@@ -1023,11 +1033,14 @@ static dd_ref joint_relation(bddnet_t *bn, const joint_t *jm) {
     return rel;
 }
 
-static dd_ref initial_state(bddnet_t *bn) {
+/* The forward search's first state: opts.start, or the initial state. */
+static dd_ref start_state(bddnet_t *bn) {
     dd_t *d = bn->d;
+    const uint64_t *w = bn->o.start;
     dd_ref s = DD_TRUE;
     for (uint32_t f = 0; f < bn->net->n_fluents; f++) {
-        dd_ref lit = in_init(bn->net, f) ? dd_dup(d, bn->fluent[f]) : dd_not(d, bn->fluent[f]);
+        bool on = w ? w[f / 64] >> (f % 64) & 1 : in_init(bn->net, f);
+        dd_ref lit = on ? dd_dup(d, bn->fluent[f]) : dd_not(d, bn->fluent[f]);
         dd_ref t = dd_and(d, s, lit);
         dd_deref(d, lit), dd_deref(d, s);
         s = t;
@@ -1053,12 +1066,13 @@ static dd_ref image(bddnet_t *bn, dd_ref f, const dd_ref *rel, dd_ref quant,
  * horizon) REACH_NODES. */
 static dd_ref reach_from(bddnet_t *bn, const dd_ref *rel, dd_ref quant, const dd_subst_t *back) {
     dd_t *d = bn->d;
-    dd_ref r = initial_state(bn), front = dd_dup(d, r);
-    if (bn->o.horizon) bn->upto = xcalloc(bn->o.horizon + 1, sizeof *bn->upto);
+    dd_ref r = start_state(bn), front = dd_dup(d, r);
+    bn->local = bn->o.start != NULL;
     while (front > 0) {
-        if (bn->o.horizon) bn->upto[bn->reach_layers] = dd_dup(d, r);
+        bn->upto = xrealloc(bn->upto, (bn->n_upto + 1) * sizeof *bn->upto);
+        bn->upto[bn->n_upto++] = dd_dup(d, r);
         if (bn->o.horizon && bn->reach_layers == bn->o.horizon) {
-            bn->reach_cut = true;
+            bn->local = true;
             break;
         }
         dd_ref next = image(bn, front, rel, quant, back), nr = dd_not(d, r);
@@ -1077,10 +1091,8 @@ static dd_ref reach_from(bddnet_t *bn, const dd_ref *rel, dd_ref quant, const dd
 }
 
 static void free_upto(bddnet_t *bn) {
-    for (uint32_t k = 0; bn->upto && k <= bn->o.horizon; k++)
-        dd_deref(bn->d, bn->upto[k]);
-    FREE_AND_NULL(free, bn->upto);
-    bn->reach_cut = false;
+    deref_all(bn->d, bn->upto, bn->n_upto); /* frees the array */
+    bn->upto = NULL, bn->n_upto = 0, bn->local = false;
 }
 
 /* Every part's states within the reachable ones: the successors' terminal and goals are
@@ -1123,8 +1135,8 @@ static void compute_reach(bddnet_t *bn) {
         dd_deref(d, r);
         if (t >= 0) within_reach(bn);
     }
-    if (r < 0 || !bn->reach_cut) free_upto(bn);
-    for (uint32_t k = 0; bn->upto && k <= bn->o.horizon; k++) {
+    if (r < 0 || !bn->local) free_upto(bn);
+    for (uint32_t k = 0; k < bn->n_upto; k++) {
         dd_ref t = dd_and(d, bn->upto[k], bn->inv);
         dd_deref(d, bn->upto[k]);
         bn->upto[k] = t;
@@ -1265,12 +1277,11 @@ uint32_t bddnet_var_fluents(const bddnet_t *bn, uint32_t v, const uint32_t **flu
 void bddnet_flat_vars(const bddnet_t *bn, ddflat_t *f) {
     ddflat_set_vars(f, bn->n_vars, bn->var_start, bn->var_fluent); /* fluent f is bit f */
 }
-bool bddnet_reach_cut(const bddnet_t *bn) {
-    return bn->reach != DD_TRUE && bn->reach_cut;
+uint32_t bddnet_local(const bddnet_t *bn) {
+    return bn->reach != DD_TRUE && bn->local ? bn->n_upto - 1 : UINT32_MAX;
 }
 dd_ref bddnet_within(const bddnet_t *bn, uint32_t steps) {
-    if (!bddnet_reach_cut(bn) || steps >= bn->o.horizon) return bn->inv;
-    return bn->upto[steps];
+    return bddnet_local(bn) == UINT32_MAX || steps + 1 >= bn->n_upto ? bn->inv : bn->upto[steps];
 }
 uint32_t bddnet_reach_layers(const bddnet_t *bn, double *seconds) {
     *seconds = bn->reach_seconds;

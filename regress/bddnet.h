@@ -62,6 +62,9 @@ typedef struct {
                               most this many parts, else it is one (0: 64; 1: no split) */
     bool reach;            /* keep the sets within the states reachable (ignoring terminal) */
     double reach_deadline; /* now_seconds(): forward search given up past it (0: none) */
+    const uint64_t *start; /* reach from this state (engine state words, engine/fluents.h:
+                              bit f is fluent f), one reachable from the initial state (the
+                              invariants are proven from there); NULL: the initial state */
     uint32_t horizon;      /* reach: only the states within this many steps of the initial
                               one (0: all; then the search gives up past 20,000 nodes).
                               The sets stay sound (a pre-image within a subset of the
@@ -97,11 +100,12 @@ dd_ref bddnet_state_vars(const bddnet_t *bn);
 /* The breadth-first layers of the reachable states (0: not computed, or given up at the
  * deadline), the seconds it took in *seconds. */
 uint32_t bddnet_reach_layers(const bddnet_t *bn, double *seconds);
-/* Did the forward search stop at opts.horizon with states left beyond it? (Then the sets
- * hold only what is decided within the horizon: complete means within horizon - i.) */
-bool bddnet_reach_cut(const bddnet_t *bn);
-/* The states within `steps` steps of the initial one when the search stopped at the
- * horizon (in the invariant), else the invariant (owned by bn). */
+/* The sets are local when the forward search stopped at opts.horizon, or started at
+ * opts.start: then D, the steps from the start to the farthest states kept (the sets say
+ * what holds within D - i steps of the start: bddnet_within); else UINT32_MAX. */
+uint32_t bddnet_local(const bddnet_t *bn);
+/* The states within `steps` steps of the start when local (in the invariant; all the kept
+ * ones from D on), else the invariant (owned by bn). */
 dd_ref bddnet_within(const bddnet_t *bn, uint32_t steps);
 /* The image computation in use (PER_MOVE falls back to SUBST past max_per_move). */
 bddnet_image_t bddnet_image(const bddnet_t *bn);

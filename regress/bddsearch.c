@@ -165,8 +165,8 @@ static bool same_set(dd_t *d, const ddunion_t *a, const ddunion_t *b) {
 /* Step i holds the states within this many steps of the start (a horizon: horizon - i,
  * where its successors within i steps are all known; UINT32_MAX: every state). */
 static uint32_t within_of(const bddsearch_t *bs, uint32_t i) {
-    uint32_t h = bs->o.net.horizon;
-    return bddnet_reach_cut(bs->bn) ? (i <= h ? h - i : 0) : UINT32_MAX;
+    uint32_t h = bddnet_local(bs->bn);
+    return h == UINT32_MAX ? h : i <= h ? h - i : 0;
 }
 
 /* A step (its set taken over); cut: the budget ran out in it (the sequence ends there);

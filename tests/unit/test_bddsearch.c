@@ -294,14 +294,14 @@ static void test_parts_apart(void **state) {
 
 /* ---- a horizon: the sets within the states a few steps from the start ---- */
 
-/* Breadth-first distances from the initial state (solver id 0). */
-static uint32_t *plies(const world_t *w) {
+/* Breadth-first distances from the solver's state root. */
+static uint32_t *plies(const world_t *w, uint32_t root) {
     uint32_t n = solve_count(w->s), *ply = xmalloc((n + 1) * sizeof *ply), *queue, head = 0;
     queue = xmalloc((n + 1) * sizeof *queue);
     for (uint32_t id = 0; id < n; id++)
         ply[id] = UINT32_MAX;
     uint32_t tail = 0;
-    ply[0] = 0, queue[tail++] = 0;
+    ply[root] = 0, queue[tail++] = root;
     while (head < tail) {
         uint32_t id = queue[head++];
         const uint32_t *succ;
@@ -313,43 +313,78 @@ static uint32_t *plies(const world_t *w) {
     return ply;
 }
 
-/* Step i with horizon h: exactly the solver's states within h - i plies of the start, a
- * subset beyond; the last step is the start alone (i = h); both variable orders. */
+/* The solver's id of the state at ply `at` of the canonical random match of seed 1. */
+static uint32_t state_at(const world_t *w, uint32_t at, eng_state_t *s) {
+    splitmix_t rng = {1};
+    assert_true(engine_walk_to(w->e, &rng, at, true, s));
+    for (uint32_t id = 0; id < solve_count(w->s); id++)
+        if (!memcmp(words_of(w, id), engine_state_words(s), w->n_words * sizeof(uint64_t)))
+            return id;
+    fail_msg("the state at ply %u is not among the solver's", at);
+    return 0;
+}
+
+/* Steps i of one run with sets local to the state root, D steps deep: exactly the solver's
+ * states within D - i plies of root, none outside the solver's sets anywhere; the last
+ * step is the root alone (i = D). Returns the forced states within the horizons. */
+static uint32_t check_local(world_t *w, const bdds_opts_t *o, uint32_t role, const uint32_t *ply,
+                            uint32_t depth) {
+    uint32_t n = solve_count(w->s), inside = 0;
+    uint8_t *force = xmalloc(n + 1);
+    bddsearch_t *bs = search_with(w, role, NULL, o);
+    for (uint32_t k = 0; k < bddsearch_seqs(bs); k++) {
+        const bdds_seq_t *q = bddsearch_seq(bs, k);
+        solve_force(w->s, q->coalition, q->role, q->v, q->above, force);
+        assert_int_equal(bddsearch_steps(bs, k), depth + 1);
+        for (uint32_t i = 0; i <= depth; i++) {
+            const bdds_step_t *st = bddsearch_step(bs, k, i);
+            assert_true(st->complete && !st->fixpoint);
+            assert_int_equal(st->within, depth - i);
+            for (uint32_t id = 0; id < n; id++) {
+                if (solve_terminal(w->s, id)) continue;
+                bool in = force[id] <= i, hit = bddsearch_holds(bs, k, i, words_of(w, id));
+                if (hit && !in) fail_msg("D=%u seq %u i=%u: state %u outside", depth, k, i, id);
+                if (ply[id] <= st->within && in != hit)
+                    fail_msg("D=%u seq %u i=%u: state %u (ply %u) missed", depth, k, i, id,
+                             ply[id]);
+                inside += ply[id] <= st->within && in && ply[id] > 0;
+            }
+        }
+    }
+    bddsearch_free(bs);
+    free(force);
+    return inside;
+}
+
+/* Horizons 2 to 7 from the initial state, both orders; and from the state at ply 3 of a
+ * match, with horizon 3 and without (then D is its farthest state: 6 plies). */
 static void test_horizon(void **state) {
     (void)state;
     world_t w;
     world_init(&w, load_file("tictactoe.kif"));
-    uint32_t n = solve_count(w.s), *ply = plies(&w), inside = 0;
-    uint8_t *force = xmalloc(n + 1);
+    uint32_t *ply = plies(&w, 0), inside = 0;
     for (uint32_t h = 2; h <= 7; h++)
         for (uint32_t role = 0; role < 2; role++) {
             bdds_opts_t o;
             bdds_default_opts(&o);
             o.budget = 0, o.net.horizon = h, o.net.columns = h % 2;
-            bddsearch_t *bs = search_with(&w, role, NULL, &o);
-            for (uint32_t k = 0; k < bddsearch_seqs(bs); k++) {
-                const bdds_seq_t *q = bddsearch_seq(bs, k);
-                solve_force(w.s, q->coalition, q->role, q->v, q->above, force);
-                assert_int_equal(bddsearch_steps(bs, k), h + 1);
-                for (uint32_t i = 0; i <= h; i++) {
-                    const bdds_step_t *st = bddsearch_step(bs, k, i);
-                    assert_true(st->complete && !st->fixpoint);
-                    assert_int_equal(st->within, h - i);
-                    for (uint32_t id = 0; id < n; id++) {
-                        if (solve_terminal(w.s, id)) continue;
-                        bool in = force[id] <= i, hit = bddsearch_holds(bs, k, i, words_of(&w, id));
-                        if (hit && !in) fail_msg("h=%u seq %u i=%u: state %u outside", h, k, i, id);
-                        if (ply[id] <= st->within && in != hit)
-                            fail_msg("h=%u seq %u i=%u: state %u (ply %u) missed", h, k, i, id,
-                                     ply[id]);
-                        inside += ply[id] <= st->within && in && ply[id] > 0;
-                    }
-                }
-            }
-            bddsearch_free(bs);
+            inside += check_local(&w, &o, role, ply, h);
         }
     assert_true(inside > 100); /* forced states within the horizons were checked */
-    free(force), free(ply);
+    free(ply);
+    eng_state_t *s = engine_state_new(w.e);
+    ply = plies(&w, state_at(&w, 3, s));
+    uint32_t before = inside;
+    for (uint32_t h = 0; h <= 3; h += 3)
+        for (uint32_t role = 0; role < 2; role++) {
+            bdds_opts_t o;
+            bdds_default_opts(&o);
+            o.budget = 0, o.net.horizon = h, o.net.start = engine_state_words(s);
+            inside += check_local(&w, &o, role, ply, h ? h : 6);
+        }
+    assert_true(inside > before);
+    free(ply);
+    engine_state_free(s);
     world_fini(&w);
 }
 
