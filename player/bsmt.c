@@ -382,28 +382,129 @@ static void remember_moves(bsmt_t *b) {
     }
 }
 
+/* The derived atoms of a frame forgotten (built again on use): after a fluent or a move of
+ * it became a constant, so that what depends on it folds too. */
+static void unbuild_derived(bsmt_t *b, frame_t *f) {
+    for (uint32_t id = 0; id < bnet_count(b->net); id++) {
+        bnet_kind_t k = bnet_kind(b->net, id);
+        if (k != BNET_FLUENT && k != BNET_DOES) f->memo[id] = UNBUILT;
+    }
+}
+
+/* A node asserted with its value (a percept's: seen or not). */
+typedef struct {
+    pn_t node;
+    bool val;
+} unit_t;
+
+static int cmp_unit(const void *x, const void *y) {
+    pn_t a = ((const unit_t *)x)->node, c = ((const unit_t *)y)->node;
+    return a < c ? -1 : a > c;
+}
+
+/* The value of node n when it is one of units[0..nu) (sorted), else -1. */
+static int unit_value(const unit_t *units, uint32_t nu, pn_t n) {
+    unit_t key = {n, false};
+    const unit_t *u = nu ? bsearch(&key, units, nu, sizeof *units, cmp_unit) : NULL;
+    return u ? u->val : -1;
+}
+
+/* The prepared step's next fluents folded again: after atoms of the step became constants
+ * (changed: its derived atoms are built again), or nodes were asserted (units, sorted: a
+ * next fluent defined by a percept's node, like a card dealt to us, takes its value). A
+ * next fluent that folds becomes its constant, its variable asserted equal to it (the
+ * others keep their variable and its definition). */
+static void refold(bsmt_t *b, bool changed, const unit_t *units, uint32_t nu) {
+    if (changed) unbuild_derived(b, &b->cur);
+    bool folded = false;
+    for (uint32_t i = 0; i < b->n_fluents; i++) {
+        uint32_t fl = b->fluents[i], nx = bnet_next_of(b->net, fl);
+        pn_t v = b->nxt.memo[fl];
+        if (v == PN_TRUE || v == PN_FALSE || nx == BNET_NONE) continue;
+        pn_t e = expr(b, &b->cur, nx);
+        int val = e == PN_TRUE ? 1 : e == PN_FALSE ? 0 : unit_value(units, nu, e);
+        if (val < 0) continue;
+        assert_node(b, val ? v : pn_not(b->c, v));
+        b->nxt.memo[fl] = val ? PN_TRUE : PN_FALSE;
+        folded = true;
+    }
+    if (folded || changed) unbuild_derived(b, &b->nxt);
+}
+
+/* Role r's move atoms in the current step: `chosen` true, the others false. */
+static void fix_move(bsmt_t *b, uint32_t r, uint32_t chosen) {
+    const uint32_t *ids;
+    uint32_t nm = bnet_moves(b->net, r, &ids);
+    for (uint32_t i = 0; i < nm; i++)
+        b->cur.memo[ids[i]] = ids[i] == chosen ? PN_TRUE : PN_FALSE;
+}
+
+/* Our move of the step (told, hence known) as constants, so that what follows from our own
+ * moves folds (a cell we cleared, a card we played: the legal moves they decide are known
+ * without a solver). Before prepare that is all; after it (a query built the next step on
+ * our move's variables), refold. */
+static void fix_own_move(bsmt_t *b, uint32_t d) {
+    fix_move(b, b->role, d);
+    if (b->prepared) refold(b, true, NULL, 0);
+}
+
+/* What the percepts decide (units[0..n): each percept's node and whether it was seen): a
+ * move or fluent of the prepared step whose node is a percept's becomes the constant
+ * (tarok: every player sees each card played, so the play is known; a role's move seen
+ * makes its others false), and the step refolds. */
+static void fix_seen(bsmt_t *b, unit_t *units, uint32_t n) {
+    if (!n) return;
+    qsort(units, n, sizeof *units, cmp_unit);
+    bool changed = false;
+    for (uint32_t id = 0; id < bnet_count(b->net); id++) {
+        bnet_kind_t k = bnet_kind(b->net, id);
+        pn_t m = b->cur.memo[id];
+        if ((k != BNET_FLUENT && k != BNET_DOES) || m == UNBUILT || m == PN_TRUE || m == PN_FALSE)
+            continue;
+        int val = unit_value(units, n, m);
+        if (val < 0) continue;
+        b->cur.memo[id] = val ? PN_TRUE : PN_FALSE;
+        changed = true;
+    }
+    for (uint32_t r = 0; changed && r < b->g->n_roles; r++) {
+        const uint32_t *ids;
+        uint32_t nm = bnet_moves(b->net, r, &ids);
+        for (uint32_t i = 0; i < nm; i++)
+            if (b->cur.memo[ids[i]] == PN_TRUE) fix_move(b, r, ids[i]);
+    }
+    refold(b, changed, units, n);
+}
+
 bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n) {
-    prepare(b);
     frame_t *f = &b->cur;
     const term_store_t *ts = b->g->ts;
-    bsmt_live(b); /* no step before the current one terminal */
+    uint32_t d = BNET_NONE;
     if (move != TERM_NONE) {
         term_t args[2] = {b->g->roles[b->role], move};
-        uint32_t d = bnet_find(b->net, term_find(ts, SYM_DOES, args, 2));
-        if (d == BNET_NONE)
-            b->broken = true;
-        else
-            assert_node(b, expr(b, f, d));
+        d = bnet_find(b->net, term_find(ts, SYM_DOES, args, 2));
+        if (d == BNET_NONE) b->broken = true;
+    }
+    bool was_prepared = b->prepared;
+    if (d != BNET_NONE && !was_prepared) fix_own_move(b, d);
+    prepare(b);
+    bsmt_live(b); /* no step before the current one terminal */
+    if (d != BNET_NONE) {
+        assert_node(b, expr(b, f, d)); /* legal: prepare asserted does => legal */
+        if (was_prepared) fix_own_move(b, d);
     }
     for (uint32_t i = 0; i < n; i++)
         if (bnet_find(b->net, sees_term(b, percepts[i])) == BNET_NONE) b->broken = true;
     const uint32_t *ids;
-    uint32_t ns = bnet_sees(b->net, b->role, &ids);
+    uint32_t ns = bnet_sees(b->net, b->role, &ids), nu = 0;
+    unit_t *units = xmalloc((ns + 1) * sizeof *units);
     for (uint32_t i = 0; i < ns; i++) {
         pn_t s = expr(b, f, ids[i]);
         bool got = term_in(percepts, n, term_arg(ts, bnet_atom(b->net, ids[i]), 1));
         assert_node(b, got ? s : pn_not(b->c, s));
+        if (s != PN_TRUE && s != PN_FALSE) units[nu++] = (unit_t){s, got};
     }
+    fix_seen(b, units, nu);
+    free(units);
     remember_moves(b);
     frame_t old = b->cur;
     b->cur = b->nxt;

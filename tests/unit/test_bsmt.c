@@ -273,6 +273,16 @@ static void test_killer_small(void **state) {
     assert_true(run_file(GAMES_DIR "/killer_small.kif") > 0);
 }
 
+/* Percepts that show the others' moves (every card played is seen): those moves, and
+ * what follows from them, fold to constants (fix_seen); answers still exact. */
+static void test_tarok(void **state) {
+    (void)state;
+    game_t *g = load_path(GAMES_DIR "/tarok.kif");
+    assert_non_null(g);
+    check_game(g, 4);
+    game_free(g);
+}
+
 static const char *corpus_dir(void) {
     const char *e = getenv("GGP_CORPUS");
     return e ? e : CORPUS_DIR;
@@ -392,10 +402,11 @@ static void test_confirm(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_guess),          cmocka_unit_test(test_montyhall),
-        cmocka_unit_test(test_montyhall20),    cmocka_unit_test(test_killer_small),
-        cmocka_unit_test(test_numberguessing), cmocka_unit_test(test_no_does),
-        cmocka_unit_test(test_cyclic_refused), cmocka_unit_test(test_confirm),
+        cmocka_unit_test(test_guess),       cmocka_unit_test(test_montyhall),
+        cmocka_unit_test(test_montyhall20), cmocka_unit_test(test_killer_small),
+        cmocka_unit_test(test_tarok),       cmocka_unit_test(test_numberguessing),
+        cmocka_unit_test(test_no_does),     cmocka_unit_test(test_cyclic_refused),
+        cmocka_unit_test(test_confirm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
