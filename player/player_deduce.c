@@ -60,8 +60,9 @@
  *                    roles besides `random`) or UCT, where each role keeps its own goal
  *                    (default with more: alpha-beta's coalition would minimise ours)
  *   iters=N          search=uct: N iterations per world (default: its share of the clock)
- *   ties=info|first  choose=pimc among moves of equal value: the most informative
- *                    (default; break_tie) or the first */
+ *   ties=secret|info|first  choose=pimc among moves of equal value: those that show the
+ *                    other players least (secret_least), then the most informative to
+ *                    us (default; break_tie); the most informative; or the first */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -89,6 +90,7 @@ static int cmp_u64(const void *a, const void *b) {
 #define PLAYOUT_STEPS 1000 /* a playout longer than this scores 0 */
 
 enum { PIMC_AB = 1, PIMC_UCT = 2 };
+enum { TIES_SECRET, TIES_INFO, TIES_FIRST };
 typedef enum { CHOOSE_PLAYOUTS, CHOOSE_INFO, CHOOSE_RANDOM, CHOOSE_SECRET, CHOOSE_PIMC } choose_t;
 
 typedef struct {
@@ -97,7 +99,7 @@ typedef struct {
     uint32_t depth;  /* depth=N (choose=pimc); 0: no bound but the clock */
     int search;      /* search=ab|uct: PIMC_AB, PIMC_UCT; 0: by the number of roles */
     uint32_t iters;  /* iters=N (search=uct); 0: the clock */
-    bool ties_first; /* ties=first: no tie-break by information */
+    int ties;        /* ties=secret|info|first: TIES_SECRET (0), TIES_INFO, TIES_FIRST */
     choose_t choose; /* choose=playouts|info|random|secret */
 } deduce_opts_t;
 
@@ -159,8 +161,10 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "depth")) return opts_u32(val, 1, 200, &o->depth);
     if (!strcmp(key, "iters")) return opts_u32(val, 1, 100000000, &o->iters);
     if (!strcmp(key, "ties")) {
-        if (strcmp(val, "info") && strcmp(val, "first")) return false;
-        return o->ties_first = !strcmp(val, "first"), true;
+        static const char *const ties[] = {"secret", "info", "first"}; /* TIES_* */
+        for (int k = TIES_SECRET; k <= TIES_FIRST; k++)
+            if (!strcmp(val, ties[k])) return o->ties = k, true;
+        return false;
     }
     if (!strcmp(key, "search")) {
         for (int k = PIMC_AB; k <= PIMC_UCT; k++)
@@ -176,10 +180,11 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
 /* "OPT:OPT..." with OPT playouts=N, worlds=N, choose=..., depth=N, search=ab|uct or
  * iters=N; false with a reason otherwise. */
 static bool parse_opts(const char *opts, deduce_opts_t *o, strbuf_t *err) {
-    return opts_parse(opts, "deduce",
-                      "playouts=N, worlds=N, depth=N, search=ab|uct, iters=N, ties=info|first, "
-                      "choose=playouts|info|random|secret|pimc",
-                      set_opt, o, err);
+    return opts_parse(
+        opts, "deduce",
+        "playouts=N, worlds=N, depth=N, search=ab|uct, iters=N, ties=secret|info|first, "
+        "choose=playouts|info|random|secret|pimc",
+        set_opt, o, err);
 }
 
 static bool deduce_check_options(const char *opts, strbuf_t *err) {
@@ -353,14 +358,18 @@ static term_t sample_play(deduce_player_t *p, const term_t *moves, uint32_t n,
 
 static term_t info_play(deduce_player_t *p, const term_t *moves, uint32_t n, const state_t *worlds,
                         uint32_t nw);
+static uint32_t secret_least(deduce_player_t *p, term_t *cands, uint32_t nc, double deadline);
 
-/* PIMC values ignore what a move lets us learn (each world is seen whole): among the moves
- * of the best value, the one whose percepts tell most about the world (info_play; in a
- * guessing game, the guess that splits the numbers left, not the first in order). Up to
- * TIE_MAX tied moves; more: best as it is. */
+/* PIMC values ignore what a move shows and what it lets us learn (each world is seen whole
+ * by every role): among the moves of the best value (ties=secret) those that show the
+ * other players least (secret_least until deadline; on the killer game every safe move is
+ * worth 0 in every world, where each opponent sees the killer card), then the one whose
+ * percepts tell us most about the world (info_play; in a guessing game, the guess that
+ * splits the numbers left, not the first in order). Up to TIE_MAX tied moves; more: best
+ * as it is. */
 #define TIE_MAX 32
 static term_t break_tie(deduce_player_t *p, const term_t *moves, uint32_t n, const double *sum,
-                        const state_t *worlds, uint32_t nw, term_t best) {
+                        const state_t *worlds, uint32_t nw, term_t best, double deadline) {
     double top = -HUGE_VAL;
     for (uint32_t i = 0; i < n; i++)
         top = fmax(top, sum[i]);
@@ -371,7 +380,22 @@ static term_t break_tie(deduce_player_t *p, const term_t *moves, uint32_t n, con
             if (nt == TIE_MAX) return best;
             tied[nt++] = moves[i];
         }
-    return nt > 1 ? info_play(p, tied, nt, worlds, nw) : best;
+    if (nt > 1 && p->opts.ties == TIES_SECRET) nt = secret_least(p, tied, nt, deadline);
+    return nt > 1 ? info_play(p, tied, nt, worlds, nw) : nt ? tied[0] : best;
+}
+
+static bool other_player(deduce_player_t *p, uint32_t j);
+
+/* The end of choose=pimc's search: with ties=secret in a game of other players who see
+ * something, a third of the time is kept for secret_least among tied moves. */
+static double search_end(deduce_player_t *p, double deadline) {
+    if (p->opts.ties != TIES_SECRET || !p->net) return deadline;
+    for (uint32_t j = 0; j < p->setup.game->n_roles; j++)
+        if (other_player(p, j)) {
+            double now = now_seconds();
+            return now + (deadline - now) * 2 / 3;
+        }
+    return deadline;
 }
 
 /* choose=pimc: Perfect-Information Monte Carlo. Each world is searched as if every role
@@ -383,8 +407,9 @@ static term_t break_tie(deduce_player_t *p, const term_t *moves, uint32_t n, con
  * is played (none complete: the best over the worlds the first sweep finished, else the
  * first candidate, deduce's safest). */
 static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, const state_t *worlds,
-                        const double *wt, uint32_t nw, double deadline, move_sink_t *sink) {
+                        const double *wt, uint32_t nw, double tie_deadline, move_sink_t *sink) {
     engine_t *e = p->setup.engine;
+    double deadline = search_end(p, tie_deadline);
     if (!p->ab) {
         ab_opts_t o;
         ab_default_opts(&o);
@@ -432,7 +457,8 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
         p->pimc_depth_sum++; /* one per sweep completed: the depths reached, summed */
         sink_offer(sink, best);
     }
-    if (ranked && !p->opts.ties_first) best = break_tie(p, moves, n, sum, worlds, nw, best);
+    if (ranked && p->opts.ties != TIES_FIRST)
+        best = break_tie(p, moves, n, sum, worlds, nw, best, tie_deadline);
     free(sum);
     return best;
 }
@@ -442,7 +468,8 @@ static term_t pimc_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
  * cleared between worlds; a move's mean value at the root is averaged over the worlds
  * where it was tried; a move illegal in some world is out, unless every move is. */
 static term_t pimc_uct(deduce_player_t *p, const term_t *moves, uint32_t n, const state_t *worlds,
-                       const double *wt, uint32_t nw, double deadline, move_sink_t *sink) {
+                       const double *wt, uint32_t nw, double tie_deadline, move_sink_t *sink) {
+    double deadline = search_end(p, tie_deadline);
     if (!p->uct) p->uct = uct_new(p->setup.engine, p->setup.role, p->setup.seed ^ 0x9137d);
     double *mean = xcalloc(2 * n, sizeof *mean), *tried = mean + n; /* tried: weight */
     uint32_t *out = xcalloc(n, sizeof *out);
@@ -462,16 +489,26 @@ static term_t pimc_uct(deduce_player_t *p, const term_t *moves, uint32_t n, cons
                 mean[i] += (wt ? wt[w] : 1) * v, tried[i] += wt ? wt[w] : 1;
         }
     }
+    /* val: the mean of each move tried, -inf for the others and (while any move legal in
+     * every world was tried) for the moves illegal in some world */
+    double *val = xmalloc(n * sizeof *val);
+    bool any_in = false;
+    for (uint32_t i = 0; i < n; i++)
+        any_in |= tried[i] > 0 && !out[i];
     uint32_t bi = 0;
-    double bv = -1;
-    for (int allow_out = 0; allow_out < 2 && bv < 0; allow_out++)
-        for (uint32_t i = 0; i < n; i++)
-            if (tried[i] > 0 && (allow_out || !out[i]) && mean[i] / tried[i] > bv)
-                bv = mean[i] / tried[i], bi = i;
+    for (uint32_t i = 0; i < n; i++) {
+        val[i] = tried[i] > 0 && (!any_in || !out[i]) ? mean[i] / tried[i] : -HUGE_VAL;
+        if (val[i] > val[bi]) bi = i;
+    }
+    term_t best = moves[bi];
+    sink_offer(sink, best);
+    if (val[bi] > -HUGE_VAL && p->opts.ties != TIES_FIRST)
+        best = break_tie(p, moves, n, val, worlds, nw, best, tie_deadline);
+    free(val);
     free(mean);
     free(out);
-    sink_offer(sink, moves[bi]);
-    return moves[bi];
+    sink_offer(sink, best);
+    return best;
 }
 
 typedef enum { IN_W_SAFE, IN_W_WINS, IN_W_RISKY, IN_W_UNKNOWN } in_world_t;
@@ -1363,10 +1400,11 @@ const player_kind_t player_deduce_kind = {
 
 const player_kind_t player_pimc_kind = {
     .name = "pimc",
-    .summary = "GDL-II: deduce's proofs and safety, then Perfect-Information Monte Carlo: each "
-               "sampled world searched (alpha-beta, or UCT with more than two players), values "
-               "summed per move (pimc:worlds=N:depth=N:search=ab|uct:iters=N:ties=info|first; "
-               "deduce's options)",
+    .summary =
+        "GDL-II: deduce's proofs and safety, then Perfect-Information Monte Carlo: each "
+        "sampled world searched (alpha-beta, or UCT with more than two players), values "
+        "summed per move (pimc:worlds=N:depth=N:search=ab|uct:iters=N:ties=secret|info|first; "
+        "deduce's options)",
     .create = pimc_create,
     DEDUCE_CALLS,
 };

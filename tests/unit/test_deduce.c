@@ -383,6 +383,8 @@ static void test_options(void **state) {
     assert_null(player_kind_find("pimc:search=mcts"));
     assert_null(player_kind_find("pimc:iters=0"));
     assert_non_null(player_kind_find("pimc:ties=first"));
+    assert_non_null(player_kind_find("pimc:ties=secret"));
+    assert_non_null(player_kind_find("pimc:ties=info"));
     assert_null(player_kind_find("pimc:ties=last"));
 }
 
