@@ -13,7 +13,9 @@
 # stop there). Then the same per step for the games of SUMMARY_ONLY unset.
 # Environment: BUDGET (default 10), MATCHES (default 100), EXTRA (more options of ggp regress,
 # e.g. "--set-nodes 300000"), GAMES (specs game:role[:file],
-# default below), OUT (default docs/bdd.md).
+# default below), OUT (default docs/bdd.md), MARK (the table's markers in OUT, <!-- MARK:begin -->
+# and <!-- MARK:end -->, default table: a second table, e.g. with EXTRA="--horizon 10
+# --columns", goes between its own).
 set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -21,6 +23,7 @@ GGP=$(ensure_ggp "${1:-build/ggp}") || exit 1
 BUDGET=${BUDGET:-10}
 MATCHES=${MATCHES:-100}
 OUT=${OUT:-docs/bdd.md}
+MARK=${MARK:-table}
 C=${CORPUS:-../shared/gdl-corpus}
 GAMES=${GAMES:-"tictactoe:xplayer nim:0 connect3_4x4:0 lightsout:0 simultaneous:0 three_player:0
 breakthrough:white connect4:red connectFour:0:$C/connectFour.kif
@@ -54,11 +57,11 @@ for spec in $GAMES; do
         }
         /^# bdd mode=/ { kv($0, h) }
         /^side=(alpha|beta) / { delete v; kv($0, v); s = v["side"]
-            if (v["complete"] == "yes") { last[s] = v["i"]; nodes[s] = v["nodes"]; fix[s] = v["fixpoint"] } }
+            if (v["complete"] == "yes") { last[s] = v["i"]; nodes[s] = v["nodes"]; fix[s] = v["fixpoint"]; wi[s] = v["within"] } }
         /^hits side=(alpha|beta) / { delete v; kv($0, v); share[v["side"] " " v["i"]] = v["share"] }
         END {
             reach = h["reach_layers"] > 0 ? h["reach_layers"] " layers, " h["reach_nodes"] " nodes" : "no (given up or off)"
-            for (s in last) d[s] = last[s] (fix[s] == "yes" ? " (fixpoint)" : "")
+            for (s in last) d[s] = last[s] (fix[s] == "yes" ? " (fixpoint)" : "") (wi[s] != "" ? " (within " wi[s] ")" : "")
             printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s %s |\n", game, h["fluents"], h["network_seconds"], reach,
                 d["alpha"], nodes["alpha"], d["beta"], cpu, share["alpha " last["alpha"]], share["beta " last["beta"]]
         }' "$tmp/$game.out")$'\n'
@@ -68,12 +71,13 @@ for spec in $GAMES; do
             for (k = 1; k <= n; k++) { p = index(f[k], "="); if (p) arr[substr(f[k], 1, p - 1)] = substr(f[k], p + 1) }
         }
         /^side=(alpha|beta) / { delete v; kv($0, v)
-            printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", game, v["side"], v["i"], v["cpu"], v["seconds"], v["nodes"], v["fixpoint"], v["complete"] }' "$tmp/$game.out")$'\n'
+            w = "within" in v ? v["within"] : "all"
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", game, v["side"], v["i"], v["cpu"], v["seconds"], v["nodes"], v["fixpoint"], v["complete"], w }' "$tmp/$game.out")$'\n'
 done
 
 section=$(mktemp)
 {
-    echo "<!-- table:begin -->"
+    echo "<!-- $MARK:begin -->"
     echo "Made by \`scripts/bdd_table.sh\` on $(date -u +%Y-%m-%d), commit $commit, $(nproc) cores,"
     echo "load average at the start $load (shared: wall seconds are stretched, CPU seconds are one"
     echo "core's). Budget $BUDGET s per game and role (wall clock, network included), options beyond the"
@@ -85,20 +89,21 @@ section=$(mktemp)
     echo "|---|---:|---:|---|---|---:|---|---:|---|"
     printf '%s' "$rows"
     echo
-    echo "Per step (CPU and wall seconds of the step, nodes of its diagram):"
+    echo "Per step (CPU and wall seconds of the step, nodes of its diagram; *within*: with a horizon"
+    echo "or a start, the step is exact on the states within that many steps of the start):"
     echo
-    echo "| game | side | i | CPU s | wall s | nodes | fixpoint | complete |"
-    echo "|---|---|---:|---:|---:|---:|---|---|"
+    echo "| game | side | i | CPU s | wall s | nodes | fixpoint | complete | within |"
+    echo "|---|---|---:|---:|---:|---:|---|---|---|"
     printf '%s' "$steps"
-    echo "<!-- table:end -->"
+    echo "<!-- $MARK:end -->"
 } >"$section"
-if [ -f "$OUT" ] && grep -q '<!-- table:begin -->' "$OUT"; then
-    awk -v sec="$section" '
-        /<!-- table:begin -->/ { while ((getline l < sec) > 0) print l; skip = 1; next }
-        /<!-- table:end -->/ { skip = 0; next }
+if [ -f "$OUT" ] && grep -q "<!-- $MARK:begin -->" "$OUT"; then
+    awk -v sec="$section" -v b="<!-- $MARK:begin -->" -v e="<!-- $MARK:end -->" '
+        $0 == b { while ((getline l < sec) > 0) print l; skip = 1; next }
+        $0 == e { skip = 0; next }
         !skip { print }' "$OUT" >"$OUT.new" && mv "$OUT.new" "$OUT"
 else
     cat "$section" >>"$OUT"
 fi
 rm -f "$section"
-sed -n '/<!-- table:begin -->/,/<!-- table:end -->/p' "$OUT"
+sed -n "/<!-- $MARK:begin -->/,/<!-- $MARK:end -->/p" "$OUT"
