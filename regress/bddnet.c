@@ -14,6 +14,9 @@
  * 42, doubling each layer) */
 #define REACH_NODES 20000
 #define JOIN_NODES 50000 /* a set made one diagram for a pre-image: its parts up to this */
+/* both caps with local sets (bddnet_local): they are small for being local, a global one
+ * past the caps would explode (the one-operation cap, dd_set_op_nodes, still holds) */
+#define LOCAL_NODES 2000000
 
 typedef struct {
     uint64_t mask;
@@ -1413,10 +1416,16 @@ static dd_ref part_in(bddnet_t *bn, const joint_t *jm, const part_t *pt, dd_ref 
     return r;
 }
 
+/* opts.set_nodes, else the default cap of a global set or LOCAL_NODES */
+static uint64_t set_cap(const bddnet_t *bn, uint64_t global) {
+    if (bn->o.set_nodes) return bn->o.set_nodes;
+    return bddnet_local(bn) == UINT32_MAX ? global : LOCAL_NODES;
+}
+
 /* S as one diagram (at most opts.set_nodes, 0: JOIN_NODES: parts left out, *exact false). */
 static dd_ref joined(bddnet_t *bn, const ddunion_t *s, bool *exact) {
     bool all;
-    dd_ref j = ddunion_join(bn->d, s, bn->o.set_nodes ? bn->o.set_nodes : JOIN_NODES, &all);
+    dd_ref j = ddunion_join(bn->d, s, set_cap(bn, JOIN_NODES), &all);
     if (!all) *exact = false;
     return j;
 }
@@ -1517,7 +1526,7 @@ static dd_ref pre_all(bddnet_t *bn, uint32_t a, dd_ref sj, uint32_t target, uint
                       dd_ref within, bool *exact) {
     dd_t *d = bn->d;
     const joint_t *ja = &bn->joints[a];
-    uint64_t max = bn->o.set_nodes ? bn->o.set_nodes : ALL_NODES;
+    uint64_t max = set_cap(bn, ALL_NODES);
     dd_ref legal = joint_legal(bn, ja, p), all = dd_and(d, legal, within);
     dd_deref(d, legal);
     for (int pass = 0; pass < 2; pass++)
