@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/util.h"
 
 /* MAST averages of one role, indexed by move term (dense: a game's moves are terms of
@@ -325,4 +326,90 @@ bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *j
 
 void playout_stats(const playout_t *p, playout_stats_t *out) {
     *out = p->st;
+}
+
+/* ---- cost ---- */
+
+#define COST_CHUNK 16   /* uniform steps between clock reads */
+#define COST_SLICE 0.01 /* seconds of policy steps, then as long of uniform ones, per round */
+
+/* A rollout under way from s, for the cost measurement: its state and what it has spent. */
+typedef struct {
+    eng_state_t *a, *b;
+    uint64_t steps;
+    double secs;
+    bool stuck; /* no step from s: a defective game */
+} cost_run_t;
+
+/* Steps of policy p on r until `until` or r->steps reaches max (a rollout restarts at s). */
+static void cost_policy(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *joint,
+                        cost_run_t *r, double until, uint64_t max) {
+    uint64_t at_reset = UINT64_MAX;
+    double t0 = now_seconds();
+    while (r->steps < max && now_seconds() < until) {
+        if (engine_terminal(p->e, r->a) || !playout_step(p, r->a, rng, joint, r->b)) {
+            if (at_reset == r->steps) {
+                r->stuck = true;
+                break;
+            }
+            at_reset = r->steps;
+            engine_state_copy(r->a, s);
+            continue;
+        }
+        eng_state_t *t = r->a;
+        r->a = r->b;
+        r->b = t;
+        r->steps++;
+    }
+    r->secs += now_seconds() - t0;
+}
+
+/* Uniform steps (the engine's own loop) on r until `until` or r->steps reaches max. */
+static void cost_uniform(engine_t *e, const eng_state_t *s, splitmix_t *rng, int *goals,
+                         cost_run_t *r, double until, uint64_t max) {
+    double t0 = now_seconds();
+    while (r->steps < max && now_seconds() < until) {
+        uint32_t k = engine_playout(e, r->a, rng, COST_CHUNK, goals);
+        r->steps += k;
+        if (k == 0 && engine_state_equal(r->a, s)) {
+            r->stuck = true;
+            break;
+        }
+        if (k < COST_CHUNK) engine_state_copy(r->a, s); /* ended: the next rollout */
+    }
+    r->secs += now_seconds() - t0;
+}
+
+double playout_cost(engine_t *e, const playout_opts_t *o, const eng_state_t *s, splitmix_t *rng,
+                    double deadline, uint64_t max_steps) {
+    playout_t *p = playout_new(e, o);
+    term_t *joint = xcalloc(p->nr, sizeof *joint);
+    int *goals = xcalloc(p->nr + 1, sizeof *goals);
+    cost_run_t run[2] = {{0}, {0}}; /* the policy's, the uniform loop's */
+    for (int k = 0; k < 2; k++) {
+        run[k].a = engine_state_new(e);
+        run[k].b = engine_state_new(e);
+        engine_state_copy(run[k].a, s);
+    }
+    /* short rounds of each in turn, so that a change of the machine's load falls on both */
+    while (!run[0].stuck && !run[1].stuck && now_seconds() < deadline &&
+           (run[0].steps < max_steps || run[1].steps < max_steps)) {
+        double t0 = now_seconds(), left = (deadline - t0) / 2;
+        cost_policy(p, s, rng, joint, &run[0], t0 + (left < COST_SLICE ? left : COST_SLICE),
+                    max_steps);
+        double spent = now_seconds() - t0;
+        bool last = run[0].steps >= max_steps; /* the rest of the uniform steps at once */
+        cost_uniform(e, s, rng, goals, &run[1], last ? deadline : now_seconds() + spent, max_steps);
+    }
+    double cost = 0;
+    if (run[0].steps && run[1].steps && run[1].secs > 0 && !run[0].stuck && !run[1].stuck)
+        cost = (run[0].secs / (double)run[0].steps) / (run[1].secs / (double)run[1].steps);
+    for (int k = 0; k < 2; k++) {
+        engine_state_free(run[k].a);
+        engine_state_free(run[k].b);
+    }
+    free(joint);
+    free(goals);
+    playout_free(p);
+    return cost;
 }

@@ -15,9 +15,9 @@
  * Options, as "mcts:OPT:OPT..." (player_kind_find):
  *   iters=N   at most N iterations per move (1..100000000): reproducible for a seed as long
  *             as the clock does not cut the search short; start does no search
- *   c=X       UCB1 exploration constant (0..100, default 1.4)
+ *   c=X       UCB1 exploration constant (0..100, default 0.8; uct's own default is 1.4)
  *   ucb=plain|tuned  the exploration term: UCB1's, or UCB1-Tuned's, weighed by each move's
- *             observed variance (uct_set_tuned; default plain)
+ *             observed variance (uct_set_tuned; default tuned)
  *   margin=S  seconds kept in hand before the play deadline (0..10, default 0.05)
  *   mem=MB    memory cap of the search tree in MiB (default: an eighth of the machine's
  *             memory, uct_default_memory_limit); a full tree stops growing, the search
@@ -29,6 +29,9 @@
  *   parallel=root|tree  how two threads search: root, a tree each with merged root
  *             statistics; tree, one shared tree with virtual loss (uct_set_parallel;
  *             default root with threads=2 given, tree with the default threads)
+ *   decisive=off|on|anti|auto  the rollout policy (mcts/playout.h); auto (default): anti-decisive
+ *             unless a step of it costs more than ANTI_MAX_COST uniform steps, measured
+ *             from the initial state in the start clock (choose_policy; with iters=N: anti)
  *   pdepth=D  the rollout policy (decisive, mast) plays the first D steps of a rollout,
  *             uniform draws by the engine's own loop the rest (default 0: all of it)
  *   heur=on|off  learn an evaluation in the start clock (mcts/heur.h: piece counts, goals
@@ -72,6 +75,13 @@
 #define STATE_COSTS 4     /* a search call overruns by at least this many states' cost */
 #define HEUR_SHARE 0.25   /* of the start clock left, at most for learning an evaluation */
 #define HEUR_MATCHES 1000 /* random matches it learns from in an iteration-bounded search */
+/* decisive=auto: anti-decisive rollouts unless a step of them costs more than this many
+ * uniform steps (docs/league.md: anti won timed series on connect four, where a step of it
+ * costs 35-46 uniform ones, and lost at equal work and in timed series on breakthroughWalls,
+ * where it costs 60-77; nineBoardTicTacToe 28-32, checkers 9-10, othelloHoles about 3) */
+#define ANTI_MAX_COST 55
+#define COST_SHARE 0.03 /* of the start clock left, at most for measuring it */
+#define COST_MAX 0.5    /* seconds, at most for measuring it */
 
 typedef struct {
     uint32_t iters; /* 0: time-bounded */
@@ -95,6 +105,7 @@ typedef struct {
     int cut;                 /* cut=K|off: rollouts cut after K steps (-1: never) */
     uint32_t prior;          /* prior=N: prior visits per move (0: none) */
     playout_opts_t playout;  /* decisive=off|on|anti, mast=off|E */
+    bool decisive_auto;      /* decisive=auto: anti unless it costs too much (choose_policy) */
 } mcts_opts_t;
 
 typedef struct {
@@ -118,7 +129,7 @@ typedef struct {
 #define MCTS_OPTS_HELP                                                                             \
     "iters=N, c=X, ucb=plain|tuned, margin=S, mem=MB, engine=K, threads=1|2, parallel=root|tree, " \
     "ponder=on|off, "                                                                              \
-    "tt=on|off, decisive=off|on|anti, mast=off|E, pdepth=D, heur=on|off, cut=K|off, prior=N"
+    "tt=on|off, decisive=off|on|anti|auto, mast=off|E, pdepth=D, heur=on|off, cut=K|off, prior=N"
 #define LBS_OPTS_HELP "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
 
 /* One option of mcts+lbs; false when unknown or bad. */
@@ -181,6 +192,10 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
         o->cut = (int)n;
         return ok;
     }
+    if (!strcmp(key, "decisive")) {
+        o->decisive_auto = !strcmp(val, "auto");
+        return set_playout_opt(&o->playout, key, o->decisive_auto ? "anti" : val);
+    }
     if (set_playout_opt(&o->playout, key, val)) return true;
     return o->lbs_kind && set_lbs_opt(o, key, val);
 }
@@ -188,7 +203,8 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
 /* Parses "OPT:OPT..." into o; false (with a reason) on an unknown or bad option. */
 static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t *err) {
     memset(o, 0, sizeof *o);
-    o->c = -1;
+    o->c = 0.8; /* with ucb=tuned: what beat c=1.4 with UCB1 (docs/league.md) */
+    o->tuned = true;
     o->margin = 0.05;
     o->lbs_kind = o->lbs = lbs_kind;
     o->hookcost = 3;
@@ -199,7 +215,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->cut = 10;
     /* on by default: what beat the same player without it (docs/league.md) */
     o->ponder = o->tt = true;
-    o->playout.decisive = o->playout.antidecisive = true;
+    o->playout.decisive = o->playout.antidecisive = o->decisive_auto = true;
     if (lbs_kind)
         return opts_parse(text, "mcts+lbs", MCTS_OPTS_HELP ", " LBS_OPTS_HELP, set_opt, o, err);
     return opts_parse(text, "mcts", MCTS_OPTS_HELP, set_opt, o, err);
@@ -481,11 +497,36 @@ static void learn_heur(mcts_player_t *p, double deadline) {
     if (p->heur) uct_set_heuristic(p->uct, p->heur, p->opts.cut, p->opts.prior);
 }
 
+/* decisive=auto: measures what an anti-decisive rollout step costs from the initial state
+ * and plays uniform rollouts instead when it costs too much (said with verbose). */
+static void choose_policy(mcts_player_t *p, const state_t *initial, double deadline) {
+    if (!p->opts.decisive_auto || p->opts.iters) return;
+    double t0 = now_seconds(), secs = (deadline - t0) * COST_SHARE;
+    eng_state_t *es = engine_state_new(p->core.engine);
+    engine_state_set(p->core.engine, es, initial);
+    double cost = engine_terminal(p->core.engine, es)
+                      ? 0
+                      : playout_cost(p->core.engine, &p->opts.playout, es, &p->core.rng,
+                                     t0 + (secs < COST_MAX ? secs : COST_MAX), UINT64_MAX);
+    engine_state_free(es);
+    bool off = cost > ANTI_MAX_COST;
+    if (off) { /* this match's tree only: the options stay for the next match */
+        playout_opts_t o = p->opts.playout;
+        o.decisive = o.antidecisive = false;
+        uct_set_playout(p->uct, &o);
+    }
+    if (p->core.verbose)
+        fprintf(stderr,
+                "mcts: an anti-decisive rollout step costs %.1f uniform ones (%.0f ms): %s\n", cost,
+                (now_seconds() - t0) * 1000, off ? "uniform rollouts" : "anti-decisive rollouts");
+}
+
 static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     mcts_player_t *p = (mcts_player_t *)pl;
     if (!p->core.game->gdl2) start_lbs(p, deadline);
     double t0 = now_seconds();
     ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
+    if (!p->core.game->gdl2 && initial) choose_policy(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) learn_heur(p, deadline);
     if (p->core.game->gdl2 || p->opts.iters || !initial) return;
     p->min_overrun = STATE_COSTS * state_cost(p, initial);
@@ -686,7 +727,8 @@ const player_kind_t player_mcts_kind = {
     .name = "mcts",
     .summary =
         "UCT Monte-Carlo tree search (mcts:iters=N:c=X:ucb=plain|tuned:margin=S:mem=MB:engine=K:"
-        "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti:mast=off|E:"
+        "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti|auto:mast=off|"
+        "E:"
         "pdepth=D:heur=on|off:cut=K|off:prior=N)",
     .create = mcts_create,
     .check_options = mcts_check_options,

@@ -2,7 +2,7 @@
  * the anti-decisive one blocks the opponent's win (the decisive one alone does not
  * always), MAST with ε = 0 plays the move it learnt is best, the uniform policy plays
  * every move, and a whole rollout with checks ends at a terminal state; on every engine
- * that plays tic-tac-toe. */
+ * that plays tic-tac-toe; playout_cost measures, and stops on a state it cannot leave. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "base/clock.h"
 #include "engine/engine.h"
 #include "load.h"
 #include "mcts/playout.h"
@@ -208,12 +209,32 @@ static void test_rollouts(void **state) {
     unload(&f);
 }
 
+/* The cost of a policy's step, bounded by steps (a far deadline): measured from the initial
+ * state, and 0 from a state no rollout can leave (a terminal one), where it must not spin. */
+static void test_cost(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, ENGINE_COMPILED);
+    playout_opts_t anti = {.antidecisive = true, .mast_eps = -1};
+    splitmix_t rng = {3};
+    double far = now_seconds() + 1e6;
+    double cost = playout_cost(f.e, &anti, f.s, &rng, far, 2000);
+    assert_true(cost > 0 && cost < 1e6);
+    play2(&f, "(mark 1 1)", "noop");
+    play2(&f, "noop", "(mark 2 1)");
+    play2(&f, "(mark 1 2)", "noop");
+    play2(&f, "noop", "(mark 2 2)");
+    play2(&f, "(mark 1 3)", "noop"); /* x wins: terminal */
+    assert_true(engine_terminal(f.e, f.s));
+    assert_true(playout_cost(f.e, &anti, f.s, &rng, far, 2000) == 0);
+    unload(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_decisive),
-        cmocka_unit_test(test_antidecisive),
-        cmocka_unit_test(test_mast),
-        cmocka_unit_test(test_rollouts),
+        cmocka_unit_test(test_decisive), cmocka_unit_test(test_antidecisive),
+        cmocka_unit_test(test_mast),     cmocka_unit_test(test_rollouts),
+        cmocka_unit_test(test_cost),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
