@@ -1483,10 +1483,12 @@ static bool pre_spread(bddnet_t *bn, const joint_t *jm, const ddunion_t *s, uint
     bool ok = true;
     for (uint32_t p = 0; p < jm->n_parts && ok; p++) {
         const part_t *pt = &jm->parts[p];
+        dd_ref cw = dd_and(d, pt->cond, within); /* within first: the smallest */
+        if (cw == DD_FALSE) continue;
         if (target != BDDNET_NO_TARGET)
-            ok = add_set(bn, out, dd_and(d, pt->cond, pt->target[target]), within, exact);
-        dd_ref nt = dd_not(d, pt->term), cw = dd_and(d, pt->cond, within), c = dd_and(d, cw, nt);
-        dd_deref(d, nt), dd_deref(d, cw);
+            ok = add_set(bn, out, dd_and(d, cw, pt->target[target]), within, exact);
+        dd_ref c = dd_diff(d, cw, pt->term);
+        dd_deref(d, cw);
         ok = ok && !past_deadline(bn, c);
         for (uint32_t k = 0; k < s->n && ok && c > 0; k++) {
             dd_ref in = succ_in(bn, jm, pt, s->part[k]);
