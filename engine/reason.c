@@ -900,37 +900,44 @@ static bool ensure_small(reasoner_t *r, uint32_t rel_id) {
 
 /* ---------------- memoised calls ---------------- */
 
-static uint32_t call_hash(uint32_t pred, uint32_t mask, bool exists, const term_t *key,
-                          uint32_t arity) {
-    uint32_t h = hash_mix(pred * 0x9e3779b1u + exists, mask);
-    for (uint32_t i = 0; i < arity && i < 32; i++)
-        if (mask & (1u << i)) h = hash_mix(h, key[i]);
-    return h * 0x85ebca6bu;
-}
-
-static bool call_matches(const call_t *c, uint32_t pred, uint32_t mask, bool exists,
-                         const term_t *key, uint32_t arity) {
-    if (c->pred != pred || c->mask != mask || c->exists != exists) return false;
-    for (uint32_t i = 0; i < arity && i < 32; i++)
-        if ((mask & (1u << i)) && c->key[i] != key[i]) return false;
-    return true;
-}
-
+/* A call looked for: pred with the arguments in mask bound to key. */
 typedef struct {
-    const memo_t *m;
     uint32_t pred, mask, arity;
     bool exists;
     const term_t *key;
 } call_key_t;
 
+static uint32_t call_hash(const call_key_t *k) {
+    uint32_t h = hash_mix(k->pred * 0x9e3779b1u + k->exists, k->mask);
+    for (uint32_t i = 0; i < k->arity && i < 32; i++)
+        if (k->mask & (1u << i)) h = hash_mix(h, k->key[i]);
+    return h * 0x85ebca6bu;
+}
+
+static call_key_t call_key_of(const call_t *c) {
+    return (call_key_t){c->pred, c->mask, c->ans.arity, c->exists, c->key};
+}
+
+static bool call_matches(const call_t *c, const call_key_t *k) {
+    if (c->pred != k->pred || c->mask != k->mask || c->exists != k->exists) return false;
+    for (uint32_t i = 0; i < k->arity && i < 32; i++)
+        if ((k->mask & (1u << i)) && c->key[i] != k->key[i]) return false;
+    return true;
+}
+
+typedef struct {
+    const memo_t *m;
+    call_key_t want;
+} call_probe_t;
+
 static bool call_same(const void *ctx, uint32_t i) {
-    const call_key_t *k = ctx;
-    return call_matches(k->m->calls[i], k->pred, k->mask, k->exists, k->key, k->arity);
+    const call_probe_t *p = ctx;
+    return call_matches(p->m->calls[i], &p->want);
 }
 
 static uint32_t call_hash_of(const void *ctx, uint32_t i) {
-    const call_t *c = ((const memo_t *)ctx)->calls[i];
-    return call_hash(c->pred, c->mask, c->exists, c->key, c->ans.arity);
+    call_key_t k = call_key_of(((const memo_t *)ctx)->calls[i]);
+    return call_hash(&k);
 }
 
 static call_t *memo_new(reasoner_t *r, memo_t *m, uint32_t pred, uint32_t mask, bool exists,
@@ -1000,10 +1007,9 @@ static void run_call(reasoner_t *r, call_t *c) {
 static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *key, bool exists) {
     memo_t *m = &r->memo[r->rels[pred].layer];
     uint32_t arity = r->rels[pred].arity;
-    call_key_t ck = {m, pred, mask, arity, exists, key};
+    call_probe_t p = {m, {pred, mask, arity, exists, key}};
     htab_reserve(&m->table, call_hash_of, m);
-    uint32_t *slot =
-        htab_probe(&m->table, call_hash(pred, mask, exists, key, arity), call_same, &ck);
+    uint32_t *slot = htab_probe(&m->table, call_hash(&p.want), call_same, &p);
     call_t *c = NULL;
     if (*slot) {
         call_t *e = m->calls[*slot - 1];

@@ -171,11 +171,7 @@ static void own_var(void *ctx, uint32_t v) {
 
 static void own_scope(expand_t *x, const fconj_t *S, int depth) {
     x->cur_depth = depth;
-    for (uint32_t i = 0; i < S->n; i++) {
-        const flit_t *l = &S->lits[i];
-        if (l->kind == FL_NOT) continue;
-        flit_each_var(x->ts, l, own_var, x);
-    }
+    flits_each_var(x->ts, S->lits, S->n, own_var, x);
 }
 
 static void unown_above(expand_t *x, int depth) {
@@ -572,17 +568,6 @@ static void occ_var(void *ctx, uint32_t v) {
     ((occ_t *)ctx)->count[v]++;
 }
 
-static void occ_tree(expand_t *x, const fconj_t *c, occ_t *o) {
-    for (uint32_t i = 0; i < c->n; i++) {
-        const flit_t *l = &c->lits[i];
-        if (l->kind == FL_NOT) {
-            occ_tree(x, l->sub, o);
-            continue;
-        }
-        flit_each_var(x->ts, l, occ_var, o);
-    }
-}
-
 static void pv_on(void *ctx, uint32_t v) {
     ((expand_t *)ctx)->pv[v] = 1;
 }
@@ -601,7 +586,7 @@ static bool condense(expand_t *x, fconj_t *S, int depth) {
     uint32_t cap = *x->nv + 1;
     occ_t all = {.count = xcalloc(cap, sizeof(uint32_t))},
           one = {.count = xcalloc(cap, sizeof(uint32_t))};
-    occ_tree(x, S, &all);
+    fconj_each_var(x->ts, S, occ_var, &all);
     bool dropped = false;
     bind_t onto; /* l's variables marked in x->pv onto another literal */
     bind_init(&onto, cap);
@@ -836,11 +821,7 @@ static void pv_var(void *ctx, uint32_t v) {
 /* Marks the unowned variables of C's own literals (C's own variables, after C returned). */
 static bool mark_own(expand_t *x, const fconj_t *C, uint8_t *pv) {
     pv_t p = {.x = x, .pv = pv, .all_owned = true};
-    for (uint32_t i = 0; i < C->n; i++) {
-        const flit_t *l = &C->lits[i];
-        if (l->kind == FL_NOT) continue;
-        flit_each_var(x->ts, l, pv_var, &p);
-    }
+    flits_each_var(x->ts, C->lits, C->n, pv_var, &p);
     return p.all_owned;
 }
 
@@ -850,11 +831,7 @@ static void clear_pv(void *ctx, uint32_t v) {
 
 /* Clears what mark_own set. */
 static void unmark_own(expand_t *x, const fconj_t *C, uint8_t *pv) {
-    for (uint32_t i = 0; i < C->n; i++) {
-        const flit_t *l = &C->lits[i];
-        if (l->kind == FL_NOT) continue;
-        flit_each_var(x->ts, l, clear_pv, pv);
-    }
+    flits_each_var(x->ts, C->lits, C->n, clear_pv, pv);
 }
 
 typedef struct {
@@ -868,23 +845,12 @@ static void ren_var(void *ctx, uint32_t v) {
     r->map[v] = term_var(r->x->ts, fresh(r->x, 1));
 }
 
-static void ren_scope(ren_t *r, const fconj_t *c) {
-    for (uint32_t i = 0; i < c->n; i++) {
-        const flit_t *l = &c->lits[i];
-        if (l->kind == FL_NOT) {
-            ren_scope(r, l->sub);
-            continue;
-        }
-        flit_each_var(r->x->ts, l, ren_var, r);
-    }
-}
-
 /* Gives every variable of Q's tree that no enclosing scope owns a fresh number. */
 static void rename_unowned(expand_t *x, fconj_t *Q) {
     uint32_t before = *x->nv;
     uint32_t cap = fconj_var_bound(x->ts, Q) + 1;
     ren_t r = {.x = x, .map = xcalloc(cap > before + 1 ? cap : before + 1, sizeof(term_t))};
-    ren_scope(&r, Q);
+    fconj_each_var(x->ts, Q, ren_var, &r);
     if (*x->nv != before) fconj_subst(x->ts, Q, r.map);
     free(r.map);
 }

@@ -112,6 +112,23 @@ void flit_each_var(const term_store_t *ts, const flit_t *l, void (*fn)(void *, u
     if (l->b) term_each_var(ts, l->b, fn, ctx);
 }
 
+void flits_each_var(const term_store_t *ts, const flit_t *lits, uint32_t n,
+                    void (*fn)(void *, uint32_t), void *ctx) {
+    for (uint32_t i = 0; i < n; i++)
+        if (lits[i].kind != FL_NOT) flit_each_var(ts, &lits[i], fn, ctx);
+}
+
+void fconj_each_var(const term_store_t *ts, const fconj_t *c, void (*fn)(void *, uint32_t),
+                    void *ctx) {
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->kind == FL_NOT)
+            fconj_each_var(ts, l->sub, fn, ctx);
+        else
+            flit_each_var(ts, l, fn, ctx);
+    }
+}
+
 typedef struct {
     const uint8_t *mark;
     bool hit;
@@ -165,8 +182,7 @@ static void mark_one(void *ctx, uint32_t v) {
 }
 
 void fconj_mark_vars(const term_store_t *ts, const fconj_t *c, uint8_t *mark) {
-    for (uint32_t i = 0; i < c->n; i++)
-        if (c->lits[i].kind != FL_NOT) flit_each_var(ts, &c->lits[i], mark_one, mark);
+    flits_each_var(ts, c->lits, c->n, mark_one, mark);
 }
 
 bool flit_same(const flit_t *p, const flit_t *q) {
@@ -238,11 +254,7 @@ static void canon_var(void *ctx, uint32_t v) {
 
 static void canon_walk(canon_t *k, const fconj_t *c) {
     /* Own literals first, then nested scopes: outer variables get the smaller numbers. */
-    for (uint32_t i = 0; i < c->n; i++) {
-        const flit_t *l = &c->lits[i];
-        if (l->kind == FL_NOT) continue;
-        flit_each_var(k->ts, l, canon_var, k);
-    }
+    flits_each_var(k->ts, c->lits, c->n, canon_var, k);
     for (uint32_t i = 0; i < c->n; i++)
         if (c->lits[i].kind == FL_NOT) canon_walk(k, c->lits[i].sub);
 }

@@ -99,6 +99,12 @@ void term_each_var(const term_store_t *ts, term_t t, void (*fn)(void *, uint32_t
 /* The same over a literal's own terms (not a negated literal's scope). */
 void flit_each_var(const term_store_t *ts, const flit_t *l, void (*fn)(void *, uint32_t),
                    void *ctx);
+/* The same over the own literals of lits[0..n) (not over their negated scopes). */
+void flits_each_var(const term_store_t *ts, const flit_t *lits, uint32_t n,
+                    void (*fn)(void *, uint32_t), void *ctx);
+/* The same over all of c: its negated scopes where they stand, in order. */
+void fconj_each_var(const term_store_t *ts, const fconj_t *c, void (*fn)(void *, uint32_t),
+                    void *ctx);
 /* Whether a literal's own terms mention a variable v with mark[v] set (mark sized past
  * every variable of the literal). */
 bool flit_mentions(const term_store_t *ts, const flit_t *l, const uint8_t *mark);

@@ -57,17 +57,6 @@ static void collect_vars(void *ctx, uint32_t v) {
     g->mark[v] = 1;
 }
 
-static void mark_tree(gr_t *g, const fconj_t *c) {
-    for (uint32_t i = 0; i < c->n; i++) {
-        const flit_t *l = &c->lits[i];
-        if (l->kind == FL_NOT) {
-            mark_tree(g, l->sub);
-            continue;
-        }
-        flit_each_var(g->ts, l, collect_vars, g);
-    }
-}
-
 static uint32_t sv_hash(const void *ctx, uint32_t id) {
     return (uint32_t)ptr_hash(((const gr_t *)ctx)->sv[id].scope);
 }
@@ -87,7 +76,7 @@ static const svars_t *scope_vars(gr_t *g, const fconj_t *S) {
     sv_key_t k = {g, S};
     uint32_t *slot = htab_probe(&g->sv_tab, (uint32_t)ptr_hash(S), sv_same, &k);
     if (*slot) return &g->sv[*slot - 1];
-    mark_tree(g, S);
+    fconj_each_var(g->ts, S, collect_vars, g);
     svars_t e = {.scope = S};
     for (uint32_t v = 0; v < g->nv; v++)
         if (g->mark[v]) {

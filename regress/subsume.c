@@ -220,14 +220,6 @@ static void mark_var(void *ctx, uint32_t v) {
     if (v < m->cap) m->mark[v] = m->value;
 }
 
-/* Calls fn for each variable occurrence of the own literals of lits (not of their
- * negated scopes). */
-static void own_vars(const term_store_t *ts, const flit_t *lits, uint32_t n,
-                     void (*fn)(void *, uint32_t), void *ctx) {
-    for (uint32_t i = 0; i < n; i++)
-        if (lits[i].kind != FL_NOT) flit_each_var(ts, &lits[i], fn, ctx);
-}
-
 typedef struct {
     const job_t *j;
     bool ok;
@@ -241,11 +233,7 @@ static void chk_bound(void *ctx, uint32_t v) {
 /* Are all pattern variables of P's own literals bound? */
 static bool all_bound(const job_t *j) {
     bound_chk_t b = {.j = j, .ok = true};
-    for (uint32_t i = 0; i < j->P->n && b.ok; i++) {
-        const flit_t *l = &j->P->lits[i];
-        if (l->kind == FL_NOT) continue;
-        flit_each_var(j->s->ts, l, chk_bound, &b);
-    }
+    flits_each_var(j->s->ts, j->P->lits, j->P->n, chk_bound, &b);
     return b.ok;
 }
 
@@ -292,16 +280,16 @@ static bool not_matches(job_t *j, const fconj_t *Q, const fconj_t *Qt, const cha
         j->own_stamp = next_stamp(s);
         stamp_t t = {.tv = j->tv, .cap = s->cap, .keep = j->shared_stamp, .stamp = j->own_stamp};
         for (uint32_t k = 0; k < j->n_own; k++)
-            own_vars(s->ts, j->T[k].lits, j->T[k].n, stamp_var, &t);
+            flits_each_var(s->ts, j->T[k].lits, j->T[k].n, stamp_var, &t);
     }
     uint8_t *pv = level(s, s->depth + 1)->pv;
     pat_mark_t pm = {.pv = pv, .j = j, .cap = s->cap};
-    own_vars(s->ts, pat.lits, pat.n, mark_pat_var, &pm);
+    flits_each_var(s->ts, pat.lits, pat.n, mark_pat_var, &pm);
     vmark_t m = {.mark = pv, .cap = s->cap, .value = 0};
     s->depth++;
     bool r = run_job(s, &pat, pv, &tgt, 1, 1, 0);
     s->depth--;
-    own_vars(s->ts, pat.lits, pat.n, mark_var, &m); /* clears pv */
+    flits_each_var(s->ts, pat.lits, pat.n, mark_var, &m); /* clears pv */
     view_fini(&pat);
     view_fini(&tgt);
     return r;
@@ -428,7 +416,7 @@ void subsume_share(subsume_t *s, const fconj_t *const *T, uint32_t nt) {
     s->shared_stamp = next_stamp(s);
     stamp_t m = {.tv = s->lv[0].tv, .cap = s->cap, .keep = 0, .stamp = s->shared_stamp};
     for (uint32_t k = 0; k < nt; k++)
-        own_vars(s->ts, T[k]->lits, T[k]->n, stamp_var, &m);
+        flits_each_var(s->ts, T[k]->lits, T[k]->n, stamp_var, &m);
 }
 
 /* A whole test: P against the target views tv[0..nt) (see run_job), which it finishes

@@ -83,8 +83,8 @@ static int over_moves(bounded_t *b, const eng_state_t *s, uint32_t role, uint32_
 
 static int in_w(bounded_t *b, const eng_state_t *s, uint32_t role, uint32_t i) {
     uint32_t tag = role * 256 + i;
-    uint64_t key = postab_key(s, tag);
-    int v = postab_find(&b->tt, key, s, tag);
+    postab_pos_t pos = postab_pos(s, tag);
+    int v = postab_find(&b->tt, &pos);
     if (v != POSTAB_NONE) return v;
     if (engine_terminal(b->e, s))
         v = i == 0 && engine_goal_value(b->e, s, role) == 100;
@@ -92,7 +92,7 @@ static int in_w(bounded_t *b, const eng_state_t *s, uint32_t role, uint32_t i) {
         v = 0;
     else
         v = over_moves(b, s, role, i);
-    if (v != BOUNDED_UNKNOWN) postab_store(&b->tt, key, s, tag, v);
+    if (v != BOUNDED_UNKNOWN) postab_store(&b->tt, &pos, v);
     return v;
 }
 

@@ -124,15 +124,15 @@ static int over_moves(force_t *f, const eng_state_t *s, uint32_t i, uint32_t dep
 static int rec(force_t *f, const eng_state_t *s, uint32_t i, uint32_t depth) {
     if (engine_terminal(f->e, s)) return met(f, s);
     if (i == 0) return 0;
-    uint64_t key = postab_key(s, i);
-    int known = postab_find(&f->tt, key, s, i);
+    postab_pos_t pos = postab_pos(s, i);
+    int known = postab_find(&f->tt, &pos);
     if (known != POSTAB_NONE) return known;
     if (f->stop_at && f->nodes >= f->stop_at) return FORCE_UNKNOWN;
     if (f->deadline > 0 && (f->nodes & 15) == 0 && now_seconds() > f->deadline)
         return FORCE_UNKNOWN;
     f->nodes++;
     int v = over_moves(f, s, i, depth);
-    if (v != FORCE_UNKNOWN) postab_store(&f->tt, key, s, i, v);
+    if (v != FORCE_UNKNOWN) postab_store(&f->tt, &pos, v);
     return v;
 }
 

@@ -30,42 +30,42 @@ void postab_fini(postab_t *t) {
     htab_fini(&t->index);
 }
 
-uint64_t postab_key(const eng_state_t *s, uint32_t tag) {
-    return engine_state_hash(s) ^ ((uint64_t)tag + 1) * 0x9e3779b97f4a7c15ull;
+postab_pos_t postab_pos(const eng_state_t *s, uint32_t tag) {
+    uint64_t key = engine_state_hash(s) ^ ((uint64_t)tag + 1) * 0x9e3779b97f4a7c15ull;
+    return (postab_pos_t){s, key, tag};
 }
 
 typedef struct {
     const postab_t *t;
-    uint64_t key;
-    const eng_state_t *s;
-    uint32_t tag;
+    const postab_pos_t *want;
 } probe_t;
 
 static bool same(const void *ctx, uint32_t id) {
     const probe_t *p = ctx;
     const postab_entry_t *e = &p->t->v[id];
-    return e->key == p->key && e->tag == p->tag && engine_state_equal(e->state, p->s);
+    return e->key == p->want->key && e->tag == p->want->tag &&
+           engine_state_equal(e->state, p->want->s);
 }
 
 static uint32_t hash(const void *ctx, uint32_t id) {
     return (uint32_t)((const postab_t *)ctx)->v[id].key;
 }
 
-int postab_find(const postab_t *t, uint64_t key, const eng_state_t *s, uint32_t tag) {
-    probe_t p = {t, key, s, tag};
-    uint32_t id = htab_find(&t->index, (uint32_t)key, same, &p);
+int postab_find(const postab_t *t, const postab_pos_t *p) {
+    probe_t probe = {t, p};
+    uint32_t id = htab_find(&t->index, (uint32_t)p->key, same, &probe);
     return id == HTAB_NONE ? POSTAB_NONE : t->v[id].value;
 }
 
-void postab_store(postab_t *t, uint64_t key, const eng_state_t *s, uint32_t tag, int value) {
+void postab_store(postab_t *t, const postab_pos_t *p, int value) {
     if (t->used >= t->max) postab_clear(t);
-    if (postab_find(t, key, s, tag) != POSTAB_NONE) return;
+    if (postab_find(t, p) != POSTAB_NONE) return;
     GROW(t->v, t->cap, (size_t)t->used + 1);
     postab_entry_t *e = &t->v[t->used];
-    e->key = key;
+    e->key = p->key;
     e->state = engine_state_new(t->e);
-    engine_state_copy(e->state, s);
-    e->tag = tag;
+    engine_state_copy(e->state, p->s);
+    e->tag = p->tag;
     e->value = (int8_t)value;
-    htab_add(&t->index, (uint32_t)key, t->used++, hash, t);
+    htab_add(&t->index, (uint32_t)p->key, t->used++, hash, t);
 }

@@ -24,11 +24,18 @@ void postab_init(postab_t *t, engine_t *e, uint32_t max_entries);
 void postab_fini(postab_t *t);
 /* Forgets every position. */
 void postab_clear(postab_t *t);
-/* The key of (s, tag), computed once for a lookup and the store that may follow it. */
-uint64_t postab_key(const eng_state_t *s, uint32_t tag);
-/* The value of (s, tag), or POSTAB_NONE. */
-int postab_find(const postab_t *t, uint64_t key, const eng_state_t *s, uint32_t tag);
-/* Remembers the value (-127..127) of (s, tag), unless it is there. */
-void postab_store(postab_t *t, uint64_t key, const eng_state_t *s, uint32_t tag, int value);
+/* A position asked about: (s, tag) and its hash, computed once for a lookup and the
+ * store that may follow it. */
+typedef struct {
+    const eng_state_t *s;
+    uint64_t key;
+    uint32_t tag;
+} postab_pos_t;
+
+postab_pos_t postab_pos(const eng_state_t *s, uint32_t tag);
+/* The value of p, or POSTAB_NONE. */
+int postab_find(const postab_t *t, const postab_pos_t *p);
+/* Remembers the value (-127..127) of p, unless it is there. */
+void postab_store(postab_t *t, const postab_pos_t *p, int value);
 
 #endif
