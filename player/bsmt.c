@@ -147,6 +147,10 @@ static bool z3_catch_up(bsmt_t *b, double deadline) {
     return true;
 }
 
+bool bsmt_catch_up(bsmt_t *b, double deadline) {
+    return z3_catch_up(b, deadline);
+}
+
 /* Node n holds: in a scope at once (nothing waits then: scope_push), else recorded for
  * CaDiCaL and queued for Z3. */
 static void assert_node(bsmt_t *b, pn_t n) {

@@ -109,10 +109,7 @@ typedef struct {
     bnet_t *net;
     bsmt_t *bsmt;
     uint32_t fed;                /* history entries given to bsmt */
-    bool broken;                 /* bsmt found the history inconsistent (reported once) */
-    bool renewed;                /* a new solver was given the history after an inconsistency */
-    bsmt_t *fresh;               /* that solver, while it catches up (see check_consistent) */
-    uint32_t fresh_fed;          /* history entries it has been given */
+    bool broken;                 /* bsmt found an observation impossible (reported once) */
     const belief_obs_t *history; /* the agent's history, as of the last feed */
     splitmix_t rng;
     uint64_t proved, gambles_avoided, gambles_taken, turns, particles;
@@ -251,51 +248,6 @@ static void feed(deduce_player_t *p, const player_turn_t *turn) {
         }
     }
     bsmt_live(p->bsmt); /* we are asked to move: the game goes on */
-}
-
-/* An unsatisfiable history is a bug, reported. Z3 4.8.12's incremental solver has said
- * so of a consistent history (one full-game match in 100; a new solver given the same
- * history disagreed), so a new solver is given the history, a chunk of steps per turn
- * (loading it all at once took 4.3 s), while the player goes on with the world carried
- * forward natively; it replaces the old one once it has caught up and finds the history
- * consistent. Checked on idle turns (bounded by the clock) and when no world is found. */
-#define CATCH_UP 12     /* steps given to the new solver per turn */
-#define IDLE_CHECK 0.05 /* seconds an idle turn's check gets at least */
-
-static void check_consistent(deduce_player_t *p, double deadline) {
-    if (p->broken || bsmt_consistent(p->bsmt, deadline) != 0) return;
-    fprintf(stderr, "deduce: BUG: the history is inconsistent at step %u%s\n", p->fed,
-            p->renewed ? " (again, after a new solver)" : "; a new solver catches up");
-    p->broken = true;
-    if (!p->renewed) p->fresh = bsmt_new(p->net, p->setup.role, p->setup.seed ^ 0x4e3);
-    p->renewed = true;
-}
-
-/* Gives the new solver the next chunk of the history; swaps it in when it has all of it
- * and finds it consistent (checks bounded by deadline). */
-static void catch_up(deduce_player_t *p, double deadline) {
-    if (!p->fresh) return;
-    for (uint32_t k = 0; k < CATCH_UP && p->fresh_fed < p->fed; k++, p->fresh_fed++) {
-        const belief_obs_t *o = &p->history[p->fresh_fed];
-        bsmt_observe(p->fresh, o->move, o->percepts, o->n_percepts);
-    }
-    int c = bsmt_consistent(p->fresh, deadline); /* internalises the chunk */
-    if (p->fresh_fed < p->fed || c < 0) return;
-    if (c == 0) {
-        fprintf(stderr, "deduce: BUG: a new solver also finds the history inconsistent\n");
-        FREE_AND_NULL(bsmt_free, p->fresh);
-        return;
-    }
-    bsmt_live(p->fresh);
-    fprintf(stderr,
-            "deduce: a new solver finds the history consistent at step %u: going on "
-            "with it\n",
-            p->fed);
-    bsmt_free(p->bsmt);
-    p->bsmt = p->fresh;
-    p->fresh = NULL;
-    p->broken = false;
-    p->has_traj = false;
 }
 
 /* A random legal move of every role but ours in s into joint; false when one has none. */
@@ -875,23 +827,15 @@ static bool sat_world(deduce_player_t *p, double deadline) {
 }
 
 /* A consistent state of the current step, kept for the step: the last one carried
- * forward, else a Z3 model. A sample fails when Z3 runs out of its budget (the conflicts
- * the time left allows): it is tried again, up to WORLD_TRIES times while time is left
- * (the solver keeps what it learned, so a second try goes further). */
-#define WORLD_TRIES 3
+ * forward, else a trajectory's, else CaDiCaL's; never a Z3 model (a model, or the round
+ * before it, internalises the steps given since the last check: not interruptible, up to
+ * seconds late in the full killer game). */
 static bool current_world(deduce_player_t *p, const player_turn_t *turn, double deadline) {
     if (!p->bsmt || p->broken) return false;
     if (p->world_step == bsmt_step(p->bsmt) + 1) return true;
     if (turn && bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn)) return true;
     if (p->opts.choose == CHOOSE_SECRET && world_from_trajectory(p, deadline)) return true;
-    if (sat_world(p, deadline)) return true;
-    for (int i = 0; i < WORLD_TRIES && (i == 0 || now_seconds() < deadline); i++)
-        if (bsmt_any(p->bsmt, deadline, &p->world)) {
-            p->world_step = bsmt_step(p->bsmt) + 1;
-            return true;
-        }
-    if (now_seconds() < deadline) check_consistent(p, deadline);
-    return false;
+    return sat_world(p, deadline);
 }
 
 /* Sorts moves[0..n) by id (as kind->legal answers); returns n. */
@@ -927,8 +871,7 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     *moves = NULL;
     if (!p->bsmt) return 0;
     if (p->broken) { /* Z3 cannot be trusted: the world carried forward natively, if any */
-        catch_up(p, now_seconds() + (deadline - now_seconds()) / 2);
-        if (p->broken && advance_world(p, turn)) return p->legal_world++, world_legal(p, moves);
+        if (advance_world(p, turn)) return p->legal_world++, world_legal(p, moves);
     }
     /* what the known fluents fix needs no solver answer (nor a model) */
     bool complete;
@@ -1210,14 +1153,12 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     feed(p, turn);
     sink_offer(sink, turn->legal[0]);
     if (turn->n_legal == 1) {
-        /* an idle turn: one check keeps Z3 abreast of the history (after the 28 steps of
-         * the full killer game's deal, the first check took seconds at once), and finds an
-         * inconsistent history early. It gets a round even when the feed took the time (a
-         * check past its deadline starts none): the move is known, and what is not
-         * internalised now is paid for at once on a turn that needs an answer */
+        /* an idle turn: CaDiCaL's encoding of the steps, and Z3 given them (it confirms
+         * proved wins) without a check: a Z3 round late in the full killer game took up to
+         * 26 s (load 12), not interruptible; CaDiCaL answers the move turns' queries */
         if (p->bsmt) {
-            check_consistent(p, fmax(stop, now_seconds() + IDLE_CHECK));
-            bsmt_sync_proofs(p->bsmt); /* CaDiCaL's encoding of the steps, on idle time */
+            bsmt_sync_proofs(p->bsmt);
+            bsmt_catch_up(p->bsmt, stop);
         }
         return turn->legal[0];
     }
@@ -1371,7 +1312,6 @@ static void deduce_destroy(player_t *pl) {
     state_fini(&p->initial);
     for (uint32_t j = 0; j < 64; j++)
         bsmt_free(p->mirror[j]);
-    bsmt_free(p->fresh);
     free(p->traj);
     free(p->near);
     bsmt_free(p->bsmt);
