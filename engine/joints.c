@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gdl/trace.h"
+
 void joints_init(joints_t *j, uint32_t n_roles) {
     memset(j, 0, sizeof *j);
     j->n_roles = n_roles;
@@ -20,8 +22,19 @@ void joints_fini(joints_t *j) {
     memset(j, 0, sizeof *j);
 }
 
-uint64_t joints_load(joints_t *j, engine_t *e, const eng_state_t *s, bool sorted, uint32_t fixed,
-                     term_t move) {
+/* Puts a role's n moves in order; their number (the trace order drops repeats). */
+static uint32_t order_moves(const term_store_t *ts, term_t *m, uint32_t n, joints_order_t order) {
+    if (order == JOINTS_CANONICAL) term_sort(ts, m, n);
+    if (order != JOINTS_TRACE_ORDER) return n;
+    strbuf_t texts;
+    sb_init(&texts);
+    n = trace_sort_terms(ts, m, n, &texts);
+    sb_fini(&texts);
+    return n;
+}
+
+uint64_t joints_load(joints_t *j, engine_t *e, const eng_state_t *s, joints_order_t order,
+                     uint32_t fixed, term_t move) {
     j->fixed = fixed;
     j->count = 1;
     for (uint32_t r = 0; r < j->n_roles; r++) {
@@ -30,7 +43,7 @@ uint64_t joints_load(joints_t *j, engine_t *e, const eng_state_t *s, bool sorted
         free(j->legal[r]);
         j->legal[r] = xmalloc((n + 1) * sizeof *m);
         if (n) memcpy(j->legal[r], m, n * sizeof *m);
-        if (sorted) term_sort(engine_game(e)->ts, j->legal[r], n);
+        n = order_moves(engine_game(e)->ts, j->legal[r], n, order);
         j->n[r] = n;
         if (!n || j->count <= UINT32_MAX) j->count *= n; /* saturates: callers cap far below */
     }

@@ -23,10 +23,15 @@ typedef struct {
 void joints_init(joints_t *j, uint32_t n_roles);
 void joints_fini(joints_t *j);
 
-/* The joint moves of s: every role's legal moves (in the canonical order when sorted: the
- * same on every engine), but role fixed (JOINTS_NONE: none) plays move only. Their count. */
-uint64_t joints_load(joints_t *j, engine_t *e, const eng_state_t *s, bool sorted, uint32_t fixed,
-                     term_t move);
+/* The order of a role's moves: the engine's, canonical (term_sort: the same on every
+ * engine), or the trace format's (by text, without repeats: what traces and the game
+ * master print and draw from). */
+typedef enum { JOINTS_ENGINE_ORDER, JOINTS_CANONICAL, JOINTS_TRACE_ORDER } joints_order_t;
+
+/* The joint moves of s: every role's legal moves in that order, but role fixed
+ * (JOINTS_NONE: none) plays move only. Their count. */
+uint64_t joints_load(joints_t *j, engine_t *e, const eng_state_t *s, joints_order_t order,
+                     uint32_t fixed, term_t move);
 
 /* Joint move number k (k < count) into joint[0..n_roles). */
 void joints_get(const joints_t *j, uint64_t k, term_t *joint);

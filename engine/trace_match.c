@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "engine/joints.h"
 #include "gdl/sexp.h"
 
 /* Reads the next non-blank line of the moves text into line; false at the end. */
@@ -103,41 +104,38 @@ static void print_terminal(tracer_t *t, const eng_state_t *s) {
 static bool legal_and_choose(tracer_t *t, const eng_state_t *s, trace_moves_t *mv, uint32_t step,
                              term_t *joint, term_t *given) {
     uint32_t n_roles = t->g->n_roles;
-    term_t **sorted = xcalloc(n_roles, sizeof *sorted);
-    uint32_t *counts = xcalloc(n_roles, sizeof *counts);
-    bool ok = true;
+    joints_t j;
+    joints_init(&j, n_roles);
+    joints_load(&j, t->e, s, JOINTS_TRACE_ORDER, JOINTS_NONE, TERM_NONE);
     for (uint32_t i = 0; i < n_roles; i++) {
-        const term_t *m;
-        uint32_t n = engine_legal(t->e, s, i, &m);
-        sorted[i] = xmalloc((n + 1) * sizeof **sorted);
-        memcpy(sorted[i], m, n * sizeof *m);
-        counts[i] = trace_sort_terms(t->g->ts, sorted[i], n, &t->sb);
-        fprintf(t->out, "legal %s%s%s\n", role_name(t, i), counts[i] ? " " : "", sb_str(&t->sb));
+        sb_clear(&t->sb);
+        for (uint32_t k = 0; k < j.n[i]; k++) {
+            sb_putc(&t->sb, ' ');
+            term_print(t->g->ts, j.legal[i][k], &t->sb);
+        }
+        fprintf(t->out, "legal %s%s\n", role_name(t, i), sb_str(&t->sb));
     }
     fprintf(t->out, "terminal no\n");
-    if (!mv->rng && !read_joint(t, mv, step, given)) ok = false;
+    bool ok = mv->rng || read_joint(t, mv, step, given);
     for (uint32_t i = 0; ok && i < n_roles; i++) {
-        if (counts[i] == 0) {
+        if (j.n[i] == 0) {
             fprintf(t->err, "step %u: role %s has no legal move in a non-terminal state\n", step,
                     role_name(t, i));
             ok = false;
-        } else if (mv->rng) {
-            joint[i] = sorted[i][splitmix_next(mv->rng) % counts[i]];
-        } else if (!engine_is_legal(t->e, s, i, given[i])) {
+        } else if (!mv->rng && !engine_is_legal(t->e, s, i, given[i])) {
             sb_clear(&t->sb);
             term_print(t->g->ts, given[i], &t->sb);
             fprintf(t->err, "%s:%d: step %u: move %s of role %s is not legal\n",
                     mv->moves_file ? mv->moves_file : "<moves>", mv->line, step, sb_str(&t->sb),
                     role_name(t, i));
             ok = false;
-        } else {
-            joint[i] = given[i];
         }
     }
-    for (uint32_t i = 0; i < n_roles; i++)
-        free(sorted[i]);
-    free(sorted);
-    free(counts);
+    if (ok && mv->rng)
+        joints_random(&j, mv->rng, joint);
+    else if (ok)
+        memcpy(joint, given, n_roles * sizeof *joint);
+    joints_fini(&j);
     return ok;
 }
 

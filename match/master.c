@@ -10,6 +10,7 @@
 
 #include "base/clock.h"
 #include "base/rng.h"
+#include "engine/joints.h"
 #include "gdl/casemap.h"
 #include "gdl/trace.h"
 #include "gdl/validate.h"
@@ -217,11 +218,10 @@ typedef struct {
     uint32_t n_roles, step;
     eng_state_t *cur, *nx; /* the state, and the next one */
     state_t state;         /* the state as terms (traces) */
-    term_t **legal;        /* per role, sorted canonically */
-    uint32_t *n_legal;
-    term_t *joint;  /* the joint move of this step (then the last one) */
-    term_t *answer; /* per seat, TERM_NONE when late or unparsable */
-    double *ms;     /* per seat */
+    joints_t legal;        /* every role's legal moves, in the trace order */
+    term_t *joint;         /* the joint move of this step (then the last one) */
+    term_t *answer;        /* per seat, TERM_NONE when late or unparsable */
+    double *ms;            /* per seat */
     match_result_t *res;
 } match_t;
 
@@ -361,8 +361,7 @@ static void match_init(match_t *mt, master_t *m, uint32_t k, contestant_t *const
         st->call.who = who[s];
         httpc_reply_init(&st->call.reply);
     }
-    mt->legal = xcalloc(mt->n_roles + 1, sizeof *mt->legal);
-    mt->n_legal = xcalloc(mt->n_roles + 1, sizeof *mt->n_legal);
+    joints_init(&mt->legal, mt->n_roles);
     mt->joint = xcalloc(mt->n_roles + 1, sizeof *mt->joint);
     mt->answer = xcalloc(m->n_seats + 1, sizeof *mt->answer);
     mt->ms = xcalloc(m->n_seats + 1, sizeof *mt->ms);
@@ -381,11 +380,8 @@ static void match_fini(match_t *mt) {
         httpc_reply_fini(&st->call.reply);
         free(st->percepts);
     }
-    for (uint32_t i = 0; i < mt->n_roles; i++)
-        free(mt->legal[i]);
     free(mt->seats);
-    free(mt->legal);
-    free(mt->n_legal);
+    joints_fini(&mt->legal);
     free(mt->joint);
     free(mt->answer);
     free(mt->ms);
@@ -428,14 +424,9 @@ static void start_phase(match_t *mt) {
  * role has none. */
 static bool load_legal(match_t *mt) {
     master_t *m = mt->m;
+    joints_load(&mt->legal, m->e, mt->cur, JOINTS_TRACE_ORDER, JOINTS_NONE, TERM_NONE);
     for (uint32_t i = 0; i < mt->n_roles; i++) {
-        const term_t *mv;
-        uint32_t n = engine_legal(m->e, mt->cur, i, &mv);
-        free(mt->legal[i]);
-        mt->legal[i] = xmalloc((n + 1) * sizeof *mv);
-        if (n) memcpy(mt->legal[i], mv, n * sizeof *mv);
-        mt->n_legal[i] = trace_sort_terms(m->g->ts, mt->legal[i], n, &m->sb);
-        if (!mt->n_legal[i]) {
+        if (!mt->legal.n[i]) {
             snprintf(mt->res->error, sizeof mt->res->error, "step %u: role %s has no legal move",
                      mt->step, term_sym_name(m->g->ts, term_sym(m->g->ts, m->g->roles[i])));
             return false;
@@ -449,7 +440,7 @@ static bool load_legal(match_t *mt) {
             sb_puts(&head, "legal ");
             role_text(mt, i, &m->sb);
             sb_puts(&head, sb_str(&m->sb));
-            trace_line(mt, sb_str(&head), mt->legal[i], mt->n_legal[i]);
+            trace_line(mt, sb_str(&head), mt->legal.legal[i], mt->legal.n[i]);
         }
         sb_fini(&head);
         fprintf(m->cfg.trace, "terminal no\n");
@@ -507,8 +498,7 @@ static bool is_legal_in(const term_t *legal, uint32_t n, term_t move) {
 /* The joint move: each seat's answer if legal, else a random legal move (counted). */
 static void choose(match_t *mt) {
     master_t *m = mt->m;
-    for (uint32_t i = 0; i < mt->n_roles; i++)
-        mt->joint[i] = mt->legal[i][splitmix_next(&m->rng) % mt->n_legal[i]];
+    joints_random(&mt->legal, &m->rng, mt->joint);
     for (uint32_t s = 0; s < m->n_seats; s++) {
         seat_t *st = &mt->seats[s];
         bool late = false;
@@ -517,7 +507,8 @@ static void choose(match_t *mt) {
         if (st->agent) late = move == TERM_NONE;
         st->res->moves++;
         if (ms > st->res->slowest_ms) st->res->slowest_ms = ms;
-        if (move != TERM_NONE && is_legal_in(mt->legal[st->role], mt->n_legal[st->role], move)) {
+        if (move != TERM_NONE &&
+            is_legal_in(mt->legal.legal[st->role], mt->legal.n[st->role], move)) {
             mt->joint[st->role] = move;
             continue;
         }

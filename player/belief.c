@@ -209,7 +209,7 @@ static bool succ_load(succ_t *x, const state_t *s) {
     if (engine_terminal(b->e, x->cur)) return false;
     term_t move = x->obs->move;
     uint32_t fixed = move == TERM_NONE ? JOINTS_NONE : b->role;
-    if (!joints_load(&x->j, b->e, x->cur, true, fixed, move)) return false;
+    if (!joints_load(&x->j, b->e, x->cur, JOINTS_CANONICAL, fixed, move)) return false;
     return move == TERM_NONE || engine_is_legal(b->e, x->cur, b->role, move);
 }
 

@@ -112,6 +112,7 @@ typedef struct {
     bool broken;                 /* bsmt found an observation impossible (reported once) */
     const belief_obs_t *history; /* the agent's history, as of the last feed */
     splitmix_t rng;
+    joints_t others; /* the joint moves others_random draws from */
     uint64_t proved, gambles_avoided, gambles_taken, turns, particles;
     /* how our legal moves were found: known fluents, a world, checks, some checks only */
     uint64_t legal_known, legal_world, legal_proved, legal_partial;
@@ -198,6 +199,7 @@ static player_t *deduce_new(const player_setup_t *setup, choose_t choose) {
     p->es[0] = engine_state_new(setup->engine);
     p->es[1] = engine_state_new(setup->engine);
     p->joint = xcalloc(setup->game->n_roles + 1, sizeof *p->joint);
+    joints_init(&p->others, setup->game->n_roles);
     state_init(&p->world);
     state_init(&p->initial);
     if (setup->options) {
@@ -250,14 +252,12 @@ static void feed(deduce_player_t *p, const player_turn_t *turn) {
     bsmt_live(p->bsmt); /* we are asked to move: the game goes on */
 }
 
-/* A random legal move of every role but ours in s into joint; false when one has none. */
-static bool others_random(deduce_player_t *p, const eng_state_t *s, term_t *joint) {
-    for (uint32_t k = 0; k < p->setup.game->n_roles; k++) {
-        const term_t *m;
-        uint32_t n = k == p->setup.role ? 1 : engine_legal(p->setup.engine, s, k, &m);
-        if (!n) return false;
-        if (k != p->setup.role) joint[k] = m[splitmix_next(&p->rng) % n];
-    }
+/* The others' random moves beside ours (move; TERM_NONE when the caller sets it) in s;
+ * false when a role has none. */
+static bool others_random(deduce_player_t *p, const eng_state_t *s, term_t move, term_t *joint) {
+    if (!joints_load(&p->others, p->setup.engine, s, JOINTS_ENGINE_ORDER, p->setup.role, move))
+        return false;
+    joints_random(&p->others, &p->rng, joint);
     return true;
 }
 
@@ -272,12 +272,10 @@ static int playout(deduce_player_t *p, const state_t *s, term_t move) {
             value = engine_goal_value(e, cur, p->setup.role);
             break;
         }
-        if (step ? !engine_random_joint(e, cur, &p->rng, joint) : !others_random(p, cur, joint))
-            break;
-        if (step == 0) {
-            if (!engine_is_legal(e, cur, p->setup.role, move)) break;
-            joint[p->setup.role] = move;
-        }
+        bool drawn = step ? engine_random_joint(e, cur, &p->rng, joint)
+                          : others_random(p, cur, move, joint) &&
+                                engine_is_legal(e, cur, p->setup.role, move);
+        if (!drawn) break;
         engine_next(e, cur, joint, nx);
         eng_state_t *t = cur;
         cur = nx, nx = t;
@@ -639,9 +637,9 @@ static uint64_t percept_trace(deduce_player_t *p, const state_t *w, term_t move)
     uint64_t h = 1469598103934665603ull;
     term_t *joint = p->joint;
     for (int step = 0; step < 2 && !engine_terminal(e, cur); step++) {
-        if (step ? !engine_random_joint(e, cur, &p->rng, joint) : !others_random(p, cur, joint))
+        if (step ? !engine_random_joint(e, cur, &p->rng, joint)
+                 : !others_random(p, cur, move, joint))
             break; /* a role without moves */
-        if (step == 0) joint[p->setup.role] = move;
         const term_t *pc;
         uint32_t np = engine_sees(e, cur, joint, p->setup.role, &pc);
         uint64_t sum = 0; /* order-free: percepts are a set */
@@ -728,7 +726,7 @@ static bool particle_step(deduce_player_t *p, const belief_obs_t *obs, bool rela
     term_t *buf = xmalloc((obs->n_percepts + 1) * sizeof *buf);
     joints_t jm;
     joints_init(&jm, nr);
-    uint64_t total = joints_load(&jm, e, w, false, me, obs->move);
+    uint64_t total = joints_load(&jm, e, w, JOINTS_ENGINE_ORDER, me, obs->move);
     if (total > JOINT_MAX) total = 0;
     bool found = false;
     uint64_t start = total ? splitmix_next(&p->rng) % total : 0;
@@ -999,7 +997,7 @@ static void leak_to(deduce_player_t *p, uint32_t j, const state_t *world, const 
     uint32_t me = p->setup.role;
     term_t *joint = p->joint;
     eng_state_t *w = load(p, 0, world);
-    if (!others_random(p, w, joint)) return;
+    if (!others_random(p, w, TERM_NONE, joint)) return; /* ours set below */
     term_t **shown = xcalloc(nc, sizeof *shown), *pc = NULL;
     uint32_t *ns = xcalloc(nc, sizeof *ns);
     size_t cap = 0;
@@ -1041,7 +1039,7 @@ static void leak_to(deduce_player_t *p, uint32_t j, const state_t *world, const 
         uint32_t nl = engine_legal(p->setup.engine, wv, me, &m);
         term_t *ours = xmalloc((nl + 1) * sizeof *ours);
         if (nl) memcpy(ours, m, nl * sizeof *m);
-        if (others_random(p, wv, joint))
+        if (others_random(p, wv, TERM_NONE, joint))
             for (uint32_t l = 0; l < nl; l++) {
                 joint[me] = ours[l];
                 uint32_t n = percepts_of(p, wv, joint, j, &pc, &cap);
@@ -1321,6 +1319,7 @@ static void deduce_destroy(player_t *pl) {
     engine_state_free(p->es[0]);
     engine_state_free(p->es[1]);
     free(p->joint);
+    joints_fini(&p->others);
     free(p);
 }
 

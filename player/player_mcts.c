@@ -559,7 +559,7 @@ static void advance_to(mcts_player_t *p, const state_t *s, double until) {
     engine_state_set(e, want, s);
     joints_t j;
     joints_init(&j, n_roles);
-    uint64_t total = joints_load(&j, e, prev, false, JOINTS_NONE, TERM_NONE);
+    uint64_t total = joints_load(&j, e, prev, JOINTS_ENGINE_ORDER, JOINTS_NONE, TERM_NONE);
     if (total >= 1 && total <= MAX_JOINTS) {
         term_t *joint = xcalloc(n_roles + 1, sizeof *joint);
         bool found = false;

@@ -742,7 +742,7 @@ static void test_joints(void **state) {
     uint32_t n1 = engine_legal(e, s, 1, &m1);
     joints_t j;
     joints_init(&j, 2);
-    assert_int_equal(joints_load(&j, e, s, false, JOINTS_NONE, TERM_NONE), n0 * n1);
+    assert_int_equal(joints_load(&j, e, s, JOINTS_ENGINE_ORDER, JOINTS_NONE, TERM_NONE), n0 * n1);
     term_t joint[2];
     for (uint64_t k = 0; k < j.count; k++) {
         joints_get(&j, k, joint);
@@ -750,7 +750,7 @@ static void test_joints(void **state) {
         assert_int_equal(joint[0], j.legal[0][k % n0]);
         assert_int_equal(joint[1], j.legal[1][k / n0]);
     }
-    assert_int_equal(joints_load(&j, e, s, true, 0, first0), n1);
+    assert_int_equal(joints_load(&j, e, s, JOINTS_CANONICAL, 0, first0), n1);
     splitmix_t a = {7}, b = {7};
     joints_random(&j, &a, joint);
     assert_int_equal(joint[0], first0);
