@@ -300,6 +300,25 @@ static void test_deduce_legal_pressed(void **state) {
     }
 }
 
+/* mcts, a player on the agent's sampled belief states, on the full killer game (issue 24:
+ * `ggp match games/killer.kif --players mcts,mcts,mcts --playclock 0.5 --matches 100`
+ * sent one illegal move, legal in every sampled state, not in the true one): the moves
+ * sent are those CaDiCaL proves legal, deadlines past or far by a coin, iterations fixed. */
+static void test_mcts_legal_pressed(void **state) {
+    (void)state;
+    const player_kind_t *kind = player_kind_find("mcts:iters=50:ponder=off");
+    assert_non_null(kind);
+    game_t *g = load_file("killer.kif");
+    assert_non_null(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    tally_t t = {0};
+    play_pressed(g, r, kind, 1, 60, &t);
+    printf("mcts killer.kif pressed: legal moves asked %llu times, none proved %llu times\n",
+           (unsigned long long)t.legal_asked, (unsigned long long)t.legal_unknown);
+    engine_free(r);
+    game_free(g);
+}
+
 /* The move `kind` plays, as candidate, at the last step of a Monty Hall match (the
  * master's `random` hides the car and opens a door by seed): switch or noop. */
 static term_t montyhall_last(game_t *g, engine_t *r, engine_t *pe, const player_kind_t *kind,
@@ -393,6 +412,7 @@ int main(void) {
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_deduce_killer_small),
         cmocka_unit_test(test_deduce_legal_pressed),
+        cmocka_unit_test(test_mcts_legal_pressed),
         cmocka_unit_test(test_pimc_montyhall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
