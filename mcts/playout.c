@@ -345,7 +345,7 @@ typedef struct {
 static void cost_policy(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *joint,
                         cost_run_t *r, double until, uint64_t max) {
     uint64_t at_reset = UINT64_MAX;
-    double t0 = now_seconds();
+    double t0 = cpu_seconds();
     while (r->steps < max && now_seconds() < until) {
         if (engine_terminal(p->e, r->a) || !playout_step(p, r->a, rng, joint, r->b)) {
             if (at_reset == r->steps) {
@@ -361,13 +361,13 @@ static void cost_policy(playout_t *p, const eng_state_t *s, splitmix_t *rng, ter
         r->b = t;
         r->steps++;
     }
-    r->secs += now_seconds() - t0;
+    r->secs += cpu_seconds() - t0;
 }
 
 /* Uniform steps (the engine's own loop) on r until `until` or r->steps reaches max. */
 static void cost_uniform(engine_t *e, const eng_state_t *s, splitmix_t *rng, int *goals,
                          cost_run_t *r, double until, uint64_t max) {
-    double t0 = now_seconds();
+    double t0 = cpu_seconds();
     while (r->steps < max && now_seconds() < until) {
         uint32_t k = engine_playout(e, r->a, rng, COST_CHUNK, goals);
         r->steps += k;
@@ -377,7 +377,12 @@ static void cost_uniform(engine_t *e, const eng_state_t *s, splitmix_t *rng, int
         }
         if (k < COST_CHUNK) engine_state_copy(r->a, s); /* ended: the next rollout */
     }
-    r->secs += now_seconds() - t0;
+    r->secs += cpu_seconds() - t0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 double playout_cost(engine_t *e, const playout_opts_t *o, const eng_state_t *s, splitmix_t *rng,
@@ -391,19 +396,32 @@ double playout_cost(engine_t *e, const playout_opts_t *o, const eng_state_t *s, 
         run[k].b = engine_state_new(e);
         engine_state_copy(run[k].a, s);
     }
+    /* each round's ratio of the thread's CPU seconds (not wall-clock: on a loaded machine the
+     * thread is descheduled at random), and their median */
+    double *ratio = NULL;
+    size_t n_ratio = 0, cap_ratio = 0;
     /* short rounds of each in turn, so that a change of the machine's load falls on both */
     while (!run[0].stuck && !run[1].stuck && now_seconds() < deadline &&
            (run[0].steps < max_steps || run[1].steps < max_steps)) {
+        cost_run_t was[2] = {run[0], run[1]};
         double t0 = now_seconds(), left = (deadline - t0) / 2;
         cost_policy(p, s, rng, joint, &run[0], t0 + (left < COST_SLICE ? left : COST_SLICE),
                     max_steps);
         double spent = now_seconds() - t0;
         bool last = run[0].steps >= max_steps; /* the rest of the uniform steps at once */
         cost_uniform(e, s, rng, goals, &run[1], last ? deadline : now_seconds() + spent, max_steps);
+        uint64_t pn = run[0].steps - was[0].steps, un = run[1].steps - was[1].steps;
+        double ps = run[0].secs - was[0].secs, us = run[1].secs - was[1].secs;
+        if (!pn || !un || us <= 0) continue;
+        GROW(ratio, cap_ratio, n_ratio + 1);
+        ratio[n_ratio++] = (ps / (double)pn) / (us / (double)un);
     }
     double cost = 0;
-    if (run[0].steps && run[1].steps && run[1].secs > 0 && !run[0].stuck && !run[1].stuck)
-        cost = (run[0].secs / (double)run[0].steps) / (run[1].secs / (double)run[1].steps);
+    if (n_ratio && !run[0].stuck && !run[1].stuck) {
+        qsort(ratio, n_ratio, sizeof *ratio, cmp_double);
+        cost = ratio[n_ratio / 2];
+    }
+    free(ratio);
     for (int k = 0; k < 2; k++) {
         engine_state_free(run[k].a);
         engine_state_free(run[k].b);

@@ -68,10 +68,11 @@ void playout_decay(playout_t *p, double keep);
 void playout_stats(const playout_t *p, playout_stats_t *out);
 
 /* What a step of policy o costs, in steps of the engine's own uniform loop, measured from
- * s (not terminal): policy steps until half the time to `deadline` is spent or max_steps are
- * played, then as long (or as many steps) of uniform rollouts, each rollout restarting at s.
- * 0 when either side played no step. Wall-clock time: for a player's choice within its
- * start clock (mcts's decisive=auto), not for reproducible results. */
+ * s (not terminal) until `deadline` or max_steps of each, every rollout restarting at s.
+ * Rounds of each in turn (policy steps for a short time, uniform ones as long), the median
+ * of the rounds' ratios of the thread's CPU time; 0 when no round played a step of both.
+ * Timed: for a player's choice within its start clock (mcts's decisive=auto), not for
+ * reproducible results. */
 double playout_cost(engine_t *e, const playout_opts_t *o, const eng_state_t *s, splitmix_t *rng,
                     double deadline, uint64_t max_steps);
 

@@ -76,9 +76,9 @@
 #define HEUR_SHARE 0.25   /* of the start clock left, at most for learning an evaluation */
 #define HEUR_MATCHES 1000 /* random matches it learns from in an iteration-bounded search */
 /* decisive=auto: anti-decisive rollouts unless a step of them costs more than this many
- * uniform steps (docs/league.md: anti won timed series on connect four, where a step of it
- * costs 35-46 uniform ones, and lost at equal work and in timed series on breakthroughWalls,
- * where it costs 60-77; nineBoardTicTacToe 28-32, checkers 9-10, othelloHoles about 3) */
+ * uniform steps in CPU time (docs/league.md: anti won timed series on connect four, where a
+ * step of it costs 39-41 uniform ones, and lost at equal work and in timed series on
+ * breakthroughWalls, where it costs 76; nineBoardTicTacToe 27-28) */
 #define ANTI_MAX_COST 55
 #define COST_SHARE 0.03 /* of the start clock left, at most for measuring it */
 #define COST_MAX 0.5    /* seconds, at most for measuring it */
