@@ -203,7 +203,7 @@ static void rewrite_rule(magic_t *M, const uint32_t *mpred, uint32_t ri) {
     free(order), free(mask), free(body);
 }
 
-uint32_t gmagic_apply(gprog_t *P, const bool *targets) {
+uint32_t gmagic_apply(gprog_t *P, const bool *targets, bool *restricted_out) {
     magic_t M = {.P = P};
     uint32_t np = P->n_preds, restricted = 0;
     M.adorn = xcalloc(np + 1, sizeof *M.adorn);
@@ -212,6 +212,7 @@ uint32_t gmagic_apply(gprog_t *P, const bool *targets) {
     uint32_t *mpred = xmalloc((np + 1) * sizeof *mpred);
     for (uint32_t p = 0; p < np; p++) {
         mpred[p] = UINT32_MAX;
+        if (restricted_out) restricted_out[p] = M.adorn[p] != 0;
         if (!M.adorn[p]) continue;
         mpred[p] = gprog_aux(P, (uint32_t)__builtin_popcount(M.adorn[p]), true);
         restricted++;

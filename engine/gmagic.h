@@ -24,7 +24,8 @@
 #include "engine/gprog.h"
 
 /* Rewrites P in place, restricting the relations marked in targets (per predicate; NULL:
- * all) and those that read them; returns the number of relations restricted. */
-uint32_t gmagic_apply(gprog_t *P, const bool *targets);
+ * all) and those that read them; returns the number of relations restricted, and marks them
+ * in restricted (per predicate of P before the rewrite; NULL: not asked). */
+uint32_t gmagic_apply(gprog_t *P, const bool *targets, bool *restricted);
 
 #endif

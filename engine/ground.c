@@ -59,6 +59,10 @@ typedef struct {
     bool soft, soft_hit; /* a first attempt, given up when it passes atom_cap */
     double deadline;
     size_t peak_bytes;
+    uint32_t n_game;  /* the game's own predicates (before any auxiliary one) */
+    uint32_t stopped; /* the component the last derive stopped in (n_sccs: none) */
+    bool *full;       /* per game predicate: computed in full (not restricted by demand) */
+    bool *kept;       /* per game predicate: its atoms kept from an attempt before */
 } grounder_t;
 
 static void fail(grounder_t *G, const char *msg) {
@@ -81,10 +85,16 @@ static void on_derive(void *arg, gjoin_t *J) {
         fail(G, "too many ground atoms");
 }
 
-/* The rules of component c (those of its predicates). */
-static uint32_t component_rules(const gprog_t *P, uint32_t c, uint32_t **out, size_t *cap) {
+static bool is_kept(const grounder_t *G, uint32_t p) {
+    return G->kept && p < G->n_game && G->kept[p];
+}
+
+/* The rules of component c (those of its predicates not kept from an attempt before). */
+static uint32_t component_rules(const grounder_t *G, uint32_t c, uint32_t **out, size_t *cap) {
+    const gprog_t *P = G->P;
     uint32_t n = 0;
     for (uint32_t i = P->scc_start[c]; i < P->scc_start[c + 1]; i++) {
+        if (is_kept(G, P->scc_preds[i])) continue;
         const gp_pred_t *pr = &P->preds[P->scc_preds[i]];
         GROW(*out, *cap, (size_t)n + pr->n_rules + 1);
         for (uint32_t k = 0; k < pr->n_rules; k++)
@@ -107,8 +117,10 @@ static void derive(grounder_t *G) {
     G->n_derive_seconds = P->n_rules;
     uint32_t *rules = NULL, *last = xcalloc(P->n_rules + 1, sizeof *last);
     size_t cap = 0;
+    G->stopped = P->n_sccs;
     for (uint32_t c = 0; c < P->n_sccs && !G->J.stop; c++) {
-        uint32_t n = component_rules(P, c, &rules, &cap);
+        G->stopped = c;
+        uint32_t n = component_rules(G, c, &rules, &cap);
         if (!n) continue;
         if (!P->preds[P->scc_preds[P->scc_start[c]]].recursive) {
             for (uint32_t i = 0; i < n && !G->J.stop; i++)
@@ -124,6 +136,7 @@ static void derive(grounder_t *G) {
             }
         }
     }
+    if (!G->J.stop) G->stopped = P->n_sccs;
     free(rules), free(last);
 }
 
@@ -322,19 +335,62 @@ static uint32_t largest_relations(const grounder_t *G, bool *on, uint32_t n) {
     return added;
 }
 
-/* A fresh program with demand on targets (NULL: none), and fresh atoms (the work counted so
- * far kept). */
+/* Whether every relation the rules of pred p read is kept or in p's component (scc). */
+static bool reads_kept(const grounder_t *G, const gprog_t *P, uint32_t p, uint32_t scc) {
+    const gp_pred_t *pr = &P->preds[p];
+    for (uint32_t k = 0; k < pr->n_rules; k++) {
+        const gp_rule_t *r = &P->rules[pr->rules[k]];
+        for (uint32_t j = 0; j < r->n_body; j++) {
+            uint32_t q = r->body[j].pred;
+            if (r->body[j].kind == GLIT_DISTINCT) continue;
+            if (q >= G->n_game || !(G->kept[q] || P->preds[q].scc == scc)) return false;
+        }
+    }
+    return true;
+}
+
+/* Marks in G->kept the relations whose atoms the next attempt can take over from the last
+ * (old, its program): computed in full to the end there, not restricted by the next, and
+ * reading only such relations, so the next would derive the same atoms again. */
+static void mark_kept(grounder_t *G, const gprog_t *old, const bool *restricted) {
+    for (uint32_t c = 0; c < old->n_sccs && c < G->stopped; c++) {
+        bool all = true;
+        for (uint32_t i = old->scc_start[c]; i < old->scc_start[c + 1]; i++) {
+            uint32_t p = old->scc_preds[i];
+            all = all && p < G->n_game && G->full[p] && !restricted[p];
+        }
+        for (uint32_t i = old->scc_start[c]; i < old->scc_start[c + 1] && all; i++)
+            all = reads_kept(G, old, old->scc_preds[i], c);
+        for (uint32_t i = old->scc_start[c]; i < old->scc_start[c + 1]; i++)
+            if (old->scc_preds[i] < G->n_game) G->kept[old->scc_preds[i]] = all;
+    }
+}
+
+/* A fresh program with demand on targets (NULL: none), and fresh atoms but those of the
+ * relations the last attempt computed as this one will (the work counted so far kept). */
 static uint32_t restart_with_demand(grounder_t *G, const bool *targets) {
-    gprog_free(G->P);
+    gprog_t *old = G->P;
     G->P = gprog_new(G->g);
-    uint32_t restricted = targets ? gmagic_apply(G->P, targets) : 0;
+    bool *restricted = xcalloc(G->n_game + 1, sizeof *restricted);
+    uint32_t n_restricted = targets ? gmagic_apply(G->P, targets, restricted) : 0;
+    memset(G->kept, 0, G->n_game * sizeof *G->kept);
+    mark_kept(G, old, restricted);
+    gprog_free(old);
     uint64_t work = G->J.work; /* the limit is on all attempts together */
     gjoin_fini(&G->J);
-    gatoms_fini(&G->A);
+    gatoms_t A = G->A;
     gatoms_init(&G->A, G->ts);
+    for (uint32_t a = 0; a < A.n; a++)
+        if (is_kept(G, A.pred[a])) gatoms_add(&G->A, A.term[a], A.pred[a], NULL);
+    gatoms_fini(&A);
+    for (uint32_t p = 0; p < G->n_game; p++)
+        G->full[p] = !restricted[p];
+    free(restricted);
+    if (G->opts.stats)
+        fprintf(G->opts.stats, "ground: %u atoms kept from the attempt before\n", G->A.n);
     gjoin_init(&G->J, G->P, &G->A, G->deadline, G->opts.max_work);
     G->J.work = work;
-    return restricted;
+    return n_restricted;
 }
 
 /* An attempt with demand may use half of the work and time left: the rest is for the
@@ -351,8 +407,12 @@ static void half_budget(grounder_t *G) {
  * the start with demand on the largest relations, and again with demand on those that grew
  * then; when no new relation can be restricted, on from where the last attempt stopped. */
 static void atoms(grounder_t *G) {
-    uint32_t hard = G->opts.max_atoms, n_game = G->P->n_preds;
+    uint32_t hard = G->opts.max_atoms, n_game = G->n_game = G->P->n_preds;
     bool *targets = xcalloc(n_game + 1, sizeof *targets);
+    G->kept = xcalloc(n_game + 1, sizeof *G->kept);
+    G->full = xmalloc((n_game + 1) * sizeof *G->full);
+    for (uint32_t p = 0; p < n_game; p++)
+        G->full[p] = true;
     for (uint32_t attempt = 0;; attempt++) {
         uint32_t cap = attempt == 0 ? SOFT_ATOMS : SOFT_ATOMS_2;
         G->soft = G->opts.demand && attempt + 1 < ATTEMPTS && (!hard || hard > cap);
@@ -386,7 +446,8 @@ static void atoms(grounder_t *G) {
             break;
         }
     }
-    free(targets);
+    free(targets), free(G->kept), free(G->full);
+    G->kept = G->full = NULL;
 }
 
 gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {
