@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/htab.h"
 #include "base/rng.h"
 #include "base/util.h"
 
@@ -45,8 +46,7 @@ typedef struct {
 } mstat_t;
 
 /* One pool: nodes with per-role arrays (move counts, bounds), the move arena, the edges,
- * and the transposition table (node id + 1 by hash, 0: empty; none without
- * transpositions). */
+ * and the transposition table (none without transpositions). */
 typedef struct {
     node_t *nodes;
     uint16_t *cnt; /* cap_nodes * nr: legal move counts per role */
@@ -58,8 +58,8 @@ typedef struct {
     size_t n_mv, cap_mv;
     edge_t *edges;
     size_t n_edges, cap_edges;
-    uint32_t *tt;
-    size_t cap_tt; /* a power of two, at least twice the nodes; 0: no table */
+    htab_t tt;   /* node ids by their state's hash */
+    bool has_tt; /* with transpositions only */
 } pool_t;
 
 struct uct {
@@ -214,8 +214,6 @@ static size_t capacity_for(const uct_t *u, part_t what, size_t need) {
     return cap >= need ? cap : 0;
 }
 
-static void tt_rebuild(pool_t *p, size_t cap);
-
 /* Makes room for `need` of a part of the pool; false when the limit forbids it. */
 static bool room_for(uct_t *u, part_t what, size_t need) {
     pool_t *p = &T(u)->p;
@@ -224,7 +222,6 @@ static bool room_for(uct_t *u, part_t what, size_t need) {
     if (!cap) return false;
     if (what == NODES) {
         pool_reserve_nodes(p, u->nr, cap);
-        if (p->cap_tt) tt_rebuild(p, p->cap_nodes);
     } else if (what == MOVES) {
         pool_reserve_moves(p, cap);
     } else {
@@ -255,43 +252,46 @@ static void pool_free(pool_t *p) {
     free(p->mv);
     free(p->ms);
     free(p->edges);
-    free(p->tt);
+    htab_fini(&p->tt);
 }
 
 /* ---- transpositions ---- */
 
-static size_t tt_slot(uint64_t h, size_t mask) {
-    return (size_t)(h ^ (h >> 29)) & mask;
+static uint32_t tt_hash(uint64_t h) {
+    return (uint32_t)(h ^ (h >> 29));
+}
+
+static uint32_t tt_hash_of(const void *ctx, uint32_t id) {
+    return tt_hash(((const pool_t *)ctx)->nodes[id].hash);
+}
+
+typedef struct {
+    const pool_t *p;
+    uint64_t h;
+} tt_key_t;
+
+static bool tt_same(const void *ctx, uint32_t id) {
+    const tt_key_t *k = ctx;
+    return k->p->nodes[id].hash == k->h;
 }
 
 static void tt_put(pool_t *p, uint32_t id) {
-    size_t mask = p->cap_tt - 1, i = tt_slot(p->nodes[id].hash, mask);
-    while (p->tt[i])
-        i = (i + 1) & mask;
-    p->tt[i] = id + 1;
+    htab_add(&p->tt, tt_hash(p->nodes[id].hash), id, tt_hash_of, p);
 }
 
-/* A table for `nodes` nodes (at least twice as many slots), holding the pool's nodes. */
-static void tt_rebuild(pool_t *p, size_t nodes) {
-    size_t cap = 16;
-    while (cap < 2 * nodes)
-        cap *= 2;
-    if (cap != p->cap_tt) {
-        free(p->tt);
-        p->tt = xmalloc(cap * sizeof *p->tt);
-        p->cap_tt = cap;
-    }
-    memset(p->tt, 0, cap * sizeof *p->tt);
+/* A table holding the pool's nodes. */
+static void tt_rebuild(pool_t *p) {
+    htab_clear(&p->tt);
+    p->has_tt = true;
     for (size_t i = 0; i < p->n_nodes; i++)
         tt_put(p, (uint32_t)i);
 }
 
-/* The node of the state with hash h (NIL: none). */
+/* The node of the state with hash h (NIL: none); a state's hash is in the table once. */
 static uint32_t tt_find(const pool_t *p, uint64_t h) {
-    size_t mask = p->cap_tt - 1;
-    for (size_t i = tt_slot(h, mask); p->tt[i]; i = (i + 1) & mask)
-        if (p->nodes[p->tt[i] - 1].hash == h) return p->tt[i] - 1;
-    return NIL;
+    tt_key_t k = {p, h};
+    uint32_t id = htab_find(&p->tt, tt_hash(h), tt_same, &k);
+    return id == HTAB_NONE ? NIL : id;
 }
 
 /* ---- nodes ---- */
@@ -309,7 +309,7 @@ static uint32_t new_node(uct_t *u, uint64_t h) {
     memset(&p->cnt[(size_t)i * u->nr], 0, u->nr * sizeof *p->cnt);
     memset(&p->lo[(size_t)i * u->nr], 0, u->nr);
     memset(&p->hi[(size_t)i * u->nr], 100, u->nr);
-    if (p->cap_tt) tt_put(p, i);
+    if (p->has_tt) tt_put(p, i);
     return i;
 }
 
@@ -1016,10 +1016,10 @@ static void fresh_root(uct_t *u) {
     pool_t *p = &u->p;
     p->n_nodes = p->n_mv = p->n_edges = 0;
     if (u->transpose)
-        tt_rebuild(p, p->cap_nodes);
-    else if (p->cap_tt) {
-        FREE_AND_NULL(free, p->tt);
-        p->cap_tt = 0;
+        tt_rebuild(p);
+    else if (p->has_tt) {
+        htab_fini(&p->tt);
+        p->has_tt = false;
     }
     new_node(u, u->transpose ? engine_state_hash(u->root_state) : 0);
     u->have_root = true;
@@ -1364,7 +1364,7 @@ static void compact(uct_t *u, uint32_t root) {
     pool_t t = *p;
     *p = *q;
     *q = t;
-    if (u->transpose) tt_rebuild(p, p->cap_nodes);
+    if (u->transpose) tt_rebuild(p);
 }
 
 void uct_advance(uct_t *u, const term_t *joint) {
