@@ -1,4 +1,5 @@
 /* ggp alphabeta: one alpha-beta search (mcts/ab.h) of a position, with its counters. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,10 +56,11 @@ static int search_position(game_t *g, engine_kind_t kind, unsigned long long pli
             sb_puts(&mv, "none");
         else
             term_print(g->ts, r.move, &mv);
-        printf("depth=%u value=%d proven=%s move=%s nodes=%llu leaves=%llu tt_hits=%llu "
+        printf("depth=%u value=%d proven=%s move=%s nodes=%" PRIu64 " leaves=%" PRIu64
+               " tt_hits=%" PRIu64 " "
                "seconds=%.4f\n",
-               r.depth, r.value, r.proven ? "yes" : "no", sb_str(&mv), (unsigned long long)r.nodes,
-               (unsigned long long)r.leaves, (unsigned long long)r.tt_hits, secs);
+               r.depth, r.value, r.proven ? "yes" : "no", sb_str(&mv), r.nodes, r.leaves, r.tt_hits,
+               secs);
         sb_fini(&mv);
         ab_free(a);
     }

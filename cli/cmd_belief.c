@@ -1,5 +1,6 @@
 /* ggp belief: what one role of a GDL-II game can prove, step by step (player/bsmt.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,9 +76,8 @@ static void print_step(bsmt_t *b, const game_t *g, uint64_t cap, bool quiet) {
     z3_stats_t after = bsmt_stats(b);
     uint64_t checks = after.checks - before.checks;
     double ms = checks ? 1000 * (after.seconds - before.seconds) / (double)checks : 0;
-    printf("step %u worlds %s%llu entailed %u checks %llu ms_per_check %.3f\n", bsmt_step(b),
-           worlds >= cap ? ">=" : "", (unsigned long long)worlds, ne, (unsigned long long)checks,
-           ms);
+    printf("step %u worlds %s%" PRIu64 " entailed %u checks %" PRIu64 " ms_per_check %.3f\n",
+           bsmt_step(b), worlds >= cap ? ">=" : "", worlds, ne, checks, ms);
     if (!quiet && ne != UINT32_MAX) {
         strbuf_t sb;
         sb_init(&sb);

@@ -1,5 +1,6 @@
 /* ggp ground: the grounded network of a game (sizes, times), and the differential check
  * of a ground engine against the interpreter on random matches. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +31,9 @@ static void print_sizes(const gnet_t *net) {
     for (uint32_t b = 0; b < net->n_blocks; b++)
         cyclic += net->blocks[b].cyclic;
     printf("nodes=%u fluents=%u moves=%u derived=%u rules=%u literals=%u blocks=%u cyclic=%u "
-           "seconds=%.3f work=%llu\n",
+           "seconds=%.3f work=%" PRIu64 "\n",
            net->n_nodes, net->n_fluents, moves, net->n_order, net->n_rules, net->n_lits,
-           net->n_blocks, cyclic, net->seconds, (unsigned long long)net->work);
+           net->n_blocks, cyclic, net->seconds, net->work);
 }
 
 int cmd_ground(int argc, char **argv) {

@@ -1,4 +1,5 @@
 /* ggp regress: compute the lifted backward-search sequences α_i and β_i of a game. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,8 +174,8 @@ typedef struct {
 
 static void on_step(void *ctx, int side, uint32_t i, const regress_step_t *st) {
     print_ctx_t *p = ctx;
-    printf("side=%s i=%u seconds=%.3f disjuncts=%u literals=%llu complete=%s\n",
-           side ? "beta" : "alpha", i, st->seconds, st->disjuncts, (unsigned long long)st->literals,
+    printf("side=%s i=%u seconds=%.3f disjuncts=%u literals=%" PRIu64 " complete=%s\n",
+           side ? "beta" : "alpha", i, st->seconds, st->disjuncts, st->literals,
            st->complete ? "yes" : "no");
     if (p->print) {
         strbuf_t sb;
@@ -294,8 +295,8 @@ static void run_hits(engine_t *e, regress_t *rg, uint32_t n, double limit) {
     for (int side = 0; side < 2; side++) {
         for (uint32_t i = 0; i < nf[side]; i++) {
             const hits_t *x = &h[side][i];
-            printf("hits side=%s i=%u states=%llu hits=%llu share=%.5f\n", side ? "beta" : "alpha",
-                   i, (unsigned long long)x->states, (unsigned long long)x->hits,
+            printf("hits side=%s i=%u states=%" PRIu64 " hits=%" PRIu64 " share=%.5f\n",
+                   side ? "beta" : "alpha", i, x->states, x->hits,
                    x->states ? (double)x->hits / (double)x->states : 0.0);
             match_free(x->m);
         }
@@ -358,8 +359,8 @@ static int run_verify(engine_t *e, regress_t *rg, uint32_t role, const verify_op
     uint32_t played;
     uint32_t n =
         random_states(e, vo->matches, vo->seed, now_seconds() + vo->seconds, &played, &states);
-    printf("# verify matches=%u seed=%llu states=%u nodes_per_search=%llu\n", vo->matches,
-           (unsigned long long)vo->seed, n, (unsigned long long)vo->max_nodes);
+    printf("# verify matches=%u seed=%" PRIu64 " states=%u nodes_per_search=%" PRIu64 "\n",
+           vo->matches, vo->seed, n, vo->max_nodes);
     if (played < vo->matches)
         printf("# verify: the engine is slow here: %u of %u matches played within %.0f s "
                "(the last one cut short)\n",
@@ -382,9 +383,10 @@ static int run_verify(engine_t *e, regress_t *rg, uint32_t role, const verify_op
                    name, i, row.states, row.hits, row.false_pos, row.misses, row.miss_checked,
                    row.undecided, st->complete ? "yes" : "no", row.seconds);
             if (row.undecided)
-                printf("# verify: side=%s i=%u: the search gave up on %u states (more than %llu "
+                printf("# verify: side=%s i=%u: the search gave up on %u states (more than %" PRIu64
+                       " "
                        "nodes each): not verified there\n",
-                       name, i, row.undecided, (unsigned long long)vo->max_nodes);
+                       name, i, row.undecided, vo->max_nodes);
             if (row.states < n)
                 printf("# verify: side=%s i=%u: time limit, %u of %u states checked\n", name, i,
                        row.states, n);

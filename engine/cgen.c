@@ -1,6 +1,7 @@
 /* The C text of a ground network: see cgen.h. */
 #include "engine/cgen.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,8 +126,7 @@ static void emit_lits(strbuf_t *c, const gnet_t *net, const uint32_t *lits, uint
         else if (pos & neg)
             sb_putc(c, '0'); /* f and not f: the rule never holds */
         else
-            sb_printf(c, "((w[%u]&0x%llxull)==0x%llxull)", word, (unsigned long long)(pos | neg),
-                      (unsigned long long)pos);
+            sb_printf(c, "((w[%u]&0x%" PRIx64 "ull)==0x%" PRIx64 "ull)", word, pos | neg, pos);
     }
     if (n > 1) sb_putc(c, ')');
 }
@@ -278,7 +278,7 @@ static void emit_or(cg_t *cg, strbuf_t *out, frule_t *rs, uint32_t n, bool top) 
         if (same < 2) {
             sb_putn(out, ps[k].text.data, ps[k].text.len);
         } else {
-            sb_printf(out, "(((w[%u]&0x%llxull)!=0)&&(", word, (unsigned long long)mask);
+            sb_printf(out, "(((w[%u]&0x%" PRIx64 "ull)!=0)&&(", word, mask);
             for (uint32_t j = k, i = 0; j < np; j++)
                 if (ps[j].x != GNET_NONE && !(ps[j].x & 1) && is_fluent(net, ps[j].x) &&
                     ps[j].x >> 7 == word) {
@@ -313,8 +313,8 @@ static void terms_byte_runs(cg_t *cg, uint32_t i) {
         if (e - j == 1)
             sb_printf(&cg->term, "v[%u]", ids[j]);
         else
-            sb_printf(&cg->term, "((ld8(v+%u)&0x%llxull)!=0)", ids[j],
-                      (unsigned long long)(e - j == 8 ? ~0ull : (1ull << (8 * (e - j))) - 1));
+            sb_printf(&cg->term, "((ld8(v+%u)&0x%" PRIx64 "ull)!=0)", ids[j],
+                      e - j == 8 ? UINT64_MAX : ((uint64_t)1 << (8 * (e - j))) - 1);
         term_done(cg);
     }
     free(ids);
@@ -332,7 +332,7 @@ static void term_fluent_word(cg_t *cg, uint32_t i, uint32_t r) {
             count++;
         }
     if (count >= wt_min()) {
-        sb_printf(&cg->term, "((w[%u]&0x%llxull)!=0)", word, (unsigned long long)mask);
+        sb_printf(&cg->term, "((w[%u]&0x%" PRIx64 "ull)!=0)", word, mask);
         term_done(cg);
         return;
     }
@@ -474,7 +474,7 @@ static void place_moves(cg_t *cg, const mvrule_t *mv, uint32_t n, uint8_t *in_se
         }
         sb_printf(&cg->data[cg->cur], "static const W64 S%u_[%u]={", t, words);
         for (uint32_t k = 0; k < words; k++)
-            sb_printf(&cg->data[cg->cur], "0x%llxull,", (unsigned long long)bits[k]);
+            sb_printf(&cg->data[cg->cur], "0x%" PRIx64 "ull,", bits[k]);
         sb_puts(&cg->data[cg->cur], "};\n");
         free(bits);
         uint32_t nr = rest_of(net, &mv[a], cg->scratch);
@@ -573,7 +573,7 @@ static bool emit_vector_node(cg_t *cg, uint32_t i) {
                 /* padding, and f with not f: a mask no word can match */
                 bool never = r >= r1 || (pos & neg);
                 uint64_t mask = never ? 0 : pos | neg, val = never ? 1 : pos;
-                sb_printf(c, "0x%llxull,", (unsigned long long)(want_pos ? val : mask));
+                sb_printf(c, "0x%" PRIx64 "ull,", want_pos ? val : mask);
             }
             sb_puts(c, "},");
         }
@@ -640,7 +640,7 @@ static bool emit_if_changed(cg_t *cg, const uint64_t *s, uint32_t nw) {
     bool any = false;
     for (uint32_t k = 0; k < nw; k++)
         if (s[k]) {
-            sb_printf(C(cg), "%s(d[%u]&0x%llxull)", any ? "|" : "if(", k, (unsigned long long)s[k]);
+            sb_printf(C(cg), "%s(d[%u]&0x%" PRIx64 "ull)", any ? "|" : "if(", k, s[k]);
             any = true;
         }
     if (any) sb_puts(C(cg), ")");
@@ -966,9 +966,9 @@ static uint32_t emit_guards(cg_t *cg, const phase_t *ph, const uint32_t *order, 
     }
     if (groups < 2) return emit_group(cg, ph, order, k, n, guard, sup, cost);
     if (ph->moves)
-        sb_printf(C(cg), "if(w[%u]&0x%llxull){\n", word, (unsigned long long)mask);
+        sb_printf(C(cg), "if(w[%u]&0x%" PRIx64 "ull){\n", word, mask);
     else
-        sb_printf(C(cg), "if((w[%u]|d[%u])&0x%llxull){\n", word, word, (unsigned long long)mask);
+        sb_printf(C(cg), "if((w[%u]|d[%u])&0x%" PRIx64 "ull){\n", word, word, mask);
     *cost = 0;
     for (uint32_t j = k; j < end;) {
         uint32_t part = block_lits(net, order[j]) + 1;
@@ -1142,7 +1142,7 @@ static void emit_marks(strbuf_t *c, const uint32_t *list, uint32_t n) {
         uint64_t mask = 0;
         for (e = j; e < n && list[e] / 64 == list[j] / 64; e++)
             mask |= 1ull << (list[e] & 63);
-        sb_printf(c, "D[%u]|=0x%llxull;", list[j] / 64, (unsigned long long)mask);
+        sb_printf(c, "D[%u]|=0x%" PRIx64 "ull;", list[j] / 64, mask);
     }
 }
 
@@ -1237,12 +1237,11 @@ static uint32_t emit_events(cg_t *cg, const events_t *ev, phase_t *ph, phase_t *
         r[n++] = p;
         open_part(cg, ph);
         for (uint32_t k = p / 64; k <= (end - 1) / 64; k++) {
-            sb_printf(C(cg), "if(D[%u]&0x%llxull){\n", k, (unsigned long long)word_mask(p, end, k));
+            sb_printf(C(cg), "if(D[%u]&0x%" PRIx64 "ull){\n", k, word_mask(p, end, k));
             uint32_t q0 = p > 64 * k ? p : 64 * k, q1 = end < 64 * k + 64 ? end : 64 * k + 64;
             for (uint32_t g = q0; g < q1; g = (g / 8 + 1) * 8) { /* groups of 8 bits */
                 uint32_t ge = (g / 8 + 1) * 8 < q1 ? (g / 8 + 1) * 8 : q1;
-                sb_printf(C(cg), "if(D[%u]&0x%llxull){\n", k,
-                          (unsigned long long)word_mask(g, ge, k));
+                sb_printf(C(cg), "if(D[%u]&0x%" PRIx64 "ull){\n", k, word_mask(g, ge, k));
                 for (uint32_t q = g; q < ge; q++)
                     emit_event_case(cg, ev, q, huge);
                 sb_puts(C(cg), "}\n");
@@ -1290,7 +1289,7 @@ static void emit_event_body(strbuf_t *c, const cg_t *cg, const events_t *ev, con
             for (e = j; e < nl && l[e] / 64 == l[j] / 64; e++)
                 mask |= 1ull << (l[e] & 63);
             sb_printf(&fw, "%u,", l[j] / 64);
-            sb_printf(&fm, "0x%llxull,", (unsigned long long)mask);
+            sb_printf(&fm, "0x%" PRIx64 "ull,", mask);
         }
         sb_printf(c, ",%u", ne);
     }
@@ -1309,8 +1308,8 @@ static void emit_event_body(strbuf_t *c, const cg_t *cg, const events_t *ev, con
         uint32_t a = ranges[k], b = ranges[k + 1];
         sb_puts(c, "if(");
         for (uint32_t j = a / 64; j <= (b - 1) / 64; j++)
-            sb_printf(c, "%s(D[%u]&0x%llxull)", j > a / 64 ? "|" : "", j,
-                      (unsigned long long)word_mask(a, b, j));
+            sb_printf(c, "%s(D[%u]&0x%" PRIx64 "ull)", j > a / 64 ? "|" : "", j,
+                      word_mask(a, b, j));
         sb_printf(c, ")%s_%u(v,w,D);\n", ph->name, k);
     }
     sb_puts(c, "(void)m;}\nvoid ggp_play(U *restrict v){W64 w[NW];static const unsigned m[1];"
@@ -1517,8 +1516,8 @@ static void emit_pack_legal(strbuf_t *c, const cg_t *cg, uint32_t r) {
         for (uint32_t k = i; k < nm && k < i + 32; k++)
             if (!cg->guarded[(net->legal_first[r] + k)]) open |= 1ull << (k - i);
         if (open)
-            sb_printf(c, "lw[%u]|=(pkn(v+%u,%u)&0x%llxull)<<%u;", i >> 6, lf + i,
-                      nm - i < 32 ? nm - i : 32, (unsigned long long)open, i & 63);
+            sb_printf(c, "lw[%u]|=(pkn(v+%u,%u)&0x%" PRIx64 "ull)<<%u;", i >> 6, lf + i,
+                      nm - i < 32 ? nm - i : 32, open, i & 63);
     }
     sb_puts(c, "}");
 }

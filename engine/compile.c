@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -308,7 +309,7 @@ static void object_path(const cgen_t *p, const char *dir, char *out, size_t n) {
         h = h * 0x100000001b3ull ^ compile_hash(p->units[u].data, p->units[u].len);
         len += p->units[u].len;
     }
-    snprintf(out, n, "%s/net-%016llx-%zu-%u.so", dir, (unsigned long long)h, len, p->n_units);
+    snprintf(out, n, "%s/net-%016" PRIx64 "-%zu-%u.so", dir, h, len, p->n_units);
 }
 
 /* Loads so's kernels into c. */

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "engine/engine.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -53,8 +54,7 @@ void engine_noground_marker(const game_t *g, char *out, size_t n) {
     }
     char dir[1024];
     compile_cache_dir(dir, sizeof dir);
-    snprintf(out, n, "%s/noground-%016llx-%zu", dir,
-             (unsigned long long)compile_hash(sb.data, sb.len), sb.len);
+    snprintf(out, n, "%s/noground-%016" PRIx64 "-%zu", dir, compile_hash(sb.data, sb.len), sb.len);
     sb_fini(&sb);
 }
 
@@ -90,7 +90,7 @@ static void remember_noground(const char *path, const char *why, const ground_op
     if (!f) return;
     fprintf(f, "%s, remembered in %s\n", why, path);
     if (timed) fprintf(f, "limit %g\n", opts->seconds);
-    if (worked) fprintf(f, "work %llu\n", (unsigned long long)opts->max_work);
+    if (worked) fprintf(f, "work %" PRIu64 "\n", opts->max_work);
     fclose(f);
 }
 

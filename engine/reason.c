@@ -16,6 +16,7 @@
 #include "base/keyset.h"
 #include "gdl/bind.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,7 +534,7 @@ static void print_profile(const reasoner_t *r) {
         if (tries < 100000) continue;
         sb_clear(&sb);
         rule_print(r->g, &r->g->rules[i], &sb);
-        fprintf(stderr, "%12llu %.300s\n", (unsigned long long)tries, sb_str(&sb));
+        fprintf(stderr, "%12" PRIu64 " %.300s\n", tries, sb_str(&sb));
     }
     sb_fini(&sb);
 }

@@ -26,6 +26,7 @@
  * The solver sorts legal moves in one canonical order and random_position does too, so
  * every row but the timed cost rows and the MCTS rows (UCT and its playouts draw moves in
  * the engine's own order) is the same on every engine for a seed. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -575,11 +576,10 @@ static void cost_row(acc_t *a, int mode) {
     }
     lbs_stats(a->lbs, &st1);
     double per = checks ? 1e6 / checks : 0; /* Z3 apart: new hits cost a confirmation */
-    printf("cost game=%s mode=%s seconds=%.3f rollouts=%llu rollouts_per_sec=%.1f "
-           "steps_per_sec=%.1f checks=%llu us_per_check=%.2f z3_us_per_check=%.2f\n",
-           a->name, mode_name[mode], t, (unsigned long long)n, n / t, steps / t,
-           (unsigned long long)checks, per * (st1.check_seconds - st0.check_seconds),
-           per * (st1.z3_seconds - st0.z3_seconds));
+    printf("cost game=%s mode=%s seconds=%.3f rollouts=%" PRIu64 " rollouts_per_sec=%.1f "
+           "steps_per_sec=%.1f checks=%" PRIu64 " us_per_check=%.2f z3_us_per_check=%.2f\n",
+           a->name, mode_name[mode], t, n, n / t, steps / t, checks,
+           per * (st1.check_seconds - st0.check_seconds), per * (st1.z3_seconds - st0.z3_seconds));
     state_fini(&terms);
     engine_state_free(s);
     engine_state_free(tmp);
@@ -591,12 +591,12 @@ static void cost_row(acc_t *a, int mode) {
 static void print_results(acc_t *a) {
     for (int mode = 0; mode < N_MODES; mode++)
         for (uint32_t k = 0; k < a->o.n_rollouts; k++)
-            printf("mae game=%s mode=%s rollouts=%u positions=%llu mae=%.4f\n", a->name,
-                   mode_name[mode], a->o.rollouts[k], (unsigned long long)a->n_pos,
+            printf("mae game=%s mode=%s rollouts=%u positions=%" PRIu64 " mae=%.4f\n", a->name,
+                   mode_name[mode], a->o.rollouts[k], a->n_pos,
                    a->n_pos ? a->err[mode][k] / a->n_pos : 0.0);
     for (int mode = 0; mode < N_MODES; mode++)
-        printf("rollout game=%s mode=%s rollouts=%llu avg_len=%.3f stopped_share=%.4f\n", a->name,
-               mode_name[mode], (unsigned long long)a->rollouts[mode],
+        printf("rollout game=%s mode=%s rollouts=%" PRIu64 " avg_len=%.3f stopped_share=%.4f\n",
+               a->name, mode_name[mode], a->rollouts[mode],
                a->rollouts[mode] ? (double)a->steps[mode] / a->rollouts[mode] : 0.0,
                a->rollouts[mode] ? (double)a->stopped[mode] / a->rollouts[mode] : 0.0);
     static const char *const set_name[2] = {"any", "hard"};
@@ -604,10 +604,11 @@ static void print_results(acc_t *a) {
         for (int mode = 0; mode < N_MODES; mode++)
             for (uint32_t k = 0; k < a->o.n_iters; k++) {
                 uint64_t n = a->mcts_pos[set], opt = a->mcts_opt[set][mode][k];
-                printf("mcts game=%s set=%s mode=%s iters=%u positions=%llu optimal=%llu "
+                printf("mcts game=%s set=%s mode=%s iters=%u positions=%" PRIu64 " optimal=%" PRIu64
+                       " "
                        "share=%.4f\n",
-                       a->name, set_name[set], mode_name[mode], a->o.iters[k],
-                       (unsigned long long)n, (unsigned long long)opt, n ? (double)opt / n : 0.0);
+                       a->name, set_name[set], mode_name[mode], a->o.iters[k], n, opt,
+                       n ? (double)opt / n : 0.0);
             }
     fflush(stdout);
 }
@@ -620,22 +621,22 @@ static int print_check(acc_t *a) {
     for (int i = 0; i < 64; i++)
         ha += st.hits_alpha[i], hb += st.hits_beta[i];
     printf("check game=%s n_alpha=%u n_beta=%u hook_alpha=%u hook_beta=%u regress_seconds=%.3f "
-           "checks=%llu distinct_states=%llu hits_alpha=%llu hits_beta=%llu unsound=%llu "
-           "z3_confirmed=%llu z3_cached=%llu z3_disagree=%llu z3_unknown=%llu z3_skipped=%llu "
-           "check_seconds=%.3f z3_seconds=%.3f step_us=%.2f too_slow=%u match_gave_up=%llu\n",
+           "checks=%" PRIu64 " distinct_states=%" PRIu64 " hits_alpha=%" PRIu64
+           " hits_beta=%" PRIu64 " unsound=%" PRIu64 " "
+           "z3_confirmed=%" PRIu64 " z3_cached=%" PRIu64 " z3_disagree=%" PRIu64
+           " z3_unknown=%" PRIu64 " z3_skipped=%" PRIu64 " "
+           "check_seconds=%.3f z3_seconds=%.3f step_us=%.2f too_slow=%u match_gave_up=%" PRIu64
+           "\n",
            a->name, st.n_alpha, st.n_beta, st.hook_alpha, st.hook_beta, st.regress_seconds,
-           (unsigned long long)st.checks, (unsigned long long)a->distinct_checked,
-           (unsigned long long)ha, (unsigned long long)hb, (unsigned long long)a->unsound,
-           (unsigned long long)st.z3_confirmed, (unsigned long long)st.z3_cached,
-           (unsigned long long)st.z3_disagree, (unsigned long long)st.z3_unknown,
-           (unsigned long long)st.z3_skipped, st.check_seconds, st.z3_seconds,
-           1e6 * st.step_seconds, st.too_slow, (unsigned long long)st.match_gave_up);
+           st.checks, a->distinct_checked, ha, hb, a->unsound, st.z3_confirmed, st.z3_cached,
+           st.z3_disagree, st.z3_unknown, st.z3_skipped, st.check_seconds, st.z3_seconds,
+           1e6 * st.step_seconds, st.too_slow, st.match_gave_up);
     printf("hits game=%s side=alpha", a->name);
     for (uint32_t i = 0; i < st.n_alpha && i < 64; i++)
-        printf(" i%u=%llu", i, (unsigned long long)st.hits_alpha[i]);
+        printf(" i%u=%" PRIu64, i, st.hits_alpha[i]);
     printf("\nhits game=%s side=beta", a->name);
     for (uint32_t i = 0; i < st.n_beta && i < 64; i++)
-        printf(" i%u=%llu", i, (unsigned long long)st.hits_beta[i]);
+        printf(" i%u=%" PRIu64, i, st.hits_beta[i]);
     printf("\n");
     return st.z3_disagree || a->unsound ? 4 : 0;
 }

@@ -9,6 +9,7 @@
  * on a disagreement. */
 #include "cli/commands.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -222,11 +223,12 @@ static void uct_line(sample_t *s, uint32_t role, lbs_t *l, hook_mode_t mode) {
     double dt = now_seconds() - t0;
     uct_stats_t st;
     uct_stats(u, &st);
-    printf("uct hook=%s hook_alpha=%u hook_beta=%u seconds=%.2f rollouts=%llu steps=%llu "
-           "steps_per_s=%.0f hook_calls=%llu hook_hits=%llu hook_ns=%.1f hook_share=%.3f\n",
-           name[mode], ls.hook_alpha, ls.hook_beta, dt, (unsigned long long)st.rollouts,
-           (unsigned long long)st.rollout_steps, st.rollout_steps / dt,
-           (unsigned long long)st.hook_calls, (unsigned long long)st.hook_hits,
+    printf("uct hook=%s hook_alpha=%u hook_beta=%u seconds=%.2f rollouts=%" PRIu64 " steps=%" PRIu64
+           " "
+           "steps_per_s=%.0f hook_calls=%" PRIu64 " hook_hits=%" PRIu64
+           " hook_ns=%.1f hook_share=%.3f\n",
+           name[mode], ls.hook_alpha, ls.hook_beta, dt, st.rollouts, st.rollout_steps,
+           st.rollout_steps / dt, st.hook_calls, st.hook_hits,
            st.hook_calls ? st.hook_seconds / st.hook_calls * 1e9 : 0, st.hook_seconds / dt);
     fflush(stdout);
     state_fini(&init);
@@ -256,10 +258,11 @@ static void hook_line(sample_t *s, uint32_t role, double budget, double share, d
     double tb = hook_time(s, l, true, &hb), tt = hook_time(s, l, false, &ht);
     printf("hook share=%.2f guarded_alpha=%u guarded_beta=%u hook_alpha=%u hook_beta=%u bits=%u "
            "lifted=%u "
-           "bits_ns=%.1f terms_ns=%.1f bits_steps=%.4f terms_steps=%.3f hits=%llu/%llu%s\n",
+           "bits_ns=%.1f terms_ns=%.1f bits_steps=%.4f terms_steps=%.3f hits=%" PRIu64 "/%" PRIu64
+           "%s\n",
            share, st.n_alpha, st.n_beta, st.hook_alpha, st.hook_beta, st.bit_formulas,
            st.bit_lifted, tb * 1e9, tt * 1e9, step > 0 ? tb / step : 0, step > 0 ? tt / step : 0,
-           (unsigned long long)hb, (unsigned long long)ht, hb != ht ? " DIFFERENT" : "");
+           hb, ht, hb != ht ? " DIFFERENT" : "");
     for (hook_mode_t m = HOOK_NONE; m <= HOOK_TERMS; m++)
         uct_line(s, role, l, m);
     lbs_free(l);
@@ -306,12 +309,12 @@ int regress_cost(game_t *g, uint32_t role, double budget, regress_t *rg, engine_
             }
             if (disagree) rc = 4;
             double lifted = c[side][i].lifted + s.conv + s.idx; /* as the old hook paid it */
-            printf("cost side=%s i=%u literals=%llu disjuncts=%u program=%u states=%u "
+            printf("cost side=%s i=%u literals=%" PRIu64 " disjuncts=%u program=%u states=%u "
                    "lifted_ns=%.1f bits_ns=%.1f straight_ns=%.1f lifted_steps=%.3f "
                    "bits_steps=%.4f speedup=%.1f disagree=%u\n",
-                   side ? "beta" : "alpha", i, (unsigned long long)st->literals, st->disjuncts,
-                   size, done, lifted * 1e9, c[side][i].bits * 1e9, all * 1e9,
-                   step > 0 ? lifted / step : 0, step > 0 ? c[side][i].bits / step : 0,
+                   side ? "beta" : "alpha", i, st->literals, st->disjuncts, size, done,
+                   lifted * 1e9, c[side][i].bits * 1e9, all * 1e9, step > 0 ? lifted / step : 0,
+                   step > 0 ? c[side][i].bits / step : 0,
                    c[side][i].bits > 0 ? lifted / c[side][i].bits : 0, disagree);
             fflush(stdout);
             bitform_free(common);

@@ -7,6 +7,7 @@
 #include "base/clock.h"
 #include "base/util.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,12 +146,12 @@ z3_stats_t z3_stats(const z3_t *z) {
 
 void z3_stats_print(const z3_stats_t *st, strbuf_t *out) {
     sb_printf(out,
-              "z3 %llu checks, %.2f ms average, %.1f ms max; %llu models, %.2f ms average; %llu "
-              "checks gave up, %llu rounds",
-              (unsigned long long)st->checks, st->checks ? 1000 * st->seconds / st->checks : 0.0,
-              1000 * st->max_seconds, (unsigned long long)st->models,
-              st->models ? 1000 * st->model_seconds / st->models : 0.0,
-              (unsigned long long)st->gave_up, (unsigned long long)st->rounds);
+              "z3 %" PRIu64 " checks, %.2f ms average, %.1f ms max; %" PRIu64
+              " models, %.2f ms average; %" PRIu64 " "
+              "checks gave up, %" PRIu64 " rounds",
+              st->checks, st->checks ? 1000 * st->seconds / st->checks : 0.0,
+              1000 * st->max_seconds, st->models,
+              st->models ? 1000 * st->model_seconds / st->models : 0.0, st->gave_up, st->rounds);
 }
 
 bool z3_failed(const z3_t *z) {

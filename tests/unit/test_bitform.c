@@ -11,6 +11,7 @@
  * the hook, made on the ground engine: lbs_check_state on engine states equals lbs_check
  * on the same states as terms (with Z3 confirming hits, and without, where a wrong hit
  * would show), and a UCT search on the engine uses the state hook. */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -163,14 +164,12 @@ static void check_game(game_t *g, uint32_t steps, uint64_t min_hits) {
             engine_state_copy(s, nx);
         }
     }
-    fprintf(
-        stderr,
-        "%s: %u formulas, %llu states, %llu evaluations, %llu hits, disagreements: bitset %llu, "
-        "split %llu, z3 %llu (unknown %llu); %.1f s + %.1f s\n",
-        g->file, fs.n, (unsigned long long)t.states, (unsigned long long)t.evals,
-        (unsigned long long)t.hits, (unsigned long long)t.bit_disagree,
-        (unsigned long long)t.split_disagree, (unsigned long long)t.z3_disagree,
-        (unsigned long long)t.z3_unknown, t1 - t0, now_seconds() - t1);
+    fprintf(stderr,
+            "%s: %u formulas, %" PRIu64 " states, %" PRIu64 " evaluations, %" PRIu64
+            " hits, disagreements: bitset %" PRIu64 ", "
+            "split %" PRIu64 ", z3 %" PRIu64 " (unknown %" PRIu64 "); %.1f s + %.1f s\n",
+            g->file, fs.n, t.states, t.evals, t.hits, t.bit_disagree, t.split_disagree,
+            t.z3_disagree, t.z3_unknown, t1 - t0, now_seconds() - t1);
     assert_int_equal(t.bit_disagree, 0);
     assert_int_equal(t.split_disagree, 0);
     assert_int_equal(t.z3_disagree, 0);

@@ -6,6 +6,7 @@
  * every state of W_i with i <= 4 is hit with that least i (tic-tac-toe's α_0..α_4 are
  * complete). No budget: the formulas do not depend on the clock. Also: the hook's values, a UCT
  * search with the hook, and the games backward search does not apply to. */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -96,10 +97,10 @@ static void check_role(uint32_t role, lbs_confirm_t confirm, uint32_t stride) {
     lbs_stats(l, &ls);
     printf("# role %u confirm=%s: states=%u n_alpha=%u n_beta=%u hook=%u/%u alpha_hits=%u "
            "beta_hits=%u "
-           "z3_confirmed=%llu check_seconds=%.3f z3_seconds=%.3f regress_seconds=%.3f\n",
+           "z3_confirmed=%" PRIu64 " check_seconds=%.3f z3_seconds=%.3f regress_seconds=%.3f\n",
            role, confirm == LBS_CONFIRM_Z3 ? "z3" : "none", checked, ls.n_alpha, ls.n_beta,
-           ls.hook_alpha, ls.hook_beta, hits[0], hits[1], (unsigned long long)ls.z3_confirmed,
-           ls.check_seconds, ls.z3_seconds, ls.regress_seconds);
+           ls.hook_alpha, ls.hook_beta, hits[0], hits[1], ls.z3_confirmed, ls.check_seconds,
+           ls.z3_seconds, ls.regress_seconds);
     assert_int_equal(ls.n_alpha, STEPS + 1);
     assert_int_equal(ls.n_beta, STEPS + 1);
     assert_true(hits[0] > 0 && hits[1] > 0);

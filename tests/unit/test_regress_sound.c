@@ -7,6 +7,7 @@
  * (0 misses), Z3 agrees with the native matcher on every state, and the proven mutex
  * invariants hold on every state. The heavier runs (more rounds) are in
  * scripts/soundness.sh. */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -160,11 +161,12 @@ static void check_budgeted(game_t *g, const char *name, uint32_t max_steps, uint
             const regress_step_t *st = regress_step(rg, side, i);
             verify_row_t row;
             verify_formula(v, st->f, (uint32_t)side, i, false, &row);
-            printf("# %s max_steps=%u max_size=%llu side=%s i=%u hits=%u exact=%u false_pos=%u "
+            printf("# %s max_steps=%u max_size=%" PRIu64
+                   " side=%s i=%u hits=%u exact=%u false_pos=%u "
                    "misses=%u "
                    "complete=%s\n",
-                   name, max_steps, (unsigned long long)max_size, side ? "beta" : "alpha", i,
-                   row.hits, row.exact, row.false_pos, row.misses, st->complete ? "yes" : "no");
+                   name, max_steps, max_size, side ? "beta" : "alpha", i, row.hits, row.exact,
+                   row.false_pos, row.misses, st->complete ? "yes" : "no");
             assert_int_equal(row.false_pos, 0);
             assert_int_equal(row.late, 0);
             if (st->complete) assert_int_equal(row.misses, 0);
