@@ -414,12 +414,12 @@ static int unit_value(const unit_t *units, uint32_t nu, pn_t n) {
 }
 
 /* The prepared step's next fluents folded again: after atoms of the step became constants
- * (changed: its derived atoms are built again), or nodes were asserted (units, sorted: a
- * next fluent defined by a percept's node, like a card dealt to us, takes its value). A
- * next fluent that folds becomes its constant, its variable asserted equal to it (the
- * others keep their variable and its definition). */
-static void refold(bsmt_t *b, bool changed, const unit_t *units, uint32_t nu) {
-    if (changed) unbuild_derived(b, &b->cur);
+ * (its derived atoms forgotten), or nodes were asserted (units, sorted: a next fluent
+ * defined by a percept's node, like a card dealt to us, takes its value). A next fluent
+ * that folds becomes its constant, its variable asserted equal to it (the others keep
+ * their variable and its definition); the next step's derived atoms, built on its fluents
+ * alone, are forgotten when one folded. */
+static void refold(bsmt_t *b, const unit_t *units, uint32_t nu) {
     bool folded = false;
     for (uint32_t i = 0; i < b->n_fluents; i++) {
         uint32_t fl = b->fluents[i], nx = bnet_next_of(b->net, fl);
@@ -432,7 +432,7 @@ static void refold(bsmt_t *b, bool changed, const unit_t *units, uint32_t nu) {
         b->nxt.memo[fl] = val ? PN_TRUE : PN_FALSE;
         folded = true;
     }
-    if (folded || changed) unbuild_derived(b, &b->nxt);
+    if (folded) unbuild_derived(b, &b->nxt);
 }
 
 /* Role r's move atoms in the current step: `chosen` true, the others false. */
@@ -443,19 +443,10 @@ static void fix_move(bsmt_t *b, uint32_t r, uint32_t chosen) {
         b->cur.memo[ids[i]] = ids[i] == chosen ? PN_TRUE : PN_FALSE;
 }
 
-/* Our move of the step (told, hence known) as constants, so that what follows from our own
- * moves folds (a cell we cleared, a card we played: the legal moves they decide are known
- * without a solver). Before prepare that is all; after it (a query built the next step on
- * our move's variables), refold. */
-static void fix_own_move(bsmt_t *b, uint32_t d) {
-    fix_move(b, b->role, d);
-    if (b->prepared) refold(b, true, NULL, 0);
-}
-
-/* What the percepts decide (units[0..n): each percept's node and whether it was seen): a
- * move or fluent of the prepared step whose node is a percept's becomes the constant
- * (tarok: every player sees each card played, so the play is known; a role's move seen
- * makes its others false), and the step refolds. */
+/* What the percepts decide (units[0..n): each percept's node and whether it was seen,
+ * sorted here): a move or fluent of the prepared step whose node is a percept's becomes the
+ * constant (tarok: every player sees each card played, so the play is known; a role's move
+ * seen makes its others false), the step's derived atoms forgotten when one did. */
 static void fix_seen(bsmt_t *b, unit_t *units, uint32_t n) {
     if (!n) return;
     qsort(units, n, sizeof *units, cmp_unit);
@@ -476,7 +467,7 @@ static void fix_seen(bsmt_t *b, unit_t *units, uint32_t n) {
         for (uint32_t i = 0; i < nm; i++)
             if (b->cur.memo[ids[i]] == PN_TRUE) fix_move(b, r, ids[i]);
     }
-    refold(b, changed, units, n);
+    if (changed) unbuild_derived(b, &b->cur);
 }
 
 bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n) {
@@ -488,13 +479,19 @@ bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n) {
         d = bnet_find(b->net, term_find(ts, SYM_DOES, args, 2));
         if (d == BNET_NONE) b->broken = true;
     }
-    bool was_prepared = b->prepared;
-    if (d != BNET_NONE && !was_prepared) fix_own_move(b, d);
+    /* our move (told, hence known) as constants, so that what follows from our own moves
+     * folds (a cell we cleared, a card we played: the legal moves they decide are known
+     * without a solver): before prepare builds the next step on it, or, when a query
+     * prepared the step on our move's variables, forgotten and refolded below */
+    bool was_prepared = b->prepared, own_late = d != BNET_NONE && was_prepared;
+    if (d != BNET_NONE && !was_prepared) fix_move(b, b->role, d);
     prepare(b);
     bsmt_live(b); /* no step before the current one terminal */
-    if (d != BNET_NONE) {
-        assert_node(b, expr(b, f, d)); /* legal: prepare asserted does => legal */
-        if (was_prepared) fix_own_move(b, d);
+    /* legal: prepare asserted does => legal */
+    if (d != BNET_NONE) assert_node(b, expr(b, f, d));
+    if (own_late) {
+        fix_move(b, b->role, d);
+        unbuild_derived(b, f);
     }
     for (uint32_t i = 0; i < n; i++)
         if (bnet_find(b->net, sees_term(b, percepts[i])) == BNET_NONE) b->broken = true;
@@ -508,6 +505,7 @@ bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n) {
         if (s != PN_TRUE && s != PN_FALSE) units[nu++] = (unit_t){s, got};
     }
     fix_seen(b, units, nu);
+    if (own_late || nu) refold(b, units, nu); /* once for both */
     free(units);
     remember_moves(b);
     frame_t old = b->cur;
