@@ -273,6 +273,7 @@ static void *worker_main(void *arg) {
         ponder(s); /* the answer is out (or due): the time until the next PLAY is free */
         pthread_mutex_lock(&s->mu);
         s->running = s->pondering = false;
+        pthread_cond_broadcast(&s->answered); /* for service_wait_idle */
     }
     pthread_mutex_unlock(&s->mu);
     return NULL;
@@ -321,6 +322,13 @@ void service_free(service_t *s) {
     free(s->first);
     free(s->name);
     free(s);
+}
+
+void service_wait_idle(service_t *s) {
+    pthread_mutex_lock(&s->mu);
+    while (s->head || s->running)
+        pthread_cond_wait(&s->answered, &s->mu);
+    pthread_mutex_unlock(&s->mu);
 }
 
 static double margin_locked(const service_t *s) {

@@ -32,8 +32,12 @@ typedef struct {
 typedef struct service service_t;
 
 service_t *service_new(const service_config_t *cfg);
-/* Stops the worker once its current job is done. */
+/* Stops the worker once its current job is done; when the worker is inside a job (an
+ * engine call cannot be interrupted) it is left to the ending process, unfreed. */
 void service_free(service_t *s);
+/* Blocks until every message sent so far has been handled and the worker is idle (STOP
+ * and ABORT are answered before their clean-up runs): then service_free frees all. */
+void service_wait_idle(service_t *s);
 
 /* Answers msg, received at time t0 (now_seconds()), into reply; blocks until the answer
  * is ready or due. raw is the request body (START takes symbol spellings from it). msg is

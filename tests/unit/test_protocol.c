@@ -343,6 +343,7 @@ static void test_service_gdl(void **state) {
     free(other);
     free(start);
     free(ttt);
+    service_wait_idle(s);
     service_free(s);
 }
 
@@ -358,6 +359,7 @@ static void test_service_spelling(void **state) {
     expect(s, "(play spell.1 nil)", "( pushButton 1 )");
     expect(s, "(stop SPELL.1 ((PUSHBUTTON 1)))", "done");
     free(start);
+    service_wait_idle(s);
     service_free(s);
 }
 
@@ -376,6 +378,7 @@ static void test_service_gdl2(void **state) {
     expect(s, "( STOP g.1 4 ( guess 1 ) ( higher ) )", "done");
     free(start);
     free(guess);
+    service_wait_idle(s);
     service_free(s);
 }
 
@@ -386,6 +389,7 @@ static void test_service_bad_start(void **state) {
     expect(s, "(start b.2 nobody ((role r) (init x) (legal r a)) 10 5)", "busy");
     expect(s, "(info)", "((name tester) (status available))");
     expect(s, "(play b.1 nil)", "busy");
+    service_wait_idle(s);
     service_free(s);
 }
 
