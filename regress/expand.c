@@ -47,7 +47,12 @@ struct expand {
     int32_t *owner;
     term_t *sub;
     term_t *eqmap;
-    uint8_t *pv; /* pattern-variable marks, kept all zero between uses */
+    uint8_t *pv;                 /* pattern-variable marks, kept all zero between uses */
+    uint32_t *occ_all, *occ_one; /* condense's occurrence counts, all zero between uses */
+    bind_t onto;                 /* condense's bindings, empty between uses */
+    flit_t *view;                /* ctx_view's literals and their marks (grown only) */
+    uint8_t *view_changed;
+    uint32_t cap_view;
     uint32_t cap;
     uint32_t *own;
     uint32_t n_own, cap_own;
@@ -98,6 +103,11 @@ void expand_free(expand_t *x) {
     free(x->sub);
     free(x->eqmap);
     free(x->pv);
+    free(x->occ_all);
+    free(x->occ_one);
+    bind_fini(&x->onto);
+    free(x->view);
+    free(x->view_changed);
     free(x->own);
     free(x->ctx);
     free(x->alts);
@@ -140,7 +150,11 @@ static void ensure_vars(expand_t *x, uint32_t n) {
     x->sub = xrealloc(x->sub, cap * sizeof *x->sub);
     x->eqmap = xrealloc(x->eqmap, cap * sizeof *x->eqmap);
     x->pv = xrealloc(x->pv, cap);
+    x->occ_all = xrealloc(x->occ_all, cap * sizeof *x->occ_all);
+    x->occ_one = xrealloc(x->occ_one, cap * sizeof *x->occ_one);
+    bind_reserve(&x->onto, cap);
     for (uint32_t v = x->cap; v < cap; v++) {
+        x->occ_all[v] = x->occ_one[v] = 0;
         x->owner[v] = NO_OWNER;
         x->sub[v] = TERM_NONE;
         x->eqmap[v] = TERM_NONE;
@@ -525,7 +539,8 @@ static bool ntrue_implied(expand_t *x, term_t t, term_t s) {
 }
 
 /* The enclosing scopes' own literals as seen from S: S's `=` literals give values to
- * enclosing variables inside S, so they are applied. */
+ * enclosing variables inside S, so they are applied. The view is x's scratch, valid until
+ * the next call. */
 static uint32_t ctx_view(expand_t *x, const fconj_t *S, flit_t **out, uint8_t **changed_out) {
     uint32_t n = 0, n_eq = 0;
     for (uint32_t c = 0; c < x->n_ctx; c++)
@@ -535,8 +550,14 @@ static uint32_t ctx_view(expand_t *x, const fconj_t *S, flit_t **out, uint8_t **
             x->eqmap[term_sym(x->ts, S->lits[i].a)] = S->lits[i].b;
             n_eq++;
         }
-    flit_t *v = xmalloc((n + 1) * sizeof *v);
-    uint8_t *changed = xcalloc(n + 1, 1);
+    if (n + 1 > x->cap_view) {
+        x->cap_view = 2 * (n + 1);
+        x->view = xrealloc(x->view, x->cap_view * sizeof *x->view);
+        x->view_changed = xrealloc(x->view_changed, x->cap_view);
+    }
+    flit_t *v = x->view;
+    uint8_t *changed = x->view_changed;
+    memset(changed, 0, n + 1);
     uint32_t k = 0;
     for (uint32_t c = 0; c < x->n_ctx; c++) {
         const fconj_t *C = x->ctx[c];
@@ -568,6 +589,23 @@ static void occ_var(void *ctx, uint32_t v) {
     ((occ_t *)ctx)->count[v]++;
 }
 
+static void occ_clear(void *ctx, uint32_t v) {
+    ((occ_t *)ctx)->count[v] = 0;
+}
+
+/* Whether a literal's variables (counted in one) occur nowhere else (all) and are local. */
+typedef struct {
+    expand_t *x;
+    const occ_t *all, *one;
+    int depth;
+    bool exclusive;
+} excl_t;
+
+static void check_exclusive(void *ctx, uint32_t v) {
+    excl_t *c = ctx;
+    if (c->one->count[v] != c->all->count[v] || !is_local(c->x, v, c->depth)) c->exclusive = false;
+}
+
 static void pv_on(void *ctx, uint32_t v) {
     ((expand_t *)ctx)->pv[v] = 1;
 }
@@ -583,35 +621,34 @@ static bool condense(expand_t *x, fconj_t *S, int depth) {
     for (uint32_t i = 0; i < S->n; i++)
         ntrue += S->lits[i].kind == FL_TRUE;
     if (ntrue < 2) return false;
-    uint32_t cap = *x->nv + 1;
-    occ_t all = {.count = xcalloc(cap, sizeof(uint32_t))},
-          one = {.count = xcalloc(cap, sizeof(uint32_t))};
+    /* scratch of x (no allocation per call: condense runs on every simplification) */
+    ensure_vars(x, *x->nv + 1);
+    occ_t all = {.count = x->occ_all}, one = {.count = x->occ_one};
     fconj_each_var(x->ts, S, occ_var, &all);
     bool dropped = false;
-    bind_t onto; /* l's variables marked in x->pv onto another literal */
-    bind_init(&onto, cap);
+    bind_t *onto = &x->onto; /* l's variables marked in x->pv onto another literal */
     for (uint32_t i = 0; i < S->n && !dropped; i++) {
         const flit_t *l = &S->lits[i];
         if (l->kind != FL_TRUE || term_is_ground(x->ts, l->a)) continue;
-        memset(one.count, 0, cap * sizeof(uint32_t));
         term_each_var(x->ts, l->a, occ_var, &one);
-        bool exclusive = true;
-        for (uint32_t v = 0; v < cap && exclusive; v++)
-            if (one.count[v] && (one.count[v] != all.count[v] || !is_local(x, v, depth)))
-                exclusive = false;
-        if (!exclusive) continue;
+        excl_t ex = {x, &all, &one, depth, true};
+        term_each_var(x->ts, l->a, check_exclusive, &ex);
+        term_each_var(x->ts, l->a, occ_clear, &one);
+        if (!ex.exclusive) continue;
         term_each_var(x->ts, l->a, pv_on, x);
         for (uint32_t j = 0; j < S->n && !dropped; j++) {
             if (j == i || S->lits[j].kind != FL_TRUE) continue;
-            bind_undo(&onto, 0);
-            if (bind_match_onto(&onto, x->ts, l->a, S->lits[j].a, x->pv)) dropped = true;
+            bind_undo(onto, 0);
+            if (bind_match_onto(onto, x->ts, l->a, S->lits[j].a, x->pv)) dropped = true;
         }
+        bind_undo(onto, 0);
         term_each_var(x->ts, l->a, pv_off, x);
-        if (dropped) fconj_remove(S, i);
+        if (dropped) {
+            fconj_each_var(x->ts, S, occ_clear, &all); /* before l leaves S */
+            fconj_remove(S, i);
+        }
     }
-    bind_fini(&onto);
-    free(all.count);
-    free(one.count);
+    if (!dropped) fconj_each_var(x->ts, S, occ_clear, &all);
     return dropped;
 }
 
@@ -702,8 +739,6 @@ static sd_t simplify_direct(expand_t *x, fconj_t *S, int depth) {
         }
     }
 done:
-    free(cv);
-    free(changed);
     return res;
 }
 

@@ -75,6 +75,9 @@ static uint32_t intern(solve_t *s, const eng_state_t *st, state_t *tmp) {
         s->states = xrealloc(s->states, s->cap * sizeof *s->states);
         s->nodes = xrealloc(s->nodes, s->cap * sizeof *s->nodes);
         s->es = xrealloc(s->es, s->cap * sizeof *s->es);
+        /* per state and role; grown here only (ASan's realloc copies even to the same size) */
+        s->nmv = xrealloc(s->nmv, (size_t)s->cap * s->n_roles * sizeof *s->nmv);
+        s->goal = xrealloc(s->goal, (size_t)s->cap * s->n_roles * sizeof *s->goal);
     }
     uint32_t id = s->n++;
     s->es[id] = engine_state_new(s->e);
@@ -130,8 +133,6 @@ static bool expand_state(solve_t *s, uint32_t id, uint32_t max_states, eng_state
     const eng_state_t *cur = s->es[id];
     node_t *nd = &s->nodes[id];
     nd->terminal = engine_terminal(e, cur);
-    s->nmv = xrealloc(s->nmv, (size_t)s->cap * nr * sizeof *s->nmv);
-    s->goal = xrealloc(s->goal, (size_t)s->cap * nr * sizeof *s->goal);
     uint32_t *nm = nmv_of(s, id);
     for (uint32_t k = 0; k < nr; k++)
         s->goal[(size_t)id * nr + k] = -1;
@@ -156,20 +157,21 @@ static bool expand_state(solve_t *s, uint32_t id, uint32_t max_states, eng_state
         product *= n;
     }
     term_t joint[nr + 1];
-    uint32_t idx[nr + 1];
+    uint32_t idx[nr + 1], n_of[nr + 1]; /* nm moves when a new state grows the tables */
     memset(idx, 0, sizeof idx);
+    memcpy(n_of, nm, nr * sizeof *nm);
     GROW(s->succ, s->cap_succ, s->n_succ + product);
     for (uint64_t j = 0; j < product; j++) {
         uint64_t rest = j;
         uint32_t off = s->nodes[id].moves;
         /* mixed radix, the last role varying fastest */
         for (uint32_t k = nr; k-- > 0;) {
-            idx[k] = (uint32_t)(rest % nm[k]);
-            rest /= nm[k];
+            idx[k] = (uint32_t)(rest % n_of[k]);
+            rest /= n_of[k];
         }
         for (uint32_t k = 0; k < nr; k++) {
             joint[k] = s->moves[off + idx[k]];
-            off += nm[k];
+            off += n_of[k];
         }
         engine_next(e, s->es[id], joint, next); /* s->es may move when a state is added */
         uint32_t sid = intern(s, next, tmp);
