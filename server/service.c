@@ -37,6 +37,7 @@ struct service {
     pthread_cond_t answered; /* request threads wait for their job */
     job_t *head, *tail;
     bool quit, running;
+    bool orphaned;  /* service_free found the worker busy: the worker frees the service */
     bool pondering; /* running, but only a few engine calls after a job: worth waiting */
     pthread_t worker;
     /* the match as the request threads see it (under mu) */
@@ -249,6 +250,8 @@ static void run_job(service_t *s, job_t *j) {
     }
 }
 
+static void service_destroy(service_t *s);
+
 static void *worker_main(void *arg) {
     service_t *s = arg;
     pthread_mutex_lock(&s->mu);
@@ -275,7 +278,9 @@ static void *worker_main(void *arg) {
         s->running = s->pondering = false;
         pthread_cond_broadcast(&s->answered); /* for service_wait_idle */
     }
+    bool orphaned = s->orphaned;
     pthread_mutex_unlock(&s->mu);
+    if (orphaned) service_destroy(s);
     return NULL;
 }
 
@@ -303,11 +308,23 @@ void service_free(service_t *s) {
     if (!s) return;
     pthread_mutex_lock(&s->mu);
     s->quit = true;
-    bool busy = s->running && !s->pondering;
+    /* An engine call cannot be interrupted: a busy worker frees the service when its
+     * job ends (if the process has not ended before; it then still holds it). */
+    s->orphaned = s->running && !s->pondering;
+    bool orphaned = s->orphaned;
+    pthread_t worker = s->worker; /* s may be gone once mu is released */
     pthread_cond_signal(&s->work);
     pthread_mutex_unlock(&s->mu);
-    if (busy) return; /* an engine call cannot be interrupted; the process is ending */
+    if (orphaned) {
+        pthread_detach(worker);
+        return;
+    }
     pthread_join(s->worker, NULL);
+    service_destroy(s);
+}
+
+/* Frees s once its worker has ended (or from the worker itself, as it ends). */
+static void service_destroy(service_t *s) {
     while (s->head) {
         job_t *j = s->head;
         s->head = j->next;

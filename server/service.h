@@ -32,8 +32,8 @@ typedef struct {
 typedef struct service service_t;
 
 service_t *service_new(const service_config_t *cfg);
-/* Stops the worker once its current job is done; when the worker is inside a job (an
- * engine call cannot be interrupted) it is left to the ending process, unfreed. */
+/* Stops the worker and frees the service; when the worker is inside a job (an engine
+ * call cannot be interrupted) it returns at once and the worker frees it as the job ends. */
 void service_free(service_t *s);
 /* Blocks until every message sent so far has been handled and the worker is idle (STOP
  * and ABORT are answered before their clean-up runs): then service_free frees all. */
