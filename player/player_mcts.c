@@ -51,6 +51,10 @@
  *   z3share=F       Z3 confirmations may take at most this share of the search time since
  *                   the first check (0: no bound; default 0.25); past it an unconfirmed hit
  *                   is not used
+ *   bdd=on|off      on: the hook reads the sets of symbolic backward search (mcts/bddhook.h)
+ *                   instead of the lifted formulas: built at start from the initial state
+ *                   for the states within bddhorizon=D steps (default 8), in at most
+ *                   BDD_SHARE of the start clock (budget=S bounds it too); off by default
  * A game backward search does not apply to is said (stderr) and played with plain MCTS.
  * The player sums the search counters of its matches: player_search, player_search_report. */
 #include <stdio.h>
@@ -63,6 +67,7 @@
 #include "base/opts.h"
 #include "base/rng.h"
 #include "engine/joints.h"
+#include "mcts/bddhook.h"
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
 
@@ -70,6 +75,7 @@
 #define SLICE_MIN 0.05    /* seconds: the shortest search slice between offers */
 #define SLICE_PARTS 8     /* a budget is searched in about this many slices (with a sink) */
 #define LBS_SHARE 0.5     /* of the start clock left, for backward search (the rest: UCT) */
+#define BDD_SHARE 0.7     /* of the start clock left, for the symbolic sets (bdd=on) */
 #define LBS_SAFETY 0.1    /* seconds kept back from it (grounding and calibration overrun) */
 #define ENGINE_SHARE 0.8  /* of the clock left, at most for grounding and compiling */
 #define STATE_COSTS 4     /* a search call overruns by at least this many states' cost */
@@ -95,6 +101,8 @@ typedef struct {
     double hookcost;
     double z3share;
     lbs_confirm_t confirm;
+    bool bdd;                /* bdd=on: the hook on symbolic backward search's sets */
+    uint32_t bddhorizon;     /* bddhorizon=D */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
@@ -113,6 +121,7 @@ typedef struct {
     mcts_opts_t opts;
     uct_t *uct;
     lbs_t *lbs;
+    bddhook_t *bdd;  /* bdd=on: the hook's sets, for this match */
     heur_t *heur;    /* the evaluation learnt at start (heur=on), for this match */
     lbs_hook_t hook; /* the rollout hook on lbs: the deadline of the search under way */
     state_t prev;    /* the state last searched */
@@ -130,7 +139,8 @@ typedef struct {
     "iters=N, c=X, ucb=plain|tuned, margin=S, mem=MB, engine=K, threads=1|2, parallel=root|tree, " \
     "ponder=on|off, "                                                                              \
     "tt=on|off, decisive=off|on|anti|auto, mast=off|E, pdepth=D, heur=on|off, cut=K|off, prior=N"
-#define LBS_OPTS_HELP "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F"
+#define LBS_OPTS_HELP                                                                              \
+    "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -146,6 +156,8 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
         return !strcmp(val, "none") || !strcmp(val, "z3");
     }
     if (!strcmp(key, "lbs")) return opts_onoff(val, &o->lbs);
+    if (!strcmp(key, "bdd")) return opts_onoff(val, &o->bdd);
+    if (!strcmp(key, "bddhorizon")) return opts_u32(val, 1, 64, &o->bddhorizon);
     return false;
 }
 
@@ -210,6 +222,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->hookcost = 3;
     o->z3share = 0.25;
     o->confirm = LBS_CONFIRM_Z3;
+    o->bddhorizon = 8;
     o->engine = engine_default_kind();
     o->playout.mast_eps = -1;
     o->cut = 10;
@@ -372,6 +385,7 @@ static void ensure_uct(mcts_player_t *p, double ready) {
         p->hook.lbs = p->lbs;
         lbs_attach(&p->hook, p->uct);
     }
+    if (p->bdd) bddhook_attach(p->bdd, p->uct);
     p->have_prev = false;
 }
 
@@ -440,6 +454,44 @@ static void start_lbs(mcts_player_t *p, double deadline) {
                 (now_seconds() - t0) * 1000, o.budget * 1000, ls.n_alpha, ls.n_beta, ls.hook_alpha,
                 ls.hook_beta, ls.step_seconds * 1e6);
     }
+}
+
+/* The symbolic sets within the start clock (mcts+lbs with bdd=on) from the initial state,
+ * on the search's engine (made first); a game they do not apply to, or a network not
+ * built in time, is said and played with plain MCTS. */
+static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline) {
+    if (!p->opts.lbs || !p->opts.bdd || p->bdd || !initial) return;
+    double t0 = now_seconds();
+    player_core_engine(&p->core, p->opts.engine,
+                       t0 + (deadline - t0) * (1 - BDD_SHARE) * ENGINE_SHARE);
+    double budget = (deadline - now_seconds()) * BDD_SHARE - LBS_SAFETY - p->opts.margin;
+    if (p->opts.budget > 0 && p->opts.budget < budget) budget = p->opts.budget;
+    bddhook_opts_t o;
+    bddhook_default_opts(&o);
+    o.horizon = p->opts.bddhorizon;
+    eng_state_t *es = engine_state_new(p->core.engine);
+    engine_state_set(p->core.engine, es, initial);
+    char err[400];
+    t0 = now_seconds();
+    p->bdd = budget > 0.05
+                 ? bddhook_new(p->core.engine, p->core.role, es, &o, t0 + budget, err, sizeof err)
+                 : NULL;
+    engine_state_free(es);
+    if (!p->bdd) {
+        fprintf(stderr, "%s: bdd: %s; playing plain MCTS\n", p->core.base.kind->name,
+                budget > 0.05 ? err : "no time for the sets");
+        p->opts.lbs = false;
+        return;
+    }
+    bddhook_info_t in;
+    bddhook_info(p->bdd, &in);
+    if (p->core.verbose)
+        fprintf(stderr,
+                "bdd: sets within %u steps of the start in %.0f ms (budget %.0f ms): %u alpha, "
+                "%u beta steps, first cut %d, %llu nodes\n",
+                in.horizon, in.seconds * 1000, budget * 1000, in.alpha, in.beta,
+                in.first_partial == UINT32_MAX ? -1 : (int)in.first_partial,
+                (unsigned long long)in.nodes);
 }
 
 /* uct_choose for about `seconds`, noting how much longer it took. */
@@ -523,7 +575,8 @@ static void choose_policy(mcts_player_t *p, const state_t *initial, double deadl
 
 static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     mcts_player_t *p = (mcts_player_t *)pl;
-    if (!p->core.game->gdl2) start_lbs(p, deadline);
+    if (!p->core.game->gdl2 && p->opts.bdd) start_bdd(p, initial, deadline);
+    if (!p->core.game->gdl2 && !p->opts.bdd) start_lbs(p, deadline);
     double t0 = now_seconds();
     ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
     if (!p->core.game->gdl2 && initial) choose_policy(p, initial, deadline);
@@ -624,6 +677,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     mcts_player_t *p = (mcts_player_t *)pl;
     term_t fallback = player_core_random(&p->core, turn);
     if (p->uct) uct_ponder_stop(p->uct);
+    if (p->bdd) bddhook_set_ply(p->bdd, turn->turn); /* the hook's sets are the start's */
     if (turn->exact && turn->n_states >= 1 && turn->n_legal == 1 && p->opts.ponder &&
         !p->opts.iters) {
         /* nothing to choose: answer at once, and think on while the others choose */
@@ -703,6 +757,7 @@ static void mcts_stop(player_t *pl) {
     add_match(p);
     FREE_AND_NULL(uct_free, p->uct);
     FREE_AND_NULL(lbs_free, p->lbs);
+    FREE_AND_NULL(bddhook_free, p->bdd);
     FREE_AND_NULL(heur_free, p->heur);
     p->have_prev = false;
 }
@@ -711,6 +766,7 @@ static void mcts_destroy(player_t *pl) {
     mcts_player_t *p = (mcts_player_t *)pl;
     uct_free(p->uct);
     lbs_free(p->lbs);
+    bddhook_free(p->bdd);
     heur_free(p->heur);
     player_core_fini(&p->core);
     state_fini(&p->prev);
@@ -739,7 +795,7 @@ const player_kind_t player_lbs_kind = {
     .name = "mcts+lbs",
     .summary = "UCT with rollouts cut by backward search (mcts+lbs:iters=N:c=X:margin=S:mem=MB:"
                "budget=S:"
-               "confirm=none|z3:lbs=on|off:hookcost=X:z3share=F)",
+               "confirm=none|z3:lbs=on|off:hookcost=X:z3share=F:bdd=on|off:bddhorizon=D)",
     .create = lbs_create,
     .check_options = lbs_check_options,
     MCTS_CALLS,

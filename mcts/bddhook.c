@@ -1,0 +1,130 @@
+/* Rollout early termination with symbolic backward search: see bddhook.h. */
+#include "mcts/bddhook.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/clock.h"
+#include "engine/fluents.h"
+#include "regress/bddsearch.h"
+
+struct bddhook {
+    engine_t *e;
+    bddsearch_t *bs;
+    uint32_t alpha, beta; /* their sequences (beta UINT32_MAX: not used) */
+    _Atomic uint32_t ply; /* of the searched state, from the start */
+    bddhook_info_t info;
+};
+
+void bddhook_default_opts(bddhook_opts_t *o) {
+    *o = (bddhook_opts_t){.horizon = 8, .columns = true};
+}
+
+/* Whether bit f of e's states is fluent f of its network (what the flat diagrams read). */
+static bool same_layout(engine_t *e, const gnet_t *net) {
+    term_t *bits;
+    uint32_t n = engine_fluent_bits(e, &bits);
+    bool ok = n >= net->n_fluents;
+    for (uint32_t b = 0; ok && b < n; b++)
+        ok = bits[b] == (b < net->n_fluents ? net->fluent_term[b] : TERM_NONE);
+    free(bits);
+    return ok;
+}
+
+static void note_steps(bddhook_t *h) {
+    const bddsearch_t *bs = h->bs;
+    h->info.alpha = bddsearch_steps(bs, h->alpha);
+    h->info.beta = h->beta == UINT32_MAX ? 0 : bddsearch_steps(bs, h->beta);
+    h->info.first_partial = UINT32_MAX;
+    for (uint32_t side = 0; side < 2; side++) {
+        uint32_t seq = side ? h->beta : h->alpha;
+        uint32_t n = side ? h->info.beta : h->info.alpha;
+        for (uint32_t i = 0; i < n; i++) {
+            const bdds_step_t *st = bddsearch_step(bs, seq, i);
+            h->info.nodes += st->nodes;
+            if (!st->complete && i < h->info.first_partial) h->info.first_partial = i;
+        }
+    }
+}
+
+bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
+                       const bddhook_opts_t *o, double deadline, char *err, size_t errlen) {
+    bddhook_opts_t ho;
+    if (o)
+        ho = *o;
+    else
+        bddhook_default_opts(&ho);
+    const gnet_t *net = engine_network(e);
+    double t0 = now_seconds();
+    if (!net || !same_layout(e, net)) {
+        snprintf(err, errlen, "the engine's states are not the ground network's fluents");
+        return NULL;
+    }
+    if (ho.horizon < 1 || ho.horizon > 64 || deadline <= t0) {
+        snprintf(err, errlen,
+                 ho.horizon < 1 || ho.horizon > 64 ? "horizon not in 1..64" : "no time left");
+        return NULL;
+    }
+    bdds_opts_t so;
+    bdds_default_opts(&so);
+    so.budget = deadline - t0, so.max_steps = ho.horizon;
+    so.net.horizon = ho.horizon, so.net.columns = ho.columns;
+    so.net.start = start ? engine_state_words(start) : NULL;
+    bddsearch_t *bs = bddsearch_new(e, role, NULL, &so, err, errlen);
+    if (!bs) return NULL;
+    bddsearch_run(bs, NULL, NULL);
+    bddhook_t *h = xcalloc(1, sizeof *h);
+    h->e = e, h->bs = bs;
+    h->alpha = bddsearch_find(bs, BDDS_ALPHA, 0);
+    /* β is the other role's win: 0 for us only where the game is two-player */
+    h->beta = engine_game(e)->n_roles == 2 ? bddsearch_find(bs, BDDS_BETA, 0) : UINT32_MAX;
+    h->info.horizon = ho.horizon;
+    note_steps(h);
+    h->info.seconds = now_seconds() - t0;
+    return h;
+}
+
+void bddhook_free(bddhook_t *h) {
+    if (!h) return;
+    bddsearch_free(h->bs);
+    free(h);
+}
+
+void bddhook_set_ply(bddhook_t *h, uint32_t ply) {
+    atomic_store_explicit(&h->ply, ply, memory_order_relaxed);
+}
+
+/* Some step i >= 1 of seq (n steps) holds the state of words, which a path of at least
+ * `steps` steps leads to from the start: the steps whose region (within) may hold it, from
+ * the deepest. Without a horizon every region is all states, and a complete step holds
+ * every shallower step's states: the first complete one is the last tried. */
+static bool side_holds(const bddhook_t *h, uint32_t seq, uint32_t n, uint32_t steps,
+                       const uint64_t *words) {
+    for (uint32_t i = n; i-- > 1;) {
+        const bdds_step_t *st = bddsearch_step(h->bs, seq, i);
+        if (st->within < steps) continue;
+        if (st->nodes && bddsearch_holds(h->bs, seq, i, words)) return true;
+        if (st->complete && st->within == UINT32_MAX) return false;
+    }
+    return false;
+}
+
+int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
+    if (side_holds(h, h->alpha, h->info.alpha, steps, words)) return 100;
+    if (h->info.beta && side_holds(h, h->beta, h->info.beta, steps, words)) return 0;
+    return -1;
+}
+
+int bddhook_state_hook(void *ctx, const eng_state_t *s, uint32_t depth) {
+    const bddhook_t *h = ctx;
+    uint32_t ply = atomic_load_explicit(&h->ply, memory_order_relaxed);
+    return bddhook_value(h, engine_state_words(s), ply + depth);
+}
+
+void bddhook_attach(bddhook_t *h, uct_t *u) {
+    uct_set_state_hook_threads(u, bddhook_state_hook, h, h);
+}
+
+void bddhook_info(const bddhook_t *h, bddhook_info_t *out) {
+    *out = h->info;
+}

@@ -1,0 +1,80 @@
+/* Rollout early termination with symbolic backward search (regress/bddsearch.h): α_i and
+ * β_i as decision diagrams over the engine's ground fluents, built once (at the start of a
+ * match, within its clock) for the states within a horizon of D steps of a start state,
+ * and read on the engine's bitset states by walks of their flat form: no allocation, no
+ * engine call, any thread, inside the engine's playout loop (engine_playout_hooked).
+ *
+ * Which step: with a horizon, step i holds S_i for the states within D - i steps of the
+ * start (bddnet_within), so it shrinks as i grows; inside that region S_i holds S_{i-1}.
+ * A state whose nearest path from the start has k steps is in the region of steps
+ * 0..D - k. The hook knows a lower bound of the length of a path to the state: the
+ * searched state's ply from the start (set by the caller) plus the rollout's depth; it
+ * tries the steps whose region may hold the state, from the deepest, α then β. Past the
+ * horizon it tries nothing. Without a horizon (every region all states) the deepest
+ * complete step holds the shallower ones: one walk per side.
+ *
+ * Why no Z3 confirmation per hit: a lifted formula is a rewriting of the rules that may go
+ * wrong in ways the grounding does not (hence Z3 on the ground terms of the disjunct);
+ * these sets are computed from the ground network itself, the one the engine plays on
+ * (engine_diff and the corpus traces check it against the interpreter), by the strong
+ * pre-image, which is a subset of the true one wherever it is cut (bddnet_pre). Their
+ * checks against ground truth are `ggp regress --bdd --check` (exact solver, every state)
+ * and `--verify` (bounded search on random matches): 0 false positives on every game of
+ * docs/bdd.md, and the unit test of this hook compares its answers with the exact solver.
+ * The answer is the paranoid bound: the other roles as one coalition answering knowing our
+ * move, so a hit is a proof whatever they play. */
+#ifndef MCTS_BDDHOOK_H
+#define MCTS_BDDHOOK_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "mcts/uct.h"
+
+typedef struct {
+    uint32_t horizon; /* D: the sets within this many steps of the start (1..64) */
+    bool columns;     /* the variable order column by column (bddnet_opts_t.columns) */
+} bddhook_opts_t;
+
+/* horizon 8, columns on (connect four: α_10/β_10 in about 2 s of CPU, docs/bdd.md) */
+void bddhook_default_opts(bddhook_opts_t *o);
+
+typedef struct bddhook bddhook_t;
+
+/* The sets for `role` on e's ground network, from start (e's bitset state; NULL: the
+ * initial state), computed until `deadline` (now_seconds() time; the network included:
+ * NULL with a message when it is not built by then), step by step: the steps done by the
+ * deadline are kept. NULL with a message when the game is not supported (not grounded,
+ * GDL-II, an engine whose bits are not the network's fluents). e must outlive the hook. */
+bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
+                       const bddhook_opts_t *o, double deadline, char *err, size_t errlen);
+void bddhook_free(bddhook_t *h);
+
+/* The searched state is `ply` steps from the start (the player sets it before each
+ * search; read by the hook on any thread). */
+void bddhook_set_ply(bddhook_t *h, uint32_t ply);
+
+/* 100: role forces its goal 100 from the state of words (an α step holds), 0: with two
+ * roles the other forces its goal 100 (a β step holds), -1: no proof found; the path
+ * the search took to the state has at least `steps` steps (steps whose region ends
+ * before are not tried: any hit is a proof, a skipped one a miss). Not for terminal states. */
+int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps);
+/* uct_state_hook_t (ctx: the bddhook_t): bddhook_value at the ply set plus depth. */
+int bddhook_state_hook(void *ctx, const eng_state_t *s, uint32_t depth);
+/* Sets u's hook to h on both of its threads (h is only read there: one context serves
+ * both). */
+void bddhook_attach(bddhook_t *h, uct_t *u);
+
+typedef struct {
+    uint32_t horizon;       /* D */
+    uint32_t alpha, beta;   /* steps made (the deepest i + 1; 0: none) */
+    uint32_t first_partial; /* the first step cut by the deadline (UINT32_MAX: none) */
+    uint64_t nodes;         /* of the flat diagrams read by the hook */
+    double seconds;         /* to build (network and steps) */
+} bddhook_info_t;
+
+void bddhook_info(const bddhook_t *h, bddhook_info_t *out);
+
+#endif

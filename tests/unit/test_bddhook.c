@@ -1,0 +1,105 @@
+/* Unit tests for mcts/bddhook (the rollout hook on symbolic backward search's sets) against
+ * the exact solver, on every reachable state of tic-tac-toe: with a horizon of D steps from
+ * the initial state, a state k steps from it gets 100 only where the role forces its win,
+ * 0 only where the other role forces its own, and every forced win within D - k steps is
+ * found; on the engine's state through the hook's own entry point (the ply set, depth 0)
+ * as by the value query. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "base/clock.h"
+#include "engine/engine.h"
+#include "engine/fluents.h"
+#include "load.h"
+#include "mcts/bddhook.h"
+#include "truth/solve.h"
+
+/* Least steps from the initial state (id 0) to each state, breadth first. */
+static uint32_t *distances(const solve_t *s) {
+    uint32_t n = solve_count(s);
+    uint32_t *d = xmalloc(n * sizeof *d), *queue = xmalloc(n * sizeof *queue);
+    for (uint32_t id = 0; id < n; id++)
+        d[id] = UINT32_MAX;
+    uint32_t head = 0, tail = 0;
+    d[0] = 0, queue[tail++] = 0;
+    while (head < tail) {
+        uint32_t id = queue[head++];
+        const uint32_t *succ;
+        uint32_t ns = solve_successors(s, id, &succ);
+        for (uint32_t k = 0; k < ns; k++)
+            if (d[succ[k]] == UINT32_MAX) d[succ[k]] = d[id] + 1, queue[tail++] = succ[k];
+    }
+    free(queue);
+    return d;
+}
+
+static void check_role(engine_t *e, const solve_t *s, const uint32_t *dist, uint32_t role,
+                       uint32_t horizon) {
+    bddhook_opts_t o;
+    bddhook_default_opts(&o);
+    o.horizon = horizon;
+    char err[300];
+    bddhook_t *h = bddhook_new(e, role, NULL, &o, now_seconds() + 1e6, err, sizeof err);
+    if (!h) fail_msg("bddhook_new: %s", err);
+    bddhook_info_t in;
+    bddhook_info(h, &in);
+    assert_int_equal(in.first_partial, UINT32_MAX);
+    uint32_t n = solve_count(s);
+    uint8_t *win = xmalloc(n), *loss = xmalloc(n);
+    solve_force(s, 1ull << role, role, 100, true, win);
+    solve_force(s, 1ull << (1 - role), 1 - role, 100, true, loss);
+    eng_state_t *st = engine_state_new(e);
+    uint32_t hits = 0;
+    for (uint32_t id = 0; id < n; id++) {
+        if (solve_terminal(s, id)) continue;
+        engine_state_set(e, st, solve_state(s, id));
+        uint32_t k = dist[id];
+        int v = bddhook_value(h, engine_state_words(st), k);
+        bddhook_set_ply(h, k);
+        assert_int_equal(bddhook_state_hook(h, st, 0), v);
+        bool w = win[id] != SOLVE_NONE, l = loss[id] != SOLVE_NONE;
+        bool w_in = w && k + win[id] <= horizon, l_in = l && k + loss[id] <= horizon;
+        if ((v == 100 && !w) || (v == 0 && !l) || (w_in && v != 100) || (l_in && !w && v != 0))
+            fail_msg("role %u, horizon %u, state %u (%u steps from the start): hook %d, solver: "
+                     "win in %d, loss in %d",
+                     role, horizon, id, k, v, w ? win[id] : -1, l ? loss[id] : -1);
+        hits += v >= 0;
+    }
+    assert_true(hits > 0);
+    engine_state_free(st);
+    free(win);
+    free(loss);
+    bddhook_free(h);
+}
+
+static void test_tictactoe(void **state) {
+    (void)state;
+    game_t *g = load_file("tictactoe.kif");
+    assert_non_null(g);
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    char err[200];
+    solve_t *s = solve_new(e, 200000, err, sizeof err);
+    assert_non_null(s);
+    uint32_t *dist = distances(s);
+    for (uint32_t role = 0; role < 2; role++) {
+        check_role(e, s, dist, role, 5);
+        check_role(e, s, dist, role, 9);
+    }
+    free(dist);
+    solve_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1) cmocka_set_test_filter(argv[1]); /* one test by name */
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_tictactoe)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
