@@ -179,7 +179,7 @@ static int past_deadline(void *deadline) {
     return d > 0 && now_seconds() > d;
 }
 
-void sat_record_sync(sat_record_t *r) {
+bool sat_record_sync(sat_record_t *r, double deadline) {
     r->model = false; /* new clauses: CaDiCaL has no model to read until the next check */
     size_t had = r->cap_lit, need = (size_t)circuit_size(r->c) + 2;
     if (need > had) { /* the circuit grew: its new nodes are not encoded yet */
@@ -195,15 +195,18 @@ void sat_record_sync(sat_record_t *r) {
         ccadical_add(r->s, r->lit[PN_TRUE]);
         ccadical_add(r->s, 0);
     }
-    for (; r->n_sent < r->n_e; r->n_sent++)
+    for (; r->n_sent < r->n_e; r->n_sent++) {
+        if (deadline > 0 && now_seconds() > deadline) return false;
         send(r, &r->e[r->n_sent]);
+    }
+    return true;
 }
 
 int sat_check(sat_record_t *r, const pn_t *assume, uint32_t n, double deadline) {
     r->deadline = deadline;
     r->model = false;
     if (past_deadline(&r->deadline)) return -1;
-    sat_record_sync(r);
+    if (!sat_record_sync(r, deadline)) return -1; /* the rest is encoded by the next */
     for (uint32_t i = 0; i < n; i++) {
         int l = lit_of(r, assume[i]);
         ccadical_assume(r->s, l);

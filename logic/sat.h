@@ -28,9 +28,10 @@ void sat_record_iff(sat_record_t *r, pn_t a, pn_t b);
 /* At most one of nodes[0..n), and at least one when guard holds (z3_assert_one). */
 void sat_record_one(sat_record_t *r, pn_t guard, const pn_t *nodes, uint32_t n);
 
-/* Gives the solver what was recorded since the last check: the next check's encoding,
- * done ahead (on a turn with time to spare). */
-void sat_record_sync(sat_record_t *r);
+/* Gives the solver what was recorded since the last check, entry by entry until the
+ * deadline (now_seconds() time; 0: none): the next check's encoding, done ahead (on a turn
+ * with time to spare). True when it has it all; a check encodes the rest first. */
+bool sat_record_sync(sat_record_t *r, double deadline);
 
 /* The record and assume[0..n) decided by CaDiCaL: 1 satisfiable, 0 not, -1 past the
  * deadline (now_seconds() time; 0: none). */

@@ -3,14 +3,17 @@
  * (the context itself, encoders, z3_keep), and is dec_ref'd when the count drops to 0;
  * temporaries are released where they are made. What a solver asserts it keeps alive
  * itself. */
+#define _POSIX_C_SOURCE 200809L
 #include "logic/z3.h"
 #include "base/clock.h"
 #include "base/util.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <z3.h>
 
 typedef struct {
@@ -24,8 +27,22 @@ typedef struct {
     Z3_func_decl decl; /* for models that give it a value (z3_eval) */
 } var_t;
 
+/* The watchdog: a thread that calls Z3_interrupt when an armed check's deadline passes
+ * (Z3's rounds and the internalising of new assertions stop only so). It interrupts only
+ * while armed, under the lock the check's thread takes to disarm: an interrupt that lands
+ * just after Z3 returned is harmless (Z3 resets it at the next call). */
+typedef struct {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool started, quit;
+    double deadline; /* armed: > 0, now_seconds() time */
+    bool hit;        /* it interrupted the armed call */
+} watch_t;
+
 struct z3 {
     Z3_context ctx;
+    watch_t watch;
     slot_t *slots; /* slot 0 unused: the handle 0 is "no term" */
     uint32_t n_slots, free_slot;
     size_t cap_slots;
@@ -114,6 +131,85 @@ void z3_release(z3_t *z, z3_term_t t) {
     z->free_slot = t;
 }
 
+/* ---------------- the watchdog ---------------- */
+
+static struct timespec abs_time(double t) {
+    struct timespec ts;
+    ts.tv_sec = (time_t)t;
+    ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+    if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+    return ts;
+}
+
+static void *watch_main(void *arg) {
+    z3_t *z = arg;
+    watch_t *w = &z->watch;
+    pthread_mutex_lock(&w->mu);
+    while (!w->quit) {
+        if (w->deadline <= 0) {
+            pthread_cond_wait(&w->cv, &w->mu);
+        } else if (now_seconds() >= w->deadline) {
+            Z3_interrupt(z->ctx);
+            w->hit = true;
+            w->deadline = 0;
+        } else {
+            struct timespec ts = abs_time(w->deadline);
+            pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+        }
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Arms the watchdog for a call that must end by deadline (> 0); false when no thread
+ * could be started (the call then runs on its rounds alone). */
+static bool watch_arm(z3_t *z, double deadline) {
+    watch_t *w = &z->watch;
+    if (!w->started) {
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* now_seconds()'s clock */
+        pthread_mutex_init(&w->mu, NULL);
+        pthread_cond_init(&w->cv, &ca);
+        pthread_condattr_destroy(&ca);
+        if (pthread_create(&w->thread, NULL, watch_main, z) != 0) {
+            pthread_cond_destroy(&w->cv);
+            pthread_mutex_destroy(&w->mu);
+            return false;
+        }
+        w->started = true;
+    }
+    pthread_mutex_lock(&w->mu);
+    w->deadline = deadline;
+    w->hit = false;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return true;
+}
+
+/* Disarms it; true when it interrupted the call. */
+static bool watch_disarm(z3_t *z) {
+    watch_t *w = &z->watch;
+    pthread_mutex_lock(&w->mu);
+    w->deadline = 0;
+    bool hit = w->hit;
+    w->hit = false;
+    pthread_mutex_unlock(&w->mu);
+    return hit;
+}
+
+static void watch_stop(z3_t *z) {
+    watch_t *w = &z->watch;
+    if (!w->started) return;
+    pthread_mutex_lock(&w->mu);
+    w->quit = true;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+}
+
 z3_t *z3_new(void) {
     z3_t *z = xcalloc(1, sizeof *z);
     Z3_config cfg = Z3_mk_config();
@@ -134,6 +230,7 @@ void z3_free(z3_t *z) {
         if (z->vars[v].pos) Z3_dec_ref(z->ctx, Z3_func_decl_to_ast(z->ctx, z->vars[v].decl));
     for (uint32_t t = 1; t < z->n_slots; t++)
         if (z->slots[t].holders) Z3_dec_ref(z->ctx, z->slots[t].ast);
+    watch_stop(z);
     Z3_del_context(z->ctx);
     free(z->slots);
     free(z->vars);
@@ -148,10 +245,11 @@ void z3_stats_print(const z3_stats_t *st, strbuf_t *out) {
     sb_printf(out,
               "z3 %" PRIu64 " checks, %.2f ms average, %.1f ms max; %" PRIu64
               " models, %.2f ms average; %" PRIu64 " "
-              "checks gave up, %" PRIu64 " rounds",
+              "checks gave up, %" PRIu64 " rounds, %" PRIu64 " interrupted",
               st->checks, st->checks ? 1000 * st->seconds / st->checks : 0.0,
               1000 * st->max_seconds, st->models,
-              st->models ? 1000 * st->model_seconds / st->models : 0.0, st->gave_up, st->rounds);
+              st->models ? 1000 * st->model_seconds / st->models : 0.0, st->gave_up, st->rounds,
+              st->interrupted);
 }
 
 bool z3_failed(const z3_t *z) {
@@ -561,6 +659,7 @@ int z3_check(z3_solver_t *s, const z3_term_t *assume, uint32_t n, double deadlin
     } else if (!refuted && !missing) {
         double t0 = now_seconds(), t = t0, rate = s->rate;
         Z3_lbool r = Z3_L_UNDEF;
+        bool armed = deadline > 0 && watch_arm(z, deadline);
         for (bool first = true;; first = false) {
             set_budget(s, deadline > 0 ? round_budget(deadline - t, rate, first) : UINT32_MAX);
             r = Z3_solver_check_assumptions(z->ctx, s->solver, na, as);
@@ -575,6 +674,8 @@ int z3_check(z3_solver_t *s, const z3_term_t *assume, uint32_t n, double deadlin
             if (!ok(z)) r = Z3_L_UNDEF;
             if (r != Z3_L_UNDEF || z->failed || deadline <= 0 || now >= deadline) break;
         }
+        /* an interrupted check answers unknown, whatever it returned */
+        if (armed && watch_disarm(z)) r = Z3_L_UNDEF, z->stats.interrupted++;
         double dt = now_seconds() - t0;
         z->stats.checks++;
         z->stats.seconds += dt;

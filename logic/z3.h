@@ -17,11 +17,14 @@
  * Deadlines are arguments of the queries that search (z3_check), never a setting. A check
  * runs in rounds of conflicts (Z3's `max_conflicts`): the first at most 2,000, each next
  * half the time left at the rate of conflicts the solver has shown; past the deadline it
- * answers unknown (called past it, at once: no round starts). Z3's `timeout` and Z3_interrupt are
- * not used: a check they canceled left Z3 4.8.12 answering wrongly afterwards (models with every
- * open variable false, then checks accepting them; docs/killer.md), while a check that runs out of
- * conflicts leaves the solver sound and keeps what it learned. A single round, building a model and
- * internalising new assertions are not interruptible.
+ * answers unknown (called past it, at once: no round starts). A round, with the internalising
+ * of what was asserted since the last check, runs under a watchdog thread that calls
+ * Z3_interrupt when the deadline passes: an interrupted check answers unknown (z3_stats:
+ * interrupted). Z3 4.8.12 once answered wrongly after a check its `timeout` canceled
+ * (models with every open variable false, then checks accepting them; docs/killer.md): a
+ * caller acts on no Z3 answer alone (bsmt: an "unsatisfiable" acted on is CaDiCaL's too;
+ * legality is CaDiCaL's, Z3's models only guide a choice). Building a model and asserting
+ * are not interrupted.
  *
  * Errors: a Z3 error never ends the process and is never read as an answer. The context
  * records it (z3_stats: errors; the message on stderr, once) and fails: that query and
@@ -47,7 +50,8 @@ typedef struct {
     double max_seconds; /* the longest check */
     uint64_t models;    /* models read */
     double model_seconds;
-    uint64_t errors; /* Z3 errors (the first fails the context) */
+    uint64_t errors;      /* Z3 errors (the first fails the context) */
+    uint64_t interrupted; /* checks the watchdog interrupted at their deadline */
 } z3_stats_t;
 
 z3_t *z3_new(void);

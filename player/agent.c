@@ -196,13 +196,14 @@ void agent_start(agent_t *a, double deadline) {
     }
 }
 
-/* Gives the proving reasoner the observations since the last turn. */
-static void feed_proof(agent_t *a) {
+/* Gives the proving reasoner the observations since the last turn, and CaDiCaL their
+ * encoding until the deadline (proved_only's check encodes the rest by its own). */
+static void feed_proof(agent_t *a, double deadline) {
     for (; a->proof && a->fed < a->belief.n_hist; a->fed++) {
         const belief_obs_t *o = &a->belief.hist[a->fed];
         bsmt_observe(a->proof, o->move, o->percepts, o->n_percepts);
     }
-    if (a->proof) bsmt_sync_proofs(a->proof); /* CaDiCaL's encoding, a step at a time */
+    if (a->proof) bsmt_sync_proofs(a->proof, deadline); /* a step at a time */
 }
 
 /* When the believed states are not all the consistent ones: of our moves, only those
@@ -341,7 +342,7 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
         free(legal);
         n = belief_legal(&a->belief, &legal, t0 + (deadline - t0) * 0.5);
         note_forced(a);
-        feed_proof(a);
+        feed_proof(a, t0 + (deadline - t0) * 0.6);
         n = proved_only(a, &legal, n, t0 + (deadline - t0) * 0.6);
     }
     a->last_legal = n;

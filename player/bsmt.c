@@ -805,8 +805,8 @@ void bsmt_test_false_win(bsmt_t *b, term_t move) {
     sat_record_assert(b->record, pn_or(b->c, two, 2));
 }
 
-void bsmt_sync_proofs(bsmt_t *b) {
-    sat_record_sync(b->record);
+bool bsmt_sync_proofs(bsmt_t *b, double deadline) {
+    return sat_record_sync(b->record, deadline);
 }
 
 bsmt_proofs_t bsmt_proofs(const bsmt_t *b) {

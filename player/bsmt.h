@@ -94,8 +94,8 @@ bool bsmt_any(bsmt_t *b, double deadline, state_t *out);
 /* The same by CaDiCaL on the record of what Z3 was given (logic/sat.h): its check stops
  * at the deadline (Z3's rounds and model building do not), and its model is read by a
  * lookup per fluent (a Z3 model of the full killer game's unrolling took 50-300 ms under
- * load). The encoding of the steps since the last sync (bsmt_sync_proofs) is not
- * interruptible: sync on idle turns. */
+ * load). The encoding of the steps since the last sync (bsmt_sync_proofs) stops at
+ * the deadline between entries: sync on idle turns. */
 bool bsmt_any_sat(bsmt_t *b, double deadline, state_t *out);
 /* Up to k distinct consistent states into out[0..k) (initialised by the caller) by
  * CaDiCaL, random phases on a few unknown fluents each; returns how many (past the
@@ -121,9 +121,11 @@ typedef struct {
     double seconds;
 } bsmt_proofs_t;
 bsmt_proofs_t bsmt_proofs(const bsmt_t *b);
-/* Gives CaDiCaL what was asserted so far, so that a query on a later turn encodes only
- * the steps since (called on an idle turn). */
-void bsmt_sync_proofs(bsmt_t *b);
+/* Gives CaDiCaL what was asserted so far, entry by entry until the deadline (0: none), so
+ * that a query on a later turn encodes only the steps since (called on an idle turn; a
+ * query encodes what is left by its own deadline, else answers unknown); true when
+ * CaDiCaL has it all. */
+bool bsmt_sync_proofs(bsmt_t *b, double deadline);
 
 /* Gives Z3 what was asserted since its last query, entry by entry until the deadline
  * (0: none), with no check (a check round on the full killer game took up to 26 s at a

@@ -1151,13 +1151,12 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     feed(p, turn);
     sink_offer(sink, turn->legal[0]);
     if (turn->n_legal == 1) {
-        /* an idle turn: CaDiCaL's encoding of the steps, and Z3 given them (it confirms
-         * proved wins) without a check: a Z3 round late in the full killer game took up to
-         * 26 s (load 12), not interruptible; CaDiCaL answers the move turns' queries */
-        if (p->bsmt) {
-            bsmt_sync_proofs(p->bsmt);
-            bsmt_catch_up(p->bsmt, stop);
-        }
+        /* an idle turn: CaDiCaL's encoding of the steps, Z3 given them (it confirms proved
+         * wins) and a check by the turn's stop, so that Z3 internalises the history a step
+         * at a time and a confirmation has little left (its watchdog cuts it at the stop:
+         * a round late in the full killer game took up to 26 s at load 12) */
+        if (p->bsmt && bsmt_sync_proofs(p->bsmt, stop) && bsmt_catch_up(p->bsmt, stop))
+            bsmt_consistent(p->bsmt, stop);
         return turn->legal[0];
     }
     /* safe: can neither end the game nor lower our goal in any consistent outcome;
