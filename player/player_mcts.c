@@ -71,11 +71,16 @@
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
 
-#define MAX_JOINTS 4096   /* joint moves tried to find the move that was played */
-#define SLICE_MIN 0.05    /* seconds: the shortest search slice between offers */
-#define SLICE_PARTS 8     /* a budget is searched in about this many slices (with a sink) */
-#define LBS_SHARE 0.5     /* of the start clock left, for backward search (the rest: UCT) */
-#define BDD_SHARE 0.7     /* of the start clock left, for the symbolic sets (bdd=on) */
+#define MAX_JOINTS 4096 /* joint moves tried to find the move that was played */
+#define SLICE_MIN 0.05  /* seconds: the shortest search slice between offers */
+#define SLICE_PARTS 8   /* a budget is searched in about this many slices (with a sink) */
+#define LBS_SHARE 0.5   /* of the start clock left, for backward search (the rest: UCT) */
+#define BDD_SHARE 0.7   /* of the start clock left, for the symbolic sets (bdd=on) */
+/* bdd=on: the sets are rebuilt from the match's state once it is half their horizon past
+ * their start, when the last build took at most BDD_RENEW of the play clock; the build
+ * may take BDD_RENEW_MAX of it */
+#define BDD_RENEW 0.25
+#define BDD_RENEW_MAX 0.4
 #define LBS_SAFETY 0.1    /* seconds kept back from it (grounding and calibration overrun) */
 #define ENGINE_SHARE 0.8  /* of the clock left, at most for grounding and compiling */
 #define STATE_COSTS 4     /* a search call overruns by at least this many states' cost */
@@ -121,10 +126,11 @@ typedef struct {
     mcts_opts_t opts;
     uct_t *uct;
     lbs_t *lbs;
-    bddhook_t *bdd;  /* bdd=on: the hook's sets, for this match */
-    heur_t *heur;    /* the evaluation learnt at start (heur=on), for this match */
-    lbs_hook_t hook; /* the rollout hook on lbs: the deadline of the search under way */
-    state_t prev;    /* the state last searched */
+    bddhook_t *bdd;    /* bdd=on: the hook's sets, for this match */
+    uint32_t bdd_from; /* the turn whose state they start from */
+    heur_t *heur;      /* the evaluation learnt at start (heur=on), for this match */
+    lbs_hook_t hook;   /* the rollout hook on lbs: the deadline of the search under way */
+    state_t prev;      /* the state last searched */
     bool have_prev;
     uint32_t moves; /* moves chosen by search, for the log */
     /* how far a search call outlasted the time it was given (a decaying maximum): in a
@@ -494,6 +500,39 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
                 (unsigned long long)in.nodes);
 }
 
+/* bdd=on, at a turn: the hook's ply, and the sets rebuilt from s when they are half their
+ * horizon behind and the clock affords it (see BDD_RENEW). The search is stopped. BuDDy
+ * has one manager per process: the old sets go first, and when the new ones are not made
+ * in time the match goes on without a hook. */
+static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double t0,
+                      double deadline) {
+    if (!p->bdd) return;
+    bddhook_info_t in;
+    bddhook_info(p->bdd, &in);
+    uint32_t since = turn - p->bdd_from;
+    bddhook_set_ply(p->bdd, since);
+    double clock = deadline - t0;
+    if (2 * since < in.horizon || in.seconds > BDD_RENEW * clock) return;
+    bddhook_opts_t o;
+    bddhook_default_opts(&o);
+    o.horizon = in.horizon;
+    eng_state_t *es = engine_state_new(p->core.engine);
+    engine_state_set(p->core.engine, es, s);
+    char err[400];
+    double b0 = now_seconds();
+    uct_set_state_hook(p->uct, NULL, NULL);
+    FREE_AND_NULL(bddhook_free, p->bdd);
+    bddhook_t *h = bddhook_new(p->core.engine, p->core.role, es, &o, t0 + BDD_RENEW_MAX * clock,
+                               err, sizeof err);
+    engine_state_free(es);
+    if (p->core.verbose)
+        fprintf(stderr, "bdd: turn %u: sets rebuilt from this state in %.0f ms%s%s\n", turn,
+                (now_seconds() - b0) * 1000, h ? "" : ": ", h ? "" : err);
+    if (!h) return;
+    bddhook_attach(h, p->uct);
+    p->bdd = h, p->bdd_from = turn;
+}
+
 /* uct_choose for about `seconds`, noting how much longer it took. */
 static term_t timed_choose(mcts_player_t *p, const state_t *s, double seconds, uint32_t iters) {
     double t0 = now_seconds();
@@ -677,7 +716,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     mcts_player_t *p = (mcts_player_t *)pl;
     term_t fallback = player_core_random(&p->core, turn);
     if (p->uct) uct_ponder_stop(p->uct);
-    if (p->bdd) bddhook_set_ply(p->bdd, turn->turn); /* the hook's sets are the start's */
+    if (p->bdd) bddhook_set_ply(p->bdd, turn->turn - p->bdd_from);
     if (turn->exact && turn->n_states >= 1 && turn->n_legal == 1 && p->opts.ponder &&
         !p->opts.iters) {
         /* nothing to choose: answer at once, and think on while the others choose */
@@ -710,6 +749,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         return fallback;
     }
     advance_to(p, s, t0 + (deadline - t0) * 0.3);
+    renew_bdd(p, s, turn->turn, t0, deadline);
     term_t best = TERM_NONE;
     double remaining = deadline - now_seconds();
     double budget = remaining * 0.95 - p->opts.margin;
@@ -758,6 +798,7 @@ static void mcts_stop(player_t *pl) {
     FREE_AND_NULL(uct_free, p->uct);
     FREE_AND_NULL(lbs_free, p->lbs);
     FREE_AND_NULL(bddhook_free, p->bdd);
+    p->bdd_from = 0;
     FREE_AND_NULL(heur_free, p->heur);
     p->have_prev = false;
 }
