@@ -1,5 +1,6 @@
 /* ggp regress --bdd: backward search on decision diagrams (regress/bddsearch.h), its lines,
  * and its checks against the exact solver (--check) and the bounded search (--verify). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +33,9 @@ static void on_step(void *ctx, uint32_t seq, uint32_t i, const bdds_step_t *st) 
     seq_label(bddsearch_seq(bs, seq), label, sizeof label);
     char within[32] = "";
     if (st->within != UINT32_MAX) snprintf(within, sizeof within, " within=%u", st->within);
-    printf("%s i=%u seconds=%.3f cpu=%.3f nodes=%llu parts=%u fixpoint=%s complete=%s%s\n", label,
-           i, st->seconds, st->cpu, (unsigned long long)st->nodes, st->parts,
-           st->fixpoint ? "yes" : "no", st->complete ? "yes" : "no", within);
+    printf("%s i=%u seconds=%.3f cpu=%.3f nodes=%" PRIu64 " parts=%u fixpoint=%s complete=%s%s\n",
+           label, i, st->seconds, st->cpu, st->nodes, st->parts, st->fixpoint ? "yes" : "no",
+           st->complete ? "yes" : "no", within);
     fflush(stdout);
 }
 
@@ -112,12 +113,12 @@ static void print_header(bddsearch_t *bs, const bdds_opts_t *o) {
     double reach_seconds;
     uint32_t layers = bddnet_reach_layers(bn, &reach_seconds);
     printf("# bdd mode=%s fluents=%u vars=%u mutex_groups=%u network_seconds=%.3f image=%s "
-           "moves=%s reorder=%s reach_layers=%u reach_nodes=%llu reach_seconds=%.3f\n",
+           "moves=%s reorder=%s reach_layers=%u reach_nodes=%" PRIu64 " reach_seconds=%.3f\n",
            o->mode == BDDS_EXACT ? "exact" : "within", net->n_fluents, dd_var_count(bddnet_dd(bn)),
            bddnet_mutex_groups(bn), bddnet_seconds(bn),
            bddnet_image(bn) == BDDNET_PER_MOVE ? "per-move" : "subst",
            o->net.moves_below ? "below" : "top", o->reorder ? "yes" : "no", layers,
-           (unsigned long long)dd_nodes(bddnet_dd(bn), bddnet_invariant(bn)), reach_seconds);
+           dd_nodes(bddnet_dd(bn), bddnet_invariant(bn)), reach_seconds);
 }
 
 int regress_bdd(game_t *g, uint32_t role, const regress_bdd_opts_t *o) {
@@ -160,8 +161,8 @@ int regress_bdd(game_t *g, uint32_t role, const regress_bdd_opts_t *o) {
         print_header(bs, &o->search);
         bddsearch_run(bs, on_step, bs);
         print_aliases(bs);
-        printf("# bdd seconds=%.3f live_nodes=%llu\n", now_seconds() - t0,
-               (unsigned long long)dd_live_nodes(bddnet_dd(bddsearch_net(bs))));
+        printf("# bdd seconds=%.3f live_nodes=%" PRIu64 "\n", now_seconds() - t0,
+               dd_live_nodes(bddnet_dd(bddsearch_net(bs))));
         if (o->search.values) print_bounds(e, bs);
         if (o->check) {
             bddcheck_t *c = bddcheck_solve(e, noop, start, o->max_states, err, sizeof err);

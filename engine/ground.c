@@ -7,6 +7,7 @@
  * The network is then optimised (gopt.h) and laid out (glayout.h). */
 #include "engine/ground.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,7 +287,7 @@ static void report_largest(grounder_t *G) {
         count[p] = gatoms_of(&G->A, p)->n;
     uint32_t m = top(count, np, ids, 12);
     for (uint32_t i = 0; i < m; i++)
-        fprintf(f, "ground:   %10llu atoms of %s/%u%s\n", (unsigned long long)count[ids[i]],
+        fprintf(f, "ground:   %10" PRIu64 " atoms of %s/%u%s\n", count[ids[i]],
                 term_sym_name(G->ts, G->P->preds[ids[i]].sym), G->P->preds[ids[i]].arity,
                 G->P->preds[ids[i]].is_static ? " (static)" : "");
     free(count);
@@ -306,8 +307,8 @@ static void report_largest(grounder_t *G) {
     for (uint32_t i = 0; i < m; i++) {
         sb_clear(&b);
         print_rule(G, &G->P->rules[ids[i]], &b);
-        fprintf(f, "ground:   %10llu instances of %.300s\n",
-                (unsigned long long)G->instances[ids[i]], sb_str(&b));
+        fprintf(f, "ground:   %10" PRIu64 " instances of %.300s\n", G->instances[ids[i]],
+                sb_str(&b));
     }
     sb_fini(&b);
 }
@@ -436,8 +437,9 @@ static void atoms(grounder_t *G) {
         uint32_t restricted = added ? restart_with_demand(G, targets) : 0;
         if (G->opts.stats)
             fprintf(G->opts.stats,
-                    "ground: %u atoms and counting (%llu join steps): demand on %u relations\n",
-                    n_atoms, (unsigned long long)G->J.work, restricted);
+                    "ground: %u atoms and counting (%" PRIu64
+                    " join steps): demand on %u relations\n",
+                    n_atoms, G->J.work, restricted);
         if (!added) { /* on from here, without a limit of its own */
             G->soft = false;
             G->atom_cap = hard;
@@ -467,8 +469,7 @@ gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {
     if (opts->stats) report_sizes(&G, "instantiate", now_seconds() - t);
     if (!G.failed && G.J.out_of_work) {
         char msg[80];
-        snprintf(msg, sizeof msg, "out of work (%llu join steps)",
-                 (unsigned long long)opts->max_work);
+        snprintf(msg, sizeof msg, "out of work (%" PRIu64 " join steps)", opts->max_work);
         fail(&G, msg);
     }
     if (!G.failed && G.J.stop) fail(&G, "out of time");

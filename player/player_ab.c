@@ -15,6 +15,7 @@
  * cap=N), and
  *   margin=S  seconds kept in hand before the play deadline (0..10, default 0.05)
  *   engine=K  the state machine: auto (default), interp, ground, compiled */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,11 +122,11 @@ static void search_until(ab_player_t *p, double deadline, move_sink_t *sink, ab_
     p->overrun = over > p->overrun * 0.8 ? over : p->overrun * 0.8;
     if (p->core.verbose)
         fprintf(stderr,
-                "ab: %.0f ms, depth %u%s, value %d%s, %llu nodes, %llu leaves, %llu table hits, "
+                "ab: %.0f ms, depth %u%s, value %d%s, %" PRIu64 " nodes, %" PRIu64
+                " leaves, %" PRIu64 " table hits, "
                 "overrun %.1f ms\n",
                 (now_seconds() - t0) * 1000, r->depth, r->timed_out ? " (cut)" : "", r->value,
-                r->proven ? " (proven)" : "", (unsigned long long)r->nodes,
-                (unsigned long long)r->leaves, (unsigned long long)r->tt_hits, p->overrun * 1000);
+                r->proven ? " (proven)" : "", r->nodes, r->leaves, r->tt_hits, p->overrun * 1000);
 }
 
 static void ab_start(player_t *pl, const state_t *initial, double deadline) {

@@ -1290,17 +1290,17 @@ static void deduce_stop(player_t *pl) {
         sb_fini(&line);
         bsmt_proofs_t pr = bsmt_proofs(p->bsmt);
         fprintf(stderr,
-                "deduce: proofs acted on: %llu confirmed by Z3 (%.1f ms), %llu not in time, "
-                "%llu refuted\n",
-                (unsigned long long)pr.confirmed, 1000 * pr.seconds,
-                (unsigned long long)pr.unconfirmed, (unsigned long long)pr.refuted);
+                "deduce: proofs acted on: %" PRIu64 " confirmed by Z3 (%.1f ms), %" PRIu64
+                " not in time, "
+                "%" PRIu64 " refuted\n",
+                pr.confirmed, 1000 * pr.seconds, pr.unconfirmed, pr.refuted);
     }
     if (p->setup.verbose && p->pimc_turns)
         fprintf(stderr,
-                "pimc: %llu turns searched, %llu searches (a world and move each with "
+                "pimc: %" PRIu64 " turns searched, %" PRIu64
+                " searches (a world and move each with "
                 "alpha-beta, a world with UCT), mean alpha-beta depth %.2f\n",
-                (unsigned long long)p->pimc_turns, (unsigned long long)p->pimc_searches,
-                (double)p->pimc_depth_sum / (double)p->pimc_turns);
+                p->pimc_turns, p->pimc_searches, (double)p->pimc_depth_sum / (double)p->pimc_turns);
 }
 
 static void deduce_destroy(player_t *pl) {

@@ -57,6 +57,7 @@
  *                   BDD_SHARE of the start clock (budget=S bounds it too); off by default
  * A game backward search does not apply to is said (stderr) and played with plain MCTS.
  * The player sums the search counters of its matches: player_search, player_search_report. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,7 +324,7 @@ static void put_hits(strbuf_t *out, const uint64_t *h) {
     bool any = false;
     for (int i = 0; i < 64; i++)
         if (h[i]) {
-            sb_printf(out, "%s%d:%llu", any ? "," : "", i, (unsigned long long)h[i]);
+            sb_printf(out, "%s%d:%" PRIu64, any ? "," : "", i, h[i]);
             any = true;
         }
     if (!any) sb_puts(out, "none");
@@ -332,39 +333,39 @@ static void put_hits(strbuf_t *out, const uint64_t *h) {
 bool player_search_report(const player_search_t *t, strbuf_t *out) {
     if (!t->matches) return false;
     if (!t->lbs_kind) {
-        sb_printf(out, "matches=%u iterations=%llu rollouts=%llu avg_rollout_len=%.2f", t->matches,
-                  (unsigned long long)t->iterations, (unsigned long long)t->rollouts,
+        sb_printf(out,
+                  "matches=%u iterations=%" PRIu64 " rollouts=%" PRIu64 " avg_rollout_len=%.2f",
+                  t->matches, t->iterations, t->rollouts,
                   t->rollouts ? (double)t->rollout_steps / t->rollouts : 0);
         return true;
     }
     const lbs_stats_t *a = &t->lbs;
     double m = t->lbs_matches ? t->lbs_matches : 1;
-    sb_printf(
-        out,
-        "matches=%u lbs_matches=%u iterations=%llu rollouts=%llu avg_rollout_len=%.2f "
-        "hook_calls=%llu "
-        "hook_hits=%llu hook_seconds=%.3f n_alpha=%.1f n_beta=%.1f hook_alpha=%.1f hook_beta=%.1f "
-        "checks=%llu hits_alpha=",
-        t->matches, t->lbs_matches, (unsigned long long)t->iterations,
-        (unsigned long long)t->rollouts, t->rollouts ? (double)t->rollout_steps / t->rollouts : 0,
-        (unsigned long long)t->hook_calls, (unsigned long long)t->hook_hits, t->hook_seconds,
-        a->n_alpha / m, a->n_beta / m, a->hook_alpha / m, a->hook_beta / m,
-        (unsigned long long)a->checks);
+    sb_printf(out,
+              "matches=%u lbs_matches=%u iterations=%" PRIu64 " rollouts=%" PRIu64
+              " avg_rollout_len=%.2f "
+              "hook_calls=%" PRIu64 " "
+              "hook_hits=%" PRIu64
+              " hook_seconds=%.3f n_alpha=%.1f n_beta=%.1f hook_alpha=%.1f hook_beta=%.1f "
+              "checks=%" PRIu64 " hits_alpha=",
+              t->matches, t->lbs_matches, t->iterations, t->rollouts,
+              t->rollouts ? (double)t->rollout_steps / t->rollouts : 0, t->hook_calls, t->hook_hits,
+              t->hook_seconds, a->n_alpha / m, a->n_beta / m, a->hook_alpha / m, a->hook_beta / m,
+              a->checks);
     put_hits(out, a->hits_alpha);
     sb_puts(out, " hits_beta=");
     put_hits(out, a->hits_beta);
     sb_printf(out,
-              " z3_confirmed=%llu z3_cached=%llu z3_disagree=%llu z3_unknown=%llu z3_skipped=%llu "
+              " z3_confirmed=%" PRIu64 " z3_cached=%" PRIu64 " z3_disagree=%" PRIu64
+              " z3_unknown=%" PRIu64 " z3_skipped=%" PRIu64 " "
               "check_seconds=%.3f z3_seconds=%.3f regress_seconds_mean=%.3f too_slow=%u "
-              "match_gave_up=%llu hook_skipped=%llu stopped_mean=%.2f guard_unsound=%u "
-              "guard_unverified=%u guard_hits=%llu pay_skipped=%llu",
-              (unsigned long long)a->z3_confirmed, (unsigned long long)a->z3_cached,
-              (unsigned long long)a->z3_disagree, (unsigned long long)a->z3_unknown,
-              (unsigned long long)a->z3_skipped, a->check_seconds, a->z3_seconds,
-              a->regress_seconds / m, a->too_slow, (unsigned long long)a->match_gave_up,
-              (unsigned long long)a->hook_skipped, a->stopped / m, a->guard_unsound,
-              a->guard_unverified, (unsigned long long)a->guard_hits,
-              (unsigned long long)a->pay_skipped);
+              "match_gave_up=%" PRIu64 " hook_skipped=%" PRIu64
+              " stopped_mean=%.2f guard_unsound=%u "
+              "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64,
+              a->z3_confirmed, a->z3_cached, a->z3_disagree, a->z3_unknown, a->z3_skipped,
+              a->check_seconds, a->z3_seconds, a->regress_seconds / m, a->too_slow,
+              a->match_gave_up, a->hook_skipped, a->stopped / m, a->guard_unsound,
+              a->guard_unverified, a->guard_hits, a->pay_skipped);
     return true;
 }
 
@@ -400,10 +401,10 @@ static void log_stats(mcts_player_t *p, const char *what, double secs) {
     uct_stats_t st;
     uct_stats(p->uct, &st);
     fprintf(stderr,
-            "mcts: %s: %.0f ms, %llu iterations (cumulative), root visits %u, value %.1f%s, "
-            "%llu nodes, avg rollout %.1f, tree %.1f of %.0f MiB%s\n",
-            what, secs * 1000, (unsigned long long)st.iterations, st.root_visits, st.root_value,
-            st.root_proven ? " (proven)" : "", (unsigned long long)st.nodes, st.avg_rollout_len,
+            "mcts: %s: %.0f ms, %" PRIu64 " iterations (cumulative), root visits %u, value %.1f%s, "
+            "%" PRIu64 " nodes, avg rollout %.1f, tree %.1f of %.0f MiB%s\n",
+            what, secs * 1000, st.iterations, st.root_visits, st.root_value,
+            st.root_proven ? " (proven)" : "", st.nodes, st.avg_rollout_len,
             st.memory_bytes / 1048576.0, st.memory_limit / 1048576.0,
             st.memory_full ? " (full: the tree stopped growing)" : "");
     if (!p->lbs) return;
@@ -416,12 +417,11 @@ static void log_stats(mcts_player_t *p, const char *what, double secs) {
     sb_puts(&sb, " hits_beta=");
     put_hits(&sb, ls.hits_beta);
     fprintf(stderr,
-            "lbs: %s: rollouts %llu, hook calls %llu, hits %llu, %s, z3 confirmed %llu cached %llu "
-            "disagree %llu, checking %.0f ms (z3 %.0f ms)\n",
-            what, (unsigned long long)st.rollouts, (unsigned long long)st.hook_calls,
-            (unsigned long long)st.hook_hits, sb_str(&sb), (unsigned long long)ls.z3_confirmed,
-            (unsigned long long)ls.z3_cached, (unsigned long long)ls.z3_disagree,
-            ls.check_seconds * 1000, ls.z3_seconds * 1000);
+            "lbs: %s: rollouts %" PRIu64 ", hook calls %" PRIu64 ", hits %" PRIu64
+            ", %s, z3 confirmed %" PRIu64 " cached %" PRIu64 " "
+            "disagree %" PRIu64 ", checking %.0f ms (z3 %.0f ms)\n",
+            what, st.rollouts, st.hook_calls, st.hook_hits, sb_str(&sb), ls.z3_confirmed,
+            ls.z3_cached, ls.z3_disagree, ls.check_seconds * 1000, ls.z3_seconds * 1000);
     sb_fini(&sb);
 }
 
@@ -494,10 +494,9 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     if (p->core.verbose)
         fprintf(stderr,
                 "bdd: sets within %u steps of the start in %.0f ms (budget %.0f ms): %u alpha, "
-                "%u beta steps, first cut %d, %llu nodes\n",
+                "%u beta steps, first cut %d, %" PRIu64 " nodes\n",
                 in.horizon, in.seconds * 1000, budget * 1000, in.alpha, in.beta,
-                in.first_partial == UINT32_MAX ? -1 : (int)in.first_partial,
-                (unsigned long long)in.nodes);
+                in.first_partial == UINT32_MAX ? -1 : (int)in.first_partial, in.nodes);
 }
 
 /* bdd=on, at a turn: the hook's ply, and the sets rebuilt from s when they are half their
