@@ -7,6 +7,7 @@
 
 #include "base/rng.h"
 #include "cli/commands.h"
+#include "engine/joints.h"
 
 typedef struct {
     engine_t *a, *b; /* the interpreter, the engine under test */
@@ -14,6 +15,7 @@ typedef struct {
     state_t ta, tb;
     term_t *ma, *mb;
     size_t cap_a, cap_b;
+    joints_t moves; /* the interpreter's legal moves, the joint move drawn from them */
     unsigned long long match;
     uint32_t step;
 } diff_t;
@@ -59,20 +61,19 @@ static bool same_state(diff_t *d, const eng_state_t *sa, const eng_state_t *sb) 
     return true;
 }
 
-/* Legal moves compared, the joint move chosen from the interpreter's (sorted by id). */
+/* Legal moves compared, the joint move drawn from the interpreter's (canonical order). */
 static bool same_legal(diff_t *d, const eng_state_t *sa, const eng_state_t *sb, term_t *joint,
                        splitmix_t *rng, bool *stuck) {
     for (uint32_t r = 0; r < d->g->n_roles; r++) {
         const term_t *x, *y;
         uint32_t nx = engine_legal(d->a, sa, r, &x), ny = engine_legal(d->b, sb, r, &y);
         if (!same_lists(d, x, nx, y, ny)) return report(d, "legal moves", r);
-        if (!nx) {
-            *stuck = true;
-            return true;
-        }
-        joint[r] = d->ma[splitmix_next(rng) % nx];
-        if (!engine_is_legal(d->b, sb, r, joint[r])) return report(d, "is_legal", r);
     }
+    *stuck = joints_load(&d->moves, d->a, sa, JOINTS_CANONICAL, JOINTS_NONE, 0) == 0;
+    if (*stuck) return true;
+    joints_random(&d->moves, rng, joint);
+    for (uint32_t r = 0; r < d->g->n_roles; r++)
+        if (!engine_is_legal(d->b, sb, r, joint[r])) return report(d, "is_legal", r);
     return true;
 }
 
@@ -137,6 +138,7 @@ int engine_differential(game_t *g, int kind, unsigned long long matches, unsigne
     d.a = engine_new(g, ENGINE_INTERP, NULL);
     d.b = engine_new(g, (engine_kind_t)kind, stderr);
     state_init(&d.ta), state_init(&d.tb);
+    joints_init(&d.moves, g->n_roles);
     term_t *joint = xcalloc(g->n_roles + 1, sizeof *joint);
     splitmix_t rng = {seed};
     unsigned long long steps = 0;
@@ -151,6 +153,7 @@ int engine_differential(game_t *g, int kind, unsigned long long matches, unsigne
                engine_kind_name(engine_kind(d.b)));
     free(joint), free(d.ma), free(d.mb);
     state_fini(&d.ta), state_fini(&d.tb);
+    joints_fini(&d.moves);
     engine_free(d.a), engine_free(d.b);
     return ok ? 0 : 1;
 }
