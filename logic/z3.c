@@ -38,6 +38,7 @@ typedef struct {
     bool started, quit;
     double deadline; /* armed: > 0, now_seconds() time */
     bool hit;        /* it interrupted the armed call */
+    bool test_now;   /* z3_test_interrupt: the next armed check's deadline has passed */
 } watch_t;
 
 struct z3 {
@@ -70,6 +71,7 @@ struct z3_solver {
     unsigned conflicts; /* its conflicts so far */
     Z3_model model;     /* of the last check, once read */
     int last;           /* the last check's answer */
+    bool spoiled;       /* a check of it was interrupted: it answers unknown from then on */
 };
 
 /* ---------------- errors ---------------- */
@@ -639,7 +641,7 @@ static unsigned round_budget(double left, double rate, bool first) {
 }
 
 int z3_check(z3_solver_t *s, const z3_term_t *assume, uint32_t n, double deadline) {
-    if (!usable(s)) return -1;
+    if (!usable(s) || s->spoiled) return -1;
     z3_t *z = s->z;
     Z3_ast small[8], *as = n <= 8 ? small : xmalloc(n * sizeof *as);
     uint32_t na = 0;
@@ -659,7 +661,9 @@ int z3_check(z3_solver_t *s, const z3_term_t *assume, uint32_t n, double deadlin
     } else if (!refuted && !missing) {
         double t0 = now_seconds(), t = t0, rate = s->rate;
         Z3_lbool r = Z3_L_UNDEF;
-        bool armed = deadline > 0 && watch_arm(z, deadline);
+        bool forced = z->watch.test_now;
+        z->watch.test_now = false;
+        bool armed = (forced || deadline > 0) && watch_arm(z, forced ? 1e-9 : deadline);
         for (bool first = true;; first = false) {
             set_budget(s, deadline > 0 ? round_budget(deadline - t, rate, first) : UINT32_MAX);
             r = Z3_solver_check_assumptions(z->ctx, s->solver, na, as);
@@ -675,7 +679,11 @@ int z3_check(z3_solver_t *s, const z3_term_t *assume, uint32_t n, double deadlin
             if (r != Z3_L_UNDEF || z->failed || deadline <= 0 || now >= deadline) break;
         }
         /* an interrupted check answers unknown, whatever it returned */
-        if (armed && watch_disarm(z)) r = Z3_L_UNDEF, z->stats.interrupted++;
+        if (armed && (watch_disarm(z) || forced)) {
+            r = Z3_L_UNDEF;
+            s->spoiled = true;
+            z->stats.interrupted++;
+        }
         double dt = now_seconds() - t0;
         z->stats.checks++;
         z->stats.seconds += dt;
@@ -707,4 +715,12 @@ int z3_value(z3_solver_t *s, z3_term_t t) {
     Z3_lbool r = Z3_get_bool_value(ctx, v);
     Z3_dec_ref(ctx, v);
     return !ok(z) ? -1 : r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
+}
+
+void z3_test_interrupt(z3_t *z) {
+    z->watch.test_now = true;
+}
+
+bool z3_solver_spoiled(const z3_solver_t *s) {
+    return s->spoiled;
 }

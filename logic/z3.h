@@ -20,11 +20,11 @@
  * answers unknown (called past it, at once: no round starts). A round, with the internalising
  * of what was asserted since the last check, runs under a watchdog thread that calls
  * Z3_interrupt when the deadline passes: an interrupted check answers unknown (z3_stats:
- * interrupted). Z3 4.8.12 once answered wrongly after a check its `timeout` canceled
- * (models with every open variable false, then checks accepting them; docs/killer.md): a
- * caller acts on no Z3 answer alone (bsmt: an "unsatisfiable" acted on is CaDiCaL's too;
- * legality is CaDiCaL's, Z3's models only guide a choice). Building a model and asserting
- * are not interrupted.
+ * interrupted), and so does every later check of that solver (z3_solver_spoiled): an
+ * interrupted Z3 4.8.12 solver answers wrongly afterwards (test_z3 saw it call 6 pigeons
+ * in 5 holes satisfiable; a check its `timeout` canceled gave models with every open
+ * variable false, docs/killer.md). The context and its other solvers are not affected.
+ * Building a model and asserting are not interrupted.
  *
  * Errors: a Z3 error never ends the process and is never read as an answer. The context
  * records it (z3_stats: errors; the message on stderr, once) and fails: that query and
@@ -107,6 +107,13 @@ void z3_pop(z3_solver_t *s);
  * deadline passed, now_seconds() time, 0: none; or an error). The constant true among
  * the assumptions is dropped, the constant false answers 0 at once. */
 int z3_check(z3_solver_t *s, const z3_term_t *assume, uint32_t n, double deadline);
+/* True once a check of s was interrupted (its deadline passed mid-round): s answers
+ * unknown from then on (an interrupted Z3 4.8.12 solver was seen calling a pigeonhole
+ * formula satisfiable); a caller that needs answers makes a new solver. */
+bool z3_solver_spoiled(const z3_solver_t *s);
+/* For tests only: the watchdog of the next check fires at once, as if its deadline had
+ * passed when it started (the check answers unknown, counted as interrupted). */
+void z3_test_interrupt(z3_t *z);
 /* The value of t in the model of the solver's last check, which must have answered 1
  * (read once per check): 1, 0, or -1 (no model). */
 int z3_value(z3_solver_t *s, z3_term_t t);

@@ -125,9 +125,19 @@ static void defer(bsmt_t *b, struct pending e) {
     b->pend[b->n_pend++] = e;
 }
 
+/* A solver whose check the watchdog interrupted answers unknown from then on: out of every
+ * scope, a new one takes its place and is given every entry again (z3_catch_up). */
+static void renew(bsmt_t *b) {
+    if (b->scope || !z3_solver_spoiled(b->solver)) return;
+    z3_solver_free(b->solver);
+    b->solver = z3_solver_new(b->z, false);
+    b->n_given = 0;
+}
+
 /* Gives Z3 the entries waiting, one at a time until the deadline (0: none); true when it
  * has them all. */
 static bool z3_catch_up(bsmt_t *b, double deadline) {
+    renew(b);
     for (; b->n_given < b->n_pend; b->n_given++) {
         if (deadline > 0 && now_seconds() > deadline) return false;
         const struct pending *e = &b->pend[b->n_given];
@@ -143,8 +153,7 @@ static bool z3_catch_up(bsmt_t *b, double deadline) {
             free(d);
         }
     }
-    b->n_pend = b->n_given = b->n_pool = 0; /* all given: the queue starts afresh */
-    return true;
+    return true; /* the entries stay: a renewed solver is given them again */
 }
 
 bool bsmt_catch_up(bsmt_t *b, double deadline) {
