@@ -367,6 +367,15 @@ static void mark_kept(grounder_t *G, const gprog_t *old, const bool *restricted)
     }
 }
 
+/* --stats: the relations the next attempt restricts, with their atoms in this one. */
+static void report_targets(const grounder_t *G, const bool *targets) {
+    for (uint32_t p = 0; p < G->n_game; p++)
+        if (targets[p])
+            fprintf(G->opts.stats, "ground:   demand on %s/%u (%u atoms)\n",
+                    term_sym_name(G->ts, G->P->preds[p].sym), G->P->preds[p].arity,
+                    gatoms_of(&G->A, p)->n);
+}
+
 /* A fresh program with demand on targets (NULL: none), and fresh atoms but those of the
  * relations the last attempt computed as this one will (the work counted so far kept). */
 static uint32_t restart_with_demand(grounder_t *G, const bool *targets) {
@@ -434,6 +443,7 @@ static void atoms(grounder_t *G) {
         }
         if (!G->soft_hit || G->failed) break;
         uint32_t added = largest_relations(G, targets, n_game), n_atoms = G->A.n;
+        if (added && G->opts.stats) report_targets(G, targets);
         uint32_t restricted = added ? restart_with_demand(G, targets) : 0;
         if (G->opts.stats)
             fprintf(G->opts.stats,
