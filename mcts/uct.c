@@ -104,6 +104,7 @@ struct uct {
     const heur_t *heur;
     int cut;
     uint32_t prior;
+    double sharp;      /* prior values: the node's own evaluation + sharp x the change */
     double *hval;      /* heur_eval's values */
     term_t *pjoint;    /* the joint move to a successor scored for a prior */
     eng_state_t *succ; /* ... and the successor */
@@ -383,10 +384,20 @@ static void add_priors(uct_t *u, uint32_t i, const eng_state_t *s) {
     }
     if (mover == UINT32_MAX) return;
     uint32_t off = role_off(u, i, mover);
+    double base = 0;
+    if (u->sharp != 1) {
+        heur_eval(u->heur, u->e, s, u->hval);
+        base = u->hval[mover];
+    }
     for (uint32_t k = 0; k < cnt[mover]; k++) {
         u->pjoint[mover] = p->mv[off + k];
         engine_next(u->e, s, u->pjoint, u->succ);
-        double v = state_value(u, u->succ, mover) / 100.0;
+        double v = state_value(u, u->succ, mover);
+        if (u->sharp != 1 && !engine_terminal(u->e, u->succ)) {
+            v = base + u->sharp * (v - base);
+            v = v < 0 ? 0 : v > 100 ? 100 : v;
+        }
+        v /= 100.0;
         p->ms[off + k].visits = u->prior;
         p->ms[off + k].sum = u->prior * v;
         p->ms[off + k].sumsq = u->prior * v * v;
@@ -880,6 +891,7 @@ uct_t *uct_new(engine_t *e, uint32_t role, uint64_t seed) {
     u->rng.s = seed;
     u->c = 1.4;
     u->cap = 10000;
+    u->sharp = 1;
     u->mem_limit = uct_default_memory_limit();
     u->pol_opts.mast_eps = -1;
     atomic_init(&u->stop, false);
@@ -1033,6 +1045,11 @@ void uct_set_heuristic(uct_t *u, const heur_t *h, int cut, uint32_t prior) {
     if (u->helper) uct_set_heuristic(u->helper, h, cut, prior);
 }
 
+void uct_set_prior_sharpness(uct_t *u, double k) {
+    u->sharp = k;
+    if (u->helper) uct_set_prior_sharpness(u->helper, k);
+}
+
 void uct_set_transpositions(uct_t *u, bool on) {
     uct_ponder_stop(u);
     u->transpose = on;
@@ -1179,6 +1196,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     uct_set_playout(u->helper, &u->pol_opts);
     uct_set_transpositions(u->helper, u->transpose);
     uct_set_heuristic(u->helper, u->heur, u->cut, u->prior);
+    uct_set_prior_sharpness(u->helper, u->sharp);
     helper_hook(u);
     if (u->parallel == UCT_PARALLEL_TREE) make_tree_helper(u);
     return true;

@@ -107,6 +107,13 @@ bool uct_parallel_parse(const char *name, uct_parallel_t *out);
  * starts with `prior` visits worth the value of its successor (its goal if terminal,
  * else the evaluation). Set before the search: priors go to nodes expanded after. */
 void uct_set_heuristic(uct_t *u, const heur_t *h, int cut, uint32_t prior);
+/* Priors relative to the node (default 1: the successor's value as it is): with k != 1 a
+ * move's prior value is the node's own evaluation plus k times the change its successor
+ * makes to it (clamped to 0..100; a terminal successor keeps its goal), so that an
+ * evaluation fitted to random matches, whose values differ little between siblings
+ * (a capture moves it by a point), still tells the moves apart, as a player that
+ * scores material relative to the position at hand does. */
+void uct_set_prior_sharpness(uct_t *u, double k);
 /* Transpositions (default off): one node per state, found by its hash, so that what is
  * learnt about a state reached by several move orders is shared (the tree becomes a
  * graph; a state repeating on a path is scored by a rollout from there). Forgets the

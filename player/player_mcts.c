@@ -39,7 +39,9 @@
  *             matches; at most a quarter of the clock left, or 1000 matches with iters=N)
  *             and use it as cut=K (rollouts cut after K steps and evaluated; default 10,
  *             off: never) and prior=N (each move of a node where one role chooses starts
- *             with N visits worth its successor's value; default 0: none)
+ *             with N visits worth its successor's value; default 0: none); psharp=K:
+ *             the prior is the node's own value plus K times the change to the
+ *             successor's (default 1: the successor's value; uct_set_prior_sharpness)
  *
  * The `mcts+lbs` kind is the same search with rollouts cut short by backward search
  * (mcts/lbs.h): at start it runs backward search for most of the start clock, then searches
@@ -118,6 +120,7 @@ typedef struct {
     bool heur;               /* heur=on|off: an evaluation learnt at start */
     int cut;                 /* cut=K|off: rollouts cut after K steps (-1: never) */
     uint32_t prior;          /* prior=N: prior visits per move (0: none) */
+    double psharp;           /* psharp=K: prior sharpness (uct_set_prior_sharpness) */
     playout_opts_t playout;  /* decisive=off|on|anti, mast=off|E */
     bool decisive_auto;      /* decisive=auto: anti unless it costs too much (choose_policy) */
 } mcts_opts_t;
@@ -145,7 +148,8 @@ typedef struct {
 #define MCTS_OPTS_HELP                                                                             \
     "iters=N, c=X, ucb=plain|tuned, margin=S, mem=MB, engine=K, threads=1|2, parallel=root|tree, " \
     "ponder=on|off, "                                                                              \
-    "tt=on|off, decisive=off|on|anti|auto, mast=off|E, pdepth=D, heur=on|off, cut=K|off, prior=N"
+    "tt=on|off, decisive=off|on|anti|auto, mast=off|E, pdepth=D, heur=on|off, cut=K|off, "         \
+    "prior=N, psharp=K"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D"
 
@@ -204,6 +208,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "tt")) return opts_onoff(val, &o->tt);
     if (!strcmp(key, "heur")) return opts_onoff(val, &o->heur);
     if (!strcmp(key, "prior")) return opts_u32(val, 0, 10000, &o->prior);
+    if (!strcmp(key, "psharp")) return opts_num(val, 0, 1000, &o->psharp);
     if (!strcmp(key, "cut")) {
         uint32_t n = 0;
         if (!strcmp(val, "off")) return o->cut = -1, true;
@@ -233,6 +238,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->engine = engine_default_kind();
     o->playout.mast_eps = -1;
     o->cut = 10;
+    o->psharp = 1;
     /* on by default: what beat the same player without it (docs/league.md) */
     o->ponder = o->tt = true;
     o->playout.decisive = o->playout.antidecisive = o->decisive_auto = true;
@@ -585,6 +591,7 @@ static void learn_heur(mcts_player_t *p, double deadline) {
     p->heur = heur_learn(p->core.engine, bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE,
                          bounded ? HEUR_MATCHES : 0, &p->core.rng, p->core.verbose ? stderr : NULL);
     if (p->heur) uct_set_heuristic(p->uct, p->heur, p->opts.cut, p->opts.prior);
+    uct_set_prior_sharpness(p->uct, p->opts.psharp);
 }
 
 /* decisive=auto: measures what an anti-decisive rollout step costs from the initial state
@@ -825,7 +832,7 @@ const player_kind_t player_mcts_kind = {
         "UCT Monte-Carlo tree search (mcts:iters=N:c=X:ucb=plain|tuned:margin=S:mem=MB:engine=K:"
         "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti|auto:mast=off|"
         "E:"
-        "pdepth=D:heur=on|off:cut=K|off:prior=N)",
+        "pdepth=D:heur=on|off:cut=K|off:prior=N:psharp=K)",
     .create = mcts_create,
     .check_options = mcts_check_options,
     MCTS_CALLS,

@@ -735,7 +735,7 @@ static void test_heuristic(void **state) {
     assert_true(v1[0] >= v0[0]);
 
     uct_stats_t st[2];
-    term_t mv[2];
+    term_t mv[2], sharp[2];
     for (int k = 0; k < 2; k++) {
         uct_t *u = uct_new(e, 0, 3);
         uct_set_heuristic(u, h[0], 0, 0);
@@ -747,9 +747,14 @@ static void test_heuristic(void **state) {
         uct_clear(u);
         mv[k] = uct_choose(u, &f.s, 0, 500);
         assert_true(terms_is_legal(f.r, &f.s, 0, mv[k]));
+        uct_set_prior_sharpness(u, 5); /* priors relative to the node, sharpened */
+        uct_clear(u);
+        sharp[k] = uct_choose(u, &f.s, 0, 500);
+        assert_true(terms_is_legal(f.r, &f.s, 0, sharp[k]));
         uct_free(u);
     }
     assert_int_equal(mv[0], mv[1]);
+    assert_int_equal(sharp[0], sharp[1]);
     heur_free(h[0]);
     engine_state_free(es);
     engine_state_free(t);
