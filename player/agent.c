@@ -190,8 +190,8 @@ void agent_start(agent_t *a, double deadline) {
     if (a->game->gdl2 && !a->player->own_belief && !a->net && engine_network(a->engine)) {
         strbuf_t err;
         sb_init(&err);
-        a->net = bnet_new(a->game, engine_network(a->engine), &err);
-        if (a->net) a->proof = bsmt_new(a->net, a->role, a->cfg.seed ^ 0x1e9a1);
+        a->proof = bsmt_start(&a->net, a->game, engine_network(a->engine), a->role,
+                              a->cfg.seed ^ 0x1e9a1, &err);
         sb_fini(&err);
     }
 }
@@ -199,11 +199,9 @@ void agent_start(agent_t *a, double deadline) {
 /* Gives the proving reasoner the observations since the last turn, and CaDiCaL their
  * encoding until the deadline (proved_only's check encodes the rest by its own). */
 static void feed_proof(agent_t *a, double deadline) {
-    for (; a->proof && a->fed < a->belief.n_hist; a->fed++) {
-        const belief_obs_t *o = &a->belief.hist[a->fed];
-        bsmt_observe(a->proof, o->move, o->percepts, o->n_percepts);
-    }
-    if (a->proof) bsmt_sync_proofs(a->proof, deadline); /* a step at a time */
+    if (!a->proof) return;
+    bsmt_feed(a->proof, a->belief.hist, a->belief.n_hist, &a->fed);
+    bsmt_sync_proofs(a->proof, deadline); /* a step at a time */
 }
 
 /* When the believed states are not all the consistent ones: of our moves, only those

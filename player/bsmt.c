@@ -208,6 +208,12 @@ static int model_value(bsmt_t *b, pn_t n) {
     return z3_value(b->solver, term(b, n));
 }
 
+bsmt_t *bsmt_start(bnet_t **net, game_t *g, const gnet_t *gn, uint32_t role, uint64_t seed,
+                   strbuf_t *err) {
+    if (!*net) *net = bnet_new(g, gn, err);
+    return *net ? bsmt_new(*net, role, seed) : NULL;
+}
+
 bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed) {
     bsmt_t *b = xcalloc(1, sizeof *b);
     b->net = n;
@@ -477,6 +483,15 @@ static void fix_seen(bsmt_t *b, unit_t *units, uint32_t n) {
             if (b->cur.memo[ids[i]] == PN_TRUE) fix_move(b, r, ids[i]);
     }
     if (changed) unbuild_derived(b, &b->cur);
+}
+
+uint32_t bsmt_feed(bsmt_t *b, const belief_obs_t *hist, uint32_t n, uint32_t *fed) {
+    uint32_t bad = UINT32_MAX;
+    for (; *fed < n; (*fed)++) {
+        const belief_obs_t *o = &hist[*fed];
+        if (!bsmt_observe(b, o->move, o->percepts, o->n_percepts) && bad == UINT32_MAX) bad = *fed;
+    }
+    return bad;
 }
 
 bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n) {

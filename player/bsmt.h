@@ -28,12 +28,18 @@
 #include "base/clock.h"
 #include "engine/state.h"
 #include "logic/z3.h"
+#include "player/belief.h"
 #include "player/bnet.h"
 
 typedef struct bsmt bsmt_t;
 
 /* For role index `role` of the network's game. */
 bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed);
+/* The same on the ground network gn the game's engine plays on, its belief network made
+ * into *net first when *net is NULL (the caller keeps and frees it); NULL, with the reason
+ * in err, when the game has no belief network. */
+bsmt_t *bsmt_start(bnet_t **net, game_t *g, const gnet_t *gn, uint32_t role, uint64_t seed,
+                   strbuf_t *err);
 void bsmt_free(bsmt_t *b);
 /* Steps observed so far (the current step). */
 uint32_t bsmt_step(const bsmt_t *b);
@@ -47,6 +53,10 @@ bool bsmt_observe(bsmt_t *b, term_t move, const term_t *percepts, uint32_t n);
  * current state is not terminal. On the killer game, a wrong accusation is then known to
  * be wrong at once (the right one would have ended the game). */
 void bsmt_live(bsmt_t *b);
+
+/* The observations of a history not observed yet, hist[*fed .. n) (*fed becomes n): the
+ * index of the first that cannot occur in the game, UINT32_MAX when every one can. */
+uint32_t bsmt_feed(bsmt_t *b, const belief_obs_t *hist, uint32_t n, uint32_t *fed);
 
 /* Our moves the fluents every step makes known make legal at the current step (on the
  * killer game: during the deal, noop), without a solver call: their count, the moves into

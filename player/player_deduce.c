@@ -230,11 +230,9 @@ static void deduce_start(player_t *pl, const state_t *initial, double deadline) 
     strbuf_t err;
     sb_init(&err);
     /* the network the engine plays on: the game is grounded once */
-    if (!p->net) p->net = bnet_new(p->setup.game, engine_network(p->setup.engine), &err);
-    if (!p->net)
-        fprintf(stderr, "deduce: %s; playing by sampled playouts only\n", sb_str(&err));
-    else
-        p->bsmt = bsmt_new(p->net, p->setup.role, p->setup.seed);
+    p->bsmt = bsmt_start(&p->net, p->setup.game, engine_network(p->setup.engine), p->setup.role,
+                         p->setup.seed, &err);
+    if (!p->bsmt) fprintf(stderr, "deduce: %s; playing by sampled playouts only\n", sb_str(&err));
     p->base.own_belief = p->bsmt != NULL; /* our legal moves come from Z3 worlds */
     sb_fini(&err);
 }
@@ -242,12 +240,10 @@ static void deduce_start(player_t *pl, const state_t *initial, double deadline) 
 static void feed(deduce_player_t *p, const player_turn_t *turn) {
     if (!p->bsmt) return;
     p->history = turn->history;
-    for (; p->fed < turn->n_history; p->fed++) {
-        const belief_obs_t *o = &turn->history[p->fed];
-        if (!bsmt_observe(p->bsmt, o->move, o->percepts, o->n_percepts) && !p->broken) {
-            p->broken = true;
-            fprintf(stderr, "deduce: BUG: observation %u cannot happen in the game\n", p->fed);
-        }
+    uint32_t bad = bsmt_feed(p->bsmt, turn->history, turn->n_history, &p->fed);
+    if (bad != UINT32_MAX && !p->broken) {
+        p->broken = true;
+        fprintf(stderr, "deduce: BUG: observation %u cannot happen in the game\n", bad);
     }
     bsmt_live(p->bsmt); /* we are asked to move: the game goes on */
 }
