@@ -44,13 +44,14 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 rev() { git rev-parse --short HEAD 2>/dev/null || echo unknown; }
 dirty() { git diff --quiet HEAD 2>/dev/null && echo "" || echo "+"; }
 
-# The current build (build/ggp, Release, made when missing), as a copy taken once per run
-# of this script: a rebuild meanwhile does not change the players of a series.
+# The current build (build/ggp, Release, brought up to date with the tree: a stale binary
+# would measure old code under the row's revision), as a copy taken once per run of this
+# script: a rebuild meanwhile does not change the players of a series.
 current_ggp() {
     local copy=$LEAGUE_DIR/current.$$/ggp
     if [ ! -x "$copy" ]; then
-        [ -x build/ggp ] || { cmake -S . -B build >/dev/null && cmake --build build -j2 --target ggp >/dev/null; } ||
-            die "cannot build build/ggp"
+        { [ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null; } &&
+            cmake --build build -j2 --target ggp >/dev/null || die "cannot build build/ggp"
         mkdir -p "$(dirname "$copy")" && cp build/ggp "$copy" || die "cannot copy build/ggp"
     fi
     echo "$copy"
