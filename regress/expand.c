@@ -625,9 +625,9 @@ static bool condense(expand_t *x, fconj_t *S, int depth) {
     ensure_vars(x, *x->nv + 1);
     occ_t all = {.count = x->occ_all}, one = {.count = x->occ_one};
     fconj_each_var(x->ts, S, occ_var, &all);
-    bool dropped = false;
-    bind_t *onto = &x->onto; /* l's variables marked in x->pv onto another literal */
-    for (uint32_t i = 0; i < S->n && !dropped; i++) {
+    uint32_t drop = UINT32_MAX; /* the literal found redundant */
+    bind_t *onto = &x->onto;    /* l's variables marked in x->pv onto another literal */
+    for (uint32_t i = 0; i < S->n && drop == UINT32_MAX; i++) {
         const flit_t *l = &S->lits[i];
         if (l->kind != FL_TRUE || term_is_ground(x->ts, l->a)) continue;
         term_each_var(x->ts, l->a, occ_var, &one);
@@ -636,20 +636,18 @@ static bool condense(expand_t *x, fconj_t *S, int depth) {
         term_each_var(x->ts, l->a, occ_clear, &one);
         if (!ex.exclusive) continue;
         term_each_var(x->ts, l->a, pv_on, x);
-        for (uint32_t j = 0; j < S->n && !dropped; j++) {
+        for (uint32_t j = 0; j < S->n && drop == UINT32_MAX; j++) {
             if (j == i || S->lits[j].kind != FL_TRUE) continue;
             bind_undo(onto, 0);
-            if (bind_match_onto(onto, x->ts, l->a, S->lits[j].a, x->pv)) dropped = true;
+            if (bind_match_onto(onto, x->ts, l->a, S->lits[j].a, x->pv)) drop = i;
         }
         bind_undo(onto, 0);
         term_each_var(x->ts, l->a, pv_off, x);
-        if (dropped) {
-            fconj_each_var(x->ts, S, occ_clear, &all); /* before l leaves S */
-            fconj_remove(S, i);
-        }
     }
-    if (!dropped) fconj_each_var(x->ts, S, occ_clear, &all);
-    return dropped;
+    fconj_each_var(x->ts, S, occ_clear, &all); /* the scratch zero again, S as counted */
+    if (drop == UINT32_MAX) return false;
+    fconj_remove(S, drop);
+    return true;
 }
 
 static sd_t simplify_direct(expand_t *x, fconj_t *S, int depth) {
