@@ -102,7 +102,7 @@ static void print_bounds(engine_t *e, const bddsearch_t *bs) {
     eng_state_t *s = engine_state_new(e);
     engine_initial(e, s);
     int lo, hi;
-    bddsearch_bounds(bs, engine_state_words(s), &lo, &hi);
+    bddsearch_bounds(bs, engine_state_words(s), 0, &lo, &hi);
     printf("bounds state=initial lower=%d upper=%d\n", lo, hi);
     engine_state_free(s);
 }

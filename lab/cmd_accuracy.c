@@ -13,7 +13,11 @@
  *          rollout step (what a player's search gets);
  *   ideal  stop where the exact solver puts the state in some W_i of the role (100) or
  *          of the other role (0), for the i the formulas reached: the best the formulas
- *          could give.
+ *          could give;
+ *   bdd    stop where the symbolic sets (mcts/bddhook.h: α_i, β_i as decision diagrams,
+ *          the rollout hook of mcts+lbs:bdd=on) prove a win (100) or a loss (0);
+ *   bddval the same hook with values: stop where the state's proven bounds meet (a forced
+ *          draw scores its value, not only wins and losses).
  * Accuracy rollouts walk the solver's state graph (solve_successors): the same random
  * process as the engine's, much faster, so that 10,000 rollouts on every position fit
  * the time budget. lbs_check is deterministic, so it runs once per distinct state and is
@@ -34,11 +38,13 @@
 
 #include "cli/commands.h"
 #include "engine/engine.h"
+#include "engine/fluents.h"
 #include "gdl/validate.h"
 
 #include "base/clock.h"
 #include "base/htab.h"
 #include "base/rng.h"
+#include "mcts/bddhook.h"
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
 #include "regress/regress.h"
@@ -48,27 +54,32 @@ static const char *const accuracy_help =
     "usage: ggp accuracy GAME [--role R] [--positions all|sample:N|random:N] [--ply P]\n"
     "                   [--rollouts LIST] [--mcts-iters LIST] [--mcts-positions N]\n"
     "                   [--budget SEC] [--steps I] [--seed S] [--max-states N]\n"
-    "                   [--cost-seconds SEC] [--engine E]\n\n"
+    "                   [--cost-seconds SEC] [--engine E] [--bdd-horizon D]\n\n"
     "The rollout-accuracy experiment: do rollouts that stop early when a state satisfies\n"
     "some backward-search formula alpha_i (value 100) or beta_i (value 0) estimate positions\n"
     "better? Runs the backward search for role R (Z3 confirmation on), solves the positions\n"
     "exactly, and compares four rollout policies: plain (to the end), lbs (stopped where\n"
     "lbs_check finds a formula that holds, all formulas tried), hook (the same with lbs_hook,\n"
     "which tries only the formulas cheap enough for a rollout step, as a player's search\n"
-    "does) and ideal (stopped wherever the exact solver proves a forced win within the\n"
-    "rounds the formulas reached). Prints key=value rows:\n"
+    "does), ideal (stopped wherever the exact solver proves a forced win within the\n"
+    "rounds the formulas reached), bdd (stopped where the decision-diagram sets of\n"
+    "mcts/bddhook prove a win or a loss) and bddval (the same hook with values: stopped\n"
+    "where the proven bounds meet, a forced draw too). Prints key=value rows:\n"
     "  lbs game= n_alpha= n_beta= regress_seconds=\n"
     "  positions game= role= kind= count= [ply=] solver_states= solve_seconds= skipped=\n"
-    "  mae game= mode=plain|lbs|hook|ideal rollouts=N positions=P mae=E\n"
+    "  bdd game= horizon= n_alpha= n_beta= first_partial= nodes= seconds= (or error=)\n"
+    "  mae game= mode=plain|lbs|hook|ideal|bdd|bddval rollouts=N positions=P mae=E\n"
     "  rollout game= mode= rollouts= avg_len= stopped_share=\n"
     "  mcts game= set=any|hard mode=plain|lbs|hook|ideal iters=N positions=P optimal=K share=S\n"
-    "  cost game= mode=plain|lbs|hook seconds= rollouts= rollouts_per_sec= steps_per_sec=\n"
+    "  cost game= mode=plain|lbs|hook|bdd|bddval seconds= rollouts= rollouts_per_sec=\n"
+    "       steps_per_sec=\n"
     "       checks= us_per_check= z3_us_per_check=\n"
     "  check game= n_alpha= n_beta= hook_alpha= hook_beta= regress_seconds= checks=\n"
     "        distinct_states= hits_alpha= hits_beta= unsound= z3_confirmed= z3_cached=\n"
     "        z3_disagree= z3_unknown= z3_skipped= check_seconds= z3_seconds= step_us=\n"
     "        too_slow= (formulas dropped: too slow to evaluate) match_gave_up=\n"
     "  hits game= side=alpha|beta i0= i1= ...\n"
+    "  bddcheck game= unsound_bdd= unsound_bddval=\n"
     "(mae: mean absolute error of the average of the first N rollouts against the exact\n"
     "value, 0..100; mcts: positions where UCT with N iterations picks a move of optimal\n"
     "exact value, among positions where some move is not optimal (set any), and among\n"
@@ -90,9 +101,12 @@ static const char *const accuracy_help =
     "  --cost-seconds SEC time per cost row (default 3; 0: no cost rows)\n"
     "  --engine E         the state machine of the solver, UCT and the rollouts: auto\n"
     "                     (default: the fastest that works), interp, ground or compiled;\n"
-    "                     all rows but cost and mcts are the same on every engine\n\n"
-    "Exit 4 when a Z3 confirmation disagrees with the matcher or a hit contradicts the\n"
-    "exact value; 3 when the game is not supported by backward search.\n";
+    "                     all rows but cost and mcts are the same on every engine\n"
+    "  --bdd-horizon D    the symbolic sets within D steps of the initial state (default 0:\n"
+    "                     the whole game, until the fixpoints or the budget); they need a\n"
+    "                     ground or compiled engine (else bdd and bddval never stop)\n\n"
+    "Exit 4 when a Z3 confirmation disagrees with the matcher or a hit (any mode)\n"
+    "contradicts the exact value; 3 when the game is not supported by backward search.\n";
 
 #define MAX_LIST 16
 
@@ -104,7 +118,8 @@ typedef struct {
     uint32_t iters[MAX_LIST], n_iters;
     uint32_t mcts_positions;
     double budget, cost_seconds;
-    uint32_t steps; /* largest alpha/beta index (0: the budget alone) */
+    uint32_t steps;       /* largest alpha/beta index (0: the budget alone) */
+    uint32_t bdd_horizon; /* of the symbolic sets (0: none, the whole game) */
     uint64_t seed;
     uint32_t max_states;
     engine_kind_t engine;
@@ -177,14 +192,15 @@ static void default_opts(acc_opts_t *o) {
     o->max_states = 2000000;
 }
 
-enum { M_PLAIN, M_LBS, M_HOOK, M_IDEAL, N_MODES };
-static const char *const mode_name[N_MODES] = {"plain", "lbs", "hook", "ideal"};
+enum { M_PLAIN, M_LBS, M_HOOK, M_IDEAL, M_BDD, M_BDDVAL, N_MODES };
+static const char *const mode_name[N_MODES] = {"plain", "lbs", "hook", "ideal", "bdd", "bddval"};
 
 /* One solved state graph and what the experiment remembers about its states. */
 typedef struct {
     solve_t *s;
-    int8_t *stop[2]; /* lbs_check, lbs_hook per state: -2 not asked, -1 no hit, 100, 0 */
-    htab_t index;    /* solver ids by state (for the MCTS hook) */
+    int8_t *stop[N_MODES]; /* per mode that asks (lbs, hook, bdd, bddval) and state: -2 not
+                              asked, -1 no hit, else the value scored */
+    htab_t index;          /* solver ids by state (for the MCTS hook) */
 } batch_t;
 
 /* Everything the run shares across batches. */
@@ -193,6 +209,8 @@ typedef struct {
     game_t *g;
     engine_t *e; /* for what plays */
     lbs_t *lbs;
+    bddhook_t *bdd;    /* the symbolic sets (bdd, bddval; NULL: those modes never stop) */
+    eng_state_t *work; /* a solver state as the engine's, for the bdd hook */
     uint32_t role, other;
     uint64_t mask_alpha, mask_beta; /* W_i bits the formulas reached */
     splitmix_t rng;
@@ -206,8 +224,8 @@ typedef struct {
     uint64_t n_pos;
     uint64_t rollouts[N_MODES], steps[N_MODES], stopped[N_MODES];
     uint64_t mcts_opt[2][N_MODES][MAX_LIST], mcts_pos[2]; /* per set: any, hard */
-    uint64_t distinct_checked, unsound;
-    state_t *cost_states; /* positions kept for the cost rows */
+    uint64_t distinct_checked, unsound[N_MODES];          /* hits that contradict the exact value */
+    state_t *cost_states;                                 /* positions kept for the cost rows */
     uint32_t n_cost;
     size_t cap_cost;
 } acc_t;
@@ -233,7 +251,7 @@ static uint32_t solved_hash_of(const void *ctx, uint32_t id) {
 static void batch_init(batch_t *b, solve_t *s) {
     uint32_t n = solve_count(s);
     b->s = s;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < N_MODES; k++) {
         b->stop[k] = xmalloc(n ? n : 1);
         memset(b->stop[k], -2, n);
     }
@@ -244,8 +262,8 @@ static void batch_init(batch_t *b, solve_t *s) {
 
 static void batch_fini(batch_t *b) {
     solve_free(b->s);
-    free(b->stop[0]);
-    free(b->stop[1]);
+    for (int k = 0; k < N_MODES; k++)
+        free(b->stop[k]);
     htab_fini(&b->index);
 }
 
@@ -262,15 +280,30 @@ static int hook_value(acc_t *a, const state_t *s) {
     return lbs_hook(&h, s);
 }
 
-/* The formulas' verdict on a non-terminal state (all of them, or the hook's), asked once;
- * a hit that contradicts the exact value is counted (a bug in the backward search). */
-static int lbs_stop(acc_t *a, batch_t *b, uint32_t id, bool hook) {
-    int8_t *memo = b->stop[hook];
+/* The symbolic sets' verdict (bddhook_value, or bddhook_proven with values) on a state of
+ * the graph; nothing is known of its distance from the initial state (steps 0). */
+static int bdd_value(acc_t *a, const state_t *st, bool values) {
+    if (!a->bdd) return -1;
+    engine_state_set(a->e, a->work, st);
+    const uint64_t *w = engine_state_words(a->work);
+    return values ? bddhook_proven(a->bdd, w, 0) : bddhook_value(a->bdd, w, 0);
+}
+
+/* The verdict of a mode that asks (lbs: every formula, hook: lbs_hook's, bdd, bddval) on a
+ * non-terminal state, asked once; a hit that contradicts the exact value is counted (a bug
+ * in the backward search). */
+static int ask_stop(acc_t *a, batch_t *b, uint32_t id, int mode) {
+    int8_t *memo = b->stop[mode];
     if (memo[id] != -2) return memo[id];
     const state_t *st = solve_state(b->s, id);
-    int v = hook ? hook_value(a, st) : lbs_check(a->lbs, st, NULL, 0);
-    if (!hook) v = v > 0 ? 100 : v < 0 ? 0 : -1;
-    if (v >= 0 && solve_value(b->s, id, a->role) != v) a->unsound++;
+    int v;
+    if (mode == M_LBS) {
+        v = lbs_check(a->lbs, st, NULL, 0);
+        v = v > 0 ? 100 : v < 0 ? 0 : -1;
+    } else {
+        v = mode == M_HOOK ? hook_value(a, st) : bdd_value(a, st, mode == M_BDDVAL);
+    }
+    if (v >= 0 && solve_value(b->s, id, a->role) != v) a->unsound[mode]++;
     a->distinct_checked++;
     memo[id] = (int8_t)v;
     return v;
@@ -284,8 +317,8 @@ static int ideal_stop(const acc_t *a, const batch_t *b, uint32_t id) {
 
 /* Where a rollout of the mode stops: the role's value there, or -1 to go on. */
 static int stop_value(acc_t *a, batch_t *b, uint32_t id, int mode) {
-    if (mode == M_LBS || mode == M_HOOK) return lbs_stop(a, b, id, mode == M_HOOK);
-    return mode == M_IDEAL ? ideal_stop(a, b, id) : -1;
+    if (mode == M_PLAIN) return -1;
+    return mode == M_IDEAL ? ideal_stop(a, b, id) : ask_stop(a, b, id, mode);
 }
 
 /* One rollout over the state graph; the role's value 0..100. */
@@ -547,25 +580,38 @@ static int run_random(acc_t *a) {
 
 /* ---------------- cost: engine rollouts, checking every state ---------------- */
 
+/* The bdd hook on an engine state, as the playout loop asks it (the words, no terms),
+ * timed (its cost is not in the lbs counters). */
+static int bdd_timed(acc_t *a, const eng_state_t *s, bool values, double *seconds) {
+    double t0 = now_seconds();
+    const uint64_t *w = engine_state_words(s);
+    int v = values ? bddhook_proven(a->bdd, w, 0) : bddhook_value(a->bdd, w, 0);
+    *seconds += now_seconds() - t0;
+    return v;
+}
+
 /* The cost of a check includes handing the state to backward search as terms, as a
- * player's search does. */
+ * player's search does (lbs, hook; the bdd hook reads the engine's words). */
 static void cost_row(acc_t *a, int mode) {
     eng_state_t *s = engine_state_new(a->e), *tmp = engine_state_new(a->e);
     state_t terms;
     state_init(&terms);
     term_t *joint = xcalloc(a->g->n_roles + 1, sizeof *joint);
     uint64_t n = 0, steps = 0, checks = 0;
+    double bdd_seconds = 0;
     lbs_stats_t st0, st1;
     lbs_stats(a->lbs, &st0);
     double t0 = now_seconds(), t;
     while ((t = now_seconds() - t0) < a->o.cost_seconds) {
         engine_state_set(a->e, s, &a->cost_states[n++ % a->n_cost]);
         while (!engine_terminal(a->e, s)) {
-            if (mode != M_PLAIN) {
-                checks++;
+            checks += mode != M_PLAIN;
+            if (mode == M_LBS || mode == M_HOOK) {
                 engine_state_terms(a->e, s, &terms);
                 if (mode == M_LBS && lbs_check(a->lbs, &terms, NULL, 0) != 0) break;
                 if (mode == M_HOOK && hook_value(a, &terms) >= 0) break;
+            } else if (mode != M_PLAIN && bdd_timed(a, s, mode == M_BDDVAL, &bdd_seconds) >= 0) {
+                break;
             }
             if (!engine_random_joint(a->e, s, &a->rng, joint)) break;
             engine_next(a->e, s, joint, tmp);
@@ -579,7 +625,8 @@ static void cost_row(acc_t *a, int mode) {
     printf("cost game=%s mode=%s seconds=%.3f rollouts=%" PRIu64 " rollouts_per_sec=%.1f "
            "steps_per_sec=%.1f checks=%" PRIu64 " us_per_check=%.2f z3_us_per_check=%.2f\n",
            a->name, mode_name[mode], t, n, n / t, steps / t, checks,
-           per * (st1.check_seconds - st0.check_seconds), per * (st1.z3_seconds - st0.z3_seconds));
+           per * (mode >= M_BDD ? bdd_seconds : st1.check_seconds - st0.check_seconds),
+           per * (st1.z3_seconds - st0.z3_seconds));
     state_fini(&terms);
     engine_state_free(s);
     engine_state_free(tmp);
@@ -628,9 +675,9 @@ static int print_check(acc_t *a) {
            "check_seconds=%.3f z3_seconds=%.3f step_us=%.2f too_slow=%u match_gave_up=%" PRIu64
            "\n",
            a->name, st.n_alpha, st.n_beta, st.hook_alpha, st.hook_beta, st.regress_seconds,
-           st.checks, a->distinct_checked, ha, hb, a->unsound, st.z3_confirmed, st.z3_cached,
-           st.z3_disagree, st.z3_unknown, st.z3_skipped, st.check_seconds, st.z3_seconds,
-           1e6 * st.step_seconds, st.too_slow, st.match_gave_up);
+           st.checks, a->distinct_checked, ha, hb, a->unsound[M_LBS] + a->unsound[M_HOOK],
+           st.z3_confirmed, st.z3_cached, st.z3_disagree, st.z3_unknown, st.z3_skipped,
+           st.check_seconds, st.z3_seconds, 1e6 * st.step_seconds, st.too_slow, st.match_gave_up);
     printf("hits game=%s side=alpha", a->name);
     for (uint32_t i = 0; i < st.n_alpha && i < 64; i++)
         printf(" i%u=%" PRIu64, i, st.hits_alpha[i]);
@@ -638,7 +685,12 @@ static int print_check(acc_t *a) {
     for (uint32_t i = 0; i < st.n_beta && i < 64; i++)
         printf(" i%u=%" PRIu64, i, st.hits_beta[i]);
     printf("\n");
-    return st.z3_disagree || a->unsound ? 4 : 0;
+    printf("bddcheck game=%s unsound_bdd=%" PRIu64 " unsound_bddval=%" PRIu64 "\n", a->name,
+           a->unsound[M_BDD], a->unsound[M_BDDVAL]);
+    uint64_t unsound = 0;
+    for (int mode = 0; mode < N_MODES; mode++)
+        unsound += a->unsound[mode];
+    return st.z3_disagree || unsound ? 4 : 0;
 }
 
 static int find_role(const game_t *g, const char *name) {
@@ -673,13 +725,37 @@ static bool start_lbs(acc_t *a) {
     return true;
 }
 
+/* The symbolic sets with values (mcts/bddhook.h) for the bdd and bddval modes, within the
+ * backward-search budget; without them (an engine whose bits are not the network's, a game
+ * not grounded) those modes never stop, said on a row. */
+static void start_bdd(acc_t *a) {
+    bddhook_opts_t ho;
+    bddhook_default_opts(&ho);
+    ho.horizon = a->o.bdd_horizon, ho.values = true;
+    char err[300] = "";
+    double budget = a->o.budget > 0 ? a->o.budget : 1e6;
+    a->bdd = bddhook_new(a->e, a->role, NULL, &ho, now_seconds() + budget, err, sizeof err);
+    if (!a->bdd) {
+        printf("bdd game=%s error=\"%s\"\n", a->name, err);
+        return;
+    }
+    a->work = engine_state_new(a->e);
+    bddhook_info_t in;
+    bddhook_info(a->bdd, &in);
+    printf("bdd game=%s horizon=%u n_alpha=%u n_beta=%u first_partial=%d nodes=%" PRIu64
+           " seconds=%.3f\n",
+           a->name, in.horizon, in.alpha, in.beta,
+           in.first_partial == UINT32_MAX ? -1 : (int)in.first_partial, in.nodes, in.seconds);
+    fflush(stdout);
+}
+
 static int run(acc_t *a) {
     int rc = a->o.kind == 2 ? run_random(a) : run_whole(a);
     if (rc) return rc;
     print_results(a);
     if (a->o.cost_seconds > 0 && a->n_cost)
-        for (int mode = M_PLAIN; mode <= M_HOOK; mode++)
-            cost_row(a, mode);
+        for (int mode = M_PLAIN; mode < N_MODES; mode++)
+            if (mode != M_IDEAL && (mode < M_BDD || a->bdd)) cost_row(a, mode);
     return print_check(a);
 }
 
@@ -702,11 +778,18 @@ static int accuracy(acc_opts_t *o) {
     }
     a.role = (uint32_t)role, a.other = 1 - a.role;
     a.e = engine_new(a.g, o->engine, stderr);
-    rc = start_lbs(&a) ? run(&a) : 3;
+    if (start_lbs(&a)) {
+        start_bdd(&a);
+        rc = run(&a);
+    } else {
+        rc = 3;
+    }
     for (uint32_t k = 0; k < a.n_cost; k++)
         state_fini(&a.cost_states[k]);
     free(a.cost_states);
     if (a.lbs) lbs_free(a.lbs);
+    bddhook_free(a.bdd);
+    if (a.work) engine_state_free(a.work);
     engine_free(a.e);
     game_free(a.g);
     return rc;
@@ -717,6 +800,7 @@ int cmd_accuracy(int argc, char **argv) {
     default_opts(&o);
     const char *positions = NULL, *rollouts = NULL, *iters = NULL;
     unsigned long long ply = o.ply, mcts_positions = o.mcts_positions, steps = o.steps;
+    unsigned long long bdd_horizon = 0;
     unsigned long long seed = o.seed, max_states = o.max_states;
     const opt_spec_t specs[] = {
         {.name = "--role", .value = &o.role},
@@ -727,6 +811,7 @@ int cmd_accuracy(int argc, char **argv) {
         {.name = "--mcts-positions", .uint = &mcts_positions, .max = 1000000},
         {.name = "--budget", .real = &o.budget},
         {.name = "--steps", .uint = &steps, .max = 1000},
+        {.name = "--bdd-horizon", .uint = &bdd_horizon, .max = 64},
         {.name = "--cost-seconds", .real = &o.cost_seconds},
         {.name = "--seed", .uint = &seed},
         {.name = "--engine", .engine = &o.engine},
@@ -745,5 +830,6 @@ int cmd_accuracy(int argc, char **argv) {
     if (o.iters[0] == 0) o.n_iters = 0;
     o.ply = (uint32_t)ply, o.mcts_positions = (uint32_t)mcts_positions;
     o.steps = (uint32_t)steps, o.seed = seed, o.max_states = (uint32_t)max_states;
+    o.bdd_horizon = (uint32_t)bdd_horizon;
     return accuracy(&o);
 }

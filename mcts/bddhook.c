@@ -12,6 +12,7 @@ struct bddhook {
     engine_t *e;
     bddsearch_t *bs;
     uint32_t alpha, beta; /* their sequences (beta UINT32_MAX: not used) */
+    bool values;          /* the lower and upper sequences too (bddhook_opts_t.values) */
     _Atomic uint32_t ply; /* of the searched state, from the start */
     bddhook_info_t info;
 };
@@ -60,21 +61,20 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
         snprintf(err, errlen, "the engine's states are not the ground network's fluents");
         return NULL;
     }
-    if (ho.horizon < 1 || ho.horizon > 64 || deadline <= t0) {
-        snprintf(err, errlen,
-                 ho.horizon < 1 || ho.horizon > 64 ? "horizon not in 1..64" : "no time left");
+    if (ho.horizon > 64 || deadline <= t0) {
+        snprintf(err, errlen, ho.horizon > 64 ? "horizon not in 0..64" : "no time left");
         return NULL;
     }
     bdds_opts_t so;
     bdds_default_opts(&so);
-    so.budget = deadline - t0, so.max_steps = ho.horizon;
+    so.budget = deadline - t0, so.max_steps = ho.horizon, so.values = ho.values;
     so.net.horizon = ho.horizon, so.net.columns = ho.columns;
     so.net.start = start ? engine_state_words(start) : NULL;
     bddsearch_t *bs = bddsearch_new(e, role, NULL, &so, err, errlen);
     if (!bs) return NULL;
     bddsearch_run(bs, NULL, NULL);
     bddhook_t *h = xcalloc(1, sizeof *h);
-    h->e = e, h->bs = bs;
+    h->e = e, h->bs = bs, h->values = ho.values;
     h->alpha = bddsearch_find(bs, BDDS_ALPHA, 0);
     /* β is the other role's win: 0 for us only where the game is two-player */
     h->beta = engine_game(e)->n_roles == 2 ? bddsearch_find(bs, BDDS_BETA, 0) : UINT32_MAX;
@@ -94,31 +94,21 @@ void bddhook_set_ply(bddhook_t *h, uint32_t ply) {
     atomic_store_explicit(&h->ply, ply, memory_order_relaxed);
 }
 
-/* Some step i >= 1 of seq (n steps) holds the state of words, which a path of at least
- * `steps` steps leads to from the start: the steps whose region (within) may hold it, from
- * the deepest. Without a horizon every region is all states, and a complete step holds
- * every shallower step's states: the first complete one is the last tried. */
-static bool side_holds(const bddhook_t *h, uint32_t seq, uint32_t n, uint32_t steps,
-                       const uint64_t *words) {
-    for (uint32_t i = n; i-- > 1;) {
-        const bdds_step_t *st = bddsearch_step(h->bs, seq, i);
-        if (st->within < steps) continue;
-        if (st->nodes && bddsearch_holds(h->bs, seq, i, words)) return true;
-        if (st->complete && st->within == UINT32_MAX) return false;
-    }
-    return false;
+int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
+    if (h->info.alpha && bddsearch_holds_from(h->bs, h->alpha, steps, words)) return 100;
+    if (h->info.beta && bddsearch_holds_from(h->bs, h->beta, steps, words)) return 0;
+    return -1;
 }
 
-int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
-    if (side_holds(h, h->alpha, h->info.alpha, steps, words)) return 100;
-    if (h->info.beta && side_holds(h, h->beta, h->info.beta, steps, words)) return 0;
-    return -1;
+int bddhook_proven(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
+    int v = bddhook_value(h, words, steps);
+    return v >= 0 || !h->values ? v : bddsearch_value(h->bs, words, steps);
 }
 
 int bddhook_state_hook(void *ctx, const eng_state_t *s, uint32_t depth) {
     const bddhook_t *h = ctx;
     uint32_t ply = atomic_load_explicit(&h->ply, memory_order_relaxed);
-    return bddhook_value(h, engine_state_words(s), ply + depth);
+    return bddhook_proven(h, engine_state_words(s), ply + depth);
 }
 
 void bddhook_attach(bddhook_t *h, uct_t *u) {

@@ -34,11 +34,15 @@
 #include "mcts/uct.h"
 
 typedef struct {
-    uint32_t horizon; /* D: the sets within this many steps of the start (1..64) */
+    uint32_t horizon; /* D: the sets within this many steps of the start (1..64; 0: no
+                         horizon, every state, until the fixpoints or the deadline) */
     bool columns;     /* the variable order column by column (bddnet_opts_t.columns) */
+    bool values;      /* the lower and upper sequences of every goal value too
+                         (bdds_opts_t.values): the hook scores a proven value, a draw too */
 } bddhook_opts_t;
 
-/* horizon 8, columns on (connect four: α_10/β_10 in about 2 s of CPU, docs/bdd.md) */
+/* horizon 8, columns on (connect four: α_10/β_10 in about 2 s of CPU, docs/bdd.md), values
+ * off */
 void bddhook_default_opts(bddhook_opts_t *o);
 
 typedef struct bddhook bddhook_t;
@@ -61,7 +65,10 @@ void bddhook_set_ply(bddhook_t *h, uint32_t ply);
  * the search took to the state has at least `steps` steps (steps whose region ends
  * before are not tried: any hit is a proof, a skipped one a miss). Not for terminal states. */
 int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps);
-/* uct_state_hook_t (ctx: the bddhook_t): bddhook_value at the ply set plus depth. */
+/* With opts.values: bddhook_value, else the value where the state's proven bounds meet
+ * (bddsearch_value: a forced draw scores its value), else -1; without: bddhook_value. */
+int bddhook_proven(const bddhook_t *h, const uint64_t *words, uint32_t steps);
+/* uct_state_hook_t (ctx: the bddhook_t): bddhook_proven at the ply set plus depth. */
 int bddhook_state_hook(void *ctx, const eng_state_t *s, uint32_t depth);
 /* Sets u's hook to h on both of its threads (h is only read there: one context serves
  * both). */

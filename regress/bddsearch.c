@@ -336,20 +336,60 @@ bool bddsearch_holds(const bddsearch_t *bs, uint32_t seq, uint32_t i, const uint
     return in_step(bs, &bs->seqs[bs->seqs[seq].s.same_as], i, words);
 }
 
-void bddsearch_bounds(const bddsearch_t *bs, const uint64_t *words, int *lower, int *upper) {
+bool bddsearch_holds_from(const bddsearch_t *bs, uint32_t seq, uint32_t steps,
+                          const uint64_t *words) {
+    const seq_t *q = &bs->seqs[bs->seqs[seq].s.same_as];
+    for (uint32_t i = q->n; i-- > 1;) {
+        const bdds_step_t *st = &q->steps[i];
+        if (st->within < steps) continue;
+        if (st->nodes && in_step(bs, q, i, words)) return true;
+        /* without a horizon a complete step holds every shallower step's states */
+        if (st->complete && st->within == UINT32_MAX) return false;
+    }
+    return false;
+}
+
+/* A sequence that bounds the role's value: lower (A forces goal >= v) or upper (the others
+ * force goal <= v). */
+static bool bounds_seq(const bddsearch_t *bs, const bdds_seq_t *s, bool lower) {
     uint64_t me = 1ull << bs->role, others = all_roles(bs) & ~me;
+    if (s->role != bs->role || bs->o.mode != BDDS_WITHIN) return false;
+    return lower ? s->above && s->coalition == me : !s->above && s->coalition == others;
+}
+
+void bddsearch_bounds(const bddsearch_t *bs, const uint64_t *words, uint32_t steps, int *lower,
+                      int *upper) {
     const int *vals;
     uint32_t nv = bddnet_values(bs->bn, bs->role, &vals);
     *lower = nv ? vals[0] : -1, *upper = nv ? vals[nv - 1] : -1;
     for (uint32_t k = 0; k < bs->n_seqs; k++) {
         const bdds_seq_t *s = &bs->seqs[k].s;
-        const seq_t *q = &bs->seqs[s->same_as];
-        uint32_t n = q->n;
-        if (s->role != bs->role || !n || bs->o.mode != BDDS_WITHIN) continue;
-        bool lo = s->above && s->coalition == me, hi = !s->above && s->coalition == others;
-        if (lo && s->v > *lower && in_step(bs, q, n - 1, words)) *lower = s->v;
-        if (hi && s->v < *upper && in_step(bs, q, n - 1, words)) *upper = s->v;
+        if (bounds_seq(bs, s, true) && s->v > *lower && bddsearch_holds_from(bs, k, steps, words))
+            *lower = s->v;
+        if (bounds_seq(bs, s, false) && s->v < *upper && bddsearch_holds_from(bs, k, steps, words))
+            *upper = s->v;
     }
+}
+
+int bddsearch_value(const bddsearch_t *bs, const uint64_t *words, uint32_t steps) {
+    const int *vals;
+    uint32_t nv = bddnet_values(bs->bn, bs->role, &vals);
+    if (nv < 2) return -1;
+    int lower = vals[0];
+    for (uint32_t k = 0; k < bs->n_seqs; k++) { /* greatest v first: fewer walks */
+        const bdds_seq_t *s = &bs->seqs[k].s;
+        if (bounds_seq(bs, s, true) && s->v > lower && bddsearch_holds_from(bs, k, steps, words))
+            lower = s->v;
+    }
+    if (lower == vals[nv - 1]) return lower;
+    /* the upper bound is at least the lower one (both proven): they meet where the upper
+     * sequence of that value holds */
+    for (uint32_t k = 0; k < bs->n_seqs; k++) {
+        const bdds_seq_t *s = &bs->seqs[k].s;
+        if (bounds_seq(bs, s, false) && s->v == lower)
+            return bddsearch_holds_from(bs, k, steps, words) ? lower : -1;
+    }
+    return -1;
 }
 
 const ddflat_t *bddsearch_flat(const bddsearch_t *bs) {

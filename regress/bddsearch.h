@@ -106,11 +106,24 @@ uint32_t bddsearch_find(const bddsearch_t *bs, bdds_side_t side, int v);
 /* After bddsearch_run, on the engine's bitset state words (engine/fluents.h): is the state
  * in step i of the sequence? One walk, no allocation, any thread. */
 bool bddsearch_holds(const bddsearch_t *bs, uint32_t seq, uint32_t i, const uint64_t *words);
-/* The proven bounds of role A's value in a non-terminal state: *lower the largest v of a
- * lower (or alpha) sequence holding it, *upper the least v of an upper sequence holding it;
- * without a proof the trivial ones, A's least and greatest goal values (-1: A has none).
- * One walk per sequence, no allocation, any thread. */
-void bddsearch_bounds(const bddsearch_t *bs, const uint64_t *words, int *lower, int *upper);
+/* Is the state of words in some step of the sequence, the state being reached from the
+ * search's start by a path of at least `steps` steps (0: nothing known)? With a horizon,
+ * the steps whose region (bdds_step_t.within) may hold it are tried, the deepest first;
+ * without one, down to the deepest complete step (it holds the shallower ones). Step i
+ * need not hold step i-1's states where a pre-image was capped, hence not the last step
+ * alone. One walk per step tried, no allocation, any thread. */
+bool bddsearch_holds_from(const bddsearch_t *bs, uint32_t seq, uint32_t steps,
+                          const uint64_t *words);
+/* The proven bounds of role A's value in a non-terminal state reached by a path of at least
+ * `steps` steps from the start (bddsearch_holds_from): *lower the largest v of a lower (or
+ * alpha) sequence holding it, *upper the least v of an upper sequence holding it; without
+ * a proof the trivial ones, A's least and greatest goal values (-1: A has none). */
+void bddsearch_bounds(const bddsearch_t *bs, const uint64_t *words, uint32_t steps, int *lower,
+                      int *upper);
+/* The value where those bounds meet (a proven value: a forced win, draw or loss), -1 where
+ * they do not; fewer walks than bddsearch_bounds (the lower sequences from the greatest v,
+ * then the upper sequence of the bound found). */
+int bddsearch_value(const bddsearch_t *bs, const uint64_t *words, uint32_t steps);
 /* The flat form of every step (roots in order of sequence, then step). */
 const ddflat_t *bddsearch_flat(const bddsearch_t *bs);
 

@@ -6,7 +6,10 @@
 # stopped by the backward-search formulas beat plain ones (they do on tic-tac-toe; those
 # stopped by the hook's cheap formulas are no worse), the
 # exact-solver bound is at least as good, Z3 confirmed hits and never disagreed, and no
-# hit contradicts the exact value; and that the interpreter and the ground engine give the
+# hit contradicts the exact value; the decision-diagram hook (bdd: wins and losses of the
+# whole game's fixpoints) errs no more than every formula, and with values (bddval: the
+# proven draws too) tic-tac-toe is solved, every rollout stopped at once at the exact value;
+# and that the interpreter and the ground engine give the
 # same rows for a seed. Prints one line per failed check; exits 1 on any.
 set -u
 if [ $# -lt 2 ]; then
@@ -38,13 +41,13 @@ field() {
 }
 less() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 < b + 0) }'; }
 
-for kind in positions mae rollout mcts cost check; do
+for kind in positions mae rollout mcts cost check bdd bddcheck; do
     grep -q "^$kind game=tictactoe " "$out" || bad "no '$kind' row"
 done
-[ "$(grep -c "^mae " "$out")" -eq 8 ] || bad "expected 8 mae rows (4 modes x 2 counts)"
-[ "$(grep -c "^mcts " "$out")" -eq 16 ] || bad "expected 16 mcts rows (2 sets x 4 modes x 2 counts)"
+[ "$(grep -c "^mae " "$out")" -eq 12 ] || bad "expected 12 mae rows (6 modes x 2 counts)"
+[ "$(grep -c "^mcts " "$out")" -eq 24 ] || bad "expected 24 mcts rows (2 sets x 6 modes x 2 counts)"
 [ "$(field positions count)" = 4520 ] || bad "positions count is not 4520 (every non-terminal state)"
-for mode in plain lbs hook ideal; do
+for mode in plain lbs hook ideal bdd; do
     less "$(field mae mode=$mode rollouts=1000 mae)" "$(field mae mode=$mode rollouts=1 mae)" ||
         bad "$mode: error with 1000 rollouts not below error with 1"
 done
@@ -54,6 +57,12 @@ less "$(field mae mode=ideal rollouts=1000 mae)" "$(awk -v x="$(field mae mode=l
     bad "ideal error above lbs error"
 less "$(field mae mode=hook rollouts=1000 mae)" "$(awk -v x="$(field mae mode=plain rollouts=1000 mae)" 'BEGIN { print x + 1 }')" ||
     bad "hook rollouts (the cheap formulas) less accurate than plain ones"
+less "$(field mae mode=bdd rollouts=1000 mae)" "$(awk -v x="$(field mae mode=lbs rollouts=1000 mae)" 'BEGIN { print x + 0.5 }')" ||
+    bad "bdd rollouts (the whole game's sets) less accurate than every formula"
+[ "$(field mae mode=bddval rollouts=1 mae)" = 0.0000 ] && [ "$(field rollout mode=bddval stopped_share)" = 1.0000 ] ||
+    bad "bddval: tic-tac-toe not solved (a rollout not stopped at once at the exact value)"
+[ "$(field bddcheck unsound_bdd)" = 0 ] && [ "$(field bddcheck unsound_bddval)" = 0 ] ||
+    bad "a bdd hit contradicts the exact value"
 less 0 "$(field rollout mode=lbs stopped_share)" || bad "no lbs rollout stopped early"
 less 0 "$(field check z3_confirmed)" || bad "Z3 confirmed no hit"
 [ "$(field check z3_disagree)" = 0 ] || bad "Z3 disagreed with the matcher"

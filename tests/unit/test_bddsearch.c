@@ -390,25 +390,51 @@ static void test_horizon(void **state) {
 
 /* ---- bounds: tic-tac-toe solved ---- */
 
+/* On every non-terminal state of tic-tac-toe, with the sets of the whole game (horizon 0)
+ * or within D steps of the initial state, read at the state's distance from it: the bounds
+ * hold the exact value, and meet there (bddsearch_value) where they are the same;
+ * returns the states where they meet. The whole game (0) and D = 9 (the longest match)
+ * solve it: the bounds meet everywhere, the last step (the start alone with a horizon) is
+ * not all that is read. */
+static uint32_t check_bounds(world_t *w, uint32_t role, uint32_t horizon, const uint32_t *ply) {
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.values = true, o.net.horizon = horizon;
+    bddsearch_t *bs = search_with(w, role, NULL, &o);
+    uint32_t met = 0, draws = 0, states = 0;
+    for (uint32_t id = 0; id < solve_count(w->s); id++) {
+        if (solve_terminal(w->s, id)) continue;
+        states++;
+        int lo, hi, v = solve_value(w->s, id, role);
+        bddsearch_bounds(bs, words_of(w, id), ply[id], &lo, &hi);
+        int x = bddsearch_value(bs, words_of(w, id), ply[id]);
+        if (lo > v || hi < v || x != (lo == hi ? v : -1))
+            fail_msg("role %u horizon %u state %u (ply %u): value %d, bounds [%d, %d], value "
+                     "proven %d",
+                     role, horizon, id, ply[id], v, lo, hi, x);
+        met += x >= 0, draws += x == 50;
+    }
+    if (horizon == 0 || horizon == 9) {
+        assert_int_equal(met, states);
+        assert_true(draws > 1000);
+    }
+    bddsearch_free(bs);
+    return met;
+}
+
 static void test_bounds_tictactoe(void **state) {
     (void)state;
     world_t w;
     world_init(&w, load_file("tictactoe.kif"));
     solve_rounds(w.s, NULL);
+    uint32_t *ply = plies(&w, 0);
     for (uint32_t role = 0; role < 2; role++) {
-        bddsearch_t *bs = search(&w, role, NULL, BDDS_WITHIN, BDDNET_PER_MOVE, true);
-        uint32_t draws = 0;
-        for (uint32_t id = 0; id < solve_count(w.s); id++) {
-            if (solve_terminal(w.s, id)) continue;
-            int lo, hi, v = solve_value(w.s, id, role);
-            bddsearch_bounds(bs, words_of(&w, id), &lo, &hi);
-            if (lo != v || hi != v)
-                fail_msg("role %u state %u: value %d, bounds [%d, %d]", role, id, v, lo, hi);
-            draws += v == 50;
-        }
-        assert_true(draws > 1000);
-        bddsearch_free(bs);
+        check_bounds(&w, role, 0, ply);
+        check_bounds(&w, role, 9, ply);
+        uint32_t some = check_bounds(&w, role, 6, ply);
+        assert_true(some > 0);
     }
+    free(ply);
     world_fini(&w);
 }
 
