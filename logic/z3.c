@@ -696,6 +696,24 @@ int z3_check(z3_solver_t *s, const z3_term_t *assume, uint32_t n, double deadlin
     return answer;
 }
 
+int z3_settle(z3_solver_t *s, unsigned conflicts) {
+    if (!usable(s) || s->spoiled) return -1;
+    z3_t *z = s->z;
+    double t0 = now_seconds();
+    set_budget(s, conflicts);
+    Z3_lbool r = Z3_solver_check(z->ctx, s->solver);
+    if (!ok(z)) r = Z3_L_UNDEF;
+    s->conflicts = solver_conflicts(s); /* not the next check's rate */
+    double dt = now_seconds() - t0;
+    z->stats.checks++;
+    z->stats.rounds++;
+    z->stats.seconds += dt;
+    if (dt > z->stats.max_seconds) z->stats.max_seconds = dt;
+    if (r == Z3_L_UNDEF && !z->failed) z->stats.gave_up++;
+    s->last = r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
+    return s->last;
+}
+
 int z3_value(z3_solver_t *s, z3_term_t t) {
     z3_t *z = s->z;
     if (s->last != 1 || !t || z->failed) return -1;

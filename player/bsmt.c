@@ -45,7 +45,7 @@ struct bsmt {
         pn_t does;
     } * past;
     size_t n_past, cap_past;
-    /* what is asserted outside a scope waits here until a Z3 query needs it (z3_catch_up):
+    /* what is asserted outside a scope waits here until a Z3 query needs it (z3_abreast):
      * giving Z3 a step of the full killer game took up to 1.8 s (not interruptible), on the
      * move's clock; CaDiCaL answers the queries of a move, Z3 catches up entry by entry */
     struct pending {
@@ -53,7 +53,11 @@ struct bsmt {
         pn_t a, b;         /* P_ONE: the guard (a) */
         uint32_t start, n; /* P_ONE: its nodes in pool */
     } * pend;
-    size_t n_pend, cap_pend, n_given; /* entries, and those given to Z3 */
+    size_t n_pend, cap_pend;
+    size_t n_given; /* entries given to the current solver */
+    size_t n_known; /* of those, the ones a check of it internalised (uninterrupted) */
+    size_t chunk;   /* BSMT_CHUNK but in tests */
+    bsmt_feed_t feed;
     pn_t *pool;
     size_t n_pool, cap_pool;
 };
@@ -126,19 +130,19 @@ static void defer(bsmt_t *b, struct pending e) {
 }
 
 /* A solver whose check the watchdog interrupted answers unknown from then on: out of every
- * scope, a new one takes its place and is given every entry again (z3_catch_up). */
+ * scope, a new one takes its place and is given every entry again (z3_abreast). */
 static void renew(bsmt_t *b) {
     if (b->scope || !z3_solver_spoiled(b->solver)) return;
     z3_solver_free(b->solver);
     b->solver = z3_solver_new(b->z, false);
-    b->n_given = 0;
+    b->n_given = b->n_known = 0;
+    b->feed.renewed++;
 }
 
-/* Gives Z3 the entries waiting, one at a time until the deadline (0: none); true when it
- * has them all. */
-static bool z3_catch_up(bsmt_t *b, double deadline) {
-    renew(b);
-    for (; b->n_given < b->n_pend; b->n_given++) {
+/* Gives Z3 the entries up to end, one at a time until the deadline (0: none); true when
+ * it has them. */
+static bool give(bsmt_t *b, size_t end, double deadline) {
+    for (; b->n_given < end; b->n_given++) {
         if (deadline > 0 && now_seconds() > deadline) return false;
         const struct pending *e = &b->pend[b->n_given];
         if (e->kind == P_ASSERT) {
@@ -156,8 +160,64 @@ static bool z3_catch_up(bsmt_t *b, double deadline) {
     return true; /* the entries stay: a renewed solver is given them again */
 }
 
+/* A check of the solver by deadline; what it was given is internalised after it unless it
+ * was cut (interrupted, or not started: past the deadline). */
+static int z3_run(bsmt_t *b, const z3_term_t *ts, uint32_t n, double deadline) {
+    uint64_t before = z3_stats(b->z).checks;
+    size_t batch = b->n_given - b->n_known;
+    int r = z3_check(b->solver, ts, n, deadline);
+    if (z3_stats(b->z).checks == before) return r;
+    if (batch > b->feed.max_batch) b->feed.max_batch = batch;
+    if (!z3_solver_spoiled(b->solver)) b->n_known = b->n_given;
+    return r;
+}
+
+/* The chunk given internalised by a check of a few conflicts that no watchdog interrupts
+ * (an interrupt spoils the solver: the whole history again); a chunk costs a few ms. */
+static void settle(bsmt_t *b) {
+    size_t batch = b->n_given - b->n_known;
+    z3_settle(b->solver, 1);
+    if (batch > b->feed.max_batch) b->feed.max_batch = batch;
+    if (!z3_failed(b->z)) b->n_known = b->n_given;
+}
+
+/* Makes Z3 abreast of the history, so that no check internalises more than BSMT_CHUNK
+ * entries: Z3_interrupt reaches Z3 only after it has internalised what it was given, and
+ * a renewed solver given the whole history of the full killer game took 2 s in one check
+ * at a 0.5 s clock, again on every later turn. A lagging solver is given the next chunk
+ * and a check of no assumptions internalises it, at most `chunks` times (by the deadline).
+ * True when every entry is given and at most a chunk is left to internalise (a query's
+ * check takes it); no deadline (0): every entry given at once. */
+static bool z3_abreast(bsmt_t *b, double deadline, uint32_t chunks) {
+    renew(b);
+    if (deadline <= 0) return give(b, b->n_pend, 0);
+    for (;;) {
+        size_t end = b->n_known + b->chunk < b->n_pend ? b->n_known + b->chunk : b->n_pend;
+        if (!give(b, end, deadline)) return false;
+        if (b->n_pend - b->n_known <= b->chunk) return true;
+        if (!chunks-- || z3_solver_spoiled(b->solver)) return false;
+        settle(b);
+    }
+}
+
 bool bsmt_catch_up(bsmt_t *b, double deadline) {
-    return z3_catch_up(b, deadline);
+    return z3_abreast(b, deadline, UINT32_MAX);
+}
+
+bsmt_feed_t bsmt_feed_stats(const bsmt_t *b) {
+    bsmt_feed_t f = b->feed;
+    f.entries = b->n_pend;
+    f.given = b->n_given;
+    f.known = b->n_known;
+    return f;
+}
+
+void bsmt_test_interrupt(bsmt_t *b) {
+    z3_test_interrupt(b->z);
+}
+
+void bsmt_test_chunk(bsmt_t *b, size_t entries) {
+    b->chunk = entries;
 }
 
 /* Node n holds: in a scope at once (nothing waits then: scope_push), else recorded for
@@ -173,7 +233,9 @@ static void assert_node(bsmt_t *b, pn_t n) {
 
 /* A query's scope: what it asserts is retracted at its end (and not recorded). */
 static void scope_push(bsmt_t *b) {
-    z3_catch_up(b, 0); /* what waits is no query's: it goes below the scope */
+    /* what waits is no query's: it goes below the scope, given when abreast (z3_abreast:
+     * at most a chunk is left; the callers' first check made sure) */
+    give(b, b->n_pend, 0);
     z3_push(b->solver);
     b->scope++;
 }
@@ -185,11 +247,12 @@ static void scope_pop(bsmt_t *b) {
 
 /* A check of the assertions and the nodes assume[0..n), by deadline: 1 / 0 / -1. */
 static int check(bsmt_t *b, uint32_t n, const pn_t *assume, double deadline) {
+    /* not abreast of the history yet: unknown (a chunk more is given per query) */
+    if (!z3_abreast(b, deadline, 1)) return -1;
     z3_term_t small[8] = {0}, *ts = n <= 8 ? small : xmalloc(n * sizeof *ts);
-    if (!z3_catch_up(b, deadline)) return -1; /* Z3 is not abreast of the history yet */
     for (uint32_t i = 0; i < n; i++)
         ts[i] = term(b, assume[i]);
-    int r = z3_check(b->solver, ts, n, deadline);
+    int r = z3_run(b, ts, n, deadline);
     if (ts != small) free(ts);
     return r;
 }
@@ -220,6 +283,7 @@ bsmt_t *bsmt_new(const bnet_t *n, uint32_t role, uint64_t seed) {
     b->g = bnet_game(n);
     b->role = role;
     b->rng.s = seed;
+    b->chunk = BSMT_CHUNK;
     b->z = z3_new();
     b->solver = z3_solver_new(b->z, false);
     b->c = circuit_new();
@@ -679,7 +743,8 @@ static bool model_trajectory(bsmt_t *b, term_t *joints) {
 static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random, double deadline,
                           term_t *joints, bool *all) {
     if (all) *all = false;
-    if (b->broken || !b->n_fluents) return 0;
+    /* a scope's checks take the whole history: none before Z3 is abreast of it */
+    if (b->broken || !b->n_fluents || !z3_abreast(b, deadline, 1)) return 0;
     size_t per = (size_t)b->step * b->g->n_roles;
     bool exhausted = false;
     pn_t *differ = xmalloc(b->n_fluents * sizeof *differ);

@@ -137,10 +137,28 @@ bsmt_proofs_t bsmt_proofs(const bsmt_t *b);
  * CaDiCaL has it all. */
 bool bsmt_sync_proofs(bsmt_t *b, double deadline);
 
-/* Gives Z3 what was asserted since its last query, entry by entry until the deadline
- * (0: none), with no check (a check round on the full killer game took up to 26 s at a
- * load of 12 on an idle turn, not interruptible); true when Z3 has it all. */
+/* Z3 is given what was asserted outside queries BSMT_CHUNK entries at a time, each chunk
+ * internalised by a check of its own, so that no check internalises more (Z3_interrupt
+ * lands only after internalising: a renewed solver given the full killer game's whole
+ * history took 2 s in one check at a 0.5 s clock). A query made while Z3 lags more than a
+ * chunk behind gives it one chunk more and answers unknown (the player acts meanwhile on
+ * CaDiCaL's answers); with no deadline (0) every entry is given at once. */
+#define BSMT_CHUNK 512
+/* Catches Z3 up, chunk by chunk until the deadline (0: none; called on an idle turn);
+ * true when it is abreast: every entry given, at most a chunk not internalised. */
 bool bsmt_catch_up(bsmt_t *b, double deadline);
+/* Z3's feed: entries asserted outside queries, given to the current solver, internalised
+ * by a check of it; the most entries one check was left to internalise; solvers renewed
+ * after an interrupted check (each is given the history again). */
+typedef struct {
+    size_t entries, given, known, max_batch;
+    uint64_t renewed;
+} bsmt_feed_t;
+bsmt_feed_t bsmt_feed_stats(const bsmt_t *b);
+/* For tests only: the next Z3 check is interrupted (z3_test_interrupt), its solver spoiled;
+ * chunks of `entries` entries (a small game's whole history fits in one BSMT_CHUNK). */
+void bsmt_test_interrupt(bsmt_t *b);
+void bsmt_test_chunk(bsmt_t *b, size_t entries);
 
 /* For tests only: asserts into CaDiCaL's record alone (not into Z3, which confirms) that
  * move wins, the kind of wrong answer a confirmation must catch. */

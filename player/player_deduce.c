@@ -1290,6 +1290,11 @@ static void deduce_stop(player_t *pl) {
                 " not in time, "
                 "%" PRIu64 " refuted\n",
                 pr.confirmed, 1000 * pr.seconds, pr.unconfirmed, pr.refuted);
+        bsmt_feed_t fd = bsmt_feed_stats(p->bsmt);
+        fprintf(stderr,
+                "deduce: z3 feed: %zu entries over %u steps, %zu given, %zu internalised, "
+                "at most %zu left to one check, %" PRIu64 " solvers renewed\n",
+                fd.entries, bsmt_step(p->bsmt), fd.given, fd.known, fd.max_batch, fd.renewed);
     }
     if (p->setup.verbose && p->pimc_turns)
         fprintf(stderr,

@@ -102,8 +102,9 @@ static void check_role(game_t *g, engine_t *r, const bnet_t *net, uint32_t role,
     term_t *want = malloc(4096 * sizeof *want);
     for (uint32_t step = 0;; step++) {
         assert_true(cur.n > 0);
-        /* now and then queries at a deadline already past first: checks give up (a
-         * player's tight clock), and the answers below must stay exact */
+        assert_int_equal(bsmt_consistent(b, 0), 1);
+        /* now and then queries at a deadline already past: checks give up (a player's tight
+         * clock; Z3 is abreast of the history here), and the answers below must stay exact */
         if (step % 6 == 1 && step < steps) {
             double now = now_seconds();
             state_t w[2];
@@ -114,7 +115,6 @@ static void check_role(game_t *g, engine_t *r, const bnet_t *net, uint32_t role,
             state_fini(&w[0]);
             state_fini(&w[1]);
         }
-        assert_int_equal(bsmt_consistent(b, 0), 1);
         /* CaDiCaL's world (a model of the record) is one of the consistent states */
         state_t any;
         state_init(&any);
@@ -401,13 +401,116 @@ static void test_confirm(void **state) {
     game_free(g);
 }
 
+#define CHUNK 32 /* entries: killer_small's match has about 360 */
+
+/* Two reasoners of role 0 fed the same random match of killer_small: b, to be queried at
+ * a far deadline (1e6 s: Z3 fed by chunks), and ref at none (every entry given at once);
+ * `steps` steps at most. */
+static void feed_pair(game_t *g, engine_t *r, bsmt_t *b, bsmt_t *ref, uint32_t steps) {
+    splitmix_t rng = {7};
+    state_t s, nx;
+    state_init(&s);
+    state_init(&nx);
+    terms_initial(r, &s);
+    uint32_t t = 0;
+    for (; t < steps && !terms_terminal(r, &s); t++) {
+        term_t joint[16], pc[256];
+        for (uint32_t k = 0; k < g->n_roles; k++) {
+            const term_t *mv;
+            uint32_t n = terms_legal(r, &s, k, &mv);
+            joint[k] = mv[splitmix_next(&rng) % n];
+        }
+        uint32_t np = sorted_percepts(r, &s, joint, 0, pc);
+        assert_true(bsmt_observe(b, joint[0], pc, np));
+        assert_true(bsmt_observe(ref, joint[0], pc, np));
+        terms_next(r, &s, joint, &nx);
+        state_copy(&s, &nx);
+    }
+    state_fini(&s);
+    state_fini(&nx);
+}
+
+/* The entailed fluents of b (at a far deadline) are ref's (at none). */
+static void same_entailed(bsmt_t *b, bsmt_t *ref, double far) {
+    term_t *got, *want;
+    uint32_t ng = bsmt_entailed_all(b, far, &got), nw = bsmt_entailed_all(ref, 0, &want);
+    assert_int_not_equal(nw, UINT32_MAX);
+    assert_int_equal(ng, nw);
+    assert_memory_equal(got, want, nw * sizeof *want);
+    free(got);
+    free(want);
+}
+
+/* A lagging or renewed Z3 solver is fed a chunk of entries per query, each chunk
+ * internalised by a check of its own; until it is abreast (at most a chunk left) its
+ * queries answer unknown and a scoped query (sampling) does not run; then its answers are
+ * those of a reasoner given everything at once. An interrupted check spoils the solver: the
+ * next query renews it, fed by chunks again; bsmt_catch_up catches up in one call. Counts,
+ * no clock: the deadline is 1e6 s away. */
+static void test_feed_chunks(void **state) {
+    (void)state;
+    game_t *g = load_path(GAMES_DIR "/killer_small.kif");
+    assert_non_null(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    strbuf_t err;
+    sb_init(&err);
+    gnet_t *gn;
+    bnet_t *net = net_of(g, &gn, &err);
+    assert_non_null(net);
+    bsmt_t *b = bsmt_new(net, 0, 1), *ref = bsmt_new(net, 0, 1);
+    bsmt_test_chunk(b, CHUNK);
+    feed_pair(g, r, b, ref, 100);
+    bsmt_feed_t f = bsmt_feed_stats(b);
+    assert_true(f.entries > 3 * CHUNK);
+    assert_int_equal(f.given, 0);
+    double far = now_seconds() + 1e6;
+    /* a lagging solver: unknown while more than a chunk is left after the query's chunk */
+    size_t lagging = (f.entries + CHUNK - 1) / CHUNK - 2;
+    state_t w[2];
+    state_init(&w[0]);
+    state_init(&w[1]);
+    assert_int_equal(bsmt_sample(b, 2, far, w), 0); /* no scope on a partial feed */
+    for (size_t i = 1; i < lagging; i++) {
+        assert_int_equal(bsmt_consistent(b, far), -1);
+        f = bsmt_feed_stats(b);
+        assert_int_equal(f.known, (i + 1) * CHUNK);
+    }
+    assert_int_equal(bsmt_consistent(b, far), 1);
+    f = bsmt_feed_stats(b);
+    assert_int_equal(f.known, f.entries);
+    assert_true(f.max_batch <= CHUNK);
+    assert_int_equal(bsmt_sample(b, 2, far, w), 2);
+    same_entailed(b, ref, far);
+    /* an interrupted check: its solver is renewed and fed by chunks again */
+    bsmt_test_interrupt(b);
+    assert_int_equal(bsmt_consistent(b, far), -1);
+    assert_int_equal(bsmt_consistent(b, far), -1);
+    f = bsmt_feed_stats(b);
+    assert_int_equal(f.renewed, 1);
+    assert_int_equal(f.known, CHUNK);
+    assert_true(bsmt_catch_up(b, far));
+    f = bsmt_feed_stats(b);
+    assert_true(f.given == f.entries && f.entries - f.known <= CHUNK);
+    assert_true(f.max_batch <= CHUNK);
+    same_entailed(b, ref, far);
+    state_fini(&w[0]);
+    state_fini(&w[1]);
+    bsmt_free(b);
+    bsmt_free(ref);
+    bnet_free(net);
+    gnet_free(gn);
+    sb_fini(&err);
+    engine_free(r);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_guess),       cmocka_unit_test(test_montyhall),
         cmocka_unit_test(test_montyhall20), cmocka_unit_test(test_killer_small),
         cmocka_unit_test(test_tarok),       cmocka_unit_test(test_numberguessing),
         cmocka_unit_test(test_no_does),     cmocka_unit_test(test_cyclic_refused),
-        cmocka_unit_test(test_confirm),
+        cmocka_unit_test(test_confirm),     cmocka_unit_test(test_feed_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
