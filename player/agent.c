@@ -17,8 +17,9 @@ struct agent {
     game_t *game;
     bool own_game;
     casemap_t spelling;
-    engine_t *engine;          /* belief tracking's and the player's state machine */
-    eng_state_t *es, *es_next; /* scratch: a state of the engine */
+    engine_t *engine;          /* the player's state machine, and belief tracking's... */
+    engine_t *track;           /* ...until a GDL player has its own: then a clone of that */
+    eng_state_t *es, *es_next; /* scratch: a state of track */
     uint32_t role;
     agent_config_t cfg;
     belief_t belief;
@@ -82,8 +83,9 @@ agent_t *agent_new(game_t *g, uint32_t role, const agent_config_t *cfg) {
      * interpreter needs no grounding before the start clock (a player that searches makes
      * its own engine within the clock) */
     a->engine = engine_new(g, g->gdl2 ? engine_default_kind() : ENGINE_INTERP, NULL);
-    a->es = engine_state_new(a->engine);
-    a->es_next = engine_state_new(a->engine);
+    a->track = a->engine;
+    a->es = engine_state_new(a->track);
+    a->es_next = engine_state_new(a->track);
     belief_init(&a->belief, a->engine, role, cfg->seed ^ 0x5bd1e995u);
     a->guess = find_guess(g, role);
     a->forced = xcalloc(g->n_roles + 1, sizeof *a->forced);
@@ -142,6 +144,7 @@ agent_t *agent_load(const char *rules, const char *raw, size_t raw_len, const ch
 
 void agent_free(agent_t *a) {
     if (!a) return;
+    if (a->track != a->engine) engine_free(a->track); /* before the player's: it owns the net */
     player_free(a->player);
     bsmt_free(a->proof);
     bnet_free(a->net);
@@ -182,10 +185,25 @@ term_t agent_first_legal(agent_t *a, double deadline) {
     return a->first;
 }
 
+/* A GDL match is tracked on the player's own engine once it has one (a clone: the player's
+ * may be searching on another thread): on a big board the interpreter's state update and
+ * legal moves cost milliseconds a turn, the compiled network's microseconds. */
+static void track_on_player_engine(agent_t *a) {
+    const engine_t *pe = a->player->engine;
+    if (a->game->gdl2 || a->track != a->engine || !pe || engine_kind(pe) == ENGINE_INTERP) return;
+    a->track = engine_clone(pe);
+    engine_state_free(a->es);
+    engine_state_free(a->es_next);
+    a->es = engine_state_new(a->track);
+    a->es_next = engine_state_new(a->track);
+    belief_set_engine(&a->belief, a->track);
+}
+
 void agent_start(agent_t *a, double deadline) {
     /* a legal move first, so that preparation overrunning the clock leaves one ready */
     agent_first_legal(a, deadline);
     player_start(a->player, &a->belief.states[0], deadline);
+    track_on_player_engine(a);
     a->belief.history_only = a->player->own_belief;
     if (a->game->gdl2 && !a->player->own_belief && !a->net && engine_network(a->engine)) {
         strbuf_t err;
@@ -317,11 +335,10 @@ static uint32_t predicted_legal(agent_t *a, term_t **moves) {
  * legal relation of that state for our moves, so this costs lookups only). */
 static void note_forced(agent_t *a) {
     a->forced_known = known_state(a);
-    if (a->forced_known) engine_state_set(a->engine, a->es, &a->belief.states[0]);
+    if (a->forced_known) engine_state_set(a->track, a->es, &a->belief.states[0]);
     for (uint32_t r = 0; a->forced_known && r < a->game->n_roles; r++) {
         const term_t *m;
-        a->forced[r] =
-            r != a->role && engine_legal(a->engine, a->es, r, &m) == 1 ? m[0] : TERM_NONE;
+        a->forced[r] = r != a->role && engine_legal(a->track, a->es, r, &m) == 1 ? m[0] : TERM_NONE;
     }
 }
 
@@ -389,10 +406,10 @@ static term_t predicted_move(agent_t *a, const state_t *s, term_t played) {
     }
     /* no terminal test: a terminal state gets no PLAY, so the prediction is not used */
     state_copy(&a->pred_from, s);
-    engine_state_set(a->engine, a->es, s);
-    engine_next(a->engine, a->es, a->pred_joint, a->es_next);
-    engine_state_terms(a->engine, a->es_next, &a->pred_next);
-    uint32_t n = engine_legal(a->engine, a->es_next, a->role, &m);
+    engine_state_set(a->track, a->es, s);
+    engine_next(a->track, a->es, a->pred_joint, a->es_next);
+    engine_state_terms(a->track, a->es_next, &a->pred_next);
+    uint32_t n = engine_legal(a->track, a->es_next, a->role, &m);
     free(a->pred_legal);
     a->pred_legal = xmalloc((n + 1) * sizeof *m);
     if (n) memcpy(a->pred_legal, m, n * sizeof *m);
@@ -437,5 +454,5 @@ void agent_stats(const agent_t *a, strbuf_t *out) {
               a->belief.complete ? "" : " (sampled)", a->belief.regenerated, a->belief.relaxed,
               a->last_legal, a->last_ms, a->update_ms, a->legal_ms,
               a->predicted ? ", both computed ahead" : "", a->play_ms,
-              engine_kind_name(engine_kind(a->engine)));
+              engine_kind_name(engine_kind(a->track)));
 }

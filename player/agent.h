@@ -1,5 +1,6 @@
-/* One match from one role's point of view: the game, an engine (the interpreter for GDL, the
- * fastest one for GDL-II belief tracking), what the role knows of the state (belief.h) and the
+/* One match from one role's point of view: the game, an engine (for GDL the interpreter, then
+ * a clone of the player's own engine once it has made one at start; the fastest one for
+ * GDL-II belief tracking), what the role knows of the state (belief.h) and the
  * player choosing its moves. The server's worker thread drives an agent from protocol messages;
  * `ggp match` drives one per local seat.
  *

@@ -101,6 +101,14 @@ void belief_init(belief_t *b, engine_t *e, uint32_t role, uint64_t seed) {
     engine_state_terms(e, b->nxt, &b->states[0]);
 }
 
+void belief_set_engine(belief_t *b, engine_t *e) {
+    engine_state_free(b->cur);
+    engine_state_free(b->nxt);
+    b->e = e;
+    b->cur = engine_state_new(e);
+    b->nxt = engine_state_new(e);
+}
+
 static void snap_fini(belief_snap_t *sn) {
     for (uint32_t i = 0; i < sn->n; i++)
         state_fini(&sn->states[i]);

@@ -57,6 +57,9 @@ typedef struct {
  * in the canonical order (term_sort). */
 void belief_init(belief_t *b, engine_t *e, uint32_t role, uint64_t seed);
 void belief_fini(belief_t *b);
+/* Goes on on engine e (borrowed, on the same game): the believed states are terms, so
+ * nothing else changes. */
+void belief_set_engine(belief_t *b, engine_t *e);
 /* GDL: every role's move is known (joint in role order). */
 void belief_advance(belief_t *b, const term_t *joint);
 /* GDL-II: our move (TERM_NONE when unknown) and our percepts were told; work stops at

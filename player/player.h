@@ -103,6 +103,10 @@ struct player {
     /* Set by a player (at start) that knows its legal moves from a belief of its own
      * (kind->legal): the agent then only records the history for it. */
     bool own_belief;
+    /* The engine the player plays on, set when it makes its own (at start; NULL: none of
+     * its own). A GDL agent then tracks the match on a clone of it (the same trace on every
+     * engine), not on the interpreter it was made with. */
+    const engine_t *engine;
 };
 
 /* The kind called name, or NULL. "NAME:OPTS" gives the kind NAME with options OPTS (when

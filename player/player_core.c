@@ -16,10 +16,12 @@ void player_core_init(player_core_t *c, const player_setup_t *setup, const char 
 
 void player_core_fini(player_core_t *c) {
     FREE_AND_NULL(engine_free, c->engine);
+    c->base.engine = NULL;
 }
 
 engine_t *player_core_engine(player_core_t *c, engine_kind_t kind, double ready) {
     if (!c->engine) c->engine = engine_new_by(c->game, kind, stderr, ready);
+    c->base.engine = c->engine;
     return c->engine;
 }
 

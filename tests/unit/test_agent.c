@@ -1,7 +1,9 @@
 /* Unit tests for the agent (player/agent.c): the turn computed ahead by agent_ponder (the
  * successor and our legal moves in it) must be exactly what the reasoner gives from
  * scratch, on random matches of turn-taking games (where the prediction is used) and of a
- * simultaneous one (where it must not be); and only legal moves reach the sink. */
+ * simultaneous one (where it must not be), whether the agent tracks the match on the
+ * interpreter or on the ground engine of a player that made one; and only legal moves
+ * reach the sink. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,17 +32,27 @@ typedef struct {
     term_t *legal;
     uint32_t n_legal;
     term_t bogus, last;
+    game_t *game;
+    engine_t *own;
 } spy_t;
 
-static spy_t *current; /* the spy that played last */
+static spy_t *current;      /* the spy that played last */
+static bool spy_own_engine; /* spies make a ground engine of their own at start */
 
 static player_t *spy_create(const player_setup_t *setup) {
     spy_t *p = calloc(1, sizeof *p);
+    p->game = setup->game;
     p->rng.s = setup->seed;
     state_init(&p->seen);
     p->bogus = setup->game->roles[0];
     p->last = TERM_NONE;
     return &p->base;
+}
+
+static void spy_start(player_t *pl, const state_t *initial, double deadline) {
+    (void)initial, (void)deadline;
+    spy_t *p = (spy_t *)pl;
+    if (spy_own_engine) p->base.engine = p->own = engine_new(p->game, ENGINE_GROUND, NULL);
 }
 
 static term_t spy_play(player_t *pl, const player_turn_t *turn, double deadline,
@@ -64,11 +76,15 @@ static void spy_destroy(player_t *pl) {
     spy_t *p = (spy_t *)pl;
     state_fini(&p->seen);
     free(p->legal);
+    engine_free(p->own);
     free(p);
 }
 
-static const player_kind_t spy_kind = {
-    .name = "spy", .create = spy_create, .play = spy_play, .destroy = spy_destroy};
+static const player_kind_t spy_kind = {.name = "spy",
+                                       .create = spy_create,
+                                       .start = spy_start,
+                                       .play = spy_play,
+                                       .destroy = spy_destroy};
 
 static bool contains(const term_t *moves, uint32_t n, term_t m) {
     for (uint32_t i = 0; i < n; i++)
@@ -131,6 +147,8 @@ static uint32_t play_random(const char *file, uint32_t matches) {
                 sb_clear(&stats);
                 agent_stats(a[i], &stats);
                 hits += strstr(sb_str(&stats), "computed ahead") != NULL;
+                assert_non_null(
+                    strstr(sb_str(&stats), spy_own_engine ? "engine: ground" : "engine: interp"));
             }
             for (uint32_t i = 0; i < nr; i++)
                 agent_ponder(a[i], joint[i]);
@@ -167,6 +185,18 @@ static void test_no_prediction_when_simultaneous(void **state) {
     assert_int_equal(play_random("simultaneous.kif", 20), 0);
 }
 
+/* A player with an engine of its own: the agent tracks the match on a clone of it (a
+ * ground engine here), with the same states and legal moves as the interpreter's. */
+static void test_tracks_on_player_engine(void **state) {
+    (void)state;
+    spy_own_engine = true;
+    assert_true(play_random("tictactoe.kif", 10) > 25);
+    assert_true(play_random("connect4.kif", 5) > 25);
+    assert_true(play_random("breakthrough.kif", 2) > 10);
+    assert_int_equal(play_random("simultaneous.kif", 10), 0);
+    spy_own_engine = false;
+}
+
 /* `auto` (ggp serve's default) is deduce on a GDL-II game, mcts on a GDL one. */
 static void test_auto_kind(void **state) {
     (void)state;
@@ -184,6 +214,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_predicted_turns_turn_taking),
         cmocka_unit_test(test_no_prediction_when_simultaneous),
+        cmocka_unit_test(test_tracks_on_player_engine),
         cmocka_unit_test(test_auto_kind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
