@@ -48,7 +48,8 @@ struct agent {
     term_t *pred_joint, *pred_legal;
     uint32_t n_pred_legal;
     /* GDL-II, a player on the belief's states: a reasoner that proves our moves legal once
-     * those states are a sample (belief_legal intersects the sampled states only, and
+     * our moves are not known legal in all those states (a sample, or not all examined in
+     * time: belief_legal intersects the states it examined only, and
      * once percepts are ignored the true state may be lost: mcts played a move legal in
      * all of them illegally once in 100 full killer matches); fed the history each turn
      * (CaDiCaL's record: no Z3 work) */
@@ -177,7 +178,7 @@ term_t agent_first_legal(agent_t *a, double deadline) {
     if (a->first_known) return a->first;
     double t0 = now_seconds();
     term_t *legal;
-    a->last_legal = belief_legal(&a->belief, &legal, deadline);
+    a->last_legal = belief_legal(&a->belief, &legal, deadline, NULL); /* one state, known */
     a->first = a->last_legal ? legal[0] : TERM_NONE;
     free(legal);
     a->first_known = true;
@@ -222,11 +223,20 @@ static void feed_proof(agent_t *a, double deadline) {
     bsmt_sync_proofs(a->proof, deadline); /* a step at a time */
 }
 
-/* When the believed states are not all the consistent ones: of our moves, only those
- * proved legal in every consistent state, into *legal (replaced); their number, 0 when
- * none is proved by deadline (no move sent is better than an illegal one). */
+/* GDL-II, our moves not known legal in every consistent state (the believed states are a
+ * sample, or not all were examined in time): only those proved legal in every consistent
+ * state, into *legal (replaced); their number, 0 when none is proved by deadline, or with
+ * no proving reasoner (a game that does not ground): no move sent is better than an
+ * illegal one. */
 static uint32_t proved_only(agent_t *a, term_t **legal, uint32_t n, double deadline) {
-    if (!a->proof || a->belief.complete) return n;
+    if (!a->proof) {
+        if (a->cfg.verbose)
+            fprintf(stderr,
+                    "agent: turn %u: %u moves of a sampled belief, none proved legal "
+                    "(no belief network): no move\n",
+                    a->turn, n);
+        return 0;
+    }
     bsmt_live(a->proof); /* we are asked to move: the game goes on */
     term_t *pm;
     bool complete;
@@ -355,10 +365,11 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
     }
     if (!n && !a->player->own_belief) {
         free(legal);
-        n = belief_legal(&a->belief, &legal, t0 + (deadline - t0) * 0.5);
+        bool exact;
+        n = belief_legal(&a->belief, &legal, t0 + (deadline - t0) * 0.5, &exact);
         note_forced(a);
         feed_proof(a, t0 + (deadline - t0) * 0.6);
-        n = proved_only(a, &legal, n, t0 + (deadline - t0) * 0.6);
+        if (a->game->gdl2 && !exact) n = proved_only(a, &legal, n, t0 + (deadline - t0) * 0.6);
     }
     a->last_legal = n;
     double t1 = now_seconds();

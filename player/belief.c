@@ -379,21 +379,22 @@ void belief_observe(belief_t *b, term_t move, const term_t *percepts, uint32_t n
 
 /* ---- legal moves ---- */
 
-uint32_t belief_legal(belief_t *b, term_t **moves, double deadline) {
+uint32_t belief_legal(belief_t *b, term_t **moves, double deadline, bool *exact) {
     const term_t *m = NULL;
     load_state(b, &b->states[0]);
     uint32_t n = engine_legal(b->e, b->cur, b->role, &m);
     term_t *all = xmalloc((n + 1) * sizeof *all), *common = xmalloc((n + 1) * sizeof *common);
     if (n) memcpy(all, m, n * sizeof *m);
     memcpy(common, all, (n + 1) * sizeof *all);
-    uint32_t kept = n;
-    for (uint32_t k = 1; k < b->n && kept && now_seconds() < deadline; k++) {
+    uint32_t kept = n, k = 1;
+    for (; k < b->n && kept && now_seconds() < deadline; k++) {
         load_state(b, &b->states[k]);
         uint32_t nk = engine_legal(b->e, b->cur, b->role, &m), w = 0;
         for (uint32_t i = 0; i < kept; i++)
             if (term_in(m, nk, common[i])) common[w++] = common[i];
         kept = w;
     }
+    if (exact) *exact = b->complete && k >= b->n && kept;
     if (kept) {
         free(all);
         all = common;

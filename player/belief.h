@@ -68,7 +68,9 @@ void belief_observe(belief_t *b, term_t move, const term_t *percepts, uint32_t n
                     double deadline);
 /* The role's legal moves, sorted canonically, into *moves (caller frees): the moves of
  * the first believed state that are legal in every other believed state examined before
- * deadline, or all of the first state's if none is common. 0 when it has none. */
-uint32_t belief_legal(belief_t *b, term_t **moves, double deadline);
+ * deadline, or all of the first state's if none is common. 0 when it has none. *exact
+ * (may be NULL): the moves are legal in every consistent state (the set is complete,
+ * every state of it was examined, and some move is common to all). */
+uint32_t belief_legal(belief_t *b, term_t **moves, double deadline, bool *exact);
 
 #endif

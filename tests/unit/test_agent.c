@@ -210,12 +210,84 @@ static void test_auto_kind(void **state) {
     game_free(gdl2);
 }
 
+/* A GDL-II game where our legal moves depend on what we do not know: random hides a
+ * door (0 or 1), we see nothing, and at step 1 `open` is legal only behind door 1, `wait`
+ * always. The agent's belief then holds both states, complete. */
+static const char *hidden_door = "(role random) (role player) (init (step 0)) (bit 0) (bit 1)"
+                                 "(<= (legal random (set ?b)) (true (step 0)) (bit ?b))"
+                                 "(<= (legal random noop) (true (step 1)))"
+                                 "(<= (legal player noop) (true (step 0)))"
+                                 "(<= (legal player wait) (true (step 1)))"
+                                 "(<= (legal player open) (true (step 1)) (true (door 1)))"
+                                 "(<= (next (door ?b)) (does random (set ?b)))"
+                                 "(<= (next (door ?b)) (true (door ?b)))"
+                                 "(<= (next (step 1)) (true (step 0)))"
+                                 "(<= (next (step 2)) (true (step 1)))"
+                                 "(<= terminal (true (step 2)))"
+                                 "(<= (next opened) (does player open))"
+                                 "(<= (goal player 100) (true opened))"
+                                 "(<= (goal player 0) (not (true opened)))"
+                                 "(goal random 0)";
+
+/* Issue 26: every kind playing on the agent's belief sends only a move legal in every
+ * consistent state. At step 1, with a deadline far away the moves common to both
+ * believed states (`wait`); with one already past (the belief's states not all examined)
+ * the moves the belief reasoner proves from the known fluents (`wait`), or none without
+ * one (the interpreter: no belief network): never `open` behind door 0. Before, a past
+ * deadline gave the first believed state's moves, `open` half the time. */
+static void hidden_door_turns(engine_kind_t kind) {
+    engine_kind_t was = engine_default_kind();
+    engine_set_default_kind(kind);
+    game_t *g = load_text(hidden_door);
+    assert_non_null(g);
+    assert_true(g->gdl2);
+    const char *names[] = {"random", "legal", "mcts:iters=20:ponder=off"};
+    uint32_t sent = 0, none = 0;
+    for (int ki = 0; ki < 3; ki++) {
+        const player_kind_t *pk = player_kind_find(names[ki]);
+        assert_non_null(pk);
+        for (uint64_t seed = 1; seed <= 16; seed++) {
+            agent_config_t cfg = {.kind = pk, .startclock = 1, .playclock = 1, .seed = seed};
+            agent_t *a = agent_new(g, 1, &cfg);
+            agent_start(a, now_seconds() + 1e6);
+            term_t m0 = agent_play(a, now_seconds() + 1e6, NULL);
+            assert_string_equal(term_sym_name(g->ts, term_sym(g->ts, m0)), "noop");
+            uint32_t door = (uint32_t)(seed & 1);
+            agent_observe(a, 1, m0, NULL, 0, now_seconds() + 1e6);
+            bool pressed = seed & 2;
+            term_t m = agent_play(a, pressed ? now_seconds() - 1 : now_seconds() + 1e6, NULL);
+            if (m == TERM_NONE) {
+                assert_true(pressed && kind == ENGINE_INTERP);
+                none++;
+            } else {
+                const char *name = term_sym_name(g->ts, term_sym(g->ts, m));
+                assert_true(!strcmp(name, "wait") || (door == 1 && !strcmp(name, "open")));
+                assert_string_equal(name, "wait"); /* the only move known legal */
+                sent++;
+            }
+            agent_free(a);
+        }
+    }
+    printf("hidden door, %s engine: %u moves sent, %u turns with none proved\n",
+           kind == ENGINE_INTERP ? "interpreter" : "default", sent, none);
+    assert_true(sent >= 24);
+    game_free(g);
+    engine_set_default_kind(was);
+}
+
+static void test_hidden_legality(void **state) {
+    (void)state;
+    hidden_door_turns(ENGINE_AUTO);
+    hidden_door_turns(ENGINE_INTERP);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_predicted_turns_turn_taking),
         cmocka_unit_test(test_no_prediction_when_simultaneous),
         cmocka_unit_test(test_tracks_on_player_engine),
         cmocka_unit_test(test_auto_kind),
+        cmocka_unit_test(test_hidden_legality),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

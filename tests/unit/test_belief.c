@@ -38,7 +38,7 @@ static void same_sets(const belief_t *a, const belief_t *b) {
 
 static void same_legal(belief_t *a, belief_t *b) {
     term_t *ma, *mb;
-    uint32_t na = belief_legal(a, &ma, FAR), nb = belief_legal(b, &mb, FAR);
+    uint32_t na = belief_legal(a, &ma, FAR, NULL), nb = belief_legal(b, &mb, FAR, NULL);
     assert_int_equal(na, nb);
     assert_memory_equal(ma, mb, na * sizeof *ma);
     free(ma);
