@@ -72,6 +72,7 @@ struct z3_solver {
     Z3_model model;     /* of the last check, once read */
     int last;           /* the last check's answer */
     bool spoiled;       /* a check of it was interrupted: it answers unknown from then on */
+    z3_term_t halt;     /* a variable asserted false: z3_settle assumes it */
 };
 
 /* ---------------- errors ---------------- */
@@ -696,22 +697,25 @@ int z3_check(z3_solver_t *s, const z3_term_t *assume, uint32_t n, double deadlin
     return answer;
 }
 
-int z3_settle(z3_solver_t *s, unsigned conflicts) {
-    if (!usable(s) || s->spoiled) return -1;
+bool z3_settle(z3_solver_t *s) {
+    if (!usable(s) || s->spoiled) return false;
     z3_t *z = s->z;
+    Z3_context ctx = z->ctx;
+    if (!s->halt) { /* at its first settle, out of every scope (bsmt settles only there) */
+        s->halt = put(z, Z3_mk_fresh_const(ctx, "halt", Z3_mk_bool_sort(ctx)));
+        if (!s->halt) return false;
+        z3_assert(s, put(z, Z3_mk_not(ctx, ast(z, s->halt))));
+    }
     double t0 = now_seconds();
-    set_budget(s, conflicts);
-    Z3_lbool r = Z3_solver_check(z->ctx, s->solver);
-    if (!ok(z)) r = Z3_L_UNDEF;
-    s->conflicts = solver_conflicts(s); /* not the next check's rate */
+    Z3_ast h = ast(z, s->halt);
+    Z3_lbool r = Z3_solver_check_assumptions(ctx, s->solver, 1, &h);
+    bool done = ok(z) && r == Z3_L_FALSE;
     double dt = now_seconds() - t0;
     z->stats.checks++;
     z->stats.rounds++;
     z->stats.seconds += dt;
     if (dt > z->stats.max_seconds) z->stats.max_seconds = dt;
-    if (r == Z3_L_UNDEF && !z->failed) z->stats.gave_up++;
-    s->last = r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
-    return s->last;
+    return done;
 }
 
 int z3_value(z3_solver_t *s, z3_term_t t) {

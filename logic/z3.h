@@ -107,11 +107,13 @@ void z3_pop(z3_solver_t *s);
  * deadline passed, now_seconds() time, 0: none; or an error). The constant true among
  * the assumptions is dropped, the constant false answers 0 at once. */
 int z3_check(z3_solver_t *s, const z3_term_t *assume, uint32_t n, double deadline);
-/* A check of the assertions alone, at most `conflicts` conflicts and no watchdog: it
- * internalises what was asserted since the last check, which the caller keeps small
- * (internalising is not bounded otherwise), and is never interrupted, so never spoils the
- * solver. 1 sat, 0 unsat, -1 out of conflicts (or an error). */
-int z3_settle(z3_solver_t *s, unsigned conflicts);
+/* Internalises what was asserted since the last check, with no search and no watchdog (so
+ * it never spoils the solver): a check under the assumption of a variable asserted false,
+ * refuted as soon as the assertions are in. Its time is the internalising, which the
+ * caller bounds by asserting little between two (a check of one conflict searched up to
+ * 2.5 s on the full killer game: no conflict before a whole assignment). First called
+ * out of every scope; true when done. */
+bool z3_settle(z3_solver_t *s);
 /* True once a check of s was interrupted (its deadline passed mid-round): s answers
  * unknown from then on (an interrupted Z3 4.8.12 solver was seen calling a pigeonhole
  * formula satisfiable); a caller that needs answers makes a new solver. */

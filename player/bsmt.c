@@ -172,13 +172,12 @@ static int z3_run(bsmt_t *b, const z3_term_t *ts, uint32_t n, double deadline) {
     return r;
 }
 
-/* The chunk given internalised by a check of a few conflicts that no watchdog interrupts
- * (an interrupt spoils the solver: the whole history again); a chunk costs a few ms. */
+/* The chunk given internalised with no search and no watchdog (an interrupt spoils the
+ * solver: the whole history again); a chunk costs a few ms. */
 static void settle(bsmt_t *b) {
     size_t batch = b->n_given - b->n_known;
-    z3_settle(b->solver, 1);
     if (batch > b->feed.max_batch) b->feed.max_batch = batch;
-    if (!z3_failed(b->z)) b->n_known = b->n_given;
+    if (z3_settle(b->solver)) b->n_known = b->n_given;
 }
 
 /* Makes Z3 abreast of the history, so that no check internalises more than BSMT_CHUNK
@@ -197,6 +196,7 @@ static bool z3_abreast(bsmt_t *b, double deadline, uint32_t chunks) {
         if (b->n_pend - b->n_known <= b->chunk) return true;
         if (!chunks-- || z3_solver_spoiled(b->solver)) return false;
         settle(b);
+        if (b->n_known != b->n_given) return false; /* an error */
     }
 }
 
@@ -266,8 +266,11 @@ static int decide(bsmt_t *b, uint32_t n, const pn_t *assume, double deadline) {
 }
 
 /* 1 / 0 the value of node n in the model of the last check, -1 when it cannot be read:
- * no answer, never "false". */
-static int model_value(bsmt_t *b, pn_t n) {
+ * no answer, never "false". Past the deadline none is read: building the model and reading
+ * a history (a value per possible move of every step) took 50-300 ms late in the full
+ * killer game. */
+static int model_value(bsmt_t *b, pn_t n, double deadline) {
+    if (deadline > 0 && now_seconds() > deadline) return -1;
     return z3_value(b->solver, term(b, n));
 }
 
@@ -620,7 +623,7 @@ int bsmt_entailed(bsmt_t *b, term_t fluent, double deadline) {
     if (check(b, 0, NULL, deadline) != 1) return -1;
     if (id == BNET_NONE) return 0;
     pn_t a = b->cur.memo[id];
-    int cand = model_value(b, a);
+    int cand = model_value(b, a, deadline);
     if (cand <= 0) return cand;
     pn_t neg = pn_not(b->c, a);
     int r = check(b, 1, &neg, deadline);
@@ -640,7 +643,7 @@ uint32_t bsmt_entailed_all(bsmt_t *b, double deadline, term_t **out) {
     uint32_t *cand = xmalloc((b->n_fluents + 1) * sizeof *cand), nc = 0;
     bool unread = false; /* a model could not be read: no answer */
     for (uint32_t i = 0; i < b->n_fluents && !unread; i++) {
-        int v = model_value(b, fluent_now(b, i));
+        int v = model_value(b, fluent_now(b, i), deadline);
         unread = v < 0;
         if (v == 1) cand[nc++] = i;
     }
@@ -654,7 +657,7 @@ uint32_t bsmt_entailed_all(bsmt_t *b, double deadline, term_t **out) {
         if (r == 1) {
             uint32_t kept = 0;
             for (uint32_t k = 0; k < nc && !unread; k++) {
-                int v = model_value(b, fluent_now(b, cand[k]));
+                int v = model_value(b, fluent_now(b, cand[k]), deadline);
                 unread = v < 0;
                 if (v == 1) cand[kept++] = cand[k];
             }
@@ -683,11 +686,12 @@ uint32_t bsmt_entailed_all(bsmt_t *b, double deadline, term_t **out) {
 /* The current state of the last model (CaDiCaL's when sat, else Z3's); the nodes of its fluent
  * literals into lits and of their negations into differ (the clause that excludes it). False when
  * the model could not be read (st is then not a state). */
-static bool model_state(bsmt_t *b, state_t *st, pn_t *differ, pn_t *lits, bool sat) {
+static bool model_state(bsmt_t *b, state_t *st, pn_t *differ, pn_t *lits, bool sat,
+                        double deadline) {
     st->n = 0;
     for (uint32_t i = 0; i < b->n_fluents; i++) {
         pn_t a = fluent_now(b, i);
-        int v = sat ? sat_value(b->record, a) : model_value(b, a);
+        int v = sat ? sat_value(b->record, a) : model_value(b, a, deadline);
         if (v < 0) return false;
         bool t = v == 1;
         if (t) {
@@ -721,14 +725,14 @@ static bool state_consistent(bsmt_t *b, const pn_t *lits, const uint32_t *var, u
  * each found state excluded by a clause of the query's scope. */
 /* The current model's history into joints[step * n_roles + role]; false when a move of
  * some step is not read. */
-static bool model_trajectory(bsmt_t *b, term_t *joints) {
+static bool model_trajectory(bsmt_t *b, term_t *joints, double deadline) {
     uint32_t nr = b->g->n_roles;
     for (size_t i = 0; i < (size_t)b->step * nr; i++)
         joints[i] = TERM_NONE;
     bool ok = true;
     for (size_t i = 0; i < b->n_past && ok; i++) {
         const struct past_move *pm = &b->past[i];
-        int v = model_value(b, pm->does);
+        int v = model_value(b, pm->does, deadline);
         ok = v >= 0;
         if (v == 1) joints[(size_t)pm->step * nr + pm->role] = pm->move;
     }
@@ -773,8 +777,8 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random, doub
             exhausted = r == 0;
             break;
         }
-        bool read = model_state(b, out ? &out[found] : &tmp, differ, lits, false);
-        if (read && joints) read = model_trajectory(b, joints + found * per);
+        bool read = model_state(b, out ? &out[found] : &tmp, differ, lits, false, deadline);
+        if (read && joints) read = model_trajectory(b, joints + found * per, deadline);
         /* a sample is checked (the player's, under a deadline); counting is not */
         if (!read || (out && !state_consistent(b, lits, var, nv, lits + b->n_fluents, deadline)))
             break;
@@ -806,7 +810,7 @@ bool bsmt_any(bsmt_t *b, double deadline, state_t *out) {
 bool bsmt_any_sat(bsmt_t *b, double deadline, state_t *out) {
     if (b->broken || sat_check(b->record, NULL, 0, deadline) != 1) return false;
     pn_t *lits = xmalloc(2 * (b->n_fluents + 1) * sizeof *lits);
-    bool read = model_state(b, out, lits, lits + b->n_fluents, true);
+    bool read = model_state(b, out, lits, lits + b->n_fluents, true, 0);
     free(lits);
     return read;
 }
@@ -828,7 +832,7 @@ uint32_t bsmt_sample_sat(bsmt_t *b, uint32_t k, double deadline, state_t *out) {
         int r;
         while ((r = sat_check(b->record, assume, na, deadline)) == 0 && na > 0)
             na--;
-        if (r != 1 || !model_state(b, &out[found], lits, lits + b->n_fluents, true)) break;
+        if (r != 1 || !model_state(b, &out[found], lits, lits + b->n_fluents, true, 0)) break;
         bool seen = false;
         for (uint32_t j = 0; j < found && !seen; j++)
             seen = state_equal(&out[j], &out[found]);
@@ -981,7 +985,7 @@ int bsmt_move_risky(bsmt_t *b, term_t move, double deadline) {
 
 bool bsmt_trajectory(bsmt_t *b, double deadline, term_t *joints) {
     if (b->broken || check(b, 0, NULL, deadline) != 1) return false;
-    return model_trajectory(b, joints);
+    return model_trajectory(b, joints, deadline);
 }
 
 uint32_t bsmt_step(const bsmt_t *b) {

@@ -101,6 +101,33 @@ static void test_exactly_one(void **state) {
     z3_free(z);
 }
 
+/* z3_settle internalises what was asserted with no search: it answers done, counts a check,
+ * and changes no answer (its variable asserted false is no assumption of a later check);
+ * a settled solver's scopes still work. */
+static void test_settle(void **state) {
+    (void)state;
+    z3_t *z = z3_new();
+    z3_solver_t *s = z3_solver_new(z, false);
+    z3_assert(s, z3_lit(z, 0, true));
+    assert_true(z3_settle(s));
+    assert_int_equal(z3_stats(z).checks, 1);
+    z3_term_t x1 = z3_lit(z, 1, true), nx0 = z3_lit(z, 0, false);
+    assert_int_equal(z3_check(s, &x1, 1, 0), 1);
+    assert_int_equal(z3_value(s, z3_var(z, 0)), 1);
+    assert_int_equal(z3_check(s, &nx0, 1, 0), 0);
+    z3_push(s);
+    z3_assert(s, nx0);
+    assert_int_equal(z3_check(s, NULL, 0, 0), 0);
+    z3_pop(s);
+    z3_assert(s, z3_lit(z, 1, false));
+    assert_true(z3_settle(s));
+    assert_int_equal(z3_check(s, NULL, 0, 0), 1);
+    assert_int_equal(z3_check(s, &x1, 1, 0), 0);
+    assert_false(z3_solver_spoiled(s));
+    z3_solver_free(s);
+    z3_free(z);
+}
+
 /* An equivalence, scopes, and a model read through terms of an encoder. */
 static void test_iff_scopes_models(void **state) {
     (void)state;
@@ -269,11 +296,9 @@ static void test_error_policy(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_encoders),
-        cmocka_unit_test(test_exactly_one),
-        cmocka_unit_test(test_iff_scopes_models),
-        cmocka_unit_test(test_deadline),
-        cmocka_unit_test(test_constant_assumptions),
+        cmocka_unit_test(test_encoders),          cmocka_unit_test(test_exactly_one),
+        cmocka_unit_test(test_iff_scopes_models), cmocka_unit_test(test_settle),
+        cmocka_unit_test(test_deadline),          cmocka_unit_test(test_constant_assumptions),
         cmocka_unit_test(test_error_policy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
