@@ -13,9 +13,15 @@
 #    of W_i, see docs/regress.md); a claim that is no forced win is a false positive (must
 #    be 0). Complete formulas are also searched on the other states (misses).
 #
+# BDD=1: the same with symbolic backward search (`ggp regress --bdd`: any deterministic
+# game that grounds, any number of roles, simultaneous moves), role 0 only (ROLES), into a
+# section of its own (the corpus-bdd markers); its sets are verified by the bounded search
+# of their own claim (truth/force.c: the coalition forces the goal within i steps).
+#
 # Environment: GGP (default build/ggp, built if missing), CORPUS (../shared/gdl-corpus),
 # BUDGET (5), MATCHES (20), VERIFY_SECONDS (20, per formula), JOBS (1), OUT
-# (docs/soundness.md), RAW (/tmp/corpus_soundness: one .out/.err per game and role).
+# (docs/soundness.md), RAW (/tmp/corpus_soundness, BDD: /tmp/corpus_soundness_bdd: one
+# .out/.err per game and role), ROLES ("0 1"; BDD: "0").
 # Exits 1 when any false positive is found.
 set -eu
 cd "$(dirname "$0")/.."
@@ -27,7 +33,12 @@ MATCHES=${MATCHES:-20}
 VERIFY_SECONDS=${VERIFY_SECONDS:-20}
 JOBS=${JOBS:-1}
 OUT=${OUT:-docs/soundness.md}
-RAW=${RAW:-/tmp/corpus_soundness}
+BDD=${BDD:-0}
+if [ "$BDD" = 1 ]; then
+    RAW=${RAW:-/tmp/corpus_soundness_bdd} ROLES=${ROLES:-0} MARK=corpus-bdd BDD_ARG=--bdd
+else
+    RAW=${RAW:-/tmp/corpus_soundness} ROLES=${ROLES:-0 1} MARK=corpus BDD_ARG=
+fi
 mkdir -p "$RAW"
 [ "${DOC_ONLY:-0}" = 1 ] || rm -f "$RAW"/*.out "$RAW"/*.err "$RAW"/*.status
 # a run ends by itself: set-up shares, the budget, the formulas' verification time
@@ -52,7 +63,8 @@ run_one() {
     name=$(basename "$f")
     name=${name%.*}
     set +e
-    timeout "$LIMIT" "$GGP" regress "$f" --role "$role" --budget "$BUDGET" --verify "$MATCHES" \
+    # shellcheck disable=SC2086
+    timeout "$LIMIT" "$GGP" regress "$f" --role "$role" $BDD_ARG --budget "$BUDGET" --verify "$MATCHES" \
         --verify-seconds "$VERIFY_SECONDS" >"$RAW/$name.$role.out" 2>"$RAW/$name.$role.err"
     rc=$?
     set -e
@@ -60,18 +72,38 @@ run_one() {
     echo "corpus_soundness: $name role $role: exit $rc" >&2
 }
 export -f run_one
-export GGP BUDGET MATCHES VERIFY_SECONDS RAW LIMIT
+export GGP BUDGET MATCHES VERIFY_SECONDS RAW LIMIT BDD_ARG
 
 # role 0 first: a refusal (exit 3) or a game that does not load (exit 1) is the same for
 # both roles. DOC_ONLY=1: only rewrite the section from what RAW holds.
 if [ "${DOC_ONLY:-0}" != 1 ]; then
     printf '%s\n' "${games[@]}" | xargs -P "$JOBS" -I{} bash -c 'run_one "$1" 0' _ {}
-    for f in "${games[@]}"; do
-        name=$(basename "$f")
-        name=${name%.*}
-        case $(cat "$RAW/$name.0.status") in 1 | 3) ;; *) echo "$f" ;; esac
-    done | xargs -r -P "$JOBS" -I{} bash -c 'run_one "$1" 1' _ {}
+    for role in $ROLES; do
+        [ "$role" = 0 ] && continue
+        for f in "${games[@]}"; do
+            name=$(basename "$f")
+            name=${name%.*}
+            case $(cat "$RAW/$name.0.status") in 1 | 3) ;; *) echo "$f" ;; esac
+        done | xargs -r -P "$JOBS" -I{} bash -c "run_one \"\$1\" $role" _ {}
+    done
 fi
+
+# BDD: one row per game and role: the deepest step of each side (complete or not), and the
+# verification summed over every step of both sides
+bdd_row() {
+    awk -v game="$1" -v role="$2" -v st="$3" '
+        /^side=/ { for (k = 1; k <= NF; k++) { split($k, kv, "="); v[kv[1]] = kv[2] }
+            deep[v["side"]] = v["i"] (v["complete"] == "yes" ? "" : " (partial)")
+            if (v["fixpoint"] == "yes") deep[v["side"]] = v["i"] " (fixpoint)" }
+        /^verify side=/ { for (k = 2; k <= NF; k++) { split($k, kv, "="); w[kv[1]] = kv[2] }
+            n++; states = w["states"]; hits += w["hits"]; fp += w["false_pos"]
+            miss += w["misses"]; und += w["undecided"] }
+        END { if (!n) { printf "| %s | %s | – | – | – | – | – | – | – | – | %s |\n", game, role,
+                  st == 124 ? "time-out" : "no set verified (exit " st ")"; exit }
+              printf "| %s | %s | %s | %s | %d | %s | %d | %d | %d | %d | %s |\n", game, role,
+                  deep["alpha"], deep["beta"], n, states, hits, fp, miss, und,
+                  st == 0 ? "ok" : "exit " st }' "$RAW/$1.$2.out"
+}
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no commit")
 accepted=0 timeouts=0 bad=0 recursive=0
@@ -87,19 +119,23 @@ for f in "${games[@]}"; do
         continue
     fi
     if [ "$st" = 3 ]; then
-        sed -n 's/.*unsupported by backward search: //p' "$RAW/$name.0.err" | head -1 |
+        sed -n 's/.*unsupported by \(symbolic \)\{0,1\}backward search: //p' "$RAW/$name.0.err" | head -1 |
             sed -e 's/ ([0-9]* and [0-9]* legal moves)//' -e 's/; the game has [0-9]*//' \
                 -e 's/ in the same state (simultaneous moves)/ (simultaneous moves)/' \
-                -e 's/role [^ ]* /a role /' >>"$reasons"
+                -e 's/role [^ ]* /a role /' -e 's/: deadline$/: not built within the budget/' >>"$reasons"
         continue
     fi
     accepted=$((accepted + 1))
-    for role in 0 1; do
+    for role in $ROLES; do
         [ -f "$RAW/$name.$role.status" ] || continue
         st=$(cat "$RAW/$name.$role.status")
         [ "$st" = 124 ] && timeouts=$((timeouts + 1))
         [ "$role" = 0 ] && grep -q '^# recursive rules' "$RAW/$name.0.out" && recursive=$((recursive + 1))
         [ "$st" = 4 ] && bad=1
+        if [ "$BDD" = 1 ]; then
+            bdd_row "$name" "$role" "$st" >>"$rows"
+            continue
+        fi
         awk -v game="$name" -v role="$role" -v st="$st" '
             /^verify side=/ {
                 for (k = 2; k <= NF; k++) { split($k, kv, "="); v[kv[1]] = kv[2] }
@@ -112,45 +148,81 @@ for f in "${games[@]}"; do
                   st == 124 ? "time-out" : "no formula (exit " st ")" }' "$RAW/$name.$role.out" >>"$rows"
     done
 done
-fps=$(awk -F'|' '$8 ~ /[1-9]/ {n++} END {print n + 0}' "$rows")
+if [ "$BDD" = 1 ]; then
+    fps=$(awk -F'|' '$9 ~ /[1-9]/ {n++} END {print n + 0}' "$rows")
+else
+    fps=$(awk -F'|' '$8 ~ /[1-9]/ {n++} END {print n + 0}' "$rows")
+fi
 
 section=$(mktemp)
-{
-    echo "<!-- corpus:begin -->"
-    echo "## The public corpus: verified against the games themselves"
-    echo
-    echo "Made by \`scripts/corpus_soundness.sh\` on $(date -u +%Y-%m-%d), commit $commit, $(nproc) cores"
-    echo "(shared with other work). Budget $BUDGET s per game and role (the formulas a player's"
-    echo "start clock would give), then \`ggp regress --verify $MATCHES\`: the distinct states of $MATCHES"
-    echo "seeded random matches; every state a formula claims is searched exactly over the real"
-    echo "moves, i plies deep (\`truth/bounded.c\`): *false positives* are claims that are no forced"
-    echo "win (must be 0); for complete formulas every other state is searched too (*misses*);"
-    echo "*undecided*: searches that gave up at 1,000,000 states. Role 0 is the game's first role."
-    echo
-    echo "### Coverage"
-    echo
-    echo "${#games[@]} games in the corpus: **$accepted accepted** by backward search (two-player"
-    echo "turn-taking GDL; $timeouts game-role runs out of time, LIMIT $LIMIT s). $recursive of them have"
-    echo "recursive rules: \`ggp regress\` unfolds those a bounded number of times (sound, complete=no),"
-    echo "but the \`mcts+lbs\` player refuses them and plays plain MCTS. Refused:"
-    echo
+refusals() {
     echo "| refused because | games |"
     echo "|---|---:|"
     sort "$reasons" | uniq -c | sort -rn | awk '{n = $1; $1 = ""; sub(/^ /, ""); printf "| %s | %d |\n", $0, n}'
-    echo
-    echo "### Formulas ($fps with false positives)"
-    echo
-    echo "| game | role | side | i | states | hits | false positives | misses | undecided | complete |"
-    echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|"
-    cat "$rows"
-    echo "<!-- corpus:end -->"
-} >"$section"
+}
+if [ "$BDD" = 1 ]; then
+    {
+        echo "<!-- corpus-bdd:begin -->"
+        echo "## The public corpus with decision diagrams (\`ggp regress --bdd\`)"
+        echo
+        echo "Made by \`BDD=1 scripts/corpus_soundness.sh\` on $(date -u +%Y-%m-%d), commit $commit, $(nproc) cores"
+        echo "(shared with other work; the budget is wall clock). Budget $BUDGET s per game (network included), role"
+        echo "$ROLES, then \`--verify $MATCHES\`: every state of $MATCHES seeded random matches that a step claims is"
+        echo "searched over the real moves (\`truth/force.c\`: the step's coalition forces its goal within i"
+        echo "steps, whatever the others answer); per game the deepest step of each side and the sums over"
+        echo "every step verified: *false positives* (must be 0), *misses* (of complete steps), *undecided*"
+        echo "(the search gave up at 1,000,000 states or $VERIFY_SECONDS s per step)."
+        echo
+        echo "### Coverage"
+        echo
+        echo "${#games[@]} games in the corpus: **$accepted accepted** (any deterministic game whose network"
+        echo "is built within the budget; $timeouts game-role runs out of time, LIMIT $LIMIT s). Refused:"
+        echo
+        refusals
+        echo
+        echo "### Sets ($fps games with false positives)"
+        echo
+        echo "| game | role | α deepest | β deepest | steps verified | states | hits | false positives | misses | undecided | run |"
+        echo "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---|"
+        cat "$rows"
+        echo "<!-- corpus-bdd:end -->"
+    } >"$section"
+else
+    {
+        echo "<!-- corpus:begin -->"
+        echo "## The public corpus: verified against the games themselves"
+        echo
+        echo "Made by \`scripts/corpus_soundness.sh\` on $(date -u +%Y-%m-%d), commit $commit, $(nproc) cores"
+        echo "(shared with other work). Budget $BUDGET s per game and role (the formulas a player's"
+        echo "start clock would give), then \`ggp regress --verify $MATCHES\`: the distinct states of $MATCHES"
+        echo "seeded random matches; every state a formula claims is searched exactly over the real"
+        echo "moves, i plies deep (\`truth/bounded.c\`): *false positives* are claims that are no forced"
+        echo "win (must be 0); for complete formulas every other state is searched too (*misses*);"
+        echo "*undecided*: searches that gave up at 1,000,000 states. Role 0 is the game's first role."
+        echo
+        echo "### Coverage"
+        echo
+        echo "${#games[@]} games in the corpus: **$accepted accepted** by backward search (two-player"
+        echo "turn-taking GDL; $timeouts game-role runs out of time, LIMIT $LIMIT s). $recursive of them have"
+        echo "recursive rules: \`ggp regress\` unfolds those a bounded number of times (sound, complete=no),"
+        echo "but the \`mcts+lbs\` player refuses them and plays plain MCTS. Refused:"
+        echo
+        refusals
+        echo
+        echo "### Formulas ($fps with false positives)"
+        echo
+        echo "| game | role | side | i | states | hits | false positives | misses | undecided | complete |"
+        echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|"
+        cat "$rows"
+        echo "<!-- corpus:end -->"
+    } >"$section"
+fi
 
 # replace the marked section of OUT (or append it)
-if [ -f "$OUT" ] && grep -q '<!-- corpus:begin -->' "$OUT"; then
-    awk -v sec="$section" '
-        /<!-- corpus:begin -->/ { while ((getline l < sec) > 0) print l; skip = 1; next }
-        /<!-- corpus:end -->/ { skip = 0; next }
+if [ -f "$OUT" ] && grep -q "<!-- $MARK:begin -->" "$OUT"; then
+    awk -v sec="$section" -v mark="$MARK" '
+        $0 == "<!-- " mark ":begin -->" { while ((getline l < sec) > 0) print l; skip = 1; next }
+        $0 == "<!-- " mark ":end -->" { skip = 0; next }
         !skip' "$OUT" >"$OUT.tmp" && mv "$OUT.tmp" "$OUT"
 else
     { [ -f "$OUT" ] && cat "$OUT" && echo; cat "$section"; } >"$OUT.tmp" && mv "$OUT.tmp" "$OUT"
