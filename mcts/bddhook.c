@@ -105,10 +105,16 @@ int bddhook_proven(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
     return v >= 0 || !h->values ? v : bddsearch_value(h->bs, words, steps);
 }
 
+/* At a rollout's first state (depth 0, a tree node's own state) wins and losses only: UCT
+ * takes a hit there as the node's exact value without children, and a node proven so that
+ * later becomes the root is not searched (uct.c: claim_iteration), so its move is the first
+ * legal one, which need not keep the value. With values nearly every node of a solved game
+ * would be one (tic-tac-toe: every root a proven draw, lost by its first move). */
 int bddhook_state_hook(void *ctx, const eng_state_t *s, uint32_t depth) {
     const bddhook_t *h = ctx;
     uint32_t ply = atomic_load_explicit(&h->ply, memory_order_relaxed);
-    return bddhook_proven(h, engine_state_words(s), ply + depth);
+    const uint64_t *w = engine_state_words(s);
+    return depth ? bddhook_proven(h, w, ply + depth) : bddhook_value(h, w, ply);
 }
 
 void bddhook_attach(bddhook_t *h, uct_t *u) {

@@ -68,7 +68,8 @@ int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps);
 /* With opts.values: bddhook_value, else the value where the state's proven bounds meet
  * (bddsearch_value: a forced draw scores its value), else -1; without: bddhook_value. */
 int bddhook_proven(const bddhook_t *h, const uint64_t *words, uint32_t steps);
-/* uct_state_hook_t (ctx: the bddhook_t): bddhook_proven at the ply set plus depth. */
+/* uct_state_hook_t (ctx: the bddhook_t): bddhook_proven at the ply set plus depth; at
+ * depth 0 (a tree node's own state) bddhook_value (see bddhook.c). */
 int bddhook_state_hook(void *ctx, const eng_state_t *s, uint32_t depth);
 /* Sets u's hook to h on both of its threads (h is only read there: one context serves
  * both). */

@@ -57,6 +57,9 @@
  *                   instead of the lifted formulas: built at start from the initial state
  *                   for the states within bddhorizon=D steps (default 8), in at most
  *                   BDD_SHARE of the start clock (budget=S bounds it too); off by default
+ *   bddvalues=on|off with bdd=on: the lower and upper sequences of every goal value too,
+ *                   and a rollout stops where the state's proven bounds meet (a forced draw
+ *                   scores its value, not only wins and losses); off by default
  * A game backward search does not apply to is said (stderr) and played with plain MCTS.
  * The player sums the search counters of its matches: player_search, player_search_report. */
 #include <inttypes.h>
@@ -111,6 +114,7 @@ typedef struct {
     lbs_confirm_t confirm;
     bool bdd;                /* bdd=on: the hook on symbolic backward search's sets */
     uint32_t bddhorizon;     /* bddhorizon=D */
+    bool bddvalues;          /* bddvalues=on: proven values, draws too */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
@@ -151,7 +155,8 @@ typedef struct {
     "tt=on|off, decisive=off|on|anti|auto, mast=off|E, pdepth=D, heur=on|off, cut=K|off, "         \
     "prior=N, psharp=K"
 #define LBS_OPTS_HELP                                                                              \
-    "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D"
+    "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
+    "bddvalues=on|off"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -169,6 +174,7 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "lbs")) return opts_onoff(val, &o->lbs);
     if (!strcmp(key, "bdd")) return opts_onoff(val, &o->bdd);
     if (!strcmp(key, "bddhorizon")) return opts_u32(val, 1, 64, &o->bddhorizon);
+    if (!strcmp(key, "bddvalues")) return opts_onoff(val, &o->bddvalues);
     return false;
 }
 
@@ -480,7 +486,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     if (p->opts.budget > 0 && p->opts.budget < budget) budget = p->opts.budget;
     bddhook_opts_t o;
     bddhook_default_opts(&o);
-    o.horizon = p->opts.bddhorizon;
+    o.horizon = p->opts.bddhorizon, o.values = p->opts.bddvalues;
     eng_state_t *es = engine_state_new(p->core.engine);
     engine_state_set(p->core.engine, es, initial);
     char err[400];
@@ -520,7 +526,7 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
     if (2 * since < in.horizon || in.seconds > BDD_RENEW * clock) return;
     bddhook_opts_t o;
     bddhook_default_opts(&o);
-    o.horizon = in.horizon;
+    o.horizon = in.horizon, o.values = p->opts.bddvalues;
     eng_state_t *es = engine_state_new(p->core.engine);
     engine_state_set(p->core.engine, es, s);
     char err[400];

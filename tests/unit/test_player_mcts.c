@@ -154,6 +154,9 @@ static void test_lbs_kind(void **state) {
     assert_null(player_kind_find("mcts+lbs:lbs=no"));
     assert_null(player_kind_find("mcts+lbs:budget=0"));
     assert_null(player_kind_find("mcts+lbs:z3share=2"));
+    assert_non_null(player_kind_find("mcts+lbs:bdd=on:bddhorizon=9:bddvalues=on"));
+    assert_null(player_kind_find("mcts+lbs:bddvalues=maybe"));
+    assert_null(player_kind_find("mcts:bddvalues=on"));
     assert_null(player_kind_find("mcts:confirm=z3"));
     assert_null(player_kind_find("mcts:lbs=off"));
     game_t *g = load_game("tictactoe.kif");
