@@ -54,9 +54,10 @@ struct bsmt {
         uint32_t start, n; /* P_ONE: its nodes in pool */
     } * pend;
     size_t n_pend, cap_pend;
-    size_t n_given; /* entries given to the current solver */
-    size_t n_known; /* of those, the ones a check of it internalised (uninterrupted) */
-    size_t chunk;   /* BSMT_CHUNK but in tests */
+    size_t n_given;       /* entries given to the current solver */
+    size_t n_known;       /* of those, the ones a check of it internalised (uninterrupted) */
+    size_t chunk;         /* BSMT_CHUNK but in tests */
+    double chunk_seconds; /* the last chunk's time, given and internalised */
     bsmt_feed_t feed;
     pn_t *pool;
     size_t n_pool, cap_pool;
@@ -192,10 +193,18 @@ static bool z3_abreast(bsmt_t *b, double deadline, uint32_t chunks) {
     if (deadline <= 0) return give(b, b->n_pend, 0);
     for (;;) {
         size_t end = b->n_known + b->chunk < b->n_pend ? b->n_known + b->chunk : b->n_pend;
+        double t0 = now_seconds();
+        /* no chunk started that would end past the deadline at the last one's pace (a
+         * pace forgotten by halves, so that one slow chunk does not stop the feed) */
+        if (b->n_given < end && t0 + b->chunk_seconds > deadline) {
+            b->chunk_seconds /= 2;
+            return false;
+        }
         if (!give(b, end, deadline)) return false;
         if (b->n_pend - b->n_known <= b->chunk) return true;
         if (!chunks-- || z3_solver_spoiled(b->solver)) return false;
         settle(b);
+        b->chunk_seconds = now_seconds() - t0;
         if (b->n_known != b->n_given) return false; /* an error */
     }
 }

@@ -1147,10 +1147,10 @@ static term_t deduce_play(player_t *pl, const player_turn_t *turn, double deadli
     feed(p, turn);
     sink_offer(sink, turn->legal[0]);
     if (turn->n_legal == 1) {
-        /* an idle turn: CaDiCaL's encoding of the steps, Z3 given them (it confirms proved
-         * wins) and a check by the turn's stop, so that Z3 internalises the history a step
-         * at a time and a confirmation has little left (its watchdog cuts it at the stop:
-         * a round late in the full killer game took up to 26 s at load 12) */
+        /* an idle turn: CaDiCaL's encoding of the steps, Z3 given them by chunks, each
+         * internalised (it confirms proved wins), and a check by the turn's stop, so that a
+         * confirmation has little left (its watchdog cuts it at the stop: a round late in
+         * the full killer game took up to 26 s at load 12) */
         if (p->bsmt && bsmt_sync_proofs(p->bsmt, stop) && bsmt_catch_up(p->bsmt, stop))
             bsmt_consistent(p->bsmt, stop);
         return turn->legal[0];
