@@ -116,7 +116,8 @@ typedef struct {
     uint64_t proved, gambles_avoided, gambles_taken, turns, particles;
     /* how our legal moves were found: known fluents, a world, checks, some checks only */
     uint64_t legal_known, legal_world, legal_proved, legal_partial;
-    uint64_t sat_worlds; /* worlds from CaDiCaL models */
+    uint64_t legal_dropped; /* a world's moves not proved legal in every consistent state */
+    uint64_t sat_worlds;    /* worlds from CaDiCaL models */
     deduce_opts_t opts;
     state_t world;       /* a consistent state of the current step, from Z3 */
     uint32_t world_step; /* the bsmt step it belongs to + 1; 0: none */
@@ -838,18 +839,24 @@ static uint32_t sorted(term_t *moves, uint32_t n) {
     return n;
 }
 
-/* Our legal moves in the world (sorted by id) into *moves (caller frees). */
-static uint32_t world_legal(deduce_player_t *p, term_t **moves) {
+/* Our legal moves in the world that are legal in every consistent state (sorted by id)
+ * into *moves (caller frees): the known fluents make most so, one check by deadline
+ * each of the others (a role need not know its own moves: where its legality hangs on a
+ * hidden fluent, a world's move may be illegal in the true state). */
+static uint32_t world_legal(deduce_player_t *p, term_t **moves, double deadline) {
     const term_t *m;
-    uint32_t n = engine_legal(p->setup.engine, load(p, 0, &p->world), p->setup.role, &m);
+    uint32_t n = engine_legal(p->setup.engine, load(p, 0, &p->world), p->setup.role, &m), k = 0;
     *moves = xmalloc((n + 1) * sizeof **moves);
     memcpy(*moves, m, n * sizeof *m);
-    return sorted(*moves, n);
+    for (uint32_t i = 0; i < n; i++)
+        if (bsmt_move_legal(p->bsmt, (*moves)[i], deadline) == 1) (*moves)[k++] = (*moves)[i];
+    p->legal_dropped += n - k;
+    return sorted(*moves, k);
 }
 
 /* Our legal moves, never a move we have not proved legal: first those the known fluents
- * fix (no solver); else those of a consistent world (in GDL-II a role knows its own
- * moves): the one carried forward natively, else, with at most OPEN_CHECKS moves the
+ * fix (no solver); else those of a consistent world proved legal in every consistent
+ * state (world_legal): the one carried forward natively, else, with at most OPEN_CHECKS moves the
  * known fluents leave open (on the killer game: the cards we could give), those proved
  * legal by one check each, else a Z3 model (a new world). When none of that answers in
  * time, the moves proved legal one by one until a later deadline (the clock's slack: the
@@ -865,7 +872,7 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     *moves = NULL;
     if (!p->bsmt) return 0;
     if (p->broken) { /* Z3 cannot be trusted: the world carried forward natively, if any */
-        if (advance_world(p, turn)) return p->legal_world++, world_legal(p, moves);
+        if (advance_world(p, turn)) return p->legal_world++, world_legal(p, moves, deadline);
     }
     /* what the known fluents fix needs no solver answer (nor a model) */
     bool complete;
@@ -878,8 +885,8 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     *moves = NULL;
     p->n_near = 0;
     if (bsmt_step(p->bsmt) == turn->n_history && advance_world(p, turn))
-        return p->legal_world++, world_legal(p, moves);
-    if (sat_world(p, deadline)) return p->legal_world++, world_legal(p, moves);
+        return p->legal_world++, world_legal(p, moves, deadline);
+    if (sat_world(p, deadline)) return p->legal_world++, world_legal(p, moves, deadline);
     if (p->n_near == 1) { /* a forced move guessed (on the killer game: noop when others
                            * move): proved, it is the move to play, whatever else is legal */
         if (bsmt_move_legal(p->bsmt, p->near[0], deadline) == 1) {
@@ -894,7 +901,7 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
         free(*moves);
         *moves = NULL;
     }
-    if (current_world(p, turn, deadline)) return p->legal_world++, world_legal(p, moves);
+    if (current_world(p, turn, deadline)) return p->legal_world++, world_legal(p, moves, deadline);
     /* out of time: what can still be proved in the slack (the agent gives the legal
      * moves 0.6 of the turn: until the turn's deadline), the guessed moves first */
     n = bsmt_proved_legal(p->bsmt, p->near, p->n_near, deadline + (deadline - t0) * 2 / 3, moves,
@@ -1280,8 +1287,10 @@ static void deduce_stop(player_t *pl) {
         z3_stats_print(&st, &line);
         sb_printf(&line,
                   "; legal moves known %" PRIu64 ", from a world %" PRIu64 ", proved %" PRIu64
-                  ", some proved %" PRIu64 " times; %" PRIu64 " worlds from CaDiCaL\n",
-                  p->legal_known, p->legal_world, p->legal_proved, p->legal_partial, p->sat_worlds);
+                  ", some proved %" PRIu64 " times, a world's not proved %" PRIu64
+                  " times; %" PRIu64 " worlds from CaDiCaL\n",
+                  p->legal_known, p->legal_world, p->legal_proved, p->legal_partial,
+                  p->legal_dropped, p->sat_worlds);
         fputs(sb_str(&line), stderr);
         sb_fini(&line);
         bsmt_proofs_t pr = bsmt_proofs(p->bsmt);
