@@ -116,8 +116,9 @@ typedef struct {
     uint64_t proved, gambles_avoided, gambles_taken, turns, particles;
     /* how our legal moves were found: known fluents, a world, checks, some checks only */
     uint64_t legal_known, legal_world, legal_proved, legal_partial;
-    uint64_t legal_dropped; /* a world's moves not proved legal in every consistent state */
-    uint64_t sat_worlds;    /* worlds from CaDiCaL models */
+    /* a world's moves not proved legal in every consistent state; of those, illegal in some */
+    uint64_t legal_dropped, legal_refuted;
+    uint64_t sat_worlds; /* worlds from CaDiCaL models */
     deduce_opts_t opts;
     state_t world;       /* a consistent state of the current step, from Z3 */
     uint32_t world_step; /* the bsmt step it belongs to + 1; 0: none */
@@ -848,8 +849,11 @@ static uint32_t world_legal(deduce_player_t *p, term_t **moves, double deadline)
     uint32_t n = engine_legal(p->setup.engine, load(p, 0, &p->world), p->setup.role, &m), k = 0;
     *moves = xmalloc((n + 1) * sizeof **moves);
     memcpy(*moves, m, n * sizeof *m);
-    for (uint32_t i = 0; i < n; i++)
-        if (bsmt_move_legal(p->bsmt, (*moves)[i], deadline) == 1) (*moves)[k++] = (*moves)[i];
+    for (uint32_t i = 0; i < n; i++) {
+        int r = bsmt_move_legal(p->bsmt, (*moves)[i], deadline);
+        if (r == 1) (*moves)[k++] = (*moves)[i];
+        p->legal_refuted += r == 0;
+    }
     p->legal_dropped += n - k;
     return sorted(*moves, k);
 }
@@ -1288,9 +1292,9 @@ static void deduce_stop(player_t *pl) {
         sb_printf(&line,
                   "; legal moves known %" PRIu64 ", from a world %" PRIu64 ", proved %" PRIu64
                   ", some proved %" PRIu64 " times, a world's not proved %" PRIu64
-                  " times; %" PRIu64 " worlds from CaDiCaL\n",
+                  " (illegal in some state %" PRIu64 "); %" PRIu64 " worlds from CaDiCaL\n",
                   p->legal_known, p->legal_world, p->legal_proved, p->legal_partial,
-                  p->legal_dropped, p->sat_worlds);
+                  p->legal_dropped, p->legal_refuted, p->sat_worlds);
         fputs(sb_str(&line), stderr);
         sb_fini(&line);
         bsmt_proofs_t pr = bsmt_proofs(p->bsmt);
