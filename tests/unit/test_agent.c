@@ -247,7 +247,7 @@ static void hidden_door_turns(engine_kind_t kind) {
     for (int ki = 0; ki < 5; ki++) {
         const player_kind_t *pk = player_kind_find(names[ki]);
         assert_non_null(pk);
-        for (uint64_t seed = 1; seed <= 16; seed++) {
+        for (uint64_t seed = 1; seed <= 8; seed++) {
             agent_config_t cfg = {.kind = pk, .startclock = 1, .playclock = 1, .seed = seed};
             agent_t *a = agent_new(g, 1, &cfg);
             agent_start(a, now_seconds() + 1e6);
@@ -271,7 +271,7 @@ static void hidden_door_turns(engine_kind_t kind) {
     }
     printf("hidden door, %s engine: %u moves sent, %u turns with none proved\n",
            kind == ENGINE_INTERP ? "interpreter" : "default", sent, none);
-    assert_true(sent >= 40);
+    assert_true(sent >= 20);
     game_free(g);
     engine_set_default_kind(was);
 }
@@ -282,7 +282,8 @@ static void test_hidden_legality(void **state) {
     hidden_door_turns(ENGINE_INTERP);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc > 1) cmocka_set_test_filter(argv[1]); /* one test by name */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_predicted_turns_turn_taking),
         cmocka_unit_test(test_no_prediction_when_simultaneous),
