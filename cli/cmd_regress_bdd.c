@@ -107,6 +107,17 @@ static void print_bounds(engine_t *e, const bddsearch_t *bs) {
     engine_state_free(s);
 }
 
+/* --check --values: the bounds of every non-terminal state against the exact ones; true
+ * when one is wrong. */
+static bool check_bounds(bddcheck_t *c, const bddsearch_t *bs) {
+    bddcheck_bounds_t b;
+    bddcheck_bounds(c, bs, &b);
+    printf("check bounds states=%u proven=%u exact=%u wrong=%u\n", b.states, b.proven, b.exact,
+           b.wrong);
+    if (b.wrong) printf("# check bounds: the first wrong state is %u\n", b.first_wrong);
+    return b.wrong > 0;
+}
+
 static void print_header(bddsearch_t *bs, const bdds_opts_t *o) {
     bddnet_t *bn = bddsearch_net(bs);
     const gnet_t *net = bddnet_net(bn);
@@ -173,6 +184,7 @@ int regress_bdd(game_t *g, uint32_t role, const regress_bdd_opts_t *o) {
                 printf("# check states=%u\n", bddcheck_states(c));
                 bddcheck_opts_t co = {0};
                 rc = check_all(c, bs, "check", &co, 0);
+                if (o->search.values && check_bounds(c, bs)) rc = 4;
                 bddcheck_free(c);
             }
         }

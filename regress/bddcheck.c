@@ -314,3 +314,42 @@ void bddcheck_step(bddcheck_t *c, const bddsearch_t *bs, uint32_t seq, uint32_t 
     }
     out->seconds = now_seconds() - t0;
 }
+
+/* The exact bound of each state from the sequences of one kind (lower: the greatest v
+ * forced; upper: the least), starting from the trivial one in b. */
+static void exact_bounds(bddcheck_t *c, const bddsearch_t *bs, bool lower, int *b) {
+    uint64_t me = 1ull << bddsearch_seq(bs, 0)->role;
+    for (uint32_t k = 0; k < bddsearch_seqs(bs); k++) {
+        const bdds_seq_t *q = bddsearch_seq(bs, k);
+        if (q->role != bddsearch_seq(bs, 0)->role || q->above != lower ||
+            (lower ? q->coalition != me : (q->coalition & me)))
+            continue;
+        const uint8_t *d = solver_force(c, q);
+        for (uint32_t s = 0; s < c->n; s++)
+            if (d[s] != SOLVE_NONE && (lower ? q->v > b[s] : q->v < b[s])) b[s] = q->v;
+    }
+}
+
+void bddcheck_bounds(bddcheck_t *c, const bddsearch_t *bs, bddcheck_bounds_t *out) {
+    memset(out, 0, sizeof *out);
+    if (!c->solve || !c->n || bddsearch_mode(bs) != BDDS_WITHIN) return;
+    const int *vals;
+    uint32_t nv = bddsearch_values(bs, &vals);
+    if (!nv) return;
+    int *lo = xmalloc(c->n * sizeof *lo), *hi = xmalloc(c->n * sizeof *hi);
+    int min = vals[0], max = vals[nv - 1]; /* the trivial bounds, without a proof */
+    for (uint32_t k = 0; k < c->n; k++)
+        lo[k] = min, hi[k] = max;
+    exact_bounds(c, bs, true, lo);
+    exact_bounds(c, bs, false, hi);
+    for (uint32_t k = 0; k < c->n; k++) {
+        if (c->term[k]) continue;
+        int l, h;
+        bddsearch_bounds(bs, c->words + (size_t)k * c->n_words, c->ply[k], &l, &h);
+        out->states++;
+        out->proven += l == h;
+        out->exact += l == lo[k] && h == hi[k];
+        if ((l > lo[k] || h < hi[k]) && !out->wrong++) out->first_wrong = k;
+    }
+    free(lo), free(hi);
+}

@@ -61,4 +61,19 @@ uint32_t bddcheck_hits(const bddcheck_t *c, const bddsearch_t *bs, uint32_t seq,
 void bddcheck_step(bddcheck_t *c, const bddsearch_t *bs, uint32_t seq, uint32_t i,
                    const bddcheck_opts_t *o, bddcheck_row_t *out);
 
+/* The proven bounds (bddsearch_bounds, read at each state's least ply from the start) on
+ * every non-terminal state of a solver check (bddcheck_solve; a sample: nothing), against
+ * the exact ones: the greatest v of a lower sequence (A forces goal >= v) that the solver's
+ * forced sets put the state in, the least v of an upper one (A's least and greatest goal
+ * values where none). BDDS_WITHIN with values only. */
+typedef struct {
+    uint32_t states; /* non-terminal states checked */
+    uint32_t proven; /* where the bounds meet (a proven value) */
+    uint32_t exact;  /* where both bounds are the exact ones */
+    uint32_t wrong;  /* a lower bound above the exact one, or an upper below (must be 0) */
+    uint32_t first_wrong;
+} bddcheck_bounds_t;
+
+void bddcheck_bounds(bddcheck_t *c, const bddsearch_t *bs, bddcheck_bounds_t *out);
+
 #endif

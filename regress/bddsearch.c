@@ -317,6 +317,10 @@ const bdds_step_t *bddsearch_step(const bddsearch_t *bs, uint32_t seq, uint32_t 
     return &bs->seqs[bs->seqs[seq].s.same_as].steps[i];
 }
 
+uint32_t bddsearch_values(const bddsearch_t *bs, const int **values) {
+    return bddnet_values(bs->bn, bs->role, values);
+}
+
 uint32_t bddsearch_find(const bddsearch_t *bs, bdds_side_t side, int v) {
     for (uint32_t k = 0; k < bs->n_seqs; k++)
         if (bs->seqs[k].s.side == side &&

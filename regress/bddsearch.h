@@ -100,6 +100,8 @@ uint32_t bddsearch_seqs(const bddsearch_t *bs);
 const bdds_seq_t *bddsearch_seq(const bddsearch_t *bs, uint32_t k);
 uint32_t bddsearch_steps(const bddsearch_t *bs, uint32_t seq);
 const bdds_step_t *bddsearch_step(const bddsearch_t *bs, uint32_t seq, uint32_t i);
+/* Role A's distinct goal values, ascending (owned by bs). */
+uint32_t bddsearch_values(const bddsearch_t *bs, const int **values);
 /* The sequence of a side (and value for LOWER and UPPER); UINT32_MAX when none. */
 uint32_t bddsearch_find(const bddsearch_t *bs, bdds_side_t side, int v);
 

@@ -199,13 +199,16 @@ if "$GGP" --help 2>&1 | grep -q regress; then
         bad "regress --hits-seconds: not one state per formula: $(grep '^hits' "$tmp/out" | head -2)"
     run 2 "$GGP" regress "$TTT" --role xplayer --hits 3 --hits-seconds x
     # --bdd: decision diagrams, any deterministic game; tic-tac-toe solved (the bounds of
-    # the initial state meet at the draw), every step checked against the solver
+    # the initial state meet at the draw, and of every other state at its exact value),
+    # every step checked against the solver
     run 0 "$GGP" regress "$TTT" --role xplayer --bdd --values --budget 0 --check &&
         expect out "^side=alpha i=3 seconds=[0-9.]+ cpu=[0-9.]+ nodes=[0-9]+ parts=1 fixpoint=no complete=yes$" \
             "regress --bdd: one line per step" &&
         expect out "^side=beta i=[0-9]+ .*fixpoint=yes complete=yes$" "regress --bdd: fixpoint" &&
         expect out "^bounds state=initial lower=50 upper=50$" "regress --bdd: tic-tac-toe solved" &&
-        expect out "^check side=upper v=50 i=5 states=5478 " "regress --bdd --check"
+        expect out "^check side=upper v=50 i=5 states=5478 " "regress --bdd --check" &&
+        expect out "^check bounds states=4520 proven=4520 exact=4520 wrong=0$" \
+            "regress --bdd --values --check: every non-terminal state's value proven"
     grep -E '^check .*(false_pos=[1-9]|late=[1-9]|misses=[1-9])' "$tmp/out" &&
         bad "regress --bdd --check: a wrong set" || ok
     run 0 "$GGP" regress "$GAMES/simultaneous.kif" --role 0 --bdd --budget 0 --verify 5 &&
