@@ -93,8 +93,7 @@ fi
 bdd_row() {
     awk -v game="$1" -v role="$2" -v st="$3" '
         /^side=/ { for (k = 1; k <= NF; k++) { split($k, kv, "="); v[kv[1]] = kv[2] }
-            deep[v["side"]] = v["i"] (v["complete"] == "yes" ? "" : " (partial)")
-            if (v["fixpoint"] == "yes") deep[v["side"]] = v["i"] " (fixpoint)" }
+            deep[v["side"]] = v["i"] (v["complete"] != "yes" ? " (partial)" : v["fixpoint"] == "yes" ? " (fixpoint)" : "") }
         /^verify side=/ { for (k = 2; k <= NF; k++) { split($k, kv, "="); w[kv[1]] = kv[2] }
             n++; states = w["states"]; hits += w["hits"]; fp += w["false_pos"]
             miss += w["misses"]; und += w["undecided"] }
@@ -109,13 +108,15 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no commit")
 accepted=0 timeouts=0 bad=0 recursive=0
 reasons=$(mktemp)
 rows=$(mktemp)
-trap 'rm -f "$reasons" "$rows"' EXIT
+: >"$reasons.games"
+trap 'rm -f "$reasons" "$reasons.games" "$rows"' EXIT
 for f in "${games[@]}"; do
     name=$(basename "$f")
     name=${name%.*}
     st=$(cat "$RAW/$name.0.status")
     if [ "$st" = 1 ]; then
         echo "the game does not load (ggp check rejects it)" >>"$reasons"
+        echo "$name" >>"$reasons.games"
         continue
     fi
     if [ "$st" = 3 ]; then
@@ -123,6 +124,7 @@ for f in "${games[@]}"; do
             sed -e 's/ ([0-9]* and [0-9]* legal moves)//' -e 's/; the game has [0-9]*//' \
                 -e 's/ in the same state (simultaneous moves)/ (simultaneous moves)/' \
                 -e 's/role [^ ]* /a role /' -e 's/: deadline$/: not built within the budget/' >>"$reasons"
+        echo "$name" >>"$reasons.games"
         continue
     fi
     accepted=$((accepted + 1))
@@ -160,6 +162,15 @@ refusals() {
     echo "|---|---:|"
     sort "$reasons" | uniq -c | sort -rn | awk '{n = $1; $1 = ""; sub(/^ /, ""); printf "| %s | %d |\n", $0, n}'
 }
+# the same with the games named (BDD: the list the issue asks for)
+refusals_named() {
+    echo "| refused because | games | which |"
+    echo "|---|---:|---|"
+    paste -d'\t' "$reasons" "$reasons.games" | sort -t"$(printf '\t')" -k1,1 -k2,2 | awk -F'\t' '
+        $1 != r { if (r != "") printf "| %s | %d | %s |\n", r, n, g; r = $1; n = 0; g = "" }
+        { n++; g = g (g == "" ? "" : ", ") $2 }
+        END { if (r != "") printf "| %s | %d | %s |\n", r, n, g }' | sort -t'|' -k3,3nr
+}
 if [ "$BDD" = 1 ]; then
     {
         echo "<!-- corpus-bdd:begin -->"
@@ -178,7 +189,7 @@ if [ "$BDD" = 1 ]; then
         echo "${#games[@]} games in the corpus: **$accepted accepted** (any deterministic game whose network"
         echo "is built within the budget; $timeouts game-role runs out of time, LIMIT $LIMIT s). Refused:"
         echo
-        refusals
+        refusals_named
         echo
         echo "### Sets ($fps games with false positives)"
         echo
