@@ -256,8 +256,8 @@ static void scope_pop(bsmt_t *b) {
 
 /* A check of the assertions and the nodes assume[0..n), by deadline: 1 / 0 / -1. */
 static int check(bsmt_t *b, uint32_t n, const pn_t *assume, double deadline) {
-    /* not abreast of the history yet: unknown (a chunk more is given per query) */
-    if (!z3_abreast(b, deadline, 1)) return -1;
+    /* not abreast of the history yet: unknown (a few chunks more are given per query) */
+    if (!z3_abreast(b, deadline, BSMT_QUERY_CHUNKS)) return -1;
     z3_term_t small[8] = {0}, *ts = n <= 8 ? small : xmalloc(n * sizeof *ts);
     for (uint32_t i = 0; i < n; i++)
         ts[i] = term(b, assume[i]);
@@ -757,7 +757,7 @@ static uint64_t enumerate(bsmt_t *b, uint64_t k, state_t *out, bool random, doub
                           term_t *joints, bool *all) {
     if (all) *all = false;
     /* a scope's checks take the whole history: none before Z3 is abreast of it */
-    if (b->broken || !b->n_fluents || !z3_abreast(b, deadline, 1)) return 0;
+    if (b->broken || !b->n_fluents || !z3_abreast(b, deadline, BSMT_QUERY_CHUNKS)) return 0;
     size_t per = (size_t)b->step * b->g->n_roles;
     bool exhausted = false;
     pn_t *differ = xmalloc(b->n_fluents * sizeof *differ);

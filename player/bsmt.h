@@ -140,10 +140,15 @@ bool bsmt_sync_proofs(bsmt_t *b, double deadline);
 /* Z3 is given what was asserted outside queries BSMT_CHUNK entries at a time, each chunk
  * internalised by a check of its own, so that no check internalises more (Z3_interrupt
  * lands only after internalising: a renewed solver given the full killer game's whole
- * history took 2 s in one check at a 0.5 s clock). A query made while Z3 lags more than a
- * chunk behind gives it one chunk more and answers unknown (the player acts meanwhile on
- * CaDiCaL's answers); with no deadline (0) every entry is given at once. */
+ * history took 2 s in one check at a 0.5 s clock). A query made while Z3 lags gives it up
+ * to BSMT_QUERY_CHUNKS chunks by its deadline, and answers unknown when more than a chunk is
+ * left (the player acts meanwhile on CaDiCaL's answers); with no deadline (0) every entry
+ * is given at once. */
 #define BSMT_CHUNK 512
+/* The chunks a query may give by its deadline before it answers unknown: a move turn's
+ * lag (a step of the full killer game is about 3 chunks) is caught up, not a renewed
+ * solver's whole history. */
+#define BSMT_QUERY_CHUNKS 8
 /* Catches Z3 up, chunk by chunk until the deadline (0: none; called on an idle turn);
  * true when it is abreast: every entry given, at most a chunk not internalised. */
 bool bsmt_catch_up(bsmt_t *b, double deadline);

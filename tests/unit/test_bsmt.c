@@ -401,7 +401,8 @@ static void test_confirm(void **state) {
     game_free(g);
 }
 
-#define CHUNK 32 /* entries: killer_small's match has about 360 */
+#define CHUNK 4 /* entries: killer_small's match has about 360 */
+#define PER_QUERY BSMT_QUERY_CHUNKS
 
 /* Two reasoners of role 0 fed the same random match of killer_small: b, to be queried at
  * a far deadline (1e6 s: Z3 fed by chunks), and ref at none (every entry given at once);
@@ -441,7 +442,7 @@ static void same_entailed(bsmt_t *b, bsmt_t *ref, double far) {
     free(want);
 }
 
-/* A lagging or renewed Z3 solver is fed a chunk of entries per query, each chunk
+/* A lagging or renewed Z3 solver is fed BSMT_QUERY_CHUNKS chunks of entries per query, each
  * internalised by a check of its own; until it is abreast (at most a chunk left) its
  * queries answer unknown and a scoped query (sampling) does not run; then its answers are
  * those of a reasoner given everything at once. An interrupted check spoils the solver: the
@@ -461,11 +462,11 @@ static void test_feed_chunks(void **state) {
     bsmt_test_chunk(b, CHUNK);
     feed_pair(g, r, b, ref, 100);
     bsmt_feed_t f = bsmt_feed_stats(b);
-    assert_true(f.entries > 3 * CHUNK);
+    assert_true(f.entries > (2 * PER_QUERY + 1) * CHUNK);
     assert_int_equal(f.given, 0);
     double far = now_seconds() + 1e6;
     /* a lagging solver: unknown while more than a chunk is left after the query's chunk */
-    size_t lagging = (f.entries + CHUNK - 1) / CHUNK - 2;
+    size_t lagging = (f.entries - CHUNK + PER_QUERY * CHUNK - 1) / (PER_QUERY * CHUNK) - 1;
     state_t w[2];
     state_init(&w[0]);
     state_init(&w[1]);
@@ -473,7 +474,7 @@ static void test_feed_chunks(void **state) {
     for (size_t i = 1; i < lagging; i++) {
         assert_int_equal(bsmt_consistent(b, far), -1);
         f = bsmt_feed_stats(b);
-        assert_int_equal(f.known, (i + 1) * CHUNK);
+        assert_int_equal(f.known, (i + 1) * PER_QUERY * CHUNK);
     }
     assert_int_equal(bsmt_consistent(b, far), 1);
     f = bsmt_feed_stats(b);
@@ -487,7 +488,7 @@ static void test_feed_chunks(void **state) {
     assert_int_equal(bsmt_consistent(b, far), -1);
     f = bsmt_feed_stats(b);
     assert_int_equal(f.renewed, 1);
-    assert_int_equal(f.known, CHUNK);
+    assert_int_equal(f.known, PER_QUERY * CHUNK);
     assert_true(bsmt_catch_up(b, far));
     f = bsmt_feed_stats(b);
     assert_true(f.given == f.entries && f.entries - f.known <= CHUNK);
