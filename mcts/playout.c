@@ -41,6 +41,7 @@ struct playout {
     term_t *scratch_joint;
     int *goal;
     eng_state_t **kids; /* successors of one state, for the checks */
+    uint32_t *kid_move; /* the index of the move each leads by */
     size_t n_kids;
     /* the state last returned by playout_step and what its check found: its mover's
      * decisive move (TERM_NONE: none), so that the next step need not look again */
@@ -84,6 +85,7 @@ void playout_free(playout_t *p) {
     for (size_t i = 0; i < p->n_kids; i++)
         engine_state_free(p->kids[i]);
     free(p->kids);
+    free(p->kid_move);
     engine_state_free(p->known);
     free(p);
 }
@@ -181,16 +183,6 @@ static uint32_t pick(playout_t *p, uint32_t r, const uint8_t *dead, uint32_t n_a
     return best;
 }
 
-/* Is s terminal with a win for role r (its goal above every other role's; alone: 100)? */
-static bool wins(playout_t *p, const eng_state_t *s, uint32_t r) {
-    if (!engine_terminal(p->e, s)) return false;
-    int mine = engine_goal_value(p->e, s, r);
-    if (p->nr == 1) return mine >= 100;
-    for (uint32_t o = 0; o < p->nr; o++)
-        if (o != r && engine_goal_value(p->e, s, o) >= mine) return false;
-    return true;
-}
-
 /* The only role with more than one legal move in the loaded moves, or UINT32_MAX. */
 static uint32_t sole_mover(const playout_t *p) {
     uint32_t mover = UINT32_MAX;
@@ -209,23 +201,130 @@ static void joint_with(const playout_t *p, uint32_t r, uint32_t k, term_t *joint
         joint[o] = o == r ? p->seat[r].mv[k] : p->seat[o].mv[0];
 }
 
+/* ---- decisive candidates ---- */
+
+struct playout_cands {
+    uint32_t nr;
+    uint8_t **is; /* per role: is[move term] set for a candidate (dense, like MAST's tables) */
+    size_t *cap;
+    uint32_t count, matches;
+};
+
+static bool cand_is(const playout_cands_t *c, uint32_t r, term_t move) {
+    return move < c->cap[r] && c->is[r][move];
+}
+
+static void cand_add(playout_cands_t *c, uint32_t r, term_t move) {
+    if (move >= c->cap[r]) {
+        size_t cap = c->cap[r] ? c->cap[r] : 1024;
+        while (cap <= move)
+            cap *= 2;
+        c->is[r] = xrealloc(c->is[r], cap);
+        memset(c->is[r] + c->cap[r], 0, cap - c->cap[r]);
+        c->cap[r] = cap;
+    }
+    c->count += !c->is[r][move];
+    c->is[r][move] = 1;
+}
+
+/* The only role with more than one legal move in s, or UINT32_MAX (none, or several). */
+static uint32_t sole_mover_in(engine_t *e, const eng_state_t *s, uint32_t nr) {
+    uint32_t mover = UINT32_MAX;
+    for (uint32_t r = 0; r < nr; r++) {
+        const term_t *m;
+        if (engine_legal(e, s, r, &m) < 2) continue;
+        if (mover != UINT32_MAX) return UINT32_MAX;
+        mover = r;
+    }
+    return mover;
+}
+
+/* Is s terminal with a win for role r (its goal above every other role's; alone: 100)? */
+static bool wins_in(engine_t *e, const eng_state_t *s, uint32_t r, uint32_t nr) {
+    if (!engine_terminal(e, s)) return false;
+    int mine = engine_goal_value(e, s, r);
+    if (nr == 1) return mine >= 100;
+    for (uint32_t o = 0; o < nr; o++)
+        if (o != r && engine_goal_value(e, s, o) >= mine) return false;
+    return true;
+}
+
+playout_cands_t *playout_cands_learn(engine_t *e, splitmix_t *rng, uint32_t matches,
+                                     uint32_t max_plies, double deadline) {
+    playout_cands_t *c = xcalloc(1, sizeof *c);
+    uint32_t nr = c->nr = engine_game(e)->n_roles;
+    c->is = xcalloc(nr, sizeof *c->is);
+    c->cap = xcalloc(nr, sizeof *c->cap);
+    eng_state_t *a = engine_state_new(e), *b = engine_state_new(e);
+    term_t *joint = xcalloc(nr, sizeof *joint);
+    while ((!matches || c->matches < matches) && (!deadline || now_seconds() < deadline)) {
+        engine_initial(e, a);
+        if (engine_terminal(e, a)) break;
+        c->matches++;
+        for (uint32_t ply = 0; ply < max_plies; ply++) {
+            if (!engine_random_joint(e, a, rng, joint)) break;
+            engine_next(e, a, joint, b);
+            if (engine_terminal(e, b)) {
+                uint32_t who = sole_mover_in(e, a, nr);
+                if (who != UINT32_MAX && wins_in(e, b, who, nr)) cand_add(c, who, joint[who]);
+                break;
+            }
+            eng_state_t *t = a;
+            a = b;
+            b = t;
+        }
+    }
+    free(joint);
+    engine_state_free(a);
+    engine_state_free(b);
+    return c;
+}
+
+void playout_cands_free(playout_cands_t *c) {
+    if (!c) return;
+    for (uint32_t r = 0; r < c->nr; r++)
+        free(c->is[r]);
+    free(c->is);
+    free(c->cap);
+    free(c);
+}
+
+uint32_t playout_cands_count(const playout_cands_t *c) {
+    return c ? c->count : 0;
+}
+uint32_t playout_cands_matches(const playout_cands_t *c) {
+    return c ? c->matches : 0;
+}
+
 /* The index of the first of role who's n moves in s (every other role's move fixed in
- * joint) after which who has won, or -1; the successors go to p->kids. All successors
- * first, then the tests: the engine keeps s loaded while it computes them. */
+ * joint) after which who has won, or -1; the successors go to p->kids. Only the
+ * candidates' successors when the policy has candidates. All successors first, then the
+ * tests: the engine keeps s loaded while it computes them. */
 static int first_win(playout_t *p, const eng_state_t *s, uint32_t who, const term_t *moves,
                      uint32_t n, term_t *joint) {
     if (n > p->n_kids) {
         p->kids = xrealloc(p->kids, n * sizeof *p->kids);
+        p->kid_move = xrealloc(p->kid_move, n * sizeof *p->kid_move);
         while (p->n_kids < n)
             p->kids[p->n_kids++] = engine_state_new(p->e);
     }
+    uint32_t nk = 0;
     for (uint32_t k = 0; k < n; k++) {
+        if (p->o.cands && !cand_is(p->o.cands, who, moves[k])) continue;
         joint[who] = moves[k];
-        engine_next(p->e, s, joint, p->kids[k]);
+        engine_next(p->e, s, joint, p->kids[nk]);
+        p->kid_move[nk++] = k;
     }
-    p->st.successors += n;
-    for (uint32_t k = 0; k < n; k++)
-        if (wins(p, p->kids[k], who)) return (int)k;
+    p->st.successors += nk;
+    for (uint32_t i = 0; i < nk; i++)
+        if (wins_in(p->e, p->kids[i], who, p->nr)) {
+            if (i != 0) { /* the winner's successor first: the callers read p->kids[0] */
+                eng_state_t *t = p->kids[0];
+                p->kids[0] = p->kids[i];
+                p->kids[i] = t;
+            }
+            return (int)p->kid_move[i];
+        }
     return -1;
 }
 
@@ -284,7 +383,7 @@ bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *j
         int k = first_win(p, s, mover, p->seat[mover].mv, n, joint);
         if (k >= 0) {
             known_win = joint[mover] = p->seat[mover].mv[k];
-            engine_state_copy(out, p->kids[k]);
+            engine_state_copy(out, p->kids[0]);
             p->st.decisive++;
             playout_note(p, mover, known_win);
             return true;

@@ -23,6 +23,13 @@
 #include "base/rng.h"
 #include "engine/engine.h"
 
+/* Decisive candidates: per role, the moves seen ending a random match with a win for their
+ * mover (playout_cands_learn). A decisive check given them computes the successors of
+ * those moves only: on breakthrough a few of a state's 20-30 moves (those onto the last
+ * row), so the check costs about a successor a step instead of one per legal move; a
+ * decisive move never seen is missed (the check stays exact for the others). */
+typedef struct playout_cands playout_cands_t;
+
 typedef struct {
     bool decisive;     /* play a move that wins at once */
     bool antidecisive; /* avoid a move that lets the next mover win at once (implies decisive) */
@@ -31,6 +38,7 @@ typedef struct {
      * matter most); the rest are uniform draws by the engine's own loop, many times
      * cheaper a step than the checks (uct.c). 0: the whole rollout. */
     uint32_t depth;
+    const playout_cands_t *cands; /* the checks look at these moves only (NULL: all) */
 } playout_opts_t;
 
 typedef struct playout playout_t;
@@ -66,6 +74,17 @@ void playout_learn(playout_t *p, const int *val);
 void playout_decay(playout_t *p, double keep);
 
 void playout_stats(const playout_t *p, playout_stats_t *out);
+
+/* Plays random matches from the initial state (engine_random_joint's draws on rng, at most
+ * max_plies joint moves each) until `matches` are played (0: no bound) or the deadline
+ * (0: none), and keeps the move of every sole mover whose move ended a match with its
+ * win. Read-only once made: any number of policies and threads may share it. */
+playout_cands_t *playout_cands_learn(engine_t *e, splitmix_t *rng, uint32_t matches,
+                                     uint32_t max_plies, double deadline);
+void playout_cands_free(playout_cands_t *c);
+/* Moves kept (over all roles), and random matches played. */
+uint32_t playout_cands_count(const playout_cands_t *c);
+uint32_t playout_cands_matches(const playout_cands_t *c);
 
 /* What a step of policy o costs, in steps of the engine's own uniform loop, measured from
  * s (not terminal) until `deadline` or max_steps of each, every rollout restarting at s.

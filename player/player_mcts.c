@@ -32,6 +32,9 @@
  *   decisive=off|on|anti|auto  the rollout policy (mcts/playout.h); auto (default): anti-decisive
  *             unless a step of it costs more than ANTI_MAX_COST uniform steps, measured
  *             from the initial state in the start clock (choose_policy; with iters=N: anti)
+ *   dcand=on|off  the decisive checks look only at moves seen winning at once in random
+ *             matches of the start clock (playout_cands_learn: at most 5% of the clock
+ *             left, 1 s; 1000 matches with iters=N); default off
  *   pdepth=D  the rollout policy (decisive, mast) plays the first D steps of a rollout,
  *             uniform draws by the engine's own loop the rest (default 0: all of it)
  *   heur=on|off  learn an evaluation in the start clock (mcts/heur.h: piece counts, goals
@@ -97,8 +100,12 @@
  * step of it costs 39-41 uniform ones, and lost at equal work and in timed series on
  * breakthroughWalls, where it costs 76; nineBoardTicTacToe 27-28) */
 #define ANTI_MAX_COST 55
-#define COST_SHARE 0.03 /* of the start clock left, at most for measuring it */
-#define COST_MAX 0.5    /* seconds, at most for measuring it */
+#define COST_SHARE 0.03    /* of the start clock left, at most for measuring it */
+#define CANDS_SHARE 0.05   /* dcand=on: of the start clock left, at most for learning them */
+#define CANDS_MAX 1.0      /* seconds, at most for learning them */
+#define CANDS_MATCHES 1000 /* random matches they are learnt from when iteration-bounded */
+#define CANDS_PLIES 1000   /* joint moves of one such match at most */
+#define COST_MAX 0.5       /* seconds, at most for measuring it */
 
 typedef struct {
     uint32_t iters; /* 0: time-bounded */
@@ -127,6 +134,7 @@ typedef struct {
     double psharp;           /* psharp=K: prior sharpness (uct_set_prior_sharpness) */
     playout_opts_t playout;  /* decisive=off|on|anti, mast=off|E */
     bool decisive_auto;      /* decisive=auto: anti unless it costs too much (choose_policy) */
+    bool dcand;              /* dcand=on: decisive checks on learnt candidates (learn_cands) */
 } mcts_opts_t;
 
 typedef struct {
@@ -134,11 +142,12 @@ typedef struct {
     mcts_opts_t opts;
     uct_t *uct;
     lbs_t *lbs;
-    bddhook_t *bdd;    /* bdd=on: the hook's sets, for this match */
-    uint32_t bdd_from; /* the turn whose state they start from */
-    heur_t *heur;      /* the evaluation learnt at start (heur=on), for this match */
-    lbs_hook_t hook;   /* the rollout hook on lbs: the deadline of the search under way */
-    state_t prev;      /* the state last searched */
+    bddhook_t *bdd;         /* bdd=on: the hook's sets, for this match */
+    uint32_t bdd_from;      /* the turn whose state they start from */
+    heur_t *heur;           /* the evaluation learnt at start (heur=on), for this match */
+    playout_cands_t *cands; /* dcand=on: the decisive candidates, for this match */
+    lbs_hook_t hook;        /* the rollout hook on lbs: the deadline of the search under way */
+    state_t prev;           /* the state last searched */
     bool have_prev;
     uint32_t moves; /* moves chosen by search, for the log */
     /* how far a search call outlasted the time it was given (a decaying maximum): in a
@@ -152,7 +161,8 @@ typedef struct {
 #define MCTS_OPTS_HELP                                                                             \
     "iters=N, c=X, ucb=plain|tuned, margin=S, mem=MB, engine=K, threads=1|2, parallel=root|tree, " \
     "ponder=on|off, "                                                                              \
-    "tt=on|off, decisive=off|on|anti|auto, mast=off|E, pdepth=D, heur=on|off, cut=K|off, "         \
+    "tt=on|off, decisive=off|on|anti|auto, dcand=on|off, mast=off|E, pdepth=D, heur=on|off, "      \
+    "cut=K|off, "                                                                                  \
     "prior=N, psharp=K"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
@@ -213,6 +223,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "ponder")) return opts_onoff(val, &o->ponder);
     if (!strcmp(key, "tt")) return opts_onoff(val, &o->tt);
     if (!strcmp(key, "heur")) return opts_onoff(val, &o->heur);
+    if (!strcmp(key, "dcand")) return opts_onoff(val, &o->dcand);
     if (!strcmp(key, "prior")) return opts_u32(val, 0, 10000, &o->prior);
     if (!strcmp(key, "psharp")) return opts_num(val, 0, 1000, &o->psharp);
     if (!strcmp(key, "cut")) {
@@ -600,21 +611,43 @@ static void learn_heur(mcts_player_t *p, double deadline) {
     uct_set_prior_sharpness(p->uct, p->opts.psharp);
 }
 
+/* dcand=on: the decisive checks look only at moves seen winning at once in random matches,
+ * learnt within a share of the start clock (or a number of matches when
+ * iteration-bounded: reproducible); before choose_policy, which then measures their cost. */
+static void learn_cands(mcts_player_t *p, double deadline) {
+    if (!p->opts.dcand || !p->opts.playout.decisive || p->cands) return;
+    double t0 = now_seconds(), secs = (deadline - t0) * CANDS_SHARE;
+    bool bounded = p->opts.iters != 0;
+    p->cands =
+        playout_cands_learn(p->core.engine, &p->core.rng, bounded ? CANDS_MATCHES : 0, CANDS_PLIES,
+                            bounded ? 0 : t0 + (secs < CANDS_MAX ? secs : CANDS_MAX));
+    playout_opts_t o = p->opts.playout;
+    o.cands = p->cands;
+    uct_set_playout(p->uct, &o);
+    if (p->core.verbose)
+        fprintf(stderr, "mcts: %u decisive candidates from %u random matches (%.0f ms)\n",
+                playout_cands_count(p->cands), playout_cands_matches(p->cands),
+                (now_seconds() - t0) * 1000);
+}
+
 /* decisive=auto: measures what an anti-decisive rollout step costs from the initial state
  * and plays uniform rollouts instead when it costs too much (said with verbose). */
 static void choose_policy(mcts_player_t *p, const state_t *initial, double deadline) {
     if (!p->opts.decisive_auto || p->opts.iters) return;
     double t0 = now_seconds(), secs = (deadline - t0) * COST_SHARE;
+    playout_opts_t policy = p->opts.playout;
+    policy.cands = p->cands;
     eng_state_t *es = engine_state_new(p->core.engine);
     engine_state_set(p->core.engine, es, initial);
     double cost = engine_terminal(p->core.engine, es)
                       ? 0
-                      : playout_cost(p->core.engine, &p->opts.playout, es, &p->core.rng,
+                      : playout_cost(p->core.engine, &policy, es, &p->core.rng,
                                      t0 + (secs < COST_MAX ? secs : COST_MAX), UINT64_MAX);
     engine_state_free(es);
     bool off = cost > ANTI_MAX_COST;
     if (off) { /* this match's tree only: the options stay for the next match */
         playout_opts_t o = p->opts.playout;
+        o.cands = p->cands;
         o.decisive = o.antidecisive = false;
         uct_set_playout(p->uct, &o);
     }
@@ -630,6 +663,7 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     if (!p->core.game->gdl2 && !p->opts.bdd) start_lbs(p, deadline);
     double t0 = now_seconds();
     ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
+    if (!p->core.game->gdl2 && initial) learn_cands(p, deadline);
     if (!p->core.game->gdl2 && initial) choose_policy(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) learn_heur(p, deadline);
     if (p->core.game->gdl2 || p->opts.iters || !initial) return;
@@ -812,6 +846,7 @@ static void mcts_stop(player_t *pl) {
     FREE_AND_NULL(bddhook_free, p->bdd);
     p->bdd_from = 0;
     FREE_AND_NULL(heur_free, p->heur);
+    FREE_AND_NULL(playout_cands_free, p->cands); /* after the tree: its policies read them */
     p->have_prev = false;
 }
 
@@ -821,6 +856,7 @@ static void mcts_destroy(player_t *pl) {
     lbs_free(p->lbs);
     bddhook_free(p->bdd);
     heur_free(p->heur);
+    playout_cands_free(p->cands);
     player_core_fini(&p->core);
     state_fini(&p->prev);
     free(p);
@@ -836,7 +872,8 @@ const player_kind_t player_mcts_kind = {
     .name = "mcts",
     .summary =
         "UCT Monte-Carlo tree search (mcts:iters=N:c=X:ucb=plain|tuned:margin=S:mem=MB:engine=K:"
-        "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti|auto:mast=off|"
+        "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti|auto:dcand=on|"
+        "off:mast=off|"
         "E:"
         "pdepth=D:heur=on|off:cut=K|off:prior=N:psharp=K)",
     .create = mcts_create,

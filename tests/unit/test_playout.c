@@ -2,7 +2,8 @@
  * the anti-decisive one blocks the opponent's win (the decisive one alone does not
  * always), MAST with ε = 0 plays the move it learnt is best, the uniform policy plays
  * every move, and a whole rollout with checks ends at a terminal state; on every engine
- * that plays tic-tac-toe; playout_cost measures, and stops on a state it cannot leave. */
+ * that plays tic-tac-toe; the decisive checks on learnt candidates find the wins they
+ * hold and only those; playout_cost measures, and stops on a state it cannot leave. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,6 +131,48 @@ static void test_antidecisive(void **state) {
     }
 }
 
+/* Candidates learnt from random matches hold X's winning (mark 1 3), and the check on them
+ * plays it with fewer successors than the check of every move; with none learnt (no
+ * plies) the check finds no win: X plays (mark 1 3) as often as a uniform draw. */
+static void test_cands(void **state) {
+    (void)state;
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        fix_t f;
+        load(&f, kinds[k]);
+        splitmix_t rng = {7};
+        playout_cands_t *c = playout_cands_learn(f.e, &rng, 300, 100, 0);
+        assert_int_equal(playout_cands_matches(c), 300);
+        assert_true(playout_cands_count(c) > 0);
+        playout_cands_t *none = playout_cands_learn(f.e, &rng, 5, 0, 0);
+        assert_int_equal(playout_cands_count(none), 0);
+        play2(&f, "(mark 1 1)", "noop");
+        play2(&f, "noop", "(mark 2 1)");
+        play2(&f, "(mark 1 2)", "noop");
+        play2(&f, "noop", "(mark 2 2)");
+        playout_opts_t dec = {.decisive = true, .mast_eps = -1};
+        playout_opts_t cand = {.decisive = true, .mast_eps = -1, .cands = c};
+        playout_opts_t empty = {.decisive = true, .mast_eps = -1, .cands = none};
+        assert_int_equal(count_plays(&f, &cand, 0, "(mark 1 3)", 50), 50);
+        int u = count_plays(&f, &empty, 0, "(mark 1 3)", 200);
+        assert_true(u > 0 && u < 100); /* one of five moves */
+        uint64_t succ[2];
+        for (int i = 0; i < 2; i++) {
+            playout_t *p = playout_new(f.e, i ? &cand : &dec);
+            term_t joint[2];
+            assert_true(playout_step(p, f.s, &rng, joint, f.n));
+            assert_string_equal(str(&f, joint[0]), "(mark 1 3)");
+            playout_stats_t st;
+            playout_stats(p, &st);
+            succ[i] = st.successors;
+            playout_free(p);
+        }
+        assert_true(succ[1] >= 1 && succ[1] <= succ[0]);
+        playout_cands_free(c);
+        playout_cands_free(none);
+        unload(&f);
+    }
+}
+
 static void test_mast(void **state) {
     (void)state;
     fix_t f;
@@ -233,8 +276,8 @@ static void test_cost(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decisive), cmocka_unit_test(test_antidecisive),
-        cmocka_unit_test(test_mast),     cmocka_unit_test(test_rollouts),
-        cmocka_unit_test(test_cost),
+        cmocka_unit_test(test_cands),    cmocka_unit_test(test_mast),
+        cmocka_unit_test(test_rollouts), cmocka_unit_test(test_cost),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -483,9 +483,10 @@ static void test_transpositions_prove_draw(void **state) {
 }
 
 static void ttt_policies(fix_t *f, engine_t *e, uint32_t role, const char *want) {
-    playout_opts_t pols[] = {{false, false, -1, 0},  {true, false, -1, 0},  {true, true, -1, 0},
-                             {false, false, 0.2, 0}, {true, true, 0.1, 0},  {true, true, -1, 1},
-                             {true, true, -1, 3},    {false, false, 0.2, 2}};
+    playout_opts_t pols[] = {{false, false, -1, 0, NULL}, {true, false, -1, 0, NULL},
+                             {true, true, -1, 0, NULL},   {false, false, 0.2, 0, NULL},
+                             {true, true, 0.1, 0, NULL},  {true, true, -1, 1, NULL},
+                             {true, true, -1, 3, NULL},   {false, false, 0.2, 2, NULL}};
     for (size_t k = 0; k < sizeof pols / sizeof *pols; k++)
         for (int tt = 0; tt < 2; tt++) {
             uct_t *u = uct_new(e, role, 3 + k);
