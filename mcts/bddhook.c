@@ -105,11 +105,11 @@ int bddhook_proven(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
     return v >= 0 || !h->values ? v : bddsearch_value(h->bs, words, steps);
 }
 
-/* At a rollout's first state (depth 0, a tree node's own state) wins and losses only: UCT
- * takes a hit there as the node's exact value without children, and a node proven so that
- * later becomes the root is not searched (uct.c: claim_iteration), so its move is the first
- * legal one, which need not keep the value. With values nearly every node of a solved game
- * would be one (tic-tac-toe: every root a proven draw, lost by its first move). */
+/* At a rollout's first state (depth 0, a tree node's own state) wins and losses only:
+ * UCT takes a hit there as the node's exact value without children. A node so proven that
+ * becomes the root is now opened and searched again (uct.c: open_hook_proven_root), but
+ * with values nearly every node of a solved game would be one (tic-tac-toe: every node a
+ * proven draw), its value found again through its children at every move. */
 int bddhook_state_hook(void *ctx, const eng_state_t *s, uint32_t depth) {
     const bddhook_t *h = ctx;
     uint32_t ply = atomic_load_explicit(&h->ply, memory_order_relaxed);

@@ -1057,6 +1057,21 @@ void uct_set_transpositions(uct_t *u, bool on) {
     if (u->helper) uct_set_transpositions(u->helper, on);
 }
 
+/* A root proven by the rollout hook at its own state has no children: searched as it is,
+ * no iteration would run (the root is proven) and the move would be the first legal one,
+ * whatever the proof. Such a root is opened (bounds cleared): the search proves its value
+ * again through its children, and the move that keeps it is found. */
+static void open_hook_proven_root(uct_t *u) {
+    pool_t *p = &u->p;
+    if (!u->have_root || !p->nodes[0].proven || p->nodes[0].moff != NIL || p->nodes[0].terminal)
+        return;
+    p->nodes[0].proven = 0;
+    for (uint32_t r = 0; r < u->nr; r++) {
+        p->lo[r] = 0;
+        p->hi[r] = 100;
+    }
+}
+
 /* Makes u's root the state s (keeping the tree when it is the same); false when s is
  * terminal. */
 static bool set_root(uct_t *u, const state_t *s) {
@@ -1065,6 +1080,7 @@ static bool set_root(uct_t *u, const state_t *s) {
         engine_state_copy(u->root_state, u->asked);
         fresh_root(u);
     }
+    open_hook_proven_root(u);
     return !engine_terminal(u->e, u->asked);
 }
 
@@ -1397,6 +1413,7 @@ void uct_advance(uct_t *u, const term_t *joint) {
         compact(u, c);
     else
         fresh_root(u);
+    open_hook_proven_root(u); /* pondering searches this root without set_root */
 }
 
 void uct_stats(const uct_t *u, uct_stats_t *out) {

@@ -207,6 +207,55 @@ static void test_hook(void **state) {
     unload(&f);
 }
 
+/* A hook that proves X's win at one state only (X to move there, one winning move). */
+typedef struct {
+    state_t *target;
+    uint64_t hits;
+} target_hook_t;
+
+static int target_hook(void *ctx, const state_t *s) {
+    target_hook_t *h = ctx;
+    if (!state_equal(s, h->target)) return -1;
+    h->hits++;
+    return 100;
+}
+
+/* The hook proves a leaf at its own state; once the game reaches that leaf, it is the
+ * root: the search must still run and find the move that keeps the proof (it used to stop
+ * at once, the root being proven, and play the first legal move). */
+static void test_hook_proven_root(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "tictactoe.kif");
+    play2(&f, "(mark 1 3)", "noop");
+    play2(&f, "noop", "(mark 2 1)");
+    play2(&f, "(mark 1 2)", "noop");
+    /* O to move; after O's (2 2), X wins at (1 1) only (O threatens (2 3)). */
+    state_t target;
+    state_init(&target);
+    term_t joint[2] = {move(&f, 0, "noop"), move(&f, 1, "(mark 2 2)")};
+    terms_next(f.r, &f.s, joint, &target);
+    target_hook_t h = {&target, 0};
+    uct_t *u = uct_new(f.r, 0, 5);
+    uct_set_hook(u, target_hook, &h);
+    uct_choose(u, &f.s, 0, 200);
+    assert_true(h.hits > 0);
+    uct_advance(u, joint);
+    state_copy(&f.s, &target);
+    const term_t *legal;
+    assert_true(terms_legal(f.r, &f.s, 0, &legal) > 1);
+    assert_string_not_equal(str(&f, legal[0]), "(mark 1 1)"); /* else the test shows nothing */
+    uct_stats_t before, after;
+    uct_stats(u, &before);
+    assert_string_equal(str(&f, uct_choose(u, &f.s, 0, 300)), "(mark 1 1)");
+    uct_stats(u, &after);
+    assert_true(after.iterations > before.iterations);
+    assert_true(after.root_proven && after.root_value == 100.0);
+    uct_free(u);
+    state_fini(&target);
+    unload(&f);
+}
+
 /* ---- tree reuse ---- */
 
 static void test_reuse(void **state) {
@@ -792,6 +841,7 @@ int main(void) {
         cmocka_unit_test(test_root_move),
         cmocka_unit_test(test_nim_winning_move),
         cmocka_unit_test(test_hook),
+        cmocka_unit_test(test_hook_proven_root),
         cmocka_unit_test(test_reuse),
         cmocka_unit_test(test_memory_limit),
         cmocka_unit_test(test_deterministic),
