@@ -1,9 +1,10 @@
 # Shared by the scripts: source it from the repository root (`. scripts/lib.sh`).
 
-# ensure_ggp PATH: prints PATH when it is an executable, else builds build/ggp (Release)
-# and prints that; fails when the build does.
+# ensure_ggp PATH: prints PATH when it is an executable other than build/ggp; build/ggp is
+# brought up to date first (Release; a build/ggp left from an older checkout measured old
+# code) and printed; fails when the build does.
 ensure_ggp() {
-    if [ -x "$1" ]; then
+    if [ "$1" != build/ggp ] && [ -x "$1" ]; then
         echo "$1"
         return
     fi
