@@ -641,6 +641,13 @@ static unsigned round_budget(double left, double rate, bool first) {
     return c < 1 ? 1 : c > 4e9 ? 4000000000u : (unsigned)c;
 }
 
+/* A check's count and time in the statistics (z3_check, z3_settle). */
+static void note_check(z3_t *z, double seconds) {
+    z->stats.checks++;
+    z->stats.seconds += seconds;
+    if (seconds > z->stats.max_seconds) z->stats.max_seconds = seconds;
+}
+
 int z3_check(z3_solver_t *s, const z3_term_t *assume, uint32_t n, double deadline) {
     if (!usable(s) || s->spoiled) return -1;
     z3_t *z = s->z;
@@ -685,10 +692,7 @@ int z3_check(z3_solver_t *s, const z3_term_t *assume, uint32_t n, double deadlin
             s->spoiled = true;
             z->stats.interrupted++;
         }
-        double dt = now_seconds() - t0;
-        z->stats.checks++;
-        z->stats.seconds += dt;
-        if (dt > z->stats.max_seconds) z->stats.max_seconds = dt;
+        note_check(z, now_seconds() - t0);
         if (r == Z3_L_UNDEF && !z->failed) z->stats.gave_up++;
         answer = r == Z3_L_TRUE ? 1 : r == Z3_L_FALSE ? 0 : -1;
     }
@@ -710,11 +714,8 @@ bool z3_settle(z3_solver_t *s) {
     Z3_ast h = ast(z, s->halt);
     Z3_lbool r = Z3_solver_check_assumptions(ctx, s->solver, 1, &h);
     bool done = ok(z) && r == Z3_L_FALSE;
-    double dt = now_seconds() - t0;
-    z->stats.checks++;
+    note_check(z, now_seconds() - t0);
     z->stats.rounds++;
-    z->stats.seconds += dt;
-    if (dt > z->stats.max_seconds) z->stats.max_seconds = dt;
     return done;
 }
 

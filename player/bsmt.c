@@ -161,14 +161,19 @@ static bool give(bsmt_t *b, size_t end, double deadline) {
     return true; /* the entries stay: a renewed solver is given them again */
 }
 
+/* The entries a check is about to internalise, for the largest batch in the statistics. */
+static void note_batch(bsmt_t *b) {
+    size_t batch = b->n_given - b->n_known;
+    if (batch > b->feed.max_batch) b->feed.max_batch = batch;
+}
+
 /* A check of the solver by deadline; what it was given is internalised after it unless it
  * was cut (interrupted, or not started: past the deadline). */
 static int z3_run(bsmt_t *b, const z3_term_t *ts, uint32_t n, double deadline) {
     uint64_t before = z3_stats(b->z).checks;
-    size_t batch = b->n_given - b->n_known;
     int r = z3_check(b->solver, ts, n, deadline);
     if (z3_stats(b->z).checks == before) return r;
-    if (batch > b->feed.max_batch) b->feed.max_batch = batch;
+    note_batch(b);
     if (!z3_solver_spoiled(b->solver)) b->n_known = b->n_given;
     return r;
 }
@@ -176,8 +181,7 @@ static int z3_run(bsmt_t *b, const z3_term_t *ts, uint32_t n, double deadline) {
 /* The chunk given internalised with no search and no watchdog (an interrupt spoils the
  * solver: the whole history again); a chunk costs a few ms. */
 static void settle(bsmt_t *b) {
-    size_t batch = b->n_given - b->n_known;
-    if (batch > b->feed.max_batch) b->feed.max_batch = batch;
+    note_batch(b);
     if (z3_settle(b->solver)) b->n_known = b->n_given;
 }
 
