@@ -24,7 +24,7 @@ static const char *const regress_help =
     "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n"
     "                   [--cost N [--cost-share X] [--engine E]]\n"
     "       ggp regress GAME --role R --bdd [--exact] [--values] [--budget SEC] [--steps I]\n"
-    "                   [--horizon D] [--plies K] [--columns] [--image subst|move] [--reorder]\n"
+    "                   [--horizon D] [--plies K] [--rows] [--image subst|move] [--reorder]\n"
     "                   [--no-reach] [--moves-below] [--no-invariants] [--nodes N] [--max-parts "
     "N]\n"
     "                   [--set-nodes N] [--merge-nodes N] [--op-nodes N] [--check [--max-states "
@@ -142,6 +142,8 @@ static const char *const regress_help =
     "  --moves-below  move codes under the fluents in the variable order (default on top)\n"
     "  --no-invariants  one variable per fluent (no binary codes for cells whose values are\n"
     "                 proven mutually exclusive)\n"
+    "  --no-implications  do not keep the sets within the implications between cells proven\n"
+    "                 inductive (connect four: a piece has a piece under it)\n"
     "  --no-reach     do not keep the sets within the states reachable from the initial\n"
     "                 one (a forward search, terminal states expanded too, that gets at most\n"
     "                 40% of the budget and gives up past 20000 nodes)\n"
@@ -155,9 +157,10 @@ static const char *const regress_help =
     "                 random match of --seed (canonical draws, as ggp alphabeta --plies):\n"
     "                 the sets are then about the states near it (within=D-i on each line,\n"
     "                 D the horizon, or the farthest state from it without one)\n"
-    "  --columns      a fluent's argument with the most values first in the variable order\n"
-    "                 (connect four: column by column; default: row by row): the reachable\n"
-    "                 states of connect four are 6.5 times smaller at 11 steps\n"
+    "  --rows         a fluent's argument with the most values last in the variable order\n"
+    "                 (connect four: row by row; default: column by column, where the\n"
+    "                 reachable states are small and, with the implications, the sets too;\n"
+    "                 --columns is the default, kept for older command lines)\n"
     "  --reorder      sift the variable order when the diagrams have doubled\n"
     "  --nodes N      decision-diagram nodes at most (default 4000000)\n"
     "  --check, --verify  as above, on every step of every sequence: exact=E is the states\n"
@@ -440,8 +443,9 @@ int cmd_regress(int argc, char **argv) {
     double verify_seconds = 60, cost_share = 0.2;
     unsigned long long cost = 0;
     engine_kind_t engine = ENGINE_AUTO;
-    bool bdd = false, exact = false, values = false, moves_below = false, no_invariants = false;
-    bool reorder = false, no_reach = false, columns = false;
+    bool bdd = false, exact = false, values = false, moves_below = false, no_invariants = false,
+         no_implications = false;
+    bool reorder = false, no_reach = false, columns = false, rows = false;
     regress_bdd_opts_t bo = {0};
     bdds_default_opts(&bo.search);
     const bddnet_opts_t *net = &bo.search.net;
@@ -476,7 +480,9 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--values", .flag = &values},
                                 {.name = "--moves-below", .flag = &moves_below},
                                 {.name = "--columns", .flag = &columns},
+                                {.name = "--rows", .flag = &rows},
                                 {.name = "--no-invariants", .flag = &no_invariants},
+                                {.name = "--no-implications", .flag = &no_implications},
                                 {.name = "--reorder", .flag = &reorder},
                                 {.name = "--no-reach", .flag = &no_reach},
                                 {.name = "--ground", .flag = &ground},
@@ -493,7 +499,9 @@ int cmd_regress(int argc, char **argv) {
     if (values) bo.search.values = true;
     if (moves_below) bo.search.net.moves_below = true;
     if (columns) bo.search.net.columns = true;
+    if (rows) bo.search.net.columns = false;
     if (no_invariants) bo.search.net.invariants = false;
+    if (no_implications) bo.search.net.implications = false;
     if (reorder) bo.search.reorder = true;
     if (no_reach) bo.search.net.reach = false;
     bo.search.net.set_nodes = (uint32_t)set_nodes;

@@ -321,6 +321,17 @@ bool dd_eval(dd_t *d, dd_ref a, const uint8_t *values) {
     return a == 1;
 }
 
+bool dd_pick(dd_t *d, dd_ref a, uint8_t *values) {
+    (void)d;
+    if (a <= 0) return false;
+    while (a > 1) { /* reduced: every node but false reaches true */
+        bool hi = bdd_low(a) == 0;
+        values[bdd_var(a)] = hi;
+        a = hi ? bdd_high(a) : bdd_low(a);
+    }
+    return true;
+}
+
 /* ---- order ---- */
 
 void dd_set_order(dd_t *d, const uint32_t *level_var) {

@@ -97,6 +97,9 @@ uint64_t dd_nodes_shared(dd_t *d, const dd_ref *a, uint32_t n);
 double dd_count(dd_t *d, dd_ref a, dd_ref vars);
 /* a under a full assignment (values[v] for variable v). */
 bool dd_eval(dd_t *d, dd_ref a, const uint8_t *values);
+/* One satisfying assignment of a: the variables on one path to true set in values (the
+ * others left as they are: any value satisfies a); false when a is false or DD_NONE. */
+bool dd_pick(dd_t *d, dd_ref a, uint8_t *values);
 
 /* The variable order: level_var[l] is the variable at level l (top first). Clears the
  * groups (dd_group). */

@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/util.h"
+#include "regress/bddinv.h"
 
 #define MAX_MASKS 8      /* coalitions cached (a run uses two or three) */
 #define ALL_NODES 100000 /* a pre-image's set for one move of P gives up past it */
@@ -76,6 +77,7 @@ struct bddnet {
     uint32_t *sorted; /* fluents in variable order */
     group_t *groups;
     uint32_t n_groups, n_coded;
+    uint32_t n_implied;      /* implications between groups in the invariant */
     bool *cand;              /* per group: a mutual-exclusion candidate still standing */
     uint32_t *fgroup, *fpos; /* per fluent: its group, its place in it */
     uint32_t n_vars, n_roles;
@@ -116,7 +118,8 @@ struct bddnet {
 };
 
 void bddnet_default_opts(bddnet_opts_t *o) {
-    *o = (bddnet_opts_t){.image = BDDNET_PER_MOVE, .invariants = true};
+    *o = (bddnet_opts_t){
+        .image = BDDNET_PER_MOVE, .invariants = true, .implications = true, .columns = true};
 }
 
 static void deref_all(dd_t *d, dd_ref *a, uint32_t n) {
@@ -209,12 +212,13 @@ static uint32_t count_of(const argval_t *v, const uint32_t *count, uint32_t n, s
     return lo < n && v[lo].sym == sym && v[lo].pos == pos ? count[lo] : 0;
 }
 
-/* The order of a fluent's arguments (but the last) in its sort key: the position with the
- * most values last (stable otherwise), so that on a board of 8 columns and 6 rows the
- * cells go row by row. In connect four the successor's terminal (a line the move
- * completes) has 2.5 times fewer nodes in that order than column by column (measured on
- * the corpus' 8-column game). opts.columns: the most values first (column by column),
- * where the states reachable within a few plies are small. */
+/* The order of a fluent's arguments (but the last) in its sort key: with opts.columns the
+ * position with the most values first (stable otherwise), so that on a board of 8 columns
+ * and 6 rows the cells go column by column, where the states reachable within a few plies
+ * are small and, with gravity in the invariant (opts.implications), every set is smaller
+ * than row by row (connectFour's α_1: 30,034 nodes against 120,077 row by row without the
+ * implications, 516,657 with them); else the most values last (row by row), where the
+ * successor's terminal (a line the move completes) alone is 2.5 times smaller. */
 static void key_order(const bddnet_t *bn, term_t t, const argval_t *v, const uint32_t *count,
                       uint32_t n, uint32_t *perm) {
     uint32_t k = term_arity(bn->ts, t) - 1;
@@ -793,6 +797,53 @@ static int drop_broken(bddnet_t *bn) {
     return dropped;
 }
 
+/* ---- implications between groups, proven by induction (a care set) ---- */
+
+/* A group's atom: some value holds (a code not 0), or an uncoded fluent. */
+static bddinv_atom_t group_atom(bddnet_t *bn, const group_t *gr, uint32_t i) {
+    dd_t *d = bn->d;
+    bddinv_atom_t at = {.now = DD_FALSE, .next = DD_FALSE};
+    for (uint32_t k = gr->coded ? 0 : i; k < (gr->coded ? gr->n : i + 1); k++) {
+        uint32_t f = bn->sorted[gr->first + k];
+        dd_ref a = dd_or(d, at.now, bn->fluent[f]), b = dd_or(d, at.next, bn->next[f]);
+        dd_deref(d, at.now), dd_deref(d, at.next);
+        at.now = a, at.next = b, at.init = at.init || in_init(bn->net, f);
+    }
+    return at;
+}
+
+/* The invariant gets the implications between groups ("a piece here has one under it")
+ * that hold initially and after every legal joint move: the junk states they exclude make
+ * a drop land in every gap of a column (many parts per move) and every set larger. False
+ * past the limits. */
+static bool add_implications(bddnet_t *bn) {
+    dd_t *d = bn->d;
+    uint32_t n = 0;
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        n += bn->groups[g].coded ? 1 : bn->groups[g].n;
+    bddinv_atom_t *at = xmalloc((n + 1) * sizeof *at);
+    n = 0;
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        for (uint32_t i = 0; i < (bn->groups[g].coded ? 1 : bn->groups[g].n); i++)
+            at[n++] = group_atom(bn, &bn->groups[g], i);
+    dd_ref ctx = dd_dup(d, bn->inv);
+    for (uint32_t r = 0; r < bn->n_roles; r++) {
+        dd_ref t = dd_and(d, ctx, bn->legal_rel[r]);
+        dd_deref(d, ctx);
+        ctx = t;
+    }
+    dd_ref h = bddinv_implications(d, at, n, ctx, &bn->n_implied);
+    dd_ref t = dd_and(d, bn->inv, h);
+    for (uint32_t k = 0; k < n; k++)
+        dd_deref(d, at[k].now), dd_deref(d, at[k].next);
+    free(at);
+    dd_deref(d, ctx), dd_deref(d, h);
+    if (t == DD_NONE) return false;
+    dd_deref(d, bn->inv);
+    bn->inv = t;
+    return true;
+}
+
 /* ---- joint moves ---- */
 
 static void free_joints(bddnet_t *bn);
@@ -1205,6 +1256,10 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     int dropped = drop_broken(bn);
     if (dropped < 0) snprintf(err, errlen, "the invariants: %s", dd_why(bn->d));
     if (dropped) return dropped < 0 ? -1 : 0;
+    if (bn->o.implications && !add_implications(bn)) {
+        snprintf(err, errlen, "the implications: %s", dd_why(bn->d));
+        return -1;
+    }
     ok = make_joints(bn);
     if (ok) compute_reach(bn);
     for (uint32_t j = 0; j < bn->n_joints && ok; j++)
@@ -1301,6 +1356,9 @@ dd_ref bddnet_invariant(const bddnet_t *bn) {
 }
 uint32_t bddnet_mutex_groups(const bddnet_t *bn) {
     return bn->n_coded;
+}
+uint32_t bddnet_implications(const bddnet_t *bn) {
+    return bn->n_implied;
 }
 uint32_t bddnet_values(const bddnet_t *bn, uint32_t role, const int **values) {
     *values = bn->values[role];

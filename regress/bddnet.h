@@ -51,8 +51,11 @@ typedef struct {
     bool moves_below;      /* move codes under the fluents instead of on top */
     bool columns;          /* a fluent's argument with the most values first in the order
                               (connect four: column by column, where the reachable states
-                              are small; default: row by row, where the win test is) */
+                              and, with opts.implications, the sets are small; the default;
+                              false: row by row, where the win test alone is smaller) */
     bool invariants;       /* binary codes for the groups proven mutually exclusive */
+    bool implications;     /* the invariant holds the implications between groups proven
+                              inductive (regress/bddinv.h: gravity in connect four) */
     uint32_t max_per_move; /* PER_MOVE: more joint moves than this use SUBST (0: 4096) */
     uint32_t set_nodes;    /* a pre-image that needs S as one diagram (the others answer
                               in several ways) ORs S's parts while it stays within this many
@@ -127,6 +130,8 @@ uint32_t bddnet_values(const bddnet_t *bn, uint32_t role, const int **values);
 dd_ref bddnet_invariant(const bddnet_t *bn);
 /* Groups of mutually exclusive fluents proven and encoded (0 without opts.invariants). */
 uint32_t bddnet_mutex_groups(const bddnet_t *bn);
+/* Implications between groups proven and kept in the invariant (opts.implications). */
+uint32_t bddnet_implications(const bddnet_t *bn);
 
 /* The strong pre-image for the coalition of roles in the bit mask p (bit r: role r): the
  * non-terminal states where P has a joint move after which, whatever the others answer,

@@ -47,7 +47,7 @@ for spec in $GAMES; do
     read -r cpu wall < <(tail -1 "$tmp/$game.time" 2>/dev/null) || cpu=? wall=?
     if [ "$rc" -ne 0 ]; then
         why=$(sed -n 's/.*unsupported by symbolic backward search: //p' "$tmp/$game.err" | head -1)
-        rows+="| $game | – | – | – | – | – | – | $cpu | refused: ${why:-exit $rc} |"$'\n'
+        rows+="| $game | – | – | – | – | – | – | – | $cpu | refused: ${why:-exit $rc} |"$'\n'
         continue
     fi
     rows+=$(awk -v game="$game" -v cpu="$cpu" '
@@ -62,7 +62,7 @@ for spec in $GAMES; do
         END {
             reach = h["reach_layers"] > 0 ? h["reach_layers"] " layers, " h["reach_nodes"] " nodes" : "no (given up or off)"
             for (s in last) d[s] = last[s] (fix[s] == "yes" ? " (fixpoint)" : "") (wi[s] != "" ? " (within " wi[s] ")" : "")
-            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s %s |\n", game, h["fluents"], h["network_seconds"], reach,
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s %s |\n", game, h["fluents"], h["implications"], h["network_seconds"], reach,
                 d["alpha"], nodes["alpha"], d["beta"], cpu, share["alpha " last["alpha"]], share["beta " last["beta"]]
         }' "$tmp/$game.out")$'\n'
     steps+=$(awk -v game="$game" '
@@ -82,11 +82,12 @@ section=$(mktemp)
     echo "load average at the start $load (shared: wall seconds are stretched, CPU seconds are one"
     echo "core's). Budget $BUDGET s per game and role (wall clock, network included), options beyond the"
     echo "defaults: ${EXTRA:-none} (defaults: image per joint move split by effect, sets as unions of parts, move codes on top, binary codes,"
+    echo "column by column, the implications between cells proven inductive (gravity) in the invariant,"
     echo "reachable states when the forward search ends within 40% of the budget and 20,000 nodes). *α*, *β*: the deepest complete step (fixpoint: no"
     echo "later step adds a state); *share*: of the states of $MATCHES random matches in those sets."
     echo
-    echo "| game | fluents | network s | reachable states | α | α nodes | β | CPU s | share α, β |"
-    echo "|---|---:|---:|---|---|---:|---|---:|---|"
+    echo "| game | fluents | implications | network s | reachable states | α | α nodes | β | CPU s | share α, β |"
+    echo "|---|---:|---:|---:|---|---|---:|---|---:|---|"
     printf '%s' "$rows"
     echo
     echo "Per step (CPU and wall seconds of the step, nodes of its diagram; *within*: with a horizon"

@@ -388,6 +388,80 @@ static void test_horizon(void **state) {
     world_fini(&w);
 }
 
+/* ---- implications in the invariant (regress/bddinv.h) ---- */
+
+/* The state's value of every state variable (a code bit: some fluent of it holds). */
+static void state_values(bddnet_t *bn, const uint64_t *words, uint8_t *values) {
+    dd_t *d = bddnet_dd(bn);
+    for (uint32_t v = 0; v < dd_var_count(d); v++) {
+        const uint32_t *fl;
+        uint32_t n = bddnet_var_fluents(bn, v, &fl);
+        values[v] = 0;
+        for (uint32_t k = 0; k < n; k++)
+            values[v] |= words[fl[k] / 64] >> (fl[k] % 64) & 1;
+    }
+}
+
+/* The fluent bit of a term printed as text, UINT32_MAX when none. */
+static uint32_t fluent_named(world_t *w, const char *name) {
+    term_t *bits;
+    uint32_t n = engine_fluent_bits(w->e, &bits), found = UINT32_MAX;
+    strbuf_t sb;
+    sb_init(&sb);
+    for (uint32_t f = 0; f < n && found == UINT32_MAX; f++) {
+        sb_clear(&sb);
+        term_print(w->g->ts, bits[f], &sb);
+        if (!strcmp(sb_str(&sb), name)) found = f;
+    }
+    sb_fini(&sb);
+    free(bits);
+    return found;
+}
+
+/* Connect three on 4x4 without the reachable states' search: gravity is proven (a piece has
+ * a piece under it), every reachable state is in the invariant and a floating piece is not,
+ * and the first steps of both sequences are still exactly the solver's sets. */
+static void test_implications(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_file("connect3_4x4.kif"));
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.max_steps = 3, o.net.reach = false;
+    bddsearch_t *bs = search_with(&w, 0, NULL, &o);
+    bddnet_t *bn = bddsearch_net(bs);
+    dd_t *d = bddnet_dd(bn);
+    assert_true(bddnet_implications(bn) > 0);
+    uint8_t *values = xmalloc(dd_var_count(d) + 1);
+    uint32_t n = solve_count(w.s);
+    for (uint32_t id = 0; id < n; id++) {
+        state_values(bn, words_of(&w, id), values);
+        if (!dd_eval(d, bddnet_invariant(bn), values)) fail_msg("state %u outside", id);
+    }
+    uint64_t *floating = xcalloc(w.n_words + 1, sizeof *floating);
+    memcpy(floating, words_of(&w, 0), w.n_words * sizeof *floating);
+    uint32_t f = fluent_named(&w, "(cell 2 3 red)");
+    assert_int_not_equal(f, UINT32_MAX);
+    floating[f / 64] |= 1ull << (f % 64);
+    state_values(bn, floating, values);
+    assert_false(dd_eval(d, bddnet_invariant(bn), values));
+    uint8_t *force = xmalloc(n + 1);
+    for (uint32_t k = 0; k < bddsearch_seqs(bs); k++) {
+        const bdds_seq_t *q = bddsearch_seq(bs, k);
+        solve_force(w.s, q->coalition, q->role, q->v, q->above, force);
+        for (uint32_t i = 0; i < bddsearch_steps(bs, k); i++) {
+            assert_true(bddsearch_step(bs, k, i)->complete);
+            for (uint32_t id = 0; id < n; id++)
+                if (!solve_terminal(w.s, id) &&
+                    (force[id] <= i) != bddsearch_holds(bs, k, i, words_of(&w, id)))
+                    fail_msg("sequence %u i=%u state %u: solver %d", k, i, id, force[id] <= i);
+        }
+    }
+    free(force), free(floating), free(values);
+    bddsearch_free(bs);
+    world_fini(&w);
+}
+
 /* ---- bounds: tic-tac-toe solved ---- */
 
 /* On every non-terminal state of tic-tac-toe, with the sets of the whole game (horizon 0)
@@ -484,7 +558,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_within_games),    cmocka_unit_test(test_within_three_players),
         cmocka_unit_test(test_capped_sound),    cmocka_unit_test(test_bounds_tictactoe),
         cmocka_unit_test(test_force_within),    cmocka_unit_test(test_parts_apart),
-        cmocka_unit_test(test_horizon),
+        cmocka_unit_test(test_horizon),         cmocka_unit_test(test_implications),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
