@@ -487,6 +487,29 @@ static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
     return best;
 }
 
+/* Once the mover's value at node i is settled (`best`: no child can give it more than a
+ * child already guarantees), it plays one of the children that guarantee `best`, so every
+ * other role's bounds span those children's only (maxⁿ: each role takes its own best, and
+ * the others get what that move leaves them), whether or not every move has a child: in a
+ * game of three roles, a role that can win at once makes its node worth 0 to the others,
+ * not anything from 0 to 100. */
+static void settled_span(const uct_t *u, uint32_t i, uint32_t mover, int best, int *lo, int *hi) {
+    const pool_t *p = &CT(u)->p;
+    uint32_t nr = u->nr;
+    for (uint32_t r = 0; r < nr; r++)
+        if (r != mover) lo[r] = 100, hi[r] = 0;
+    for (uint32_t e = p->nodes[i].first; e != NIL; e = p->edges[e].next) {
+        uint32_t c = p->edges[e].child;
+        if (p->lo[(size_t)c * nr + mover] < best) continue;
+        for (uint32_t r = 0; r < nr; r++) {
+            if (r == mover) continue;
+            int l = p->lo[(size_t)c * nr + r], h = p->hi[(size_t)c * nr + r];
+            if (l < lo[r]) lo[r] = l;
+            if (h > hi[r]) hi[r] = h;
+        }
+    }
+}
+
 /* ---- bounds ---- */
 
 /* Recomputes node i's bounds from its children's (a proven value where lower and upper
@@ -529,10 +552,13 @@ static bool update_bounds(uct_t *u, uint32_t i) {
         if (!all) lo[r] = 0, hi[r] = 100;
         if (movers == 1 && r == mover) lo[r] = best_lo;
     }
-    if (movers == 1 && u->nr == 2 && T(u)->zero_sum) {
+    bool mirror = movers == 1 && u->nr == 2 && T(u)->zero_sum;
+    if (mirror) {
         uint32_t o = 1 - mover;
         if (100 - hi[mover] > lo[o]) lo[o] = 100 - hi[mover];
         if (100 - lo[mover] < hi[o]) hi[o] = 100 - lo[mover];
+    } else if (movers == 1 && best_lo >= hi[mover]) {
+        settled_span(u, i, mover, best_lo, lo, hi);
     }
     bool changed = false, exact = true;
     for (uint32_t r = 0; r < nr; r++) {
@@ -548,7 +574,12 @@ static bool update_bounds(uct_t *u, uint32_t i) {
         uint8_t floor = p->lo[(size_t)i * nr + mover];
         for (uint32_t e = n->first; e != NIL; e = p->edges[e].next) {
             uint32_t c = p->edges[e].child;
-            p->ms[off + (uint32_t)p->edges[e].key].pruned = p->hi[(size_t)c * nr + mover] <= floor;
+            /* where the values of the others do not mirror the mover's (three roles, or
+             * no zero-sum game), a move that keeps the floor is not pruned: the others'
+             * values come from the moves the mover would play */
+            bool keeps = !mirror && p->lo[(size_t)c * nr + mover] >= floor;
+            p->ms[off + (uint32_t)p->edges[e].key].pruned =
+                p->hi[(size_t)c * nr + mover] <= floor && !keeps;
         }
     }
     return changed;

@@ -829,6 +829,53 @@ static void test_three_player(void **state) {
     smoke("three_player.kif");
 }
 
+/* Plays a turn of three_player.kif: the role in control marks (x, y), the others noop. */
+static void mark3(fix_t *f, uint32_t mover, const char *cell) {
+    term_t joint[3];
+    for (uint32_t r = 0; r < 3; r++)
+        joint[r] = move(f, r, r == mover ? cell : "noop");
+    terms_next(f->r, &f->s, joint, &f->n);
+    state_copy(&f->s, &f->n);
+}
+
+/* Three roles: r2 threatens (3 1), r3 threatens (3 3), r1 to move, after which r1 plays
+ * `then` (NULL: none). */
+static void threats3(fix_t *f, const char *then) {
+    load(f, "three_player.kif");
+    mark3(f, 0, "(mark 4 2)");
+    mark3(f, 1, "(mark 1 1)");
+    mark3(f, 2, "(mark 1 3)");
+    mark3(f, 0, "(mark 1 4)");
+    mark3(f, 1, "(mark 2 1)");
+    mark3(f, 2, "(mark 2 3)");
+    if (then) mark3(f, 0, then);
+}
+
+/* Three roles, each backing up its own value (max^n), not the searching role's opponents
+ * all against it (paranoid). In threats3's position only blocking r2, the next to move,
+ * keeps r1 alive, for r2 then blocks r3 for its own sake (a paranoid r2 would let r3 win,
+ * and every move of r1 would be worth 0). At the state after r1's block, r1's search
+ * expects r2 to block and values the root well above 0. (Before, r3's node, once its
+ * win was proven, pruned that very move and took the others' values from its other
+ * moves: r1 played (mark 4 4), worth 98.6 to it in the tree, and r2 wins at once.) */
+static void test_three_player_own_values(void **state) {
+    (void)state;
+    fix_t f;
+    threats3(&f, NULL);
+    for (uint64_t seed = 1; seed <= 3; seed++)
+        assert_string_equal(search(&f, 0, 3000, seed), "(mark 3 1)");
+    unload(&f);
+    threats3(&f, "(mark 3 1)");
+    assert_string_equal(search(&f, 1, 3000, 1), "(mark 3 3)");
+    uct_t *u = uct_new(f.r, 0, 1);
+    assert_string_equal(str(&f, uct_choose(u, &f.s, 0, 3000)), "noop");
+    uct_stats_t st;
+    uct_stats(u, &st);
+    assert_true(st.root_value > 20);
+    uct_free(u);
+    unload(&f);
+}
+
 static void test_simultaneous(void **state) {
     (void)state;
     smoke("simultaneous.kif");
@@ -855,6 +902,7 @@ int main(void) {
         cmocka_unit_test(test_cycle_stamps),
         cmocka_unit_test(test_heuristic),
         cmocka_unit_test(test_three_player),
+        cmocka_unit_test(test_three_player_own_values),
         cmocka_unit_test(test_simultaneous),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
