@@ -220,3 +220,34 @@ int sat_value(const sat_record_t *r, pn_t n) {
     if (!r->model || (size_t)n >= r->cap_lit || !r->lit[n]) return -1;
     return ccadical_val(r->s, r->lit[n]) > 0;
 }
+
+/* sat_fixed to a depth of kids (an unencoded node is evaluated from its kids: the legal
+ * atoms of a step are built on its fluents when a query first asks). */
+#define FIXED_DEPTH 64
+static int fixed_at(const sat_record_t *r, pn_t n, int depth) {
+    if (n == PN_TRUE || n == PN_FALSE) return n == PN_TRUE;
+    if ((size_t)n < r->cap_lit && r->lit[n]) {
+        int f = ccadical_fixed(r->s, r->lit[n]);
+        if (f) return f > 0;
+    }
+    pn_op_t op = pn_op(r->c, n);
+    if (op == PN_VAR || !depth) return -1;
+    if (op == PN_NOT) {
+        int v = fixed_at(r, pn_kid(r->c, n, 0), depth - 1);
+        return v < 0 ? -1 : !v;
+    }
+    /* and: 0 when a kid is 0, 1 when all are 1 (or: the dual), else unknown */
+    int absorb = op == PN_AND ? 0 : 1, res = !absorb;
+    uint32_t k = pn_arity(r->c, n);
+    for (uint32_t i = 0; i < k; i++) {
+        int v = fixed_at(r, pn_kid(r->c, n, i), depth - 1);
+        if (v == absorb) return absorb;
+        if (v < 0) res = -1;
+    }
+    return res;
+}
+
+int sat_fixed(const sat_record_t *r, pn_t n) {
+    if (!r->s) return n == PN_TRUE ? 1 : n == PN_FALSE ? 0 : -1;
+    return fixed_at(r, n, FIXED_DEPTH);
+}

@@ -42,4 +42,13 @@ int sat_check(sat_record_t *r, const pn_t *assume, uint32_t n, double deadline);
  * unrolling took up to seconds to build). */
 int sat_value(const sat_record_t *r, pn_t n);
 
+/* 1 / 0 when node n is implied true / false by the record alone, at CaDiCaL's root level
+ * after its last check (what was asserted and what unit propagation and learned units
+ * derive from it: on the killer game, that a wrong accuser is eliminated once the game
+ * goes on); a node not in the clauses sent, or not fixed, is evaluated from its kids
+ * (and: false when one is, true when all are; or: the dual); else -1. Lookups: no search.
+ * Sound unless the record is inconsistent (the caller's last check must have found it
+ * satisfiable: then a root-level implication holds in every model). */
+int sat_fixed(const sat_record_t *r, pn_t n);
+
 #endif

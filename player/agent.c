@@ -12,6 +12,7 @@
 #include "player/belief.h"
 #include "player/bnet.h"
 #include "player/bsmt.h"
+#include "player/fallback.h"
 
 struct agent {
     game_t *game;
@@ -57,6 +58,12 @@ struct agent {
     bsmt_t *proof;
     uint32_t fed;
     uint64_t proved_turns;
+    /* GDL-II: the move legal by construction at turn fallback_turn (player/fallback.h),
+     * computed after the observation, sent when nothing better is proved by the deadline */
+    term_t fallback;
+    uint32_t fallback_turn; /* + 1; 0: none computed */
+    uint64_t fallbacks_sent;
+    double observe_ms, fallback_ms; /* the last observation: the belief's update, the fallback's */
 };
 
 /* The move of the first legal rule for our role (or any role) with a ground move. */
@@ -251,6 +258,26 @@ static uint32_t proved_only(agent_t *a, term_t **legal, uint32_t n, double deadl
     return np;
 }
 
+/* GDL-II: the move legal by construction at this turn (player/fallback.h), once a turn:
+ * the player's own when it keeps its belief, else from the proving reasoner (fed the
+ * observations; asked only when we are asked to move, so the game goes on). */
+static void compute_fallback(agent_t *a, double deadline) {
+    if (!a->game->gdl2 || a->fallback_turn == a->turn + 1) return;
+    a->fallback_turn = a->turn + 1;
+    a->fallback = TERM_NONE;
+    if (a->player->own_belief) {
+        player_turn_t told = {
+            .turn = a->turn, .history = a->belief.hist, .n_history = a->belief.n_hist};
+        a->fallback = player_fallback(a->player, &told, deadline);
+    } else if (a->proof) {
+        bsmt_feed(a->proof, a->belief.hist, a->belief.n_hist, &a->fed);
+        bsmt_live(a->proof);
+        a->fallback =
+            fallback_move(a->proof, a->track, a->role, a->belief.n ? &a->belief.states[0] : NULL,
+                          deadline, a->cfg.verbose, "agent", a->turn);
+    }
+}
+
 static bool known_state(const agent_t *a) {
     return !a->game->gdl2 && a->belief.complete && a->belief.n == 1;
 }
@@ -296,8 +323,17 @@ void agent_observe(agent_t *a, uint32_t turn, term_t lastmove, const term_t *per
     if (turn <= a->turn) return;
     if (turn > a->turn + 1 && a->cfg.verbose)
         fprintf(stderr, "agent: turn %u follows turn %u: turns were missed\n", turn, a->turn);
-    belief_observe(&a->belief, lastmove, percepts, n, deadline);
+    /* the believed states (a sample for a player that searches them; replaying the
+     * history to find some took most of the clock late in the full killer game) get half
+     * the time, the move legal by construction the rest */
+    double t0 = now_seconds();
+    belief_observe(&a->belief, lastmove, percepts, n,
+                   a->player->own_belief ? deadline : t0 + (deadline - t0) * 0.5);
     a->turn = turn;
+    double t1 = now_seconds();
+    compute_fallback(a, deadline);
+    a->observe_ms = (t1 - t0) * 1000;
+    a->fallback_ms = (now_seconds() - t1) * 1000;
 }
 
 /* A percept as told: P, or (sees ROLE P) from a master that sends the whole atom. */
@@ -354,6 +390,13 @@ static void note_forced(agent_t *a) {
 
 term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
     double t0 = now_seconds();
+    /* GDL-II: the move legal by construction first (computed after the observation; else,
+     * or when none was found by the observation's deadline, now in a quarter of the time),
+     * the answer when nothing better is proved in time */
+    if (a->fallback == TERM_NONE) a->fallback_turn = 0;
+    compute_fallback(a, t0 + (deadline - t0) * 0.25);
+    term_t fallback = a->game->gdl2 ? a->fallback : TERM_NONE;
+    if (fallback != TERM_NONE) sink_offer(sink, fallback);
     term_t *legal;
     player_turn_t told = {
         .turn = a->turn, .history = a->belief.hist, .n_history = a->belief.n_hist};
@@ -370,6 +413,16 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
         note_forced(a);
         feed_proof(a, t0 + (deadline - t0) * 0.6);
         if (a->game->gdl2 && !exact) n = proved_only(a, &legal, n, t0 + (deadline - t0) * 0.6);
+    }
+    if (!n && fallback != TERM_NONE) {
+        free(legal);
+        legal = xmalloc(sizeof *legal);
+        legal[0] = fallback;
+        n = 1;
+        a->fallbacks_sent++;
+        if (a->cfg.verbose)
+            fprintf(stderr, "agent: turn %u: no move proved legal in time: the fallback move\n",
+                    a->turn);
     }
     a->last_legal = n;
     double t1 = now_seconds();
@@ -466,4 +519,8 @@ void agent_stats(const agent_t *a, strbuf_t *out) {
               a->last_legal, a->last_ms, a->update_ms, a->legal_ms,
               a->predicted ? ", both computed ahead" : "", a->play_ms,
               engine_kind_name(engine_kind(a->track)));
+    if (a->game->gdl2)
+        sb_printf(out, "; observed in %.0f ms, fallback move %s in %.0f ms (%llu sent)",
+                  a->observe_ms, a->fallback == TERM_NONE ? "none" : "found", a->fallback_ms,
+                  (unsigned long long)a->fallbacks_sent);
 }

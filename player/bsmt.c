@@ -438,19 +438,47 @@ uint32_t bsmt_proved_legal(bsmt_t *b, const term_t *prefer, uint32_t np, double 
     }
     /* an inconsistent history would prove every move: the checks need a consistent one */
     if (decided < nm && (b->broken || decide(b, 0, NULL, deadline) != 1)) return n;
+    /* what the check's unit propagation fixed needs no check of its own */
+    uint8_t *done = xcalloc(nm + 1, 1);
+    for (uint32_t i = 0; i < nm; i++) {
+        pn_t a = legal_node(b, ids[i]);
+        int f = a == PN_TRUE || a == PN_FALSE ? -1 : sat_fixed(b->record, a);
+        if (f < 0) continue;
+        done[i] = 1;
+        decided++;
+        if (f == 1) out[n++] = bnet_move_term(b->net, ids[i]);
+    }
     /* the preferred open moves first, then the others */
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t i = 0; i < nm; i++) {
             pn_t a = legal_node(b, ids[i]);
             term_t m = bnet_move_term(b->net, ids[i]);
-            if (a == PN_TRUE || a == PN_FALSE || preferred(prefer, np, m) != (pass == 0)) continue;
+            if (a == PN_TRUE || a == PN_FALSE || done[i] || preferred(prefer, np, m) != (pass == 0))
+                continue;
             pn_t neg = pn_not(b->c, a); /* legal in every consistent world: refuted */
             int r = decide(b, 1, &neg, deadline);
             if (r < 0) continue; /* out of time: the moves proved so far */
             decided++;
             if (r == 0) out[n++] = m;
         }
+    free(done);
     *complete = decided == nm;
+    return n;
+}
+
+uint32_t bsmt_fixed_legal(bsmt_t *b, double deadline, term_t **moves, bool *checked) {
+    const uint32_t *ids;
+    uint32_t nm = bnet_moves(b->net, b->role, &ids), n = 0;
+    term_t *out = xmalloc((nm + 1) * sizeof *out);
+    *moves = out;
+    /* the check propagates the steps given since the last one (its answer must be
+     * "consistent": an inconsistent record fixes every node) */
+    *checked = !b->broken && bsmt_open_legal(b) && decide(b, 0, NULL, deadline) == 1;
+    for (uint32_t i = 0; i < nm; i++) {
+        pn_t a = legal_node(b, ids[i]);
+        int f = a == PN_TRUE ? 1 : a == PN_FALSE || !*checked ? 0 : sat_fixed(b->record, a);
+        if (f == 1) out[n++] = bnet_move_term(b->net, ids[i]);
+    }
     return n;
 }
 
@@ -824,6 +852,13 @@ bool bsmt_any_sat(bsmt_t *b, double deadline, state_t *out) {
     if (b->broken || sat_check(b->record, NULL, 0, deadline) != 1) return false;
     pn_t *lits = xmalloc(2 * (b->n_fluents + 1) * sizeof *lits);
     bool read = model_state(b, out, lits, lits + b->n_fluents, true, 0);
+    free(lits);
+    return read;
+}
+
+bool bsmt_sat_model(bsmt_t *b, state_t *out) {
+    pn_t *lits = xmalloc(2 * (b->n_fluents + 1) * sizeof *lits);
+    bool read = !b->broken && model_state(b, out, lits, lits + b->n_fluents, true, 0);
     free(lits);
     return read;
 }

@@ -73,8 +73,9 @@ int bsmt_move_legal(bsmt_t *b, term_t move, double deadline);
 /* How many of our moves the known fluents leave open at the current step. */
 uint32_t bsmt_open_legal(bsmt_t *b);
 
-/* Our moves legal in every consistent state: those bsmt_known_legal gives, and each move
- * the known fluents leave open whose illegality Z3 refutes (one check each, no model:
+/* Our moves legal in every consistent state: those bsmt_known_legal gives, those the
+ * consistency check's unit propagation fixes (bsmt_fixed_legal), and each move
+ * the known fluents leave open whose illegality CaDiCaL refutes (one check each, no model:
  * reading one cost up to seconds late in the full killer game), the moves of prefer[0..np)
  * first (those the caller expects legal), until the deadline. Their count, the moves into
  * *moves (caller frees); *complete when every move was decided (the count is then all of
@@ -82,6 +83,14 @@ uint32_t bsmt_open_legal(bsmt_t *b);
  * (an inconsistent one would prove every move). */
 uint32_t bsmt_proved_legal(bsmt_t *b, const term_t *prefer, uint32_t np, double deadline,
                            term_t **moves, bool *complete);
+
+/* Our moves legal at the current step by construction, with no search: those the known
+ * fluents make legal (bsmt_known_legal) and those whose legality CaDiCaL's unit
+ * propagation derives from the history (a check of the record's consistency by deadline,
+ * then a lookup per move: sat_fixed; on the killer game, after a wrong accusation, whose
+ * turn it is). Their count, the moves into *moves (caller frees), in the network's order;
+ * *checked when the check answered consistent (else the known ones only). */
+uint32_t bsmt_fixed_legal(bsmt_t *b, double deadline, term_t **moves, bool *checked);
 
 /* 1 consistent, 0 not, -1 the solver gave up. */
 int bsmt_consistent(bsmt_t *b, double deadline);
@@ -107,6 +116,10 @@ bool bsmt_any(bsmt_t *b, double deadline, state_t *out);
  * load). The encoding of the steps since the last sync (bsmt_sync_proofs) stops at
  * the deadline between entries: sync on idle turns. */
 bool bsmt_any_sat(bsmt_t *b, double deadline, state_t *out);
+/* The current state of CaDiCaL's last model (its last check answered satisfiable: after
+ * bsmt_fixed_legal's check, a consistent state), read by a lookup per fluent with no
+ * check; false when there is none to read. */
+bool bsmt_sat_model(bsmt_t *b, state_t *out);
 /* Up to k distinct consistent states into out[0..k) (initialised by the caller) by
  * CaDiCaL, random phases on a few unknown fluents each; returns how many (past the
  * deadline, those found so far). Not uniform, as bsmt_sample is not. */

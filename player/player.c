@@ -95,6 +95,10 @@ uint32_t player_legal(player_t *p, const player_turn_t *turn, double deadline, t
     return p->own_belief && p->kind->legal ? p->kind->legal(p, turn, deadline, moves) : 0;
 }
 
+term_t player_fallback(player_t *p, const player_turn_t *turn, double deadline) {
+    return p->own_belief && p->kind->fallback ? p->kind->fallback(p, turn, deadline) : TERM_NONE;
+}
+
 void player_stop(player_t *p) {
     if (p->kind->stop) p->kind->stop(p);
 }

@@ -91,6 +91,11 @@ struct player_kind {
      * Used when the player set own_belief (the agent then sends no move rather than one
      * it did not prove legal). */
     uint32_t (*legal)(player_t *p, const player_turn_t *turn, double deadline, term_t **moves);
+    /* Optional, with own_belief: after an observation (turn->history holds it; turn->legal
+     * is not set), a move legal in the current state by construction, found with no
+     * search by the deadline (player/fallback.h): the agent sends it when kind->legal
+     * proves none in time. TERM_NONE when there is none. */
+    term_t (*fallback)(player_t *p, const player_turn_t *turn, double deadline);
     /* Optional: adds the search counters of the player's finished matches to *sum. */
     void (*search)(const player_t *p, player_search_t *sum);
     /* The OPTS of a kind player_kind_find made from "NAME:OPTS"; NULL for a table row. */
@@ -129,6 +134,8 @@ void player_start(player_t *p, const state_t *initial, double deadline);
 term_t player_play(player_t *p, const player_turn_t *turn, double deadline, move_sink_t *sink);
 /* The player's own legal moves (kind->legal), 0 when it has none to tell by deadline. */
 uint32_t player_legal(player_t *p, const player_turn_t *turn, double deadline, term_t **moves);
+/* The player's own fallback move (kind->fallback), TERM_NONE when it has none. */
+term_t player_fallback(player_t *p, const player_turn_t *turn, double deadline);
 void player_stop(player_t *p);
 void player_free(player_t *p);
 /* Adds p's search counters to *sum (kind->search); false when its kind keeps none. */

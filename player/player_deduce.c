@@ -78,6 +78,7 @@
 #include "mcts/uct.h"
 #include "player/bnet.h"
 #include "player/bsmt.h"
+#include "player/fallback.h"
 #include "player/player.h"
 
 static int cmp_u64(const void *a, const void *b) {
@@ -919,6 +920,17 @@ static uint32_t deduce_legal(player_t *pl, const player_turn_t *turn, double dea
     return sorted(*moves, n);
 }
 
+/* After an observation: the move legal by construction (player/fallback.h), the world
+ * carried to this step, if any, for its choice among several. */
+static term_t deduce_fallback(player_t *pl, const player_turn_t *turn, double deadline) {
+    deduce_player_t *p = (deduce_player_t *)pl;
+    feed(p, turn);
+    if (!p->bsmt) return TERM_NONE;
+    bool current = p->world_step == bsmt_step(p->bsmt) + 1;
+    return fallback_move(p->bsmt, p->setup.engine, p->setup.role, current ? &p->world : NULL,
+                         deadline, p->setup.verbose, p->base.kind->name, turn->turn);
+}
+
 /* choose=secret: reveal as little as possible to the other roles.
  *
  * Each other role (not `random`) gets a mirror: a belief reasoner fed with what that role
@@ -1339,7 +1351,7 @@ static void deduce_destroy(player_t *pl) {
 /* What deduce and pimc share: all but the name, the summary and the default choice. */
 #define DEDUCE_CALLS                                                                               \
     .start = deduce_start, .play = deduce_play, .stop = deduce_stop, .destroy = deduce_destroy,    \
-    .check_options = deduce_check_options, .legal = deduce_legal
+    .check_options = deduce_check_options, .legal = deduce_legal, .fallback = deduce_fallback
 
 const player_kind_t player_deduce_kind = {
     .name = "deduce",

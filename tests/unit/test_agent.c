@@ -282,6 +282,71 @@ static void test_hidden_legality(void **state) {
     hidden_door_turns(ENGINE_INTERP);
 }
 
+/* A door random hides (0 or 1) where door 0 ends the game at once: asked to move at step
+ * 1, the player knows the door is 1, though no fluent it was told says so (it sees
+ * nothing). Both `wait` (not behind door 0) and `open` (behind door 1) are legal; neither
+ * is known by the known fluents alone, both by unit propagation from "the game goes on"
+ * (so, on the killer game, is the turn after a wrong accusation). */
+static const char *trap_door = "(role random) (role player) (init (step 0)) (bit 0) (bit 1)"
+                               "(<= (legal random (set ?b)) (true (step 0)) (bit ?b))"
+                               "(<= (legal random noop) (true (step 1)))"
+                               "(<= (legal player noop) (true (step 0)))"
+                               "(<= (legal player wait) (true (step 1)) (not (true (door 0))))"
+                               "(<= (legal player open) (true (step 1)) (true (door 1)))"
+                               "(<= (next (door ?b)) (does random (set ?b)))"
+                               "(<= (next (step 1)) (true (step 0)))"
+                               "(<= (next (step 2)) (true (step 1)))"
+                               "(<= (next opened) (does player open))"
+                               "(<= terminal (true (door 0)))"
+                               "(<= terminal (true (step 2)))"
+                               "(<= (goal player 100) (true opened))"
+                               "(<= (goal player 0) (not (true opened)))"
+                               "(goal random 0)";
+
+/* Issue 24: every GDL-II kind answers with a move legal by construction even when its
+ * deadline has passed before it starts (the move computed after the observation, within
+ * the observation's deadline): at step 1 of trap_door, `open` or `wait`, never no move.
+ * Before, every kind answered none (no move proved by the deadline). Without a belief
+ * network (the interpreter) nothing is legal by construction: no move. */
+static void trap_door_turns(engine_kind_t kind) {
+    engine_kind_t was = engine_default_kind();
+    engine_set_default_kind(kind);
+    game_t *g = load_text(trap_door);
+    assert_non_null(g);
+    const char *names[] = {"random", "legal", "mcts:iters=20:ponder=off", "deduce", "pimc"};
+    uint32_t sent = 0;
+    for (int ki = 0; ki < 5; ki++) {
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            agent_config_t cfg = {
+                .kind = player_kind_find(names[ki]), .startclock = 1, .playclock = 1, .seed = seed};
+            agent_t *a = agent_new(g, 1, &cfg);
+            agent_start(a, now_seconds() + 1e6);
+            term_t m0 = agent_play(a, now_seconds() + 1e6, NULL);
+            assert_string_equal(term_sym_name(g->ts, term_sym(g->ts, m0)), "noop");
+            agent_observe(a, 1, m0, NULL, 0, now_seconds() + 1e6);
+            term_t m = agent_play(a, now_seconds() - 1, NULL); /* the deadline past */
+            if (kind == ENGINE_INTERP) {
+                assert_true(m == TERM_NONE);
+            } else {
+                assert_true(m != TERM_NONE);
+                const char *name = term_sym_name(g->ts, term_sym(g->ts, m));
+                assert_true(!strcmp(name, "open") || !strcmp(name, "wait"));
+                sent++;
+            }
+            agent_free(a);
+        }
+    }
+    assert_int_equal(sent, kind == ENGINE_INTERP ? 0 : 10);
+    game_free(g);
+    engine_set_default_kind(was);
+}
+
+static void test_fallback_past_deadline(void **state) {
+    (void)state;
+    trap_door_turns(ENGINE_AUTO);
+    trap_door_turns(ENGINE_INTERP);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) cmocka_set_test_filter(argv[1]); /* one test by name */
     const struct CMUnitTest tests[] = {
@@ -290,6 +355,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_tracks_on_player_engine),
         cmocka_unit_test(test_auto_kind),
         cmocka_unit_test(test_hidden_legality),
+        cmocka_unit_test(test_fallback_past_deadline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -224,7 +224,8 @@ static void test_deduce_killer_small(void **state) {
  * nothing: a player has only what it carries natively and what the known fluents fix) or
  * far away (every check answers): a fact about every path, not a timing. The move an
  * agent sends must be legal; when its player proves no move legal (a past deadline) it
- * sends none and the master plays a random legal move for it. At most max_steps steps.
+ * sends the move legal by construction, computed after the observation (issue 24), else
+ * none and the master plays a random legal move for it. At most max_steps steps.
  * observe_far: the agents' belief updates get a far deadline, else one already past. */
 static void play_pressed(game_t *g, engine_t *r, const player_kind_t *kind, uint64_t seed,
                          uint32_t max_steps, bool observe_far, tally_t *t) {
@@ -297,6 +298,9 @@ static void test_deduce_legal_pressed(void **state) {
             play_pressed(g, r, kind, seed, max_steps[gi], true, &t);
         printf("deduce %s pressed: legal moves asked %llu times, none proved %llu times\n",
                games[gi], (unsigned long long)t.legal_asked, (unsigned long long)t.legal_unknown);
+        /* observed in time, every turn has a move legal by construction (at 7ff78fa,
+         * before it, 5 and 8 turns had none) */
+        assert_int_equal(t.legal_unknown, 0);
         engine_free(r);
         game_free(g);
     }
@@ -317,6 +321,7 @@ static void test_mcts_legal_pressed(void **state) {
     play_pressed(g, r, kind, 1, 60, true, &t);
     printf("mcts killer.kif pressed: legal moves asked %llu times, none proved %llu times\n",
            (unsigned long long)t.legal_asked, (unsigned long long)t.legal_unknown);
+    assert_int_equal(t.legal_unknown, 0);
     engine_free(r);
     game_free(g);
 }
