@@ -57,7 +57,7 @@ struct bsmt {
     size_t n_given;       /* entries given to the current solver */
     size_t n_known;       /* of those, the ones a check of it internalised (uninterrupted) */
     size_t chunk;         /* BSMT_CHUNK but in tests */
-    double chunk_seconds; /* the last chunk's time, given and internalised */
+    double chunk_seconds; /* the slowest chunk lately, given and internalised (time_for_chunk) */
     bsmt_feed_t feed;
     pn_t *pool;
     size_t n_pool, cap_pool;
@@ -185,6 +185,17 @@ static void settle(bsmt_t *b) {
     if (z3_settle(b->solver)) b->n_known = b->n_given;
 }
 
+/* Whether a chunk (given and internalised) fits before the deadline at the pace of the
+ * slowest chunk lately: z3_settle has no watchdog, and its time swings with the load (up
+ * to 2.2 s late in a full killer match at load 8-14, where the last chunk's pace, halved
+ * at each refusal, let the next start anyway). The pace is forgotten slowly (by a tenth a
+ * chunk, a fifth a refusal), so that one slow chunk does not stop the feed for good. */
+static bool time_for_chunk(bsmt_t *b, double deadline) {
+    if (now_seconds() + b->chunk_seconds <= deadline) return true;
+    b->chunk_seconds *= 0.8;
+    return false;
+}
+
 /* Makes Z3 abreast of the history, so that no check internalises more than BSMT_CHUNK
  * entries: Z3_interrupt reaches Z3 only after it has internalised what it was given, and
  * a renewed solver given the whole history of the full killer game took 2 s in one check
@@ -197,18 +208,16 @@ static bool z3_abreast(bsmt_t *b, double deadline, uint32_t chunks) {
     if (deadline <= 0) return give(b, b->n_pend, 0);
     for (;;) {
         size_t end = b->n_known + b->chunk < b->n_pend ? b->n_known + b->chunk : b->n_pend;
+        if (b->n_given < end && !time_for_chunk(b, deadline)) return false;
         double t0 = now_seconds();
-        /* no chunk started that would end past the deadline at the last one's pace (a
-         * pace forgotten by halves, so that one slow chunk does not stop the feed) */
-        if (b->n_given < end && t0 + b->chunk_seconds > deadline) {
-            b->chunk_seconds /= 2;
-            return false;
-        }
         if (!give(b, end, deadline)) return false;
         if (b->n_pend - b->n_known <= b->chunk) return true;
-        if (!chunks-- || z3_solver_spoiled(b->solver)) return false;
+        /* the settle cannot be interrupted: none started without the time for it (the
+         * chunk stays given, not internalised: at most a chunk, as a query may find it) */
+        if (!chunks-- || z3_solver_spoiled(b->solver) || !time_for_chunk(b, deadline)) return false;
         settle(b);
-        b->chunk_seconds = now_seconds() - t0;
+        double took = now_seconds() - t0;
+        b->chunk_seconds = took > b->chunk_seconds * 0.9 ? took : b->chunk_seconds * 0.9;
         if (b->n_known != b->n_given) return false; /* an error */
     }
 }
