@@ -27,21 +27,20 @@ static void push(ddunion_t *u, dd_ref x) {
     u->part[u->n++] = x;
 }
 
-/* Merging pays while the OR keeps the sharing: no larger than its parts apart (or small). */
-static bool merges(dd_t *d, const ddunion_t *u, dd_ref a, dd_ref b, dd_ref t) {
-    uint64_t n = dd_nodes(d, t);
-    return n <= u->merge && (n <= MERGE_SMALL || n <= dd_nodes(d, a) + dd_nodes(d, b));
-}
-
+/* Merging pays while the OR keeps the sharing: no larger than its parts apart (or small).
+ * The node counts are walks of the diagrams (a tenth of a run's CPU with a horizon, where
+ * every part is added here): the last part's is kept. */
 bool ddunion_add(dd_t *d, ddunion_t *u, dd_ref x) {
     if (x == DD_FALSE) return true;
     if (x == DD_NONE) return false;
-    if (u->n && u->merge && dd_nodes(d, x) <= u->merge) {
+    uint64_t nx = u->merge ? dd_nodes(d, x) : 0;
+    if (u->n && u->merge && nx <= u->merge && u->last_nodes <= u->merge) {
         dd_ref *last = &u->part[u->n - 1];
-        dd_ref t = dd_nodes(d, *last) <= u->merge ? dd_or(d, *last, x) : DD_NONE;
-        if (t >= 0 && merges(d, u, *last, x, t)) {
+        dd_ref t = dd_or(d, *last, x);
+        uint64_t nt = t >= 0 ? dd_nodes(d, t) : 0;
+        if (t >= 0 && nt <= u->merge && (nt <= MERGE_SMALL || nt <= u->last_nodes + nx)) {
             dd_deref(d, *last), dd_deref(d, x);
-            *last = t;
+            *last = t, u->last_nodes = nt;
             return true;
         }
         dd_deref(d, t);
@@ -51,11 +50,13 @@ bool ddunion_add(dd_t *d, ddunion_t *u, dd_ref x) {
         }
     }
     push(u, x);
+    u->last_nodes = nx;
     return true;
 }
 
 void ddunion_copy(dd_t *d, ddunion_t *to, const ddunion_t *from) {
     ddunion_init(to, from->merge);
+    to->last_nodes = from->last_nodes;
     for (uint32_t k = 0; k < from->n; k++)
         push(to, dd_dup(d, from->part[k]));
 }

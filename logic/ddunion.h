@@ -18,7 +18,8 @@
 typedef struct {
     dd_ref *part;
     uint32_t n, cap;
-    uint64_t merge; /* nodes a merged part may have (0: never merge) */
+    uint64_t merge;      /* nodes a merged part may have (0: never merge) */
+    uint64_t last_nodes; /* of the last part (with merge) */
 } ddunion_t;
 
 void ddunion_init(ddunion_t *u, uint64_t merge);

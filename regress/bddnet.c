@@ -1597,7 +1597,8 @@ static dd_ref pre_all(bddnet_t *bn, uint32_t a, dd_ref sj, uint32_t target, uint
                 dd_ref t = part_keep(bn, jb, &jb->parts[q], all, sj, target, pass == 1);
                 dd_deref(d, all);
                 all = t;
-                if (all > 0 && dd_nodes(d, all) > max) { /* it will not get small again soon */
+                /* it will not get small again soon (the live nodes bound it: no walk) */
+                if (all > 0 && dd_live_nodes(d) > max && dd_nodes(d, all) > max) {
                     dd_deref(d, all);
                     *exact = false;
                     return DD_FALSE;
