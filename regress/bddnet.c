@@ -1609,9 +1609,11 @@ static dd_ref pre_all(bddnet_t *bn, uint32_t a, dd_ref sj, uint32_t target, uint
 }
 
 /* PER_MOVE: over P's joint moves a (the first joint move of each). The joint moves no
- * state allows are left out: where legal(a) holds, legal(b) is false for them. */
-static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint64_t p,
-                         dd_ref within, ddunion_t *out, bool *exact) {
+ * state allows are left out: where legal(a) holds, legal(b) is false for them. A move with
+ * one answer reads fresh (and the target where spread_target), one with several all of s. */
+static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fresh, uint32_t target,
+                         bool spread_target, uint64_t p, dd_ref within, ddunion_t *out,
+                         bool *exact) {
     dd_t *d = bn->d;
     dd_ref sj = DD_NONE; /* S as one diagram, made when needed */
     bool ok = true;
@@ -1623,7 +1625,9 @@ static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint
         for (uint32_t b = a + 1; b < bn->n_joints && one; b++)
             one = !same_moves(bn, &bn->joints[a], &bn->joints[b], p);
         if (one) {
-            ok = pre_spread(bn, &bn->joints[a], s, target, within, out, exact);
+            if (fresh->n || spread_target)
+                ok = pre_spread(bn, &bn->joints[a], fresh,
+                                spread_target ? target : BDDNET_NO_TARGET, within, out, exact);
             continue;
         }
         if (sj == DD_NONE) sj = joined(bn, s, exact);
@@ -1634,10 +1638,11 @@ static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint
     return ok;
 }
 
-bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint64_t p, dd_ref within,
-                ddunion_t *out, bool *exact) {
+bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fresh, uint32_t target,
+                uint64_t p, dd_ref within, ddunion_t *out, bool *exact) {
     *exact = true;
-    if (bn->o.image == BDDNET_PER_MOVE) return pre_per_move(bn, s, target, p, within, out, exact);
+    if (bn->o.image == BDDNET_PER_MOVE)
+        return pre_per_move(bn, s, fresh ? fresh : s, target, !fresh, p, within, out, exact);
     dd_ref sj = joined(bn, s, exact);
     if (past_deadline(bn, sj)) return false;
     return add_set(bn, out, pre_subst(bn, sj, target, p), within, exact);

@@ -141,9 +141,13 @@ uint32_t bddnet_implications(const bddnet_t *bn);
  * one answer the ∃ is distributed over the parts of the move and of S, and no diagram of the whole
  * is made. False past the deadline (out is then a subset). *exact false: out holds a subset of it
  * (opts.set_nodes, or a set that ran into the node limit, left out): still sound, every state in it
- * is one. The result says nothing about terminal states (its value there is arbitrary). */
-bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, uint32_t target, uint64_t p, dd_ref within,
-                ddunion_t *out, bool *exact);
+ * is one. The result says nothing about terminal states (its value there is arbitrary).
+ * fresh (NULL: all of S, and the target): a frontier, for a caller who holds the pre-image of
+ * the rest of S already: the moves with one answer read only fresh's states and not the target
+ * (their pre-image distributes over a union), the others all of S and the target (a ∀ does
+ * not); out then holds what is new, with more. With the image SUBST fresh is ignored. */
+bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fresh, uint32_t target,
+                uint64_t p, dd_ref within, ddunion_t *out, bool *exact);
 
 /* The states where `mover` moves in the turn-taking sense of backward search: every other
  * role's only legal move is its no-op (noop[r], a move term), and the mover's no-op is not

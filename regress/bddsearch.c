@@ -19,6 +19,7 @@ typedef struct {
     bdds_seq_t s;
     uint32_t target; /* the successor is terminal and meets the goal (bddnet_target) */
     ddunion_t *set;  /* per step */
+    ddunion_t fresh; /* WITHIN: the last step's pre-image apart (the frontier of the next) */
     uint32_t *root;  /* per step: its first part in the flat form's roots (n + 1 entries) */
     bdds_step_t *steps;
     uint32_t n, cap;
@@ -138,6 +139,7 @@ void bddsearch_free(bddsearch_t *bs) {
         seq_t *q = &bs->seqs[k];
         for (uint32_t i = 0; i < q->n; i++)
             ddunion_fini(d, &q->set[i]);
+        ddunion_fini(d, &q->fresh);
         free(q->set), free(q->steps), free(q->root);
     }
     free(bs->seqs);
@@ -162,6 +164,14 @@ static bool same_set(dd_t *d, const ddunion_t *a, const ddunion_t *b) {
     return ddunion_within(d, a, b) && ddunion_within(d, b, a);
 }
 
+/* Is every state of a step's frontier in the step before (then the step is that one)?
+ * False when not known (a frontier of many parts against a set of many). */
+static bool adds_nothing(dd_t *d, const ddunion_t *fresh, const ddunion_t *prev) {
+    if (!fresh) return false;
+    if (!fresh->n) return true;
+    return (uint64_t)fresh->n * prev->n <= SAME_CHECK_MAX && ddunion_within(d, fresh, prev);
+}
+
 /* Step i holds the states within this many steps of the start (a horizon: horizon - i,
  * where its successors within i steps are all known; UINT32_MAX: every state). */
 static uint32_t within_of(const bddsearch_t *bs, uint32_t i) {
@@ -171,8 +181,8 @@ static uint32_t within_of(const bddsearch_t *bs, uint32_t i) {
 
 /* A step (its set taken over); cut: the budget ran out in it (the sequence ends there);
  * complete: the set is all of S_i (no pre-image capped up to here). */
-static void push_step(bddsearch_t *bs, seq_t *q, ddunion_t *set, double seconds, double cpu,
-                      bool cut, bool complete) {
+static void push_step(bddsearch_t *bs, seq_t *q, ddunion_t *set, const ddunion_t *fresh,
+                      double seconds, double cpu, bool cut, bool complete) {
     dd_t *d = bddnet_dd(bs->bn);
     if (q->n == q->cap) {
         q->cap = q->cap ? 2 * q->cap : 16;
@@ -183,7 +193,8 @@ static void push_step(bddsearch_t *bs, seq_t *q, ddunion_t *set, double seconds,
      * sequence repeats from there) */
     uint32_t within = within_of(bs, q->n);
     bool fix = !cut && within == UINT32_MAX &&
-               (bs->o.mode == BDDS_WITHIN ? q->n && same_set(d, set, &q->set[q->n - 1])
+               (bs->o.mode == BDDS_WITHIN ? q->n && (same_set(d, set, &q->set[q->n - 1]) ||
+                                                     adds_nothing(d, fresh, &q->set[q->n - 1]))
                                           : q->n > 2 && same_set(d, set, &q->set[q->n - 2]));
     q->set[q->n] = *set;
     q->steps[q->n++] = (bdds_step_t){.seconds = seconds,
@@ -196,19 +207,57 @@ static void push_step(bddsearch_t *bs, seq_t *q, ddunion_t *set, double seconds,
     if (fix || cut || within == 0) q->done = true; /* within 0: the start alone, the last */
 }
 
+/* WITHIN, by frontier: S_i = (S_{i-1} within the step's states) ∪ pre(S_{i-1}), where the
+ * moves with one answer (an ∃, which distributes over a union) read only the last step's
+ * pre-image (q->fresh: every state S_{i-1} added, with more), the rest of S_{i-1} having had
+ * its pre-image taken in an earlier step and kept since (S_{i-1} ⊆ S_i, and within D - i of
+ * the start the kept states of S_{i-1} are in it). The same set as S_0 ∨ pre(S_{i-1}) where
+ * both are complete; a superset of it, still sound, where a step was capped. The pre-image is
+ * kept apart as the next frontier. */
+static bool next_within(bddsearch_t *bs, seq_t *q, uint32_t i, dd_ref in, ddunion_t *out,
+                        bool *exact) {
+    dd_t *d = bddnet_dd(bs->bn);
+    const ddunion_t *prev = &q->set[i - 1];
+    ddunion_t pre;
+    ddunion_init(&pre, out->merge);
+    bool ok = bddnet_pre(bs->bn, prev, i > 1 ? &q->fresh : NULL, q->target, q->s.coalition, in,
+                         &pre, exact);
+    bool same_in = i > 1 && in == bddnet_within(bs->bn, within_of(bs, i - 1));
+    for (uint32_t k = 0; k < prev->n && ok && i > 1; k++) {
+        dd_ref x = same_in ? dd_dup(d, prev->part[k]) : dd_and(d, prev->part[k], in);
+        if (x == DD_NONE && strcmp(dd_why(d), "deadline")) *exact = false; /* left out */
+        ok = x == DD_NONE ? !!strcmp(dd_why(d), "deadline") : ddunion_add(d, out, x);
+    }
+    for (uint32_t k = 0; k < pre.n && ok; k++)
+        ok = ddunion_add(d, out, dd_dup(d, pre.part[k]));
+    ddunion_fini(d, &q->fresh);
+    ddunion_init(&q->fresh, pre.merge);
+    for (uint32_t k = 0; k < pre.n && ok; k++) { /* only what is new */
+        dd_ref x = dd_dup(d, pre.part[k]);
+        for (uint32_t j = 0; j < prev->n && x > 0; j++) {
+            dd_ref t = dd_diff(d, x, prev->part[j]);
+            if (t == DD_NONE) t = dd_dup(d, x); /* keeps more: still a frontier */
+            dd_deref(d, x);
+            x = t;
+        }
+        ok = ddunion_add(d, &q->fresh, x);
+    }
+    ddunion_fini(d, &pre);
+    return ok;
+}
+
 /* Step i of q from step i-1 into out; false past the budget. WITHIN: the successor
  * terminal in the target or in step i-1; EXACT: the target for i = 1, step i-1 after, and
  * the mover's turn. */
 static bool next_set(bddsearch_t *bs, seq_t *q, uint32_t i, ddunion_t *out, bool *exact) {
     dd_t *d = bddnet_dd(bs->bn);
     dd_ref in = bddnet_within(bs->bn, within_of(bs, i));
-    if (bs->o.mode == BDDS_WITHIN)
-        return bddnet_pre(bs->bn, &q->set[i - 1], q->target, q->s.coalition, in, out, exact);
+    if (bs->o.mode == BDDS_WITHIN) return next_within(bs, q, i, in, out, exact);
     ddunion_t none, pre;
     ddunion_init(&none, 0), ddunion_init(&pre, out->merge);
-    bool ok = i == 1 ? bddnet_pre(bs->bn, &none, q->target, q->s.coalition, in, &pre, exact)
-                     : bddnet_pre(bs->bn, &q->set[i - 1], BDDNET_NO_TARGET, q->s.coalition, in,
-                                  &pre, exact);
+    bool ok = i == 1 ? bddnet_pre(bs->bn, &none, NULL, q->target, q->s.coalition, in, &pre, exact)
+                     : bddnet_pre(bs->bn, &q->set[i - 1], NULL, BDDNET_NO_TARGET, q->s.coalition,
+                                  in, &pre, exact);
     uint32_t mover = i % 2 ? q->s.role : 1 - q->s.role;
     dd_ref here = bddnet_moves_here(bs->bn, mover, bs->noop);
     for (uint32_t k = 0; k < pre.n && ok; k++) {
@@ -226,7 +275,7 @@ static void step(bddsearch_t *bs, uint32_t k, uint32_t i, bdds_cb cb, void *ctx)
     ddunion_t s;
     ddunion_init(&s, bs->o.merge_nodes ? bs->o.merge_nodes : MERGE_NODES);
     if (i == 0) { /* no non-terminal state: terminal ones are judged by their goals */
-        push_step(bs, q, &s, now_seconds() - t0, cpu_seconds() - c0, false, true);
+        push_step(bs, q, &s, NULL, now_seconds() - t0, cpu_seconds() - c0, false, true);
     } else {
         bool exact;
         bool cut = !next_set(bs, q, i, &s, &exact);
@@ -237,7 +286,8 @@ static void step(bddsearch_t *bs, uint32_t k, uint32_t i, bdds_cb cb, void *ctx)
             else
                 ddunion_init(&s, 0);
         }
-        push_step(bs, q, &s, now_seconds() - t0, cpu_seconds() - c0, cut,
+        push_step(bs, q, &s, bs->o.mode == BDDS_WITHIN && !cut ? &q->fresh : NULL,
+                  now_seconds() - t0, cpu_seconds() - c0, cut,
                   !cut && exact && q->steps[i - 1].complete);
     }
     if (cb) cb(ctx, k, i, &q->steps[i]);
