@@ -86,12 +86,17 @@ dd_ref bddinv_implications(dd_t *d, const bddinv_atom_t *atoms, uint32_t n, dd_r
             cand[(size_t)a * n + b] =
                 a != b && keeps[a] && keeps[b] && (!atoms[a].init || atoms[b].init);
     free(keeps);
-    for (int dropped = 1; dropped > 0;) {
+    int dropped = 1;
+    while (dropped > 0) {
         dd_ref h = conjunction(d, atoms, n, cand), t = dd_and(d, ctx, h);
         dropped = t == DD_NONE ? -1 : drop_broken(d, atoms, n, t, cand);
         dd_deref(d, h), dd_deref(d, t);
     }
     *kept = 0;
+    if (dropped < 0) { /* what stands is not proven */
+        free(cand);
+        return DD_NONE;
+    }
     for (size_t k = 0; k < (size_t)n * n; k++)
         *kept += cand[k];
     dd_ref h = conjunction(d, atoms, n, cand);

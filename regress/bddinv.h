@@ -26,8 +26,8 @@ typedef struct {
 /* The conjunction of the implications between the n atoms that are inductive within ctx
  * (the states considered with their legal joint moves: a relation over the state and the
  * move codes, itself inductive, e.g. valid codes ∧ every role's move legal), referenced for
- * the caller; DD_TRUE when none stands, DD_NONE past the manager's limits. *kept: the
- * implications kept (a ⇒ b with a's value not constant among them). */
+ * the caller; DD_TRUE when none stands, DD_NONE past the manager's limits (nothing proven).
+ * *kept: the implications kept. */
 dd_ref bddinv_implications(dd_t *d, const bddinv_atom_t *atoms, uint32_t n, dd_ref ctx,
                            uint32_t *kept);
 

@@ -18,6 +18,9 @@
 /* both caps with local sets (bddnet_local): they are small for being local, a global one
  * past the caps would explode (the one-operation cap, dd_set_op_nodes, still holds) */
 #define LOCAL_NODES 2000000
+/* of the time left to the build's deadline for the implications at most (past it: none;
+ * nineBoardTicTacToe's 90 cells take longer than 20 s) */
+#define IMPL_SHARE 0.2
 
 typedef struct {
     uint64_t mask;
@@ -814,8 +817,9 @@ static bddinv_atom_t group_atom(bddnet_t *bn, const group_t *gr, uint32_t i) {
 
 /* The invariant gets the implications between groups ("a piece here has one under it")
  * that hold initially and after every legal joint move: the junk states they exclude make
- * a drop land in every gap of a column (many parts per move) and every set larger. False
- * past the limits. */
+ * a drop land in every gap of a column (many parts per move) and every set larger. None
+ * when they are not proven within IMPL_SHARE of the time left or the node limits; false
+ * past the build's deadline. */
 static bool add_implications(bddnet_t *bn) {
     dd_t *d = bn->d;
     uint32_t n = 0;
@@ -832,13 +836,19 @@ static bool add_implications(bddnet_t *bn) {
         dd_deref(d, ctx);
         ctx = t;
     }
+    double now = now_seconds(), end = bn->o.deadline;
+    dd_set_deadline(d, end > now ? now + IMPL_SHARE * (end - now) : end);
     dd_ref h = bddinv_implications(d, at, n, ctx, &bn->n_implied);
     dd_ref t = dd_and(d, bn->inv, h);
+    dd_set_deadline(d, end);
     for (uint32_t k = 0; k < n; k++)
         dd_deref(d, at[k].now), dd_deref(d, at[k].next);
     free(at);
     dd_deref(d, ctx), dd_deref(d, h);
-    if (t == DD_NONE) return false;
+    if (t == DD_NONE) { /* none then: a weaker invariant, the same sets within it */
+        bn->n_implied = 0;
+        return !(end > 0 && now_seconds() > end);
+    }
     dd_deref(d, bn->inv);
     bn->inv = t;
     return true;
