@@ -1,6 +1,7 @@
 /* Unit tests for logic/bdd (the BuDDy bridge) and logic/ddflat: every operation against
  * the truth table of small functions, quantifiers, substitution, export to the flat form,
- * and bounded work (a node limit or a deadline gives DD_NONE and the manager goes on). */
+ * bounded work (a node limit or a deadline gives DD_NONE and the manager goes on), and
+ * picking a satisfying assignment. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -228,12 +229,33 @@ static void test_reorder(void **state) {
     dd_free(d);
 }
 
+/* dd_pick: an assignment satisfying the diagram, whatever the other variables hold; none
+ * for false. */
+static void test_pick(void **state) {
+    (void)state;
+    char err[200];
+    dd_t *d = dd_new(NV, NULL, err, sizeof err);
+    dd_ref f = make_f(d), g = make_g(d), fg = dd_and(d, f, g), nf = dd_not(d, f);
+    dd_ref both[] = {f, g, fg, nf, DD_TRUE};
+    for (size_t k = 0; k < sizeof both / sizeof *both; k++)
+        for (uint32_t fill = 0; fill < 2; fill++) {
+            uint8_t v[NV];
+            memset(v, fill, sizeof v);
+            assert_true(dd_pick(d, both[k], v));
+            assert_true(dd_eval(d, both[k], v));
+        }
+    uint8_t v[NV] = {0};
+    assert_false(dd_pick(d, DD_FALSE, v));
+    assert_false(dd_pick(d, DD_NONE, v));
+    dd_deref(d, f), dd_deref(d, g), dd_deref(d, fg), dd_deref(d, nf);
+    dd_free(d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_operations),
-        cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_op_limit),
-        cmocka_unit_test(test_reorder),
+        cmocka_unit_test(test_operations), cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_op_limit),   cmocka_unit_test(test_reorder),
+        cmocka_unit_test(test_pick),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
