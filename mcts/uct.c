@@ -14,6 +14,7 @@
 #include "base/htab.h"
 #include "base/rng.h"
 #include "base/util.h"
+#include "mcts/bestline.h"
 
 #define NIL UINT32_MAX
 #define INITIAL_NODES (1u << 16)
@@ -129,6 +130,13 @@ struct uct {
     int *blo, *bhi; /* update_bounds' scratch */
     uint32_t *path, *path_sel;
     size_t cap_path, cap_path_sel;
+
+    /* uct_set_best_line (one role): the best line of the tree this search works on
+     * (T(u)'s), and this thread's record of its current iteration's line */
+    bool line_on;
+    bestline_t line;
+    bestline_rec_t rec;
+    bool rec_terminal; /* the iteration ended at a terminal state: its line is a plan */
 
     uct_stats_t st;
 };
@@ -639,6 +647,12 @@ static bool engine_rollout(uct_t *u, eng_state_t *a, uint32_t *steps, int *val) 
     return false;
 }
 
+/* Did the engine's playout, `steps` into the rollout and not stopped by the hook, end at a
+ * terminal state (not at the step cap)? */
+static bool ended(uct_t *u, const eng_state_t *a, uint32_t steps) {
+    return steps < u->cap || engine_terminal(u->e, a);
+}
+
 /* A random playout from *a (a and b are the two state buffers); fills u->val. Returns
  * whether the hook proved the value at the starting state itself. A playout still running
  * at the deadline is dropped (u->dropped): in a game where a step takes a tenth of a
@@ -652,8 +666,13 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
     bool cut = u->heur && u->cut >= 0;
     /* the engine's loop, a state hook inside it */
     bool fast = !u->hook && !cut && engine_kind(u->e) != ENGINE_INTERP;
+    bool rec = u->line_on;
+    u->rec_terminal = false;
     if (fast && !u->pol) {
-        leaf_hit = engine_rollout(u, a, &steps, val) && steps == 0;
+        if (rec) bestline_rec_playout(&u->rec, a, &u->rng);
+        bool hit = engine_rollout(u, a, &steps, val);
+        leaf_hit = hit && steps == 0;
+        u->rec_terminal = rec && !hit && ended(u, a, steps);
         u->st.rollouts++;
         u->st.rollout_steps += steps;
         return leaf_hit;
@@ -662,11 +681,15 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
         if (engine_terminal(u->e, a)) {
             goals(u, a, val);
             note_outcome(u, val);
+            u->rec_terminal = rec;
             break;
         }
         if (fast && u->pol_opts.depth && steps >= u->pol_opts.depth) {
             /* past the policy's depth: the engine's own uniform loop to the end */
-            leaf_hit = engine_rollout(u, a, &steps, val) && steps == 0;
+            if (rec) bestline_rec_playout(&u->rec, a, &u->rng);
+            bool hit = engine_rollout(u, a, &steps, val);
+            leaf_hit = hit && steps == 0;
+            u->rec_terminal = rec && !hit && ended(u, a, steps);
             break;
         }
         if (u->hook || u->state_hook) {
@@ -709,6 +732,7 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
             break;
         }
         if (!u->pol) engine_next(u->e, a, u->joint, b);
+        if (rec) bestline_rec_push(&u->rec, u->joint[0]);
         eng_state_t *t = a;
         a = b;
         b = t;
@@ -819,6 +843,16 @@ static uint32_t next_node(uct_t *u, uint32_t i, uint64_t key, const eng_state_t 
     return c;
 }
 
+/* With a best line kept: the iteration's line, when it ended at a terminal state worth
+ * more to the role than the best line so far, becomes the best line (under the tree's
+ * lock; a rollout in the engine's own loop is replayed to find its moves). */
+static void keep_line(uct_t *u) {
+    bestline_t *best = &T(u)->line;
+    if (!u->rec_terminal || u->val[0] <= best->value) return;
+    if (!bestline_rec_finish(&u->rec, u->e, u->cap)) return;
+    bestline_set(best, u->rec.mv, u->rec.n, u->val[0]);
+}
+
 /* One iteration: selection and expansion under the tree's lock (when shared), the
  * rollout without it, the backup under it again. */
 static void iterate(uct_t *u) {
@@ -832,6 +866,8 @@ static void iterate(uct_t *u) {
     bool leaf_proven = false;
     bool full = false; /* the memory limit stopped the tree from growing this iteration */
     if (u->pol) playout_begin(u->pol);
+    if (u->line_on) bestline_rec_begin(&u->rec);
+    u->rec_terminal = false;
     tree_lock(u);
     u->stamp = take_stamp(u);
     push_path(u, 0, 0);
@@ -846,10 +882,12 @@ static void iterate(uct_t *u) {
                 val[r] = p->lo[(size_t)i * u->nr + r];
             u->st.proven_backups++;
             leaf_proven = true;
+            u->rec_terminal = u->line_on && p->nodes[i].terminal;
             break;
         }
         uint64_t key = select_joint(u, i, depth);
         n_sel++;
+        if (u->line_on) bestline_rec_push(&u->rec, u->joint[0]);
         engine_next(u->e, cur, u->joint, nxt);
         eng_state_t *t = cur;
         cur = nxt;
@@ -872,9 +910,10 @@ static void iterate(uct_t *u) {
         if (c != NIL) new_edge(u, i, key, c);
         if (c == NIL) { /* no room: score the move's state without keeping a node for it */
             full = true;
-            if (engine_terminal(u->e, cur))
+            if (engine_terminal(u->e, cur)) {
                 goals(u, cur, val);
-            else
+                u->rec_terminal = u->line_on;
+            } else
                 rollout_unlocked(u, cur, nxt);
             break;
         }
@@ -886,6 +925,7 @@ static void iterate(uct_t *u) {
             set_exact(u, c, val);
             u->st.terminal_leaves++;
             leaf_proven = true;
+            u->rec_terminal = u->line_on;
         } else if (rollout_unlocked(u, cur, nxt)) {
             set_exact(u, c, val);
             leaf_proven = true;
@@ -901,6 +941,7 @@ static void iterate(uct_t *u) {
         u->st.dropped_rollouts++;
         return;
     }
+    keep_line(u);
     if (leaf_proven)
         for (size_t d = depth; d-- > 0;)
             if (!update_bounds(u, u->path[d])) break;
@@ -942,6 +983,7 @@ uct_t *uct_new(engine_t *e, uint32_t role, uint64_t seed) {
     u->blo = xcalloc(u->nr, sizeof *u->blo);
     u->bhi = xcalloc(u->nr, sizeof *u->bhi);
     u->zero_sum = u->nr == 2;
+    bestline_init(&u->line);
     pool_reserve_nodes(&u->p, u->nr, INITIAL_NODES);
     pool_reserve_moves(&u->p, INITIAL_MOVES);
     pool_reserve_edges(&u->p, INITIAL_NODES);
@@ -974,6 +1016,8 @@ void uct_free(uct_t *u) {
     free(u->new_of);
     free(u->path);
     free(u->path_sel);
+    bestline_fini(&u->line);
+    bestline_rec_fini(&u->rec);
     free(u);
 }
 
@@ -1048,6 +1092,7 @@ void uct_set_state_hook_threads(uct_t *u, uct_state_hook_t hook, void *ctx, void
 void uct_clear(uct_t *u) {
     uct_ponder_stop(u);
     if (u->helper) uct_clear(u->helper);
+    bestline_clear(&u->line);
     u->p.n_nodes = 0;
     u->p.n_mv = 0;
     u->p.n_edges = 0;
@@ -1110,6 +1155,7 @@ static bool set_root(uct_t *u, const state_t *s) {
     if (!u->have_root || !engine_state_equal(u->root_state, u->asked)) {
         engine_state_copy(u->root_state, u->asked);
         fresh_root(u);
+        bestline_clear(&u->line); /* a line from another root */
     }
     open_hook_proven_root(u);
     return !engine_terminal(u->e, u->asked);
@@ -1244,9 +1290,20 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     uct_set_transpositions(u->helper, u->transpose);
     uct_set_heuristic(u->helper, u->heur, u->cut, u->prior);
     uct_set_prior_sharpness(u->helper, u->sharp);
+    uct_set_best_line(u->helper, u->line_on);
     helper_hook(u);
     if (u->parallel == UCT_PARALLEL_TREE) make_tree_helper(u);
     return true;
+}
+
+bool uct_set_best_line(uct_t *u, bool on) {
+    uct_ponder_stop(u);
+    on = on && u->nr == 1;
+    if (on && !u->rec.start) bestline_rec_init(&u->rec, u->e);
+    u->line_on = on;
+    bestline_clear(&u->line);
+    if (u->helper) uct_set_best_line(u->helper, on);
+    return on;
 }
 
 void uct_set_playout(uct_t *u, const playout_opts_t *o) {
@@ -1303,6 +1360,19 @@ void uct_ponder_stop(uct_t *u) {
     atomic_store(&u->stop, false);
 }
 
+/* With a best line (one role): its first move where its value beats what the tree's
+ * choice, the root's k-th move, is proven to reach (that child's lower bound); the better
+ * line of the two trees when a helper searched one of its own (h). */
+static term_t line_move(const uct_t *u, const uct_t *h, uint32_t k) {
+    const bestline_t *b = h && h->line.value > u->line.value ? &h->line : &u->line;
+    const pool_t *p = &u->p;
+    term_t move = p->mv[role_off(u, 0, u->role) + k];
+    if (b->value < 0 || b->n == 0) return move;
+    uint32_t c = find_child(u, 0, k);
+    int sure = c == NIL ? 0 : p->lo[(size_t)c * u->nr + u->role];
+    return b->value > sure ? b->mv[0] : move;
+}
+
 term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
     uct_ponder_stop(u);
     if (!prepare(u, s)) return TERM_NONE;
@@ -1352,7 +1422,7 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
             best_mean = mean;
         }
     }
-    return p->mv[off + best];
+    return u->line_on ? line_move(u, h, best) : p->mv[off + best];
 }
 
 /* The key of the root's child for a joint move; false when a move is not among the root's. */
@@ -1440,6 +1510,7 @@ void uct_advance(uct_t *u, const term_t *joint) {
     uint32_t c = root_key(u, joint, &key) ? find_child(u, 0, key) : NIL;
     engine_next(u->e, u->root_state, joint, u->sa);
     engine_state_copy(u->root_state, u->sa);
+    if (u->line_on) bestline_advance(&u->line, joint[0]);
     if (c != NIL)
         compact(u, c);
     else
@@ -1465,6 +1536,9 @@ void uct_stats(const uct_t *u, uct_stats_t *out) {
     out->node_capacity = u->p.cap_nodes;
     out->memory_bytes = tree_bytes(u->nr, u->p.cap_nodes, u->p.cap_mv, u->p.cap_edges);
     out->memory_limit = u->mem_limit;
+    out->best_line = u->line.value;
+    if (u->helper && !u->helper->shared && u->helper->line.value > out->best_line)
+        out->best_line = u->helper->line.value;
     out->root_visits = 0;
     out->root_value = 0;
     out->root_proven = false;

@@ -63,6 +63,7 @@ typedef struct {
     uint32_t root_visits;
     double root_value; /* mean value (0..100) for the role at the root; exact if proven */
     bool root_proven;
+    int best_line; /* the best line's value (uct_set_best_line; -1: none) */
 } uct_stats_t;
 
 /* A search on engine e (not owned; it must outlive the search). */
@@ -119,6 +120,13 @@ void uct_set_prior_sharpness(uct_t *u, double k);
  * graph; a state repeating on a path is scored by a rollout from there). Forgets the
  * tree. */
 void uct_set_transpositions(uct_t *u, bool on);
+/* Keep the best line (default off; a game of one role only, mcts/bestline.h): the moves
+ * from the root to the best terminal state any iteration reached, tree path and rollout,
+ * and its goal. In a deterministic game of one role the line is a plan whose goal the
+ * root is sure of, so uct_choose plays its first move where that goal beats what the
+ * tree's choice is proven to reach; uct_advance keeps the rest of the line when its move
+ * was played. True when on (false for a game of more roles). */
+bool uct_set_best_line(uct_t *u, bool on);
 /* The rollout policy (mcts/playout.h; default uniform: the engine's own playout loop). */
 void uct_set_playout(uct_t *u, const playout_opts_t *o);
 /* Rollout hook (NULL: none). */

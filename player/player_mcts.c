@@ -45,6 +45,9 @@
  *             with N visits worth its successor's value; default 0: none); psharp=K:
  *             the prior is the node's own value plus K times the change to the
  *             successor's (default 1: the successor's value; uct_set_prior_sharpness)
+ *   line=on|off  in a game of one role, keep the best line found (the moves to the best
+ *             terminal state any iteration reached) and play it where it beats what the
+ *             tree's choice is proven to reach (uct_set_best_line; default off)
  *
  * The `mcts+lbs` kind is the same search with rollouts cut short by backward search
  * (mcts/lbs.h): at start it runs backward search for most of the start clock, then searches
@@ -135,6 +138,7 @@ typedef struct {
     playout_opts_t playout;  /* decisive=off|on|anti, mast=off|E */
     bool decisive_auto;      /* decisive=auto: anti unless it costs too much (choose_policy) */
     bool dcand;              /* dcand=on: decisive checks on learnt candidates (learn_cands) */
+    bool line;               /* line=on: the best line of a game of one role */
 } mcts_opts_t;
 
 typedef struct {
@@ -163,7 +167,7 @@ typedef struct {
     "ponder=on|off, "                                                                              \
     "tt=on|off, decisive=off|on|anti|auto, dcand=on|off, mast=off|E, pdepth=D, heur=on|off, "      \
     "cut=K|off, "                                                                                  \
-    "prior=N, psharp=K"
+    "prior=N, psharp=K, line=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
     "bddvalues=on|off"
@@ -224,6 +228,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "tt")) return opts_onoff(val, &o->tt);
     if (!strcmp(key, "heur")) return opts_onoff(val, &o->heur);
     if (!strcmp(key, "dcand")) return opts_onoff(val, &o->dcand);
+    if (!strcmp(key, "line")) return opts_onoff(val, &o->line);
     if (!strcmp(key, "prior")) return opts_u32(val, 0, 10000, &o->prior);
     if (!strcmp(key, "psharp")) return opts_num(val, 0, 1000, &o->psharp);
     if (!strcmp(key, "cut")) {
@@ -411,6 +416,7 @@ static void ensure_uct(mcts_player_t *p, double ready) {
     if (p->opts.mem_mb) uct_set_memory_limit(p->uct, (size_t)p->opts.mem_mb << 20);
     uct_set_playout(p->uct, &p->opts.playout);
     uct_set_transpositions(p->uct, p->opts.tt);
+    uct_set_best_line(p->uct, p->opts.line);
     if (p->lbs) { /* on bitsets with a ground engine */
         p->hook.lbs = p->lbs;
         lbs_attach(&p->hook, p->uct);
@@ -430,6 +436,7 @@ static void log_stats(mcts_player_t *p, const char *what, double secs) {
             st.root_proven ? " (proven)" : "", st.nodes, st.avg_rollout_len,
             st.memory_bytes / 1048576.0, st.memory_limit / 1048576.0,
             st.memory_full ? " (full: the tree stopped growing)" : "");
+    if (st.best_line >= 0) fprintf(stderr, "mcts: best line worth %d\n", st.best_line);
     if (!p->lbs) return;
     lbs_stats_t ls;
     lbs_stats(p->lbs, &ls);

@@ -881,6 +881,62 @@ static void test_simultaneous(void **state) {
     smoke("simultaneous.kif");
 }
 
+/* ---- a game of one role: the best line ---- */
+
+/* Plays lights out to its end from the initial state with a search of `first`
+ * iterations, then one a turn; the goal reached (*best_line and *proven: after the first). */
+static int play_lightsout(fix_t *f, engine_t *e, uint64_t seed, bool line, uint32_t first,
+                          int *best_line, bool *proven) {
+    uct_t *u = uct_new(e, 0, seed);
+    assert_true(uct_set_best_line(u, line) == line);
+    terms_initial(f->r, &f->s);
+    for (uint32_t turn = 0; !terms_terminal(f->r, &f->s); turn++) {
+        term_t m = uct_choose(u, &f->s, 0, turn ? 1 : first);
+        assert_true(terms_is_legal(f->r, &f->s, 0, m));
+        if (!turn) {
+            uct_stats_t st;
+            uct_stats(u, &st);
+            *best_line = st.best_line;
+            *proven = st.root_proven;
+        }
+        uct_advance(u, &m);
+        terms_next(f->r, &f->s, &m, &f->n);
+        state_copy(&f->s, &f->n);
+    }
+    uct_free(u);
+    return terms_goal_value(f->r, &f->s, 0);
+}
+
+/* Lights out: random play never solves it (0 of 200 random matches). A search that keeps
+ * its best line and found a solution in a rollout, not proven in the tree, plays it move
+ * by move with one iteration a turn; on the ground engine the rollout ran in the engine's
+ * own loop (its moves found back by a replay), on the interpreter in uct's. Without the
+ * line the same searches solve it in none of these matches. Two roles: no line. */
+static void test_best_line(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "lightsout.kif");
+    for (int kind = 0; kind < 2; kind++) {
+        engine_t *e = kind ? f.r : engine_new(f.g, ENGINE_GROUND, NULL);
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            int best;
+            bool proven;
+            assert_int_equal(play_lightsout(&f, e, seed, true, 400, &best, &proven), 100);
+            assert_int_equal(best, 100);
+            assert_false(proven);
+            assert_int_equal(play_lightsout(&f, e, seed, false, 400, &best, &proven), 0);
+            assert_int_equal(best, -1);
+        }
+        if (!kind) engine_free(e);
+    }
+    unload(&f);
+    load(&f, "tictactoe.kif");
+    uct_t *u = uct_new(f.r, 0, 1);
+    assert_false(uct_set_best_line(u, true));
+    uct_free(u);
+    unload(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ttt_take_win),
@@ -904,6 +960,7 @@ int main(void) {
         cmocka_unit_test(test_three_player),
         cmocka_unit_test(test_three_player_own_values),
         cmocka_unit_test(test_simultaneous),
+        cmocka_unit_test(test_best_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
