@@ -47,7 +47,8 @@
  *             successor's (default 1: the successor's value; uct_set_prior_sharpness)
  *   line=on|off  in a game of one role, keep the best line found (the moves to the best
  *             terminal state any iteration reached) and play it where it beats what the
- *             tree's choice is proven to reach (uct_set_best_line; default off)
+ *             tree's choice is proven to reach (uct_set_best_line; default on: it
+ *             beat the search without it on tpeg and asteroids, docs/league.md)
  *
  * The `mcts+lbs` kind is the same search with rollouts cut short by backward search
  * (mcts/lbs.h): at start it runs backward search for most of the start clock, then searches
@@ -263,6 +264,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->psharp = 1;
     /* on by default: what beat the same player without it (docs/league.md) */
     o->ponder = o->tt = true;
+    o->line = true; /* acts in games of one role only */
     o->playout.decisive = o->playout.antidecisive = o->decisive_auto = true;
     if (lbs_kind)
         return opts_parse(text, "mcts+lbs", MCTS_OPTS_HELP ", " LBS_OPTS_HELP, set_opt, o, err);
