@@ -137,6 +137,7 @@ struct uct {
     bestline_t line;
     bestline_rec_t rec;
     bool rec_terminal; /* the iteration ended at a terminal state: its line is a plan */
+    bool mixed;        /* uct_set_mixed: simultaneous moves drawn by visits */
 
     uct_stats_t st;
 };
@@ -1296,6 +1297,10 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     return true;
 }
 
+void uct_set_mixed(uct_t *u, bool on) {
+    u->mixed = on;
+}
+
 bool uct_set_best_line(uct_t *u, bool on) {
     uct_ponder_stop(u);
     on = on && u->nr == 1;
@@ -1360,6 +1365,23 @@ void uct_ponder_stop(uct_t *u) {
     atomic_store(&u->stop, false);
 }
 
+/* Where another role chooses at the same time as the searching one (simultaneous moves),
+ * a move drawn in proportion to its root visits (both trees' with a helper of its own):
+ * decoupled UCT's visits approach a mixed strategy, and its most visited move alone can
+ * be read and beaten by an opponent who guesses it. */
+static term_t mixed_move(uct_t *u, const uct_t *h, uint32_t off, uint32_t n) {
+    const pool_t *p = &u->p;
+    double total = 0;
+    for (uint32_t k = 0; k < n; k++)
+        total += p->ms[off + k].visits + (h ? helper_visits(h, p->mv[off + k]) : 0);
+    double x = (double)(splitmix_next(&u->rng) >> 11) / 9007199254740992.0 * total;
+    for (uint32_t k = 0; k < n; k++) {
+        x -= p->ms[off + k].visits + (h ? helper_visits(h, p->mv[off + k]) : 0);
+        if (x < 0) return p->mv[off + k];
+    }
+    return p->mv[off + n - 1];
+}
+
 /* With a best line (one role): its first move where its value beats what the tree's
  * choice, the root's k-th move, is proven to reach (that child's lower bound); the better
  * line of the two trees when a helper searched one of its own (h). */
@@ -1394,6 +1416,7 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
     bool alone = true;
     for (uint32_t r = 0; r < nr; r++)
         if (r != role && cnt[r] > 1) alone = false;
+    if (!alone && u->mixed && n > 1 && !p->nodes[0].proven) return mixed_move(u, h, off, n);
     int floor = p->lo[role], root_hi = p->hi[role];
     uint32_t best = 0;
     int best_class = -1;

@@ -127,6 +127,10 @@ void uct_set_transpositions(uct_t *u, bool on);
  * tree's choice is proven to reach; uct_advance keeps the rest of the line when its move
  * was played. True when on (false for a game of more roles). */
 bool uct_set_best_line(uct_t *u, bool on);
+/* Simultaneous moves (default off): where another role chooses at the same time as the
+ * searching one at the root, uct_choose draws the move in proportion to its visits (the
+ * mixed strategy decoupled UCT approaches) instead of taking the most visited. */
+void uct_set_mixed(uct_t *u, bool on);
 /* The rollout policy (mcts/playout.h; default uniform: the engine's own playout loop). */
 void uct_set_playout(uct_t *u, const playout_opts_t *o);
 /* Rollout hook (NULL: none). */

@@ -45,6 +45,9 @@
  *             with N visits worth its successor's value; default 0: none); psharp=K:
  *             the prior is the node's own value plus K times the change to the
  *             successor's (default 1: the successor's value; uct_set_prior_sharpness)
+ *   mix=on|off  where another role moves at the same time as ours (simultaneous moves),
+ *             play a move drawn by its root visits, not the most visited (uct_set_mixed;
+ *             default off)
  *   line=on|off  in a game of one role, keep the best line found (the moves to the best
  *             terminal state any iteration reached) and play it where it beats what the
  *             tree's choice is proven to reach (uct_set_best_line; default on: it
@@ -140,6 +143,7 @@ typedef struct {
     bool decisive_auto;      /* decisive=auto: anti unless it costs too much (choose_policy) */
     bool dcand;              /* dcand=on: decisive checks on learnt candidates (learn_cands) */
     bool line;               /* line=on: the best line of a game of one role */
+    bool mix;                /* mix=on: simultaneous moves drawn by visits */
 } mcts_opts_t;
 
 typedef struct {
@@ -168,7 +172,7 @@ typedef struct {
     "ponder=on|off, "                                                                              \
     "tt=on|off, decisive=off|on|anti|auto, dcand=on|off, mast=off|E, pdepth=D, heur=on|off, "      \
     "cut=K|off, "                                                                                  \
-    "prior=N, psharp=K, line=on|off"
+    "prior=N, psharp=K, line=on|off, mix=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
     "bddvalues=on|off"
@@ -230,6 +234,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "heur")) return opts_onoff(val, &o->heur);
     if (!strcmp(key, "dcand")) return opts_onoff(val, &o->dcand);
     if (!strcmp(key, "line")) return opts_onoff(val, &o->line);
+    if (!strcmp(key, "mix")) return opts_onoff(val, &o->mix);
     if (!strcmp(key, "prior")) return opts_u32(val, 0, 10000, &o->prior);
     if (!strcmp(key, "psharp")) return opts_num(val, 0, 1000, &o->psharp);
     if (!strcmp(key, "cut")) {
@@ -419,6 +424,7 @@ static void ensure_uct(mcts_player_t *p, double ready) {
     uct_set_playout(p->uct, &p->opts.playout);
     uct_set_transpositions(p->uct, p->opts.tt);
     uct_set_best_line(p->uct, p->opts.line);
+    uct_set_mixed(p->uct, p->opts.mix);
     if (p->lbs) { /* on bitsets with a ground engine */
         p->hook.lbs = p->lbs;
         lbs_attach(&p->hook, p->uct);

@@ -937,6 +937,37 @@ static void test_best_line(void **state) {
     unload(&f);
 }
 
+/* Distinct moves uct_choose gives on rock-paper-scissors (simultaneous.kif) in 20 calls
+ * after a search of 3,000 iterations, each call one more iteration on the same tree. */
+static uint32_t distinct_moves(fix_t *f, bool mixed) {
+    uct_t *u = uct_new(f->r, 0, 3);
+    uct_set_mixed(u, mixed);
+    term_t seen[20];
+    uint32_t n = 0;
+    uct_choose(u, &f->s, 0, 3000);
+    for (int call = 0; call < 20; call++) {
+        term_t m = uct_choose(u, &f->s, 0, 1);
+        assert_true(terms_is_legal(f->r, &f->s, 0, m));
+        uint32_t k = 0;
+        while (k < n && seen[k] != m)
+            k++;
+        if (k == n) seen[n++] = m;
+    }
+    uct_free(u);
+    return n;
+}
+
+/* mix=on: where the other role moves at the same time, the move is drawn by root visits
+ * (a mixed strategy), not the most visited one, which stays the same from call to call. */
+static void test_mixed(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "simultaneous.kif");
+    assert_int_equal(distinct_moves(&f, false), 1);
+    assert_true(distinct_moves(&f, true) >= 2);
+    unload(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ttt_take_win),
@@ -961,6 +992,7 @@ int main(void) {
         cmocka_unit_test(test_three_player_own_values),
         cmocka_unit_test(test_simultaneous),
         cmocka_unit_test(test_best_line),
+        cmocka_unit_test(test_mixed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
