@@ -95,8 +95,8 @@ block=$(mktemp)
     echo
     echo "Written by \`scripts/killer_clock.sh\` ($(date -u +%Y-%m-%d)) on $(nproc) cores: every"
     echo "move in time (the master's limit is the play clock + 1 s) and legal, whatever the"
-    echo "clock; a timeout is also a move the player could not prove legal in time (it then"
-    echo "sends none rather than an unproven one)."
+    echo "clock; a timeout is also a turn answered with no move (since 77ef1aa a player that"
+    echo "proves nothing legal in time sends the move legal by construction, player/fallback.h)."
     echo
     table full "games/killer.kif, three deduce players"
     table small "games/killer_small.kif, three deduce players"
