@@ -261,7 +261,7 @@ static uint32_t proved_only(agent_t *a, term_t **legal, uint32_t n, double deadl
 /* GDL-II: the move legal by construction at this turn (player/fallback.h), once a turn:
  * the player's own when it keeps its belief, else from the proving reasoner (fed the
  * observations; asked only when we are asked to move, so the game goes on). */
-static void compute_fallback(agent_t *a, double deadline) {
+static void compute_fallback(agent_t *a, double deadline, bool belief_current) {
     if (!a->game->gdl2 || a->fallback_turn == a->turn + 1) return;
     a->fallback_turn = a->turn + 1;
     a->fallback = TERM_NONE;
@@ -272,9 +272,9 @@ static void compute_fallback(agent_t *a, double deadline) {
     } else if (a->proof) {
         bsmt_feed(a->proof, a->belief.hist, a->belief.n_hist, &a->fed);
         bsmt_live(a->proof);
-        a->fallback =
-            fallback_move(a->proof, a->track, a->role, a->belief.n ? &a->belief.states[0] : NULL,
-                          deadline, a->cfg.verbose, "agent", a->turn);
+        a->fallback = fallback_move(a->proof, a->track, a->role,
+                                    belief_current && a->belief.n ? &a->belief.states[0] : NULL,
+                                    deadline, a->cfg.verbose, "agent", a->turn);
     }
 }
 
@@ -323,17 +323,25 @@ void agent_observe(agent_t *a, uint32_t turn, term_t lastmove, const term_t *per
     if (turn <= a->turn) return;
     if (turn > a->turn + 1 && a->cfg.verbose)
         fprintf(stderr, "agent: turn %u follows turn %u: turns were missed\n", turn, a->turn);
-    /* the believed states (a sample for a player that searches them; replaying the
-     * history to find some took most of the clock late in the full killer game) get half
-     * the time, the move legal by construction the rest */
-    double t0 = now_seconds();
-    belief_observe(&a->belief, lastmove, percepts, n,
-                   a->player->own_belief ? deadline : t0 + (deadline - t0) * 0.5);
+    double t0 = now_seconds(), t1 = t0;
+    if (!a->player->own_belief && a->proof) {
+        /* the agent's reasoner needs the history only: the observation first, and the move
+         * legal by construction in half the time, before the believed states (a sample for
+         * a player that searches them, whose replays of the history took their whole half
+         * late in the full killer game while the fallback's check missed its own) */
+        bsmt_feed(a->proof, a->belief.hist, a->belief.n_hist, &a->fed);
+        bsmt_observe(a->proof, lastmove, percepts, n);
+        a->fed++; /* belief_observe records it next, at index fed - 1 */
+        a->turn = turn;
+        compute_fallback(a, t0 + (deadline - t0) * 0.5, false);
+        t1 = now_seconds();
+    }
+    belief_observe(&a->belief, lastmove, percepts, n, deadline);
     a->turn = turn;
-    double t1 = now_seconds();
-    compute_fallback(a, deadline);
-    a->observe_ms = (t1 - t0) * 1000;
-    a->fallback_ms = (now_seconds() - t1) * 1000;
+    double t2 = now_seconds();
+    compute_fallback(a, deadline, true); /* the player's own (deduce, pimc) */
+    a->fallback_ms = (now_seconds() - t2 + t1 - t0) * 1000;
+    a->observe_ms = (t2 - t1) * 1000;
 }
 
 /* A percept as told: P, or (sees ROLE P) from a master that sends the whole atom. */
@@ -402,7 +410,7 @@ term_t agent_play(agent_t *a, double deadline, move_sink_t *sink) {
         double floor = t0 + 0.2 * a->cfg.playclock;
         if (deadline < floor) deadline = floor;
     }
-    compute_fallback(a, t0 + (deadline - t0) * 0.25);
+    compute_fallback(a, t0 + (deadline - t0) * 0.25, true);
     term_t fallback = a->game->gdl2 ? a->fallback : TERM_NONE;
     if (fallback != TERM_NONE) sink_offer(sink, fallback);
     term_t *legal;
