@@ -890,7 +890,7 @@ const player_kind_t player_mcts_kind = {
         "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti|auto:dcand=on|"
         "off:mast=off|"
         "E:"
-        "pdepth=D:heur=on|off:cut=K|off:prior=N:psharp=K)",
+        "pdepth=D:heur=on|off:cut=K|off:prior=N:psharp=K:line=on|off:mix=on|off)",
     .create = mcts_create,
     .check_options = mcts_check_options,
     MCTS_CALLS,
