@@ -229,6 +229,26 @@ static const char *hidden_door = "(role random) (role player) (init (step 0)) (b
                                  "(<= (goal player 0) (not (true opened)))"
                                  "(goal random 0)";
 
+/* The GDL-II kinds the legality tests below run. */
+static const char *const gdl2_kinds[] = {"random", "legal", "mcts:iters=20:ponder=off", "deduce",
+                                         "pimc"};
+
+/* A fresh agent of kind `name` for role 1 of g (a game whose first move is noop): that
+ * move played and observed, then its move at step 1 by deadline (a term of g). */
+static term_t move_at_step_one(game_t *g, const char *name, uint64_t seed, double deadline) {
+    const player_kind_t *pk = player_kind_find(name);
+    assert_non_null(pk);
+    agent_config_t cfg = {.kind = pk, .startclock = 1, .playclock = 1, .seed = seed};
+    agent_t *a = agent_new(g, 1, &cfg);
+    agent_start(a, now_seconds() + 1e6);
+    term_t m0 = agent_play(a, now_seconds() + 1e6, NULL);
+    assert_string_equal(term_sym_name(g->ts, term_sym(g->ts, m0)), "noop");
+    agent_observe(a, 1, m0, NULL, 0, now_seconds() + 1e6);
+    term_t m = agent_play(a, deadline, NULL);
+    agent_free(a);
+    return m;
+}
+
 /* Issue 26: every kind sends only a move legal in every consistent state. At step 1, with
  * a deadline far away the moves common to both believed states (`wait`); with one already
  * past (the belief's states not all examined) the moves the belief reasoner proves from
@@ -242,21 +262,13 @@ static void hidden_door_turns(engine_kind_t kind) {
     game_t *g = load_text(hidden_door);
     assert_non_null(g);
     assert_true(g->gdl2);
-    const char *names[] = {"random", "legal", "mcts:iters=20:ponder=off", "deduce", "pimc"};
     uint32_t sent = 0, none = 0;
-    for (int ki = 0; ki < 5; ki++) {
-        const player_kind_t *pk = player_kind_find(names[ki]);
-        assert_non_null(pk);
+    for (size_t ki = 0; ki < sizeof gdl2_kinds / sizeof *gdl2_kinds; ki++) {
         for (uint64_t seed = 1; seed <= 8; seed++) {
-            agent_config_t cfg = {.kind = pk, .startclock = 1, .playclock = 1, .seed = seed};
-            agent_t *a = agent_new(g, 1, &cfg);
-            agent_start(a, now_seconds() + 1e6);
-            term_t m0 = agent_play(a, now_seconds() + 1e6, NULL);
-            assert_string_equal(term_sym_name(g->ts, term_sym(g->ts, m0)), "noop");
             uint32_t door = (uint32_t)(seed & 1);
-            agent_observe(a, 1, m0, NULL, 0, now_seconds() + 1e6);
             bool pressed = seed & 2;
-            term_t m = agent_play(a, pressed ? now_seconds() - 1 : now_seconds() + 1e6, NULL);
+            term_t m = move_at_step_one(g, gdl2_kinds[ki], seed,
+                                        pressed ? now_seconds() - 1 : now_seconds() + 1e6);
             if (m == TERM_NONE) {
                 assert_true(pressed && kind == ENGINE_INTERP);
                 none++;
@@ -266,7 +278,6 @@ static void hidden_door_turns(engine_kind_t kind) {
                 assert_string_equal(name, "wait"); /* the only move known legal */
                 sent++;
             }
-            agent_free(a);
         }
     }
     printf("hidden door, %s engine: %u moves sent, %u turns with none proved\n",
@@ -313,18 +324,11 @@ static void trap_door_turns(engine_kind_t kind) {
     engine_set_default_kind(kind);
     game_t *g = load_text(trap_door);
     assert_non_null(g);
-    const char *names[] = {"random", "legal", "mcts:iters=20:ponder=off", "deduce", "pimc"};
     uint32_t sent = 0;
-    for (int ki = 0; ki < 5; ki++) {
+    for (size_t ki = 0; ki < sizeof gdl2_kinds / sizeof *gdl2_kinds; ki++) {
         for (uint64_t seed = 1; seed <= 2; seed++) {
-            agent_config_t cfg = {
-                .kind = player_kind_find(names[ki]), .startclock = 1, .playclock = 1, .seed = seed};
-            agent_t *a = agent_new(g, 1, &cfg);
-            agent_start(a, now_seconds() + 1e6);
-            term_t m0 = agent_play(a, now_seconds() + 1e6, NULL);
-            assert_string_equal(term_sym_name(g->ts, term_sym(g->ts, m0)), "noop");
-            agent_observe(a, 1, m0, NULL, 0, now_seconds() + 1e6);
-            term_t m = agent_play(a, now_seconds() - 1, NULL); /* the deadline past */
+            /* the deadline past */
+            term_t m = move_at_step_one(g, gdl2_kinds[ki], seed, now_seconds() - 1);
             if (kind == ENGINE_INTERP) {
                 assert_true(m == TERM_NONE);
             } else {
@@ -333,7 +337,6 @@ static void trap_door_turns(engine_kind_t kind) {
                 assert_true(!strcmp(name, "open") || !strcmp(name, "wait"));
                 sent++;
             }
-            agent_free(a);
         }
     }
     assert_int_equal(sent, kind == ENGINE_INTERP ? 0 : 10);
