@@ -30,7 +30,7 @@ static const char *const regress_help =
     "                   [--set-nodes N] [--merge-nodes N] [--op-nodes N] [--check [--max-states "
     "N]]\n"
     "                   [--hits N] [--verify N [--seed S] [--verify-nodes K] [--verify-seconds "
-    "S]]\n\n"
+    "S]] [--trace]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
     "(R to move when i is odd); beta_i is the same for the other role. Prints one line per\n"
@@ -162,6 +162,8 @@ static const char *const regress_help =
     "                 reachable states are small and, with the implications, the sets too;\n"
     "                 --columns is the default, kept for older command lines)\n"
     "  --reorder      sift the variable order when the diagrams have doubled\n"
+    "  --trace        progress lines (# trace ...) while a step runs: the nodes of the set\n"
+    "                 joined for a forall step and of each move's set after each answer\n"
     "  --nodes N      decision-diagram nodes at most (default 4000000)\n"
     "  --check, --verify  as above, on every step of every sequence: exact=E is the states\n"
     "                 the coalition forces within i steps (--exact: W_i), false_pos the\n"
@@ -445,7 +447,7 @@ int cmd_regress(int argc, char **argv) {
     engine_kind_t engine = ENGINE_AUTO;
     bool bdd = false, exact = false, values = false, moves_below = false, no_invariants = false,
          no_implications = false;
-    bool reorder = false, no_reach = false, columns = false, rows = false;
+    bool reorder = false, no_reach = false, columns = false, rows = false, trace = false;
     regress_bdd_opts_t bo = {0};
     bdds_default_opts(&bo.search);
     const bddnet_opts_t *net = &bo.search.net;
@@ -484,6 +486,7 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--no-invariants", .flag = &no_invariants},
                                 {.name = "--no-implications", .flag = &no_implications},
                                 {.name = "--reorder", .flag = &reorder},
+                                {.name = "--trace", .flag = &trace},
                                 {.name = "--no-reach", .flag = &no_reach},
                                 {.name = "--ground", .flag = &ground},
                                 {.name = "--print", .flag = &print},
@@ -504,6 +507,7 @@ int cmd_regress(int argc, char **argv) {
     if (no_implications) bo.search.net.implications = false;
     if (reorder) bo.search.reorder = true;
     if (no_reach) bo.search.net.reach = false;
+    if (trace) bo.search.net.trace = stdout;
     bo.search.net.set_nodes = (uint32_t)set_nodes;
     bo.search.merge_nodes = (uint32_t)merge_nodes;
     bo.search.op_nodes = (uint32_t)op_nodes;

@@ -1495,6 +1495,10 @@ static dd_ref joined(bddnet_t *bn, const ddunion_t *s, bool *exact) {
     bool all;
     dd_ref j = ddunion_join(bn->d, s, set_cap(bn, JOIN_NODES), &all);
     if (!all) *exact = false;
+    if (bn->o.trace)
+        fprintf(bn->o.trace, "# trace join parts=%u nodes=%llu all=%s live=%llu\n", s->n,
+                (unsigned long long)(j >= 0 ? dd_nodes(bn->d, j) : 0), all ? "yes" : "no",
+                (unsigned long long)dd_live_nodes(bn->d));
     return j;
 }
 
@@ -1586,6 +1590,15 @@ static dd_ref part_keep(bddnet_t *bn, const joint_t *jm, const part_t *pt, dd_re
     return r;
 }
 
+/* --trace: the move's set after answer b's part q in pass 0 ("in S") or 1 (¬terminal) */
+static void trace_all(bddnet_t *bn, uint32_t a, int pass, uint32_t b, uint32_t q, dd_ref all) {
+    if (!bn->o.trace) return;
+    fprintf(bn->o.trace, "# trace forall move=%u pass=%d answer=%u part=%u nodes=%llu live=%llu\n",
+            a, pass, b, q, (unsigned long long)(all >= 0 ? dd_nodes(bn->d, all) : 0),
+            (unsigned long long)dd_live_nodes(bn->d));
+    fflush(bn->o.trace);
+}
+
 /* The states where P's joint move a is legal and every joint move b extending it that is
  * legal has its successor in: ∧ over b's parts of cond → (target ∨ (¬terminal ∧ in S)),
  * split in two passes, "in S" first: "¬terminal" alone is large (in connect four, "the
@@ -1607,6 +1620,7 @@ static dd_ref pre_all(bddnet_t *bn, uint32_t a, dd_ref sj, uint32_t target, uint
                 dd_ref t = part_keep(bn, jb, &jb->parts[q], all, sj, target, pass == 1);
                 dd_deref(d, all);
                 all = t;
+                trace_all(bn, a, pass, b, q, all);
                 /* it will not get small again soon (the live nodes bound it: no walk) */
                 if (all > 0 && dd_live_nodes(d) > max && dd_nodes(d, all) > max) {
                     dd_deref(d, all);

@@ -34,6 +34,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine/ground.h"
 #include "logic/bdd.h"
@@ -74,6 +75,9 @@ typedef struct {
                               states is a subset of it) and S_i holds every state of S_i
                               within horizon - i steps: in connect four the win test is
                               small within a few plies where as one set it is exponential */
+    FILE *trace;           /* progress lines while a pre-image runs (NULL: none): the nodes
+                              of a set joined for the ∀ and of each move's set after each
+                              answer's part, and the live nodes (a walk each: slower) */
 } bddnet_opts_t;
 
 void bddnet_default_opts(bddnet_opts_t *o);

@@ -211,6 +211,12 @@ if "$GGP" --help 2>&1 | grep -q regress; then
             "regress --bdd --values --check: every non-terminal state's value proven"
     grep -E '^check .*(false_pos=[1-9]|late=[1-9]|misses=[1-9])' "$tmp/out" &&
         bad "regress --bdd --check: a wrong set" || ok
+    # --trace: progress lines of a forall step (the join, each answer's part) before its line
+    run 0 "$GGP" regress "$TTT" --role xplayer --bdd --budget 0 --steps 2 --trace &&
+        expect out "^# trace join parts=[0-9]+ nodes=[0-9]+ all=yes live=[0-9]+$" \
+            "regress --bdd --trace: the join" &&
+        expect out "^# trace forall move=[0-9]+ pass=1 answer=[0-9]+ part=[0-9]+ nodes=[0-9]+ " \
+            "regress --bdd --trace: a forall step's progress"
     run 0 "$GGP" regress "$GAMES/simultaneous.kif" --role 0 --bdd --budget 0 --verify 5 &&
         expect out "^verify side=beta i=2 states=[1-9][0-9]* .*false_pos=0 " \
             "regress --bdd: simultaneous moves, verified"
