@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "cli/commands.h"
 #include "engine/ground.h"
 
@@ -14,8 +15,9 @@ static const char *const ground_help =
     "  atoms=A nodes=N fluents=F moves=M rules=R literals=L blocks=B cyclic=C seconds=T\n"
     "  work=W\n"
     "  (W: the grounder's join steps, the count GGP_GROUND_WORK limits)\n"
-    "  --stats     also report on stderr each phase's time, the sizes, the largest relations\n"
-    "              and the rules with most ground instances\n"
+    "  --stats     also report on stderr each phase's time, the sizes, the largest relations,\n"
+    "              the rules with most ground instances and a digest of the network (the\n"
+    "              same for the same network, however its nodes are numbered)\n"
     "  --check N   then play N random matches (seed S, default 1) with the engine (default\n"
     "              compiled) and the interpreter side by side, comparing at every step the\n"
     "              state, terminal, legal moves, goals, next state and percepts, and after\n"
@@ -34,6 +36,39 @@ static void print_sizes(const gnet_t *net) {
            "seconds=%.3f work=%" PRIu64 "\n",
            net->n_nodes, net->n_fluents, moves, net->n_order, net->n_rules, net->n_lits,
            net->n_blocks, cyclic, net->seconds, net->work);
+}
+
+/* A digest of the network that does not depend on how its nodes are numbered: each node
+ * hashed by its kind and atom as printed, each rule by its head and the set of its
+ * literals, all summed. Two groundings of a game that find the atoms in another order (a
+ * change of join strategy) must give the same digest. */
+static uint64_t node_hash(const gnet_t *net, term_store_t *ts, uint32_t n, strbuf_t *b) {
+    sb_clear(b);
+    if (net->atom[n] != TERM_NONE) term_print(ts, net->atom[n], b);
+    const char *s = sb_str(b);
+    size_t len = strlen(s);
+    uint64_t lo = hash_bytes(s, len), hi = hash_bytes(s, len / 2);
+    return hash_fmix64((hi << 32 | lo) ^ ((uint64_t)net->kind[n] << 56));
+}
+
+static uint64_t network_digest(const gnet_t *net, term_store_t *ts) {
+    uint64_t *h = xmalloc(((size_t)net->n_nodes + 1) * sizeof *h), digest = 0;
+    strbuf_t b;
+    sb_init(&b);
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        digest += h[n] = node_hash(net, ts, n, &b);
+    sb_fini(&b);
+    for (uint32_t i = 0; i < net->n_order; i++)
+        for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++) {
+            uint64_t body = 0;
+            for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++)
+                body += hash_fmix64(h[net->lits[l] >> 1] ^ (net->lits[l] & 1));
+            digest += hash_fmix64(h[net->order[i]] * 0x9e3779b97f4a7c15ull ^ body);
+        }
+    for (uint32_t k = 0; k < net->n_init; k++)
+        digest += hash_fmix64(h[net->fluent_node[net->init[k]]] + 1);
+    free(h);
+    return digest;
 }
 
 int cmd_ground(int argc, char **argv) {
@@ -64,6 +99,7 @@ int cmd_ground(int argc, char **argv) {
         return 1;
     }
     print_sizes(net);
+    if (stats) fprintf(stderr, "ground: digest %016" PRIx64 "\n", network_digest(net, g->ts));
     gnet_free(net);
     rc = check ? engine_differential(g, kind, check, seed) : 0;
     game_free(g);

@@ -55,6 +55,7 @@ typedef struct {
     uint64_t *instances; /* per rule, for the report */
     size_t cap_instances;
     double *derive_seconds; /* per rule, for the report */
+    uint64_t *derive_steps; /* per rule, for the report: join steps (load-independent) */
     uint32_t n_derive_seconds;
     uint32_t atom_cap;   /* atoms allowed in this attempt */
     bool soft, soft_hit; /* a first attempt, given up when it passes atom_cap */
@@ -107,17 +108,41 @@ static uint32_t component_rules(const grounder_t *G, uint32_t c, uint32_t **out,
 /* One rule's new atoms (timed for the report). */
 static void derive_rule(grounder_t *G, uint32_t r, uint32_t lo, uint32_t hi) {
     double t = G->derive_seconds ? now_seconds() : 0;
+    uint64_t w = G->J.work;
     gjoin_derive(&G->J, r, lo, hi, on_derive, G);
     if (G->derive_seconds) G->derive_seconds[r] += now_seconds() - t;
+    if (G->derive_steps) G->derive_steps[r] += G->J.work - w;
+}
+
+/* --stats: a recursive component's rounds and the join steps of each (the fixpoint's cost
+ * shows where rules are read again round after round). */
+static void report_rounds(const grounder_t *G, uint32_t c, const uint64_t *steps, uint32_t n) {
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += steps[i];
+    if (!G->opts.stats || total < 100000) return;
+    const gp_pred_t *p = &G->P->preds[G->P->scc_preds[G->P->scc_start[c]]];
+    fprintf(G->opts.stats,
+            "ground: component of %s/%u (%u relations): %u rounds, %" PRIu64 " join steps:",
+            term_sym_name(G->ts, p->sym), p->arity, G->P->scc_start[c + 1] - G->P->scc_start[c], n,
+            total);
+    for (uint32_t i = 0; i < n && i < 24; i++)
+        fprintf(G->opts.stats, " %" PRIu64, steps[i]);
+    fprintf(G->opts.stats, n > 24 ? " ...\n" : "\n");
 }
 
 static void derive(grounder_t *G) {
     gprog_t *P = G->P;
     FREE_AND_NULL(free, G->derive_seconds);
-    if (G->opts.stats) G->derive_seconds = xcalloc(P->n_rules + 1, sizeof *G->derive_seconds);
+    FREE_AND_NULL(free, G->derive_steps);
+    if (G->opts.stats) {
+        G->derive_seconds = xcalloc(P->n_rules + 1, sizeof *G->derive_seconds);
+        G->derive_steps = xcalloc(P->n_rules + 1, sizeof *G->derive_steps);
+    }
     G->n_derive_seconds = P->n_rules;
     uint32_t *rules = NULL, *last = xcalloc(P->n_rules + 1, sizeof *last);
-    size_t cap = 0;
+    uint64_t *round_steps = NULL;
+    size_t cap = 0, cap_rounds = 0;
     G->stopped = P->n_sccs;
     for (uint32_t c = 0; c < P->n_sccs && !G->J.stop; c++) {
         G->stopped = c;
@@ -128,17 +153,22 @@ static void derive(grounder_t *G) {
                 derive_rule(G, rules[i], 0, G->A.n);
             continue;
         }
-        for (uint32_t before = UINT32_MAX; before != G->A.n && !G->J.stop;) {
+        uint32_t rounds = 0;
+        for (uint32_t before = UINT32_MAX; before != G->A.n && !G->J.stop; rounds++) {
             before = G->A.n;
+            uint64_t w = G->J.work;
             for (uint32_t i = 0; i < n && !G->J.stop; i++) {
                 uint32_t hi = G->A.n;
                 derive_rule(G, rules[i], last[rules[i]], hi);
                 last[rules[i]] = hi;
             }
+            GROW(round_steps, cap_rounds, (size_t)rounds + 1);
+            round_steps[rounds] = G->J.work - w;
         }
+        report_rounds(G, c, round_steps, rounds);
     }
     if (!G->J.stop) G->stopped = P->n_sccs;
-    free(rules), free(last);
+    free(rules), free(last), free(round_steps);
 }
 
 /* ---- instantiate: the ground rules ---- */
@@ -291,18 +321,16 @@ static void report_largest(grounder_t *G) {
                 term_sym_name(G->ts, G->P->preds[ids[i]].sym), G->P->preds[ids[i]].arity,
                 G->P->preds[ids[i]].is_static ? " (static)" : "");
     free(count);
-    uint64_t *us = xcalloc(G->P->n_rules + 1, sizeof *us);
-    for (uint32_t r = 0; r < G->n_derive_seconds && G->derive_seconds; r++)
-        us[r] = (uint64_t)(G->derive_seconds[r] * 1e6);
-    m = top(us, G->P->n_rules, ids, 8);
+    /* the rules that cost the most join steps (and their seconds, which the load sways) */
+    m = G->derive_steps ? top(G->derive_steps, G->n_derive_seconds, ids, 8) : 0;
     strbuf_t b;
     sb_init(&b);
     for (uint32_t i = 0; i < m; i++) {
         sb_clear(&b);
         print_rule(G, &G->P->rules[ids[i]], &b);
-        fprintf(f, "ground:   %10.3f s deriving %.300s\n", us[ids[i]] / 1e6, sb_str(&b));
+        fprintf(f, "ground:   %10" PRIu64 " steps %7.3f s deriving %.300s\n",
+                G->derive_steps[ids[i]], G->derive_seconds[ids[i]], sb_str(&b));
     }
-    free(us);
     m = top(G->instances, (uint32_t)G->cap_instances, ids, 12);
     for (uint32_t i = 0; i < m; i++) {
         sb_clear(&b);
@@ -500,7 +528,7 @@ gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {
             fprintf(opts->stats, "ground: layout      %7.3f s  peak %.1f MB held by the grounder\n",
                     now_seconds() - t, G.peak_bytes / 1048576.0);
     }
-    free(G.instances), free(G.derive_seconds);
+    free(G.instances), free(G.derive_seconds), free(G.derive_steps);
     graw_fini(&G.W);
     gjoin_fini(&G.J);
     gatoms_fini(&G.A);
