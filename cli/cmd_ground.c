@@ -38,11 +38,13 @@ static void print_sizes(const gnet_t *net) {
            net->n_blocks, cyclic, net->seconds, net->work);
 }
 
-/* A digest of the network that does not depend on how its nodes are numbered: each node
- * hashed by its kind and atom as printed, each rule by its head and the set of its
- * literals, all summed. Two groundings of a game that find the atoms in another order (a
- * change of join strategy) must give the same digest. */
-static uint64_t node_hash(const gnet_t *net, term_store_t *ts, uint32_t n, strbuf_t *b) {
+/* A digest of the network that does not depend on how its nodes are numbered, nor on which
+ * of two equal nodes the optimiser kept: inputs, constants and the interface's nodes hashed
+ * by their kind and atom as printed, the other derived nodes (auxiliary relations and
+ * intermediate ones) by their rules, each rule by its head and the set of its literals, all
+ * summed. Two groundings of a game that find the atoms in another order (a change of join
+ * strategy) must give the same digest. (Nodes of cyclic blocks are hashed by their atom.) */
+static uint64_t node_name_hash(const gnet_t *net, term_store_t *ts, uint32_t n, strbuf_t *b) {
     sb_clear(b);
     if (net->atom[n] != TERM_NONE) term_print(ts, net->atom[n], b);
     const char *s = sb_str(b);
@@ -51,20 +53,41 @@ static uint64_t node_hash(const gnet_t *net, term_store_t *ts, uint32_t n, strbu
     return hash_fmix64((hi << 32 | lo) ^ ((uint64_t)net->kind[n] << 56));
 }
 
+static bool is_interface(const gnet_t *net, term_store_t *ts, uint32_t n) {
+    if (net->kind[n] != GNODE_DERIVED || net->atom[n] == TERM_NONE) return true;
+    sym_t s = term_sym(ts, net->atom[n]);
+    return s == SYM_LEGAL || s == SYM_GOAL || s == SYM_TERMINAL || s == SYM_SEES || s == SYM_NEXT;
+}
+
+/* The sum of node i's (of the order) rules, each from the hashes of its literals. */
+static uint64_t rules_hash(const gnet_t *net, const uint64_t *h, uint32_t i) {
+    uint64_t sum = 0;
+    for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++) {
+        uint64_t body = 0;
+        for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++)
+            body += hash_fmix64(h[net->lits[l] >> 1] ^ (net->lits[l] & 1));
+        sum += hash_fmix64(body);
+    }
+    return sum;
+}
+
 static uint64_t network_digest(const gnet_t *net, term_store_t *ts) {
     uint64_t *h = xmalloc(((size_t)net->n_nodes + 1) * sizeof *h), digest = 0;
     strbuf_t b;
     sb_init(&b);
     for (uint32_t n = 0; n < net->n_nodes; n++)
-        digest += h[n] = node_hash(net, ts, n, &b);
+        h[n] = node_name_hash(net, ts, n, &b);
     sb_fini(&b);
+    for (uint32_t k = 0; k < net->n_blocks; k++) { /* dependencies first */
+        const gblock_t *bl = &net->blocks[k];
+        uint32_t n = net->order[bl->first];
+        if (!bl->cyclic && !is_interface(net, ts, n))
+            h[n] = hash_fmix64(rules_hash(net, h, bl->first) + 0x9e3779b97f4a7c15ull);
+    }
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        digest += h[n];
     for (uint32_t i = 0; i < net->n_order; i++)
-        for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++) {
-            uint64_t body = 0;
-            for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++)
-                body += hash_fmix64(h[net->lits[l] >> 1] ^ (net->lits[l] & 1));
-            digest += hash_fmix64(h[net->order[i]] * 0x9e3779b97f4a7c15ull ^ body);
-        }
+        digest += hash_fmix64(h[net->order[i]] * 0x9e3779b97f4a7c15ull ^ rules_hash(net, h, i));
     for (uint32_t k = 0; k < net->n_init; k++)
         digest += hash_fmix64(h[net->fluent_node[net->init[k]]] + 1);
     free(h);
