@@ -15,9 +15,11 @@
 #define MAX_SAMPLES 20000
 #define MAX_PLIES 2000 /* a random match longer than this is cut (no outcome: dropped) */
 #define MIN_MATCHES 60
-#define RIDGE 1.0     /* regularisation, on standardised features */
-#define MIN_R2 0.03   /* a fit predicting the held-out outcome no better is dropped */
-#define MIN_CORR 0.05 /* a feature less correlated with every role's outcome is not fitted */
+#define RIDGE 1.0         /* regularisation, on standardised features */
+#define MIN_R2 0.03       /* a fit predicting the held-out outcome no better is dropped */
+#define MIN_CORR 0.05     /* a feature less correlated with every role's outcome is not fitted */
+#define MATERIAL_MIN 2    /* pieces each role holds in the initial state, at least (material) */
+#define MATERIAL_KINDS 64 /* (functor, argument) pairs considered for the material */
 
 typedef enum { F_COUNT, F_GOAL, F_MOBILITY } fkind_t;
 
@@ -37,6 +39,10 @@ struct heur {
     double *mean, *sd; /* standardisation of each used feature */
     double *w;         /* per role: intercept, then one weight per used feature */
     double length;     /* average random match length */
+    /* heur_material: feat[r] counts role r's pieces; no weights, the value a sigmoid of
+     * the balance */
+    bool material;
+    double scale;
     heur_stats_t st;
 };
 
@@ -429,6 +435,121 @@ heur_t *heur_learn(engine_t *e, double deadline, uint32_t max_matches, splitmix_
     return h;
 }
 
+/* ---- material ---- */
+
+/* A kind of piece fluent: functor fn with a role's name at argument arg (1..), and how
+ * many such fluents of each role hold in the initial state. */
+typedef struct {
+    sym_t fn;
+    uint32_t arity, arg;
+    uint32_t count[MATERIAL_KINDS]; /* per role (nr <= MATERIAL_KINDS) */
+} mkind_t;
+
+/* The role whose name term v is (UINT32_MAX: none). */
+static uint32_t role_named(const game_t *g, term_t v) {
+    if (term_kind(g->ts, v) != TERM_SYM) return UINT32_MAX;
+    for (uint32_t r = 0; r < g->n_roles; r++)
+        if (term_kind(g->ts, g->roles[r]) == TERM_SYM &&
+            term_sym(g->ts, g->roles[r]) == term_sym(g->ts, v))
+            return r;
+    return UINT32_MAX;
+}
+
+/* The kinds of piece fluents among the fluents holding in s0, counted per role. */
+static uint32_t material_kinds(const game_t *g, const term_t *bits, uint32_t n_bits,
+                               const uint64_t *w, mkind_t *k) {
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < n_bits; b++) {
+        term_t t = bits[b];
+        if (t == TERM_NONE || !(w[b >> 6] >> (b & 63) & 1) || term_kind(g->ts, t) != TERM_FUN)
+            continue;
+        uint32_t ar = term_arity(g->ts, t);
+        if (ar < 2) continue; /* a piece has a place and an owner */
+        for (uint32_t j = 1; j <= ar; j++) {
+            uint32_t r = role_named(g, term_arg(g->ts, t, j - 1));
+            if (r == UINT32_MAX) continue;
+            uint32_t i = 0;
+            while (i < n && !(k[i].fn == term_sym(g->ts, t) && k[i].arity == ar && k[i].arg == j))
+                i++;
+            if (i == n) {
+                if (n == MATERIAL_KINDS) continue;
+                memset(&k[n], 0, sizeof k[n]);
+                k[n].fn = term_sym(g->ts, t), k[n].arity = ar, k[n].arg = j;
+                n++;
+            }
+            k[i].count[r]++;
+        }
+    }
+    return n;
+}
+
+heur_t *heur_material(engine_t *e, const eng_state_t *s0, double scale, FILE *log) {
+    term_t *bits;
+    uint32_t n_bits = engine_fluent_bits(e, &bits);
+    game_t *g = engine_game(e);
+    uint32_t nr = g->n_roles;
+    const uint64_t *w = n_bits ? engine_state_words(s0) : NULL;
+    if (!w || nr < 2 || nr > MATERIAL_KINDS) {
+        free(bits);
+        return NULL;
+    }
+    mkind_t *k = xcalloc(MATERIAL_KINDS, sizeof *k);
+    uint32_t n = material_kinds(g, bits, n_bits, w, k), best = UINT32_MAX, best_total = 0;
+    for (uint32_t i = 0; i < n; i++) { /* every role has pieces; the most pieces in all */
+        uint32_t total = 0, least = UINT32_MAX;
+        for (uint32_t r = 0; r < nr; r++) {
+            total += k[i].count[r];
+            if (k[i].count[r] < least) least = k[i].count[r];
+        }
+        if (least >= MATERIAL_MIN && total > best_total) best = i, best_total = total;
+    }
+    heur_t *h = NULL;
+    if (best != UINT32_MAX) {
+        h = xcalloc(1, sizeof *h);
+        h->nr = nr;
+        h->n_words = n_bits / 64;
+        h->material = true;
+        h->scale = scale;
+        h->n_feat = nr;
+        h->feat = xcalloc(nr, sizeof *h->feat);
+        for (uint32_t r = 0; r < nr; r++) {
+            h->feat[r].kind = F_COUNT;
+            h->feat[r].functor = k[best].fn;
+            h->feat[r].arg = k[best].arg;
+            h->feat[r].value = g->roles[r];
+            h->feat[r].mask = xcalloc(h->n_words, sizeof *h->feat[r].mask);
+        }
+        for (uint32_t b = 0; b < n_bits; b++) { /* every such fluent, held at start or not */
+            term_t t = bits[b];
+            if (t == TERM_NONE || term_kind(g->ts, t) != TERM_FUN ||
+                term_sym(g->ts, t) != k[best].fn || term_arity(g->ts, t) != k[best].arity)
+                continue;
+            uint32_t r = role_named(g, term_arg(g->ts, t, k[best].arg - 1));
+            if (r != UINT32_MAX) h->feat[r].mask[b >> 6] |= 1ull << (b & 63);
+        }
+        h->st.features = n;
+        h->st.used = nr;
+    }
+    if (log && h)
+        fprintf(log, "heur: material: %s#%u=ROLE, %u pieces at start\n",
+                term_sym_name(g->ts, k[best].fn), k[best].arg, best_total);
+    if (log && !h) fprintf(log, "heur: no material (no role's name on a fluent of its pieces)\n");
+    free(k);
+    free(bits);
+    return h;
+}
+
+/* Material: each role's pieces against the roles' mean, through a sigmoid (a piece up of
+ * sixteen: about 58). */
+static void material_eval(const heur_t *h, const eng_state_t *s, double *val) {
+    double c[MATERIAL_KINDS], sum = 0;
+    for (uint32_t r = 0; r < h->nr; r++)
+        sum += c[r] = feature(&h->feat[r], NULL, s, h->n_words);
+    double avg = sum / h->nr;
+    for (uint32_t r = 0; r < h->nr; r++)
+        val[r] = avg > 0 ? 100 / (1 + exp(-h->scale * (c[r] - avg) / avg)) : 50;
+}
+
 void heur_free(heur_t *h) {
     if (!h) return;
     for (uint32_t k = 0; k < h->n_feat; k++)
@@ -441,6 +562,10 @@ void heur_free(heur_t *h) {
 }
 
 void heur_eval(const heur_t *h, engine_t *e, const eng_state_t *s, double *val) {
+    if (h->material) {
+        material_eval(h, s, val);
+        return;
+    }
     double z[MAX_USED];
     for (uint32_t k = 0; k < h->n_feat; k++)
         z[k] = (feature(&h->feat[k], e, s, h->n_words) - h->mean[k]) / h->sd[k];

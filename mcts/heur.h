@@ -41,6 +41,13 @@ typedef struct {
  * engine has no bit states, or too few matches ended). log (NULL: silent) gets one line:
  * the features kept and the fit. */
 heur_t *heur_learn(engine_t *e, double deadline, uint32_t max_matches, splitmix_t *rng, FILE *log);
+/* Material instead of a fit (Sancho's and Clune's assumption that pieces are worth having):
+ * the fluents that carry a role's name (cellholds(_, _, white): white's pieces), of the
+ * functor and argument with the most such fluents in s0 (the initial state) where every
+ * role has at least two; a role's value is 100 / (1 + exp(-scale (n_r - n) / n)), n_r its
+ * pieces and n the roles' mean. NULL when there is no such kind of fluent (or no bit
+ * states). log (NULL: silent) gets one line. */
+heur_t *heur_material(engine_t *e, const eng_state_t *s0, double scale, FILE *log);
 void heur_free(heur_t *h);
 
 /* The predicted value of state s for every role, 0..100, into val; e is the caller's

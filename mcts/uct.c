@@ -30,6 +30,9 @@ typedef struct {
     uint32_t moff;  /* offset of the move lists in mv/ms; NIL when not expanded */
     uint32_t stamp; /* the last iteration whose path went through it (a cycle: a repeat) */
     double vsum;    /* sum of the searching role's values, in [0,1] */
+    /* implicit minimax (uct_set_implicit): the minimax value for role 0 of the evaluations
+     * below it, in [0,1] (< 0: none yet) */
+    float mm;
     uint8_t terminal, proven;
 } node_t;
 
@@ -44,6 +47,7 @@ typedef struct {
     uint32_t pruned; /* its child cannot give the mover more than the node's lower bound */
     double sum;      /* in [0,1] */
     double sumsq;    /* of the squared values: their variance, for UCB1-Tuned */
+    float mm;        /* implicit minimax: the move's value to its player (< 0: none) */
 } mstat_t;
 
 /* One pool: nodes with per-role arrays (move counts, bounds), the move arena, the edges,
@@ -106,6 +110,7 @@ struct uct {
     int cut;
     uint32_t prior;
     double sharp;      /* prior values: the node's own evaluation + sharp x the change */
+    double imm;        /* uct_set_implicit: the weight of the minimax value (0: off) */
     double *hval;      /* heur_eval's values */
     term_t *pjoint;    /* the joint move to a successor scored for a prior */
     eng_state_t *succ; /* ... and the successor */
@@ -316,6 +321,7 @@ static uint32_t new_node(uct_t *u, uint64_t h) {
     n->hash = h;
     n->first = NIL;
     n->moff = NIL;
+    n->mm = -1;
     memset(&p->cnt[(size_t)i * u->nr], 0, u->nr * sizeof *p->cnt);
     memset(&p->lo[(size_t)i * u->nr], 0, u->nr);
     memset(&p->hi[(size_t)i * u->nr], 100, u->nr);
@@ -398,10 +404,16 @@ static void add_priors(uct_t *u, uint32_t i, const eng_state_t *s) {
         heur_eval(u->heur, u->e, s, u->hval);
         base = u->hval[mover];
     }
+    float best = -1;
     for (uint32_t k = 0; k < cnt[mover]; k++) {
         u->pjoint[mover] = p->mv[off + k];
         engine_next(u->e, s, u->pjoint, u->succ);
         double v = state_value(u, u->succ, mover);
+        if (u->imm > 0) {
+            p->ms[off + k].mm = (float)(v / 100.0);
+            if (p->ms[off + k].mm > best) best = p->ms[off + k].mm;
+        }
+        if (!u->prior) continue;
         if (u->sharp != 1 && !engine_terminal(u->e, u->succ)) {
             v = base + u->sharp * (v - base);
             v = v < 0 ? 0 : v > 100 ? 100 : v;
@@ -411,6 +423,7 @@ static void add_priors(uct_t *u, uint32_t i, const eng_state_t *s) {
         p->ms[off + k].sum = u->prior * v;
         p->ms[off + k].sumsq = u->prior * v * v;
     }
+    if (best >= 0) p->nodes[i].mm = mover == 0 ? best : 1 - best;
 }
 
 /* Computes the legal moves of node i in state s. A role without legal moves makes the
@@ -429,6 +442,8 @@ static bool expand(uct_t *u, uint32_t i, const eng_state_t *s) {
         }
         memcpy(&p->mv[p->n_mv], m, n * sizeof *m);
         memset(&p->ms[p->n_mv], 0, n * sizeof *p->ms);
+        for (uint32_t k = 0; k < n; k++)
+            p->ms[p->n_mv + k].mm = -1;
         p->n_mv += n;
         p->cnt[(size_t)i * u->nr + r] = (uint16_t)n;
         if (n == 0) {
@@ -439,7 +454,7 @@ static bool expand(uct_t *u, uint32_t i, const eng_state_t *s) {
         }
     }
     p->nodes[i].moff = moff;
-    if (u->heur && u->prior && !p->nodes[i].terminal) add_priors(u, i, s);
+    if (u->heur && (u->prior || u->imm > 0) && !p->nodes[i].terminal) add_priors(u, i, s);
     return true;
 }
 
@@ -462,6 +477,32 @@ static double explore(const uct_t *u, const mstat_t *m, double logn) {
     return u->c * sqrt(l * (bound < 0.25 ? bound : 0.25));
 }
 
+/* A move's value to its player: its mean, or with implicit minimax that weighed with the
+ * minimax value of the evaluations below it ((1 - a) mean + a minimax, Lanctot et al.
+ * 2014). */
+static double exploit(const uct_t *u, const mstat_t *m) {
+    double mean = m->sum / m->visits;
+    return u->imm > 0 && m->mm >= 0 ? (1 - u->imm) * mean + u->imm * m->mm : mean;
+}
+
+/* With implicit minimax: the unvisited move (not pruned) of the best minimax value, ties
+ * broken at random (a capture or a win is tried first). */
+static uint32_t best_unvisited(uct_t *u, const mstat_t *ms, uint32_t n, uint32_t unvisited) {
+    uint32_t pick = (uint32_t)(splitmix_next(&u->rng) % unvisited), best = UINT32_MAX;
+    float best_v = -2;
+    for (uint32_t j = 0, seen = 0; j < n; j++) { /* from the pick-th unvisited one on */
+        if (ms[j].visits || ms[j].pruned) continue;
+        if (seen++ < pick) continue;
+        if (ms[j].mm > best_v) best_v = ms[j].mm, best = j;
+    }
+    for (uint32_t j = 0, seen = 0; j < n && seen < pick; j++) {
+        if (ms[j].visits || ms[j].pruned) continue;
+        seen++;
+        if (ms[j].mm > best_v) best_v = ms[j].mm, best = j;
+    }
+    return best;
+}
+
 /* UCB1 choice of role r's move at node i, among the moves not pruned (while one is left). */
 static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
     pool_t *p = &T(u)->p;
@@ -475,6 +516,7 @@ static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
         pruned += ms[k].pruned != 0;
     }
     bool skip = pruned < n;
+    if (unvisited && u->imm > 0) return best_unvisited(u, ms, n, unvisited);
     if (unvisited) {
         uint32_t pick = (uint32_t)(splitmix_next(&u->rng) % unvisited);
         for (uint32_t k = 0; k < n; k++)
@@ -487,7 +529,7 @@ static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
     double best_v = -1.0;
     for (uint32_t k = 0; k < n; k++) {
         if (skip && ms[k].pruned) continue;
-        double v = ms[k].visits ? ms[k].sum / ms[k].visits + explore(u, &ms[k], logn) : 2.0;
+        double v = ms[k].visits ? exploit(u, &ms[k]) + explore(u, &ms[k], logn) : 2.0;
         if (v > best_v) {
             best_v = v;
             best = k;
@@ -774,6 +816,37 @@ static bool rollout_unlocked(uct_t *u, eng_state_t *a, eng_state_t *b) {
     return hit;
 }
 
+/* Node c's implicit minimax value for role 0 (< 0: none): exact where proven. */
+static float node_mm(const uct_t *u, uint32_t c) {
+    const pool_t *p = &CT(u)->p;
+    if (p->nodes[c].proven) return p->lo[(size_t)c * u->nr] / 100.0f;
+    return p->nodes[c].mm;
+}
+
+/* Implicit minimax, on the way up from child (NIL: none): the move selected at node n
+ * (path depth d; SIZE_MAX: none) takes the child's minimax value, and n takes the best of
+ * its mover's moves (two roles, zero-sum, one role choosing; a node where no one chooses
+ * takes its child's). */
+static void implicit_update(uct_t *u, uint32_t n, size_t d, uint32_t child) {
+    pool_t *p = &T(u)->p;
+    node_t *nd = &p->nodes[n];
+    if (nd->proven || nd->moff == NIL || u->nr != 2 || !T(u)->zero_sum) return;
+    const uint16_t *cnt = &p->cnt[(size_t)n * 2];
+    float cm = child != NIL ? node_mm(u, child) : -1;
+    if (cnt[0] > 1 && cnt[1] > 1) return; /* simultaneous moves: none */
+    if (cnt[0] <= 1 && cnt[1] <= 1) {
+        if (cm >= 0) nd->mm = cm;
+        return;
+    }
+    uint32_t mover = cnt[0] > 1 ? 0 : 1, off = role_off(u, n, mover);
+    mstat_t *ms = &p->ms[off];
+    if (d != SIZE_MAX && cm >= 0) ms[u->path_sel[d * 2 + mover]].mm = mover == 0 ? cm : 1 - cm;
+    float best = -1;
+    for (uint32_t k = 0; k < cnt[mover]; k++)
+        if (ms[k].mm > best) best = ms[k].mm;
+    if (best >= 0) nd->mm = mover == 0 ? best : 1 - best;
+}
+
 /* Adds the iteration's values (u->val) to the path, from its end up: node values of
  * path[0..depth], and move statistics of the first n_sel nodes (those where moves were
  * selected). The values are clamped to each node's bounds on the way (a node proven worth
@@ -807,6 +880,8 @@ static void backup(uct_t *u, size_t depth, size_t n_sel, bool dropped) {
         } else {
             p->nodes[n].visits += !vl;
             p->nodes[n].vsum += v[u->role] / 100.0;
+            if (u->imm > 0)
+                implicit_update(u, n, d < n_sel ? d : SIZE_MAX, d < depth ? u->path[d + 1] : NIL);
         }
     }
 }
@@ -1122,6 +1197,12 @@ void uct_set_heuristic(uct_t *u, const heur_t *h, int cut, uint32_t prior) {
     if (u->helper) uct_set_heuristic(u->helper, h, cut, prior);
 }
 
+void uct_set_implicit(uct_t *u, double alpha) {
+    uct_ponder_stop(u);
+    u->imm = alpha;
+    if (u->helper) uct_set_implicit(u->helper, alpha);
+}
+
 void uct_set_prior_sharpness(uct_t *u, double k) {
     u->sharp = k;
     if (u->helper) uct_set_prior_sharpness(u->helper, k);
@@ -1291,6 +1372,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     uct_set_transpositions(u->helper, u->transpose);
     uct_set_heuristic(u->helper, u->heur, u->cut, u->prior);
     uct_set_prior_sharpness(u->helper, u->sharp);
+    uct_set_implicit(u->helper, u->imm);
     uct_set_best_line(u->helper, u->line_on);
     helper_hook(u);
     if (u->parallel == UCT_PARALLEL_TREE) make_tree_helper(u);

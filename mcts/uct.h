@@ -115,6 +115,14 @@ void uct_set_heuristic(uct_t *u, const heur_t *h, int cut, uint32_t prior);
  * (a capture moves it by a point), still tells the moves apart, as a player that
  * scores material relative to the position at hand does. */
 void uct_set_prior_sharpness(uct_t *u, double k);
+/* Implicit minimax backups (Lanctot et al. 2014; default 0: off), with the evaluation of
+ * uct_set_heuristic, in a zero-sum game of two roles where one role chooses at a time:
+ * each node keeps the minimax value of the evaluations of the states below it (its
+ * successors evaluated when it is expanded, a terminal one worth its goal, a proven node
+ * its value), updated on the way up every iteration, and UCB takes
+ * (1 - alpha) x a move's mean + alpha x its minimax value; an unvisited move of the best
+ * minimax value is tried first. Set before the search. */
+void uct_set_implicit(uct_t *u, double alpha);
 /* Transpositions (default off): one node per state, found by its hash, so that what is
  * learnt about a state reached by several move orders is shared (the tree becomes a
  * graph; a state repeating on a path is scored by a rollout from there). Forgets the

@@ -37,14 +37,18 @@
  *             left, 1 s; 1000 matches with iters=N); default off
  *   pdepth=D  the rollout policy (decisive, mast) plays the first D steps of a rollout,
  *             uniform draws by the engine's own loop the rest (default 0: all of it)
- *   heur=on|off  learn an evaluation in the start clock (mcts/heur.h: piece counts, goals
- *             of non-terminal states, mobility, weighed by how they predict random
- *             matches; at most a quarter of the clock left, or 1000 matches with iters=N)
+ *   heur=on|off|material  learn an evaluation in the start clock (mcts/heur.h: piece
+ *             counts, goals of non-terminal states, mobility, weighed by how they predict
+ *             random matches; at most a quarter of the clock left, or 1000 matches with
+ *             iters=N), or (material) take the material of the fluents that carry a
+ *             role's name (heur_material), no fit
  *             and use it as cut=K (rollouts cut after K steps and evaluated; default 10,
  *             off: never) and prior=N (each move of a node where one role chooses starts
  *             with N visits worth its successor's value; default 0: none); psharp=K:
  *             the prior is the node's own value plus K times the change to the
- *             successor's (default 1: the successor's value; uct_set_prior_sharpness)
+ *             successor's (default 1: the successor's value; uct_set_prior_sharpness);
+ *             imm=A: implicit minimax backups of the evaluation, weighed A against the
+ *             mean (uct_set_implicit; default 0: off)
  *   mix=on|off  where another role moves at the same time as ours (simultaneous moves),
  *             play a move drawn by its root visits, not the most visited (uct_set_mixed;
  *             default off)
@@ -102,6 +106,7 @@
 #define STATE_COSTS 4     /* a search call overruns by at least this many states' cost */
 #define HEUR_SHARE 0.25   /* of the start clock left, at most for learning an evaluation */
 #define HEUR_MATCHES 1000 /* random matches it learns from in an iteration-bounded search */
+#define MATERIAL_SCALE 10 /* heur=material: a piece up of sixteen is worth about 58 (Sancho's) */
 /* decisive=auto: anti-decisive rollouts unless a step of them costs more than this many
  * uniform steps in CPU time (docs/league.md: anti won timed series on connect four, where a
  * step of it costs 39-41 uniform ones, and lost at equal work and in timed series on
@@ -135,10 +140,12 @@ typedef struct {
     bool parallel_given;     /* parallel= was given */
     bool ponder;             /* ponder=on|off: search while the others think */
     bool tt;                 /* tt=on|off: transpositions (one node per state) */
-    bool heur;               /* heur=on|off: an evaluation learnt at start */
+    bool heur;               /* heur=on|off|material: an evaluation learnt at start */
+    bool material;           /* heur=material: material instead of the fit */
     int cut;                 /* cut=K|off: rollouts cut after K steps (-1: never) */
     uint32_t prior;          /* prior=N: prior visits per move (0: none) */
     double psharp;           /* psharp=K: prior sharpness (uct_set_prior_sharpness) */
+    double imm;              /* imm=A: implicit minimax weight (uct_set_implicit; 0: off) */
     playout_opts_t playout;  /* decisive=off|on|anti, mast=off|E */
     bool decisive_auto;      /* decisive=auto: anti unless it costs too much (choose_policy) */
     bool dcand;              /* dcand=on: decisive checks on learnt candidates (learn_cands) */
@@ -170,9 +177,10 @@ typedef struct {
 #define MCTS_OPTS_HELP                                                                             \
     "iters=N, c=X, ucb=plain|tuned, margin=S, mem=MB, engine=K, threads=1|2, parallel=root|tree, " \
     "ponder=on|off, "                                                                              \
-    "tt=on|off, decisive=off|on|anti|auto, dcand=on|off, mast=off|E, pdepth=D, heur=on|off, "      \
+    "tt=on|off, decisive=off|on|anti|auto, dcand=on|off, mast=off|E, pdepth=D, "                   \
+    "heur=on|off|material, "                                                                       \
     "cut=K|off, "                                                                                  \
-    "prior=N, psharp=K, line=on|off, mix=on|off"
+    "prior=N, psharp=K, imm=A, line=on|off, mix=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
     "bddvalues=on|off"
@@ -231,12 +239,17 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "engine")) return engine_kind_parse(val, &o->engine);
     if (!strcmp(key, "ponder")) return opts_onoff(val, &o->ponder);
     if (!strcmp(key, "tt")) return opts_onoff(val, &o->tt);
-    if (!strcmp(key, "heur")) return opts_onoff(val, &o->heur);
+    if (!strcmp(key, "heur")) {
+        o->material = !strcmp(val, "material");
+        if (o->material) return o->heur = true;
+        return opts_onoff(val, &o->heur);
+    }
     if (!strcmp(key, "dcand")) return opts_onoff(val, &o->dcand);
     if (!strcmp(key, "line")) return opts_onoff(val, &o->line);
     if (!strcmp(key, "mix")) return opts_onoff(val, &o->mix);
     if (!strcmp(key, "prior")) return opts_u32(val, 0, 10000, &o->prior);
     if (!strcmp(key, "psharp")) return opts_num(val, 0, 1000, &o->psharp);
+    if (!strcmp(key, "imm")) return opts_num(val, 0, 1, &o->imm);
     if (!strcmp(key, "cut")) {
         uint32_t n = 0;
         if (!strcmp(val, "off")) return o->cut = -1, true;
@@ -616,14 +629,23 @@ static void ponder(mcts_player_t *p, const state_t *s, term_t move);
 /* heur=on: an evaluation learnt from random matches, within a share of the start clock
  * (or a number of matches when iteration-bounded: reproducible), given to the search;
  * none when nothing predicts the outcome (said with verbose). */
-static void learn_heur(mcts_player_t *p, double deadline) {
+static void learn_heur(mcts_player_t *p, const state_t *initial, double deadline) {
     if (!p->opts.heur || p->heur || engine_kind(p->core.engine) == ENGINE_INTERP) return;
     double t0 = now_seconds();
     bool bounded = p->opts.iters != 0;
-    p->heur = heur_learn(p->core.engine, bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE,
-                         bounded ? HEUR_MATCHES : 0, &p->core.rng, p->core.verbose ? stderr : NULL);
+    FILE *log = p->core.verbose ? stderr : NULL;
+    if (p->opts.material) {
+        eng_state_t *es = engine_state_new(p->core.engine);
+        engine_state_set(p->core.engine, es, initial);
+        p->heur = heur_material(p->core.engine, es, MATERIAL_SCALE, log);
+        engine_state_free(es);
+    } else {
+        p->heur = heur_learn(p->core.engine, bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE,
+                             bounded ? HEUR_MATCHES : 0, &p->core.rng, log);
+    }
     if (p->heur) uct_set_heuristic(p->uct, p->heur, p->opts.cut, p->opts.prior);
     uct_set_prior_sharpness(p->uct, p->opts.psharp);
+    uct_set_implicit(p->uct, p->heur ? p->opts.imm : 0);
 }
 
 /* dcand=on: the decisive checks look only at moves seen winning at once in random matches,
@@ -680,7 +702,7 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
     if (!p->core.game->gdl2 && initial) learn_cands(p, deadline);
     if (!p->core.game->gdl2 && initial) choose_policy(p, initial, deadline);
-    if (!p->core.game->gdl2 && initial) learn_heur(p, deadline);
+    if (!p->core.game->gdl2 && initial) learn_heur(p, initial, deadline);
     if (p->core.game->gdl2 || p->opts.iters || !initial) return;
     p->min_overrun = STATE_COSTS * state_cost(p, initial);
     p->overrun = p->min_overrun;
@@ -890,7 +912,7 @@ const player_kind_t player_mcts_kind = {
         "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti|auto:dcand=on|"
         "off:mast=off|"
         "E:"
-        "pdepth=D:heur=on|off:cut=K|off:prior=N:psharp=K:line=on|off:mix=on|off)",
+        "pdepth=D:heur=on|off|material:cut=K|off:prior=N:psharp=K:imm=A:line=on|off:mix=on|off)",
     .create = mcts_create,
     .check_options = mcts_check_options,
     MCTS_CALLS,

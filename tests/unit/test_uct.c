@@ -1,6 +1,7 @@
 /* Unit tests for mcts/uct: UCT MCTS on tic-tac-toe (take a win, block a loss), nim (the
  * only winning first move), the rollout hook, tree reuse across uct_advance, determinism,
  * and smoke runs on a three-player and a simultaneous-move game. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -824,6 +825,137 @@ static void test_heuristic(void **state) {
     unload(&f);
 }
 
+/* Material (heur_material): breakthrough's pieces carry their role's name (cell(_, _,
+ * white)), so both roles start even at 50; once a random match has taken more of one
+ * role's pieces, the other is worth more than 50 and the two values still add to 100.
+ * Tic-tac-toe's marks carry no role's name (x, not xplayer): no material. */
+static void test_material(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "breakthrough.kif");
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, NULL);
+    eng_state_t *es = engine_state_new(e), *t = engine_state_new(e);
+    engine_initial(e, es);
+    heur_t *h = heur_material(e, es, 10, NULL);
+    assert_non_null(h);
+    double v[2];
+    heur_eval(h, e, es, v);
+    assert_true(fabs(v[0] - 50) < 1e-9 && fabs(v[1] - 50) < 1e-9);
+    splitmix_t rng = {9};
+    term_t joint[2];
+    bool uneven = false;
+    for (int step = 0; step < 400 && !uneven && !engine_terminal(e, es); step++) {
+        assert_true(engine_random_joint(e, es, &rng, joint));
+        engine_next(e, es, joint, t);
+        engine_state_copy(es, t);
+        heur_eval(h, e, es, v);
+        assert_true(fabs(v[0] + v[1] - 100) < 1e-9);
+        uneven = fabs(v[0] - 50) > 1;
+    }
+    assert_true(uneven);
+    heur_free(h);
+    engine_state_free(es);
+    engine_state_free(t);
+    engine_free(e);
+    unload(&f);
+
+    load(&f, "tictactoe.kif");
+    e = engine_new(f.g, ENGINE_GROUND, NULL);
+    es = engine_state_new(e);
+    engine_initial(e, es);
+    assert_null(heur_material(e, es, 10, NULL));
+    engine_state_free(es);
+    engine_free(e);
+    unload(&f);
+}
+
+/* A move of the role to move in s (role 0, white, moving) that wins at once: its index among
+ * the legal moves, -1 if none. */
+static int winning_move(engine_t *e, const eng_state_t *s, eng_state_t *t) {
+    const term_t *m;
+    term_t joint[2];
+    uint32_t n1 = engine_legal(e, s, 1, &m);
+    if (n1 != 1) return -1;
+    joint[1] = m[0];
+    uint32_t n = engine_legal(e, s, 0, &m);
+    for (uint32_t k = 0; k < n; k++) {
+        joint[0] = m[k];
+        engine_next(e, s, joint, t);
+        if (engine_terminal(e, t) && engine_goal_value(e, t, 0) == 100) return (int)k;
+        n = engine_legal(e, s, 0, &m); /* engine_next may reuse the move buffer */
+    }
+    return -1;
+}
+
+/* Implicit minimax (uct_set_implicit) with material: where white can win at once, the
+ * successors evaluated at the root's expansion show the win (a terminal successor is worth
+ * its goal), that move is tried first, proves the root, and the search stops after one
+ * iteration with it; the same search from the start plays a legal move, the same for a
+ * seed. */
+static void test_implicit(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "breakthrough.kif");
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, NULL);
+    eng_state_t *es = engine_state_new(e), *t = engine_state_new(e);
+    engine_initial(e, es);
+    heur_t *h = heur_material(e, es, 10, NULL);
+    assert_non_null(h);
+    term_t mv[2];
+    for (int k = 0; k < 2; k++) {
+        uct_t *u = uct_new(e, 0, 11);
+        uct_set_heuristic(u, h, -1, 0);
+        uct_set_implicit(u, 0.4);
+        mv[k] = uct_choose(u, &f.s, 0, 800);
+        assert_true(terms_is_legal(f.r, &f.s, 0, mv[k]));
+        uct_free(u);
+    }
+    assert_int_equal(mv[0], mv[1]);
+    splitmix_t rng = {21};
+    term_t joint[2];
+    int win = -1;
+    for (int step = 0; step < 2000 && win < 0; step++) {
+        if (engine_terminal(e, es)) engine_initial(e, es);
+        win = winning_move(e, es, t);
+        if (win >= 0) break;
+        assert_true(engine_random_joint(e, es, &rng, joint));
+        engine_next(e, es, joint, t);
+        engine_state_copy(es, t);
+    }
+    assert_true(win >= 0);
+    state_t s;
+    state_init(&s);
+    engine_state_terms(e, es, &s);
+    uct_t *u = uct_new(e, 0, 12);
+    uct_set_heuristic(u, h, -1, 0);
+    uct_set_implicit(u, 0.4);
+    term_t m = uct_choose(u, &s, 0, 1000);
+    uct_stats_t st;
+    uct_stats(u, &st);
+    assert_true(st.root_proven);
+    assert_int_equal(st.iterations, 1);
+    const term_t *ms;
+    uint32_t n = engine_legal(e, es, 0, &ms);
+    bool wins = false;
+    for (uint32_t k = 0; k < n && !wins; k++) {
+        term_t j2[2] = {ms[k], TERM_NONE};
+        const term_t *m1;
+        engine_legal(e, es, 1, &m1);
+        j2[1] = m1[0];
+        engine_next(e, es, j2, t);
+        wins = ms[k] == m && engine_terminal(e, t) && engine_goal_value(e, t, 0) == 100;
+        n = engine_legal(e, es, 0, &ms);
+    }
+    assert_true(wins);
+    uct_free(u);
+    state_fini(&s);
+    heur_free(h);
+    engine_state_free(es);
+    engine_state_free(t);
+    engine_free(e);
+    unload(&f);
+}
+
 static void test_three_player(void **state) {
     (void)state;
     smoke("three_player.kif");
@@ -988,6 +1120,8 @@ int main(void) {
         cmocka_unit_test(test_ponder),
         cmocka_unit_test(test_cycle_stamps),
         cmocka_unit_test(test_heuristic),
+        cmocka_unit_test(test_material),
+        cmocka_unit_test(test_implicit),
         cmocka_unit_test(test_three_player),
         cmocka_unit_test(test_three_player_own_values),
         cmocka_unit_test(test_simultaneous),
