@@ -499,6 +499,11 @@ gprog_t *gprog_new(game_t *g) {
     return p;
 }
 
+void gprog_refresh(gprog_t *p) {
+    mark_relevant(p);
+    gprog_order(p);
+}
+
 void gprog_free(gprog_t *p) {
     if (!p) return;
     for (uint32_t i = 0; i < p->n_rules; i++)

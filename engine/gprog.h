@@ -77,6 +77,8 @@ uint32_t gprog_add(gprog_t *p, term_t head, const gp_lit_t *body, uint32_t n_bod
                    bool transfer);
 /* Components of the predicate graph over the relevant predicates, dependencies first. */
 void gprog_order(gprog_t *p);
+/* After rules were taken out or added: what the interface reads again, and the components. */
+void gprog_refresh(gprog_t *p);
 
 /* Variables of rule terms (numbers 0..n_vars-1): marks those of t in on. */
 void gprog_mark_vars(const term_store_t *ts, term_t t, bool *on);

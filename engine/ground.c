@@ -19,6 +19,7 @@
 #include "engine/gmagic.h"
 #include "engine/gopt.h"
 #include "engine/gprog.h"
+#include "engine/gquery.h"
 #include "engine/graw.h"
 #include "engine/gsplit.h"
 
@@ -441,6 +442,34 @@ static void half_budget(grounder_t *G) {
     }
 }
 
+/* The largest relation of the game's own, not the interface's (UINT32_MAX: none). */
+static uint32_t largest_relation(const grounder_t *G) {
+    const gprog_t *P = G->P;
+    uint32_t best = UINT32_MAX, most = 0;
+    for (uint32_t p = 0; p < G->n_game && p < P->n_preds; p++) {
+        if (gprog_is_interface(P, p) || p == P->p_true || p == P->p_does) continue;
+        uint32_t n = gatoms_of(&G->A, p)->n;
+        if (n > most) most = n, best = p;
+    }
+    return best;
+}
+
+/* --stats: the cut hybrid grounding would make around the relation that grew most. */
+static void report_cut(grounder_t *G) {
+    uint32_t blew = largest_relation(G);
+    if (blew == UINT32_MAX) return;
+    gprog_t *fresh = gprog_new(G->g); /* numbered as G->P's own predicates */
+    gquery_cut_t cut;
+    char why[160];
+    if (gquery_cut(fresh, blew, &cut, why, sizeof why))
+        gquery_report(G->opts.stats, fresh, &cut);
+    else
+        fprintf(G->opts.stats, "ground: hybrid: no cut around %s/%u: %s\n",
+                term_sym_name(G->ts, fresh->preds[blew].sym), fresh->preds[blew].arity, why);
+    gquery_cut_fini(&cut);
+    gprog_free(fresh);
+}
+
 /* Derives the atoms: every relation in full, else (when that passes SOFT_ATOMS) again from
  * the start with demand on the largest relations, and again with demand on those that grew
  * then; when no new relation can be restricted, on from where the last attempt stopped. */
@@ -488,6 +517,7 @@ static void atoms(grounder_t *G) {
     }
     free(targets), free(G->kept), free(G->full);
     G->kept = G->full = NULL;
+    if (G->failed && G->opts.stats) report_cut(G);
 }
 
 gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {

@@ -276,5 +276,13 @@ fi
 run 2 "$GGP" match "$GAMES/tarok.kif" --players random,random,random --matches 4 --duplicate &&
     expect err "multiple of 3" "match --duplicate: matches not a multiple of the seats"
 
+# ---- ground --stats: the cut hybrid grounding makes when a relation grows past the limit ----
+# (pathlist's walk test carries a list of visited cells: with 1,000 atoms allowed the list
+# type blows up; the walks from the start cells are what the rest of the rules read)
+GGP_GROUND_ATOMS=1000 GGP_GROUND_SECONDS=0 "$GGP" ground "$GAMES/pathlist.kif" --stats \
+    >"$tmp/out" 2>"$tmp/err"
+expect err "hybrid: 2 relations left lifted from outside/2: outside/2 walk/3; queried: walk/3" \
+    "ground --stats: the hybrid cut of pathlist"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
