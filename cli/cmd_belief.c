@@ -115,6 +115,7 @@ static int run(game_t *g, uint32_t role, mover_t *m, uint64_t cap, bool quiet) {
     /* the game grounded once, for the belief reasoner (up to 4 million atoms) */
     ground_opts_t opts = ground_default_opts();
     opts.max_atoms = 4000000;
+    opts.hybrid = false; /* the belief reasoner reads every relation as nodes: no queries */
     char why[256] = "";
     gnet_t *gn = gnet_new(g, &opts, why, sizeof why);
     if (!gn) sb_printf(&err, "the game does not ground (%s)", why);

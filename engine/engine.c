@@ -174,6 +174,9 @@ void engine_free(engine_t *e) {
 engine_kind_t engine_kind(const engine_t *e) {
     return e->kind;
 }
+bool engine_uses_store(const engine_t *e) {
+    return e->kind == ENGINE_INTERP || (e->net && e->net->n_queries);
+}
 game_t *engine_game(const engine_t *e) {
     return e->g;
 }

@@ -53,6 +53,10 @@ void engine_noground_marker(const game_t *g, char *out, size_t n);
 engine_t *engine_clone(const engine_t *e);
 void engine_free(engine_t *e);
 engine_kind_t engine_kind(const engine_t *e);
+/* Whether evaluating states builds terms in the game's store (the interpreter; a ground
+ * network with query nodes, hybrid grounding): such an engine must not run while another
+ * thread uses the store. */
+bool engine_uses_store(const engine_t *e);
 /* The game (its term store receives the terms the engine builds). */
 game_t *engine_game(const engine_t *e);
 /* Seconds spent grounding and compiling when it was made (0 for the interpreter). */

@@ -33,5 +33,5 @@ const uint64_t *engine_state_words(const eng_state_t *s) {
 }
 
 const gnet_t *engine_network(const engine_t *e) {
-    return e->net;
+    return e->net && !e->net->n_queries ? e->net : NULL; /* query nodes: not the whole game */
 }

@@ -10,6 +10,7 @@
 #include "engine/cgen.h"
 #include "engine/compile.h"
 #include "engine/prop.h"
+#include "engine/reason.h"
 
 typedef struct {
     engine_t base;
@@ -33,6 +34,13 @@ typedef struct {
     keyset_t *moves;     /* per role: the move terms, numbered by move index */
     keyset_t fluents;    /* the fluent terms, numbered by fluent id */
     eng_state_t *hooked; /* the state a playout's hook reads in the compiled loop (lazily) */
+    /* query nodes (hybrid grounding): the rules evaluator that answers them (made on first
+     * use), the state in terms it is given, per query its relation in the game and its
+     * arguments (queries of one relation consecutive in net->query_node order) */
+    reasoner_t *rules;
+    state_t qstate;
+    uint32_t *qpred, *qarity;
+    term_t **qargs;
 } gengine_t;
 
 static const engine_ops_t gengine_ops;
@@ -74,18 +82,46 @@ static void eval_goals(gengine_t *ge) {
     ge->goals_valid = true;
 }
 
+/* Whether query q's atom is among the n tuples of its relation. */
+static bool holds_in(const gengine_t *ge, uint32_t q, const term_t *tuples, uint32_t n) {
+    uint32_t ar = ge->qarity[q];
+    for (uint32_t i = 0; i < n; i++)
+        if (!memcmp(tuples + (size_t)i * ar, ge->qargs[q], ar * sizeof *tuples)) return true;
+    return false;
+}
+
+/* The query nodes' values on the state in the fluent inputs, from the rules evaluator
+ * (each relation asked once). Before the play blocks are evaluated. */
+static void eval_queries(gengine_t *ge) {
+    const gnet_t *net = ge->net;
+    if (!net->n_queries) return;
+    state_t *st = &ge->qstate;
+    st->n = 0;
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        if (ge->vals[net->fluent_node[f]]) state_push(st, net->fluent_term[f]);
+    state_normalise(st);
+    const term_t *tuples = NULL;
+    uint32_t n = 0;
+    for (uint32_t q = 0; q < net->n_queries; q++) {
+        if (q == 0 || ge->qpred[q] != ge->qpred[q - 1])
+            n = reason_query(ge->rules, st, NULL, ge->qpred[q], &tuples);
+        uint8_t v = holds_in(ge, q, tuples, n);
+        if (ge->prop)
+            prop_set(ge->prop, net->query_node[q], v);
+        else
+            ge->vals[net->query_node[q]] = v;
+    }
+}
+
 /* Each fluent input takes its next value: the successor state, without packing it. */
 static void advance(gengine_t *ge) {
-    if (ge->prop) {
+    if (ge->prop)
         prop_advance(ge->prop);
-        return;
-    }
-    if (ge->k.advance) {
+    else if (ge->k.advance)
         ge->k.advance(ge->vals);
-        return;
-    }
-    uint32_t nf = ge->net->n_fluents; /* inputs 0..nf-1, next nodes nf..2nf-1 */
-    memcpy(ge->vals, ge->vals + nf, nf);
+    else /* inputs 0..nf-1, next nodes nf..2nf-1 */
+        memcpy(ge->vals, ge->vals + ge->net->n_fluents, ge->net->n_fluents);
+    eval_queries(ge);
 }
 
 /* Node values are bytes 0 or 1: the sum of 8 of them, by one multiplication (the top
@@ -151,10 +187,12 @@ static void load_state(gengine_t *ge, const uint64_t *bits, const uint64_t *prev
     if (ge->prop) {
         for (uint32_t f = 0; f < net->n_fluents; f++)
             prop_set(ge->prop, net->fluent_node[f], (bits[f >> 6] >> (f & 63)) & 1);
+        eval_queries(ge);
         return;
     }
     for (uint32_t f = 0; f < net->n_fluents; f++)
         ge->vals[net->fluent_node[f]] = (bits[f >> 6] >> (f & 63)) & 1;
+    eval_queries(ge);
     if (!prev || !ge->k.play_from) {
         eval_play(ge);
         return;
@@ -468,6 +506,11 @@ static void g_free(engine_t *e) {
     prop_free(ge->prop);
     free(ge->vals), free(ge->zobrist), free(ge->cur), free(ge->prev), free(ge->joint_ids);
     engine_state_free(ge->hooked);
+    reason_free(ge->rules);
+    state_fini(&ge->qstate);
+    for (uint32_t q = 0; q < net->n_queries; q++)
+        free(ge->qargs[q]);
+    free(ge->qpred), free(ge->qarity), free(ge->qargs);
     netcode_unref(ge->code);
     if (ge->owns) gnet_free(ge->net);
     free(ge);
@@ -496,6 +539,27 @@ static const engine_ops_t gengine_ops = {
     .from_terms = g_from_terms,
     .playout = g_playout,
 };
+
+/* The rules evaluator and each query's relation and arguments. */
+static void init_queries(gengine_t *ge) {
+    const gnet_t *net = ge->net;
+    const term_store_t *ts = ge->base.g->ts;
+    state_init(&ge->qstate);
+    if (!net->n_queries) return;
+    ge->rules = reason_new(ge->base.g);
+    ge->qpred = xmalloc(net->n_queries * sizeof *ge->qpred);
+    ge->qarity = xmalloc(net->n_queries * sizeof *ge->qarity);
+    ge->qargs = xmalloc(net->n_queries * sizeof *ge->qargs);
+    for (uint32_t q = 0; q < net->n_queries; q++) {
+        term_t a = net->atom[net->query_node[q]];
+        uint32_t ar = term_kind(ts, a) == TERM_FUN ? term_arity(ts, a) : 0;
+        ge->qpred[q] = game_pred_of(ge->base.g, a);
+        ge->qarity[q] = ar;
+        ge->qargs[q] = xmalloc((ar + 1) * sizeof **ge->qargs);
+        for (uint32_t i = 0; i < ar; i++)
+            ge->qargs[q][i] = term_arg(ts, a, i);
+    }
+}
 
 engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code) {
     gengine_t *ge = xcalloc(1, sizeof *ge);
@@ -541,5 +605,6 @@ engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code) {
         ge->prop = prop_new(net, ge->vals);
     }
     number_terms(&ge->fluents, net->fluent_term, net->n_fluents);
+    init_queries(ge);
     return &ge->base;
 }

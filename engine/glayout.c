@@ -196,6 +196,7 @@ static void alloc_interface(gnet_t *net, uint32_t nn, uint32_t nr) {
     net->n_sees = xcalloc(nr + 1, sizeof *net->n_sees);
     net->sees = xcalloc(nr + 1, sizeof *net->sees);
     net->terminal = GNET_NONE;
+    net->query_node = xmalloc((nn + 1) * sizeof *net->query_node);
     for (uint32_t r = 0; r < nr; r++) {
         net->move_term[r] = xmalloc((nn + 1) * sizeof(term_t));
         net->legal_node[r] = xmalloc((nn + 1) * sizeof(uint32_t));
@@ -270,6 +271,10 @@ static void interface(layout_t *L, const term_t *init, uint32_t n_init) {
             continue;
         }
         if (net->kind[n] == GNODE_MOVE) continue;
+        if (net->kind[n] == GNODE_QUERY) {
+            net->query_node[net->n_queries++] = n;
+            continue;
+        }
         if (s == SYM_TERMINAL && ar == 0) net->terminal = n;
         if (ar != 2 || (s != SYM_LEGAL && s != SYM_GOAL && s != SYM_SEES)) continue;
         int role = game_role_index(g, term_arg(ts, t, 0));
@@ -349,6 +354,8 @@ static void renumber(gnet_t *net) {
             net->sees[r][k].node = perm[net->sees[r][k].node];
     }
     net->terminal = remap(perm, net->terminal);
+    for (uint32_t q = 0; q < net->n_queries; q++)
+        net->query_node[q] = perm[net->query_node[q]];
     free(perm);
 }
 

@@ -112,7 +112,8 @@ static void constants(opt_t *O) {
     }
     O->def = O->poss = NULL;
     for (uint32_t n = 0; n < nn; n++) {
-        bool input = O->w->kind[n] == GNODE_FLUENT || O->w->kind[n] == GNODE_MOVE;
+        bool input = O->w->kind[n] == GNODE_FLUENT || O->w->kind[n] == GNODE_MOVE ||
+                     O->w->kind[n] == GNODE_QUERY;
         O->cval[n] = input ? CV_UNKNOWN : def[n] ? CV_TRUE : !poss[n] ? CV_FALSE : CV_UNKNOWN;
     }
     free(def), free(poss), free(prev);

@@ -24,8 +24,12 @@
 #include "engine/gsplit.h"
 
 ground_opts_t ground_default_opts(void) {
-    ground_opts_t o = {
-        .seconds = 10, .max_atoms = 2000000, .max_lits = 20000000, .split = true, .demand = true};
+    ground_opts_t o = {.seconds = 10,
+                       .max_atoms = 2000000,
+                       .max_lits = 20000000,
+                       .split = true,
+                       .demand = true,
+                       .hybrid = true};
     /* the test suite shortens the limit: a game that does not ground costs all of it */
     const char *limit = getenv("GGP_GROUND_SECONDS");
     if (limit && *limit && atof(limit) >= 0) o.seconds = atof(limit);
@@ -37,6 +41,8 @@ ground_opts_t ground_default_opts(void) {
     if (split && !strcmp(split, "0")) o.split = false;
     const char *demand = getenv("GGP_GROUND_DEMAND"); /* 0: every relation in full */
     if (demand && !strcmp(demand, "0")) o.demand = false;
+    const char *hybrid = getenv("GGP_GROUND_HYBRID"); /* 0: no query nodes */
+    if (hybrid && !strcmp(hybrid, "0")) o.hybrid = false;
     return o;
 }
 
@@ -66,6 +72,7 @@ typedef struct {
     uint32_t stopped; /* the component the last derive stopped in (n_sccs: none) */
     bool *full;       /* per game predicate: computed in full (not restricted by demand) */
     bool *kept;       /* per game predicate: its atoms kept from an attempt before */
+    gquery_cut_t cut; /* hybrid grounding: the relations left lifted (lifted NULL: none) */
 } grounder_t;
 
 static void fail(grounder_t *G, const char *msg) {
@@ -194,7 +201,9 @@ static uint32_t node(grounder_t *G, uint32_t atom) {
     if (G->node_of[atom] != GNET_NONE) return G->node_of[atom];
     uint32_t pred = G->A.pred[atom];
     const gp_pred_t *p = &G->P->preds[pred];
-    uint8_t kind = p->is_static           ? GNODE_TRUE
+    bool query = G->cut.boundary && pred < G->cut.n_preds && G->cut.boundary[pred];
+    uint8_t kind = query                  ? GNODE_QUERY
+                   : p->is_static         ? GNODE_TRUE
                    : pred == G->P->p_true ? GNODE_FLUENT
                    : pred == G->P->p_does ? GNODE_MOVE
                                           : GNODE_DERIVED;
@@ -410,10 +419,13 @@ static void report_targets(const grounder_t *G, const bool *targets) {
 static uint32_t restart_with_demand(grounder_t *G, const bool *targets) {
     gprog_t *old = G->P;
     G->P = gprog_new(G->g);
+    if (G->cut.lifted) gquery_apply(G->P, &G->cut);
     bool *restricted = xcalloc(G->n_game + 1, sizeof *restricted);
     uint32_t n_restricted = targets ? gmagic_apply(G->P, targets, restricted) : 0;
     memset(G->kept, 0, G->n_game * sizeof *G->kept);
     mark_kept(G, old, restricted);
+    for (uint32_t p = 0; p < G->n_game && G->cut.lifted; p++)
+        G->kept[p] = G->kept[p] && !G->cut.lifted[p] && G->P->preds[p].relevant;
     gprog_free(old);
     uint64_t work = G->J.work; /* the limit is on all attempts together */
     gjoin_fini(&G->J);
@@ -454,20 +466,49 @@ static uint32_t largest_relation(const grounder_t *G) {
     return best;
 }
 
-/* --stats: the cut hybrid grounding would make around the relation that grew most. */
-static void report_cut(grounder_t *G) {
+/* Whether one relation holds most of the atoms, past what a first attempt allows (or the
+ * limit, when lower). */
+static bool dominated(const grounder_t *G) {
+    uint32_t p = largest_relation(G), hard = G->opts.max_atoms;
+    bool past = G->A.n >= SOFT_ATOMS || (hard && G->A.n >= hard);
+    return p != UINT32_MAX && past && 2ull * gatoms_of(&G->A, p)->n >= G->A.n;
+}
+
+/* Whether deriving stopped (past the atom limit, out of time or work), one relation
+ * holding most of the atoms. */
+static bool blew_up(const grounder_t *G) {
+    bool stopped = (G->failed && !strcmp(G->why, "too many ground atoms")) ||
+                   (!G->failed && (G->J.out_of_time || G->J.out_of_work));
+    return stopped && dominated(G);
+}
+
+/* Past the atom limit: the relations that depend on the one that grew most, up to a cut
+ * the network can read through query nodes, are left lifted (gquery.h), and the atoms are
+ * derived again without them, demand kept on the others, with the work and time left. */
+static bool hybrid(grounder_t *G, bool *targets) {
     uint32_t blew = largest_relation(G);
-    if (blew == UINT32_MAX) return;
+    if (blew == UINT32_MAX) return false;
     gprog_t *fresh = gprog_new(G->g); /* numbered as G->P's own predicates */
-    gquery_cut_t cut;
     char why[160];
-    if (gquery_cut(fresh, blew, &cut, why, sizeof why))
-        gquery_report(G->opts.stats, fresh, &cut);
-    else
+    bool ok = gquery_cut(fresh, blew, &G->cut, why, sizeof why);
+    if (G->opts.stats && ok) gquery_report(G->opts.stats, fresh, &G->cut);
+    if (G->opts.stats && !ok)
         fprintf(G->opts.stats, "ground: hybrid: no cut around %s/%u: %s\n",
                 term_sym_name(G->ts, fresh->preds[blew].sym), fresh->preds[blew].arity, why);
-    gquery_cut_fini(&cut);
     gprog_free(fresh);
+    if (!ok) {
+        gquery_cut_fini(&G->cut);
+        return false;
+    }
+    for (uint32_t p = 0; p < G->n_game; p++)
+        targets[p] = targets[p] && !G->cut.lifted[p];
+    G->failed = false;
+    restart_with_demand(G, targets);
+    G->soft = false;
+    G->atom_cap = G->opts.max_atoms;
+    G->J.stop = false;
+    derive(G);
+    return true;
 }
 
 /* Derives the atoms: every relation in full, else (when that passes SOFT_ATOMS) again from
@@ -507,6 +548,9 @@ static void atoms(grounder_t *G) {
                     "ground: %u atoms and counting (%" PRIu64
                     " join steps): demand on %u relations\n",
                     n_atoms, G->J.work, restricted);
+        /* demand restricts nothing more and one relation dominates: lifted, where a cut
+         * allows (gquery.h) */
+        if (!added && G->opts.hybrid && dominated(G) && hybrid(G, targets)) break;
         if (!added) { /* on from here, without a limit of its own */
             G->soft = false;
             G->atom_cap = hard;
@@ -515,9 +559,9 @@ static void atoms(grounder_t *G) {
             break;
         }
     }
+    if (G->opts.hybrid && !G->cut.lifted && blew_up(G)) hybrid(G, targets);
     free(targets), free(G->kept), free(G->full);
     G->kept = G->full = NULL;
-    if (G->failed && G->opts.stats) report_cut(G);
 }
 
 gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {
@@ -563,6 +607,7 @@ gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {
     gjoin_fini(&G.J);
     gatoms_fini(&G.A);
     gprog_free(G.P);
+    gquery_cut_fini(&G.cut);
     free(G.node_of);
     return net;
 }
@@ -578,7 +623,7 @@ void gnet_free(gnet_t *net) {
     free(net->fluent_term), free(net->fluent_node), free(net->next_node), free(net->init);
     free(net->kind), free(net->atom), free(net->input);
     free(net->order), free(net->rule_start), free(net->lit_start), free(net->lits);
-    free(net->blocks), free(net->legal_first);
+    free(net->blocks), free(net->legal_first), free(net->query_node);
     free(net);
 }
 

@@ -29,7 +29,7 @@
 #define GNET_NONE UINT32_MAX
 /* Bumped when the grounder reaches games it did not: failures remembered by an older one
  * (engine.h, engine_noground_marker) are then tried again. */
-#define GNET_GROUNDER_VERSION 3
+#define GNET_GROUNDER_VERSION 4
 
 typedef struct {
     double seconds;     /* give up after this long (0: no limit) */
@@ -41,17 +41,22 @@ typedef struct {
     uint32_t max_lits;  /* give up past this many literals in ground rules (0: no limit) */
     bool split;         /* split rules into auxiliary ones where it shrinks the network */
     bool demand;        /* compute relations only where the rules reading them ask */
+    bool hybrid;        /* past the atom limit, leave the relations that blew up lifted and read
+                         * them through query nodes (gquery.h) */
     FILE *stats;        /* where to report phases, sizes and the largest relations (or NULL) */
 } ground_opts_t;
 
 /* The defaults: 10 s (GGP_GROUND_SECONDS in the environment overrides it, 0: no time
  * limit), no work limit (GGP_GROUND_WORK), 2 million atoms (GGP_GROUND_ATOMS), 20 million
  * literals, rules
- * split (GGP_GROUND_SPLIT=0: not), demand (GGP_GROUND_DEMAND=0: not). */
+ * split (GGP_GROUND_SPLIT=0: not), demand (GGP_GROUND_DEMAND=0: not), hybrid (GGP_GROUND_HYBRID=0:
+ * not). */
 ground_opts_t ground_default_opts(void);
 
-/* GNODE_FALSE: a placeholder next node of a fluent that is never derived. */
-enum { GNODE_DERIVED = 0, GNODE_FLUENT, GNODE_MOVE, GNODE_TRUE, GNODE_FALSE };
+/* GNODE_FALSE: a placeholder next node of a fluent that is never derived. GNODE_QUERY: an
+ * atom of a relation left lifted (gquery.h), an input whose value the engine computes on
+ * each state with the rules evaluator. */
+enum { GNODE_DERIVED = 0, GNODE_FLUENT, GNODE_MOVE, GNODE_TRUE, GNODE_FALSE, GNODE_QUERY };
 
 typedef struct {
     uint32_t first, n; /* a range of gnet_t.order */
@@ -93,6 +98,9 @@ typedef struct {
     uint32_t *n_goals, *n_sees;
     gitem_t **goals, **sees;
     uint32_t terminal; /* node of terminal, GNET_NONE when never derived */
+    /* query nodes (hybrid grounding): their atoms are net->atom[query_node[i]]; they
+     * depend on the state alone */
+    uint32_t n_queries, *query_node;
     /* Node numbering: fluent f's input is node f, its next node is n_fluents + f, and
      * role r's legal nodes are legal_first[r] + k, in move order (contiguous bytes, so
      * that advance is a copy and legal moves are counted a word at a time). */

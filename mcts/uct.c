@@ -1361,7 +1361,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
         FREE_AND_NULL(uct_free, u->helper);
         return true;
     }
-    if (threads > 2 || engine_kind(u->e) == ENGINE_INTERP) return false;
+    if (threads > 2 || engine_uses_store(u->e)) return false;
     if (u->helper) return true;
     u->helper = uct_new(engine_clone(u->e), u->role, u->rng.s ^ 0x9e3779b97f4a7c15ull);
     u->helper->owns_engine = true;
@@ -1416,8 +1416,7 @@ static void *ponder_main(void *arg) {
 bool uct_ponder(uct_t *u, const state_t *s, uint32_t max_iterations) {
     uct_ponder_stop(u);
     /* the interpreter and hooks on terms use the game's store; a state hook may ask Z3 */
-    if (engine_kind(u->e) == ENGINE_INTERP || u->hook || (u->state_hook && !u->hook_threads))
-        return false;
+    if (engine_uses_store(u->e) || u->hook || (u->state_hook && !u->hook_threads)) return false;
     if (s) {
         if (!prepare(u, s)) return false;
     } else {

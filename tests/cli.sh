@@ -283,6 +283,17 @@ GGP_GROUND_ATOMS=1000 GGP_GROUND_SECONDS=0 "$GGP" ground "$GAMES/pathlist.kif" -
     >"$tmp/out" 2>"$tmp/err"
 expect err "hybrid: 2 relations left lifted from outside/2: outside/2 walk/3; queried: walk/3" \
     "ground --stats: the hybrid cut of pathlist"
+# the network with its query nodes against the interpreter; symbolic search refuses it
+# (a cache of its own: a failure under a small atom limit would be remembered)
+if GGP_CACHE=$tmp/cache GGP_GROUND_ATOMS=1000 GGP_GROUND_SECONDS=0 run 0 "$GGP" ground \
+    "$GAMES/pathlist.kif" --check 20 --engine ground; then
+    expect out "check: 20 matches, [0-9]+ steps agree" "ground --check: pathlist with query nodes"
+fi
+if GGP_CACHE=$tmp/cache GGP_GROUND_ATOMS=1000 GGP_GROUND_SECONDS=0 run 3 "$GGP" regress \
+    "$GAMES/pathlist.kif" --role white --bdd; then
+    expect err "unsupported by symbolic backward search: the game is not grounded" \
+        "regress --bdd: refuses a network with query nodes"
+fi
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
