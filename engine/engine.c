@@ -59,20 +59,23 @@ void engine_noground_marker(const game_t *g, char *out, size_t n) {
 }
 
 /* A remembered failure, unless it was running out of a shorter time limit than the one
- * in opts (the test suite grounds with 3 s; a user's 10 s may succeed), or of a smaller work
- * limit than opts' (a failure of work says nothing to a grounder without one). */
+ * in opts (the test suite grounds with 3 s; a user's 10 s may succeed), of a smaller work
+ * limit than opts' (a failure of work says nothing to a grounder without one), or of a
+ * smaller atom limit (with more atoms, hybrid grounding may find its cut). */
 static bool remembered_noground(const char *path, const ground_opts_t *opts, char *why, size_t n) {
     FILE *f = fopen(path, "r");
     if (!f) return false;
     if (!fgets(why, (int)n, f)) snprintf(why, n, "remembered");
     why[strcspn(why, "\n")] = 0;
     double was = 0;
-    unsigned long long work = 0;
+    unsigned long long work = 0, atoms = 0;
     bool timed = fscanf(f, "limit %lf", &was) == 1;
     bool worked = !timed && fscanf(f, "work %llu", &work) == 1;
+    bool atomed = !timed && !worked && fscanf(f, "atoms %llu", &atoms) == 1;
     fclose(f);
     if (timed) return opts->seconds > 0 && was >= opts->seconds;
     if (worked) return opts->max_work && work >= opts->max_work;
+    if (atomed) return opts->max_atoms && atoms >= opts->max_atoms;
     return true;
 }
 
@@ -82,6 +85,7 @@ static bool remembered_noground(const char *path, const ground_opts_t *opts, cha
 static void remember_noground(const char *path, const char *why, const ground_opts_t *opts,
                               double cpu) {
     bool timed = !strncmp(why, "out of time", 11), worked = !strncmp(why, "out of work", 11);
+    bool atomed = !strncmp(why, "too many ground atoms", 21);
     if (timed && cpu < 0.8 * opts->seconds) return;
     char dir[1024];
     compile_cache_dir(dir, sizeof dir);
@@ -91,6 +95,7 @@ static void remember_noground(const char *path, const char *why, const ground_op
     fprintf(f, "%s, remembered in %s\n", why, path);
     if (timed) fprintf(f, "limit %g\n", opts->seconds);
     if (worked) fprintf(f, "work %" PRIu64 "\n", opts->max_work);
+    if (atomed) fprintf(f, "atoms %u\n", opts->max_atoms);
     fclose(f);
 }
 
