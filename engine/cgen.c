@@ -621,6 +621,9 @@ static uint64_t *state_support(const gnet_t *net) {
     uint64_t *sup = xcalloc((size_t)net->n_nodes * nw + 1, sizeof *sup);
     for (uint32_t f = 0; f < net->n_fluents; f++)
         sup[(size_t)f * nw + f / 64] = 1ull << (f & 63);
+    for (uint32_t q = 0; q < net->n_queries; q++) /* a query reads the whole state */
+        for (uint32_t f = 0; f < net->n_fluents; f++)
+            sup[(size_t)net->query_node[q] * nw + f / 64] |= 1ull << (f & 63);
     for (uint32_t b = 0; b < net->n_state_blocks; b++) {
         const gblock_t *bl = &net->blocks[b];
         uint64_t *u = sup + (size_t)net->order[bl->first] * nw;
@@ -1046,7 +1049,8 @@ static void emit_phase(cg_t *cg, phase_t *ph, uint32_t from, uint32_t to, const 
 static bool use_events(const gnet_t *net) {
     const char *e = getenv("GGP_EVENT_NODES");
     uint32_t min = e && *e ? (uint32_t)atol(e) : EVENT_MIN_NODES;
-    if (!net->n_play_blocks) return false;
+    /* events start from the fluents that changed: a query node's change is not one */
+    if (!net->n_play_blocks || net->n_queries) return false;
     const gblock_t *last = &net->blocks[net->n_state_blocks - 1];
     return last->first + last->n >= min;
 }
@@ -1893,6 +1897,8 @@ gnet_t *cgen_snapshot(const gnet_t *net) {
     s->move_node = xcalloc(net->n_roles + 1, sizeof *s->move_node);
     for (uint32_t r = 0; r < net->n_roles; r++)
         s->move_node[r] = dup_array(net->move_node[r], net->n_moves[r], sizeof **net->move_node);
+    s->n_queries = net->n_queries;
+    s->query_node = dup_array(net->query_node, net->n_queries, sizeof *net->query_node);
     return s;
 }
 
@@ -1901,7 +1907,7 @@ void cgen_snapshot_free(gnet_t *s) {
     for (uint32_t r = 0; r < s->n_roles; r++)
         free(s->move_node[r]);
     free(s->move_node), free(s->kind), free(s->order), free(s->rule_start), free(s->lit_start);
-    free(s->lits), free(s->blocks), free(s->n_moves), free(s->legal_first);
+    free(s->lits), free(s->blocks), free(s->n_moves), free(s->legal_first), free(s->query_node);
     free(s);
 }
 

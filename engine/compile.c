@@ -379,10 +379,6 @@ static void *netcode_thread(void *arg) {
 }
 
 netcode_t *netcode_start(const gnet_t *net, char *why, size_t n) {
-    if (net->n_queries) { /* their values come from the rules evaluator, between phases */
-        snprintf(why, n, "%u query nodes (hybrid grounding)", net->n_queries);
-        return NULL;
-    }
     if (net->n_lits > compile_max_lits()) {
         snprintf(why, n, "%u literals, more than %u (GGP_COMPILE_MAX_LITS)", net->n_lits,
                  compile_max_lits());

@@ -155,6 +155,15 @@ static uint32_t nth_one(const uint8_t *v, uint32_t n, uint32_t j) {
         if (v[i] && j-- == 0) return i;
 }
 
+/* The code's kernels; with query nodes (hybrid grounding) only the phases: the engine sets
+ * the queries' values between them, which a loop or an evaluation from the state before
+ * inside the code would not see. */
+static gnet_kernels_t kernels(const gnet_t *net, netcode_t *code) {
+    gnet_kernels_t k = *netcode_kernels(code);
+    if (net->n_queries) k.playout = NULL, k.play_from = NULL;
+    return k;
+}
+
 /* Code made in the background and now ready: the kernels replace the network
  * interpreter (the node values are recomputed from the inputs on the next call); code
  * that failed leaves the network interpreter for good. Between calls, so that a call sees
@@ -168,7 +177,7 @@ static void switch_code(gengine_t *ge) {
         ge->code = NULL;
         return;
     }
-    ge->k = *netcode_kernels(ge->code);
+    ge->k = kernels(ge->net, ge->code);
     FREE_AND_NULL(prop_free, ge->prop);
     ge->cur_valid = ge->move_valid = ge->goals_valid = false;
     ge->base.kind = ENGINE_COMPILED;
@@ -572,7 +581,7 @@ engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code) {
     ge->net = net, ge->owns = true, ge->code = code;
     bool ready = code && netcode_state(code) == NETCODE_READY;
     ge->pending = code && !ready;
-    if (ready) ge->k = *netcode_kernels(code);
+    if (ready) ge->k = kernels(net, code);
     ge->base.kind = ready ? ENGINE_COMPILED : ENGINE_GROUND;
     if (ready) ge->base.compile_seconds = netcode_seconds(code);
     ge->vals = xcalloc(cgen_vals_bytes(net), 1); /* bytes of the compiled code's past the nodes */

@@ -289,6 +289,11 @@ if GGP_CACHE=$tmp/cache GGP_GROUND_ATOMS=1000 GGP_GROUND_SECONDS=0 run 0 "$GGP" 
     "$GAMES/pathlist.kif" --check 20 --engine ground; then
     expect out "check: 20 matches, [0-9]+ steps agree" "ground --check: pathlist with query nodes"
 fi
+if GGP_CACHE=$tmp/cache GGP_GROUND_ATOMS=1000 GGP_GROUND_SECONDS=0 run 0 "$GGP" ground \
+    "$GAMES/pathlist.kif" --check 20 --engine compiled; then
+    expect out "check: 20 matches, [0-9]+ steps agree \(compiled engine\)" \
+        "ground --check: pathlist's query nodes in compiled code"
+fi
 if GGP_CACHE=$tmp/cache GGP_GROUND_ATOMS=1000 GGP_GROUND_SECONDS=0 run 3 "$GGP" regress \
     "$GAMES/pathlist.kif" --role white --bdd; then
     expect err "unsupported by symbolic backward search: the game is not grounded" \
