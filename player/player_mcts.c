@@ -37,18 +37,19 @@
  *             left, 1 s; 1000 matches with iters=N); default off
  *   pdepth=D  the rollout policy (decisive, mast) plays the first D steps of a rollout,
  *             uniform draws by the engine's own loop the rest (default 0: all of it)
- *   heur=on|off|material  learn an evaluation in the start clock (mcts/heur.h: piece
+ *   heur=on|off|material  on: learn an evaluation in the start clock (mcts/heur.h: piece
  *             counts, goals of non-terminal states, mobility, weighed by how they predict
  *             random matches; at most a quarter of the clock left, or 1000 matches with
- *             iters=N), or (material) take the material of the fluents that carry a
- *             role's name (heur_material), no fit
- *             and use it as cut=K (rollouts cut after K steps and evaluated; default 10,
- *             off: never) and prior=N (each move of a node where one role chooses starts
- *             with N visits worth its successor's value; default 0: none); psharp=K:
- *             the prior is the node's own value plus K times the change to the
- *             successor's (default 1: the successor's value; uct_set_prior_sharpness);
- *             imm=A: implicit minimax backups of the evaluation, weighed A against the
- *             mean (uct_set_implicit; default 0: off)
+ *             iters=N); material (default): the material of the fluents that carry a
+ *             role's name (heur_material, no fit; nothing where there are none);
+ *             used as cut=K (rollouts cut after K steps and evaluated; default 10 with
+ *             heur=on, off with material; off: never), prior=N (each move of a node where
+ *             one role chooses starts with N visits worth its successor's value; default
+ *             0: none; psharp=K: the prior is the node's own value plus K times the change
+ *             to the successor's, default 1: the successor's value,
+ *             uct_set_prior_sharpness) and imm=A: implicit minimax backups of the
+ *             evaluation, weighed A against the mean (uct_set_implicit; default 0.4: with
+ *             material it beat plain search on breakthroughWalls, docs/league.md)
  *   mix=on|off  where another role moves at the same time as ours (simultaneous moves),
  *             play a move drawn by its root visits, not the most visited (uct_set_mixed;
  *             default off)
@@ -143,6 +144,7 @@ typedef struct {
     bool heur;               /* heur=on|off|material: an evaluation learnt at start */
     bool material;           /* heur=material: material instead of the fit */
     int cut;                 /* cut=K|off: rollouts cut after K steps (-1: never) */
+    bool cut_given;          /* cut= was given (heur=material: no cut unless given) */
     uint32_t prior;          /* prior=N: prior visits per move (0: none) */
     double psharp;           /* psharp=K: prior sharpness (uct_set_prior_sharpness) */
     double imm;              /* imm=A: implicit minimax weight (uct_set_implicit; 0: off) */
@@ -252,6 +254,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "imm")) return opts_num(val, 0, 1, &o->imm);
     if (!strcmp(key, "cut")) {
         uint32_t n = 0;
+        o->cut_given = true;
         if (!strcmp(val, "off")) return o->cut = -1, true;
         bool ok = opts_u32(val, 0, 100000, &n);
         o->cut = (int)n;
@@ -283,6 +286,9 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     /* on by default: what beat the same player without it (docs/league.md) */
     o->ponder = o->tt = true;
     o->line = true; /* acts in games of one role only */
+    /* material with implicit minimax: acts where fluents carry a role's name (heur_material) */
+    o->heur = o->material = true;
+    o->imm = 0.4;
     o->playout.decisive = o->playout.antidecisive = o->decisive_auto = true;
     if (lbs_kind)
         return opts_parse(text, "mcts+lbs", MCTS_OPTS_HELP ", " LBS_OPTS_HELP, set_opt, o, err);
@@ -643,7 +649,8 @@ static void learn_heur(mcts_player_t *p, const state_t *initial, double deadline
         p->heur = heur_learn(p->core.engine, bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE,
                              bounded ? HEUR_MATCHES : 0, &p->core.rng, log);
     }
-    if (p->heur) uct_set_heuristic(p->uct, p->heur, p->opts.cut, p->opts.prior);
+    int cut = p->opts.material && !p->opts.cut_given ? -1 : p->opts.cut;
+    if (p->heur) uct_set_heuristic(p->uct, p->heur, cut, p->opts.prior);
     uct_set_prior_sharpness(p->uct, p->opts.psharp);
     uct_set_implicit(p->uct, p->heur ? p->opts.imm : 0);
 }

@@ -57,6 +57,10 @@ static void test_kind_options(void **state) {
     assert_null(player_kind_find("mcts:decisive=2"));
     assert_null(player_kind_find("mcts:mast=1.5"));
     assert_null(player_kind_find("mcts:mast=-0.1"));
+    assert_non_null(player_kind_find("mcts:heur=material:imm=0.4:cut=8"));
+    assert_non_null(player_kind_find("mcts:heur=on:imm=0"));
+    assert_null(player_kind_find("mcts:heur=pieces"));
+    assert_null(player_kind_find("mcts:imm=1.5"));
     assert_null(player_kind_find("random:iters=3"));
     assert_null(player_kind_find("mctsx"));
     assert_null(player_kind_find("mct"));
