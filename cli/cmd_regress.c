@@ -24,13 +24,11 @@ static const char *const regress_help =
     "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n"
     "                   [--cost N [--cost-share X] [--engine E]]\n"
     "       ggp regress GAME --role R --bdd [--exact] [--values] [--budget SEC] [--steps I]\n"
-    "                   [--horizon D] [--plies K] [--rows] [--image subst|move] [--reorder]\n"
-    "                   [--no-reach] [--moves-below] [--no-invariants] [--nodes N] [--max-parts "
+    "                   [--horizon D] [--plies K] [--rows] [--image subst|move] [--forall F]\n"
+    "                   [--reorder] [--trace] [--no-reach] [--moves-below] [--no-invariants]\n"
+    "                   [--nodes N] [--max-parts N] [--set-nodes N] [--merge-nodes N] [--op-nodes "
     "N]\n"
-    "                   [--set-nodes N] [--merge-nodes N] [--op-nodes N] [--check [--max-states "
-    "N]]\n"
-    "                   [--hits N] [--verify N [--seed S] [--verify-nodes K] [--verify-seconds "
-    "S]] [--trace]\n\n"
+    "                   [--check [--max-states N]] [--hits N] [--verify N [its options above]]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
     "(R to move when i is odd); beta_i is the same for the other role. Prints one line per\n"
@@ -162,6 +160,11 @@ static const char *const regress_help =
     "                 reachable states are small and, with the implications, the sets too;\n"
     "                 --columns is the default, kept for older command lines)\n"
     "  --reorder      sift the variable order when the diagrams have doubled\n"
+    "  --forall F     the forall of a step (a move with several answers): join, the set\n"
+    "                 as one diagram (its parts up to --set-nodes: a subset past it);\n"
+    "                 products, the conjunction over the answers kept as a union of products\n"
+    "                 and terminal as exclusions (no union made one diagram); auto: join\n"
+    "                 where the set fits, else products. Default: join\n"
     "  --trace        progress lines (# trace ...) while a step runs: the nodes of the set\n"
     "                 joined for a forall step and of each move's set after each answer\n"
     "  --nodes N      decision-diagram nodes at most (default 4000000)\n"
@@ -436,8 +439,14 @@ static bool image_ok(const char *v) {
     return false;
 }
 
+static bool forall_ok(const char *v) {
+    if (!strcmp(v, "auto") || !strcmp(v, "join") || !strcmp(v, "products")) return true;
+    fprintf(stderr, "ggp regress: --forall: auto, join or products, not '%s'\n", v);
+    return false;
+}
+
 int cmd_regress(int argc, char **argv) {
-    const char *path = NULL, *role = NULL, *image = NULL;
+    const char *path = NULL, *role = NULL, *image = NULL, *forall = NULL;
     double budget = 10, hits_seconds = 0;
     unsigned long long max_size = 200000, depth = 4, steps = 0;
     bool print = false, no_mutex = false, check = false, no_z3 = false, ground = false;
@@ -477,6 +486,7 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--horizon", .uint = &horizon, .max = 1000000},
                                 {.name = "--plies", .uint = &plies, .max = 1000000},
                                 {.name = "--image", .value = &image, .check = image_ok},
+                                {.name = "--forall", .value = &forall, .check = forall_ok},
                                 {.name = "--bdd", .flag = &bdd},
                                 {.name = "--exact", .flag = &exact},
                                 {.name = "--values", .flag = &values},
@@ -497,6 +507,10 @@ int cmd_regress(int argc, char **argv) {
     int prc = opt_parse(argc, argv, "regress", regress_help, NULL, specs, &path, 1);
     if (prc >= 0) return prc;
     bool mutexes = !no_mutex, z3 = !no_z3;
+    if (forall)
+        bo.search.net.forall = !strcmp(forall, "auto")       ? BDDNET_AUTO
+                               : !strcmp(forall, "products") ? BDDNET_PRODUCTS
+                                                             : BDDNET_JOIN;
     if (image) bo.search.net.image = strcmp(image, "move") ? BDDNET_SUBST : BDDNET_PER_MOVE;
     if (exact) bo.search.mode = BDDS_EXACT;
     if (values) bo.search.values = true;

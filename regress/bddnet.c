@@ -117,7 +117,8 @@ struct bddnet {
     coalition_t masks[MAX_MASKS];
     uint32_t n_masks;
     double seconds;
-    bool goals_gone; /* bddnet_forget_goals */
+    bool goals_gone;      /* bddnet_forget_goals */
+    ddexcl_pool_t *xpool; /* the exclusion lists of the sets' parts */
 };
 
 void bddnet_default_opts(bddnet_opts_t *o) {
@@ -1287,6 +1288,7 @@ bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opt
                      size_t errlen) {
     double t0 = now_seconds();
     bddnet_t *bn = xcalloc(1, sizeof *bn);
+    bn->xpool = ddexcl_pool_new();
     bn->net = net, bn->ts = ts;
     if (o)
         bn->o = *o;
@@ -1315,8 +1317,11 @@ bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opt
 void bddnet_free(bddnet_t *bn) {
     if (!bn) return;
     if (bn->d) {
+        ddexcl_pool_free(bn->d, bn->xpool);
         free_outputs(bn);
         dd_free(bn->d);
+    } else {
+        ddexcl_pool_free(NULL, bn->xpool); /* empty: no diagram was made */
     }
     free_layout(bn);
     free(bn->sorted), free(bn->groups), free(bn->cand), free(bn->fgroup), free(bn->fpos);
@@ -1502,6 +1507,27 @@ static dd_ref joined(bddnet_t *bn, const ddunion_t *s, bool *exact) {
     return j;
 }
 
+/* S as one diagram where it fits (opts.set_nodes) and has no exclusions; else, with
+ * opts.forall BDDNET_AUTO, *products (the ∀ by products of unions instead), or (JOIN) the
+ * parts that fit, *exact false. */
+static dd_ref joined_all(bddnet_t *bn, const ddunion_t *s, bool *exact, bool *products) {
+    bool all = true;
+    dd_ref j = ddunion_has_excl(s) ? DD_FALSE : DD_NONE;
+    if (j == DD_NONE) j = ddunion_join(bn->d, s, set_cap(bn, JOIN_NODES), &all);
+    if (j == DD_FALSE && s->n) all = false;
+    if (!all && bn->o.forall == BDDNET_AUTO && !past_deadline(bn, j)) {
+        dd_deref(bn->d, j);
+        *products = true;
+        return DD_NONE;
+    }
+    if (!all) *exact = false;
+    if (bn->o.trace)
+        fprintf(bn->o.trace, "# trace join parts=%u nodes=%llu all=%s live=%llu\n", s->n,
+                (unsigned long long)(j >= 0 ? dd_nodes(bn->d, j) : 0), all ? "yes" : "no",
+                (unsigned long long)dd_live_nodes(bn->d));
+    return j;
+}
+
 /* SUBST: ∃ P's move code (legal ∧ ∀ O's move code (legal → successor in)). */
 static dd_ref pre_subst(bddnet_t *bn, dd_ref s, uint32_t target, uint64_t p) {
     dd_t *d = bn->d;
@@ -1534,25 +1560,128 @@ static bool same_moves(const bddnet_t *bn, const joint_t *a, const joint_t *b, u
     return true;
 }
 
-/* x within the invariant into out; false past the deadline. A set that ran into the node
- * limit is left out (*exact false: a subset). */
-static bool add_set(bddnet_t *bn, ddunion_t *out, dd_ref x, dd_ref within, bool *exact) {
+#define FOLD_NODES 2000 /* an exclusion is taken out of a part that stays this small */
+
+/* x less the exclusions of *excl that keep it small (no larger than x, or FOLD_NODES), the
+ * others left in *excl (a new list); x's reference taken over. */
+static dd_ref fold_excl(bddnet_t *bn, dd_ref x, ddexcl_t **excl) {
+    dd_t *d = bn->d;
+    ddexcl_t *e = *excl;
+    dd_ref *left = xmalloc((e->n + 1) * sizeof *left);
+    uint32_t n = 0;
+    uint64_t nx = dd_nodes(d, x);
+    for (uint32_t k = 0; k < e->n && x != DD_FALSE; k++) {
+        dd_ref t = dd_diff(d, x, e->e[k]);
+        uint64_t nt = t >= 0 ? dd_nodes(d, t) : 0;
+        if (t >= 0 && (nt <= FOLD_NODES || nt <= nx)) {
+            dd_deref(d, x);
+            x = t, nx = nt;
+        } else {
+            dd_deref(d, t);
+            left[n++] = dd_dup(d, e->e[k]);
+        }
+    }
+    if (n == e->n && x != DD_FALSE) { /* nothing folded: the same list */
+        for (uint32_t k = 0; k < n; k++)
+            dd_deref(d, left[k]);
+    } else {
+        ddexcl_free(d, e);
+        if (x == DD_FALSE)
+            for (uint32_t k = 0; k < n; k++)
+                dd_deref(d, left[k]);
+        *excl = ddexcl_make(d, bn->xpool, left, x == DD_FALSE ? 0 : n);
+    }
+    free(left);
+    return x;
+}
+
+/* x less excl's union within the invariant into out (both references taken over); false past
+ * the deadline. A set that ran into the node limit is left out (*exact false: a subset). */
+static bool add_set_excl(bddnet_t *bn, ddunion_t *out, dd_ref x, ddexcl_t *excl, dd_ref within,
+                         bool *exact) {
     dd_ref y = dd_and(bn->d, x, within);
     dd_deref(bn->d, x);
+    if (excl && y > DD_FALSE && !bn->o.keep_exclusions) y = fold_excl(bn, y, &excl);
     if (y == DD_NONE) {
         *exact = false;
+        ddexcl_free(bn->d, excl);
         return !past_deadline(bn, y);
     }
-    return ddunion_add(bn->d, out, y);
+    return ddunion_add_excl(bn->d, out, y, excl);
+}
+
+static bool add_set(bddnet_t *bn, ddunion_t *out, dd_ref x, dd_ref within, bool *exact) {
+    return add_set_excl(bn, out, x, NULL, within, exact);
+}
+
+/* The exclusions of a part of S read at the successor in part pt of jm: the states whose
+ * successor is in one of them. *all: some is true there (the whole part is excluded). NULL
+ * with *ok false when an operation gave up (the part is then left out: a subset). */
+static ddexcl_t *succ_excl(bddnet_t *bn, const joint_t *jm, const part_t *pt, const ddexcl_t *x,
+                           bool *all, bool *ok) {
+    dd_ref *e = xmalloc((x->n + 1) * sizeof *e);
+    uint32_t n = 0;
+    *all = false, *ok = true;
+    for (uint32_t k = 0; k < x->n && *ok && !*all; k++) {
+        dd_ref t = succ_in(bn, jm, pt, x->e[k]);
+        *ok = t != DD_NONE, *all = t == DD_TRUE;
+        e[n++] = t;
+    }
+    if (!*ok || *all) {
+        for (uint32_t k = 0; k < n; k++)
+            dd_deref(bn->d, e[k]);
+        n = 0;
+    }
+    ddexcl_t *r = ddexcl_make(bn->d, bn->xpool, e, n);
+    free(e);
+    return r;
+}
+
+/* The pre-image of excl in part pt, made once per list (parts share them): a small cache. */
+#define EXCL_CACHE 8
+typedef struct {
+    const ddexcl_t *from[EXCL_CACHE];
+    ddexcl_t *to[EXCL_CACHE];
+    bool all[EXCL_CACHE];
+    uint32_t n;
+} excl_cache_t;
+
+static void excl_cache_clear(dd_t *d, excl_cache_t *c) {
+    for (uint32_t k = 0; k < c->n; k++)
+        ddexcl_free(d, c->to[k]);
+    c->n = 0;
+}
+
+/* excl at the successor (a reference for the caller); *skip: the part is excluded there
+ * whole, or its exclusions could not be made (*exact false then). */
+static ddexcl_t *excl_at(bddnet_t *bn, excl_cache_t *c, const joint_t *jm, const part_t *pt,
+                         const ddexcl_t *x, bool *skip, bool *exact) {
+    *skip = false;
+    if (!x) return NULL;
+    for (uint32_t k = 0; k < c->n; k++)
+        if (c->from[k] == x) {
+            *skip = c->all[k];
+            return ddexcl_dup(c->to[k]);
+        }
+    bool all, ok;
+    ddexcl_t *r = succ_excl(bn, jm, pt, x, &all, &ok);
+    if (!ok) *exact = false;
+    *skip = all || !ok;
+    if (!ok) return NULL;
+    if (c->n == EXCL_CACHE) excl_cache_clear(bn->d, c);
+    c->from[c->n] = x, c->to[c->n] = ddexcl_dup(r), c->all[c->n++] = all;
+    return r;
 }
 
 /* P's move has one joint move b (the others' only answer, where b is legal): per part of
  * b, where the successor is terminal in the target, and for each part of S where it is not
- * terminal and in that part: a union, never one diagram (the distributed ∃). */
+ * terminal and in that part (less its exclusions there): a union, never one diagram (the
+ * distributed ∃). */
 static bool pre_spread(bddnet_t *bn, const joint_t *jm, const ddunion_t *s, uint32_t target,
                        dd_ref within, ddunion_t *out, bool *exact) {
     dd_t *d = bn->d;
     bool ok = true;
+    excl_cache_t cache = {.n = 0};
     for (uint32_t p = 0; p < jm->n_parts && ok; p++) {
         const part_t *pt = &jm->parts[p];
         dd_ref cw = dd_and(d, pt->cond, within); /* within first: the smallest */
@@ -1563,12 +1692,16 @@ static bool pre_spread(bddnet_t *bn, const joint_t *jm, const ddunion_t *s, uint
         dd_deref(d, cw);
         ok = ok && !past_deadline(bn, c);
         for (uint32_t k = 0; k < s->n && ok && c > 0; k++) {
+            bool skip;
+            ddexcl_t *x = excl_at(bn, &cache, jm, pt, s->excl[k], &skip, exact);
+            if (skip) continue;
             dd_ref in = succ_in(bn, jm, pt, s->part[k]);
-            ok = add_set(bn, out, dd_and(d, c, in), within, exact);
+            ok = add_set_excl(bn, out, dd_and(d, c, in), x, within, exact);
             dd_deref(d, in);
         }
         if (c == DD_NONE) *exact = false;
         dd_deref(d, c);
+        excl_cache_clear(d, &cache);
     }
     return ok;
 }
@@ -1632,6 +1765,311 @@ static dd_ref pre_all(bddnet_t *bn, uint32_t a, dd_ref sj, uint32_t target, uint
     return all;
 }
 
+/* ---- the ∀ by products of unions ----
+ *
+ * A move a of P with several answers b, S a union of parts D_k less their exclusions E_k:
+ *   ctx ∧ ¬bad ∧ ∧_b (¬legal_b ∨ tg_b ∨ ∪_k (pre_b(D_k) less pre_b(E_k)))
+ * ctx: a legal, within; bad: ∪_{b,q} cond_bq ∧ terminal_bq ∧ ¬target_bq (an answer that
+ * ends the game outside the target), kept as exclusions; pre_b(X) = ∪_q cond_bq ∧ X at the
+ * successor. The conjunction over b is kept as a union of products, each a part: its
+ * diagram the conjunction of one choice per answer, its exclusions theirs, so that neither
+ * S nor "¬bad" is ever one diagram (in connect four both are "a line anywhere", exponential;
+ * a product is "red completes a line here and there"). A product within a choice of the
+ * next answer is kept whole (the other choices would give subsets of it), and a new product
+ * within a kept part of the same choice is left out. Exact where no operation gave up; the
+ * parts multiply (connect four's α_2: docs/bdd.md). */
+
+typedef struct {
+    dd_ref u;       /* the choice's states (right where b is legal, or ¬legal_b) */
+    ddexcl_t *x;    /* their exclusions (right where b is legal) */
+    uint32_t label; /* the part of S it reads (LABEL_NONE: ¬legal_b or the target) */
+} choice_t;
+
+#define LABEL_NONE UINT32_MAX
+
+typedef struct {
+    choice_t *c;
+    uint32_t n, cap;
+    dd_ref legal; /* where b is legal (in ctx) */
+} choices_t;
+
+static void choices_add(choices_t *cs, dd_ref u, ddexcl_t *x, uint32_t label) {
+    if (cs->n == cs->cap) {
+        cs->cap = cs->cap ? 2 * cs->cap : 16;
+        cs->c = xrealloc(cs->c, cs->cap * sizeof *cs->c);
+    }
+    cs->c[cs->n++] = (choice_t){u, x, label};
+}
+
+/* Adds a choice unless the same one is there (references taken over). */
+static void choice_add_new(choices_t *cs, dd_ref u, ddexcl_t *x, uint32_t label, dd_t *d) {
+    for (uint32_t k = 0; k < cs->n; k++)
+        if (cs->c[k].u == u && cs->c[k].x == x) {
+            dd_deref(d, u), ddexcl_free(d, x);
+            return;
+        }
+    choices_add(cs, u, x, label);
+}
+
+static void choices_clear(dd_t *d, choices_t *cs) {
+    for (uint32_t k = 0; k < cs->n; k++)
+        dd_deref(d, cs->c[k].u), ddexcl_free(d, cs->c[k].x);
+    dd_deref(d, cs->legal);
+    cs->n = 0, cs->legal = DD_FALSE;
+}
+
+/* x ∨= y, y's reference taken over; false when it gave up (x then DD_NONE). */
+static bool or_into(dd_t *d, dd_ref *x, dd_ref y) {
+    dd_ref t = dd_or(d, *x, y);
+    dd_deref(d, *x), dd_deref(d, y);
+    *x = t;
+    return t != DD_NONE;
+}
+
+/* pre_b(X) = ∪_q cond_bq ∧ ctx ∧ X at the successor of part q. */
+static dd_ref pre_answer(bddnet_t *bn, const joint_t *jb, dd_ref x, dd_ref ctx) {
+    dd_t *d = bn->d;
+    dd_ref r = DD_FALSE;
+    for (uint32_t q = 0; q < jb->n_parts && r != DD_NONE; q++) {
+        dd_ref c = dd_and(d, jb->parts[q].cond, ctx);
+        if (c == DD_FALSE) continue;
+        dd_ref in = succ_in(bn, jb, &jb->parts[q], x), t = dd_and(d, c, in);
+        dd_deref(d, c), dd_deref(d, in);
+        or_into(d, &r, t);
+    }
+    return r;
+}
+
+/* The exclusions E at the successor under answer b: pre_b of each (*ok false: gave up). */
+static ddexcl_t *pre_answer_excl(bddnet_t *bn, const joint_t *jb, const ddexcl_t *e, dd_ref care,
+                                 bool *ok) {
+    dd_ref *x = xmalloc((e->n + 1) * sizeof *x);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < e->n && *ok; k++) { /* read where b is legal (care) only */
+        dd_ref t = pre_answer(bn, jb, e->e[k], care);
+        x[n] = dd_simplify(bn->d, t, care);
+        dd_deref(bn->d, t);
+        *ok = x[n++] != DD_NONE;
+    }
+    for (uint32_t k = 0; !*ok && k < n; k++)
+        dd_deref(bn->d, x[k]);
+    ddexcl_t *r = ddexcl_make(bn->d, bn->xpool, x, *ok ? n : 0);
+    free(x);
+    return r;
+}
+
+/* The choices of answer b: ¬legal_b, the target, and each part of S read after b, each
+ * within legal_b: a product within legal_b and "red completes a line in column 3" after
+ * black's drop in column 1 is within the same after black's drop in column 5 (absorbed),
+ * where with "¬legal_b ∨" in every choice the states where b is not legal would split it
+ * again at every answer. The exclusions are read where b is legal only (simplified there:
+ * Coudert and Madre's restrict, care set legal_b). Adds b's bad states to bad. False when
+ * an operation gave up (*exact false: the choices are a subset). */
+static bool answer_choices(bddnet_t *bn, const joint_t *jb, const ddunion_t *s, uint32_t target,
+                           dd_ref ctx, choices_t *cs, ddunion_t *bad, bool *exact) {
+    dd_t *d = bn->d;
+    dd_ref legal = DD_FALSE, tg = DD_FALSE;
+    bool ok = true;
+    for (uint32_t q = 0; q < jb->n_parts && ok; q++) {
+        const part_t *pt = &jb->parts[q];
+        dd_ref c = dd_and(d, pt->cond, ctx);
+        if (c == DD_FALSE) continue;
+        dd_ref t = target == BDDNET_NO_TARGET ? DD_FALSE : pt->target[target];
+        dd_ref term = dd_and(d, c, pt->term), b = dd_diff(d, term, t);
+        dd_deref(d, term);
+        ok = or_into(d, &legal, dd_dup(d, c)) && or_into(d, &tg, dd_and(d, c, t)) && b != DD_NONE &&
+             ddunion_add(d, bad, b);
+        dd_deref(d, c);
+    }
+    if (ok) choices_add(cs, dd_not(d, legal), NULL, LABEL_NONE);
+    cs->legal = dd_dup(d, legal);
+    if (ok && tg != DD_FALSE) choices_add(cs, dd_dup(d, tg), NULL, LABEL_NONE);
+    const ddexcl_t *last_from = NULL;
+    ddexcl_t *last_to = NULL;
+    for (uint32_t k = 0; k < s->n && ok; k++) {
+        dd_ref v = pre_answer(bn, jb, s->part[k], ctx);
+        ok = v != DD_NONE;
+        if (!ok || v == DD_FALSE) continue;
+        if (s->excl[k] && s->excl[k] != last_from) {
+            ddexcl_free(d, last_to);
+            last_from = s->excl[k], last_to = pre_answer_excl(bn, jb, s->excl[k], legal, &ok);
+        }
+        choice_add_new(cs, v, ddexcl_dup(s->excl[k] ? last_to : NULL), k, d);
+    }
+    ddexcl_free(d, last_to);
+    for (uint32_t k = 0; k < cs->n && ok; k++)
+        ok = cs->c[k].u != DD_NONE;
+    dd_deref(d, legal), dd_deref(d, tg);
+    if (!ok) *exact = false;
+    return ok;
+}
+
+/* Is every state of x's union that is in dr in `have`'s union (so dr less have is outside
+ * x)? Each list's diagrams in turn; the same list at once. */
+static bool excl_covers(dd_t *d, dd_ref dr, const ddexcl_t *have, const ddexcl_t *x) {
+    if (!x || x == have) return true;
+    bool in = true;
+    for (uint32_t k = 0; k < x->n && in; k++) {
+        dd_ref t = dd_and(d, dr, x->e[k]);
+        for (uint32_t j = 0; have && j < have->n && t > DD_FALSE; j++) {
+            dd_ref u = dd_diff(d, t, have->e[j]);
+            dd_deref(d, t);
+            t = u;
+        }
+        in = t == DD_FALSE;
+        dd_deref(d, t);
+    }
+    return in;
+}
+
+/* Is part (dr less excl) within the choice c? */
+static bool within_choice(dd_t *d, dd_ref dr, const ddexcl_t *excl, const choice_t *c) {
+    dd_ref t = dd_diff(d, dr, c->u);
+    dd_deref(d, t);
+    return t == DD_FALSE && excl_covers(d, dr, excl, c->x);
+}
+
+/* Is part r (less excl) within the conjunct of answer b (b not legal, or one choice)? A
+ * choice is right only where b is legal, so r is read there; its own label's choice first
+ * ("red completes a line in column 3" stays so after most black drops). */
+static bool absorbed(bddnet_t *bn, dd_ref r, const ddexcl_t *excl, uint32_t label,
+                     const choices_t *cs) {
+    dd_t *d = bn->d;
+    dd_ref rl = dd_and(d, r, cs->legal);
+    bool in = rl == DD_FALSE;
+    for (uint32_t k = 1; k < cs->n && !in && rl > DD_FALSE; k++) /* its own label first */
+        in = cs->c[k].label == label && within_choice(d, rl, excl, &cs->c[k]);
+    for (uint32_t k = 1; k < cs->n && !in && rl > DD_FALSE; k++)
+        in = cs->c[k].label != label && within_choice(d, rl, excl, &cs->c[k]);
+    dd_deref(d, rl);
+    return in;
+}
+
+/* The products so far: a union (never merged) and per part the label of the choice that
+ * made it (the part of S that a product within it most likely reads too). */
+typedef struct {
+    ddunion_t u;
+    uint32_t *lab;
+    uint32_t cap;
+} prods_t;
+
+static void prods_add(dd_t *d, prods_t *p, dd_ref x, ddexcl_t *excl, uint32_t label) {
+    if (p->u.n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 64;
+        p->lab = xrealloc(p->lab, p->cap * sizeof *p->lab);
+    }
+    p->lab[p->u.n] = label;
+    ddunion_add_excl(d, &p->u, x, excl); /* x is not false and nothing merges: one push */
+}
+
+static void prods_fini(dd_t *d, prods_t *p) {
+    ddunion_fini(d, &p->u);
+    free(p->lab);
+    p->lab = NULL, p->cap = 0;
+}
+
+/* Is t (less excl) within one of the parts next[0 .. n) of the same label? */
+static bool covered(dd_t *d, dd_ref t, const ddexcl_t *excl, uint32_t label, const prods_t *next,
+                    uint32_t n) {
+    for (uint32_t k = 0; k < n; k++) {
+        if (next->lab[k] != label) continue;
+        dd_ref x = dd_diff(d, t, next->u.part[k]);
+        bool in = x == DD_FALSE && excl_covers(d, t, excl, next->u.excl[k]);
+        dd_deref(d, x);
+        if (in) return true;
+    }
+    return false;
+}
+
+/* The products R ∧ (∪ choices) into next, at most max parts (past it the rest is left out:
+ * a subset, *exact false). The parts of R within the answer's conjunct go first, as they
+ * are; a product within one of them of its choice's label is left out ("red completes lines
+ * in columns 2 and 5" is within "... in column 5", kept whole). False past the deadline. */
+static bool product(bddnet_t *bn, const prods_t *r, const choices_t *cs, uint64_t max,
+                    prods_t *next, bool *exact) {
+    dd_t *d = bn->d;
+    bool *in = xmalloc((r->u.n + 1) * sizeof *in);
+    for (uint32_t i = 0; i < r->u.n; i++)
+        if ((in[i] = absorbed(bn, r->u.part[i], r->u.excl[i], r->lab[i], cs)))
+            prods_add(d, next, dd_dup(d, r->u.part[i]), ddexcl_dup(r->u.excl[i]), r->lab[i]);
+    uint32_t kept = next->u.n;
+    bool ok = true;
+    for (uint32_t i = 0; i < r->u.n && ok; i++) {
+        if (in[i]) continue;
+        for (uint32_t k = 0; k < cs->n && ok; k++) {
+            dd_ref t = dd_and(d, r->u.part[i], cs->c[k].u);
+            ok = !past_deadline(bn, t);
+            if (t == DD_NONE) *exact = false;
+            if (t <= DD_FALSE) continue;
+            ddexcl_t *x = ddexcl_join(d, bn->xpool, r->u.excl[i], cs->c[k].x);
+            if (covered(d, t, x, cs->c[k].label, next, kept)) {
+                dd_deref(d, t), ddexcl_free(d, x);
+                continue;
+            }
+            prods_add(d, next, t, x, cs->c[k].label);
+            if (next->u.n > max) {
+                *exact = false;
+                free(in);
+                return true;
+            }
+        }
+    }
+    free(in);
+    return ok;
+}
+
+static void trace_product(bddnet_t *bn, uint32_t a, uint32_t b, uint32_t choices,
+                          const prods_t *p) {
+    if (!bn->o.trace) return;
+    fprintf(bn->o.trace,
+            "# trace product move=%u answer=%u choices=%u parts=%u nodes=%llu live=%llu "
+            "cpu=%.3f\n",
+            a, b, choices, p->u.n, (unsigned long long)ddunion_nodes(bn->d, &p->u),
+            (unsigned long long)dd_live_nodes(bn->d), cpu_seconds());
+    fflush(bn->o.trace);
+}
+
+#define PRODUCT_PARTS 20000 /* parts of a move's product at most (past it: a subset) */
+
+/* The states of P's move a (the first joint move of it) as parts into out (see above). */
+static bool pre_product(bddnet_t *bn, uint32_t a, const ddunion_t *s, uint32_t target, uint64_t p,
+                        dd_ref within, ddunion_t *out, bool *exact) {
+    dd_t *d = bn->d;
+    const joint_t *ja = &bn->joints[a];
+    dd_ref legal = joint_legal(bn, ja, p), ctx = dd_and(d, legal, within);
+    dd_deref(d, legal);
+    prods_t r = {0};
+    ddunion_t bad;
+    ddunion_init(&r.u, 0), ddunion_init(&bad, out->merge);
+    bool ok = ctx != DD_NONE;
+    if (ctx > DD_FALSE) prods_add(d, &r, dd_dup(d, ctx), NULL, LABEL_NONE);
+    choices_t cs = {0};
+    for (uint32_t b = a; b < bn->n_joints && ok && r.u.n; b++) {
+        const joint_t *jb = &bn->joints[b];
+        if (!same_moves(bn, ja, jb, p)) continue;
+        ok = answer_choices(bn, jb, s, target, ctx, &cs, &bad, exact);
+        prods_t next = {0};
+        ddunion_init(&next.u, 0);
+        ok = ok && product(bn, &r, &cs, PRODUCT_PARTS, &next, exact);
+        trace_product(bn, a, b, cs.n, &next);
+        choices_clear(d, &cs);
+        prods_fini(d, &r);
+        r = next;
+    }
+    free(cs.c);
+    ddexcl_t *bx = ddexcl_make(d, bn->xpool, bad.part, bad.n); /* references taken over */
+    bad.n = 0;
+    ddunion_fini(d, &bad);
+    for (uint32_t i = 0; i < r.u.n && ok; i++)
+        ok = add_set_excl(bn, out, dd_dup(d, r.u.part[i]),
+                          ddexcl_join(d, bn->xpool, r.u.excl[i], bx), within, exact);
+    ddexcl_free(d, bx);
+    prods_fini(d, &r);
+    dd_deref(d, ctx);
+    if (!ok) *exact = false; /* the move's states left out: a subset */
+    return ok || strcmp(dd_why(d), "deadline");
+}
+
 /* PER_MOVE: over P's joint moves a (the first joint move of each). The joint moves no
  * state allows are left out: where legal(a) holds, legal(b) is false for them. A move with
  * one answer reads fresh (and the target where spread_target), one with several all of s. */
@@ -1640,7 +2078,7 @@ static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fres
                          bool *exact) {
     dd_t *d = bn->d;
     dd_ref sj = DD_NONE; /* S as one diagram, made when needed */
-    bool ok = true;
+    bool ok = true, products = bn->o.forall == BDDNET_PRODUCTS;
     for (uint32_t a = 0; a < bn->n_joints && ok; a++) {
         bool first = true, one = true;
         for (uint32_t e = 0; e < a && first; e++)
@@ -1654,7 +2092,11 @@ static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fres
                                 spread_target ? target : BDDNET_NO_TARGET, within, out, exact);
             continue;
         }
-        if (sj == DD_NONE) sj = joined(bn, s, exact);
+        if (sj == DD_NONE && !products) sj = joined_all(bn, s, exact, &products);
+        if (products) {
+            ok = pre_product(bn, a, s, target, p, within, out, exact);
+            continue;
+        }
         ok = !past_deadline(bn, sj) &&
              add_set(bn, out, pre_all(bn, a, sj, target, p, within, exact), within, exact);
     }

@@ -45,6 +45,15 @@ typedef enum {
     BDDNET_SUBST     /* next functions substituted into S at once, move codes free, then ∀/∃ */
 } bddnet_image_t;
 
+/* The ∀ of a pre-image (a move of P with several answers) */
+typedef enum {
+    BDDNET_JOIN,     /* S as one diagram, its parts up to opts.set_nodes (a subset past it):
+                        the default */
+    BDDNET_AUTO,     /* S as one diagram where it fits, else products of unions */
+    BDDNET_PRODUCTS, /* products of unions: neither S nor ¬terminal made one diagram (the
+                        parts multiply: connect four's α_2 doubles them at every answer) */
+} bddnet_forall_t;
+
 typedef struct {
     uint32_t max_nodes; /* decision-diagram nodes at most (0: 4 million) */
     double deadline;    /* now_seconds() time when building gives up (0: none) */
@@ -75,9 +84,12 @@ typedef struct {
                               states is a subset of it) and S_i holds every state of S_i
                               within horizon - i steps: in connect four the win test is
                               small within a few plies where as one set it is exponential */
-    FILE *trace;           /* progress lines while a pre-image runs (NULL: none): the nodes
-                              of a set joined for the ∀ and of each move's set after each
-                              answer's part, and the live nodes (a walk each: slower) */
+    bddnet_forall_t forall;
+    bool keep_exclusions; /* products: no exclusion taken out of a part even where it
+                             stays small (tests: the exclusions kept and read) */
+    FILE *trace;          /* progress lines while a pre-image runs (NULL: none): the nodes
+                             of a set joined for the ∀ and of each move's set after each
+                             answer's part, and the live nodes (a walk each: slower) */
 } bddnet_opts_t;
 
 void bddnet_default_opts(bddnet_opts_t *o);
@@ -149,7 +161,9 @@ uint32_t bddnet_implications(const bddnet_t *bn);
  * fresh (NULL: all of S, and the target): a frontier, for a caller who holds the pre-image of
  * the rest of S already: the moves with one answer read only fresh's states and not the target
  * (their pre-image distributes over a union), the others all of S and the target (a ∀ does
- * not); out then holds what is new, with more. With the image SUBST fresh is ignored. */
+ * not); out then holds what is new, with more. With the image SUBST fresh is ignored. S's
+ * parts may have exclusions (logic/ddunion.h; made by opts.forall PRODUCTS or AUTO, which
+ * read them; JOIN leaves such parts out of its join: a subset). */
 bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fresh, uint32_t target,
                 uint64_t p, dd_ref within, ddunion_t *out, bool *exact);
 

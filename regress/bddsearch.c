@@ -39,6 +39,8 @@ struct bddsearch {
     double deadline;
     uint64_t reorder_at; /* live nodes that make the next reorder worth it */
     ddflat_t flat;
+    uint32_t *xfirst, *xn; /* per part root of flat: its exclusions' roots */
+    uint32_t n_excl;       /* exclusion diagrams exported */
 };
 
 void bdds_default_opts(bdds_opts_t *o) {
@@ -145,6 +147,7 @@ void bddsearch_free(bddsearch_t *bs) {
     free(bs->seqs);
     bddnet_free(bs->bn);
     ddflat_fini(&bs->flat);
+    free(bs->xfirst), free(bs->xn);
     free(bs);
 }
 
@@ -159,8 +162,8 @@ bddnet_t *bddsearch_net(bddsearch_t *bs) {
 static bool same_set(dd_t *d, const ddunion_t *a, const ddunion_t *b) {
     bool same = a->n == b->n;
     for (uint32_t k = 0; k < a->n && same; k++)
-        same = a->part[k] == b->part[k];
-    if (same || (uint64_t)a->n * b->n > SAME_CHECK_MAX) return same;
+        same = a->part[k] == b->part[k] && a->excl[k] == b->excl[k]; /* lists: pooled */
+    if (same || (uint64_t)a->n * b->n > SAME_CHECK_MAX || ddunion_has_excl(b)) return same;
     return ddunion_within(d, a, b) && ddunion_within(d, b, a);
 }
 
@@ -226,21 +229,23 @@ static bool next_within(bddsearch_t *bs, seq_t *q, uint32_t i, dd_ref in, ddunio
     for (uint32_t k = 0; k < prev->n && ok && i > 1; k++) {
         dd_ref x = same_in ? dd_dup(d, prev->part[k]) : dd_and(d, prev->part[k], in);
         if (x == DD_NONE && strcmp(dd_why(d), "deadline")) *exact = false; /* left out */
-        ok = x == DD_NONE ? !!strcmp(dd_why(d), "deadline") : ddunion_add(d, out, x);
+        ok = x == DD_NONE ? !!strcmp(dd_why(d), "deadline")
+                          : ddunion_add_excl(d, out, x, ddexcl_dup(prev->excl[k]));
     }
     for (uint32_t k = 0; k < pre.n && ok; k++)
-        ok = ddunion_add(d, out, dd_dup(d, pre.part[k]));
+        ok = ddunion_add_excl(d, out, dd_dup(d, pre.part[k]), ddexcl_dup(pre.excl[k]));
     ddunion_fini(d, &q->fresh);
     ddunion_init(&q->fresh, pre.merge);
     for (uint32_t k = 0; k < pre.n && ok; k++) { /* only what is new */
         dd_ref x = dd_dup(d, pre.part[k]);
         for (uint32_t j = 0; j < prev->n && x > 0; j++) {
+            if (prev->excl[j]) continue; /* its exclusions are not taken out: keeps more */
             dd_ref t = dd_diff(d, x, prev->part[j]);
             if (t == DD_NONE) t = dd_dup(d, x); /* keeps more: still a frontier */
             dd_deref(d, x);
             x = t;
         }
-        ok = ddunion_add(d, &q->fresh, x);
+        ok = ddunion_add_excl(d, &q->fresh, x, ddexcl_dup(pre.excl[k]));
     }
     ddunion_fini(d, &pre);
     return ok;
@@ -262,7 +267,7 @@ static bool next_set(bddsearch_t *bs, seq_t *q, uint32_t i, ddunion_t *out, bool
     dd_ref here = bddnet_moves_here(bs->bn, mover, bs->noop);
     for (uint32_t k = 0; k < pre.n && ok; k++) {
         dd_ref x = dd_and(d, pre.part[k], here);
-        ok = x != DD_NONE && ddunion_add(d, out, x);
+        ok = x != DD_NONE && ddunion_add_excl(d, out, x, ddexcl_dup(pre.excl[k]));
     }
     ddunion_fini(d, &pre);
     return ok && here != DD_NONE;
@@ -303,14 +308,54 @@ static void maybe_reorder(bddsearch_t *bs) {
 }
 
 /* The flat form: every part of every step of every computed sequence (the shared ones
- * point to theirs). */
+ * point to theirs), then the diagrams of every distinct exclusion list; per part, its
+ * list's roots (xfirst, xn). */
+static int cmp_ptr(const void *a, const void *b) {
+    uintptr_t x = (uintptr_t) * (const ddexcl_t *const *)a,
+              y = (uintptr_t) * (const ddexcl_t *const *)b;
+    return (x > y) - (x < y);
+}
+
+/* The distinct exclusion lists of the computed steps, sorted by address. */
+static uint32_t distinct_excl(const bddsearch_t *bs, ddexcl_t ***out) {
+    uint32_t n = 0, cap = 16;
+    ddexcl_t **x = xmalloc(cap * sizeof *x);
+    for (uint32_t k = 0; k < bs->n_seqs; k++)
+        for (uint32_t i = 0; bs->seqs[k].s.same_as == k && i < bs->seqs[k].n; i++) {
+            const ddunion_t *u = &bs->seqs[k].set[i];
+            for (uint32_t j = 0; j < u->n; j++) {
+                if (!u->excl[j] || (n && x[n - 1] == u->excl[j])) continue;
+                if (n == cap) x = xrealloc(x, (cap *= 2) * sizeof *x);
+                x[n++] = u->excl[j];
+            }
+        }
+    qsort(x, n, sizeof *x, cmp_ptr);
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < n; j++)
+        if (!m || x[m - 1] != x[j]) x[m++] = x[j];
+    *out = x;
+    return m;
+}
+
+static uint32_t excl_index(ddexcl_t *const *x, uint32_t n, const ddexcl_t *e) {
+    ddexcl_t *const *f = bsearch(&e, x, n, sizeof *x, cmp_ptr);
+    return (uint32_t)(f - x);
+}
+
 static void export_all(bddsearch_t *bs) {
     dd_t *d = bddnet_dd(bs->bn);
     uint32_t n = 0;
     for (uint32_t k = 0; k < bs->n_seqs; k++)
         for (uint32_t i = 0; bs->seqs[k].s.same_as == k && i < bs->seqs[k].n; i++)
             n += bs->seqs[k].set[i].n;
-    dd_ref *roots = xmalloc((n + 1) * sizeof *roots);
+    ddexcl_t **xs;
+    uint32_t nx = distinct_excl(bs, &xs), ne = 0;
+    uint32_t *first = xmalloc((nx + 1) * sizeof *first);
+    for (uint32_t j = 0; j < nx; j++)
+        first[j] = n + ne, ne += xs[j]->n;
+    dd_ref *roots = xmalloc((n + ne + 1) * sizeof *roots);
+    bs->xfirst = xrealloc(bs->xfirst, (n + 1) * sizeof *bs->xfirst);
+    bs->xn = xrealloc(bs->xn, (n + 1) * sizeof *bs->xn);
     n = 0;
     for (uint32_t k = 0; k < bs->n_seqs; k++) {
         seq_t *q = &bs->seqs[k];
@@ -318,14 +363,20 @@ static void export_all(bddsearch_t *bs) {
         q->root = xrealloc(q->root, (q->n + 1) * sizeof *q->root);
         for (uint32_t i = 0; i < q->n; i++) {
             q->root[i] = n;
-            for (uint32_t j = 0; j < q->set[i].n; j++)
+            for (uint32_t j = 0; j < q->set[i].n; j++) {
+                const ddexcl_t *e = q->set[i].excl[j];
+                bs->xfirst[n] = e ? first[excl_index(xs, nx, e)] : 0, bs->xn[n] = e ? e->n : 0;
                 roots[n++] = q->set[i].part[j];
+            }
         }
         q->root[q->n] = n;
     }
-    dd_export(d, roots, n, &bs->flat);
+    for (uint32_t j = 0; j < nx; j++)
+        memcpy(roots + first[j], xs[j]->e, xs[j]->n * sizeof *roots);
+    dd_export(d, roots, n + ne, &bs->flat);
+    bs->n_excl = ne;
     bddnet_flat_vars(bs->bn, &bs->flat);
-    free(roots);
+    free(roots), free(xs), free(first);
 }
 
 void bddsearch_run(bddsearch_t *bs, bdds_cb cb, void *ctx) {
@@ -379,10 +430,18 @@ uint32_t bddsearch_find(const bddsearch_t *bs, bdds_side_t side, int v) {
     return UINT32_MAX;
 }
 
+/* Is the state in part r of the flat form, none of its exclusions holding it? */
+static bool in_part(const bddsearch_t *bs, uint32_t r, const uint64_t *words) {
+    if (!ddflat_eval(&bs->flat, r, words)) return false;
+    for (uint32_t x = bs->xfirst[r]; x < bs->xfirst[r] + bs->xn[r]; x++)
+        if (ddflat_eval(&bs->flat, x, words)) return false;
+    return true;
+}
+
 /* Is the state in some part of step i of the computed sequence q? */
 static bool in_step(const bddsearch_t *bs, const seq_t *q, uint32_t i, const uint64_t *words) {
     for (uint32_t r = q->root[i]; r < q->root[i + 1]; r++)
-        if (ddflat_eval(&bs->flat, r, words)) return true;
+        if (in_part(bs, r, words)) return true;
     return false;
 }
 
@@ -444,6 +503,10 @@ int bddsearch_value(const bddsearch_t *bs, const uint64_t *words, uint32_t steps
             return bddsearch_holds_from(bs, k, steps, words) ? lower : -1;
     }
     return -1;
+}
+
+uint32_t bddsearch_exclusions(const bddsearch_t *bs) {
+    return bs->n_excl;
 }
 
 const ddflat_t *bddsearch_flat(const bddsearch_t *bs) {

@@ -126,7 +126,11 @@ void bddsearch_bounds(const bddsearch_t *bs, const uint64_t *words, uint32_t ste
  * they do not; fewer walks than bddsearch_bounds (the lower sequences from the greatest v,
  * then the upper sequence of the bound found). */
 int bddsearch_value(const bddsearch_t *bs, const uint64_t *words, uint32_t steps);
-/* The flat form of every step (roots in order of sequence, then step). */
+/* After bddsearch_run: the diagrams of the distinct exclusion lists the steps' parts read
+ * (0: every part is one diagram). */
+uint32_t bddsearch_exclusions(const bddsearch_t *bs);
+/* The flat form of every step (roots in order of sequence, then step, then the diagrams of
+ * the parts' exclusions). */
 const ddflat_t *bddsearch_flat(const bddsearch_t *bs);
 
 #endif

@@ -217,6 +217,14 @@ if "$GGP" --help 2>&1 | grep -q regress; then
             "regress --bdd --trace: the join" &&
         expect out "^# trace forall move=[0-9]+ pass=1 answer=[0-9]+ part=[0-9]+ nodes=[0-9]+ " \
             "regress --bdd --trace: a forall step's progress"
+    # --forall products: every forall step by products of unions, terminal as exclusions;
+    # tic-tac-toe still solved, every step and every state's value right
+    run 0 "$GGP" regress "$TTT" --role xplayer --bdd --values --budget 0 --check --forall products &&
+        expect out "^check bounds states=4520 proven=4520 exact=4520 wrong=0$" \
+            "regress --bdd --forall products: tic-tac-toe solved"
+    grep -E '^check .*(false_pos=[1-9]|late=[1-9]|misses=[1-9])' "$tmp/out" &&
+        bad "regress --bdd --forall products: a wrong set" || ok
+    run 2 "$GGP" regress "$TTT" --role xplayer --bdd --forall x
     run 0 "$GGP" regress "$GAMES/simultaneous.kif" --role 0 --bdd --budget 0 --verify 5 &&
         expect out "^verify side=beta i=2 states=[1-9][0-9]* .*false_pos=0 " \
             "regress --bdd: simultaneous moves, verified"

@@ -1,7 +1,7 @@
 /* Unit tests for logic/bdd (the BuDDy bridge) and logic/ddflat: every operation against
  * the truth table of small functions, quantifiers, substitution, export to the flat form,
  * bounded work (a node limit or a deadline gives DD_NONE and the manager goes on), and
- * picking a satisfying assignment. */
+ * picking a satisfying assignment; unions of parts with exclusions (logic/ddunion). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,7 @@
 #include "base/clock.h"
 #include "logic/bdd.h"
 #include "logic/ddflat.h"
+#include "logic/ddunion.h"
 
 #define NV 6
 
@@ -251,11 +252,54 @@ static void test_pick(void **state) {
     dd_free(d);
 }
 
+/* Exclusion lists: one list per set of diagrams (any order, repeats and false dropped), a
+ * union's part less its list on every assignment, merging only parts with the same list. */
+static void test_exclusions(void **state) {
+    (void)state;
+    char err[200];
+    dd_t *d = dd_new(NV, NULL, err, sizeof err);
+    ddexcl_pool_t *p = ddexcl_pool_new();
+    dd_ref f = make_f(d), g = make_g(d);
+    dd_ref e1[] = {dd_dup(d, f), dd_dup(d, g), dd_dup(d, f), DD_FALSE};
+    dd_ref e2[] = {dd_dup(d, g), dd_dup(d, f)};
+    ddexcl_t *a = ddexcl_make(d, p, e1, 4), *b = ddexcl_make(d, p, e2, 2);
+    assert_ptr_equal(a, b);
+    assert_int_equal(a->n, 2);
+    dd_ref e3[] = {DD_FALSE};
+    assert_null(ddexcl_make(d, p, e3, 1));
+    dd_ref e4[] = {dd_dup(d, g)};
+    ddexcl_t *c = ddexcl_make(d, p, e4, 1), *j = ddexcl_join(d, p, c, a);
+    assert_ptr_equal(j, a); /* {g} ∪ {f, g} */
+    ddunion_t u;
+    ddunion_init(&u, 1000);
+    /* x0 less (f ∨ g), then x1 less g: two parts (different lists), then x2 less g: merged */
+    assert_true(ddunion_add_excl(d, &u, dd_var(d, 0), ddexcl_dup(a)));
+    assert_true(ddunion_add_excl(d, &u, dd_var(d, 1), ddexcl_dup(c)));
+    assert_true(ddunion_add_excl(d, &u, dd_var(d, 2), ddexcl_dup(c)));
+    assert_int_equal(u.n, 2);
+    assert_true(ddunion_has_excl(&u));
+    for (uint32_t m = 0; m < 1u << NV; m++) {
+        uint8_t v[NV];
+        assign(m, v);
+        bool want = (v[0] && !f_of(v) && !g_of(v)) || ((v[1] || v[2]) && !g_of(v));
+        assert_int_equal(ddunion_eval(d, &u, v), want);
+    }
+    bool all;
+    dd_ref none = ddunion_join(d, &u, 0, &all); /* parts with exclusions are left out */
+    assert_int_equal(none, DD_FALSE);
+    assert_false(all);
+    ddunion_fini(d, &u);
+    ddexcl_free(d, a), ddexcl_free(d, b), ddexcl_free(d, c), ddexcl_free(d, j);
+    ddexcl_pool_free(d, p);
+    dd_deref(d, f), dd_deref(d, g);
+    dd_free(d);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_operations), cmocka_unit_test(test_limits),
         cmocka_unit_test(test_op_limit),   cmocka_unit_test(test_reorder),
-        cmocka_unit_test(test_pick),
+        cmocka_unit_test(test_pick),       cmocka_unit_test(test_exclusions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

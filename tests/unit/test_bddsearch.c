@@ -292,6 +292,55 @@ static void test_parts_apart(void **state) {
     }
 }
 
+/* ---- the forall by products of unions, terminal as exclusions ---- */
+
+/* With every forall step made by products (regress/bddnet.h, BDDNET_PRODUCTS): every step
+ * of every sequence is still exactly the solver's set, on tic-tac-toe, nim and connect 3 on
+ * 4x4 (both roles, small exclusions taken out of their parts), and on nim with parts kept
+ * apart and every exclusion kept (the flat form reads them). */
+static void check_products(const char *file, bool keep) {
+    world_t w;
+    world_init(&w, load_file(file));
+    uint32_t n = solve_count(w.s), excl = 0;
+    uint8_t *force = xmalloc(n + 1);
+    for (uint32_t role = 0; role < 2; role++) {
+        bdds_opts_t o;
+        bdds_default_opts(&o);
+        o.budget = 0, o.max_steps = 6, o.merge_nodes = keep ? 1 : 0;
+        o.net.forall = BDDNET_PRODUCTS, o.net.keep_exclusions = keep;
+        bddsearch_t *bs = search_with(&w, role, NULL, &o);
+        for (uint32_t k = 0; k < bddsearch_seqs(bs); k++) {
+            const bdds_seq_t *q = bddsearch_seq(bs, k);
+            solve_force(w.s, q->coalition, q->role, q->v, q->above, force);
+            for (uint32_t i = 0; i < bddsearch_steps(bs, k); i++) {
+                if (!bddsearch_step(bs, k, i)->complete)
+                    fail_msg("%s keep %d role %u seq %u i=%u: not complete", file, keep, role, k,
+                             i);
+                for (uint32_t id = 0; id < n; id++) {
+                    if (solve_terminal(w.s, id)) continue;
+                    bool in = force[id] <= i, hit = bddsearch_holds(bs, k, i, words_of(&w, id));
+                    if (in != hit)
+                        fail_msg("%s role %u seq %u i=%u state %u: solver %d, diagram %d", file,
+                                 role, k, i, id, in, hit);
+                }
+            }
+        }
+        excl += bddsearch_exclusions(bs);
+        bddsearch_free(bs);
+    }
+    if (keep) assert_true(excl > 0);
+    free(force);
+    world_fini(&w);
+}
+
+static void test_products(void **state) {
+    (void)state;
+    check_products("tictactoe.kif", false);
+    check_products("nim.kif", false);
+    check_products("connect3_4x4.kif", false);
+    check_products("nim.kif", true);
+}
+
 /* ---- a horizon: the sets within the states a few steps from the start ---- */
 
 /* Breadth-first distances from the solver's state root. */
@@ -559,6 +608,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_capped_sound),    cmocka_unit_test(test_bounds_tictactoe),
         cmocka_unit_test(test_force_within),    cmocka_unit_test(test_parts_apart),
         cmocka_unit_test(test_horizon),         cmocka_unit_test(test_implications),
+        cmocka_unit_test(test_products),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
