@@ -550,7 +550,7 @@ static void atoms(grounder_t *G) {
                     n_atoms, G->J.work, restricted);
         /* demand restricts nothing more and one relation dominates: lifted, where a cut
          * allows (gquery.h) */
-        if (!added && G->opts.hybrid && dominated(G) && hybrid(G, targets)) break;
+        if (!added && G->opts.hybrid && !G->cut.lifted && dominated(G) && hybrid(G, targets)) break;
         if (!added) { /* on from here, without a limit of its own */
             G->soft = false;
             G->atom_cap = hard;
@@ -564,11 +564,31 @@ static void atoms(grounder_t *G) {
     G->kept = G->full = NULL;
 }
 
+/* GGP_GROUND_LIFT=NAME (to measure a cut): the relation NAME, and the cut around it, left
+ * lifted from the first attempt on. */
+static void forced_cut(grounder_t *G) {
+    const char *name = getenv("GGP_GROUND_LIFT");
+    if (!name || !*name || !G->opts.hybrid) return;
+    uint32_t blew = UINT32_MAX;
+    for (uint32_t p = 0; p < G->P->n_preds && blew == UINT32_MAX; p++)
+        if (!strcmp(term_sym_name(G->ts, G->P->preds[p].sym), name)) blew = p;
+    char why[160] = "no such relation";
+    bool ok = blew != UINT32_MAX && gquery_cut(G->P, blew, &G->cut, why, sizeof why);
+    if (G->opts.stats && ok) gquery_report(G->opts.stats, G->P, &G->cut);
+    if (G->opts.stats && !ok)
+        fprintf(G->opts.stats, "ground: hybrid: no cut around %s: %s\n", name, why);
+    if (ok)
+        gquery_apply(G->P, &G->cut);
+    else
+        gquery_cut_fini(&G->cut);
+}
+
 gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {
     double t0 = now_seconds();
     grounder_t G = {.g = g, .ts = g->ts, .opts = *opts, .why = why, .why_n = n};
     G.deadline = opts->seconds > 0 ? t0 + opts->seconds : 0;
     G.P = gprog_new(g);
+    forced_cut(&G);
     gatoms_init(&G.A, g->ts);
     gjoin_init(&G.J, G.P, &G.A, G.deadline, opts->max_work);
     graw_init(&G.W);
