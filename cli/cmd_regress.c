@@ -164,7 +164,7 @@ static const char *const regress_help =
     "                 as one diagram (its parts up to --set-nodes: a subset past it);\n"
     "                 products, the conjunction over the answers kept as a union of products\n"
     "                 and terminal as exclusions (no union made one diagram); auto: join\n"
-    "                 where the set fits, else products. Default: join\n"
+    "                 where the set and its forall fit, else products. Default: join\n"
     "  --trace        progress lines (# trace ...) while a step runs: the nodes of the set\n"
     "                 joined for a forall step and of each move's set after each answer\n"
     "  --nodes N      decision-diagram nodes at most (default 4000000)\n"

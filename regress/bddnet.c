@@ -2070,6 +2070,25 @@ static bool pre_product(bddnet_t *bn, uint32_t a, const ddunion_t *s, uint32_t t
     return ok || strcmp(dd_why(d), "deadline");
 }
 
+/* Move a's states by the ∀ over S joined (sj) into out; with opts.forall AUTO, where that
+ * gives up (a set past its cap, an operation past its node limit), by products instead
+ * (breakthrough's α_2: S joins in 38,440 nodes, the ∀ passes 100,000). False past the
+ * deadline. */
+static bool pre_joined(bddnet_t *bn, uint32_t a, const ddunion_t *s, dd_ref sj, uint32_t target,
+                       uint64_t p, dd_ref within, ddunion_t *out, bool *exact) {
+    bool ex = true, ok;
+    dd_ref x = pre_all(bn, a, sj, target, p, within, &ex);
+    if (!ex && bn->o.forall == BDDNET_AUTO && !past_deadline(bn, x)) {
+        dd_deref(bn->d, x);
+        ex = true;
+        ok = pre_product(bn, a, s, target, p, within, out, &ex);
+    } else {
+        ok = !past_deadline(bn, x) && add_set(bn, out, x, within, &ex);
+    }
+    if (!ex) *exact = false;
+    return ok;
+}
+
 /* PER_MOVE: over P's joint moves a (the first joint move of each). The joint moves no
  * state allows are left out: where legal(a) holds, legal(b) is false for them. A move with
  * one answer reads fresh (and the target where spread_target), one with several all of s. */
@@ -2097,8 +2116,7 @@ static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fres
             ok = pre_product(bn, a, s, target, p, within, out, exact);
             continue;
         }
-        ok = !past_deadline(bn, sj) &&
-             add_set(bn, out, pre_all(bn, a, sj, target, p, within, exact), within, exact);
+        ok = !past_deadline(bn, sj) && pre_joined(bn, a, s, sj, target, p, within, out, exact);
     }
     dd_deref(d, sj);
     return ok;

@@ -49,7 +49,8 @@ typedef enum {
 typedef enum {
     BDDNET_JOIN,     /* S as one diagram, its parts up to opts.set_nodes (a subset past it):
                         the default */
-    BDDNET_AUTO,     /* S as one diagram where it fits, else products of unions */
+    BDDNET_AUTO,     /* S as one diagram where it fits and the ∀ over it stays within the
+                        caps, else products of unions */
     BDDNET_PRODUCTS, /* products of unions: neither S nor ¬terminal made one diagram (the
                         parts multiply: connect four's α_2 doubles them at every answer) */
 } bddnet_forall_t;

@@ -296,9 +296,13 @@ static void test_parts_apart(void **state) {
 
 /* With every forall step made by products (regress/bddnet.h, BDDNET_PRODUCTS): every step
  * of every sequence is still exactly the solver's set, on tic-tac-toe, nim and connect 3 on
- * 4x4 (both roles, small exclusions taken out of their parts), and on nim with parts kept
- * apart and every exclusion kept (the flat form reads them). */
-static void check_products(const char *file, bool keep) {
+ * 4x4 (both roles, small exclusions taken out of their parts), on nim with parts kept
+ * apart and every exclusion kept (the flat form reads them), and with BDDNET_AUTO on
+ * tic-tac-toe where the cap of the join (40 nodes) or of the joined forall (1,100 nodes:
+ * four forall steps join and fall back to products) is passed: products then, not the
+ * capped subsets of test_capped_sound. */
+static void check_products(const char *file, bool keep, bddnet_forall_t forall,
+                           uint32_t set_nodes) {
     world_t w;
     world_init(&w, load_file(file));
     uint32_t n = solve_count(w.s), excl = 0;
@@ -307,7 +311,7 @@ static void check_products(const char *file, bool keep) {
         bdds_opts_t o;
         bdds_default_opts(&o);
         o.budget = 0, o.max_steps = 6, o.merge_nodes = keep ? 1 : 0;
-        o.net.forall = BDDNET_PRODUCTS, o.net.keep_exclusions = keep;
+        o.net.forall = forall, o.net.keep_exclusions = keep, o.net.set_nodes = set_nodes;
         bddsearch_t *bs = search_with(&w, role, NULL, &o);
         for (uint32_t k = 0; k < bddsearch_seqs(bs); k++) {
             const bdds_seq_t *q = bddsearch_seq(bs, k);
@@ -335,10 +339,13 @@ static void check_products(const char *file, bool keep) {
 
 static void test_products(void **state) {
     (void)state;
-    check_products("tictactoe.kif", false);
-    check_products("nim.kif", false);
-    check_products("connect3_4x4.kif", false);
-    check_products("nim.kif", true);
+    check_products("tictactoe.kif", false, BDDNET_PRODUCTS, 0);
+    check_products("nim.kif", false, BDDNET_PRODUCTS, 0);
+    check_products("connect3_4x4.kif", false, BDDNET_PRODUCTS, 0);
+    check_products("nim.kif", true, BDDNET_PRODUCTS, 0);
+    /* auto: products where the join passes the cap, and where the joined forall does */
+    check_products("tictactoe.kif", false, BDDNET_AUTO, 40);
+    check_products("tictactoe.kif", false, BDDNET_AUTO, 1100);
 }
 
 /* ---- a horizon: the sets within the states a few steps from the start ---- */
