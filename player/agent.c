@@ -198,7 +198,7 @@ term_t agent_first_legal(agent_t *a, double deadline) {
  * legal moves cost milliseconds a turn, the compiled network's microseconds. */
 static void track_on_player_engine(agent_t *a) {
     const engine_t *pe = a->player->engine;
-    if (a->game->gdl2 || a->track != a->engine || !pe || engine_kind(pe) == ENGINE_INTERP) return;
+    if (a->game->gdl2 || a->track != a->engine || !pe || engine_uses_store(pe)) return;
     a->track = engine_clone(pe);
     engine_state_free(a->es);
     engine_state_free(a->es_next);
