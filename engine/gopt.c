@@ -218,7 +218,9 @@ static void tidy_nodes(opt_t *O) {
         }
         qsort(sp, k, sizeof *sp, cmp_span); /* shortest first */
         for (uint32_t i = 0; i < k; i++) {
-            bool drop = false;
+            /* a duplicate always (it sorts next to its twin), rules containing others only
+             * among the first 64 kept (the check is quadratic) */
+            bool drop = m && !cmp_span(&sp[m - 1], &sp[i]);
             for (uint32_t j = 0; j < m && !drop && (m <= 64 || j < 1); j++)
                 drop = subset(&sp[j], &sp[i]);
             if (!drop) sp[m++] = sp[i];
