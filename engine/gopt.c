@@ -208,6 +208,7 @@ static void tidy_nodes(opt_t *O) {
     graw_rewrite_begin(&out, w);
     span_t *sp = NULL;
     size_t cap = 0;
+    bool *unit = xcalloc(2 * (size_t)w->n_nodes + 2, sizeof *unit); /* per literal */
     for (uint32_t n = 0; n < w->n_nodes; n++) {
         uint32_t k = h.start[n + 1] - h.start[n], m = 0;
         GROW(sp, cap, (size_t)k + 1);
@@ -218,20 +219,28 @@ static void tidy_nodes(opt_t *O) {
         }
         qsort(sp, k, sizeof *sp, cmp_span); /* shortest first */
         for (uint32_t i = 0; i < k; i++) {
-            /* a duplicate always (it sorts next to its twin), rules containing others only
-             * among the first 64 kept (the check is quadratic) */
+            /* Dropped always: a duplicate (it sorts next to its twin) and a rule containing
+             * a one-literal rule (marked in unit); a rule containing a longer one only when
+             * that is among the first 64 kept (the check is quadratic). What is dropped does
+             * not depend on how the nodes are numbered but for the last case. */
             bool drop = m && !cmp_span(&sp[m - 1], &sp[i]);
+            for (uint32_t l = 0; l < sp[i].n && sp[i].n > 1 && !drop; l++)
+                drop = unit[sp[i].lits[l]];
             for (uint32_t j = 0; j < m && !drop && (m <= 64 || j < 1); j++)
                 drop = subset(&sp[j], &sp[i]);
-            if (!drop) sp[m++] = sp[i];
+            if (drop) continue;
+            if (sp[i].n == 1) unit[sp[i].lits[0]] = true;
+            sp[m++] = sp[i];
         }
+        for (uint32_t i = 0; i < m && sp[i].n <= 1; i++)
+            if (sp[i].n == 1) unit[sp[i].lits[0]] = false;
         for (uint32_t i = 0; i < m; i++) {
             graw_rule(&out, n);
             for (uint32_t l = 0; l < sp[i].n; l++)
                 graw_lit(&out, sp[i].lits[l]);
         }
     }
-    free(sp);
+    free(sp), free(unit);
     graw_heads_fini(&h);
     graw_rewrite_end(w, &out);
 }
