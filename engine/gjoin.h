@@ -71,8 +71,6 @@ struct gjoin {
     double **ndv;                  /* per predicate: distinct values per argument */
     uint32_t *ndv_at, n_ndv;
     size_t cap_map;
-    bool *no_vars; /* all false: nothing bound */
-    uint32_t n_no_vars;
     /* derive: the states already visited in this enumeration (step and live values) */
     htab_t seen;                   /* ids of visited states */
     uint32_t *seen_hash, *seen_at; /* per state: its hash, its values' offset in seen_vals */
