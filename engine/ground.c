@@ -414,8 +414,20 @@ static void report_targets(const grounder_t *G, const bool *targets) {
                     gatoms_of(&G->A, p)->n);
 }
 
-/* A fresh program with demand on targets (NULL: none), and fresh atoms but those of the
- * relations the last attempt computed as this one will (the work counted so far kept). */
+/* Whether the last attempt's atoms of predicate p carry over to the next: those of the
+ * relations it computed in full (kept: the next skips their rules), and those of every
+ * relation of the game that neither restricts, even where the last stopped before its
+ * fixpoint. Demand leaves a relation's readers with the atoms they had (it drops only atoms
+ * of the restricted relations that no reader asks for), so the next attempt would find
+ * these again: it starts from them instead (alexChess: 100,747 atoms, 3.2 million of its
+ * 12.5 million join steps saved). */
+static bool carried(const grounder_t *G, uint32_t p, const bool *restricted) {
+    /* (not past a hybrid cut, which changes what the relations the network keeps read) */
+    return is_kept(G, p) || (!G->cut.lifted && p < G->n_game && G->full[p] && !restricted[p]);
+}
+
+/* A fresh program with demand on targets (NULL: none), and fresh atoms but those the last
+ * attempt found that this one will find too (the work counted so far kept). */
 static uint32_t restart_with_demand(grounder_t *G, const bool *targets) {
     gprog_t *old = G->P;
     G->P = gprog_new(G->g);
@@ -432,13 +444,13 @@ static uint32_t restart_with_demand(grounder_t *G, const bool *targets) {
     gatoms_t A = G->A;
     gatoms_init(&G->A, G->ts);
     for (uint32_t a = 0; a < A.n; a++)
-        if (is_kept(G, A.pred[a])) gatoms_add(&G->A, A.term[a], A.pred[a], NULL);
+        if (carried(G, A.pred[a], restricted)) gatoms_add(&G->A, A.term[a], A.pred[a], NULL);
     gatoms_fini(&A);
     for (uint32_t p = 0; p < G->n_game; p++)
         G->full[p] = !restricted[p];
     free(restricted);
     if (G->opts.stats)
-        fprintf(G->opts.stats, "ground: %u atoms kept from the attempt before\n", G->A.n);
+        fprintf(G->opts.stats, "ground: %u atoms carried over from the attempt before\n", G->A.n);
     gjoin_init(&G->J, G->P, &G->A, G->deadline, G->opts.max_work);
     G->J.work = work;
     return n_restricted;
