@@ -315,8 +315,10 @@ static void report_sizes(grounder_t *G, const char *what, double seconds) {
     size_t bytes = gatoms_bytes(&G->A) + graw_bytes(&G->W);
     if (bytes > G->peak_bytes) G->peak_bytes = bytes;
     fprintf(G->opts.stats,
-            "ground: %-11s %7.3f s  atoms=%u nodes=%u rules=%u literals=%u (%.1f MB)\n", what,
-            seconds, G->A.n, G->W.n_nodes, G->W.n_rules, G->W.n_lits, bytes / 1048576.0);
+            "ground: %-11s %7.3f s  atoms=%u nodes=%u rules=%u literals=%u (%.1f MB) "
+            "work=%" PRIu64 "\n",
+            what, seconds, G->A.n, G->W.n_nodes, G->W.n_rules, G->W.n_lits, bytes / 1048576.0,
+            G->J.work);
 }
 
 static void report_largest(grounder_t *G) {

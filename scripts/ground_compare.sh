@@ -6,7 +6,8 @@
 # and a row with the atoms derived, the network's nodes, rules and literals and its digest
 # (the same network however its nodes are numbered: cli/cmd_ground.c), "same" when all of
 # them agree (or both binaries fail to ground it), "DIFF" when not; then the join steps and
-# CPU seconds of each. Default games: every .kif/.gdl of ../shared/gdl-corpus and games/.
+# CPU seconds of each (for a game that does not ground, the steps spent when it gave up).
+# Default games: every .kif/.gdl of ../shared/gdl-corpus and games/.
 # Limits are counts, not time: GGP_GROUND_WORK (default 200,000,000 join steps) and the
 # grounder's atom and literal limits; WALL (default 600) only stops a run that hangs.
 # Environment: OUT (also write the table there), JOBS (games at once, default 1).
@@ -28,11 +29,12 @@ JOBS=${JOBS:-1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-run() { # BIN GAME: "atoms nodes rules literals digest work cpu" or "fail WHY work cpu"
+run() { # BIN GAME: "atoms nodes rules literals digest work cpu" or "fail WHY - - - work cpu"
     local out
     out=$(/usr/bin/time -f "TIME %U" timeout -k 5 "$WALL" "$1" ground "$2" --stats 2>&1)
     echo "$out" | awk '
         /^ground: instantiate/ { for (i = 1; i <= NF; i++) if ($i ~ /^atoms=/) atoms = substr($i, 7) }
+        /^ground: (derive|instantiate) / { for (i = 1; i <= NF; i++) if ($i ~ /^work=/) w = substr($i, 6) }
         /^ground: digest/ { digest = $3 }
         /^nodes=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
         /does not ground/ { sub(/.*does not ground: /, ""); gsub(/ /, "_"); why = $0 }
@@ -41,7 +43,7 @@ run() { # BIN GAME: "atoms nodes rules literals digest work cpu" or "fail WHY wo
             if (v["nodes"] != "")
                 print atoms, v["nodes"], v["rules"], v["literals"], digest, v["work"], cpu
             else
-                print "fail", (why == "" ? "error" : why), "-", "-", "-", "-", cpu
+                print "fail", (why == "" ? "error" : why), "-", "-", "-", (w == "" ? "-" : w), cpu
         }'
 }
 
@@ -76,7 +78,7 @@ done >"$tmp/list"
     tr '\n' '\0' <"$tmp/list" | xargs -0 -P "$JOBS" -I{} bash -c 'one "$1"' _ {} | sort -f
 } >"$tmp/table"
 diffs=$(grep -c '| DIFF |' "$tmp/table")
-awk -F' *\\| *' '/^\| / && $3 ~ /same|DIFF/ && $8 ~ /^[0-9]+$/ && $9 ~ /^[0-9]+$/ {
+awk -F' *\\| *' '/^\| / && $4 ~ /^[0-9]+$/ && $8 ~ /^[0-9]+$/ && $9 ~ /^[0-9]+$/ {
         o += $8; n += $9; k++ }
     END { printf "\n%d games grounded by both: join steps %d old, %d new (%.2fx)\n", k, o, n, n ? o / n : 0 }' \
     "$tmp/table" >>"$tmp/table"
