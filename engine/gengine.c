@@ -41,6 +41,9 @@ typedef struct {
     state_t qstate;
     uint32_t *qpred, *qarity;
     term_t **qargs;
+    bool *qgoal; /* per query: only goal blocks read it (asked when goals are) */
+    uint32_t n_goal_queries;
+    bool goal_queries_valid; /* those are asked for the loaded state */
 } gengine_t;
 
 static const engine_ops_t gengine_ops;
@@ -73,7 +76,14 @@ static void eval_play(gengine_t *ge) {
     ge->goals_valid = false;
 }
 
+static void eval_queries(gengine_t *ge, bool goals);
+
 static void eval_goals(gengine_t *ge) {
+    if (ge->n_goal_queries && !ge->goal_queries_valid) {
+        eval_queries(ge, true);
+        ge->goal_queries_valid = true;
+        ge->goals_valid = false;
+    }
     if (ge->goals_valid || ge->prop) return;
     if (ge->k.goals)
         ge->k.goals(ge->vals);
@@ -91,10 +101,13 @@ static bool holds_in(const gengine_t *ge, uint32_t q, const term_t *tuples, uint
 }
 
 /* The query nodes' values on the state in the fluent inputs, from the rules evaluator
- * (each relation asked once). Before the play blocks are evaluated. */
-static void eval_queries(gengine_t *ge) {
+ * (each relation asked once): those the play and move blocks read when the state changes,
+ * before the play blocks are evaluated; those only goals read (goals) when goals are. */
+static void eval_queries(gengine_t *ge, bool goals) {
     const gnet_t *net = ge->net;
-    if (!net->n_queries) return;
+    if (!goals) ge->goal_queries_valid = false;
+    if (!net->n_queries || (goals ? ge->n_goal_queries : net->n_queries - ge->n_goal_queries) == 0)
+        return;
     state_t *st = &ge->qstate;
     st->n = 0;
     for (uint32_t f = 0; f < net->n_fluents; f++)
@@ -102,9 +115,11 @@ static void eval_queries(gengine_t *ge) {
     state_normalise(st);
     const term_t *tuples = NULL;
     uint32_t n = 0;
+    uint32_t asked = UINT32_MAX; /* the relation whose tuples are in tuples */
     for (uint32_t q = 0; q < net->n_queries; q++) {
-        if (q == 0 || ge->qpred[q] != ge->qpred[q - 1])
-            n = reason_query(ge->rules, st, NULL, ge->qpred[q], &tuples);
+        if (ge->qgoal[q] != goals) continue;
+        if (ge->qpred[q] != asked)
+            n = reason_query(ge->rules, st, NULL, asked = ge->qpred[q], &tuples);
         uint8_t v = holds_in(ge, q, tuples, n);
         if (ge->prop)
             prop_set(ge->prop, net->query_node[q], v);
@@ -121,7 +136,7 @@ static void advance(gengine_t *ge) {
         ge->k.advance(ge->vals);
     else /* inputs 0..nf-1, next nodes nf..2nf-1 */
         memcpy(ge->vals, ge->vals + ge->net->n_fluents, ge->net->n_fluents);
-    eval_queries(ge);
+    eval_queries(ge, false);
 }
 
 /* Node values are bytes 0 or 1: the sum of 8 of them, by one multiplication (the top
@@ -196,12 +211,12 @@ static void load_state(gengine_t *ge, const uint64_t *bits, const uint64_t *prev
     if (ge->prop) {
         for (uint32_t f = 0; f < net->n_fluents; f++)
             prop_set(ge->prop, net->fluent_node[f], (bits[f >> 6] >> (f & 63)) & 1);
-        eval_queries(ge);
+        eval_queries(ge, false);
         return;
     }
     for (uint32_t f = 0; f < net->n_fluents; f++)
         ge->vals[net->fluent_node[f]] = (bits[f >> 6] >> (f & 63)) & 1;
-    eval_queries(ge);
+    eval_queries(ge, false);
     if (!prev || !ge->k.play_from) {
         eval_play(ge);
         return;
@@ -519,7 +534,7 @@ static void g_free(engine_t *e) {
     state_fini(&ge->qstate);
     for (uint32_t q = 0; q < net->n_queries; q++)
         free(ge->qargs[q]);
-    free(ge->qpred), free(ge->qarity), free(ge->qargs);
+    free(ge->qpred), free(ge->qarity), free(ge->qargs), free(ge->qgoal);
     netcode_unref(ge->code);
     if (ge->owns) gnet_free(ge->net);
     free(ge);
@@ -549,6 +564,28 @@ static const engine_ops_t gengine_ops = {
     .playout = g_playout,
 };
 
+/* The queries that only goal blocks read: asked once goals are, not on every state. */
+static void mark_goal_queries(gengine_t *ge) {
+    const gnet_t *net = ge->net;
+    uint32_t *qof = xmalloc((net->n_nodes + 1) * sizeof *qof);
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        qof[n] = GNET_NONE;
+    ge->qgoal = xmalloc((net->n_queries + 1) * sizeof *ge->qgoal);
+    for (uint32_t q = 0; q < net->n_queries; q++)
+        qof[net->query_node[q]] = q, ge->qgoal[q] = true;
+    for (uint32_t b = 0; b < net->n_blocks; b++) {
+        if (b >= net->n_play_blocks && b < net->n_state_blocks) continue; /* goal blocks */
+        const gblock_t *bl = &net->blocks[b];
+        for (uint32_t l = net->lit_start[net->rule_start[bl->first]];
+             l < net->lit_start[net->rule_start[bl->first + bl->n]]; l++)
+            if (qof[net->lits[l] >> 1] != GNET_NONE) ge->qgoal[qof[net->lits[l] >> 1]] = false;
+    }
+    ge->n_goal_queries = 0;
+    for (uint32_t q = 0; q < net->n_queries; q++)
+        ge->n_goal_queries += ge->qgoal[q];
+    free(qof);
+}
+
 /* The rules evaluator and each query's relation and arguments. */
 static void init_queries(gengine_t *ge) {
     const gnet_t *net = ge->net;
@@ -568,6 +605,7 @@ static void init_queries(gengine_t *ge) {
         for (uint32_t i = 0; i < ar; i++)
             ge->qargs[q][i] = term_arg(ts, a, i);
     }
+    mark_goal_queries(ge);
 }
 
 engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code) {

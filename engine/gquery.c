@@ -48,15 +48,19 @@ static bool own_bound(const gprog_t *P, uint32_t x, const bool *dep) {
 }
 
 /* Lifts the readers outside the cluster that read x with variables nothing independent of
- * the cluster binds; false when one of them is an interface relation. */
+ * the cluster binds (every reader when x is static: a static boundary's readers would be
+ * computed as exact over atoms that only may hold); false when one of them is an
+ * interface relation. */
 static bool lift_readers(const gprog_t *P, uint32_t x, const bool *dep, bool *lifted, bool *changed,
                          uint32_t *bad) {
+    bool all = P->preds[x].is_static;
     for (uint32_t i = 0; i < P->n_rules; i++) {
         const gp_rule_t *r = &P->rules[i];
         if (!counts(P, r) || lifted[r->pred]) continue;
         for (uint32_t j = 0; j < r->n_body; j++) {
             const gp_lit_t *l = &r->body[j];
-            if (l->kind == GLIT_DISTINCT || l->pred != x || binds(P, r, l->atom, dep)) continue;
+            if (l->kind == GLIT_DISTINCT || l->pred != x || (!all && binds(P, r, l->atom, dep)))
+                continue;
             if (gprog_is_interface(P, r->pred)) {
                 *bad = r->pred;
                 return false;
@@ -141,7 +145,8 @@ bool gquery_cut(const gprog_t *P, uint32_t blew, gquery_cut_t *cut, char *why, s
         changed = false;
         depends(P, cut->lifted, dep);
         for (uint32_t x = 0; x < np && ok; x++) {
-            if (!cut->lifted[x] || (x != blew && own_bound(P, x, dep))) continue;
+            bool boundary = x != blew && !P->preds[x].is_static && own_bound(P, x, dep);
+            if (!cut->lifted[x] || boundary) continue;
             uint32_t bad = UINT32_MAX;
             ok = lift_readers(P, x, dep, cut->lifted, &changed, &bad);
             if (!ok)
@@ -175,7 +180,7 @@ static void add_transfer(gprog_t *P, uint32_t ri, term_t head, const bool *dep) 
  * where they bind their heads, else what each reader asks for. */
 static void boundary_transfers(gprog_t *P, const gquery_cut_t *cut, uint32_t x, const bool *dep) {
     uint32_t n_rules = P->n_rules;
-    if (x != cut->blew && own_bound(P, x, dep)) {
+    if (x != cut->blew && !P->preds[x].is_static && own_bound(P, x, dep)) {
         const gp_pred_t *pr = &P->preds[x];
         uint32_t k_end = pr->n_rules;
         for (uint32_t k = 0; k < k_end; k++) {

@@ -302,6 +302,17 @@ if GGP_CACHE=$tmp/cache GGP_GROUND_ATOMS=1000 GGP_GROUND_SECONDS=0 run 0 "$GGP" 
     expect out "check: 20 matches, [0-9]+ steps agree \(compiled engine\)" \
         "ground --check: pathlist's query nodes in compiled code"
 fi
+# a cut forced around a static relation lifts its readers: simultaneous's ahead/1, which only
+# goals read (asked when goals are, not on every state), on both engines
+for kind in ground compiled; do
+    if GGP_CACHE=$tmp/cache GGP_GROUND_LIFT=greater run 0 "$GGP" ground "$GAMES/simultaneous.kif" \
+        --check 20 --engine $kind --stats; then
+        expect err "hybrid: 2 relations left lifted from greater/2: greater/2 ahead/1; queried: ahead/1" \
+            "GGP_GROUND_LIFT=greater: the cut of simultaneous"
+        expect out "check: 20 matches, [0-9]+ steps agree \\($kind engine\\)" \
+            "ground --check: a query only goals read ($kind)"
+    fi
+done
 if GGP_CACHE=$tmp/cache GGP_GROUND_ATOMS=1000 GGP_GROUND_SECONDS=0 run 3 "$GGP" regress \
     "$GAMES/pathlist.kif" --role white --bdd; then
     expect err "unsupported by symbolic backward search: the game is not grounded" \
