@@ -105,55 +105,65 @@ static gstep_t *add_step(planner_t *Q, uint8_t op, uint32_t lit) {
     return st;
 }
 
-/* The index a scan reads: its pattern with variables renumbered, keyed by the bound ones. */
-static void choose_index(planner_t *Q, gstep_t *st) {
-    const term_store_t *ts = Q->J->ts;
-    const gp_lit_t *l = &Q->r->body[st->lit];
-    uint32_t nv = Q->r->n_vars, m = 0;
+/* The pattern of an atom of a rule with nv variables: its variables renumbered 0.. in order
+ * of first occurrence (a preorder walk), order[c] the rule's variable numbered c, m of them;
+ * plain when every argument is a distinct variable (an index would hold every atom).
+ * TERM_NONE when too deep to index. */
+static term_t pattern_of(const gjoin_t *J, uint32_t nv, term_t atom, uint32_t *order, uint32_t *m,
+                         bool *plain) {
+    const term_store_t *ts = J->ts;
     term_t *cmap = xmalloc((nv + 1) * sizeof *cmap);
-    uint32_t *order = xmalloc((nv + 1) * sizeof *order);
     for (uint32_t v = 0; v < nv; v++)
         cmap[v] = TERM_NONE;
-    /* canonical numbers in order of first occurrence (a preorder walk) */
     uint32_t stack[256], sp = 0;
-    bool plain = true; /* every argument a distinct variable: the index would hold all */
-    stack[sp++] = l->atom;
+    *m = 0, *plain = true;
+    stack[sp++] = atom;
     while (sp) {
         term_t t = stack[--sp];
         if (term_is_ground(ts, t)) {
-            plain = false;
+            *plain = false;
             continue;
         }
         if (term_is_var(ts, t)) {
             uint32_t v = term_sym(ts, t);
             if (cmap[v] == TERM_NONE) {
-                cmap[v] = term_var(Q->J->P->ts, m);
-                order[m++] = v;
+                cmap[v] = term_var(J->P->ts, *m);
+                order[(*m)++] = v;
             } else {
-                plain = false;
+                *plain = false;
             }
             continue;
         }
-        if (t != l->atom) plain = false;
+        if (t != atom) *plain = false;
         if (sp + term_arity(ts, t) > 256) { /* too deep to index: scan the predicate */
-            free(cmap), free(order);
-            return;
+            free(cmap);
+            return TERM_NONE;
         }
         for (uint32_t i = term_arity(ts, t); i-- > 0;)
             stack[sp++] = term_arg(ts, t, i);
     }
+    term_t pattern = *m <= GINDEX_MAX_VARS ? term_subst(J->P->ts, atom, cmap) : TERM_NONE;
+    free(cmap);
+    return pattern;
+}
+
+/* The index a scan reads: its pattern, keyed by the variables bound when it is read. */
+static void choose_index(planner_t *Q, gstep_t *st) {
+    const gp_lit_t *l = &Q->r->body[st->lit];
+    uint32_t *order = xmalloc((Q->r->n_vars + 1) * sizeof *order), m;
+    bool plain;
+    term_t pattern = pattern_of(Q->J, Q->r->n_vars, l->atom, order, &m, &plain);
     uint32_t mask = 0, n_key = 0;
     for (uint32_t c = 0; c < m && c < GINDEX_MAX_VARS; c++)
         if (Q->bound[order[c]]) mask |= 1u << c, n_key++;
-    if (m <= GINDEX_MAX_VARS && (mask || !plain) && st->range != GR_DELTA) {
-        term_t pattern = term_subst(Q->J->P->ts, l->atom, cmap);
+    if (pattern != TERM_NONE && (mask || !plain) && st->range != GR_DELTA) {
         st->index = gatoms_index(Q->J->A, l->pred, pattern, m, mask);
         st->n_key = n_key;
         st->key_vars = xmalloc((n_key + 1) * sizeof *st->key_vars);
         for (uint32_t c = 0, k = 0; c < m; c++)
             if (mask >> c & 1) st->key_vars[k++] = order[c];
     }
-    free(cmap), free(order);
+    free(order);
 }
 
 /* Filters whose variables are bound, and positive literals wholly bound (lookups). */
@@ -304,7 +314,9 @@ static gplan_t *make_plan(gjoin_t *J, const gp_rule_t *r, uint32_t delta, bool d
         if (st->memo && states < prod) prod = states;
         prod *= st->est, Q.pl->work_all += prod;
         if (!head_first || s < cut) Q.pl->work += prod;
+        if (s + 1 == cut) Q.pl->heads = prod;
     }
+    if (cut == 0) Q.pl->heads = 1;
     free(dom);
     free(Q.bound), free(Q.need), free(Q.used);
     return Q.pl;
@@ -522,6 +534,56 @@ static void start(gjoin_t *J, uint32_t ri, const gplan_t *pl) {
     run(J, 0);
 }
 
+/* Whether literal k shares no variable with the rule's head (none: no variable bound). */
+static bool apart_from_head(const gjoin_t *J, const gp_rule_t *r, uint32_t k, const bool *none) {
+    bool *in_head = xcalloc(r->n_vars + 1, sizeof *in_head);
+    gprog_mark_vars(J->ts, r->head, in_head);
+    bool apart = !gprog_unbound(J->ts, r->body[k].atom, none, in_head);
+    free(in_head);
+    return apart;
+}
+
+/* Whether a semi-naive round of rule ri should visit the candidate heads again rather than
+ * read the new atoms (delta: the literals with some) first. Only when new atoms bind no head
+ * variable, nearly every candidate head is known already (at most a tenth is not: each
+ * unknown one costs a witness search, round after round) and the visit looks cheaper: a
+ * frame rule whose heads all exist (chess: 36.7 million steps the one way). Where most
+ * candidates stay unknown the visit costs every round what it cost the round before
+ * (alexChess's interposition rules: 1-1.7 million steps a round, the estimates that chose
+ * it off by 3-20 times). */
+static bool heads_again(gjoin_t *J, uint32_t ri, const bool *delta) {
+    const gp_rule_t *r = &J->P->rules[ri];
+    bool *none = xcalloc(r->n_vars + 1, sizeof *none), apart = false;
+    double delta_work = 0;
+    for (uint32_t k = 0; k < r->n_body; k++) {
+        if (!delta[k]) continue;
+        apart |= apart_from_head(J, r, k, none);
+        const gids_t *ids = gatoms_of(J->A, r->body[k].pred);
+        uint32_t n_new = gatoms_lower(ids, J->hi) - gatoms_lower(ids, J->lo);
+        /* the new atoms that match the literal: in proportion to its selectivity */
+        double match = estimate(J, &r->body[k], none) / ids->n;
+        delta_work += n_new * match * plan_for(J, ri, k, k, true, false)->work;
+    }
+    free(none);
+    if (!apart) return false;
+    const gplan_t *heads = plan_for(J, ri, r->n_body, UINT32_MAX, true, true);
+    if (heads->work >= delta_work) return false;
+    /* the known atoms of the head's shape (an index of them: exact, kept up to date) */
+    uint32_t *order = xmalloc((r->n_vars + 1) * sizeof *order), m;
+    bool plain;
+    term_t pattern = pattern_of(J, r->n_vars, r->head, order, &m, &plain);
+    double known = gatoms_of(J->A, r->pred)->n;
+    if (pattern != TERM_NONE && !plain) { /* (made first: it may move the indexes) */
+        uint32_t ix = gatoms_index(J->A, r->pred, pattern, m, 0);
+        known = J->A->idx[ix].n_entries;
+    }
+    free(order);
+    double unknown = heads->heads - known;
+    if (unknown > heads->heads / 100) return false;
+    double witness = heads->heads > 0 ? (heads->work_all - heads->work) / heads->heads : 0;
+    return heads->work + (unknown > 0 ? unknown : 0) * witness < delta_work;
+}
+
 void gjoin_derive(gjoin_t *J, uint32_t ri, uint32_t lo, uint32_t hi, gjoin_emit_fn emit,
                   void *arg) {
     const gp_rule_t *r = &J->P->rules[ri];
@@ -538,15 +600,22 @@ void gjoin_derive(gjoin_t *J, uint32_t ri, uint32_t lo, uint32_t hi, gjoin_emit_
     /* Semi-naive: only bindings that read a new atom (id in [lo, hi)) can give a new head.
      * Each positive literal with new atoms is read first over them, those before it over
      * the old atoms only (a binding with several new atoms is found once), those after it
-     * over all. Visiting the candidate heads again instead (each round, for literals that
-     * bind no head variable) cost alexChess's interposition rules 1-1.7 million steps a
-     * round: the estimates that chose it were off by 3-20 times. */
-    for (uint32_t k = 0; k < r->n_body && !J->stop; k++) {
+     * over all; or the candidate heads are visited again (heads_again). */
+    bool *delta = xcalloc(r->n_body + 1, sizeof *delta);
+    for (uint32_t k = 0; k < r->n_body; k++) {
         if (r->body[k].kind != GLIT_POS) continue;
         const gids_t *ids = gatoms_of(J->A, r->body[k].pred);
         uint32_t at = gatoms_lower(ids, lo);
-        if (at < ids->n && ids->ids[at] < hi) start(J, ri, plan_for(J, ri, k, k, true, false));
+        delta[k] = at < ids->n && ids->ids[at] < hi;
     }
+    if (heads_again(J, ri, delta)) {
+        J->lo = 0;
+        start(J, ri, plan_for(J, ri, r->n_body, UINT32_MAX, true, true));
+    } else {
+        for (uint32_t k = 0; k < r->n_body && !J->stop; k++)
+            if (delta[k]) start(J, ri, plan_for(J, ri, k, k, true, false));
+    }
+    free(delta);
 }
 
 void gjoin_instances(gjoin_t *J, uint32_t ri, gjoin_emit_fn emit, void *arg) {

@@ -40,6 +40,7 @@ typedef struct {
     double work;     /* expected partial bindings visited (per delta atom for a delta plan;
                       * up to the cut for a head-first plan) */
     double work_all; /* the same through every step (a head-first plan's witnesses too) */
+    double heads;    /* expected bindings reaching the cut (a head-first plan: candidate heads) */
 } gplan_t;
 
 typedef struct gjoin gjoin_t;
