@@ -34,13 +34,10 @@ typedef struct {
     keyset_t *moves;     /* per role: the move terms, numbered by move index */
     keyset_t fluents;    /* the fluent terms, numbered by fluent id */
     eng_state_t *hooked; /* the state a playout's hook reads in the compiled loop (lazily) */
-    /* query nodes (hybrid grounding): the rules evaluator that answers them (made on first
-     * use), the state in terms it is given, per query its relation in the game and its
-     * arguments (queries of one relation consecutive in net->query_node order) */
+    /* query nodes (hybrid grounding): the rules evaluator that answers them, the state in
+     * terms it is given */
     reasoner_t *rules;
     state_t qstate;
-    uint32_t *qpred, *qarity;
-    term_t **qargs;
     bool *qgoal; /* per query: only goal blocks read it (asked when goals are) */
     uint32_t n_goal_queries;
     bool goal_queries_valid; /* those are asked for the loaded state */
@@ -92,17 +89,10 @@ static void eval_goals(gengine_t *ge) {
     ge->goals_valid = true;
 }
 
-/* Whether query q's atom is among the n tuples of its relation. */
-static bool holds_in(const gengine_t *ge, uint32_t q, const term_t *tuples, uint32_t n) {
-    uint32_t ar = ge->qarity[q];
-    for (uint32_t i = 0; i < n; i++)
-        if (!memcmp(tuples + (size_t)i * ar, ge->qargs[q], ar * sizeof *tuples)) return true;
-    return false;
-}
-
 /* The query nodes' values on the state in the fluent inputs, from the rules evaluator
- * (each relation asked once): those the play and move blocks read when the state changes,
- * before the play blocks are evaluated; those only goals read (goals) when goals are. */
+ * (each atom asked with its arguments bound, reason_holds): those the play and move blocks read
+ * when the state changes, before the play blocks are evaluated; those only goals read (goals) when
+ * goals are. */
 static void eval_queries(gengine_t *ge, bool goals) {
     const gnet_t *net = ge->net;
     if (!goals) ge->goal_queries_valid = false;
@@ -113,14 +103,9 @@ static void eval_queries(gengine_t *ge, bool goals) {
     for (uint32_t f = 0; f < net->n_fluents; f++)
         if (ge->vals[net->fluent_node[f]]) state_push(st, net->fluent_term[f]);
     state_normalise(st);
-    const term_t *tuples = NULL;
-    uint32_t n = 0;
-    uint32_t asked = UINT32_MAX; /* the relation whose tuples are in tuples */
     for (uint32_t q = 0; q < net->n_queries; q++) {
         if (ge->qgoal[q] != goals) continue;
-        if (ge->qpred[q] != asked)
-            n = reason_query(ge->rules, st, NULL, asked = ge->qpred[q], &tuples);
-        uint8_t v = holds_in(ge, q, tuples, n);
+        uint8_t v = reason_holds(ge->rules, st, net->atom[net->query_node[q]]);
         if (ge->prop)
             prop_set(ge->prop, net->query_node[q], v);
         else
@@ -532,9 +517,7 @@ static void g_free(engine_t *e) {
     engine_state_free(ge->hooked);
     reason_free(ge->rules);
     state_fini(&ge->qstate);
-    for (uint32_t q = 0; q < net->n_queries; q++)
-        free(ge->qargs[q]);
-    free(ge->qpred), free(ge->qarity), free(ge->qargs), free(ge->qgoal);
+    free(ge->qgoal);
     netcode_unref(ge->code);
     if (ge->owns) gnet_free(ge->net);
     free(ge);
@@ -586,25 +569,11 @@ static void mark_goal_queries(gengine_t *ge) {
     free(qof);
 }
 
-/* The rules evaluator and each query's relation and arguments. */
+/* The rules evaluator, and which queries only goals read. */
 static void init_queries(gengine_t *ge) {
-    const gnet_t *net = ge->net;
-    const term_store_t *ts = ge->base.g->ts;
     state_init(&ge->qstate);
-    if (!net->n_queries) return;
+    if (!ge->net->n_queries) return;
     ge->rules = reason_new(ge->base.g);
-    ge->qpred = xmalloc(net->n_queries * sizeof *ge->qpred);
-    ge->qarity = xmalloc(net->n_queries * sizeof *ge->qarity);
-    ge->qargs = xmalloc(net->n_queries * sizeof *ge->qargs);
-    for (uint32_t q = 0; q < net->n_queries; q++) {
-        term_t a = net->atom[net->query_node[q]];
-        uint32_t ar = term_kind(ts, a) == TERM_FUN ? term_arity(ts, a) : 0;
-        ge->qpred[q] = game_pred_of(ge->base.g, a);
-        ge->qarity[q] = ar;
-        ge->qargs[q] = xmalloc((ar + 1) * sizeof **ge->qargs);
-        for (uint32_t i = 0; i < ar; i++)
-            ge->qargs[q][i] = term_arg(ts, a, i);
-    }
     mark_goal_queries(ge);
 }
 

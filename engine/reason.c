@@ -1161,6 +1161,21 @@ uint32_t reason_query(reasoner_t *r, const state_t *s, const term_t *joint, uint
     return (uint32_t)rel->n;
 }
 
+bool reason_holds(reasoner_t *r, const state_t *s, term_t atom) {
+    uint32_t pred = game_pred_of(r->g, atom);
+    if (pred == UINT32_MAX) return false;
+    set_state(r, s);
+    const rel_t *rel = &r->rels[pred];
+    uint32_t ar = rel->arity;
+    term_t key[32];
+    for (uint32_t i = 0; i < ar && i < 32; i++)
+        key[i] = term_arg(r->ts, atom, i);
+    if (rel->callable && ar > 0 && ar < 32)
+        return call(r, pred, (1u << ar) - 1, key, true)->ans.n > 0;
+    ensure(r, pred);
+    return ar == 0 ? rel->n > 0 : ar < 32 && rel_contains(&r->rels[pred], key);
+}
+
 reason_stats_t reason_stats(const reasoner_t *r) {
     return r->stats;
 }

@@ -44,6 +44,11 @@ uint32_t reason_sees(reasoner_t *r, const state_t *s, const term_t *joint, uint3
 uint32_t reason_query(reasoner_t *r, const state_t *s, const term_t *joint, uint32_t pred,
                       const term_t **tuples);
 
+/* Whether a ground atom of a relation that depends on the state alone holds in s: asked
+ * with every argument bound, top-down where the relation is answered per call (memoised
+ * per state), else from the whole relation. */
+bool reason_holds(reasoner_t *r, const state_t *s, term_t atom);
+
 typedef struct {
     uint64_t states_set, rules_fired, tuples_derived;
 } reason_stats_t;
