@@ -20,6 +20,8 @@
 #define MIN_CORR 0.05     /* a feature less correlated with every role's outcome is not fitted */
 #define MATERIAL_MIN 2    /* pieces each role holds in the initial state, at least (material) */
 #define MATERIAL_KINDS 64 /* (functor, argument) pairs considered for the material */
+#define VARY_MATCHES 20   /* random matches in which the material must change once */
+#define VARY_PLIES 500    /* plies of each, at most */
 
 typedef enum { F_COUNT, F_GOAL, F_MOBILITY } fkind_t;
 
@@ -483,6 +485,37 @@ static uint32_t material_kinds(const game_t *g, const term_t *bits, uint32_t n_b
     return n;
 }
 
+static void material_eval(const heur_t *h, const eng_state_t *s, double *val);
+
+/* Whether h's value of some state of VARY_MATCHES random matches from s0 differs from s0's:
+ * pieces that are never taken (chinese checkers) give a value that never changes, which
+ * tells the search nothing and, mixed into its values (imm), only damps them. A fixed seed:
+ * the answer is the same at every start and leaves the player's random stream alone. */
+static bool varies(const heur_t *h, engine_t *e, const eng_state_t *s0) {
+    uint32_t nr = h->nr;
+    eng_state_t *s = engine_state_new(e), *t = engine_state_new(e);
+    term_t *joint = xcalloc(nr, sizeof *joint);
+    double v0[MATERIAL_KINDS], v[MATERIAL_KINDS];
+    material_eval(h, s0, v0);
+    splitmix_t rng = {0x6d61746572ull};
+    bool changed = false;
+    for (int m = 0; m < VARY_MATCHES && !changed; m++) {
+        engine_state_copy(s, s0);
+        for (int ply = 0; ply < VARY_PLIES && !changed && !engine_terminal(e, s); ply++) {
+            if (!engine_random_joint(e, s, &rng, joint)) break;
+            engine_next(e, s, joint, t);
+            engine_state_copy(s, t);
+            material_eval(h, s, v);
+            for (uint32_t r = 0; r < nr; r++)
+                changed |= v[r] != v0[r];
+        }
+    }
+    free(joint);
+    engine_state_free(s);
+    engine_state_free(t);
+    return changed;
+}
+
 heur_t *heur_material(engine_t *e, const eng_state_t *s0, double scale, FILE *log) {
     term_t *bits;
     uint32_t n_bits = engine_fluent_bits(e, &bits);
@@ -529,6 +562,15 @@ heur_t *heur_material(engine_t *e, const eng_state_t *s0, double scale, FILE *lo
         }
         h->st.features = n;
         h->st.used = nr;
+    }
+    if (h && !varies(h, e, s0)) {
+        if (log)
+            fprintf(log, "heur: no material (%s#%u=ROLE never changes in %d random matches)\n",
+                    term_sym_name(g->ts, k[best].fn), k[best].arg, VARY_MATCHES);
+        heur_free(h);
+        free(k);
+        free(bits);
+        return NULL;
     }
     if (log && h)
         fprintf(log, "heur: material: %s#%u=ROLE, %u pieces at start\n",

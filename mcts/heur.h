@@ -46,7 +46,8 @@ heur_t *heur_learn(engine_t *e, double deadline, uint32_t max_matches, splitmix_
  * functor and argument with the most such fluents in s0 (the initial state) where every
  * role has at least two; a role's value is 100 / (1 + exp(-scale (n_r - n) / n)), n_r its
  * pieces and n the roles' mean. NULL when there is no such kind of fluent (or no bit
- * states). log (NULL: silent) gets one line. */
+ * states), or when the value never changes in a few random matches from s0 (pieces never
+ * taken). log (NULL: silent) gets one line. */
 heur_t *heur_material(engine_t *e, const eng_state_t *s0, double scale, FILE *log);
 void heur_free(heur_t *h);
 

@@ -41,8 +41,9 @@
  *             counts, goals of non-terminal states, mobility, weighed by how they predict
  *             random matches; at most a quarter of the clock left, or 1000 matches with
  *             iters=N); material (default): the material of the fluents that carry a
- *             role's name (heur_material, no fit; nothing where there are none);
- *             used as cut=K (rollouts cut after K steps and evaluated; default 10 with
+ *             role's name (heur_material, no fit; nothing where there are none or
+ *             they are never taken); used as cut=K (rollouts cut after K steps and
+ *             evaluated; default 10 with
  *             heur=on, off with material; off: never), prior=N (each move of a node where
  *             one role chooses starts with N visits worth its successor's value; default
  *             0: none; psharp=K: the prior is the node's own value plus K times the change

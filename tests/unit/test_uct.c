@@ -869,6 +869,41 @@ static void test_material(void **state) {
     unload(&f);
 }
 
+/* A race of two tokens each, never taken: the tokens carry their role's name, two each at
+ * the start, but their count never changes, so there is no material (an evaluation that
+ * is always even says nothing). */
+static const char *RACE = "(role a) (role b)\n"
+                          "(init (tok a 1 0)) (init (tok a 2 0)) (init (tok b 1 0))\n"
+                          "(init (tok b 2 0)) (init (control a))\n"
+                          "(succ 0 1) (succ 1 2) (succ 2 3)\n"
+                          "(<= (legal ?r (step ?i)) (true (control ?r))\n"
+                          "    (true (tok ?r ?i ?p)) (succ ?p ?q))\n"
+                          "(<= (legal a noop) (true (control b)))\n"
+                          "(<= (legal b noop) (true (control a)))\n"
+                          "(<= (next (tok ?r ?i ?q)) (does ?r (step ?i))\n"
+                          "    (true (tok ?r ?i ?p)) (succ ?p ?q))\n"
+                          "(<= (next (tok ?r ?i ?p)) (true (tok ?r ?i ?p))\n"
+                          "    (not (does ?r (step ?i))))\n"
+                          "(<= (next (control b)) (true (control a)))\n"
+                          "(<= (next (control a)) (true (control b)))\n"
+                          "(<= (home ?r) (true (tok ?r 1 3)) (true (tok ?r 2 3)))\n"
+                          "(<= terminal (home ?r))\n"
+                          "(<= (goal ?r 100) (home ?r))\n"
+                          "(<= (goal ?r 0) (role ?r) (not (home ?r)))\n";
+
+static void test_material_constant(void **state) {
+    (void)state;
+    game_t *g = load_text(RACE);
+    assert_non_null(g);
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    eng_state_t *es = engine_state_new(e);
+    engine_initial(e, es);
+    assert_null(heur_material(e, es, 10, NULL));
+    engine_state_free(es);
+    engine_free(e);
+    game_free(g);
+}
+
 /* A move of the role to move in s (role 0, white, moving) that wins at once: its index among
  * the legal moves, -1 if none. */
 static int winning_move(engine_t *e, const eng_state_t *s, eng_state_t *t) {
@@ -1121,6 +1156,7 @@ int main(void) {
         cmocka_unit_test(test_cycle_stamps),
         cmocka_unit_test(test_heuristic),
         cmocka_unit_test(test_material),
+        cmocka_unit_test(test_material_constant),
         cmocka_unit_test(test_implicit),
         cmocka_unit_test(test_three_player),
         cmocka_unit_test(test_three_player_own_values),
