@@ -1495,15 +1495,20 @@ static uint64_t set_cap(const bddnet_t *bn, uint64_t global) {
     return bddnet_local(bn) == UINT32_MAX ? global : LOCAL_NODES;
 }
 
+/* --trace: the join of S's parts into j, whether every part went in. */
+static void trace_join(bddnet_t *bn, const ddunion_t *s, dd_ref j, bool all) {
+    if (bn->o.trace)
+        fprintf(bn->o.trace, "# trace join parts=%u nodes=%llu all=%s live=%llu\n", s->n,
+                (unsigned long long)(j >= 0 ? dd_nodes(bn->d, j) : 0), all ? "yes" : "no",
+                (unsigned long long)dd_live_nodes(bn->d));
+}
+
 /* S as one diagram (at most opts.set_nodes, 0: JOIN_NODES: parts left out, *exact false). */
 static dd_ref joined(bddnet_t *bn, const ddunion_t *s, bool *exact) {
     bool all;
     dd_ref j = ddunion_join(bn->d, s, set_cap(bn, JOIN_NODES), &all);
     if (!all) *exact = false;
-    if (bn->o.trace)
-        fprintf(bn->o.trace, "# trace join parts=%u nodes=%llu all=%s live=%llu\n", s->n,
-                (unsigned long long)(j >= 0 ? dd_nodes(bn->d, j) : 0), all ? "yes" : "no",
-                (unsigned long long)dd_live_nodes(bn->d));
+    trace_join(bn, s, j, all);
     return j;
 }
 
@@ -1521,10 +1526,7 @@ static dd_ref joined_all(bddnet_t *bn, const ddunion_t *s, bool *exact, bool *pr
         return DD_NONE;
     }
     if (!all) *exact = false;
-    if (bn->o.trace)
-        fprintf(bn->o.trace, "# trace join parts=%u nodes=%llu all=%s live=%llu\n", s->n,
-                (unsigned long long)(j >= 0 ? dd_nodes(bn->d, j) : 0), all ? "yes" : "no",
-                (unsigned long long)dd_live_nodes(bn->d));
+    trace_join(bn, s, j, all);
     return j;
 }
 
