@@ -161,7 +161,8 @@ static void send(sat_record_t *r, const entry_t *en) {
         clause2(r->s, a, -b);
         return;
     }
-    const pn_t *nodes = r->pool + en->start;
+    /* an exactly-one of no nodes (its guard then false) may have no pool at all */
+    const pn_t *nodes = en->n ? r->pool + en->start : NULL;
     int g = lit_of(r, en->a);
     int *l = xmalloc((en->n + 1) * sizeof *l);
     for (uint32_t i = 0; i < en->n; i++)
