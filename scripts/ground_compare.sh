@@ -14,6 +14,7 @@
 # Exits 1 when any row differs.
 set -u
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 [ $# -ge 2 ] || {
     echo "usage: $0 OLD NEW [GAME_OR_DIR...]" >&2
     exit 2
@@ -62,13 +63,7 @@ one() { # GAME: prints its row
 export -f run one
 export OLD NEW WALL
 
-for place in "$@"; do
-    if [ -d "$place" ]; then
-        find "$place" -maxdepth 1 \( -name '*.kif' -o -name '*.gdl' \) | sort
-    else
-        echo "$place"
-    fi
-done >"$tmp/list"
+game_files "$@" >"$tmp/list"
 
 {
     echo "ground compare: $(basename "$OLD") against $(basename "$NEW") at $(git rev-parse --short HEAD 2>/dev/null), GGP_GROUND_WORK=$GGP_GROUND_WORK, load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -55,13 +55,7 @@ one() { # one GAME: prints its row
 export -f one
 export GGP LIMIT WALL
 
-for place in "$@"; do
-    if [ -d "$place" ]; then
-        find "$place" -maxdepth 1 \( -name '*.kif' -o -name '*.gdl' \) | sort
-    else
-        echo "$place"
-    fi
-done >"$tmp/list"
+game_files "$@" >"$tmp/list"
 
 {
     echo "ground table: $(basename "$GGP") at $(git rev-parse --short HEAD 2>/dev/null), limit ${LIMIT} s CPU (${WALL} s wall), load $(cut -d' ' -f1-3 /proc/loadavg)"

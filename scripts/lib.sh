@@ -29,3 +29,16 @@ stop_load() {
     for p in "${LOAD_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
     LOAD_PIDS=()
 }
+
+# game_files PLACE...: the games to run, one path a line: a folder's .kif and .gdl files
+# (not its subfolders), sorted; any other PLACE as given.
+game_files() {
+    local place
+    for place in "$@"; do
+        if [ -d "$place" ]; then
+            find "$place" -maxdepth 1 \( -name '*.kif' -o -name '*.gdl' \) | sort
+        else
+            echo "$place"
+        fi
+    done
+}
