@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "engine/fluents.h"
+#include "mcts/advance.h"
 
 #define MAX_CANDIDATES 512 /* features considered */
 #define MAX_USED 12        /* features fitted */
@@ -22,6 +23,12 @@
 #define MATERIAL_KINDS 64 /* (functor, argument) pairs considered for the material */
 #define VARY_MATCHES 20   /* random matches in which the material must change once */
 #define VARY_PLIES 500    /* plies of each, at most */
+/* heur_advance: a piece at its goal is worth 1 + ADV_PIECE pieces, one halfway 1 +
+ * ADV_PIECE / 2; the most advanced piece of a role ADV_LEAD more times its progress
+ * squared (a runner one move from the goal counts, one that has barely left home not) */
+#define ADV_PIECE 0.5
+#define ADV_LEAD 2.0
+#define ADV_WORK 50000000ull /* node visits reading the network, at most per role */
 
 typedef enum { F_COUNT, F_GOAL, F_MOBILITY } fkind_t;
 
@@ -45,6 +52,12 @@ struct heur {
      * the balance */
     bool material;
     double scale;
+    /* heur_advance: per role, the span D (its pieces' farthest distance to its goal) and
+     * D + 1 masks of its pieces at distance 0..D (adv_off[r]: where they start) */
+    bool adv;
+    uint32_t adv_span[MATERIAL_KINDS];
+    size_t adv_off[MATERIAL_KINDS];
+    uint64_t *adv_mask;
     heur_stats_t st;
 };
 
@@ -581,15 +594,74 @@ heur_t *heur_material(engine_t *e, const eng_state_t *s0, double scale, FILE *lo
     return h;
 }
 
+/* heur_advance's term of role r in state words w: its pieces' progress (D - d) / D
+ * summed, times ADV_PIECE, and its most advanced piece's progress squared, times ADV_LEAD. */
+static double advance_term(const heur_t *h, uint32_t r, const uint64_t *w) {
+    uint32_t span = h->adv_span[r];
+    const uint64_t *m = &h->adv_mask[h->adv_off[r]];
+    double sum = 0, lead = -1;
+    for (uint32_t d = 0; d <= span; d++, m += h->n_words) {
+        uint32_t c = 0;
+        for (uint32_t i = 0; i < h->n_words; i++)
+            c += (uint32_t)__builtin_popcountll(w[i] & m[i]);
+        double prog = (double)(span - d) / span;
+        if (c && lead < 0) lead = prog;
+        sum += c * prog;
+    }
+    return ADV_PIECE * sum + (lead > 0 ? ADV_LEAD * lead * lead : 0);
+}
+
 /* Material: each role's pieces against the roles' mean, through a sigmoid (a piece up of
- * sixteen: about 58). */
+ * sixteen: about 58); with heur_advance, each role's pieces plus its advancement term
+ * against the roles' mean of that, on the same scale (a piece's worth). */
 static void material_eval(const heur_t *h, const eng_state_t *s, double *val) {
-    double c[MATERIAL_KINDS], sum = 0;
-    for (uint32_t r = 0; r < h->nr; r++)
+    double c[MATERIAL_KINDS], x[MATERIAL_KINDS], sum = 0, xsum = 0;
+    for (uint32_t r = 0; r < h->nr; r++) {
         sum += c[r] = feature(&h->feat[r], NULL, s, h->n_words);
-    double avg = sum / h->nr;
+        x[r] = c[r] + (h->adv ? advance_term(h, r, engine_state_words(s)) : 0);
+        xsum += x[r];
+    }
+    double avg = sum / h->nr, xavg = xsum / h->nr;
     for (uint32_t r = 0; r < h->nr; r++)
-        val[r] = avg > 0 ? 100 / (1 + exp(-h->scale * (c[r] - avg) / avg)) : 50;
+        val[r] = avg > 0 ? 100 / (1 + exp(-h->scale * (x[r] - xavg) / avg)) : 50;
+}
+
+bool heur_advance(heur_t *h, engine_t *e, FILE *log) {
+    if (!h || !h->material || h->adv) return h && h->adv;
+    game_t *g = engine_game(e);
+    uint8_t *dist[MATERIAL_KINDS] = {0};
+    bool ok = true;
+    for (uint32_t r = 0; r < h->nr && ok; r++) {
+        dist[r] = advance_distances(e, r, h->feat[r].mask, h->n_words, ADV_WORK);
+        uint32_t span = 0;
+        for (uint32_t b = 0; dist[r] && b < h->n_words * 64; b++)
+            if (dist[r][b] != ADV_NONE && dist[r][b] > span) span = dist[r][b];
+        h->adv_span[r] = span;
+        ok = span >= 2; /* pieces that advance, a step at least between them and the goal */
+    }
+    if (ok) {
+        size_t n = 0;
+        for (uint32_t r = 0; r < h->nr; r++)
+            h->adv_off[r] = n, n += (size_t)(h->adv_span[r] + 1) * h->n_words;
+        h->adv_mask = xcalloc(n, sizeof *h->adv_mask);
+        for (uint32_t r = 0; r < h->nr; r++)
+            for (uint32_t b = 0; b < h->n_words * 64; b++)
+                if (dist[r][b] != ADV_NONE)
+                    h->adv_mask[h->adv_off[r] + (size_t)dist[r][b] * h->n_words + (b >> 6)] |=
+                        1ull << (b & 63);
+        h->adv = true;
+    }
+    if (log) {
+        fprintf(log, "heur: advancement %s:", ok ? "on" : "off");
+        for (uint32_t r = 0; r < h->nr; r++)
+            if (dist[r])
+                fprintf(log, " %s's pieces %u moves from its goal at most",
+                        term_sym_name(g->ts, term_sym(g->ts, g->roles[r])), h->adv_span[r]);
+        fprintf(log, "\n");
+    }
+    for (uint32_t r = 0; r < h->nr; r++)
+        free(dist[r]);
+    return ok;
 }
 
 void heur_free(heur_t *h) {
@@ -600,6 +672,7 @@ void heur_free(heur_t *h) {
     free(h->mean);
     free(h->sd);
     free(h->w);
+    free(h->adv_mask);
     free(h);
 }
 

@@ -49,6 +49,14 @@ heur_t *heur_learn(engine_t *e, double deadline, uint32_t max_matches, splitmix_
  * states), or when the value never changes in a few random matches from s0 (pieces never
  * taken). log (NULL: silent) gets one line. */
 heur_t *heur_material(engine_t *e, const eng_state_t *s0, double scale, FILE *log);
+/* Adds to a material evaluation (heur_material) each role's advancement: how far its
+ * pieces are from its goal, in its own moves, read off the ground network
+ * (mcts/advance.h); a piece is worth more the closer it is, and a role's most advanced
+ * piece more again. False (h unchanged) where some role's pieces have no such distances,
+ * or all within one move of the goal (pieces that do not move towards a goal: connect
+ * four's discs, the marks of tic-tac-toe), or h is not material. log (NULL: silent) gets
+ * one line. */
+bool heur_advance(heur_t *h, engine_t *e, FILE *log);
 void heur_free(heur_t *h);
 
 /* The predicted value of state s for every role, 0..100, into val; e is the caller's

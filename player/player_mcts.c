@@ -37,12 +37,14 @@
  *             left, 1 s; 1000 matches with iters=N); default off
  *   pdepth=D  the rollout policy (decisive, mast) plays the first D steps of a rollout,
  *             uniform draws by the engine's own loop the rest (default 0: all of it)
- *   heur=on|off|material  on: learn an evaluation in the start clock (mcts/heur.h: piece
+ *   heur=on|off|material|adv  on: learn an evaluation in the start clock (mcts/heur.h: piece
  *             counts, goals of non-terminal states, mobility, weighed by how they predict
  *             random matches; at most a quarter of the clock left, or 1000 matches with
  *             iters=N); material (default): the material of the fluents that carry a
  *             role's name (heur_material, no fit; nothing where there are none or
- *             they are never taken); used as cut=K (rollouts cut after K steps and
+ *             they are never taken); adv: material plus each piece's advancement
+ *             towards its role's goal (heur_advance; plain material where pieces do not
+ *             advance); used as cut=K (rollouts cut after K steps and
  *             evaluated; default 10 with
  *             heur=on, off with material; off: never), prior=N (each move of a node where
  *             one role chooses starts with N visits worth its successor's value; default
@@ -143,7 +145,8 @@ typedef struct {
     bool ponder;             /* ponder=on|off: search while the others think */
     bool tt;                 /* tt=on|off: transpositions (one node per state) */
     bool heur;               /* heur=on|off|material: an evaluation learnt at start */
-    bool material;           /* heur=material: material instead of the fit */
+    bool material;           /* heur=material|adv: material instead of the fit */
+    bool adv;                /* heur=adv: material with the pieces' advancement */
     int cut;                 /* cut=K|off: rollouts cut after K steps (-1: never) */
     bool cut_given;          /* cut= was given (heur=material: no cut unless given) */
     uint32_t prior;          /* prior=N: prior visits per move (0: none) */
@@ -181,7 +184,7 @@ typedef struct {
     "iters=N, c=X, ucb=plain|tuned, margin=S, mem=MB, engine=K, threads=1|2, parallel=root|tree, " \
     "ponder=on|off, "                                                                              \
     "tt=on|off, decisive=off|on|anti|auto, dcand=on|off, mast=off|E, pdepth=D, "                   \
-    "heur=on|off|material, "                                                                       \
+    "heur=on|off|material|adv, "                                                                   \
     "cut=K|off, "                                                                                  \
     "prior=N, psharp=K, imm=A, line=on|off, mix=on|off"
 #define LBS_OPTS_HELP                                                                              \
@@ -243,7 +246,8 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "ponder")) return opts_onoff(val, &o->ponder);
     if (!strcmp(key, "tt")) return opts_onoff(val, &o->tt);
     if (!strcmp(key, "heur")) {
-        o->material = !strcmp(val, "material");
+        o->adv = !strcmp(val, "adv");
+        o->material = o->adv || !strcmp(val, "material");
         if (o->material) return o->heur = true;
         return opts_onoff(val, &o->heur);
     }
@@ -645,6 +649,7 @@ static void learn_heur(mcts_player_t *p, const state_t *initial, double deadline
         eng_state_t *es = engine_state_new(p->core.engine);
         engine_state_set(p->core.engine, es, initial);
         p->heur = heur_material(p->core.engine, es, MATERIAL_SCALE, log);
+        if (p->opts.adv) heur_advance(p->heur, p->core.engine, log);
         engine_state_free(es);
     } else {
         p->heur = heur_learn(p->core.engine, bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE,
@@ -920,7 +925,8 @@ const player_kind_t player_mcts_kind = {
         "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti|auto:dcand=on|"
         "off:mast=off|"
         "E:"
-        "pdepth=D:heur=on|off|material:cut=K|off:prior=N:psharp=K:imm=A:line=on|off:mix=on|off)",
+        "pdepth=D:heur=on|off|material|adv:cut=K|off:prior=N:psharp=K:imm=A:line=on|off:mix=on|"
+        "off)",
     .create = mcts_create,
     .check_options = mcts_check_options,
     MCTS_CALLS,
