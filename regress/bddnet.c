@@ -1244,6 +1244,57 @@ static void free_outputs(bddnet_t *bn) {
     bn->state_vars = bn->inv = bn->reach = DD_FALSE;
 }
 
+/* --trace: a phase of the build done (ok) or given up, its seconds since the last one,
+ * the manager's live nodes (a walk: only when tracing) and what it made. */
+static void trace_phase(bddnet_t *bn, const char *phase, bool ok, double *t, const char *what) {
+    double now = now_seconds(), c = cpu_seconds();
+    if (bn->o.trace) {
+        fprintf(bn->o.trace, "# trace build phase=%s ok=%s seconds=%.3f cpu=%.3f live=%llu%s%s\n",
+                phase, ok ? "yes" : "no", now - t[0], c - t[1],
+                (unsigned long long)dd_live_nodes(bn->d), what ? " " : "", what ? what : "");
+        fflush(bn->o.trace);
+    }
+    t[0] = now, t[1] = c;
+}
+
+/* The joint moves' and parts' counts, and the successors' nodes so far, for --trace. */
+static void joints_summary(const bddnet_t *bn, uint32_t done, char *buf, size_t len) {
+    uint64_t parts = 0, nodes = 0;
+    for (uint32_t j = 0; j < bn->n_joints; j++) {
+        parts += bn->joints[j].n_parts;
+        for (uint32_t p = 0; p < bn->joints[j].n_parts && p < done; p++)
+            if (bn->joints[j].parts[p].term > 0)
+                nodes += dd_nodes(bn->d, bn->joints[j].parts[p].term);
+    }
+    snprintf(buf, len, "joints=%u parts=%llu image=%s term_nodes=%llu", bn->n_joints,
+             (unsigned long long)parts, bn->o.image == BDDNET_SUBST ? "subst" : "per-move",
+             (unsigned long long)nodes);
+}
+
+/* The successors' terminal and goals of every part; with --trace a line per tenth of the
+ * joint moves. */
+static bool eval_successors(bddnet_t *bn, double *t) {
+    uint32_t step = bn->n_joints / 10 ? bn->n_joints / 10 : 1;
+    for (uint32_t j = 0; j < bn->n_joints; j++) {
+        for (uint32_t p = 0; p < bn->joints[j].n_parts; p++)
+            if (!eval_successor(bn, &bn->joints[j], &bn->joints[j].parts[p])) {
+                char buf[64];
+                snprintf(buf, sizeof buf, "joint=%u of=%u part=%u", j, bn->n_joints, p);
+                trace_phase(bn, "successors", false, t, buf);
+                return false;
+            }
+        if (bn->o.trace && (j + 1) % step == 0 && j + 1 < bn->n_joints) {
+            char buf[64];
+            snprintf(buf, sizeof buf, "joints_done=%u of=%u", j + 1, bn->n_joints);
+            trace_phase(bn, "successors", true, t, buf);
+        }
+    }
+    char buf[128];
+    joints_summary(bn, UINT32_MAX, buf, sizeof buf);
+    trace_phase(bn, "successors", true, t, buf);
+    return true;
+}
+
 /* One attempt with the current candidates: 1 done, 0 some candidate broke (dropped),
  * -1 past the limits. */
 static int attempt(bddnet_t *bn, char *err, size_t errlen) {
@@ -1251,6 +1302,8 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     dd_limits_t lim = {.max_nodes = bn->o.max_nodes, .deadline = bn->o.deadline};
     bn->d = dd_new(bn->n_vars, &lim, err, errlen);
     if (!bn->d) return -1;
+    double t[2] = {now_seconds(), cpu_seconds()};
+    char buf[128];
     make_blocks(bn);
     make_fluents(bn);
     alloc_roles(bn);
@@ -1260,22 +1313,37 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
             keep_legal(bn, r), keep_values(bn, r);
         keep_transition(bn);
     }
-    if (!ok || !outputs_ok(bn)) {
+    ok = ok && outputs_ok(bn);
+    snprintf(buf, sizeof buf, "vars=%u groups=%u coded=%u", bn->n_vars, bn->n_groups, bn->n_coded);
+    trace_phase(bn, "network", ok, t, buf);
+    if (!ok) {
         snprintf(err, errlen, "the network's decision diagrams: %s", dd_why(bn->d));
         return -1;
     }
     int dropped = drop_broken(bn);
+    snprintf(buf, sizeof buf, "dropped=%d", dropped);
+    trace_phase(bn, "invariants", dropped >= 0, t, buf);
     if (dropped < 0) snprintf(err, errlen, "the invariants: %s", dd_why(bn->d));
     if (dropped) return dropped < 0 ? -1 : 0;
     if (bn->o.implications && !add_implications(bn)) {
+        trace_phase(bn, "implications", false, t, NULL);
         snprintf(err, errlen, "the implications: %s", dd_why(bn->d));
         return -1;
     }
+    snprintf(buf, sizeof buf, "implications=%u", bn->n_implied);
+    trace_phase(bn, "implications", true, t, buf);
     ok = make_joints(bn);
-    if (ok) compute_reach(bn);
-    for (uint32_t j = 0; j < bn->n_joints && ok; j++)
-        for (uint32_t p = 0; p < bn->joints[j].n_parts && ok; p++)
-            ok = eval_successor(bn, &bn->joints[j], &bn->joints[j].parts[p]);
+    joints_summary(bn, 0, buf, sizeof buf);
+    trace_phase(bn, "joints", ok, t, buf);
+    if (!ok) { /* checkers: 689 joint moves' next functions and parts past 10 s */
+        snprintf(err, errlen, "the joint moves' parts: %s", dd_why(bn->d));
+        eval_fini(bn, &bn->cur);
+        return -1;
+    }
+    compute_reach(bn);
+    snprintf(buf, sizeof buf, "layers=%u", bn->reach_layers);
+    trace_phase(bn, "reach", true, t, buf);
+    ok = eval_successors(bn, t);
     eval_fini(bn, &bn->cur);
     if (!ok) {
         snprintf(err, errlen, "the successors' terminal and goals: %s", dd_why(bn->d));
