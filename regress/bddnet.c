@@ -39,7 +39,12 @@ typedef struct {
     dd_ref term;    /* the successor is terminal (meaningful where cond holds) */
     dd_ref **goal;  /* per role and goal item: it holds at the successor */
     dd_ref *target; /* per target: terminal and the target's goal at the successor */
+    uint8_t state;  /* PART_NEW: term, goal and target not made yet (a step makes them
+                       when it first reads the part), PART_READY, PART_FAILED (a node
+                       limit: the part's move is left out of every step, a subset) */
 } part_t;
+
+enum { PART_NEW, PART_READY, PART_FAILED };
 
 /* A joint move some state allows, or (SUBST) all of them at once with the move codes free:
  * what the successor is. */
@@ -117,8 +122,9 @@ struct bddnet {
     coalition_t masks[MAX_MASKS];
     uint32_t n_masks;
     double seconds;
-    bool goals_gone;      /* bddnet_forget_goals */
-    ddexcl_pool_t *xpool; /* the exclusion lists of the sets' parts */
+    bool goals_gone;           /* bddnet_forget_goals */
+    uint64_t n_parts, n_ready; /* of every joint move; made (or failed) so far */
+    ddexcl_pool_t *xpool;      /* the exclusion lists of the sets' parts */
 };
 
 void bddnet_default_opts(bddnet_opts_t *o) {
@@ -1064,7 +1070,7 @@ static void free_joints(bddnet_t *bn) {
             part_t *pt = &jm->parts[p];
             dd_deref(d, pt->cond), dd_deref(d, pt->assign), dd_deref(d, pt->term);
             free_goals(bn, pt);
-            deref_all(d, pt->target, bn->n_targets);
+            deref_all(d, pt->target, pt->target ? bn->n_targets : 0);
         }
         free(jm->parts), free(jm->move);
     }
@@ -1263,36 +1269,12 @@ static void joints_summary(const bddnet_t *bn, uint32_t done, char *buf, size_t 
     for (uint32_t j = 0; j < bn->n_joints; j++) {
         parts += bn->joints[j].n_parts;
         for (uint32_t p = 0; p < bn->joints[j].n_parts && p < done; p++)
-            if (bn->joints[j].parts[p].term > 0)
+            if (bn->joints[j].parts[p].state == PART_READY && bn->joints[j].parts[p].term > 0)
                 nodes += dd_nodes(bn->d, bn->joints[j].parts[p].term);
     }
     snprintf(buf, len, "joints=%u parts=%llu image=%s term_nodes=%llu", bn->n_joints,
              (unsigned long long)parts, bn->o.image == BDDNET_SUBST ? "subst" : "per-move",
              (unsigned long long)nodes);
-}
-
-/* The successors' terminal and goals of every part; with --trace a line per tenth of the
- * joint moves. */
-static bool eval_successors(bddnet_t *bn, double *t) {
-    uint32_t step = bn->n_joints / 10 ? bn->n_joints / 10 : 1;
-    for (uint32_t j = 0; j < bn->n_joints; j++) {
-        for (uint32_t p = 0; p < bn->joints[j].n_parts; p++)
-            if (!eval_successor(bn, &bn->joints[j], &bn->joints[j].parts[p])) {
-                char buf[64];
-                snprintf(buf, sizeof buf, "joint=%u of=%u part=%u", j, bn->n_joints, p);
-                trace_phase(bn, "successors", false, t, buf);
-                return false;
-            }
-        if (bn->o.trace && (j + 1) % step == 0 && j + 1 < bn->n_joints) {
-            char buf[64];
-            snprintf(buf, sizeof buf, "joints_done=%u of=%u", j + 1, bn->n_joints);
-            trace_phase(bn, "successors", true, t, buf);
-        }
-    }
-    char buf[128];
-    joints_summary(bn, UINT32_MAX, buf, sizeof buf);
-    trace_phase(bn, "successors", true, t, buf);
-    return true;
 }
 
 /* One attempt with the current candidates: 1 done, 0 some candidate broke (dropped),
@@ -1343,12 +1325,12 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     compute_reach(bn);
     snprintf(buf, sizeof buf, "layers=%u", bn->reach_layers);
     trace_phase(bn, "reach", true, t, buf);
-    ok = eval_successors(bn, t);
-    eval_fini(bn, &bn->cur);
-    if (!ok) {
-        snprintf(err, errlen, "the successors' terminal and goals: %s", dd_why(bn->d));
-        return -1;
-    }
+    /* the successors' terminal and goals are made part by part as the steps read them
+     * (ready_part): α_1 of minichess needs all 264 moves', which do not fit in 4M nodes
+     * together, and a step cut by the budget keeps the moves it finished */
+    bn->n_parts = bn->n_ready = 0;
+    for (uint32_t j = 0; j < bn->n_joints; j++)
+        bn->n_parts += bn->joints[j].n_parts;
     return 1;
 }
 
@@ -1489,9 +1471,10 @@ uint32_t bddnet_target(bddnet_t *bn, uint32_t role, int v, bool above) {
     uint32_t t = bn->n_targets++;
     bn->targets = xrealloc(bn->targets, bn->n_targets * sizeof *bn->targets);
     bn->targets[t] = (target_t){.role = role, .v = v, .above = above};
-    for (uint32_t j = 0; j < bn->n_joints; j++)
+    for (uint32_t j = 0; j < bn->n_joints; j++) /* the parts made already; the others later */
         for (uint32_t p = 0; p < bn->joints[j].n_parts; p++) {
             part_t *pt = &bn->joints[j].parts[p];
+            if (pt->state != PART_READY) continue;
             pt->target = xrealloc(pt->target, bn->n_targets * sizeof *pt->target);
             pt->target[t] = part_target(bn, pt, &bn->targets[t]);
         }
@@ -1505,11 +1488,73 @@ void bddnet_forget_goals(bddnet_t *bn) {
     bn->goals_gone = true;
 }
 
+/* Does goal item k count for the target: for "at least v" a goal of v or more holds, for
+ * "at most v" (some numeric goal, and none above v) one above v (then it fails)? */
+static bool item_counts(const bddnet_t *bn, const target_t *t, uint32_t k) {
+    int w = bn->net->goals[t->role][k].value;
+    return w >= 0 && (t->above ? w >= t->v : w > t->v);
+}
+
+/* The same role and the same goal items counted: the same diagrams in every part (made
+ * from the items alone). Decided without the parts, which are made later (ready_part). */
 bool bddnet_same_target(const bddnet_t *bn, uint32_t a, uint32_t b) {
-    for (uint32_t j = 0; j < bn->n_joints; j++)
-        for (uint32_t p = 0; p < bn->joints[j].n_parts; p++)
-            if (bn->joints[j].parts[p].target[a] != bn->joints[j].parts[p].target[b]) return false;
+    const target_t *x = &bn->targets[a], *y = &bn->targets[b];
+    if (x->role != y->role || x->above != y->above) return false;
+    for (uint32_t k = 0; k < bn->net->n_goals[x->role]; k++)
+        if (item_counts(bn, x, k) != item_counts(bn, y, k)) return false;
     return true;
+}
+
+/* ---- the successors' terminal and goals, made when a step first reads a part ---- */
+
+/* --trace: a line per tenth of the parts made. */
+static void trace_ready(bddnet_t *bn) {
+    uint64_t tenth = bn->n_parts / 10 ? bn->n_parts / 10 : 1;
+    if (!bn->o.trace || (bn->n_ready % tenth && bn->n_ready != bn->n_parts)) return;
+    fprintf(bn->o.trace, "# trace successors parts_made=%llu of=%llu live=%llu\n",
+            (unsigned long long)bn->n_ready, (unsigned long long)bn->n_parts,
+            (unsigned long long)dd_live_nodes(bn->d));
+    fflush(bn->o.trace);
+}
+
+/* The part's successor terminal, goals and targets: 1 made, 0 given up at a node limit
+ * (PART_FAILED: its move is left out of every step, a subset), -1 past the deadline (made
+ * again when read again). Once every part is made the network at the state goes. */
+static int ready_part(bddnet_t *bn, const joint_t *jm, part_t *pt) {
+    if (pt->state != PART_NEW) return pt->state == PART_READY;
+    bool ok = eval_successor(bn, jm, pt);
+    pt->target = xcalloc(bn->n_targets + 1, sizeof *pt->target);
+    for (uint32_t t = 0; t < bn->n_targets && ok; t++) {
+        pt->target[t] = part_target(bn, pt, &bn->targets[t]);
+        ok = pt->target[t] != DD_NONE;
+    }
+    if (!ok) {
+        bool late = !strcmp(dd_why(bn->d), "deadline");
+        dd_deref(bn->d, pt->term);
+        pt->term = DD_FALSE;
+        free_goals(bn, pt);
+        deref_all(bn->d, pt->target, bn->n_targets);
+        pt->target = NULL;
+        if (late) return -1;
+        pt->state = PART_FAILED;
+    } else {
+        pt->state = PART_READY;
+        if (bn->goals_gone) free_goals(bn, pt);
+    }
+    bn->n_ready++;
+    trace_ready(bn);
+    if (bn->n_ready == bn->n_parts) eval_fini(bn, &bn->cur);
+    return ok;
+}
+
+/* Every part of joint move j made: 1, 0 (a part failed), -1 (the deadline). */
+static int ready_joint(bddnet_t *bn, uint32_t j) {
+    joint_t *jm = &bn->joints[j];
+    for (uint32_t p = 0; p < jm->n_parts; p++) {
+        int r = ready_part(bn, jm, &jm->parts[p]);
+        if (r <= 0) return r;
+    }
+    return 1;
 }
 
 /* ---- the strong pre-image ---- */
@@ -2165,6 +2210,15 @@ static bool pre_joined(bddnet_t *bn, uint32_t a, const ddunion_t *s, dd_ref sj, 
     return ok;
 }
 
+/* The parts of P's joint move a and of every answer to it (the joint moves after a with
+ * P's same moves) made: 1, 0 (a part given up), -1 (the deadline). */
+static int ready_answers(bddnet_t *bn, uint32_t a, uint64_t p) {
+    int r = 1;
+    for (uint32_t b = a; b < bn->n_joints && r > 0; b++)
+        if (b == a || same_moves(bn, &bn->joints[a], &bn->joints[b], p)) r = ready_joint(bn, b);
+    return r;
+}
+
 /* PER_MOVE: over P's joint moves a (the first joint move of each). The joint moves no
  * state allows are left out: where legal(a) holds, legal(b) is false for them. A move with
  * one answer reads fresh (and the target where spread_target), one with several all of s. */
@@ -2181,10 +2235,16 @@ static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fres
         if (!first) continue;
         for (uint32_t b = a + 1; b < bn->n_joints && one; b++)
             one = !same_moves(bn, &bn->joints[a], &bn->joints[b], p);
+        if (one && !fresh->n && !spread_target) continue; /* nothing new to read */
+        int ready = ready_answers(bn, a, p);
+        if (ready <= 0) { /* a part given up: the move's states left out (a subset) */
+            *exact = false;
+            ok = ready == 0;
+            continue;
+        }
         if (one) {
-            if (fresh->n || spread_target)
-                ok = pre_spread(bn, &bn->joints[a], fresh,
-                                spread_target ? target : BDDNET_NO_TARGET, within, out, exact);
+            ok = pre_spread(bn, &bn->joints[a], fresh, spread_target ? target : BDDNET_NO_TARGET,
+                            within, out, exact);
             continue;
         }
         if (sj == DD_NONE && !products) sj = joined_all(bn, s, exact, &products);
@@ -2203,6 +2263,11 @@ bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fresh, uint32
     *exact = true;
     if (bn->o.image == BDDNET_PER_MOVE)
         return pre_per_move(bn, s, fresh ? fresh : s, target, !fresh, p, within, out, exact);
+    int ready = ready_joint(bn, 0); /* SUBST: one part, every move */
+    if (ready <= 0) {
+        *exact = false;
+        return ready == 0;
+    }
     dd_ref sj = joined(bn, s, exact);
     if (past_deadline(bn, sj)) return false;
     return add_set(bn, out, pre_subst(bn, sj, target, p), within, exact);

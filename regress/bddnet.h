@@ -20,7 +20,11 @@
  * Sets describe non-terminal states (a terminal state's value is its goal, which the
  * caller knows); so terminal and the goals are evaluated on the successor of a
  * non-terminal state only, where much is known (no line is on the board yet: a line after
- * the move is one the move completes).
+ * the move is one the move completes). They are made per part of a joint move when a
+ * pre-image first reads it, not with the network: on a large board (minichess: 264 joint
+ * moves, past 4M nodes together) the first step then gets the moves that fit in its time
+ * (bddnet_pre keeps the moves it finished), and a part past the node limit leaves its move
+ * out (a subset) instead of refusing the game.
  *
  * Strong pre-image of a set S for a coalition P of roles, the other roles O:
  *   pre_P(S) = ∃ legal joint move a of P ∀ legal joint move b of O:
@@ -132,13 +136,15 @@ bddnet_image_t bddnet_image(const bddnet_t *bn);
 
 /* A target: "the successor is terminal and role's goal value there (engine_goal_value:
  * the highest numeric goal that holds) is at least v (above) or at most v (not above)",
- * made once per joint move; its number. */
+ * made per part with its successor's terminal and goals (every target known then); its
+ * number. */
 #define BDDNET_NO_TARGET UINT32_MAX
 uint32_t bddnet_target(bddnet_t *bn, uint32_t role, int v, bool above);
-/* Frees the successors' goal diagrams once every target is made (in connect four most of
- * the network's nodes); a later bddnet_target is a bug (dies). */
+/* Every target is known: the successors' goal diagrams are freed once a part's targets are
+ * made (in connect four most of the network's nodes); a later bddnet_target is a bug (dies). */
 void bddnet_forget_goals(bddnet_t *bn);
-/* Do two targets hold after the same joint moves in the same states? */
+/* Do two targets hold after the same joint moves in the same states? (The same role and
+ * goal items counted: known before any part is made.) */
 bool bddnet_same_target(const bddnet_t *bn, uint32_t a, uint32_t b);
 /* The role's distinct numeric goal values, ascending (owned by bn). */
 uint32_t bddnet_values(const bddnet_t *bn, uint32_t role, const int **values);

@@ -217,6 +217,17 @@ static void push_step(bddsearch_t *bs, seq_t *q, ddunion_t *set, const ddunion_t
  * the start the kept states of S_{i-1} are in it). The same set as S_0 ∨ pre(S_{i-1}) where
  * both are complete; a superset of it, still sound, where a step was capped. The pre-image is
  * kept apart as the next frontier. */
+/* A step cut by the budget: S_{i-1} and what the pre-image got to (a subset of it:
+ * bddnet_pre keeps only the moves it finished), appended without an operation (past the
+ * deadline every one gives up). Sound: S_{i-1} ⊆ S_i. */
+static void keep_cut(dd_t *d, const ddunion_t *prev, const ddunion_t *pre, ddunion_t *out) {
+    ddunion_fini(d, out);
+    ddunion_copy(d, out, prev);
+    out->merge = 0; /* append: no OR */
+    for (uint32_t k = 0; k < pre->n; k++)
+        ddunion_add_excl(d, out, dd_dup(d, pre->part[k]), ddexcl_dup(pre->excl[k]));
+}
+
 static bool next_within(bddsearch_t *bs, seq_t *q, uint32_t i, dd_ref in, ddunion_t *out,
                         bool *exact) {
     dd_t *d = bddnet_dd(bs->bn);
@@ -225,6 +236,11 @@ static bool next_within(bddsearch_t *bs, seq_t *q, uint32_t i, dd_ref in, ddunio
     ddunion_init(&pre, out->merge);
     bool ok = bddnet_pre(bs->bn, prev, i > 1 ? &q->fresh : NULL, q->target, q->s.coalition, in,
                          &pre, exact);
+    if (!ok) { /* cut: keep what it finished (α_1 of minichess: the moves made in time) */
+        keep_cut(d, prev, &pre, out);
+        ddunion_fini(d, &pre);
+        return false;
+    }
     bool same_in = i > 1 && in == bddnet_within(bs->bn, within_of(bs, i - 1));
     for (uint32_t k = 0; k < prev->n && ok && i > 1; k++) {
         dd_ref x = same_in ? dd_dup(d, prev->part[k]) : dd_and(d, prev->part[k], in);
@@ -247,6 +263,7 @@ static bool next_within(bddsearch_t *bs, seq_t *q, uint32_t i, dd_ref in, ddunio
         }
         ok = ddunion_add_excl(d, &q->fresh, x, ddexcl_dup(pre.excl[k]));
     }
+    if (!ok) keep_cut(d, prev, &pre, out);
     ddunion_fini(d, &pre);
     return ok;
 }
@@ -284,12 +301,11 @@ static void step(bddsearch_t *bs, uint32_t k, uint32_t i, bdds_cb cb, void *ctx)
     } else {
         bool exact;
         bool cut = !next_set(bs, q, i, &s, &exact);
-        if (cut) { /* the last set is still sound (WITHIN), nothing else is */
+        /* WITHIN: S_{i-1} and the pre-image's finished moves (keep_cut), sound; EXACT:
+         * nothing else is */
+        if (cut && bs->o.mode != BDDS_WITHIN) {
             ddunion_fini(d, &s);
-            if (bs->o.mode == BDDS_WITHIN)
-                ddunion_copy(d, &s, &q->set[i - 1]);
-            else
-                ddunion_init(&s, 0);
+            ddunion_init(&s, 0);
         }
         push_step(bs, q, &s, bs->o.mode == BDDS_WITHIN && !cut ? &q->fresh : NULL,
                   now_seconds() - t0, cpu_seconds() - c0, cut,
@@ -379,6 +395,24 @@ static void export_all(bddsearch_t *bs) {
     free(roots), free(xs), free(first);
 }
 
+/* The sequences still to make step i. */
+static uint32_t left_in_round(const bddsearch_t *bs, uint32_t i, uint32_t from) {
+    uint32_t n = 0;
+    for (uint32_t k = from; k < bs->n_seqs; k++)
+        n += !bs->seqs[k].done && bs->seqs[k].n == i;
+    return n;
+}
+
+/* Step 1 of each sequence gets an equal share of the time left in its round: it makes the
+ * successors' terminal and goals of the parts it reads (bddnet.h), which on a large board
+ * (minichess) take the whole budget, and a cut step keeps what it finished; so every side
+ * gets its first moves. Later steps run to the budget as before. */
+static void step_deadline(bddsearch_t *bs, uint32_t k, uint32_t i) {
+    double end = bs->deadline, now = now_seconds();
+    if (i == 1 && end > now) end = now + (end - now) / left_in_round(bs, i, k);
+    dd_set_deadline(bddnet_dd(bs->bn), end);
+}
+
 void bddsearch_run(bddsearch_t *bs, bdds_cb cb, void *ctx) {
     dd_set_deadline(bddnet_dd(bs->bn), bs->deadline);
     dd_set_op_nodes(bddnet_dd(bs->bn), bs->o.op_nodes ? bs->o.op_nodes : OP_NODES);
@@ -388,6 +422,7 @@ void bddsearch_run(bddsearch_t *bs, bdds_cb cb, void *ctx) {
             seq_t *q = &bs->seqs[k];
             if (q->done || q->n != i) continue;
             if (bs->deadline && now_seconds() >= bs->deadline) break;
+            step_deadline(bs, k, i);
             step(bs, k, i, cb, ctx);
             any = true;
         }
