@@ -37,6 +37,8 @@ ground_opts_t ground_default_opts(void) {
     if (work && *work) o.max_work = strtoull(work, NULL, 10);
     const char *atoms = getenv("GGP_GROUND_ATOMS");
     if (atoms && *atoms) o.max_atoms = (uint32_t)strtoul(atoms, NULL, 10);
+    const char *lits = getenv("GGP_GROUND_LITS"); /* to measure a network past the limit */
+    if (lits && *lits) o.max_lits = (uint32_t)strtoul(lits, NULL, 10);
     const char *split = getenv("GGP_GROUND_SPLIT"); /* 0: rules as written (to compare) */
     if (split && !strcmp(split, "0")) o.split = false;
     const char *demand = getenv("GGP_GROUND_DEMAND"); /* 0: every relation in full */
@@ -353,6 +355,26 @@ static void report_largest(grounder_t *G) {
     sb_fini(&b);
 }
 
+/* After optimisation: the relations whose nodes hold the most literals (of the network's
+ * rules by their head's symbol), so that what fills the network is seen, not only what
+ * instantiation made. */
+static void report_network(grounder_t *G) {
+    uint32_t n = (uint32_t)term_sym_count(G->ts), ids[12];
+    uint64_t *lits = xcalloc(n + 1, sizeof *lits), *rules = xcalloc(n + 1, sizeof *rules);
+    for (uint32_t r = 0; r < G->W.n_rules; r++) {
+        term_t a = G->W.atom[G->W.head[r]];
+        if (a == TERM_NONE) continue;
+        sym_t s = term_sym(G->ts, a);
+        lits[s] += G->W.first[r + 1] - G->W.first[r];
+        rules[s]++;
+    }
+    uint32_t m = top(lits, n, ids, 12);
+    for (uint32_t i = 0; i < m; i++)
+        fprintf(G->opts.stats, "ground:   %10" PRIu64 " literals %9" PRIu64 " rules of %s\n",
+                lits[ids[i]], rules[ids[i]], term_sym_name(G->ts, (sym_t)ids[i]));
+    free(lits), free(rules);
+}
+
 /* A first attempt gives up past this many atoms, and the grounder starts again with demand
  * on the relations that grew: most games need far fewer atoms, and for them demand would
  * only cost its joins. A second attempt gives up past SOFT_ATOMS_2 (when below the hard
@@ -625,6 +647,7 @@ gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {
         t = now_seconds();
         gopt_run(&G.W, G.ts);
         if (opts->stats) report_sizes(&G, "optimise", now_seconds() - t);
+        if (opts->stats) report_network(&G);
         t = now_seconds();
         uint32_t n_init;
         term_t *init = initial(&G, &n_init);

@@ -288,6 +288,16 @@ fi
 run 2 "$GGP" match "$GAMES/tarok.kif" --players random,random,random --matches 4 --duplicate &&
     expect err "multiple of 3" "match --duplicate: matches not a multiple of the seats"
 
+# ---- ground: the literal limit from the environment, and what fills the network ----
+# (a fresh cache: a failure under a small limit is remembered)
+if GGP_CACHE=$tmp/cache-lits GGP_GROUND_LITS=10 run 1 "$GGP" ground "$GAMES/tictactoe.kif"; then
+    expect out "too many ground rules" "ground: GGP_GROUND_LITS=10 stops tic-tac-toe"
+fi
+if run 0 "$GGP" ground "$GAMES/tictactoe.kif" --stats; then
+    expect err "^ground: +[0-9]+ literals +[0-9]+ rules of next$" \
+        "ground --stats: the literals of each relation once optimised"
+fi
+
 # ---- ground --stats: the cut hybrid grounding makes when a relation grows past the limit ----
 # (pathlist's walk test carries a list of visited cells: with 1,000 atoms allowed the list
 # type blows up; the walks from the start cells are what the rest of the rules read)
