@@ -56,7 +56,13 @@ typedef struct {
     uint32_t *move;    /* per role: the move index */
     part_t *parts;     /* SUBST: one, true, the substitution */
     uint32_t n_parts;
+    uint8_t state; /* JOINT_NEW: subst and parts not made yet (a step makes them when
+                      it first reads the move: checkers's 689 moves take 4 s), JOINT_MADE,
+                      JOINT_READY (every part's successor made too), JOINT_FAILED (a node
+                      limit: the move is left out of every step, a subset) */
 } joint_t;
+
+enum { JOINT_NEW, JOINT_MADE, JOINT_READY, JOINT_FAILED };
 
 typedef struct {
     uint32_t role;
@@ -123,7 +129,8 @@ struct bddnet {
     uint32_t n_masks;
     double seconds;
     bool goals_gone;           /* bddnet_forget_goals */
-    uint64_t n_parts, n_ready; /* of every joint move; made (or failed) so far */
+    uint64_t n_parts, n_ready; /* parts of the joint moves made so far; parts made or failed */
+    uint32_t n_done;           /* joint moves JOINT_READY or JOINT_FAILED */
     ddexcl_pool_t *xpool;      /* the exclusion lists of the sets' parts */
 };
 
@@ -970,22 +977,28 @@ static bool make_parts(bddnet_t *bn, joint_t *jm, const dd_ref *nx) {
     return true;
 }
 
-/* A joint move some state allows: its legality per role, the next functions fixed to it,
- * its parts. */
-static bool add_joint(bddnet_t *bn, const uint32_t *k, dd_ref code) {
+/* A joint move some state allows: its legality per role (its next functions and parts are
+ * made when a step first reads it: make_joint). */
+static void add_joint(bddnet_t *bn, const uint32_t *k, dd_ref code) {
     dd_t *d = bn->d;
     joint_t *jm = new_joint(bn);
     jm->code = dd_dup(d, code);
-    jm->subst = dd_subst_new(d);
     for (uint32_t r = 0; r < bn->n_roles; r++)
         jm->move[r] = k[r], jm->legal[r] = dd_dup(d, bn->legal[r][k[r]]);
+}
+
+/* The joint move's next functions fixed to it and its parts; false when an operation gave
+ * up (nothing kept then). */
+static bool make_joint(bddnet_t *bn, joint_t *jm) {
+    dd_t *d = bn->d;
+    jm->subst = dd_subst_new(d);
     dd_ref *nx = xmalloc((bn->n_vars + 1) * sizeof *nx);
     bool ok = true;
     for (uint32_t v = 0; v < bn->n_vars; v++) {
         nx[v] = DD_NONE;
         if (bn->var_start[v] == bn->var_start[v + 1] || !ok) continue;
         dd_ref f = next_of_var(bn, v);
-        nx[v] = dd_restrict(d, f, code);
+        nx[v] = dd_restrict(d, f, jm->code);
         ok = nx[v] >= 0;
         if (ok) dd_subst_set(d, jm->subst, v, nx[v]);
         dd_deref(d, f);
@@ -994,7 +1007,18 @@ static bool add_joint(bddnet_t *bn, const uint32_t *k, dd_ref code) {
     for (uint32_t v = 0; v < bn->n_vars; v++)
         if (nx[v] != DD_NONE) dd_deref(d, nx[v]);
     free(nx);
-    return ok;
+    if (!ok) {
+        for (uint32_t p = 0; p < jm->n_parts; p++)
+            dd_deref(d, jm->parts[p].cond), dd_deref(d, jm->parts[p].assign);
+        FREE_AND_NULL(free, jm->parts);
+        jm->n_parts = 0;
+        dd_subst_free(d, jm->subst);
+        jm->subst = NULL;
+        return false;
+    }
+    jm->state = JOINT_MADE;
+    bn->n_parts += jm->n_parts;
+    return true;
 }
 
 /* The joint moves some state allows, role by role from the first, a partial joint move
@@ -1009,7 +1033,7 @@ typedef struct {
 static void joints_from(bddnet_t *bn, joints_dfs_t *s, uint32_t r, dd_ref both, dd_ref code) {
     dd_t *d = bn->d;
     if (r == bn->n_roles) {
-        if (++s->found <= s->cap) s->ok = add_joint(bn, s->k, code);
+        if (++s->found <= s->cap) add_joint(bn, s->k, code);
         return;
     }
     for (uint32_t m = 0; m < bn->net->n_moves[r] && s->ok && s->found <= s->cap; m++) {
@@ -1043,6 +1067,8 @@ static bool all_moves(bddnet_t *bn) {
     jm->parts = xcalloc(2, sizeof *jm->parts);
     jm->n_parts = 1;
     jm->parts[0] = (part_t){.cond = DD_TRUE, .assign = DD_NONE, .term = DD_FALSE};
+    jm->state = JOINT_MADE;
+    bn->n_parts = 1;
     return true;
 }
 
@@ -1090,7 +1116,7 @@ static dd_ref joint_relation(bddnet_t *bn, const joint_t *jm) {
     dd_t *d = bn->d;
     dd_ref rel = DD_TRUE;
     for (uint32_t r = 0; r < bn->n_roles; r++) {
-        dd_ref t = dd_and(d, rel, jm->subst ? jm->legal[r] : bn->legal_rel[r]);
+        dd_ref t = dd_and(d, rel, bn->o.image == BDDNET_PER_MOVE ? jm->legal[r] : bn->legal_rel[r]);
         dd_deref(d, rel);
         rel = t;
     }
@@ -1314,6 +1340,7 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     }
     snprintf(buf, sizeof buf, "implications=%u", bn->n_implied);
     trace_phase(bn, "implications", true, t, buf);
+    bn->n_parts = bn->n_ready = bn->n_done = 0;
     ok = make_joints(bn);
     joints_summary(bn, 0, buf, sizeof buf);
     trace_phase(bn, "joints", ok, t, buf);
@@ -1328,9 +1355,6 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     /* the successors' terminal and goals are made part by part as the steps read them
      * (ready_part): α_1 of minichess needs all 264 moves', which do not fit in 4M nodes
      * together, and a step cut by the budget keeps the moves it finished */
-    bn->n_parts = bn->n_ready = 0;
-    for (uint32_t j = 0; j < bn->n_joints; j++)
-        bn->n_parts += bn->joints[j].n_parts;
     return 1;
 }
 
@@ -1507,19 +1531,19 @@ bool bddnet_same_target(const bddnet_t *bn, uint32_t a, uint32_t b) {
 
 /* ---- the successors' terminal and goals, made when a step first reads a part ---- */
 
-/* --trace: a line per tenth of the parts made. */
+/* --trace: a line per tenth of the joint moves done. */
 static void trace_ready(bddnet_t *bn) {
-    uint64_t tenth = bn->n_parts / 10 ? bn->n_parts / 10 : 1;
-    if (!bn->o.trace || (bn->n_ready % tenth && bn->n_ready != bn->n_parts)) return;
-    fprintf(bn->o.trace, "# trace successors parts_made=%llu of=%llu live=%llu\n",
-            (unsigned long long)bn->n_ready, (unsigned long long)bn->n_parts,
+    uint32_t tenth = bn->n_joints / 10 ? bn->n_joints / 10 : 1;
+    if (!bn->o.trace || (bn->n_done % tenth && bn->n_done != bn->n_joints)) return;
+    fprintf(bn->o.trace, "# trace successors joints_done=%u of=%u parts=%llu live=%llu\n",
+            bn->n_done, bn->n_joints, (unsigned long long)bn->n_parts,
             (unsigned long long)dd_live_nodes(bn->d));
     fflush(bn->o.trace);
 }
 
 /* The part's successor terminal, goals and targets: 1 made, 0 given up at a node limit
  * (PART_FAILED: its move is left out of every step, a subset), -1 past the deadline (made
- * again when read again). Once every part is made the network at the state goes. */
+ * again when read again). */
 static int ready_part(bddnet_t *bn, const joint_t *jm, part_t *pt) {
     if (pt->state != PART_NEW) return pt->state == PART_READY;
     bool ok = eval_successor(bn, jm, pt);
@@ -1542,19 +1566,26 @@ static int ready_part(bddnet_t *bn, const joint_t *jm, part_t *pt) {
         if (bn->goals_gone) free_goals(bn, pt);
     }
     bn->n_ready++;
-    trace_ready(bn);
-    if (bn->n_ready == bn->n_parts) eval_fini(bn, &bn->cur);
     return ok;
 }
 
-/* Every part of joint move j made: 1, 0 (a part failed), -1 (the deadline). */
+/* Joint move j's next functions, parts and their successors made: 1, 0 (given up at a
+ * node limit: JOINT_FAILED), -1 (the deadline; made again when read again). Once every
+ * joint move is done the network at the state goes. */
 static int ready_joint(bddnet_t *bn, uint32_t j) {
     joint_t *jm = &bn->joints[j];
-    for (uint32_t p = 0; p < jm->n_parts; p++) {
-        int r = ready_part(bn, jm, &jm->parts[p]);
-        if (r <= 0) return r;
-    }
-    return 1;
+    if (jm->state == JOINT_READY || jm->state == JOINT_FAILED) return jm->state == JOINT_READY;
+    int r = 1;
+    if (jm->state == JOINT_NEW && !make_joint(bn, jm))
+        r = strcmp(dd_why(bn->d), "deadline") ? 0 : -1;
+    for (uint32_t p = 0; p < jm->n_parts && r > 0; p++)
+        r = ready_part(bn, jm, &jm->parts[p]);
+    if (r < 0) return r;
+    jm->state = r ? JOINT_READY : JOINT_FAILED;
+    bn->n_done++;
+    trace_ready(bn);
+    if (bn->n_done == bn->n_joints) eval_fini(bn, &bn->cur);
+    return r;
 }
 
 /* ---- the strong pre-image ---- */

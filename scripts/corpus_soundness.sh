@@ -92,8 +92,12 @@ fi
 # verification summed over every step of both sides
 bdd_row() {
     awk -v game="$1" -v role="$2" -v st="$3" '
+        # the deepest complete step, and after it the deepest partial one (a subset)
         /^side=/ { for (k = 1; k <= NF; k++) { split($k, kv, "="); v[kv[1]] = kv[2] }
-            deep[v["side"]] = v["i"] (v["complete"] != "yes" ? " (partial)" : v["fixpoint"] == "yes" ? " (fixpoint)" : "") }
+            sd = v["side"]
+            if (v["complete"] == "yes") { full[sd] = v["i"] (v["fixpoint"] == "yes" ? " (fixpoint)" : ""); part[sd] = "" }
+            else part[sd] = v["i"] " partial" (v["parts"] == 0 ? ", empty" : "")
+            deep[sd] = full[sd] (part[sd] != "" ? "; " part[sd] : "") }
         /^verify side=/ { for (k = 2; k <= NF; k++) { split($k, kv, "="); w[kv[1]] = kv[2] }
             n++; states = w["states"]; hits += w["hits"]; fp += w["false_pos"]
             miss += w["misses"]; und += w["undecided"] }
@@ -180,14 +184,18 @@ if [ "$BDD" = 1 ]; then
         echo "(shared with other work; the budget is wall clock). Budget $BUDGET s per game (network included), role"
         echo "$ROLES, then \`--verify $MATCHES\`: every state of $MATCHES seeded random matches that a step claims is"
         echo "searched over the real moves (\`truth/force.c\`: the step's coalition forces its goal within i"
-        echo "steps, whatever the others answer); per game the deepest step of each side and the sums over"
-        echo "every step verified: *false positives* (must be 0), *misses* (of complete steps), *undecided*"
+        echo "steps, whatever the others answer); per game the deepest complete step of each side (α_0, β_0:"
+        echo "terminal and the goal), then the deepest partial one (\`i partial\`: a subset, the moves its"
+        echo "pre-image finished within the budget; \`empty\`: none yet), and the sums over every step verified:"
+        echo "*false positives* (must be 0), *misses* (of complete steps), *undecided*"
         echo "(the search gave up at 1,000,000 states or $VERIFY_SECONDS s per step)."
         echo
         echo "### Coverage"
         echo
-        echo "${#games[@]} games in the corpus: **$accepted accepted** (any deterministic game whose network"
-        echo "is built within the budget; $timeouts game-role runs out of time, LIMIT $LIMIT s). Refused:"
+        echo "${#games[@]} games in the corpus: **$accepted accepted** (any deterministic game whose network's"
+        echo "legal and next functions and invariants are built within the budget: its first steps then"
+        echo "make the joint moves' parts and successors they read; $timeouts game-role runs out of time,"
+        echo "LIMIT $LIMIT s). Refused:"
         echo
         refusals_named
         echo

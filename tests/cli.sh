@@ -219,7 +219,7 @@ if "$GGP" --help 2>&1 | grep -q regress; then
             "regress --bdd --trace: a forall step's progress" &&
         expect out "^# trace build phase=joints ok=yes seconds=[0-9.]+ cpu=[0-9.]+ live=[0-9]+ joints=19 " \
             "regress --bdd --trace: the build's phases" &&
-        expect out "^# trace successors parts_made=19 of=19 live=[0-9]+$" \
+        expect out "^# trace successors joints_done=19 of=19 parts=[0-9]+ live=[0-9]+$" \
             "regress --bdd --trace: the successors made as the steps read them"
     # --forall products: every forall step by products of unions, terminal as exclusions;
     # tic-tac-toe still solved, every step and every state's value right
