@@ -53,6 +53,7 @@ typedef struct {
     /* scattering (place_moves): per move (move_base[role] + index) its list; per node
      * whether it is of the move blocks (late), has scattered rules */
     bool can_scatter;
+    bool tables; /* the play blocks driven by changes, read from tables */
     uint32_t node, *move_base, **ent;
     size_t *n_ent, *cap_ent;
     /* late: a node of the move blocks, 1 acyclic (zeroed at their start), 2 cyclic */
@@ -879,14 +880,19 @@ typedef struct {
     bool open;
 } phase_t;
 
-/* Opens the phase's next function, in the next unit when this one is full. */
-static void open_part(cg_t *cg, phase_t *ph) {
+/* The next unit when this one is full. */
+static void unit_room(cg_t *cg) {
     if (cg->unit_bytes && C(cg)->len + cg->data[cg->cur].len > cg->unit_bytes) {
         cg->cur = cg->n_units++;
         cg->code = xrealloc(cg->code, cg->n_units * sizeof *cg->code);
         cg->data = xrealloc(cg->data, cg->n_units * sizeof *cg->data);
         sb_init(&cg->code[cg->cur]), sb_init(&cg->data[cg->cur]);
     }
+}
+
+/* Opens the phase's next function, in the next unit when this one is full. */
+static void open_part(cg_t *cg, phase_t *ph) {
+    unit_room(cg);
     sb_printf(C(cg), "PART void %s_%u(%s){\n", ph->name, ph->parts++, ph->params);
     /* the move sets' word and bit (a shift by a variable in every test costs the compiler's
      * combiner time quadratic in their number) */
@@ -1270,44 +1276,98 @@ static void emit_play_from(strbuf_t *c) {
                "\n");
 }
 
-/* The event kernel's body: the positions to evaluate, all (d is all: every fluent changed)
- * or those reading a fluent changed (FO_/FW_/FM_: per fluent its readers' words and bits),
- * then the functions whose range has a mark. */
-static void emit_event_body(strbuf_t *c, const cg_t *cg, const events_t *ev, const phase_t *ph,
-                            const phase_t *huge, const uint32_t *ranges, uint32_t n, bool one) {
+/* Words and bits of D (wd, mk) for the positions of list[0..n) (sorted) whose guard
+ * (guard: per position a literal, GNET_NONE: none; NULL: no guards) is a literal of node
+ * src (own) or not (!own); returns how many. */
+static uint32_t reader_words(strbuf_t *wd, strbuf_t *mk, const uint32_t *list, uint32_t n,
+                             const uint32_t *guard, uint32_t src, bool own) {
+    uint32_t ne = 0;
+    for (uint32_t j = 0; j < n;) {
+        uint64_t mask = 0;
+        uint32_t word = list[j] / 64;
+        for (; j < n && list[j] / 64 == word; j++)
+            if (!guard || (guard[list[j]] != GNET_NONE && guard[list[j]] >> 1 == src) == own)
+                mask |= 1ull << (list[j] & 63);
+        if (!mask) continue;
+        sb_printf(wd, "%u,", word);
+        sb_printf(mk, "0x%" PRIx64 "ull,", mask);
+        ne++;
+    }
+    return ne;
+}
+
+/* The start of the event kernel's body on tables: D, a bit per position to evaluate, and
+ * S, a bit per word of D that may have one (so that a step with 80 positions to evaluate
+ * among 16,000 reads a few words); MK(k, bits) marks positions. All, or those that read a
+ * fluent that changed (FO_ gives per fluent two lists in FW_/FM_: those it guards, and the
+ * others then left out while their guard is off, Z). */
+static void emit_table_marks(strbuf_t *c, const events_t *ev, uint32_t nd, size_t z_at) {
+    uint32_t ns = nd / 64 + 1;
+    sb_printf(c,
+              "static inline void ggp_play_body(%s){\nW64 D[%u],S[%u];\n"
+              "W64 *restrict Z=(W64 *)(v+%zu);\n"
+              "#define MK(k,bits) (D[k]|=(bits),S[(k)>>6]|=1ull<<((k)&63))\n"
+              "if(d==all){__builtin_memset(D,0xff,sizeof D);__builtin_memset(S,0xff,sizeof S);\n"
+              "D[%u]&=0x%" PRIx64 "ull;S[%u]&=0x%" PRIx64 "ull;}\n"
+              "else{__builtin_memset(D,0,sizeof D);__builtin_memset(S,0,sizeof S);\n"
+              "for(unsigned k=0;k<NW;k++)for(W64 x=d[k];x;x&=x-1){"
+              "unsigned f=2*(64*k+(unsigned)__builtin_ctzll(x)),e=FO_[f];\n"
+              "for(;e<FO_[f+1];e++)MK(FW_[e],FM_[e]);\n"
+              "for(;e<FO_[f+2];e++)MK(FW_[e],FM_[e]&~Z[FW_[e]]);}}\n",
+              PARAMS, nd, ns, z_at, nd - 1, word_mask(0, ev->n_pos, nd - 1), ns - 1,
+              word_mask(0, nd, ns - 1));
+}
+
+/* The start of the event kernel's body: the positions to evaluate, all (d is all: every
+ * fluent changed) or those reading a fluent changed (FO_/FW_/FM_: per fluent its readers'
+ * words and bits; with guards, those a fluent guards first, the others then left out
+ * while their guard is off: Z). */
+static void emit_event_marks(strbuf_t *c, const cg_t *cg, const events_t *ev, const uint32_t *guard,
+                             size_t z_at) {
     const gnet_t *net = cg->net;
-    uint32_t nd = ev->n_pos / 64 + 1;
-    for (uint32_t k = 0; k < ph->parts && !one; k++)
-        sb_printf(c, "PART void %s_%u(%s);\n", ph->name, k, ph->params);
-    for (uint32_t k = 0; k < huge->parts && !one; k++)
-        sb_printf(c, "PART void %s_%u(%s);\n", huge->name, k, PARAMS);
+    uint32_t nd = ev->n_pos / 64 + 1, lists = guard ? 2 : 1;
     strbuf_t fw, fm;
     sb_init(&fw), sb_init(&fm);
     uint32_t ne = 0;
-    sb_printf(c, "static const unsigned FO_[%u]={0", net->n_fluents + 1);
-    for (uint32_t f = 0; f < net->n_fluents; f++) {
-        const uint32_t *l = ev->fr + ev->fr_start[f];
-        uint32_t nl = ev->fr_start[f + 1] - ev->fr_start[f];
-        for (uint32_t j = 0, e; j < nl; j = e, ne++) {
-            uint64_t mask = 0;
-            for (e = j; e < nl && l[e] / 64 == l[j] / 64; e++)
-                mask |= 1ull << (l[e] & 63);
-            sb_printf(&fw, "%u,", l[j] / 64);
-            sb_printf(&fm, "0x%" PRIx64 "ull,", mask);
+    sb_printf(c, "static const unsigned FO_[%u]={0", lists * net->n_fluents + 1);
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        for (uint32_t own = guard ? 1 : 0, k = 0; k < lists; k++, own = 0) {
+            ne += reader_words(&fw, &fm, ev->fr + ev->fr_start[f],
+                               ev->fr_start[f + 1] - ev->fr_start[f], guard, f, own);
+            sb_printf(c, ",%u", ne);
         }
-        sb_printf(c, ",%u", ne);
-    }
     sb_printf(c, "};\nstatic const unsigned FW_[%u]={%s0};\nstatic const W64 FM_[%u]={%s0};\n",
               ne + 1, fw.data ? fw.data : "", ne + 1, fm.data ? fm.data : "");
     sb_fini(&fw), sb_fini(&fm);
+    if (guard) {
+        emit_table_marks(c, ev, nd, z_at);
+        return;
+    }
     sb_printf(c, "static inline void ggp_play_body(%s){\nW64 D[%u];\n", PARAMS, nd);
     sb_printf(c,
               "if(d==all){for(unsigned k=0;k<%u;k++)D[k]=~0ull;}\n"
               "else{for(unsigned k=0;k<%u;k++)D[k]=0;\n"
               "for(unsigned k=0;k<NW;k++)for(W64 x=d[k];x;x&=x-1){"
-              "unsigned f=64*k+(unsigned)__builtin_ctzll(x);\n"
-              "for(unsigned e=FO_[f];e<FO_[f+1];e++)D[FW_[e]]|=FM_[e];}}\n",
-              nd, nd);
+              "unsigned f=%u*(64*k+(unsigned)__builtin_ctzll(x)),e=FO_[f];\n",
+              nd, nd, lists);
+    sb_puts(c, "for(;e<FO_[f+1];e++)D[FW_[e]]|=FM_[e];}}\n");
+}
+
+/* The end of the event kernel's body, and the kernels on it. */
+static void emit_event_end(strbuf_t *c) {
+    sb_puts(c, "(void)m;}\nvoid ggp_play(U *restrict v){W64 w[NW];static const unsigned m[1];"
+               "pack(v,w);ggp_play_body(v,w,all,m);legal_fix(v);}\n");
+    emit_play_from(c);
+}
+
+/* The event kernel's body: the marks, then the functions whose range has a mark. */
+static void emit_event_body(strbuf_t *c, const cg_t *cg, const events_t *ev, const phase_t *ph,
+                            const phase_t *huge, const uint32_t *ranges, uint32_t n, bool one) {
+    for (uint32_t k = 0; k < ph->parts && !one; k++)
+        sb_printf(c, "PART void %s_%u(%s);\n", ph->name, k, ph->params);
+    for (uint32_t k = 0; k < huge->parts && !one; k++)
+        sb_printf(c, "PART void %s_%u(%s);\n", huge->name, k, PARAMS);
+    emit_event_marks(c, cg, ev, NULL, 0);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t a = ranges[k], b = ranges[k + 1];
         sb_puts(c, "if(");
@@ -1316,9 +1376,218 @@ static void emit_event_body(strbuf_t *c, const cg_t *cg, const events_t *ev, con
                       word_mask(a, b, j));
         sb_printf(c, ")%s_%u(v,w,D);\n", ph->name, k);
     }
-    sb_puts(c, "(void)m;}\nvoid ggp_play(U *restrict v){W64 w[NW];static const unsigned m[1];"
-               "pack(v,w);ggp_play_body(v,w,all,m);legal_fix(v);}\n");
-    emit_play_from(c);
+    emit_event_end(c);
+}
+
+/* ---- the play blocks driven by changes, read from tables ---- */
+
+/* Tables: an acyclic position of at most this many literals, or an OR of single literals
+ * (it stops at the first that holds: skirmishNew's hasAnyLegalMove, an OR of 3,810
+ * legalMove nodes), is evaluated by a loop over a table of its rules, data rather than
+ * code (skirmishNew evaluates about 80 of its 16,000 play nodes a step: as straight-line
+ * code, a few lines each spread over 2.2 MB, the instruction cache missed); the others by
+ * code of their own (knightwar's dead(r), 726 rules of two cells mostly false: its word
+ * tests 3x faster than the table), and cyclic blocks. */
+#define TABLE_MAX_LITS 64
+
+/* Whether the play blocks driven by changes read tables (GGP_EVENT_TABLES=0: not). */
+static bool use_tables(void) {
+    const char *e = getenv("GGP_EVENT_TABLES");
+    return !e || !*e || atoi(e) != 0;
+}
+
+/* Whether position p is read from the tables (else code). */
+static bool table_position(const cg_t *cg, const events_t *ev, uint32_t p) {
+    const gnet_t *net = cg->net;
+    uint32_t b = ev->block[p], i = net->blocks[b].first;
+    if (net->blocks[b].cyclic) return false;
+    if (block_lits(net, b) <= TABLE_MAX_LITS) return true;
+    return block_lits(net, b) == net->rule_start[i + 1] - net->rule_start[i];
+}
+
+/* Functions ggp_evc_K for the positions evaluated by code, each setting *ch when a node
+ * of it changed (a huge node's parts, ggp_evh_K, come first). code[p]: K, GNET_NONE for a
+ * table position. Returns how many. */
+static uint32_t emit_code_positions(cg_t *cg, const events_t *ev, phase_t *huge, uint32_t *code) {
+    const gnet_t *net = cg->net;
+    phase_t ph = {"ggp_evc", "U *restrict v,const W64 *restrict w,int *restrict ch", false, 0,
+                  false};
+    for (uint32_t p = 0; p < ev->n_pos; p++) {
+        const gblock_t *bl = &net->blocks[ev->block[p]];
+        uint32_t h0 = huge->parts;
+        code[p] = GNET_NONE;
+        if (table_position(cg, ev, p)) continue;
+        if (is_huge(net, ev->block[p])) emit_huge(cg, huge, NULL, ev->block[p]);
+        unit_room(cg);
+        for (uint32_t k = h0; k < huge->parts; k++) /* declared in this unit */
+            sb_printf(C(cg), "PART void %s_%u(%s);\n", huge->name, k, PARAMS);
+        code[p] = ph.parts;
+        open_part(cg, &ph);
+        sb_printf(C(cg), "U o_[%u];", bl->n);
+        for (uint32_t j = 0; j < bl->n; j++)
+            sb_printf(C(cg), "o_[%u]=v[%u];", j, net->order[bl->first + j]);
+        sb_putc(C(cg), '\n');
+        if (bl->cyclic)
+            emit_cyclic(cg, bl);
+        else if (h0 < huge->parts)
+            for (uint32_t k = h0; k < huge->parts; k++)
+                sb_printf(C(cg), "%s_%u(v,w,w,0);", huge->name, k);
+        else
+            emit_node(cg, bl->first);
+        sb_puts(C(cg), "*ch=");
+        for (uint32_t j = 0; j < bl->n; j++)
+            sb_printf(C(cg), "%s(o_[%u]!=v[%u])", j ? "|" : "", j, net->order[bl->first + j]);
+        sb_puts(C(cg), ";(void)w;\n");
+        close_part(cg, &ph);
+    }
+    return ph.parts;
+}
+
+static bool holds_in_all(const gnet_t *net, uint32_t i, uint32_t x);
+
+/* The guard of table position p (GNET_NONE: none): a literal every rule of its node has,
+ * so that while it is false the node is 0 whatever else changes, and the changes of its
+ * other inputs need not mark it (in skirmishNew a move's legalMove node needs its piece on
+ * its cell: of the 70 moves into a cell whose occupant changed, a few). Positive fluents
+ * first (most cells are empty), then positive nodes, then negative literals. */
+static uint32_t table_guard(const cg_t *cg, const events_t *ev, const uint32_t *code, uint32_t p) {
+    const gnet_t *net = cg->net;
+    uint32_t i = net->blocks[ev->block[p]].first, r = net->rule_start[i], best = GNET_NONE;
+    int best_rank = 0;
+    if (code[p] != GNET_NONE || r == net->rule_start[i + 1]) return GNET_NONE;
+    for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++) {
+        uint32_t x = net->lits[l];
+        int rank = x & 1 ? 1 : is_fluent(net, x) ? 3 : 2;
+        if (rank > best_rank && holds_in_all(net, i, x)) best = x, best_rank = rank;
+    }
+    return best;
+}
+
+/* Where the guard words Z (a bit per position: its guard was off when it was last
+ * evaluated, so its node is 0) start in the node values: past legal_fix's save area. */
+static size_t guard_words_at(const gnet_t *net) {
+    size_t n = (size_t)net->n_nodes + 64;
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        n += net->n_moves[r];
+    return (n + 64 + 7) / 8 * 8;
+}
+
+/* The positions of list[0..n) (sorted) that src guards (own) or not (!own), as reader_words
+ * picks them, into out as triples (a word of D, its low bits, its high bits); returns how
+ * many. */
+static uint32_t reader_triples(strbuf_t *out, const uint32_t *list, uint32_t n,
+                               const uint32_t *guard, uint32_t src, bool own) {
+    uint32_t ne = 0;
+    for (uint32_t j = 0; j < n;) {
+        uint64_t mask = 0;
+        uint32_t word = list[j] / 64;
+        for (; j < n && list[j] / 64 == word; j++)
+            if ((guard[list[j]] != GNET_NONE && guard[list[j]] >> 1 == src) == own)
+                mask |= 1ull << (list[j] & 63);
+        if (!mask) continue;
+        sb_printf(out, "%u,%u,%u,", word, (uint32_t)mask, (uint32_t)(mask >> 32));
+        ne++;
+    }
+    return ne;
+}
+
+/* The words of the guards (Z) */
+static size_t guard_words(const gnet_t *net) {
+    return (size_t)net->n_play_blocks / 64 + 1;
+}
+
+/* The playout loop's snapshot (tables only): the node values of the state its last playout
+ * started from, which the next playout starts from when that state is nearer its own than
+ * the state the values hold (the previous playout's last: a search's playouts start near
+ * each other and end far apart). At snapshot_at(net): a flag (taken), the state's words,
+ * the guard words, the node bytes. */
+static size_t snapshot_at(const gnet_t *net) {
+    return guard_words_at(net) + 8 * guard_words(net);
+}
+
+/* The tables: PO_ per position where its record starts in R_ (a last entry ends them); a
+ * record, read at once: its node (code positions: 0x80000000 | K), its guard (~0u: none),
+ * the words of its rules, how many words of readers it guards, how many of others, its
+ * rules (per rule its number of literals, then the literals; the guard left
+ * out), then its readers as triples (a word of D and its bits: first those it guards). */
+static void emit_tables(strbuf_t *c, const cg_t *cg, const events_t *ev, const uint32_t *code,
+                        const uint32_t *guard) {
+    const gnet_t *net = cg->net;
+    strbuf_t rec, body, rd;
+    sb_init(&rec), sb_init(&body), sb_init(&rd);
+    size_t at = 0;
+    sb_printf(c, "static const unsigned PO_[%u]={", ev->n_pos + 1);
+    for (uint32_t p = 0; p < ev->n_pos; p++) {
+        const gblock_t *bl = &net->blocks[ev->block[p]];
+        uint32_t i = bl->first, node = net->order[i], g = guard[p], words = 0;
+        sb_clear(&body), sb_clear(&rd);
+        for (uint32_t r = net->rule_start[i]; code[p] == GNET_NONE && r < net->rule_start[i + 1];
+             r++) {
+            uint32_t n = net->lit_start[r + 1] - net->lit_start[r] - (g != GNET_NONE);
+            sb_printf(&body, "%u,", n);
+            for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++)
+                if (net->lits[l] != g) sb_printf(&body, "%u,", net->lits[l]);
+            words += 1 + n;
+        }
+        const uint32_t *l = ev->rd + ev->rd_start[p];
+        uint32_t n = ev->rd_start[p + 1] - ev->rd_start[p];
+        uint32_t own = reader_triples(&rd, l, n, guard, node, true);
+        uint32_t other = reader_triples(&rd, l, n, guard, node, false);
+        sb_printf(c, "%zu,", at);
+        sb_printf(&rec, "%u,%u,%u,%u,%u,", code[p] == GNET_NONE ? node : 0x80000000u | code[p],
+                  g == GNET_NONE ? ~0u : g, words, own, other);
+        sb_putn(&rec, body.data ? body.data : "", body.len);
+        sb_putn(&rec, rd.data ? rd.data : "", rd.len);
+        sb_putc(&rec, '\n');
+        at += 5 + words + 3 * (own + other);
+    }
+    sb_printf(c, "%zu};\nstatic const unsigned R_[%zu]={%s0};\n", at, at + 1,
+              rec.data ? rec.data : "");
+    sb_fini(&rec), sb_fini(&body), sb_fini(&rd);
+}
+
+/* The event kernel's body on tables: the marks, then the marked positions in order, each
+ * a table position's rules read (nothing while its guard is off; an AND stops at its first
+ * literal false, the OR at its first rule true) or a code position's function called; a
+ * change marks its readers, all later in the order (those whose guard is off only when it
+ * is the guard). */
+static void emit_table_body(strbuf_t *c, const cg_t *cg, const events_t *ev, const uint32_t *code,
+                            uint32_t n_code, bool one) {
+    uint32_t *guard = xmalloc((ev->n_pos + 1) * sizeof *guard);
+    for (uint32_t p = 0; p < ev->n_pos; p++)
+        guard[p] = table_guard(cg, ev, code, p);
+    for (uint32_t k = 0; k < n_code && !one; k++)
+        sb_printf(
+            c, "PART void ggp_evc_%u(U *restrict v,const W64 *restrict w,int *restrict ch);\n", k);
+    sb_printf(c, "static void (*const EVC_[%u])(U *restrict,const W64 *restrict,int *restrict)={",
+              n_code + 1);
+    for (uint32_t k = 0; k < n_code; k++)
+        sb_printf(c, "ggp_evc_%u,", k);
+    sb_puts(c, "0};\n");
+    emit_tables(c, cg, ev, code, guard);
+    emit_event_marks(c, cg, ev, guard, guard_words_at(cg->net));
+    free(guard);
+    sb_printf(c,
+              "for(unsigned s=0;s<%u;s++){W64 sw;while((sw=S[s])!=0){unsigned k=64*s+"
+              "(unsigned)__builtin_ctzll(sw);W64 x;\n"
+              "while((x=D[k])!=0){D[k]=x&(x-1);\n"
+              "const unsigned *q=R_+PO_[64*k+(unsigned)__builtin_ctzll(x)];unsigned n=q[0];"
+              "if(x&(x-1))__builtin_prefetch(R_+PO_[64*k+(unsigned)__builtin_ctzll(x&(x-1))]);"
+              "int ch=0;\n"
+              "if(n>>31)EVC_[n&0x7fffffffu](v,w,&ch);\n"
+              "else{U y=0;unsigned g=q[1];W64 bit=x&-x;\n"
+              "if(g!=~0u&&!(v[g>>1]^(g&1)))Z[k]|=bit;\n"
+              "else{const unsigned *e=q+5,*end=e+q[2];Z[k]&=~bit;\n"
+              "while(e<end){const unsigned *re=e+1+*e;U ok=1;\n"
+              "for(e++;e<re;e++){unsigned l=*e;if(!(v[l>>1]^(l&1))){ok=0;break;}}\n"
+              "if(ok){y=1;break;}e=re;}}\n"
+              "ch=y!=v[n];v[n]=y;}\n"
+              "if(ch){const unsigned *e=q+5+q[2],*o=e+3*q[3],*end=o+3*q[4];\n"
+              "for(;e<o;e+=3)MK(e[0],(W64)e[2]<<32|e[1]);\n"
+              "for(;e<end;e+=3)MK(e[0],((W64)e[2]<<32|e[1])&~Z[e[0]]);}}\n"
+              "S[s]&=~(1ull<<(k&63));}}\n#undef MK\n",
+              (ev->n_pos / 64 + 1) / 64 + 1);
+    emit_event_end(c);
 }
 
 /* ---- the kernels and the playout loop (unit 0) ---- */
@@ -1559,9 +1828,27 @@ static void emit_playout(strbuf_t *c, const cg_t *cg) {
               "W64 *restrict rng,unsigned max_steps,int(*hook)(void*,const W64*),void *ctx){\n"
               "W64 w[NW],d[NW],lw[%u];unsigned steps=0,n,j,m[%u];\n",
               nl, nr + 1);
-    sb_puts(c, "for(unsigned k=0;k<NW;k++)w[k]=bits[k],d[k]=prev?prev[k]^bits[k]:~0ull;\n"
-               "if(prev)legal_unfix(v);\n"
-               "for(;;){\nunpack(v,w);ggp_play_body(v,w,steps||prev?d:all,m);\n");
+    sb_puts(c, "for(unsigned k=0;k<NW;k++)w[k]=bits[k],d[k]=prev?prev[k]^bits[k]:~0ull;\n");
+    if (cg->tables) {
+        size_t at = snapshot_at(net), zw = guard_words(net), nw = net->n_fluents / 64 + 1;
+        sb_printf(c,
+                  "W64 *restrict S=(W64 *)(v+%zu);int snap=0;\n"
+                  "if(S[0]){unsigned a=0,b=0;for(unsigned k=0;k<NW;k++)"
+                  "a+=(unsigned)__builtin_popcountll(d[k]),"
+                  "b+=(unsigned)__builtin_popcountll(S[1+k]^w[k]);\n"
+                  "if(b<a){snap=1;for(unsigned k=0;k<NW;k++)d[k]=S[1+k]^w[k];\n"
+                  "__builtin_memcpy(v+%zu,S+1+NW,%zu);__builtin_memcpy(v,S+1+NW+%zu,%u);}}\n"
+                  "if(prev&&!snap)legal_unfix(v);\n"
+                  "for(;;){\nunpack(v,w);ggp_play_body(v,w,steps||prev||snap?d:all,m);\n"
+                  "if(!steps&&!snap){S[0]=1;for(unsigned k=0;k<NW;k++)S[1+k]=w[k];\n"
+                  "__builtin_memcpy(S+1+NW,v+%zu,%zu);__builtin_memcpy(S+1+NW+%zu,v,%u);}\n",
+                  at, guard_words_at(net), 8 * zw, zw, net->n_nodes, guard_words_at(net), 8 * zw,
+                  zw, net->n_nodes);
+        (void)nw;
+    } else {
+        sb_puts(c, "if(prev)legal_unfix(v);\n"
+                   "for(;;){\nunpack(v,w);ggp_play_body(v,w,steps||prev?d:all,m);\n");
+    }
     if (net->terminal != GNET_NONE) sb_printf(c, "if(v[%u])break;\n", net->terminal);
     sb_puts(c, "if(hook&&hook(ctx,w))break;\nif(steps>=max_steps)break;\n");
     for (uint32_t r = 0; r < nr; r++) {
@@ -1825,7 +2112,13 @@ void cgen_program(const gnet_t *net, const char *header, size_t unit_bytes, cgen
     events_t ev;
     uint32_t *ranges = NULL, n_ranges = 0;
     bool event = use_events(net);
-    if (event) {
+    uint32_t *code = NULL, n_code = 0;
+    bool tables = cg.tables = event && use_tables();
+    if (tables) {
+        events_init(&ev, net);
+        code = xmalloc((ev.n_pos + 1) * sizeof *code);
+        n_code = emit_code_positions(&cg, &ev, &evh, code);
+    } else if (event) {
         events_init(&ev, net);
         n_ranges = emit_events(&cg, &ev, &evp, &evh, &ranges);
     } else {
@@ -1840,7 +2133,11 @@ void cgen_program(const gnet_t *net, const char *header, size_t unit_bytes, cgen
     strbuf_t tail;
     sb_init(&tail);
     emit_legal_fix(&tail, &cg);
-    if (event) {
+    if (tables) {
+        emit_table_body(&tail, &cg, &ev, code, n_code, one);
+        events_fini(&ev);
+        free(code);
+    } else if (event) {
         emit_event_body(&tail, &cg, &ev, &evp, &evh, ranges, n_ranges, one);
         events_fini(&ev);
         free(ranges);
@@ -1912,8 +2209,8 @@ void cgen_snapshot_free(gnet_t *s) {
 }
 
 size_t cgen_vals_bytes(const gnet_t *net) {
-    size_t n = (size_t)net->n_nodes + 64; /* the nodes, a scratch byte, 32-byte reads */
-    for (uint32_t r = 0; r < net->n_roles; r++)
-        n += net->n_moves[r]; /* legal_fix's save area */
-    return n + 64;
+    /* the nodes, a scratch byte, 32-byte reads, legal_fix's save area, then the guard words
+     * of the play blocks driven by changes and the playout loop's snapshot */
+    size_t nw = net->n_fluents / 64 + 1;
+    return snapshot_at(net) + 8 * (1 + nw + guard_words(net)) + ((size_t)net->n_nodes + 7) / 8 * 8;
 }

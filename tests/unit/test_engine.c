@@ -481,15 +481,18 @@ static void test_compiled_loop(void **state) {
     static const char *const games[] = {"tictactoe.kif",    "connect4.kif",     "breakthrough.kif",
                                         "three_player.kif", "killer_small.kif", "hex5.kif"};
     /* then the play blocks driven by changes and the role guards, which only networks of
-     * thousands of nodes get by default (GGP_EVENT_NODES: from how many) */
-    for (int events = 0; events < 2; events++) {
+     * thousands of nodes get by default (GGP_EVENT_NODES: from how many), read from tables
+     * (the default) and as straight-line code (GGP_EVENT_TABLES=0) */
+    for (int events = 0; events < 3; events++) {
         if (events) setenv("GGP_EVENT_NODES", "0", 1);
+        if (events == 2) setenv("GGP_EVENT_TABLES", "0", 1);
         for (size_t k = 0; k < sizeof games / sizeof *games; k++) {
             assert_compiled_loop_agrees(games[k]);
             assert_compiled_steps_agree(games[k]);
         }
     }
     unsetenv("GGP_EVENT_NODES");
+    unsetenv("GGP_EVENT_TABLES");
 }
 
 /* ---- compiled code made in the background ---- */
