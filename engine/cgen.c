@@ -1472,21 +1472,16 @@ static size_t guard_words_at(const gnet_t *net) {
     return (n + 64 + 7) / 8 * 8;
 }
 
-/* The positions of list[0..n) (sorted) that src guards (own) or not (!own), as reader_words
- * picks them, into out as triples (a word of D, its low bits, its high bits); returns how
- * many. */
-static uint32_t reader_triples(strbuf_t *out, const uint32_t *list, uint32_t n,
-                               const uint32_t *guard, uint32_t src, bool own) {
+/* Positions list[0..n) (sorted, repeats allowed) as triples (a word of D, its low bits,
+ * its high bits) into out; returns how many. */
+static uint32_t triples(strbuf_t *out, const uint32_t *list, uint32_t n) {
     uint32_t ne = 0;
-    for (uint32_t j = 0; j < n;) {
+    for (uint32_t j = 0; j < n; ne++) {
         uint64_t mask = 0;
         uint32_t word = list[j] / 64;
         for (; j < n && list[j] / 64 == word; j++)
-            if ((guard[list[j]] != GNET_NONE && guard[list[j]] >> 1 == src) == own)
-                mask |= 1ull << (list[j] & 63);
-        if (!mask) continue;
+            mask |= 1ull << (list[j] & 63);
         sb_printf(out, "%u,%u,%u,", word, (uint32_t)mask, (uint32_t)(mask >> 32));
-        ne++;
     }
     return ne;
 }
@@ -1505,19 +1500,64 @@ static size_t snapshot_at(const gnet_t *net) {
     return guard_words_at(net) + 8 * guard_words(net);
 }
 
+/* What a change of position p's node does, gathered: its copies (readers that are one
+ * literal of it: written at once, node and negation into copies, *n_copies of them, and
+ * theirs), the readers of it and of them that it (they) guard into own, the others into
+ * other. neg: whether p's node is negated relative to the position the record is of. */
+typedef struct {
+    uint32_t *own, *other;
+    size_t n_own, n_other, cap_own, cap_other;
+    strbuf_t copies;
+    uint32_t n_copies;
+} effects_t;
+
+static void gather_effects(const cg_t *cg, const events_t *ev, const uint32_t *guard, uint32_t p,
+                           uint32_t neg, effects_t *fx) {
+    const gnet_t *net = cg->net;
+    uint32_t node = net->order[net->blocks[ev->block[p]].first];
+    for (uint32_t k = ev->rd_start[p]; k < ev->rd_start[p + 1]; k++) {
+        uint32_t r = ev->rd[k], x = ev->copy[r];
+        if (x != GNET_NONE && x >> 1 == node) {
+            uint32_t rn = net->order[net->blocks[ev->block[r]].first];
+            sb_printf(&fx->copies, "%u,%u,", rn, neg ^ (x & 1));
+            fx->n_copies++;
+            gather_effects(cg, ev, guard, r, neg ^ (x & 1), fx);
+        } else if (guard[r] != GNET_NONE && guard[r] >> 1 == node) {
+            GROW(fx->own, fx->cap_own, fx->n_own + 1);
+            fx->own[fx->n_own++] = r;
+        } else {
+            GROW(fx->other, fx->cap_other, fx->n_other + 1);
+            fx->other[fx->n_other++] = r;
+        }
+    }
+}
+
 /* The tables: PO_ per position where its record starts in R_ (a last entry ends them); a
  * record, read at once: its node (code positions: 0x80000000 | K), its guard (~0u: none),
  * the words of its rules, how many words of readers it guards, how many of others, its
  * rules (per rule its number of literals, then the literals; the guard left
  * out), then its readers as triples (a word of D and its bits: first those it guards). */
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static void emit_tables(strbuf_t *c, const cg_t *cg, const events_t *ev, const uint32_t *code,
                         const uint32_t *guard) {
     const gnet_t *net = cg->net;
     strbuf_t rec, body, rd;
     sb_init(&rec), sb_init(&body), sb_init(&rd);
-    size_t at = 0;
-    sb_printf(c, "static const unsigned PO_[%u]={", ev->n_pos + 1);
-    for (uint32_t p = 0; p < ev->n_pos; p++) {
+    /* the records of a guard together: a change of the guard evaluates them all (a queen
+     * that moves in: its 27 moves) */
+    effects_t fx = {0};
+    sb_init(&fx.copies);
+    uint64_t *by = xmalloc((ev->n_pos + 1) * sizeof *by); /* guard << 32 | position */
+    size_t *po = xmalloc((ev->n_pos + 1) * sizeof *po), at = 0;
+    for (uint32_t p = 0; p < ev->n_pos; p++)
+        by[p] = (uint64_t)guard[p] << 32 | p;
+    qsort(by, ev->n_pos, sizeof *by, cmp_u64);
+    for (uint32_t k = 0; k < ev->n_pos; k++) {
+        uint32_t p = (uint32_t)by[k];
         const gblock_t *bl = &net->blocks[ev->block[p]];
         uint32_t i = bl->first, node = net->order[i], g = guard[p], words = 0;
         sb_clear(&body), sb_clear(&rd);
@@ -1529,21 +1569,37 @@ static void emit_tables(strbuf_t *c, const cg_t *cg, const events_t *ev, const u
                 if (net->lits[l] != g) sb_printf(&body, "%u,", net->lits[l]);
             words += 1 + n;
         }
-        const uint32_t *l = ev->rd + ev->rd_start[p];
-        uint32_t n = ev->rd_start[p + 1] - ev->rd_start[p];
-        uint32_t own = reader_triples(&rd, l, n, guard, node, true);
-        uint32_t other = reader_triples(&rd, l, n, guard, node, false);
-        sb_printf(c, "%zu,", at);
-        sb_printf(&rec, "%u,%u,%u,%u,%u,", code[p] == GNET_NONE ? node : 0x80000000u | code[p],
-                  g == GNET_NONE ? ~0u : g, words, own, other);
+        fx.n_own = fx.n_other = 0, fx.n_copies = 0;
+        sb_clear(&fx.copies);
+        if (code[p] == GNET_NONE)
+            gather_effects(cg, ev, guard, p, 0, &fx);
+        else /* a cyclic block: its readers, marked whatever their guard (it may be a node of
+              * the block) */
+            for (uint32_t j = ev->rd_start[p]; j < ev->rd_start[p + 1]; j++) {
+                GROW(fx.own, fx.cap_own, fx.n_own + 1);
+                fx.own[fx.n_own++] = ev->rd[j];
+            }
+        if (fx.n_own) qsort(fx.own, fx.n_own, sizeof *fx.own, cmp_u32);
+        if (fx.n_other) qsort(fx.other, fx.n_other, sizeof *fx.other, cmp_u32);
+        uint32_t own = triples(&rd, fx.own, (uint32_t)fx.n_own);
+        uint32_t other = triples(&rd, fx.other, (uint32_t)fx.n_other);
+        po[p] = at;
+        sb_printf(&rec, "%u,%u,%u,%u,%u,%u,", code[p] == GNET_NONE ? node : 0x80000000u | code[p],
+                  g == GNET_NONE ? ~0u : g, words, fx.n_copies, own, other);
         sb_putn(&rec, body.data ? body.data : "", body.len);
+        sb_putn(&rec, fx.copies.data ? fx.copies.data : "", fx.copies.len);
         sb_putn(&rec, rd.data ? rd.data : "", rd.len);
         sb_putc(&rec, '\n');
-        at += 5 + words + 3 * (own + other);
+        at += 6 + words + 2 * fx.n_copies + 3 * (own + other);
     }
+    sb_printf(c, "static const unsigned PO_[%u]={", ev->n_pos + 1);
+    for (uint32_t p = 0; p < ev->n_pos; p++)
+        sb_printf(c, "%zu,", po[p]);
     sb_printf(c, "%zu};\nstatic const unsigned R_[%zu]={%s0};\n", at, at + 1,
               rec.data ? rec.data : "");
     sb_fini(&rec), sb_fini(&body), sb_fini(&rd);
+    free(by), free(po), free(fx.own), free(fx.other);
+    sb_fini(&fx.copies);
 }
 
 /* The event kernel's body on tables: the marks, then the marked positions in order, each
@@ -1573,16 +1629,17 @@ static void emit_table_body(strbuf_t *c, const cg_t *cg, const events_t *ev, con
               "while((x=D[k])!=0){D[k]=x&(x-1);\n"
               "const unsigned *q=R_+PO_[64*k+(unsigned)__builtin_ctzll(x)];unsigned n=q[0];"
               "if(x&(x-1))__builtin_prefetch(R_+PO_[64*k+(unsigned)__builtin_ctzll(x&(x-1))]);"
-              "int ch=0;\n"
+              "int ch=0;U y=0;\n"
               "if(n>>31)EVC_[n&0x7fffffffu](v,w,&ch);\n"
-              "else{U y=0;unsigned g=q[1];W64 bit=x&-x;\n"
+              "else{unsigned g=q[1];W64 bit=x&-x;\n"
               "if(g!=~0u&&!(v[g>>1]^(g&1)))Z[k]|=bit;\n"
-              "else{const unsigned *e=q+5,*end=e+q[2];Z[k]&=~bit;\n"
+              "else{const unsigned *e=q+6,*end=e+q[2];Z[k]&=~bit;\n"
               "while(e<end){const unsigned *re=e+1+*e;U ok=1;\n"
               "for(e++;e<re;e++){unsigned l=*e;if(!(v[l>>1]^(l&1))){ok=0;break;}}\n"
               "if(ok){y=1;break;}e=re;}}\n"
               "ch=y!=v[n];v[n]=y;}\n"
-              "if(ch){const unsigned *e=q+5+q[2],*o=e+3*q[3],*end=o+3*q[4];\n"
+              "if(ch){const unsigned *e=q+6+q[2],*c=e+2*q[3],*o=c+3*q[4],*end=o+3*q[5];\n"
+              "for(;e<c;e+=2)v[e[0]]=y^(U)e[1];\n"
               "for(;e<o;e+=3)MK(e[0],(W64)e[2]<<32|e[1]);\n"
               "for(;e<end;e+=3)MK(e[0],((W64)e[2]<<32|e[1])&~Z[e[0]]);}}\n"
               "S[s]&=~(1ull<<(k&63));}}\n#undef MK\n",
