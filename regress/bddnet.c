@@ -2250,41 +2250,60 @@ static int ready_answers(bddnet_t *bn, uint32_t a, uint64_t p) {
     return r;
 }
 
-/* PER_MOVE: over P's joint moves a (the first joint move of each). The joint moves no
- * state allows are left out: where legal(a) holds, legal(b) is false for them. A move with
- * one answer reads fresh (and the target where spread_target), one with several all of s. */
+/* P's moves (the first joint move of each, in *first; n of them) and whether each has one
+ * answer (one[k]). */
+static uint32_t p_moves(bddnet_t *bn, uint64_t p, uint32_t *first, bool *one) {
+    uint32_t n = 0;
+    for (uint32_t a = 0; a < bn->n_joints; a++) {
+        bool is_first = true, alone = true;
+        for (uint32_t e = 0; e < a && is_first; e++)
+            is_first = !same_moves(bn, &bn->joints[e], &bn->joints[a], p);
+        if (!is_first) continue;
+        for (uint32_t b = a + 1; b < bn->n_joints && alone; b++)
+            alone = !same_moves(bn, &bn->joints[a], &bn->joints[b], p);
+        first[n] = a, one[n++] = alone;
+    }
+    return n;
+}
+
+/* PER_MOVE: over P's joint moves a, those with one answer first (an ∃ each: cheap, and
+ * where the others move, such as nineBoardTicTacToe's α_1 with O to move, the ∀ over their
+ * 81 answers makes 5,184 parts' successors first; a step cut by the budget keeps what it
+ * finished). The joint moves no state allows are left out: where legal(a) holds, legal(b)
+ * is false for them. A move with one answer reads fresh (and the target where
+ * spread_target), one with several all of s. */
 static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fresh, uint32_t target,
                          bool spread_target, uint64_t p, dd_ref within, ddunion_t *out,
                          bool *exact) {
     dd_t *d = bn->d;
     dd_ref sj = DD_NONE; /* S as one diagram, made when needed */
     bool ok = true, products = bn->o.forall == BDDNET_PRODUCTS;
-    for (uint32_t a = 0; a < bn->n_joints && ok; a++) {
-        bool first = true, one = true;
-        for (uint32_t e = 0; e < a && first; e++)
-            first = !same_moves(bn, &bn->joints[e], &bn->joints[a], p);
-        if (!first) continue;
-        for (uint32_t b = a + 1; b < bn->n_joints && one; b++)
-            one = !same_moves(bn, &bn->joints[a], &bn->joints[b], p);
-        if (one && !fresh->n && !spread_target) continue; /* nothing new to read */
-        int ready = ready_answers(bn, a, p);
-        if (ready <= 0) { /* a part given up: the move's states left out (a subset) */
-            *exact = false;
-            ok = ready == 0;
-            continue;
+    uint32_t *first = xmalloc((bn->n_joints + 1) * sizeof *first);
+    bool *one = xmalloc((bn->n_joints + 1) * sizeof *one);
+    uint32_t n = p_moves(bn, p, first, one);
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t k = 0; k < n && ok; k++) {
+            uint32_t a = first[k];
+            if (one[k] != (pass == 0) || (one[k] && !fresh->n && !spread_target)) continue;
+            int ready = ready_answers(bn, a, p);
+            if (ready <= 0) { /* a part given up: the move's states left out (a subset) */
+                *exact = false;
+                ok = ready == 0;
+                continue;
+            }
+            if (one[k]) {
+                ok = pre_spread(bn, &bn->joints[a], fresh,
+                                spread_target ? target : BDDNET_NO_TARGET, within, out, exact);
+                continue;
+            }
+            if (sj == DD_NONE && !products) sj = joined_all(bn, s, exact, &products);
+            if (products) {
+                ok = pre_product(bn, a, s, target, p, within, out, exact);
+                continue;
+            }
+            ok = !past_deadline(bn, sj) && pre_joined(bn, a, s, sj, target, p, within, out, exact);
         }
-        if (one) {
-            ok = pre_spread(bn, &bn->joints[a], fresh, spread_target ? target : BDDNET_NO_TARGET,
-                            within, out, exact);
-            continue;
-        }
-        if (sj == DD_NONE && !products) sj = joined_all(bn, s, exact, &products);
-        if (products) {
-            ok = pre_product(bn, a, s, target, p, within, out, exact);
-            continue;
-        }
-        ok = !past_deadline(bn, sj) && pre_joined(bn, a, s, sj, target, p, within, out, exact);
-    }
+    free(first), free(one);
     dd_deref(d, sj);
     return ok;
 }
