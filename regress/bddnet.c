@@ -1289,18 +1289,23 @@ static void trace_phase(bddnet_t *bn, const char *phase, bool ok, double *t, con
     t[0] = now, t[1] = c;
 }
 
-/* The joint moves' and parts' counts, and the successors' nodes so far, for --trace. */
-static void joints_summary(const bddnet_t *bn, uint32_t done, char *buf, size_t len) {
-    uint64_t parts = 0, nodes = 0;
-    for (uint32_t j = 0; j < bn->n_joints; j++) {
-        parts += bn->joints[j].n_parts;
-        for (uint32_t p = 0; p < bn->joints[j].n_parts && p < done; p++)
-            if (bn->joints[j].parts[p].state == PART_READY && bn->joints[j].parts[p].term > 0)
-                nodes += dd_nodes(bn->d, bn->joints[j].parts[p].term);
+/* The network at the state: legal, next and the restricted rules' bodies, the goal
+ * values, the transition's substitution. */
+static bool network_phase(bddnet_t *bn, double *t) {
+    make_blocks(bn);
+    make_fluents(bn);
+    alloc_roles(bn);
+    bool ok = eval_current(bn);
+    if (ok) {
+        for (uint32_t r = 0; r < bn->n_roles; r++)
+            keep_legal(bn, r), keep_values(bn, r);
+        keep_transition(bn);
     }
-    snprintf(buf, len, "joints=%u parts=%llu image=%s term_nodes=%llu", bn->n_joints,
-             (unsigned long long)parts, bn->o.image == BDDNET_SUBST ? "subst" : "per-move",
-             (unsigned long long)nodes);
+    ok = ok && outputs_ok(bn);
+    char buf[96];
+    snprintf(buf, sizeof buf, "vars=%u groups=%u coded=%u", bn->n_vars, bn->n_groups, bn->n_coded);
+    trace_phase(bn, "network", ok, t, buf);
+    return ok;
 }
 
 /* One attempt with the current candidates: 1 done, 0 some candidate broke (dropped),
@@ -1312,19 +1317,7 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     if (!bn->d) return -1;
     double t[2] = {now_seconds(), cpu_seconds()};
     char buf[128];
-    make_blocks(bn);
-    make_fluents(bn);
-    alloc_roles(bn);
-    bool ok = eval_current(bn);
-    if (ok) {
-        for (uint32_t r = 0; r < bn->n_roles; r++)
-            keep_legal(bn, r), keep_values(bn, r);
-        keep_transition(bn);
-    }
-    ok = ok && outputs_ok(bn);
-    snprintf(buf, sizeof buf, "vars=%u groups=%u coded=%u", bn->n_vars, bn->n_groups, bn->n_coded);
-    trace_phase(bn, "network", ok, t, buf);
-    if (!ok) {
+    if (!network_phase(bn, t)) {
         snprintf(err, errlen, "the network's decision diagrams: %s", dd_why(bn->d));
         return -1;
     }
@@ -1341,11 +1334,12 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     snprintf(buf, sizeof buf, "implications=%u", bn->n_implied);
     trace_phase(bn, "implications", true, t, buf);
     bn->n_parts = bn->n_ready = bn->n_done = 0;
-    ok = make_joints(bn);
-    joints_summary(bn, 0, buf, sizeof buf);
+    bool ok = make_joints(bn);
+    snprintf(buf, sizeof buf, "joints=%u image=%s", bn->n_joints,
+             bn->o.image == BDDNET_SUBST ? "subst" : "per-move");
     trace_phase(bn, "joints", ok, t, buf);
-    if (!ok) { /* checkers: 689 joint moves' next functions and parts past 10 s */
-        snprintf(err, errlen, "the joint moves' parts: %s", dd_why(bn->d));
+    if (!ok) {
+        snprintf(err, errlen, "the joint moves: %s", dd_why(bn->d));
         eval_fini(bn, &bn->cur);
         return -1;
     }
