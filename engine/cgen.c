@@ -1381,13 +1381,13 @@ static void emit_event_body(strbuf_t *c, const cg_t *cg, const events_t *ev, con
 
 /* ---- the play blocks driven by changes, read from tables ---- */
 
-/* Tables: an acyclic position of at most this many literals, or an OR of single literals
- * (it stops at the first that holds: skirmishNew's hasAnyLegalMove, an OR of 3,810
- * legalMove nodes), is evaluated by a loop over a table of its rules, data rather than
- * code (skirmishNew evaluates about 80 of its 16,000 play nodes a step: as straight-line
- * code, a few lines each spread over 2.2 MB, the instruction cache missed); the others by
- * code of their own (knightwar's dead(r), 726 rules of two cells mostly false: its word
- * tests 3x faster than the table), and cyclic blocks. */
+/* Tables: an acyclic position of at most this many literals is evaluated by a loop over a
+ * table of its rules, data rather than code (skirmishNew evaluates about 70 of its 16,000
+ * play nodes a step: as straight-line code, a few lines each spread over 2.2 MB, the
+ * instruction cache missed); bigger ones by code of their own (knightwar's dead(r), 605
+ * rules over two cells mostly false: its word tests 3x faster than the table; an OR of a
+ * role's legal nodes, false while the other role moves: cylinder-checkers 1.3x faster
+ * as code), and cyclic blocks. */
 #define TABLE_MAX_LITS 64
 
 /* Whether the play blocks driven by changes read tables (GGP_EVENT_TABLES=0: not). */
@@ -1398,11 +1398,8 @@ static bool use_tables(void) {
 
 /* Whether position p is read from the tables (else code). */
 static bool table_position(const cg_t *cg, const events_t *ev, uint32_t p) {
-    const gnet_t *net = cg->net;
-    uint32_t b = ev->block[p], i = net->blocks[b].first;
-    if (net->blocks[b].cyclic) return false;
-    if (block_lits(net, b) <= TABLE_MAX_LITS) return true;
-    return block_lits(net, b) == net->rule_start[i + 1] - net->rule_start[i];
+    uint32_t b = ev->block[p];
+    return !cg->net->blocks[b].cyclic && block_lits(cg->net, b) <= TABLE_MAX_LITS;
 }
 
 /* Functions ggp_evc_K for the positions evaluated by code, each setting *ch when a node
@@ -1445,20 +1442,31 @@ static uint32_t emit_code_positions(cg_t *cg, const events_t *ev, phase_t *huge,
 
 static bool holds_in_all(const gnet_t *net, uint32_t i, uint32_t x);
 
+/* The readers of literal x's node (positions). */
+static uint32_t readers_of(const events_t *ev, const gnet_t *net, uint32_t x) {
+    uint32_t n = x >> 1, q = ev->pos_of[n];
+    if (n < net->n_fluents) return ev->fr_start[n + 1] - ev->fr_start[n];
+    return q == GNET_NONE ? 0 : ev->rd_start[q + 1] - ev->rd_start[q];
+}
+
 /* The guard of table position p (GNET_NONE: none): a literal every rule of its node has,
  * so that while it is false the node is 0 whatever else changes, and the changes of its
  * other inputs need not mark it (in skirmishNew a move's legalMove node needs its piece on
  * its cell: of the 70 moves into a cell whose occupant changed, a few). Positive fluents
- * first (most cells are empty), then positive nodes, then negative literals. */
+ * first (most cells are empty), then positive nodes, then negative literals; among those,
+ * the one with the fewest readers (a piece on a cell rather than whose turn it is: in
+ * cylinder-checkers every legal node needs both, and a turn would evaluate them all). */
 static uint32_t table_guard(const cg_t *cg, const events_t *ev, const uint32_t *code, uint32_t p) {
     const gnet_t *net = cg->net;
     uint32_t i = net->blocks[ev->block[p]].first, r = net->rule_start[i], best = GNET_NONE;
+    uint32_t best_readers = 0;
     int best_rank = 0;
     if (code[p] != GNET_NONE || r == net->rule_start[i + 1]) return GNET_NONE;
     for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++) {
-        uint32_t x = net->lits[l];
+        uint32_t x = net->lits[l], readers = readers_of(ev, net, x);
         int rank = x & 1 ? 1 : is_fluent(net, x) ? 3 : 2;
-        if (rank > best_rank && holds_in_all(net, i, x)) best = x, best_rank = rank;
+        if (rank < best_rank || (rank == best_rank && readers >= best_readers)) continue;
+        if (holds_in_all(net, i, x)) best = x, best_rank = rank, best_readers = readers;
     }
     return best;
 }
