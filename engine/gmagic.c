@@ -215,6 +215,7 @@ uint32_t gmagic_apply(gprog_t *P, const bool *targets, bool *restricted_out) {
         if (restricted_out) restricted_out[p] = M.adorn[p] != 0;
         if (!M.adorn[p]) continue;
         mpred[p] = gprog_aux(P, (uint32_t)__builtin_popcount(M.adorn[p]), true);
+        P->preds[mpred[p]].demand = true;
         restricted++;
     }
     /* adornments of the new predicates: none (they are never restricted) */

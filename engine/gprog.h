@@ -42,6 +42,7 @@ typedef struct {
     bool is_static; /* depends on neither true nor does */
     bool relevant;  /* something the interface reads depends on it */
     bool recursive; /* on a cycle of the predicate graph */
+    bool demand;    /* a demand relation (gmagic.h): what the readers of another ask for */
     uint32_t scc;   /* component, numbered dependencies first */
     uint32_t *rules, n_rules;
     size_t cap_rules;

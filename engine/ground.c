@@ -257,9 +257,12 @@ static void network_rules(grounder_t *G, gids_t *todo) {
         todo->ids[todo->n++] = rules.ids[i];
     }
     if (S && G->opts.stats) {
-        uint32_t split, aux;
-        gsplit_counts(S, &split, &aux);
-        fprintf(G->opts.stats, "ground: split %u rules, %u auxiliary rules\n", split, aux);
+        gsplit_counts_t c;
+        gsplit_counts(S, &c);
+        fprintf(G->opts.stats,
+                "ground: split %u rules, %u auxiliary rules, %u binders projected, %u rules "
+                "unfolded\n",
+                c.split, c.aux, c.projected, c.unfolded);
     }
     gsplit_free(S);
     free(rules.ids);

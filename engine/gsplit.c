@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/keyset.h"
 #include "gdl/bind.h"
 
@@ -15,6 +16,7 @@ typedef struct {
     uint32_t n_vars, *vars;
     double size, *d;
     bool dyn;
+    bool known; /* a positive literal whose atoms are all known (not an auxiliary relation) */
 } wlit_t;
 
 typedef struct {
@@ -27,15 +29,20 @@ struct gsplit {
     gprog_t *P;
     gatoms_t *A;
     term_store_t *ts;
-    keyset_t patterns; /* canonical pattern -> its statistics (numbered alike) */
-    double *size, **d;
+    keyset_t patterns; /* canonical pattern -> pattern_stats[its number] */
+    uint32_t *pattern_stats;
+    size_t cap_patterns;
+    double *size, **d; /* statistics: of patterns, and of projections */
     size_t n_stats, cap_stats;
     double *aux_size, **aux_d; /* per predicate (auxiliary ones) */
     uint32_t n_aux_slots;
     keyset_t dom_keys; /* (pattern, variable) -> dom_pred[its number] */
     uint32_t *dom_pred;
     size_t cap_dom;
-    uint32_t n_split, n_aux, n_dom;
+    keyset_t proj_keys; /* pattern << 32 | positions -> proj_stats[its number], proj_pred[..] */
+    uint32_t *proj_stats, *proj_pred;
+    size_t cap_proj;
+    uint32_t n_split, n_aux, n_dom, n_unfolded, n_projected;
 };
 
 gsplit_t *gsplit_new(gprog_t *P, gatoms_t *A) {
@@ -50,31 +57,47 @@ void gsplit_free(gsplit_t *S) {
         free(S->d[i]);
     for (uint32_t p = 0; p < S->n_aux_slots; p++)
         free(S->aux_d[p]);
-    keyset_fini(&S->patterns), keyset_fini(&S->dom_keys);
+    keyset_fini(&S->patterns), keyset_fini(&S->dom_keys), keyset_fini(&S->proj_keys);
     free(S->size), free(S->d), free(S->aux_size), free(S->aux_d), free(S->dom_pred);
+    free(S->proj_stats), free(S->proj_pred), free(S->pattern_stats);
     free(S);
 }
 
-void gsplit_counts(const gsplit_t *S, uint32_t *split, uint32_t *aux) {
-    *split = S->n_split, *aux = S->n_aux;
+void gsplit_counts(const gsplit_t *S, gsplit_counts_t *c) {
+    *c = (gsplit_counts_t){S->n_split, S->n_aux, S->n_unfolded, S->n_projected};
 }
 
 /* ---- statistics of literals ---- */
 
-/* Counts the atoms matching a canonical pattern and the distinct values of each variable. */
-static uint32_t compute_stats(gsplit_t *S, uint32_t pred, term_t pattern, uint32_t m) {
+/* Counts the atoms matching a canonical pattern (projected on the variables marked in
+ * cmask, by their canonical numbers; all: ~0) and the distinct values of each variable
+ * (d[c] for the c-th variable marked). */
+static uint32_t compute_stats(gsplit_t *S, uint32_t pred, term_t pattern, uint32_t m,
+                              uint64_t cmask) {
     const gids_t *ids = gatoms_of(S->A, pred);
     keyset_t *sets = xcalloc(m + 1, sizeof *sets); /* the values of each variable */
+    keyset_t tuples = {0};
     double *d = xcalloc(m + 1, sizeof *d), size = 0;
+    uint32_t k_vars = 0;
     bind_t b;
     bind_init(&b, m);
     for (uint32_t k = 0; k < ids->n; k++) {
         bind_undo(&b, 0);
         if (!bind_match(&b, S->ts, pattern, S->A->term[ids->ids[k]])) continue;
-        size++;
-        for (uint32_t c = 0; c < m; c++)
-            keyset_add(&sets[c], b.val[c]);
+        uint64_t h = 0;
+        k_vars = 0;
+        for (uint32_t c = 0; c < m; c++) {
+            if (c < 64 && !(cmask >> c & 1)) continue;
+            h = hash_fmix64(h ^ b.val[c]);
+            keyset_add(&sets[k_vars++], b.val[c]);
+        }
+        if (cmask == ~0ull)
+            size++;
+        else /* a projection: its distinct tuples (by a 64-bit hash: an estimate) */
+            keyset_add(&tuples, h);
     }
+    if (cmask != ~0ull) size = tuples.n;
+    keyset_fini(&tuples);
     for (uint32_t c = 0; c < m; c++) {
         d[c] = sets[c].n;
         keyset_fini(&sets[c]);
@@ -89,10 +112,12 @@ static uint32_t compute_stats(gsplit_t *S, uint32_t pred, term_t pattern, uint32
 }
 
 static uint32_t stats_of(gsplit_t *S, uint32_t pred, term_t pattern, uint32_t m) {
-    uint32_t id = keyset_find(&S->patterns, pattern);
-    if (id != UINT32_MAX) return id;
-    id = compute_stats(S, pred, pattern, m);
-    keyset_add(&S->patterns, pattern); /* numbered id, as its statistics */
+    uint32_t at = keyset_find(&S->patterns, pattern);
+    if (at != UINT32_MAX) return S->pattern_stats[at];
+    uint32_t id = compute_stats(S, pred, pattern, m, ~0ull);
+    at = keyset_add(&S->patterns, pattern);
+    GROW(S->pattern_stats, S->cap_patterns, (size_t)at + 1);
+    S->pattern_stats[at] = id;
     return id;
 }
 
@@ -125,7 +150,9 @@ static void make_wlit(gsplit_t *S, const gp_lit_t *l, uint32_t n_rule_vars, wlit
     w->d = xcalloc(w->n_vars + 1, sizeof *w->d);
     w->dyn = l->kind != GLIT_DISTINCT && !S->P->preds[l->pred].is_static;
     w->size = 1;
+    w->known = false;
     if (l->kind != GLIT_POS) return;
+    w->known = !is_aux_pred(S, l->pred);
     if (is_aux_pred(S, l->pred)) { /* (aux v1 .. vk): distinct variables in order */
         w->size = S->aux_size[l->pred];
         for (uint32_t i = 0; i < w->n_vars; i++)
@@ -196,18 +223,45 @@ static double cost(const wrule_t *R, const bool *set, const bool *head, double *
 
 /* ---- one elimination ---- */
 
+/* Binders read as projections: the positive literal lit[i] of the rule, projected on the
+ * rule variables marked in vars[i] (a static relation of the tuples its atoms have there). */
+#define MAX_PROJ 8
+typedef struct {
+    uint32_t n, lit[MAX_PROJ];
+    uint64_t vars[MAX_PROJ];
+} proj_t;
+
 typedef struct {
     bool *in;   /* the bucket: literals moved to the auxiliary rule */
     bool *keep; /* the auxiliary head's variables */
+    proj_t proj;
     double cost;
 } cand_t;
 
+#define MAX_COPIES 8 /* rules a rule's unfolded static filters may make */
+/* Estimated literals an unfolding must save: below, the estimates' noise decides (a frame
+ * rule of pawnToQueen: 14 estimated, 11 unfolded, 1,300 literals more in fact). */
+#define UNFOLD_MIN_GAIN 1000
+
+static uint64_t var_mask(const wlit_t *l) {
+    uint64_t m = 0;
+    for (uint32_t k = 0; k < l->n_vars; k++)
+        m |= 1ull << l->vars[k];
+    return m;
+}
+
 /* The bucket of variable v: the literals that mention it, with for each negation or
  * distinct among them a positive literal supplying each variable the bucket lacks (the one
- * adding fewest variables, static before not, smaller before larger). False when v cannot
- * be eliminated usefully. */
-static bool bucket(const wrule_t *R, uint32_t v, const bool *head, bool closure, bool *in) {
+ * adding fewest variables, static before not, smaller before larger). With proj, a binder
+ * that would bring variables the bucket does not have is read instead as its projection on
+ * those it has (a static filter: chess's `legal2 ?player (move ?piece ?u ?v ?x ?y)` binding
+ * the squares of a negated threat without the piece, which the OR over the king's squares
+ * does not depend on). False when v cannot be eliminated usefully. */
+static bool bucket(const wrule_t *R, uint32_t v, const bool *head, bool closure, proj_t *proj,
+                   bool *in) {
     bool dyn = false, any_out = false;
+    if (proj) proj->n = 0;
+    if (proj && R->n_vars > 64) return false;
     for (uint32_t i = 0; i < R->n; i++)
         in[i] = has_var(&R->lits[i], v);
     /* the closure: every literal that shares a variable the head does not read */
@@ -230,10 +284,16 @@ static bool bucket(const wrule_t *R, uint32_t v, const bool *head, bool closure,
     for (bool again = true; again;) {
         again = false;
         memset(cov, 0, R->n_vars * sizeof *cov);
+        uint64_t all = 0; /* the bucket's variables (with proj) */
         for (uint32_t i = 0; i < R->n; i++)
             if (in[i] && R->lits[i].lit.kind == GLIT_POS)
                 for (uint32_t k = 0; k < R->lits[i].n_vars; k++)
                     cov[R->lits[i].vars[k]] = true;
+        for (uint32_t i = 0; proj && i < R->n; i++)
+            all |= in[i] ? var_mask(&R->lits[i]) : 0;
+        for (uint32_t k = 0; proj && k < proj->n; k++)
+            for (uint32_t u = 0; u < R->n_vars; u++)
+                cov[u] = cov[u] || (proj->vars[k] >> u & 1);
         for (uint32_t i = 0; i < R->n && !again; i++) {
             if (!in[i] || R->lits[i].lit.kind == GLIT_POS) continue;
             for (uint32_t k = 0; k < R->lits[i].n_vars && !again; k++) {
@@ -254,6 +314,13 @@ static bool bucket(const wrule_t *R, uint32_t v, const bool *head, bool closure,
                 if (best == UINT32_MAX) {
                     free(cov);
                     return false;
+                }
+                uint64_t has = var_mask(&R->lits[best]);
+                if (proj && R->lits[best].known && R->lits[best].n_vars <= 32 && (has & ~all) &&
+                    proj->n < MAX_PROJ) {
+                    proj->lit[proj->n] = best, proj->vars[proj->n++] = has & all;
+                    again = true;
+                    continue;
                 }
                 in[best] = again = true;
             }
@@ -303,20 +370,89 @@ static uint32_t domain_pred(gsplit_t *S, uint32_t pred, term_t pattern, uint32_t
     return dom;
 }
 
+/* The positions (canonical numbers) of l's variables marked in vars. */
+static uint64_t canonical_mask(const wlit_t *l, uint64_t vars) {
+    uint64_t c = 0;
+    for (uint32_t i = 0; i < l->n_vars && i < 64; i++)
+        if (vars >> l->vars[i] & 1) c |= 1ull << i;
+    return c;
+}
+
+/* The statistics of literal l projected on the rule variables vars (computed once per
+ * pattern and positions), and with real its static relation (the tuples of l's atoms
+ * there, made once): its predicate, else UINT32_MAX. */
+static uint32_t projection(gsplit_t *S, const wlit_t *l, uint64_t vars, uint32_t nv, bool real,
+                           uint32_t *pred) {
+    term_t pattern = canonical_pattern(S, l, nv);
+    uint64_t cmask = canonical_mask(l, vars), key = (uint64_t)pattern << 32 | cmask;
+    uint32_t at = keyset_find(&S->proj_keys, key);
+    if (at == UINT32_MAX) {
+        uint32_t id = compute_stats(S, l->lit.pred, pattern, l->n_vars, cmask);
+        at = keyset_add(&S->proj_keys, key);
+        GROW(S->proj_stats, S->cap_proj, (size_t)at + 1);
+        S->proj_pred = xrealloc(S->proj_pred, S->cap_proj * sizeof *S->proj_pred);
+        S->proj_stats[at] = id, S->proj_pred[at] = UINT32_MAX;
+    }
+    *pred = S->proj_pred[at];
+    if (!real || *pred != UINT32_MAX) return S->proj_stats[at];
+    uint32_t k = (uint32_t)__builtin_popcountll(cmask), p = gprog_aux(S->P, k, true);
+    sym_t sym = S->P->preds[p].sym;
+    term_t vals[64];
+    bind_t b;
+    bind_init(&b, l->n_vars);
+    const gids_t *ids = gatoms_of(S->A, l->lit.pred);
+    for (uint32_t a = 0; a < ids->n; a++, ids = gatoms_of(S->A, l->lit.pred)) {
+        bind_undo(&b, 0);
+        if (!bind_match(&b, S->ts, pattern, S->A->term[ids->ids[a]])) continue;
+        uint32_t n = 0;
+        for (uint32_t c = 0; c < l->n_vars && c < 64; c++)
+            if (cmask >> c & 1) vals[n++] = b.val[c];
+        gatoms_add(S->A, term_fun(S->P->ts, sym, vals, n), p, NULL);
+    }
+    bind_fini(&b);
+    *pred = S->proj_pred[at] = p;
+    return S->proj_stats[at];
+}
+
+/* The filters of projections proj appended to A (estimates; with real, the relations). */
+static void add_projections(gsplit_t *S, const wrule_t *R, const proj_t *proj, bool real,
+                            wrule_t *A) {
+    for (uint32_t k = 0; proj && k < proj->n; k++) {
+        const wlit_t *l = &R->lits[proj->lit[k]];
+        uint32_t pred, id = projection(S, l, proj->vars[k], R->n_vars, real, &pred);
+        wlit_t *w = &A->lits[A->n++];
+        w->vars = xmalloc((l->n_vars + 1) * sizeof *w->vars);
+        w->d = xmalloc((l->n_vars + 1) * sizeof *w->d);
+        w->n_vars = 0, w->size = S->size[id], w->dyn = false, w->known = false;
+        term_t args[64];
+        for (uint32_t i = 0; i < l->n_vars; i++) {
+            if (!(proj->vars[k] >> l->vars[i] & 1)) continue;
+            args[w->n_vars] = term_var(S->P->ts, l->vars[i]);
+            w->d[w->n_vars] = S->d[id][w->n_vars] > 0 ? S->d[id][w->n_vars] : 1;
+            w->vars[w->n_vars++] = l->vars[i];
+        }
+        w->lit = (gp_lit_t){GLIT_POS, UINT32_MAX, TERM_NONE};
+        if (real)
+            w->lit = (gp_lit_t){GLIT_POS, pred,
+                                term_fun(S->P->ts, S->P->preds[pred].sym, args, w->n_vars)};
+    }
+}
+
 /* The auxiliary rule of bucket in with head variables keep: the bucket's literals, and for
  * each head variable that a literal left in the rest restricts more than the bucket does, a
  * filter to the values it takes there (the auxiliary atoms outside them would never be
  * read). When real, the filters are relations made; else estimates only. The literals are
  * shallow copies of R's, the filters A's own (from A->lits[n_bucket] on). */
-static uint32_t aux_rule(gsplit_t *S, const wrule_t *R, const bool *in, const bool *keep, bool real,
-                         wrule_t *A) {
+static uint32_t aux_rule(gsplit_t *S, const wrule_t *R, const bool *in, const bool *keep,
+                         const proj_t *proj, bool real, wrule_t *A) {
     uint32_t nv = R->n_vars, n_bucket = 0;
     A->n_vars = nv;
     A->n = 0;
-    A->lits = xmalloc((R->n + nv + 1) * sizeof *A->lits);
+    A->lits = xmalloc((R->n + nv + MAX_PROJ + 1) * sizeof *A->lits);
     for (uint32_t i = 0; i < R->n; i++)
         if (in[i]) A->lits[A->n++] = R->lits[i];
     n_bucket = A->n;
+    add_projections(S, R, proj, real, A);
     for (uint32_t v = 0; v < nv; v++) {
         if (!keep[v]) continue;
         double inside = INFINITY, best = INFINITY;
@@ -336,7 +472,8 @@ static uint32_t aux_rule(gsplit_t *S, const wrule_t *R, const bool *in, const bo
         wlit_t *w = &A->lits[A->n++];
         w->vars = xmalloc(2 * sizeof *w->vars);
         w->d = xmalloc(2 * sizeof *w->d);
-        w->n_vars = 1, w->vars[0] = v, w->d[0] = best, w->size = best, w->dyn = false;
+        w->n_vars = 1, w->vars[0] = v, w->d[0] = best, w->size = best, w->dyn = false,
+        w->known = false;
         w->lit = (gp_lit_t){GLIT_POS, UINT32_MAX, TERM_NONE};
         if (!real) continue;
         const wlit_t *l = &R->lits[from];
@@ -364,7 +501,7 @@ static void aux_wlit(const wrule_t *A, const bool *keep, double *d, wlit_t *w) {
     w->vars = xmalloc((nv + 1) * sizeof *w->vars);
     w->d = xmalloc((nv + 1) * sizeof *w->d);
     w->n_vars = 0;
-    w->dyn = true;
+    w->dyn = true, w->known = false;
     w->size = size;
     for (uint32_t v = 0; v < nv; v++)
         if (keep[v]) {
@@ -376,9 +513,9 @@ static void aux_wlit(const wrule_t *A, const bool *keep, double *d, wlit_t *w) {
 /* The estimated cost of eliminating with bucket in: the auxiliary rule's and that of the
  * rest reading the auxiliary relation. */
 static double elimination_cost(gsplit_t *S, const wrule_t *R, const bool *in, const bool *keep,
-                               const bool *head, double *d, bool *need) {
+                               const proj_t *proj, const bool *head, double *d, bool *need) {
     wrule_t A;
-    uint32_t n_bucket = aux_rule(S, R, in, keep, false, &A);
+    uint32_t n_bucket = aux_rule(S, R, in, keep, proj, false, &A);
     bool *all = xmalloc(A.n + R->n + 2);
     memset(all, 1, A.n + R->n + 1);
     double aux = cost(&A, all, keep, d, need);
@@ -412,17 +549,19 @@ static double best_pair(gsplit_t *S, const wrule_t *R, const bool *head, cand_t 
             bool shared = false;
             for (uint32_t i = 0; i < n && !shared; i++)
                 shared = has_var(&R->lits[i], v) && has_var(&R->lits[i], u);
-            if (!shared || !bucket(R, v, head, false, in) || !bucket(R, u, head, false, in2))
+            if (!shared || !bucket(R, v, head, false, NULL, in) ||
+                !bucket(R, u, head, false, NULL, in2))
                 continue;
             bool out = false;
             for (uint32_t i = 0; i < n; i++)
                 in[i] = in[i] || in2[i], out |= !in[i];
             if (!out) continue;
             aux_head(R, in, head, keep);
-            double c = elimination_cost(S, R, in, keep, head, d, need);
+            double c = elimination_cost(S, R, in, keep, NULL, head, d, need);
             if (c >= single) continue;
             single = c;
             memcpy(best->in, in, n), memcpy(best->keep, keep, nv);
+            best->proj.n = 0;
         }
     free(in), free(in2), free(keep), free(need), free(free_var), free(d);
     return single;
@@ -438,6 +577,7 @@ static bool best_elimination(gsplit_t *S, const wrule_t *R, const bool *head, ca
     bool *keep = xmalloc(nv + 1), *need = xmalloc(nv + 1), *seen = xcalloc(nv + 1, 1);
     bool *cin = xmalloc(n + 1), *ckeep = xmalloc(nv + 1);
     double *d = xmalloc((nv + 1) * sizeof *d);
+    proj_t pr = {0}, cproj = {0};
     memset(all, 1, n);
     double now = cost(R, all, head, d, need), single = INFINITY, closed = INFINITY;
     for (uint32_t i = 0; i < n; i++)
@@ -445,17 +585,23 @@ static bool best_elimination(gsplit_t *S, const wrule_t *R, const bool *head, ca
             uint32_t v = R->lits[i].vars[k];
             if (head[v] || seen[v]) continue;
             seen[v] = true;
-            for (int closure = 0; closure < 2; closure++) {
-                if (!bucket(R, v, head, closure, in)) continue;
+            for (int variant = 0; variant < 4; variant++) { /* closure, projections */
+                bool closure = variant & 1, with = variant >> 1;
+                if (!bucket(R, v, head, closure, with ? &pr : NULL, in)) continue;
+                if (with && !pr.n) continue; /* the same bucket as without */
                 aux_head(R, in, head, keep);
-                double c = elimination_cost(S, R, in, keep, head, d, need);
+                double c = elimination_cost(S, R, in, keep, with ? &pr : NULL, head, d, need);
                 if (c >= (closure ? closed : single)) continue;
                 if (closure) {
                     closed = c;
                     memcpy(cin, in, n), memcpy(ckeep, keep, nv);
+                    cproj.n = with ? pr.n : 0;
+                    if (with) cproj = pr;
                 } else {
                     single = c;
                     memcpy(best->in, in, n), memcpy(best->keep, keep, nv);
+                    best->proj.n = 0;
+                    if (with) best->proj = pr;
                 }
             }
         }
@@ -464,6 +610,7 @@ static bool best_elimination(gsplit_t *S, const wrule_t *R, const bool *head, ca
     if (closed < single / 1.5) {
         single = closed;
         memcpy(best->in, cin, n), memcpy(best->keep, ckeep, nv);
+        best->proj = cproj;
     }
     best->cost = single;
     free(all), free(in), free(keep), free(need), free(seen), free(d), free(cin), free(ckeep);
@@ -509,7 +656,8 @@ static void eliminate(gsplit_t *S, wrule_t *R, const cand_t *c, gids_t *out) {
     term_t head = term_fun(ts, S->P->preds[pred].sym, args, k);
     free(args);
     wrule_t A = {0};
-    uint32_t n_bucket = aux_rule(S, R, c->in, c->keep, true, &A);
+    uint32_t n_bucket = aux_rule(S, R, c->in, c->keep, &c->proj, true, &A);
+    S->n_projected += c->proj.n;
     A.head = head;
     wlit_t *rest = xmalloc((R->n + 1) * sizeof *rest);
     uint32_t n_rest = 0;
@@ -556,7 +704,8 @@ static void split(gsplit_t *S, wrule_t *R, const bool *head, gids_t *out) {
     R->lits = NULL, R->n = 0;
 }
 
-void gsplit_rule(gsplit_t *S, uint32_t ri, gids_t *out) {
+/* Splits rule ri (appending what stands for it to out), without unfolding. */
+static void split_rule(gsplit_t *S, uint32_t ri, gids_t *out) {
     const gp_rule_t *r = &S->P->rules[ri];
     uint32_t nv = r->n_vars, n = r->n_body;
     wrule_t R = {.head = r->head, .n = n, .n_vars = nv};
@@ -583,4 +732,174 @@ void gsplit_rule(gsplit_t *S, uint32_t ri, gids_t *out) {
         S->n_split++;
     }
     free(head);
+}
+
+/* ---- static filters unfolded ---- */
+
+static bool is_fact_table(const gprog_t *P, uint32_t q) {
+    const gp_pred_t *pr = &P->preds[q];
+    if (pr->arity != 1 || !pr->is_static || !pr->n_rules) return false;
+    for (uint32_t k = 0; k < pr->n_rules; k++) {
+        const gp_rule_t *r = &P->rules[pr->rules[k]];
+        if (r->n_body || !term_is_ground(P->ts, r->head)) return false;
+    }
+    return true;
+}
+
+/* Whether static relation q is a union of filters on its arguments: at most MAX_COPIES
+ * rules, each with distinct variables as its head's arguments and a body of distinct
+ * literals and unary fact tables over them, and demand (which a reader's binding satisfies:
+ * it is what the reader asked for). */
+static bool unfoldable(const gprog_t *P, uint32_t q) {
+    const term_store_t *ts = P->ts;
+    const gp_pred_t *pr = &P->preds[q];
+    if (!pr->is_static || pr->demand || !pr->n_rules || pr->n_rules > MAX_COPIES) return false;
+    for (uint32_t k = 0; k < pr->n_rules; k++) {
+        const gp_rule_t *r = &P->rules[pr->rules[k]];
+        if (r->transfer || r->n_vars > 64 || term_kind(ts, r->head) != TERM_FUN) return false;
+        uint64_t head = 0;
+        for (uint32_t i = 0; i < term_arity(ts, r->head); i++) {
+            term_t a = term_arg(ts, r->head, i);
+            if (!term_is_var(ts, a) || (head >> term_sym(ts, a) & 1)) return false;
+            head |= 1ull << term_sym(ts, a);
+        }
+        for (uint32_t j = 0; j < r->n_body; j++) {
+            const gp_lit_t *l = &r->body[j];
+            if (l->kind == GLIT_POS && P->preds[l->pred].demand) continue;
+            bool on[64] = {0};
+            gprog_mark_vars(ts, l->atom, on);
+            for (uint32_t v = 0; v < r->n_vars; v++)
+                if (on[v] && !(head >> v & 1)) return false;
+            if (l->kind == GLIT_DISTINCT) continue;
+            if (l->kind != GLIT_POS || !is_fact_table(P, l->pred)) return false;
+        }
+    }
+    return true;
+}
+
+/* The estimated ground literals of R once split as split() would (the auxiliary rules not
+ * split further). */
+static double split_estimate(gsplit_t *S, const wrule_t *R0, const bool *head) {
+    uint32_t nv = R0->n_vars, n_made = 0;
+    wrule_t R = {.head = R0->head, .n = R0->n, .n_vars = nv};
+    R.lits = xmalloc((R0->n + 1) * sizeof *R.lits);
+    memcpy(R.lits, R0->lits, R0->n * sizeof *R.lits);
+    wlit_t *made = xmalloc((nv + 1) * sizeof *made); /* each elimination drops a variable */
+    double *d = xmalloc((nv + 1) * sizeof *d), total = 0;
+    bool *need = xmalloc(nv + 1), *all = xmalloc(R0->n + nv + MAX_PROJ + 2);
+    memset(all, 1, R0->n + nv + MAX_PROJ + 1);
+    cand_t c = {.in = xmalloc(R.n + 2), .keep = xmalloc(nv + 1)};
+    while (n_made < nv && best_elimination(S, &R, head, &c)) {
+        wrule_t A;
+        uint32_t n_bucket = aux_rule(S, &R, c.in, c.keep, &c.proj, false, &A);
+        total += cost(&A, all, c.keep, d, need);
+        aux_wlit(&A, c.keep, d, &made[n_made]);
+        free_filters(&A, n_bucket);
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < R.n; i++)
+            if (!c.in[i]) R.lits[k++] = R.lits[i];
+        R.lits[k++] = made[n_made++];
+        R.n = k;
+    }
+    total += cost(&R, all, head, d, need);
+    free_wlits(made, n_made);
+    free(made), free(R.lits), free(d), free(need), free(all), free(c.in), free(c.keep);
+    return total;
+}
+
+/* The rule of the given head and body as split() sees it (literals and head variables). */
+static void make_wrule(gsplit_t *S, term_t head, const gp_lit_t *body, uint32_t n, uint32_t nv,
+                       wrule_t *R, bool *head_vars) {
+    *R = (wrule_t){.head = head, .n = n, .n_vars = nv};
+    R->lits = xmalloc((n + 1) * sizeof *R->lits);
+    for (uint32_t i = 0; i < n; i++)
+        make_wlit(S, &body[i], nv, &R->lits[i]);
+    memset(head_vars, 0, nv + 1);
+    gprog_mark_vars(S->ts, head, head_vars);
+}
+
+/* Copy c of rule r with its unfoldable literals (which, nw of them) replaced by the bodies
+ * of their relations' rules (the mixed-radix digits of c choosing them); false when the copy
+ * cannot hold (a distinct of two equal constants). */
+static bool unfolded_copy(gsplit_t *S, const gp_rule_t *r, const uint32_t *which, uint32_t nw,
+                          uint32_t c, gp_lit_t *body, uint32_t *n) {
+    gprog_t *P = S->P;
+    term_store_t *ts = P->ts;
+    *n = 0;
+    for (uint32_t j = 0, w = 0; j < r->n_body; j++)
+        if (w < nw && which[w] == j)
+            w++;
+        else
+            body[(*n)++] = r->body[j];
+    for (uint32_t w = 0; w < nw; w++) {
+        const gp_lit_t *l = &r->body[which[w]];
+        const gp_pred_t *q = &P->preds[l->pred];
+        const gp_rule_t *rho = &P->rules[q->rules[c % q->n_rules]];
+        c /= q->n_rules;
+        term_t map[64];
+        for (uint32_t v = 0; v < rho->n_vars; v++)
+            map[v] = TERM_NONE;
+        for (uint32_t i = 0; i < term_arity(ts, rho->head); i++)
+            map[term_sym(ts, term_arg(ts, rho->head, i))] = term_arg(ts, l->atom, i);
+        for (uint32_t j = 0; j < rho->n_body; j++) {
+            gp_lit_t x = rho->body[j];
+            if (x.kind == GLIT_POS && P->preds[x.pred].demand) continue;
+            x.atom = term_subst(ts, x.atom, map);
+            if (x.kind == GLIT_DISTINCT && term_is_ground(ts, x.atom)) {
+                if (term_arg(ts, x.atom, 0) == term_arg(ts, x.atom, 1)) return false;
+                continue;
+            }
+            body[(*n)++] = x;
+        }
+    }
+    return true;
+}
+
+/* Rule ri with its static filters unfolded (chess's (different_cells ?cx ?cy ?u ?v): one
+ * copy reading (distinct ?cx ?u), one (distinct ?cy ?v)), when the copies split into
+ * estimated fewer literals by a fifth: a filter over several variables ties them
+ * together, its rules each tie fewer, so that the splitter can eliminate the rest
+ * (threatened_with_capture's OR over every attacker's square other than (?cx ?cy) becomes
+ * an OR over the attacker's files other than ?cx, of an OR over its ranks). */
+static bool unfold(gsplit_t *S, uint32_t ri, gids_t *out) {
+    gprog_t *P = S->P;
+    const gp_rule_t *r = &P->rules[ri];
+    uint32_t which[MAX_COPIES], nw = 0, copies = 1, nv = r->n_vars, extra = 0;
+    for (uint32_t j = 0; j < r->n_body && nv <= 64; j++) {
+        const gp_lit_t *l = &r->body[j];
+        if (l->kind != GLIT_POS || !unfoldable(P, l->pred)) continue;
+        const gp_pred_t *q = &P->preds[l->pred];
+        copies *= q->n_rules;
+        if (nw == MAX_COPIES || copies > MAX_COPIES) return false;
+        which[nw++] = j;
+        for (uint32_t k = 0; k < q->n_rules; k++)
+            extra += P->rules[q->rules[k]].n_body;
+    }
+    if (!nw || nv > 64) return false;
+    uint32_t cap = r->n_body + extra + 1, *n_body = xmalloc(copies * sizeof *n_body);
+    gp_lit_t *bodies = xmalloc((size_t)copies * cap * sizeof *bodies);
+    bool *head = xmalloc(nv + 1), *ok = xmalloc(copies);
+    wrule_t R;
+    make_wrule(S, r->head, r->body, r->n_body, nv, &R, head);
+    double before = split_estimate(S, &R, head), after = 0;
+    free_wlits(R.lits, R.n), free(R.lits);
+    for (uint32_t c = 0; c < copies && after < 0.8 * before; c++) {
+        ok[c] = unfolded_copy(S, r, which, nw, c, &bodies[(size_t)c * cap], &n_body[c]);
+        if (!ok[c]) continue;
+        make_wrule(S, r->head, &bodies[(size_t)c * cap], n_body[c], nv, &R, head);
+        after += split_estimate(S, &R, head);
+        free_wlits(R.lits, R.n), free(R.lits);
+    }
+    bool pays = after < 0.8 * before && before - after >= UNFOLD_MIN_GAIN;
+    term_t h = r->head;
+    for (uint32_t c = 0; c < copies && pays; c++)
+        if (ok[c])
+            split_rule(S, gprog_add(P, h, &bodies[(size_t)c * cap], n_body[c], nv, false), out);
+    S->n_unfolded += pays;
+    free(n_body), free(bodies), free(head), free(ok);
+    return pays;
+}
+
+void gsplit_rule(gsplit_t *S, uint32_t ri, gids_t *out) {
+    if (!unfold(S, ri, out)) split_rule(S, ri, out);
 }

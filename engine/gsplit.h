@@ -11,7 +11,19 @@
  * reads (aux ?x ?y): cells times moves literals become cells plus moves times squares. Each
  * elimination is taken greedily while the estimated number of ground literals drops by a
  * fifth, from the sizes of the relations derived (the atoms known) and the distinct values
- * of each variable in them, joins estimated as if independent. */
+ * of each variable in them, joins estimated as if independent.
+ *
+ * Two moves let an elimination take fewer variables with it. A negated literal's variables
+ * are bound in the auxiliary rule by a positive literal of the rest; when that literal
+ * brings variables the bucket does not have, it may be read instead as its projection on
+ * those it has (a static filter of the tuples its atoms have there; the literal itself
+ * stays in the rest): chess's OR over the king's squares of a negated threat per move,
+ * bound by `legal2 ?player (move ?piece ?u ?v ?x ?y)`, depends on the squares, not on the
+ * piece. And a static relation that is a union of filters on its arguments (rules of
+ * distinct literals and unary fact tables: chess's `different_cells`, "(distinct ?x1 ?x2)
+ * or (distinct ?y1 ?y2)") is unfolded into one copy of the reading rule per rule of it
+ * when the copies split into fewer estimated literals by a fifth: each copy ties fewer
+ * variables together. */
 #ifndef ENGINE_GSPLIT_H
 #define ENGINE_GSPLIT_H
 
@@ -27,7 +39,14 @@ void gsplit_free(gsplit_t *S);
  * (auxiliary rules first); r itself when it is not split. */
 void gsplit_rule(gsplit_t *S, uint32_t r, gids_t *out);
 
-/* Rules split, and auxiliary rules made, so far. */
-void gsplit_counts(const gsplit_t *S, uint32_t *split, uint32_t *aux);
+typedef struct {
+    uint32_t split;     /* rules split */
+    uint32_t aux;       /* auxiliary rules made */
+    uint32_t unfolded;  /* rules whose static filters were unfolded */
+    uint32_t projected; /* binders read as projections */
+} gsplit_counts_t;
+
+/* What was done so far. */
+void gsplit_counts(const gsplit_t *S, gsplit_counts_t *c);
 
 #endif

@@ -298,6 +298,15 @@ if run 0 "$GGP" ground "$GAMES/tictactoe.kif" --stats; then
         "ground --stats: the literals of each relation once optimised"
 fi
 
+# ---- ground --stats: splitting with projected binders and unfolded filters ----
+# (guards' check rules: a rook move's OR over its king's squares depends on the squares, not
+# the piece; different_cells is "(distinct ?x1 ?x2) or (distinct ?y1 ?y2)"; the networks
+# against the interpreter: engine_diff_games_*)
+if run 0 "$GGP" ground "$GAMES/guards.kif" --stats; then
+    expect err "^ground: split [0-9]+ rules, [0-9]+ auxiliary rules, [1-9][0-9]* binders projected, [1-9][0-9]* rules unfolded$" \
+        "ground --stats: guards' binders projected and filters unfolded"
+fi
+
 # ---- ground --stats: the cut hybrid grounding makes when a relation grows past the limit ----
 # (pathlist's walk test carries a list of visited cells: with 1,000 atoms allowed the list
 # type blows up; the walks from the start cells are what the rest of the rules read)
