@@ -53,7 +53,8 @@ typedef struct {
     /* scattering (place_moves): per move (move_base[role] + index) its list; per node
      * whether it is of the move blocks (late), has scattered rules */
     bool can_scatter;
-    bool tables; /* the play blocks driven by changes, read from tables */
+    bool tables;   /* the play blocks driven by changes, read from tables */
+    bool short_or; /* terms joined by || (stopping at the first that holds), not | */
     uint32_t node, *move_base, **ent;
     size_t *n_ent, *cap_ent;
     /* late: a node of the move blocks, 1 acyclic (zeroed at their start), 2 cyclic */
@@ -533,7 +534,7 @@ static void emit_terms(cg_t *cg, size_t from, size_t to) {
     if (from == to) sb_putc(c, '0');
     for (size_t t = from; t < to; t++) {
         size_t s = t ? cg->term_end[t - 1] : 0;
-        if (t > from) sb_putc(c, '|');
+        if (t > from) sb_puts(c, cg->short_or ? "||" : "|");
         sb_putn(c, cg->term.data + s, cg->term_end[t] - s);
     }
 }
@@ -1411,9 +1412,13 @@ static uint32_t emit_code_positions(cg_t *cg, const events_t *ev, phase_t *huge,
                   false};
     for (uint32_t p = 0; p < ev->n_pos; p++) {
         const gblock_t *bl = &net->blocks[ev->block[p]];
-        uint32_t h0 = huge->parts;
+        uint32_t h0 = huge->parts, i = bl->first, node = net->order[i];
         code[p] = GNET_NONE;
         if (table_position(cg, ev, p)) continue;
+        /* an OR of single literals stops at the first that holds (a role's legal nodes
+         * while it moves), reading on to its end otherwise as before */
+        cg->short_or = !bl->cyclic &&
+                       block_lits(net, ev->block[p]) == net->rule_start[i + 1] - net->rule_start[i];
         if (is_huge(net, ev->block[p])) emit_huge(cg, huge, NULL, ev->block[p]);
         unit_room(cg);
         for (uint32_t k = h0; k < huge->parts; k++) /* declared in this unit */
@@ -1427,10 +1432,13 @@ static uint32_t emit_code_positions(cg_t *cg, const events_t *ev, phase_t *huge,
         if (bl->cyclic)
             emit_cyclic(cg, bl);
         else if (h0 < huge->parts)
-            for (uint32_t k = h0; k < huge->parts; k++)
-                sb_printf(C(cg), "%s_%u(v,w,w,0);", huge->name, k);
+            for (uint32_t k = h0; k < huge->parts; k++) { /* the first part assigns */
+                if (k > h0 && cg->short_or) sb_printf(C(cg), "if(!v[%u])", node);
+                sb_printf(C(cg), "%s_%u(v,w,w,0);\n", huge->name, k);
+            }
         else
             emit_node(cg, bl->first);
+        cg->short_or = false;
         sb_puts(C(cg), "*ch=");
         for (uint32_t j = 0; j < bl->n; j++)
             sb_printf(C(cg), "%s(o_[%u]!=v[%u])", j ? "|" : "", j, net->order[bl->first + j]);
@@ -1510,8 +1518,9 @@ static size_t snapshot_at(const gnet_t *net) {
 
 /* What a change of position p's node does, gathered: its copies (readers that are one
  * literal of it: written at once, node and negation into copies, *n_copies of them, and
- * theirs), the readers of it and of them that it (they) guard into own, the others into
- * other. neg: whether p's node is negated relative to the position the record is of. */
+ * theirs; copies: whether there may be any, a table position's), the readers of it and
+ * of them that it (they) guard into own, the others into other. neg: whether p's node is
+ * negated relative to the position the record is of. */
 typedef struct {
     uint32_t *own, *other;
     size_t n_own, n_other, cap_own, cap_other;
@@ -1520,16 +1529,16 @@ typedef struct {
 } effects_t;
 
 static void gather_effects(const cg_t *cg, const events_t *ev, const uint32_t *guard, uint32_t p,
-                           uint32_t neg, effects_t *fx) {
+                           uint32_t neg, bool copies, effects_t *fx) {
     const gnet_t *net = cg->net;
     uint32_t node = net->order[net->blocks[ev->block[p]].first];
     for (uint32_t k = ev->rd_start[p]; k < ev->rd_start[p + 1]; k++) {
         uint32_t r = ev->rd[k], x = ev->copy[r];
-        if (x != GNET_NONE && x >> 1 == node) {
+        if (copies && x != GNET_NONE && x >> 1 == node) {
             uint32_t rn = net->order[net->blocks[ev->block[r]].first];
             sb_printf(&fx->copies, "%u,%u,", rn, neg ^ (x & 1));
             fx->n_copies++;
-            gather_effects(cg, ev, guard, r, neg ^ (x & 1), fx);
+            gather_effects(cg, ev, guard, r, neg ^ (x & 1), true, fx);
         } else if (guard[r] != GNET_NONE && guard[r] >> 1 == node) {
             GROW(fx->own, fx->cap_own, fx->n_own + 1);
             fx->own[fx->n_own++] = r;
@@ -1579,10 +1588,10 @@ static void emit_tables(strbuf_t *c, const cg_t *cg, const events_t *ev, const u
         }
         fx.n_own = fx.n_other = 0, fx.n_copies = 0;
         sb_clear(&fx.copies);
-        if (code[p] == GNET_NONE)
-            gather_effects(cg, ev, guard, p, 0, &fx);
+        if (!net->blocks[ev->block[p]].cyclic) /* copies: of a table position (y) */
+            gather_effects(cg, ev, guard, p, 0, code[p] == GNET_NONE, &fx);
         else /* a cyclic block: its readers, marked whatever their guard (it may be a node of
-              * the block) */
+              * the block other than the first) */
             for (uint32_t j = ev->rd_start[p]; j < ev->rd_start[p + 1]; j++) {
                 GROW(fx.own, fx.cap_own, fx.n_own + 1);
                 fx.own[fx.n_own++] = ev->rd[j];
