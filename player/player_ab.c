@@ -14,7 +14,12 @@
  * tt, history, pvs, id =on|off, depth=N, ttmb=MB, eval=mixed|goal|playout, playouts=N,
  * cap=N), and
  *   margin=S  seconds kept in hand before the play deadline (0..10, default 0.05)
- *   engine=K  the state machine: auto (default), interp, ground, compiled */
+ *   engine=K  the state machine: auto (default), interp, ground, compiled
+ *   heur=off|material|adv  leaves where depth runs out valued by the material of the
+ *             fluents that carry a role's name (mcts/heur.h: heur_material), with adv
+ *             each piece's advancement towards its role's goal too (heur_advance), made
+ *             from the initial state at start; where the game has none, the search's own
+ *             eval (default off) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,21 +31,26 @@
 #include "base/opts.h"
 #include "base/rng.h"
 #include "mcts/ab.h"
+#include "mcts/heur.h"
 
 #define ENGINE_SHARE 0.8   /* of the start clock left, at most for grounding and compiling */
 #define PLAYOUT_SHARE 0.02 /* of the play clock, at most for one leaf playout */
 #define PROBE_STEPS 16     /* joint moves of the playout that measures a step's cost */
+#define MATERIAL_SCALE 10  /* heur=material|adv: as the mcts player's */
 
 typedef struct {
     ab_opts_t ab;
     double margin;
     engine_kind_t engine;
+    bool material, adv; /* heur=material|adv */
 } ab_player_opts_t;
 
 typedef struct {
     player_core_t core;
     ab_player_opts_t opts;
     ab_t *ab;
+    heur_t *heur; /* heur=material|adv: the leaves' evaluation (NULL: none) */
+    double *hval; /* its values, one per role */
     eng_state_t *cur;
     double overrun; /* how far a search outlasted its deadline (a decaying maximum) */
 } ab_player_t;
@@ -49,6 +59,11 @@ static bool player_opt(void *ctx, const char *key, const char *val) {
     ab_player_opts_t *o = ctx;
     if (!strcmp(key, "margin")) return opts_num(val, 0, 10, &o->margin);
     if (!strcmp(key, "engine")) return engine_kind_parse(val, &o->engine);
+    if (!strcmp(key, "heur")) {
+        o->adv = !strcmp(val, "adv");
+        o->material = o->adv || !strcmp(val, "material");
+        return o->material || !strcmp(val, "off");
+    }
     return false;
 }
 
@@ -58,7 +73,7 @@ static bool parse_opts(const char *text, ab_player_opts_t *o, strbuf_t *err) {
     o->margin = 0.05;
     o->engine = engine_default_kind();
     if (ab_opts_parse(&o->ab, text, player_opt, o, err)) return true;
-    sb_puts(err, " (" AB_OPTS_HELP ", margin=S, engine=K)");
+    sb_puts(err, " (" AB_OPTS_HELP ", margin=S, engine=K, heur=off|material|adv)");
     return false;
 }
 
@@ -93,12 +108,34 @@ static void cap_playouts(ab_player_t *p) {
         o->playout_cap = budget / per_step < 1 ? 1 : (uint32_t)(budget / per_step);
 }
 
+/* ab_eval_t: the material evaluation's value of s for role. */
+static int heur_value(void *ctx, engine_t *e, const eng_state_t *s, uint32_t role) {
+    ab_player_t *p = ctx;
+    heur_eval(p->heur, e, s, p->hval);
+    return (int)(p->hval[role] + 0.5);
+}
+
+/* heur=material|adv: the evaluation, made from the initial state (said with verbose). */
+static void make_heur(ab_player_t *p) {
+    if (!p->opts.material || p->heur || engine_kind(p->core.engine) == ENGINE_INTERP) return;
+    FILE *log = p->core.verbose ? stderr : NULL;
+    eng_state_t *s0 = engine_state_new(p->core.engine);
+    engine_initial(p->core.engine, s0);
+    p->heur = heur_material(p->core.engine, s0, MATERIAL_SCALE, log);
+    engine_state_free(s0);
+    if (p->opts.adv) heur_advance(p->heur, p->core.engine, log);
+    free(p->hval);
+    p->hval = xcalloc(p->core.game->n_roles, sizeof *p->hval);
+}
+
 static void ensure_search(ab_player_t *p, double ready) {
     if (p->ab) return;
     player_core_engine(&p->core, p->opts.engine, ready);
     if (!p->cur) p->cur = engine_state_new(p->core.engine);
     cap_playouts(p);
     p->ab = ab_new(p->core.engine, p->core.role, &p->opts.ab, p->core.seed);
+    make_heur(p);
+    if (p->heur) ab_set_eval(p->ab, heur_value, p);
 }
 
 typedef struct {
@@ -159,11 +196,15 @@ static void ab_stop(player_t *pl) {
     ab_player_t *p = (ab_player_t *)pl;
     ab_free(p->ab); /* a new match may be another game's: the engine is kept, not the table */
     p->ab = NULL;
+    heur_free(p->heur);
+    p->heur = NULL;
 }
 
 static void ab_destroy(player_t *pl) {
     ab_player_t *p = (ab_player_t *)pl;
     ab_free(p->ab);
+    heur_free(p->heur);
+    free(p->hval);
     engine_state_free(p->cur);
     player_core_fini(&p->core);
     free(p);
@@ -173,7 +214,7 @@ const player_kind_t player_ab_kind = {
     .name = "ab",
     .summary = "alpha-beta, iterative deepening within the clock (ab:tt=on|off:history=on|off:"
                "pvs=on|off:id=on|off:depth=N:ttmb=MB:eval=mixed|goal|playout:playouts=N:cap=N:"
-               "margin=S:engine=K)",
+               "margin=S:engine=K:heur=off|material|adv)",
     .create = ab_create,
     .start = ab_start,
     .play = ab_play,
