@@ -29,7 +29,7 @@
 #define GNET_NONE UINT32_MAX
 /* Bumped when the grounder reaches games it did not: failures remembered by an older one
  * (engine.h, engine_noground_marker) are then tried again. */
-#define GNET_GROUNDER_VERSION 4
+#define GNET_GROUNDER_VERSION 5
 
 typedef struct {
     double seconds;     /* give up after this long (0: no limit) */
