@@ -24,6 +24,8 @@ typedef struct {
     bdds_step_t *steps;
     uint32_t n, cap;
     bool done;
+    ddunion_t held;          /* a deferred step's set (step: made again after its round) */
+    double spent, spent_cpu; /* and its seconds */
 } seq_t;
 
 struct bddsearch {
@@ -142,6 +144,7 @@ void bddsearch_free(bddsearch_t *bs) {
         for (uint32_t i = 0; i < q->n; i++)
             ddunion_fini(d, &q->set[i]);
         ddunion_fini(d, &q->fresh);
+        ddunion_fini(d, &q->held);
         free(q->set), free(q->steps), free(q->root);
     }
     free(bs->seqs);
@@ -290,10 +293,14 @@ static bool next_set(bddsearch_t *bs, seq_t *q, uint32_t i, ddunion_t *out, bool
     return ok && here != DD_NONE;
 }
 
-static void step(bddsearch_t *bs, uint32_t k, uint32_t i, bdds_cb cb, void *ctx) {
+/* Step i of sequence k. defer (WITHIN): a step cut before the budget's end (by its share,
+ * step_deadline) is held back and true returned; made again once its round's other steps
+ * are done (the parts it made are kept: bddnet.h), cut again it keeps what either try
+ * finished (both subsets of S_i), with the seconds of both. */
+static bool step(bddsearch_t *bs, uint32_t k, uint32_t i, bdds_cb cb, void *ctx, bool defer) {
     seq_t *q = &bs->seqs[k];
     dd_t *d = bddnet_dd(bs->bn);
-    double t0 = now_seconds(), c0 = cpu_seconds();
+    double t0 = now_seconds() - q->spent, c0 = cpu_seconds() - q->spent_cpu;
     ddunion_t s;
     ddunion_init(&s, bs->o.merge_nodes ? bs->o.merge_nodes : MERGE_NODES);
     if (i == 0) { /* no non-terminal state: terminal ones are judged by their goals */
@@ -301,6 +308,16 @@ static void step(bddsearch_t *bs, uint32_t k, uint32_t i, bdds_cb cb, void *ctx)
     } else {
         bool exact;
         bool cut = !next_set(bs, q, i, &s, &exact);
+        if (cut && defer && bs->o.mode == BDDS_WITHIN && bs->deadline &&
+            now_seconds() < bs->deadline) {
+            q->held = s; /* taken over */
+            q->spent = now_seconds() - t0, q->spent_cpu = cpu_seconds() - c0;
+            return true;
+        }
+        for (uint32_t j = 0; cut && j < q->held.n; j++) /* appended: merge 0 (keep_cut) */
+            ddunion_add_excl(d, &s, dd_dup(d, q->held.part[j]), ddexcl_dup(q->held.excl[j]));
+        ddunion_fini(d, &q->held);
+        ddunion_init(&q->held, 0);
         /* WITHIN: S_{i-1} and the pre-image's finished moves (keep_cut), sound; EXACT:
          * nothing else is */
         if (cut && bs->o.mode != BDDS_WITHIN) {
@@ -311,7 +328,9 @@ static void step(bddsearch_t *bs, uint32_t k, uint32_t i, bdds_cb cb, void *ctx)
                   now_seconds() - t0, cpu_seconds() - c0, cut,
                   !cut && exact && q->steps[i - 1].complete);
     }
+    q->spent = q->spent_cpu = 0;
     if (cb) cb(ctx, k, i, &q->steps[i]);
+    return false;
 }
 
 static void maybe_reorder(bddsearch_t *bs) {
@@ -395,41 +414,48 @@ static void export_all(bddsearch_t *bs) {
     free(roots), free(xs), free(first);
 }
 
-/* The sequences still to make step i. */
-static uint32_t left_in_round(const bddsearch_t *bs, uint32_t i, uint32_t from) {
+/* The sequences still to make step i: from k on, and those deferred before it. */
+static uint32_t left_in_round(const bddsearch_t *bs, uint32_t i, uint32_t from,
+                              const bool *deferred) {
     uint32_t n = 0;
-    for (uint32_t k = from; k < bs->n_seqs; k++)
-        n += !bs->seqs[k].done && bs->seqs[k].n == i;
+    for (uint32_t k = 0; k < bs->n_seqs; k++)
+        n += k < from ? deferred[k] : !bs->seqs[k].done && bs->seqs[k].n == i;
     return n;
 }
 
 /* Step 1 of each sequence gets an equal share of the time left in its round: it makes the
  * successors' terminal and goals of the parts it reads (bddnet.h), which on a large board
- * (minichess) take the whole budget, and a cut step keeps what it finished; so every side
- * gets its first moves. Later steps run to the budget as before. */
-static void step_deadline(bddsearch_t *bs, uint32_t k, uint32_t i) {
+ * (minichess) take the whole budget; so every side gets its first moves. A step cut by its
+ * share is made again after the round with the time the others left (step: deferred), and
+ * a cut step keeps what it finished. Later steps run to the budget as before. */
+static void step_deadline(bddsearch_t *bs, uint32_t k, uint32_t i, const bool *deferred) {
     double end = bs->deadline, now = now_seconds();
-    if (i == 1 && end > now) end = now + (end - now) / left_in_round(bs, i, k);
+    if (i == 1 && end > now) end = now + (end - now) / left_in_round(bs, i, k, deferred);
     dd_set_deadline(bddnet_dd(bs->bn), end);
 }
 
 void bddsearch_run(bddsearch_t *bs, bdds_cb cb, void *ctx) {
     dd_set_deadline(bddnet_dd(bs->bn), bs->deadline);
     dd_set_op_nodes(bddnet_dd(bs->bn), bs->o.op_nodes ? bs->o.op_nodes : OP_NODES);
+    bool *deferred = xcalloc(bs->n_seqs + 1, sizeof *deferred);
     for (uint32_t i = 0;; i++) {
         bool any = false;
         for (uint32_t k = 0; k < bs->n_seqs; k++) {
             seq_t *q = &bs->seqs[k];
             if (q->done || q->n != i) continue;
             if (bs->deadline && now_seconds() >= bs->deadline) break;
-            step_deadline(bs, k, i);
-            step(bs, k, i, cb, ctx);
+            step_deadline(bs, k, i, deferred);
+            deferred[k] = step(bs, k, i, cb, ctx, i == 1);
             any = true;
         }
+        dd_set_deadline(bddnet_dd(bs->bn), bs->deadline);
+        for (uint32_t k = 0; k < bs->n_seqs; k++) /* again with the round's time left */
+            if (deferred[k]) deferred[k] = false, step(bs, k, i, cb, ctx, false);
         if (!any || (bs->o.max_steps && i >= bs->o.max_steps)) break;
         if (bs->deadline && now_seconds() >= bs->deadline) break;
         maybe_reorder(bs);
     }
+    free(deferred);
     dd_set_deadline(bddnet_dd(bs->bn), 0);
     dd_set_op_nodes(bddnet_dd(bs->bn), 0);
     export_all(bs);
