@@ -53,6 +53,9 @@
  *             uct_set_prior_sharpness) and imm=A: implicit minimax backups of the
  *             evaluation, weighed A against the mean (uct_set_implicit; default 0.4: with
  *             material it beat plain search on breakthroughWalls, docs/league.md)
+ *   ab=on|off  in a time-bounded game of two roles where material gets advancement
+ *             (heur_advance), play by alpha-beta (mcts/ab.h) with that evaluation at the
+ *             leaves instead of UCT (start_ab; default on: docs/league.md)
  *   mix=on|off  where another role moves at the same time as ours (simultaneous moves),
  *             play a move drawn by its root visits, not the most visited (uct_set_mixed;
  *             default off)
@@ -91,6 +94,7 @@
 #include "base/opts.h"
 #include "base/rng.h"
 #include "engine/joints.h"
+#include "mcts/ab.h"
 #include "mcts/bddhook.h"
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
@@ -157,6 +161,7 @@ typedef struct {
     bool dcand;              /* dcand=on: decisive checks on learnt candidates (learn_cands) */
     bool line;               /* line=on: the best line of a game of one role */
     bool mix;                /* mix=on: simultaneous moves drawn by visits */
+    bool ab;                 /* ab=on: alpha-beta where material gets advancement (start_ab) */
 } mcts_opts_t;
 
 typedef struct {
@@ -168,6 +173,10 @@ typedef struct {
     uint32_t bdd_from;      /* the turn whose state they start from */
     heur_t *heur;           /* the evaluation learnt at start (heur=on), for this match */
     playout_cands_t *cands; /* dcand=on: the decisive candidates, for this match */
+    ab_t *ab;               /* ab=on where it acts (start_ab): the search, for this match */
+    eng_state_t *ab_state;  /* the state it searches */
+    double *hval;           /* the evaluation's values, one per role */
+    double ab_overrun;      /* how far an alpha-beta search outlasted its stop */
     lbs_hook_t hook;        /* the rollout hook on lbs: the deadline of the search under way */
     state_t prev;           /* the state last searched */
     bool have_prev;
@@ -186,7 +195,7 @@ typedef struct {
     "tt=on|off, decisive=off|on|anti|auto, dcand=on|off, mast=off|E, pdepth=D, "                   \
     "heur=on|off|material|adv, "                                                                   \
     "cut=K|off, "                                                                                  \
-    "prior=N, psharp=K, imm=A, line=on|off, mix=on|off"
+    "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
     "bddvalues=on|off"
@@ -254,6 +263,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "dcand")) return opts_onoff(val, &o->dcand);
     if (!strcmp(key, "line")) return opts_onoff(val, &o->line);
     if (!strcmp(key, "mix")) return opts_onoff(val, &o->mix);
+    if (!strcmp(key, "ab")) return opts_onoff(val, &o->ab);
     if (!strcmp(key, "prior")) return opts_u32(val, 0, 10000, &o->prior);
     if (!strcmp(key, "psharp")) return opts_num(val, 0, 1000, &o->psharp);
     if (!strcmp(key, "imm")) return opts_num(val, 0, 1, &o->imm);
@@ -294,6 +304,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     /* material with implicit minimax: acts where fluents carry a role's name (heur_material) */
     o->heur = o->material = true;
     o->imm = 0.4;
+    o->ab = !lbs_kind; /* acts where material gets advancement, two roles (start_ab) */
     o->playout.decisive = o->playout.antidecisive = o->decisive_auto = true;
     if (lbs_kind)
         return opts_parse(text, "mcts+lbs", MCTS_OPTS_HELP ", " LBS_OPTS_HELP, set_opt, o, err);
@@ -707,6 +718,49 @@ static void choose_policy(mcts_player_t *p, const state_t *initial, double deadl
                 (now_seconds() - t0) * 1000, off ? "uniform rollouts" : "anti-decisive rollouts");
 }
 
+/* ab_eval_t: the evaluation's value of s for role. */
+static int ab_value(void *ctx, engine_t *e, const eng_state_t *s, uint32_t role) {
+    mcts_player_t *p = ctx;
+    heur_eval(p->heur, e, s, p->hval);
+    return (int)(p->hval[role] + 0.5);
+}
+
+/* ab=on: where the material evaluation gets each piece's advancement (heur_advance) in a
+ * time-bounded game of two roles, the match is played by alpha-beta (mcts/ab.h, its
+ * defaults) with that evaluation at the leaves instead of UCT: it beat the UCT default
+ * and Sancho on breakthroughWalls (docs/league.md). Said with verbose. */
+static void start_ab(mcts_player_t *p) {
+    if (!p->opts.ab || p->ab || !p->heur || p->opts.iters || p->core.game->n_roles != 2) return;
+    FILE *log = p->core.verbose ? stderr : NULL;
+    if (!heur_advance(p->heur, p->core.engine, log)) return;
+    ab_opts_t o;
+    ab_default_opts(&o);
+    p->ab = ab_new(p->core.engine, p->core.role, &o, p->core.seed);
+    free(p->hval);
+    p->hval = xcalloc(p->core.game->n_roles, sizeof *p->hval);
+    ab_set_eval(p->ab, ab_value, p);
+    if (!p->ab_state) p->ab_state = engine_state_new(p->core.engine);
+    p->ab_overrun = 0;
+    if (log) fprintf(log, "mcts: alpha-beta with material and advancement (ab=on)\n");
+}
+
+/* Searches state s by alpha-beta until deadline less the margin and what the last searches
+ * overran it by; the best move (TERM_NONE when none). */
+static term_t ab_until(mcts_player_t *p, const state_t *s, double deadline) {
+    engine_state_set(p->core.engine, p->ab_state, s);
+    double t0 = now_seconds(), stop = deadline - p->opts.margin - p->ab_overrun;
+    if (stop < t0 + 0.001) stop = t0 + 0.001;
+    ab_result_t r;
+    ab_search(p->ab, p->ab_state, stop, NULL, NULL, &r);
+    double over = now_seconds() - stop;
+    p->ab_overrun = over > p->ab_overrun * 0.8 ? over : p->ab_overrun * 0.8;
+    if (p->core.verbose)
+        fprintf(stderr, "mcts: ab %.0f ms, depth %u, value %d%s, %" PRIu64 " nodes\n",
+                (now_seconds() - t0) * 1000, r.depth, r.value, r.proven ? " (proven)" : "",
+                r.nodes);
+    return r.move;
+}
+
 static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     mcts_player_t *p = (mcts_player_t *)pl;
     if (!p->core.game->gdl2 && p->opts.bdd) start_bdd(p, initial, deadline);
@@ -716,7 +770,12 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     if (!p->core.game->gdl2 && initial) learn_cands(p, deadline);
     if (!p->core.game->gdl2 && initial) choose_policy(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) learn_heur(p, initial, deadline);
+    if (!p->core.game->gdl2 && initial) start_ab(p);
     if (p->core.game->gdl2 || p->opts.iters || !initial) return;
+    if (p->ab) { /* its table and history keep what the start finds */
+        ab_until(p, initial, now_seconds() + (deadline - now_seconds()) * 0.9);
+        return;
+    }
     p->min_overrun = STATE_COSTS * state_cost(p, initial);
     p->overrun = p->min_overrun;
     t0 = now_seconds();
@@ -812,6 +871,15 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     mcts_player_t *p = (mcts_player_t *)pl;
     term_t fallback = player_core_random(&p->core, turn);
     if (p->uct) uct_ponder_stop(p->uct);
+    if (p->ab && turn->exact && turn->n_states >= 1) {
+        sink_offer(sink, turn->n_legal == 1 ? turn->legal[0] : fallback);
+        term_t m = ab_until(p, &turn->states[0], deadline);
+        if (turn->n_legal == 1) return turn->legal[0];
+        m = player_core_checked(&p->core, turn, m, fallback);
+        sink_offer(sink, m);
+        p->moves++;
+        return m;
+    }
     if (p->bdd) bddhook_set_ply(p->bdd, turn->turn - p->bdd_from);
     if (turn->exact && turn->n_states >= 1 && turn->n_legal == 1 && p->opts.ponder &&
         !p->opts.iters) {
@@ -895,6 +963,8 @@ static void mcts_stop(player_t *pl) {
     FREE_AND_NULL(lbs_free, p->lbs);
     FREE_AND_NULL(bddhook_free, p->bdd);
     p->bdd_from = 0;
+    FREE_AND_NULL(ab_free, p->ab); /* before the evaluation it reads */
+    FREE_AND_NULL(engine_state_free, p->ab_state);
     FREE_AND_NULL(heur_free, p->heur);
     FREE_AND_NULL(playout_cands_free, p->cands); /* after the tree: its policies read them */
     p->have_prev = false;
@@ -905,7 +975,10 @@ static void mcts_destroy(player_t *pl) {
     uct_free(p->uct);
     lbs_free(p->lbs);
     bddhook_free(p->bdd);
+    ab_free(p->ab);
     heur_free(p->heur);
+    free(p->hval);
+    engine_state_free(p->ab_state);
     playout_cands_free(p->cands);
     player_core_fini(&p->core);
     state_fini(&p->prev);
@@ -926,7 +999,7 @@ const player_kind_t player_mcts_kind = {
         "off:mast=off|"
         "E:"
         "pdepth=D:heur=on|off|material|adv:cut=K|off:prior=N:psharp=K:imm=A:line=on|off:mix=on|"
-        "off)",
+        "off:ab=on|off)",
     .create = mcts_create,
     .check_options = mcts_check_options,
     MCTS_CALLS,

@@ -1,7 +1,10 @@
-/* Unit tests for the `ab` player kind (player/player_ab.c): its heur= option, and that
- * the material evaluation with advancement reaches the leaves: on breakthrough, a one-ply
- * search valued by it beats the same search valued by the goal alone from both seats (two
- * searches alike would give the same match from either seat). */
+/* Unit tests for alpha-beta with the material evaluation: the `ab` player kind
+ * (player/player_ab.c): its heur= option, and that the material evaluation with
+ * advancement reaches the leaves: on breakthrough, a one-ply search valued by it beats the
+ * same search valued by the goal alone from both seats (two searches alike would give the
+ * same match from either seat); and the `mcts` kind's ab=on (player/player_mcts.c), which
+ * plays so where the evaluation gets advancement: time-bounded on breakthrough, it wins
+ * from both seats against that one-ply search, every move legal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,11 +28,15 @@ static void test_options(void **state) {
     assert_non_null(player_kind_find("ab:heur=material:depth=3"));
     assert_non_null(player_kind_find("ab:heur=off"));
     assert_null(player_kind_find("ab:heur=maybe"));
+    assert_non_null(player_kind_find("mcts:ab=off"));
+    assert_non_null(player_kind_find("mcts:ab=on:heur=adv"));
+    assert_null(player_kind_find("mcts:ab=maybe"));
 }
 
 /* One match of g between kinds k0 (role 0) and k1 (role 1) through agents, every move
  * checked legal; role 0's goal. */
-static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k1) {
+static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k1,
+                      double move_seconds) {
     engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
     agent_t *a[2];
     const player_kind_t *kinds[2] = {k0, k1};
@@ -46,7 +53,7 @@ static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k
     for (uint32_t steps = 0; !terms_terminal(ref, &s); steps++) {
         assert_true(steps < 400);
         for (uint32_t i = 0; i < 2; i++) {
-            joint[i] = agent_play(a[i], now_seconds() + 30, NULL);
+            joint[i] = agent_play(a[i], now_seconds() + move_seconds, NULL);
             assert_true(terms_is_legal(ref, &s, i, joint[i]));
         }
         terms_next(ref, &s, joint, &n);
@@ -73,8 +80,21 @@ static void test_breakthrough(void **state) {
                         *goal = player_kind_find("ab:eval=goal:depth=1");
     assert_non_null(adv);
     assert_non_null(goal);
-    assert_int_equal(play_match(g, adv, goal), 100);
-    assert_int_equal(play_match(g, goal, adv), 0);
+    assert_int_equal(play_match(g, adv, goal, 30), 100);
+    assert_int_equal(play_match(g, goal, adv, 30), 0);
+    game_free(g);
+}
+
+static void test_mcts_ab(void **state) {
+    (void)state;
+    game_t *g = load_file("breakthrough.kif");
+    assert_non_null(g);
+    const player_kind_t *mcts = player_kind_find("mcts"),
+                        *goal = player_kind_find("ab:eval=goal:depth=1");
+    assert_non_null(mcts);
+    assert_non_null(goal);
+    assert_int_equal(play_match(g, mcts, goal, 0.1), 100);
+    assert_int_equal(play_match(g, goal, mcts, 0.1), 0);
     game_free(g);
 }
 
@@ -82,6 +102,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_breakthrough),
+        cmocka_unit_test(test_mcts_ab),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
