@@ -15,6 +15,7 @@
 #include "load.h"
 #include "mcts/advance.h"
 #include "mcts/heur.h"
+#include "race.h"
 
 /* The state bits of the fluents of functor fn with role r's name at argument arg (1..). */
 static uint64_t *pieces(engine_t *e, const char *fn, uint32_t arg, uint32_t r, uint32_t *n_words) {
@@ -91,24 +92,7 @@ static void test_breakthrough(void **state) {
 /* A race of tokens whose move names no square (step(i)): the piece it moves is in the
  * next rule itself (next(tok(r, i, q)) <= does(r, step(i)), true(tok(r, i, p)),
  * succ(p, q)), so tok(r, i, p) is 3 - p moves from home, not one from every square. */
-static const char *RACE = "(role a) (role b)\n"
-                          "(init (tok a 1 0)) (init (tok a 2 0)) (init (tok b 1 0))\n"
-                          "(init (tok b 2 0)) (init (control a))\n"
-                          "(succ 0 1) (succ 1 2) (succ 2 3)\n"
-                          "(<= (legal ?r (step ?i)) (true (control ?r))\n"
-                          "    (true (tok ?r ?i ?p)) (succ ?p ?q))\n"
-                          "(<= (legal a noop) (true (control b)))\n"
-                          "(<= (legal b noop) (true (control a)))\n"
-                          "(<= (next (tok ?r ?i ?q)) (does ?r (step ?i))\n"
-                          "    (true (tok ?r ?i ?p)) (succ ?p ?q))\n"
-                          "(<= (next (tok ?r ?i ?p)) (true (tok ?r ?i ?p))\n"
-                          "    (not (does ?r (step ?i))))\n"
-                          "(<= (next (control b)) (true (control a)))\n"
-                          "(<= (next (control a)) (true (control b)))\n"
-                          "(<= (home ?r) (true (tok ?r 1 3)) (true (tok ?r 2 3)))\n"
-                          "(<= terminal (home ?r))\n"
-                          "(<= (goal ?r 100) (home ?r))\n"
-                          "(<= (goal ?r 0) (role ?r) (not (home ?r)))\n";
+/* RACE: race.h. */
 
 static int to_3(int p) {
     return 3 - p;

@@ -17,6 +17,7 @@
 #include "load.h"
 #include "mcts/uct.h"
 #include "moves.h"
+#include "race.h"
 #include "terms.h"
 
 typedef struct {
@@ -880,24 +881,7 @@ static void test_material(void **state) {
 /* A race of two tokens each, never taken: the tokens carry their role's name, two each at
  * the start, but their count never changes, so there is no material (an evaluation that
  * is always even says nothing). */
-static const char *RACE = "(role a) (role b)\n"
-                          "(init (tok a 1 0)) (init (tok a 2 0)) (init (tok b 1 0))\n"
-                          "(init (tok b 2 0)) (init (control a))\n"
-                          "(succ 0 1) (succ 1 2) (succ 2 3)\n"
-                          "(<= (legal ?r (step ?i)) (true (control ?r))\n"
-                          "    (true (tok ?r ?i ?p)) (succ ?p ?q))\n"
-                          "(<= (legal a noop) (true (control b)))\n"
-                          "(<= (legal b noop) (true (control a)))\n"
-                          "(<= (next (tok ?r ?i ?q)) (does ?r (step ?i))\n"
-                          "    (true (tok ?r ?i ?p)) (succ ?p ?q))\n"
-                          "(<= (next (tok ?r ?i ?p)) (true (tok ?r ?i ?p))\n"
-                          "    (not (does ?r (step ?i))))\n"
-                          "(<= (next (control b)) (true (control a)))\n"
-                          "(<= (next (control a)) (true (control b)))\n"
-                          "(<= (home ?r) (true (tok ?r 1 3)) (true (tok ?r 2 3)))\n"
-                          "(<= terminal (home ?r))\n"
-                          "(<= (goal ?r 100) (home ?r))\n"
-                          "(<= (goal ?r 0) (role ?r) (not (home ?r)))\n";
+/* RACE: race.h. */
 
 static void test_material_constant(void **state) {
     (void)state;
