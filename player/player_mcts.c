@@ -56,6 +56,9 @@
  *   ab=on|off  in a time-bounded game of two roles where material gets advancement
  *             (heur_advance), play by alpha-beta (mcts/ab.h) with that evaluation at the
  *             leaves instead of UCT (start_ab; default on: docs/league.md)
+ *   abdepth=N there, the alpha-beta search stops at N joint moves (default 0: deepens until
+ *             the clock or a proof stops it); with a deadline it cannot reach, every move
+ *             is the same for the same seed (what the unit test needs)
  *   mix=on|off  where another role moves at the same time as ours (simultaneous moves),
  *             play a move drawn by its root visits, not the most visited (uct_set_mixed;
  *             default off)
@@ -162,6 +165,7 @@ typedef struct {
     bool line;               /* line=on: the best line of a game of one role */
     bool mix;                /* mix=on: simultaneous moves drawn by visits */
     bool ab;                 /* ab=on: alpha-beta where material gets advancement (start_ab) */
+    uint32_t abdepth;        /* abdepth=N: its depth bound in joint moves (0: none) */
 } mcts_opts_t;
 
 typedef struct {
@@ -195,7 +199,7 @@ typedef struct {
     "tt=on|off, decisive=off|on|anti|auto, dcand=on|off, mast=off|E, pdepth=D, "                   \
     "heur=on|off|material|adv, "                                                                   \
     "cut=K|off, "                                                                                  \
-    "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off"
+    "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
     "bddvalues=on|off"
@@ -264,6 +268,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "line")) return opts_onoff(val, &o->line);
     if (!strcmp(key, "mix")) return opts_onoff(val, &o->mix);
     if (!strcmp(key, "ab")) return opts_onoff(val, &o->ab);
+    if (!strcmp(key, "abdepth")) return opts_u32(val, 0, 1000, &o->abdepth);
     if (!strcmp(key, "prior")) return opts_u32(val, 0, 10000, &o->prior);
     if (!strcmp(key, "psharp")) return opts_num(val, 0, 1000, &o->psharp);
     if (!strcmp(key, "imm")) return opts_num(val, 0, 1, &o->imm);
@@ -735,6 +740,7 @@ static void start_ab(mcts_player_t *p) {
     if (!heur_advance(p->heur, p->core.engine, log)) return;
     ab_opts_t o;
     ab_default_opts(&o);
+    o.max_depth = p->opts.abdepth;
     p->ab = ab_new(p->core.engine, p->core.role, &o, p->core.seed);
     free(p->hval);
     p->hval = xcalloc(p->core.game->n_roles, sizeof *p->hval);
@@ -999,7 +1005,7 @@ const player_kind_t player_mcts_kind = {
         "off:mast=off|"
         "E:"
         "pdepth=D:heur=on|off|material|adv:cut=K|off:prior=N:psharp=K:imm=A:line=on|off:mix=on|"
-        "off:ab=on|off)",
+        "off:ab=on|off:abdepth=N)",
     .create = mcts_create,
     .check_options = mcts_check_options,
     MCTS_CALLS,
