@@ -4,14 +4,27 @@
  * collection (the node table ran full) and an error handler when the table cannot grow
  * past the node limit. Both leave the kernel consistent (BuDDy itself long-jumps out of the
  * same place to reorder), so while an operation runs they long-jump back to it, which
- * then returns DD_NONE; the next operation starts from a clean kernel. */
+ * then returns DD_NONE; the next operation starts from a clean kernel.
+ *
+ * Collections alone come too seldom: after the table grows, one operation can fill its
+ * free half for half a minute (othelloSuicide's network: 44 s past a 10 s budget). So a
+ * timer signals the operation's thread at the deadline, and the handler empties BuDDy's
+ * free list (its head, bddfreepos: BuDDy 2.4's kernel, not in bdd.h): the next node the
+ * operation makes collects garbage first, and the hook gives up there. The handler itself
+ * never jumps (it may interrupt a collection or a resize); a write that the kernel
+ * overwrites is tried again a millisecond later. An operation that makes no new node is
+ * not cut (it finds every result in the node table). */
+#define _GNU_SOURCE /* SIGEV_THREAD_ID, gettid */
 #include "logic/bdd.h"
 
 #include <bdd.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "base/clock.h"
 #include "base/util.h"
@@ -30,15 +43,84 @@ struct dd_subst {
 };
 
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-static dd_t *live;       /* the one manager (BuDDy is global) */
-static jmp_buf *jump;    /* set while an operation runs: where to give up to */
-static const char *fail; /* why it gave up */
+static dd_t *live;                      /* the one manager (BuDDy is global) */
+static jmp_buf *volatile jump;          /* set while an operation runs: where to give up to */
+static const char *fail;                /* why it gave up */
+static volatile sig_atomic_t cut_asked; /* the timer fired in the running operation */
+static uint64_t cuts_inside;            /* operations the timer cut */
+
+extern int bddfreepos; /* BuDDy's free list: 0 makes the next new node collect first */
+
+/* ---- the deadline's timer ---- */
+
+#define TICK_SIGNAL (SIGRTMIN + 5)
+#define TICK_RETRY_NS 1000000 /* a write the kernel overwrote is tried again after 1 ms */
+
+static timer_t tick;
+static pid_t tick_tid;  /* the thread the timer signals (0: no timer) */
+static double tick_for; /* the deadline it is set for (0: disarmed) */
+
+static void tick_at(const struct itimerspec *when, int flags) {
+    timer_settime(tick, flags, when, NULL);
+}
+
+/* Only writes an int and the timer (async-signal-safe); the retry of a signal that came as
+ * an operation ended checks the clock, so that it cuts no later one before its deadline. */
+static void on_tick(int sig) {
+    (void)sig;
+    if (!jump || !live) return; /* between operations: the next checks the deadline first */
+    if (live->deadline <= 0 || now_seconds() < live->deadline) return;
+    cut_asked = 1;
+    bddfreepos = 0;
+    tick_at(&(struct itimerspec){.it_value = {.tv_nsec = TICK_RETRY_NS}}, 0);
+}
+
+static void install_tick(void) {
+    struct sigaction sa = {.sa_handler = on_tick, .sa_flags = SA_RESTART};
+    sigemptyset(&sa.sa_mask);
+    sigaction(TICK_SIGNAL, &sa, NULL);
+}
+
+/* The timer signals the calling thread (the one running operations) at the deadline. */
+static void arm_tick(double deadline) {
+    tick_for = deadline;                /* tried once per deadline */
+    if (bdd_versionnum() != 24) return; /* another kernel: collections alone check it */
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, install_tick);
+    pid_t tid = gettid();
+    if (tick_tid != tid) {
+        if (tick_tid) timer_delete(tick);
+        struct sigevent ev = {.sigev_notify = SIGEV_THREAD_ID, .sigev_signo = TICK_SIGNAL};
+        ev._sigev_un._tid = tid; /* sigev_notify_thread_id: not named in glibc 2.36 */
+        tick_tid = timer_create(CLOCK_MONOTONIC, &ev, &tick) == 0 ? tid : 0;
+        if (!tick_tid) return; /* no timer: collections alone check the deadline */
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, TICK_SIGNAL);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    }
+    /* now_seconds() is CLOCK_MONOTONIC */
+    double whole = (double)(time_t)deadline;
+    struct itimerspec at = {
+        .it_value = {.tv_sec = (time_t)whole, .tv_nsec = (long)((deadline - whole) * 1e9)}};
+    tick_at(&at, TIMER_ABSTIME);
+}
+
+static void disarm_tick(void) {
+    if (tick_tid && tick_for > 0) tick_at(&(struct itimerspec){0}, 0);
+    tick_for = 0;
+}
+
+static void drop_tick(void) {
+    if (tick_tid) timer_delete(tick);
+    tick_tid = 0, tick_for = 0;
+}
 
 /* After a collection the nodes in use are the live diagrams and the running operation's
  * partial results (BuDDy keeps those referenced): what it added so far, or more. */
 static void on_gbc(int pre, bddGbcStat *st) {
     if (pre || !jump) return;
-    if (live->deadline > 0 && now_seconds() > live->deadline) {
+    if (cut_asked || (live->deadline > 0 && now_seconds() > live->deadline)) {
         fail = "deadline";
         longjmp(*jump, 1);
     }
@@ -50,9 +132,11 @@ static void on_gbc(int pre, bddGbcStat *st) {
 }
 
 static void on_error(int code) {
-    fail = code == BDD_NODENUM  ? "node limit"
-           : code == BDD_MEMORY ? "out of memory"
-                                : bdd_errstring(code);
+    /* the free list the timer emptied, found empty again right after a collection */
+    fail = cut_asked             ? "deadline"
+           : code == BDD_NODENUM ? "node limit"
+           : code == BDD_MEMORY  ? "out of memory"
+                                 : bdd_errstring(code);
     if (jump) longjmp(*jump, 1);
     die("dd: BuDDy: %s", fail); /* outside an operation: a bug of the caller */
 }
@@ -67,6 +151,7 @@ dd_t *dd_new(uint32_t n_vars, const dd_limits_t *lim, char *err, size_t errlen) 
     uint32_t max = lim && lim->max_nodes ? lim->max_nodes : 4u << 20;
     /* BuDDy grows its table as needed: a small start spares small games the setup */
     uint32_t start = max / 2 < (1u << 16) ? max / 2 : 1u << 16;
+    if (lim && lim->start_nodes) start = lim->start_nodes < max ? lim->start_nodes : max;
     if (n_vars == 0 || n_vars > 100000 || bdd_init((int)start, 1 << 16) < 0) {
         pthread_mutex_unlock(&live_lock);
         snprintf(err, errlen, "BuDDy does not start with %u variables", n_vars);
@@ -91,6 +176,7 @@ dd_t *dd_new(uint32_t n_vars, const dd_limits_t *lim, char *err, size_t errlen) 
 void dd_free(dd_t *d) {
     if (!d) return;
     pthread_mutex_lock(&live_lock);
+    drop_tick();
     bdd_done();
     live = NULL;
     pthread_mutex_unlock(&live_lock);
@@ -102,12 +188,23 @@ uint32_t dd_var_count(const dd_t *d) {
 }
 void dd_set_deadline(dd_t *d, double deadline) {
     d->deadline = deadline;
+    if (deadline <= 0) disarm_tick();
 }
 void dd_set_op_nodes(dd_t *d, uint64_t nodes) {
     d->op_nodes = nodes;
 }
 const char *dd_why(const dd_t *d) {
     return d->why;
+}
+uint64_t dd_cuts_inside(const dd_t *d) {
+    (void)d;
+    return cuts_inside;
+}
+uint64_t dd_produced(dd_t *d) {
+    (void)d;
+    bddStat st;
+    bdd_stats(&st);
+    return (uint64_t)st.produced;
 }
 
 dd_ref dd_dup(dd_t *d, dd_ref a) {
@@ -177,15 +274,18 @@ static dd_ref guarded(dd_t *d, const call_t *c) {
         d->why = "deadline";
         return DD_NONE;
     }
+    if (d->deadline > 0 && tick_for != d->deadline) arm_tick(d->deadline);
     jmp_buf env;
     if (setjmp(env)) {
         jump = NULL;
         bdd_clear_error();
         d->why = fail;
+        if (cut_asked) cuts_inside++, disarm_tick();
         return DD_NONE;
     }
-    jump = &env;
+    cut_asked = 0;
     d->op_start = (uint64_t)bdd_getnodenum();
+    jump = &env;
     BDD r = call(c);
     jump = NULL;
     return bdd_addref(r);

@@ -8,8 +8,10 @@
  *
  * Work is bounded: an operation that runs past the manager's deadline or would need more
  * than its node limit gives up and returns DD_NONE (dd_why says which); the manager stays
- * usable. Operations on DD_NONE return DD_NONE, so a sequence of them can be checked once
- * at its end.
+ * usable. The deadline is also kept inside an operation: a timer signals the thread that
+ * runs it (a real-time signal, SIGRTMIN + 5, handled here), and the operation gives up at
+ * the next node it makes. Operations on DD_NONE return DD_NONE, so a sequence of them can
+ * be checked once at its end.
  *
  * The functions are named dd_*, not bdd_*: BuDDy, linked into the same program, owns
  * every bdd_* name. BuDDy keeps one global state, so there is at most one manager per
@@ -33,8 +35,9 @@ typedef struct dd dd_t;
 typedef struct dd_subst dd_subst_t;
 
 typedef struct {
-    uint32_t max_nodes; /* live nodes at most (0: 4 million) */
-    double deadline;    /* now_seconds() time after which operations give up (0: none) */
+    uint32_t max_nodes;   /* live nodes at most (0: 4 million) */
+    double deadline;      /* now_seconds() time after which operations give up (0: none) */
+    uint32_t start_nodes; /* the node table's size at the start (0: 64K; it grows as needed) */
 } dd_limits_t;
 
 /* A manager of n_vars variables, ordered by their numbers until dd_set_order. NULL with
@@ -51,6 +54,11 @@ void dd_set_op_nodes(dd_t *d, uint64_t nodes);
 /* Why the last operation that returned DD_NONE gave up ("deadline", "node limit",
  * "operation node limit", ...). */
 const char *dd_why(const dd_t *d);
+/* Operations the deadline's timer cut while they ran (rather than before they started or
+ * at a garbage collection that came by itself), since the process started. */
+uint64_t dd_cuts_inside(const dd_t *d);
+/* Nodes made since the manager started (the work done, whatever was freed since). */
+uint64_t dd_produced(dd_t *d);
 
 dd_ref dd_dup(dd_t *d, dd_ref a);
 void dd_deref(dd_t *d, dd_ref a);

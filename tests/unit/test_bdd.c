@@ -1,6 +1,7 @@
 /* Unit tests for logic/bdd (the BuDDy bridge) and logic/ddflat: every operation against
  * the truth table of small functions, quantifiers, substitution, export to the flat form,
- * bounded work (a node limit or a deadline gives DD_NONE and the manager goes on), and
+ * bounded work (a node limit or a deadline gives DD_NONE and the manager goes on; the
+ * deadline also inside one long operation), and
  * picking a satisfying assignment; unions of parts with exclusions (logic/ddunion). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -189,6 +190,63 @@ static void test_limits(void **state) {
     dd_free(d);
 }
 
+/* x_k ↔ y_k (x_k variable k, y_k variable n + k) for the k < n of one parity. */
+static dd_ref pairs_of_parity(dd_t *d, uint32_t n, uint32_t parity) {
+    dd_ref f = DD_TRUE;
+    for (uint32_t k = parity; k < n; k += 2) {
+        dd_ref e = dd_biimp(d, dd_var(d, k), dd_var(d, k + n));
+        dd_ref t = dd_and(d, f, e);
+        dd_deref(d, e), dd_deref(d, f);
+        f = t;
+    }
+    return f;
+}
+
+#define CUT_PAIRS 19
+
+/* The deadline inside one operation that never collects garbage: the conjunction of the
+ * even and the odd pairs apart (each about 2^10 nodes) is about 2^20 nodes made by one
+ * dd_and, and a table of 4M nodes at the start holds them all, so that no collection
+ * comes to check the deadline. With a deadline of a few milliseconds the timer cuts it:
+ * the cut is reported as one made inside, and the work done before it (nodes made) is a
+ * small share of the whole, which the same conjunction then makes without a deadline. The
+ * deadline is set again, longer, while the operation cannot start before it (a loaded
+ * machine). */
+static void test_deadline_inside(void **state) {
+    (void)state;
+    char err[200];
+    const uint32_t n = CUT_PAIRS;
+    dd_limits_t lim = {.max_nodes = 1u << 22, .start_nodes = 1u << 22};
+    dd_t *d = dd_new(2 * n, &lim, err, sizeof err);
+    assert_non_null(d);
+    dd_ref even = pairs_of_parity(d, n, 0), odd = pairs_of_parity(d, n, 1);
+    assert_true(dd_nodes(d, even) < 1u << 12 && dd_nodes(d, odd) < 1u << 12);
+    uint64_t cuts = dd_cuts_inside(d), work = 0;
+    for (double ms = 2; dd_cuts_inside(d) == cuts && ms <= 64; ms *= 2) {
+        dd_set_deadline(d, now_seconds() + ms / 1000);
+        uint64_t before = dd_produced(d);
+        assert_int_equal(dd_and(d, even, odd), DD_NONE);
+        assert_string_equal(dd_why(d), "deadline");
+        work = dd_produced(d) - before;
+    }
+    assert_int_equal(dd_cuts_inside(d), cuts + 1);
+    dd_set_deadline(d, 0);
+    uint64_t before = dd_produced(d);
+    dd_ref g = dd_and(d, even, odd);
+    assert_true(g > 1);
+    uint64_t whole = dd_produced(d) - before;
+    assert_true(whole > 1u << n);
+    assert_true(work < whole / 4);
+    uint8_t v[2 * CUT_PAIRS] = {0};
+    for (uint32_t k = 0; k < n; k++)
+        v[k] = v[n + k] = k % 3 == 0;
+    assert_true(dd_eval(d, g, v));
+    v[n + 1] ^= 1;
+    assert_false(dd_eval(d, g, v));
+    dd_deref(d, even), dd_deref(d, odd), dd_deref(d, g);
+    dd_free(d);
+}
+
 /* An operation that adds more nodes than its limit gives up (seen at a garbage collection:
  * BuDDy starts with a table of 64K nodes); the manager goes on, without the limit the same
  * diagram is made. */
@@ -297,9 +355,13 @@ static void test_exclusions(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_operations), cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_op_limit),   cmocka_unit_test(test_reorder),
-        cmocka_unit_test(test_pick),       cmocka_unit_test(test_exclusions),
+        cmocka_unit_test(test_operations),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_op_limit),
+        cmocka_unit_test(test_reorder),
+        cmocka_unit_test(test_pick),
+        cmocka_unit_test(test_exclusions),
+        cmocka_unit_test(test_deadline_inside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
