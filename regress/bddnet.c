@@ -116,7 +116,9 @@ struct bddnet {
     uint32_t n_joints;
     target_t *targets;
     uint32_t n_targets;
-    dd_ref reach; /* the states reachable (ignoring terminal), or true when not computed */
+    dd_ref reach;     /* the states reachable (ignoring terminal), or true when not computed */
+    dd_ref split_inv; /* inv before the reachable states went in (DD_NONE: inv): where the
+                         joint moves are split into parts */
     uint32_t reach_layers;
     /* local: the sets are about the states near the start (a horizon cut the search, or
      * the start is not the initial state): upto[d], d < n_upto, the states within d steps
@@ -945,13 +947,31 @@ static void split(split_t *s, dd_ref c, uint32_t v) {
     s->depth = depth;
 }
 
-/* The parts of jm from its next functions nx (per variable); false when more than cap
- * (then one part: where jm is legal, the substitution). */
+/* jm's parts' states within the invariant (the reachable states, when the parts were
+ * split within split_inv); false when an operation gave up. */
+static bool parts_within(bddnet_t *bn, joint_t *jm) {
+    if (bn->split_inv == DD_NONE) return true;
+    bool ok = true;
+    for (uint32_t p = 0; p < jm->n_parts; p++) {
+        part_t *pt = &jm->parts[p];
+        dd_ref c = dd_and(bn->d, pt->cond, bn->inv);
+        ok = ok && c >= 0;
+        dd_deref(bn->d, pt->cond);
+        pt->cond = c;
+    }
+    return ok;
+}
+
+/* The parts of jm from its next functions nx (per variable), split within split_inv (the
+ * invariant without the reachable states: their diagram is large, and a split ANDs at every
+ * variable the move sets: connectFour's --horizon 12 spent 62% of its time there); false
+ * when an operation gave up (one part when more than cap: where jm is legal, the
+ * substitution). */
 static bool make_parts(bddnet_t *bn, joint_t *jm, const dd_ref *nx) {
     dd_t *d = bn->d;
     uint32_t cap = bn->o.max_parts ? bn->o.max_parts : 64;
     jm->parts = xcalloc(cap + 1, sizeof *jm->parts);
-    dd_ref c = dd_dup(d, bn->inv);
+    dd_ref c = dd_dup(d, bn->split_inv != DD_NONE ? bn->split_inv : bn->inv);
     for (uint32_t r = 0; r < bn->n_roles && c >= 0; r++) {
         dd_ref t = dd_and(d, c, jm->legal[r]);
         dd_deref(d, c);
@@ -971,10 +991,10 @@ static bool make_parts(bddnet_t *bn, joint_t *jm, const dd_ref *nx) {
             dd_deref(d, jm->parts[p].cond), dd_deref(d, jm->parts[p].assign);
         jm->n_parts = 1;
         jm->parts[0] = (part_t){.cond = c, .assign = DD_NONE, .term = DD_FALSE};
-        return c >= 0;
+        return c >= 0 && parts_within(bn, jm);
     }
     dd_deref(d, c);
-    return true;
+    return parts_within(bn, jm);
 }
 
 /* A joint move some state allows: its legality per role (its next functions and parts are
@@ -1228,7 +1248,7 @@ static void compute_reach(bddnet_t *bn) {
     dd_set_deadline(d, bn->o.deadline);
     if (r >= 0) {
         dd_ref t = dd_and(d, bn->inv, r);
-        if (t >= 0) dd_deref(d, bn->inv), bn->inv = t, bn->reach = dd_dup(d, r);
+        if (t >= 0) bn->split_inv = bn->inv, bn->inv = t, bn->reach = dd_dup(d, r);
         dd_deref(d, r);
         if (t >= 0) within_reach(bn);
     }
@@ -1265,6 +1285,8 @@ static void free_outputs(bddnet_t *bn) {
     deref_all(d, bn->next, bn->next ? net->n_fluents : 0);
     deref_all(d, bn->fluent, bn->fluent ? net->n_fluents : 0);
     dd_deref(d, bn->state_vars), dd_deref(d, bn->inv), dd_deref(d, bn->reach);
+    if (bn->split_inv != DD_NONE) dd_deref(d, bn->split_inv);
+    bn->split_inv = DD_NONE;
     free_upto(bn);
     dd_subst_free(d, bn->subst);
     free(bn->legal), free(bn->legal_rel), free(bn->values), free(bn->n_values);
@@ -1356,6 +1378,7 @@ bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opt
                      size_t errlen) {
     double t0 = now_seconds();
     bddnet_t *bn = xcalloc(1, sizeof *bn);
+    bn->split_inv = DD_NONE;
     bn->xpool = ddexcl_pool_new();
     bn->net = net, bn->ts = ts;
     if (o)
