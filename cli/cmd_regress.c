@@ -25,7 +25,8 @@ static const char *const regress_help =
     "                   [--cost N [--cost-share X] [--engine E]]\n"
     "       ggp regress GAME --role R --bdd [--exact] [--values] [--budget SEC] [--steps I]\n"
     "                   [--horizon D] [--plies K] [--rows] [--image subst|move] [--forall F]\n"
-    "                   [--reorder] [--trace] [--no-reach] [--moves-below] [--no-invariants]\n"
+    "                   [--reorder] [--trace] [--no-reach] [--moves-below] [--no-invariants] "
+    "[--no-cone]\n"
     "                   [--nodes N] [--max-parts N] [--set-nodes N] [--merge-nodes N] [--op-nodes "
     "N]\n"
     "                   [--check [--max-states N]] [--hits N] [--verify N [its options above]]\n\n"
@@ -142,6 +143,8 @@ static const char *const regress_help =
     "                 proven mutually exclusive)\n"
     "  --no-implications  do not keep the sets within the implications between cells proven\n"
     "                 inductive (connect four: a piece has a piece under it)\n"
+    "  --no-cone      build every fluent's next function (default: only those of the\n"
+    "                 fluents that may influence terminal, a goal or a legal move)\n"
     "  --no-reach     do not keep the sets within the states reachable from the initial\n"
     "                 one (a forward search, terminal states expanded too, that gets at most\n"
     "                 40% of the budget and gives up past 20000 nodes)\n"
@@ -455,7 +458,7 @@ int cmd_regress(int argc, char **argv) {
     unsigned long long cost = 0;
     engine_kind_t engine = ENGINE_AUTO;
     bool bdd = false, exact = false, values = false, moves_below = false, no_invariants = false,
-         no_implications = false;
+         no_implications = false, no_cone = false;
     bool reorder = false, no_reach = false, columns = false, rows = false, trace = false;
     regress_bdd_opts_t bo = {0};
     bdds_default_opts(&bo.search);
@@ -495,6 +498,7 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--rows", .flag = &rows},
                                 {.name = "--no-invariants", .flag = &no_invariants},
                                 {.name = "--no-implications", .flag = &no_implications},
+                                {.name = "--no-cone", .flag = &no_cone},
                                 {.name = "--reorder", .flag = &reorder},
                                 {.name = "--trace", .flag = &trace},
                                 {.name = "--no-reach", .flag = &no_reach},
@@ -519,6 +523,7 @@ int cmd_regress(int argc, char **argv) {
     if (rows) bo.search.net.columns = false;
     if (no_invariants) bo.search.net.invariants = false;
     if (no_implications) bo.search.net.implications = false;
+    if (no_cone) bo.search.net.cone = false;
     if (reorder) bo.search.reorder = true;
     if (no_reach) bo.search.net.reach = false;
     if (trace) bo.search.net.trace = stdout;

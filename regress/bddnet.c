@@ -100,7 +100,9 @@ struct bddnet {
     uint32_t *mbits, **mvars;
     uint32_t *pos;                            /* node -> its place in the network's order */
     uint8_t *implies_terminal, *restrictable; /* per node, per rule */
-    eval_t cur;                               /* the network at the state, while building */
+    uint8_t *cone;   /* per fluent: it may influence terminal, a goal or a legal move */
+    uint32_t n_cone; /* fluents in the cone */
+    eval_t cur;      /* the network at the state, while building */
     /* diagrams */
     dd_ref *fluent;         /* per fluent, over the variables */
     dd_ref *mcube;          /* per role: its move variables */
@@ -137,8 +139,11 @@ struct bddnet {
 };
 
 void bddnet_default_opts(bddnet_opts_t *o) {
-    *o = (bddnet_opts_t){
-        .image = BDDNET_PER_MOVE, .invariants = true, .implications = true, .columns = true};
+    *o = (bddnet_opts_t){.image = BDDNET_PER_MOVE,
+                         .invariants = true,
+                         .implications = true,
+                         .columns = true,
+                         .cone = true};
 }
 
 static void deref_all(dd_t *d, dd_ref *a, uint32_t n) {
@@ -473,19 +478,46 @@ static dd_ref rule_next(bddnet_t *bn, const eval_t *ev, uint32_t r, bool implies
     return g;
 }
 
+/* The OR of a[0 .. n), pairwise (a balanced tree: adding n small diagrams one by one to a
+ * growing one walks it n times; skirmishNew has a node of 3,810 rules, amazons thousands of
+ * moves per legal relation); consumes the references. */
+static dd_ref or_tree(dd_t *d, dd_ref *a, uint32_t n) {
+    if (!n) return DD_FALSE;
+    for (; n > 1; n = (n + 1) / 2)
+        for (uint32_t k = 0; k < n; k += 2) {
+            dd_ref t = k + 1 < n ? dd_or(d, a[k], a[k + 1]) : dd_dup(d, a[k]);
+            dd_deref(d, a[k]);
+            if (k + 1 < n) dd_deref(d, a[k + 1]);
+            a[k / 2] = t;
+        }
+    return a[0];
+}
+
 /* The OR of the rules of order position i. */
 static dd_ref eval_node(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     const gnet_t *net = bn->net;
-    dd_t *d = bn->d;
     bool implies = ev->at_next && bn->implies_terminal[net->order[i]];
-    dd_ref any = DD_FALSE;
-    for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1] && any != DD_NONE; r++) {
-        dd_ref all = ev->at_next ? rule_next(bn, ev, r, implies) : rule_and(bn, ev, r);
-        dd_ref t = dd_or(d, any, all);
-        dd_deref(d, all), dd_deref(d, any);
-        any = t;
-    }
+    uint32_t first = net->rule_start[i], n = net->rule_start[i + 1] - first;
+    dd_ref *all = xmalloc((n + 1) * sizeof *all);
+    for (uint32_t r = 0; r < n; r++)
+        all[r] = ev->at_next ? rule_next(bn, ev, first + r, implies) : rule_and(bn, ev, first + r);
+    dd_ref any = or_tree(bn->d, all, n);
+    free(all);
     return any;
+}
+
+/* --trace: a node that took a tenth of a second or more (where a network's build goes) */
+static void trace_slow(bddnet_t *bn, uint32_t n, dd_ref v, double cpu) {
+    if (cpu < 0.1) return;
+    strbuf_t sb;
+    sb_init(&sb);
+    if (bn->net->atom[n] != TERM_NONE) term_print(bn->ts, bn->net->atom[n], &sb);
+    fprintf(bn->o.trace, "# trace slow node=%u atom=%s rules=%u cpu=%.2f nodes=%llu%s\n", n,
+            sb.len ? sb.data : "-",
+            bn->net->rule_start[bn->pos[n] + 1] - bn->net->rule_start[bn->pos[n]], cpu,
+            (unsigned long long)dd_nodes(bn->d, v), v == DD_NONE ? " (given up)" : "");
+    fflush(bn->o.trace);
+    sb_fini(&sb);
 }
 
 /* A block's needed nodes; a cyclic block from false again until nothing changes (the
@@ -503,7 +535,9 @@ static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
         for (uint32_t i = b->first; i < b->first + b->n; i++) {
             uint32_t n = net->order[i];
             if (!b->cyclic && !ev->need[n]) continue;
+            double t0 = bn->o.trace ? cpu_seconds() : 0;
             dd_ref v = eval_node(bn, ev, i);
+            if (bn->o.trace) trace_slow(bn, n, v, cpu_seconds() - t0);
             if (v == DD_NONE) return false;
             if (v != ev->v[n]) changed = b->cyclic;
             dd_deref(bn->d, ev->v[n]);
@@ -563,6 +597,42 @@ static void find_implying(bddnet_t *bn) {
     }
 }
 
+/* The cone of influence: the fluents that terminal, the goals or a legal move read, closed
+ * under "the next function of a fluent in it reads" and under groups (a coded group's
+ * values share their variables). A fluent outside never changes what a set holds: its next
+ * function is not built (it stays as it is), and neither the start state nor an invariant
+ * says anything about it. (Fluent f's input is node f.) */
+static void find_cone(bddnet_t *bn) {
+    const gnet_t *net = bn->net;
+    uint32_t nf = net->n_fluents;
+    uint8_t *need = xcalloc(net->n_nodes + 1, 1), *done = xcalloc(nf + 1, 1);
+    uint32_t *stack = xmalloc((net->n_nodes + 1) * sizeof *stack);
+    bn->cone = xcalloc(nf + 1, 1);
+    if (!bn->o.cone) memset(need, 1, nf);
+    mark(bn, need, net->terminal, stack);
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        for (uint32_t k = 0; k < net->n_goals[r]; k++)
+            mark(bn, need, net->goals[r][k].node, stack);
+        for (uint32_t k = 0; k < net->n_moves[r]; k++)
+            mark(bn, need, net->legal_node[r][k], stack);
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t f = 0; f < nf; f++) {
+            if (!need[f] || done[f]) continue;
+            const group_t *gr = &bn->groups[bn->fgroup[f]];
+            for (uint32_t i = 0; i < gr->n; i++)
+                need[bn->sorted[gr->first + i]] = 1;
+            mark(bn, need, net->next_node[f], stack);
+            done[f] = 1, changed = true;
+        }
+    }
+    bn->n_cone = 0;
+    for (uint32_t f = 0; f < nf; f++)
+        bn->cone[f] = need[f], bn->n_cone += need[f];
+    free(need), free(done), free(stack);
+}
+
 static void eval_init(const bddnet_t *bn, eval_t *ev, bool at_next) {
     uint32_t n = bn->net->n_nodes;
     ev->v = xmalloc((n + 1) * sizeof *ev->v);
@@ -615,15 +685,15 @@ static void keep_legal(bddnet_t *bn, uint32_t r) {
     bn->moves_here[r] = DD_NONE;
     bn->mcube[r] = dd_cube(d, bn->mvars[r], NULL, bn->mbits[r]);
     bn->legal[r] = xmalloc((net->n_moves[r] + 1) * sizeof **bn->legal);
-    dd_ref rel = DD_FALSE;
+    dd_ref *both = xmalloc((net->n_moves[r] + 1) * sizeof *both);
     for (uint32_t k = 0; k < net->n_moves[r]; k++) {
         bn->legal[r][k] = node_value(bn, &bn->cur, net->legal_node[r][k]);
-        dd_ref code = move_code(bn, r, k), both = dd_and(d, code, bn->legal[r][k]);
-        dd_ref t = dd_or(d, rel, both);
-        dd_deref(d, code), dd_deref(d, both), dd_deref(d, rel);
-        rel = t;
+        dd_ref code = move_code(bn, r, k);
+        both[k] = dd_and(d, code, bn->legal[r][k]);
+        dd_deref(d, code);
     }
-    bn->legal_rel[r] = rel;
+    bn->legal_rel[r] = or_tree(d, both, net->n_moves[r]);
+    free(both);
 }
 
 /* The role's distinct numeric goal values, ascending. */
@@ -677,7 +747,7 @@ static bool eval_current(bddnet_t *bn) {
     eval_init(bn, &bn->cur, false);
     uint32_t *stack = xmalloc((net->n_nodes + 1) * sizeof *stack);
     for (uint32_t f = 0; f < net->n_fluents; f++)
-        mark(bn, bn->cur.need, net->next_node[f], stack);
+        if (bn->cone[f]) mark(bn, bn->cur.need, net->next_node[f], stack);
     for (uint32_t r = 0; r < net->n_roles; r++)
         for (uint32_t k = 0; k < net->n_moves[r]; k++)
             mark(bn, bn->cur.need, net->legal_node[r][k], stack);
@@ -689,7 +759,8 @@ static bool eval_current(bddnet_t *bn) {
     if (!eval_network(bn, &bn->cur, NULL)) return false;
     bn->next = xmalloc((net->n_fluents + 1) * sizeof *bn->next);
     for (uint32_t f = 0; f < net->n_fluents; f++)
-        bn->next[f] = node_value(bn, &bn->cur, net->next_node[f]);
+        bn->next[f] = bn->cone[f] ? node_value(bn, &bn->cur, net->next_node[f])
+                                  : dd_dup(bn->d, bn->fluent[f]); /* outside: as it is */
     return true;
 }
 
@@ -805,7 +876,7 @@ static int drop_broken(bddnet_t *bn) {
     }
     int dropped = ctx < 0 ? -1 : 0;
     for (uint32_t g = 0; g < bn->n_groups && dropped >= 0; g++) {
-        if (!bn->groups[g].coded) continue;
+        if (!bn->groups[g].coded || !bn->cone[bn->sorted[bn->groups[g].first]]) continue;
         dd_ref ok = at_most_one_next(bn, &bn->groups[g]), bad = dd_not(d, ok);
         dd_ref broken = dd_and(d, ctx, bad);
         if (broken < 0) dropped = -1;
@@ -843,8 +914,10 @@ static bool add_implications(bddnet_t *bn) {
         n += bn->groups[g].coded ? 1 : bn->groups[g].n;
     bddinv_atom_t *at = xmalloc((n + 1) * sizeof *at);
     n = 0;
-    for (uint32_t g = 0; g < bn->n_groups; g++)
-        for (uint32_t i = 0; i < (bn->groups[g].coded ? 1 : bn->groups[g].n); i++)
+    for (uint32_t g = 0; g < bn->n_groups; g++) /* outside the cone: next is not built */
+        for (uint32_t i = 0; bn->cone[bn->sorted[bn->groups[g].first]] &&
+                             i < (bn->groups[g].coded ? 1 : bn->groups[g].n);
+             i++)
             at[n++] = group_atom(bn, &bn->groups[g], i);
     dd_ref ctx = dd_dup(d, bn->inv);
     for (uint32_t r = 0; r < bn->n_roles; r++) {
@@ -1156,6 +1229,7 @@ static dd_ref start_state(bddnet_t *bn) {
     const uint64_t *w = bn->o.start;
     dd_ref s = DD_TRUE;
     for (uint32_t f = 0; f < bn->net->n_fluents; f++) {
+        if (!bn->cone[f]) continue; /* free: its next function is not built */
         bool on = w ? w[f / 64] >> (f % 64) & 1 : in_init(bn->net, f);
         dd_ref lit = on ? dd_dup(d, bn->fluent[f]) : dd_not(d, bn->fluent[f]);
         dd_ref t = dd_and(d, s, lit);
@@ -1325,7 +1399,8 @@ static bool network_phase(bddnet_t *bn, double *t) {
     }
     ok = ok && outputs_ok(bn);
     char buf[96];
-    snprintf(buf, sizeof buf, "vars=%u groups=%u coded=%u", bn->n_vars, bn->n_groups, bn->n_coded);
+    snprintf(buf, sizeof buf, "vars=%u groups=%u coded=%u cone=%u/%u", bn->n_vars, bn->n_groups,
+             bn->n_coded, bn->n_cone, bn->net->n_fluents);
     trace_phase(bn, "network", ok, t, buf);
     return ok;
 }
@@ -1390,6 +1465,7 @@ bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opt
     for (uint32_t i = 0; i < net->n_order; i++)
         bn->pos[net->order[i]] = i;
     find_implying(bn);
+    find_cone(bn);
     for (;;) {
         int a = attempt(bn, err, errlen);
         if (a > 0) break;
@@ -1417,6 +1493,7 @@ void bddnet_free(bddnet_t *bn) {
     free_layout(bn);
     free(bn->sorted), free(bn->groups), free(bn->cand), free(bn->fgroup), free(bn->fpos);
     free(bn->pos), free(bn->implies_terminal), free(bn->restrictable), free(bn->targets);
+    free(bn->cone);
     free(bn);
 }
 
@@ -1462,6 +1539,9 @@ dd_ref bddnet_invariant(const bddnet_t *bn) {
 }
 uint32_t bddnet_mutex_groups(const bddnet_t *bn) {
     return bn->n_coded;
+}
+uint32_t bddnet_cone(const bddnet_t *bn) {
+    return bn->n_cone;
 }
 uint32_t bddnet_implications(const bddnet_t *bn) {
     return bn->n_implied;

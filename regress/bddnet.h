@@ -5,7 +5,10 @@
  * (ceil(log2 moves) variables). Every node of the network becomes a diagram over them, in
  * the network's order, a cyclic block iterated to its least fixpoint; the diagrams kept are
  * terminal, the goals, legal (per role: a relation between the state and the move code)
- * and next (per fluent: a function of the state and the joint move's codes).
+ * and next (per fluent: a function of the state and the joint move's codes), the latter
+ * only for the fluents in the cone of influence of terminal, the goals and the legal moves
+ * (the fluents they read, closed under what those fluents' next functions read): a fluent
+ * outside changes nothing a set holds, so its state is left free.
  *
  * Variables: the fluents are sorted by name and arguments (numbers by value) and cut into
  * groups, the fluents that differ in their last argument only (the values of one cell);
@@ -71,6 +74,8 @@ typedef struct {
     bool invariants;       /* binary codes for the groups proven mutually exclusive */
     bool implications;     /* the invariant holds the implications between groups proven
                               inductive (regress/bddinv.h: gravity in connect four) */
+    bool cone;             /* next functions only for the fluents that may influence
+                              terminal, a goal or a legal move (the default; false: all) */
     uint32_t max_per_move; /* PER_MOVE: more joint moves than this use SUBST (0: 4096) */
     uint32_t set_nodes;    /* a pre-image that needs S as one diagram (the others answer
                               in several ways) ORs S's parts while it stays within this many
@@ -155,6 +160,9 @@ dd_ref bddnet_invariant(const bddnet_t *bn);
 uint32_t bddnet_mutex_groups(const bddnet_t *bn);
 /* Implications between groups proven and kept in the invariant (opts.implications). */
 uint32_t bddnet_implications(const bddnet_t *bn);
+/* Fluents in the cone of influence (opts.cone: those that may influence terminal, a goal or a
+ * legal move; the others' next functions are not made, and no set says anything about them). */
+uint32_t bddnet_cone(const bddnet_t *bn);
 
 /* The strong pre-image for the coalition of roles in the bit mask p (bit r: role r): the
  * non-terminal states where P has a joint move after which, whatever the others answer,

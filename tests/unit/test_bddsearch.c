@@ -40,6 +40,26 @@ static const char *const take7x3 =
     "(<= (goal ?r 100) (true (last ?r)))\n"
     "(<= (goal ?r 0) (role ?r) (not (true (last ?r))))\n";
 
+/* The same with a count of the moves made that nothing reads: outside the cone of
+ * influence. */
+static const char *const take7x3_counted =
+    "(role a) (role b) (role c)\n"
+    "(init (stones 7)) (init (control a)) (init (count 0))\n"
+    "(minus 7 1 6) (minus 7 2 5) (minus 6 1 5) (minus 6 2 4) (minus 5 1 4) (minus 5 2 3)\n"
+    "(minus 4 1 3) (minus 4 2 2) (minus 3 1 2) (minus 3 2 1) (minus 2 1 1) (minus 2 2 0)\n"
+    "(minus 1 1 0)\n"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7)\n"
+    "(after a b) (after b c) (after c a)\n"
+    "(<= (legal ?r (take ?n)) (true (control ?r)) (true (stones ?s)) (minus ?s ?n ?t))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (next (stones ?t)) (does ?r (take ?n)) (true (stones ?s)) (minus ?s ?n ?t))\n"
+    "(<= (next (control ?q)) (true (control ?r)) (after ?r ?q))\n"
+    "(<= (next (last ?r)) (does ?r (take ?n)))\n"
+    "(<= (next (count ?m)) (true (count ?n)) (succ ?n ?m))\n"
+    "(<= terminal (true (stones 0)))\n"
+    "(<= (goal ?r 100) (true (last ?r)))\n"
+    "(<= (goal ?r 0) (role ?r) (not (true (last ?r))))\n";
+
 typedef struct {
     game_t *g;
     engine_t *e;
@@ -196,6 +216,24 @@ static void test_within_games(void **state) {
         }
         world_fini(&w);
     }
+}
+
+/* A fluent nothing reads is left out of the cone (its next function not made, its state
+ * free), and every set is still exactly the solver's on every reachable state (where the
+ * count takes each value it can). */
+static void test_cone(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_text(take7x3_counted));
+    bddsearch_t *bs = search(&w, 0, NULL, BDDS_WITHIN, BDDNET_PER_MOVE, true);
+    const gnet_t *net = engine_network(w.e);
+    assert_int_equal(bddnet_cone(bddsearch_net(bs)), net->n_fluents - 8); /* (count 0..7) */
+    bddsearch_free(bs);
+    for (uint32_t role = 0; role < 3; role++) {
+        check_within(&w, role, BDDNET_PER_MOVE);
+        check_within(&w, role, BDDNET_SUBST);
+    }
+    world_fini(&w);
 }
 
 static void test_within_three_players(void **state) {
@@ -630,12 +668,19 @@ static void test_force_within(void **state) {
 int main(int argc, char **argv) {
     if (argc > 1) cmocka_set_test_filter(argv[1]); /* one test by name */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_exact_tictactoe), cmocka_unit_test(test_exact_nim),
-        cmocka_unit_test(test_within_games),    cmocka_unit_test(test_within_three_players),
-        cmocka_unit_test(test_capped_sound),    cmocka_unit_test(test_bounds_tictactoe),
-        cmocka_unit_test(test_force_within),    cmocka_unit_test(test_parts_apart),
-        cmocka_unit_test(test_horizon),         cmocka_unit_test(test_implications),
-        cmocka_unit_test(test_products),        cmocka_unit_test(test_parts_given_up),
+        cmocka_unit_test(test_exact_tictactoe),
+        cmocka_unit_test(test_exact_nim),
+        cmocka_unit_test(test_within_games),
+        cmocka_unit_test(test_within_three_players),
+        cmocka_unit_test(test_cone),
+        cmocka_unit_test(test_capped_sound),
+        cmocka_unit_test(test_bounds_tictactoe),
+        cmocka_unit_test(test_force_within),
+        cmocka_unit_test(test_parts_apart),
+        cmocka_unit_test(test_horizon),
+        cmocka_unit_test(test_implications),
+        cmocka_unit_test(test_products),
+        cmocka_unit_test(test_parts_given_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
