@@ -282,7 +282,7 @@ static gplan_t *make_plan(gjoin_t *J, const gp_rule_t *r, uint32_t delta, bool d
     Q.pl->sizes = xcalloc(nb + 1, sizeof *Q.pl->sizes);
     for (uint32_t i = 0; i < nb; i++)
         if (r->body[i].kind != GLIT_DISTINCT) Q.pl->sizes[i] = gatoms_of(J->A, r->body[i].pred)->n;
-    if (delta != UINT32_MAX) bind_step(&Q, add_step(&Q, GS_SCAN, delta));
+    if (delta != UINT32_MAX && !head_first) bind_step(&Q, add_step(&Q, GS_SCAN, delta));
     for (;;) {
         add_ready(&Q);
         uint32_t i = pick(&Q);
@@ -333,8 +333,8 @@ static const gplan_t *plan_for(gjoin_t *J, uint32_t ri, uint32_t k, uint32_t del
     }
     const gp_rule_t *r = &J->P->rules[ri];
     if (!J->plans[ri]) {
-        J->plans[ri] = xcalloc(r->n_body + 3, sizeof **J->plans);
-        J->plan_slots[ri] = r->n_body + 3;
+        J->plans[ri] = xcalloc(2 * r->n_body + 3, sizeof **J->plans);
+        J->plan_slots[ri] = 2 * r->n_body + 3;
     }
     gplan_t *pl = J->plans[ri][k];
     if (pl) {
@@ -584,6 +584,28 @@ static bool heads_again(gjoin_t *J, uint32_t ri, const bool *delta) {
     return heads->work + (unknown > 0 ? unknown : 0) * witness < delta_work;
 }
 
+/* The plan of a semi-naive round for new atoms of literal k: read first; or, when the
+ * literal binds no head variable and its new atoms outnumber the candidate heads by far, read
+ * last, as a witness of each candidate head not known yet (the heads from the other
+ * literals): the frame rule of chess's cells read each new move against every cell, 12
+ * million steps a round, where the cells are 1,617 and all but a few known. */
+static const gplan_t *delta_plan(gjoin_t *J, uint32_t ri, uint32_t k) {
+    const gp_rule_t *r = &J->P->rules[ri];
+    bool *none = xcalloc(r->n_vars + 1, sizeof *none);
+    bool apart = apart_from_head(J, r, k, none);
+    free(none);
+    if (apart) {
+        const gids_t *ids = gatoms_of(J->A, r->body[k].pred);
+        double n_new = gatoms_lower(ids, J->hi) - gatoms_lower(ids, J->lo);
+        const gplan_t *w = plan_for(J, ri, r->n_body + 3 + k, k, true, true);
+        bool after_cut = false; /* (read as a witness indeed) */
+        for (uint32_t s = w->cut; s < w->n_steps; s++)
+            after_cut |= w->steps[s].lit == k;
+        if (after_cut && n_new > 4 * (w->heads + 1)) return w;
+    }
+    return plan_for(J, ri, k, k, true, false);
+}
+
 void gjoin_derive(gjoin_t *J, uint32_t ri, uint32_t lo, uint32_t hi, gjoin_emit_fn emit,
                   void *arg) {
     const gp_rule_t *r = &J->P->rules[ri];
@@ -613,7 +635,7 @@ void gjoin_derive(gjoin_t *J, uint32_t ri, uint32_t lo, uint32_t hi, gjoin_emit_
         start(J, ri, plan_for(J, ri, r->n_body, UINT32_MAX, true, true));
     } else {
         for (uint32_t k = 0; k < r->n_body && !J->stop; k++)
-            if (delta[k]) start(J, ri, plan_for(J, ri, k, k, true, false));
+            if (delta[k]) start(J, ri, delta_plan(J, ri, k));
     }
     free(delta);
 }

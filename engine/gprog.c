@@ -8,6 +8,7 @@
 #include "base/hash.h"
 #include "base/keyset.h"
 #include "base/scc.h"
+#include "engine/gany.h"
 
 uint32_t gprog_pred(gprog_t *p, sym_t sym, uint32_t arity, bool make) {
     uint64_t key = keyset_pair(sym, arity);
@@ -260,7 +261,7 @@ typedef struct {
     uint32_t n_preds; /* the predicates before the rewrite */
 } freeargs_t;
 
-static bool is_fact_table(const gprog_t *p, uint32_t q) {
+bool gprog_fact_table(const gprog_t *p, uint32_t q) {
     const gp_pred_t *pr = &p->preds[q];
     if (pr->arity != 1 || !pr->is_static || !pr->n_rules) return false;
     for (uint32_t k = 0; k < pr->n_rules; k++) {
@@ -378,7 +379,7 @@ static void freeargs_init(freeargs_t *F, gprog_t *p) {
     F->next_type = xcalloc(np + 1, sizeof *F->next_type);
     for (uint32_t q = 0; q < np; q++) {
         F->type_of[q] = -1;
-        if (F->n_types < MAX_TYPES && is_fact_table(p, q)) {
+        if (F->n_types < MAX_TYPES && gprog_fact_table(p, q)) {
             uint32_t k = F->n_types++;
             F->type_pred[k] = q;
             F->type_of[q] = (int32_t)k;
@@ -493,6 +494,7 @@ gprog_t *gprog_new(game_t *g) {
     copy_rules(p);
     if (fold_constant_fluents(p)) mark_static(p);
     drop_free_args(p);
+    p->n_wild = gany_rewrite(p);
     add_transfers(p);
     mark_relevant(p);
     gprog_order(p);

@@ -43,6 +43,7 @@ typedef struct {
     bool relevant;  /* something the interface reads depends on it */
     bool recursive; /* on a cycle of the predicate graph */
     bool demand;    /* a demand relation (gmagic.h): what the readers of another ask for */
+    bool wild;      /* has wildcard positions (gany.h): its atoms are not the game's */
     uint32_t scc;   /* component, numbered dependencies first */
     uint32_t *rules, n_rules;
     size_t cap_rules;
@@ -62,6 +63,7 @@ typedef struct {
     uint32_t *scc_preds, *scc_start; /* preds of component c: scc_preds[scc_start[c]..[c+1]) */
     uint32_t p_true, p_does, p_next, p_legal, p_init; /* UINT32_MAX when absent */
     uint32_t n_aux;
+    uint32_t n_wild; /* wildcard positions (gany.h) */
 } gprog_t;
 
 /* The game's rules (those the interface needs), with the transfers. */
@@ -89,6 +91,9 @@ void gprog_list_vars(const term_store_t *ts, term_t t, uint32_t *out, uint32_t *
 /* How many occurrences of variables of t are not bound (among those marked in of; NULL:
  * any); 0 when t is ground under bound. */
 uint32_t gprog_unbound(const term_store_t *ts, term_t t, const bool *bound, const bool *of);
+
+/* Whether the predicate is a unary static table of facts (a type). */
+bool gprog_fact_table(const gprog_t *p, uint32_t pred);
 
 /* Whether the predicate is one the interface reads (legal, next, goal, terminal, sees, init). */
 bool gprog_is_interface(const gprog_t *p, uint32_t pred);

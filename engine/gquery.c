@@ -134,6 +134,12 @@ bool gquery_cut(const gprog_t *P, uint32_t blew, gquery_cut_t *cut, char *why, s
     cut->lifted = xcalloc(np + 1, sizeof *cut->lifted);
     cut->boundary = xcalloc(np + 1, sizeof *cut->boundary);
     bool *dep = xmalloc((np + 1) * sizeof *dep);
+    if (P->n_wild) { /* query atoms could hold the wildcard, which the rules evaluator
+                      * does not know (gany.h) */
+        snprintf(why, n, "the program reads wildcard arguments");
+        free(dep);
+        return false;
+    }
     if (gprog_is_interface(P, blew) || blew == P->p_true || blew == P->p_does) {
         snprintf(why, n, "%s/%u is read by the interface", name(P, blew), P->preds[blew].arity);
         free(dep);

@@ -15,7 +15,8 @@
  * variables so (its atoms are then what those literals allow); otherwise the readers are
  * lifted too. Refused: a cut that would lift an interface relation (legal, next, goal,
  * terminal, sees, init), a cluster that depends on `does` (the query reads the state only),
- * a static boundary (its readers would be computed as exact). */
+ * a static boundary (its readers would be computed as exact), a program with wildcard
+ * arguments (gany.h: their atoms are not the game's). */
 #ifndef ENGINE_GQUERY_H
 #define ENGINE_GQUERY_H
 

@@ -389,12 +389,36 @@ static void report_network(grounder_t *G) {
 
 /* Marks in on (over the game's own predicates, n of them) the relations, not the
  * interface's, that hold a tenth of the atoms or more; returns how many were not marked
- * before. */
+ * before. A static relation derived to its end and below a tenth of the atom limit is left
+ * whole: demand would save few atoms and make its readers read it anew every round (chess's
+ * `different_cells`, 65,280 atoms: its frame rule took 72 million join steps so). Nor is a
+ * relation with wildcard arguments (gany.h) that the rules read negated only: each negated
+ * literal asks for what the whole positive body of its rule binds, and a reader reads such
+ * a relation as up to four literals, each a demand rule of its own (chess's
+ * `threatened_with_capture`: 25 million join steps to demand what 17 million derive in
+ * full; crisscross' `count`, read positively at fixed squares, keeps its demand). */
+/* Whether the rules read predicate p, and only in negated literals. */
+static bool read_negated(const gprog_t *P, uint32_t p) {
+    bool read = false;
+    for (uint32_t i = 0; i < P->n_rules; i++)
+        for (uint32_t j = 0; j < P->rules[i].n_body; j++) {
+            const gp_lit_t *l = &P->rules[i].body[j];
+            if (l->kind == GLIT_DISTINCT || l->pred != p) continue;
+            if (l->kind == GLIT_POS) return false;
+            read = true;
+        }
+    return read;
+}
+
 static uint32_t largest_relations(const grounder_t *G, bool *on, uint32_t n) {
     const gprog_t *P = G->P;
     uint32_t added = 0;
     for (uint32_t p = 0; p < n && p < P->n_preds; p++) {
         if (gprog_is_interface(P, p) || p == P->p_true || p == P->p_does || on[p]) continue;
+        if (P->preds[p].is_static && P->preds[p].scc < G->stopped && G->opts.max_atoms &&
+            gatoms_of(&G->A, p)->n * 10ull < G->opts.max_atoms)
+            continue;
+        if (P->preds[p].wild && read_negated(P, p)) continue; /* see above */
         on[p] = gatoms_of(&G->A, p)->n * 10ull >= G->A.n;
         added += on[p];
     }
@@ -627,6 +651,8 @@ gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {
     grounder_t G = {.g = g, .ts = g->ts, .opts = *opts, .why = why, .why_n = n};
     G.deadline = opts->seconds > 0 ? t0 + opts->seconds : 0;
     G.P = gprog_new(g);
+    if (opts->stats && G.P->n_wild)
+        fprintf(opts->stats, "ground: %u argument positions read as wildcards\n", G.P->n_wild);
     forced_cut(&G);
     gatoms_init(&G.A, g->ts);
     gjoin_init(&G.J, G.P, &G.A, G.deadline, opts->max_work);

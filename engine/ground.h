@@ -28,8 +28,9 @@
 
 #define GNET_NONE UINT32_MAX
 /* Bumped when the grounder reaches games it did not: failures remembered by an older one
- * (engine.h, engine_noground_marker) are then tried again. */
-#define GNET_GROUNDER_VERSION 5
+ * (engine.h, engine_noground_marker) are then tried again (6: wildcard arguments, chess and
+ * slaughter under the atom limit). */
+#define GNET_GROUNDER_VERSION 6
 
 typedef struct {
     double seconds;     /* give up after this long (0: no limit) */
@@ -50,7 +51,7 @@ typedef struct {
  * limit), no work limit (GGP_GROUND_WORK), 2 million atoms (GGP_GROUND_ATOMS), 20 million
  * literals, rules
  * split (GGP_GROUND_SPLIT=0: not), demand (GGP_GROUND_DEMAND=0: not), hybrid (GGP_GROUND_HYBRID=0:
- * not). */
+ * not); wildcard arguments (gany.h) unless GGP_GROUND_ANY=0. */
 ground_opts_t ground_default_opts(void);
 
 /* GNODE_FALSE: a placeholder next node of a fluent that is never derived. GNODE_QUERY: an
