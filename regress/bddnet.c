@@ -1472,6 +1472,8 @@ bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opt
         bn->pos[net->order[i]] = i;
     find_implying(bn);
     find_cone(bn);
+    for (uint32_t g = 0; g < bn->n_groups; g++) /* outside: no code, whose range a state */
+        if (!bn->cone[bn->sorted[bn->groups[g].first]]) bn->cand[g] = false; /* could leave */
     for (;;) {
         int a = attempt(bn, err, errlen);
         if (a > 0) break;
