@@ -24,41 +24,30 @@
 
 /* Three players take 1 or 2 of 7 stones in turn; who takes the last one gets 100, the
  * others 0. */
-static const char *const take7x3 =
-    "(role a) (role b) (role c)\n"
-    "(init (stones 7)) (init (control a))\n"
-    "(minus 7 1 6) (minus 7 2 5) (minus 6 1 5) (minus 6 2 4) (minus 5 1 4) (minus 5 2 3)\n"
-    "(minus 4 1 3) (minus 4 2 2) (minus 3 1 2) (minus 3 2 1) (minus 2 1 1) (minus 2 2 0)\n"
-    "(minus 1 1 0)\n"
-    "(after a b) (after b c) (after c a)\n"
-    "(<= (legal ?r (take ?n)) (true (control ?r)) (true (stones ?s)) (minus ?s ?n ?t))\n"
-    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
-    "(<= (next (stones ?t)) (does ?r (take ?n)) (true (stones ?s)) (minus ?s ?n ?t))\n"
-    "(<= (next (control ?q)) (true (control ?r)) (after ?r ?q))\n"
-    "(<= (next (last ?r)) (does ?r (take ?n)))\n"
-    "(<= terminal (true (stones 0)))\n"
-    "(<= (goal ?r 100) (true (last ?r)))\n"
-    "(<= (goal ?r 0) (role ?r) (not (true (last ?r))))\n";
+#define TAKE7X3                                                                                    \
+    "(role a) (role b) (role c)\n"                                                                 \
+    "(init (stones 7)) (init (control a))\n"                                                       \
+    "(minus 7 1 6) (minus 7 2 5) (minus 6 1 5) (minus 6 2 4) (minus 5 1 4) (minus 5 2 3)\n"        \
+    "(minus 4 1 3) (minus 4 2 2) (minus 3 1 2) (minus 3 2 1) (minus 2 1 1) (minus 2 2 0)\n"        \
+    "(minus 1 1 0)\n"                                                                              \
+    "(after a b) (after b c) (after c a)\n"                                                        \
+    "(<= (legal ?r (take ?n)) (true (control ?r)) (true (stones ?s)) (minus ?s ?n ?t))\n"          \
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"                                   \
+    "(<= (next (stones ?t)) (does ?r (take ?n)) (true (stones ?s)) (minus ?s ?n ?t))\n"            \
+    "(<= (next (control ?q)) (true (control ?r)) (after ?r ?q))\n"                                 \
+    "(<= (next (last ?r)) (does ?r (take ?n)))\n"                                                  \
+    "(<= terminal (true (stones 0)))\n"                                                            \
+    "(<= (goal ?r 100) (true (last ?r)))\n"                                                        \
+    "(<= (goal ?r 0) (role ?r) (not (true (last ?r))))\n"
+
+static const char *const take7x3 = TAKE7X3;
 
 /* The same with a count of the moves made that nothing reads: outside the cone of
  * influence. */
 static const char *const take7x3_counted =
-    "(role a) (role b) (role c)\n"
-    "(init (stones 7)) (init (control a)) (init (count 0))\n"
-    "(minus 7 1 6) (minus 7 2 5) (minus 6 1 5) (minus 6 2 4) (minus 5 1 4) (minus 5 2 3)\n"
-    "(minus 4 1 3) (minus 4 2 2) (minus 3 1 2) (minus 3 2 1) (minus 2 1 1) (minus 2 2 0)\n"
-    "(minus 1 1 0)\n"
-    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7)\n"
-    "(after a b) (after b c) (after c a)\n"
-    "(<= (legal ?r (take ?n)) (true (control ?r)) (true (stones ?s)) (minus ?s ?n ?t))\n"
-    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
-    "(<= (next (stones ?t)) (does ?r (take ?n)) (true (stones ?s)) (minus ?s ?n ?t))\n"
-    "(<= (next (control ?q)) (true (control ?r)) (after ?r ?q))\n"
-    "(<= (next (last ?r)) (does ?r (take ?n)))\n"
-    "(<= (next (count ?m)) (true (count ?n)) (succ ?n ?m))\n"
-    "(<= terminal (true (stones 0)))\n"
-    "(<= (goal ?r 100) (true (last ?r)))\n"
-    "(<= (goal ?r 0) (role ?r) (not (true (last ?r))))\n";
+    TAKE7X3 "(init (count 0))\n"
+            "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7)\n"
+            "(<= (next (count ?m)) (true (count ?n)) (succ ?n ?m))\n";
 
 typedef struct {
     game_t *g;
