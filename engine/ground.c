@@ -387,16 +387,6 @@ static void report_network(grounder_t *G) {
 #define SOFT_ATOMS_2 1000000
 #define ATTEMPTS 3
 
-/* Marks in on (over the game's own predicates, n of them) the relations, not the
- * interface's, that hold a tenth of the atoms or more; returns how many were not marked
- * before. A static relation derived to its end and below a tenth of the atom limit is left
- * whole: demand would save few atoms and make its readers read it anew every round (chess's
- * `different_cells`, 65,280 atoms: its frame rule took 72 million join steps so). Nor is a
- * relation with wildcard arguments (gany.h) that the rules read negated only: each negated
- * literal asks for what the whole positive body of its rule binds, and a reader reads such
- * a relation as up to four literals, each a demand rule of its own (chess's
- * `threatened_with_capture`: 25 million join steps to demand what 17 million derive in
- * full; crisscross' `count`, read positively at fixed squares, keeps its demand). */
 /* Whether the rules read predicate p, and only in negated literals. */
 static bool read_negated(const gprog_t *P, uint32_t p) {
     bool read = false;
@@ -410,6 +400,16 @@ static bool read_negated(const gprog_t *P, uint32_t p) {
     return read;
 }
 
+/* Marks in on (over the game's own predicates, n of them) the relations, not the
+ * interface's, that hold a tenth of the atoms or more; returns how many were not marked
+ * before. A static relation derived to its end and below a tenth of the atom limit is left
+ * whole: demand would save few atoms and make its readers read it anew every round (chess's
+ * `different_cells`, 65,280 atoms: its frame rule took 72 million join steps so). Nor is a
+ * relation with wildcard arguments (gany.h) that the rules read negated only: each negated
+ * literal asks for what the whole positive body of its rule binds, and a reader reads such
+ * a relation as up to four literals, each a demand rule of its own (chess's
+ * `threatened_with_capture`: 25 million join steps to demand what 17 million derive in
+ * full; crisscross' `count`, read positively at fixed squares, keeps its demand). */
 static uint32_t largest_relations(const grounder_t *G, bool *on, uint32_t n) {
     const gprog_t *P = G->P;
     uint32_t added = 0;
