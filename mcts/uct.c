@@ -143,6 +143,7 @@ struct uct {
     bestline_rec_t rec;
     bool rec_terminal; /* the iteration ended at a terminal state: its line is a plan */
     bool mixed;        /* uct_set_mixed: simultaneous moves drawn by visits */
+    bool no_bounds;    /* uct_set_bounds(off): proven values are not backed up */
 
     uct_stats_t st;
 };
@@ -1018,7 +1019,7 @@ static void iterate(uct_t *u) {
         return;
     }
     keep_line(u);
-    if (leaf_proven)
+    if (leaf_proven && !u->no_bounds)
         for (size_t d = depth; d-- > 0;)
             if (!update_bounds(u, u->path[d])) break;
     tree_unlock(u);
@@ -1374,6 +1375,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     uct_set_prior_sharpness(u->helper, u->sharp);
     uct_set_implicit(u->helper, u->imm);
     uct_set_best_line(u->helper, u->line_on);
+    uct_set_bounds(u->helper, !u->no_bounds);
     helper_hook(u);
     if (u->parallel == UCT_PARALLEL_TREE) make_tree_helper(u);
     return true;
@@ -1381,6 +1383,11 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
 
 void uct_set_mixed(uct_t *u, bool on) {
     u->mixed = on;
+}
+
+void uct_set_bounds(uct_t *u, bool on) {
+    u->no_bounds = !on;
+    if (u->helper) uct_set_bounds(u->helper, on);
 }
 
 bool uct_set_best_line(uct_t *u, bool on) {

@@ -139,6 +139,11 @@ bool uct_set_best_line(uct_t *u, bool on);
  * searching one at the root, uct_choose draws the move in proportion to its visits (the
  * mixed strategy decoupled UCT approaches) instead of taking the most visited. */
 void uct_set_mixed(uct_t *u, bool on);
+/* Score bounds (default on). Off: a proven leaf (terminal, or stopped by the hook) keeps
+ * its exact value, but no bound is backed up to the nodes above it, nothing is pruned and
+ * the search never stops on a proven root: plain UCT, the "off" side of the enhancement's
+ * line in docs/league.md. Set before the search. */
+void uct_set_bounds(uct_t *u, bool on);
 /* The rollout policy (mcts/playout.h; default uniform: the engine's own playout loop). */
 void uct_set_playout(uct_t *u, const playout_opts_t *o);
 /* Rollout hook (NULL: none). */

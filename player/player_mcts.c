@@ -62,6 +62,9 @@
  *   mix=on|off  where another role moves at the same time as ours (simultaneous moves),
  *             play a move drawn by its root visits, not the most visited (uct_set_mixed;
  *             default off)
+ *   bounds=on|off  score bounds (MCTS-Solver generalised, mcts/uct.h): proven values backed
+ *             up, moves that cannot beat a proven floor pruned, the search stopped on a
+ *             proven root (uct_set_bounds; default on: docs/league.md)
  *   line=on|off  in a game of one role, keep the best line found (the moves to the best
  *             terminal state any iteration reached) and play it where it beats what the
  *             tree's choice is proven to reach (uct_set_best_line; default on: it
@@ -164,6 +167,7 @@ typedef struct {
     bool dcand;              /* dcand=on: decisive checks on learnt candidates (learn_cands) */
     bool line;               /* line=on: the best line of a game of one role */
     bool mix;                /* mix=on: simultaneous moves drawn by visits */
+    bool bounds;             /* bounds=on: score bounds backed up (MCTS-Solver generalised) */
     bool ab;                 /* ab=on: alpha-beta where material gets advancement (start_ab) */
     uint32_t abdepth;        /* abdepth=N: its depth bound in joint moves (0: none) */
 } mcts_opts_t;
@@ -199,7 +203,7 @@ typedef struct {
     "tt=on|off, decisive=off|on|anti|auto, dcand=on|off, mast=off|E, pdepth=D, "                   \
     "heur=on|off|material|adv, "                                                                   \
     "cut=K|off, "                                                                                  \
-    "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N"
+    "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N, bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
     "bddvalues=on|off"
@@ -267,6 +271,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "dcand")) return opts_onoff(val, &o->dcand);
     if (!strcmp(key, "line")) return opts_onoff(val, &o->line);
     if (!strcmp(key, "mix")) return opts_onoff(val, &o->mix);
+    if (!strcmp(key, "bounds")) return opts_onoff(val, &o->bounds);
     if (!strcmp(key, "ab")) return opts_onoff(val, &o->ab);
     if (!strcmp(key, "abdepth")) return opts_u32(val, 0, 1000, &o->abdepth);
     if (!strcmp(key, "prior")) return opts_u32(val, 0, 10000, &o->prior);
@@ -305,7 +310,8 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->psharp = 1;
     /* on by default: what beat the same player without it (docs/league.md) */
     o->ponder = o->tt = true;
-    o->line = true; /* acts in games of one role only */
+    o->line = true;   /* acts in games of one role only */
+    o->bounds = true; /* docs/league.md: its on/off line */
     /* material with implicit minimax: acts where fluents carry a role's name (heur_material) */
     o->heur = o->material = true;
     o->imm = 0.4;
@@ -465,6 +471,7 @@ static void ensure_uct(mcts_player_t *p, double ready) {
     uct_set_transpositions(p->uct, p->opts.tt);
     uct_set_best_line(p->uct, p->opts.line);
     uct_set_mixed(p->uct, p->opts.mix);
+    uct_set_bounds(p->uct, p->opts.bounds);
     if (p->lbs) { /* on bitsets with a ground engine */
         p->hook.lbs = p->lbs;
         lbs_attach(&p->hook, p->uct);
@@ -1005,7 +1012,7 @@ const player_kind_t player_mcts_kind = {
         "off:mast=off|"
         "E:"
         "pdepth=D:heur=on|off|material|adv:cut=K|off:prior=N:psharp=K:imm=A:line=on|off:mix=on|"
-        "off:ab=on|off:abdepth=N)",
+        "off:ab=on|off:abdepth=N:bounds=on|off)",
     .create = mcts_create,
     .check_options = mcts_check_options,
     MCTS_CALLS,

@@ -533,6 +533,26 @@ static void test_transpositions_prove_draw(void **state) {
     unload(&f);
 }
 
+/* The same search with score bounds off (plain UCT): nothing above the terminal leaves is
+ * proven, so the root stays open and every iteration runs; the win is still taken. */
+static void test_bounds_off(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "tictactoe.kif");
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, NULL);
+    uct_t *u = uct_new(e, 0, 5);
+    uct_set_transpositions(u, true);
+    uct_set_bounds(u, false);
+    uct_choose(u, &f.s, 0, 60000); /* test_transpositions_prove_draw's search: proven */
+    uct_stats_t st;
+    uct_stats(u, &st);
+    assert_false(st.root_proven);
+    assert_int_equal(st.iterations, 60000);
+    uct_free(u);
+    engine_free(e);
+    unload(&f);
+}
+
 static void ttt_policies(fix_t *f, engine_t *e, uint32_t role, const char *want) {
     playout_opts_t pols[] = {{false, false, -1, 0, NULL}, {true, false, -1, 0, NULL},
                              {true, true, -1, 0, NULL},   {false, false, 0.2, 0, NULL},
@@ -1149,6 +1169,7 @@ int main(void) {
         cmocka_unit_test(test_three_player_own_values),
         cmocka_unit_test(test_simultaneous),
         cmocka_unit_test(test_best_line),
+        cmocka_unit_test(test_bounds_off),
         cmocka_unit_test(test_mixed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
