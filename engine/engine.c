@@ -13,6 +13,7 @@
 #include "base/rng.h"
 #include "engine/backend.h"
 #include "engine/compile.h"
+#include "engine/race.h"
 #include "engine/reason.h"
 
 static const char *const kind_names[] = {"auto", "interp", "ground", "compiled"};
@@ -41,10 +42,9 @@ engine_kind_t engine_default_kind(void) {
 
 /* ---- choosing a backend ---- */
 
-/* A game that did not ground is remembered in the cache, under the hash of its rules:
- * the next load (a trace test runs three) falls back at once instead of spending the limit
- * again. Delete the cache's noground-* files to try again. */
-void engine_noground_marker(const game_t *g, char *out, size_t n) {
+/* A file of the cache about g's network: `what` then the hash of the grounder's version
+ * and the rules. */
+static void network_file(const game_t *g, const char *what, char *out, size_t n) {
     strbuf_t sb;
     sb_init(&sb);
     sb_printf(&sb, "grounder %d\n", GNET_GROUNDER_VERSION);
@@ -54,8 +54,19 @@ void engine_noground_marker(const game_t *g, char *out, size_t n) {
     }
     char dir[1024];
     compile_cache_dir(dir, sizeof dir);
-    snprintf(out, n, "%s/noground-%016" PRIx64 "-%zu", dir, compile_hash(sb.data, sb.len), sb.len);
+    snprintf(out, n, "%s/%s-%016" PRIx64 "-%zu", dir, what, compile_hash(sb.data, sb.len), sb.len);
     sb_fini(&sb);
+}
+
+/* A game that did not ground is remembered in the cache, under the hash of its rules:
+ * the next load (a trace test runs three) falls back at once instead of spending the limit
+ * again. Delete the cache's noground-* files to try again. */
+void engine_noground_marker(const game_t *g, char *out, size_t n) {
+    network_file(g, "noground", out, n);
+}
+
+void engine_race_marker(const game_t *g, char *out, size_t n) {
+    network_file(g, "race", out, n);
 }
 
 /* A remembered failure, unless it was running out of a shorter time limit than the one
@@ -99,27 +110,68 @@ static void remember_noground(const char *path, const char *why, const ground_op
     fclose(f);
 }
 
+/* The race of the ground engine against a new interpreter (into *interp), `seconds` in
+ * all: their rates into r[0] and r[1], remembered at path when both played enough steps
+ * to be kept; what was done into how. */
+static void race_both(engine_t *ground, engine_t **interp, double seconds, const char *path,
+                      double *r, char *how, size_t n) {
+    uint64_t ng, ni;
+    *interp = interp_new(ground->g);
+    r[0] = race_rate(ground, seconds / 2, &ng);
+    r[1] = race_rate(*interp, seconds / 2, &ni);
+    char dir[1024];
+    compile_cache_dir(dir, sizeof dir);
+    if (ng >= RACE_MIN_STEPS && ni >= RACE_MIN_STEPS && compile_make_dirs(dir))
+        race_write(path, r[0], r[1]);
+    snprintf(how, n, "raced %" PRIu64 " and %" PRIu64 " steps", ng, ni);
+}
+
+/* Without compiled code for net (why): the ground network, or, when the choice is ours
+ * (race), the interpreter where it is faster by a race of the two (race.h) or by the
+ * verdict of an earlier one in the cache. The race takes a share of the time left before
+ * the deadline; with too little, the ground network plays and nothing is remembered. */
+static engine_t *uncompiled(game_t *g, gnet_t *net, FILE *log, double deadline, const char *why,
+                            bool race) {
+    engine_t *ground = gengine_new(g, net, NULL), *interp = NULL;
+    char path[1200], how[1300];
+    double r[2], seconds = race ? race_seconds(deadline) : 0;
+    engine_race_marker(g, path, sizeof path);
+    if (race && race_read(path, &r[0], &r[1]))
+        snprintf(how, sizeof how, "remembered in %s", path);
+    else if (seconds > 0)
+        race_both(ground, &interp, seconds, path, r, how, sizeof how);
+    else {
+        if (log)
+            fprintf(log, "engine: %s: no compiled code (%s); %susing the ground network\n", g->file,
+                    why, race ? "no time to race the interpreter: " : "");
+        return ground;
+    }
+    bool slow = race_choice(r[0], r[1]) == ENGINE_INTERP;
+    if (log)
+        fprintf(log,
+                "engine: %s: no compiled code (%s); ground network %.0f steps per CPU s, "
+                "interpreter %.0f (%s): using the %s\n",
+                g->file, why, r[0], r[1], how, slow ? "interpreter" : "ground network");
+    engine_free(slow ? ground : interp);
+    return slow ? (interp ? interp : interp_new(g)) : ground;
+}
+
 /* The engine on net with its compiled code: waited for without a deadline; with one, until
  * a little before it, then the engine starts on the network and switches to the code when
- * it is ready (compilation outlasting a start clock goes on in the background). */
-static engine_t *compiled(game_t *g, gnet_t *net, FILE *log, double deadline) {
+ * it is ready (compilation outlasting a start clock goes on in the background). Without
+ * code (none for its size, the compiler failed): uncompiled's choice, raced when race
+ * (the auto kind; a forced compiled kind keeps the network). */
+static engine_t *compiled(game_t *g, gnet_t *net, FILE *log, double deadline, bool race) {
     char why[400];
     netcode_t *code = netcode_start(net, why, sizeof why);
-    if (!code) {
-        if (log)
-            fprintf(log, "engine: %s: no compiled code (%s); using the ground network\n", g->file,
-                    why);
-        return gengine_new(g, net, NULL);
-    }
+    if (!code) return uncompiled(g, net, log, deadline, why, race);
     double left = deadline - now_seconds(); /* the ground engine's making needs a little */
     netcode_state_t st =
         netcode_wait(code, deadline > 0 ? deadline - 0.1 * (left > 0 ? left : 0) : 0);
     if (st == NETCODE_FAILED) {
-        if (log)
-            fprintf(log, "engine: %s: no compiled code (%s); using the ground network\n", g->file,
-                    netcode_why(code));
+        snprintf(why, sizeof why, "%s", netcode_why(code));
         netcode_unref(code);
-        return gengine_new(g, net, NULL);
+        return uncompiled(g, net, log, deadline, why, race);
     }
     if (st == NETCODE_BUSY && log)
         fprintf(log,
@@ -162,7 +214,8 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
             fprintf(log, "engine: %s does not ground (%s); using the interpreter\n", g->file, why);
         return interp_new(g);
     }
-    return kind == ENGINE_GROUND ? gengine_new(g, net, NULL) : compiled(g, net, log, deadline);
+    if (kind == ENGINE_GROUND) return gengine_new(g, net, NULL);
+    return compiled(g, net, log, deadline, kind == ENGINE_AUTO);
 }
 
 /* ---- the interface ---- */

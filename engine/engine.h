@@ -7,11 +7,12 @@
  *             time and loaded with dlopen (cached per game text; see compile.h).
  *
  * engine_new(ENGINE_AUTO) takes the fastest that works: compiled, else ground, else the
- * interpreter, saying in one line on the log why it fell back. States are opaque, made by
- * the engine that uses them (engine_state_new); moves and percepts are terms of the
- * game's store. Results returned through pointers live in the engine until its next call.
- * An engine is used by one thread at a time; engine_clone gives another thread its own
- * (sharing the read-only network). */
+ * interpreter, saying in one line on the log why it fell back; it plays a network without
+ * compiled code only where a short race finds it faster than the interpreter (race.h). States
+ * are opaque, made by the engine that uses them (engine_state_new); moves and percepts are
+ * terms of the game's store. Results returned through pointers live in the engine until its
+ * next call. An engine is used by one thread at a time; engine_clone gives another thread
+ * its own (sharing the read-only network). */
 #ifndef ENGINE_ENGINE_H
 #define ENGINE_ENGINE_H
 
@@ -49,6 +50,11 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
  * seconds (then only limits up to S fall back at once). Deleting it makes the next load
  * try again. */
 void engine_noground_marker(const game_t *g, char *out, size_t n);
+/* The file in the cache where the race of g's ground network against the interpreter is
+ * remembered (when the network gets no compiled code): "ground R" and "interp R", steps of
+ * random playouts per CPU second; the later loads decide on them without racing (the
+ * interpreter where it is faster by a margin: race.h). Deleting it races again. */
+void engine_race_marker(const game_t *g, char *out, size_t n);
 /* Another engine on the same network or rules, for another thread. */
 engine_t *engine_clone(const engine_t *e);
 void engine_free(engine_t *e);

@@ -1,0 +1,86 @@
+/* The race between the ground network and the interpreter (race.h): the decision, the
+ * measurement and the verdict kept in the cache. */
+#define _POSIX_C_SOURCE 200809L /* getpid */
+#include "engine/race.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/rng.h"
+#include "base/util.h"
+
+/* A near tie goes to the ground network: besides its steps it gives bitset states (cheap
+ * copies and hashes, the bitset checks of backward search) and a search may run it on two
+ * threads, where the interpreter, building terms in the game's store, allows one; and a
+ * short race's rates move by a tenth from run to run. */
+#define RACE_MARGIN 1.25
+/* The whole race at most (both engines), and the share of the time left before a deadline. */
+#define RACE_MAX_SECONDS 2.0
+#define RACE_SHARE 0.1
+/* Less than this in all measures nothing worth deciding on. */
+#define RACE_MIN_SECONDS 0.04
+/* An engine's race ends early once it timed this many steps over at least this long: a
+ * small game's rate is known long before a second. */
+#define RACE_ENOUGH_STEPS 1000
+#define RACE_ENOUGH_SECONDS 0.1
+
+engine_kind_t race_choice(double ground, double interp) {
+    if (ground <= 0) return interp > 0 ? ENGINE_INTERP : ENGINE_GROUND;
+    return interp > RACE_MARGIN * ground ? ENGINE_INTERP : ENGINE_GROUND;
+}
+
+double race_seconds(double deadline) {
+    double s = RACE_MAX_SECONDS;
+    if (deadline > 0) {
+        double share = RACE_SHARE * (deadline - now_seconds());
+        if (share < s) s = share;
+    }
+    return s < RACE_MIN_SECONDS ? 0 : s;
+}
+
+double race_rate(engine_t *e, double seconds, uint64_t *steps) {
+    eng_state_t *s = engine_state_new(e);
+    int *goals = xcalloc(engine_game(e)->n_roles + 1, sizeof *goals);
+    splitmix_t rng = {1};
+    engine_initial(e, s);
+    engine_playout(e, s, &rng, 1, goals); /* the first evaluation of a state costs more */
+    uint64_t n = 0;
+    uint32_t chunk = 1; /* steps between two looks at the clock, doubled while cheap */
+    double t0 = now_seconds(), cpu0 = cpu_seconds(), end = t0 + seconds;
+    for (double t = t0; t < end && (n < RACE_ENOUGH_STEPS || t - t0 < RACE_ENOUGH_SECONDS);) {
+        uint32_t k = engine_playout(e, s, &rng, chunk, goals);
+        n += k;
+        if (k < chunk) engine_initial(e, s); /* the match ended: the next one */
+        double now = now_seconds();
+        if (now - t < seconds / 32 && chunk < 64) chunk *= 2;
+        t = now;
+    }
+    double cpu = cpu_seconds() - cpu0;
+    free(goals);
+    engine_state_free(s);
+    *steps = n;
+    return n && cpu > 0 ? (double)n / cpu : 0;
+}
+
+bool race_read(const char *path, double *ground, double *interp) {
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    bool ok = fscanf(f, "ground %lf interp %lf", ground, interp) == 2;
+    fclose(f);
+    return ok;
+}
+
+void race_write(const char *path, double ground, double interp) {
+    char tmp[1300];
+    snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) return;
+    fprintf(f,
+            "ground %.1f\ninterp %.1f\n"
+            "steps of random playouts per CPU second; delete this file to race again\n",
+            ground, interp);
+    bool ok = fclose(f) == 0;
+    if (!ok || rename(tmp, path) != 0) remove(tmp);
+}

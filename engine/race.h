@@ -1,0 +1,46 @@
+/* The race between the ground network and the interpreter. On a game whose network gets no
+ * compiled code (more literals than the compiler takes, or no compiler), propagation over a
+ * big network can be slower than the interpreter: a move changes nodes whose fan-out
+ * reaches millions of literals where a lifted rule looks at a few facts. So the auto choice
+ * (engine.c) plays random steps on each for a moment, keeps the faster per CPU second and
+ * remembers the two rates in the cache (engine_race_marker): a later load does not race.
+ *
+ * The decision (race_choice) is a pure function of the two rates, so that tests decide
+ * nothing on a clock; only race_rate reads one. */
+#ifndef ENGINE_RACE_H
+#define ENGINE_RACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+
+/* A verdict is remembered only when both engines played at least this many steps in the
+ * race (fewer: the rates are too coarse to be kept for good; they still decide once). */
+#define RACE_MIN_STEPS 20
+
+/* The kind to play on, given steps per CPU second measured on each: ENGINE_INTERP when the
+ * interpreter is faster than RACE_MARGIN times the ground network, else ENGINE_GROUND. A
+ * rate that is not positive was not measured: the other engine is taken (the ground network
+ * when neither was). */
+engine_kind_t race_choice(double ground, double interp);
+
+/* Seconds of wall clock the race may take in all (both engines), from the deadline
+ * (now_seconds(); 0: none): a tenth of the time left, at most 2 s; 0 when that leaves too
+ * little to measure anything. */
+double race_seconds(double deadline);
+
+/* Steps of random playouts per CPU second of the calling thread on e, played from e's
+ * initial state (a new match whenever one ends) for about `seconds` of wall clock after an
+ * untimed first step, or less once 1,000 steps took a tenth of a second; the steps timed into
+ * *steps. */
+double race_rate(engine_t *e, double seconds, uint64_t *steps);
+
+/* The rates remembered at path (steps per CPU second of the ground network and the
+ * interpreter); false when there is no such file or it does not read. */
+bool race_read(const char *path, double *ground, double *interp);
+/* Remembers them (through a temporary file renamed into place: processes loading the same
+ * game at once read a whole file or none). */
+void race_write(const char *path, double ground, double interp);
+
+#endif

@@ -1,0 +1,166 @@
+/* Unit tests for engine/race: the choice between the ground network and the interpreter
+ * from two rates (a pure function), the race's share of a deadline, the verdict kept in the
+ * cache and honoured by engine_new on a network without compiled code (GGP_COMPILE_MAX_LITS
+ * below its size). No assertion reads a measured rate: only what is decided from given
+ * ones. */
+#define _POSIX_C_SOURCE 200809L /* setenv, mkdtemp */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "base/clock.h"
+#include "engine/engine.h"
+#include "engine/race.h"
+#include "load.h"
+
+/* The interpreter only where it is faster by the margin; an unmeasured rate (0) loses. */
+static void test_choice(void **state) {
+    (void)state;
+    assert_int_equal(race_choice(100, 1000), ENGINE_INTERP);
+    assert_int_equal(race_choice(1.46, 3.1), ENGINE_INTERP);
+    assert_int_equal(race_choice(1000, 100), ENGINE_GROUND);
+    assert_int_equal(race_choice(100, 100), ENGINE_GROUND);
+    assert_int_equal(race_choice(100, 110), ENGINE_GROUND); /* within the margin */
+    assert_int_equal(race_choice(0, 5), ENGINE_INTERP);
+    assert_int_equal(race_choice(5, 0), ENGINE_GROUND);
+    assert_int_equal(race_choice(0, 0), ENGINE_GROUND);
+}
+
+/* Without a deadline the race has its bound; with one, a tenth of what is left, nothing when
+ * that is too little (a deadline passed, or a tenth of a second away: time only shortens
+ * it), the bound when it is far. */
+static void test_seconds(void **state) {
+    (void)state;
+    double none = race_seconds(0);
+    assert_true(none > 0.5 && none <= 2.0);
+    assert_true(race_seconds(now_seconds() - 1) == 0);
+    assert_true(race_seconds(now_seconds() + 0.1) == 0);
+    assert_true(race_seconds(now_seconds() + 1e6) == none);
+}
+
+/* A temporary cache directory as GGP_CACHE, and no network compiled (both restored by
+ * env_restore). */
+typedef struct {
+    char dir[64];
+    char *cache, *max_lits;
+} env_t;
+
+static char *keep_env(const char *name) {
+    const char *v = getenv(name);
+    return v ? strdup(v) : NULL;
+}
+
+static void put_env(const char *name, char *v) {
+    if (v)
+        setenv(name, v, 1);
+    else
+        unsetenv(name);
+    free(v);
+}
+
+static void env_use(env_t *e) {
+    snprintf(e->dir, sizeof e->dir, "/tmp/ggp-test-race-XXXXXX");
+    e->cache = keep_env("GGP_CACHE"), e->max_lits = keep_env("GGP_COMPILE_MAX_LITS");
+    assert_non_null(mkdtemp(e->dir));
+    setenv("GGP_CACHE", e->dir, 1);
+    setenv("GGP_COMPILE_MAX_LITS", "1", 1);
+}
+
+static void env_restore(env_t *e) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", e->dir);
+    int rm = system(cmd);
+    put_env("GGP_CACHE", e->cache), put_env("GGP_COMPILE_MAX_LITS", e->max_lits);
+    assert_int_equal(rm, 0);
+}
+
+static void test_read_write(void **state) {
+    (void)state;
+    env_t env;
+    env_use(&env);
+    char path[128];
+    snprintf(path, sizeof path, "%s/race-x", env.dir);
+    double g = -1, i = -1;
+    bool none = race_read(path, &g, &i);
+    race_write(path, 1234.5, 67.5);
+    bool read = race_read(path, &g, &i);
+    env_restore(&env);
+    assert_false(none);
+    assert_true(read);
+    assert_true(g == 1234.5 && i == 67.5);
+}
+
+/* The kind engine_new(kind) makes for g, and that it plays a match to its end. */
+static engine_kind_t kind_made(game_t *g, engine_kind_t kind) {
+    engine_t *e = engine_new(g, kind, NULL);
+    engine_kind_t k = engine_kind(e);
+    eng_state_t *s = engine_state_new(e);
+    splitmix_t rng = {7};
+    int goals[2];
+    engine_initial(e, s);
+    engine_playout(e, s, &rng, 1000, goals);
+    assert_true(engine_terminal(e, s));
+    engine_state_free(s);
+    engine_free(e);
+    return k;
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A verdict in the cache decides auto's choice without a race: the interpreter where it was
+ * faster, the ground network where it was; a forced ground engine, and a forced compiled one
+ * that cannot be had, are the network whatever the verdict. Without a verdict, the race's is
+ * kept, and the next load follows it. */
+static void test_verdict_honoured(void **state) {
+    (void)state;
+    env_t env;
+    env_use(&env);
+    game_t *g = load_file("tictactoe.kif");
+    assert_non_null(g);
+    char path[1200];
+    engine_race_marker(g, path, sizeof path);
+    assert_non_null(strstr(path, env.dir));
+    engine_kind_t k[6];
+    write_file(path, "ground 100\ninterp 1000\n");
+    k[0] = kind_made(g, ENGINE_AUTO);
+    k[1] = kind_made(g, ENGINE_COMPILED);
+    k[2] = kind_made(g, ENGINE_GROUND);
+    write_file(path, "ground 1000\ninterp 100\n");
+    k[3] = kind_made(g, ENGINE_AUTO);
+    unlink(path);
+    engine_free(engine_new_by(g, ENGINE_AUTO, NULL, now_seconds() + 2)); /* races */
+    double rg = 0, ri = 0;
+    bool kept = race_read(path, &rg, &ri);
+    k[4] = kind_made(g, ENGINE_AUTO);
+    k[5] = race_choice(rg, ri);
+    game_free(g);
+    env_restore(&env);
+    assert_int_equal(k[0], ENGINE_INTERP);
+    assert_int_equal(k[1], ENGINE_GROUND);
+    assert_int_equal(k[2], ENGINE_GROUND);
+    assert_int_equal(k[3], ENGINE_GROUND);
+    assert_true(kept);
+    assert_int_equal(k[4], k[5]);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_choice),
+        cmocka_unit_test(test_seconds),
+        cmocka_unit_test(test_read_write),
+        cmocka_unit_test(test_verdict_honoured),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
