@@ -95,7 +95,7 @@ static uint32_t compile_jobs(void) {
 /* The largest network compiled (literals): GGP_COMPILE_MAX_LITS, else 2 million. The
  * text grows by a few bytes a literal and cc's time with it (tron_10x10's 501,648 literals:
  * 35 s of cc on one core), so that the bound is a count of work, not a clock. */
-static uint32_t compile_max_lits(void) {
+uint32_t compile_max_lits(void) {
     const char *e = getenv("GGP_COMPILE_MAX_LITS");
     return e && *e ? (uint32_t)strtoul(e, NULL, 10) : 2000000;
 }

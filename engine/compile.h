@@ -38,6 +38,9 @@ const char *netcode_why(const netcode_t *c);
 netcode_t *netcode_ref(netcode_t *c);
 void netcode_unref(netcode_t *c);
 
+/* The largest network compiled, in literals (GGP_COMPILE_MAX_LITS, else 2 million). */
+uint32_t compile_max_lits(void);
+
 /* The cache directory ($GGP_CACHE, else $XDG_CACHE_HOME/ggp, else ~/.cache/ggp). */
 void compile_cache_dir(char *out, size_t n);
 bool compile_make_dirs(const char *path);

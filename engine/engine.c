@@ -122,7 +122,7 @@ static void race_both(engine_t *ground, engine_t **interp, double seconds, const
     char dir[1024];
     compile_cache_dir(dir, sizeof dir);
     if (ng >= RACE_MIN_STEPS && ni >= RACE_MIN_STEPS && compile_make_dirs(dir))
-        race_write(path, r[0], r[1]);
+        race_write(path, r[0], r[1], ground->net->n_lits);
     snprintf(how, n, "raced %" PRIu64 " and %" PRIu64 " steps", ng, ni);
 }
 
@@ -135,8 +135,9 @@ static engine_t *uncompiled(game_t *g, gnet_t *net, FILE *log, double deadline, 
     engine_t *ground = gengine_new(g, net, NULL), *interp = NULL;
     char path[1200], how[1300];
     double r[2], seconds = race ? race_seconds(deadline) : 0;
+    uint32_t lits;
     engine_race_marker(g, path, sizeof path);
-    if (race && race_read(path, &r[0], &r[1]))
+    if (race && race_read(path, &r[0], &r[1], &lits))
         snprintf(how, sizeof how, "remembered in %s", path);
     else if (seconds > 0)
         race_both(ground, &interp, seconds, path, r, how, sizeof how);
@@ -181,12 +182,35 @@ static engine_t *compiled(game_t *g, gnet_t *net, FILE *log, double deadline, bo
     return gengine_new(g, net, code);
 }
 
+/* The interpreter at once, without grounding, where an earlier race found it faster than a
+ * network that the compiler does not take (its literals over the cap, as read now); NULL
+ * otherwise. A verdict after a failure of the compiler is read only once the network is
+ * made (uncompiled): the compiler may work this time. */
+static engine_t *interp_by_verdict(game_t *g, FILE *log) {
+    char path[1200];
+    double rg, ri;
+    uint32_t lits;
+    engine_race_marker(g, path, sizeof path);
+    if (!race_read(path, &rg, &ri, &lits) || lits <= compile_max_lits() ||
+        race_choice(rg, ri) != ENGINE_INTERP)
+        return NULL;
+    if (log)
+        fprintf(log,
+                "engine: %s: no compiled code (%u literals, more than %u); ground network %.0f "
+                "steps per CPU s, interpreter %.0f (remembered in %s): using the interpreter, "
+                "not grounding\n",
+                g->file, lits, compile_max_lits(), rg, ri, path);
+    return interp_new(g);
+}
+
 engine_t *engine_new(game_t *g, engine_kind_t kind, FILE *log) {
     return engine_new_by(g, kind, log, 0);
 }
 
 engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadline) {
     if (kind == ENGINE_INTERP) return interp_new(g);
+    engine_t *known = kind == ENGINE_AUTO ? interp_by_verdict(g, log) : NULL;
+    if (known) return known;
     char why[1300] = "", path[1200];
     ground_opts_t opts = ground_default_opts(), asked = opts;
     /* a deadline shortens the limit; running out of that time is not remembered */

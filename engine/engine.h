@@ -52,8 +52,10 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
 void engine_noground_marker(const game_t *g, char *out, size_t n);
 /* The file in the cache where the race of g's ground network against the interpreter is
  * remembered (when the network gets no compiled code): "ground R" and "interp R", steps of
- * random playouts per CPU second; the later loads decide on them without racing (the
- * interpreter where it is faster by a margin: race.h). Deleting it races again. */
+ * random playouts per CPU second, and "literals N", the network's size; the later loads
+ * decide on them without racing (the interpreter where it is faster by a margin: race.h),
+ * and without grounding when the interpreter won and N is still over the compiler's cap.
+ * Deleting it races again. */
 void engine_race_marker(const game_t *g, char *out, size_t n);
 /* Another engine on the same network or rules, for another thread. */
 engine_t *engine_clone(const engine_t *e);

@@ -64,23 +64,26 @@ double race_rate(engine_t *e, double seconds, uint64_t *steps) {
     return n && cpu > 0 ? (double)n / cpu : 0;
 }
 
-bool race_read(const char *path, double *ground, double *interp) {
+bool race_read(const char *path, double *ground, double *interp, uint32_t *lits) {
     FILE *f = fopen(path, "r");
     if (!f) return false;
+    unsigned long n = 0;
     bool ok = fscanf(f, "ground %lf interp %lf", ground, interp) == 2;
+    if (ok && fscanf(f, " literals %lu", &n) != 1) n = 0;
     fclose(f);
+    *lits = (uint32_t)n;
     return ok;
 }
 
-void race_write(const char *path, double ground, double interp) {
+void race_write(const char *path, double ground, double interp, uint32_t lits) {
     char tmp[1300];
     snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f) return;
     fprintf(f,
-            "ground %.1f\ninterp %.1f\n"
+            "ground %.1f\ninterp %.1f\nliterals %u\n"
             "steps of random playouts per CPU second; delete this file to race again\n",
-            ground, interp);
+            ground, interp, lits);
     bool ok = fclose(f) == 0;
     if (!ok || rename(tmp, path) != 0) remove(tmp);
 }

@@ -37,10 +37,11 @@ double race_seconds(double deadline);
 double race_rate(engine_t *e, double seconds, uint64_t *steps);
 
 /* The rates remembered at path (steps per CPU second of the ground network and the
- * interpreter); false when there is no such file or it does not read. */
-bool race_read(const char *path, double *ground, double *interp);
+ * interpreter) and the network's literals (0 when not said); false when there is no such
+ * file or it does not read. */
+bool race_read(const char *path, double *ground, double *interp, uint32_t *lits);
 /* Remembers them (through a temporary file renamed into place: processes loading the same
  * game at once read a whole file or none). */
-void race_write(const char *path, double ground, double interp);
+void race_write(const char *path, double ground, double interp, uint32_t lits);
 
 #endif

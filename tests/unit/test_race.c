@@ -1,8 +1,8 @@
 /* Unit tests for engine/race: the choice between the ground network and the interpreter
  * from two rates (a pure function), the race's share of a deadline, the verdict kept in the
  * cache and honoured by engine_new on a network without compiled code (GGP_COMPILE_MAX_LITS
- * below its size). No assertion reads a measured rate: only what is decided from given
- * ones. */
+ * below its size), sparing the grounding where the interpreter won. No assertion reads a
+ * measured rate: only what is decided from given ones. */
 #define _POSIX_C_SOURCE 200809L /* setenv, mkdtemp */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -88,13 +88,15 @@ static void test_read_write(void **state) {
     char path[128];
     snprintf(path, sizeof path, "%s/race-x", env.dir);
     double g = -1, i = -1;
-    bool none = race_read(path, &g, &i);
-    race_write(path, 1234.5, 67.5);
-    bool read = race_read(path, &g, &i);
+    uint32_t lits = 1;
+    bool none = race_read(path, &g, &i, &lits);
+    race_write(path, 1234.5, 67.5, 7575175);
+    bool read = race_read(path, &g, &i, &lits);
     env_restore(&env);
     assert_false(none);
     assert_true(read);
     assert_true(g == 1234.5 && i == 67.5);
+    assert_int_equal(lits, 7575175);
 }
 
 /* The kind engine_new(kind) makes for g, and that it plays a match to its end. */
@@ -142,7 +144,8 @@ static void test_verdict_honoured(void **state) {
     unlink(path);
     engine_free(engine_new_by(g, ENGINE_AUTO, NULL, now_seconds() + 2)); /* races */
     double rg = 0, ri = 0;
-    bool kept = race_read(path, &rg, &ri);
+    uint32_t lits = 0;
+    bool kept = race_read(path, &rg, &ri, &lits);
     k[4] = kind_made(g, ENGINE_AUTO);
     k[5] = race_choice(rg, ri);
     game_free(g);
@@ -152,7 +155,42 @@ static void test_verdict_honoured(void **state) {
     assert_int_equal(k[2], ENGINE_GROUND);
     assert_int_equal(k[3], ENGINE_GROUND);
     assert_true(kept);
+    assert_true(lits > 1); /* tic-tac-toe's network, over the cap of 1 */
     assert_int_equal(k[4], k[5]);
+}
+
+/* A verdict for the interpreter on a network over the compiler's cap spares the grounding:
+ * with a work limit the grounder cannot meet, no failure to ground is remembered (it did not
+ * try); with the network under the cap now (the verdict came from a failed compiler), it
+ * grounds again, and fails there. */
+static void test_verdict_spares_grounding(void **state) {
+    (void)state;
+    env_t env;
+    env_use(&env);
+    char *work = keep_env("GGP_GROUND_WORK");
+    setenv("GGP_GROUND_WORK", "10", 1);
+    game_t *g = load_file("tictactoe.kif");
+    assert_non_null(g);
+    char path[1200], noground[1200];
+    engine_race_marker(g, path, sizeof path);
+    engine_noground_marker(g, noground, sizeof noground);
+    write_file(path, "ground 100\ninterp 1000\nliterals 5000\n");
+    engine_t *e = engine_new(g, ENGINE_AUTO, NULL);
+    engine_kind_t k0 = engine_kind(e);
+    engine_free(e);
+    bool tried0 = access(noground, F_OK) == 0;
+    write_file(path, "ground 100\ninterp 1000\nliterals 1\n");
+    e = engine_new(g, ENGINE_AUTO, NULL);
+    engine_kind_t k1 = engine_kind(e);
+    engine_free(e);
+    bool tried1 = access(noground, F_OK) == 0;
+    game_free(g);
+    put_env("GGP_GROUND_WORK", work);
+    env_restore(&env);
+    assert_int_equal(k0, ENGINE_INTERP);
+    assert_false(tried0);
+    assert_int_equal(k1, ENGINE_INTERP);
+    assert_true(tried1);
 }
 
 int main(void) {
@@ -161,6 +199,7 @@ int main(void) {
         cmocka_unit_test(test_seconds),
         cmocka_unit_test(test_read_write),
         cmocka_unit_test(test_verdict_honoured),
+        cmocka_unit_test(test_verdict_spares_grounding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
