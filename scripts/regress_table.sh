@@ -10,9 +10,9 @@
 # it), and the share of the states of N seeded random matches that satisfy it: how often a
 # rollout would be cut short by it (0 for a formula that is sound but useless in play).
 # Decision diagrams (issue 27's first acceptance point): per game and role `ggp regress GAME
-# --role R --bdd --budget BDD_BUDGET OPTIONS` with the checks in OPTIONS (--verify on the
-# connect fours and breakthroughSmallHoles, --check --values on tic-tac-toe), summed per run
-# (false positives must be 0) and per step; CPU seconds from ggp itself (the network and
+# --role R --bdd --budget B OPTIONS` (B: BDD_BUDGET, on the connect fours 0 too) with the
+# checks in OPTIONS (--verify on the connect fours and breakthroughSmallHoles, --check
+# --values on tic-tac-toe), summed per run (false positives must be 0) and per step; CPU seconds from ggp itself (the network and
 # the steps) and from /usr/bin/time (the whole process, grounding and checks included).
 # The budget is wall clock: on a shared machine run this part under the series lock,
 # `flock /tmp/ggp-series.lock nice -n -10 env PARTS=bdd scripts/regress_table.sh`.
@@ -87,15 +87,22 @@ lifted_part() {
     echo "<!-- lifted:end -->"
 }
 
-# one run of the symbolic search: name|role|file|options
-BDD_SPECS=${BDD_SPECS:-"connect4|0|games/connect4.kif|--horizon $HORIZON --verify $VERIFY --verify-seconds $VERIFY_SECONDS
-connect4|1|games/connect4.kif|--horizon $HORIZON --verify $VERIFY --verify-seconds $VERIFY_SECONDS
-connectFour|0|$C/connectFour.kif|--horizon $HORIZON --verify $VERIFY --verify-seconds $VERIFY_SECONDS
-connectFour|1|$C/connectFour.kif|--horizon $HORIZON --verify $VERIFY --verify-seconds $VERIFY_SECONDS
-tictactoe|0|games/tictactoe.kif|--values --check
-tictactoe|1|games/tictactoe.kif|--values --check
-breakthroughSmallHoles|0|$C/breakthroughSmallHoles.kif|--verify $VERIFY --verify-seconds $VERIFY_SECONDS
-breakthroughSmallHoles|1|$C/breakthroughSmallHoles.kif|--verify $VERIFY --verify-seconds $VERIFY_SECONDS"}
+# one run of the symbolic search: name|role|file|budget (empty: BDD_BUDGET)|options; the
+# connect fours also with --budget 0 (no cut: their CPU seconds say whether the steps fit in
+# 10 s of one core when the machine's load stretches the wall clock)
+vfy="--verify $VERIFY --verify-seconds $VERIFY_SECONDS"
+BDD_SPECS=${BDD_SPECS:-"connect4|0|games/connect4.kif||--horizon $HORIZON $vfy
+connect4|1|games/connect4.kif||--horizon $HORIZON $vfy
+connectFour|0|$C/connectFour.kif||--horizon $HORIZON $vfy
+connectFour|1|$C/connectFour.kif||--horizon $HORIZON $vfy
+connect4|0|games/connect4.kif|0|--horizon $HORIZON $vfy
+connect4|1|games/connect4.kif|0|--horizon $HORIZON $vfy
+connectFour|0|$C/connectFour.kif|0|--horizon $HORIZON $vfy
+connectFour|1|$C/connectFour.kif|0|--horizon $HORIZON $vfy
+tictactoe|0|games/tictactoe.kif||--values --check
+tictactoe|1|games/tictactoe.kif||--values --check
+breakthroughSmallHoles|0|$C/breakthroughSmallHoles.kif||$vfy
+breakthroughSmallHoles|1|$C/breakthroughSmallHoles.kif||$vfy"}
 
 # per run: the deepest complete step of each side (and what it is exact on), the nodes of
 # steps 1 and 5, the CPU seconds, and the checks summed over every step of every sequence
@@ -128,26 +135,26 @@ bdd_steps() {
 }
 
 bdd_part() {
-    local rows="" steps="" name role file opts rc u s e k=0
-    while IFS='|' read -r name role file opts; do
+    local rows="" steps="" name role file budget opts rc u s e k=0
+    while IFS='|' read -r name role file budget opts; do
         [ -n "$name" ] || continue
-        k=$((k + 1))
-        echo "regress_table: $name role $role --bdd (budget $BDD_BUDGET s) $opts..." >&2
+        k=$((k + 1)) budget=${budget:-$BDD_BUDGET}
+        echo "regress_table: $name role $role --bdd --budget $budget $opts..." >&2
         set +e
         # shellcheck disable=SC2086
         /usr/bin/time -f "%U %S %e" -o "$tmp/bdd$k.time" "$GGP" regress "$file" --role "$role" --bdd \
-            --budget "$BDD_BUDGET" $opts >"$tmp/bdd$k.out" 2>"$tmp/bdd$k.err"
+            --budget "$budget" $opts >"$tmp/bdd$k.out" 2>"$tmp/bdd$k.err"
         rc=$?
         set -e
         read -r u s e < <(tail -1 "$tmp/bdd$k.time") || u=0 s=0 e=?
-        rows+=$(bdd_row "$name" "$role" "$opts" "$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')" "$e" "$rc" "$tmp/bdd$k.out")$'\n'
-        [ "$name" = tictactoe ] || steps+=$(bdd_steps "$name" "$role" "$tmp/bdd$k.out")$'\n'
+        rows+=$(bdd_row "$name" "$role" "--budget $budget $opts" "$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')" "$e" "$rc" "$tmp/bdd$k.out")$'\n'
+        [ "$name" = tictactoe ] || [ "$role" != 0 ] || steps+=$(bdd_steps "$name" "$budget" "$tmp/bdd$k.out")$'\n'
     done <<<"$BDD_SPECS"
     fps=$(printf '%s' "$rows" | awk -F'|' '{ s += $15 } END { print s + 0 }')
     echo "<!-- bdd:begin -->"
     echo "Made by \`scripts/regress_table.sh\` (PARTS=bdd) on $(date -u +%Y-%m-%d), commit $commit, $(nproc) cores,"
-    echo "${cpu:-unknown cpu}, load average at the start $load. \`ggp regress FILE --role R --bdd --budget"
-    echo "$BDD_BUDGET OPTIONS\`, the budget wall clock; *search CPU s*: ggp's own count for the network and"
+    echo "${cpu:-unknown cpu}, load average at the start $load. \`ggp regress FILE --role R --bdd OPTIONS\`,"
+    echo "the budget wall clock (0: none); *search CPU s*: ggp's own count for the network and"
     echo "the steps on one core, *process CPU s* (user + system) and *wall s*: the whole run, grounding and"
     echo "the checks included. *α*, *β*: the deepest complete step (fixpoint: no later step adds a state;"
     echo "\`within d\`: with \`--horizon D\`, step i is exactly α_i ∩ R_d, d = D − i, where R_d is the states"
@@ -163,10 +170,11 @@ bdd_part() {
     echo "|---|---:|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"
     printf '%s' "$rows"
     echo
-    echo "Per step (α and β; CPU s of the step, nodes of its diagram, *within*: the d above; the"
-    echo "check's states, the exact forced ones among them, the step's hits, false positives, misses):"
+    echo "Per step, role 0 (the other role's α is this β; CPU s of the step, nodes of its diagram,"
+    echo "*within*: the d above; the check's states, the exact forced ones among them, the step's"
+    echo "hits, false positives, misses):"
     echo
-    echo "| game | role | side | i | within | CPU s | nodes | complete | states | exact | hits | false positives | misses |"
+    echo "| game | budget | side | i | within | CPU s | nodes | complete | states | exact | hits | false positives | misses |"
     echo "|---|---:|---|---:|---|---:|---:|---|---:|---:|---:|---:|---:|"
     printf '%s' "$steps"
     echo "<!-- bdd:end -->"
