@@ -49,7 +49,8 @@ static const char *fail;                /* why it gave up */
 static volatile sig_atomic_t cut_asked; /* the timer fired in the running operation */
 static uint64_t cuts_inside;            /* operations the timer cut */
 
-extern int bddfreepos; /* BuDDy's free list: 0 makes the next new node collect first */
+extern int bddfreepos;   /* BuDDy's free list: 0 makes the next new node collect first */
+extern int *bddrefstack; /* BuDDy's reference stack: the partial results a collection keeps */
 
 /* ---- the deadline's timer ---- */
 
@@ -167,6 +168,12 @@ dd_t *dd_new(uint32_t n_vars, const dd_limits_t *lim, char *err, size_t errlen) 
     bdd_setmaxincrease(1 << 20);
     bdd_setmaxnodenum((int)max > bdd_getallocnum() ? (int)max : bdd_getallocnum() + 1);
     bdd_setvarnum((int)n_vars);
+    /* BuDDy 2.4's apply moves the stack's top before the recursive call whose result it
+     * stores there, so a collection under that call marks a slot not yet written: stale
+     * numbers of nodes are harmless (marked or free), but fresh memory the allocator had
+     * handed out before holds garbage (alexChess's network crashed in bdd_mark). Its
+     * size: bdd_setvarnum's. */
+    if (bdd_versionnum() == 24) memset(bddrefstack, 0, (2 * (size_t)n_vars + 4) * sizeof(int));
     d->n_vars = n_vars;
     d->deadline = lim ? lim->deadline : 0;
     d->why = "";

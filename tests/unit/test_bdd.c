@@ -1,7 +1,7 @@
 /* Unit tests for logic/bdd (the BuDDy bridge) and logic/ddflat: every operation against
  * the truth table of small functions, quantifiers, substitution, export to the flat form,
  * bounded work (a node limit or a deadline gives DD_NONE and the manager goes on; the
- * deadline also inside one long operation), and
+ * deadline also inside one long operation), a collection inside a deep recursion, and
  * picking a satisfying assignment; unions of parts with exclusions (logic/ddunion). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -247,6 +247,48 @@ static void test_deadline_inside(void **state) {
     dd_free(d);
 }
 
+#define DEEP_VARS 3000
+
+/* The cube of the variables k < n of one parity, all true. */
+static dd_ref cube_of_parity(dd_t *d, uint32_t n, uint32_t parity) {
+    uint32_t vars[DEEP_VARS], m = 0;
+    for (uint32_t k = parity; k < n; k += 2)
+        vars[m++] = k;
+    return dd_cube(d, vars, NULL, m);
+}
+
+/* A collection inside an operation that recurses deeper than any before it: BuDDy 2.4's
+ * apply moves its reference stack's top before the recursive call whose result it stores
+ * there, so a collection under that call marks slots not yet written. On memory the
+ * allocator had handed out before, they hold garbage node numbers: alexChess's network
+ * (3,374 variables) crashed in bdd_mark. Here the stack is likely to be given memory filled
+ * with large numbers, and the conjunction of the even and the odd cube recurses through all
+ * DEEP_VARS levels while a table just larger than the cubes runs full. */
+static void test_collect_deep(void **state) {
+    (void)state;
+    char err[200];
+    /* heap memory, filled and freed (blocks under malloc's mmap threshold; the guard keeps
+     * them from the top, which would go back to the system; volatile: the compiler may
+     * not drop allocations nothing reads) */
+    enum { BLOCKS = 8, BLOCK = 100000 };
+    void *volatile used[BLOCKS];
+    for (int k = 0; k < BLOCKS; k++)
+        memset(used[k] = malloc(BLOCK), 0x7f, BLOCK);
+    void *volatile guard = malloc(16);
+    for (int k = 0; k < BLOCKS; k++)
+        free(used[k]);
+    dd_limits_t lim = {.max_nodes = 1u << 22, .start_nodes = 3 * DEEP_VARS + 1000};
+    dd_t *d = dd_new(DEEP_VARS, &lim, err, sizeof err);
+    free(guard);
+    assert_non_null(d);
+    dd_ref even = cube_of_parity(d, DEEP_VARS, 0), odd = cube_of_parity(d, DEEP_VARS, 1);
+    dd_ref all = dd_and(d, even, odd);
+    assert_true(all > 1);
+    assert_int_equal(dd_nodes(d, all), DEEP_VARS);
+    dd_deref(d, even), dd_deref(d, odd), dd_deref(d, all);
+    dd_free(d);
+}
+
 /* An operation that adds more nodes than its limit gives up (seen at a garbage collection:
  * BuDDy starts with a table of 64K nodes); the manager goes on, without the limit the same
  * diagram is made. */
@@ -353,7 +395,8 @@ static void test_exclusions(void **state) {
     dd_free(d);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc > 1) cmocka_set_test_filter(argv[1]); /* one test by name */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_operations),
         cmocka_unit_test(test_limits),
@@ -362,6 +405,7 @@ int main(void) {
         cmocka_unit_test(test_pick),
         cmocka_unit_test(test_exclusions),
         cmocka_unit_test(test_deadline_inside),
+        cmocka_unit_test(test_collect_deep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
