@@ -132,6 +132,11 @@ for f in "${games[@]}"; do
         echo "$name" >>"$reasons.games"
         continue
     fi
+    if [ "$st" -gt 128 ]; then # killed by a signal: a crash (SIGSEGV 139) is no acceptance
+        echo "the run crashed (signal $((st - 128)))" >>"$reasons"
+        echo "$name" >>"$reasons.games"
+        continue
+    fi
     accepted=$((accepted + 1))
     for role in $ROLES; do
         [ -f "$RAW/$name.$role.status" ] || continue
