@@ -1,6 +1,6 @@
 /* Change-driven propagation over an acyclic ground network (the propnet design): every
- * rule keeps the count of its literals that hold, every derived node the count of its
- * rules that hold, and an input that changes updates the counts of what it feeds only,
+ * rule keeps the count of its literals that do not hold, every derived node the count of
+ * its rules that hold, and an input that changes updates the counts of what it feeds only,
  * node by node as values change. A step of a match changes a few fluents and two moves,
  * so a step touches a small part of the network instead of all of it. Kept alongside:
  * the fluents whose next value may differ from their value (for advance), and per role
