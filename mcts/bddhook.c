@@ -94,6 +94,18 @@ void bddhook_set_ply(bddhook_t *h, uint32_t ply) {
     atomic_store_explicit(&h->ply, ply, memory_order_relaxed);
 }
 
+uint32_t bddhook_reach(uint32_t horizon, uint32_t ply) {
+    if (!horizon) return UINT32_MAX;
+    return ply < horizon ? horizon - ply : 0;
+}
+
+uint32_t bddhook_next_horizon(uint32_t horizon, double seconds, bool cut, double budget,
+                              uint32_t max) {
+    if ((cut || seconds > budget) && horizon > 1) return horizon - 1;
+    if (!cut && seconds * BDDHOOK_GROW < budget && horizon < max) return horizon + 1;
+    return horizon < 1 ? 1 : horizon > max ? max : horizon;
+}
+
 int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
     if (h->info.alpha && bddsearch_holds_from(h->bs, h->alpha, steps, words)) return 100;
     if (h->info.beta && bddsearch_holds_from(h->bs, h->beta, steps, words)) return 0;

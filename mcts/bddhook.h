@@ -60,6 +60,21 @@ void bddhook_free(bddhook_t *h);
  * search; read by the hook on any thread). */
 void bddhook_set_ply(bddhook_t *h, uint32_t ply);
 
+/* The deepest rollout depth at which a hook whose sets have this horizon (0: none) can
+ * hit when the searched state is `ply` steps from their start: horizon - ply (a state
+ * farther from the start is in no set, so a walk past it is pure cost), 0 past the
+ * horizon (only the leaf's own state is asked: it tries nothing there), UINT32_MAX
+ * without a horizon. For uct_set_hook_reach. */
+uint32_t bddhook_reach(uint32_t horizon, uint32_t ply);
+
+/* The horizon of the next build from the last one (`horizon`, built in `seconds`, `cut`
+ * when a step was cut by its deadline) for a build that may take `budget` seconds: one
+ * less when it was cut or overran, one more when it took under a BDDHOOK_GROW-th of the
+ * budget (a ply more costs connect four 1.5 to 4 times as much), within 1..max. */
+#define BDDHOOK_GROW 4.0
+uint32_t bddhook_next_horizon(uint32_t horizon, double seconds, bool cut, double budget,
+                              uint32_t max);
+
 /* 100: role forces its goal 100 from the state of words (an α step holds), 0: with two
  * roles the other forces its goal 100 (a β step holds), -1: no proof found; the path
  * the search took to the state has at least `steps` steps (steps whose region ends

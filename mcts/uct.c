@@ -101,9 +101,11 @@ struct uct {
     uct_rollout_hook_t hook;
     uct_state_hook_t state_hook; /* instead of hook: called on engine states */
     void *hook_ctx;
-    bool hook_threads; /* the state hook may run on the search's threads (pondering) */
-    void *helper_ctx;  /* with hook_threads: the helper's hook context (NULL: no helper) */
-    playout_t *pol;    /* the rollout policy; NULL: uniform (the engine's own playout loop) */
+    bool hook_threads;   /* the state hook may run on the search's threads (pondering) */
+    void *helper_ctx;    /* with hook_threads: the helper's hook context (NULL: no helper) */
+    uint32_t hook_reach; /* the state hook is asked up to this depth from the root only */
+    uint32_t leaf_depth; /* of the rollout's first state, from the root (its tree path) */
+    playout_t *pol;      /* the rollout policy; NULL: uniform (the engine's own playout loop) */
     /* knowledge learnt at start (uct_set_heuristic): rollouts cut after `cut` steps and
      * scored by its evaluation (cut < 0: never), moves given `prior` visits worth it */
     const heur_t *heur;
@@ -669,14 +671,35 @@ static void count_hit(uct_t *u, int v, int *val) {
     hook_values(u, v, val);
 }
 
+/* Whether the state hook may be asked `steps` into the rollout (uct_set_hook_reach: within
+ * its reach of the root, the tree's path included), and on how many more steps (*more). */
+static bool hook_room(const uct_t *u, uint32_t steps, uint32_t *more) {
+    if (!u->state_hook) return false;
+    if (u->hook_reach == UINT32_MAX) {
+        *more = UINT32_MAX;
+        return true;
+    }
+    uint64_t at = (uint64_t)u->leaf_depth + steps;
+    if (at > u->hook_reach) return false;
+    *more = u->hook_reach - (uint32_t)at;
+    return true;
+}
+
 /* The engine's own playout to the end from a, `steps` into the rollout, with the state
  * hook if one is set; true when the hook stopped it (val: the hook's values). */
 static bool engine_rollout(uct_t *u, eng_state_t *a, uint32_t *steps, int *val) {
     hooked_t h = {.u = u, .depth = *steps};
     bool stop = false;
-    uint32_t more = u->state_hook ? engine_playout_hooked(u->e, a, &u->rng, u->cap - *steps, val,
-                                                          on_state, &h, &stop)
-                                  : engine_playout(u->e, a, &u->rng, u->cap - *steps, val);
+    uint32_t room = u->cap - *steps, more = 0, near = 0;
+    if (hook_room(u, *steps, &near)) {
+        /* the hook on the states up to its reach (that one included), then without it */
+        if (near > room) near = room;
+        more = engine_playout_hooked(u->e, a, &u->rng, near, val, on_state, &h, &stop);
+        if (!stop && more == near && near < room && !engine_terminal(u->e, a))
+            more += engine_playout(u->e, a, &u->rng, room - near, val);
+    } else {
+        more = engine_playout(u->e, a, &u->rng, room, val);
+    }
     *steps += more;
     if (stop) {
         count_hit(u, h.v > 100 ? 100 : h.v, val);
@@ -736,7 +759,8 @@ static bool rollout(uct_t *u, eng_state_t *a, eng_state_t *b) {
             u->rec_terminal = rec && !hit && ended(u, a, steps);
             break;
         }
-        if (u->hook || u->state_hook) {
+        uint32_t near;
+        if (u->hook || hook_room(u, steps, &near)) {
             double t0 = now_seconds();
             int v;
             if (u->state_hook) {
@@ -810,7 +834,8 @@ static void push_path(uct_t *u, size_t depth, uint32_t node) {
 
 /* Rolls out from a (see rollout) without the tree's lock: the other thread may use the
  * tree meanwhile (it may grow and move; indices stay valid). */
-static bool rollout_unlocked(uct_t *u, eng_state_t *a, eng_state_t *b) {
+static bool rollout_unlocked(uct_t *u, eng_state_t *a, eng_state_t *b, size_t leaf_depth) {
+    u->leaf_depth = leaf_depth < UINT32_MAX ? (uint32_t)leaf_depth : UINT32_MAX;
     tree_unlock(u);
     bool hit = rollout(u, a, b);
     tree_lock(u);
@@ -951,7 +976,7 @@ static void iterate(uct_t *u) {
     for (;;) {
         if (p->nodes[i].moff == NIL && !p->nodes[i].proven && !expand(u, i, cur)) {
             full = true;
-            rollout_unlocked(u, cur, nxt); /* from the leaf, which stays one */
+            rollout_unlocked(u, cur, nxt, depth); /* from the leaf, which stays one */
             break;
         }
         if (p->nodes[i].proven) {
@@ -974,7 +999,7 @@ static void iterate(uct_t *u) {
         if (c != NIL && p->nodes[c].stamp == u->stamp) {
             /* the state repeats on this path (a cycle): scored from here, not entered */
             u->st.repeats++;
-            rollout_unlocked(u, cur, nxt);
+            rollout_unlocked(u, cur, nxt, depth + 1);
             break;
         }
         if (c != NIL) {
@@ -991,7 +1016,7 @@ static void iterate(uct_t *u) {
                 goals(u, cur, val);
                 u->rec_terminal = u->line_on;
             } else
-                rollout_unlocked(u, cur, nxt);
+                rollout_unlocked(u, cur, nxt, depth + 1);
             break;
         }
         push_path(u, ++depth, c);
@@ -1003,7 +1028,7 @@ static void iterate(uct_t *u) {
             u->st.terminal_leaves++;
             leaf_proven = true;
             u->rec_terminal = u->line_on;
-        } else if (rollout_unlocked(u, cur, nxt)) {
+        } else if (rollout_unlocked(u, cur, nxt, depth)) {
             set_exact(u, c, val);
             leaf_proven = true;
         }
@@ -1040,6 +1065,7 @@ uct_t *uct_new(engine_t *e, uint32_t role, uint64_t seed) {
     u->rng.s = seed;
     u->c = 1.4;
     u->cap = 10000;
+    u->hook_reach = UINT32_MAX;
     u->sharp = 1;
     u->mem_limit = uct_default_memory_limit();
     u->pol_opts.mast_eps = -1;
@@ -1105,6 +1131,10 @@ void uct_set_exploration(uct_t *u, double c) {
 void uct_set_tuned(uct_t *u, bool on) {
     u->tuned = on;
     if (u->helper) u->helper->tuned = on;
+}
+void uct_set_hook_reach(uct_t *u, uint32_t depth) {
+    u->hook_reach = depth;
+    if (u->helper) u->helper->hook_reach = depth;
 }
 void uct_set_rollout_cap(uct_t *u, uint32_t cap) {
     u->cap = cap;
@@ -1368,6 +1398,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     u->helper->owns_engine = true;
     u->helper->boss = u;
     u->helper->c = u->c, u->helper->cap = u->cap, u->helper->tuned = u->tuned;
+    u->helper->hook_reach = u->hook_reach;
     u->helper->mem_limit = u->mem_limit; /* each tree under the cap: twice it in all */
     uct_set_playout(u->helper, &u->pol_opts);
     uct_set_transpositions(u->helper, u->transpose);

@@ -155,6 +155,11 @@ void uct_set_state_hook(uct_t *u, uct_state_hook_t hook, void *ctx);
  * with it, and its helper thread searches with the hook on helper_ctx (NULL: no helper
  * while the hook is set). Hooks are never called on one context from two threads. */
 void uct_set_state_hook_threads(uct_t *u, uct_state_hook_t hook, void *ctx, void *helper_ctx);
+/* The state hook is asked on the states of a rollout up to `depth` steps into it only (that
+ * one included; default UINT32_MAX: every state): a hook that cannot hit past some depth
+ * (mcts/bddhook.h: bddhook_reach) costs nothing there. On both threads; set it while no
+ * search runs. */
+void uct_set_hook_reach(uct_t *u, uint32_t depth);
 
 /* Searches from s for at most `seconds` (<= 0: no time limit) and at most max_iterations
  * (0: no limit; one of the two must bound it) and returns the move for the role, or

@@ -83,7 +83,11 @@
  *   bdd=on|off      on: the hook reads the sets of symbolic backward search (mcts/bddhook.h)
  *                   instead of the lifted formulas: built at start from the initial state
  *                   for the states within bddhorizon=D steps (default 8), in at most
- *                   BDD_SHARE of the start clock (budget=S bounds it too); off by default
+ *                   BDD_SHARE of the start clock (budget=S bounds it too), then rebuilt
+ *                   from the match's state at each turn where the others move (in
+ *                   BDD_NOOP of that turn's clock), their horizon adapted to that time
+ *                   (bddhook_next_horizon, at most BDD_HORIZON_MAX; with iters=N every own
+ *                   turn, the horizon D); off by default
  *   bddvalues=on|off with bdd=on: the lower and upper sequences of every goal value too,
  *                   and a rollout stops where the state's proven bounds meet (a forced draw
  *                   scores its value, not only wins and losses); off by default
@@ -115,6 +119,11 @@
  * may take BDD_RENEW_MAX of it */
 #define BDD_RENEW 0.25
 #define BDD_RENEW_MAX 0.4
+/* bdd=on: at a turn where the others move (we have one legal move, answered at once) the
+ * sets are rebuilt from its state in this share of its clock: the others' thinking time,
+ * not ours; their horizon grows or shrinks to fit it, up to BDD_HORIZON_MAX */
+#define BDD_NOOP 0.6
+#define BDD_HORIZON_MAX 16
 #define LBS_SAFETY 0.1    /* seconds kept back from it (grounding and calibration overrun) */
 #define ENGINE_SHARE 0.8  /* of the clock left, at most for grounding and compiling */
 #define STATE_COSTS 4     /* a search call overruns by at least this many states' cost */
@@ -179,6 +188,8 @@ typedef struct {
     lbs_t *lbs;
     bddhook_t *bdd;         /* bdd=on: the hook's sets, for this match */
     uint32_t bdd_from;      /* the turn whose state they start from */
+    uint32_t bdd_horizon;   /* of the next build (bddhook_next_horizon) */
+    bool bdd_cut;           /* the last build had a step cut by its deadline */
     heur_t *heur;           /* the evaluation learnt at start (heur=on), for this match */
     playout_cands_t *cands; /* dcand=on: the decisive candidates, for this match */
     ab_t *ab;               /* ab=on where it acts (start_ab): the search, for this match */
@@ -576,6 +587,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     }
     bddhook_info_t in;
     bddhook_info(p->bdd, &in);
+    p->bdd_horizon = in.horizon, p->bdd_cut = in.first_partial != UINT32_MAX;
     if (p->core.verbose)
         fprintf(stderr,
                 "bdd: sets within %u steps of the start in %.0f ms (budget %.0f ms): %u alpha, "
@@ -584,37 +596,67 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
                 in.first_partial == UINT32_MAX ? -1 : (int)in.first_partial, in.nodes);
 }
 
-/* bdd=on, at a turn: the hook's ply, and the sets rebuilt from s when they are half their
- * horizon behind and the clock affords it (see BDD_RENEW). The search is stopped. BuDDy
- * has one manager per process: the old sets go first, and when the new ones are not made
- * in time the match goes on without a hook. */
-static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double t0,
-                      double deadline) {
+/* bdd=on: the hook's ply at `turn`, and how deep into a rollout it may hit from there. */
+static void set_bdd_ply(mcts_player_t *p, uint32_t turn) {
     if (!p->bdd) return;
     bddhook_info_t in;
     bddhook_info(p->bdd, &in);
     uint32_t since = turn - p->bdd_from;
     bddhook_set_ply(p->bdd, since);
-    double clock = deadline - t0;
-    if (2 * since < in.horizon || in.seconds > BDD_RENEW * clock) return;
+    if (p->uct) uct_set_hook_reach(p->uct, bddhook_reach(in.horizon, since));
+}
+
+/* bdd=on: the sets rebuilt from s (turn `turn`) until `until`, the horizon chosen from the
+ * last build's time (fixed with iters=N: the build's time is not the search's). The search
+ * is stopped. BuDDy has one manager per process: the old sets go first, and when the new
+ * ones are not made in time the turn goes on without a hook (the next build shallower). */
+static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double until) {
+    double b0 = now_seconds();
+    bddhook_info_t in;
+    bddhook_info(p->bdd, &in);
+    uint32_t horizon = p->opts.iters ? p->opts.bddhorizon
+                                     : bddhook_next_horizon(p->bdd_horizon, in.seconds, p->bdd_cut,
+                                                            until - b0, BDD_HORIZON_MAX);
     bddhook_opts_t o;
     bddhook_default_opts(&o);
-    o.horizon = in.horizon, o.values = p->opts.bddvalues;
+    o.horizon = horizon, o.values = p->opts.bddvalues;
     eng_state_t *es = engine_state_new(p->core.engine);
     engine_state_set(p->core.engine, es, s);
     char err[400];
-    double b0 = now_seconds();
     uct_set_state_hook(p->uct, NULL, NULL);
     FREE_AND_NULL(bddhook_free, p->bdd);
-    bddhook_t *h = bddhook_new(p->core.engine, p->core.role, es, &o, t0 + BDD_RENEW_MAX * clock,
-                               err, sizeof err);
+    bddhook_t *h = bddhook_new(p->core.engine, p->core.role, es, &o, until, err, sizeof err);
     engine_state_free(es);
+    p->bdd_horizon = h || horizon <= 1 ? horizon : horizon - 1;
+    if (h) bddhook_info(h, &in);
+    p->bdd_cut = h && in.first_partial != UINT32_MAX;
     if (p->core.verbose)
-        fprintf(stderr, "bdd: turn %u: sets rebuilt from this state in %.0f ms%s%s\n", turn,
-                (now_seconds() - b0) * 1000, h ? "" : ": ", h ? "" : err);
+        fprintf(stderr,
+                "bdd: turn %u: sets within %u steps of this state in %.0f ms (budget %.0f ms, "
+                "first cut %d)%s%s\n",
+                turn, horizon, (now_seconds() - b0) * 1000, (until - b0) * 1000,
+                p->bdd_cut ? (int)in.first_partial : -1, h ? "" : ": ", h ? "" : err);
     if (!h) return;
     bddhook_attach(h, p->uct);
     p->bdd = h, p->bdd_from = turn;
+}
+
+/* bdd=on, at an own turn: the hook's ply, and the sets rebuilt from s when they are half
+ * their horizon behind and the clock affords it (see BDD_RENEW); with iters=N whenever they
+ * do not start here. */
+static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double t0,
+                      double deadline) {
+    if (!p->bdd) return;
+    set_bdd_ply(p, turn);
+    bddhook_info_t in;
+    bddhook_info(p->bdd, &in);
+    uint32_t since = turn - p->bdd_from;
+    double clock = deadline - t0;
+    bool due =
+        p->opts.iters ? since > 0 : 2 * since >= in.horizon && in.seconds <= BDD_RENEW * clock;
+    if (!due) return;
+    rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock);
+    set_bdd_ply(p, turn);
 }
 
 /* uct_choose for about `seconds`, noting how much longer it took. */
@@ -893,7 +935,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         p->moves++;
         return m;
     }
-    if (p->bdd) bddhook_set_ply(p->bdd, turn->turn - p->bdd_from);
+    set_bdd_ply(p, turn->turn);
     if (turn->exact && turn->n_states >= 1 && turn->n_legal == 1 && p->opts.ponder &&
         !p->opts.iters) {
         /* nothing to choose: answer at once, and think on while the others choose */
@@ -901,6 +943,10 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         double t0 = now_seconds();
         ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
         advance_to(p, &turn->states[0], t0 + (deadline - t0) * 0.3);
+        if (p->bdd && turn->turn != p->bdd_from) {
+            rebuild_bdd(p, &turn->states[0], turn->turn, t0 + (deadline - t0) * BDD_NOOP);
+            set_bdd_ply(p, turn->turn);
+        }
         ponder(p, &turn->states[0], TERM_NONE);
         return turn->legal[0];
     }
@@ -975,7 +1021,7 @@ static void mcts_stop(player_t *pl) {
     FREE_AND_NULL(uct_free, p->uct);
     FREE_AND_NULL(lbs_free, p->lbs);
     FREE_AND_NULL(bddhook_free, p->bdd);
-    p->bdd_from = 0;
+    p->bdd_from = 0, p->bdd_cut = false;
     FREE_AND_NULL(ab_free, p->ab); /* before the evaluation it reads */
     FREE_AND_NULL(engine_state_free, p->ab_state);
     FREE_AND_NULL(heur_free, p->heur);

@@ -72,6 +72,10 @@ static void check_role(engine_t *e, const solve_t *s, const uint32_t *dist, uint
                      "win in %d, loss in %d",
                      role, horizon, id, k, v, w ? win[id] : -1, l ? loss[id] : -1);
         hits += v >= 0;
+        /* the reach the search gates the hook by never skips a state that hits: from any
+         * earlier ply p of the path, the state is k - p rollout steps deep */
+        for (uint32_t p = 0; v >= 0 && p <= k; p++)
+            assert_true(k - p <= bddhook_reach(horizon, p));
     }
     assert_true(hits > 0);
     engine_state_free(st);
@@ -140,8 +144,33 @@ static void test_tictactoe(void **state) {
     game_free(g);
 }
 
+/* The reach: horizon - ply, 0 past it, every depth without a horizon. */
+static void test_reach(void **state) {
+    (void)state;
+    assert_int_equal(bddhook_reach(8, 0), 8);
+    assert_int_equal(bddhook_reach(8, 3), 5);
+    assert_int_equal(bddhook_reach(8, 8), 0);
+    assert_int_equal(bddhook_reach(8, 12), 0);
+    assert_int_equal(bddhook_reach(0, 5), UINT32_MAX);
+}
+
+/* The next build's horizon: shallower when cut or over its budget, deeper when it took
+ * under a BDDHOOK_GROW-th of it, within 1..max. */
+static void test_next_horizon(void **state) {
+    (void)state;
+    assert_int_equal(bddhook_next_horizon(8, 0.1, true, 1.0, 16), 7);
+    assert_int_equal(bddhook_next_horizon(8, 1.5, false, 1.0, 16), 7);
+    assert_int_equal(bddhook_next_horizon(8, 0.5, false, 1.0, 16), 8);
+    assert_int_equal(bddhook_next_horizon(8, 0.2, false, 1.0, 16), 9);
+    assert_int_equal(bddhook_next_horizon(16, 0.01, false, 1.0, 16), 16);
+    assert_int_equal(bddhook_next_horizon(1, 2.0, true, 1.0, 16), 1);
+    assert_int_equal(bddhook_next_horizon(20, 0.5, false, 1.0, 16), 16);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) cmocka_set_test_filter(argv[1]); /* one test by name */
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_tictactoe)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_reach),
+                                       cmocka_unit_test(test_next_horizon),
+                                       cmocka_unit_test(test_tictactoe)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
