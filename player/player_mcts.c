@@ -119,10 +119,12 @@
  * may take BDD_RENEW_MAX of it */
 #define BDD_RENEW 0.25
 #define BDD_RENEW_MAX 0.4
-/* bdd=on: at a turn where the others move (we have one legal move, answered at once) the
- * sets are rebuilt from its state in this share of its clock: the others' thinking time,
- * not ours; their horizon grows or shrinks to fit it, up to BDD_HORIZON_MAX */
-#define BDD_NOOP 0.6
+/* bdd=on: at a turn where the others move (we have one legal move) the sets are rebuilt
+ * from its state in this share of its clock, before the answer: time we would not search
+ * in (the tree is pondered on after it); their horizon grows or shrinks to fit it, up to
+ * BDD_HORIZON_MAX. Not on a thread while the others think: the build reads the game's
+ * term store, which is not thread-safe, and a local opponent's turn may write it. */
+#define BDD_NOOP 0.9
 #define BDD_HORIZON_MAX 16
 #define LBS_SAFETY 0.1    /* seconds kept back from it (grounding and calibration overrun) */
 #define ENGINE_SHARE 0.8  /* of the clock left, at most for grounding and compiling */
@@ -652,8 +654,10 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
     bddhook_info(p->bdd, &in);
     uint32_t since = turn - p->bdd_from;
     double clock = deadline - t0;
-    bool due =
-        p->opts.iters ? since > 0 : 2 * since >= in.horizon && in.seconds <= BDD_RENEW * clock;
+    /* (timed: not the turn after a build where the others moved, which those serve) */
+    bool due = p->opts.iters
+                   ? since > 0
+                   : since >= 2 && 2 * since >= in.horizon && in.seconds <= BDD_RENEW * clock;
     if (!due) return;
     rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock);
     set_bdd_ply(p, turn);
