@@ -1,8 +1,9 @@
 /* Rollout early termination with symbolic backward search (regress/bddsearch.h): α_i and
- * β_i as decision diagrams over the engine's ground fluents, built once (at the start of a
- * match, within its clock) for the states within a horizon of D steps of a start state,
- * and read on the engine's bitset states by walks of their flat form: no allocation, no
- * engine call, any thread, inside the engine's playout loop (engine_playout_hooked).
+ * β_i as decision diagrams over the engine's ground fluents, built (at the start of a
+ * match within its clock, again from later states: player_mcts.c) for the states within a
+ * horizon of D steps of a start state, and read on the engine's bitset states by walks of
+ * their flat form: no allocation, no engine call, any thread, inside the engine's playout
+ * loop (engine_playout_hooked).
  *
  * Which step: with a horizon, step i holds S_i for the states within D - i steps of the
  * start (bddnet_within), so it shrinks as i grows; inside that region S_i holds S_{i-1}.
