@@ -100,10 +100,13 @@ uint32_t bddhook_reach(uint32_t horizon, uint32_t ply) {
 }
 
 uint32_t bddhook_next_horizon(uint32_t horizon, double seconds, bool cut, double budget,
-                              uint32_t max) {
-    if ((cut || seconds > budget) && horizon > 1) return horizon - 1;
-    if (!cut && seconds * BDDHOOK_GROW < budget && horizon < max) return horizon + 1;
-    return horizon < 1 ? 1 : horizon > max ? max : horizon;
+                              uint32_t min, uint32_t max) {
+    if (min < 1) min = 1;
+    if ((cut || seconds > budget) && horizon > min)
+        horizon--;
+    else if (!cut && seconds * BDDHOOK_GROW < budget && horizon < max)
+        horizon++;
+    return horizon < min ? min : horizon > max ? max : horizon;
 }
 
 int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps) {

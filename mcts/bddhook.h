@@ -71,10 +71,11 @@ uint32_t bddhook_reach(uint32_t horizon, uint32_t ply);
 /* The horizon of the next build from the last one (`horizon`, built in `seconds`, `cut`
  * when a step was cut by its deadline) for a build that may take `budget` seconds: one
  * less when it was cut or overran, one more when it took under a BDDHOOK_GROW-th of the
- * budget (a ply more costs connect four 1.5 to 4 times as much), within 1..max. */
+ * budget (a ply more costs connect four 1.5 to 4 times as much), within min..max (min at
+ * least 1). */
 #define BDDHOOK_GROW 4.0
 uint32_t bddhook_next_horizon(uint32_t horizon, double seconds, bool cut, double budget,
-                              uint32_t max);
+                              uint32_t min, uint32_t max);
 
 /* 100: role forces its goal 100 from the state of words (an α step holds), 0: with two
  * roles the other forces its goal 100 (a β step holds), -1: no proof found; the path

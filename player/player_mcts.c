@@ -126,6 +126,9 @@
  * term store, which is not thread-safe, and a local opponent's turn may write it. */
 #define BDD_NOOP 0.9
 #define BDD_HORIZON_MAX 16
+/* below this the sets built where the others move reach no state our search asks about
+ * (our turn is a ply on, the root's children two: α_1 there needs a horizon of 3) */
+#define BDD_HORIZON_MIN 3
 #define LBS_SAFETY 0.1    /* seconds kept back from it (grounding and calibration overrun) */
 #define ENGINE_SHARE 0.8  /* of the clock left, at most for grounding and compiling */
 #define STATE_COSTS 4     /* a search call overruns by at least this many states' cost */
@@ -192,6 +195,7 @@ typedef struct {
     uint32_t bdd_from;      /* the turn whose state they start from */
     uint32_t bdd_horizon;   /* of the next build (bddhook_next_horizon) */
     bool bdd_cut;           /* the last build had a step cut by its deadline */
+    double bdd_seconds;     /* the last build's time (made or not) */
     heur_t *heur;           /* the evaluation learnt at start (heur=on), for this match */
     playout_cands_t *cands; /* dcand=on: the decisive candidates, for this match */
     ab_t *ab;               /* ab=on where it acts (start_ab): the search, for this match */
@@ -590,6 +594,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     bddhook_info_t in;
     bddhook_info(p->bdd, &in);
     p->bdd_horizon = in.horizon, p->bdd_cut = in.first_partial != UINT32_MAX;
+    p->bdd_seconds = in.seconds;
     if (p->core.verbose)
         fprintf(stderr,
                 "bdd: sets within %u steps of the start in %.0f ms (budget %.0f ms): %u alpha, "
@@ -615,10 +620,10 @@ static void set_bdd_ply(mcts_player_t *p, uint32_t turn) {
 static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double until) {
     double b0 = now_seconds();
     bddhook_info_t in;
-    bddhook_info(p->bdd, &in);
-    uint32_t horizon = p->opts.iters ? p->opts.bddhorizon
-                                     : bddhook_next_horizon(p->bdd_horizon, in.seconds, p->bdd_cut,
-                                                            until - b0, BDD_HORIZON_MAX);
+    uint32_t horizon = p->opts.iters
+                           ? p->opts.bddhorizon
+                           : bddhook_next_horizon(p->bdd_horizon, p->bdd_seconds, p->bdd_cut,
+                                                  until - b0, BDD_HORIZON_MIN, BDD_HORIZON_MAX);
     bddhook_opts_t o;
     bddhook_default_opts(&o);
     o.horizon = horizon, o.values = p->opts.bddvalues;
@@ -629,9 +634,10 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
     FREE_AND_NULL(bddhook_free, p->bdd);
     bddhook_t *h = bddhook_new(p->core.engine, p->core.role, es, &o, until, err, sizeof err);
     engine_state_free(es);
-    p->bdd_horizon = h || horizon <= 1 ? horizon : horizon - 1;
+    p->bdd_horizon = h || horizon <= BDD_HORIZON_MIN ? horizon : horizon - 1;
     if (h) bddhook_info(h, &in);
     p->bdd_cut = h && in.first_partial != UINT32_MAX;
+    p->bdd_seconds = h ? in.seconds : now_seconds() - b0;
     if (p->core.verbose)
         fprintf(stderr,
                 "bdd: turn %u: sets within %u steps of this state in %.0f ms (budget %.0f ms, "
@@ -947,7 +953,8 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         double t0 = now_seconds();
         ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
         advance_to(p, &turn->states[0], t0 + (deadline - t0) * 0.3);
-        if (p->bdd && turn->turn != p->bdd_from) {
+        /* (after a build not made in time too: p->bdd is NULL then) */
+        if (p->opts.lbs && p->opts.bdd && !p->core.game->gdl2 && turn->turn != p->bdd_from) {
             rebuild_bdd(p, &turn->states[0], turn->turn, t0 + (deadline - t0) * BDD_NOOP);
             set_bdd_ply(p, turn->turn);
         }
@@ -1025,7 +1032,7 @@ static void mcts_stop(player_t *pl) {
     FREE_AND_NULL(uct_free, p->uct);
     FREE_AND_NULL(lbs_free, p->lbs);
     FREE_AND_NULL(bddhook_free, p->bdd);
-    p->bdd_from = 0, p->bdd_cut = false;
+    p->bdd_from = 0, p->bdd_cut = false, p->bdd_seconds = 0;
     FREE_AND_NULL(ab_free, p->ab); /* before the evaluation it reads */
     FREE_AND_NULL(engine_state_free, p->ab_state);
     FREE_AND_NULL(heur_free, p->heur);

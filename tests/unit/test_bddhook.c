@@ -155,16 +155,19 @@ static void test_reach(void **state) {
 }
 
 /* The next build's horizon: shallower when cut or over its budget, deeper when it took
- * under a BDDHOOK_GROW-th of it, within 1..max. */
+ * under a BDDHOOK_GROW-th of it, within min..max. */
 static void test_next_horizon(void **state) {
     (void)state;
-    assert_int_equal(bddhook_next_horizon(8, 0.1, true, 1.0, 16), 7);
-    assert_int_equal(bddhook_next_horizon(8, 1.5, false, 1.0, 16), 7);
-    assert_int_equal(bddhook_next_horizon(8, 0.5, false, 1.0, 16), 8);
-    assert_int_equal(bddhook_next_horizon(8, 0.2, false, 1.0, 16), 9);
-    assert_int_equal(bddhook_next_horizon(16, 0.01, false, 1.0, 16), 16);
-    assert_int_equal(bddhook_next_horizon(1, 2.0, true, 1.0, 16), 1);
-    assert_int_equal(bddhook_next_horizon(20, 0.5, false, 1.0, 16), 16);
+    assert_int_equal(bddhook_next_horizon(8, 0.1, true, 1.0, 1, 16), 7);
+    assert_int_equal(bddhook_next_horizon(8, 1.5, false, 1.0, 1, 16), 7);
+    assert_int_equal(bddhook_next_horizon(8, 0.5, false, 1.0, 1, 16), 8);
+    assert_int_equal(bddhook_next_horizon(8, 0.2, false, 1.0, 1, 16), 9);
+    assert_int_equal(bddhook_next_horizon(16, 0.01, false, 1.0, 1, 16), 16);
+    assert_int_equal(bddhook_next_horizon(1, 2.0, true, 1.0, 1, 16), 1);
+    assert_int_equal(bddhook_next_horizon(20, 0.5, false, 1.0, 1, 16), 16);
+    assert_int_equal(bddhook_next_horizon(3, 2.0, true, 1.0, 3, 16), 3);
+    assert_int_equal(bddhook_next_horizon(2, 0.5, false, 1.0, 3, 16), 3);
+    assert_int_equal(bddhook_next_horizon(5, 0.5, false, 1.0, 0, 16), 5);
 }
 
 int main(int argc, char **argv) {
