@@ -57,7 +57,7 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
         bddhook_default_opts(&ho);
     const gnet_t *net = engine_network(e);
     double t0 = now_seconds();
-    if (!net || !same_layout(e, net)) {
+    if (!net || (!ho.layout_known && !same_layout(e, net))) {
         snprintf(err, errlen, "the engine's states are not the ground network's fluents");
         return NULL;
     }

@@ -35,11 +35,15 @@
 #include "mcts/uct.h"
 
 typedef struct {
-    uint32_t horizon; /* D: the sets within this many steps of the start (1..64; 0: no
-                         horizon, every state, until the fixpoints or the deadline) */
-    bool columns;     /* the variable order column by column (bddnet_opts_t.columns) */
-    bool values;      /* the lower and upper sequences of every goal value too
-                         (bdds_opts_t.values): the hook scores a proven value, a draw too */
+    uint32_t horizon;  /* D: the sets within this many steps of the start (1..64; 0: no
+                          horizon, every state, until the fixpoints or the deadline) */
+    bool columns;      /* the variable order column by column (bddnet_opts_t.columns) */
+    bool values;       /* the lower and upper sequences of every goal value too
+                          (bdds_opts_t.values): the hook scores a proven value, a draw too */
+    bool layout_known; /* an earlier bddhook_new on this engine found its bits the network's
+                          fluents: not checked again (the check calls the engine, so without
+                          it the build reads only the network and the term store, and may
+                          run while a search thread plays out on the engine) */
 } bddhook_opts_t;
 
 /* horizon 8, columns on (connect four: α_10/β_10 in about 2 s of CPU, docs/bdd.md), values

@@ -120,9 +120,9 @@
 #define BDD_RENEW 0.25
 #define BDD_RENEW_MAX 0.4
 /* bdd=on: at a turn where the others move (we have one legal move) the sets are rebuilt
- * from its state in this share of its clock, before the answer: time we would not search
- * in (the tree is pondered on after it); their horizon grows or shrinks to fit it, up to
- * BDD_HORIZON_MAX. Not on a thread while the others think: the build reads the game's
+ * from its state in this share of its clock, before the answer, while the tree is pondered
+ * on (without a hook until they are made); their horizon grows or shrinks to fit it, within
+ * BDD_HORIZON_MIN..MAX. Not on a thread while the others think: the build reads the game's
  * term store, which is not thread-safe, and a local opponent's turn may write it. */
 #define BDD_NOOP 0.9
 #define BDD_HORIZON_MAX 16
@@ -613,11 +613,14 @@ static void set_bdd_ply(mcts_player_t *p, uint32_t turn) {
     if (p->uct) uct_set_hook_reach(p->uct, bddhook_reach(in.horizon, since));
 }
 
+static void ponder(mcts_player_t *p, const state_t *s, term_t move);
+
 /* bdd=on: the sets rebuilt from s (turn `turn`) until `until`, the horizon chosen from the
  * last build's time (fixed with iters=N: the build's time is not the search's). The search
  * is stopped. BuDDy has one manager per process: the old sets go first, and when the new
  * ones are not made in time the turn goes on without a hook (the next build shallower). */
-static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double until) {
+static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double until,
+                        bool pondering) {
     double b0 = now_seconds();
     bddhook_info_t in;
     uint32_t horizon = p->opts.iters
@@ -626,12 +629,15 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
                                                   until - b0, BDD_HORIZON_MIN, BDD_HORIZON_MAX);
     bddhook_opts_t o;
     bddhook_default_opts(&o);
-    o.horizon = horizon, o.values = p->opts.bddvalues;
+    o.horizon = horizon, o.values = p->opts.bddvalues, o.layout_known = true;
     eng_state_t *es = engine_state_new(p->core.engine);
     engine_state_set(p->core.engine, es, s);
     char err[400];
     uct_set_state_hook(p->uct, NULL, NULL);
     FREE_AND_NULL(bddhook_free, p->bdd);
+    /* the tree searched on meanwhile (without a hook): the build reads only the network
+     * and the term store (layout_known), the search threads neither the store nor this */
+    if (pondering) ponder(p, s, TERM_NONE);
     bddhook_t *h = bddhook_new(p->core.engine, p->core.role, es, &o, until, err, sizeof err);
     engine_state_free(es);
     p->bdd_horizon = h || horizon <= BDD_HORIZON_MIN ? horizon : horizon - 1;
@@ -645,8 +651,10 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
                 turn, horizon, (now_seconds() - b0) * 1000, (until - b0) * 1000,
                 p->bdd_cut ? (int)in.first_partial : -1, h ? "" : ": ", h ? "" : err);
     if (!h) return;
-    bddhook_attach(h, p->uct);
+    bddhook_attach(h, p->uct); /* (stops the search) */
     p->bdd = h, p->bdd_from = turn;
+    set_bdd_ply(p, turn);
+    if (pondering) ponder(p, s, TERM_NONE);
 }
 
 /* bdd=on, at an own turn: the hook's ply, and the sets rebuilt from s when they are half
@@ -665,7 +673,7 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
                    ? since > 0
                    : since >= 2 && 2 * since >= in.horizon && in.seconds <= BDD_RENEW * clock;
     if (!due) return;
-    rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock);
+    rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
     set_bdd_ply(p, turn);
 }
 
@@ -709,8 +717,6 @@ static void search_until(mcts_player_t *p, const state_t *s, double stop) {
         if (st.root_proven) break;
     }
 }
-
-static void ponder(mcts_player_t *p, const state_t *s, term_t move);
 
 /* heur=on: an evaluation learnt from random matches, within a share of the start clock
  * (or a number of matches when iteration-bounded: reproducible), given to the search;
@@ -955,8 +961,8 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         advance_to(p, &turn->states[0], t0 + (deadline - t0) * 0.3);
         /* (after a build not made in time too: p->bdd is NULL then) */
         if (p->opts.lbs && p->opts.bdd && !p->core.game->gdl2 && turn->turn != p->bdd_from) {
-            rebuild_bdd(p, &turn->states[0], turn->turn, t0 + (deadline - t0) * BDD_NOOP);
-            set_bdd_ply(p, turn->turn);
+            rebuild_bdd(p, &turn->states[0], turn->turn, t0 + (deadline - t0) * BDD_NOOP, true);
+            return turn->legal[0];
         }
         ponder(p, &turn->states[0], TERM_NONE);
         return turn->legal[0];
