@@ -396,6 +396,46 @@ static void test_deterministic_engine(void **state) {
     unload(&f);
 }
 
+/* A state hook that never hits and notes the deepest rollout step it was asked at. */
+static int deepest_hook(void *ctx, const eng_state_t *s, uint32_t depth) {
+    (void)s;
+    uint32_t *deepest = ctx;
+    if (depth > *deepest) *deepest = depth;
+    return -1;
+}
+
+/* uct_set_hook_reach: the state hook is asked no deeper than its reach from the root (the
+ * leaf's tree depth included, so a rollout step past it never), and the rollouts go on to
+ * the end past it, without the hook. */
+static void test_hook_reach(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, "connect4.kif");
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, stderr);
+    for (uint32_t reach = 0; reach <= 4; reach += 2) {
+        uct_t *u = uct_new(e, 0, 42);
+        uint32_t deepest = 0;
+        uct_set_state_hook(u, deepest_hook, &deepest);
+        uct_set_hook_reach(u, reach);
+        uct_choose(u, &f.s, 0, 500);
+        uct_stats_t st;
+        uct_stats(u, &st);
+        assert_true(deepest <= reach);
+        /* every rollout starts at a leaf at least one ply down: reach 0 asks none */
+        assert_true(reach ? st.hook_calls > 0 : st.hook_calls == 0);
+        assert_true(st.rollout_steps > (uint64_t)(reach + 2) * st.rollouts);
+        uct_free(u);
+    }
+    uct_t *u = uct_new(e, 0, 42); /* the default: every state of every rollout */
+    uint32_t deepest = 0;
+    uct_set_state_hook(u, deepest_hook, &deepest);
+    uct_choose(u, &f.s, 0, 500);
+    assert_true(deepest > 4);
+    uct_free(u);
+    engine_free(e);
+    unload(&f);
+}
+
 /* The visits of the root's children (every joint move of the root's legal moves). */
 static uint64_t child_visits(fix_t *f, uct_t *u) {
     const term_t *m0, *m1;
@@ -1171,6 +1211,7 @@ int main(void) {
         cmocka_unit_test(test_best_line),
         cmocka_unit_test(test_bounds_off),
         cmocka_unit_test(test_mixed),
+        cmocka_unit_test(test_hook_reach),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
