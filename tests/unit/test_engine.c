@@ -30,6 +30,7 @@
 #include "load.h"
 #include "mcts/uct.h"
 #include "moves.h"
+#include "scratch.h"
 
 /* ---- counting allocations ---- */
 
@@ -177,31 +178,17 @@ static engine_kind_t kind_with_limit(game_t *g, const char *limit) {
     return k;
 }
 
-static void write_file(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* A temporary cache directory as GGP_CACHE (restored by cache_restore). */
 static char *cache_use_temp(char *dir) {
-    const char *old = getenv("GGP_CACHE");
-    char *keep = old ? strdup(old) : NULL;
+    char *keep = env_keep("GGP_CACHE");
     assert_non_null(mkdtemp(dir));
     setenv("GGP_CACHE", dir, 1);
     return keep;
 }
 
 static void cache_restore(const char *dir, char *keep) {
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    int rm = system(cmd);
-    if (keep)
-        setenv("GGP_CACHE", keep, 1);
-    else
-        unsetenv("GGP_CACHE");
-    free(keep);
+    int rm = scratch_remove(dir);
+    env_put("GGP_CACHE", keep);
     assert_int_equal(rm, 0);
 }
 
@@ -214,10 +201,8 @@ static void test_noground_marker(void **state) {
     (void)state;
     char dir[] = "/tmp/ggp-test-noground-XXXXXX", marker[1200];
     char *keep = cache_use_temp(dir);
-    const char *old_limit = getenv("GGP_GROUND_SECONDS");
-    char *keep_limit = old_limit ? strdup(old_limit) : NULL;
-    const char *old_work = getenv("GGP_GROUND_WORK");
-    char *keep_work = old_work ? strdup(old_work) : NULL;
+    char *keep_limit = env_keep("GGP_GROUND_SECONDS");
+    char *keep_work = env_keep("GGP_GROUND_WORK");
     unsetenv("GGP_GROUND_WORK");
     game_t *g = must_load("tictactoe.kif");
     engine_noground_marker(g, marker, sizeof marker);
@@ -253,12 +238,8 @@ static void test_noground_marker(void **state) {
         fclose(mf);
     }
     game_free(g);
-    if (keep_limit)
-        setenv("GGP_GROUND_SECONDS", keep_limit, 1);
-    else
-        unsetenv("GGP_GROUND_SECONDS");
-    if (keep_work) setenv("GGP_GROUND_WORK", keep_work, 1);
-    free(keep_limit), free(keep_work);
+    env_put("GGP_GROUND_SECONDS", keep_limit);
+    env_put("GGP_GROUND_WORK", keep_work);
     cache_restore(dir, keep);
     assert_int_equal(k[0], ENGINE_INTERP);
     assert_true(kept_none);

@@ -19,6 +19,7 @@
 #include "engine/engine.h"
 #include "engine/race.h"
 #include "load.h"
+#include "scratch.h"
 
 /* The interpreter only where it is faster by the margin; an unmeasured rate (0) loses. */
 static void test_choice(void **state) {
@@ -52,32 +53,17 @@ typedef struct {
     char *cache, *max_lits;
 } env_t;
 
-static char *keep_env(const char *name) {
-    const char *v = getenv(name);
-    return v ? strdup(v) : NULL;
-}
-
-static void put_env(const char *name, char *v) {
-    if (v)
-        setenv(name, v, 1);
-    else
-        unsetenv(name);
-    free(v);
-}
-
 static void env_use(env_t *e) {
     snprintf(e->dir, sizeof e->dir, "/tmp/ggp-test-race-XXXXXX");
-    e->cache = keep_env("GGP_CACHE"), e->max_lits = keep_env("GGP_COMPILE_MAX_LITS");
+    e->cache = env_keep("GGP_CACHE"), e->max_lits = env_keep("GGP_COMPILE_MAX_LITS");
     assert_non_null(mkdtemp(e->dir));
     setenv("GGP_CACHE", e->dir, 1);
     setenv("GGP_COMPILE_MAX_LITS", "1", 1);
 }
 
 static void env_restore(env_t *e) {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", e->dir);
-    int rm = system(cmd);
-    put_env("GGP_CACHE", e->cache), put_env("GGP_COMPILE_MAX_LITS", e->max_lits);
+    int rm = scratch_remove(e->dir);
+    env_put("GGP_CACHE", e->cache), env_put("GGP_COMPILE_MAX_LITS", e->max_lits);
     assert_int_equal(rm, 0);
 }
 
@@ -112,13 +98,6 @@ static engine_kind_t kind_made(game_t *g, engine_kind_t kind) {
     engine_state_free(s);
     engine_free(e);
     return k;
-}
-
-static void write_file(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
 }
 
 /* A verdict in the cache decides auto's choice without a race: the interpreter where it was
@@ -167,7 +146,7 @@ static void test_verdict_spares_grounding(void **state) {
     (void)state;
     env_t env;
     env_use(&env);
-    char *work = keep_env("GGP_GROUND_WORK");
+    char *work = env_keep("GGP_GROUND_WORK");
     setenv("GGP_GROUND_WORK", "10", 1);
     game_t *g = load_file("tictactoe.kif");
     assert_non_null(g);
@@ -185,7 +164,7 @@ static void test_verdict_spares_grounding(void **state) {
     engine_free(e);
     bool tried1 = access(noground, F_OK) == 0;
     game_free(g);
-    put_env("GGP_GROUND_WORK", work);
+    env_put("GGP_GROUND_WORK", work);
     env_restore(&env);
     assert_int_equal(k0, ENGINE_INTERP);
     assert_false(tried0);
