@@ -98,13 +98,6 @@ section=$(mktemp)
     printf '%s' "$steps"
     echo "<!-- $MARK:end -->"
 } >"$section"
-if [ -f "$OUT" ] && grep -q "<!-- $MARK:begin -->" "$OUT"; then
-    awk -v sec="$section" -v b="<!-- $MARK:begin -->" -v e="<!-- $MARK:end -->" '
-        $0 == b { while ((getline l < sec) > 0) print l; skip = 1; next }
-        $0 == e { skip = 0; next }
-        !skip { print }' "$OUT" >"$OUT.new" && mv "$OUT.new" "$OUT"
-else
-    cat "$section" >>"$OUT"
-fi
+replace_section "$OUT" "$MARK" "$section"
 rm -f "$section"
 sed -n "/<!-- $MARK:begin -->/,/<!-- $MARK:end -->/p" "$OUT"

@@ -250,15 +250,7 @@ else
     } >"$section"
 fi
 
-# replace the marked section of OUT (or append it)
-if [ -f "$OUT" ] && grep -q "<!-- $MARK:begin -->" "$OUT"; then
-    awk -v sec="$section" -v mark="$MARK" '
-        $0 == "<!-- " mark ":begin -->" { while ((getline l < sec) > 0) print l; skip = 1; next }
-        $0 == "<!-- " mark ":end -->" { skip = 0; next }
-        !skip' "$OUT" >"$OUT.tmp" && mv "$OUT.tmp" "$OUT"
-else
-    { [ -f "$OUT" ] && cat "$OUT" && echo; cat "$section"; } >"$OUT.tmp" && mv "$OUT.tmp" "$OUT"
-fi
+replace_section "$OUT" "$MARK" "$section"
 rm -f "$section"
 echo "corpus_soundness: $accepted accepted of ${#games[@]}, $fps formulas with false positives; $OUT written" >&2
 [ "$bad" = 0 ] && [ "$fps" = 0 ] || { echo "corpus_soundness: FAILED (false positives)" >&2; exit 1; }

@@ -42,3 +42,18 @@ game_files() {
         fi
     done
 }
+
+# replace_section FILE MARK SECTION: FILE's lines from <!-- MARK:begin --> to
+# <!-- MARK:end --> replaced by the file SECTION (which carries both markers); appended after
+# a blank line when FILE has no such section, FILE made when there is none.
+replace_section() {
+    local out=$1 mark=$2 sec=$3
+    if [ -f "$out" ] && grep -q "<!-- $mark:begin -->" "$out"; then
+        awk -v sec="$sec" -v b="<!-- $mark:begin -->" -v e="<!-- $mark:end -->" '
+            $0 == b { while ((getline l < sec) > 0) print l; skip = 1; next }
+            $0 == e { skip = 0; next }
+            !skip { print }' "$out" >"$out.new" && mv "$out.new" "$out"
+    else
+        { [ -f "$out" ] && cat "$out" && echo; cat "$sec"; } >"$out.new" && mv "$out.new" "$out"
+    fi
+}

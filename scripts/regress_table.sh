@@ -180,23 +180,10 @@ bdd_part() {
     echo "<!-- bdd:end -->"
 }
 
-# replace_section MARK FILE: OUT's section between the MARK markers by FILE (appended when
-# OUT has none)
-replace_section() {
-    if [ -f "$OUT" ] && grep -q "<!-- $1:begin -->" "$OUT"; then
-        awk -v sec="$2" -v b="<!-- $1:begin -->" -v e="<!-- $1:end -->" '
-            $0 == b { while ((getline l < sec) > 0) print l; skip = 1; next }
-            $0 == e { skip = 0; next }
-            !skip { print }' "$OUT" >"$OUT.new" && mv "$OUT.new" "$OUT"
-    else
-        { [ -f "$OUT" ] && cat "$OUT" && echo; cat "$2"; } >"$OUT.new" && mv "$OUT.new" "$OUT"
-    fi
-}
-
 [ -f "$OUT" ] || printf '# Backward search: sequences within the time budget\n' >"$OUT"
 for part in $PARTS; do
     "${part}_part" >"$tmp/$part.md"
-    replace_section "$part" "$tmp/$part.md"
+    replace_section "$OUT" "$part" "$tmp/$part.md"
     cat "$tmp/$part.md"
 done
 [ "$fps" = 0 ] || { echo "regress_table: FAILED: $fps false positives" >&2; exit 1; }
