@@ -673,8 +673,7 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
                    ? since > 0
                    : since >= 2 && 2 * since >= in.horizon && in.seconds <= BDD_RENEW * clock;
     if (!due) return;
-    rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
-    set_bdd_ply(p, turn);
+    rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock, false); /* sets the ply when made */
 }
 
 /* uct_choose for about `seconds`, noting how much longer it took. */
