@@ -148,13 +148,17 @@ static engine_t *uncompiled(game_t *g, gnet_t *net, FILE *log, double deadline, 
         return ground;
     }
     bool slow = race_choice(r[0], r[1]) == ENGINE_INTERP;
+    double grounding = net->seconds;
     if (log)
         fprintf(log,
                 "engine: %s: no compiled code (%s); ground network %.0f steps per CPU s, "
                 "interpreter %.0f (%s): using the %s\n",
                 g->file, why, r[0], r[1], how, slow ? "interpreter" : "ground network");
     engine_free(slow ? ground : interp);
-    return slow ? (interp ? interp : interp_new(g)) : ground;
+    if (!slow) return ground;
+    if (!interp) interp = interp_new(g);
+    interp->ground_seconds = grounding; /* spent before the race chose it */
+    return interp;
 }
 
 /* The engine on net with its compiled code: waited for without a deadline; with one, until
@@ -218,6 +222,7 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
     if (shortened) opts.seconds = deadline - now_seconds();
     engine_noground_marker(g, path, sizeof path);
     gnet_t *net = NULL;
+    double tried = now_seconds();
     if (!remembered_noground(path, &asked, why, sizeof why)) {
         double cpu0 = cpu_seconds();
         /* not a fact about the game: not remembered */
@@ -236,7 +241,9 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
     if (!net) {
         if (log)
             fprintf(log, "engine: %s does not ground (%s); using the interpreter\n", g->file, why);
-        return interp_new(g);
+        engine_t *interp = interp_new(g);
+        interp->ground_seconds = now_seconds() - tried; /* the grounding given up */
+        return interp;
     }
     if (kind == ENGINE_GROUND) return gengine_new(g, net, NULL);
     return compiled(g, net, log, deadline, kind == ENGINE_AUTO);

@@ -67,7 +67,8 @@ engine_kind_t engine_kind(const engine_t *e);
 bool engine_uses_store(const engine_t *e);
 /* The game (its term store receives the terms the engine builds). */
 game_t *engine_game(const engine_t *e);
-/* Seconds spent grounding and compiling when it was made (0 for the interpreter). */
+/* Seconds spent grounding and compiling when it was made; an interpreter chosen after a
+ * grounding (given up, or raced and slower) reports that grounding's seconds. */
 double engine_ground_seconds(const engine_t *e);
 double engine_compile_seconds(const engine_t *e);
 

@@ -141,7 +141,8 @@ static void test_verdict_honoured(void **state) {
 /* A verdict for the interpreter on a network over the compiler's cap spares the grounding:
  * with a work limit the grounder cannot meet, no failure to ground is remembered (it did not
  * try); with the network under the cap now (the verdict came from a failed compiler), it
- * grounds again, and fails there. */
+ * grounds again, and fails there. The interpreter reports the grounding it cost: none where
+ * spared, some where tried (a count of seconds, any grounding takes more than none). */
 static void test_verdict_spares_grounding(void **state) {
     (void)state;
     env_t env;
@@ -156,11 +157,13 @@ static void test_verdict_spares_grounding(void **state) {
     write_file(path, "ground 100\ninterp 1000\nliterals 5000\n");
     engine_t *e = engine_new(g, ENGINE_AUTO, NULL);
     engine_kind_t k0 = engine_kind(e);
+    double spent0 = engine_ground_seconds(e);
     engine_free(e);
     bool tried0 = access(noground, F_OK) == 0;
     write_file(path, "ground 100\ninterp 1000\nliterals 1\n");
     e = engine_new(g, ENGINE_AUTO, NULL);
     engine_kind_t k1 = engine_kind(e);
+    double spent1 = engine_ground_seconds(e);
     engine_free(e);
     bool tried1 = access(noground, F_OK) == 0;
     game_free(g);
@@ -168,8 +171,31 @@ static void test_verdict_spares_grounding(void **state) {
     env_restore(&env);
     assert_int_equal(k0, ENGINE_INTERP);
     assert_false(tried0);
+    assert_true(spent0 == 0);
     assert_int_equal(k1, ENGINE_INTERP);
     assert_true(tried1);
+    assert_true(spent1 > 0);
+}
+
+/* The interpreter that a verdict picks over a network it grounded (under the cap of the
+ * verdict, over the compiler's) reports that network's grounding seconds. */
+static void test_interp_reports_grounding(void **state) {
+    (void)state;
+    env_t env;
+    env_use(&env);
+    game_t *g = load_file("tictactoe.kif");
+    assert_non_null(g);
+    char path[1200];
+    engine_race_marker(g, path, sizeof path);
+    write_file(path, "ground 100\ninterp 1000\n");
+    engine_t *e = engine_new(g, ENGINE_AUTO, NULL);
+    engine_kind_t k = engine_kind(e);
+    double spent = engine_ground_seconds(e);
+    engine_free(e);
+    game_free(g);
+    env_restore(&env);
+    assert_int_equal(k, ENGINE_INTERP);
+    assert_true(spent > 0);
 }
 
 int main(void) {
@@ -179,6 +205,7 @@ int main(void) {
         cmocka_unit_test(test_read_write),
         cmocka_unit_test(test_verdict_honoured),
         cmocka_unit_test(test_verdict_spares_grounding),
+        cmocka_unit_test(test_interp_reports_grounding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
