@@ -197,6 +197,9 @@ void dd_set_deadline(dd_t *d, double deadline) {
     d->deadline = deadline;
     if (deadline <= 0) disarm_tick();
 }
+double dd_deadline(const dd_t *d) {
+    return d->deadline;
+}
 void dd_set_op_nodes(dd_t *d, uint64_t nodes) {
     d->op_nodes = nodes;
 }

@@ -46,6 +46,9 @@ dd_t *dd_new(uint32_t n_vars, const dd_limits_t *lim, char *err, size_t errlen);
 void dd_free(dd_t *d);
 uint32_t dd_var_count(const dd_t *d);
 void dd_set_deadline(dd_t *d, double deadline);
+/* The deadline in force (0: none), so that a caller who narrows it for one task (a node
+ * of a network given a share of the time left) can put the caller's back. */
+double dd_deadline(const dd_t *d);
 /* Nodes one operation may add at most (0: no limit; checked when BuDDy collects garbage,
  * so an operation may pass it by up to the table's free nodes): past it the operation
  * gives up ("operation node limit"), so that one step that cannot finish does not eat

@@ -181,9 +181,11 @@ static void test_limits(void **state) {
 
     lim = (dd_limits_t){.max_nodes = 1u << 22, .deadline = now_seconds() - 1};
     d = dd_new(60, &lim, err, sizeof err);
+    assert_true(dd_deadline(d) == lim.deadline); /* the one given, to be put back */
     assert_int_equal(dd_and(d, dd_var(d, 0), dd_var(d, 1)), DD_NONE);
     assert_string_equal(dd_why(d), "deadline");
     dd_set_deadline(d, 0);
+    assert_true(dd_deadline(d) == 0);
     dd_ref x = dd_and(d, dd_var(d, 0), dd_var(d, 1));
     assert_true(x > 1);
     dd_deref(d, x);
