@@ -332,7 +332,10 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     /* material with implicit minimax: acts where fluents carry a role's name (heur_material) */
     o->heur = o->material = true;
     o->imm = 0.4;
-    o->ab = !lbs_kind; /* acts where material gets advancement, two roles (start_ab) */
+    /* acts where material gets advancement, two roles (start_ab); mcts+lbs too: with it off
+     * there, that kind played UCT against mcts's alpha-beta (breakthroughSmallHoles 0-0-9,
+     * docs/lbs_matches.md), which measured the search, not the hook */
+    o->ab = true;
     o->playout.decisive = o->playout.antidecisive = o->decisive_auto = true;
     if (lbs_kind)
         return opts_parse(text, "mcts+lbs", MCTS_OPTS_HELP ", " LBS_OPTS_HELP, set_opt, o, err);
