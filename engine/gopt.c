@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gfactor.h"
 #include "engine/ground.h"
 
 #define LIT_TRUE (UINT32_MAX - 1)
@@ -431,7 +432,15 @@ static void reset(opt_t *O) {
         O->sub[n] = n << 1;
 }
 
-void gopt_run(graw_t *w, const term_store_t *ts) {
+/* Factoring (gfactor.h), its new nodes not pinned. */
+static void factor(opt_t *O) {
+    uint32_t before = O->w->n_nodes, made = gfactor_run(O->w);
+    if (!made) return;
+    O->pinned = xrealloc(O->pinned, (size_t)before + made + 1);
+    memset(O->pinned + before, 0, made);
+}
+
+void gopt_run(graw_t *w, const term_store_t *ts, bool factoring) {
     opt_t O = {.w = w, .ts = ts};
     O.pinned = xmalloc((size_t)w->n_nodes + 1);
     for (uint32_t n = 0; n < w->n_nodes; n++)
@@ -442,6 +451,7 @@ void gopt_run(graw_t *w, const term_store_t *ts) {
         constants(&O);
         rewrite(&O);
         tidy_nodes(&O);
+        if (factoring) factor(&O);
         reset(&O);
         merge(&O);
         rewrite(&O);

@@ -29,7 +29,8 @@ ground_opts_t ground_default_opts(void) {
                        .max_lits = 20000000,
                        .split = true,
                        .demand = true,
-                       .hybrid = true};
+                       .hybrid = true,
+                       .factor = true};
     /* the test suite shortens the limit: a game that does not ground costs all of it */
     const char *limit = getenv("GGP_GROUND_SECONDS");
     if (limit && *limit && atof(limit) >= 0) o.seconds = atof(limit);
@@ -45,6 +46,8 @@ ground_opts_t ground_default_opts(void) {
     if (demand && !strcmp(demand, "0")) o.demand = false;
     const char *hybrid = getenv("GGP_GROUND_HYBRID"); /* 0: no query nodes */
     if (hybrid && !strcmp(hybrid, "0")) o.hybrid = false;
+    const char *factor = getenv("GGP_GROUND_FACTOR"); /* 0: shared conjunctions kept */
+    if (factor && !strcmp(factor, "0")) o.factor = false;
     return o;
 }
 
@@ -674,7 +677,7 @@ gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {
     gnet_t *net = NULL;
     if (!G.failed) {
         t = now_seconds();
-        gopt_run(&G.W, G.ts);
+        gopt_run(&G.W, G.ts, G.opts.factor);
         if (opts->stats) report_sizes(&G, "optimise", now_seconds() - t);
         if (opts->stats) report_network(&G);
         t = now_seconds();

@@ -29,8 +29,10 @@
 #define GNET_NONE UINT32_MAX
 /* Bumped when the grounder reaches games it did not: failures remembered by an older one
  * (engine.h, engine_noground_marker) are then tried again (6: wildcard arguments, chess and
- * slaughter under the atom limit). */
-#define GNET_GROUNDER_VERSION 6
+ * slaughter under the atom limit); and when its networks change so much that the races
+ * remembered against the interpreter no longer hold (7: factoring, gfactor.h: chess's
+ * network plays 7x faster). */
+#define GNET_GROUNDER_VERSION 7
 
 typedef struct {
     double seconds;     /* give up after this long (0: no limit) */
@@ -44,6 +46,7 @@ typedef struct {
     bool demand;        /* compute relations only where the rules reading them ask */
     bool hybrid;        /* past the atom limit, leave the relations that blew up lifted and read
                          * them through query nodes (gquery.h) */
+    bool factor;        /* conjunctions shared by many rules of a node made nodes (gfactor.h) */
     FILE *stats;        /* where to report phases, sizes and the largest relations (or NULL) */
 } ground_opts_t;
 
@@ -51,7 +54,8 @@ typedef struct {
  * limit), no work limit (GGP_GROUND_WORK), 2 million atoms (GGP_GROUND_ATOMS), 20 million
  * literals, rules
  * split (GGP_GROUND_SPLIT=0: not), demand (GGP_GROUND_DEMAND=0: not), hybrid (GGP_GROUND_HYBRID=0:
- * not); wildcard arguments (gany.h) unless GGP_GROUND_ANY=0. */
+ * not); wildcard arguments (gany.h) unless GGP_GROUND_ANY=0; factoring (gfactor.h) unless
+ * GGP_GROUND_FACTOR=0. */
 ground_opts_t ground_default_opts(void);
 
 /* GNODE_FALSE: a placeholder next node of a fluent that is never derived. GNODE_QUERY: an

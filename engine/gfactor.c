@@ -1,0 +1,201 @@
+/* Factoring shared conjunctions out of a node's rules: see gfactor.h.
+ *
+ * Greedy, node by node: count each literal's rules in the node; for each literal l in two
+ * or more, C is the intersection of the rules that hold l, and taking C out saves
+ * (f - 1) * |C| - 1 literals (f rules of |C| literals become one of |C| + 1). The best
+ * literal is taken out while the saving reaches GFACTOR_MIN_GAIN, at most MAX_STEPS times
+ * a node; the new node's rules are factored the same way. A rule equal to C makes the new
+ * node true: the rules become C alone. */
+#include "engine/gfactor.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "engine/ground.h"
+
+enum { MAX_STEPS = 64 };
+
+/* A node's rules: rule i is lits[start[i] .. start[i + 1]), sorted. */
+typedef struct {
+    uint32_t *lits, *start;
+    size_t n_lits, cap_lits, n_rules, cap_rules;
+} rset_t;
+
+static void rset_init(rset_t *s) {
+    memset(s, 0, sizeof *s);
+    GROW(s->start, s->cap_rules, 1);
+    s->start[0] = 0;
+}
+
+static void rset_fini(rset_t *s) {
+    free(s->lits), free(s->start);
+}
+
+static void rset_add(rset_t *s, const uint32_t *lits, size_t n) {
+    GROW(s->lits, s->cap_lits, s->n_lits + n + 1);
+    GROW(s->start, s->cap_rules, s->n_rules + 2);
+    memcpy(s->lits + s->n_lits, lits, n * sizeof *lits);
+    s->n_lits += n;
+    s->start[++s->n_rules] = (uint32_t)s->n_lits;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorted a and b: their intersection into a, its length returned. */
+static size_t intersect(uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
+    size_t i = 0, j = 0, m = 0;
+    while (i < na && j < nb) {
+        if (a[i] < b[j])
+            i++;
+        else if (b[j] < a[i])
+            j++;
+        else
+            a[m++] = a[i++], j++;
+    }
+    return m;
+}
+
+typedef struct {
+    graw_t *out;
+    uint64_t *occ; /* lit << 32 | rule, sorted */
+    size_t cap_occ;
+    uint32_t *cbuf, *best; /* an intersection, the best one */
+    size_t cap_c, cap_b;
+    uint32_t made;
+} factor_t;
+
+/* The literal whose rules share the conjunction worth most; its rules' shared literals into
+ * F->best (length *n_best). Returns the saving. */
+static long best_factor(factor_t *F, const rset_t *s, size_t *n_best) {
+    size_t n = 0;
+    GROW(F->occ, F->cap_occ, s->n_lits + 1);
+    for (size_t r = 0; r < s->n_rules; r++)
+        for (uint32_t l = s->start[r]; l < s->start[r + 1]; l++)
+            F->occ[n++] = (uint64_t)s->lits[l] << 32 | r;
+    qsort(F->occ, n, sizeof *F->occ, cmp_u64);
+    long best = 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i; j < n && F->occ[j] >> 32 == F->occ[i] >> 32;)
+            j++;
+        size_t f = j - i;
+        if (f < 2) continue;
+        uint32_t r0 = (uint32_t)F->occ[i];
+        size_t nc = s->start[r0 + 1] - s->start[r0];
+        if ((long)(f - 1) * (long)nc - 1 <= best) continue; /* cannot beat it */
+        GROW(F->cbuf, F->cap_c, nc + 1);
+        memcpy(F->cbuf, s->lits + s->start[r0], nc * sizeof *F->cbuf);
+        for (size_t k = i + 1; k < j && nc; k++) {
+            uint32_t r = (uint32_t)F->occ[k];
+            nc = intersect(F->cbuf, nc, s->lits + s->start[r], s->start[r + 1] - s->start[r]);
+        }
+        long gain = (long)(f - 1) * (long)nc - 1;
+        if (gain > best) {
+            best = gain, *n_best = nc;
+            GROW(F->best, F->cap_b, nc + 1);
+            memcpy(F->best, F->cbuf, nc * sizeof *F->best);
+        }
+    }
+    return best;
+}
+
+/* Whether sorted rule holds every literal of sorted c (n of them). */
+static bool holds_all(const uint32_t *rule, size_t len, const uint32_t *c, size_t n) {
+    size_t j = 0;
+    for (size_t i = 0; i < len && j < n; i++)
+        if (rule[i] == c[j]) j++;
+    return j == n;
+}
+
+static void emit(graw_t *out, uint32_t head, const rset_t *s) {
+    for (size_t r = 0; r < s->n_rules; r++) {
+        graw_rule(out, head);
+        for (uint32_t l = s->start[r]; l < s->start[r + 1]; l++)
+            graw_lit(out, s->lits[l]);
+    }
+}
+
+static void factor_node(factor_t *F, uint32_t head, rset_t *s);
+
+/* Takes c (n literals, sorted) out of the rules of s that hold it all. */
+static void take_out(factor_t *F, rset_t *s, const uint32_t *c, size_t n) {
+    rset_t keep, rest;
+    rset_init(&keep), rset_init(&rest);
+    bool empty = false;
+    uint32_t *buf = xmalloc((s->n_lits + 2) * sizeof *buf);
+    for (size_t r = 0; r < s->n_rules; r++) {
+        const uint32_t *rule = s->lits + s->start[r];
+        size_t len = s->start[r + 1] - s->start[r], m = 0;
+        if (!holds_all(rule, len, c, n)) {
+            rset_add(&keep, rule, len);
+            continue;
+        }
+        for (size_t i = 0, j = 0; i < len; i++) {
+            while (j < n && c[j] < rule[i])
+                j++;
+            if (j < n && c[j] == rule[i]) continue;
+            buf[m++] = rule[i];
+        }
+        empty |= m == 0;
+        rset_add(&rest, buf, m);
+    }
+    /* The factored rule: c and the new node (numbered past every literal of c). */
+    memcpy(buf, c, n * sizeof *buf);
+    size_t m = n;
+    if (!empty) {
+        uint32_t y = graw_node(F->out, GNODE_DERIVED, TERM_NONE);
+        F->made++;
+        buf[m++] = y << 1;
+        factor_node(F, y, &rest);
+    }
+    rset_add(&keep, buf, m);
+    free(buf);
+    rset_fini(&rest);
+    rset_fini(s);
+    *s = keep;
+}
+
+/* Factors s, the rules of head, and emits them (s stays the caller's to free). */
+static void factor_node(factor_t *F, uint32_t head, rset_t *s) {
+    for (int step = 0; step < MAX_STEPS && s->n_rules > 1; step++) {
+        size_t n = 0;
+        if (best_factor(F, s, &n) < GFACTOR_MIN_GAIN) break;
+        uint32_t *c = xmalloc((n + 1) * sizeof *c);
+        memcpy(c, F->best, n * sizeof *c);
+        take_out(F, s, c, n);
+        free(c);
+    }
+    emit(F->out, head, s);
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+uint32_t gfactor_run(graw_t *w) {
+    graw_heads_t h;
+    graw_heads(w, &h);
+    graw_t out;
+    graw_rewrite_begin(&out, w);
+    factor_t F = {.out = &out};
+    uint32_t nn = w->n_nodes;
+    for (uint32_t n = 0; n < nn; n++) {
+        rset_t s;
+        rset_init(&s);
+        for (uint32_t k = h.start[n]; k < h.start[n + 1]; k++) {
+            uint32_t r = h.order[k], len = w->first[r + 1] - w->first[r];
+            rset_add(&s, w->lits + w->first[r], len);
+            qsort(s.lits + s.start[s.n_rules - 1], len, sizeof *s.lits, cmp_u32);
+        }
+        factor_node(&F, n, &s);
+        rset_fini(&s);
+    }
+    free(F.occ), free(F.cbuf), free(F.best);
+    graw_heads_fini(&h);
+    graw_rewrite_end(w, &out);
+    return F.made;
+}
