@@ -24,12 +24,14 @@ static const char *const regress_help =
     "                   [--verify N [--seed S] [--verify-nodes K] [--verify-seconds S]]\n"
     "                   [--cost N [--cost-share X] [--engine E]]\n"
     "       ggp regress GAME --role R --bdd [--exact] [--values] [--budget SEC] [--steps I]\n"
-    "                   [--horizon D] [--plies K] [--rows] [--image subst|move] [--forall F]\n"
-    "                   [--reorder] [--trace] [--no-reach] [--moves-below] [--no-invariants] "
-    "[--no-cone]\n"
+    "                   [--horizon D] [--plies K] [--rows] [--image subst|move] [--forall F] "
+    "[--reorder]\n"
+    "                   [--trace] [--no-reach] [--moves-below] [--no-invariants] [--no-cone] "
+    "[--unknowns N]\n"
     "                   [--nodes N] [--max-parts N] [--set-nodes N] [--merge-nodes N] [--op-nodes "
     "N]\n"
-    "                   [--check [--max-states N]] [--hits N] [--verify N [its options above]]\n\n"
+    "                   [--node-nodes N] [--check [--max-states N]] [--hits N] "
+    "[--verify N (options above)]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
     "(R to move when i is odd); beta_i is the same for the other role. Prints one line per\n"
@@ -145,6 +147,12 @@ static const char *const regress_help =
     "                 inductive (connect four: a piece has a piece under it)\n"
     "  --no-cone      build every fluent's next function (default: only those of the\n"
     "                 fluents that may influence terminal, a goal or a legal move)\n"
+    "  --unknowns N   nodes of the network at most left unknown where one does not build\n"
+    "                 within a 16th of the time left (\"some move is available\"): a free\n"
+    "                 variable each, the sets made for every value of it (subsets; default\n"
+    "                 16, 0: none, such a game refused)\n"
+    "  --node-nodes N  a node of the network past N nodes is left unknown too (the same\n"
+    "                 on any machine; default: no such cap)\n"
     "  --no-reach     do not keep the sets within the states reachable from the initial\n"
     "                 one (a forward search, terminal states expanded too, that gets at most\n"
     "                 40% of the budget and gives up past 20000 nodes)\n"
@@ -465,7 +473,7 @@ int cmd_regress(int argc, char **argv) {
     const bddnet_opts_t *net = &bo.search.net;
     unsigned long long nodes = 0, set_nodes = net->set_nodes, merge_nodes = bo.search.merge_nodes,
                        op_nodes = bo.search.op_nodes, max_parts = net->max_parts, horizon = 0,
-                       plies = 0;
+                       plies = 0, unknowns = net->unknowns, node_nodes = 0;
     const opt_spec_t specs[] = {{.name = "--role", .value = &role},
                                 {.name = "--budget", .real = &budget},
                                 {.name = "--max-size", .uint = &max_size},
@@ -486,6 +494,8 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--merge-nodes", .uint = &merge_nodes, .max = 1000000000},
                                 {.name = "--op-nodes", .uint = &op_nodes, .max = 1000000000},
                                 {.name = "--max-parts", .uint = &max_parts, .max = 1000000},
+                                {.name = "--unknowns", .uint = &unknowns, .max = 64},
+                                {.name = "--node-nodes", .uint = &node_nodes, .max = 1000000000},
                                 {.name = "--horizon", .uint = &horizon, .max = 1000000},
                                 {.name = "--plies", .uint = &plies, .max = 1000000},
                                 {.name = "--image", .value = &image, .check = image_ok},
@@ -531,6 +541,8 @@ int cmd_regress(int argc, char **argv) {
     bo.search.merge_nodes = (uint32_t)merge_nodes;
     bo.search.op_nodes = (uint32_t)op_nodes;
     bo.search.net.max_parts = (uint32_t)max_parts;
+    bo.search.net.unknowns = (uint32_t)unknowns;
+    bo.search.net.node_nodes = (uint32_t)node_nodes;
     bo.search.net.horizon = (uint32_t)horizon;
     if (!path || !role) {
         opt_usage_error("regress", regress_help, !path ? "no GAME given" : "--role is required");

@@ -21,6 +21,13 @@
 /* of the time left to the build's deadline for the implications at most (past it: none;
  * nineBoardTicTacToe's 90 cells take longer than 20 s) */
 #define IMPL_SHARE 0.2
+/* of the time left to the deadline one node of the network at most, while unknowns are
+ * left (opts.unknowns): past it the node is left unknown (skirmishNew's "some move is
+ * available" took the whole 10 s alone) */
+#define NODE_SHARE (1.0 / 16)
+/* of the time left the proof of the binary codes at most (with unknowns: past it, no code) */
+#define INV_SHARE 0.5
+#define NO_UNK UINT32_MAX
 
 typedef struct {
     uint64_t mask;
@@ -36,7 +43,10 @@ typedef struct {
 typedef struct {
     dd_ref cond;    /* the states: within the invariant, every role's move legal */
     dd_ref assign;  /* the cube of the variables the move sets there (DD_NONE: subst) */
-    dd_ref term;    /* the successor is terminal (meaningful where cond holds) */
+    dd_ref term;    /* the successor is terminal (meaningful where cond holds; with unknowns
+                       for some value of the successor's: bddnet_unknowns) */
+    dd_ref raw;     /* with unknowns, until the goals go: terminal over the successor's
+                       unknowns (the targets are made from it; DD_FALSE: term is it) */
     dd_ref **goal;  /* per role and goal item: it holds at the successor */
     dd_ref *target; /* per target: terminal and the target's goal at the successor */
     uint8_t state;  /* PART_NEW: term, goal and target not made yet (a step makes them
@@ -136,6 +146,11 @@ struct bddnet {
     uint64_t n_parts, n_ready; /* parts of the joint moves made so far; parts made or failed */
     uint32_t n_done;           /* joint moves JOINT_READY or JOINT_FAILED */
     ddexcl_pool_t *xpool;      /* the exclusion lists of the sets' parts */
+    /* nodes left unknown (bddnet_unknowns): unk[k] is node unk_of's k, variable
+     * n_vars + 2k at the state and n_vars + 2k + 1 at the successor (on top of the order);
+     * kept across attempts (a new layout tries it no more) */
+    uint32_t *unk, *unk_of, n_unk;
+    dd_ref unk_now, unk_next; /* the positive cubes of every unknown variable of each kind */
 };
 
 void bddnet_default_opts(bddnet_opts_t *o) {
@@ -143,7 +158,8 @@ void bddnet_default_opts(bddnet_opts_t *o) {
                          .invariants = true,
                          .implications = true,
                          .columns = true,
-                         .cone = true};
+                         .cone = true,
+                         .unknowns = 16};
 }
 
 static void deref_all(dd_t *d, dd_ref *a, uint32_t n) {
@@ -524,6 +540,42 @@ static void trace_slow(bddnet_t *bn, uint32_t n, dd_ref v, double cpu) {
     sb_fini(&sb);
 }
 
+static uint32_t unk_var(const bddnet_t *bn, uint32_t k, bool at_next) {
+    return bn->n_vars + 2 * k + at_next;
+}
+
+/* --trace: a node left unknown */
+static void trace_unknown(bddnet_t *bn, uint32_t n, bool at_next) {
+    strbuf_t sb;
+    sb_init(&sb);
+    if (bn->net->atom[n] != TERM_NONE) term_print(bn->ts, bn->net->atom[n], &sb);
+    fprintf(bn->o.trace, "# trace unknown node=%u atom=%s at=%s why=%s\n", n,
+            sb.len ? sb.data : "-", at_next ? "successor" : "state", dd_why(bn->d));
+    fflush(bn->o.trace);
+    sb_fini(&sb);
+}
+
+/* The node at order position i of an acyclic block, or its unknown's variable: a node
+ * left unknown before is not tried again, and while unknowns are left a node gets
+ * NODE_SHARE of the time left (the caller's deadline put back after it); one that gives up
+ * within it, or at a node limit, is left unknown. DD_NONE past the caller's deadline. */
+static dd_ref eval_or_unknown(bddnet_t *bn, const eval_t *ev, uint32_t i) {
+    uint32_t n = bn->net->order[i];
+    if (bn->unk_of[n] != NO_UNK) return dd_var(bn->d, unk_var(bn, bn->unk_of[n], ev->at_next));
+    if (bn->n_unk == bn->o.unknowns) return eval_node(bn, ev, i);
+    double end = dd_deadline(bn->d), now = now_seconds();
+    if (end > 0) dd_set_deadline(bn->d, now + NODE_SHARE * (end > now ? end - now : 0));
+    dd_ref v = eval_node(bn, ev, i);
+    dd_set_deadline(bn->d, end);
+    if (v > DD_TRUE && bn->o.node_nodes && dd_nodes(bn->d, v) > bn->o.node_nodes)
+        dd_deref(bn->d, v), v = DD_NONE; /* past opts.node_nodes */
+    else if (v != DD_NONE || (end > 0 && now_seconds() >= end))
+        return v;
+    bn->unk[bn->n_unk] = n, bn->unk_of[n] = bn->n_unk;
+    if (bn->o.trace) trace_unknown(bn, n, ev->at_next);
+    return dd_var(bn->d, unk_var(bn, bn->n_unk++, ev->at_next));
+}
+
 /* A block's needed nodes; a cyclic block from false again until nothing changes (the
  * recursion is positive, so this is the least fixpoint). */
 static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
@@ -540,7 +592,7 @@ static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
             uint32_t n = net->order[i];
             if (!b->cyclic && !ev->need[n]) continue;
             double t0 = bn->o.trace ? cpu_seconds() : 0;
-            dd_ref v = eval_node(bn, ev, i);
+            dd_ref v = b->cyclic ? eval_node(bn, ev, i) : eval_or_unknown(bn, ev, i);
             if (bn->o.trace) trace_slow(bn, n, v, cpu_seconds() - t0);
             if (v == DD_NONE) return false;
             if (v != ev->v[n]) changed = b->cyclic;
@@ -868,26 +920,36 @@ static dd_ref at_most_one_next(bddnet_t *bn, const group_t *gr) {
 /* The encoding assumes the coded groups exclusive in every state it describes; it is
  * inductive when no such state with a legal joint move makes two values of a coded group
  * true next (the initial state has at most one: a candidate's condition). Terminal states
- * are not excluded (their diagram is not made): a stronger claim, still sound.
+ * are not excluded (their diagram is not made): a stronger claim, still sound. A group's
+ * bad states are ANDed with each role's legal relation in turn (the relation of every
+ * role at once took speedChess past 27 s of CPU, unfinished). Within INV_SHARE of the
+ * time left, else (with unknowns) every code is dropped: a layout without codes, tried
+ * again, proves nothing (checkers and chess with their "some move" nodes unknown).
  * Drops the groups that break; returns how many, -1 past the limits. */
 static int drop_broken(bddnet_t *bn) {
     dd_t *d = bn->d;
-    dd_ref ctx = dd_dup(d, bn->inv), t;
-    for (uint32_t r = 0; r < bn->n_roles; r++) {
-        t = dd_and(d, ctx, bn->legal_rel[r]);
-        dd_deref(d, ctx);
-        ctx = t;
-    }
-    int dropped = ctx < 0 ? -1 : 0;
+    int dropped = 0;
+    double end = bn->o.deadline, now = now_seconds();
+    if (end > 0 && bn->o.unknowns)
+        dd_set_deadline(d, now + INV_SHARE * (end > now ? end - now : 0));
     for (uint32_t g = 0; g < bn->n_groups && dropped >= 0; g++) {
         if (!bn->groups[g].coded || !bn->cone[bn->sorted[bn->groups[g].first]]) continue;
         dd_ref ok = at_most_one_next(bn, &bn->groups[g]), bad = dd_not(d, ok);
-        dd_ref broken = dd_and(d, ctx, bad);
+        dd_ref broken = dd_and(d, bn->inv, bad);
+        for (uint32_t r = 0; r < bn->n_roles && broken > DD_FALSE; r++) {
+            dd_ref t = dd_and(d, broken, bn->legal_rel[r]);
+            dd_deref(d, broken);
+            broken = t;
+        }
         if (broken < 0) dropped = -1;
         if (broken > 0) bn->cand[g] = false, dropped++;
         dd_deref(d, ok), dd_deref(d, bad), dd_deref(d, broken);
     }
-    dd_deref(d, ctx);
+    dd_set_deadline(d, end);
+    if (dropped >= 0 || !bn->o.unknowns || (end > 0 && now_seconds() >= end)) return dropped;
+    dropped = 0; /* the share, or a node limit: no code */
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        if (bn->groups[g].coded) bn->cand[g] = false, dropped++;
     return dropped;
 }
 
@@ -917,6 +979,10 @@ static bool add_implications(bddnet_t *bn) {
     for (uint32_t g = 0; g < bn->n_groups; g++)
         n += bn->groups[g].coded ? 1 : bn->groups[g].n;
     bddinv_atom_t *at = xmalloc((n + 1) * sizeof *at);
+    /* the share holds from here: in chess the atoms and the legal relations' context cost
+     * more than the proof (speedChess: 22 s of CPU before the share was set) */
+    double now = now_seconds(), end = bn->o.deadline;
+    dd_set_deadline(d, end > now ? now + IMPL_SHARE * (end - now) : end);
     n = 0;
     for (uint32_t g = 0; g < bn->n_groups; g++) /* outside the cone: next is not built */
         for (uint32_t i = 0; bn->cone[bn->sorted[bn->groups[g].first]] &&
@@ -929,8 +995,6 @@ static bool add_implications(bddnet_t *bn) {
         dd_deref(d, ctx);
         ctx = t;
     }
-    double now = now_seconds(), end = bn->o.deadline;
-    dd_set_deadline(d, end > now ? now + IMPL_SHARE * (end - now) : end);
     dd_ref h = bddinv_implications(d, at, n, ctx, &bn->n_implied);
     dd_ref t = dd_and(d, bn->inv, h);
     dd_set_deadline(d, end);
@@ -1182,6 +1246,8 @@ static void free_goals(bddnet_t *bn, part_t *pt) {
     for (uint32_t r = 0; pt->goal && r < bn->n_roles; r++)
         deref_all(bn->d, pt->goal[r], pt->goal[r] ? bn->net->n_goals[r] : 0);
     FREE_AND_NULL(free, pt->goal);
+    dd_deref(bn->d, pt->raw);
+    pt->raw = DD_FALSE;
 }
 
 static void free_joints(bddnet_t *bn) {
@@ -1315,8 +1381,10 @@ static void compute_reach(bddnet_t *bn) {
     dd_ref *rel = xcalloc(bn->n_joints + 1, sizeof *rel);
     for (uint32_t j = 0; j < bn->n_joints; j++)
         rel[j] = joint_relation(bn, &bn->joints[j]);
-    uint32_t *qv = xmalloc((bn->n_vars + 1) * sizeof *qv), nq = 0;
+    uint32_t *qv = xmalloc((bn->n_vars + bn->o.unknowns + 1) * sizeof *qv), nq = 0;
     dd_subst_t *back = dd_subst_new(d);
+    for (uint32_t k = 0; k < bn->o.unknowns; k++) /* any value: a superset */
+        qv[nq++] = unk_var(bn, k, false);
     for (uint32_t v = 0; v < bn->n_vars; v++) {
         bool state = bn->var_start[v] != bn->var_start[v + 1];
         bool code = !state && !(bn->stride == 2 && v && bn->var_start[v - 1] != bn->var_start[v]);
@@ -1376,6 +1444,8 @@ static void free_outputs(bddnet_t *bn) {
     bn->moves_here = NULL, bn->mcube = NULL, bn->next = NULL, bn->fluent = NULL;
     bn->subst = NULL;
     bn->state_vars = bn->inv = bn->reach = DD_FALSE;
+    dd_deref(d, bn->unk_now), dd_deref(d, bn->unk_next);
+    bn->unk_now = bn->unk_next = DD_TRUE;
 }
 
 /* --trace: a phase of the build done (ok) or given up, its seconds since the last one,
@@ -1411,13 +1481,31 @@ static bool network_phase(bddnet_t *bn, double *t) {
     return ok;
 }
 
+/* The unknowns' variables above every other (a diagram that reads one is then its
+ * cofactors side by side, not their product), and their cubes. */
+static void unknowns_on_top(bddnet_t *bn) {
+    uint32_t k = 2 * bn->o.unknowns, n = bn->n_vars + k;
+    bn->unk_now = bn->unk_next = DD_TRUE;
+    if (!k) return;
+    uint32_t *order = xmalloc((n + 1) * sizeof *order), *now = xmalloc((k + 1) * sizeof *now);
+    for (uint32_t l = 0; l < n; l++)
+        order[l] = l < k ? bn->n_vars + l : l - k;
+    dd_set_order(bn->d, order);
+    for (uint32_t j = 0; j < k / 2; j++)
+        now[j] = unk_var(bn, j, false), now[k / 2 + j] = unk_var(bn, j, true);
+    bn->unk_now = dd_cube(bn->d, now, NULL, k / 2);
+    bn->unk_next = dd_cube(bn->d, now + k / 2, NULL, k / 2);
+    free(order), free(now);
+}
+
 /* One attempt with the current candidates: 1 done, 0 some candidate broke (dropped),
  * -1 past the limits. */
 static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     make_vars(bn);
     dd_limits_t lim = {.max_nodes = bn->o.max_nodes, .deadline = bn->o.deadline};
-    bn->d = dd_new(bn->n_vars, &lim, err, errlen);
+    bn->d = dd_new(bn->n_vars + 2 * bn->o.unknowns, &lim, err, errlen);
     if (!bn->d) return -1;
+    unknowns_on_top(bn);
     double t[2] = {now_seconds(), cpu_seconds()};
     char buf[128];
     if (!network_phase(bn, t)) {
@@ -1472,6 +1560,10 @@ bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opt
         bn->pos[net->order[i]] = i;
     find_implying(bn);
     find_cone(bn);
+    bn->unk = xcalloc(bn->o.unknowns + 1, sizeof *bn->unk);
+    bn->unk_of = xmalloc((net->n_nodes + 1) * sizeof *bn->unk_of);
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        bn->unk_of[n] = NO_UNK;
     for (uint32_t g = 0; g < bn->n_groups; g++) /* outside: no code, whose range a state */
         if (!bn->cone[bn->sorted[bn->groups[g].first]]) bn->cand[g] = false; /* could leave */
     for (;;) {
@@ -1501,7 +1593,7 @@ void bddnet_free(bddnet_t *bn) {
     free_layout(bn);
     free(bn->sorted), free(bn->groups), free(bn->cand), free(bn->fgroup), free(bn->fpos);
     free(bn->pos), free(bn->implies_terminal), free(bn->restrictable), free(bn->targets);
-    free(bn->cone);
+    free(bn->cone), free(bn->unk), free(bn->unk_of);
     free(bn);
 }
 
@@ -1520,6 +1612,8 @@ dd_ref bddnet_fluent(const bddnet_t *bn, uint32_t f) {
     return bn->fluent[f];
 }
 uint32_t bddnet_var_fluents(const bddnet_t *bn, uint32_t v, const uint32_t **fluents) {
+    *fluents = bn->var_fluent;
+    if (v >= bn->n_vars) return 0; /* an unknown's */
     *fluents = bn->var_fluent + bn->var_start[v];
     return bn->var_start[v + 1] - bn->var_start[v];
 }
@@ -1550,6 +1644,9 @@ uint32_t bddnet_mutex_groups(const bddnet_t *bn) {
 }
 uint32_t bddnet_cone(const bddnet_t *bn) {
     return bn->n_cone;
+}
+uint32_t bddnet_unknowns(const bddnet_t *bn) {
+    return bn->n_unk;
 }
 uint32_t bddnet_implications(const bddnet_t *bn) {
     return bn->n_implied;
@@ -1587,9 +1684,13 @@ static dd_ref part_target(bddnet_t *bn, const part_t *pt, const target_t *t) {
         g = dd_and(d, any, no);
         dd_deref(d, any), dd_deref(d, over), dd_deref(d, no);
     }
-    dd_ref r = dd_and(d, g, pt->term);
+    /* with unknowns: terminal and in the target for every value of the successor's */
+    dd_ref r = dd_and(d, g, pt->raw != DD_FALSE ? pt->raw : pt->term);
     dd_deref(d, g);
-    return r;
+    if (!bn->n_unk || r <= DD_TRUE) return r;
+    dd_ref all = dd_forall(d, r, bn->unk_next);
+    dd_deref(d, r);
+    return all;
 }
 
 uint32_t bddnet_target(bddnet_t *bn, uint32_t role, int v, bool above) {
@@ -1652,14 +1753,20 @@ static void trace_ready(bddnet_t *bn) {
 static int ready_part(bddnet_t *bn, const joint_t *jm, part_t *pt) {
     if (pt->state != PART_NEW) return pt->state == PART_READY;
     bool ok = eval_successor(bn, jm, pt);
+    if (ok && bn->n_unk) { /* the targets from the raw terminal, the kept one ∃h' */
+        pt->raw = pt->term;
+        pt->term = dd_exists(bn->d, pt->raw, bn->unk_next);
+        ok = pt->term != DD_NONE;
+    }
     pt->target = xcalloc(bn->n_targets + 1, sizeof *pt->target);
     for (uint32_t t = 0; t < bn->n_targets && ok; t++) {
         pt->target[t] = part_target(bn, pt, &bn->targets[t]);
         ok = pt->target[t] != DD_NONE;
     }
     if (!ok) {
-        bool late = !strcmp(dd_why(bn->d), "deadline");
-        dd_deref(bn->d, pt->term);
+        double end = dd_deadline(bn->d); /* not a node's share (eval_or_unknown) */
+        bool late = !strcmp(dd_why(bn->d), "deadline") && end > 0 && now_seconds() >= end;
+        if (pt->term != DD_NONE) dd_deref(bn->d, pt->term);
         pt->term = DD_FALSE;
         free_goals(bn, pt);
         deref_all(bn->d, pt->target, bn->n_targets);
@@ -1852,10 +1959,35 @@ static dd_ref fold_excl(bddnet_t *bn, dd_ref x, ddexcl_t **excl) {
     return x;
 }
 
+/* ∀h (x less excl's union) = ∀h x less the union of ∃h of each exclusion (both references
+ * taken over, *excl replaced): the states in x whatever the unknowns' values at the state. */
+static dd_ref for_every_unknown(bddnet_t *bn, dd_ref x, ddexcl_t **excl) {
+    dd_t *d = bn->d;
+    dd_ref all = dd_forall(d, x, bn->unk_now);
+    dd_deref(d, x);
+    ddexcl_t *e = *excl;
+    if (!e || all <= DD_FALSE) return all;
+    dd_ref *some = xmalloc((e->n + 1) * sizeof *some);
+    bool ok = true;
+    for (uint32_t k = 0; k < e->n; k++)
+        some[k] = dd_exists(d, e->e[k], bn->unk_now), ok = ok && some[k] != DD_NONE;
+    if (!ok) { /* the part is left out (a subset) */
+        for (uint32_t k = 0; k < e->n; k++)
+            dd_deref(d, some[k]);
+        dd_deref(d, all);
+        all = DD_NONE;
+    }
+    *excl = ok ? ddexcl_make(d, bn->xpool, some, e->n) : NULL;
+    ddexcl_free(d, e);
+    free(some);
+    return all;
+}
+
 /* x less excl's union within the invariant into out (both references taken over); false past
  * the deadline. A set that ran into the node limit is left out (*exact false: a subset). */
 static bool add_set_excl(bddnet_t *bn, ddunion_t *out, dd_ref x, ddexcl_t *excl, dd_ref within,
                          bool *exact) {
+    if (bn->n_unk) x = for_every_unknown(bn, x, &excl);
     dd_ref y = dd_and(bn->d, x, within);
     dd_deref(bn->d, x);
     if (excl && y > DD_FALSE && !bn->o.keep_exclusions) y = fold_excl(bn, y, &excl);
@@ -2414,8 +2546,8 @@ static bool pre_per_move(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fres
     return ok;
 }
 
-bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fresh, uint32_t target,
-                uint64_t p, dd_ref within, ddunion_t *out, bool *exact) {
+static bool pre_image(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fresh, uint32_t target,
+                      uint64_t p, dd_ref within, ddunion_t *out, bool *exact) {
     *exact = true;
     if (bn->o.image == BDDNET_PER_MOVE)
         return pre_per_move(bn, s, fresh ? fresh : s, target, !fresh, p, within, out, exact);
@@ -2427,6 +2559,13 @@ bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fresh, uint32
     dd_ref sj = joined(bn, s, exact);
     if (past_deadline(bn, sj)) return false;
     return add_set(bn, out, pre_subst(bn, sj, target, p), within, exact);
+}
+
+bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fresh, uint32_t target,
+                uint64_t p, dd_ref within, ddunion_t *out, bool *exact) {
+    bool ok = pre_image(bn, s, fresh, target, p, within, out, exact);
+    if (bn->n_unk) *exact = false; /* for every value of an unknown: a subset */
+    return ok;
 }
 
 /* ---- turn-taking ---- */
@@ -2462,6 +2601,11 @@ dd_ref bddnet_moves_here(bddnet_t *bn, uint32_t mover, const term_t *noop) {
         dd_ref o = only_noop(bn, r, move_index(net, r, noop[r])), t = dd_and(d, x, o);
         dd_deref(d, o), dd_deref(d, x);
         x = t;
+    }
+    if (bn->n_unk && x > DD_TRUE) { /* the mover's turn whatever the unknowns: a subset */
+        dd_ref all = dd_forall(d, x, bn->unk_now);
+        dd_deref(d, x);
+        x = all;
     }
     if (x >= 0) bn->moves_here[mover] = x;
     return x;

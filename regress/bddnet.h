@@ -97,6 +97,14 @@ typedef struct {
     bddnet_forall_t forall;
     bool keep_exclusions; /* products: no exclusion taken out of a part even where it
                              stays small (tests: the exclusions kept and read) */
+    uint32_t unknowns;    /* nodes of the network at most left unknown (0: none; the default
+                             16): a node that does not build within its share of the time
+                             left (or at a node limit) becomes a free variable, one at the
+                             state and one at the successor, and every set is made for all
+                             their values (a subset: see bddnet_unknowns) */
+    uint32_t node_nodes;  /* a node of the network past this many nodes is left unknown too
+                             (while unknowns are left; 0: no such cap): the same on any
+                             machine, where the share of the time is not */
     FILE *trace;          /* progress lines while a pre-image runs (NULL: none): the nodes
                              of a set joined for the ∀ and of each move's set after each
                              answer's part, and the live nodes (a walk each: slower) */
@@ -119,7 +127,8 @@ double bddnet_seconds(const bddnet_t *bn); /* time to build */
 /* Fluent f (engine state bit f) as a diagram over the variables (owned by bn). */
 dd_ref bddnet_fluent(const bddnet_t *bn, uint32_t f);
 /* The fluents whose truth makes state variable v true (a variable of a binary code: the
- * values whose code has that bit), in *fluents (owned by bn); 0 for a move code. */
+ * values whose code has that bit), in *fluents (owned by bn); 0 for a move code or an
+ * unknown's variable (bddnet_unknowns). */
 uint32_t bddnet_var_fluents(const bddnet_t *bn, uint32_t v, const uint32_t **fluents);
 /* The variable of every state's fluents, in a flat diagram's tests (ddflat_set_vars). */
 void bddnet_flat_vars(const bddnet_t *bn, ddflat_t *f);
@@ -186,6 +195,16 @@ bool bddnet_pre(bddnet_t *bn, const ddunion_t *s, const ddunion_t *fresh, uint32
  * role's only legal move is its no-op (noop[r], a move term), and the mover's no-op is not
  * legal (owned by bn; noop NULL: false). */
 dd_ref bddnet_moves_here(bddnet_t *bn, uint32_t mover, const term_t *noop);
+
+/* Nodes of the network left unknown (opts.unknowns): "some move is available" in amazons
+ * or chess, the OR of a local pattern over every square, is exponential as one diagram,
+ * and legal or next read it. Such a node is a free variable h (at the state; h' at the
+ * successor, where terminal reads it), and the pre-image holds for every value of it: a
+ * state's set is ∀h of what was made per part (the real value is one of them: sound, the
+ * ∀ outside the ∃ of P's move since h is the state's), the successor's terminal ∃h' and
+ * its targets ∀h' per part (before any ∃: the successor's value depends on the move).
+ * Every step is then a subset (not complete). */
+uint32_t bddnet_unknowns(const bddnet_t *bn);
 
 /* Sifts the variable order now (groups kept together); nodes before and after. */
 void bddnet_reorder(bddnet_t *bn, uint64_t *before, uint64_t *after);
