@@ -367,9 +367,15 @@ static void report_largest(grounder_t *G) {
 static void report_network(grounder_t *G) {
     uint32_t n = (uint32_t)term_sym_count(G->ts), ids[12];
     uint64_t *lits = xcalloc(n + 1, sizeof *lits), *rules = xcalloc(n + 1, sizeof *rules);
+    uint64_t f_lits = 0, f_rules = 0, f_nodes = 0; /* of the nodes factoring made */
+    for (uint32_t x = 0; x < G->W.n_nodes; x++)
+        f_nodes += G->W.kind[x] == GNODE_DERIVED && G->W.atom[x] == TERM_NONE;
     for (uint32_t r = 0; r < G->W.n_rules; r++) {
         term_t a = G->W.atom[G->W.head[r]];
-        if (a == TERM_NONE) continue;
+        if (a == TERM_NONE) {
+            f_lits += G->W.first[r + 1] - G->W.first[r], f_rules++;
+            continue;
+        }
         sym_t s = term_sym(G->ts, a);
         lits[s] += G->W.first[r + 1] - G->W.first[r];
         rules[s]++;
@@ -378,6 +384,11 @@ static void report_network(grounder_t *G) {
     for (uint32_t i = 0; i < m; i++)
         fprintf(G->opts.stats, "ground:   %10" PRIu64 " literals %9" PRIu64 " rules of %s\n",
                 lits[ids[i]], rules[ids[i]], term_sym_name(G->ts, (sym_t)ids[i]));
+    if (f_nodes)
+        fprintf(G->opts.stats,
+                "ground:   %10" PRIu64 " literals %9" PRIu64 " rules of %" PRIu64
+                " nodes made by factoring\n",
+                f_lits, f_rules, f_nodes);
     free(lits), free(rules);
 }
 
