@@ -29,6 +29,8 @@ typedef struct {
     bool lbs_kind;        /* an mcts+lbs player: the report has backward-search counters */
     uint32_t lbs_matches; /* matches backward search ran in */
     lbs_stats_t lbs;      /* summed; n_alpha etc. summed over lbs_matches */
+    uint32_t bdd_builds;  /* bdd=on: the symbolic sets made (at start and rebuilt) */
+    double bdd_seconds;   /* bdd=on: the time their builds took, made or not */
 } player_search_t;
 
 /* Where a player offers its best move so far. */

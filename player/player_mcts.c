@@ -82,6 +82,7 @@
  *                   is not used
  *   bdd=on|off      on: the hook reads the sets of symbolic backward search (mcts/bddhook.h)
  *                   instead of the lifted formulas: built at start from the initial state
+ *                   (not where ab=on acts: alpha-beta never asks them)
  *                   for the states within bddhorizon=D steps (default 8), in at most
  *                   BDD_SHARE of the start clock (budget=S bounds it too), then rebuilt
  *                   from the match's state at each turn where the others move (in
@@ -196,6 +197,8 @@ typedef struct {
     uint32_t bdd_horizon;   /* of the next build (bddhook_next_horizon) */
     bool bdd_cut;           /* the last build had a step cut by its deadline */
     double bdd_seconds;     /* the last build's time (made or not) */
+    uint32_t bdd_builds;    /* this match's sets made, and the time all its builds took: */
+    double bdd_total;       /* the counters (player_search_t) */
     heur_t *heur;           /* the evaluation learnt at start (heur=on), for this match */
     playout_cands_t *cands; /* dcand=on: the decisive candidates, for this match */
     ab_t *ab;               /* ab=on where it acts (start_ab): the search, for this match */
@@ -381,6 +384,8 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     sum->hook_seconds += more->hook_seconds;
     sum->lbs_kind |= more->lbs_kind;
     sum->lbs_matches += more->lbs_matches;
+    sum->bdd_builds += more->bdd_builds;
+    sum->bdd_seconds += more->bdd_seconds;
     lbs_stats_t *a = &sum->lbs;
     const lbs_stats_t *ls = &more->lbs;
     lbs_stats_add(a, ls); /* the events; the sizes of each match's search: */
@@ -408,7 +413,9 @@ static void add_match(mcts_player_t *p) {
                          .hook_calls = st.hook_calls,
                          .hook_hits = st.hook_hits,
                          .hook_seconds = st.hook_seconds,
-                         .lbs_kind = p->opts.lbs_kind};
+                         .lbs_kind = p->opts.lbs_kind,
+                         .bdd_builds = p->bdd_builds,
+                         .bdd_seconds = p->bdd_total};
     if (p->lbs) {
         m.lbs_matches = 1;
         lbs_stats(p->lbs, &m.lbs);
@@ -462,11 +469,12 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
               "check_seconds=%.3f z3_seconds=%.3f regress_seconds_mean=%.3f too_slow=%u "
               "match_gave_up=%" PRIu64 " hook_skipped=%" PRIu64
               " stopped_mean=%.2f guard_unsound=%u "
-              "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64,
+              "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64
+              " bdd_builds=%u bdd_seconds=%.3f",
               a->z3_confirmed, a->z3_cached, a->z3_disagree, a->z3_unknown, a->z3_skipped,
               a->check_seconds, a->z3_seconds, a->regress_seconds / m, a->too_slow,
               a->match_gave_up, a->hook_skipped, a->stopped / m, a->guard_unsound,
-              a->guard_unverified, a->guard_hits, a->pay_skipped);
+              a->guard_unverified, a->guard_hits, a->pay_skipped, t->bdd_builds, t->bdd_seconds);
     return true;
 }
 
@@ -568,8 +576,8 @@ static void start_lbs(mcts_player_t *p, double deadline) {
 }
 
 /* The symbolic sets within the start clock (mcts+lbs with bdd=on) from the initial state,
- * on the search's engine (made first); a game they do not apply to, or a network not
- * built in time, is said and played with plain MCTS. */
+ * on the search's engine (made by ensure_uct), given to its tree; a game they do not apply
+ * to, or a network not built in time, is said and played with plain MCTS. */
 static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline) {
     if (!p->opts.lbs || !p->opts.bdd || p->bdd || !initial) return;
     double t0 = now_seconds();
@@ -588,12 +596,15 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
                  ? bddhook_new(p->core.engine, p->core.role, es, &o, t0 + budget, err, sizeof err)
                  : NULL;
     engine_state_free(es);
+    p->bdd_total += now_seconds() - t0;
     if (!p->bdd) {
         fprintf(stderr, "%s: bdd: %s; playing plain MCTS\n", p->core.base.kind->name,
                 budget > 0.05 ? err : "no time for the sets");
         p->opts.lbs = false;
         return;
     }
+    p->bdd_builds++;
+    if (p->uct) bddhook_attach(p->bdd, p->uct);
     bddhook_info_t in;
     bddhook_info(p->bdd, &in);
     p->bdd_horizon = in.horizon, p->bdd_cut = in.first_partial != UINT32_MAX;
@@ -647,6 +658,7 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
     if (h) bddhook_info(h, &in);
     p->bdd_cut = h && in.first_partial != UINT32_MAX;
     p->bdd_seconds = h ? in.seconds : now_seconds() - b0;
+    p->bdd_builds += h != NULL, p->bdd_total += now_seconds() - b0;
     if (p->core.verbose)
         fprintf(stderr,
                 "bdd: turn %u: sets within %u steps of this state in %.0f ms (budget %.0f ms, "
@@ -836,7 +848,6 @@ static term_t ab_until(mcts_player_t *p, const state_t *s, double deadline) {
 
 static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     mcts_player_t *p = (mcts_player_t *)pl;
-    if (!p->core.game->gdl2 && p->opts.bdd) start_bdd(p, initial, deadline);
     if (!p->core.game->gdl2 && !p->opts.bdd) start_lbs(p, deadline);
     double t0 = now_seconds();
     ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
@@ -844,6 +855,9 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     if (!p->core.game->gdl2 && initial) choose_policy(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) learn_heur(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) start_ab(p);
+    /* not where alpha-beta plays: it never asks the sets, and its leaves (7 to 10 plies down
+     * on breakthroughSmallHoles at 0.5 s) lie past their horizon; the clock is its own */
+    if (!p->core.game->gdl2 && p->opts.bdd && !p->ab) start_bdd(p, initial, deadline);
     if (p->core.game->gdl2 || p->opts.iters || !initial) return;
     if (p->ab) { /* its table and history keep what the start finds */
         ab_until(p, initial, now_seconds() + (deadline - now_seconds()) * 0.9);
@@ -1041,6 +1055,7 @@ static void mcts_stop(player_t *pl) {
     FREE_AND_NULL(lbs_free, p->lbs);
     FREE_AND_NULL(bddhook_free, p->bdd);
     p->bdd_from = 0, p->bdd_cut = false, p->bdd_seconds = 0;
+    p->bdd_builds = 0, p->bdd_total = 0;
     FREE_AND_NULL(ab_free, p->ab); /* before the evaluation it reads */
     FREE_AND_NULL(engine_state_free, p->ab_state);
     FREE_AND_NULL(heur_free, p->heur);

@@ -95,25 +95,27 @@ static void test_breakthrough(void **state) {
     game_free(g);
 }
 
-/* The iterations one move of `kind` on breakthrough costs its search: none where ab=on acts
- * (alpha-beta chooses; the tree is never searched), some where UCT chooses. */
-static uint64_t first_move_iterations(game_t *g, const char *kind) {
+/* The search counters of a match of `kind` on g stopped after its first move (a start clock
+ * of `start` seconds, a play clock of a minute: the kinds tested are bounded by depth or
+ * iterations, so the clocks are bounds only, whatever the load): the tree's iterations
+ * (none where ab=on acts: alpha-beta chooses), the symbolic sets built (bdd=on). */
+static player_search_t first_move(game_t *g, const char *kind, double start) {
     engine_t *mine = engine_new(g, ENGINE_INTERP, NULL), *ref = engine_new(g, ENGINE_INTERP, NULL);
     player_setup_t setup = {
-        .game = g, .engine = mine, .role = 0, .startclock = 2, .playclock = 1, .seed = 3};
+        .game = g, .engine = mine, .role = 0, .startclock = start, .playclock = 1, .seed = 3};
     player_t *p = player_new(player_kind_find(kind), &setup);
     assert_non_null(p);
     state_t s;
     state_init(&s);
     terms_initial(ref, &s);
-    player_start(p, &s, now_seconds() + 2);
+    player_start(p, &s, now_seconds() + start);
     const term_t *mv;
     uint32_t nl = terms_legal(ref, &s, 0, &mv);
     term_t *legal = malloc(nl * sizeof *legal);
     memcpy(legal, mv, nl * sizeof *legal);
     player_turn_t turn = {
         .states = &s, .n_states = 1, .exact = true, .legal = legal, .n_legal = nl};
-    term_t m = player_play(p, &turn, now_seconds() + 0.3, NULL);
+    term_t m = player_play(p, &turn, now_seconds() + 60, NULL);
     assert_true(terms_is_legal(ref, &s, 0, m));
     free(legal);
     player_stop(p);
@@ -123,7 +125,11 @@ static uint64_t first_move_iterations(game_t *g, const char *kind) {
     state_fini(&s);
     engine_free(mine);
     engine_free(ref);
-    return sum.iterations;
+    return sum;
+}
+
+static uint64_t first_move_iterations(game_t *g, const char *kind) {
+    return first_move(g, kind, 60).iterations;
 }
 
 /* ab=on is the default of mcts+lbs too, with the decision-diagram hook or the lifted
@@ -135,8 +141,32 @@ static void test_lbs_kind_ab(void **state) {
     assert_non_null(g);
     assert_int_equal(first_move_iterations(g, "mcts:abdepth=2"), 0);
     assert_int_equal(first_move_iterations(g, "mcts+lbs:abdepth=2:lbs=off"), 0);
-    assert_int_equal(first_move_iterations(g, "mcts+lbs:abdepth=2:bdd=on"), 0);
-    assert_true(first_move_iterations(g, "mcts+lbs:ab=off:lbs=off") > 0);
+    assert_int_equal(first_move_iterations(g, "mcts+lbs:abdepth=2:bdd=on:bddhorizon=1"), 0);
+    assert_true(first_move_iterations(g, "mcts+lbs:ab=off:lbs=off:iters=50") > 0);
+    game_free(g);
+}
+
+/* mcts+lbs:bdd=on where ab=on acts builds no symbolic sets (alpha-beta never asks them;
+ * they took most of the start clock from its first search): a start clock that affords
+ * them whatever the load (breakthrough's network and one step take about a CPU second)
+ * builds none there, and builds them with ab off; neither searches at start (alpha-beta
+ * bounded at two joint moves, UCT by iterations), so the clock is only a bound. */
+static void test_bdd_not_with_ab(void **state) {
+    (void)state;
+    game_t *g = load_file("breakthrough.kif");
+    assert_non_null(g);
+    player_search_t ab = first_move(g, "mcts+lbs:bdd=on:bddhorizon=1:abdepth=2", 60);
+    assert_int_equal(ab.iterations, 0);
+    assert_int_equal(ab.bdd_builds, 0);
+    player_search_t uct = first_move(g, "mcts+lbs:bdd=on:bddhorizon=1:ab=off:iters=10", 60);
+    assert_true(uct.iterations > 0);
+    assert_true(uct.bdd_builds >= 1);
+    assert_true(uct.bdd_seconds > 0);
+    strbuf_t sb;
+    sb_init(&sb);
+    assert_true(player_search_report(&uct, &sb));
+    assert_non_null(strstr(sb_str(&sb), " bdd_builds="));
+    sb_fini(&sb);
     game_free(g);
 }
 
@@ -145,6 +175,7 @@ int main(void) {
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_breakthrough),
         cmocka_unit_test(test_lbs_kind_ab),
+        cmocka_unit_test(test_bdd_not_with_ab),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
