@@ -841,8 +841,9 @@ static void test_ambiguous_goal_value(void **state) {
 /* ---- what the grounder reduces ---- */
 
 /* Both engines walk the same matches, state for state (canonical order). */
-static void assert_walks_agree(game_t *g, uint32_t matches) {
-    engine_kind_t kinds[2] = {ENGINE_INTERP, ENGINE_GROUND};
+/* The interpreter's walks and those of engine kind k: the same states. */
+static void assert_walks_agree_on(game_t *g, uint32_t matches, engine_kind_t k2) {
+    engine_kind_t kinds[2] = {ENGINE_INTERP, k2};
     walk_log_t log[2] = {{0}};
     for (int k = 0; k < 2; k++) {
         engine_t *e = engine_new(g, kinds[k], NULL);
@@ -858,6 +859,10 @@ static void assert_walks_agree(game_t *g, uint32_t matches) {
         assert_true(state_equal(&log[0].seen[i], &log[1].seen[i]));
     log_fini(&log[0]);
     log_fini(&log[1]);
+}
+
+static void assert_walks_agree(game_t *g, uint32_t matches) {
+    assert_walks_agree_on(g, matches, ENGINE_GROUND);
 }
 
 /* A chain of relations passing each bit of a counter down, each holding for every
@@ -1058,6 +1063,7 @@ static void test_ground_factoring(void **state) {
     assert_walks_agree(g, 40);
     setenv("GGP_GROUND_SPLIT", "0", 1); /* factored without the splitter, and neither */
     assert_walks_agree(g, 40);
+    assert_walks_agree_on(g, 40, ENGINE_COMPILED); /* the factored network as code */
     setenv("GGP_GROUND_FACTOR", "0", 1);
     assert_walks_agree(g, 40);
     unsetenv("GGP_GROUND_FACTOR");
