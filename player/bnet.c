@@ -140,8 +140,13 @@ static bool acyclic(const gnet_t *net, const game_t *g, strbuf_t *err) {
     for (uint32_t b = 0; b < net->n_blocks; b++) {
         const gblock_t *bl = &net->blocks[b];
         if (!bl->cyclic) continue;
-        sb_printf(err, "the ground rules are recursive (%u atoms in a cycle, among them ", bl->n);
-        term_print(g->ts, net->atom[net->order[bl->first]], err);
+        sb_printf(err, "the ground rules are recursive (%u atoms in a cycle", bl->n);
+        for (uint32_t i = bl->first; i < bl->first + bl->n; i++) {
+            if (net->atom[net->order[i]] == TERM_NONE) continue; /* a node factoring made */
+            sb_puts(err, ", among them ");
+            term_print(g->ts, net->atom[net->order[i]], err);
+            break;
+        }
         sb_puts(err, "): not unrolled");
         return false;
     }
