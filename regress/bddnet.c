@@ -25,6 +25,9 @@
  * left (opts.unknowns): past it the node is left unknown (skirmishNew's "some move is
  * available" took the whole 10 s alone) */
 #define NODE_SHARE (1.0 / 16)
+/* seconds a node's share is at least: past the deadline within less, it was the caller's
+ * time that ran out (a step's end made nineBoardTicTacToe's small successor nodes unknown) */
+#define NODE_MIN 0.25
 /* of the time left the proof of the binary codes at most (with unknowns: past it, no code) */
 #define INV_SHARE 0.5
 #define NO_UNK UINT32_MAX
@@ -564,7 +567,9 @@ static dd_ref eval_or_unknown(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     if (bn->unk_of[n] != NO_UNK) return dd_var(bn->d, unk_var(bn, bn->unk_of[n], ev->at_next));
     if (bn->n_unk == bn->o.unknowns) return eval_node(bn, ev, i);
     double end = dd_deadline(bn->d), now = now_seconds();
-    if (end > 0) dd_set_deadline(bn->d, now + NODE_SHARE * (end > now ? end - now : 0));
+    double left = end > now ? end - now : 0, share = NODE_SHARE * left;
+    if (share < NODE_MIN) share = NODE_MIN; /* near the deadline: a cut, not an unknown */
+    if (end > 0 && share < left) dd_set_deadline(bn->d, now + share);
     dd_ref v = eval_node(bn, ev, i);
     dd_set_deadline(bn->d, end);
     if (v > DD_TRUE && bn->o.node_nodes && dd_nodes(bn->d, v) > bn->o.node_nodes)
@@ -922,16 +927,18 @@ static dd_ref at_most_one_next(bddnet_t *bn, const group_t *gr) {
  * true next (the initial state has at most one: a candidate's condition). Terminal states
  * are not excluded (their diagram is not made): a stronger claim, still sound. A group's
  * bad states are ANDed with each role's legal relation in turn (the relation of every
- * role at once took speedChess past 27 s of CPU, unfinished). Within INV_SHARE of the
- * time left, else (with unknowns) every code is dropped: a layout without codes, tried
- * again, proves nothing (checkers and chess with their "some move" nodes unknown).
+ * role at once took speedChess past 27 s of CPU, unfinished). With nodes left unknown
+ * (their legal relations are larger) within INV_SHARE of the time left, else every code is
+ * dropped: a layout without codes, tried again, proves nothing (checkers, endgame); without
+ * unknowns all the time left, as before (nineBoardTicTacToe's proof takes half of it at load
+ * 3, and its joint moves do not fit in the budget without codes).
  * Drops the groups that break; returns how many, -1 past the limits. */
 static int drop_broken(bddnet_t *bn) {
     dd_t *d = bn->d;
     int dropped = 0;
     double end = bn->o.deadline, now = now_seconds();
-    if (end > 0 && bn->o.unknowns)
-        dd_set_deadline(d, now + INV_SHARE * (end > now ? end - now : 0));
+    bool share = end > 0 && bn->n_unk; /* without unknowns as before: all the time left */
+    if (share) dd_set_deadline(d, now + INV_SHARE * (end > now ? end - now : 0));
     for (uint32_t g = 0; g < bn->n_groups && dropped >= 0; g++) {
         if (!bn->groups[g].coded || !bn->cone[bn->sorted[bn->groups[g].first]]) continue;
         dd_ref ok = at_most_one_next(bn, &bn->groups[g]), bad = dd_not(d, ok);
@@ -946,7 +953,7 @@ static int drop_broken(bddnet_t *bn) {
         dd_deref(d, ok), dd_deref(d, bad), dd_deref(d, broken);
     }
     dd_set_deadline(d, end);
-    if (dropped >= 0 || !bn->o.unknowns || (end > 0 && now_seconds() >= end)) return dropped;
+    if (dropped >= 0 || !share || now_seconds() >= end) return dropped;
     dropped = 0; /* the share, or a node limit: no code */
     for (uint32_t g = 0; g < bn->n_groups; g++)
         if (bn->groups[g].coded) bn->cand[g] = false, dropped++;
