@@ -37,7 +37,7 @@ static void rset_fini(rset_t *s) {
 static void rset_add(rset_t *s, const uint32_t *lits, size_t n) {
     GROW(s->lits, s->cap_lits, s->n_lits + n + 1);
     GROW(s->start, s->cap_rules, s->n_rules + 2);
-    memcpy(s->lits + s->n_lits, lits, n * sizeof *lits);
+    if (n) memcpy(s->lits + s->n_lits, lits, n * sizeof *lits); /* a fact: no literals */
     s->n_lits += n;
     s->start[++s->n_rules] = (uint32_t)s->n_lits;
 }
@@ -238,7 +238,7 @@ uint32_t gfactor_run(graw_t *w) {
         rset_init(&s);
         for (uint32_t k = h.start[n]; k < h.start[n + 1]; k++) {
             uint32_t r = h.order[k], len = w->first[r + 1] - w->first[r];
-            rset_add(&s, w->lits + w->first[r], len);
+            rset_add(&s, len ? w->lits + w->first[r] : NULL, len); /* lits NULL when none */
             if (len > 1) qsort(s.lits + s.start[s.n_rules - 1], len, sizeof *s.lits, cmp_u32);
         }
         factor_node(&F, n, &s);
