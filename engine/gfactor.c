@@ -150,14 +150,6 @@ static uint32_t disjoint(factor_t *F, const rset_t *s, uint32_t **out) {
     return taken;
 }
 
-/* Whether sorted rule holds every literal of sorted c (n of them). */
-static bool holds_all(const uint32_t *rule, size_t len, const uint32_t *c, size_t n) {
-    size_t j = 0;
-    for (size_t i = 0; i < len && j < n; i++)
-        if (rule[i] == c[j]) j++;
-    return j == n;
-}
-
 static void emit(graw_t *out, uint32_t head, const rset_t *s) {
     for (size_t r = 0; r < s->n_rules; r++) {
         graw_rule(out, head);
@@ -177,7 +169,7 @@ static void take_out(factor_t *F, rset_t *s, const uint32_t *c, size_t n) {
     for (size_t r = 0; r < s->n_rules; r++) {
         const uint32_t *rule = s->lits + s->start[r];
         size_t len = s->start[r + 1] - s->start[r], m = 0;
-        if (!holds_all(rule, len, c, n)) {
+        if (!graw_lits_subset(c, n, rule, len)) {
             rset_add(&keep, rule, len);
             continue;
         }
@@ -221,11 +213,6 @@ static void factor_node(factor_t *F, uint32_t head, rset_t *s) {
     emit(F->out, head, s);
 }
 
-static int cmp_u32(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 uint32_t gfactor_run(graw_t *w) {
     graw_heads_t h;
     graw_heads(w, &h);
@@ -239,7 +226,6 @@ uint32_t gfactor_run(graw_t *w) {
         for (uint32_t k = h.start[n]; k < h.start[n + 1]; k++) {
             uint32_t r = h.order[k], len = w->first[r + 1] - w->first[r];
             rset_add(&s, len ? w->lits + w->first[r] : NULL, len); /* lits NULL when none */
-            if (len > 1) qsort(s.lits + s.start[s.n_rules - 1], len, sizeof *s.lits, cmp_u32);
         }
         factor_node(&F, n, &s);
         rset_fini(&s);

@@ -10,8 +10,9 @@
 
 #include "engine/graw.h"
 
-/* Rewrites w's rules: in each derived node, while some literal's rules share a conjunction
- * C whose removal saves at least GFACTOR_MIN_GAIN literals, those rules become one rule
+/* Rewrites w's rules, each of whose literals must be sorted (as the optimiser's rewrite
+ * leaves them, gopt.c, the step before): in each derived node, while some literal's rules share a
+ * conjunction C whose removal saves at least GFACTOR_MIN_GAIN literals, those rules become one rule
  * C and Y, Y a new derived node (no atom) whose rules are theirs without C; new nodes are
  * factored too. What every node computes stays the same. Returns the number of nodes made
  * (appended after w's). */

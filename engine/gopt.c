@@ -192,14 +192,7 @@ static int cmp_span(const void *a, const void *b) {
 
 /* Whether sorted a is a subset of sorted b. */
 static bool subset(const span_t *a, const span_t *b) {
-    uint32_t j = 0;
-    for (uint32_t i = 0; i < a->n; i++) {
-        while (j < b->n && b->lits[j] < a->lits[i])
-            j++;
-        if (j == b->n || b->lits[j] != a->lits[i]) return false;
-        j++;
-    }
-    return true;
+    return graw_lits_subset(a->lits, a->n, b->lits, b->n);
 }
 
 static void tidy_nodes(opt_t *O) {

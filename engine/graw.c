@@ -113,3 +113,14 @@ void graw_components(const graw_t *w, const graw_heads_t *h, uint32_t *order, ui
     *n_comps = scc_find_by(w->n_nodes, next_dep, &d, derived, comp, order);
     free(derived);
 }
+
+bool graw_lits_subset(const uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
+    size_t j = 0;
+    for (size_t i = 0; i < na; i++) {
+        while (j < nb && b[j] < a[i])
+            j++;
+        if (j == nb || b[j] != a[i]) return false;
+        j++;
+    }
+    return true;
+}

@@ -49,6 +49,10 @@ void graw_heads_fini(graw_heads_t *h);
 void graw_components(const graw_t *w, const graw_heads_t *h, uint32_t *order, uint32_t *comp,
                      uint32_t *n_comps);
 
+/* Whether every literal of sorted a (na of them) is in sorted b (nb): a rule holding
+ * another's literals (the optimiser, gopt.c, and factoring, gfactor.c, keep rules sorted). */
+bool graw_lits_subset(const uint32_t *a, size_t na, const uint32_t *b, size_t nb);
+
 size_t graw_bytes(const graw_t *w);
 
 #endif
