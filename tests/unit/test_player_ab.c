@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "base/clock.h"
+#include "duel.h"
 #include "gdl/validate.h"
 #include "load.h"
 #include "player/agent.h"
@@ -35,44 +36,18 @@ static void test_options(void **state) {
     assert_null(player_kind_find("mcts:ab=maybe"));
 }
 
-/* One match of g between kinds k0 (role 0) and k1 (role 1) through agents, every move
- * checked legal; role 0's goal. */
+/* One match of g between kinds k0 (role 0) and k1 (role 1), each told and given
+ * move_seconds a move; role 0's goal. */
 static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k1,
                       double move_seconds) {
-    engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
-    agent_t *a[2];
-    const player_kind_t *kinds[2] = {k0, k1};
-    for (uint32_t i = 0; i < 2; i++) {
-        agent_config_t cfg = {
-            .kind = kinds[i], .startclock = move_seconds, .playclock = move_seconds, .seed = 7 + i};
-        a[i] = agent_new(g, i, &cfg);
-        agent_start(a[i], now_seconds() + move_seconds);
-    }
-    state_t s, n;
-    state_init(&s);
-    state_init(&n);
-    terms_initial(ref, &s);
-    term_t joint[2];
-    for (uint32_t steps = 0; !terms_terminal(ref, &s); steps++) {
-        assert_true(steps < 400);
-        for (uint32_t i = 0; i < 2; i++) {
-            joint[i] = agent_play(a[i], now_seconds() + move_seconds, NULL);
-            assert_true(terms_is_legal(ref, &s, i, joint[i]));
-        }
-        terms_next(ref, &s, joint, &n);
-        state_copy(&s, &n);
-        for (uint32_t i = 0; i < 2; i++)
-            agent_advance(a[i], joint);
-    }
-    int goal = terms_goal_value(ref, &s, 0);
-    for (uint32_t i = 0; i < 2; i++) {
-        agent_stop(a[i]);
-        agent_free(a[i]);
-    }
-    state_fini(&s);
-    state_fini(&n);
-    engine_free(ref);
-    return goal;
+    duel_t d = {.kinds = {k0, k1},
+                .startclock = move_seconds,
+                .playclock = move_seconds,
+                .start_seconds = move_seconds,
+                .move_seconds = move_seconds,
+                .seeds = {7, 8},
+                .max_steps = 400};
+    return duel_play(g, &d, 0, NULL);
 }
 
 /* On breakthrough, each kind that values leaves by material with advancement beats the

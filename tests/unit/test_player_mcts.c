@@ -14,6 +14,7 @@
 
 #include "base/clock.h"
 #include "base/rng.h"
+#include "duel.h"
 #include "gdl/validate.h"
 #include "load.h"
 #include "player/agent.h"
@@ -73,50 +74,19 @@ static void test_kind_options(void **state) {
 
 static double start_seconds = 0.2; /* the start clock play_match gives */
 
-/* Plays one match of g between two agents (kind i plays role i), checking every move
- * against the referee's legal moves; returns the goal of role mcts_seat, whose search
+/* Plays one match of g between two agents (kind i plays role i; told 1 s clocks, given
+ * start_seconds to start and 5 s a move); returns the goal of role mcts_seat, whose search
  * counters are added to *sum (when not NULL). */
 static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k1,
                       uint32_t mcts_seat, uint64_t seed, player_search_t *sum) {
-    assert_int_equal(g->n_roles, 2);
-    engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
-    agent_t *a[2];
-    const player_kind_t *kinds[2] = {k0, k1};
-    for (uint32_t i = 0; i < 2; i++) {
-        agent_config_t cfg = {
-            .kind = kinds[i], .startclock = 1, .playclock = 1, .seed = seed * 2 + i};
-        a[i] = agent_new(g, i, &cfg);
-        agent_start(a[i], now_seconds() + start_seconds);
-    }
-    state_t s, n;
-    state_init(&s);
-    state_init(&n);
-    terms_initial(ref, &s);
-    term_t joint[2];
-    uint32_t steps = 0;
-    while (!terms_terminal(ref, &s)) {
-        assert_true(steps++ < 20);
-        for (uint32_t i = 0; i < 2; i++) {
-            term_t m = agent_play(a[i], now_seconds() + 5, NULL);
-            assert_true(m != TERM_NONE);
-            assert_true(terms_is_legal(ref, &s, i, m));
-            joint[i] = m;
-        }
-        terms_next(ref, &s, joint, &n);
-        state_copy(&s, &n);
-        for (uint32_t i = 0; i < 2; i++)
-            agent_advance(a[i], joint);
-    }
-    int goal = terms_goal_value(ref, &s, mcts_seat);
-    for (uint32_t i = 0; i < 2; i++)
-        agent_stop(a[i]);
-    if (sum) assert_true(agent_search(a[mcts_seat], sum));
-    for (uint32_t i = 0; i < 2; i++)
-        agent_free(a[i]);
-    state_fini(&s);
-    state_fini(&n);
-    engine_free(ref);
-    return goal;
+    duel_t d = {.kinds = {k0, k1},
+                .startclock = 1,
+                .playclock = 1,
+                .start_seconds = start_seconds,
+                .move_seconds = 5,
+                .seeds = {seed * 2, seed * 2 + 1},
+                .max_steps = 20};
+    return duel_play(g, &d, mcts_seat, sum);
 }
 
 static void test_tictactoe_vs_random(void **state) {

@@ -12,29 +12,7 @@
 #include <cmocka.h>
 
 #include "gdl/rules.h"
-
-typedef struct {
-    game_t *g;
-    diag_t d;
-    strbuf_t sb;
-} fix_t;
-
-static int setup(void **state) {
-    fix_t *f = calloc(1, sizeof *f);
-    diag_init(&f->d);
-    sb_init(&f->sb);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fix_t *f = *state;
-    game_free(f->g);
-    diag_fini(&f->d);
-    sb_fini(&f->sb);
-    free(f);
-    return 0;
-}
+#include "rules_fixture.h"
 
 static game_t *load(fix_t *f, const char *text) {
     game_free(f->g);
