@@ -83,6 +83,17 @@ static inline uint32_t sorted_percepts(engine_t *r, const state_t *s, const term
     return k;
 }
 
+/* Role k's view of the step from s by joint, kept in *o (its percepts' copy is the
+ * caller's to free). */
+static inline void obs_record(obs_t *o, engine_t *r, const state_t *s, const term_t *joint,
+                              uint32_t k) {
+    term_t buf[256];
+    o->move = joint[k];
+    o->n = sorted_percepts(r, s, joint, k, buf);
+    o->pc = malloc((o->n + 1) * sizeof *o->pc);
+    memcpy(o->pc, buf, o->n * sizeof *buf);
+}
+
 /* Successors of every state of cur under joint moves with our move that give our percepts. */
 typedef struct {
     engine_t *r;

@@ -215,14 +215,8 @@ static uint64_t check_game(game_t *g, uint32_t matches) {
                 for (uint32_t k = 0; k < nr; k++)
                     obs[k] = realloc(obs[k], cap * sizeof *obs[k]);
             }
-            for (uint32_t k = 0; k < nr; k++) {
-                term_t buf[256];
-                obs_t *o = &obs[k][steps];
-                o->move = joint[k];
-                o->n = sorted_percepts(r, &s, joint, k, buf);
-                o->pc = malloc((o->n + 1) * sizeof *o->pc);
-                memcpy(o->pc, buf, o->n * sizeof *buf);
-            }
+            for (uint32_t k = 0; k < nr; k++)
+                obs_record(&obs[k][steps], r, &s, joint, k);
             terms_next(r, &s, joint, &nx);
             state_copy(&s, &nx);
             steps++;

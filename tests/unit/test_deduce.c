@@ -154,12 +154,8 @@ static void play_match(game_t *g, engine_t *r, engine_t *pe, const player_kind_t
             }
         }
         for (uint32_t k = 1; k < ROLES; k++) {
-            term_t buf[256];
             obs_t *o = &obs[k][steps];
-            o->move = joint[k];
-            o->n = sorted_percepts(r, &s, joint, k, buf);
-            o->pc = malloc((o->n + 1) * sizeof *o->pc);
-            memcpy(o->pc, buf, o->n * sizeof *buf);
+            obs_record(o, r, &s, joint, k);
             hist[k][steps] = (belief_obs_t){o->move, o->pc, o->n};
             belief_step(r, g, k, o, &bel[k]);
             assert_true(bel[k].n > 0);
