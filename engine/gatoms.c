@@ -18,7 +18,7 @@ void gatoms_fini(gatoms_t *a) {
         free(a->of_pred[p].ids), free(a->pred_idx[p].ids);
     free(a->of_pred), free(a->pred_idx);
     free(a->term), free(a->pred);
-    htab_fini(&a->tab);
+    free(a->id_of);
     free(a->idx), free(a->groups), free(a->ent);
     htab_fini(&a->group_tab);
     memset(a, 0, sizeof *a);
@@ -29,9 +29,13 @@ static void ids_push(gids_t *v, uint32_t x) {
     v->ids[v->n++] = x;
 }
 
-static uint32_t term_hash_of(const void *ctx, uint32_t id) {
-    const gatoms_t *a = ctx;
-    return gatoms_hash(a->term[id]);
+static void id_of_set(gatoms_t *a, term_t t, uint32_t id) {
+    if (t >= a->cap_id_of) {
+        size_t n = (size_t)t + 1 > 2 * a->cap_id_of ? (size_t)t + 1 : 2 * a->cap_id_of;
+        a->id_of = xrecalloc(a->id_of, a->cap_id_of, n, sizeof *a->id_of);
+        a->cap_id_of = n;
+    }
+    a->id_of[t] = id + 1;
 }
 
 static void preds_grow(gatoms_t *a, uint32_t pred) {
@@ -134,7 +138,7 @@ uint32_t gatoms_add(gatoms_t *a, term_t t, uint32_t pred, bool *added) {
     id = a->n++;
     a->term[id] = t;
     a->pred[id] = pred;
-    htab_add(&a->tab, gatoms_hash(t), id, term_hash_of, a);
+    id_of_set(a, t, id);
     preds_grow(a, pred);
     ids_push(&a->of_pred[pred], id);
     const gids_t *mine = &a->pred_idx[pred];
@@ -156,8 +160,7 @@ uint32_t gatoms_lower(const gids_t *ids, uint32_t id) {
 }
 
 size_t gatoms_bytes(const gatoms_t *a) {
-    size_t b = a->cap * (sizeof *a->term + sizeof *a->pred) +
-               ((size_t)a->tab.mask + 1) * sizeof *a->tab.slot;
+    size_t b = a->cap * (sizeof *a->term + sizeof *a->pred) + a->cap_id_of * sizeof *a->id_of;
     for (uint32_t p = 0; p < a->n_preds; p++)
         b += (a->of_pred[p].cap + a->pred_idx[p].cap) * sizeof(uint32_t);
     return b + a->cap_idx * sizeof *a->idx + a->groups_cap * sizeof *a->groups +

@@ -48,7 +48,10 @@ typedef struct {
     uint32_t *pred;
     uint32_t n;
     size_t cap;
-    htab_t tab; /* term -> id */
+    /* term -> id + 1 (0: not an atom), by term id: one load where a hash table took a
+     * probe and a compare, on the grounder's hottest path (every instance's head) */
+    uint32_t *id_of;
+    size_t cap_id_of;
     gids_t *of_pred;
     uint32_t n_preds;
     gindex_t *idx;
@@ -65,26 +68,9 @@ typedef struct {
 void gatoms_init(gatoms_t *a, term_store_t *ts);
 void gatoms_fini(gatoms_t *a);
 
-typedef struct {
-    const gatoms_t *a;
-    term_t t;
-} gatoms_key_t;
-
-static inline uint32_t gatoms_hash(term_t t) {
-    return t * 0x9e3779b1u;
-}
-
-static inline bool gatoms_same(const void *ctx, uint32_t id) {
-    const gatoms_key_t *k = ctx;
-    return k->a->term[id] == k->t;
-}
-
 /* The id of ground atom t, GATOM_NONE when it is not in the store. */
 static inline uint32_t gatoms_find(const gatoms_t *a, term_t t) {
-    if (t == TERM_NONE) return GATOM_NONE;
-    gatoms_key_t k = {a, t};
-    uint32_t id = htab_find(&a->tab, gatoms_hash(t), gatoms_same, &k);
-    return id == HTAB_NONE ? GATOM_NONE : id;
+    return t < a->cap_id_of ? a->id_of[t] - 1 : GATOM_NONE; /* (0 - 1: GATOM_NONE) */
 }
 
 /* Adds a ground atom of predicate pred (no-op when known); returns its id. */
