@@ -47,6 +47,10 @@ void sb_vprintf(strbuf_t *sb, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
 /* Returns the NUL-terminated contents (valid until the next change). */
 const char *sb_str(strbuf_t *sb);
 
+/* qsort comparators: unsigned integers (term ids among them), ascending. */
+int cmp_u32(const void *a, const void *b);
+int cmp_u64(const void *a, const void *b);
+
 /* Reads a whole file; returns NULL (errno set) when it cannot. */
 char *read_file(const char *path, size_t *len);
 /* The same from an open stream (stdin, say), to its end. */

@@ -142,11 +142,6 @@ static bool single_positive_fluent(const gnet_t *net, uint32_t r) {
            is_fluent(net, net->lits[net->lit_start[r]]) && !(net->lits[net->lit_start[r]] & 1);
 }
 
-static int cmp_u32(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* A rule that is one positive derived node (not an input). */
 static bool single_positive_derived(const gnet_t *net, uint32_t r) {
     uint32_t l = net->lit_start[r];
@@ -1554,11 +1549,6 @@ static void gather_effects(const cg_t *cg, const events_t *ev, const uint32_t *g
  * the words of its rules, how many words of readers it guards, how many of others, its
  * rules (per rule its number of literals, then the literals; the guard left
  * out), then its readers as triples (a word of D and its bits: first those it guards). */
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void emit_tables(strbuf_t *c, const cg_t *cg, const events_t *ev, const uint32_t *code,
                         const uint32_t *guard) {
     const gnet_t *net = cg->net;

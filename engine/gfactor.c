@@ -42,11 +42,6 @@ static void rset_add(rset_t *s, const uint32_t *lits, size_t n) {
     s->start[++s->n_rules] = (uint32_t)s->n_lits;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Sorted a and b: their intersection into a, its length returned. */
 static size_t intersect(uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
     size_t i = 0, j = 0, m = 0;

@@ -135,11 +135,6 @@ static uint32_t resolve(opt_t *O, uint32_t lit) {
     }
 }
 
-static int cmp_u32(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The rules again: those of replaced nodes dropped, literals resolved, sorted and unique. */
 static void rewrite(opt_t *O) {
     graw_t *w = O->w, out;

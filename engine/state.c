@@ -41,13 +41,9 @@ bool state_has(const state_t *s, term_t f) {
     }
     return lo < s->n && s->facts[lo] == f;
 }
-static int cmp_term(const void *a, const void *b) {
-    term_t x = *(const term_t *)a, y = *(const term_t *)b;
-    return x < y ? -1 : x > y;
-}
 void state_normalise(state_t *s) {
     if (s->n < 2) return;
-    qsort(s->facts, s->n, sizeof *s->facts, cmp_term);
+    qsort(s->facts, s->n, sizeof *s->facts, cmp_u32);
     uint32_t k = 1;
     for (uint32_t i = 1; i < s->n; i++)
         if (s->facts[i] != s->facts[k - 1]) s->facts[k++] = s->facts[i];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "base/util.h"
 #include "cli/commands.h"
 #include "engine/joints.h"
 
@@ -20,16 +21,11 @@ typedef struct {
     uint32_t step;
 } diff_t;
 
-static int cmp_term(const void *x, const void *y) {
-    term_t a = *(const term_t *)x, b = *(const term_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* Copies and sorts a term list into *buf. */
 static uint32_t sorted(const term_t *in, uint32_t n, term_t **buf, size_t *cap) {
     GROW(*buf, *cap, n + 1);
     memcpy(*buf, in, n * sizeof *in);
-    qsort(*buf, n, sizeof **buf, cmp_term);
+    qsort(*buf, n, sizeof **buf, cmp_u32);
     return n;
 }
 

@@ -6,6 +6,7 @@
 
 #include "base/clock.h"
 #include "base/rng.h"
+#include "base/util.h"
 #include "engine/joints.h"
 #include "gdl/trace.h"
 
@@ -159,14 +160,9 @@ void belief_advance(belief_t *b, const term_t *joint) {
     adopt(b, &set);
 }
 
-static int cmp_term(const void *a, const void *b) {
-    term_t x = *(const term_t *)a, y = *(const term_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Sorts terms by id and removes duplicates; returns the count. */
 static uint32_t sort_ids(term_t *t, uint32_t n) {
-    if (n) qsort(t, n, sizeof *t, cmp_term);
+    if (n) qsort(t, n, sizeof *t, cmp_u32);
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++)
         if (!m || t[m - 1] != t[i]) t[m++] = t[i];

@@ -5,6 +5,7 @@
 #include "player/bsmt.h"
 #include "base/clock.h"
 #include "base/rng.h"
+#include "base/util.h"
 #include "logic/sat.h"
 
 #include <stdio.h>
@@ -680,11 +681,6 @@ int bsmt_entailed(bsmt_t *b, term_t fluent, double deadline) {
     return r < 0 ? -1 : r == 0;
 }
 
-static int cmp_term(const void *a, const void *b) {
-    term_t x = *(const term_t *)a, y = *(const term_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Constraints of one query live in a solver scope (push/pop): retired clauses would
  * otherwise pile up over a match and slow every later check. */
 uint32_t bsmt_entailed_all(bsmt_t *b, double deadline, term_t **out) {
@@ -727,7 +723,7 @@ uint32_t bsmt_entailed_all(bsmt_t *b, double deadline, term_t **out) {
     term_t *res = xmalloc((nc + 1) * sizeof *res);
     for (uint32_t k = 0; k < nc; k++)
         res[k] = bnet_fluent_term(b->net, b->fluents[cand[k]]);
-    qsort(res, nc, sizeof *res, cmp_term);
+    qsort(res, nc, sizeof *res, cmp_u32);
     free(cand);
     *out = res;
     return nc;

@@ -72,6 +72,7 @@
 #include "base/clock.h"
 #include "base/opts.h"
 #include "base/rng.h"
+#include "base/util.h"
 #include "engine/fluents.h"
 #include "engine/joints.h"
 #include "mcts/ab.h"
@@ -80,11 +81,6 @@
 #include "player/bsmt.h"
 #include "player/fallback.h"
 #include "player/player.h"
-
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
 
 #define INFO_WORLDS 16     /* worlds sampled for choose=info */
 #define WORLDS 4           /* worlds per turn for the playouts (default of worlds=N) */
@@ -697,11 +693,6 @@ static term_t info_play(deduce_player_t *p, const term_t *moves, uint32_t n, con
  * cannot explain a step is dropped. At most JOINT_MAX joint moves are tried per step. */
 #define JOINT_MAX 65536u
 
-static int cmp_term(const void *a, const void *b) {
-    term_t x = *(const term_t *)a, y = *(const term_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Whether the percepts of our role after joint in s are exactly obs's (a set, sorted). */
 static bool sees_as_told(deduce_player_t *p, const eng_state_t *s, const term_t *joint,
                          const belief_obs_t *obs, term_t *buf) {
@@ -709,7 +700,7 @@ static bool sees_as_told(deduce_player_t *p, const eng_state_t *s, const term_t 
     uint32_t n = engine_sees(p->setup.engine, s, joint, p->setup.role, &pc);
     if (n != obs->n_percepts) return false;
     memcpy(buf, pc, n * sizeof *pc);
-    qsort(buf, n, sizeof *buf, cmp_term);
+    qsort(buf, n, sizeof *buf, cmp_u32);
     return !memcmp(buf, obs->percepts, n * sizeof *buf);
 }
 
@@ -837,7 +828,7 @@ static bool current_world(deduce_player_t *p, const player_turn_t *turn, double 
 
 /* Sorts moves[0..n) by id (as kind->legal answers); returns n. */
 static uint32_t sorted(term_t *moves, uint32_t n) {
-    qsort(moves, n, sizeof *moves, cmp_term);
+    qsort(moves, n, sizeof *moves, cmp_u32);
     return n;
 }
 
@@ -960,7 +951,7 @@ static uint32_t percepts_of(deduce_player_t *p, const eng_state_t *s, const term
     uint32_t n = engine_sees(p->setup.engine, s, joint, j, &pc);
     GROW(*out, *cap, n + 1);
     memcpy(*out, pc, n * sizeof *pc);
-    qsort(*out, n, sizeof **out, cmp_term);
+    qsort(*out, n, sizeof **out, cmp_u32);
     return n;
 }
 

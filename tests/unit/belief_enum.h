@@ -66,17 +66,12 @@ typedef struct {
     uint32_t n;
 } obs_t;
 
-static inline int cmp_term(const void *a, const void *b) {
-    term_t x = *(const term_t *)a, y = *(const term_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static inline uint32_t sorted_percepts(engine_t *r, const state_t *s, const term_t *joint,
                                        uint32_t role, term_t *out) {
     const term_t *p;
     uint32_t n = terms_sees(r, s, joint, role, &p);
     memcpy(out, p, n * sizeof *p);
-    qsort(out, n, sizeof *out, cmp_term);
+    qsort(out, n, sizeof *out, cmp_u32);
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++)
         if (!k || out[k - 1] != out[i]) out[k++] = out[i];
@@ -152,7 +147,7 @@ static inline uint32_t intersection(const set_t *s, term_t *out) {
             if (state_has(&s->v[i], out[j])) out[k++] = out[j];
         n = k;
     }
-    qsort(out, n, sizeof *out, cmp_term);
+    qsort(out, n, sizeof *out, cmp_u32);
     return n;
 }
 

@@ -51,11 +51,6 @@ static term_t entailed_killer(const game_t *g, engine_t *r, const set_t *s) {
     return k;
 }
 
-static int cmp_id(const void *a, const void *b) {
-    term_t x = *(const term_t *)a, y = *(const term_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 typedef struct {
     uint64_t choices, accusations, entailed_turns;
     uint64_t legal_asked, legal_unknown; /* player_legal calls; those it could not answer */
@@ -106,7 +101,7 @@ static void play_match(game_t *g, engine_t *r, engine_t *pe, const player_kind_t
             /* the legal moves it knows are the true ones */
             term_t *own;
             uint32_t no = player_legal(pl[k], &turn, now_seconds() + 1e6, &own);
-            qsort(legal, n, sizeof *legal, cmp_id);
+            qsort(legal, n, sizeof *legal, cmp_u32);
             /* never "cannot tell" (0), even after p1's turns past its clock */
             t->legal_asked++;
             if (no == 0) t->legal_unknown++;

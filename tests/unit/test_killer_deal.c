@@ -183,11 +183,6 @@ static int killer_of(game_t *g, const state_t *s) {
     return k;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Every split once, all with the same probability summing to 1. */
 static void check_splits(game_t *g, layer_t_ *l) {
     ratio_t total = {0, 1}, first = l->v[0].p;
