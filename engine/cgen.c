@@ -30,9 +30,18 @@
  * one rule per move that leaves the cell alone: 300 per cell in breakthroughSuicide) are
  * one test of the role's move index in a table of bits, from this many rules. */
 #define MOVESET_MIN 2
-/* A move whose rules are scattered (place_moves) is in at most this many rules: a list is
- * read rule by rule, dearer than code for a move chosen often (a dead role's noop). */
+/* A move's rules are scattered (place_moves) at any count (alexChess: 16,006 moves, each
+ * in a rule per piece that may stand on the square it leaves or enters: as code every step
+ * would evaluate them all), unless the move is in more than SCATTER_MAX_RULES rules and
+ * either SCATTER_SKEW times the mean of its role's moves (a dead role's noop, in every
+ * cell's frame rule and played at every step: code skips it behind a guard on the move;
+ * knightwar 0.7x scattered) or more than 1/SCATTER_MIN_MOVES of all their rules (a role of
+ * a few moves, tron's four directions: a list read rule by rule costs several times code,
+ * which evaluates every move's rules at once; tron_10x10 0.6x, pacman3p 0.75x scattered,
+ * connectFourLarger's 21 columns 1.65x). */
 #define SCATTER_MAX_RULES 16
+#define SCATTER_SKEW 4
+#define SCATTER_MIN_MOVES 8
 /* Factoring: a node with this many rules (besides the forms above) has the literals that
  * this many of its rules share tested once for them all. */
 #define FACTOR_MIN_RULES 8
@@ -2115,12 +2124,33 @@ static void cg_init(cg_t *cg, const gnet_t *net, size_t unit_bytes) {
         }
 }
 
+/* Marks busy (cg->busy) the moves in more than SCATTER_MAX_RULES scattered rules (uses:
+ * per node) and SCATTER_SKEW times the mean of their role's moves (those in any) or more
+ * than 1/SCATTER_MIN_MOVES of their sum. */
+static void mark_busy(cg_t *cg, const uint32_t *uses) {
+    const gnet_t *net = cg->net;
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        uint64_t sum = 0, n = 0;
+        for (uint32_t k = 0; k < net->n_moves[r]; k++) {
+            uint32_t m = net->move_node[r][k];
+            if (m != GNET_NONE && cg->mrole[m] == r && uses[m]) sum += uses[m], n++;
+        }
+        for (uint32_t k = 0; k < net->n_moves[r]; k++) {
+            uint32_t m = net->move_node[r][k];
+            if (m == GNET_NONE || cg->mrole[m] != r) continue;
+            uint64_t u = uses[m];
+            cg->busy[m] = u > SCATTER_MAX_RULES &&
+                          (u * n > SCATTER_SKEW * sum || u * SCATTER_MIN_MOVES > sum);
+        }
+    }
+}
+
 /* Which rules of the move blocks are scattered (place_moves says how): first the moves
  * in too many rules that would be (cg->busy), then the rules. */
 static void plan_scatter(cg_t *cg) {
     const gnet_t *net = cg->net;
     uint32_t *uses = xcalloc(net->n_nodes + 1, sizeof *uses);
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 2; pass++) {
         for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++) {
             if (net->blocks[b].cyclic) continue;
             mvrule_t *mv;
@@ -2134,7 +2164,7 @@ static void plan_scatter(cg_t *cg) {
                 bool busy = false;
                 for (uint32_t x = a; x < end; x++) {
                     uint32_t m = net->lits[mv[x].lit] >> 1;
-                    if (pass == 0 && ++uses[m] > SCATTER_MAX_RULES) cg->busy[m] = 1;
+                    if (pass == 0) uses[m]++;
                     busy |= cg->busy[m];
                 }
                 for (uint32_t x = a; x < end && pass == 1 && !busy; x++) {
@@ -2144,6 +2174,8 @@ static void plan_scatter(cg_t *cg) {
             }
             free(mv);
         }
+        if (pass == 0) mark_busy(cg, uses);
+    }
     free(uses);
 }
 
