@@ -156,6 +156,9 @@ struct bddnet {
      * n_vars + 2k at the state and n_vars + 2k + 1 at the successor (on top of the order);
      * kept across attempts (a new layout tries it no more) */
     uint32_t *unk, *unk_of, n_unk;
+    /* per unknown: the parts whose successor it was not put in within the limits (past
+     * KNOWN_TRIES no more: each try spends its share, checkers's has_legal_move) */
+    uint32_t *unk_missed;
     dd_ref unk_now, unk_next; /* the positive cubes of every unknown variable of each kind */
 };
 
@@ -829,8 +832,9 @@ static bool eval_current(bddnet_t *bn) {
 }
 
 /* At the successor in part pt of joint move jm: terminal and the goals. The inputs are the
- * state's fluents with the part's cube set, or the next functions fixed to the move. */
-static bool eval_successor(bddnet_t *bn, const joint_t *jm, part_t *pt) {
+ * state's fluents with the part's cube set, or the next functions fixed to the move. The
+ * network's values there go to *out (left empty where cond is false): the caller frees them. */
+static bool eval_successor(bddnet_t *bn, const joint_t *jm, part_t *pt, eval_t *out) {
     const gnet_t *net = bn->net;
     dd_t *d = bn->d;
     if (pt->cond == DD_FALSE) { /* no state kept has it (a horizon, a start): nothing to say */
@@ -863,7 +867,7 @@ static bool eval_successor(bddnet_t *bn, const joint_t *jm, part_t *pt) {
                 pt->goal[r][k] = node_value(bn, &nx, net->goals[r][k].node);
         }
     }
-    eval_fini(bn, &nx);
+    *out = nx; /* the caller's: the targets read the unknowns' rules at the successor */
     return ok;
 }
 
@@ -1594,6 +1598,7 @@ bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opt
     find_implying(bn);
     find_cone(bn);
     bn->unk = xcalloc(bn->o.unknowns + 1, sizeof *bn->unk);
+    bn->unk_missed = xcalloc(bn->o.unknowns + 1, sizeof *bn->unk_missed);
     bn->unk_of = xmalloc((net->n_nodes + 1) * sizeof *bn->unk_of);
     for (uint32_t n = 0; n < net->n_nodes; n++)
         bn->unk_of[n] = NO_UNK;
@@ -1626,7 +1631,7 @@ void bddnet_free(bddnet_t *bn) {
     free_layout(bn);
     free(bn->sorted), free(bn->groups), free(bn->cand), free(bn->fgroup), free(bn->fpos);
     free(bn->pos), free(bn->implies_terminal), free(bn->restrictable), free(bn->targets);
-    free(bn->cone), free(bn->unk), free(bn->unk_of);
+    free(bn->cone), free(bn->unk), free(bn->unk_of), free(bn->unk_missed);
     free(bn);
 }
 
@@ -1703,10 +1708,106 @@ static dd_ref goal_between(bddnet_t *bn, const part_t *pt, uint32_t role, int lo
     return any;
 }
 
+/* of the time left a part's targets' unknowns at the successor at most (past it, ∀h') */
+#define KNOWN_SHARE (1.0 / 64)
+/* parts an unknown may miss its share in before it is no more put in */
+#define KNOWN_TRIES 2
+
+/* y ∧ H (or y ∧ ¬H), H node n's value at the successor (nx), made rule by rule within y:
+ * the node was left unknown as a whole, its rules' values there are small ("some move is
+ * available": each move's own pattern). DD_NONE past a limit or the deadline. */
+static dd_ref with_node(bddnet_t *bn, const eval_t *nx, uint32_t n, dd_ref y, bool holds) {
+    dd_t *d = bn->d;
+    uint32_t i = bn->pos[n];
+    bool implies = bn->implies_terminal[n]; /* as eval_node made it */
+    dd_ref acc = holds ? DD_FALSE : dd_dup(d, y);
+    for (uint32_t r = bn->net->rule_start[i];
+         r < bn->net->rule_start[i + 1] && acc != DD_NONE && (holds || acc != DD_FALSE); r++) {
+        dd_ref body = rule_next(bn, nx, r, implies), t;
+        if (holds) {
+            dd_ref part = dd_and(d, body, y);
+            t = dd_or(d, acc, part);
+            dd_deref(d, part);
+        } else {
+            t = dd_diff(d, acc, body);
+        }
+        dd_deref(d, body), dd_deref(d, acc);
+        acc = t;
+    }
+    return acc;
+}
+
+/* One side of know_one: H ∧ (r1 − r0) (side 1) or ¬H ∧ (r0 − r1) (side 0), within cond.
+ * Past a limit: left out for a subset (false), as it is for a superset (sup), DD_NONE when
+ * even that gives up. */
+static dd_ref know_side(bddnet_t *bn, const eval_t *nx, uint32_t k, dd_ref r1, dd_ref r0,
+                        dd_ref cond, int side, bool sup) {
+    dd_t *d = bn->d;
+    dd_ref only = side ? dd_diff(d, r1, r0) : dd_diff(d, r0, r1), y = dd_and(d, only, cond);
+    dd_ref x = y > DD_FALSE ? with_node(bn, nx, bn->unk[k], y, side) : dd_dup(d, y);
+    dd_deref(d, y);
+    if (x == DD_NONE) bn->unk_missed[k]++, x = sup ? dd_dup(d, only) : DD_FALSE;
+    dd_deref(d, only);
+    return x;
+}
+
+/* r with successor unknown k's variable h' replaced by the node's value H there, within
+ * cond: r1 ∧ r0 (whatever H) ∨ each side of know_side. For a subset (targets) a side past
+ * a limit is left out: never less than ∀h' r; for a superset (terminal, sup) it stays as
+ * it is: never more than ∃h' r. Consumes r (returned as it is past the limits). */
+static dd_ref know_one(bddnet_t *bn, const eval_t *nx, dd_ref cond, uint32_t k, dd_ref r,
+                       bool sup) {
+    dd_t *d = bn->d;
+    if (bn->unk_missed[k] >= KNOWN_TRIES) return r;
+    uint32_t v = unk_var(bn, k, true);
+    dd_ref r1 = dd_restrict(d, r, dd_var(d, v)), r0 = dd_restrict(d, r, dd_nvar(d, v));
+    if (r1 == r0 || r1 == DD_NONE || r0 == DD_NONE) {
+        dd_deref(d, r1), dd_deref(d, r0);
+        return r;
+    }
+    dd_ref out = dd_and(d, r1, r0);
+    for (int side = 0; side < 2 && out != DD_NONE; side++) {
+        dd_ref x = know_side(bn, nx, k, r1, r0, cond, side, sup);
+        dd_ref t = x == DD_NONE ? DD_NONE : dd_or(d, out, x);
+        dd_deref(d, x), dd_deref(d, out);
+        out = t;
+    }
+    dd_deref(d, r1), dd_deref(d, r0);
+    if (out == DD_NONE) return r;
+    dd_deref(d, r);
+    return out;
+}
+
+/* r (over the successor's unknowns) with their values put in where their rules at the
+ * successor allow, within KNOWN_SHARE of the time left: the latest node first, whose
+ * rules may read earlier unknowns (terminal reads (line x) in tic-tac-toe). Between the
+ * real value and ∀h' r (the caller's quantifier after), or with sup between it and ∃h' r.
+ * Consumes r. */
+static dd_ref know_unknowns(bddnet_t *bn, const part_t *pt, const eval_t *nx, dd_ref r, bool sup) {
+    dd_t *d = bn->d;
+    if (!nx->v) return r; /* cond false: nothing was evaluated */
+    double end = dd_deadline(d), now = now_seconds();
+    if (end > 0) dd_set_deadline(d, now + KNOWN_SHARE * (end > now ? end - now : 0));
+    uint32_t *ks = xmalloc((bn->n_unk + 1) * sizeof *ks);
+    for (uint32_t k = 0; k < bn->n_unk; k++)
+        ks[k] = k;
+    for (uint32_t a = 1; a < bn->n_unk; a++) /* by order position, latest first (few) */
+        for (uint32_t b = a; b > 0 && bn->pos[bn->unk[ks[b]]] > bn->pos[bn->unk[ks[b - 1]]]; b--) {
+            uint32_t t = ks[b];
+            ks[b] = ks[b - 1], ks[b - 1] = t;
+        }
+    for (uint32_t j = 0; j < bn->n_unk && r > DD_TRUE; j++)
+        r = know_one(bn, nx, pt->cond, ks[j], r, sup);
+    free(ks);
+    dd_set_deadline(d, end);
+    return r;
+}
+
 /* Terminal and the goal condition at the successor in part pt. The role's value is the
  * highest numeric goal that holds (engine_goal_value): at least v when some goal >= v
- * holds; at most v when some numeric goal holds and none above v. */
-static dd_ref part_target(bddnet_t *bn, const part_t *pt, const target_t *t) {
+ * holds; at most v when some numeric goal holds and none above v. With the network's values
+ * at the successor (nx, else NULL) the unknowns there are put in where they fit. */
+static dd_ref part_target(bddnet_t *bn, const part_t *pt, const target_t *t, const eval_t *nx) {
     dd_t *d = bn->d;
     dd_ref g;
     if (t->above) {
@@ -1721,6 +1822,7 @@ static dd_ref part_target(bddnet_t *bn, const part_t *pt, const target_t *t) {
     dd_ref r = dd_and(d, g, pt->raw != DD_FALSE ? pt->raw : pt->term);
     dd_deref(d, g);
     if (!bn->n_unk || r <= DD_TRUE) return r;
+    if (nx) r = know_unknowns(bn, pt, nx, r, false);
     dd_ref all = dd_forall(d, r, bn->unk_next);
     dd_deref(d, r);
     return all;
@@ -1739,7 +1841,7 @@ uint32_t bddnet_target(bddnet_t *bn, uint32_t role, int v, bool above) {
             part_t *pt = &bn->joints[j].parts[p];
             if (pt->state != PART_READY) continue;
             pt->target = xrealloc(pt->target, bn->n_targets * sizeof *pt->target);
-            pt->target[t] = part_target(bn, pt, &bn->targets[t]);
+            pt->target[t] = part_target(bn, pt, &bn->targets[t], NULL);
         }
     return t;
 }
@@ -1785,17 +1887,22 @@ static void trace_ready(bddnet_t *bn) {
  * again when read again). */
 static int ready_part(bddnet_t *bn, const joint_t *jm, part_t *pt) {
     if (pt->state != PART_NEW) return pt->state == PART_READY;
-    bool ok = eval_successor(bn, jm, pt);
-    if (ok && bn->n_unk) { /* the targets from the raw terminal, the kept one ∃h' */
+    eval_t nx = {0};
+    bool ok = eval_successor(bn, jm, pt, &nx);
+    if (ok && bn->n_unk) { /* the targets from the raw terminal; the kept one ∃h' of
+                             it with the unknowns put in where they fit */
         pt->raw = pt->term;
-        pt->term = dd_exists(bn->d, pt->raw, bn->unk_next);
+        dd_ref x = know_unknowns(bn, pt, &nx, dd_dup(bn->d, pt->raw), true);
+        pt->term = dd_exists(bn->d, x, bn->unk_next);
+        dd_deref(bn->d, x);
         ok = pt->term != DD_NONE;
     }
     pt->target = xcalloc(bn->n_targets + 1, sizeof *pt->target);
     for (uint32_t t = 0; t < bn->n_targets && ok; t++) {
-        pt->target[t] = part_target(bn, pt, &bn->targets[t]);
+        pt->target[t] = part_target(bn, pt, &bn->targets[t], &nx);
         ok = pt->target[t] != DD_NONE;
     }
+    eval_fini(bn, &nx);
     if (!ok) {
         double end = dd_deadline(bn->d); /* not a node's share (eval_or_unknown) */
         bool late = !strcmp(dd_why(bn->d), "deadline") && end > 0 && now_seconds() >= end;
