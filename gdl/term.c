@@ -90,6 +90,14 @@ int term_highest_number(const term_store_t *ts, const term_t *t, uint32_t n) {
     return best;
 }
 
+/* Room for node n_nodes - 1, in the nodes and their hashes. */
+static void grow_nodes(term_store_t *ts) {
+    size_t cap = ts->cap_nodes;
+    GROW(ts->nodes, ts->cap_nodes, ts->n_nodes);
+    if (ts->cap_nodes != cap || !ts->hash)
+        ts->hash = xrealloc(ts->hash, ts->cap_nodes * sizeof *ts->hash);
+}
+
 term_store_t *term_store_new(void) {
     term_store_t *ts = xcalloc(1, sizeof *ts);
     htab_init(&ts->table);
@@ -107,14 +115,15 @@ term_store_t *term_store_new(void) {
         if (s != (sym_t)k) die("keyword table out of order");
     }
     ts->n_nodes = 1; /* term 0 is TERM_NONE */
-    GROW(ts->nodes, ts->cap_nodes, 1);
+    grow_nodes(ts);
     memset(&ts->nodes[0], 0, sizeof ts->nodes[0]);
+    ts->hash[0] = 0;
     return ts;
 }
 
 void term_store_free(term_store_t *ts) {
     if (!ts) return;
-    free(ts->nodes);
+    free(ts->nodes), free(ts->hash);
     free(ts->args);
     htab_fini(&ts->table);
     free(ts->names);
@@ -137,7 +146,10 @@ static bool node_equal(const term_store_t *ts, term_t t, int kind, sym_t sym, co
                        uint32_t n) {
     const term_node_t *nd = &ts->nodes[t];
     if (nd->kind != kind || nd->sym != sym || nd->arity != n) return false;
-    return n == 0 || memcmp(ts->args + nd->args, args, n * sizeof *args) == 0;
+    const term_t *mine = ts->args + nd->args;
+    for (uint32_t i = 0; i < n; i++) /* (a few words: no call to memcmp) */
+        if (mine[i] != args[i]) return false;
+    return true;
 }
 
 typedef struct {
@@ -150,11 +162,11 @@ typedef struct {
 
 static bool node_same(const void *ctx, uint32_t t) {
     const node_key_t *k = ctx;
-    return k->ts->nodes[t].hash == k->hash && node_equal(k->ts, t, k->kind, k->sym, k->args, k->n);
+    return k->ts->hash[t] == k->hash && node_equal(k->ts, t, k->kind, k->sym, k->args, k->n);
 }
 
 static uint32_t node_hash_of(const void *ctx, uint32_t t) {
-    return ((const term_store_t *)ctx)->nodes[t].hash;
+    return ((const term_store_t *)ctx)->hash[t];
 }
 
 static term_t find_node(const term_store_t *ts, int kind, sym_t sym, const term_t *args,
@@ -172,14 +184,14 @@ static term_t make_node(term_store_t *ts, int kind, sym_t sym, const term_t *arg
     if (*slot) return *slot - 1;
     if (ts->n_nodes >= UINT32_MAX - 1) die("too many terms");
     term_t t = (term_t)ts->n_nodes++;
-    GROW(ts->nodes, ts->cap_nodes, ts->n_nodes);
+    grow_nodes(ts);
     GROW(ts->args, ts->cap_args, ts->n_args + n);
     term_node_t *nd = &ts->nodes[t];
     nd->kind = (uint8_t)kind;
     nd->sym = sym;
     nd->arity = n;
     nd->args = (uint32_t)ts->n_args;
-    nd->hash = h;
+    ts->hash[t] = h;
     nd->pad = 0;
     bool ground = kind != TERM_VAR;
     for (uint32_t k = 0; k < n; k++) {
