@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sort.h"
 #include "base/util.h"
 #include "engine/ground.h"
 
@@ -90,7 +91,7 @@ static void candidates(factor_t *F, const rset_t *s) {
     for (size_t r = 0; r < s->n_rules; r++)
         for (uint32_t l = s->start[r]; l < s->start[r + 1]; l++)
             F->occ[n++] = (uint64_t)s->lits[l] << 32 | r;
-    qsort(F->occ, n, sizeof *F->occ, cmp_u64);
+    sort_u64(F->occ, n);
     F->n_cand = F->n_pool = 0;
     for (size_t i = 0, j; i < n; i = j) {
         for (j = i; j < n && F->occ[j] >> 32 == F->occ[i] >> 32;)

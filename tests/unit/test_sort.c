@@ -1,0 +1,66 @@
+/* Unit tests for base/sort: sort_u64 gives qsort's order on short and long arrays, with
+ * duplicates, keys that differ in one byte only, and every byte varying. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "base/sort.h"
+#include "base/util.h"
+
+static uint64_t next(uint64_t *s) { /* splitmix64: keys that vary in every byte */
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Sorts a copy both ways and compares. */
+static void check(const uint64_t *keys, size_t n) {
+    uint64_t *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
+    memcpy(a, keys, n * sizeof *a), memcpy(b, keys, n * sizeof *b);
+    sort_u64(a, n);
+    qsort(b, n, sizeof *b, cmp_u64);
+    assert_memory_equal(a, b, n * sizeof *a);
+    free(a), free(b);
+}
+
+static void test_sort_sizes(void **state) {
+    (void)state;
+    uint64_t s = 1, keys[5000];
+    size_t sizes[] = {0, 1, 2, 255, 256, 257, 1000, 5000};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        for (size_t i = 0; i < sizes[k]; i++)
+            keys[i] = next(&s);
+        check(keys, sizes[k]);
+    }
+}
+
+static void test_sort_shapes(void **state) {
+    (void)state;
+    uint64_t s = 7, keys[3000];
+    for (size_t i = 0; i < 3000; i++) /* the factoring's shape: lit << 32 | rule */
+        keys[i] = (next(&s) % 2000000) << 32 | (i / 3);
+    check(keys, 3000);
+    for (size_t i = 0; i < 3000; i++) /* duplicates, and one byte varying */
+        keys[i] = 0x1122334455660000ull | (next(&s) & 0xff00);
+    check(keys, 3000);
+    for (size_t i = 0; i < 3000; i++) /* all equal */
+        keys[i] = 42;
+    check(keys, 3000);
+    for (size_t i = 0; i < 3000; i++) /* descending */
+        keys[i] = UINT64_MAX - i;
+    check(keys, 3000);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sort_sizes),
+        cmocka_unit_test(test_sort_shapes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
