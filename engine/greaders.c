@@ -86,3 +86,38 @@ bool *greaders_order(const gprog_t *P, uint32_t n_game, gids_t *todo, gids_t *gr
     free(comp), free(cyclic);
     return pruned;
 }
+
+uint32_t greaders_wanted(gprog_t *P, gatoms_t *A, uint32_t pred, const uint8_t *read,
+                         size_t n_read) {
+    uint32_t arity = P->preds[pred].arity, n = 0;
+    const gids_t *ids = gatoms_of(A, pred);
+    for (uint32_t k = 0; k < ids->n; k++)
+        n += ids->ids[k] < n_read && read[ids->ids[k]];
+    if (!arity || n == ids->n) return UINT32_MAX;
+    uint32_t w = gprog_aux(P, arity, true);
+    sym_t sym = P->preds[w].sym;
+    term_t *args = xmalloc(arity * sizeof *args); /* (copied: a new term moves the store's) */
+    for (uint32_t k = 0; k < ids->n; k++, ids = gatoms_of(A, pred)) { /* (adds move the lists) */
+        uint32_t a = ids->ids[k];
+        if (a >= n_read || !read[a]) continue;
+        memcpy(args, term_args(P->ts, A->term[a]), arity * sizeof *args);
+        gatoms_add(A, term_fun(P->ts, sym, args, arity), w, NULL);
+    }
+    free(args);
+    return w;
+}
+
+uint32_t greaders_rule(gprog_t *P, uint32_t r, uint32_t wanted) {
+    const gp_rule_t *old = &P->rules[r];
+    uint32_t n = old->n_body, arity = P->preds[wanted].arity;
+    gp_lit_t *body = xmalloc((n + 1) * sizeof *body);
+    term_t head = old->head, *args = xmalloc(arity * sizeof *args);
+    memcpy(args, term_args(P->ts, head), arity * sizeof *args);
+    term_t atom = term_fun(P->ts, P->preds[wanted].sym, args, arity);
+    body[0] = (gp_lit_t){.kind = GLIT_POS, .pred = wanted, .atom = atom};
+    memcpy(body + 1, old->body, n * sizeof *body);
+    free(args);
+    uint32_t id = gprog_add(P, head, body, n + 1, old->n_vars, false); /* (moves P->rules) */
+    free(body);
+    return id;
+}

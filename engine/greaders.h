@@ -27,4 +27,15 @@
 bool *greaders_order(const gprog_t *P, uint32_t n_game, gids_t *todo, gids_t *groups,
                      const uint32_t *heads, const bool *keep, uint32_t n_keep);
 
+/* A relation W of the atoms of pred that are read (read[a] set, a < n_read): the "wanted"
+ * heads, static, as an auxiliary relation of pred's arity; UINT32_MAX when every atom is
+ * read (nothing to gain) or pred has no arguments. */
+uint32_t greaders_wanted(gprog_t *P, gatoms_t *A, uint32_t pred, const uint8_t *read,
+                         size_t n_read);
+
+/* Rule r with a first literal W(its head's arguments): its instances only those of wanted
+ * heads, which the join may read first rather than test last (chess's threat relations:
+ * the squares read, not every square). Returns the new rule. */
+uint32_t greaders_rule(gprog_t *P, uint32_t r, uint32_t wanted);
+
 #endif

@@ -84,6 +84,7 @@ typedef struct {
     uint8_t *read;
     size_t cap_read;
     bool *pruned;
+    uint32_t n_pruned; /* (predicates then) */
     uint64_t n_unread; /* instances left out */
 } grounder_t;
 
@@ -234,7 +235,7 @@ static void mark_read(grounder_t *G, uint32_t atom) {
 /* Whether an instance with head atom h of predicate pred feeds nothing: no instance made
  * before (the readers come first) reads h, and only the readers' could. */
 static bool unread(const grounder_t *G, uint32_t pred, uint32_t h) {
-    return G->pruned && G->pruned[pred] && (h >= G->cap_read || !G->read[h]);
+    return pred < G->n_pruned && G->pruned[pred] && (h >= G->cap_read || !G->read[h]);
 }
 
 static void on_instance(void *arg, gjoin_t *J) {
@@ -303,6 +304,17 @@ static void network_rules(grounder_t *G, gids_t *todo, gids_t *groups, gids_t *h
     free(rules.ids);
 }
 
+/* Rule r, or when its relation is pruned and not all its atoms are read, r reading the
+ * wanted heads first (greaders_rule; the relation of those made on its first rule, when
+ * every reader has been instantiated). */
+static uint32_t wanted_rule(grounder_t *G, uint32_t r, uint32_t *wanted) {
+    uint32_t p = G->P->rules[r].pred;
+    if (p >= G->n_pruned || !G->pruned[p]) return r;
+    if (wanted[p] == UINT32_MAX - 1)
+        wanted[p] = greaders_wanted(G->P, &G->A, p, G->read, G->cap_read);
+    return wanted[p] == UINT32_MAX ? r : greaders_rule(G->P, r, wanted[p]);
+}
+
 /* Every rule of the network instantiated, readers first (the components in reverse
  * dependency order, each game rule's split rules in their own order): an instance whose
  * head no instance reads would be removed by the optimiser, and is not made (chess: most
@@ -316,8 +328,13 @@ static void instantiate(grounder_t *G) {
     network_rules(G, &todo, &groups, &heads);
     G->pruned = greaders_order(G->P, n_game, &todo, &groups, heads.ids, G->cut.boundary,
                                G->cut.boundary ? G->cut.n_preds : 0);
+    G->n_pruned = n_game;
+    uint32_t *wanted = xmalloc(((size_t)n_game + 1) * sizeof *wanted);
+    for (uint32_t p = 0; p < n_game; p++)
+        wanted[p] = UINT32_MAX - G->pruned[p]; /* (UINT32_MAX - 1: not made yet) */
     for (uint32_t i = 0; i < todo.n && !G->J.stop; i++)
-        gjoin_instances(&G->J, todo.ids[i], on_instance, G);
+        gjoin_instances(&G->J, wanted_rule(G, todo.ids[i], wanted), on_instance, G);
+    free(wanted);
     if (G->opts.stats)
         fprintf(G->opts.stats, "ground: %" PRIu64 " instances left out: heads no rule reads\n",
                 G->n_unread);
