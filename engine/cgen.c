@@ -2,6 +2,7 @@
 #include "engine/cgen.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,8 +63,9 @@ typedef struct {
     /* scattering (place_moves): per move (move_base[role] + index) its list; per node
      * whether it is of the move blocks (late), has scattered rules */
     bool can_scatter;
-    bool tables;   /* the play blocks driven by changes, read from tables */
-    bool short_or; /* terms joined by || (stopping at the first that holds), not | */
+    bool tables;       /* the play blocks driven by changes, read from tables */
+    bool split_tables; /* big tables in units of their own (open_table) */
+    bool short_or;     /* terms joined by || (stopping at the first that holds), not | */
     uint32_t node, *move_base, **ent;
     size_t *n_ent, *cap_ent;
     /* late: a node of the move blocks, 1 acyclic (zeroed at their start), 2 cyclic */
@@ -913,6 +915,30 @@ static void close_part(cg_t *cg, phase_t *ph) {
     ph->open = false;
 }
 
+/* A file-scope table of this many entries or more, in a program of several units, is a
+ * unit of its own (open_table). */
+#define TABLE_UNIT_MIN 16384
+
+/* Opens the file-scope table "TYPE NAME[n]={" and returns where its entries go (to be
+ * closed with "};" before the next table is opened): c, or in a program of several units,
+ * for a big table, a new unit, the table declared in c, so that unit 0 (the kernels and the
+ * playout loop) is not one translation unit of all the tables (alexChess's: 19.9 MB of
+ * text, 10.9 CPU s and 400 MB of cc, done after the rest) and cc compiles them in
+ * parallel. */
+static strbuf_t *open_table(cg_t *cg, strbuf_t *c, const char *type, const char *name, size_t n) {
+    if (!cg->split_tables || n < TABLE_UNIT_MIN) {
+        sb_printf(c, "static const %s %s[%zu]={", type, name, n);
+        return c;
+    }
+    uint32_t u = cg->n_units++;
+    cg->code = xrealloc(cg->code, cg->n_units * sizeof *cg->code);
+    cg->data = xrealloc(cg->data, cg->n_units * sizeof *cg->data);
+    sb_init(&cg->code[u]), sb_init(&cg->data[u]);
+    sb_printf(c, "PART extern const %s %s[%zu];\n", type, name, n);
+    sb_printf(&cg->data[u], "PART const %s %s[%zu]={", type, name, n);
+    return &cg->data[u];
+}
+
 /* A node too big for one function: its terms in functions of about FUNC_LITS bytes of
  * text each, the first assigning and the others ORing (each behind the node's skip test). */
 static void emit_huge(cg_t *cg, phase_t *ph, const uint64_t *sup, uint32_t b) {
@@ -1327,7 +1353,7 @@ static void emit_table_marks(strbuf_t *c, const events_t *ev, uint32_t nd, size_
  * fluent changed) or those reading a fluent changed (FO_/FW_/FM_: per fluent its readers'
  * words and bits; with guards, those a fluent guards first, the others then left out
  * while their guard is off: Z). */
-static void emit_event_marks(strbuf_t *c, const cg_t *cg, const events_t *ev, const uint32_t *guard,
+static void emit_event_marks(strbuf_t *c, cg_t *cg, const events_t *ev, const uint32_t *guard,
                              size_t z_at) {
     const gnet_t *net = cg->net;
     uint32_t nd = ev->n_pos / 64 + 1, lists = guard ? 2 : 1;
@@ -1341,8 +1367,11 @@ static void emit_event_marks(strbuf_t *c, const cg_t *cg, const events_t *ev, co
                                ev->fr_start[f + 1] - ev->fr_start[f], guard, f, own);
             sb_printf(c, ",%u", ne);
         }
-    sb_printf(c, "};\nstatic const unsigned FW_[%u]={%s0};\nstatic const W64 FM_[%u]={%s0};\n",
-              ne + 1, fw.data ? fw.data : "", ne + 1, fm.data ? fm.data : "");
+    sb_puts(c, "};\n");
+    strbuf_t *t = open_table(cg, c, "unsigned", "FW_", ne + 1);
+    sb_printf(t, "%s0};\n", fw.data ? fw.data : "");
+    t = open_table(cg, c, "W64", "FM_", ne + 1);
+    sb_printf(t, "%s0};\n", fm.data ? fm.data : "");
     sb_fini(&fw), sb_fini(&fm);
     if (guard) {
         emit_table_marks(c, ev, nd, z_at);
@@ -1366,7 +1395,7 @@ static void emit_event_end(strbuf_t *c) {
 }
 
 /* The event kernel's body: the marks, then the functions whose range has a mark. */
-static void emit_event_body(strbuf_t *c, const cg_t *cg, const events_t *ev, const phase_t *ph,
+static void emit_event_body(strbuf_t *c, cg_t *cg, const events_t *ev, const phase_t *ph,
                             const phase_t *huge, const uint32_t *ranges, uint32_t n, bool one) {
     for (uint32_t k = 0; k < ph->parts && !one; k++)
         sb_printf(c, "PART void %s_%u(%s);\n", ph->name, k, ph->params);
@@ -1558,7 +1587,7 @@ static void gather_effects(const cg_t *cg, const events_t *ev, const uint32_t *g
  * the words of its rules, how many words of readers it guards, how many of others, its
  * rules (per rule its number of literals, then the literals; the guard left
  * out), then its readers as triples (a word of D and its bits: first those it guards). */
-static void emit_tables(strbuf_t *c, const cg_t *cg, const events_t *ev, const uint32_t *code,
+static void emit_tables(strbuf_t *c, cg_t *cg, const events_t *ev, const uint32_t *code,
                         const uint32_t *guard) {
     const gnet_t *net = cg->net;
     strbuf_t rec, body, rd;
@@ -1608,11 +1637,12 @@ static void emit_tables(strbuf_t *c, const cg_t *cg, const events_t *ev, const u
         sb_putc(&rec, '\n');
         at += 6 + words + 2 * fx.n_copies + 3 * (own + other);
     }
-    sb_printf(c, "static const unsigned PO_[%u]={", ev->n_pos + 1);
+    strbuf_t *t = open_table(cg, c, "unsigned", "PO_", ev->n_pos + 1);
     for (uint32_t p = 0; p < ev->n_pos; p++)
-        sb_printf(c, "%zu,", po[p]);
-    sb_printf(c, "%zu};\nstatic const unsigned R_[%zu]={%s0};\n", at, at + 1,
-              rec.data ? rec.data : "");
+        sb_printf(t, "%zu,", po[p]);
+    sb_printf(t, "%zu};\n", at);
+    t = open_table(cg, c, "unsigned", "R_", at + 1);
+    sb_printf(t, "%s0};\n", rec.data ? rec.data : "");
     sb_fini(&rec), sb_fini(&body), sb_fini(&rd);
     free(by), free(po), free(fx.own), free(fx.other);
     sb_fini(&fx.copies);
@@ -1623,7 +1653,7 @@ static void emit_tables(strbuf_t *c, const cg_t *cg, const events_t *ev, const u
  * literal false, the OR at its first rule true) or a code position's function called; a
  * change marks its readers, all later in the order (those whose guard is off only when it
  * is the guard). */
-static void emit_table_body(strbuf_t *c, const cg_t *cg, const events_t *ev, const uint32_t *code,
+static void emit_table_body(strbuf_t *c, cg_t *cg, const events_t *ev, const uint32_t *code,
                             uint32_t n_code, bool one) {
     uint32_t *guard = xmalloc((ev->n_pos + 1) * sizeof *guard);
     for (uint32_t p = 0; p < ev->n_pos; p++)
@@ -1749,19 +1779,24 @@ static void emit_prelude(strbuf_t *c, const gnet_t *net, bool one_unit) {
 /* The scattered rules of every role: E<r>_ the lists one after the other (per rule its
  * node, the number of its other literals, those literals), O<r>_[k] where move k's list
  * starts (k up to the role's moves: none, an empty list). */
-static void emit_scatter_tables(strbuf_t *c, const cg_t *cg) {
+static void emit_scatter_tables(strbuf_t *c, cg_t *cg) {
     const gnet_t *net = cg->net;
     for (uint32_t r = 0; r < net->n_roles; r++) {
         uint32_t nm = net->n_moves[r], base = cg->move_base[r];
         size_t total = 0;
-        sb_printf(c, "static const unsigned O%u_[%u]={0", r, nm + 2);
+        char name[32];
+        snprintf(name, sizeof name, "O%u_", r);
+        strbuf_t *t = open_table(cg, c, "unsigned", name, nm + 2);
+        sb_putc(t, '0');
         for (uint32_t k = 0; k < nm; k++)
-            sb_printf(c, ",%zu", total += cg->n_ent[base + k]);
-        sb_printf(c, ",%zu};\nstatic const unsigned E%u_[%zu]={", total, r, total + 1);
+            sb_printf(t, ",%zu", total += cg->n_ent[base + k]);
+        sb_printf(t, ",%zu};\n", total);
+        snprintf(name, sizeof name, "E%u_", r);
+        t = open_table(cg, c, "unsigned", name, total + 1);
         for (uint32_t k = 0; k < nm; k++)
             for (size_t e = 0; e < cg->n_ent[base + k]; e++)
-                sb_printf(c, "%u,", cg->ent[base + k][e]);
-        sb_puts(c, "0};\n");
+                sb_printf(t, "%u,", cg->ent[base + k][e]);
+        sb_puts(t, "0};\n");
     }
 }
 
@@ -1789,7 +1824,7 @@ static void emit_scatter(strbuf_t *c, const cg_t *cg) {
 /* NAME_body calling the phase's functions in order (declared first when they live in other
  * units), and the kernel NAME, which packs the fluent words first and evaluates every node
  * (d: all fluents changed). */
-static void emit_kernel(strbuf_t *c, const cg_t *cg, const phase_t *ph, bool one_unit) {
+static void emit_kernel(strbuf_t *c, cg_t *cg, const phase_t *ph, bool one_unit) {
     const gnet_t *net = cg->net;
     for (uint32_t p = 0; p < ph->parts && !one_unit; p++)
         sb_printf(c, "PART void %s_%u(%s);\n", ph->name, p, PARAMS);
@@ -1844,6 +1879,49 @@ static void emit_legal_fix(strbuf_t *c, const cg_t *cg) {
     }
 }
 
+/* From this many moves a role's legal bytes are packed and counted by loops (over a table
+ * of the moves not guarded), not straight-line code: amazons' 86,981 moves a role made
+ * ggp_playout a function of 2 x 4,100 statements, 16 CPU s of cc. */
+#define PICK_LOOP_MOVES 4096
+
+/* The bits of the moves of role r that its role guard does not guard, 32 to an entry, as
+ * the file-scope table OPEN<r>_. */
+static void emit_open_moves(strbuf_t *c, const cg_t *cg, uint32_t r) {
+    const gnet_t *net = cg->net;
+    uint32_t nm = net->n_moves[r];
+    sb_printf(c, "static const W64 OPEN%u_[%u]={", r, (nm + 31) / 32);
+    for (uint32_t i = 0; i < nm; i += 32) {
+        uint64_t open = 0;
+        for (uint32_t k = i; k < nm && k < i + 32; k++)
+            if (!cg->guarded[net->legal_first[r] + k]) open |= 1ull << (k - i);
+        sb_printf(c, "0x%" PRIx64 "ull,", open);
+    }
+    sb_puts(c, "};\n");
+}
+
+/* emit_pack_legal's loops, and the count n of the moves (its statement left open): a loop
+ * over the whole chunks of 32 legal bytes (masked by OPEN<r>_ while the role guard is
+ * off), then the last part. */
+static void emit_pack_legal_loop(strbuf_t *c, const cg_t *cg, uint32_t r) {
+    const gnet_t *net = cg->net;
+    uint32_t nm = net->n_moves[r], lf = net->legal_first[r], g = cg->role_guard[r];
+    uint32_t nwr = (nm + 63) / 64, whole = nm / 32 * 32;
+    sb_printf(c, "for(unsigned k=0;k<%u;k++)lw[k]=0;\n", nwr);
+    for (int off = 0; off < (g == GNET_NONE ? 1 : 2); off++) {
+        char mask[48] = "";
+        if (g != GNET_NONE && !off) sb_printf(c, "if(%sv[%u]){", g & 1 ? "!" : "", g >> 1);
+        if (off) sb_puts(c, "else{"), snprintf(mask, sizeof mask, "&OPEN%u_[i>>5]", r);
+        sb_printf(c, "for(unsigned i=0;i<%u;i+=32)lw[i>>6]|=(pkn(v+%u+i,32)%s)<<(i&63);\n", whole,
+                  lf, mask);
+        if (off) snprintf(mask, sizeof mask, "&OPEN%u_[%u]", r, whole >> 5);
+        if (whole < nm)
+            sb_printf(c, "lw[%u]|=(pkn(v+%u,%u)%s)<<%u;", whole >> 6, lf + whole, nm - whole, mask,
+                      whole & 63);
+        if (g != GNET_NONE) sb_puts(c, "}");
+    }
+    sb_printf(c, "\nn=0;for(unsigned k=0;k<%u;k++)n+=(unsigned)__builtin_popcountll(lw[k])", nwr);
+}
+
 /* The legal moves of role r packed into words lw (a role guard off: only its moves not
  * guarded). */
 static void emit_pack_legal(strbuf_t *c, const cg_t *cg, uint32_t r) {
@@ -1895,6 +1973,8 @@ static void emit_playout(strbuf_t *c, const cg_t *cg) {
             sb_printf(c, "%u,", m == GNET_NONE ? scratch : m);
         }
         sb_printf(c, "%u};\n", scratch);
+        if (net->n_moves[r] >= PICK_LOOP_MOVES && cg->role_guard[r] != GNET_NONE)
+            emit_open_moves(c, cg, r);
     }
     sb_printf(c,
               "unsigned ggp_playout(U *restrict v,W64 *restrict bits,const W64 *restrict prev,"
@@ -1926,10 +2006,14 @@ static void emit_playout(strbuf_t *c, const cg_t *cg) {
     sb_puts(c, "if(hook&&hook(ctx,w))break;\nif(steps>=max_steps)break;\n");
     for (uint32_t r = 0; r < nr; r++) {
         uint32_t nwr = (net->n_moves[r] + 63) / 64;
-        emit_pack_legal(c, cg, r);
-        sb_puts(c, "\nn=0");
-        for (uint32_t k = 0; k < nwr; k++)
-            sb_printf(c, "+(unsigned)__builtin_popcountll(lw[%u])", k);
+        if (net->n_moves[r] >= PICK_LOOP_MOVES) {
+            emit_pack_legal_loop(c, cg, r);
+        } else {
+            emit_pack_legal(c, cg, r);
+            sb_puts(c, "\nn=0");
+            for (uint32_t k = 0; k < nwr; k++)
+                sb_printf(c, "+(unsigned)__builtin_popcountll(lw[%u])", k);
+        }
         sb_printf(c, ";if(!n)break;j=(unsigned)(((rnd(rng)>>32)*n)>>32);m[%u]=sel(lw,%u,j);\n", r,
                   nwr);
     }
@@ -2226,6 +2310,7 @@ void cgen_program(const gnet_t *net, const char *header, size_t unit_bytes, cgen
     emit_phase(&cg, &move, net->n_state_blocks, net->n_blocks, NULL);
     free(sup);
     bool one = cg.n_units == 1;
+    cg.split_tables = !one;
     strbuf_t tail;
     sb_init(&tail);
     emit_legal_fix(&tail, &cg);
