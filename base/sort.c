@@ -6,7 +6,17 @@
 
 #include "base/util.h"
 
-enum { SHORT = 256 }; /* below this, qsort: the histograms would cost more than the sort */
+enum { SHORT = 32 }; /* up to this, an insertion sort: the histograms would cost more */
+
+static void insertion_u64(uint64_t *a, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        uint64_t x = a[i];
+        size_t j = i;
+        for (; j > 0 && a[j - 1] > x; j--)
+            a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
 
 /* One stable pass on byte d: from src into dst, by the counts of that byte. */
 static void pass(const uint64_t *src, uint64_t *dst, size_t n, unsigned d, const size_t *count) {
@@ -18,8 +28,8 @@ static void pass(const uint64_t *src, uint64_t *dst, size_t n, unsigned d, const
 }
 
 void sort_u64(uint64_t *a, size_t n) {
-    if (n < SHORT) {
-        qsort(a, n, sizeof *a, cmp_u64);
+    if (n <= SHORT) {
+        insertion_u64(a, n);
         return;
     }
     size_t(*count)[256] = xcalloc(8, sizeof *count);
@@ -35,4 +45,18 @@ void sort_u64(uint64_t *a, size_t n) {
     }
     if (src != a) memcpy(a, src, n * sizeof *a);
     free(buf), free(count);
+}
+
+void sort_u32(uint32_t *a, size_t n) {
+    if (n > 16) {
+        qsort(a, n, sizeof *a, cmp_u32);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint32_t x = a[i];
+        size_t j = i;
+        for (; j > 0 && a[j - 1] > x; j--)
+            a[j] = a[j - 1];
+        a[j] = x;
+    }
 }

@@ -1,7 +1,7 @@
 /* Sorting arrays of unsigned 64-bit keys in place, faster than qsort where the grounder sorts
  * millions of them (a node's literal occurrences, lit << 32 | rule, in factoring): a least
- * significant digit radix sort, byte by byte, skipping the bytes every key shares; qsort for
- * short arrays. The result is the ascending order, as qsort with cmp_u64 gives. */
+ * significant digit radix sort, byte by byte, skipping the bytes every key shares; an insertion
+ * sort for short arrays. The result is the ascending order, as qsort with cmp_u64 gives. */
 #ifndef BASE_SORT_H
 #define BASE_SORT_H
 
@@ -9,5 +9,10 @@
 #include <stdint.h>
 
 void sort_u64(uint64_t *a, size_t n);
+
+/* Ascending, as qsort with cmp_u32: an insertion sort for the few words of a ground rule's
+ * literals (sorted by the million in the optimiser, where qsort's calls cost more than the
+ * sort), qsort past 16. */
+void sort_u32(uint32_t *a, size_t n);
 
 #endif

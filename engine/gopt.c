@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sort.h"
 #include "engine/gfactor.h"
 #include "engine/ground.h"
 
@@ -154,7 +155,7 @@ static void rewrite(opt_t *O) {
                 buf[n++] = x;
         }
         if (dead) continue;
-        qsort(buf, n, sizeof *buf, cmp_u32);
+        sort_u32(buf, n);
         uint32_t m = 0;
         for (uint32_t i = 0; i < n && !dead; i++) {
             if (m && buf[m - 1] == buf[i]) continue;
@@ -185,6 +186,22 @@ static int cmp_span(const void *a, const void *b) {
     return 0;
 }
 
+/* Spans in cmp_span's order: an insertion sort for a node's few rules (most nodes have one
+ * to eight; qsort's calls cost more there), qsort past 16. */
+static void sort_spans(span_t *sp, uint32_t k) {
+    if (k > 16) {
+        qsort(sp, k, sizeof *sp, cmp_span);
+        return;
+    }
+    for (uint32_t i = 1; i < k; i++) {
+        span_t x = sp[i];
+        uint32_t j = i;
+        for (; j > 0 && cmp_span(&sp[j - 1], &x) > 0; j--)
+            sp[j] = sp[j - 1];
+        sp[j] = x;
+    }
+}
+
 /* Whether sorted a is a subset of sorted b. */
 static bool subset(const span_t *a, const span_t *b) {
     return graw_lits_subset(a->lits, a->n, b->lits, b->n);
@@ -206,7 +223,7 @@ static void tidy_nodes(opt_t *O) {
             uint32_t len = w->first[r + 1] - w->first[r];
             sp[i] = (span_t){len ? w->lits + w->first[r] : NULL, len}; /* lits NULL when none */
         }
-        qsort(sp, k, sizeof *sp, cmp_span); /* shortest first */
+        sort_spans(sp, k); /* shortest first */
         for (uint32_t i = 0; i < k; i++) {
             /* Dropped always: a duplicate (it sorts next to its twin) and a rule containing
              * a one-literal rule (marked in unit); a rule containing a longer one only when
@@ -289,12 +306,12 @@ static uint32_t canonical(opt_t *O, const graw_heads_t *h, uint32_t n, canons_t 
         uint32_t at = (uint32_t)C->n;
         for (uint32_t l = 0; l < len; l++)
             C->buf[C->n++] = resolve(O, w->lits[w->first[r] + l]);
-        qsort(C->buf + at, len, sizeof *C->buf, cmp_u32);
+        sort_u32(C->buf + at, len);
         sp[i] = (span_t){(const uint32_t *)(uintptr_t)at, len};
     }
     for (uint32_t i = 0; i < k; i++) /* offsets to pointers, now that buf stays */
         sp[i].lits = C->buf + (uintptr_t)sp[i].lits;
-    qsort(sp, k, sizeof *sp, cmp_span);
+    sort_spans(sp, k);
     uint32_t total = 0;
     for (uint32_t i = 0; i < k; i++)
         total += sp[i].n + 1;

@@ -1,4 +1,4 @@
-/* Unit tests for base/sort: sort_u64 gives qsort's order on short and long arrays, with
+/* Unit tests for base/sort: sort_u64 and sort_u32 give qsort's order on short and long arrays, with
  * duplicates, keys that differ in one byte only, and every byte varying. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,7 +32,7 @@ static void check(const uint64_t *keys, size_t n) {
 static void test_sort_sizes(void **state) {
     (void)state;
     uint64_t s = 1, keys[5000];
-    size_t sizes[] = {0, 1, 2, 255, 256, 257, 1000, 5000};
+    size_t sizes[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 1000, 5000};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
         for (size_t i = 0; i < sizes[k]; i++)
             keys[i] = next(&s);
@@ -57,10 +57,24 @@ static void test_sort_shapes(void **state) {
     check(keys, 3000);
 }
 
+static void test_sort_u32(void **state) {
+    (void)state;
+    uint64_t s = 3;
+    uint32_t a[40], b[40];
+    for (size_t n = 0; n <= 40; n++) { /* both sides of the insertion sort's bound */
+        for (size_t i = 0; i < n; i++)
+            a[i] = b[i] = (uint32_t)(next(&s) % 20); /* duplicates */
+        sort_u32(a, n);
+        qsort(b, n, sizeof *b, cmp_u32);
+        assert_memory_equal(a, b, n * sizeof *a);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sort_sizes),
         cmocka_unit_test(test_sort_shapes),
+        cmocka_unit_test(test_sort_u32),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
