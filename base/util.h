@@ -29,7 +29,10 @@ void *xrecalloc(void *p, size_t old_n, size_t new_n, size_t size);
 
 /* Grows *arr (of element size elem) so that it holds at least need elements. */
 void grow_array(void **arr, size_t *cap, size_t need, size_t elem);
-#define GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+/* (The check inline: arrays grown by the element, the grounder's literals by the ten
+ * million, pay a call only when they grow.) */
+#define GROW(arr, cap, need)                                                                       \
+    ((size_t)(need) > (cap) ? grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr))) : (void)0)
 
 typedef struct {
     char *data;
