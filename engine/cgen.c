@@ -65,6 +65,7 @@ typedef struct {
     bool can_scatter;
     bool tables;       /* the play blocks driven by changes, read from tables */
     bool split_tables; /* big tables in units of their own (open_table) */
+    bool wide_tables;  /* every acyclic play node read from the tables (table_position) */
     bool short_or;     /* terms joined by || (stopping at the first that holds), not | */
     uint32_t node, *move_base, **ent;
     size_t *n_ent, *cap_ent;
@@ -1423,6 +1424,11 @@ static void emit_event_body(strbuf_t *c, cg_t *cg, const events_t *ev, const pha
  * role's legal nodes, false while the other role moves: cylinder-checkers 1.3x faster
  * as code), and cyclic blocks. */
 #define TABLE_MAX_LITS 64
+/* ... unless more positions than this are that big: then all acyclic ones are tables. A
+ * few wide nodes as code pay (the two above); thousands (alexChess's 8,105, chess's 7,054:
+ * factoring's shared conjunctions, each an OR over a king's squares or checking pieces)
+ * are 85 of alexChess's 90 CPU s of cc, a function each. */
+#define WIDE_CODE_MAX 1000
 
 /* Whether the play blocks driven by changes read tables (GGP_EVENT_TABLES=0: not). */
 static bool use_tables(void) {
@@ -1433,7 +1439,17 @@ static bool use_tables(void) {
 /* Whether position p is read from the tables (else code). */
 static bool table_position(const cg_t *cg, const events_t *ev, uint32_t p) {
     uint32_t b = ev->block[p];
-    return !cg->net->blocks[b].cyclic && block_lits(cg->net, b) <= TABLE_MAX_LITS;
+    return !cg->net->blocks[b].cyclic &&
+           (cg->wide_tables || block_lits(cg->net, b) <= TABLE_MAX_LITS);
+}
+
+/* Sets cg->wide_tables: whether more than WIDE_CODE_MAX acyclic positions are wide. */
+static void choose_wide_tables(cg_t *cg, const events_t *ev) {
+    uint32_t wide = 0;
+    cg->wide_tables = false;
+    for (uint32_t p = 0; p < ev->n_pos; p++)
+        wide += !table_position(cg, ev, p) && !cg->net->blocks[ev->block[p]].cyclic;
+    cg->wide_tables = wide > WIDE_CODE_MAX;
 }
 
 /* Functions ggp_evc_K for the positions evaluated by code, each setting *ch when a node
@@ -1443,6 +1459,7 @@ static uint32_t emit_code_positions(cg_t *cg, const events_t *ev, phase_t *huge,
     const gnet_t *net = cg->net;
     phase_t ph = {"ggp_evc", "U *restrict v,const W64 *restrict w,int *restrict ch", false, 0,
                   false};
+    choose_wide_tables(cg, ev);
     for (uint32_t p = 0; p < ev->n_pos; p++) {
         const gblock_t *bl = &net->blocks[ev->block[p]];
         uint32_t h0 = huge->parts, i = bl->first, node = net->order[i];
