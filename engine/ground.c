@@ -315,6 +315,22 @@ static uint32_t wanted_rule(grounder_t *G, uint32_t r, uint32_t *wanted) {
     return wanted[p] == UINT32_MAX ? r : greaders_rule(G->P, r, wanted[p]);
 }
 
+/* --stats: the relations instantiated for their wanted heads only, and the instances left
+ * out after all (none but where a relation's atoms are all read: a safety net). */
+static void report_wanted(const grounder_t *G, const uint32_t *wanted) {
+    uint64_t n_rel = 0, n_wanted = 0, n_all = 0;
+    for (uint32_t p = 0; p < G->n_pruned; p++) {
+        if (wanted[p] >= UINT32_MAX - 1) continue;
+        n_rel++;
+        n_wanted += gatoms_of(&G->A, wanted[p])->n;
+        n_all += gatoms_of(&G->A, p)->n;
+    }
+    fprintf(G->opts.stats,
+            "ground: %" PRIu64 " relations instantiated for the %" PRIu64 " of their %" PRIu64
+            " atoms some instance reads; %" PRIu64 " instances left out\n",
+            n_rel, n_wanted, n_all, G->n_unread);
+}
+
 /* Every rule of the network instantiated, readers first (the components in reverse
  * dependency order, each game rule's split rules in their own order): an instance whose
  * head no instance reads would be removed by the optimiser, and is not made (chess: most
@@ -334,10 +350,8 @@ static void instantiate(grounder_t *G) {
         wanted[p] = UINT32_MAX - G->pruned[p]; /* (UINT32_MAX - 1: not made yet) */
     for (uint32_t i = 0; i < todo.n && !G->J.stop; i++)
         gjoin_instances(&G->J, wanted_rule(G, todo.ids[i], wanted), on_instance, G);
+    if (G->opts.stats) report_wanted(G, wanted);
     free(wanted);
-    if (G->opts.stats)
-        fprintf(G->opts.stats, "ground: %" PRIu64 " instances left out: heads no rule reads\n",
-                G->n_unread);
     free(todo.ids), free(groups.ids), free(heads.ids);
 }
 
