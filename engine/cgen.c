@@ -66,6 +66,7 @@ typedef struct {
     bool tables;       /* the play blocks driven by changes, read from tables */
     bool split_tables; /* big tables in units of their own (open_table) */
     bool wide_tables;  /* every acyclic play node read from the tables (table_position) */
+    bool chunked;      /* the records in tables R<k>_ of R_CHUNK entries (emit_records) */
     bool short_or;     /* terms joined by || (stopping at the first that holds), not | */
     uint32_t node, *move_base, **ent;
     size_t *n_ent, *cap_ent;
@@ -1599,6 +1600,56 @@ static void gather_effects(const cg_t *cg, const events_t *ev, const uint32_t *g
     }
 }
 
+/* Records of this many entries at most are a table of their own (R0_, R1_, ...) where every
+ * acyclic node is a table's (wide_tables: chess's 18.8 MB of records, one cc of 8.8 s and
+ * 534 MB otherwise); PO_ then gives a record's table and its offset there, in the bits
+ * above and below R_SHIFT. */
+#define R_CHUNK (1u << 20)
+#define R_SHIFT 21
+
+/* PO_ and the records rec (by: the positions in their order, po: each one's offset, start:
+ * per record in that order where its text starts in rec, and where the last ends; at:
+ * the entries in all): R_, or chunks of at most R_CHUNK entries and RB_, their starts. */
+static void emit_records(strbuf_t *c, cg_t *cg, const events_t *ev, const uint64_t *by, size_t *po,
+                         const size_t *start, size_t at, const strbuf_t *rec) {
+    size_t biggest = 0;
+    for (uint32_t k = 0; k < ev->n_pos; k++) {
+        size_t end = k + 1 < ev->n_pos ? po[(uint32_t)by[k + 1]] : at;
+        if (end - po[(uint32_t)by[k]] > biggest) biggest = end - po[(uint32_t)by[k]];
+    }
+    cg->chunked = cg->wide_tables && cg->split_tables && at > R_CHUNK && biggest <= R_CHUNK;
+    uint32_t n_chunks = 0;
+    if (cg->chunked) { /* cut before a record that would pass R_CHUNK, rec's text with it */
+        size_t base = 0, from = 0;
+        char name[32];
+        for (uint32_t k = 0; k <= ev->n_pos; k++) {
+            size_t off = k < ev->n_pos ? po[(uint32_t)by[k]] : at;
+            size_t end = k + 1 < ev->n_pos ? po[(uint32_t)by[k + 1]] : at;
+            if (k < ev->n_pos && end - base <= R_CHUNK) continue;
+            snprintf(name, sizeof name, "R%u_", n_chunks);
+            strbuf_t *t = open_table(cg, c, "unsigned", name, off - base + 1);
+            sb_putn(t, rec->data + start[from], start[k] - start[from]);
+            sb_puts(t, "0};\n");
+            for (uint32_t j = from; j < k; j++)
+                po[(uint32_t)by[j]] = (size_t)n_chunks << R_SHIFT | (po[(uint32_t)by[j]] - base);
+            n_chunks++, base = off, from = k;
+        }
+    }
+    strbuf_t *t = open_table(cg, c, "unsigned", "PO_", ev->n_pos + 1);
+    for (uint32_t p = 0; p < ev->n_pos; p++)
+        sb_printf(t, "%zu,", po[p]);
+    sb_printf(t, "%zu};\n", cg->chunked ? 0 : at);
+    if (!cg->chunked) {
+        t = open_table(cg, c, "unsigned", "R_", at + 1);
+        sb_printf(t, "%s0};\n", rec->data ? rec->data : "");
+        return;
+    }
+    sb_printf(c, "static const unsigned *const RB_[%u]={", n_chunks);
+    for (uint32_t j = 0; j < n_chunks; j++)
+        sb_printf(c, "R%u_,", j);
+    sb_printf(c, "};\n#define REC(o) (RB_[(o)>>%u]+((o)&0x%xu))\n", R_SHIFT, (1u << R_SHIFT) - 1);
+}
+
 /* The tables: PO_ per position where its record starts in R_ (a last entry ends them); a
  * record, read at once: its node (code positions: 0x80000000 | K), its guard (~0u: none),
  * the words of its rules, how many words of readers it guards, how many of others, its
@@ -1615,6 +1666,7 @@ static void emit_tables(strbuf_t *c, cg_t *cg, const events_t *ev, const uint32_
     sb_init(&fx.copies);
     uint64_t *by = xmalloc((ev->n_pos + 1) * sizeof *by); /* guard << 32 | position */
     size_t *po = xmalloc((ev->n_pos + 1) * sizeof *po), at = 0;
+    size_t *start = xmalloc((ev->n_pos + 1) * sizeof *start); /* by order: bytes of rec */
     for (uint32_t p = 0; p < ev->n_pos; p++)
         by[p] = (uint64_t)guard[p] << 32 | p;
     qsort(by, ev->n_pos, sizeof *by, cmp_u64);
@@ -1645,7 +1697,7 @@ static void emit_tables(strbuf_t *c, cg_t *cg, const events_t *ev, const uint32_
         if (fx.n_other) qsort(fx.other, fx.n_other, sizeof *fx.other, cmp_u32);
         uint32_t own = triples(&rd, fx.own, (uint32_t)fx.n_own);
         uint32_t other = triples(&rd, fx.other, (uint32_t)fx.n_other);
-        po[p] = at;
+        po[p] = at, start[k] = rec.len;
         sb_printf(&rec, "%u,%u,%u,%u,%u,%u,", code[p] == GNET_NONE ? node : 0x80000000u | code[p],
                   g == GNET_NONE ? ~0u : g, words, fx.n_copies, own, other);
         sb_putn(&rec, body.data ? body.data : "", body.len);
@@ -1654,14 +1706,10 @@ static void emit_tables(strbuf_t *c, cg_t *cg, const events_t *ev, const uint32_
         sb_putc(&rec, '\n');
         at += 6 + words + 2 * fx.n_copies + 3 * (own + other);
     }
-    strbuf_t *t = open_table(cg, c, "unsigned", "PO_", ev->n_pos + 1);
-    for (uint32_t p = 0; p < ev->n_pos; p++)
-        sb_printf(t, "%zu,", po[p]);
-    sb_printf(t, "%zu};\n", at);
-    t = open_table(cg, c, "unsigned", "R_", at + 1);
-    sb_printf(t, "%s0};\n", rec.data ? rec.data : "");
+    start[ev->n_pos] = rec.len;
+    emit_records(c, cg, ev, by, po, start, at, &rec);
     sb_fini(&rec), sb_fini(&body), sb_fini(&rd);
-    free(by), free(po), free(fx.own), free(fx.other);
+    free(by), free(po), free(start), free(fx.own), free(fx.other);
     sb_fini(&fx.copies);
 }
 
@@ -1686,12 +1734,14 @@ static void emit_table_body(strbuf_t *c, cg_t *cg, const events_t *ev, const uin
     emit_tables(c, cg, ev, code, guard);
     emit_event_marks(c, cg, ev, guard, guard_words_at(cg->net));
     free(guard);
+    /* a record's address: in R_, or in its chunk (emit_records) */
+    const char *rec = cg->chunked ? "REC(" : "R_+", *rec_end = cg->chunked ? ")" : "";
     sb_printf(c,
               "for(unsigned s=0;s<%u;s++){W64 sw;while((sw=S[s])!=0){unsigned k=64*s+"
               "(unsigned)__builtin_ctzll(sw);W64 x;\n"
               "while((x=D[k])!=0){D[k]=x&(x-1);\n"
-              "const unsigned *q=R_+PO_[64*k+(unsigned)__builtin_ctzll(x)];unsigned n=q[0];"
-              "if(x&(x-1))__builtin_prefetch(R_+PO_[64*k+(unsigned)__builtin_ctzll(x&(x-1))]);"
+              "const unsigned *q=%sPO_[64*k+(unsigned)__builtin_ctzll(x)]%s;unsigned n=q[0];"
+              "if(x&(x-1))__builtin_prefetch(%sPO_[64*k+(unsigned)__builtin_ctzll(x&(x-1))]%s);"
               "int ch=0;U y=0;\n"
               "if(n>>31)EVC_[n&0x7fffffffu](v,w,&ch);\n"
               "else{unsigned g=q[1];W64 bit=x&-x;\n"
@@ -1706,7 +1756,7 @@ static void emit_table_body(strbuf_t *c, cg_t *cg, const events_t *ev, const uin
               "for(;e<o;e+=3)MK(e[0],(W64)e[2]<<32|e[1]);\n"
               "for(;e<end;e+=3)MK(e[0],((W64)e[2]<<32|e[1])&~Z[e[0]]);}}\n"
               "S[s]&=~(1ull<<(k&63));}}\n#undef MK\n",
-              (ev->n_pos / 64 + 1) / 64 + 1);
+              (ev->n_pos / 64 + 1) / 64 + 1, rec, rec_end, rec, rec_end);
     emit_event_end(c);
 }
 
