@@ -1533,8 +1533,15 @@ static bool network_phase(bddnet_t *bn, double *t) {
     return ok;
 }
 
+/* Variables past which the unknowns stay below the others: BuDDy's bdd_setvarorder moves
+ * each one level at a time, clearing its caches at each swap (crossers3, 3,076 variables:
+ * 9.2 s of CPU before the network's first node; hexPie, 6,674: past its 30 s budget); the
+ * largest network accepted with unknowns had 1,960 (2026-11-27). */
+#define UNK_TOP_VARS 2048
+
 /* The unknowns' variables above every other (a diagram that reads one is then its
- * cofactors side by side, not their product), and their cubes. */
+ * cofactors side by side, not their product), and their cubes. The order alone: the sets
+ * are the same either way. */
 static void unknowns_on_top(bddnet_t *bn) {
     uint32_t k = 2 * bn->o.unknowns, n = bn->n_vars + k;
     bn->unk_now = bn->unk_next = DD_TRUE;
@@ -1542,7 +1549,7 @@ static void unknowns_on_top(bddnet_t *bn) {
     uint32_t *order = xmalloc((n + 1) * sizeof *order), *now = xmalloc((k + 1) * sizeof *now);
     for (uint32_t l = 0; l < n; l++)
         order[l] = l < k ? bn->n_vars + l : l - k;
-    dd_set_order(bn->d, order);
+    if (bn->n_vars <= UNK_TOP_VARS) dd_set_order(bn->d, order);
     for (uint32_t j = 0; j < k / 2; j++)
         now[j] = unk_var(bn, j, false), now[k / 2 + j] = unk_var(bn, j, true);
     bn->unk_now = dd_cube(bn->d, now, NULL, k / 2);
