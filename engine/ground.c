@@ -473,6 +473,11 @@ static void report_network(grounder_t *G) {
 #define SOFT_ATOMS 250000
 #define SOFT_ATOMS_2 1000000
 #define ATTEMPTS 3
+/* An attempt with demand may take at most this many times the join steps the first attempt
+ * took: where demand pays, its attempt took about as many (alexChess, crisscross,
+ * mummymaze1p: 1.0-1.1 times; laikLee_hex's second 4 times); gt_two_thirds_6p's ran to 364
+ * million steps, 20 CPU s, where every relation in full takes 10.9 million. */
+#define DEMAND_WORK 8
 
 /* Whether the rules read predicate p, and only in negated literals. */
 static bool read_negated(const gprog_t *P, uint32_t p) {
@@ -594,14 +599,18 @@ static uint32_t restart_with_demand(grounder_t *G, const bool *targets) {
     return n_restricted;
 }
 
-/* An attempt with demand may use half of the work and time left: the rest is for the
- * relations in full when demand does not pay. */
-static void half_budget(grounder_t *G) {
+/* An attempt with demand may use half of the work and time left, and DEMAND_WORK times the
+ * first attempt's work (first): the rest is for the relations in full when demand does not
+ * pay. */
+static uint64_t half_budget(grounder_t *G, uint64_t first) {
     if (G->J.max_work) G->J.max_work = G->J.work + (G->J.max_work - G->J.work) / 2;
+    uint64_t half = G->J.max_work, cap = G->J.work + DEMAND_WORK * first;
+    if (!G->J.max_work || G->J.max_work > cap) G->J.max_work = cap;
     if (G->J.deadline > 0) {
         double now = now_seconds();
         G->J.deadline = now < G->J.deadline ? now + (G->J.deadline - now) / 2 : G->J.deadline;
     }
+    return half; /* (the work without the cap: an attempt that goes on past it) */
 }
 
 /* The largest relation of the game's own, not the interface's (UINT32_MAX: none). */
@@ -671,14 +680,16 @@ static void atoms(grounder_t *G) {
     G->full = xmalloc((n_game + 1) * sizeof *G->full);
     for (uint32_t p = 0; p < n_game; p++)
         G->full[p] = true;
+    uint64_t first = 0, half = G->J.max_work; /* the first attempt's steps; work uncapped */
     for (uint32_t attempt = 0;; attempt++) {
         uint32_t cap = attempt == 0 ? SOFT_ATOMS : SOFT_ATOMS_2;
         G->soft = G->opts.demand && attempt + 1 < ATTEMPTS && (!hard || hard > cap);
         G->atom_cap = G->soft ? cap : hard;
         G->soft_hit = false;
         G->J.stop = false;
-        if (attempt > 0) half_budget(G);
+        if (attempt > 0) half = half_budget(G, first);
         derive(G);
+        if (attempt == 0) first = G->J.work;
         if (attempt > 0 && !G->failed && (G->J.out_of_work || G->J.out_of_time)) {
             /* demand cost more joins than it saved (a chain of sums whose demand grows
              * with each sum): every relation in full, with what is left */
@@ -705,6 +716,7 @@ static void atoms(grounder_t *G) {
             G->soft = false;
             G->atom_cap = hard;
             G->J.stop = false;
+            G->J.max_work = half;
             derive(G);
             break;
         }
