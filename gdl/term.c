@@ -146,6 +146,7 @@ static bool node_equal(const term_store_t *ts, term_t t, int kind, sym_t sym, co
                        uint32_t n) {
     const term_node_t *nd = &ts->nodes[t];
     if (nd->kind != kind || nd->sym != sym || nd->arity != n) return false;
+    if (n == 0) return true; /* (args may be NULL while no term has any) */
     const term_t *mine = ts->args + nd->args;
     for (uint32_t i = 0; i < n; i++) /* (a few words: no call to memcmp) */
         if (mine[i] != args[i]) return false;
