@@ -568,6 +568,13 @@ static void trace_unknown(bddnet_t *bn, uint32_t n, bool at_next) {
     sb_fini(&sb);
 }
 
+/* A deadline `share` of the time left before end; end itself where there is none (0). */
+static double share_of(double end, double share) {
+    if (end <= 0) return end;
+    double now = now_seconds();
+    return now + share * (end > now ? end - now : 0);
+}
+
 /* The node at order position i of an acyclic block, or its unknown's variable: a node
  * left unknown before is not tried again, and while unknowns are left a node gets
  * NODE_SHARE of the time left (the caller's deadline put back after it); one that gives up
@@ -967,11 +974,10 @@ static dd_ref all_legal(bddnet_t *bn, double deadline) {
 static int drop_broken(bddnet_t *bn) {
     dd_t *d = bn->d;
     int dropped = 0;
-    double end = bn->o.deadline, now = now_seconds();
+    double end = bn->o.deadline;
     bool share = end > 0 && bn->n_unk; /* without unknowns as before: all the time left */
-    dd_ref joint =
-        end > 0 ? all_legal(bn, now + JOINT_SHARE * (end > now ? end - now : 0)) : DD_NONE;
-    if (share) dd_set_deadline(d, now + INV_SHARE * (end > now ? end - now : 0));
+    dd_ref joint = end > 0 ? all_legal(bn, share_of(end, JOINT_SHARE)) : DD_NONE;
+    if (share) dd_set_deadline(d, share_of(end, INV_SHARE));
     for (uint32_t g = 0; g < bn->n_groups && dropped >= 0; g++) {
         if (!bn->groups[g].coded || !bn->cone[bn->sorted[bn->groups[g].first]]) continue;
         dd_ref ok = at_most_one_next(bn, &bn->groups[g]), bad = dd_not(d, ok);
@@ -1022,8 +1028,8 @@ static bool add_implications(bddnet_t *bn) {
     bddinv_atom_t *at = xmalloc((n + 1) * sizeof *at);
     /* the share holds from here: in chess the atoms and the legal relations' context cost
      * more than the proof (speedChess: 22 s of CPU before the share was set) */
-    double now = now_seconds(), end = bn->o.deadline;
-    dd_set_deadline(d, end > now ? now + IMPL_SHARE * (end - now) : end);
+    double end = bn->o.deadline;
+    dd_set_deadline(d, share_of(end, IMPL_SHARE));
     n = 0;
     for (uint32_t g = 0; g < bn->n_groups; g++) /* outside the cone: next is not built */
         for (uint32_t i = 0; bn->cone[bn->sorted[bn->groups[g].first]] &&
@@ -1282,8 +1288,8 @@ static bool make_joints(bddnet_t *bn) {
     bool ok = true;
     if (bn->o.image == BDDNET_PER_MOVE) {
         dd_t *d = bn->d;
-        double end = dd_deadline(d), now = now_seconds();
-        if (end > 0) dd_set_deadline(d, now + JOINTS_SHARE * (end > now ? end - now : 0));
+        double end = dd_deadline(d);
+        dd_set_deadline(d, share_of(end, JOINTS_SHARE));
         bool done = per_move(bn, &ok);
         dd_set_deadline(d, end);
         bool share = !ok && end > 0 && !strcmp(dd_why(d), "deadline") && now_seconds() < end;
@@ -1808,8 +1814,8 @@ static dd_ref know_one(bddnet_t *bn, const eval_t *nx, dd_ref cond, uint32_t k, 
 static dd_ref know_unknowns(bddnet_t *bn, const part_t *pt, const eval_t *nx, dd_ref r, bool sup) {
     dd_t *d = bn->d;
     if (!nx->v) return r; /* cond false: nothing was evaluated */
-    double end = dd_deadline(d), now = now_seconds();
-    if (end > 0) dd_set_deadline(d, now + KNOWN_SHARE * (end > now ? end - now : 0));
+    double end = dd_deadline(d);
+    dd_set_deadline(d, share_of(end, KNOWN_SHARE));
     uint32_t *ks = xmalloc((bn->n_unk + 1) * sizeof *ks);
     for (uint32_t k = 0; k < bn->n_unk; k++)
         ks[k] = k;
