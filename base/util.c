@@ -47,12 +47,25 @@ void *xrecalloc(void *p, size_t old_n, size_t new_n, size_t size) {
     return p;
 }
 
-void grow_array(void **arr, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap) return;
-    size_t c = *cap ? *cap : 8;
+/* The capacity that holds need, doubling from cap. */
+static size_t grown(size_t cap, size_t need) {
+    size_t c = cap ? cap : 8;
     while (c < need)
         c *= 2;
+    return c;
+}
+
+void grow_array(void **arr, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return;
+    size_t c = grown(*cap, need);
     *arr = xrealloc(*arr, c * elem);
+    *cap = c;
+}
+
+void grow_array_zeroed(void **arr, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return;
+    size_t c = grown(*cap, need);
+    *arr = xrecalloc(*arr, *cap, c, elem);
     *cap = c;
 }
 

@@ -33,6 +33,11 @@ void grow_array(void **arr, size_t *cap, size_t need, size_t elem);
  * million, pay a call only when they grow.) */
 #define GROW(arr, cap, need)                                                                       \
     ((size_t)(need) > (cap) ? grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr))) : (void)0)
+/* The same, the new elements zeroed: arrays indexed by an id, read where never written. */
+void grow_array_zeroed(void **arr, size_t *cap, size_t need, size_t elem);
+#define GROW_ZEROED(arr, cap, need)                                                                \
+    ((size_t)(need) > (cap) ? grow_array_zeroed((void **)&(arr), &(cap), (need), sizeof(*(arr)))   \
+                            : (void)0)
 
 typedef struct {
     char *data;

@@ -458,11 +458,7 @@ static uint64_t place_key(uint32_t pred, uint32_t i, sym_t f, uint32_t n, uint32
 
 static bool place_no(typing_t *T, uint64_t key) {
     uint32_t id = keyset_add(&T->places, key);
-    if (id >= T->cap) {
-        size_t old = T->cap;
-        T->cap = 2 * (size_t)id + 16;
-        T->no = xrecalloc(T->no, old, T->cap, sizeof *T->no);
-    }
+    GROW_ZEROED(T->no, T->cap, (size_t)id + 1);
     return T->no[id];
 }
 

@@ -30,11 +30,7 @@ static void ids_push(gids_t *v, uint32_t x) {
 }
 
 static void id_of_set(gatoms_t *a, term_t t, uint32_t id) {
-    if (t >= a->cap_id_of) {
-        size_t n = (size_t)t + 1 > 2 * a->cap_id_of ? (size_t)t + 1 : 2 * a->cap_id_of;
-        a->id_of = xrecalloc(a->id_of, a->cap_id_of, n, sizeof *a->id_of);
-        a->cap_id_of = n;
-    }
+    GROW_ZEROED(a->id_of, a->cap_id_of, (size_t)t + 1); /* (0: not an atom) */
     a->id_of[t] = id + 1;
 }
 

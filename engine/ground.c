@@ -224,11 +224,7 @@ static uint32_t node(grounder_t *G, uint32_t atom) {
 }
 
 static void mark_read(grounder_t *G, uint32_t atom) {
-    if (atom >= G->cap_read) {
-        size_t n = (size_t)atom + 1 > 2 * G->cap_read ? (size_t)atom + 1 : 2 * G->cap_read;
-        G->read = xrecalloc(G->read, G->cap_read, n, sizeof *G->read);
-        G->cap_read = n;
-    }
+    GROW_ZEROED(G->read, G->cap_read, (size_t)atom + 1);
     G->read[atom] = 1;
 }
 
@@ -249,11 +245,8 @@ static void on_instance(void *arg, gjoin_t *J) {
     }
     graw_rule(&G->W, node(G, h));
     if (G->opts.stats) {
-        size_t r = (size_t)(J->rule - G->P->rules), old = G->cap_instances;
-        if (r >= old) {
-            G->cap_instances = 2 * r + 64;
-            G->instances = xrecalloc(G->instances, old, G->cap_instances, sizeof *G->instances);
-        }
+        size_t r = (size_t)(J->rule - G->P->rules);
+        GROW_ZEROED(G->instances, G->cap_instances, r + 1);
         G->instances[r]++;
     }
     for (uint32_t s = 0; s < J->plan->n_steps; s++) {
