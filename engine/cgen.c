@@ -1447,9 +1447,10 @@ static bool table_position(const cg_t *cg, const events_t *ev, uint32_t p) {
 /* Sets cg->wide_tables: whether more than WIDE_CODE_MAX acyclic positions are wide. */
 static void choose_wide_tables(cg_t *cg, const events_t *ev) {
     uint32_t wide = 0;
-    cg->wide_tables = false;
-    for (uint32_t p = 0; p < ev->n_pos; p++)
-        wide += !table_position(cg, ev, p) && !cg->net->blocks[ev->block[p]].cyclic;
+    for (uint32_t p = 0; p < ev->n_pos; p++) {
+        uint32_t b = ev->block[p];
+        wide += !cg->net->blocks[b].cyclic && block_lits(cg->net, b) > TABLE_MAX_LITS;
+    }
     cg->wide_tables = wide > WIDE_CODE_MAX;
 }
 
