@@ -9,15 +9,9 @@
 
 #include <cmocka.h>
 
+#include "base/rng.h"
 #include "base/sort.h"
 #include "base/util.h"
-
-static uint64_t next(uint64_t *s) { /* splitmix64: keys that vary in every byte */
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 /* Sorts a copy both ways and compares. */
 static void check(const uint64_t *keys, size_t n) {
@@ -31,23 +25,25 @@ static void check(const uint64_t *keys, size_t n) {
 
 static void test_sort_sizes(void **state) {
     (void)state;
-    uint64_t s = 1, keys[5000];
+    splitmix_t s = {1}; /* keys that vary in every byte */
+    uint64_t keys[5000];
     size_t sizes[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 1000, 5000};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
         for (size_t i = 0; i < sizes[k]; i++)
-            keys[i] = next(&s);
+            keys[i] = splitmix_next(&s);
         check(keys, sizes[k]);
     }
 }
 
 static void test_sort_shapes(void **state) {
     (void)state;
-    uint64_t s = 7, keys[3000];
+    splitmix_t s = {7};
+    uint64_t keys[3000];
     for (size_t i = 0; i < 3000; i++) /* the factoring's shape: lit << 32 | rule */
-        keys[i] = (next(&s) % 2000000) << 32 | (i / 3);
+        keys[i] = (splitmix_next(&s) % 2000000) << 32 | (i / 3);
     check(keys, 3000);
     for (size_t i = 0; i < 3000; i++) /* duplicates, and one byte varying */
-        keys[i] = 0x1122334455660000ull | (next(&s) & 0xff00);
+        keys[i] = 0x1122334455660000ull | (splitmix_next(&s) & 0xff00);
     check(keys, 3000);
     for (size_t i = 0; i < 3000; i++) /* all equal */
         keys[i] = 42;
@@ -59,11 +55,11 @@ static void test_sort_shapes(void **state) {
 
 static void test_sort_u32(void **state) {
     (void)state;
-    uint64_t s = 3;
+    splitmix_t s = {3};
     uint32_t a[40], b[40];
     for (size_t n = 0; n <= 40; n++) { /* both sides of the insertion sort's bound */
         for (size_t i = 0; i < n; i++)
-            a[i] = b[i] = (uint32_t)(next(&s) % 20); /* duplicates */
+            a[i] = b[i] = (uint32_t)(splitmix_next(&s) % 20); /* duplicates */
         sort_u32(a, n);
         qsort(b, n, sizeof *b, cmp_u32);
         assert_memory_equal(a, b, n * sizeof *a);
