@@ -90,5 +90,10 @@ typedef struct netcode netcode_t;
  * network interpreter until the code is ready, then the code (the engine's kind becomes
  * ENGINE_COMPILED). */
 engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code);
+/* The same, but the code taken only where it beats the network in a race of the two
+ * (race.h; the verdict kept beside the code's object): raced at once for a share of the
+ * time left before the deadline when the code is ready (no time: the code is taken), else
+ * once it is ready, by the first of the engine and its clones to get there. */
+engine_t *gengine_new_raced(game_t *g, gnet_t *net, netcode_t *code, double deadline);
 
 #endif

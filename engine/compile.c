@@ -21,6 +21,7 @@
 
 #include "base/clock.h"
 #include "engine/cgen.h"
+#include "engine/race.h"
 
 extern char **environ;
 
@@ -92,12 +93,16 @@ static uint32_t compile_jobs(void) {
     return n < 1 ? 1 : n > 64 ? 64 : (uint32_t)n;
 }
 
-/* The largest network compiled (literals): GGP_COMPILE_MAX_LITS, else 2 million. The
- * text grows by a few bytes a literal and cc's time with it (tron_10x10's 501,648 literals:
- * 35 s of cc on one core), so that the bound is a count of work, not a clock. */
+/* The largest network compiled (literals): GGP_COMPILE_MAX_LITS, else COMPILE_MAX_LITS.
+ * Not a choice of engine (the race of the code against the network decides that, race.h)
+ * but a bound on cc's work and memory, which grow with the text, a few bytes a literal
+ * (chess's 2.75 million: 15.7 CPU s of cc, at most 534 MB for a unit): the grounder's own
+ * bound on literals (ground.c), so that no network it makes is refused for its size. */
+#define COMPILE_MAX_LITS 20000000u
+
 uint32_t compile_max_lits(void) {
     const char *e = getenv("GGP_COMPILE_MAX_LITS");
-    return e && *e ? (uint32_t)strtoul(e, NULL, 10) : 2000000;
+    return e && *e ? (uint32_t)strtoul(e, NULL, 10) : COMPILE_MAX_LITS;
 }
 
 /* ---- the code of a network ---- */
@@ -114,6 +119,11 @@ struct netcode {
     void *handle;
     double t0, seconds;
     char why[1400];
+    /* the race of the code against the network (under mu): none yet, one running, or
+     * decided (the two rates), read from beside the object or raced */
+    enum { VERDICT_NONE, VERDICT_RACING, VERDICT_DECIDED } verdict;
+    double rate_code, rate_net;
+    char race_path[1200]; /* beside the object, once ready */
 };
 
 netcode_t *netcode_ref(netcode_t *c) {
@@ -154,6 +164,29 @@ double netcode_seconds(const netcode_t *c) {
 
 const char *netcode_why(const netcode_t *c) {
     return c->why;
+}
+
+bool netcode_verdict(netcode_t *c, double *code, double *net) {
+    pthread_mutex_lock(&c->mu);
+    bool decided = c->verdict == VERDICT_DECIDED;
+    *code = c->rate_code, *net = c->rate_net;
+    pthread_mutex_unlock(&c->mu);
+    return decided;
+}
+
+bool netcode_claim_race(netcode_t *c) {
+    pthread_mutex_lock(&c->mu);
+    bool mine = c->verdict == VERDICT_NONE;
+    if (mine) c->verdict = VERDICT_RACING;
+    pthread_mutex_unlock(&c->mu);
+    return mine;
+}
+
+void netcode_decide(netcode_t *c, double code, double net, bool keep) {
+    pthread_mutex_lock(&c->mu);
+    c->verdict = VERDICT_DECIDED, c->rate_code = code, c->rate_net = net;
+    pthread_mutex_unlock(&c->mu);
+    if (keep) race_code_write(c->race_path, code, net);
 }
 
 netcode_state_t netcode_wait(netcode_t *c, double deadline) {
@@ -362,7 +395,14 @@ static bool make(netcode_t *c) {
         }
     }
     cgen_fini(&prog);
-    return ok && load(c, so);
+    if (!ok || !load(c, so)) return false;
+    double code, net;
+    snprintf(c->race_path, sizeof c->race_path, "%s.race", so);
+    bool known = race_code_read(c->race_path, &code, &net);
+    pthread_mutex_lock(&c->mu);
+    if (known) c->verdict = VERDICT_DECIDED, c->rate_code = code, c->rate_net = net;
+    pthread_mutex_unlock(&c->mu);
+    return true;
 }
 
 static void *netcode_thread(void *arg) {

@@ -21,8 +21,8 @@
 typedef enum { NETCODE_BUSY, NETCODE_READY, NETCODE_FAILED } netcode_state_t;
 
 /* Starts making net's code (the snapshot taken now; net stays the caller's). NULL with a
- * reason in why when the network has more literals than GGP_COMPILE_MAX_LITS (default 2
- * million) or no thread can be started. */
+ * reason in why when the network has more literals than compile_max_lits() or no thread
+ * can be started. */
 netcode_t *netcode_start(const gnet_t *net, char *why, size_t n);
 /* Waits until the code is ready or has failed, or until the deadline (now_seconds(); 0:
  * none) has passed; returns the state then. */
@@ -34,11 +34,20 @@ const gnet_kernels_t *netcode_kernels(const netcode_t *c);
 /* Once ready or failed: seconds from the start to then; why it failed. */
 double netcode_seconds(const netcode_t *c);
 const char *netcode_why(const netcode_t *c);
+/* The race of the code against the network (gengine.c decides, race.h measures), once per
+ * code: the two rates (steps per CPU second) when decided, from the cache beside the
+ * object or by an engine's race; netcode_claim_race is true for the one caller that is
+ * to race (none decided, none racing), which then calls netcode_decide (keep: remember
+ * the rates beside the object). Once ready. */
+bool netcode_verdict(netcode_t *c, double *code, double *net);
+bool netcode_claim_race(netcode_t *c);
+void netcode_decide(netcode_t *c, double code, double net, bool keep);
 /* References: the last one dropped stops a compilation still running and unloads. */
 netcode_t *netcode_ref(netcode_t *c);
 void netcode_unref(netcode_t *c);
 
-/* The largest network compiled, in literals (GGP_COMPILE_MAX_LITS, else 2 million). */
+/* The largest network compiled, in literals (GGP_COMPILE_MAX_LITS, else 20 million, the
+ * grounder's own bound: a bound on cc's work and memory, not a choice of engine). */
 uint32_t compile_max_lits(void);
 
 /* The cache directory ($GGP_CACHE, else $XDG_CACHE_HOME/ggp, else ~/.cache/ggp). */

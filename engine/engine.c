@@ -163,9 +163,10 @@ static engine_t *uncompiled(game_t *g, gnet_t *net, FILE *log, double deadline, 
 
 /* The engine on net with its compiled code: waited for without a deadline; with one, until
  * a little before it, then the engine starts on the network and switches to the code when
- * it is ready (compilation outlasting a start clock goes on in the background). Without
- * code (none for its size, the compiler failed): uncompiled's choice, raced when race
- * (the auto kind; a forced compiled kind keeps the network). */
+ * it is ready (compilation outlasting a start clock goes on in the background). When the
+ * choice is ours (race: the auto kind), the code is kept only where it beats the network
+ * (gengine_new_raced; a forced compiled kind keeps it). Without code (over the compiler's
+ * bound, the compiler failed): uncompiled's choice. */
 static engine_t *compiled(game_t *g, gnet_t *net, FILE *log, double deadline, bool race) {
     char why[400];
     netcode_t *code = netcode_start(net, why, sizeof why);
@@ -183,7 +184,18 @@ static engine_t *compiled(game_t *g, gnet_t *net, FILE *log, double deadline, bo
                 "engine: %s: compiling %u literals in the background; the ground network plays "
                 "until the code is ready\n",
                 g->file, net->n_lits);
-    return gengine_new(g, net, code);
+    if (!race) return gengine_new(g, net, code);
+    netcode_ref(code); /* to say the race's verdict */
+    engine_t *e = gengine_new_raced(g, net, code, deadline);
+    double rc, rn;
+    if (st == NETCODE_READY && engine_kind(e) == ENGINE_GROUND && netcode_verdict(code, &rc, &rn) &&
+        log)
+        fprintf(log,
+                "engine: %s: compiled code %.0f steps per CPU s, ground network %.0f (raced or "
+                "remembered beside the code): using the ground network\n",
+                g->file, rc, rn);
+    netcode_unref(code);
+    return e;
 }
 
 /* The interpreter at once, without grounding, where an earlier race found it faster than a

@@ -10,6 +10,7 @@
 #include "engine/cgen.h"
 #include "engine/compile.h"
 #include "engine/prop.h"
+#include "engine/race.h"
 #include "engine/reason.h"
 
 typedef struct {
@@ -18,6 +19,7 @@ typedef struct {
     bool owns;        /* the network: the first engine made on it */
     netcode_t *code;  /* the compiled code (a reference), NULL: none */
     bool pending;     /* code still being made: switch to it once ready (switch_code) */
+    bool race;        /* code kept only where it beats the network (decide_code) */
     gnet_kernels_t k; /* all NULL: the network interpreter */
     prop_t *prop;     /* change-driven propagation (ground engines on acyclic networks) */
     bool goals_valid; /* the goal blocks are evaluated for the loaded state */
@@ -164,19 +166,51 @@ static gnet_kernels_t kernels(const gnet_t *net, netcode_t *code) {
     return k;
 }
 
+static engine_t *make(game_t *g, gnet_t *net, netcode_t *code, bool race, double seconds);
+
+/* The race of ready code against the network, `seconds` in all (race.h), by two engines
+ * borrowing ge's network: once per code, by the first engine on it to get there. */
+static void race_code(gengine_t *ge, double seconds) {
+    engine_t *on_code = make(ge->base.g, ge->net, netcode_ref(ge->code), false, 0);
+    engine_t *on_net = make(ge->base.g, ge->net, NULL, false, 0);
+    G(on_code)->owns = G(on_net)->owns = false;
+    uint64_t nc, nn;
+    double rc = race_rate(on_code, seconds / 2, &nc), rn = race_rate(on_net, seconds / 2, &nn);
+    engine_free(on_code), engine_free(on_net);
+    netcode_decide(ge->code, rc, rn, nc >= RACE_MIN_STEPS && nn >= RACE_MIN_STEPS);
+}
+
+/* Whether ge takes its ready code (else it stays on the network: the code is dropped
+ * when it lost the race, kept pending while another engine races it). Without time to
+ * race (seconds 0) the code is taken and nothing decided. */
+static bool decide_code(gengine_t *ge, double seconds) {
+    double rc, rn;
+    if (!ge->race || seconds <= 0) return true;
+    if (!netcode_verdict(ge->code, &rc, &rn)) {
+        if (!netcode_claim_race(ge->code)) return false;
+        race_code(ge, seconds);
+        netcode_verdict(ge->code, &rc, &rn);
+    }
+    if (race_keeps_code(rc, rn)) return true;
+    ge->pending = false;
+    FREE_AND_NULL(netcode_unref, ge->code);
+    return false;
+}
+
 /* Code made in the background and now ready: the kernels replace the network
- * interpreter (the node values are recomputed from the inputs on the next call); code
- * that failed leaves the network interpreter for good. Between calls, so that a call sees
- * one evaluator. */
+ * interpreter (the node values are recomputed from the inputs on the next call) where the
+ * race keeps it; code that failed leaves the network interpreter for good. Between calls,
+ * so that a call sees one evaluator. */
 static void switch_code(gengine_t *ge) {
     netcode_state_t st = netcode_state(ge->code);
     if (st == NETCODE_BUSY) return;
-    ge->pending = false;
     if (st == NETCODE_FAILED) {
-        netcode_unref(ge->code);
-        ge->code = NULL;
+        ge->pending = false;
+        FREE_AND_NULL(netcode_unref, ge->code);
         return;
     }
+    if (!decide_code(ge, race_seconds(0))) return;
+    ge->pending = false;
     ge->k = kernels(ge->net, ge->code);
     FREE_AND_NULL(prop_free, ge->prop);
     ge->cur_valid = ge->move_valid = ge->goals_valid = false;
@@ -525,7 +559,8 @@ static void g_free(engine_t *e) {
 
 static engine_t *g_clone(const engine_t *e) {
     const gengine_t *ge = (const gengine_t *)e;
-    engine_t *c = gengine_new(e->g, ge->net, ge->code ? netcode_ref(ge->code) : NULL);
+    engine_t *c = make(e->g, ge->net, ge->code ? netcode_ref(ge->code) : NULL,
+                       ge->race && ge->pending, race_seconds(0));
     ((gengine_t *)c)->owns = false;
     c->ground_seconds = e->ground_seconds, c->compile_seconds = e->compile_seconds;
     return c;
@@ -577,7 +612,9 @@ static void init_queries(gengine_t *ge) {
     mark_goal_queries(ge);
 }
 
-engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code) {
+/* The engine on net and code; race: the code only where it beats the network, raced now
+ * for `seconds` when it is ready, else once it is. */
+static engine_t *make(game_t *g, gnet_t *net, netcode_t *code, bool race, double seconds) {
     gengine_t *ge = xcalloc(1, sizeof *ge);
     uint32_t nr = net->n_roles;
     ge->base = (engine_t){.ops = &gengine_ops,
@@ -585,9 +622,9 @@ engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code) {
                           .n_words = (net->n_fluents + 63) / 64 + 1,
                           .net = net,
                           .ground_seconds = net->seconds};
-    ge->net = net, ge->owns = true, ge->code = code;
-    bool ready = code && netcode_state(code) == NETCODE_READY;
-    ge->pending = code && !ready;
+    ge->net = net, ge->owns = true, ge->code = code, ge->race = race;
+    bool ready = code && netcode_state(code) == NETCODE_READY && decide_code(ge, seconds);
+    ge->pending = ge->code && !ready;
     if (ready) ge->k = kernels(net, code);
     ge->base.kind = ready ? ENGINE_COMPILED : ENGINE_GROUND;
     if (ready) ge->base.compile_seconds = netcode_seconds(code);
@@ -623,4 +660,12 @@ engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code) {
     number_terms(&ge->fluents, net->fluent_term, net->n_fluents);
     init_queries(ge);
     return &ge->base;
+}
+
+engine_t *gengine_new(game_t *g, gnet_t *net, netcode_t *code) {
+    return make(g, net, code, false, 0);
+}
+
+engine_t *gengine_new_raced(game_t *g, gnet_t *net, netcode_t *code, double deadline) {
+    return make(g, net, code, true, race_seconds(deadline));
 }

@@ -31,6 +31,11 @@ engine_kind_t race_choice(double ground, double interp) {
     return interp > RACE_MARGIN * ground ? ENGINE_INTERP : ENGINE_GROUND;
 }
 
+bool race_keeps_code(double code, double net) {
+    if (code <= 0) return net <= 0;
+    return net <= RACE_MARGIN * code;
+}
+
 double race_seconds(double deadline) {
     double s = RACE_MAX_SECONDS;
     if (deadline > 0) {
@@ -84,6 +89,27 @@ void race_write(const char *path, double ground, double interp, uint32_t lits) {
             "ground %.1f\ninterp %.1f\nliterals %u\n"
             "steps of random playouts per CPU second; delete this file to race again\n",
             ground, interp, lits);
+    bool ok = fclose(f) == 0;
+    if (!ok || rename(tmp, path) != 0) remove(tmp);
+}
+
+bool race_code_read(const char *path, double *code, double *net) {
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    bool ok = fscanf(f, "code %lf network %lf", code, net) == 2;
+    fclose(f);
+    return ok;
+}
+
+void race_code_write(const char *path, double code, double net) {
+    char tmp[1300];
+    snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) return;
+    fprintf(f,
+            "code %.1f\nnetwork %.1f\n"
+            "steps of random playouts per CPU second; delete this file to race again\n",
+            code, net);
     bool ok = fclose(f) == 0;
     if (!ok || rename(tmp, path) != 0) remove(tmp);
 }

@@ -1,12 +1,14 @@
-/* The race between the ground network and the interpreter. On a game whose network gets no
- * compiled code (more literals than the compiler takes, or no compiler), propagation over a
- * big network can be slower than the interpreter: a move changes nodes whose fan-out
- * reaches millions of literals where a lifted rule looks at a few facts. So the auto choice
- * (engine.c) plays random steps on each for a moment, keeps the faster per CPU second and
- * remembers the two rates in the cache (engine_race_marker): a later load does not race.
+/* The races: a network's compiled code against the network, and a network without code
+ * against the interpreter. Compiled code re-reads a wide node at each change of an input
+ * where prop.c updates a count per rule, so on networks of wide nodes (chess) the code can
+ * be the slower; and propagation over a big network can be slower than the interpreter: a
+ * move changes nodes whose fan-out reaches millions of literals where a lifted rule looks
+ * at a few facts. So the auto choice (engine.c, gengine.c) plays random steps on each for a
+ * moment, keeps the faster per CPU second and remembers the two rates in the cache (beside
+ * the code's object; engine_race_marker): a later load does not race.
  *
- * The decision (race_choice) is a pure function of the two rates, so that tests decide
- * nothing on a clock; only race_rate reads one. */
+ * The decisions (race_keeps_code, race_choice) are pure functions of the two rates, so
+ * that tests decide nothing on a clock; only race_rate reads one. */
 #ifndef ENGINE_RACE_H
 #define ENGINE_RACE_H
 
@@ -24,6 +26,12 @@
  * rate that is not positive was not measured: the other engine is taken (the ground network
  * when neither was). */
 engine_kind_t race_choice(double ground, double interp);
+
+/* Whether compiled code measured at `code` steps per CPU second is kept against its
+ * network measured at `net`: unless the network is faster by RACE_MARGIN (the code of a
+ * network of wide nodes can be slower than the counts of prop.c; a near tie goes to the
+ * code, which is 3-30x faster on most games); a rate not positive was not measured. */
+bool race_keeps_code(double code, double net);
 
 /* Seconds of wall clock the race may take in all (both engines), from the deadline
  * (now_seconds(); 0: none): a tenth of the time left, at most 2 s; 0 when that leaves too
@@ -43,5 +51,10 @@ bool race_read(const char *path, double *ground, double *interp, uint32_t *lits)
 /* Remembers them (through a temporary file renamed into place: processes loading the same
  * game at once read a whole file or none). */
 void race_write(const char *path, double ground, double interp, uint32_t lits);
+
+/* The rates of the code's race remembered at path (beside the code's object: a new text
+ * races again), and remembering them. */
+bool race_code_read(const char *path, double *code, double *net);
+void race_code_write(const char *path, double code, double net);
 
 #endif

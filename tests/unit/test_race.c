@@ -1,9 +1,12 @@
 /* Unit tests for engine/race: the choice between the ground network and the interpreter
  * from two rates (a pure function), the race's share of a deadline, the verdict kept in the
  * cache and honoured by engine_new on a network without compiled code (GGP_COMPILE_MAX_LITS
- * below its size), sparing the grounding where the interpreter won. No assertion reads a
- * measured rate: only what is decided from given ones. */
+ * below its size), sparing the grounding where the interpreter won; and the race of
+ * compiled code against its network, its verdict kept beside the code and honoured, at
+ * once or when code made in the background is ready. No assertion reads a measured rate:
+ * only what is decided from given ones, or that a decision follows the rates it kept. */
 #define _POSIX_C_SOURCE 200809L /* setenv, mkdtemp */
+#include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,12 +14,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "base/clock.h"
+#include "engine/backend.h"
+#include "engine/compile.h"
 #include "engine/engine.h"
+#include "engine/ground.h"
 #include "engine/race.h"
 #include "load.h"
 #include "scratch.h"
@@ -32,6 +40,19 @@ static void test_choice(void **state) {
     assert_int_equal(race_choice(0, 5), ENGINE_INTERP);
     assert_int_equal(race_choice(5, 0), ENGINE_GROUND);
     assert_int_equal(race_choice(0, 0), ENGINE_GROUND);
+}
+
+/* The code is dropped only where the network is faster by the margin; an unmeasured rate
+ * (0) loses. */
+static void test_keeps_code(void **state) {
+    (void)state;
+    assert_true(race_keeps_code(1000, 100));
+    assert_true(race_keeps_code(100, 100));
+    assert_true(race_keeps_code(100, 120)); /* within the margin */
+    assert_false(race_keeps_code(87, 229)); /* alexChess, 28 Nov */
+    assert_false(race_keeps_code(0, 5));
+    assert_true(race_keeps_code(5, 0));
+    assert_true(race_keeps_code(0, 0));
 }
 
 /* Without a deadline the race has its bound; with one, a tenth of what is left, nothing when
@@ -182,13 +203,115 @@ static void test_verdict_spares_grounding(void **state) {
     assert_true(spent1 > 0);
 }
 
+/* The verdict of the code's race in dir (the one file beside an object) into path. */
+static bool code_verdict_file(const char *dir, char *path, size_t n) {
+    char pattern[200];
+    snprintf(pattern, sizeof pattern, "%s/net-*.so.race", dir);
+    glob_t gl;
+    bool one = glob(pattern, 0, NULL, &gl) == 0 && gl.gl_pathc == 1;
+    if (one) snprintf(path, n, "%s", gl.gl_pathv[0]);
+    globfree(&gl);
+    return one;
+}
+
+/* The kind the kept rates at path decide. */
+static engine_kind_t kind_kept(const char *path) {
+    double rc = 0, rn = 0;
+    assert_true(race_code_read(path, &rc, &rn));
+    return race_keeps_code(rc, rn) ? ENGINE_COMPILED : ENGINE_GROUND;
+}
+
+/* An engine made as auto does on code still being compiled (the compiler held back until
+ * a gate file exists: no clock decides), its clone, both played until the code is ready
+ * and once more; their kinds then into k[0] and k[1]. */
+static void kinds_once_ready(game_t *g, const char *gate, engine_kind_t *k) {
+    char why[300];
+    ground_opts_t opts = ground_default_opts();
+    gnet_t *net = gnet_new(g, &opts, why, sizeof why);
+    assert_non_null(net);
+    netcode_t *code = netcode_start(net, why, sizeof why);
+    assert_non_null(code);
+    netcode_ref(code); /* to watch it */
+    engine_t *e = gengine_new_raced(g, net, code, 0), *c = engine_clone(e);
+    assert_int_equal(engine_kind(e), ENGINE_GROUND);
+    write_file(gate, "open\n");
+    eng_state_t *s = engine_state_new(e);
+    splitmix_t rng = {3};
+    int goals[2];
+    /* a bound on the number of waits, not on time */
+    for (int i = 0; i < 60000 && netcode_state(code) == NETCODE_BUSY; i++) {
+        struct timespec t = {0, 10000000};
+        nanosleep(&t, NULL);
+    }
+    engine_t *both[2] = {e, c};
+    for (int i = 0; i < 2; i++) {
+        engine_initial(both[i], s);
+        engine_playout(both[i], s, &rng, 1000, goals);
+        k[i] = engine_kind(both[i]);
+    }
+    engine_state_free(s);
+    engine_free(c), engine_free(e);
+    netcode_unref(code);
+}
+
+/* Every network is compiled (no cap that tic-tac-toe's could meet), and auto keeps the
+ * code only where it beats the network: the first load races and keeps the rates beside
+ * the code, which decide as they say; rates kept there decide the next loads (a forced
+ * compiled kind keeps the code whatever they say). Code ready in the background is raced
+ * then (the rates kept, the engine and its clone following them), or follows the rates
+ * already kept. */
+static void test_code_raced(void **state) {
+    (void)state;
+    env_t env;
+    env_use(&env);
+    unsetenv("GGP_COMPILE_MAX_LITS");
+    char *cc = env_keep("GGP_CC");
+    game_t *g = load_file("tictactoe.kif");
+    assert_non_null(g);
+    char path[1200], gate[200], gated[200], script[400];
+    engine_kind_t k[6], once[2], kept[2];
+    k[0] = kind_made(g, ENGINE_AUTO, NULL);
+    assert_true(code_verdict_file(env.dir, path, sizeof path));
+    engine_kind_t raced = kind_kept(path);
+    write_file(path, "code 100\nnetwork 1000\n");
+    k[1] = kind_made(g, ENGINE_AUTO, NULL);
+    k[2] = kind_made(g, ENGINE_COMPILED, NULL);
+    write_file(path, "code 1000\nnetwork 100\n");
+    k[3] = kind_made(g, ENGINE_AUTO, NULL);
+    /* the code made again, in the background: no rates kept, then rates for the network */
+    snprintf(gate, sizeof gate, "%s/gate", env.dir);
+    snprintf(gated, sizeof gated, "%s/gated-cc", env.dir);
+    snprintf(script, sizeof script,
+             "#!/bin/sh\nwhile [ ! -e %s ]; do sleep 0.01; done\nexec cc \"$@\"\n", gate);
+    write_file(gated, script);
+    assert_int_equal(chmod(gated, 0700), 0);
+    setenv("GGP_CC", gated, 1);
+    unlink(path);
+    path[strlen(path) - strlen(".race")] = 0;
+    unlink(path); /* the object: made again */
+    kinds_once_ready(g, gate, once);
+    assert_true(code_verdict_file(env.dir, path, sizeof path));
+    engine_kind_t raced_later = kind_kept(path);
+    write_file(path, "code 100\nnetwork 1000\n");
+    unlink(gate);
+    kinds_once_ready(g, gate, kept);
+    env_put("GGP_CC", cc);
+    game_free(g);
+    env_restore(&env);
+    assert_int_equal(k[0], raced);
+    assert_int_equal(k[1], ENGINE_GROUND);
+    assert_int_equal(k[2], ENGINE_COMPILED);
+    assert_int_equal(k[3], ENGINE_COMPILED);
+    assert_int_equal(once[0], raced_later), assert_int_equal(once[1], raced_later);
+    assert_int_equal(kept[0], ENGINE_GROUND), assert_int_equal(kept[1], ENGINE_GROUND);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_choice),
-        cmocka_unit_test(test_seconds),
-        cmocka_unit_test(test_read_write),
-        cmocka_unit_test(test_verdict_honoured),
-        cmocka_unit_test(test_verdict_spares_grounding),
+        cmocka_unit_test(test_choice),           cmocka_unit_test(test_keeps_code),
+        cmocka_unit_test(test_seconds),          cmocka_unit_test(test_read_write),
+        cmocka_unit_test(test_verdict_honoured), cmocka_unit_test(test_verdict_spares_grounding),
+        cmocka_unit_test(test_code_raced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
