@@ -26,11 +26,16 @@ typedef struct {
     uint32_t matches;
     uint64_t iterations, rollouts, rollout_steps, hook_calls, hook_hits;
     double hook_seconds;
-    bool lbs_kind;        /* an mcts+lbs player: the report has backward-search counters */
-    uint32_t lbs_matches; /* matches backward search ran in */
-    lbs_stats_t lbs;      /* summed; n_alpha etc. summed over lbs_matches */
-    uint32_t bdd_builds;  /* bdd=on: the symbolic sets made (at start and rebuilt) */
-    double bdd_seconds;   /* bdd=on: the time their builds took, made or not */
+    bool lbs_kind;          /* an mcts+lbs player: the report has backward-search counters */
+    uint32_t lbs_matches;   /* matches backward search ran in */
+    lbs_stats_t lbs;        /* summed; n_alpha etc. summed over lbs_matches */
+    uint32_t bdd_builds;    /* bdd=on: the symbolic sets made (at start and rebuilt) */
+    double bdd_seconds;     /* bdd=on: the time their builds took, made or not */
+    double bdd_cpu;         /* bdd=on: the same in CPU seconds of the building thread */
+    double search_cpu;      /* CPU seconds of the calling thread in the own turns' searches
+                               (all of the search with threads=1 and ponder=off) */
+    uint32_t shadow_turns;  /* bddshadow=on: own turns searched again from a fresh tree, */
+    uint32_t shadow_differ; /* with and without the sets: those where the moves differed */
 } player_search_t;
 
 /* Where a player offers its best move so far. */

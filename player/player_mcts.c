@@ -92,6 +92,9 @@
  *   bddvalues=on|off with bdd=on: the lower and upper sequences of every goal value too,
  *                   and a rollout stops where the state's proven bounds meet (a forced draw
  *                   scores its value, not only wins and losses); off by default
+ *   bddshadow=on|off with bdd=on and iters=N: a measurement; each own turn searched again
+ *                   by two fresh trees of the same seed, with and without the sets, and the
+ *                   turns where their moves differ counted (shadow_differ); off by default
  * A game backward search does not apply to is said (stderr) and played with plain MCTS.
  * The player sums the search counters of its matches: player_search, player_search_report. */
 #include <inttypes.h>
@@ -163,6 +166,7 @@ typedef struct {
     bool bdd;                /* bdd=on: the hook on symbolic backward search's sets */
     uint32_t bddhorizon;     /* bddhorizon=D */
     bool bddvalues;          /* bddvalues=on: proven values, draws too */
+    bool bddshadow;          /* bddshadow=on: each turn searched again with and without them */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
@@ -192,13 +196,14 @@ typedef struct {
     mcts_opts_t opts;
     uct_t *uct;
     lbs_t *lbs;
-    bddhook_t *bdd;         /* bdd=on: the hook's sets, for this match */
-    uint32_t bdd_from;      /* the turn whose state they start from */
-    uint32_t bdd_horizon;   /* of the next build (bddhook_next_horizon) */
-    bool bdd_cut;           /* the last build had a step cut by its deadline */
-    double bdd_seconds;     /* the last build's time (made or not) */
-    uint32_t bdd_builds;    /* this match's sets made, and the time all its builds took: */
-    double bdd_total;       /* the counters (player_search_t) */
+    bddhook_t *bdd;       /* bdd=on: the hook's sets, for this match */
+    uint32_t bdd_from;    /* the turn whose state they start from */
+    uint32_t bdd_horizon; /* of the next build (bddhook_next_horizon) */
+    bool bdd_cut;         /* the last build had a step cut by its deadline */
+    double bdd_seconds;   /* the last build's time (made or not) */
+    /* this match's counters the player keeps itself (the search's come from uct_stats at
+     * stop): the sets' builds, CPU seconds, bddshadow=on's turns */
+    player_search_t counts;
     heur_t *heur;           /* the evaluation learnt at start (heur=on), for this match */
     playout_cands_t *cands; /* dcand=on: the decisive candidates, for this match */
     ab_t *ab;               /* ab=on where it acts (start_ab): the search, for this match */
@@ -226,7 +231,7 @@ typedef struct {
     "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N, bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
-    "bddvalues=on|off"
+    "bddvalues=on|off, bddshadow=on|off"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -245,6 +250,7 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bdd")) return opts_onoff(val, &o->bdd);
     if (!strcmp(key, "bddhorizon")) return opts_u32(val, 1, 64, &o->bddhorizon);
     if (!strcmp(key, "bddvalues")) return opts_onoff(val, &o->bddvalues);
+    if (!strcmp(key, "bddshadow")) return opts_onoff(val, &o->bddshadow);
     return false;
 }
 
@@ -386,6 +392,10 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     sum->lbs_matches += more->lbs_matches;
     sum->bdd_builds += more->bdd_builds;
     sum->bdd_seconds += more->bdd_seconds;
+    sum->bdd_cpu += more->bdd_cpu;
+    sum->search_cpu += more->search_cpu;
+    sum->shadow_turns += more->shadow_turns;
+    sum->shadow_differ += more->shadow_differ;
     lbs_stats_t *a = &sum->lbs;
     const lbs_stats_t *ls = &more->lbs;
     lbs_stats_add(a, ls); /* the events; the sizes of each match's search: */
@@ -406,16 +416,11 @@ static void add_match(mcts_player_t *p) {
     if (!p->uct) return;
     uct_stats_t st;
     uct_stats(p->uct, &st);
-    player_search_t m = {.matches = 1,
-                         .iterations = st.iterations,
-                         .rollouts = st.rollouts,
-                         .rollout_steps = st.rollout_steps,
-                         .hook_calls = st.hook_calls,
-                         .hook_hits = st.hook_hits,
-                         .hook_seconds = st.hook_seconds,
-                         .lbs_kind = p->opts.lbs_kind,
-                         .bdd_builds = p->bdd_builds,
-                         .bdd_seconds = p->bdd_total};
+    player_search_t m = p->counts;
+    m.matches = 1, m.iterations = st.iterations, m.rollouts = st.rollouts;
+    m.rollout_steps = st.rollout_steps, m.hook_calls = st.hook_calls;
+    m.hook_hits = st.hook_hits, m.hook_seconds = st.hook_seconds;
+    m.lbs_kind = p->opts.lbs_kind;
     if (p->lbs) {
         m.lbs_matches = 1;
         lbs_stats(p->lbs, &m.lbs);
@@ -442,9 +447,10 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
     if (!t->matches) return false;
     if (!t->lbs_kind) {
         sb_printf(out,
-                  "matches=%u iterations=%" PRIu64 " rollouts=%" PRIu64 " avg_rollout_len=%.2f",
+                  "matches=%u iterations=%" PRIu64 " rollouts=%" PRIu64
+                  " avg_rollout_len=%.2f search_cpu=%.3f",
                   t->matches, t->iterations, t->rollouts,
-                  t->rollouts ? (double)t->rollout_steps / t->rollouts : 0);
+                  t->rollouts ? (double)t->rollout_steps / t->rollouts : 0, t->search_cpu);
         return true;
     }
     const lbs_stats_t *a = &t->lbs;
@@ -470,12 +476,31 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
               "match_gave_up=%" PRIu64 " hook_skipped=%" PRIu64
               " stopped_mean=%.2f guard_unsound=%u "
               "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64
-              " bdd_builds=%u bdd_seconds=%.3f",
+              " bdd_builds=%u bdd_seconds=%.3f bdd_cpu=%.3f search_cpu=%.3f shadow_turns=%u"
+              " shadow_differ=%u",
               a->z3_confirmed, a->z3_cached, a->z3_disagree, a->z3_unknown, a->z3_skipped,
               a->check_seconds, a->z3_seconds, a->regress_seconds / m, a->too_slow,
               a->match_gave_up, a->hook_skipped, a->stopped / m, a->guard_unsound,
-              a->guard_unverified, a->guard_hits, a->pay_skipped, t->bdd_builds, t->bdd_seconds);
+              a->guard_unverified, a->guard_hits, a->pay_skipped, t->bdd_builds, t->bdd_seconds,
+              t->bdd_cpu, t->search_cpu, t->shadow_turns, t->shadow_differ);
     return true;
+}
+
+/* The options every search tree of the player gets (not the threads, hooks, heuristic). */
+static void tune_uct(const mcts_player_t *p, uct_t *u) {
+    if (p->opts.c >= 0) uct_set_exploration(u, p->opts.c);
+    uct_set_tuned(u, p->opts.tuned);
+    if (p->opts.mem_mb) uct_set_memory_limit(u, (size_t)p->opts.mem_mb << 20);
+    uct_set_playout(u, &p->opts.playout);
+    uct_set_transpositions(u, p->opts.tt);
+    uct_set_best_line(u, p->opts.line);
+    uct_set_mixed(u, p->opts.mix);
+    uct_set_bounds(u, p->opts.bounds);
+}
+
+/* heur=...: where its evaluation cuts rollouts (-1: never; material: unless cut= given). */
+static int heur_cut(const mcts_player_t *p) {
+    return p->opts.material && !p->opts.cut_given ? -1 : p->opts.cut;
 }
 
 /* The search tree, and the engine (ready by `ready`). */
@@ -492,14 +517,7 @@ static void ensure_uct(mcts_player_t *p, double ready) {
     if (threads > 1 && !uct_set_threads(p->uct, threads) && !dflt)
         fprintf(stderr, "mcts: threads=%u needs a ground engine; searching on one thread\n",
                 threads);
-    if (p->opts.c >= 0) uct_set_exploration(p->uct, p->opts.c);
-    uct_set_tuned(p->uct, p->opts.tuned);
-    if (p->opts.mem_mb) uct_set_memory_limit(p->uct, (size_t)p->opts.mem_mb << 20);
-    uct_set_playout(p->uct, &p->opts.playout);
-    uct_set_transpositions(p->uct, p->opts.tt);
-    uct_set_best_line(p->uct, p->opts.line);
-    uct_set_mixed(p->uct, p->opts.mix);
-    uct_set_bounds(p->uct, p->opts.bounds);
+    tune_uct(p, p->uct);
     if (p->lbs) { /* on bitsets with a ground engine */
         p->hook.lbs = p->lbs;
         lbs_attach(&p->hook, p->uct);
@@ -592,18 +610,20 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     engine_state_set(p->core.engine, es, initial);
     char err[400];
     t0 = now_seconds();
+    double c0 = cpu_seconds();
     p->bdd = budget > 0.05
                  ? bddhook_new(p->core.engine, p->core.role, es, &o, t0 + budget, err, sizeof err)
                  : NULL;
     engine_state_free(es);
-    p->bdd_total += now_seconds() - t0;
+    p->counts.bdd_seconds += now_seconds() - t0;
+    p->counts.bdd_cpu += cpu_seconds() - c0;
     if (!p->bdd) {
         fprintf(stderr, "%s: bdd: %s; playing plain MCTS\n", p->core.base.kind->name,
                 budget > 0.05 ? err : "no time for the sets");
         p->opts.lbs = false;
         return;
     }
-    p->bdd_builds++;
+    p->counts.bdd_builds++;
     if (p->uct) bddhook_attach(p->bdd, p->uct);
     bddhook_info_t in;
     bddhook_info(p->bdd, &in);
@@ -635,7 +655,7 @@ static void ponder(mcts_player_t *p, const state_t *s, term_t move);
  * ones are not made in time the turn goes on without a hook (the next build shallower). */
 static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double until,
                         bool pondering) {
-    double b0 = now_seconds();
+    double b0 = now_seconds(), c0 = cpu_seconds();
     bddhook_info_t in;
     uint32_t horizon = p->opts.iters
                            ? p->opts.bddhorizon
@@ -658,7 +678,8 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
     if (h) bddhook_info(h, &in);
     p->bdd_cut = h && in.first_partial != UINT32_MAX;
     p->bdd_seconds = h ? in.seconds : now_seconds() - b0;
-    p->bdd_builds += h != NULL, p->bdd_total += now_seconds() - b0;
+    p->counts.bdd_builds += h != NULL, p->counts.bdd_seconds += now_seconds() - b0;
+    p->counts.bdd_cpu += cpu_seconds() - c0;
     if (p->core.verbose)
         fprintf(stderr,
                 "bdd: turn %u: sets within %u steps of this state in %.0f ms (budget %.0f ms, "
@@ -689,6 +710,33 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
                    : since >= 2 && 2 * since >= in.horizon && in.seconds <= BDD_RENEW * clock;
     if (!due) return;
     rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock, false); /* sets the ply when made */
+}
+
+/* bddshadow=on (with iters=N): s searched again by two fresh trees with the same seed and
+ * iterations, one with the sets and one without; their moves compared (counts.shadow_*).
+ * Until a hook hit both draw the same numbers, so a move that differs is the sets' doing
+ * (directly, or through the search's path after a hit). */
+static void shadow_bdd(mcts_player_t *p, const state_t *s, uint32_t turn) {
+    if (!p->opts.bddshadow || !p->opts.iters || !p->bdd) return;
+    term_t m[2];
+    uint64_t seed = p->core.seed ^ ((uint64_t)turn << 32);
+    for (int with = 0; with < 2; with++) {
+        uct_t *u = uct_new(p->core.engine, p->core.role, seed);
+        tune_uct(p, u);
+        if (p->heur) uct_set_heuristic(u, p->heur, heur_cut(p), p->opts.prior);
+        uct_set_prior_sharpness(u, p->opts.psharp);
+        uct_set_implicit(u, p->heur ? p->opts.imm : 0);
+        if (with) {
+            bddhook_attach(p->bdd, u);
+            bddhook_info_t in;
+            bddhook_info(p->bdd, &in);
+            uct_set_hook_reach(u, bddhook_reach(in.horizon, turn - p->bdd_from));
+        }
+        m[with] = uct_choose(u, s, 0, p->opts.iters);
+        uct_free(u);
+    }
+    p->counts.shadow_turns++;
+    p->counts.shadow_differ += m[0] != m[1];
 }
 
 /* uct_choose for about `seconds`, noting how much longer it took. */
@@ -750,8 +798,7 @@ static void learn_heur(mcts_player_t *p, const state_t *initial, double deadline
         p->heur = heur_learn(p->core.engine, bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE,
                              bounded ? HEUR_MATCHES : 0, &p->core.rng, log);
     }
-    int cut = p->opts.material && !p->opts.cut_given ? -1 : p->opts.cut;
-    if (p->heur) uct_set_heuristic(p->uct, p->heur, cut, p->opts.prior);
+    if (p->heur) uct_set_heuristic(p->uct, p->heur, heur_cut(p), p->opts.prior);
     uct_set_prior_sharpness(p->uct, p->opts.psharp);
     uct_set_implicit(p->uct, p->heur ? p->opts.imm : 0);
 }
@@ -1012,6 +1059,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     if (budget < 0.005) budget = 0.005;
     double stop = now_seconds() + budget;
     p->hook.deadline = stop; /* a Z3 confirmation must not outlast the move */
+    double c0 = cpu_seconds();
     if (p->opts.iters || !sink) {
         best = uct_choose(p->uct, s, budget, p->opts.iters);
     } else {
@@ -1033,6 +1081,8 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
             if (st.root_proven) break;
         }
     }
+    p->counts.search_cpu += cpu_seconds() - c0;
+    shadow_bdd(p, s, turn->turn);
     best = player_core_checked(&p->core, turn, best, fallback);
     sink_offer(sink, best);
     state_copy(&p->prev, s);
@@ -1055,7 +1105,7 @@ static void mcts_stop(player_t *pl) {
     FREE_AND_NULL(lbs_free, p->lbs);
     FREE_AND_NULL(bddhook_free, p->bdd);
     p->bdd_from = 0, p->bdd_cut = false, p->bdd_seconds = 0;
-    p->bdd_builds = 0, p->bdd_total = 0;
+    p->counts = (player_search_t){0};
     FREE_AND_NULL(ab_free, p->ab); /* before the evaluation it reads */
     FREE_AND_NULL(engine_state_free, p->ab_state);
     FREE_AND_NULL(heur_free, p->heur);

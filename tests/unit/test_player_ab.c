@@ -145,12 +145,36 @@ static void test_bdd_not_with_ab(void **state) {
     game_free(g);
 }
 
+/* bddshadow=on searches each own turn again from two fresh trees of one seed, with the sets
+ * and without: at breakthrough's first move, sets within one step of the start (no
+ * terminal state there: both empty) cannot hit, so the two draw the same numbers and must
+ * choose the same move; the CPU of the builds and of the search is counted. */
+static void test_bdd_shadow(void **state) {
+    (void)state;
+    game_t *g = load_file("breakthrough.kif");
+    assert_non_null(g);
+    player_search_t t =
+        first_move(g, "mcts+lbs:bdd=on:bddhorizon=1:ab=off:iters=300:bddshadow=on", 60);
+    assert_int_equal(t.shadow_turns, 1);
+    assert_int_equal(t.shadow_differ, 0);
+    assert_int_equal(t.hook_hits, 0);
+    assert_true(t.bdd_builds >= 1 && t.bdd_cpu > 0);
+    assert_true(t.search_cpu > 0);
+    strbuf_t sb;
+    sb_init(&sb);
+    assert_true(player_search_report(&t, &sb));
+    assert_non_null(strstr(sb_str(&sb), " shadow_turns=1 shadow_differ=0"));
+    sb_fini(&sb);
+    assert_null(player_kind_find("mcts:bddshadow=on"));
+    assert_null(player_kind_find("mcts+lbs:bddshadow=maybe"));
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_options),
-        cmocka_unit_test(test_breakthrough),
-        cmocka_unit_test(test_lbs_kind_ab),
-        cmocka_unit_test(test_bdd_not_with_ab),
+        cmocka_unit_test(test_options),     cmocka_unit_test(test_breakthrough),
+        cmocka_unit_test(test_lbs_kind_ab), cmocka_unit_test(test_bdd_not_with_ab),
+        cmocka_unit_test(test_bdd_shadow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
