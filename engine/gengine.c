@@ -197,6 +197,17 @@ static bool decide_code(gengine_t *ge, double seconds) {
     return false;
 }
 
+/* The race when code made in the background gets ready: inside a search's turn, on its
+ * thread, whose deadline the engine does not know, so short (a quarter of a 1 s play clock;
+ * chess's code still plays ~150 steps in it, more than RACE_MIN_STEPS). None on a network
+ * with query nodes: the race's engines would each make a reasoner (reason_new) on the
+ * game's term store, which another search thread may be writing; the code is taken. */
+#define SWITCH_RACE_SECONDS 0.25
+
+static double switch_race_seconds(const gengine_t *ge) {
+    return ge->net->n_queries ? 0 : SWITCH_RACE_SECONDS;
+}
+
 /* Code made in the background and now ready: the kernels replace the network
  * interpreter (the node values are recomputed from the inputs on the next call) where the
  * race keeps it; code that failed leaves the network interpreter for good. Between calls,
@@ -209,7 +220,7 @@ static void switch_code(gengine_t *ge) {
         FREE_AND_NULL(netcode_unref, ge->code);
         return;
     }
-    if (!decide_code(ge, race_seconds(0))) return;
+    if (!decide_code(ge, switch_race_seconds(ge))) return;
     ge->pending = false;
     ge->k = kernels(ge->net, ge->code);
     FREE_AND_NULL(prop_free, ge->prop);
@@ -560,7 +571,7 @@ static void g_free(engine_t *e) {
 static engine_t *g_clone(const engine_t *e) {
     const gengine_t *ge = (const gengine_t *)e;
     engine_t *c = make(e->g, ge->net, ge->code ? netcode_ref(ge->code) : NULL,
-                       ge->race && ge->pending, race_seconds(0));
+                       ge->race && ge->pending, switch_race_seconds(ge));
     ((gengine_t *)c)->owns = false;
     c->ground_seconds = e->ground_seconds, c->compile_seconds = e->compile_seconds;
     return c;
