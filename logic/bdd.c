@@ -8,12 +8,22 @@
  *
  * Collections alone come too seldom: after the table grows, one operation can fill its
  * free half for half a minute (othelloSuicide's network: 44 s past a 10 s budget). So a
- * timer signals the operation's thread at the deadline, and the handler empties BuDDy's
- * free list (its head, bddfreepos: BuDDy 2.4's kernel, not in bdd.h): the next node the
- * operation makes collects garbage first, and the hook gives up there. The handler itself
- * never jumps (it may interrupt a collection or a resize); a write that the kernel
- * overwrites is tried again a millisecond later. An operation that makes no new node is
- * not cut (it finds every result in the node table). */
+ * timer signals the operation's thread at the deadline, and the handler trips two wires
+ * (BuDDy 2.4's kernel globals, not in bdd.h), writing only pointers and ints:
+ * - it empties BuDDy's free list (its head, bddfreepos): the next node the operation makes
+ *   collects garbage first, and the hook gives up there;
+ * - it points BuDDy's reference stack (bddrefstack and its top) into a mapping that may not
+ *   be touched: an operation that makes no node (every result already in the node table,
+ *   the cache thrashed: checkers-mustjump-torus's invariants ran 100 s past their budget)
+ *   still pushes or reads a partial result on that stack between two recursive steps, and
+ *   faults there. The fault's handler long-jumps back to the operation: at that point the
+ *   kernel is between two steps of a recursion, its node table and hash chains whole; a
+ *   cache entry half written is dropped with every cache when the operation gives up
+ *   (bdd_clear_error empties them). Only the stack is read by a collection (its marks), so
+ *   the collection's own hook puts it back before anything else, and the handler leaves it
+ *   alone while a collection runs.
+ * The handler itself never jumps (it may interrupt a collection, a resize or malloc); a
+ * write that the kernel overwrites is tried again a millisecond later. */
 #define _GNU_SOURCE /* SIGEV_THREAD_ID, gettid */
 #include "logic/bdd.h"
 
@@ -21,8 +31,10 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +47,7 @@ struct dd {
     double deadline;
     uint64_t op_nodes; /* nodes one operation may add (0: no limit) */
     uint64_t op_start; /* nodes in use when the running operation started */
+    bool cut_next;     /* dd_cut_next: cut the next operation at its first step */
     const char *why;
 };
 
@@ -51,6 +64,58 @@ static uint64_t cuts_inside;            /* operations the timer cut */
 
 extern int bddfreepos;   /* BuDDy's free list: 0 makes the next new node collect first */
 extern int *bddrefstack; /* BuDDy's reference stack: the partial results a collection keeps */
+extern int *bddrefstacktop;
+
+/* ---- the wire on the reference stack (see the top of the file) ---- */
+
+/* The mapping no access may touch; the stack points to its middle, so that the pushes and
+ * pops of one recursion (at most two per level, 100,000 levels) before its next access
+ * stay inside it. */
+#define TRAP_BYTES ((size_t)8 << 20)
+
+static char *trap_lo;                /* the mapping (NULL: none, the wire is not tripped) */
+static int *trap;                    /* its middle */
+static int *saved_stack;             /* bddrefstack before the wire was tripped */
+static volatile sig_atomic_t in_gbc; /* a collection runs: its marks read the stack */
+static struct sigaction prev_segv;   /* the handler before ours, for faults not ours */
+
+/* The kernel's globals, read and written here as the signal handler sees them. */
+#define STACK (*(int *volatile *)&bddrefstack)
+#define STACK_TOP (*(int *volatile *)&bddrefstacktop)
+
+static bool in_trap(const void *p) {
+    return trap_lo && (const char *)p >= trap_lo && (const char *)p < trap_lo + TRAP_BYTES;
+}
+
+static bool segv_ours(void);
+
+/* Asks the running operation to stop: at its next new node, or at its next access to the
+ * reference stack, whichever comes first. Writes only (async-signal-safe). */
+static void trip(void) {
+    cut_asked = 1;
+    bddfreepos = 0;
+    if (in_gbc || !trap || (STACK != trap && !segv_ours())) return;
+    if (STACK != trap) saved_stack = STACK;
+    STACK = STACK_TOP = trap;
+}
+
+/* The stack as it was (its top, if tripped, at its bottom: BuDDy's operations leave it
+ * empty when they end, and one given up drops its partial results). */
+static void untrip(void) {
+    if (STACK == trap) STACK = saved_stack;
+    if (in_trap(STACK_TOP)) STACK_TOP = STACK;
+}
+
+/* A fault on the wire inside an operation gives the operation up; any other fault goes to
+ * the handler there was before (ours is taken off, the access faults again). */
+static void on_segv(int sig, siginfo_t *si, void *uc) {
+    (void)sig, (void)uc;
+    if (jump && in_trap(si->si_addr)) {
+        fail = "deadline";
+        longjmp(*jump, 1);
+    }
+    sigaction(SIGSEGV, &prev_segv, NULL);
+}
 
 /* ---- the deadline's timer ---- */
 
@@ -71,23 +136,46 @@ static void on_tick(int sig) {
     (void)sig;
     if (!jump || !live) return; /* between operations: the next checks the deadline first */
     if (live->deadline <= 0 || now_seconds() < live->deadline) return;
-    cut_asked = 1;
-    bddfreepos = 0;
+    trip();
     tick_at(&(struct itimerspec){.it_value = {.tv_nsec = TICK_RETRY_NS}}, 0);
 }
 
-static void install_tick(void) {
+/* The timer's handler and the trap's mapping, once per process. */
+static void install_cuts(void) {
     struct sigaction sa = {.sa_handler = on_tick, .sa_flags = SA_RESTART};
     sigemptyset(&sa.sa_mask);
     sigaction(TICK_SIGNAL, &sa, NULL);
+    if (bdd_versionnum() != 24) return; /* another kernel: no wire on its stack */
+    void *m = mmap(NULL, TRAP_BYTES, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) return;
+    trap_lo = m;
+    trap = (int *)(trap_lo + TRAP_BYTES / 2);
 }
+
+/* The fault's handler (SA_NODEFER: it leaves by a long jump, which does not unblock a
+ * signal), at every new manager unless it is in place: a program (a test harness) may have
+ * put its own since; without it the wire stays off. */
+static void install_segv(void) {
+    struct sigaction cur, sv = {.sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_NODEFER};
+    if (!trap_lo || sigaction(SIGSEGV, NULL, &cur) != 0) return;
+    if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_segv) return;
+    sigemptyset(&sv.sa_mask);
+    sigaction(SIGSEGV, &sv, &prev_segv);
+}
+
+/* Our fault handler is in place (another may have been put since: the wire stays off). */
+static bool segv_ours(void) {
+    struct sigaction cur;
+    return sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+           cur.sa_sigaction == on_segv;
+}
+
+static pthread_once_t cuts_once = PTHREAD_ONCE_INIT;
 
 /* The timer signals the calling thread (the one running operations) at the deadline. */
 static void arm_tick(double deadline) {
     tick_for = deadline;                /* tried once per deadline */
     if (bdd_versionnum() != 24) return; /* another kernel: collections alone check it */
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, install_tick);
     pid_t tid = gettid();
     if (tick_tid != tid) {
         if (tick_tid) timer_delete(tick);
@@ -120,7 +208,17 @@ static void drop_tick(void) {
 /* After a collection the nodes in use are the live diagrams and the running operation's
  * partial results (BuDDy keeps those referenced): what it added so far, or more. */
 static void on_gbc(int pre, bddGbcStat *st) {
-    if (pre || !jump) return;
+    if (!jump) return;
+    if (pre) { /* the stack put back before the collection marks it; the wire stays off */
+        in_gbc = 1;
+        atomic_signal_fence(memory_order_seq_cst);
+        untrip();
+        if (!cut_asked) return;
+        in_gbc = 0; /* nothing collected yet: give up before */
+        fail = "deadline";
+        longjmp(*jump, 1);
+    }
+    in_gbc = 0;
     if (cut_asked || (live->deadline > 0 && now_seconds() > live->deadline)) {
         fail = "deadline";
         longjmp(*jump, 1);
@@ -158,6 +256,8 @@ dd_t *dd_new(uint32_t n_vars, const dd_limits_t *lim, char *err, size_t errlen) 
         snprintf(err, errlen, "BuDDy does not start with %u variables", n_vars);
         return NULL;
     }
+    pthread_once(&cuts_once, install_cuts);
+    install_segv();
     dd_t *d = xcalloc(1, sizeof *d);
     live = d;
     pthread_mutex_unlock(&live_lock);
@@ -205,6 +305,9 @@ void dd_set_op_nodes(dd_t *d, uint64_t nodes) {
 }
 const char *dd_why(const dd_t *d) {
     return d->why;
+}
+void dd_cut_next(dd_t *d) {
+    d->cut_next = true;
 }
 uint64_t dd_cuts_inside(const dd_t *d) {
     (void)d;
@@ -288,7 +391,10 @@ static dd_ref guarded(dd_t *d, const call_t *c) {
     jmp_buf env;
     if (setjmp(env)) {
         jump = NULL;
-        bdd_clear_error();
+        atomic_signal_fence(memory_order_seq_cst);
+        in_gbc = 0;
+        untrip();
+        bdd_clear_error(); /* also empties the caches: an entry may be half written */
         d->why = fail;
         if (cut_asked) cuts_inside++, disarm_tick();
         return DD_NONE;
@@ -296,8 +402,11 @@ static dd_ref guarded(dd_t *d, const call_t *c) {
     cut_asked = 0;
     d->op_start = (uint64_t)bdd_getnodenum();
     jump = &env;
+    if (d->cut_next) d->cut_next = false, trip();
     BDD r = call(c);
     jump = NULL;
+    atomic_signal_fence(memory_order_seq_cst);
+    untrip(); /* the timer may have tripped the wire as the operation ended */
     return bdd_addref(r);
 }
 

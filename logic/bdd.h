@@ -10,8 +10,10 @@
  * than its node limit gives up and returns DD_NONE (dd_why says which); the manager stays
  * usable. The deadline is also kept inside an operation: a timer signals the thread that
  * runs it (a real-time signal, SIGRTMIN + 5, handled here), and the operation gives up at
- * the next node it makes. Operations on DD_NONE return DD_NONE, so a sequence of them can
- * be checked once at its end.
+ * the next node it makes or its next recursive step, whichever comes first (a fault on a
+ * page of this bridge's: SIGSEGV is handled here too, other faults go on to the handler
+ * there was before). Operations on DD_NONE return DD_NONE, so a sequence of them can be
+ * checked once at its end.
  *
  * The functions are named dd_*, not bdd_*: BuDDy, linked into the same program, owns
  * every bdd_* name. BuDDy keeps one global state, so there is at most one manager per
@@ -57,6 +59,10 @@ void dd_set_op_nodes(dd_t *d, uint64_t nodes);
 /* Why the last operation that returned DD_NONE gave up ("deadline", "node limit",
  * "operation node limit", ...). */
 const char *dd_why(const dd_t *d);
+/* The next operation gives up at its first recursive step, as one that runs past its
+ * deadline does when the timer fires (why: "deadline"): for tests of that cut that do not
+ * depend on the clock. */
+void dd_cut_next(dd_t *d);
 /* Operations the deadline's timer cut while they ran (rather than before they started or
  * at a garbage collection that came by itself), since the process started. */
 uint64_t dd_cuts_inside(const dd_t *d);

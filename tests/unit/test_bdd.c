@@ -1,8 +1,9 @@
 /* Unit tests for logic/bdd (the BuDDy bridge) and logic/ddflat: every operation against
  * the truth table of small functions, quantifiers, substitution, export to the flat form,
  * bounded work (a node limit or a deadline gives DD_NONE and the manager goes on; the
- * deadline also inside one long operation), a collection inside a deep recursion, and
- * picking a satisfying assignment; unions of parts with exclusions (logic/ddunion). */
+ * deadline also inside one long operation, even one that makes no node), a collection inside a deep
+ * recursion, and picking a satisfying assignment; unions of parts with exclusions (logic/ddunion).
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -249,6 +250,49 @@ static void test_deadline_inside(void **state) {
     dd_free(d);
 }
 
+/* The cut of an operation that makes no node (every result already in the node table),
+ * which a timer's emptied free list never reaches (checkers-mustjump-torus's invariants ran
+ * 100 s past a 10 s budget on one): dd_cut_next trips what the timer trips, without a
+ * clock. A first cut empties the caches, so that the conjunction made before recurses
+ * again rather than finding its result at once; cut, it gives up with no node made, and
+ * the manager goes on: the same conjunction is the same diagram, and new ones are right. */
+static void test_cut_without_nodes(void **state) {
+    (void)state;
+    char err[200];
+    const uint32_t n = 12;
+    dd_t *d = dd_new(2 * n, NULL, err, sizeof err);
+    assert_non_null(d);
+    dd_ref even = pairs_of_parity(d, n, 0), odd = pairs_of_parity(d, n, 1);
+    dd_ref g = dd_and(d, even, odd);
+    assert_true(g > 1);
+    dd_cut_next(d);
+    assert_int_equal(dd_or(d, even, odd), DD_NONE);
+    uint64_t cuts = dd_cuts_inside(d), made = dd_produced(d);
+    dd_cut_next(d);
+    assert_int_equal(dd_and(d, even, odd), DD_NONE);
+    assert_string_equal(dd_why(d), "deadline");
+    assert_int_equal(dd_cuts_inside(d), cuts + 1);
+    assert_int_equal(dd_produced(d), made);
+    dd_ref again = dd_and(d, even, odd);
+    assert_int_equal(again, g);
+    assert_int_equal(dd_produced(d), made);
+    dd_ref h = dd_or(d, even, odd), x = dd_var(d, 2 * n - 1);
+    dd_ref hx = dd_and(d, h, x);
+    uint8_t v[24] = {0};
+    for (uint32_t m = 0; m < 4096; m++) {
+        for (uint32_t k = 0; k < 2 * n; k++)
+            v[k] = (m * 2654435761u) >> (k % 32) & 1;
+        bool ev = true, od = true;
+        for (uint32_t k = 0; k < n; k++)
+            *(k % 2 ? &od : &ev) &= v[k] == v[n + k];
+        assert_int_equal(dd_eval(d, g, v), ev && od);
+        assert_int_equal(dd_eval(d, hx, v), (ev || od) && v[2 * n - 1]);
+    }
+    dd_deref(d, even), dd_deref(d, odd), dd_deref(d, g), dd_deref(d, again);
+    dd_deref(d, h), dd_deref(d, hx);
+    dd_free(d);
+}
+
 #define DEEP_VARS 3000
 
 /* The cube of the variables k < n of one parity, all true. */
@@ -407,6 +451,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_pick),
         cmocka_unit_test(test_exclusions),
         cmocka_unit_test(test_deadline_inside),
+        cmocka_unit_test(test_cut_without_nodes),
         cmocka_unit_test(test_collect_deep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
