@@ -37,6 +37,7 @@ static void note_steps(bddhook_t *h) {
     h->info.alpha = bddsearch_steps(bs, h->alpha);
     h->info.beta = h->beta == UINT32_MAX ? 0 : bddsearch_steps(bs, h->beta);
     h->info.first_partial = UINT32_MAX;
+    h->info.solved = h->info.horizon == 0;
     for (uint32_t side = 0; side < 2; side++) {
         uint32_t seq = side ? h->beta : h->alpha;
         uint32_t n = side ? h->info.beta : h->info.alpha;
@@ -44,7 +45,9 @@ static void note_steps(bddhook_t *h) {
             const bdds_step_t *st = bddsearch_step(bs, seq, i);
             h->info.nodes += st->nodes;
             if (!st->complete && i < h->info.first_partial) h->info.first_partial = i;
+            if (i + 1 == n && !(st->complete && st->fixpoint)) h->info.solved = false;
         }
+        if (!n && (!side || h->beta != UINT32_MAX)) h->info.solved = false; /* none made */
     }
 }
 
@@ -79,7 +82,7 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
     /* β is the other role's win: 0 for us only where the game is two-player */
     h->beta = engine_game(e)->n_roles == 2 ? bddsearch_find(bs, BDDS_BETA, 0) : UINT32_MAX;
     h->info.horizon = ho.horizon;
-    note_steps(h);
+    note_steps(h); /* (after the horizon: it reads it) */
     h->info.seconds = now_seconds() - t0;
     return h;
 }

@@ -101,6 +101,9 @@ typedef struct {
     uint32_t alpha, beta;   /* steps made (the deepest i + 1; 0: none) */
     uint32_t first_partial; /* the first step cut by the deadline (UINT32_MAX: none) */
     uint64_t nodes;         /* of the flat diagrams read by the hook */
+    bool solved;            /* no horizon, and every sequence the hook reads ends at a complete
+                               fixpoint: it holds every state of its kind, however far (the
+                               hook then knows every forced win and loss of the game) */
     double seconds;         /* to build (network and steps) */
 } bddhook_info_t;
 

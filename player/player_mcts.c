@@ -107,6 +107,7 @@
 #include "base/clock.h"
 #include "base/opts.h"
 #include "base/rng.h"
+#include "engine/fluents.h"
 #include "engine/joints.h"
 #include "mcts/ab.h"
 #include "mcts/bddhook.h"
@@ -118,6 +119,9 @@
 #define SLICE_PARTS 8   /* a budget is searched in about this many slices (with a sink) */
 #define LBS_SHARE 0.5   /* of the start clock left, for backward search (the rest: UCT) */
 #define BDD_SHARE 0.7   /* of the start clock left, for the symbolic sets (bdd=on) */
+/* bddsolve=on: of that, for the sets without a horizon (the rest for those with one, when
+ * these are neither solved nor deeper than bddhorizon=D) */
+#define BDD_SOLVE_SHARE 0.6
 /* bdd=on: the sets are rebuilt from the match's state once it is half their horizon past
  * their start, when the last build took at most BDD_RENEW of the play clock; the build
  * may take BDD_RENEW_MAX of it */
@@ -167,6 +171,7 @@ typedef struct {
     uint32_t bddhorizon;     /* bddhorizon=D */
     bool bddvalues;          /* bddvalues=on: proven values, draws too */
     bool bddshadow;          /* bddshadow=on: each turn searched again with and without them */
+    bool bddsolve;           /* bddsolve=on: at start, the sets without a horizon first */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
@@ -200,6 +205,8 @@ typedef struct {
     uint32_t bdd_from;    /* the turn whose state they start from */
     uint32_t bdd_horizon; /* of the next build (bddhook_next_horizon) */
     bool bdd_cut;         /* the last build had a step cut by its deadline */
+    bool bdd_global;      /* they hold every state (no horizon): kept for the match */
+    bool bdd_off;         /* the hook taken off this turn: they prove its state lost */
     double bdd_seconds;   /* the last build's time (made or not) */
     /* this match's counters the player keeps itself (the search's come from uct_stats at
      * stop): the sets' builds, CPU seconds, bddshadow=on's turns */
@@ -231,7 +238,7 @@ typedef struct {
     "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N, bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
-    "bddvalues=on|off, bddshadow=on|off"
+    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -251,6 +258,7 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bddhorizon")) return opts_u32(val, 1, 64, &o->bddhorizon);
     if (!strcmp(key, "bddvalues")) return opts_onoff(val, &o->bddvalues);
     if (!strcmp(key, "bddshadow")) return opts_onoff(val, &o->bddshadow);
+    if (!strcmp(key, "bddsolve")) return opts_onoff(val, &o->bddsolve);
     return false;
 }
 
@@ -330,6 +338,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->z3share = 0.25;
     o->confirm = LBS_CONFIRM_Z3;
     o->bddhorizon = 8;
+    o->bddsolve = true;
     o->engine = engine_default_kind();
     o->playout.mast_eps = -1;
     o->cut = 10;
@@ -396,6 +405,8 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     sum->search_cpu += more->search_cpu;
     sum->shadow_turns += more->shadow_turns;
     sum->shadow_differ += more->shadow_differ;
+    sum->bdd_solved += more->bdd_solved;
+    sum->bdd_lost += more->bdd_lost;
     lbs_stats_t *a = &sum->lbs;
     const lbs_stats_t *ls = &more->lbs;
     lbs_stats_add(a, ls); /* the events; the sizes of each match's search: */
@@ -469,20 +480,20 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
     put_hits(out, a->hits_alpha);
     sb_puts(out, " hits_beta=");
     put_hits(out, a->hits_beta);
-    sb_printf(out,
-              " z3_confirmed=%" PRIu64 " z3_cached=%" PRIu64 " z3_disagree=%" PRIu64
-              " z3_unknown=%" PRIu64 " z3_skipped=%" PRIu64 " "
-              "check_seconds=%.3f z3_seconds=%.3f regress_seconds_mean=%.3f too_slow=%u "
-              "match_gave_up=%" PRIu64 " hook_skipped=%" PRIu64
-              " stopped_mean=%.2f guard_unsound=%u "
-              "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64
-              " bdd_builds=%u bdd_seconds=%.3f bdd_cpu=%.3f search_cpu=%.3f shadow_turns=%u"
-              " shadow_differ=%u",
-              a->z3_confirmed, a->z3_cached, a->z3_disagree, a->z3_unknown, a->z3_skipped,
-              a->check_seconds, a->z3_seconds, a->regress_seconds / m, a->too_slow,
-              a->match_gave_up, a->hook_skipped, a->stopped / m, a->guard_unsound,
-              a->guard_unverified, a->guard_hits, a->pay_skipped, t->bdd_builds, t->bdd_seconds,
-              t->bdd_cpu, t->search_cpu, t->shadow_turns, t->shadow_differ);
+    sb_printf(
+        out,
+        " z3_confirmed=%" PRIu64 " z3_cached=%" PRIu64 " z3_disagree=%" PRIu64
+        " z3_unknown=%" PRIu64 " z3_skipped=%" PRIu64 " "
+        "check_seconds=%.3f z3_seconds=%.3f regress_seconds_mean=%.3f too_slow=%u "
+        "match_gave_up=%" PRIu64 " hook_skipped=%" PRIu64 " stopped_mean=%.2f guard_unsound=%u "
+        "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64
+        " bdd_builds=%u bdd_seconds=%.3f bdd_cpu=%.3f search_cpu=%.3f shadow_turns=%u"
+        " shadow_differ=%u bdd_solved=%u bdd_lost=%u",
+        a->z3_confirmed, a->z3_cached, a->z3_disagree, a->z3_unknown, a->z3_skipped,
+        a->check_seconds, a->z3_seconds, a->regress_seconds / m, a->too_slow, a->match_gave_up,
+        a->hook_skipped, a->stopped / m, a->guard_unsound, a->guard_unverified, a->guard_hits,
+        a->pay_skipped, t->bdd_builds, t->bdd_seconds, t->bdd_cpu, t->search_cpu, t->shadow_turns,
+        t->shadow_differ, t->bdd_solved, t->bdd_lost);
     return true;
 }
 
@@ -593,6 +604,26 @@ static void start_lbs(mcts_player_t *p, double deadline) {
     }
 }
 
+/* The sets from es (NULL: the initial state) within `horizon` steps of it (0: none) by
+ * `until`, counted (counts.bdd_*); NULL with a message in err. */
+static bddhook_t *make_bdd(mcts_player_t *p, const eng_state_t *es, uint32_t horizon, double until,
+                           bool layout_known, char *err, size_t errlen) {
+    bddhook_opts_t o;
+    bddhook_default_opts(&o);
+    o.horizon = horizon, o.values = p->opts.bddvalues, o.layout_known = layout_known;
+    double t0 = now_seconds(), c0 = cpu_seconds();
+    bddhook_t *h = bddhook_new(p->core.engine, p->core.role, es, &o, until, err, errlen);
+    p->counts.bdd_builds += h != NULL, p->counts.bdd_seconds += now_seconds() - t0;
+    p->counts.bdd_cpu += cpu_seconds() - c0;
+    return h;
+}
+
+/* The steps complete on every side the hook reads (α_0..α_{k-1}: k). */
+static uint32_t complete_steps(const bddhook_info_t *in) {
+    uint32_t k = in->beta && in->beta < in->alpha ? in->beta : in->alpha;
+    return in->first_partial < k ? in->first_partial : k;
+}
+
 /* The symbolic sets within the start clock (mcts+lbs with bdd=on) from the initial state,
  * on the search's engine (made by ensure_uct), given to its tree; a game they do not apply
  * to, or a network not built in time, is said and played with plain MCTS. */
@@ -603,38 +634,55 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
                        t0 + (deadline - t0) * (1 - BDD_SHARE) * ENGINE_SHARE);
     double budget = (deadline - now_seconds()) * BDD_SHARE - LBS_SAFETY - p->opts.margin;
     if (p->opts.budget > 0 && p->opts.budget < budget) budget = p->opts.budget;
-    bddhook_opts_t o;
-    bddhook_default_opts(&o);
-    o.horizon = p->opts.bddhorizon, o.values = p->opts.bddvalues;
     eng_state_t *es = engine_state_new(p->core.engine);
     engine_state_set(p->core.engine, es, initial);
-    char err[400];
+    char err[400] = "no time for the sets";
     t0 = now_seconds();
-    double c0 = cpu_seconds();
-    p->bdd = budget > 0.05
-                 ? bddhook_new(p->core.engine, p->core.role, es, &o, t0 + budget, err, sizeof err)
-                 : NULL;
+    double until = t0 + budget;
+    bddhook_info_t in;
+    if (p->opts.bddsolve && budget > 0.05) {
+        /* from the initial state (NULL), not from es: forward search from a given state
+         * keeps the sets within its layers (bddnet_local), from the initial one they are
+         * global, restricted to what it reaches */
+        p->bdd = make_bdd(p, NULL, 0, t0 + budget * BDD_SOLVE_SHARE, false, err, sizeof err);
+        if (p->bdd) bddhook_info(p->bdd, &in);
+        if (p->core.verbose)
+            fprintf(stderr, "bdd: the sets without a horizon in %.0f ms: %s\n",
+                    (now_seconds() - t0) * 1000,
+                    !p->bdd     ? err
+                    : in.solved ? "solved"
+                                : "not solved");
+        if (p->bdd && p->core.verbose)
+            fprintf(stderr, "bdd: %u alpha, %u beta steps, first cut %d, %u complete\n", in.alpha,
+                    in.beta, in.first_partial == UINT32_MAX ? -1 : (int)in.first_partial,
+                    complete_steps(&in));
+        if (p->bdd && (in.solved || complete_steps(&in) > p->opts.bddhorizon))
+            p->bdd_global = true, p->counts.bdd_solved += in.solved;
+        else
+            FREE_AND_NULL(bddhook_free, p->bdd);
+    }
+    if (!p->bdd && until - now_seconds() > 0.05)
+        p->bdd = make_bdd(p, es, p->opts.bddhorizon, until, false, err, sizeof err);
     engine_state_free(es);
-    p->counts.bdd_seconds += now_seconds() - t0;
-    p->counts.bdd_cpu += cpu_seconds() - c0;
     if (!p->bdd) {
-        fprintf(stderr, "%s: bdd: %s; playing plain MCTS\n", p->core.base.kind->name,
-                budget > 0.05 ? err : "no time for the sets");
+        fprintf(stderr, "%s: bdd: %s; playing plain MCTS\n", p->core.base.kind->name, err);
         p->opts.lbs = false;
         return;
     }
-    p->counts.bdd_builds++;
     if (p->uct) bddhook_attach(p->bdd, p->uct);
-    bddhook_info_t in;
     bddhook_info(p->bdd, &in);
-    p->bdd_horizon = in.horizon, p->bdd_cut = in.first_partial != UINT32_MAX;
+    p->bdd_horizon = in.horizon ? in.horizon : p->opts.bddhorizon;
+    p->bdd_cut = in.first_partial != UINT32_MAX;
     p->bdd_seconds = in.seconds;
     if (p->core.verbose)
         fprintf(stderr,
-                "bdd: sets within %u steps of the start in %.0f ms (budget %.0f ms): %u alpha, "
-                "%u beta steps, first cut %d, %" PRIu64 " nodes\n",
-                in.horizon, in.seconds * 1000, budget * 1000, in.alpha, in.beta,
-                in.first_partial == UINT32_MAX ? -1 : (int)in.first_partial, in.nodes);
+                "bdd: sets within %u steps of the start (0: all) in %.0f ms (budget %.0f ms): "
+                "%u alpha, %u beta steps, first cut %d, %" PRIu64 " nodes%s\n",
+                in.horizon, (now_seconds() - t0) * 1000, budget * 1000, in.alpha, in.beta,
+                in.first_partial == UINT32_MAX ? -1 : (int)in.first_partial, in.nodes,
+                in.solved       ? ", solved"
+                : p->bdd_global ? ", kept for the match"
+                                : "");
 }
 
 /* bdd=on: the hook's ply at `turn`, and how deep into a rollout it may hit from there. */
@@ -655,15 +703,12 @@ static void ponder(mcts_player_t *p, const state_t *s, term_t move);
  * ones are not made in time the turn goes on without a hook (the next build shallower). */
 static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double until,
                         bool pondering) {
-    double b0 = now_seconds(), c0 = cpu_seconds();
+    double b0 = now_seconds();
     bddhook_info_t in;
     uint32_t horizon = p->opts.iters
                            ? p->opts.bddhorizon
                            : bddhook_next_horizon(p->bdd_horizon, p->bdd_seconds, p->bdd_cut,
                                                   until - b0, BDD_HORIZON_MIN, BDD_HORIZON_MAX);
-    bddhook_opts_t o;
-    bddhook_default_opts(&o);
-    o.horizon = horizon, o.values = p->opts.bddvalues, o.layout_known = true;
     eng_state_t *es = engine_state_new(p->core.engine);
     engine_state_set(p->core.engine, es, s);
     char err[400];
@@ -672,14 +717,12 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
     /* the tree searched on meanwhile (without a hook): the build reads only the network
      * and the term store (layout_known), the search threads neither the store nor this */
     if (pondering) ponder(p, s, TERM_NONE);
-    bddhook_t *h = bddhook_new(p->core.engine, p->core.role, es, &o, until, err, sizeof err);
+    bddhook_t *h = make_bdd(p, es, horizon, until, true, err, sizeof err);
     engine_state_free(es);
     p->bdd_horizon = h || horizon <= BDD_HORIZON_MIN ? horizon : horizon - 1;
     if (h) bddhook_info(h, &in);
     p->bdd_cut = h && in.first_partial != UINT32_MAX;
     p->bdd_seconds = h ? in.seconds : now_seconds() - b0;
-    p->counts.bdd_builds += h != NULL, p->counts.bdd_seconds += now_seconds() - b0;
-    p->counts.bdd_cpu += cpu_seconds() - c0;
     if (p->core.verbose)
         fprintf(stderr,
                 "bdd: turn %u: sets within %u steps of this state in %.0f ms (budget %.0f ms, "
@@ -688,7 +731,7 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
                 p->bdd_cut ? (int)in.first_partial : -1, h ? "" : ": ", h ? "" : err);
     if (!h) return;
     bddhook_attach(h, p->uct); /* (stops the search) */
-    p->bdd = h, p->bdd_from = turn;
+    p->bdd = h, p->bdd_from = turn, p->bdd_off = false;
     set_bdd_ply(p, turn);
     if (pondering) ponder(p, s, TERM_NONE);
 }
@@ -700,6 +743,7 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
                       double deadline) {
     if (!p->bdd) return;
     set_bdd_ply(p, turn);
+    if (p->bdd_global) return; /* they hold every state: never rebuilt */
     bddhook_info_t in;
     bddhook_info(p->bdd, &in);
     uint32_t since = turn - p->bdd_from;
@@ -710,6 +754,31 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
                    : since >= 2 && 2 * since >= in.horizon && in.seconds <= BDD_RENEW * clock;
     if (!due) return;
     rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock, false); /* sets the ply when made */
+}
+
+/* bdd=on, at an own turn: where the sets prove s lost (the others force their win whatever
+ * we play), the turn is searched without them, on a fresh tree: with them every move is
+ * proven lost at once and the search plays the first legal one (uct_choose: the proven
+ * moves are ranked by visits), without them it plays the move plain search prefers, which
+ * leaves an imperfect opponent the most ways to go wrong. They are given back at the
+ * first own turn they do not prove lost (counts.bdd_lost: the turns without them). */
+static void lost_bdd(mcts_player_t *p, const state_t *s, uint32_t turn) {
+    if (!p->bdd || !p->uct) return;
+    engine_t *e = p->core.engine;
+    eng_state_t *es = engine_state_new(e);
+    engine_state_set(e, es, s);
+    bool lost = !engine_terminal(e, es) &&
+                bddhook_value(p->bdd, engine_state_words(es), turn - p->bdd_from) == 0;
+    engine_state_free(es);
+    p->counts.bdd_lost += lost;
+    if (lost == p->bdd_off) return;
+    p->bdd_off = lost;
+    if (!lost) {
+        bddhook_attach(p->bdd, p->uct);
+        return;
+    }
+    uct_set_state_hook(p->uct, NULL, NULL);
+    uct_clear(p->uct); /* its proofs came from the sets */
 }
 
 /* bddshadow=on (with iters=N): s searched again by two fresh trees with the same seed and
@@ -1023,7 +1092,8 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
         advance_to(p, &turn->states[0], t0 + (deadline - t0) * 0.3);
         /* (after a build not made in time too: p->bdd is NULL then) */
-        if (p->opts.lbs && p->opts.bdd && !p->core.game->gdl2 && turn->turn != p->bdd_from) {
+        if (p->opts.lbs && p->opts.bdd && !p->core.game->gdl2 && turn->turn != p->bdd_from &&
+            !p->bdd_global) {
             rebuild_bdd(p, &turn->states[0], turn->turn, t0 + (deadline - t0) * BDD_NOOP, true);
             return turn->legal[0];
         }
@@ -1053,6 +1123,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     }
     advance_to(p, s, t0 + (deadline - t0) * 0.3);
     renew_bdd(p, s, turn->turn, t0, deadline);
+    lost_bdd(p, s, turn->turn);
     term_t best = TERM_NONE;
     double remaining = deadline - now_seconds();
     double budget = remaining * 0.95 - p->opts.margin;
@@ -1105,6 +1176,7 @@ static void mcts_stop(player_t *pl) {
     FREE_AND_NULL(lbs_free, p->lbs);
     FREE_AND_NULL(bddhook_free, p->bdd);
     p->bdd_from = 0, p->bdd_cut = false, p->bdd_seconds = 0;
+    p->bdd_global = p->bdd_off = false;
     p->counts = (player_search_t){0};
     FREE_AND_NULL(ab_free, p->ab); /* before the evaluation it reads */
     FREE_AND_NULL(engine_state_free, p->ab_state);

@@ -52,6 +52,7 @@ static void check_role(engine_t *e, const solve_t *s, const uint32_t *dist, uint
     bddhook_info_t in;
     bddhook_info(h, &in);
     assert_int_equal(in.first_partial, UINT32_MAX);
+    assert_true(in.solved == (horizon == 0)); /* tic-tac-toe's sequences end at fixpoints */
     uint32_t n = solve_count(s);
     uint8_t *win = xmalloc(n), *loss = xmalloc(n);
     solve_force(s, 1ull << role, role, 100, true, win);
@@ -134,6 +135,7 @@ static void test_tictactoe(void **state) {
     for (uint32_t role = 0; role < 2; role++) {
         check_role(e, s, dist, role, 5);
         check_role(e, s, dist, role, 9);
+        check_role(e, s, dist, role, 0);
         check_values(e, s, dist, role, 0);
         check_values(e, s, dist, role, 9);
         assert_true(check_values(e, s, dist, role, 5) > 0);

@@ -124,7 +124,8 @@ static void test_lbs_kind_ab(void **state) {
 /* mcts+lbs:bdd=on where ab=on acts builds no symbolic sets (alpha-beta never asks them;
  * they took most of the start clock from its first search): a start clock that affords
  * them whatever the load (breakthrough's network and one step take about a CPU second)
- * builds none there, and builds them with ab off; neither searches at start (alpha-beta
+ * builds none there, and builds them with ab off (bddsolve=off: the sets without a horizon
+ * would take their share of the minute); neither searches at start (alpha-beta
  * bounded at two joint moves, UCT by iterations), so the clock is only a bound. */
 static void test_bdd_not_with_ab(void **state) {
     (void)state;
@@ -133,7 +134,8 @@ static void test_bdd_not_with_ab(void **state) {
     player_search_t ab = first_move(g, "mcts+lbs:bdd=on:bddhorizon=1:abdepth=2", 60);
     assert_int_equal(ab.iterations, 0);
     assert_int_equal(ab.bdd_builds, 0);
-    player_search_t uct = first_move(g, "mcts+lbs:bdd=on:bddhorizon=1:ab=off:iters=10", 60);
+    player_search_t uct =
+        first_move(g, "mcts+lbs:bdd=on:bddsolve=off:bddhorizon=1:ab=off:iters=10", 60);
     assert_true(uct.iterations > 0);
     assert_true(uct.bdd_builds >= 1);
     assert_true(uct.bdd_seconds > 0);
@@ -147,14 +149,16 @@ static void test_bdd_not_with_ab(void **state) {
 
 /* bddshadow=on searches each own turn again from two fresh trees of one seed, with the sets
  * and without: at breakthrough's first move, sets within one step of the start (no
- * terminal state there: both empty) cannot hit, so the two draw the same numbers and must
- * choose the same move; the CPU of the builds and of the search is counted. */
+ * terminal state there: both empty; bddsolve=off, else sets without a horizon, deeper than
+ * one step, are kept and catch every rollout a step before its end) cannot hit, so the two draw the
+ * same numbers and must choose the same move; the CPU of the builds and of the search is counted.
+ */
 static void test_bdd_shadow(void **state) {
     (void)state;
     game_t *g = load_file("breakthrough.kif");
     assert_non_null(g);
-    player_search_t t =
-        first_move(g, "mcts+lbs:bdd=on:bddhorizon=1:ab=off:iters=300:bddshadow=on", 60);
+    player_search_t t = first_move(
+        g, "mcts+lbs:bdd=on:bddsolve=off:bddhorizon=1:ab=off:iters=300:bddshadow=on", 60);
     assert_int_equal(t.shadow_turns, 1);
     assert_int_equal(t.shadow_differ, 0);
     assert_int_equal(t.hook_hits, 0);

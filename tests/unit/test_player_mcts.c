@@ -160,6 +160,34 @@ static void test_lbs_kind(void **state) {
     game_free(g);
 }
 
+/* bdd=on solves games/nim.kif (heaps 1, 2, 3, 5: the first player forces its win) at
+ * start and keeps the sets for the match, never rebuilt: against alpha-beta, which solves
+ * it too (one decision-diagram manager per process: not two such players), it wins in the
+ * first seat, and in the second searches its turns without the sets (each proven lost:
+ * plain search's move, not the first legal one every proven move ties at). */
+static void test_bdd_solved(void **state) {
+    (void)state;
+    game_t *g = load_game("nim.kif");
+    const player_kind_t *k = player_kind_find("mcts+lbs:bdd=on:iters=200");
+    const player_kind_t *ab = player_kind_find("ab");
+    assert_non_null(k);
+    assert_non_null(ab);
+    start_seconds = 2; /* a bound: the sets take about 0.01 s of CPU */
+    player_search_t first = {0}, second = {0};
+    assert_int_equal(play_match(g, k, ab, 0, 7, &first), 100);
+    assert_int_equal(play_match(g, ab, k, 1, 7, &second), 0);
+    start_seconds = 0.2;
+    assert_int_equal(first.bdd_solved, 1);
+    assert_int_equal(first.bdd_builds, 1);
+    assert_int_equal(first.bdd_lost, 0);
+    assert_int_equal(second.bdd_solved, 1);
+    assert_int_equal(second.bdd_builds, 1);
+    assert_true(second.bdd_lost >= 1);
+    assert_non_null(player_kind_find("mcts+lbs:bdd=on:bddsolve=off"));
+    assert_null(player_kind_find("mcts:bddsolve=on"));
+    game_free(g);
+}
+
 typedef struct {
     const term_t *legal;
     uint32_t n_legal;
@@ -257,9 +285,9 @@ static void test_inexact_fallback(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kind_options),     cmocka_unit_test(test_tictactoe_vs_random),
-        cmocka_unit_test(test_lbs_kind),         cmocka_unit_test(test_timed_with_sink),
-        cmocka_unit_test(test_inexact_fallback),
+        cmocka_unit_test(test_kind_options),    cmocka_unit_test(test_tictactoe_vs_random),
+        cmocka_unit_test(test_lbs_kind),        cmocka_unit_test(test_bdd_solved),
+        cmocka_unit_test(test_timed_with_sink), cmocka_unit_test(test_inexact_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
