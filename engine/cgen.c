@@ -67,7 +67,10 @@ typedef struct {
     bool split_tables; /* big tables in units of their own (open_table) */
     bool wide_tables;  /* every acyclic play node read from the tables (table_position) */
     bool chunked;      /* the records in tables R<k>_ of R_CHUNK entries (emit_records) */
-    bool short_or;     /* terms joined by || (stopping at the first that holds), not | */
+    /* turn guards (find_turns): per group its literal and first index in X (8-aligned),
+     * the positions' count; none: n_turns 0 */
+    uint32_t n_turns, *turn_lit, *turn_base, n_x;
+    bool short_or; /* terms joined by || (stopping at the first that holds), not | */
     uint32_t node, *move_base, **ent;
     size_t *n_ent, *cap_ent;
     /* late: a node of the move blocks, 1 acyclic (zeroed at their start), 2 cyclic */
@@ -1309,9 +1312,41 @@ static void emit_play_from(strbuf_t *c) {
                "\n");
 }
 
+/* Turn guards: a fluent literal that guards this many table positions or more is a turn
+ * guard (whose turn it is: alexChess's (control white) guards 17,299, chess's 2,214, most
+ * of them 0 at any time). A guard marks the positions it guards whenever it changes, each
+ * record then read: at every step a turn marked 35,000 records in alexChess to change a
+ * few hundred nodes, where prop.c updates a count per rule. A position of a turn guard
+ * keeps instead the OR of its rules without the guard (its rest) in a byte X of its own,
+ * evaluated whenever another input changes (it sets no Z); its node is the rest and the
+ * guard; a change of the guard marks only the positions whose rest holds, found by a
+ * scan of the guard's X bytes (8 a word, mostly 0). In guard[] a turn guard is its
+ * literal | TURN_BIT. */
+#define TURN_MIN_POSITIONS 1000
+#define TURN_BIT 0x40000000u
+
+static size_t turn_at(const gnet_t *net);
+
+/* TURN_MIN_POSITIONS, or GGP_TURN_MIN (for the tests: 1, every fluent guard). */
+static uint32_t turn_min(void) {
+    const char *e = getenv("GGP_TURN_MIN");
+    return e && *e ? (uint32_t)atol(e) : TURN_MIN_POSITIONS;
+}
+
+static bool is_turn_of(uint32_t guard, uint32_t src) {
+    return guard != GNET_NONE && (guard & TURN_BIT) && (guard & ~TURN_BIT) >> 1 == src;
+}
+
+/* The bytes of X: at most n_play_blocks positions, each group's start aligned to 8, and
+ * a word of padding (its scan reads whole words). */
+static size_t turn_bytes(const gnet_t *net) {
+    return ((size_t)net->n_play_blocks + 8 * (net->n_play_blocks / TURN_MIN_POSITIONS + 2)) / 8 * 8;
+}
+
 /* Words and bits of D (wd, mk) for the positions of list[0..n) (sorted) whose guard
  * (guard: per position a literal, GNET_NONE: none; NULL: no guards) is a literal of node
- * src (own) or not (!own); returns how many. */
+ * src (own) or not (!own), but those src is the turn guard of (find_turns: its change
+ * marks them by their rest, X); returns how many. */
 static uint32_t reader_words(strbuf_t *wd, strbuf_t *mk, const uint32_t *list, uint32_t n,
                              const uint32_t *guard, uint32_t src, bool own) {
     uint32_t ne = 0;
@@ -1319,7 +1354,8 @@ static uint32_t reader_words(strbuf_t *wd, strbuf_t *mk, const uint32_t *list, u
         uint64_t mask = 0;
         uint32_t word = list[j] / 64;
         for (; j < n && list[j] / 64 == word; j++)
-            if (!guard || (guard[list[j]] != GNET_NONE && guard[list[j]] >> 1 == src) == own)
+            if (!guard || ((guard[list[j]] != GNET_NONE && guard[list[j]] >> 1 == src) == own &&
+                           !is_turn_of(guard[list[j]], src)))
                 mask |= 1ull << (list[j] & 63);
         if (!mask) continue;
         sb_printf(wd, "%u,", word);
@@ -1329,16 +1365,32 @@ static uint32_t reader_words(strbuf_t *wd, strbuf_t *mk, const uint32_t *list, u
     return ne;
 }
 
+/* A change of a turn guard's fluent marks the positions whose rest holds (X). */
+static void emit_turn_marks(strbuf_t *c, const cg_t *cg) {
+    if (cg->n_turns) sb_putc(c, '\n');
+    for (uint32_t t = 0; t < cg->n_turns; t++) {
+        uint32_t f = cg->turn_lit[t] >> 1, end = cg->turn_base[t + 1];
+        sb_printf(c,
+                  "if((d[%u]>>%u)&1)for(unsigned i=%u;i<%u;i+=8)"
+                  "for(W64 b=ld8(X+i);b;b&=b-1){unsigned j=i+((unsigned)__builtin_ctzll(b)>>3);"
+                  "MK(TW_[j],TM_[j]);}\n",
+                  f / 64, f % 64, cg->turn_base[t], end);
+    }
+}
+
 /* The start of the event kernel's body on tables: D, a bit per position to evaluate, and
  * S, a bit per word of D that may have one (so that a step with 80 positions to evaluate
  * among 16,000 reads a few words); MK(k, bits) marks positions. All, or those that read a
  * fluent that changed (FO_ gives per fluent two lists in FW_/FM_: those it guards, and the
  * others then left out while their guard is off, Z). */
-static void emit_table_marks(strbuf_t *c, const events_t *ev, uint32_t nd, size_t z_at) {
+static void emit_table_marks(strbuf_t *c, const cg_t *cg, const events_t *ev, uint32_t nd,
+                             size_t z_at) {
     uint32_t ns = nd / 64 + 1;
+    char xdecl[64] = "";
+    if (cg->n_turns) snprintf(xdecl, sizeof xdecl, "U *restrict X=v+%zu;", turn_at(cg->net));
     sb_printf(c,
               "static inline void ggp_play_body(%s){\nW64 D[%u],S[%u];\n"
-              "W64 *restrict Z=(W64 *)(v+%zu);\n"
+              "W64 *restrict Z=(W64 *)(v+%zu);%s\n"
               "#define MK(k,bits) (D[k]|=(bits),S[(k)>>6]|=1ull<<((k)&63))\n"
               "if(d==all){__builtin_memset(D,0xff,sizeof D);__builtin_memset(S,0xff,sizeof S);\n"
               "D[%u]&=0x%" PRIx64 "ull;S[%u]&=0x%" PRIx64 "ull;}\n"
@@ -1346,9 +1398,11 @@ static void emit_table_marks(strbuf_t *c, const events_t *ev, uint32_t nd, size_
               "for(unsigned k=0;k<NW;k++)for(W64 x=d[k];x;x&=x-1){"
               "unsigned f=2*(64*k+(unsigned)__builtin_ctzll(x)),e=FO_[f];\n"
               "for(;e<FO_[f+1];e++)MK(FW_[e],FM_[e]);\n"
-              "for(;e<FO_[f+2];e++)MK(FW_[e],FM_[e]&~Z[FW_[e]]);}}\n",
-              PARAMS, nd, ns, z_at, nd - 1, word_mask(0, ev->n_pos, nd - 1), ns - 1,
+              "for(;e<FO_[f+2];e++)MK(FW_[e],FM_[e]&~Z[FW_[e]]);}",
+              PARAMS, nd, ns, z_at, xdecl, nd - 1, word_mask(0, ev->n_pos, nd - 1), ns - 1,
               word_mask(0, nd, ns - 1));
+    emit_turn_marks(c, cg);
+    sb_puts(c, "}\n");
 }
 
 /* The start of the event kernel's body: the positions to evaluate, all (d is all: every
@@ -1376,7 +1430,7 @@ static void emit_event_marks(strbuf_t *c, cg_t *cg, const events_t *ev, const ui
     sb_printf(t, "%s0};\n", fm.data ? fm.data : "");
     sb_fini(&fw), sb_fini(&fm);
     if (guard) {
-        emit_table_marks(c, ev, nd, z_at);
+        emit_table_marks(c, cg, ev, nd, z_at);
         return;
     }
     sb_printf(c, "static inline void ggp_play_body(%s){\nW64 D[%u];\n", PARAMS, nd);
@@ -1681,7 +1735,8 @@ static void emit_tables(strbuf_t *c, cg_t *cg, const events_t *ev, const uint32_
             uint32_t n = net->lit_start[r + 1] - net->lit_start[r] - (g != GNET_NONE);
             sb_printf(&body, "%u,", n);
             for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++)
-                if (net->lits[l] != g) sb_printf(&body, "%u,", net->lits[l]);
+                if (g == GNET_NONE || net->lits[l] != (g & ~TURN_BIT))
+                    sb_printf(&body, "%u,", net->lits[l]);
             words += 1 + n;
         }
         fx.n_own = fx.n_other = 0, fx.n_copies = 0;
@@ -1714,6 +1769,58 @@ static void emit_tables(strbuf_t *c, cg_t *cg, const events_t *ev, const uint32_
     sb_fini(&fx.copies);
 }
 
+/* The turn guards among guard[] (TURN_BIT set in theirs), into cg (groups by literal, in
+ * the order of the literals; the positions of each in order), and their tables: XI_ per
+ * position its byte in X, TW_ and TM_ per byte of X its position's word and bit of D. */
+static void find_turns(strbuf_t *c, cg_t *cg, const events_t *ev, uint32_t *guard) {
+    const gnet_t *net = cg->net;
+    uint32_t nl = 2 * net->n_fluents, *count = xcalloc(nl + 1, sizeof *count);
+    if (2 * (uint64_t)net->n_nodes >= TURN_BIT) {
+        free(count);
+        return;
+    }
+    for (uint32_t p = 0; p < ev->n_pos; p++)
+        if (guard[p] != GNET_NONE && guard[p] < nl) count[guard[p]]++;
+    cg->turn_lit = xmalloc((nl + 1) * sizeof *cg->turn_lit);
+    cg->turn_base = xmalloc((nl + 2) * sizeof *cg->turn_base);
+    uint32_t nx = 0, min = turn_min();
+    for (uint32_t x = 0; x < nl; x++)
+        if (count[x] >= min && nx + (count[x] + 7) / 8 * 8 + 8 <= turn_bytes(net)) {
+            cg->turn_lit[cg->n_turns] = x, cg->turn_base[cg->n_turns++] = nx;
+            nx = (nx + count[x] + 7) / 8 * 8;
+        }
+    cg->turn_base[cg->n_turns] = nx, cg->n_x = nx;
+    free(count);
+    if (!cg->n_turns) return;
+    uint32_t *fill = xcalloc(nl + 1, sizeof *fill), *of = xmalloc((nl + 1) * sizeof *of);
+    for (uint32_t x = 0; x < nl; x++)
+        of[x] = GNET_NONE;
+    for (uint32_t t = 0; t < cg->n_turns; t++)
+        of[cg->turn_lit[t]] = t;
+    strbuf_t *xi = open_table(cg, c, "unsigned", "XI_", ev->n_pos + 1);
+    uint32_t *pos = xcalloc(nx + 1, sizeof *pos);
+    for (uint32_t p = 0; p < ev->n_pos; p++) {
+        uint32_t t = guard[p] != GNET_NONE && guard[p] < nl ? of[guard[p]] : GNET_NONE;
+        if (t == GNET_NONE) {
+            sb_puts(xi, "0,");
+            continue;
+        }
+        uint32_t j = cg->turn_base[t] + fill[t]++;
+        pos[j] = p, guard[p] |= TURN_BIT;
+        sb_printf(xi, "%u,", j);
+    }
+    sb_puts(xi, "0};\n");
+    strbuf_t *tw = open_table(cg, c, "unsigned", "TW_", nx + 1);
+    for (uint32_t j = 0; j < nx; j++)
+        sb_printf(tw, "%u,", pos[j] / 64);
+    sb_puts(tw, "0};\n");
+    strbuf_t *tm = open_table(cg, c, "W64", "TM_", nx + 1);
+    for (uint32_t j = 0; j < nx; j++)
+        sb_printf(tm, "0x%" PRIx64 "ull,", (uint64_t)1 << (pos[j] % 64));
+    sb_puts(tm, "0};\n");
+    free(fill), free(of), free(pos);
+}
+
 /* The event kernel's body on tables: the marks, then the marked positions in order, each
  * a table position's rules read (nothing while its guard is off; an AND stops at its first
  * literal false, the OR at its first rule true) or a code position's function called; a
@@ -1724,6 +1831,7 @@ static void emit_table_body(strbuf_t *c, cg_t *cg, const events_t *ev, const uin
     uint32_t *guard = xmalloc((ev->n_pos + 1) * sizeof *guard);
     for (uint32_t p = 0; p < ev->n_pos; p++)
         guard[p] = table_guard(cg, ev, code, p);
+    find_turns(c, cg, ev, guard);
     for (uint32_t k = 0; k < n_code && !one; k++)
         sb_printf(
             c, "PART void ggp_evc_%u(U *restrict v,const W64 *restrict w,int *restrict ch);\n", k);
@@ -1746,18 +1854,22 @@ static void emit_table_body(strbuf_t *c, cg_t *cg, const events_t *ev, const uin
               "int ch=0;U y=0;\n"
               "if(n>>31)EVC_[n&0x7fffffffu](v,w,&ch);\n"
               "else{unsigned g=q[1];W64 bit=x&-x;\n"
-              "if(g!=~0u&&!(v[g>>1]^(g&1)))Z[k]|=bit;\n"
+              "if(%s&&!(v[g>>1]^(g&1)))Z[k]|=bit;\n"
               "else{const unsigned *e=q+6,*end=e+q[2];Z[k]&=~bit;\n"
               "while(e<end){const unsigned *re=e+1+*e;U ok=1;\n"
               "for(e++;e<re;e++){unsigned l=*e;if(!(v[l>>1]^(l&1))){ok=0;break;}}\n"
-              "if(ok){y=1;break;}e=re;}}\n"
+              "if(ok){y=1;break;}e=re;}%s}\n"
               "ch=y!=v[n];v[n]=y;}\n"
               "if(ch){const unsigned *e=q+6+q[2],*c=e+2*q[3],*o=c+3*q[4],*end=o+3*q[5];\n"
               "for(;e<c;e+=2)v[e[0]]=y^(U)e[1];\n"
               "for(;e<o;e+=3)MK(e[0],(W64)e[2]<<32|e[1]);\n"
               "for(;e<end;e+=3)MK(e[0],((W64)e[2]<<32|e[1])&~Z[e[0]]);}}\n"
               "S[s]&=~(1ull<<(k&63));}}\n#undef MK\n",
-              (ev->n_pos / 64 + 1) / 64 + 1, rec, rec_end, rec, rec_end);
+              (ev->n_pos / 64 + 1) / 64 + 1, rec, rec_end, rec, rec_end,
+              cg->n_turns ? "g<0x40000000u" : "g!=~0u",
+              cg->n_turns ? "\nif((g>>30)==1){X[XI_[64*k+(unsigned)__builtin_ctzll(x)]]=y;"
+                            "y&=v[(g&0x3fffffffu)>>1]^(g&1);}"
+                          : "");
     emit_event_end(c);
 }
 
@@ -2052,19 +2164,28 @@ static void emit_playout(strbuf_t *c, const cg_t *cg) {
     sb_puts(c, "for(unsigned k=0;k<NW;k++)w[k]=bits[k],d[k]=prev?prev[k]^bits[k]:~0ull;\n");
     if (cg->tables) {
         size_t at = snapshot_at(net), zw = guard_words(net), nw = net->n_fluents / 64 + 1;
+        strbuf_t turns[2]; /* the turn guards' bytes with the snapshot: put back, kept */
+        sb_init(&turns[0]), sb_init(&turns[1]);
+        if (cg->n_turns)
+            for (int keep = 0; keep < 2; keep++)
+                sb_printf(&turns[keep], "__builtin_memcpy(v+%zu,v+%zu,%u);",
+                          turn_at(net) + (keep ? turn_bytes(net) : 0),
+                          turn_at(net) + (keep ? 0 : turn_bytes(net)), cg->n_x);
         sb_printf(c,
                   "W64 *restrict S=(W64 *)(v+%zu);int snap=0;\n"
                   "if(S[0]){unsigned a=0,b=0;for(unsigned k=0;k<NW;k++)"
                   "a+=(unsigned)__builtin_popcountll(d[k]),"
                   "b+=(unsigned)__builtin_popcountll(S[1+k]^w[k]);\n"
                   "if(b<a){snap=1;for(unsigned k=0;k<NW;k++)d[k]=S[1+k]^w[k];\n"
-                  "__builtin_memcpy(v+%zu,S+1+NW,%zu);__builtin_memcpy(v,S+1+NW+%zu,%u);}}\n"
+                  "__builtin_memcpy(v+%zu,S+1+NW,%zu);__builtin_memcpy(v,S+1+NW+%zu,%u);%s}}\n"
                   "if(prev&&!snap)legal_unfix(v);\n"
                   "for(;;){\nunpack(v,w);ggp_play_body(v,w,steps||prev||snap?d:all,m);\n"
                   "if(!steps&&!snap){S[0]=1;for(unsigned k=0;k<NW;k++)S[1+k]=w[k];\n"
-                  "__builtin_memcpy(S+1+NW,v+%zu,%zu);__builtin_memcpy(S+1+NW+%zu,v,%u);}\n",
-                  at, guard_words_at(net), 8 * zw, zw, net->n_nodes, guard_words_at(net), 8 * zw,
-                  zw, net->n_nodes);
+                  "__builtin_memcpy(S+1+NW,v+%zu,%zu);__builtin_memcpy(S+1+NW+%zu,v,%u);%s}\n",
+                  at, guard_words_at(net), 8 * zw, zw, net->n_nodes,
+                  turns[0].data ? turns[0].data : "", guard_words_at(net), 8 * zw, zw, net->n_nodes,
+                  turns[1].data ? turns[1].data : "");
+        sb_fini(&turns[0]), sb_fini(&turns[1]);
         (void)nw;
     } else {
         sb_puts(c, "if(prev)legal_unfix(v);\n"
@@ -2343,7 +2464,7 @@ static void cg_fini(cg_t *cg) {
     free(cg->simple.rule_start), free(cg->simple.lit_start), free(cg->simple.lits);
     sb_fini(&cg->term);
     free(cg->code), free(cg->data), free(cg->mrole), free(cg->midx), free(cg->scratch);
-    free(cg->freq), free(cg->term_end);
+    free(cg->freq), free(cg->term_end), free(cg->turn_lit), free(cg->turn_base);
 }
 
 void cgen_program(const gnet_t *net, const char *header, size_t unit_bytes, cgen_t *out) {
@@ -2457,9 +2578,15 @@ void cgen_snapshot_free(gnet_t *s) {
     free(s);
 }
 
-size_t cgen_vals_bytes(const gnet_t *net) {
-    /* the nodes, a scratch byte, 32-byte reads, legal_fix's save area, then the guard words
-     * of the play blocks driven by changes and the playout loop's snapshot */
+/* The turn guards' X bytes (find_turns): past the snapshot, then their copy in it. */
+static size_t turn_at(const gnet_t *net) {
     size_t nw = net->n_fluents / 64 + 1;
     return snapshot_at(net) + 8 * (1 + nw + guard_words(net)) + ((size_t)net->n_nodes + 7) / 8 * 8;
+}
+
+size_t cgen_vals_bytes(const gnet_t *net) {
+    /* the nodes, a scratch byte, 32-byte reads, legal_fix's save area, then the guard words
+     * of the play blocks driven by changes and the playout loop's snapshot, the turn
+     * guards' bytes and their snapshot */
+    return turn_at(net) + 2 * turn_bytes(net);
 }

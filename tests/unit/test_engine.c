@@ -465,10 +465,13 @@ static void test_compiled_loop(void **state) {
                                         "three_player.kif", "killer_small.kif", "hex5.kif"};
     /* then the play blocks driven by changes and the role guards, which only networks of
      * thousands of nodes get by default (GGP_EVENT_NODES: from how many), read from tables
-     * (the default) and as straight-line code (GGP_EVENT_TABLES=0) */
-    for (int events = 0; events < 3; events++) {
+     * (the default), with every fluent guard a turn guard (GGP_TURN_MIN=1: by default
+     * those of a thousand tables, whose turn it is in chess) and as straight-line code
+     * (GGP_EVENT_TABLES=0) */
+    for (int events = 0; events < 4; events++) {
         if (events) setenv("GGP_EVENT_NODES", "0", 1);
-        if (events == 2) setenv("GGP_EVENT_TABLES", "0", 1);
+        if (events == 2) setenv("GGP_TURN_MIN", "1", 1);
+        if (events == 3) unsetenv("GGP_TURN_MIN"), setenv("GGP_EVENT_TABLES", "0", 1);
         for (size_t k = 0; k < sizeof games / sizeof *games; k++) {
             assert_compiled_loop_agrees(games[k]);
             assert_compiled_steps_agree(games[k]);
