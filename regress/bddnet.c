@@ -30,6 +30,10 @@
 #define NODE_MIN 0.25
 /* of the time left the proof of the binary codes at most (with unknowns: past it, no code) */
 #define INV_SHARE 0.5
+/* the same without unknowns, where the codes matter more (nineBoardTicTacToe's proof takes
+ * half the time left at load 3, and its joint moves do not fit without codes); past it no
+ * code either (IrrelevantMultiboardConnectThreeDecompositionI's proof took all of it: refused) */
+#define INV_SHARE_ALONE 0.8
 /* of the time left the joint moves one by one at most (past it, with time left, one
  * substitution for all: with its codes proven checkers's 1,278 joint moves took 1.4 s of CPU
  * and did not fit in a corpus run's 10 s at load 4; without codes it had been SUBST) */
@@ -968,16 +972,16 @@ static dd_ref all_legal(bddnet_t *bn, double deadline) {
  * once took speedChess past 27 s of CPU, unfinished): the same diagram either way, only the time
  * differs. With nodes left unknown (their legal relations are larger) within INV_SHARE of the time
  * left, else every code is dropped: a layout without codes, tried again, proves nothing (checkers,
- * endgame); without unknowns all the time left, as before (nineBoardTicTacToe's proof takes half of
- * it at load 3, and its joint moves do not fit in the budget without codes). Drops the groups that
- * break; returns how many, -1 past the limits. */
+ * endgame); without unknowns INV_SHARE_ALONE of it (nineBoardTicTacToe's proof takes half of it
+ * at load 3, and its joint moves do not fit in the budget without codes). A node limit with time
+ * left drops every code too (knightwar's proof: refused before). Drops the groups that
+ * break; returns how many, -1 past the build's deadline. */
 static int drop_broken(bddnet_t *bn) {
     dd_t *d = bn->d;
     int dropped = 0;
     double end = bn->o.deadline;
-    bool share = end > 0 && bn->n_unk; /* without unknowns as before: all the time left */
     dd_ref joint = end > 0 ? all_legal(bn, share_of(end, JOINT_SHARE)) : DD_NONE;
-    if (share) dd_set_deadline(d, share_of(end, INV_SHARE));
+    if (end > 0) dd_set_deadline(d, share_of(end, bn->n_unk ? INV_SHARE : INV_SHARE_ALONE));
     for (uint32_t g = 0; g < bn->n_groups && dropped >= 0; g++) {
         if (!bn->groups[g].coded || !bn->cone[bn->sorted[bn->groups[g].first]]) continue;
         dd_ref ok = at_most_one_next(bn, &bn->groups[g]), bad = dd_not(d, ok);
@@ -993,8 +997,8 @@ static int drop_broken(bddnet_t *bn) {
     }
     dd_deref(d, joint);
     dd_set_deadline(d, end);
-    if (dropped >= 0 || !share || now_seconds() >= end) return dropped;
-    dropped = 0; /* the share, or a node limit: no code */
+    if (dropped >= 0 || (end > 0 && now_seconds() >= end)) return dropped;
+    dropped = 0; /* the share, or a node limit with time left: no code */
     for (uint32_t g = 0; g < bn->n_groups; g++)
         if (bn->groups[g].coded) bn->cand[g] = false, dropped++;
     return dropped;
