@@ -105,6 +105,12 @@ bddsearch_t *bddsearch_new(engine_t *e, uint32_t role, const term_t *noop, const
         snprintf(err, errlen, "GDL-II games (sees, random) are not supported");
         return NULL;
     }
+    if (!net && engine_kind(e) != ENGINE_INTERP) { /* a network with query nodes */
+        snprintf(err, errlen,
+                 "the network leaves relations to the reasoner (query nodes: "
+                 "symbolic search reads the whole game from the network)");
+        return NULL;
+    }
     if (!net) {
         snprintf(err, errlen, "the game is not grounded (symbolic search reads the network)");
         return NULL;
