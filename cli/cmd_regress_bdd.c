@@ -177,8 +177,9 @@ int regress_bdd(game_t *g, uint32_t role, const regress_bdd_opts_t *o) {
         print_header(bs, &o->search);
         bddsearch_run(bs, on_step, bs);
         print_aliases(bs);
-        printf("# bdd seconds=%.3f live_nodes=%" PRIu64 " cpu=%.3f\n", now_seconds() - t0,
-               dd_live_nodes(bddnet_dd(bddsearch_net(bs))), cpu_seconds() - c0);
+        dd_t *d = bddnet_dd(bddsearch_net(bs)); /* cuts: operations the deadline cut inside */
+        printf("# bdd seconds=%.3f live_nodes=%" PRIu64 " cpu=%.3f cuts=%" PRIu64 "\n",
+               now_seconds() - t0, dd_live_nodes(d), cpu_seconds() - c0, dd_cuts_inside(d));
         if (o->search.values) print_bounds(e, bs);
         if (o->check) {
             bddcheck_t *c = bddcheck_solve(e, noop, start, o->max_states, err, sizeof err);
