@@ -1318,19 +1318,27 @@ static void emit_play_from(strbuf_t *c) {
  * record then read: at every step a turn marked 35,000 records in alexChess to change a
  * few hundred nodes, where prop.c updates a count per rule. A position of a turn guard
  * keeps instead the OR of its rules without the guard (its rest) in a byte X of its own,
- * evaluated whenever another input changes (it sets no Z); its node is the rest and the
- * guard; a change of the guard marks only the positions whose rest holds, found by a
- * scan of the guard's X bytes (8 a word, mostly 0). In guard[] a turn guard is its
- * literal | TURN_BIT. */
+ * evaluated whenever another input changes, the guard on or off (it sets no Z); its node
+ * is the rest and the guard. A change of the guard marks only the positions whose rest
+ * holds, found by a scan of the guard's X bytes (8 a word, mostly 0). (Marking a position
+ * while its guard is off and evaluating it when it turns on instead: alexChess 0.7-1.0x.)
+ * In guard[] a turn guard is its literal | TURN_BIT. */
 #define TURN_MIN_POSITIONS 1000
+/* ... and at least a TURN_SHARE-th of them all: a guard that changes at every step (whose
+ * turn it is: alexChess's 15%). Of a few percent (chess's turn 2.4%, amazons' 0.6%) it is
+ * not (amazons 0.74-0.82x): those positions' marks while it is off cost more than their
+ * evaluation when it turns on. */
+#define TURN_SHARE 16
 #define TURN_BIT 0x40000000u
 
 static size_t turn_at(const gnet_t *net);
 
-/* TURN_MIN_POSITIONS, or GGP_TURN_MIN (for the tests: 1, every fluent guard). */
-static uint32_t turn_min(void) {
+/* The fewest positions of a turn guard, of n_pos: TURN_MIN_POSITIONS and a TURN_SHARE-th,
+ * or GGP_TURN_MIN (for the tests: 1, every fluent guard). */
+static uint32_t turn_min(uint32_t n_pos) {
     const char *e = getenv("GGP_TURN_MIN");
-    return e && *e ? (uint32_t)atol(e) : TURN_MIN_POSITIONS;
+    if (e && *e) return (uint32_t)atol(e);
+    return n_pos / TURN_SHARE > TURN_MIN_POSITIONS ? n_pos / TURN_SHARE : TURN_MIN_POSITIONS;
 }
 
 static bool is_turn_of(uint32_t guard, uint32_t src) {
@@ -1783,7 +1791,7 @@ static void find_turns(strbuf_t *c, cg_t *cg, const events_t *ev, uint32_t *guar
         if (guard[p] != GNET_NONE && guard[p] < nl) count[guard[p]]++;
     cg->turn_lit = xmalloc((nl + 1) * sizeof *cg->turn_lit);
     cg->turn_base = xmalloc((nl + 2) * sizeof *cg->turn_base);
-    uint32_t nx = 0, min = turn_min();
+    uint32_t nx = 0, min = turn_min(ev->n_pos);
     for (uint32_t x = 0; x < nl; x++)
         if (count[x] >= min && nx + (count[x] + 7) / 8 * 8 + 8 <= turn_bytes(net)) {
             cg->turn_lit[cg->n_turns] = x, cg->turn_base[cg->n_turns++] = nx;
