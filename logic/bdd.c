@@ -73,7 +73,7 @@ extern int *bddrefstacktop;
  * stay inside it. */
 #define TRAP_BYTES ((size_t)8 << 20)
 
-static char *trap_lo;                /* the mapping (NULL: none, the wire is not tripped) */
+static char *trap_lo;                /* the mapping (NULL: none, no wire) */
 static int *trap;                    /* its middle */
 static int *saved_stack;             /* bddrefstack before the wire was tripped */
 static volatile sig_atomic_t in_gbc; /* a collection runs: its marks read the stack */
@@ -130,8 +130,9 @@ static void tick_at(const struct itimerspec *when, int flags) {
     timer_settime(tick, flags, when, NULL);
 }
 
-/* Only writes an int and the timer (async-signal-safe); the retry of a signal that came as
- * an operation ended checks the clock, so that it cuts no later one before its deadline. */
+/* Only writes ints, pointers and the timer, and asks which fault handler is in place
+ * (async-signal-safe); the retry of a signal that came as an operation ended checks the
+ * clock, so that it cuts no later one before its deadline. */
 static void on_tick(int sig) {
     (void)sig;
     if (!jump || !live) return; /* between operations: the next checks the deadline first */
