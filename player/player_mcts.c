@@ -92,6 +92,11 @@
  *   bddvalues=on|off with bdd=on: the lower and upper sequences of every goal value too,
  *                   and a rollout stops where the state's proven bounds meet (a forced draw
  *                   scores its value, not only wins and losses); off by default
+ *   bddsolve=on|off with bdd=on: at start the sets are first made without a horizon (in
+ *                   BDD_SOLVE_SHARE of the start clock); where they are solved or deeper
+ *                   than D they are kept for the match, never rebuilt (start_bdd); on by
+ *                   default. Either way an own turn whose state they prove lost is searched
+ *                   without them (lost_bdd)
  *   bddshadow=on|off with bdd=on and iters=N: a measurement; each own turn searched again
  *                   by two fresh trees of the same seed, with and without the sets, and the
  *                   turns where their moves differ counted (shadow_differ); off by default
@@ -119,9 +124,11 @@
 #define SLICE_PARTS 8   /* a budget is searched in about this many slices (with a sink) */
 #define LBS_SHARE 0.5   /* of the start clock left, for backward search (the rest: UCT) */
 #define BDD_SHARE 0.7   /* of the start clock left, for the symbolic sets (bdd=on) */
-/* bddsolve=on: of that, for the sets without a horizon (the rest for those with one, when
- * these are neither solved nor deeper than bddhorizon=D) */
-#define BDD_SOLVE_SHARE 0.6
+/* bddsolve=on: of the start clock left, for the sets without a horizon (what is left of
+ * BDD_SHARE after them for those with one, when these are neither solved nor deeper than
+ * bddhorizon=D; none left: they are made at the next turn); the search at start is worth
+ * little beside a game solved */
+#define BDD_SOLVE_SHARE 0.85
 /* bdd=on: the sets are rebuilt from the match's state once it is half their horizon past
  * their start, when the last build took at most BDD_RENEW of the play clock; the build
  * may take BDD_RENEW_MAX of it */
@@ -632,19 +639,23 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     double t0 = now_seconds();
     player_core_engine(&p->core, p->opts.engine,
                        t0 + (deadline - t0) * (1 - BDD_SHARE) * ENGINE_SHARE);
-    double budget = (deadline - now_seconds()) * BDD_SHARE - LBS_SAFETY - p->opts.margin;
+    t0 = now_seconds();
+    double budget = (deadline - t0) * BDD_SHARE - LBS_SAFETY - p->opts.margin;
+    double solve = (deadline - t0) * BDD_SOLVE_SHARE - LBS_SAFETY - p->opts.margin;
     if (p->opts.budget > 0 && p->opts.budget < budget) budget = p->opts.budget;
+    if (p->opts.budget > 0 && p->opts.budget < solve) solve = p->opts.budget;
     eng_state_t *es = engine_state_new(p->core.engine);
     engine_state_set(p->core.engine, es, initial);
     char err[400] = "no time for the sets";
-    t0 = now_seconds();
     double until = t0 + budget;
     bddhook_info_t in;
-    if (p->opts.bddsolve && budget > 0.05) {
+    bool supported = false; /* sets were made: the game is one they apply to */
+    if (p->opts.bddsolve && solve > 0.05) {
         /* from the initial state (NULL), not from es: forward search from a given state
          * keeps the sets within its layers (bddnet_local), from the initial one they are
          * global, restricted to what it reaches */
-        p->bdd = make_bdd(p, NULL, 0, t0 + budget * BDD_SOLVE_SHARE, false, err, sizeof err);
+        p->bdd = make_bdd(p, NULL, 0, t0 + solve, false, err, sizeof err);
+        supported = p->bdd != NULL;
         if (p->bdd) bddhook_info(p->bdd, &in);
         if (p->core.verbose)
             fprintf(stderr, "bdd: the sets without a horizon in %.0f ms: %s\n",
@@ -664,6 +675,10 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     if (!p->bdd && until - now_seconds() > 0.05)
         p->bdd = make_bdd(p, es, p->opts.bddhorizon, until, false, err, sizeof err);
     engine_state_free(es);
+    if (!p->bdd && supported) { /* made at the next turn that affords them (renew_bdd) */
+        if (p->core.verbose) fprintf(stderr, "bdd: no time left for the sets within a horizon\n");
+        return;
+    }
     if (!p->bdd) {
         fprintf(stderr, "%s: bdd: %s; playing plain MCTS\n", p->core.base.kind->name, err);
         p->opts.lbs = false;
@@ -741,13 +756,17 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
  * do not start here. */
 static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double t0,
                       double deadline) {
-    if (!p->bdd) return;
+    double clock = deadline - t0;
+    if (!p->bdd) { /* none made at start: with iters=N now, timed where the others move */
+        if (p->opts.lbs && p->opts.bdd && p->opts.iters)
+            rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
+        return;
+    }
     set_bdd_ply(p, turn);
     if (p->bdd_global) return; /* they hold every state: never rebuilt */
     bddhook_info_t in;
     bddhook_info(p->bdd, &in);
     uint32_t since = turn - p->bdd_from;
-    double clock = deadline - t0;
     /* (timed: not the turn after a build where the others moved, which those serve) */
     bool due = p->opts.iters
                    ? since > 0
