@@ -80,17 +80,23 @@ bool race_read(const char *path, double *ground, double *interp, uint32_t *lits)
     return ok;
 }
 
-void race_write(const char *path, double ground, double interp, uint32_t lits) {
+/* The text as the file at path, whole or not at all (written aside, then renamed: two
+ * loads of one game at once read a whole file or none). */
+static void write_whole(const char *path, const char *text) {
     char tmp[1300];
     snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f) return;
-    fprintf(f,
-            "ground %.1f\ninterp %.1f\nliterals %u\n"
-            "steps of random playouts per CPU second; delete this file to race again\n",
-            ground, interp, lits);
+    fputs(text, f);
+    fputs("steps of random playouts per CPU second; delete this file to race again\n", f);
     bool ok = fclose(f) == 0;
     if (!ok || rename(tmp, path) != 0) remove(tmp);
+}
+
+void race_write(const char *path, double ground, double interp, uint32_t lits) {
+    char text[200];
+    snprintf(text, sizeof text, "ground %.1f\ninterp %.1f\nliterals %u\n", ground, interp, lits);
+    write_whole(path, text);
 }
 
 bool race_code_read(const char *path, double *code, double *net) {
@@ -102,14 +108,7 @@ bool race_code_read(const char *path, double *code, double *net) {
 }
 
 void race_code_write(const char *path, double code, double net) {
-    char tmp[1300];
-    snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) return;
-    fprintf(f,
-            "code %.1f\nnetwork %.1f\n"
-            "steps of random playouts per CPU second; delete this file to race again\n",
-            code, net);
-    bool ok = fclose(f) == 0;
-    if (!ok || rename(tmp, path) != 0) remove(tmp);
+    char text[200];
+    snprintf(text, sizeof text, "code %.1f\nnetwork %.1f\n", code, net);
+    write_whole(path, text);
 }
