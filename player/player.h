@@ -38,6 +38,7 @@ typedef struct {
     uint32_t shadow_differ; /* with and without the sets: those where the moves differed */
     uint32_t bdd_solved;    /* bdd=on: matches whose sets at start solved the game */
     uint32_t bdd_lost;      /* bdd=on: own turns searched without them (they proved it lost) */
+    uint32_t bdd_dropped;   /* bdd=on: matches where they were dropped (too shallow to pay) */
 } player_search_t;
 
 /* Where a player offers its best move so far. */

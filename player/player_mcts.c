@@ -144,6 +144,13 @@
 /* below this the sets built where the others move reach no state our search asks about
  * (our turn is a ply on, the root's children two: α_1 there needs a horizon of 3) */
 #define BDD_HORIZON_MIN 3
+/* sets rebuilt with fewer complete steps than this prove little the search does not find
+ * itself (α_1, a win at the next move: the decisive rollouts take it, the tree's solver
+ * backs it up) for the CPU their build takes from the pondering; after BDD_POOR_MAX such
+ * builds in a row (connect four at 0.5 s under load: every rebuild cut at α_1) they are
+ * dropped for the match (counter bdd_dropped) */
+#define BDD_MIN_STEPS 3
+#define BDD_POOR_MAX 2
 #define LBS_SAFETY 0.1    /* seconds kept back from it (grounding and calibration overrun) */
 #define ENGINE_SHARE 0.8  /* of the clock left, at most for grounding and compiling */
 #define STATE_COSTS 4     /* a search call overruns by at least this many states' cost */
@@ -214,6 +221,8 @@ typedef struct {
     bool bdd_cut;         /* the last build had a step cut by its deadline */
     bool bdd_global;      /* they hold every state (no horizon): kept for the match */
     bool bdd_off;         /* the hook taken off this turn: they prove its state lost */
+    uint32_t bdd_poor;    /* builds in a row with fewer than BDD_MIN_STEPS complete steps */
+    bool bdd_dropped;     /* BDD_POOR_MAX of them: no sets for the rest of the match */
     double bdd_seconds;   /* the last build's time (made or not) */
     /* this match's counters the player keeps itself (the search's come from uct_stats at
      * stop): the sets' builds, CPU seconds, bddshadow=on's turns */
@@ -414,6 +423,7 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     sum->shadow_differ += more->shadow_differ;
     sum->bdd_solved += more->bdd_solved;
     sum->bdd_lost += more->bdd_lost;
+    sum->bdd_dropped += more->bdd_dropped;
     lbs_stats_t *a = &sum->lbs;
     const lbs_stats_t *ls = &more->lbs;
     lbs_stats_add(a, ls); /* the events; the sizes of each match's search: */
@@ -495,12 +505,12 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
         "match_gave_up=%" PRIu64 " hook_skipped=%" PRIu64 " stopped_mean=%.2f guard_unsound=%u "
         "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64
         " bdd_builds=%u bdd_seconds=%.3f bdd_cpu=%.3f search_cpu=%.3f shadow_turns=%u"
-        " shadow_differ=%u bdd_solved=%u bdd_lost=%u",
+        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_dropped=%u",
         a->z3_confirmed, a->z3_cached, a->z3_disagree, a->z3_unknown, a->z3_skipped,
         a->check_seconds, a->z3_seconds, a->regress_seconds / m, a->too_slow, a->match_gave_up,
         a->hook_skipped, a->stopped / m, a->guard_unsound, a->guard_unverified, a->guard_hits,
         a->pay_skipped, t->bdd_builds, t->bdd_seconds, t->bdd_cpu, t->search_cpu, t->shadow_turns,
-        t->shadow_differ, t->bdd_solved, t->bdd_lost);
+        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_dropped);
     return true;
 }
 
@@ -744,6 +754,12 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
                 "first cut %d)%s%s\n",
                 turn, horizon, (now_seconds() - b0) * 1000, (until - b0) * 1000,
                 p->bdd_cut ? (int)in.first_partial : -1, h ? "" : ": ", h ? "" : err);
+    p->bdd_poor = h && complete_steps(&in) >= BDD_MIN_STEPS ? 0 : p->bdd_poor + 1;
+    if (p->bdd_poor >= BDD_POOR_MAX) { /* the match goes on without them */
+        FREE_AND_NULL(bddhook_free, h);
+        p->bdd_dropped = true, p->counts.bdd_dropped++;
+        if (p->core.verbose) fprintf(stderr, "bdd: too shallow to pay: dropped for the match\n");
+    }
     if (!h) return;
     bddhook_attach(h, p->uct); /* (stops the search) */
     p->bdd = h, p->bdd_from = turn, p->bdd_off = false;
@@ -757,6 +773,7 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
 static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double t0,
                       double deadline) {
     double clock = deadline - t0;
+    if (p->bdd_dropped) return;
     if (!p->bdd) { /* none made at start: with iters=N now, timed where the others move */
         if (p->opts.lbs && p->opts.bdd && p->opts.iters)
             rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
@@ -1112,7 +1129,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         advance_to(p, &turn->states[0], t0 + (deadline - t0) * 0.3);
         /* (after a build not made in time too: p->bdd is NULL then) */
         if (p->opts.lbs && p->opts.bdd && !p->core.game->gdl2 && turn->turn != p->bdd_from &&
-            !p->bdd_global) {
+            !p->bdd_global && !p->bdd_dropped) {
             rebuild_bdd(p, &turn->states[0], turn->turn, t0 + (deadline - t0) * BDD_NOOP, true);
             return turn->legal[0];
         }
@@ -1195,7 +1212,7 @@ static void mcts_stop(player_t *pl) {
     FREE_AND_NULL(lbs_free, p->lbs);
     FREE_AND_NULL(bddhook_free, p->bdd);
     p->bdd_from = 0, p->bdd_cut = false, p->bdd_seconds = 0;
-    p->bdd_global = p->bdd_off = false;
+    p->bdd_global = p->bdd_off = p->bdd_dropped = false, p->bdd_poor = 0;
     p->counts = (player_search_t){0};
     FREE_AND_NULL(ab_free, p->ab); /* before the evaluation it reads */
     FREE_AND_NULL(engine_state_free, p->ab_state);

@@ -188,6 +188,31 @@ static void test_bdd_solved(void **state) {
     game_free(g);
 }
 
+/* Sets rebuilt with fewer than three complete steps (a horizon of 1: α_0 and α_1) are
+ * dropped for the match after the second such rebuild (with iters=N: at every own turn):
+ * the start's sets, the rebuilds at turns 2 and 4, then none; with a horizon of 2 never. */
+static void test_bdd_dropped(void **state) {
+    (void)state;
+    game_t *g = load_game("tictactoe.kif");
+    const player_kind_t *rnd = player_kind_find("random");
+    const player_kind_t *k1 =
+        player_kind_find("mcts+lbs:bdd=on:bddsolve=off:bddhorizon=1:iters=100");
+    const player_kind_t *k2 =
+        player_kind_find("mcts+lbs:bdd=on:bddsolve=off:bddhorizon=2:iters=100");
+    assert_non_null(k1);
+    assert_non_null(k2);
+    start_seconds = 2; /* a bound: the sets take milliseconds */
+    player_search_t one = {0}, two = {0};
+    play_match(g, k1, rnd, 0, 11, &one);
+    play_match(g, k2, rnd, 0, 11, &two);
+    start_seconds = 0.2;
+    assert_int_equal(one.bdd_dropped, 1);
+    assert_int_equal(one.bdd_builds, 3);
+    assert_int_equal(two.bdd_dropped, 0);
+    assert_true(two.bdd_builds >= 3);
+    game_free(g);
+}
+
 typedef struct {
     const term_t *legal;
     uint32_t n_legal;
@@ -285,9 +310,10 @@ static void test_inexact_fallback(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kind_options),    cmocka_unit_test(test_tictactoe_vs_random),
-        cmocka_unit_test(test_lbs_kind),        cmocka_unit_test(test_bdd_solved),
-        cmocka_unit_test(test_timed_with_sink), cmocka_unit_test(test_inexact_fallback),
+        cmocka_unit_test(test_kind_options),     cmocka_unit_test(test_tictactoe_vs_random),
+        cmocka_unit_test(test_lbs_kind),         cmocka_unit_test(test_bdd_solved),
+        cmocka_unit_test(test_bdd_dropped),      cmocka_unit_test(test_timed_with_sink),
+        cmocka_unit_test(test_inexact_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
