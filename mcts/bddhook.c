@@ -70,7 +70,8 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
     }
     bdds_opts_t so;
     bdds_default_opts(&so);
-    so.budget = deadline - t0, so.max_steps = ho.horizon, so.values = ho.values;
+    so.budget = deadline - t0, so.values = ho.values;
+    so.max_steps = ho.max_steps ? ho.max_steps : ho.horizon;
     so.net.horizon = ho.horizon, so.net.columns = ho.columns;
     so.net.start = start ? engine_state_words(start) : NULL;
     bddsearch_t *bs = bddsearch_new(e, role, NULL, &so, err, errlen);
@@ -83,6 +84,8 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
     h->beta = engine_game(e)->n_roles == 2 ? bddsearch_find(bs, BDDS_BETA, 0) : UINT32_MAX;
     h->info.horizon = ho.horizon;
     note_steps(h); /* (after the horizon: it reads it) */
+    double reach_seconds;
+    h->info.reach_layers = bddnet_reach_layers(bddsearch_net(bs), &reach_seconds);
     h->info.seconds = now_seconds() - t0;
     return h;
 }

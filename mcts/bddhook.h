@@ -35,15 +35,17 @@
 #include "mcts/uct.h"
 
 typedef struct {
-    uint32_t horizon;  /* D: the sets within this many steps of the start (1..64; 0: no
-                          horizon, every state, until the fixpoints or the deadline) */
-    bool columns;      /* the variable order column by column (bddnet_opts_t.columns) */
-    bool values;       /* the lower and upper sequences of every goal value too
-                          (bdds_opts_t.values): the hook scores a proven value, a draw too */
-    bool layout_known; /* an earlier bddhook_new on this engine found its bits the network's
-                          fluents: not checked again (the check calls the engine, so without
-                          it the build reads only the network and the term store, and may
-                          run while a search thread plays out on the engine) */
+    uint32_t horizon;   /* D: the sets within this many steps of the start (1..64; 0: no
+                           horizon, every state, until the fixpoints or the deadline) */
+    bool columns;       /* the variable order column by column (bddnet_opts_t.columns) */
+    bool values;        /* the lower and upper sequences of every goal value too
+                           (bdds_opts_t.values): the hook scores a proven value, a draw too */
+    uint32_t max_steps; /* the steps made at most (0: until the horizon, the fixpoints or the
+                           deadline): a probe of what the network and its forward search cost */
+    bool layout_known;  /* an earlier bddhook_new on this engine found its bits the network's
+                           fluents: not checked again (the check calls the engine, so without
+                           it the build reads only the network and the term store, and may
+                           run while a search thread plays out on the engine) */
 } bddhook_opts_t;
 
 /* horizon 8, columns on (connect four: α_10/β_10 in about 2 s of CPU, docs/bdd.md), values
@@ -101,6 +103,8 @@ typedef struct {
     uint32_t alpha, beta;   /* steps made (the deepest i + 1; 0: none) */
     uint32_t first_partial; /* the first step cut by the deadline (UINT32_MAX: none) */
     uint64_t nodes;         /* of the flat diagrams read by the hook */
+    uint32_t reach_layers;  /* of the forward search from the start (0: given up, as past 20,000
+                               nodes without a horizon: too many states to solve) */
     bool solved;            /* no horizon, and every sequence the hook reads ends at a complete
                                fixpoint: it holds every state of its kind, however far (the
                                hook then knows every forced win and loss of the game) */

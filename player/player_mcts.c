@@ -92,7 +92,9 @@
  *   bddvalues=on|off with bdd=on: the lower and upper sequences of every goal value too,
  *                   and a rollout stops where the state's proven bounds meet (a forced draw
  *                   scores its value, not only wins and losses); off by default
- *   bddsolve=on|off with bdd=on: at start the sets are first made without a horizon (in
+ *   bddsolve=on|off with bdd=on: at start a probe (no horizon, one step) and, unless its
+ *                   forward search gave up (too many states: then no sets at start, the
+ *                   clock left to the tree), the sets without a horizon (in
  *                   BDD_SOLVE_SHARE of the start clock); where they are solved or deeper
  *                   than D they are kept for the match, never rebuilt (start_bdd); on by
  *                   default. Either way an own turn whose state they prove lost is searched
@@ -621,13 +623,16 @@ static void start_lbs(mcts_player_t *p, double deadline) {
     }
 }
 
-/* The sets from es (NULL: the initial state) within `horizon` steps of it (0: none) by
- * `until`, counted (counts.bdd_*); NULL with a message in err. */
-static bddhook_t *make_bdd(mcts_player_t *p, const eng_state_t *es, uint32_t horizon, double until,
-                           bool layout_known, char *err, size_t errlen) {
+/* The sets from es (NULL: the initial state) within `horizon` steps of it (0: none), at
+ * most max_steps (0: no limit), by `until`, counted (counts.bdd_*); NULL with a message in
+ * err. */
+static bddhook_t *make_bdd(mcts_player_t *p, const eng_state_t *es, uint32_t horizon,
+                           uint32_t max_steps, double until, bool layout_known, char *err,
+                           size_t errlen) {
     bddhook_opts_t o;
     bddhook_default_opts(&o);
     o.horizon = horizon, o.values = p->opts.bddvalues, o.layout_known = layout_known;
+    o.max_steps = max_steps;
     double t0 = now_seconds(), c0 = cpu_seconds();
     bddhook_t *h = bddhook_new(p->core.engine, p->core.role, es, &o, until, err, errlen);
     p->counts.bdd_builds += h != NULL, p->counts.bdd_seconds += now_seconds() - t0;
@@ -660,12 +665,24 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     double until = t0 + budget;
     bddhook_info_t in;
     bool supported = false; /* sets were made: the game is one they apply to */
+    bool many = false;      /* the probe's forward search gave up: too many states */
     if (p->opts.bddsolve && solve > 0.05) {
+        /* a probe first (the network, its forward search, α_1): where the search gives up
+         * the game is not solved in a start clock, and the clock is left to the tree */
+        p->bdd = make_bdd(p, NULL, 0, 1, t0 + solve, false, err, sizeof err);
+        if (p->bdd) bddhook_info(p->bdd, &in);
+        supported = p->bdd != NULL, many = p->bdd && !in.reach_layers;
+        FREE_AND_NULL(bddhook_free, p->bdd);
+        if (p->core.verbose && supported)
+            fprintf(stderr, "bdd: probe in %.0f ms: %u layers of reachable states%s\n",
+                    (now_seconds() - t0) * 1000, in.reach_layers,
+                    many ? " (given up): no sets at start" : "");
+    }
+    if (p->opts.bddsolve && supported && !many) {
         /* from the initial state (NULL), not from es: forward search from a given state
          * keeps the sets within its layers (bddnet_local), from the initial one they are
          * global, restricted to what it reaches */
-        p->bdd = make_bdd(p, NULL, 0, t0 + solve, false, err, sizeof err);
-        supported = p->bdd != NULL;
+        p->bdd = make_bdd(p, NULL, 0, 0, t0 + solve, false, err, sizeof err);
         if (p->bdd) bddhook_info(p->bdd, &in);
         if (p->core.verbose)
             fprintf(stderr, "bdd: the sets without a horizon in %.0f ms: %s\n",
@@ -682,11 +699,12 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
         else
             FREE_AND_NULL(bddhook_free, p->bdd);
     }
-    if (!p->bdd && until - now_seconds() > 0.05)
-        p->bdd = make_bdd(p, es, p->opts.bddhorizon, until, false, err, sizeof err);
+    if (!p->bdd && !many && until - now_seconds() > 0.05)
+        p->bdd = make_bdd(p, es, p->opts.bddhorizon, 0, until, false, err, sizeof err);
     engine_state_free(es);
     if (!p->bdd && supported) { /* made at the next turn that affords them (renew_bdd) */
-        if (p->core.verbose) fprintf(stderr, "bdd: no time left for the sets within a horizon\n");
+        if (p->core.verbose && !many)
+            fprintf(stderr, "bdd: no time left for the sets within a horizon\n");
         return;
     }
     if (!p->bdd) {
@@ -742,7 +760,7 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
     /* the tree searched on meanwhile (without a hook): the build reads only the network
      * and the term store (layout_known), the search threads neither the store nor this */
     if (pondering) ponder(p, s, TERM_NONE);
-    bddhook_t *h = make_bdd(p, es, horizon, until, true, err, sizeof err);
+    bddhook_t *h = make_bdd(p, es, horizon, 0, until, true, err, sizeof err);
     engine_state_free(es);
     p->bdd_horizon = h || horizon <= BDD_HORIZON_MIN ? horizon : horizon - 1;
     if (h) bddhook_info(h, &in);

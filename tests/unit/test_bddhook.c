@@ -146,6 +146,34 @@ static void test_tictactoe(void **state) {
     game_free(g);
 }
 
+/* A probe (no horizon, one step): tic-tac-toe's forward search from the initial state
+ * ends (its layers counted), connect four's gives up (past 20,000 nodes): the player's
+ * sign that the game is not solved within a start clock. */
+static void probe(const char *file, bool small) {
+    game_t *g = load_file(file);
+    assert_non_null(g);
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    bddhook_opts_t o;
+    bddhook_default_opts(&o);
+    o.horizon = 0, o.max_steps = 1;
+    char err[300];
+    bddhook_t *h = bddhook_new(e, 0, NULL, &o, now_seconds() + 1e6, err, sizeof err);
+    if (!h) fail_msg("bddhook_new: %s", err);
+    bddhook_info_t in;
+    bddhook_info(h, &in);
+    assert_int_equal(in.alpha, 2); /* α_0, α_1 */
+    assert_true(small ? in.reach_layers > 0 : in.reach_layers == 0);
+    bddhook_free(h);
+    engine_free(e);
+    game_free(g);
+}
+
+static void test_probe(void **state) {
+    (void)state;
+    probe("tictactoe.kif", true);
+    probe("connect4.kif", false);
+}
+
 /* The reach: horizon - ply, 0 past it, every depth without a horizon. */
 static void test_reach(void **state) {
     (void)state;
@@ -174,8 +202,8 @@ static void test_next_horizon(void **state) {
 
 int main(int argc, char **argv) {
     if (argc > 1) cmocka_set_test_filter(argv[1]); /* one test by name */
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_reach),
-                                       cmocka_unit_test(test_next_horizon),
-                                       cmocka_unit_test(test_tictactoe)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reach), cmocka_unit_test(test_next_horizon),
+        cmocka_unit_test(test_tictactoe), cmocka_unit_test(test_probe)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
