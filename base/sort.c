@@ -8,15 +8,7 @@
 
 enum { SHORT = 32 }; /* up to this, an insertion sort: the histograms would cost more */
 
-static void insertion_u64(uint64_t *a, size_t n) {
-    for (size_t i = 1; i < n; i++) {
-        uint64_t x = a[i];
-        size_t j = i;
-        for (; j > 0 && a[j - 1] > x; j--)
-            a[j] = a[j - 1];
-        a[j] = x;
-    }
-}
+#define GREATER(x, y) ((x) > (y))
 
 /* One stable pass on byte d: from src into dst, by the counts of that byte. */
 static void pass(const uint64_t *src, uint64_t *dst, size_t n, unsigned d, const size_t *count) {
@@ -29,7 +21,7 @@ static void pass(const uint64_t *src, uint64_t *dst, size_t n, unsigned d, const
 
 void sort_u64(uint64_t *a, size_t n) {
     if (n <= SHORT) {
-        insertion_u64(a, n);
+        INSERTION_SORT(uint64_t, a, n, GREATER);
         return;
     }
     size_t(*count)[256] = xcalloc(8, sizeof *count);
@@ -48,15 +40,8 @@ void sort_u64(uint64_t *a, size_t n) {
 }
 
 void sort_u32(uint32_t *a, size_t n) {
-    if (n > 16) {
+    if (n > 16)
         qsort(a, n, sizeof *a, cmp_u32);
-        return;
-    }
-    for (size_t i = 1; i < n; i++) {
-        uint32_t x = a[i];
-        size_t j = i;
-        for (; j > 0 && a[j - 1] > x; j--)
-            a[j] = a[j - 1];
-        a[j] = x;
-    }
+    else
+        INSERTION_SORT(uint32_t, a, n, GREATER);
 }

@@ -186,20 +186,15 @@ static int cmp_span(const void *a, const void *b) {
     return 0;
 }
 
+#define SPAN_AFTER(x, y) (cmp_span(&(x), &(y)) > 0)
+
 /* Spans in cmp_span's order: an insertion sort for a node's few rules (most nodes have one
  * to eight; qsort's calls cost more there), qsort past 16. */
 static void sort_spans(span_t *sp, uint32_t k) {
-    if (k > 16) {
+    if (k > 16)
         qsort(sp, k, sizeof *sp, cmp_span);
-        return;
-    }
-    for (uint32_t i = 1; i < k; i++) {
-        span_t x = sp[i];
-        uint32_t j = i;
-        for (; j > 0 && cmp_span(&sp[j - 1], &x) > 0; j--)
-            sp[j] = sp[j - 1];
-        sp[j] = x;
-    }
+    else
+        INSERTION_SORT(span_t, sp, k, SPAN_AFTER);
 }
 
 /* Whether sorted a is a subset of sorted b. */
