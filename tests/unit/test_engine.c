@@ -22,6 +22,7 @@
 
 #include "ambiguous_goal.h"
 #include "base/rng.h"
+#include "code_started.h"
 #include "engine/backend.h"
 #include "engine/compile.h"
 #include "engine/engine.h"
@@ -488,12 +489,8 @@ static void test_compiled_loop(void **state) {
  * they switch to it (between calls) and play the compiled engine's playouts draw for draw.
  * An engine freed while its code is compiling stops the compiler. */
 static engine_t *engine_on_code(game_t *g) {
-    char why[300];
-    ground_opts_t opts = ground_default_opts();
-    gnet_t *net = gnet_new(g, &opts, why, sizeof why);
-    assert_non_null(net);
-    netcode_t *code = netcode_start(net, why, sizeof why);
-    assert_non_null(code);
+    gnet_t *net;
+    netcode_t *code = code_started(g, &net);
     engine_t *e = gengine_new(g, net, code);
     assert_int_equal(engine_kind(e), ENGINE_GROUND);
     return e;

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "base/clock.h"
+#include "code_started.h"
 #include "engine/backend.h"
 #include "engine/compile.h"
 #include "engine/engine.h"
@@ -225,12 +226,8 @@ static engine_kind_t kind_kept(const char *path) {
  * a gate file exists: no clock decides), its clone, both played until the code is ready
  * and once more; their kinds then into k[0] and k[1]. */
 static void kinds_once_ready(game_t *g, const char *gate, engine_kind_t *k) {
-    char why[300];
-    ground_opts_t opts = ground_default_opts();
-    gnet_t *net = gnet_new(g, &opts, why, sizeof why);
-    assert_non_null(net);
-    netcode_t *code = netcode_start(net, why, sizeof why);
-    assert_non_null(code);
+    gnet_t *net;
+    netcode_t *code = code_started(g, &net);
     netcode_ref(code); /* to watch it */
     engine_t *e = gengine_new_raced(g, net, code, 0), *c = engine_clone(e);
     assert_int_equal(engine_kind(e), ENGINE_GROUND);
