@@ -76,7 +76,9 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
     so.net.start = start ? engine_state_words(start) : NULL;
     bddsearch_t *bs = bddsearch_new(e, role, NULL, &so, err, errlen);
     if (!bs) return NULL;
-    bddsearch_run(bs, NULL, NULL);
+    double reach_seconds;
+    if (!ho.reach_first || ho.horizon || bddnet_reach_layers(bddsearch_net(bs), &reach_seconds))
+        bddsearch_run(bs, NULL, NULL);
     bddhook_t *h = xcalloc(1, sizeof *h);
     h->e = e, h->bs = bs, h->values = ho.values;
     h->alpha = bddsearch_find(bs, BDDS_ALPHA, 0);
@@ -84,7 +86,6 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
     h->beta = engine_game(e)->n_roles == 2 ? bddsearch_find(bs, BDDS_BETA, 0) : UINT32_MAX;
     h->info.horizon = ho.horizon;
     note_steps(h); /* (after the horizon: it reads it) */
-    double reach_seconds;
     h->info.reach_layers = bddnet_reach_layers(bddsearch_net(bs), &reach_seconds);
     h->info.seconds = now_seconds() - t0;
     return h;

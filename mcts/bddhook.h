@@ -46,6 +46,9 @@ typedef struct {
                            fluents: not checked again (the check calls the engine, so without
                            it the build reads only the network and the term store, and may
                            run while a search thread plays out on the engine) */
+    bool reach_first;   /* no horizon: no step where the forward search gives up (too many
+                           states; bddhook_info_t.reach_layers 0): the end game's try costs
+                           the network and that search only, not the deadline */
 } bddhook_opts_t;
 
 /* horizon 8, columns on (connect four: α_10/β_10 in about 2 s of CPU, docs/bdd.md), values

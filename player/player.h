@@ -36,7 +36,7 @@ typedef struct {
                                (all of the search with threads=1 and ponder=off) */
     uint32_t shadow_turns;  /* bddshadow=on: own turns searched again from a fresh tree, */
     uint32_t shadow_differ; /* with and without the sets: those where the moves differed */
-    uint32_t bdd_solved;    /* bdd=on: matches whose sets at start solved the game */
+    uint32_t bdd_solved;    /* bdd=on: matches whose sets solved the game (at start or its end) */
     uint32_t bdd_lost;      /* bdd=on: own turns searched without them (they proved it lost) */
     uint32_t bdd_dropped;   /* bdd=on: matches where they were dropped (too shallow to pay) */
 } player_search_t;

@@ -97,8 +97,11 @@
  *                   clock left to the tree), the sets without a horizon (in
  *                   BDD_SOLVE_SHARE of the start clock); where they are solved or deeper
  *                   than D they are kept for the match, never rebuilt (start_bdd); on by
- *                   default. Either way an own turn whose state they prove lost is searched
- *                   without them (lost_bdd)
+ *                   default. Where the probe gave up, no sets within a horizon either: at
+ *                   each turn where the others move and at least BDD_LATE_MIN s are left,
+ *                   the end game is tried from the match's state, kept once complete to
+ *                   its last layer (solve_late). Either way an own turn whose state they
+ *                   prove lost is searched without them (lost_bdd)
  *   bddshadow=on|off with bdd=on and iters=N: a measurement; each own turn searched again
  *                   by two fresh trees of the same seed, with and without the sets, and the
  *                   turns where their moves differ counted (shadow_differ); off by default
@@ -153,6 +156,12 @@
  * dropped for the match (counter bdd_dropped) */
 #define BDD_MIN_STEPS 3
 #define BDD_POOR_MAX 2
+/* where the probe gave up at start (solve_late), the end game is tried only in a turn
+ * with at least this many seconds for it: the probe from a state alone takes about 0.3 CPU
+ * s on connect four, the end game from ply 34 about 0.5 (0.8-1.0 s of wall time at a load
+ * of 4-5), from ply 32 2-2.6 (docs/lbs_matches.md); at a 0.5 s play clock no attempt
+ * would end in time, and each would take a core from the pondering */
+#define BDD_LATE_MIN 1.0
 #define LBS_SAFETY 0.1    /* seconds kept back from it (grounding and calibration overrun) */
 #define ENGINE_SHARE 0.8  /* of the clock left, at most for grounding and compiling */
 #define STATE_COSTS 4     /* a search call overruns by at least this many states' cost */
@@ -225,6 +234,8 @@ typedef struct {
     bool bdd_off;         /* the hook taken off this turn: they prove its state lost */
     uint32_t bdd_poor;    /* builds in a row with fewer than BDD_MIN_STEPS complete steps */
     bool bdd_dropped;     /* BDD_POOR_MAX of them: no sets for the rest of the match */
+    bool bdd_late;        /* the probe gave up at start: only the end game's sets (solve_late) */
+    bool bdd_skip;        /* solve_late's last try gave up its forward search: not the next */
     double bdd_seconds;   /* the last build's time (made or not) */
     /* this match's counters the player keeps itself (the search's come from uct_stats at
      * stop): the sets' builds, CPU seconds, bddshadow=on's turns */
@@ -632,6 +643,8 @@ static bddhook_t *make_bdd(mcts_player_t *p, const eng_state_t *es, uint32_t hor
     bddhook_opts_t o;
     bddhook_default_opts(&o);
     o.horizon = horizon, o.values = p->opts.bddvalues, o.layout_known = layout_known;
+    /* the probe at start and solve_late: no step past a forward search given up */
+    o.reach_first = !horizon && (p->bdd_late || max_steps == 1);
     o.max_steps = max_steps;
     double t0 = now_seconds(), c0 = cpu_seconds();
     bddhook_t *h = bddhook_new(p->core.engine, p->core.role, es, &o, until, err, errlen);
@@ -672,6 +685,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
         p->bdd = make_bdd(p, NULL, 0, 1, t0 + solve, false, err, sizeof err);
         if (p->bdd) bddhook_info(p->bdd, &in);
         supported = p->bdd != NULL, many = p->bdd && !in.reach_layers;
+        p->bdd_late = many;
         FREE_AND_NULL(bddhook_free, p->bdd);
         if (p->core.verbose && supported)
             fprintf(stderr, "bdd: probe in %.0f ms: %u layers of reachable states%s\n",
@@ -785,6 +799,62 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
     if (pondering) ponder(p, s, TERM_NONE);
 }
 
+/* Whether sets made from a state without a horizon hold every step to the last layer of
+ * the states reachable from it (within=0), each complete: every state of the rest of the
+ * match is in them, and in a game whose every play from a state at ply k ends within the
+ * layers left (connect four: a piece a ply) its value there is exact. */
+static bool complete_to_end(const bddhook_info_t *in) {
+    return in->solved || (in->reach_layers && complete_steps(in) >= in->reach_layers);
+}
+
+/* bdd=on where the probe gave up at start (bdd_late: too many states for a start clock,
+ * connect four): no sets within a horizon (measured: on connect four they cost as much CPU
+ * as the search and changed nothing, docs/lbs_matches.md), only the end game: from s (turn
+ * `turn`), by `until` (at least BDD_LATE_MIN away, else nothing is tried), the sets without
+ * a horizon, none where the forward search from s gives up (reach_first: the network and
+ * that search only); kept for the match where they hold every step to the end
+ * (complete_to_end), else dropped and tried again at the next such turn, or the one after
+ * where the forward search gave up (bdd_skip: connect four's took about 1 s of wall time
+ * of the 2.5 at a 3 s clock, until some 24 plies were played). With `pondering` the tree
+ * is searched on meanwhile, as in rebuild_bdd. */
+static void solve_late(mcts_player_t *p, const state_t *s, uint32_t turn, double until,
+                       bool pondering) {
+    double b0 = now_seconds();
+    bool skip = p->bdd_skip;
+    p->bdd_skip = false;
+    if (until - b0 < BDD_LATE_MIN || skip) {
+        if (pondering) ponder(p, s, TERM_NONE);
+        return;
+    }
+    eng_state_t *es = engine_state_new(p->core.engine);
+    engine_state_set(p->core.engine, es, s);
+    char err[400] = "";
+    bddhook_info_t in = {0};
+    if (pondering) ponder(p, s, TERM_NONE);
+    bddhook_t *h = make_bdd(p, es, 0, 0, until, true, err, sizeof err);
+    engine_state_free(es);
+    if (h) bddhook_info(h, &in);
+    bool many = h && !in.reach_layers, keep = h && complete_to_end(&in);
+    p->bdd_skip = many;
+    if (p->core.verbose)
+        fprintf(stderr,
+                "bdd: turn %u: the end game from this state in %.0f ms (budget %.0f ms): %s\n",
+                turn, (now_seconds() - b0) * 1000, (until - b0) * 1000,
+                many   ? "too many states"
+                : keep ? "solved, kept for the match"
+                : h    ? "not solved"
+                       : err);
+    if (!keep) {
+        FREE_AND_NULL(bddhook_free, h);
+        return;
+    }
+    bddhook_attach(h, p->uct); /* (stops the search) */
+    p->bdd = h, p->bdd_from = turn, p->bdd_off = false, p->bdd_global = true;
+    p->counts.bdd_solved++;
+    set_bdd_ply(p, turn);
+    if (pondering) ponder(p, s, TERM_NONE);
+}
+
 /* bdd=on, at an own turn: the hook's ply, and the sets rebuilt from s when they are half
  * their horizon behind and the clock affords it (see BDD_RENEW); with iters=N whenever they
  * do not start here. */
@@ -793,7 +863,9 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
     double clock = deadline - t0;
     if (p->bdd_dropped) return;
     if (!p->bdd) { /* none made at start: with iters=N now, timed where the others move */
-        if (p->opts.lbs && p->opts.bdd && p->opts.iters)
+        if (p->opts.lbs && p->opts.bdd && p->opts.iters && p->bdd_late)
+            solve_late(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
+        else if (p->opts.lbs && p->opts.bdd && p->opts.iters)
             rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
         return;
     }
@@ -1148,7 +1220,11 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         /* (after a build not made in time too: p->bdd is NULL then) */
         if (p->opts.lbs && p->opts.bdd && !p->core.game->gdl2 && turn->turn != p->bdd_from &&
             !p->bdd_global && !p->bdd_dropped) {
-            rebuild_bdd(p, &turn->states[0], turn->turn, t0 + (deadline - t0) * BDD_NOOP, true);
+            double until = t0 + (deadline - t0) * BDD_NOOP;
+            if (p->bdd_late)
+                solve_late(p, &turn->states[0], turn->turn, until, true);
+            else
+                rebuild_bdd(p, &turn->states[0], turn->turn, until, true);
             return turn->legal[0];
         }
         ponder(p, &turn->states[0], TERM_NONE);
@@ -1230,7 +1306,8 @@ static void mcts_stop(player_t *pl) {
     FREE_AND_NULL(lbs_free, p->lbs);
     FREE_AND_NULL(bddhook_free, p->bdd);
     p->bdd_from = 0, p->bdd_cut = false, p->bdd_seconds = 0;
-    p->bdd_global = p->bdd_off = p->bdd_dropped = false, p->bdd_poor = 0;
+    p->bdd_global = p->bdd_off = p->bdd_dropped = p->bdd_late = p->bdd_skip = false;
+    p->bdd_poor = 0;
     p->counts = (player_search_t){0};
     FREE_AND_NULL(ab_free, p->ab); /* before the evaluation it reads */
     FREE_AND_NULL(engine_state_free, p->ab_state);

@@ -214,6 +214,67 @@ static void test_bdd_dropped(void **state) {
     game_free(g);
 }
 
+/* Where the probe at start gives up (games/connect4.kif: its forward search passes its
+ * node cap), no sets are made within a horizon: the end game is solved from the match's
+ * state instead (the probe from it, then the sets without a horizon, complete to the last
+ * layer) and kept for the match. Here a turn at ply 30 of a random match (12 cells left):
+ * the start's probe (no step past its forward search, given up), the turn's sets, solved. */
+static void test_bdd_late(void **state) {
+    (void)state;
+    game_t *g = load_game("connect4.kif");
+    engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
+    state_t s, n;
+    state_init(&s);
+    state_init(&n);
+    uint32_t ply = 0;
+    for (uint64_t seed = 1; ply < 30; seed++) { /* a random match at least 31 plies long */
+        splitmix_t rng = {.s = seed};
+        terms_initial(ref, &s);
+        for (ply = 0; ply < 30 && !terms_terminal(ref, &s); ply++) {
+            term_t joint[2];
+            for (uint32_t r = 0; r < 2; r++) {
+                const term_t *mv;
+                uint32_t nl = terms_legal(ref, &s, r, &mv);
+                joint[r] = mv[splitmix_next(&rng) % nl];
+            }
+            terms_next(ref, &s, joint, &n);
+            state_copy(&s, &n);
+        }
+        if (terms_terminal(ref, &s)) ply = 0;
+    }
+    const term_t *mv;
+    uint32_t role = terms_legal(ref, &s, 0, &mv) > 1 ? 0 : 1;
+    uint32_t nl = terms_legal(ref, &s, role, &mv);
+    term_t *legal = malloc(nl * sizeof *legal);
+    memcpy(legal, mv, nl * sizeof *legal);
+    engine_t *mine = engine_new(g, ENGINE_GROUND, NULL);
+    player_setup_t setup = {
+        .game = g, .engine = mine, .role = role, .startclock = 10, .playclock = 10, .seed = 3};
+    player_t *p = player_new(player_kind_find("mcts+lbs:bdd=on:iters=200"), &setup);
+    state_t init;
+    state_init(&init);
+    terms_initial(ref, &init);
+    player_start(p, &init, now_seconds() + 10); /* a bound: the probe takes about 0.3 s */
+    player_turn_t turn = {
+        .states = &s, .n_states = 1, .exact = true, .legal = legal, .n_legal = nl, .turn = 30};
+    term_t m = player_play(p, &turn, now_seconds() + 10, NULL); /* the end game: 4 s */
+    assert_true(contains(legal, nl, m));
+    player_stop(p);
+    player_search_t sum = {0};
+    player_search(p, &sum);
+    assert_int_equal(sum.bdd_solved, 1);
+    assert_int_equal(sum.bdd_builds, 2);
+    assert_int_equal(sum.bdd_dropped, 0);
+    player_free(p);
+    free(legal);
+    state_fini(&init);
+    state_fini(&s);
+    state_fini(&n);
+    engine_free(mine);
+    engine_free(ref);
+    game_free(g);
+}
+
 typedef struct {
     const term_t *legal;
     uint32_t n_legal;
@@ -311,10 +372,10 @@ static void test_inexact_fallback(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kind_options),     cmocka_unit_test(test_tictactoe_vs_random),
-        cmocka_unit_test(test_lbs_kind),         cmocka_unit_test(test_bdd_solved),
-        cmocka_unit_test(test_bdd_dropped),      cmocka_unit_test(test_timed_with_sink),
-        cmocka_unit_test(test_inexact_fallback),
+        cmocka_unit_test(test_kind_options),    cmocka_unit_test(test_tictactoe_vs_random),
+        cmocka_unit_test(test_lbs_kind),        cmocka_unit_test(test_bdd_solved),
+        cmocka_unit_test(test_bdd_dropped),     cmocka_unit_test(test_bdd_late),
+        cmocka_unit_test(test_timed_with_sink), cmocka_unit_test(test_inexact_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
