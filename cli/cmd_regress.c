@@ -30,7 +30,8 @@ static const char *const regress_help =
     "[--unknowns N]\n"
     "                   [--nodes N] [--max-parts N] [--set-nodes N] [--merge-nodes N] [--op-nodes "
     "N]\n"
-    "                   [--node-nodes N] [--check [--max-states N]] [--hits N] "
+    "                   [--node-nodes N] [--next auto|joint|free] [--check [--max-states N]] "
+    "[--hits N] "
     "[--verify N (options above)]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
     "alpha_i = C(N(alpha_{i-1})): the states from which role R forces a win within i rounds\n"
@@ -128,6 +129,10 @@ static const char *const regress_help =
     "  --values       also, for every goal value v of R, the sequences side=lower v=V (R\n"
     "                 forces goal >= v) and side=upper v=V (the others force R's goal <= v),\n"
     "                 and the proven bounds of the initial state: bounds lower=L upper=U\n"
+    "  --next N       the next functions of the nodes that read the joint move: with the\n"
+    "                 move codes free (free), one joint move at a time with its inputs fixed\n"
+    "                 (joint), or free within a third of the time left, else joint (auto,\n"
+    "                 default)\n"
     "  --image I      the pre-image by one substitution of the next-state functions with\n"
     "                 free move codes (subst) or one per joint move (move, default)\n"
     "  --set-nodes N  a step whose coalition's move has several answers ORs the parts of\n"
@@ -450,6 +455,12 @@ static bool image_ok(const char *v) {
     return false;
 }
 
+static bool next_ok(const char *v) {
+    if (!strcmp(v, "auto") || !strcmp(v, "joint") || !strcmp(v, "free")) return true;
+    fprintf(stderr, "ggp regress: --next: auto, joint or free, not '%s'\n", v);
+    return false;
+}
+
 static bool forall_ok(const char *v) {
     if (!strcmp(v, "auto") || !strcmp(v, "join") || !strcmp(v, "products")) return true;
     fprintf(stderr, "ggp regress: --forall: auto, join or products, not '%s'\n", v);
@@ -457,7 +468,7 @@ static bool forall_ok(const char *v) {
 }
 
 int cmd_regress(int argc, char **argv) {
-    const char *path = NULL, *role = NULL, *image = NULL, *forall = NULL;
+    const char *path = NULL, *role = NULL, *image = NULL, *forall = NULL, *next = NULL;
     double budget = 10, hits_seconds = 0;
     unsigned long long max_size = 200000, depth = 4, steps = 0;
     bool print = false, no_mutex = false, check = false, no_z3 = false, ground = false;
@@ -500,6 +511,7 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--plies", .uint = &plies, .max = 1000000},
                                 {.name = "--image", .value = &image, .check = image_ok},
                                 {.name = "--forall", .value = &forall, .check = forall_ok},
+                                {.name = "--next", .value = &next, .check = next_ok},
                                 {.name = "--bdd", .flag = &bdd},
                                 {.name = "--exact", .flag = &exact},
                                 {.name = "--values", .flag = &values},
@@ -525,6 +537,10 @@ int cmd_regress(int argc, char **argv) {
         bo.search.net.forall = !strcmp(forall, "auto")       ? BDDNET_AUTO
                                : !strcmp(forall, "products") ? BDDNET_PRODUCTS
                                                              : BDDNET_JOIN;
+    if (next)
+        bo.search.net.next = !strcmp(next, "joint")  ? BDDNET_NEXT_JOINT
+                             : !strcmp(next, "free") ? BDDNET_NEXT_FREE
+                                                     : BDDNET_NEXT_AUTO;
     if (image) bo.search.net.image = strcmp(image, "move") ? BDDNET_SUBST : BDDNET_PER_MOVE;
     if (exact) bo.search.mode = BDDS_EXACT;
     if (values) bo.search.values = true;

@@ -124,12 +124,12 @@ static void print_header(bddsearch_t *bs, const bdds_opts_t *o) {
     double reach_seconds;
     uint32_t layers = bddnet_reach_layers(bn, &reach_seconds);
     printf("# bdd mode=%s fluents=%u cone=%u vars=%u mutex_groups=%u implications=%u "
-           "unknowns=%u network_seconds=%.3f "
+           "unknowns=%u next_joints=%u network_seconds=%.3f "
            "image=%s "
            "moves=%s reorder=%s reach_layers=%u reach_nodes=%" PRIu64 " reach_seconds=%.3f\n",
            o->mode == BDDS_EXACT ? "exact" : "within", net->n_fluents, bddnet_cone(bn),
            dd_var_count(bddnet_dd(bn)), bddnet_mutex_groups(bn), bddnet_implications(bn),
-           bddnet_unknowns(bn), bddnet_seconds(bn),
+           bddnet_unknowns(bn), bddnet_next_joints(bn), bddnet_seconds(bn),
            bddnet_image(bn) == BDDNET_PER_MOVE ? "per-move" : "subst",
            o->net.moves_below ? "below" : "top", o->reorder ? "yes" : "no", layers,
            dd_nodes(bddnet_dd(bn), bddnet_invariant(bn)), reach_seconds);

@@ -41,6 +41,13 @@
 /* of the time left the legal relations of every role at once at most (past it the proof
  * ANDs them per group, role by role) */
 #define JOINT_SHARE 0.25
+/* of the time left the nodes that read the joint move at most with the move codes free
+ * (opts.next BDDNET_NEXT_AUTO): past it they are made per joint move */
+#define NEXT_FREE_SHARE (1.0 / 3)
+/* ... and a node of them at most this many nodes: past it too (3pffa's captures, 108,684
+ * nodes each with the codes free, took its whole budget and left the rest no time; per
+ * joint move its network took 0.6 of it) */
+#define NEXT_FREE_NODES 50000
 #define NO_UNK UINT32_MAX
 
 typedef struct {
@@ -104,6 +111,9 @@ typedef struct {
     dd_ref *v;     /* per node (DD_NONE: not evaluated) */
     uint8_t *need; /* per node */
     bool at_next;  /* values at the successor (else at the state) */
+    bool whole;    /* no node left unknown; a rule with a constant false literal is false
+                      without an operation (a joint move's inputs fixed) */
+    uint32_t cap;  /* with whole: a node past this many nodes gives up (0: no cap) */
 } eval_t;
 
 struct bddnet {
@@ -124,9 +134,11 @@ struct bddnet {
     uint32_t *mbits, **mvars;
     uint32_t *pos;                            /* node -> its place in the network's order */
     uint8_t *implies_terminal, *restrictable; /* per node, per rule */
-    uint8_t *cone;   /* per fluent: it may influence terminal, a goal or a legal move */
-    uint32_t n_cone; /* fluents in the cone */
-    eval_t cur;      /* the network at the state, while building */
+    uint8_t *cone;          /* per fluent: it may influence terminal, a goal or a legal move */
+    uint32_t n_cone;        /* fluents in the cone */
+    bool by_joint;          /* the move blocks' next functions are to be made per joint move */
+    uint32_t n_next_joints; /* the joint moves they were made for */
+    eval_t cur;             /* the network at the state, while building */
     /* diagrams */
     dd_ref *fluent;         /* per fluent, over the variables */
     dd_ref *mcube;          /* per role: its move variables */
@@ -486,9 +498,17 @@ static dd_ref lit_value(bddnet_t *bn, const eval_t *ev, uint32_t lit) {
     return lit & 1 ? dd_not(bn->d, v) : dd_dup(bn->d, v);
 }
 
+/* A literal whose value is the constant false (a move of a joint move not made). */
+static bool lit_false(const eval_t *ev, uint32_t lit) {
+    dd_ref v = ev->v[lit >> 1];
+    return v == (lit & 1 ? DD_TRUE : DD_FALSE);
+}
+
 static dd_ref rule_and(bddnet_t *bn, const eval_t *ev, uint32_t r) {
     const gnet_t *net = bn->net;
     dd_ref all = DD_TRUE;
+    for (uint32_t l = net->lit_start[r]; ev->whole && l < net->lit_start[r + 1]; l++)
+        if (lit_false(ev, net->lits[l])) return DD_FALSE;
     for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1] && all > 0; l++) {
         dd_ref x = lit_value(bn, ev, net->lits[l]);
         dd_ref t = dd_and(bn->d, all, x);
@@ -618,8 +638,10 @@ static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
             uint32_t n = net->order[i];
             if (!b->cyclic && !ev->need[n]) continue;
             double t0 = bn->o.trace ? cpu_seconds() : 0;
-            dd_ref v = b->cyclic ? eval_node(bn, ev, i) : eval_or_unknown(bn, ev, i);
+            dd_ref v = b->cyclic || ev->whole ? eval_node(bn, ev, i) : eval_or_unknown(bn, ev, i);
             if (bn->o.trace) trace_slow(bn, n, v, cpu_seconds() - t0);
+            if (ev->cap && v > DD_TRUE && dd_nodes(bn->d, v) > ev->cap)
+                dd_deref(bn->d, v), v = DD_NONE;
             if (v == DD_NONE) return false;
             if (v != ev->v[n]) changed = b->cyclic;
             dd_deref(bn->d, ev->v[n]);
@@ -722,6 +744,7 @@ static void eval_init(const bddnet_t *bn, eval_t *ev, bool at_next) {
         ev->v[k] = DD_NONE;
     ev->need = xcalloc(n + 1, 1);
     ev->at_next = at_next;
+    ev->whole = false, ev->cap = 0;
 }
 
 static void eval_fini(bddnet_t *bn, eval_t *ev) {
@@ -732,8 +755,8 @@ static void eval_fini(bddnet_t *bn, eval_t *ev) {
 }
 
 /* The inputs: fluents (at the state, or at the successor given by their next functions)
- * and move codes; then every needed block in order. */
-static bool eval_network(bddnet_t *bn, eval_t *ev, const dd_ref *next) {
+ * and move codes. */
+static void eval_inputs(bddnet_t *bn, eval_t *ev, const dd_ref *next) {
     const gnet_t *net = bn->net;
     for (uint32_t n = 0; n < net->n_nodes; n++) {
         if (net->kind[n] == GNODE_FLUENT)
@@ -747,8 +770,53 @@ static bool eval_network(bddnet_t *bn, eval_t *ev, const dd_ref *next) {
                 dd_deref(bn->d, ev->v[net->move_node[r][k]]);
                 ev->v[net->move_node[r][k]] = move_code(bn, r, k);
             }
-    for (uint32_t b = 0; b < net->n_blocks; b++)
-        if (!eval_block(bn, ev, &net->blocks[b])) return false;
+}
+
+/* The needed blocks [from, to) in order. */
+static bool eval_blocks(bddnet_t *bn, eval_t *ev, uint32_t from, uint32_t to) {
+    for (uint32_t b = from; b < to; b++)
+        if (!eval_block(bn, ev, &bn->net->blocks[b])) return false;
+    return true;
+}
+
+/* The inputs, then every needed block in order. */
+static bool eval_network(bddnet_t *bn, eval_t *ev, const dd_ref *next) {
+    eval_inputs(bn, ev, next);
+    return eval_blocks(bn, ev, 0, bn->net->n_blocks);
+}
+
+/* The values of the move blocks' nodes dropped (DD_NONE: not evaluated). */
+static void clear_moves(bddnet_t *bn, eval_t *ev) {
+    const gnet_t *net = bn->net;
+    for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
+        for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++) {
+            uint32_t n = net->order[i];
+            if (ev->v[n] != DD_NONE) dd_deref(bn->d, ev->v[n]);
+            ev->v[n] = DD_NONE;
+        }
+}
+
+/* The move blocks (the nodes that read the joint move: next functions only, legal reads
+ * the state) with the move codes free, within NEXT_FREE_SHARE of the time left, each node
+ * within NEXT_FREE_NODES and none left unknown (BDDNET_NEXT_AUTO); past it, or always with
+ * BDDNET_NEXT_JOINT, they are left for next_by_joint. False past the build's deadline. */
+static bool eval_moves(bddnet_t *bn) {
+    const gnet_t *net = bn->net;
+    if (bn->o.next == BDDNET_NEXT_FREE || net->n_state_blocks == net->n_blocks)
+        return eval_blocks(bn, &bn->cur, net->n_state_blocks, net->n_blocks);
+    if (bn->o.next == BDDNET_NEXT_AUTO) {
+        dd_t *d = bn->d;
+        double end = dd_deadline(d);
+        if (end > 0) dd_set_deadline(d, share_of(end, NEXT_FREE_SHARE));
+        bn->cur.whole = true, bn->cur.cap = NEXT_FREE_NODES;
+        bool ok = eval_blocks(bn, &bn->cur, net->n_state_blocks, net->n_blocks);
+        bn->cur.whole = false, bn->cur.cap = 0;
+        dd_set_deadline(d, end);
+        if (ok || (end > 0 && now_seconds() >= end)) return ok;
+        if (bn->o.trace) fprintf(bn->o.trace, "# trace next free given up\n");
+    }
+    clear_moves(bn, &bn->cur);
+    bn->by_joint = true;
     return true;
 }
 
@@ -827,6 +895,7 @@ static dd_ref valid_codes(bddnet_t *bn) {
 static bool eval_current(bddnet_t *bn) {
     const gnet_t *net = bn->net;
     eval_init(bn, &bn->cur, false);
+    bn->by_joint = false, bn->n_next_joints = 0; /* a new attempt decides again */
     uint32_t *stack = xmalloc((net->n_nodes + 1) * sizeof *stack);
     for (uint32_t f = 0; f < net->n_fluents; f++)
         if (bn->cone[f]) mark(bn, bn->cur.need, net->next_node[f], stack);
@@ -838,12 +907,17 @@ static bool eval_current(bddnet_t *bn) {
             for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++)
                 mark(bn, bn->cur.need, net->lits[l] >> 1, stack);
     free(stack);
-    if (!eval_network(bn, &bn->cur, NULL)) return false;
+    eval_inputs(bn, &bn->cur, NULL);
+    return eval_blocks(bn, &bn->cur, 0, net->n_state_blocks) && eval_moves(bn);
+}
+
+/* The next functions from the nodes' values at the state. */
+static void keep_next(bddnet_t *bn) {
+    const gnet_t *net = bn->net;
     bn->next = xmalloc((net->n_fluents + 1) * sizeof *bn->next);
     for (uint32_t f = 0; f < net->n_fluents; f++)
         bn->next[f] = bn->cone[f] ? node_value(bn, &bn->cur, net->next_node[f])
                                   : dd_dup(bn->d, bn->fluent[f]); /* outside: as it is */
-    return true;
 }
 
 /* At the successor in part pt of joint move jm: terminal and the goals. The inputs are the
@@ -1523,6 +1597,93 @@ static void trace_phase(bddnet_t *bn, const char *phase, bool ok, double *t, con
     t[0] = now, t[1] = c;
 }
 
+/* The distinct next nodes of the cone's fluents in the move blocks, in *nodes (the
+ * caller frees it). */
+static uint32_t move_next_nodes(bddnet_t *bn, uint32_t **nodes) {
+    const gnet_t *net = bn->net;
+    uint8_t *moves = xcalloc(net->n_nodes + 1, 1); /* 1: in a move block, 2: listed */
+    uint32_t n = 0;
+    for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
+        for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++)
+            moves[net->order[i]] = 1;
+    *nodes = xmalloc((net->n_fluents + 1) * sizeof **nodes);
+    for (uint32_t f = 0; f < net->n_fluents; f++) {
+        uint32_t x = net->next_node[f];
+        if (bn->cone[f] && x != GNET_NONE && moves[x] == 1) (*nodes)[n++] = x, moves[x] = 2;
+    }
+    free(moves);
+    return n;
+}
+
+/* The move blocks' next nodes per joint move some valid state allows (opts.max_per_move
+ * at most), its move inputs the constants: each node the OR over the joint moves of its
+ * value there under the move's code. That is the node's function wherever the joint move
+ * is legal in a state of the invariant (the codes' proof, the implications, the images
+ * and the forward search all read next within every role's move legal); on codes no such
+ * state allows together it is false. False when an operation gave up or there are more
+ * joint moves. */
+static bool next_by_joint(bddnet_t *bn) {
+    const gnet_t *net = bn->net;
+    dd_t *d = bn->d;
+    bn->inv = valid_codes(bn);
+    bool ok = bn->inv >= 0, listed = ok && per_move(bn, &ok);
+    dd_deref(d, bn->inv);
+    bn->inv = DD_FALSE;
+    if (!listed || !ok) {
+        free_joints(bn);
+        return false;
+    }
+    uint32_t *nodes, nn = move_next_nodes(bn, &nodes), nj = bn->n_joints;
+    dd_ref *terms = xcalloc((size_t)nn * nj + 1, sizeof *terms); /* DD_FALSE */
+    eval_t ev = {
+        .v = xmalloc((net->n_nodes + 1) * sizeof *ev.v), .need = bn->cur.need, .whole = true};
+    memcpy(ev.v, bn->cur.v, net->n_nodes * sizeof *ev.v); /* borrowed, the move blocks' none */
+    double t0 = cpu_seconds();
+    for (uint32_t j = 0; j < nj && ok; j++) {
+        const joint_t *jm = &bn->joints[j];
+        for (uint32_t r = 0; r < net->n_roles; r++)
+            for (uint32_t k = 0; k < net->n_moves[r]; k++)
+                if (net->move_node[r][k] != GNET_NONE)
+                    ev.v[net->move_node[r][k]] = k == jm->move[r] ? DD_TRUE : DD_FALSE;
+        ok = eval_blocks(bn, &ev, net->n_state_blocks, net->n_blocks);
+        for (uint32_t i = 0; i < nn && ok; i++) {
+            terms[(size_t)i * nj + j] = dd_and(d, jm->code, ev.v[nodes[i]]);
+            ok = terms[(size_t)i * nj + j] >= 0;
+        }
+        clear_moves(bn, &ev);
+    }
+    double t1 = cpu_seconds();
+    for (uint32_t i = 0; i < nn; i++) {
+        dd_ref x = ok ? or_tree(d, terms + (size_t)i * nj, nj) : DD_NONE;
+        for (uint32_t j = 0; !ok && j < nj; j++)
+            dd_deref(d, terms[(size_t)i * nj + j]);
+        ok = ok && x >= 0;
+        dd_deref(d, bn->cur.v[nodes[i]]);
+        bn->cur.v[nodes[i]] = x;
+    }
+    bn->n_next_joints = nj;
+    if (bn->o.trace)
+        fprintf(bn->o.trace, "# trace next joints=%u nodes=%u eval_cpu=%.3f or_cpu=%.3f\n", nj, nn,
+                t1 - t0, cpu_seconds() - t1);
+    free(terms), free(ev.v), free(nodes);
+    free_joints(bn);
+    return ok;
+}
+
+static bool past_end(const bddnet_t *bn) {
+    return bn->o.deadline > 0 && now_seconds() >= bn->o.deadline;
+}
+
+/* Per joint move given up with time left (more joint moves than opts.max_per_move, a node
+ * limit): the move blocks with the move codes free again, their nodes left unknown where
+ * they do not build (as before the joint moves were tried). */
+static bool next_free_again(bddnet_t *bn) {
+    clear_moves(bn, &bn->cur);
+    bn->by_joint = false, bn->n_next_joints = 0;
+    const gnet_t *net = bn->net;
+    return eval_blocks(bn, &bn->cur, net->n_state_blocks, net->n_blocks);
+}
+
 /* The network at the state: legal, next and the restricted rules' bodies, the goal
  * values, the transition's substitution. */
 static bool network_phase(bddnet_t *bn, double *t) {
@@ -1533,6 +1694,12 @@ static bool network_phase(bddnet_t *bn, double *t) {
     if (ok) {
         for (uint32_t r = 0; r < bn->n_roles; r++)
             keep_legal(bn, r), keep_values(bn, r);
+        ok = !bn->by_joint || next_by_joint(bn);
+        if (bn->by_joint) trace_phase(bn, "next-by-joint", ok, t, NULL);
+        if (!ok && bn->o.next == BDDNET_NEXT_AUTO && !past_end(bn)) ok = next_free_again(bn);
+    }
+    if (ok) {
+        keep_next(bn);
         keep_transition(bn);
     }
     ok = ok && outputs_ok(bn);
@@ -1714,6 +1881,9 @@ uint32_t bddnet_mutex_groups(const bddnet_t *bn) {
 }
 uint32_t bddnet_cone(const bddnet_t *bn) {
     return bn->n_cone;
+}
+uint32_t bddnet_next_joints(const bddnet_t *bn) {
+    return bn->n_next_joints;
 }
 uint32_t bddnet_unknowns(const bddnet_t *bn) {
     return bn->n_unk;

@@ -62,6 +62,20 @@ typedef enum {
                         parts multiply: connect four's α_2 doubles them at every answer) */
 } bddnet_forall_t;
 
+/* How the next functions of the nodes that read the joint move are made */
+typedef enum {
+    BDDNET_NEXT_AUTO,  /* with the move codes free within a third of the time left and
+                          50,000 nodes a node, else per joint move, else (more joint moves
+                          than opts.max_per_move) free with nodes left unknown (the
+                          default) */
+    BDDNET_NEXT_JOINT, /* per joint move some state allows, its move inputs fixed: each a
+                          small diagram where "some piece moved to an occupied cell" over
+                          every role's free move code is not (3pffa's captures: 108,684
+                          nodes each); the next function is their OR, each under its joint
+                          move's code (false on codes no state allows together) */
+    BDDNET_NEXT_FREE,  /* with the move codes free only (before 2026-11-28) */
+} bddnet_next_t;
+
 typedef struct {
     uint32_t max_nodes; /* decision-diagram nodes at most (0: 4 million) */
     double deadline;    /* now_seconds() time when building gives up (0: none) */
@@ -105,6 +119,7 @@ typedef struct {
     uint32_t node_nodes;  /* a node of the network past this many nodes is left unknown too
                              (while unknowns are left; 0: no such cap): the same on any
                              machine, where the share of the time is not */
+    bddnet_next_t next;   /* how the next functions that read the move are made */
     FILE *trace;          /* progress lines while a pre-image runs (NULL: none): the nodes
                              of a set joined for the ∀ and of each move's set after each
                              answer's part, and the live nodes (a walk each: slower) */
@@ -205,6 +220,9 @@ dd_ref bddnet_moves_here(bddnet_t *bn, uint32_t mover, const term_t *noop);
  * its targets ∀h' per part (before any ∃: the successor's value depends on the move).
  * Every step is then a subset (not complete). */
 uint32_t bddnet_unknowns(const bddnet_t *bn);
+/* The joint moves whose next functions were made one by one with their inputs fixed
+ * (opts.next; 0: with the move codes free). */
+uint32_t bddnet_next_joints(const bddnet_t *bn);
 
 /* Sifts the variable order now (groups kept together); nodes before and after. */
 void bddnet_reorder(bddnet_t *bn, uint64_t *before, uint64_t *after);
