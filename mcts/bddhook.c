@@ -146,3 +146,8 @@ void bddhook_attach(bddhook_t *h, uct_t *u) {
 void bddhook_info(const bddhook_t *h, bddhook_info_t *out) {
     *out = h->info;
 }
+
+bool bddhook_layout_ok(engine_t *e) {
+    const gnet_t *net = engine_network(e);
+    return net && same_layout(e, net);
+}

@@ -116,4 +116,8 @@ typedef struct {
 
 void bddhook_info(const bddhook_t *h, bddhook_info_t *out);
 
+/* Whether e's state bits are its ground network's fluents (what bddhook_new checks unless
+ * opts.layout_known): it calls the engine, so not while a search thread plays out on it. */
+bool bddhook_layout_ok(engine_t *e);
+
 #endif

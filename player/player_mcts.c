@@ -681,8 +681,15 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     bool many = false;      /* the probe's forward search gave up: too many states */
     if (p->opts.bddsolve && solve > 0.05) {
         /* a probe first (the network, its forward search, α_1): where the search gives up
-         * the game is not solved in a start clock, and the clock is left to the tree */
-        p->bdd = make_bdd(p, NULL, 0, 1, t0 + solve, false, err, sizeof err);
+         * the game is not solved in a start clock, and the clock is left to the tree;
+         * timed, the tree is searched meanwhile (the probe reads only the network and the
+         * term store once the layout is checked, as a rebuild does), so that where it gives
+         * up the start costs the tree a third of the probe's CPU, not all of it */
+        bool layout = bddhook_layout_ok(p->core.engine);
+        bool pondering =
+            layout && p->opts.ponder && !p->opts.iters && p->uct && uct_ponder(p->uct, initial, 0);
+        p->bdd = make_bdd(p, NULL, 0, 1, t0 + solve, layout, err, sizeof err);
+        if (pondering) uct_ponder_stop(p->uct);
         if (p->bdd) bddhook_info(p->bdd, &in);
         supported = p->bdd != NULL, many = p->bdd && !in.reach_layers;
         p->bdd_late = many;
