@@ -131,7 +131,7 @@ static const char *const regress_help =
     "                 and the proven bounds of the initial state: bounds lower=L upper=U\n"
     "  --next N       the next functions of the nodes that read the joint move: with the\n"
     "                 move codes free (free), one joint move at a time with its inputs fixed\n"
-    "                 (joint), or free within a third of the time left, else joint (auto,\n"
+    "                 (joint), or free but joint where a node is past 50,000 nodes (auto,\n"
     "                 default)\n"
     "  --image I      the pre-image by one substitution of the next-state functions with\n"
     "                 free move codes (subst) or one per joint move (move, default)\n"

@@ -41,12 +41,12 @@
 /* of the time left the legal relations of every role at once at most (past it the proof
  * ANDs them per group, role by role) */
 #define JOINT_SHARE 0.25
-/* of the time left the nodes that read the joint move at most with the move codes free
- * (opts.next BDDNET_NEXT_AUTO): past it they are made per joint move */
-#define NEXT_FREE_SHARE (1.0 / 3)
-/* ... and a node of them at most this many nodes: past it too (3pffa's captures, 108,684
- * nodes each with the codes free, took its whole budget and left the rest no time; per
- * joint move its network took 0.6 of it) */
+/* a node that reads the joint move at most this many nodes with the move codes free (opts.next
+ * BDDNET_NEXT_AUTO): past it they are made per joint move (3pffa's captures, 108,684 nodes
+ * each with the codes free, took its whole budget; per joint move its network took 0.4 of
+ * it). Only the size: where such a node ran out of its time instead, per joint move cost
+ * more than leaving it unknown (wargame02, wargame03, skirmishNew were refused so at load 6,
+ * accepted before). The same on any machine. */
 #define NEXT_FREE_NODES 50000
 #define NO_UNK UINT32_MAX
 
@@ -113,7 +113,8 @@ typedef struct {
     bool at_next;  /* values at the successor (else at the state) */
     bool whole;    /* no node left unknown; a rule with a constant false literal is false
                       without an operation (a joint move's inputs fixed) */
-    uint32_t cap;  /* with whole: a node past this many nodes gives up (0: no cap) */
+    uint32_t cap;  /* a node past this many nodes gives up (0: no cap), and sets capped */
+    bool capped;
 } eval_t;
 
 struct bddnet {
@@ -622,21 +623,6 @@ static dd_ref eval_or_unknown(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     return dd_var(bn->d, unk_var(bn, bn->n_unk++, ev->at_next));
 }
 
-/* The node at order position i within ev->cap nodes and, while unknowns are left, the share
- * of the time left a node gets before it is left unknown (NODE_SHARE): where it would be
- * left unknown with the move codes free, the caller makes it per joint move instead
- * (4pffa's `aux 4` took 1.6 s of CPU within a third of the time before it gave up). */
-static dd_ref eval_capped(bddnet_t *bn, const eval_t *ev, uint32_t i) {
-    double end = dd_deadline(bn->d), now = now_seconds();
-    double left = end > now ? end - now : 0, share = NODE_SHARE * left;
-    if (share < NODE_MIN) share = NODE_MIN;
-    if (end > 0 && share < left && bn->n_unk < bn->o.unknowns) dd_set_deadline(bn->d, now + share);
-    dd_ref v = eval_node(bn, ev, i);
-    dd_set_deadline(bn->d, end);
-    if (v > DD_TRUE && dd_nodes(bn->d, v) > ev->cap) dd_deref(bn->d, v), v = DD_NONE;
-    return v;
-}
-
 /* A block's needed nodes; a cyclic block from false again until nothing changes (the
  * recursion is positive, so this is the least fixpoint). */
 static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
@@ -653,10 +639,12 @@ static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
             uint32_t n = net->order[i];
             if (!b->cyclic && !ev->need[n]) continue;
             double t0 = bn->o.trace ? cpu_seconds() : 0;
-            dd_ref v = ev->cap                  ? eval_capped(bn, ev, i)
-                       : b->cyclic || ev->whole ? eval_node(bn, ev, i)
-                                                : eval_or_unknown(bn, ev, i);
+            dd_ref v = b->cyclic || ev->whole ? eval_node(bn, ev, i) : eval_or_unknown(bn, ev, i);
             if (bn->o.trace) trace_slow(bn, n, v, cpu_seconds() - t0);
+            if (ev->cap && v > DD_TRUE && dd_nodes(bn->d, v) > ev->cap) {
+                dd_deref(bn->d, v), v = DD_NONE;
+                ev->capped = true;
+            }
             if (v == DD_NONE) return false;
             if (v != ev->v[n]) changed = b->cyclic;
             dd_deref(bn->d, ev->v[n]);
@@ -759,7 +747,7 @@ static void eval_init(const bddnet_t *bn, eval_t *ev, bool at_next) {
         ev->v[k] = DD_NONE;
     ev->need = xcalloc(n + 1, 1);
     ev->at_next = at_next;
-    ev->whole = false, ev->cap = 0;
+    ev->whole = false, ev->cap = 0, ev->capped = false;
 }
 
 static void eval_fini(bddnet_t *bn, eval_t *ev) {
@@ -811,24 +799,26 @@ static void clear_moves(bddnet_t *bn, eval_t *ev) {
         }
 }
 
+static bool past_end(const bddnet_t *bn) {
+    return bn->o.deadline > 0 && now_seconds() >= bn->o.deadline;
+}
+
 /* The move blocks (the nodes that read the joint move: next functions only, legal reads
- * the state) with the move codes free, within NEXT_FREE_SHARE of the time left, each node
- * within NEXT_FREE_NODES and none left unknown (BDDNET_NEXT_AUTO); past it, or always with
- * BDDNET_NEXT_JOINT, they are left for next_by_joint. False past the build's deadline. */
+ * the state) with the move codes free, nodes left unknown where they do not build (as
+ * before), each within NEXT_FREE_NODES (BDDNET_NEXT_AUTO); past it, or always with
+ * BDDNET_NEXT_JOINT, they are left for next_by_joint. False past the build's deadline or
+ * the unknowns. */
 static bool eval_moves(bddnet_t *bn) {
     const gnet_t *net = bn->net;
     if (bn->o.next == BDDNET_NEXT_FREE || net->n_state_blocks == net->n_blocks)
         return eval_blocks(bn, &bn->cur, net->n_state_blocks, net->n_blocks);
     if (bn->o.next == BDDNET_NEXT_AUTO) {
-        dd_t *d = bn->d;
-        double end = dd_deadline(d);
-        if (end > 0) dd_set_deadline(d, share_of(end, NEXT_FREE_SHARE));
-        bn->cur.whole = true, bn->cur.cap = NEXT_FREE_NODES;
+        bn->cur.cap = NEXT_FREE_NODES, bn->cur.capped = false;
         bool ok = eval_blocks(bn, &bn->cur, net->n_state_blocks, net->n_blocks);
-        bn->cur.whole = false, bn->cur.cap = 0;
-        dd_set_deadline(d, end);
-        if (ok || (end > 0 && now_seconds() >= end)) return ok;
-        if (bn->o.trace) fprintf(bn->o.trace, "# trace next free given up\n");
+        bn->cur.cap = 0;
+        if (ok || !bn->cur.capped || past_end(bn)) return ok;
+        if (bn->o.trace)
+            fprintf(bn->o.trace, "# trace next free given up: a node past %u\n", NEXT_FREE_NODES);
     }
     clear_moves(bn, &bn->cur);
     bn->by_joint = true;
@@ -1738,10 +1728,6 @@ static bool next_by_joint(bddnet_t *bn) {
     free(lv), free(ev.v), free(nodes);
     if (!ok || bn->o.image != BDDNET_PER_MOVE) free_joints(bn); /* else make_joints reads them */
     return ok;
-}
-
-static bool past_end(const bddnet_t *bn) {
-    return bn->o.deadline > 0 && now_seconds() >= bn->o.deadline;
 }
 
 /* Per joint move given up with time left (more joint moves than opts.max_per_move, a node

@@ -64,10 +64,10 @@ typedef enum {
 
 /* How the next functions of the nodes that read the joint move are made */
 typedef enum {
-    BDDNET_NEXT_AUTO,  /* with the move codes free within a third of the time left and
-                          50,000 nodes a node, else per joint move, else (more joint moves
-                          than opts.max_per_move) free with nodes left unknown (the
-                          default) */
+    BDDNET_NEXT_AUTO,  /* with the move codes free (nodes left unknown where they do not
+                          build), where a node is past 50,000 nodes per joint move, and
+                          where that fails (more joint moves than opts.max_per_move, a
+                          node limit) free again (the default) */
     BDDNET_NEXT_JOINT, /* per joint move some state allows, its move inputs fixed: each a
                           small diagram where "some piece moved to an occupied cell" over
                           every role's free move code is not (3pffa's captures: 108,684
