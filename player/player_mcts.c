@@ -735,6 +735,11 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     }
     if (p->uct) bddhook_attach(p->bdd, p->uct);
     bddhook_info(p->bdd, &in);
+    /* solved: the nodes the tree made beside the probe were made without them and keep the
+     * rollouts' values (duplicateStateMedium: every state it reaches, so the hook was not
+     * asked again and the match went to the rollouts' 44, where the sets prove 100); the
+     * tree is made again, each node proven as it is made */
+    if (p->uct && in.solved) uct_clear(p->uct);
     p->bdd_horizon = in.horizon ? in.horizon : p->opts.bddhorizon;
     p->bdd_cut = in.first_partial != UINT32_MAX;
     p->bdd_seconds = in.seconds;

@@ -275,6 +275,50 @@ static void test_bdd_late(void **state) {
     game_free(g);
 }
 
+/* A game solved at start whose tree was searched beside the probe: the corpus's
+ * duplicateStateMedium (one role; a tree of depth 10 where one path scores 100). Its
+ * graph of states is small and the start's search makes all the nodes it will make while
+ * the probe runs, without the sets: they were not asked again, and the match went to the
+ * rollouts' 44 (every match of a timed series at 5 s / 0.5 s). The tree is made again once
+ * the sets are solved: 100, each move from a proven root. Timed (the probe runs beside the
+ * tree only then); the clocks are bounds, the sets take about 0.4 s. */
+static void test_bdd_solved_tree(void **state) {
+    (void)state;
+    const char *dir = getenv("GGP_CORPUS");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/duplicateStateMedium.kif", dir ? dir : CORPUS_DIR);
+    game_t *g = load_path(path);
+    if (!g) skip();
+    engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
+    agent_config_t cfg = {
+        .kind = player_kind_find("mcts+lbs:bdd=on"), .startclock = 5, .playclock = 1, .seed = 5};
+    assert_non_null(cfg.kind);
+    agent_t *a = agent_new(g, 0, &cfg);
+    agent_start(a, now_seconds() + 5);
+    state_t s, n;
+    state_init(&s);
+    state_init(&n);
+    terms_initial(ref, &s);
+    for (uint32_t steps = 0; !terms_terminal(ref, &s); steps++) {
+        assert_true(steps < 20);
+        term_t m = agent_play(a, now_seconds() + 1, NULL);
+        assert_true(terms_is_legal(ref, &s, 0, m));
+        terms_next(ref, &s, &m, &n);
+        state_copy(&s, &n);
+        agent_advance(a, &m);
+    }
+    agent_stop(a);
+    player_search_t sum = {0};
+    assert_true(agent_search(a, &sum));
+    assert_int_equal(sum.bdd_solved, 1);
+    assert_int_equal(terms_goal_value(ref, &s, 0), 100);
+    agent_free(a);
+    state_fini(&s);
+    state_fini(&n);
+    engine_free(ref);
+    game_free(g);
+}
+
 typedef struct {
     const term_t *legal;
     uint32_t n_legal;
@@ -372,10 +416,11 @@ static void test_inexact_fallback(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kind_options),    cmocka_unit_test(test_tictactoe_vs_random),
-        cmocka_unit_test(test_lbs_kind),        cmocka_unit_test(test_bdd_solved),
-        cmocka_unit_test(test_bdd_dropped),     cmocka_unit_test(test_bdd_late),
-        cmocka_unit_test(test_timed_with_sink), cmocka_unit_test(test_inexact_fallback),
+        cmocka_unit_test(test_kind_options),     cmocka_unit_test(test_tictactoe_vs_random),
+        cmocka_unit_test(test_lbs_kind),         cmocka_unit_test(test_bdd_solved),
+        cmocka_unit_test(test_bdd_dropped),      cmocka_unit_test(test_bdd_late),
+        cmocka_unit_test(test_bdd_solved_tree),  cmocka_unit_test(test_timed_with_sink),
+        cmocka_unit_test(test_inexact_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
