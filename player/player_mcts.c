@@ -867,6 +867,16 @@ static void solve_late(mcts_player_t *p, const state_t *s, uint32_t turn, double
     if (pondering) ponder(p, s, TERM_NONE);
 }
 
+/* The sets made from s where none hold (at start or rebuilt): the end game only where the
+ * probe gave up (solve_late), else within a horizon (rebuild_bdd). */
+static void sets_from(mcts_player_t *p, const state_t *s, uint32_t turn, double until,
+                      bool pondering) {
+    if (p->bdd_late)
+        solve_late(p, s, turn, until, pondering);
+    else
+        rebuild_bdd(p, s, turn, until, pondering);
+}
+
 /* bdd=on, at an own turn: the hook's ply, and the sets rebuilt from s when they are half
  * their horizon behind and the clock affords it (see BDD_RENEW); with iters=N whenever they
  * do not start here. */
@@ -875,10 +885,8 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
     double clock = deadline - t0;
     if (p->bdd_dropped) return;
     if (!p->bdd) { /* none made at start: with iters=N now, timed where the others move */
-        if (p->opts.lbs && p->opts.bdd && p->opts.iters && p->bdd_late)
-            solve_late(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
-        else if (p->opts.lbs && p->opts.bdd && p->opts.iters)
-            rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
+        if (p->opts.lbs && p->opts.bdd && p->opts.iters)
+            sets_from(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
         return;
     }
     set_bdd_ply(p, turn);
@@ -1232,11 +1240,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         /* (after a build not made in time too: p->bdd is NULL then) */
         if (p->opts.lbs && p->opts.bdd && !p->core.game->gdl2 && turn->turn != p->bdd_from &&
             !p->bdd_global && !p->bdd_dropped) {
-            double until = t0 + (deadline - t0) * BDD_NOOP;
-            if (p->bdd_late)
-                solve_late(p, &turn->states[0], turn->turn, until, true);
-            else
-                rebuild_bdd(p, &turn->states[0], turn->turn, until, true);
+            sets_from(p, &turn->states[0], turn->turn, t0 + (deadline - t0) * BDD_NOOP, true);
             return turn->legal[0];
         }
         ponder(p, &turn->states[0], TERM_NONE);
