@@ -46,7 +46,7 @@
  * each with the codes free, took its whole budget; per joint move its network took 0.4 of
  * it). Only the size: where such a node ran out of its time instead, per joint move cost
  * more than leaving it unknown (wargame02, wargame03, skirmishNew were refused so at load 6,
- * accepted before). The same on any machine. */
+ * accepted before). The same on any machine. Also where the node table is full (at_node_limit). */
 #define NEXT_FREE_NODES 50000
 #define NO_UNK UINT32_MAX
 
@@ -600,6 +600,17 @@ static double share_of(double end, double share) {
     return now + share * (end > now ? end - now : 0);
 }
 
+/* The move blocks with the move codes free (ev->cap, BDDNET_NEXT_AUTO) past the node table's
+ * limit: not an unknown but the sign to make them per joint move. Free, a next function is
+ * also made for codes no state plays together (both players moving at once) and every node
+ * that reads the move is held at once; per joint move only the joint moves listed, one at
+ * a time. Free, kalaha's 2,400 next functions of its pits' counts (none past
+ * NEXT_FREE_NODES) filled the 4M-node table, each node after that left unknown at the limit
+ * or its share of the time, then the deadline (--budget 40: refused; so, accepted). */
+static bool at_node_limit(const bddnet_t *bn, const eval_t *ev) {
+    return ev->cap && !strcmp(dd_why(bn->d), "node limit");
+}
+
 /* The node at order position i of an acyclic block, or its unknown's variable: a node
  * left unknown before is not tried again, and while unknowns are left a node gets
  * NODE_SHARE of the time left (the caller's deadline put back after it); one that gives up
@@ -616,7 +627,7 @@ static dd_ref eval_or_unknown(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     dd_set_deadline(bn->d, end);
     if (v > DD_TRUE && bn->o.node_nodes && dd_nodes(bn->d, v) > bn->o.node_nodes)
         dd_deref(bn->d, v), v = DD_NONE; /* past opts.node_nodes */
-    else if (v != DD_NONE || (end > 0 && now_seconds() >= end))
+    else if (v != DD_NONE || (end > 0 && now_seconds() >= end) || at_node_limit(bn, ev))
         return v;
     bn->unk[bn->n_unk] = n, bn->unk_of[n] = bn->n_unk;
     if (bn->o.trace) trace_unknown(bn, n, ev->at_next);
@@ -644,7 +655,8 @@ static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
             if (ev->cap && v > DD_TRUE && dd_nodes(bn->d, v) > ev->cap) {
                 dd_deref(bn->d, v), v = DD_NONE;
                 ev->capped = true;
-            }
+            } else if (v == DD_NONE && at_node_limit(bn, ev))
+                ev->capped = true;
             if (v == DD_NONE) return false;
             if (v != ev->v[n]) changed = b->cyclic;
             dd_deref(bn->d, ev->v[n]);
@@ -818,7 +830,9 @@ static bool eval_moves(bddnet_t *bn) {
         bn->cur.cap = 0;
         if (ok || !bn->cur.capped || past_end(bn)) return ok;
         if (bn->o.trace)
-            fprintf(bn->o.trace, "# trace next free given up: a node past %u\n", NEXT_FREE_NODES);
+            fprintf(bn->o.trace, "# trace next free given up: %s\n",
+                    strcmp(dd_why(bn->d), "node limit") ? "a node past the cap"
+                                                        : "the node table full");
     }
     clear_moves(bn, &bn->cur);
     bn->by_joint = true;

@@ -253,6 +253,63 @@ static void test_next_by_joint(void **state) {
     }
 }
 
+/* Two players take turns adding one of four registers (0..15, capped) to another: the next
+ * function of (reg X S) reads both roles' moves. With the move codes free it is also made
+ * for both adding at once, which no state allows: in a 5,000-node table the free next
+ * functions fill it (16 nodes left unknown, then the node limit), per joint move (24 of them)
+ * they fit. Auto goes per joint move at the table's limit instead of leaving nodes unknown
+ * (kalaha's 2,400 next functions of its pits' counts, none past the 50,000-node cap, filled
+ * the 4M-node table so). */
+static char *adder_text(void) {
+    size_t cap = 16384, n = 0;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    n += (size_t)snprintf(t + n, cap - n,
+                          "(role p) (role q) (init (control p)) (init (step 0))\n"
+                          "(init (reg a 1)) (init (reg b 2)) (init (reg c 3)) (init (reg d 4))\n"
+                          "(register a) (register b) (register c) (register d)\n");
+    for (int i = 0; i < 8; i++)
+        n += (size_t)snprintf(t + n, cap - n, "(succ %d %d)\n", i, i + 1);
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++)
+            n += (size_t)snprintf(t + n, cap - n, "(plus %d %d %d)\n", i, j,
+                                  i + j < 15 ? i + j : 15);
+    n += (size_t)snprintf(
+        t + n, cap - n,
+        "(<= (legal ?r (add ?x ?y)) (true (control ?r)) (register ?x) (register ?y)\n"
+        "    (distinct ?x ?y))\n"
+        "(<= (legal p noop) (true (control q))) (<= (legal q noop) (true (control p)))\n"
+        "(<= (next (reg ?x ?s)) (does ?r (add ?x ?y)) (true (reg ?x ?vx)) (true (reg ?y ?vy))\n"
+        "    (plus ?vx ?vy ?s))\n"
+        "(<= (changed ?x) (does ?r (add ?x ?y)))\n"
+        "(<= (next (reg ?x ?v)) (true (reg ?x ?v)) (not (changed ?x)))\n"
+        "(<= (next (control p)) (true (control q))) (<= (next (control q)) (true (control p)))\n"
+        "(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))\n"
+        "(<= terminal (true (reg a 15))) (<= terminal (true (reg b 15)))\n"
+        "(<= terminal (true (step 8)))\n"
+        "(<= (goal p 100) (true (reg a 15))) (<= (goal p 0) (not (true (reg a 15))))\n"
+        "(<= (goal q 100) (not (true (reg a 15)))) (<= (goal q 0) (true (reg a 15)))\n");
+    assert_true(n < cap);
+    return t;
+}
+
+static void test_next_table_full(void **state) {
+    (void)state;
+    char *text = adder_text();
+    world_t w;
+    world_init(&w, load_text(text));
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.mode = BDDS_WITHIN, o.max_steps = 2, o.net.max_nodes = 5000;
+    bddsearch_t *bs = search_with(&w, 0, NULL, &o);
+    assert_true(bddnet_next_joints(bddsearch_net(bs)) > 0);
+    assert_int_equal(bddnet_unknowns(bddsearch_net(bs)), 0);
+    assert_true(bddsearch_seqs(bs) >= 2);
+    bddsearch_free(bs);
+    world_fini(&w);
+    free(text);
+}
+
 /* A fluent nothing reads is left out of the cone (its next function not made, its state
  * free), and every set is still exactly the solver's on every reachable state (where the
  * count takes each value it can). */
@@ -820,6 +877,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_products),
         cmocka_unit_test(test_parts_given_up),
         cmocka_unit_test(test_unknowns),
+        cmocka_unit_test(test_next_table_full),
         cmocka_unit_test(test_unknowns_known),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
