@@ -223,24 +223,11 @@ static void test_bdd_late(void **state) {
     (void)state;
     game_t *g = load_game("connect4.kif");
     engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
-    state_t s, n;
+    state_t s;
     state_init(&s);
-    state_init(&n);
-    uint32_t ply = 0;
-    for (uint64_t seed = 1; ply < 30; seed++) { /* a random match at least 31 plies long */
+    for (uint64_t seed = 1;; seed++) { /* a random match at least 31 plies long */
         splitmix_t rng = {.s = seed};
-        terms_initial(ref, &s);
-        for (ply = 0; ply < 30 && !terms_terminal(ref, &s); ply++) {
-            term_t joint[2];
-            for (uint32_t r = 0; r < 2; r++) {
-                const term_t *mv;
-                uint32_t nl = terms_legal(ref, &s, r, &mv);
-                joint[r] = mv[splitmix_next(&rng) % nl];
-            }
-            terms_next(ref, &s, joint, &n);
-            state_copy(&s, &n);
-        }
-        if (terms_terminal(ref, &s)) ply = 0;
+        if (terms_random_walk(ref, &s, 30, &rng) == 30 && !terms_terminal(ref, &s)) break;
     }
     const term_t *mv;
     uint32_t role = terms_legal(ref, &s, 0, &mv) > 1 ? 0 : 1;
@@ -269,7 +256,6 @@ static void test_bdd_late(void **state) {
     free(legal);
     state_fini(&init);
     state_fini(&s);
-    state_fini(&n);
     engine_free(mine);
     engine_free(ref);
     game_free(g);
