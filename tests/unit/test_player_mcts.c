@@ -305,6 +305,32 @@ static void test_bdd_solved_tree(void **state) {
     game_free(g);
 }
 
+/* The probe at start out of time (bddreach: its forward search's deadline a microsecond
+ * into the clock, past before it starts): duplicateStateMedium's states are few, so the
+ * sets without a horizon are made still and solve it within the start clock, where a probe
+ * that gave up past its node cap leaves the start to the tree (then none solved there). */
+static void test_bdd_probe_late(void **state) {
+    (void)state;
+    const char *dir = getenv("GGP_CORPUS");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/duplicateStateMedium.kif", dir ? dir : CORPUS_DIR);
+    game_t *g = load_path(path);
+    if (!g) skip();
+    agent_config_t cfg = {.kind = player_kind_find("mcts+lbs:bdd=on:bddreach=0.0000002"),
+                          .startclock = 5,
+                          .playclock = 1,
+                          .seed = 5};
+    assert_non_null(cfg.kind);
+    agent_t *a = agent_new(g, 0, &cfg);
+    agent_start(a, now_seconds() + 5);
+    agent_stop(a);
+    player_search_t sum = {0};
+    assert_true(agent_search(a, &sum));
+    assert_int_equal(sum.bdd_solved, 1);
+    agent_free(a);
+    game_free(g);
+}
+
 typedef struct {
     const term_t *legal;
     uint32_t n_legal;
@@ -402,11 +428,11 @@ static void test_inexact_fallback(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kind_options),     cmocka_unit_test(test_tictactoe_vs_random),
-        cmocka_unit_test(test_lbs_kind),         cmocka_unit_test(test_bdd_solved),
-        cmocka_unit_test(test_bdd_dropped),      cmocka_unit_test(test_bdd_late),
-        cmocka_unit_test(test_bdd_solved_tree),  cmocka_unit_test(test_timed_with_sink),
-        cmocka_unit_test(test_inexact_fallback),
+        cmocka_unit_test(test_kind_options),    cmocka_unit_test(test_tictactoe_vs_random),
+        cmocka_unit_test(test_lbs_kind),        cmocka_unit_test(test_bdd_solved),
+        cmocka_unit_test(test_bdd_dropped),     cmocka_unit_test(test_bdd_late),
+        cmocka_unit_test(test_bdd_solved_tree), cmocka_unit_test(test_bdd_probe_late),
+        cmocka_unit_test(test_timed_with_sink), cmocka_unit_test(test_inexact_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
