@@ -70,7 +70,7 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
     }
     bdds_opts_t so;
     bdds_default_opts(&so);
-    so.budget = deadline - t0, so.values = ho.values;
+    so.budget = deadline - t0, so.values = ho.values, so.reach_share = ho.reach_share;
     so.max_steps = ho.max_steps ? ho.max_steps : ho.horizon;
     so.net.horizon = ho.horizon, so.net.columns = ho.columns;
     so.net.start = start ? engine_state_words(start) : NULL;
@@ -87,6 +87,7 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
     h->info.horizon = ho.horizon;
     note_steps(h); /* (after the horizon: it reads it) */
     h->info.reach_layers = bddnet_reach_layers(bddsearch_net(bs), &reach_seconds);
+    h->info.reach_late = bddnet_reach_late(bddsearch_net(bs));
     h->info.seconds = now_seconds() - t0;
     return h;
 }

@@ -49,6 +49,8 @@ typedef struct {
     bool reach_first;   /* no horizon: no step where the forward search gives up (too many
                            states; bddhook_info_t.reach_layers 0): the end game's try costs
                            the network and that search only, not the deadline */
+    double reach_share; /* of the time to the deadline for the forward search at most (0:
+                           bddsearch's default, 0.4) */
 } bddhook_opts_t;
 
 /* horizon 8, columns on (connect four: α_10/β_10 in about 2 s of CPU, docs/bdd.md), values
@@ -108,6 +110,8 @@ typedef struct {
     uint64_t nodes;         /* of the flat diagrams read by the hook */
     uint32_t reach_layers;  /* of the forward search from the start (0: given up, as past 20,000
                                nodes without a horizon: too many states to solve) */
+    bool reach_late;        /* reach_layers 0 because the search ran out of time, not past a
+                               node cap: the states may be few (bddnet_reach_late) */
     bool solved;            /* no horizon, and every sequence the hook reads ends at a complete
                                fixpoint: it holds every state of its kind, however far (the
                                hook then knows every forced win and loss of the game) */

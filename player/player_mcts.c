@@ -102,6 +102,10 @@
  *                   the end game is tried from the match's state, kept once complete to
  *                   its last layer (solve_late). Either way an own turn whose state they
  *                   prove lost is searched without them (lost_bdd)
+ *   bddreach=F      with bddsolve=on: the probe's forward search may take this share of its
+ *                   budget (default 0.4); where it runs out of time (not past its node
+ *                   cap: the states may be few) the sets without a horizon are made still,
+ *                   with the rest of the clock
  *   bddshadow=on|off with bdd=on and iters=N: a measurement; each own turn searched again
  *                   by two fresh trees of the same seed, with and without the sets, and the
  *                   turns where their moves differ counted (shadow_differ); off by default
@@ -197,6 +201,7 @@ typedef struct {
     bool bddvalues;          /* bddvalues=on: proven values, draws too */
     bool bddshadow;          /* bddshadow=on: each turn searched again with and without them */
     bool bddsolve;           /* bddsolve=on: at start, the sets without a horizon first */
+    double bddreach;         /* bddreach=F: the probe's share for its forward search (0: 0.4) */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
@@ -267,7 +272,7 @@ typedef struct {
     "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N, bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
-    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off"
+    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -288,6 +293,7 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bddvalues")) return opts_onoff(val, &o->bddvalues);
     if (!strcmp(key, "bddshadow")) return opts_onoff(val, &o->bddshadow);
     if (!strcmp(key, "bddsolve")) return opts_onoff(val, &o->bddsolve);
+    if (!strcmp(key, "bddreach")) return opts_num(val, 0, 1, &o->bddreach);
     return false;
 }
 
@@ -646,6 +652,7 @@ static bddhook_t *make_bdd(mcts_player_t *p, const eng_state_t *es, uint32_t hor
     /* the probe at start and solve_late: no step past a forward search given up */
     o.reach_first = !horizon && (p->bdd_late || max_steps == 1);
     o.max_steps = max_steps;
+    if (!es && !horizon && max_steps == 1) o.reach_share = p->opts.bddreach; /* the probe */
     double t0 = now_seconds(), c0 = cpu_seconds();
     bddhook_t *h = bddhook_new(p->core.engine, p->core.role, es, &o, until, err, errlen);
     p->counts.bdd_builds += h != NULL, p->counts.bdd_seconds += now_seconds() - t0;
@@ -679,6 +686,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     bddhook_info_t in;
     bool supported = false; /* sets were made: the game is one they apply to */
     bool many = false;      /* the probe's forward search gave up: too many states */
+    bool late = false;      /* it ran out of time instead (under load): maybe few states */
     if (p->opts.bddsolve && solve > 0.05) {
         /* a probe first (the network, its forward search, α_1): where the search gives up
          * the game is not solved in a start clock, and the clock is left to the tree;
@@ -691,13 +699,16 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
         p->bdd = make_bdd(p, NULL, 0, 1, t0 + solve, layout, err, sizeof err);
         if (pondering) uct_ponder_stop(p->uct);
         if (p->bdd) bddhook_info(p->bdd, &in);
-        supported = p->bdd != NULL, many = p->bdd && !in.reach_layers;
+        supported = p->bdd != NULL, late = p->bdd && !in.reach_layers && in.reach_late;
+        many = p->bdd && !in.reach_layers && !late;
         p->bdd_late = many;
         FREE_AND_NULL(bddhook_free, p->bdd);
         if (p->core.verbose && supported)
             fprintf(stderr, "bdd: probe in %.0f ms: %u layers of reachable states%s\n",
                     (now_seconds() - t0) * 1000, in.reach_layers,
-                    many ? " (given up): no sets at start" : "");
+                    many   ? " (given up): no sets at start"
+                    : late ? " (out of time): the sets with the rest of the clock"
+                           : "");
     }
     if (p->opts.bddsolve && supported && !many) {
         /* from the initial state (NULL), not from es: forward search from a given state
@@ -720,6 +731,8 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
         else
             FREE_AND_NULL(bddhook_free, p->bdd);
     }
+    /* out of time twice: the match goes on as where the probe gave up (solve_late) */
+    if (late && !p->bdd) many = p->bdd_late = true;
     if (!p->bdd && !many && until - now_seconds() > 0.05)
         p->bdd = make_bdd(p, es, p->opts.bddhorizon, 0, until, false, err, sizeof err);
     engine_state_free(es);

@@ -159,6 +159,7 @@ struct bddnet {
     dd_ref split_inv; /* inv before the reachable states went in (DD_NONE: inv): where the
                          joint moves are split into parts */
     uint32_t reach_layers;
+    bool reach_late; /* the forward search gave up at its deadline, not past its node cap */
     /* local: the sets are about the states near the start (a horizon cut the search, or
      * the start is not the initial state): upto[d], d < n_upto, the states within d steps
      * of it (in inv); the states within n_upto - 1 or more steps are inv */
@@ -1514,6 +1515,7 @@ static dd_ref reach_from(bddnet_t *bn, const dd_ref *rel, dd_ref quant, const dd
     dd_t *d = bn->d;
     dd_ref r = start_state(bn), front = dd_dup(d, r);
     bn->local = bn->o.start != NULL;
+    bool capped = false;
     while (front > 0) {
         bn->upto = xrealloc(bn->upto, (bn->n_upto + 1) * sizeof *bn->upto);
         bn->upto[bn->n_upto++] = dd_dup(d, r);
@@ -1528,9 +1530,12 @@ static dd_ref reach_from(bddnet_t *bn, const dd_ref *rel, dd_ref quant, const dd
         bn->reach_layers++;
         if (!bn->o.horizon && r > 0 && dd_nodes(d, r) > REACH_NODES) { /* it will not pay */
             dd_deref(d, front);
-            front = DD_NONE;
+            front = DD_NONE, capped = true;
         }
     }
+    /* given up at the deadline (out of time: the states may still be few), or past a node
+     * cap (REACH_NODES, one operation's: too many) */
+    if (front < 0) bn->reach_late = !capped && !strcmp(dd_why(d), "deadline");
     if (front < 0) dd_deref(d, r), r = DD_NONE;
     dd_deref(d, front);
     return r;
@@ -1558,7 +1563,7 @@ static void within_reach(bddnet_t *bn) {
 static void compute_reach(bddnet_t *bn) {
     dd_t *d = bn->d;
     double t0 = now_seconds();
-    bn->reach = DD_TRUE;
+    bn->reach = DD_TRUE, bn->reach_late = false;
     if (!bn->o.reach) return;
     dd_set_deadline(d, bn->o.reach_deadline);
     dd_ref *rel = xcalloc(bn->n_joints + 1, sizeof *rel);
@@ -1580,6 +1585,7 @@ static void compute_reach(bddnet_t *bn) {
     if (r >= 0) {
         dd_ref t = dd_and(d, bn->inv, r);
         if (t >= 0) bn->split_inv = bn->inv, bn->inv = t, bn->reach = dd_dup(d, r);
+        if (t < 0) bn->reach_late = !strcmp(dd_why(d), "deadline");
         dd_deref(d, r);
         if (t >= 0) within_reach(bn);
     }
@@ -1936,6 +1942,9 @@ dd_ref bddnet_within(const bddnet_t *bn, uint32_t steps) {
 uint32_t bddnet_reach_layers(const bddnet_t *bn, double *seconds) {
     *seconds = bn->reach_seconds;
     return bn->reach != DD_TRUE ? bn->reach_layers : 0;
+}
+bool bddnet_reach_late(const bddnet_t *bn) {
+    return bn->reach == DD_TRUE && bn->reach_late;
 }
 bddnet_image_t bddnet_image(const bddnet_t *bn) {
     return bn->o.image;

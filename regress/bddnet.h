@@ -153,6 +153,9 @@ dd_ref bddnet_state_vars(const bddnet_t *bn);
 /* The breadth-first layers of the reachable states (0: not computed, or given up at the
  * deadline), the seconds it took in *seconds. */
 uint32_t bddnet_reach_layers(const bddnet_t *bn, double *seconds);
+/* Whether the forward search was given up at its deadline (opts.reach_deadline or the
+ * build's): out of time, where past its node caps it gives up for too many states. */
+bool bddnet_reach_late(const bddnet_t *bn);
 /* The sets are local when the forward search stopped at opts.horizon, or started at
  * opts.start: then D, the steps from the start to the farthest states kept (the sets say
  * what holds within D - i steps of the start: bddnet_within); else UINT32_MAX. */

@@ -129,7 +129,8 @@ bddsearch_t *bddsearch_new(engine_t *e, uint32_t role, const term_t *noop, const
     double start = now_seconds();
     bs->deadline = opts.budget > 0 ? start + opts.budget : 0;
     opts.net.deadline = bs->deadline;
-    opts.net.reach_deadline = opts.budget > 0 ? start + REACH_SHARE * opts.budget : 0;
+    double share = opts.reach_share > 0 ? opts.reach_share : REACH_SHARE;
+    opts.net.reach_deadline = opts.budget > 0 ? start + share * opts.budget : 0;
     bs->bn = bddnet_new(net, g->ts, &opts.net, err, errlen);
     if (!bs->bn) {
         free(bs);

@@ -40,6 +40,7 @@ typedef enum { BDDS_ALPHA, BDDS_BETA, BDDS_LOWER, BDDS_UPPER } bdds_side_t;
 typedef struct {
     double budget;      /* seconds for the whole run, network included (0: no limit) */
     uint32_t max_steps; /* largest i (0: until the budget or every fixpoint) */
+    double reach_share; /* of the budget for the reachable states at most (0: 0.4) */
     bdds_mode_t mode;
     bool values;          /* the lower and upper sequences too */
     bool reorder;         /* sift the variable order when the diagrams have doubled */

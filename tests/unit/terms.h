@@ -4,6 +4,7 @@
 #ifndef TESTS_UNIT_TERMS_H
 #define TESTS_UNIT_TERMS_H
 
+#include "base/rng.h"
 #include "engine/engine.h"
 
 static inline eng_state_t *terms_load(engine_t *e, const state_t *s) {
@@ -62,6 +63,28 @@ static inline uint32_t terms_sees(engine_t *e, const state_t *s, const term_t *j
     uint32_t n = engine_sees(e, es, joint, role, percepts);
     engine_state_free(es);
     return n;
+}
+
+/* From the initial state, up to `plies` joint moves drawn by rng (each role's move uniform
+ * among its legal ones); stops early at a terminal state. The plies
+ * played. */
+static inline uint32_t terms_random_walk(engine_t *e, state_t *s, uint32_t plies, splitmix_t *rng) {
+    uint32_t nr = engine_game(e)->n_roles, ply = 0;
+    state_t nx;
+    state_init(&nx);
+    terms_initial(e, s);
+    for (; ply < plies && !terms_terminal(e, s); ply++) {
+        term_t joint[nr];
+        for (uint32_t k = 0; k < nr; k++) {
+            const term_t *mv;
+            uint32_t n = terms_legal(e, s, k, &mv);
+            joint[k] = mv[splitmix_next(rng) % n];
+        }
+        terms_next(e, s, joint, &nx);
+        state_copy(s, &nx);
+    }
+    state_fini(&nx);
+    return ply;
 }
 
 #endif

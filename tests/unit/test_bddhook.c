@@ -148,21 +148,25 @@ static void test_tictactoe(void **state) {
 
 /* A probe (no horizon, one step): tic-tac-toe's forward search from the initial state
  * ends (its layers counted), connect four's gives up (past 20,000 nodes): the player's
- * sign that the game is not solved within a start clock. */
-static void probe(const char *file, bool small) {
+ * sign that the game is not solved within a start clock. With a reach_share whose deadline
+ * is past before the search starts (a microsecond of the budget), tic-tac-toe's gives up
+ * too, but out of time (reach_late), which the player does not take for that sign. */
+static void probe(const char *file, bool small, double reach_share) {
     game_t *g = load_file(file);
     assert_non_null(g);
     engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
     bddhook_opts_t o;
     bddhook_default_opts(&o);
-    o.horizon = 0, o.max_steps = 1;
+    o.horizon = 0, o.max_steps = 1, o.reach_share = reach_share;
     char err[300];
     bddhook_t *h = bddhook_new(e, 0, NULL, &o, now_seconds() + 1e6, err, sizeof err);
     if (!h) fail_msg("bddhook_new: %s", err);
     bddhook_info_t in;
     bddhook_info(h, &in);
     assert_int_equal(in.alpha, 2); /* α_0, α_1 */
-    assert_true(small ? in.reach_layers > 0 : in.reach_layers == 0);
+    bool late = reach_share > 0;
+    assert_true(small && !late ? in.reach_layers > 0 : in.reach_layers == 0);
+    assert_int_equal(in.reach_late, late);
     bddhook_free(h);
     engine_free(e);
     game_free(g);
@@ -170,8 +174,9 @@ static void probe(const char *file, bool small) {
 
 static void test_probe(void **state) {
     (void)state;
-    probe("tictactoe.kif", true);
-    probe("connect4.kif", false);
+    probe("tictactoe.kif", true, 0);
+    probe("connect4.kif", false, 0);
+    probe("tictactoe.kif", true, 1e-12);
 }
 
 /* The reach: horizon - ply, 0 past it, every depth without a horizon. */

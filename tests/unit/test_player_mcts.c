@@ -223,24 +223,11 @@ static void test_bdd_late(void **state) {
     (void)state;
     game_t *g = load_game("connect4.kif");
     engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
-    state_t s, n;
+    state_t s;
     state_init(&s);
-    state_init(&n);
-    uint32_t ply = 0;
-    for (uint64_t seed = 1; ply < 30; seed++) { /* a random match at least 31 plies long */
+    for (uint64_t seed = 1;; seed++) { /* a random match at least 31 plies long */
         splitmix_t rng = {.s = seed};
-        terms_initial(ref, &s);
-        for (ply = 0; ply < 30 && !terms_terminal(ref, &s); ply++) {
-            term_t joint[2];
-            for (uint32_t r = 0; r < 2; r++) {
-                const term_t *mv;
-                uint32_t nl = terms_legal(ref, &s, r, &mv);
-                joint[r] = mv[splitmix_next(&rng) % nl];
-            }
-            terms_next(ref, &s, joint, &n);
-            state_copy(&s, &n);
-        }
-        if (terms_terminal(ref, &s)) ply = 0;
+        if (terms_random_walk(ref, &s, 30, &rng) == 30 && !terms_terminal(ref, &s)) break;
     }
     const term_t *mv;
     uint32_t role = terms_legal(ref, &s, 0, &mv) > 1 ? 0 : 1;
@@ -269,7 +256,6 @@ static void test_bdd_late(void **state) {
     free(legal);
     state_fini(&init);
     state_fini(&s);
-    state_fini(&n);
     engine_free(mine);
     engine_free(ref);
     game_free(g);
@@ -316,6 +302,32 @@ static void test_bdd_solved_tree(void **state) {
     state_fini(&s);
     state_fini(&n);
     engine_free(ref);
+    game_free(g);
+}
+
+/* The probe at start out of time (bddreach: its forward search's deadline a microsecond
+ * into the clock, past before it starts): duplicateStateMedium's states are few, so the
+ * sets without a horizon are made still and solve it within the start clock, where a probe
+ * that gave up past its node cap leaves the start to the tree (then none solved there). */
+static void test_bdd_probe_late(void **state) {
+    (void)state;
+    const char *dir = getenv("GGP_CORPUS");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/duplicateStateMedium.kif", dir ? dir : CORPUS_DIR);
+    game_t *g = load_path(path);
+    if (!g) skip();
+    agent_config_t cfg = {.kind = player_kind_find("mcts+lbs:bdd=on:bddreach=0.0000002"),
+                          .startclock = 5,
+                          .playclock = 1,
+                          .seed = 5};
+    assert_non_null(cfg.kind);
+    agent_t *a = agent_new(g, 0, &cfg);
+    agent_start(a, now_seconds() + 5);
+    agent_stop(a);
+    player_search_t sum = {0};
+    assert_true(agent_search(a, &sum));
+    assert_int_equal(sum.bdd_solved, 1);
+    agent_free(a);
     game_free(g);
 }
 
@@ -416,11 +428,11 @@ static void test_inexact_fallback(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kind_options),     cmocka_unit_test(test_tictactoe_vs_random),
-        cmocka_unit_test(test_lbs_kind),         cmocka_unit_test(test_bdd_solved),
-        cmocka_unit_test(test_bdd_dropped),      cmocka_unit_test(test_bdd_late),
-        cmocka_unit_test(test_bdd_solved_tree),  cmocka_unit_test(test_timed_with_sink),
-        cmocka_unit_test(test_inexact_fallback),
+        cmocka_unit_test(test_kind_options),    cmocka_unit_test(test_tictactoe_vs_random),
+        cmocka_unit_test(test_lbs_kind),        cmocka_unit_test(test_bdd_solved),
+        cmocka_unit_test(test_bdd_dropped),     cmocka_unit_test(test_bdd_late),
+        cmocka_unit_test(test_bdd_solved_tree), cmocka_unit_test(test_bdd_probe_late),
+        cmocka_unit_test(test_timed_with_sink), cmocka_unit_test(test_inexact_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

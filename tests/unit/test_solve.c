@@ -198,26 +198,13 @@ static void test_engines_agree(void **state) {
     /* from a position of connect four, where the whole game is too large */
     g = load_file("connect4.kif");
     engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
-    state_t st, nx;
-    state_init(&st), state_init(&nx);
+    state_t st;
+    state_init(&st);
     splitmix_t rng = {3};
-    for (int ply = PLY; ply == PLY;) { /* a random match still running at ply PLY */
-        terms_initial(r, &st);
-        for (ply = 0; ply < PLY && !terms_terminal(r, &st); ply++) {
-            term_t joint[2];
-            for (uint32_t k = 0; k < 2; k++) {
-                const term_t *m;
-                uint32_t n = terms_legal(r, &st, k, &m);
-                joint[k] = m[splitmix_next(&rng) % n];
-            }
-            terms_next(r, &st, joint, &nx);
-            state_copy(&st, &nx);
-        }
-        if (!terms_terminal(r, &st)) break;
-        ply = PLY;
-    }
+    while (terms_random_walk(r, &st, PLY, &rng) < PLY || terms_terminal(r, &st))
+        ; /* a random match still running at ply PLY */
     assert_true(same_solve(g, ENGINE_COMPILED, &st) > 100);
-    state_fini(&st), state_fini(&nx);
+    state_fini(&st);
     engine_free(r);
     game_free(g);
 }
