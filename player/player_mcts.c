@@ -244,10 +244,11 @@ typedef struct {
     uint32_t bdd_poor;    /* builds in a row with fewer than BDD_MIN_STEPS complete steps */
     bool bdd_dropped;     /* BDD_POOR_MAX of them: no sets for the rest of the match */
     bool bdd_late;        /* the probe gave up at start: only the end game's sets (solve_late) */
-    bool bdd_retry;       /* at start the forward search ran out of time twice (not past its
-                             node cap: a loaded machine, the states perhaps few): the end game
-                             is tried at own turns too (a game of one role has no other's
-                             turn), and a try out of time does not skip the next */
+    bool bdd_retry;       /* one role, and at start the forward search ran out of time twice
+                             (not past its node cap: a loaded machine, the states perhaps
+                             few): the end game is tried at own turns too (a game of one role
+                             has no other's turn), and a try out of time does not skip the
+                             next */
     bool bdd_skip;        /* solve_late's last try gave up its forward search: not the next */
     double bdd_seconds;   /* the last build's time (made or not) */
     /* this match's counters the player keeps itself (the search's come from uct_stats at
@@ -742,8 +743,10 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
         else
             FREE_AND_NULL(bddhook_free, p->bdd);
     }
-    /* out of time twice: the match goes on as where the probe gave up (solve_late) */
-    if (late && !p->bdd) many = p->bdd_late = p->bdd_retry = true;
+    /* out of time twice: the match goes on as where the probe gave up (solve_late); with
+     * one role at own turns too (bdd_retry), which with more would take their search's
+     * clock where connect four under load can run out of time too */
+    if (late && !p->bdd) many = p->bdd_late = true, p->bdd_retry = p->core.game->n_roles == 1;
     if (!p->bdd && !many && until - now_seconds() > 0.05)
         p->bdd = make_bdd(p, es, p->opts.bddhorizon, 0, until, false, err, sizeof err);
     engine_state_free(es);
