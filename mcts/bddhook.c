@@ -74,6 +74,7 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
     so.max_steps = ho.max_steps ? ho.max_steps : ho.horizon;
     so.net.horizon = ho.horizon, so.net.columns = ho.columns;
     so.net.start = start ? engine_state_words(start) : NULL;
+    so.net.cut_reach = ho.cut_reach;
     bddsearch_t *bs = bddsearch_new(e, role, NULL, &so, err, errlen);
     if (!bs) return NULL;
     double reach_seconds;

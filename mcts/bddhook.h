@@ -46,6 +46,8 @@ typedef struct {
                            fluents: not checked again (the check calls the engine, so without
                            it the build reads only the network and the term store, and may
                            run while a search thread plays out on the engine) */
+    uint32_t cut_reach; /* tests: the forward search cut after this many layers as by its
+                           deadline (bddnet_opts_t.cut_reach; 0: never) */
     bool reach_first;   /* no horizon: no step where the forward search gives up (too many
                            states; bddhook_info_t.reach_layers 0): the end game's try costs
                            the network and that search only, not the deadline */

@@ -106,6 +106,9 @@
  *                   budget (default 0.4); where it runs out of time (not past its node
  *                   cap: the states may be few) the sets without a horizon are made still,
  *                   with the rest of the clock
+ *   bddcut=N        tests: the start's forward searches from the initial state cut after N
+ *                   layers as by their deadline, no step made past them (out of time twice:
+ *                   bdd_retry), without the clock; 0 (default): never
  *   bddshadow=on|off with bdd=on and iters=N: a measurement; each own turn searched again
  *                   by two fresh trees of the same seed, with and without the sets, and the
  *                   turns where their moves differ counted (shadow_differ); off by default
@@ -202,6 +205,7 @@ typedef struct {
     bool bddshadow;          /* bddshadow=on: each turn searched again with and without them */
     bool bddsolve;           /* bddsolve=on: at start, the sets without a horizon first */
     double bddreach;         /* bddreach=F: the probe's share for its forward search (0: 0.4) */
+    uint32_t bddcut;         /* bddcut=N: tests, the start's forward searches cut (0: never) */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
@@ -240,6 +244,11 @@ typedef struct {
     uint32_t bdd_poor;    /* builds in a row with fewer than BDD_MIN_STEPS complete steps */
     bool bdd_dropped;     /* BDD_POOR_MAX of them: no sets for the rest of the match */
     bool bdd_late;        /* the probe gave up at start: only the end game's sets (solve_late) */
+    bool bdd_retry;       /* one role, and at start the forward search ran out of time twice
+                             (not past its node cap: a loaded machine, the states perhaps
+                             few): the end game is tried at own turns too (a game of one role
+                             has no other's turn), and a try out of time does not skip the
+                             next */
     bool bdd_skip;        /* solve_late's last try gave up its forward search: not the next */
     double bdd_seconds;   /* the last build's time (made or not) */
     /* this match's counters the player keeps itself (the search's come from uct_stats at
@@ -272,7 +281,7 @@ typedef struct {
     "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N, bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
-    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F"
+    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -294,6 +303,7 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bddshadow")) return opts_onoff(val, &o->bddshadow);
     if (!strcmp(key, "bddsolve")) return opts_onoff(val, &o->bddsolve);
     if (!strcmp(key, "bddreach")) return opts_num(val, 0, 1, &o->bddreach);
+    if (!strcmp(key, "bddcut")) return opts_u32(val, 0, 1000, &o->bddcut);
     return false;
 }
 
@@ -653,6 +663,8 @@ static bddhook_t *make_bdd(mcts_player_t *p, const eng_state_t *es, uint32_t hor
     o.reach_first = !horizon && (p->bdd_late || max_steps == 1);
     o.max_steps = max_steps;
     if (!es && !horizon && max_steps == 1) o.reach_share = p->opts.bddreach; /* the probe */
+    if (!es && !horizon && p->opts.bddcut) /* the start's, no step past the cut: a test's */
+        o.cut_reach = p->opts.bddcut, o.reach_first = true;
     double t0 = now_seconds(), c0 = cpu_seconds();
     bddhook_t *h = bddhook_new(p->core.engine, p->core.role, es, &o, until, err, errlen);
     p->counts.bdd_builds += h != NULL, p->counts.bdd_seconds += now_seconds() - t0;
@@ -731,8 +743,10 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
         else
             FREE_AND_NULL(bddhook_free, p->bdd);
     }
-    /* out of time twice: the match goes on as where the probe gave up (solve_late) */
-    if (late && !p->bdd) many = p->bdd_late = true;
+    /* out of time twice: the match goes on as where the probe gave up (solve_late); with
+     * one role at own turns too (bdd_retry), which with more would take their search's
+     * clock where connect four under load can run out of time too */
+    if (late && !p->bdd) many = p->bdd_late = true, p->bdd_retry = p->core.game->n_roles == 1;
     if (!p->bdd && !many && until - now_seconds() > 0.05)
         p->bdd = make_bdd(p, es, p->opts.bddhorizon, 0, until, false, err, sizeof err);
     engine_state_free(es);
@@ -860,12 +874,14 @@ static void solve_late(mcts_player_t *p, const state_t *s, uint32_t turn, double
     engine_state_free(es);
     if (h) bddhook_info(h, &in);
     bool many = h && !in.reach_layers, keep = h && complete_to_end(&in);
-    p->bdd_skip = many;
+    bool slow = many && in.reach_late && p->bdd_retry; /* tried again at the next turn */
+    p->bdd_skip = many && !slow;
     if (p->core.verbose)
         fprintf(stderr,
                 "bdd: turn %u: the end game from this state in %.0f ms (budget %.0f ms): %s\n",
                 turn, (now_seconds() - b0) * 1000, (until - b0) * 1000,
-                many   ? "too many states"
+                slow   ? "out of time"
+                : many ? "too many states"
                 : keep ? "solved, kept for the match"
                 : h    ? "not solved"
                        : err);
@@ -873,7 +889,8 @@ static void solve_late(mcts_player_t *p, const state_t *s, uint32_t turn, double
         FREE_AND_NULL(bddhook_free, h);
         return;
     }
-    bddhook_attach(h, p->uct); /* (stops the search) */
+    bddhook_attach(h, p->uct);           /* (stops the search) */
+    if (p->bdd_retry) uct_clear(p->uct); /* as at start: its nodes were made without them */
     p->bdd = h, p->bdd_from = turn, p->bdd_off = false, p->bdd_global = true;
     p->counts.bdd_solved++;
     set_bdd_ply(p, turn);
@@ -897,8 +914,9 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
                       double deadline) {
     double clock = deadline - t0;
     if (p->bdd_dropped) return;
-    if (!p->bdd) { /* none made at start: with iters=N now, timed where the others move */
-        if (p->opts.lbs && p->opts.bdd && p->opts.iters)
+    if (!p->bdd) { /* none made at start: with iters=N now, timed where the others move
+                      (and here where the start ran out of time, bdd_retry) */
+        if (p->opts.lbs && p->opts.bdd && (p->opts.iters || p->bdd_retry))
             sets_from(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
         return;
     }
@@ -1336,6 +1354,7 @@ static void mcts_stop(player_t *pl) {
     FREE_AND_NULL(bddhook_free, p->bdd);
     p->bdd_from = 0, p->bdd_cut = false, p->bdd_seconds = 0;
     p->bdd_global = p->bdd_off = p->bdd_dropped = p->bdd_late = p->bdd_skip = false;
+    p->bdd_retry = false;
     p->bdd_poor = 0;
     p->counts = (player_search_t){0};
     FREE_AND_NULL(ab_free, p->ab); /* before the evaluation it reads */

@@ -1523,6 +1523,7 @@ static dd_ref reach_from(bddnet_t *bn, const dd_ref *rel, dd_ref quant, const dd
             bn->local = true;
             break;
         }
+        if (bn->o.cut_reach && bn->reach_layers == bn->o.cut_reach) dd_cut_next(d);
         dd_ref next = image(bn, front, rel, quant, back), nr = dd_not(d, r);
         dd_ref fresh = dd_and(d, next, nr), t = dd_or(d, r, fresh);
         dd_deref(d, next), dd_deref(d, nr), dd_deref(d, front), dd_deref(d, r);

@@ -120,6 +120,9 @@ typedef struct {
                              (while unknowns are left; 0: no such cap): the same on any
                              machine, where the share of the time is not */
     bddnet_next_t next;   /* how the next functions that read the move are made */
+    uint32_t cut_reach;   /* tests: the forward search cut after this many layers as by its
+                             deadline (dd_cut_next), so that running out of time is tested
+                             without the clock (0: never) */
     FILE *trace;          /* progress lines while a pre-image runs (NULL: none): the nodes
                              of a set joined for the ∀ and of each move's set after each
                              answer's part, and the live nodes (a walk each: slower) */

@@ -151,20 +151,20 @@ static void test_tictactoe(void **state) {
  * sign that the game is not solved within a start clock. With a reach_share whose deadline
  * is past before the search starts (a microsecond of the budget), tic-tac-toe's gives up
  * too, but out of time (reach_late), which the player does not take for that sign. */
-static void probe(const char *file, bool small, double reach_share) {
+static void probe(const char *file, bool small, double reach_share, uint32_t cut) {
     game_t *g = load_file(file);
     assert_non_null(g);
     engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
     bddhook_opts_t o;
     bddhook_default_opts(&o);
-    o.horizon = 0, o.max_steps = 1, o.reach_share = reach_share;
+    o.horizon = 0, o.max_steps = 1, o.reach_share = reach_share, o.cut_reach = cut;
     char err[300];
     bddhook_t *h = bddhook_new(e, 0, NULL, &o, now_seconds() + 1e6, err, sizeof err);
     if (!h) fail_msg("bddhook_new: %s", err);
     bddhook_info_t in;
     bddhook_info(h, &in);
     assert_int_equal(in.alpha, 2); /* α_0, α_1 */
-    bool late = reach_share > 0;
+    bool late = reach_share > 0 || cut > 0;
     assert_true(small && !late ? in.reach_layers > 0 : in.reach_layers == 0);
     assert_int_equal(in.reach_late, late);
     bddhook_free(h);
@@ -174,9 +174,10 @@ static void probe(const char *file, bool small, double reach_share) {
 
 static void test_probe(void **state) {
     (void)state;
-    probe("tictactoe.kif", true, 0);
-    probe("connect4.kif", false, 0);
-    probe("tictactoe.kif", true, 1e-12);
+    probe("tictactoe.kif", true, 0, 0);
+    probe("connect4.kif", false, 0, 0);
+    probe("tictactoe.kif", true, 1e-12, 0);
+    probe("tictactoe.kif", true, 0, 3); /* cut after 3 layers as by the deadline: the same */
 }
 
 /* The reach: horizon - ply, 0 past it, every depth without a horizon. */

@@ -331,6 +331,46 @@ static void test_bdd_probe_late(void **state) {
     game_free(g);
 }
 
+/* Where the start's forward searches run out of time twice (bddcut=1: the probe's and the
+ * sets' cut after one layer as by their deadline, a loaded machine's, without the clock),
+ * the game is not taken for one of too many states: timed, the end game is tried at the
+ * first own turn (games/lightsout.kif, one role: no other's turn, where alone it was tried
+ * before, so such a game lost its sets for the match) and solved there. The clocks are
+ * bounds: the sets take milliseconds. */
+static void test_bdd_retry(void **state) {
+    (void)state;
+    game_t *g = load_game("lightsout.kif");
+    engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
+    state_t s;
+    state_init(&s);
+    terms_initial(ref, &s);
+    const term_t *mv;
+    uint32_t nl = terms_legal(ref, &s, 0, &mv);
+    term_t *legal = malloc(nl * sizeof *legal);
+    memcpy(legal, mv, nl * sizeof *legal);
+    engine_t *mine = engine_new(g, ENGINE_GROUND, NULL);
+    player_setup_t setup = {
+        .game = g, .engine = mine, .role = 0, .startclock = 2, .playclock = 4, .seed = 3};
+    player_t *p = player_new(player_kind_find("mcts+lbs:bdd=on:bddcut=1:threads=1"), &setup);
+    assert_non_null(p);
+    player_start(p, &s, now_seconds() + 2);
+    player_turn_t turn = {
+        .states = &s, .n_states = 1, .exact = true, .legal = legal, .n_legal = nl, .turn = 0};
+    term_t m = player_play(p, &turn, now_seconds() + 4, NULL); /* the sets: 1.6 s at most */
+    assert_true(contains(legal, nl, m));
+    player_stop(p);
+    player_search_t sum = {0};
+    player_search(p, &sum);
+    assert_int_equal(sum.bdd_builds, 3); /* the probe, the start's sets, the turn's */
+    assert_int_equal(sum.bdd_solved, 1);
+    player_free(p);
+    free(legal);
+    state_fini(&s);
+    engine_free(mine);
+    engine_free(ref);
+    game_free(g);
+}
+
 typedef struct {
     const term_t *legal;
     uint32_t n_legal;
@@ -428,11 +468,12 @@ static void test_inexact_fallback(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kind_options),    cmocka_unit_test(test_tictactoe_vs_random),
-        cmocka_unit_test(test_lbs_kind),        cmocka_unit_test(test_bdd_solved),
-        cmocka_unit_test(test_bdd_dropped),     cmocka_unit_test(test_bdd_late),
-        cmocka_unit_test(test_bdd_solved_tree), cmocka_unit_test(test_bdd_probe_late),
-        cmocka_unit_test(test_timed_with_sink), cmocka_unit_test(test_inexact_fallback),
+        cmocka_unit_test(test_kind_options),     cmocka_unit_test(test_tictactoe_vs_random),
+        cmocka_unit_test(test_lbs_kind),         cmocka_unit_test(test_bdd_solved),
+        cmocka_unit_test(test_bdd_dropped),      cmocka_unit_test(test_bdd_late),
+        cmocka_unit_test(test_bdd_solved_tree),  cmocka_unit_test(test_bdd_probe_late),
+        cmocka_unit_test(test_bdd_retry),        cmocka_unit_test(test_timed_with_sink),
+        cmocka_unit_test(test_inexact_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
