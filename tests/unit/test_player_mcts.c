@@ -241,10 +241,11 @@ static void test_bdd_late(void **state) {
     state_t init;
     state_init(&init);
     terms_initial(ref, &init);
-    player_start(p, &init, now_seconds() + 10); /* a bound: the probe takes about 0.3 s */
+    /* bounds, not clocks (iters=200): the probe takes about 0.3 s idle, far longer starved */
+    player_start(p, &init, now_seconds() + 60);
     player_turn_t turn = {
         .states = &s, .n_states = 1, .exact = true, .legal = legal, .n_legal = nl, .turn = 30};
-    term_t m = player_play(p, &turn, now_seconds() + 10, NULL); /* the end game: 4 s */
+    term_t m = player_play(p, &turn, now_seconds() + 60, NULL); /* the end game: 4 s idle */
     assert_true(contains(legal, nl, m));
     player_stop(p);
     player_search_t sum = {0};
@@ -316,13 +317,15 @@ static void test_bdd_probe_late(void **state) {
     snprintf(path, sizeof path, "%s/duplicateStateMedium.kif", dir ? dir : CORPUS_DIR);
     game_t *g = load_path(path);
     if (!g) skip();
-    agent_config_t cfg = {.kind = player_kind_find("mcts+lbs:bdd=on:bddreach=0.0000002"),
-                          .startclock = 5,
+    /* iters=200: no search after the sets, so the start clock is a bound (the sets take
+     * about 0.5 s idle), wide enough for a starved machine */
+    agent_config_t cfg = {.kind = player_kind_find("mcts+lbs:bdd=on:bddreach=0.0000002:iters=200"),
+                          .startclock = 60,
                           .playclock = 1,
                           .seed = 5};
     assert_non_null(cfg.kind);
     agent_t *a = agent_new(g, 0, &cfg);
-    agent_start(a, now_seconds() + 5);
+    agent_start(a, now_seconds() + 60);
     agent_stop(a);
     player_search_t sum = {0};
     assert_true(agent_search(a, &sum));
