@@ -214,6 +214,39 @@ static void test_bdd_dropped(void **state) {
     game_free(g);
 }
 
+/* A player of `kind` for `role` on a ground engine of g, told clocks of start_s and play_s
+ * seconds and given as much: started from init, then one turn (number `turn`) in s, whose
+ * move must be legal (ref: the reference engine). Its search counters. */
+static player_search_t start_and_turn(game_t *g, engine_t *ref, const char *kind, uint32_t role,
+                                      const state_t *init, double start_s, const state_t *s,
+                                      uint32_t turn_no, double play_s) {
+    const term_t *mv;
+    uint32_t nl = terms_legal(ref, s, role, &mv);
+    term_t *legal = malloc(nl * sizeof *legal);
+    memcpy(legal, mv, nl * sizeof *legal);
+    engine_t *mine = engine_new(g, ENGINE_GROUND, NULL);
+    player_setup_t setup = {.game = g,
+                            .engine = mine,
+                            .role = role,
+                            .startclock = start_s,
+                            .playclock = play_s,
+                            .seed = 3};
+    player_t *p = player_new(player_kind_find(kind), &setup);
+    assert_non_null(p);
+    player_start(p, init, now_seconds() + start_s);
+    player_turn_t turn = {
+        .states = s, .n_states = 1, .exact = true, .legal = legal, .n_legal = nl, .turn = turn_no};
+    term_t m = player_play(p, &turn, now_seconds() + play_s, NULL);
+    assert_true(contains(legal, nl, m));
+    player_stop(p);
+    player_search_t sum = {0};
+    player_search(p, &sum);
+    player_free(p);
+    free(legal);
+    engine_free(mine);
+    return sum;
+}
+
 /* Where the probe at start gives up (games/connect4.kif: its forward search passes its
  * node cap), no sets are made within a horizon: the end game is solved from the match's
  * state instead (the probe from it, then the sets without a horizon, complete to the last
@@ -231,33 +264,18 @@ static void test_bdd_late(void **state) {
     }
     const term_t *mv;
     uint32_t role = terms_legal(ref, &s, 0, &mv) > 1 ? 0 : 1;
-    uint32_t nl = terms_legal(ref, &s, role, &mv);
-    term_t *legal = malloc(nl * sizeof *legal);
-    memcpy(legal, mv, nl * sizeof *legal);
-    engine_t *mine = engine_new(g, ENGINE_GROUND, NULL);
-    player_setup_t setup = {
-        .game = g, .engine = mine, .role = role, .startclock = 10, .playclock = 10, .seed = 3};
-    player_t *p = player_new(player_kind_find("mcts+lbs:bdd=on:iters=200"), &setup);
     state_t init;
     state_init(&init);
     terms_initial(ref, &init);
-    /* bounds, not clocks (iters=200): the probe takes about 0.3 s idle, far longer starved */
-    player_start(p, &init, now_seconds() + 60);
-    player_turn_t turn = {
-        .states = &s, .n_states = 1, .exact = true, .legal = legal, .n_legal = nl, .turn = 30};
-    term_t m = player_play(p, &turn, now_seconds() + 60, NULL); /* the end game: 4 s idle */
-    assert_true(contains(legal, nl, m));
-    player_stop(p);
-    player_search_t sum = {0};
-    player_search(p, &sum);
+    /* bounds, not clocks (iters=200): the probe takes about 0.3 s idle, far longer starved;
+     * the end game about 4 s */
+    player_search_t sum =
+        start_and_turn(g, ref, "mcts+lbs:bdd=on:iters=200", role, &init, 60, &s, 30, 60);
     assert_int_equal(sum.bdd_solved, 1);
     assert_int_equal(sum.bdd_builds, 2);
     assert_int_equal(sum.bdd_dropped, 0);
-    player_free(p);
-    free(legal);
     state_fini(&init);
     state_fini(&s);
-    engine_free(mine);
     engine_free(ref);
     game_free(g);
 }
@@ -347,29 +365,12 @@ static void test_bdd_retry(void **state) {
     state_t s;
     state_init(&s);
     terms_initial(ref, &s);
-    const term_t *mv;
-    uint32_t nl = terms_legal(ref, &s, 0, &mv);
-    term_t *legal = malloc(nl * sizeof *legal);
-    memcpy(legal, mv, nl * sizeof *legal);
-    engine_t *mine = engine_new(g, ENGINE_GROUND, NULL);
-    player_setup_t setup = {
-        .game = g, .engine = mine, .role = 0, .startclock = 2, .playclock = 4, .seed = 3};
-    player_t *p = player_new(player_kind_find("mcts+lbs:bdd=on:bddcut=1:threads=1"), &setup);
-    assert_non_null(p);
-    player_start(p, &s, now_seconds() + 2);
-    player_turn_t turn = {
-        .states = &s, .n_states = 1, .exact = true, .legal = legal, .n_legal = nl, .turn = 0};
-    term_t m = player_play(p, &turn, now_seconds() + 4, NULL); /* the sets: 1.6 s at most */
-    assert_true(contains(legal, nl, m));
-    player_stop(p);
-    player_search_t sum = {0};
-    player_search(p, &sum);
+    /* the sets: 1.6 s of the 4 at most */
+    player_search_t sum =
+        start_and_turn(g, ref, "mcts+lbs:bdd=on:bddcut=1:threads=1", 0, &s, 2, &s, 0, 4);
     assert_int_equal(sum.bdd_builds, 3); /* the probe, the start's sets, the turn's */
     assert_int_equal(sum.bdd_solved, 1);
-    player_free(p);
-    free(legal);
     state_fini(&s);
-    engine_free(mine);
     engine_free(ref);
     game_free(g);
 }
