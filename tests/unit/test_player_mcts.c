@@ -72,6 +72,17 @@ static void test_kind_options(void **state) {
     sb_fini(&names);
 }
 
+/* A game of the public corpus (GGP_CORPUS, else the one the build was told of); the test
+ * fails where it is missing, not skipped. */
+static game_t *load_corpus(const char *name) {
+    const char *dir = getenv("GGP_CORPUS");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : CORPUS_DIR, name);
+    game_t *g = load_path(path);
+    if (!g) fail_msg("corpus game %s not found (set GGP_CORPUS)", path);
+    return g;
+}
+
 static double start_seconds = 0.2; /* the start clock play_match gives */
 
 /* Plays one match of g between two agents (kind i plays role i; told 1 s clocks, given
@@ -289,11 +300,7 @@ static void test_bdd_late(void **state) {
  * tree only then); the clocks are bounds, the sets take about 0.4 s. */
 static void test_bdd_solved_tree(void **state) {
     (void)state;
-    const char *dir = getenv("GGP_CORPUS");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/duplicateStateMedium.kif", dir ? dir : CORPUS_DIR);
-    game_t *g = load_path(path);
-    if (!g) skip();
+    game_t *g = load_corpus("duplicateStateMedium.kif");
     engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
     agent_config_t cfg = {
         .kind = player_kind_find("mcts+lbs:bdd=on"), .startclock = 5, .playclock = 1, .seed = 5};
@@ -330,11 +337,7 @@ static void test_bdd_solved_tree(void **state) {
  * that gave up past its node cap leaves the start to the tree (then none solved there). */
 static void test_bdd_probe_late(void **state) {
     (void)state;
-    const char *dir = getenv("GGP_CORPUS");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/duplicateStateMedium.kif", dir ? dir : CORPUS_DIR);
-    game_t *g = load_path(path);
-    if (!g) skip();
+    game_t *g = load_corpus("duplicateStateMedium.kif");
     /* iters=200: no search after the sets, so the start clock is a bound (the sets take
      * about 0.5 s idle), wide enough for a starved machine */
     agent_config_t cfg = {.kind = player_kind_find("mcts+lbs:bdd=on:bddreach=0.0000002:iters=200"),
