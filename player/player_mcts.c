@@ -711,7 +711,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
         p->bdd = make_bdd(p, NULL, 0, 1, t0 + solve, layout, err, sizeof err);
         if (pondering) uct_ponder_stop(p->uct);
         if (p->bdd) bddhook_info(p->bdd, &in);
-        supported = p->bdd != NULL, late = p->bdd && !in.reach_layers && in.reach_late;
+        supported = p->bdd != NULL, late = p->bdd && in.reach_late; /* (0 layers then) */
         many = p->bdd && !in.reach_layers && !late;
         p->bdd_late = many;
         FREE_AND_NULL(bddhook_free, p->bdd);
