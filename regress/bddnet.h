@@ -85,6 +85,11 @@ typedef struct {
                               (connect four: column by column, where the reachable states
                               and, with opts.implications, the sets are small; the default;
                               false: row by row, where the win test alone is smaller) */
+    bool selectors;        /* with rules: a family of fluents whose value selects another
+                              family's cells placed above it (regress/bddorder.h: urmAdd's
+                              program counter above its lines; the default) */
+    const game_t *rules;   /* the rules the network was grounded from (NULL: the families
+                              in the order of their names alone) */
     bool invariants;       /* binary codes for the groups proven mutually exclusive */
     bool implications;     /* the invariant holds the implications between groups proven
                               inductive (regress/bddinv.h: gravity in connect four) */
