@@ -158,15 +158,31 @@ static uint32_t fam_index(const bddfam_t *fams, uint32_t n, bddfam_t f) {
     return UINT32_MAX;
 }
 
-/* The next family: of those whose selectors are all placed (or, in a cycle, of all left),
- * the one with the least (place, index). */
+/* Whether family a reaches family b by selections (from[e] selects to[e]). */
+static bool reaches(uint32_t n, uint32_t n_sel, const uint32_t *from, const uint32_t *to,
+                    uint32_t a, uint32_t b) {
+    bool *seen = xcalloc(n + 1, sizeof *seen), found = false;
+    uint32_t *stack = xmalloc((n + 1) * sizeof *stack), top = 0;
+    stack[top++] = a, seen[a] = true;
+    while (top && !found) {
+        uint32_t x = stack[--top];
+        found = x == b;
+        for (uint32_t e = 0; e < n_sel; e++)
+            if (from[e] == x && to[e] != UINT32_MAX && !seen[to[e]])
+                seen[to[e]] = true, stack[top++] = to[e];
+    }
+    free(seen), free(stack);
+    return found;
+}
+
+/* The next family: of those whose selectors are all placed, the one with the least
+ * (place, index). */
 static uint32_t next_fam(uint32_t n, const uint32_t *p, const uint32_t *waiting, const bool *done) {
     uint32_t best = UINT32_MAX;
-    for (int pass = 0; pass < 2 && best == UINT32_MAX; pass++)
-        for (uint32_t i = 0; i < n; i++) {
-            if (done[i] || (!pass && waiting[i])) continue;
-            if (best == UINT32_MAX || p[i] < p[best] || (p[i] == p[best] && i < best)) best = i;
-        }
+    for (uint32_t i = 0; i < n; i++) {
+        if (done[i] || waiting[i]) continue;
+        if (best == UINT32_MAX || p[i] < p[best] || (p[i] == p[best] && i < best)) best = i;
+    }
     return best;
 }
 
@@ -177,8 +193,16 @@ bool bddorder_place(const bddfam_t *fams, uint32_t n, const bddsel_t *sel, uint3
     bool *done = xcalloc(n + 1, sizeof *done), moved = false;
     for (uint32_t e = 0; e < n_sel; e++) {
         from[e] = fam_index(fams, n, sel[e].above), to[e] = fam_index(fams, n, sel[e].below);
-        if (from[e] != UINT32_MAX && to[e] != UINT32_MAX) waiting[to[e]]++;
+        if (to[e] == UINT32_MAX) from[e] = UINT32_MAX;
     }
+    bool *cycle = xcalloc(n_sel + 1, sizeof *cycle); /* on one: neither goes above */
+    for (uint32_t e = 0; e < n_sel; e++)
+        cycle[e] = from[e] != UINT32_MAX && reaches(n, n_sel, from, to, to[e], from[e]);
+    for (uint32_t e = 0; e < n_sel; e++) {
+        if (cycle[e]) from[e] = UINT32_MAX;
+        if (from[e] != UINT32_MAX) waiting[to[e]]++;
+    }
+    free(cycle);
     places(n, n_sel, from, to, p);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t f = next_fam(n, p, waiting, done);

@@ -33,7 +33,7 @@ uint32_t bddorder_selectors(const game_t *g, bddsel_t **out);
 
 /* A permutation of n families, given in their order by name: each family that selects
  * others is moved up to just above the highest of them (transitively), the rest keep their
- * order; where selections form a cycle, the one by name first goes first. perm[i] is the
+ * order; selections on a cycle are left out (its families by name). perm[i] is the
  * family at place i. Returns whether it differs from the order by name. */
 bool bddorder_place(const bddfam_t *fams, uint32_t n, const bddsel_t *sel, uint32_t n_sel,
                     uint32_t *perm);
