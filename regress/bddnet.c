@@ -330,6 +330,17 @@ static uint32_t key_families(const bddnet_t *bn, const fkey_t *k, bddfam_t **out
     return n;
 }
 
+/* The families in their order, with --trace. */
+static void trace_order(const bddnet_t *bn, const bddfam_t *fams, uint32_t n,
+                        const uint32_t *perm) {
+    if (!bn->o.trace) return;
+    fputs("# trace order families", bn->o.trace);
+    for (uint32_t r = 0; r < n; r++)
+        fprintf(bn->o.trace, " %s/%u%s", term_sym_name(bn->ts, fams[perm[r]].sym),
+                fams[perm[r]].arity, perm[r] != r ? "*" : "");
+    fputc('\n', bn->o.trace);
+}
+
 /* A family whose values select another's cells (regress/bddorder.h: a program counter and
  * the program's lines) moved up to just above it, each family kept whole, its keys in
  * their order. */
@@ -342,6 +353,7 @@ static void raise_selectors(bddnet_t *bn, fkey_t *k) {
     if (bddorder_place(fams, n, sel, n_sel, perm)) {
         for (uint32_t r = 0; r < n; r++)
             rank[perm[r]] = r, bn->n_raised += perm[r] != r;
+        trace_order(bn, fams, n, perm);
         uint32_t *start = xcalloc(n + 1, sizeof *start); /* counting sort by rank */
         for (uint32_t i = 0; i < nf; i++)
             start[rank[fam[i]] + 1]++;
