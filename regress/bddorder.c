@@ -39,8 +39,8 @@ static void collect_fams(sel_ctx_t *c) {
             if (x == TERM_NONE || term_arity(c->ts, x) < 1) continue;
             sym_t s = term_sym(c->ts, x);
             if (fam_of(c, s, term_arity(c->ts, x)) != UINT32_MAX) continue;
-            if (c->n_fams == cap) cap = cap ? 2 * cap : 16;
-            c->fams = xrealloc(c->fams, cap * sizeof *c->fams);
+            if (c->n_fams == cap)
+                cap = cap ? 2 * cap : 16, c->fams = xrealloc(c->fams, cap * sizeof *c->fams);
             c->fams[c->n_fams++] = (bddfam_t){s, term_arity(c->ts, x)};
         }
     }
