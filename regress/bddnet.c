@@ -667,7 +667,7 @@ static double share_of(double end, double share) {
 
 /* The last operation that gave up did so at the node table's limit. */
 static bool node_table_full(const bddnet_t *bn) {
-    return !strcmp(dd_why(bn->d), "node limit");
+    return dd_at_node_limit(bn->d);
 }
 
 /* The move blocks with the move codes free (ev->cap, BDDNET_NEXT_AUTO) past the node table's
@@ -1486,7 +1486,7 @@ static bool make_joints(bddnet_t *bn) {
         dd_set_deadline(d, share_of(end, JOINTS_SHARE));
         bool done = bn->n_joints ? kept_joints(bn, &ok) : per_move(bn, &ok);
         dd_set_deadline(d, end);
-        bool share = !ok && end > 0 && !strcmp(dd_why(d), "deadline") && now_seconds() < end;
+        bool share = !ok && end > 0 && dd_out_of_time(d) && now_seconds() < end;
         if (done && !share) return ok;
         if (done) free_joints(bn), ok = true; /* past the share: SUBST */
     }
@@ -1604,7 +1604,7 @@ static dd_ref reach_from(bddnet_t *bn, const dd_ref *rel, dd_ref quant, const dd
     }
     /* given up at the deadline (out of time: the states may still be few), or past a node
      * cap (REACH_NODES, one operation's: too many) */
-    if (front < 0) bn->reach_late = !capped && !strcmp(dd_why(d), "deadline");
+    if (front < 0) bn->reach_late = !capped && dd_out_of_time(d);
     if (front < 0) dd_deref(d, r), r = DD_NONE;
     dd_deref(d, front);
     return r;
@@ -1654,7 +1654,7 @@ static void compute_reach(bddnet_t *bn) {
     if (r >= 0) {
         dd_ref t = dd_and(d, bn->inv, r);
         if (t >= 0) bn->split_inv = bn->inv, bn->inv = t, bn->reach = dd_dup(d, r);
-        if (t < 0) bn->reach_late = !strcmp(dd_why(d), "deadline");
+        if (t < 0) bn->reach_late = dd_out_of_time(d);
         dd_deref(d, r);
         if (t >= 0) within_reach(bn);
     }
@@ -2255,7 +2255,7 @@ static int ready_part(bddnet_t *bn, const joint_t *jm, part_t *pt) {
     eval_fini(bn, &nx);
     if (!ok) {
         double end = dd_deadline(bn->d); /* not a node's share (eval_or_unknown) */
-        bool late = !strcmp(dd_why(bn->d), "deadline") && end > 0 && now_seconds() >= end;
+        bool late = dd_out_of_time(bn->d) && end > 0 && now_seconds() >= end;
         if (pt->term != DD_NONE) dd_deref(bn->d, pt->term);
         pt->term = DD_FALSE;
         free_goals(bn, pt);
@@ -2278,8 +2278,7 @@ static int ready_joint(bddnet_t *bn, uint32_t j) {
     joint_t *jm = &bn->joints[j];
     if (jm->state == JOINT_READY || jm->state == JOINT_FAILED) return jm->state == JOINT_READY;
     int r = 1;
-    if (jm->state == JOINT_NEW && !make_joint(bn, jm))
-        r = strcmp(dd_why(bn->d), "deadline") ? 0 : -1;
+    if (jm->state == JOINT_NEW && !make_joint(bn, jm)) r = dd_out_of_time(bn->d) ? -1 : 0;
     for (uint32_t p = 0; p < jm->n_parts && r > 0; p++)
         r = ready_part(bn, jm, &jm->parts[p]);
     if (r < 0) return r;
@@ -2313,7 +2312,7 @@ static const coalition_t *coalition(bddnet_t *bn, uint64_t mask) {
 
 /* Did the last operation give up at the deadline (not at a node limit)? */
 static bool past_deadline(bddnet_t *bn, dd_ref x) {
-    return x == DD_NONE && !strcmp(dd_why(bn->d), "deadline");
+    return x == DD_NONE && dd_out_of_time(bn->d);
 }
 
 /* The successor in part pt of jm is in the set s (one diagram). */
@@ -2947,7 +2946,7 @@ static bool pre_product(bddnet_t *bn, uint32_t a, const ddunion_t *s, uint32_t t
     prods_fini(d, &r);
     dd_deref(d, ctx);
     if (!ok) *exact = false; /* the move's states left out: a subset */
-    return ok || strcmp(dd_why(d), "deadline");
+    return ok || !dd_out_of_time(d);
 }
 
 /* Move a's states by the ∀ over S joined (sj) into out; with opts.forall AUTO, where that
