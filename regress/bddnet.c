@@ -1832,7 +1832,8 @@ static void unknowns_on_top(bddnet_t *bn) {
  * one broken, 7.9 of 9.1 s before the one-hot network built in 0.24 s). */
 static int network_and_codes(bddnet_t *bn, double *t, char *err, size_t errlen) {
     double end = bn->o.deadline;
-    if (bn->n_coded) bn->o.deadline = share_of(end, CODES_SHARE);
+    if (bn->n_coded)
+        bn->o.deadline = bn->o.cut_codes ? now_seconds() - 1 : share_of(end, CODES_SHARE);
     dd_set_deadline(bn->d, bn->o.deadline);
     bool ok = network_phase(bn, t);
     int dropped = ok ? drop_broken(bn) : -1;
