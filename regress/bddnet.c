@@ -1000,19 +1000,23 @@ static void alloc_roles(bddnet_t *bn) {
         bn->moves_here[r] = DD_NONE;
 }
 
-/* The substitution of the next functions, the state variables' cube, the valid codes. */
+/* The substitution of the next functions, the state variables' cube (DD_NONE where a code
+ * bit's next function, the OR of its values', gave up: outputs_ok then fails the network,
+ * where a false one would have made every pre-image wrong), the valid codes. */
 static void keep_transition(bddnet_t *bn) {
     dd_t *d = bn->d;
     uint32_t *sv = xmalloc((bn->n_vars + 1) * sizeof *sv), ns = 0;
+    bool ok = true;
     bn->subst = dd_subst_new(d);
     for (uint32_t v = 0; v < bn->n_vars; v++) {
         if (bn->var_start[v] == bn->var_start[v + 1]) continue; /* a move code */
         sv[ns++] = v;
         dd_ref nx = next_of_var(bn, v);
+        ok = ok && nx >= 0;
         dd_subst_set(d, bn->subst, v, nx < 0 ? DD_FALSE : nx);
         dd_deref(d, nx);
     }
-    bn->state_vars = dd_cube(d, sv, NULL, ns);
+    bn->state_vars = ok ? dd_cube(d, sv, NULL, ns) : DD_NONE;
     free(sv);
     bn->inv = valid_codes(bn);
 }
