@@ -1093,6 +1093,9 @@ static int drop_every_code(bddnet_t *bn) {
 static int drop_broken(bddnet_t *bn) {
     dd_t *d = bn->d;
     int dropped = 0;
+    if (!bn->n_coded)
+        return 0; /* nothing to prove: the legal relations' AND not made (1.4 s
+                     of checkers-mustjump's one-hot layout, at load 6) */
     double end = bn->o.deadline;
     dd_ref joint = end > 0 ? all_legal(bn, share_of(end, JOINT_SHARE)) : DD_NONE;
     if (end > 0) dd_set_deadline(d, share_of(end, bn->n_unk ? INV_SHARE : INV_SHARE_ALONE));
