@@ -41,9 +41,9 @@
 /* of the time left the legal relations of every role at once at most (past it the proof
  * ANDs them per group, role by role) */
 #define JOINT_SHARE 0.25
-/* of the time left a layout with binary codes its network and the codes' proof at most:
- * past it, or at a node limit before the deadline, every code is dropped and the network
- * made again one-hot with the rest (network_and_codes) */
+/* of the time left a layout with binary codes its network at most: past it, or at a node
+ * limit before the deadline, every code is dropped and the network made again one-hot with
+ * the rest (network_and_codes) */
 #define CODES_SHARE 0.5
 /* a node that reads the joint move at most this many nodes with the move codes free (opts.next
  * BDDNET_NEXT_AUTO): past it they are made per joint move (3pffa's captures, 108,684 nodes
@@ -1831,22 +1831,24 @@ static void unknowns_on_top(bddnet_t *bn) {
     free(order), free(now);
 }
 
-/* The network and the codes' proof of a layout with codes, within CODES_SHARE of the time
- * left (the build's deadline put back after it): 1 the codes proven, 0 some dropped, -1
- * past the limits. A network that gives up with codes (its share, a node limit) before
- * the build's deadline drops every code: one-hot it is often the cheaper one, and the
- * broken codes cost the first attempt's whole time (checkers-mustjump: 36 codes, every
- * one broken, 7.9 of 9.1 s before the one-hot network built in 0.24 s). */
+/* The network and the codes' proof: 1 the codes proven, 0 some dropped, -1 past the
+ * limits. A layout with codes gets CODES_SHARE of the time left for its network (the
+ * build's deadline put back after it; the proof keeps its own shares of the build's time);
+ * a network that gives up with codes (its share, a node limit) before the build's deadline
+ * drops every code, and so does a proof past its share: one-hot the network is made again
+ * with the rest. Before, the attempt with codes could take the whole budget
+ * (checkers-mustjump: 36 codes, every one broken, 7.9 of its 9.1 s before the one-hot
+ * network built in 0.24 s; now and then the network with codes alone past the deadline). */
 static int network_and_codes(bddnet_t *bn, double *t, char *err, size_t errlen) {
     double end = bn->o.deadline;
     if (bn->n_coded)
         bn->o.deadline = bn->o.cut_codes ? now_seconds() - 1 : share_of(end, CODES_SHARE);
     dd_set_deadline(bn->d, bn->o.deadline);
     bool ok = network_phase(bn, t);
-    int dropped = ok ? drop_broken(bn) : -1;
     bn->o.deadline = end;
     dd_set_deadline(bn->d, end);
-    bool again = bn->n_coded && dropped < 0 && !past_end(bn);
+    int dropped = ok ? drop_broken(bn) : -1;
+    bool again = bn->n_coded && !ok && !past_end(bn);
     if (again) dropped = drop_every_code(bn);
     if (ok) {
         char buf[64];
