@@ -182,6 +182,8 @@ struct bddnet {
      * n_vars + 2k at the state and n_vars + 2k + 1 at the successor (on top of the order);
      * kept across attempts (a new layout tries it no more) */
     uint32_t *unk, *unk_of, n_unk;
+    double node_end; /* while the network with codes has its share: the build's deadline, of
+                        which a node's share is taken (0: the manager's deadline) */
     /* per unknown: the parts whose successor it was not put in within the limits (past
      * KNOWN_TRIES no more: each try spends its share, checkers's has_legal_move) */
     uint32_t *unk_missed;
@@ -629,8 +631,9 @@ static dd_ref eval_or_unknown(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     uint32_t n = bn->net->order[i];
     if (bn->unk_of[n] != NO_UNK) return dd_var(bn->d, unk_var(bn, bn->unk_of[n], ev->at_next));
     if (bn->n_unk == bn->o.unknowns) return eval_node(bn, ev, i);
-    double end = dd_deadline(bn->d), now = now_seconds();
-    double left = end > now ? end - now : 0, share = NODE_SHARE * left;
+    double end = dd_deadline(bn->d), now = now_seconds(), from = bn->node_end;
+    if (from < end) from = end; /* within the codes' share: the same share of the time as before */
+    double left = end > now ? end - now : 0, share = NODE_SHARE * (from > now ? from - now : 0);
     if (share < NODE_MIN) share = NODE_MIN; /* near the deadline: a cut, not an unknown */
     if (end > 0 && share < left) dd_set_deadline(bn->d, now + share);
     dd_ref v = eval_node(bn, ev, i);
@@ -1844,7 +1847,9 @@ static int network_and_codes(bddnet_t *bn, double *t, char *err, size_t errlen) 
     if (bn->n_coded)
         bn->o.deadline = bn->o.cut_codes ? now_seconds() - 1 : share_of(end, CODES_SHARE);
     dd_set_deadline(bn->d, bn->o.deadline);
+    bn->node_end = end;
     bool ok = network_phase(bn, t);
+    bn->node_end = 0;
     bn->o.deadline = end;
     dd_set_deadline(bn->d, end);
     int dropped = ok ? drop_broken(bn) : -1;
