@@ -66,6 +66,10 @@ extern int bddfreepos;   /* BuDDy's free list: 0 makes the next new node collect
 extern int *bddrefstack; /* BuDDy's reference stack: the partial results a collection keeps */
 extern int *bddrefstacktop;
 
+/* What dd_why says for the two reasons callers act on (dd_out_of_time, dd_at_node_limit). */
+#define WHY_DEADLINE "deadline"
+#define WHY_NODE_LIMIT "node limit"
+
 /* ---- the wire on the reference stack (see the top of the file) ---- */
 
 /* The mapping no access may touch; the stack points to its middle, so that the pushes and
@@ -111,7 +115,7 @@ static void untrip(void) {
 static void on_segv(int sig, siginfo_t *si, void *uc) {
     (void)sig, (void)uc;
     if (jump && in_trap(si->si_addr)) {
-        fail = "deadline";
+        fail = WHY_DEADLINE;
         longjmp(*jump, 1);
     }
     sigaction(SIGSEGV, &prev_segv, NULL);
@@ -216,12 +220,12 @@ static void on_gbc(int pre, bddGbcStat *st) {
         untrip();
         if (!cut_asked) return;
         in_gbc = 0; /* nothing collected yet: give up before */
-        fail = "deadline";
+        fail = WHY_DEADLINE;
         longjmp(*jump, 1);
     }
     in_gbc = 0;
     if (cut_asked || (live->deadline > 0 && now_seconds() > live->deadline)) {
-        fail = "deadline";
+        fail = WHY_DEADLINE;
         longjmp(*jump, 1);
     }
     uint64_t used = (uint64_t)(st->nodes - st->freenodes);
@@ -233,8 +237,8 @@ static void on_gbc(int pre, bddGbcStat *st) {
 
 static void on_error(int code) {
     /* the free list the timer emptied, found empty again right after a collection */
-    fail = cut_asked             ? "deadline"
-           : code == BDD_NODENUM ? "node limit"
+    fail = cut_asked             ? WHY_DEADLINE
+           : code == BDD_NODENUM ? WHY_NODE_LIMIT
            : code == BDD_MEMORY  ? "out of memory"
                                  : bdd_errstring(code);
     if (jump) longjmp(*jump, 1);
@@ -306,6 +310,12 @@ void dd_set_op_nodes(dd_t *d, uint64_t nodes) {
 }
 const char *dd_why(const dd_t *d) {
     return d->why;
+}
+bool dd_out_of_time(const dd_t *d) {
+    return !strcmp(d->why, WHY_DEADLINE);
+}
+bool dd_at_node_limit(const dd_t *d) {
+    return !strcmp(d->why, WHY_NODE_LIMIT);
 }
 void dd_cut_next(dd_t *d) {
     d->cut_next = true;
@@ -385,7 +395,7 @@ static BDD call(const call_t *c) {
 static dd_ref guarded(dd_t *d, const call_t *c) {
     if (c->a < 0 || c->b < 0 || c->c < 0) return DD_NONE;
     if (d->deadline > 0 && now_seconds() > d->deadline) {
-        d->why = "deadline";
+        d->why = WHY_DEADLINE;
         return DD_NONE;
     }
     if (d->deadline > 0 && tick_for != d->deadline) arm_tick(d->deadline);

@@ -59,6 +59,10 @@ void dd_set_op_nodes(dd_t *d, uint64_t nodes);
 /* Why the last operation that returned DD_NONE gave up ("deadline", "node limit",
  * "operation node limit", ...). */
 const char *dd_why(const dd_t *d);
+/* Whether the last operation that returned DD_NONE gave up at the deadline (a caller may
+ * try again with more time), or at the manager's node limit (the table is full). */
+bool dd_out_of_time(const dd_t *d);
+bool dd_at_node_limit(const dd_t *d);
 /* The next operation gives up at its first recursive step, as one that runs past its
  * deadline does when the timer fires (why: "deadline"): for tests of that cut that do not
  * depend on the clock. */

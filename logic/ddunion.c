@@ -158,7 +158,7 @@ bool ddunion_add_excl(dd_t *d, ddunion_t *u, dd_ref x, ddexcl_t *excl) {
             return true;
         }
         dd_deref(d, t);
-        if (t == DD_NONE && !strcmp(dd_why(d), "deadline")) {
+        if (t == DD_NONE && dd_out_of_time(d)) {
             dd_deref(d, x), ddexcl_free(d, excl);
             return false;
         }
@@ -194,7 +194,7 @@ dd_ref ddunion_join(dd_t *d, const ddunion_t *u, uint64_t max_nodes, bool *all) 
             continue;
         }
         dd_ref t = dd_or(d, r, u->part[k]);
-        if (t == DD_NONE && !strcmp(dd_why(d), "deadline")) {
+        if (t == DD_NONE && dd_out_of_time(d)) {
             dd_deref(d, r);
             return DD_NONE;
         }

@@ -254,8 +254,8 @@ static bool next_within(bddsearch_t *bs, seq_t *q, uint32_t i, dd_ref in, ddunio
     bool same_in = i > 1 && in == bddnet_within(bs->bn, within_of(bs, i - 1));
     for (uint32_t k = 0; k < prev->n && ok && i > 1; k++) {
         dd_ref x = same_in ? dd_dup(d, prev->part[k]) : dd_and(d, prev->part[k], in);
-        if (x == DD_NONE && strcmp(dd_why(d), "deadline")) *exact = false; /* left out */
-        ok = x == DD_NONE ? !!strcmp(dd_why(d), "deadline")
+        if (x == DD_NONE && !dd_out_of_time(d)) *exact = false; /* left out */
+        ok = x == DD_NONE ? !dd_out_of_time(d)
                           : ddunion_add_excl(d, out, x, ddexcl_dup(prev->excl[k]));
     }
     for (uint32_t k = 0; k < pre.n && ok; k++)

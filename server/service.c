@@ -200,9 +200,21 @@ static void run_play(service_t *s, job_t *j) {
     }
 }
 
+/* The match's search counters, one line (what `ggp match` prints per player), so that a
+ * series between servers can be read for what each search did. */
+static void log_search(service_t *s, const char *id) {
+    player_search_t sum = {0};
+    if (!agent_search(s->agent, &sum)) return;
+    strbuf_t line;
+    sb_init(&line);
+    if (player_search_report(&sum, &line)) log_line("match=%s search: %s", id, sb_str(&line));
+    sb_fini(&line);
+}
+
 static void run_end(service_t *s, job_t *j) {
     if (!s->agent || strcmp(s->agent_id, j->msg.id) != 0) return;
     if (j->msg.kind == MSG_STOP) agent_stop(s->agent);
+    log_search(s, j->msg.id);
     end_agent(s);
 }
 

@@ -174,6 +174,8 @@ static void test_limits(void **state) {
     dd_ref big = pairs_apart(d, 20); /* ~2 million: past the limit */
     assert_int_equal(big, DD_NONE);
     assert_string_equal(dd_why(d), "node limit");
+    assert_true(dd_at_node_limit(d));
+    assert_false(dd_out_of_time(d));
     dd_ref again = pairs_apart(d, 8);
     assert_int_equal(again, small);
     assert_int_equal(dd_and(d, DD_NONE, small), DD_NONE);
@@ -185,6 +187,8 @@ static void test_limits(void **state) {
     assert_true(dd_deadline(d) == lim.deadline); /* the one given, to be put back */
     assert_int_equal(dd_and(d, dd_var(d, 0), dd_var(d, 1)), DD_NONE);
     assert_string_equal(dd_why(d), "deadline");
+    assert_true(dd_out_of_time(d));
+    assert_false(dd_at_node_limit(d));
     dd_set_deadline(d, 0);
     assert_true(dd_deadline(d) == 0);
     dd_ref x = dd_and(d, dd_var(d, 0), dd_var(d, 1));
@@ -348,6 +352,7 @@ static void test_op_limit(void **state) {
     assert_true(small > 1);
     assert_int_equal(pairs_apart(d, 18), DD_NONE); /* about half a million nodes */
     assert_string_equal(dd_why(d), "operation node limit");
+    assert_false(dd_at_node_limit(d)); /* not the table: one operation */
     dd_set_op_nodes(d, 0);
     dd_ref big = pairs_apart(d, 18);
     assert_true(big > 1);

@@ -297,23 +297,25 @@ static void test_bdd_late(void **state) {
  * the probe runs, without the sets: they were not asked again, and the match went to the
  * rollouts' 44 (every match of a timed series at 5 s / 0.5 s). The tree is made again once
  * the sets are solved: 100, each move from a proven root. Timed (the probe runs beside the
- * tree only then); the clocks are bounds, the sets take about 0.4 s. */
+ * tree only then); the clocks are bounds, not durations: the sets take about 0.4 s, and a
+ * search from a proven root stops at once, so a starved machine gets a minute for what
+ * takes a second idle. */
 static void test_bdd_solved_tree(void **state) {
     (void)state;
     game_t *g = load_corpus("duplicateStateMedium.kif");
     engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
     agent_config_t cfg = {
-        .kind = player_kind_find("mcts+lbs:bdd=on"), .startclock = 5, .playclock = 1, .seed = 5};
+        .kind = player_kind_find("mcts+lbs:bdd=on"), .startclock = 60, .playclock = 60, .seed = 5};
     assert_non_null(cfg.kind);
     agent_t *a = agent_new(g, 0, &cfg);
-    agent_start(a, now_seconds() + 5);
+    agent_start(a, now_seconds() + 60);
     state_t s, n;
     state_init(&s);
     state_init(&n);
     terms_initial(ref, &s);
     for (uint32_t steps = 0; !terms_terminal(ref, &s); steps++) {
         assert_true(steps < 20);
-        term_t m = agent_play(a, now_seconds() + 1, NULL);
+        term_t m = agent_play(a, now_seconds() + 60, NULL);
         assert_true(terms_is_legal(ref, &s, 0, m));
         terms_next(ref, &s, &m, &n);
         state_copy(&s, &n);
@@ -360,7 +362,7 @@ static void test_bdd_probe_late(void **state) {
  * the game is not taken for one of too many states: timed, the end game is tried at the
  * first own turn (games/lightsout.kif, one role: no other's turn, where alone it was tried
  * before, so such a game lost its sets for the match) and solved there. The clocks are
- * bounds: the sets take milliseconds. */
+ * bounds: the sets take milliseconds, and the turn's search stops at its proven root. */
 static void test_bdd_retry(void **state) {
     (void)state;
     game_t *g = load_game("lightsout.kif");
@@ -368,9 +370,10 @@ static void test_bdd_retry(void **state) {
     state_t s;
     state_init(&s);
     terms_initial(ref, &s);
-    /* the sets: 1.6 s of the 4 at most */
+    /* the turn's sets get a share of its 60 s (the start's 2 s are searched to their end:
+     * no sets there) */
     player_search_t sum =
-        start_and_turn(g, ref, "mcts+lbs:bdd=on:bddcut=1:threads=1", 0, &s, 2, &s, 0, 4);
+        start_and_turn(g, ref, "mcts+lbs:bdd=on:bddcut=1:threads=1", 0, &s, 2, &s, 0, 60);
     assert_int_equal(sum.bdd_builds, 3); /* the probe, the start's sets, the turn's */
     assert_int_equal(sum.bdd_solved, 1);
     state_fini(&s);
