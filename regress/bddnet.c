@@ -45,6 +45,9 @@
  * limit before the deadline, every code is dropped and the network made again one-hot with
  * the rest (network_and_codes) */
 #define CODES_SHARE 0.5
+/* only where the layout one-hot has at most this many times its state variables with codes
+ * (checkers-mustjump 2.1, crossers3 1.3, speedChess 2.3; kalaha_2009's counters 23) */
+#define ONE_HOT_VARS 4
 /* a node that reads the joint move at most this many nodes with the move codes free (opts.next
  * BDDNET_NEXT_AUTO): past it they are made per joint move (3pffa's captures, 108,684 nodes
  * each with the codes free, took its whole budget; per joint move its network took 0.4 of
@@ -1834,6 +1837,18 @@ static void unknowns_on_top(bddnet_t *bn) {
     free(order), free(now);
 }
 
+/* Would the layout one-hot have at most ONE_HOT_VARS times the state variables it has with
+ * its codes? Counters are not: kalaha_2009's pits' seed counts, 262 variables with codes and
+ * 6,098 one-hot, where one-hot the joint moves filled the node table after the codes' share
+ * (--budget 10: refused either way) and with its codes the network has built in 20.8 of
+ * --budget 40's seconds (7986433): a little slower, the share would send it one-hot. */
+static bool one_hot_fits(const bddnet_t *bn) {
+    uint64_t coded = 0, hot = 0;
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        coded += bn->groups[g].n_vars, hot += bn->groups[g].n;
+    return hot <= ONE_HOT_VARS * coded;
+}
+
 /* The network and the codes' proof: 1 the codes proven, 0 some dropped, -1 past the
  * limits. A layout with codes gets CODES_SHARE of the time left for its network (the
  * build's deadline put back after it; the proof keeps its own shares of the build's time);
@@ -1844,8 +1859,8 @@ static void unknowns_on_top(bddnet_t *bn) {
  * network built in 0.24 s; now and then the network with codes alone past the deadline). */
 static int network_and_codes(bddnet_t *bn, double *t, char *err, size_t errlen) {
     double end = bn->o.deadline;
-    if (bn->n_coded)
-        bn->o.deadline = bn->o.cut_codes ? now_seconds() - 1 : share_of(end, CODES_SHARE);
+    bool capped = bn->n_coded && (bn->o.cut_codes || one_hot_fits(bn));
+    if (capped) bn->o.deadline = bn->o.cut_codes ? now_seconds() - 1 : share_of(end, CODES_SHARE);
     dd_set_deadline(bn->d, bn->o.deadline);
     bn->node_end = end;
     bool ok = network_phase(bn, t);
@@ -1853,7 +1868,7 @@ static int network_and_codes(bddnet_t *bn, double *t, char *err, size_t errlen) 
     bn->o.deadline = end;
     dd_set_deadline(bn->d, end);
     int dropped = ok ? drop_broken(bn) : -1;
-    bool again = bn->n_coded && !ok && !past_end(bn);
+    bool again = capped && !ok && !past_end(bn);
     if (again) dropped = drop_every_code(bn);
     if (ok) {
         char buf[64];
