@@ -29,7 +29,7 @@ static const char *const regress_help =
     "                   [--trace] [--no-reach] [--moves-below] [--no-invariants] [--no-cone] "
     "[--unknowns N]\n"
     "                   [--nodes N] [--max-parts N] [--set-nodes N] [--merge-nodes N] [--op-nodes "
-    "N]\n"
+    "N] [--names-order]\n"
     "                   [--node-nodes N] [--next auto|joint|free] [--check [--max-states N]] "
     "[--hits N] "
     "[--verify N (options above)]\n\n"
@@ -148,6 +148,8 @@ static const char *const regress_help =
     "  --moves-below  move codes under the fluents in the variable order (default on top)\n"
     "  --no-invariants  one variable per fluent (no binary codes for cells whose values are\n"
     "                 proven mutually exclusive)\n"
+    "  --names-order  the families of fluents in the variable order by name alone (default: a\n"
+    "                 family whose value selects another's cells, a program counter, above it)\n"
     "  --no-implications  do not keep the sets within the implications between cells proven\n"
     "                 inductive (connect four: a piece has a piece under it)\n"
     "  --no-cone      build every fluent's next function (default: only those of the\n"
@@ -477,7 +479,7 @@ int cmd_regress(int argc, char **argv) {
     unsigned long long cost = 0;
     engine_kind_t engine = ENGINE_AUTO;
     bool bdd = false, exact = false, values = false, moves_below = false, no_invariants = false,
-         no_implications = false, no_cone = false;
+         no_implications = false, no_cone = false, names_order = false;
     bool reorder = false, no_reach = false, columns = false, rows = false, trace = false;
     regress_bdd_opts_t bo = {0};
     bdds_default_opts(&bo.search);
@@ -521,6 +523,7 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--no-invariants", .flag = &no_invariants},
                                 {.name = "--no-implications", .flag = &no_implications},
                                 {.name = "--no-cone", .flag = &no_cone},
+                                {.name = "--names-order", .flag = &names_order},
                                 {.name = "--reorder", .flag = &reorder},
                                 {.name = "--trace", .flag = &trace},
                                 {.name = "--no-reach", .flag = &no_reach},
@@ -550,6 +553,7 @@ int cmd_regress(int argc, char **argv) {
     if (no_invariants) bo.search.net.invariants = false;
     if (no_implications) bo.search.net.implications = false;
     if (no_cone) bo.search.net.cone = false;
+    if (names_order) bo.search.net.selectors = false;
     if (reorder) bo.search.reorder = true;
     if (no_reach) bo.search.net.reach = false;
     if (trace) bo.search.net.trace = stdout;

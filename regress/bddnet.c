@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "regress/bddinv.h"
+#include "regress/bddorder.h"
 
 #define MAX_MASKS 8      /* coalitions cached (a run uses two or three) */
 #define ALL_NODES 100000 /* a pre-image's set for one move of P gives up past it */
@@ -133,6 +134,7 @@ struct bddnet {
     uint32_t *sorted; /* fluents in variable order */
     group_t *groups;
     uint32_t n_groups, n_coded;
+    uint32_t n_raised;       /* families placed otherwise than by name (raise_selectors) */
     uint32_t n_implied;      /* implications between groups in the invariant */
     bool *cand;              /* per group: a mutual-exclusion candidate still standing */
     uint32_t *fgroup, *fpos; /* per fluent: its group, its place in it */
@@ -199,6 +201,7 @@ void bddnet_default_opts(bddnet_opts_t *o) {
                          .implications = true,
                          .columns = true,
                          .cone = true,
+                         .selectors = true,
                          .unknowns = 16};
 }
 
@@ -314,7 +317,67 @@ static void key_order(const bddnet_t *bn, term_t t, const argval_t *v, const uin
         }
 }
 
-static fkey_t *fluent_keys(const bddnet_t *bn) {
+/* The families of the fluents sorted by key, in the order they first appear; fam[i]: the
+ * family of k[i]. */
+static uint32_t key_families(const bddnet_t *bn, const fkey_t *k, bddfam_t **out, uint32_t *fam) {
+    uint32_t n = 0, cap = 0;
+    bddfam_t *f = NULL;
+    for (uint32_t i = 0; i < bn->net->n_fluents; i++) {
+        term_t t = bn->net->fluent_term[k[i].f];
+        bddfam_t x = {term_sym(bn->ts, t), term_arity(bn->ts, t)};
+        uint32_t j = n;
+        while (j > 0 && (f[j - 1].sym != x.sym || f[j - 1].arity != x.arity))
+            j--; /* from the last: a family's keys are consecutive */
+        if (j) {
+            fam[i] = j - 1;
+            continue;
+        }
+        if (n == cap) cap = cap ? 2 * cap : 16, f = xrealloc(f, cap * sizeof *f);
+        f[n] = x, fam[i] = n++;
+    }
+    *out = f;
+    return n;
+}
+
+/* The families in their order, with --trace. */
+static void trace_order(const bddnet_t *bn, const bddfam_t *fams, uint32_t n,
+                        const uint32_t *perm) {
+    if (!bn->o.trace) return;
+    fputs("# trace order families", bn->o.trace);
+    for (uint32_t r = 0; r < n; r++)
+        fprintf(bn->o.trace, " %s/%u%s", term_sym_name(bn->ts, fams[perm[r]].sym),
+                fams[perm[r]].arity, perm[r] != r ? "*" : "");
+    fputc('\n', bn->o.trace);
+}
+
+/* A family whose values select another's cells (regress/bddorder.h: a program counter and
+ * the program's lines) moved up to just above it, each family kept whole, its keys in
+ * their order. */
+static void raise_selectors(bddnet_t *bn, fkey_t *k) {
+    uint32_t nf = bn->net->n_fluents, *fam = xmalloc((nf + 1) * sizeof *fam);
+    bddfam_t *fams;
+    bddsel_t *sel;
+    uint32_t n = key_families(bn, k, &fams, fam), n_sel = bddorder_selectors(bn->o.rules, &sel);
+    uint32_t *perm = xmalloc((n + 1) * sizeof *perm), *rank = xmalloc((n + 1) * sizeof *rank);
+    if (bddorder_place(fams, n, sel, n_sel, perm)) {
+        for (uint32_t r = 0; r < n; r++)
+            rank[perm[r]] = r, bn->n_raised += perm[r] != r;
+        trace_order(bn, fams, n, perm);
+        uint32_t *start = xcalloc(n + 1, sizeof *start); /* counting sort by rank */
+        for (uint32_t i = 0; i < nf; i++)
+            start[rank[fam[i]] + 1]++;
+        for (uint32_t r = 0; r < n; r++)
+            start[r + 1] += start[r];
+        fkey_t *out = xmalloc((nf + 1) * sizeof *out);
+        for (uint32_t i = 0; i < nf; i++)
+            out[start[rank[fam[i]]]++] = k[i];
+        memcpy(k, out, nf * sizeof *k);
+        free(out), free(start);
+    }
+    free(fam), free(fams), free(sel), free(perm), free(rank);
+}
+
+static fkey_t *fluent_keys(bddnet_t *bn) {
     const gnet_t *net = bn->net;
     fkey_t *k = xmalloc((net->n_fluents + 1) * sizeof *k);
     argval_t *vals;
@@ -343,6 +406,7 @@ static fkey_t *fluent_keys(const bddnet_t *bn) {
     sb_fini(&sb);
     free(vals), free(count), free(perm);
     qsort(k, net->n_fluents, sizeof *k, cmp_fkey);
+    if (bn->o.selectors && bn->o.rules) raise_selectors(bn, k);
     return k;
 }
 
@@ -1806,9 +1870,9 @@ static bool network_phase(bddnet_t *bn, double *t) {
         keep_transition(bn);
     }
     ok = ok && outputs_ok(bn);
-    char buf[96];
-    snprintf(buf, sizeof buf, "vars=%u groups=%u coded=%u cone=%u/%u", bn->n_vars, bn->n_groups,
-             bn->n_coded, bn->n_cone, bn->net->n_fluents);
+    char buf[128];
+    snprintf(buf, sizeof buf, "vars=%u groups=%u coded=%u cone=%u/%u raised=%u", bn->n_vars,
+             bn->n_groups, bn->n_coded, bn->n_cone, bn->net->n_fluents, bn->n_raised);
     trace_phase(bn, "network", ok, t, buf);
     return ok;
 }

@@ -11,7 +11,9 @@
  * outside changes nothing a set holds, so its state is left free.
  *
  * Variables: the fluents are sorted by name and arguments (numbers by value) and cut into
- * groups, the fluents that differ in their last argument only (the values of one cell);
+ * groups, the fluents that differ in their last argument only (the values of one cell); a
+ * family of fluents whose value selects another family's cells in some rule (a program
+ * counter and the program's lines, bddorder.h) is moved up to just above that family;
  * a group whose values are mutually exclusive (proven: initially at most one holds, and
  * every legal joint move from a non-terminal state keeps it so) is encoded in binary, as
  * Gamer does: ceil(log2(k+1)) variables for k values, code 0 none, j+1 value j, so that no
@@ -85,6 +87,11 @@ typedef struct {
                               (connect four: column by column, where the reachable states
                               and, with opts.implications, the sets are small; the default;
                               false: row by row, where the win test alone is smaller) */
+    bool selectors;        /* with rules: a family of fluents whose value selects another
+                              family's cells placed above it (regress/bddorder.h: urmAdd's
+                              program counter above its lines; the default) */
+    const game_t *rules;   /* the rules the network was grounded from (NULL: the families
+                              in the order of their names alone) */
     bool invariants;       /* binary codes for the groups proven mutually exclusive */
     bool implications;     /* the invariant holds the implications between groups proven
                               inductive (regress/bddinv.h: gravity in connect four) */

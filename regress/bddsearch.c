@@ -131,6 +131,7 @@ bddsearch_t *bddsearch_new(engine_t *e, uint32_t role, const term_t *noop, const
     opts.net.deadline = bs->deadline;
     double share = opts.reach_share > 0 ? opts.reach_share : REACH_SHARE;
     opts.net.reach_deadline = opts.budget > 0 ? start + share * opts.budget : 0;
+    if (!opts.net.rules) opts.net.rules = g;
     bs->bn = bddnet_new(net, g->ts, &opts.net, err, errlen);
     if (!bs->bn) {
         free(bs);
