@@ -1914,12 +1914,12 @@ static bool one_hot_fits(const bddnet_t *bn) {
 }
 
 /* The network and the codes' proof: 1 the codes proven, 0 some dropped, -1 past the
- * limits. A layout with codes gets CODES_SHARE of the time left for its network (the
- * build's deadline put back after it; the proof keeps its own shares of the build's time);
- * a network that gives up with codes (its share, a node limit) before the build's deadline
- * drops every code, and so does a proof past its share: one-hot the network is made again
- * with the rest. Before, the attempt with codes could take the whole budget
- * (checkers-mustjump: 36 codes, every one broken, 7.9 of its 9.1 s before the one-hot
+ * limits. A layout with codes that one-hot fits (one_hot_fits) gets CODES_SHARE of the time
+ * left for its network (the build's deadline put back after it; the proof keeps its own
+ * shares of the build's time); a network that gives up with codes (its share, a node limit)
+ * before the build's deadline drops every code, and so does a proof past its share: one-hot
+ * the network is made again with the rest. Before, the attempt with codes could take the whole
+ * budget (checkers-mustjump: 36 codes, every one broken, 7.9 of its 9.1 s before the one-hot
  * network built in 0.24 s; now and then the network with codes alone past the deadline). */
 static int network_and_codes(bddnet_t *bn, double *t, char *err, size_t errlen) {
     double end = bn->o.deadline;
