@@ -42,6 +42,13 @@
 /* of the time left the legal relations of every role at once at most (past it the proof
  * ANDs them per group, role by role) */
 #define JOINT_SHARE 0.25
+/* of the time left a layout with binary codes its network at most: past it, or at a node
+ * limit before the deadline, every code is dropped and the network made again one-hot with
+ * the rest (network_and_codes) */
+#define CODES_SHARE 0.5
+/* only where the layout one-hot has at most this many times its state variables with codes
+ * (checkers-mustjump 2.1, crossers3 1.3, speedChess 2.3; kalaha_2009's counters 23) */
+#define ONE_HOT_VARS 4
 /* a node that reads the joint move at most this many nodes with the move codes free (opts.next
  * BDDNET_NEXT_AUTO): past it they are made per joint move (3pffa's captures, 108,684 nodes
  * each with the codes free, took its whole budget; per joint move its network took 0.4 of
@@ -180,6 +187,8 @@ struct bddnet {
      * n_vars + 2k at the state and n_vars + 2k + 1 at the successor (on top of the order);
      * kept across attempts (a new layout tries it no more) */
     uint32_t *unk, *unk_of, n_unk;
+    double node_end; /* while the network with codes has its share: the build's deadline, of
+                        which a node's share is taken (0: the manager's deadline) */
     /* per unknown: the parts whose successor it was not put in within the limits (past
      * KNOWN_TRIES no more: each try spends its share, checkers's has_legal_move) */
     uint32_t *unk_missed;
@@ -689,8 +698,9 @@ static dd_ref eval_or_unknown(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     uint32_t n = bn->net->order[i];
     if (bn->unk_of[n] != NO_UNK) return dd_var(bn->d, unk_var(bn, bn->unk_of[n], ev->at_next));
     if (bn->n_unk == bn->o.unknowns) return eval_node(bn, ev, i);
-    double end = dd_deadline(bn->d), now = now_seconds();
-    double left = end > now ? end - now : 0, share = NODE_SHARE * left;
+    double end = dd_deadline(bn->d), now = now_seconds(), from = bn->node_end;
+    if (from < end) from = end; /* within the codes' share: the same share of the time as before */
+    double left = end > now ? end - now : 0, share = NODE_SHARE * (from > now ? from - now : 0);
     if (share < NODE_MIN) share = NODE_MIN; /* near the deadline: a cut, not an unknown */
     if (end > 0 && share < left) dd_set_deadline(bn->d, now + share);
     dd_ref v = eval_node(bn, ev, i);
@@ -1060,19 +1070,23 @@ static void alloc_roles(bddnet_t *bn) {
         bn->moves_here[r] = DD_NONE;
 }
 
-/* The substitution of the next functions, the state variables' cube, the valid codes. */
+/* The substitution of the next functions, the state variables' cube (DD_NONE where a code
+ * bit's next function, the OR of its values', gave up: outputs_ok then fails the network,
+ * where a false one would have made every pre-image wrong), the valid codes. */
 static void keep_transition(bddnet_t *bn) {
     dd_t *d = bn->d;
     uint32_t *sv = xmalloc((bn->n_vars + 1) * sizeof *sv), ns = 0;
+    bool ok = true;
     bn->subst = dd_subst_new(d);
     for (uint32_t v = 0; v < bn->n_vars; v++) {
         if (bn->var_start[v] == bn->var_start[v + 1]) continue; /* a move code */
         sv[ns++] = v;
         dd_ref nx = next_of_var(bn, v);
+        ok = ok && nx >= 0;
         dd_subst_set(d, bn->subst, v, nx < 0 ? DD_FALSE : nx);
         dd_deref(d, nx);
     }
-    bn->state_vars = dd_cube(d, sv, NULL, ns);
+    bn->state_vars = ok ? dd_cube(d, sv, NULL, ns) : DD_NONE;
     free(sv);
     bn->inv = valid_codes(bn);
 }
@@ -1122,6 +1136,14 @@ static dd_ref all_legal(bddnet_t *bn, double deadline) {
     return all;
 }
 
+/* Every code dropped: the network is made again one-hot (no code to prove). How many. */
+static int drop_every_code(bddnet_t *bn) {
+    int dropped = 0;
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        if (bn->groups[g].coded) bn->cand[g] = false, dropped++;
+    return dropped;
+}
+
 /* The encoding assumes the coded groups exclusive in every state it describes; it is
  * inductive when no such state with a legal joint move makes two values of a coded group
  * true next (the initial state has at most one: a candidate's condition). Terminal states
@@ -1141,6 +1163,9 @@ static dd_ref all_legal(bddnet_t *bn, double deadline) {
 static int drop_broken(bddnet_t *bn) {
     dd_t *d = bn->d;
     int dropped = 0;
+    if (!bn->n_coded)
+        return 0; /* nothing to prove: the legal relations' AND not made (1.4 s
+                     of checkers-mustjump's one-hot layout, at load 6) */
     double end = bn->o.deadline;
     dd_ref joint = end > 0 ? all_legal(bn, share_of(end, JOINT_SHARE)) : DD_NONE;
     if (end > 0) dd_set_deadline(d, share_of(end, bn->n_unk ? INV_SHARE : INV_SHARE_ALONE));
@@ -1160,10 +1185,7 @@ static int drop_broken(bddnet_t *bn) {
     dd_deref(d, joint);
     dd_set_deadline(d, end);
     if (dropped >= 0 || (end > 0 && now_seconds() >= end)) return dropped;
-    dropped = 0; /* the share, or a node limit with time left: no code */
-    for (uint32_t g = 0; g < bn->n_groups; g++)
-        if (bn->groups[g].coded) bn->cand[g] = false, dropped++;
-    return dropped;
+    return drop_every_code(bn); /* the share, or a node limit with time left: no code */
 }
 
 /* ---- implications between groups, proven by induction (a care set) ---- */
@@ -1879,6 +1901,53 @@ static void unknowns_on_top(bddnet_t *bn) {
     free(order), free(now);
 }
 
+/* Would the layout one-hot have at most ONE_HOT_VARS times the state variables it has with
+ * its codes? Counters are not: kalaha_2009's pits' seed counts, 262 variables with codes and
+ * 6,098 one-hot, where one-hot the joint moves filled the node table after the codes' share
+ * (--budget 10: refused either way) and with its codes the network has built in 20.8 of
+ * --budget 40's seconds (7986433): a little slower, the share would send it one-hot. */
+static bool one_hot_fits(const bddnet_t *bn) {
+    uint64_t coded = 0, hot = 0;
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        coded += bn->groups[g].n_vars, hot += bn->groups[g].n;
+    return hot <= ONE_HOT_VARS * coded;
+}
+
+/* The network and the codes' proof: 1 the codes proven, 0 some dropped, -1 past the
+ * limits. A layout with codes that one-hot fits (one_hot_fits) gets CODES_SHARE of the time
+ * left for its network (the build's deadline put back after it; the proof keeps its own
+ * shares of the build's time); a network that gives up with codes (its share, a node limit)
+ * before the build's deadline drops every code, and so does a proof past its share: one-hot
+ * the network is made again with the rest. Before, the attempt with codes could take the whole
+ * budget (checkers-mustjump: 36 codes, every one broken, 7.9 of its 9.1 s before the one-hot
+ * network built in 0.24 s; now and then the network with codes alone past the deadline). */
+static int network_and_codes(bddnet_t *bn, double *t, char *err, size_t errlen) {
+    double end = bn->o.deadline;
+    bool capped = bn->n_coded && (bn->o.cut_codes || one_hot_fits(bn));
+    if (capped) bn->o.deadline = bn->o.cut_codes ? now_seconds() - 1 : share_of(end, CODES_SHARE);
+    dd_set_deadline(bn->d, bn->o.deadline);
+    bn->node_end = end;
+    bool ok = network_phase(bn, t);
+    bn->node_end = 0;
+    bn->o.deadline = end;
+    dd_set_deadline(bn->d, end);
+    int dropped = ok ? drop_broken(bn) : -1;
+    bool again = capped && !ok && !past_end(bn);
+    if (again) dropped = drop_every_code(bn);
+    if (ok) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "dropped=%d", dropped);
+        trace_phase(bn, "invariants", dropped >= 0, t, buf);
+    } else if (again && bn->o.trace) {
+        fprintf(bn->o.trace, "# trace codes given up: the network with codes, %s\n", dd_why(bn->d));
+    }
+    if (!ok && !again)
+        snprintf(err, errlen, "the network's decision diagrams: %s", dd_why(bn->d));
+    else if (dropped < 0)
+        snprintf(err, errlen, "the invariants: %s", dd_why(bn->d));
+    return dropped < 0 ? -1 : !dropped;
+}
+
 /* One attempt with the current candidates: 1 done, 0 some candidate broke (dropped),
  * -1 past the limits. */
 static int attempt(bddnet_t *bn, char *err, size_t errlen) {
@@ -1889,15 +1958,8 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     unknowns_on_top(bn);
     double t[2] = {now_seconds(), cpu_seconds()};
     char buf[128];
-    if (!network_phase(bn, t)) {
-        snprintf(err, errlen, "the network's decision diagrams: %s", dd_why(bn->d));
-        return -1;
-    }
-    int dropped = drop_broken(bn);
-    snprintf(buf, sizeof buf, "dropped=%d", dropped);
-    trace_phase(bn, "invariants", dropped >= 0, t, buf);
-    if (dropped < 0) snprintf(err, errlen, "the invariants: %s", dd_why(bn->d));
-    if (dropped) return dropped < 0 ? -1 : 0;
+    int codes = network_and_codes(bn, t, err, errlen);
+    if (codes <= 0) return codes;
     if (bn->o.implications && !add_implications(bn)) {
         trace_phase(bn, "implications", false, t, NULL);
         snprintf(err, errlen, "the implications: %s", dd_why(bn->d));

@@ -130,6 +130,9 @@ typedef struct {
     uint32_t cut_reach;   /* tests: the forward search cut after this many layers as by its
                              deadline (dd_cut_next), so that running out of time is tested
                              without the clock (0: never) */
+    bool cut_codes;       /* tests: a layout with binary codes past its share of the time
+                             from the start (its deadline already passed), so that the
+                             one-hot network made instead is tested without the clock */
     FILE *trace;          /* progress lines while a pre-image runs (NULL: none): the nodes
                              of a set joined for the ∀ and of each move's set after each
                              answer's part, and the live nodes (a walk each: slower) */

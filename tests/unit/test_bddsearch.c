@@ -310,6 +310,47 @@ static void test_next_table_full(void **state) {
     free(text);
 }
 
+/* Two players take turns moving a token 1 or 2 steps along a line of 7; who moves it to
+ * the end gets 100. The token's position and the control are groups with binary codes. */
+static const char *const race =
+    "(role a) (role b) (init (at 0)) (init (control a))\n"
+    "(plus 0 1 1) (plus 0 2 2) (plus 1 1 2) (plus 1 2 3) (plus 2 1 3) (plus 2 2 4)\n"
+    "(plus 3 1 4) (plus 3 2 5) (plus 4 1 5) (plus 4 2 6) (plus 5 1 6)\n"
+    "(<= (legal ?r (go ?n)) (true (control ?r)) (true (at ?x)) (plus ?x ?n ?y))\n"
+    "(<= (legal a noop) (true (control b))) (<= (legal b noop) (true (control a)))\n"
+    "(<= (next (at ?y)) (does ?r (go ?n)) (true (at ?x)) (plus ?x ?n ?y))\n"
+    "(<= (next (control a)) (true (control b))) (<= (next (control b)) (true (control a)))\n"
+    "(<= (next (won ?r)) (does ?r (go ?n)) (true (at ?x)) (plus ?x ?n 6))\n"
+    "(<= terminal (true (at 6)))\n"
+    "(<= (goal ?r 100) (true (won ?r))) (<= (goal ?r 0) (role ?r) (not (true (won ?r))))\n";
+
+/* A layout with binary codes whose network and proof run past their share of the time
+ * (cut_codes: from the start, without the clock) drops every code and makes the network
+ * one-hot with the rest, where it gave up before (checkers-mustjump: its 36 codes all
+ * broken, the attempt with them took the whole budget): every set is still the solver's on
+ * every reachable state. */
+static void test_codes_cut(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_text(race));
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.mode = BDDS_WITHIN, o.values = true;
+    bddsearch_t *bs = search_with(&w, 0, NULL, &o);
+    assert_true(bddnet_mutex_groups(bddsearch_net(bs)) >= 2); /* (at X), (control R) */
+    bddsearch_free(bs);
+    o.net.cut_codes = true;
+    for (uint32_t role = 0; role < 2; role++) {
+        bs = search_with(&w, role, NULL, &o);
+        assert_int_equal(bddnet_mutex_groups(bddsearch_net(bs)), 0);
+        assert_true(bddsearch_seqs(bs) >= 2);
+        for (uint32_t k = 0; k < bddsearch_seqs(bs); k++)
+            check_seq(&w, bs, k);
+        bddsearch_free(bs);
+    }
+    world_fini(&w);
+}
+
 /* A fluent nothing reads is left out of the cone (its next function not made, its state
  * free), and every set is still exactly the solver's on every reachable state (where the
  * count takes each value it can). */
@@ -878,6 +919,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_parts_given_up),
         cmocka_unit_test(test_unknowns),
         cmocka_unit_test(test_next_table_full),
+        cmocka_unit_test(test_codes_cut),
         cmocka_unit_test(test_unknowns_known),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
