@@ -674,11 +674,6 @@ static double share_of(double end, double share) {
     return now + share * (end > now ? end - now : 0);
 }
 
-/* The last operation that gave up did so at the node table's limit. */
-static bool node_table_full(const bddnet_t *bn) {
-    return dd_at_node_limit(bn->d);
-}
-
 /* The move blocks with the move codes free (ev->cap, BDDNET_NEXT_AUTO) past the node table's
  * limit: not an unknown but the sign to make them per joint move. Free, a next function is
  * also made for codes no state plays together (both players moving at once) and every node
@@ -687,7 +682,7 @@ static bool node_table_full(const bddnet_t *bn) {
  * NEXT_FREE_NODES) filled the 4M-node table, each node after that left unknown at the limit
  * or its share of the time, then the deadline (--budget 40: refused; so, accepted). */
 static bool at_node_limit(const bddnet_t *bn, const eval_t *ev) {
-    return ev->cap && node_table_full(bn);
+    return ev->cap && dd_at_node_limit(bn->d);
 }
 
 /* The node at order position i of an acyclic block, or its unknown's variable: a node
@@ -911,7 +906,7 @@ static bool eval_moves(bddnet_t *bn) {
         if (ok || !bn->cur.capped || past_end(bn)) return ok;
         if (bn->o.trace)
             fprintf(bn->o.trace, "# trace next free given up: %s\n",
-                    node_table_full(bn) ? "the node table full" : "a node past the cap");
+                    dd_at_node_limit(bn->d) ? "the node table full" : "a node past the cap");
     }
     clear_moves(bn, &bn->cur);
     bn->by_joint = true;
