@@ -77,6 +77,10 @@
  *   confirm=none|z3 confirm matcher hits with Z3 (default z3)
  *   lbs=on|off      off: plain MCTS under this kind's name (the baseline of --no-lbs)
  *   hookcost=X      the hook uses formulas costing at most X rollout steps (0: all; default 3)
+ *   lbssteps=N      tests: backward search stops after α_N/β_N, without the clock (no
+ *                   budget nor cost bound: lbs_new_steps), so that the formulas made are the
+ *                   same on a loaded machine (with hookcost=0 the hook's too); 0 (default):
+ *                   the start clock bounds it
  *   z3share=F       Z3 confirmations may take at most this share of the search time since
  *                   the first check (0: no bound; default 0.25); past it an unconfirmed hit
  *                   is not used
@@ -206,6 +210,7 @@ typedef struct {
     bool bddsolve;           /* bddsolve=on: at start, the sets without a horizon first */
     double bddreach;         /* bddreach=F: the probe's share for its forward search (0: 0.4) */
     uint32_t bddcut;         /* bddcut=N: tests, the start's forward searches cut (0: never) */
+    uint32_t lbssteps;       /* lbssteps=N: tests, backward search to α_N without the clock */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
@@ -281,7 +286,7 @@ typedef struct {
     "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N, bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
-    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N"
+    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, lbssteps=N"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -304,6 +309,7 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bddsolve")) return opts_onoff(val, &o->bddsolve);
     if (!strcmp(key, "bddreach")) return opts_num(val, 0, 1, &o->bddreach);
     if (!strcmp(key, "bddcut")) return opts_u32(val, 0, 1000, &o->bddcut);
+    if (!strcmp(key, "lbssteps")) return opts_u32(val, 0, 63, &o->lbssteps);
     return false;
 }
 
@@ -629,8 +635,9 @@ static void start_lbs(mcts_player_t *p, double deadline) {
     if (p->opts.budget > 0 && p->opts.budget < o.budget) o.budget = p->opts.budget;
     if (o.budget < 0.05) o.budget = 0.05;
     char err[400];
+    if (p->opts.lbssteps) o.budget = 0, o.stop_cost = 0; /* a test's: α_N/β_N, no clock */
     t0 = now_seconds();
-    p->lbs = lbs_new(p->core.engine, p->core.role, &o, err, sizeof err);
+    p->lbs = lbs_new_steps(p->core.engine, p->core.role, &o, p->opts.lbssteps, err, sizeof err);
     if (!p->lbs) {
         fprintf(stderr, "%s: %s; playing plain MCTS\n", p->core.base.kind->name, err);
         p->opts.lbs = false;
