@@ -458,6 +458,13 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     sum->shadow_differ += more->shadow_differ;
     sum->bdd_solved += more->bdd_solved;
     sum->bdd_lost += more->bdd_lost;
+    sum->ab_searches += more->ab_searches;
+    sum->ab_nodes += more->ab_nodes;
+    sum->ab_leaves += more->ab_leaves;
+    sum->ab_tt_hits += more->ab_tt_hits;
+    sum->ab_depth_sum += more->ab_depth_sum;
+    if (more->ab_depth_max > sum->ab_depth_max) sum->ab_depth_max = more->ab_depth_max;
+    sum->ab_proven += more->ab_proven;
     sum->bdd_dropped += more->bdd_dropped;
     lbs_stats_t *a = &sum->lbs;
     const lbs_stats_t *ls = &more->lbs;
@@ -506,6 +513,16 @@ static void put_hits(strbuf_t *out, const uint64_t *h) {
     if (!any) sb_puts(out, "none");
 }
 
+/* Appends alpha-beta's counters where it searched (ab=on acted), else nothing. */
+static void put_ab(strbuf_t *out, const player_search_t *t) {
+    if (!t->ab_searches) return;
+    sb_printf(out,
+              " ab_searches=%u ab_nodes=%" PRIu64 " ab_leaves=%" PRIu64 " ab_tt_hits=%" PRIu64
+              " ab_depth_mean=%.2f ab_depth_max=%u ab_proven=%u",
+              t->ab_searches, t->ab_nodes, t->ab_leaves, t->ab_tt_hits,
+              (double)t->ab_depth_sum / t->ab_searches, t->ab_depth_max, t->ab_proven);
+}
+
 bool player_search_report(const player_search_t *t, strbuf_t *out) {
     if (!t->matches) return false;
     if (!t->lbs_kind) {
@@ -514,6 +531,7 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
                   " avg_rollout_len=%.2f search_cpu=%.3f",
                   t->matches, t->iterations, t->rollouts,
                   t->rollouts ? (double)t->rollout_steps / t->rollouts : 0, t->search_cpu);
+        put_ab(out, t);
         return true;
     }
     const lbs_stats_t *a = &t->lbs;
@@ -546,6 +564,7 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
         a->hook_skipped, a->stopped / m, a->guard_unsound, a->guard_unverified, a->guard_hits,
         a->pay_skipped, t->bdd_builds, t->bdd_seconds, t->bdd_cpu, t->search_cpu, t->shadow_turns,
         t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_dropped);
+    put_ab(out, t);
     return true;
 }
 
@@ -1129,6 +1148,15 @@ static void start_ab(mcts_player_t *p) {
     if (log) fprintf(log, "mcts: alpha-beta with material and advancement (ab=on)\n");
 }
 
+/* Adds one alpha-beta search's counters to the match's (the serve log's search line). */
+static void count_ab(player_search_t *c, const ab_result_t *r) {
+    c->ab_searches++;
+    c->ab_nodes += r->nodes, c->ab_leaves += r->leaves, c->ab_tt_hits += r->tt_hits;
+    c->ab_depth_sum += r->depth;
+    if (r->depth > c->ab_depth_max) c->ab_depth_max = r->depth;
+    c->ab_proven += r->proven;
+}
+
 /* Searches state s by alpha-beta until deadline less the margin and what the last searches
  * overran it by; the best move (TERM_NONE when none). */
 static term_t ab_until(mcts_player_t *p, const state_t *s, double deadline) {
@@ -1139,6 +1167,7 @@ static term_t ab_until(mcts_player_t *p, const state_t *s, double deadline) {
     ab_search(p->ab, p->ab_state, stop, NULL, NULL, &r);
     double over = now_seconds() - stop;
     p->ab_overrun = over > p->ab_overrun * 0.8 ? over : p->ab_overrun * 0.8;
+    count_ab(&p->counts, &r);
     if (p->core.verbose)
         fprintf(stderr, "mcts: ab %.0f ms, depth %u, value %d%s, %" PRIu64 " nodes\n",
                 (now_seconds() - t0) * 1000, r.depth, r.value, r.proven ? " (proven)" : "",
@@ -1260,7 +1289,9 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     if (p->uct) uct_ponder_stop(p->uct);
     if (p->ab && turn->exact && turn->n_states >= 1) {
         sink_offer(sink, turn->n_legal == 1 ? turn->legal[0] : fallback);
+        double c0 = cpu_seconds();
         term_t m = ab_until(p, &turn->states[0], deadline);
+        p->counts.search_cpu += cpu_seconds() - c0;
         if (turn->n_legal == 1) return turn->legal[0];
         m = player_core_checked(&p->core, turn, m, fallback);
         sink_offer(sink, m);
