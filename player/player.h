@@ -39,6 +39,8 @@ typedef struct {
     uint32_t bdd_solved;    /* bdd=on: matches whose sets solved the game (at start or its end) */
     uint32_t bdd_lost;      /* bdd=on: own turns searched without them (they proved it lost) */
     uint32_t bdd_dropped;   /* bdd=on: matches where they were dropped (too shallow to pay) */
+    uint32_t bdd_reused;    /* bdd=on: start's sets without a horizon made on the probe's
+                               network, not built again (in bdd_builds too) */
     /* ab=on, where alpha-beta acts (the tree's counters are then 0): its searches (the
      * start's and each turn's), the states they searched, valued at the depth bound and
      * found in the table, the deepest iteration each completed (summed, and the most), and

@@ -99,7 +99,8 @@
  *   bddsolve=on|off with bdd=on: at start a probe (no horizon, one step) and, unless its
  *                   forward search gave up (too many states: then no sets at start, the
  *                   clock left to the tree), the sets without a horizon (in
- *                   BDD_SOLVE_SHARE of the start clock); where they are solved or deeper
+ *                   BDD_SOLVE_SHARE of the start clock; going on from the probe's network
+ *                   and steps where they are complete: more_bdd); where they are solved or deeper
  *                   than D they are kept for the match, never rebuilt (start_bdd); on by
  *                   default. Where the probe gave up, no sets within a horizon either: at
  *                   each turn where the others move and at least BDD_LATE_MIN s are left,
@@ -458,6 +459,7 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     sum->shadow_differ += more->shadow_differ;
     sum->bdd_solved += more->bdd_solved;
     sum->bdd_lost += more->bdd_lost;
+    sum->bdd_reused += more->bdd_reused;
     sum->ab_searches += more->ab_searches;
     sum->ab_nodes += more->ab_nodes;
     sum->ab_leaves += more->ab_leaves;
@@ -558,12 +560,12 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
         "match_gave_up=%" PRIu64 " hook_skipped=%" PRIu64 " stopped_mean=%.2f guard_unsound=%u "
         "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64
         " bdd_builds=%u bdd_seconds=%.3f bdd_cpu=%.3f search_cpu=%.3f shadow_turns=%u"
-        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_dropped=%u",
+        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_dropped=%u bdd_reused=%u",
         a->z3_confirmed, a->z3_cached, a->z3_disagree, a->z3_unknown, a->z3_skipped,
         a->check_seconds, a->z3_seconds, a->regress_seconds / m, a->too_slow, a->match_gave_up,
         a->hook_skipped, a->stopped / m, a->guard_unsound, a->guard_unverified, a->guard_hits,
         a->pay_skipped, t->bdd_builds, t->bdd_seconds, t->bdd_cpu, t->search_cpu, t->shadow_turns,
-        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_dropped);
+        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_dropped, t->bdd_reused);
     put_ab(out, t);
     return true;
 }
@@ -698,6 +700,21 @@ static bddhook_t *make_bdd(mcts_player_t *p, const eng_state_t *es, uint32_t hor
     return h;
 }
 
+/* The sets without a horizon from the start's probe *probe (taken: NULL after), its
+ * network, forward search and step α_1 not made again (bddhook_more: where they are
+ * complete; the same rules, order and steps as a new build), by `until`, counted as a
+ * build (counts.bdd_*, bdd_reused); NULL where it cannot go on (*probe is then kept). */
+static bddhook_t *more_bdd(mcts_player_t *p, bddhook_t **probe, double until) {
+    if (!*probe) return NULL;
+    double t0 = now_seconds(), c0 = cpu_seconds();
+    if (!bddhook_more(*probe, 0, until)) return NULL;
+    p->counts.bdd_builds++, p->counts.bdd_reused++;
+    p->counts.bdd_seconds += now_seconds() - t0, p->counts.bdd_cpu += cpu_seconds() - c0;
+    bddhook_t *h = *probe;
+    *probe = NULL;
+    return h;
+}
+
 /* The steps complete on every side the hook reads (α_0..α_{k-1}: k). */
 static uint32_t complete_steps(const bddhook_info_t *in) {
     uint32_t k = in->beta && in->beta < in->alpha ? in->beta : in->alpha;
@@ -725,6 +742,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     bool supported = false; /* sets were made: the game is one they apply to */
     bool many = false;      /* the probe's forward search gave up: too many states */
     bool late = false;      /* it ran out of time instead (under load): maybe few states */
+    bddhook_t *probe = NULL;
     if (p->opts.bddsolve && solve > 0.05) {
         /* a probe first (the network, its forward search, α_1): where the search gives up
          * the game is not solved in a start clock, and the clock is left to the tree;
@@ -740,7 +758,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
         supported = p->bdd != NULL, late = p->bdd && in.reach_late; /* (0 layers then) */
         many = p->bdd && !in.reach_layers && !late;
         p->bdd_late = many;
-        FREE_AND_NULL(bddhook_free, p->bdd);
+        probe = p->bdd, p->bdd = NULL; /* the sets without a horizon may go on from it */
         if (p->core.verbose && supported)
             fprintf(stderr, "bdd: probe in %.0f ms: %u layers of reachable states%s\n",
                     (now_seconds() - t0) * 1000, in.reach_layers,
@@ -752,7 +770,11 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
         /* from the initial state (NULL), not from es: forward search from a given state
          * keeps the sets within its layers (bddnet_local), from the initial one they are
          * global, restricted to what it reaches */
-        p->bdd = make_bdd(p, NULL, 0, 0, t0 + solve, false, err, sizeof err);
+        p->bdd = more_bdd(p, &probe, t0 + solve);
+        if (!p->bdd) { /* built again: the probe first freed, as one manager holds both */
+            FREE_AND_NULL(bddhook_free, probe);
+            p->bdd = make_bdd(p, NULL, 0, 0, t0 + solve, false, err, sizeof err);
+        }
         if (p->bdd) bddhook_info(p->bdd, &in);
         if (p->core.verbose)
             fprintf(stderr, "bdd: the sets without a horizon in %.0f ms: %s\n",
@@ -772,6 +794,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     /* out of time twice: the match goes on as where the probe gave up (solve_late); with
      * one role at own turns too (bdd_retry), which with more would take their search's
      * clock where connect four under load can run out of time too */
+    FREE_AND_NULL(bddhook_free, probe);
     if (late && !p->bdd) many = p->bdd_late = true, p->bdd_retry = p->core.game->n_roles == 1;
     if (!p->bdd && !many && until - now_seconds() > 0.05)
         p->bdd = make_bdd(p, es, p->opts.bddhorizon, 0, until, false, err, sizeof err);

@@ -203,6 +203,8 @@ static void test_bdd_solved(void **state) {
     start_seconds = 0.2;
     assert_int_equal(first.bdd_solved, 1);
     assert_int_equal(first.bdd_builds, 2); /* the probe, the sets */
+    assert_int_equal(first.bdd_reused, 1); /* the sets went on from the probe's network */
+    assert_int_equal(second.bdd_reused, 1);
     assert_int_equal(first.bdd_lost, 0);
     assert_int_equal(second.bdd_solved, 1);
     assert_int_equal(second.bdd_builds, 2);
