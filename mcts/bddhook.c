@@ -34,6 +34,7 @@ static bool same_layout(engine_t *e, const gnet_t *net) {
 
 static void note_steps(bddhook_t *h) {
     const bddsearch_t *bs = h->bs;
+    h->info.nodes = 0;
     h->info.alpha = bddsearch_steps(bs, h->alpha);
     h->info.beta = h->beta == UINT32_MAX ? 0 : bddsearch_steps(bs, h->beta);
     h->info.first_partial = UINT32_MAX;
@@ -91,6 +92,18 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
     h->info.reach_late = bddnet_reach_late(bddsearch_net(bs));
     h->info.seconds = now_seconds() - t0;
     return h;
+}
+
+bool bddhook_more(bddhook_t *h, uint32_t max_steps, double deadline) {
+    double t0 = now_seconds();
+    if (h->info.horizon || h->info.first_partial != UINT32_MAX || !h->info.reach_layers ||
+        deadline <= t0)
+        return false;
+    bddsearch_more(h->bs, max_steps, deadline - t0);
+    bddsearch_run(h->bs, NULL, NULL);
+    note_steps(h);
+    h->info.seconds += now_seconds() - t0;
+    return true;
 }
 
 void bddhook_free(bddhook_t *h) {

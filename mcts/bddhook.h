@@ -69,6 +69,13 @@ typedef struct bddhook bddhook_t;
 bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
                        const bddhook_opts_t *o, double deadline, char *err, size_t errlen);
 void bddhook_free(bddhook_t *h);
+/* Goes on from h's steps (made by a build of at most opts.max_steps, no horizon: the
+ * start's probe) to at most max_steps (0: until the fixpoints) by `deadline`, on the same
+ * network: the network and its forward search are not built again, the steps made are
+ * kept. As a build of those limits from the start where h's steps are complete (no step
+ * cut: bddhook_info_t.first_partial) and its forward search done (reach_layers): false,
+ * h unchanged, otherwise, or with no time left. */
+bool bddhook_more(bddhook_t *h, uint32_t max_steps, double deadline);
 
 /* The searched state is `ply` steps from the start (the player sets it before each
  * search; read by the hook on any thread). */

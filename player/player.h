@@ -39,6 +39,15 @@ typedef struct {
     uint32_t bdd_solved;    /* bdd=on: matches whose sets solved the game (at start or its end) */
     uint32_t bdd_lost;      /* bdd=on: own turns searched without them (they proved it lost) */
     uint32_t bdd_dropped;   /* bdd=on: matches where they were dropped (too shallow to pay) */
+    uint32_t bdd_reused;    /* bdd=on: start's sets without a horizon made on the probe's
+                               network, not built again (in bdd_builds too) */
+    /* ab=on, where alpha-beta acts (the tree's counters are then 0): its searches (the
+     * start's and each turn's), the states they searched, valued at the depth bound and
+     * found in the table, the deepest iteration each completed (summed, and the most), and
+     * the searches whose root value was proven */
+    uint32_t ab_searches;
+    uint64_t ab_nodes, ab_leaves, ab_tt_hits, ab_depth_sum;
+    uint32_t ab_depth_max, ab_proven;
 } player_search_t;
 
 /* Where a player offers its best move so far. */

@@ -77,6 +77,10 @@
  *   confirm=none|z3 confirm matcher hits with Z3 (default z3)
  *   lbs=on|off      off: plain MCTS under this kind's name (the baseline of --no-lbs)
  *   hookcost=X      the hook uses formulas costing at most X rollout steps (0: all; default 3)
+ *   lbssteps=N      tests: backward search stops after α_N/β_N, without the clock (no
+ *                   budget nor cost bound: lbs_new_steps), so that the formulas made are the
+ *                   same on a loaded machine (with hookcost=0 the hook's too); 0 (default):
+ *                   the start clock bounds it
  *   z3share=F       Z3 confirmations may take at most this share of the search time since
  *                   the first check (0: no bound; default 0.25); past it an unconfirmed hit
  *                   is not used
@@ -95,7 +99,8 @@
  *   bddsolve=on|off with bdd=on: at start a probe (no horizon, one step) and, unless its
  *                   forward search gave up (too many states: then no sets at start, the
  *                   clock left to the tree), the sets without a horizon (in
- *                   BDD_SOLVE_SHARE of the start clock); where they are solved or deeper
+ *                   BDD_SOLVE_SHARE of the start clock; going on from the probe's network
+ *                   and steps where they are complete: more_bdd); where they are solved or deeper
  *                   than D they are kept for the match, never rebuilt (start_bdd); on by
  *                   default. Where the probe gave up, no sets within a horizon either: at
  *                   each turn where the others move and at least BDD_LATE_MIN s are left,
@@ -206,6 +211,7 @@ typedef struct {
     bool bddsolve;           /* bddsolve=on: at start, the sets without a horizon first */
     double bddreach;         /* bddreach=F: the probe's share for its forward search (0: 0.4) */
     uint32_t bddcut;         /* bddcut=N: tests, the start's forward searches cut (0: never) */
+    uint32_t lbssteps;       /* lbssteps=N: tests, backward search to α_N without the clock */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
     uct_parallel_t parallel; /* parallel=root|tree: how two threads share the search */
@@ -281,7 +287,7 @@ typedef struct {
     "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N, bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
-    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N"
+    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, lbssteps=N"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -304,6 +310,7 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bddsolve")) return opts_onoff(val, &o->bddsolve);
     if (!strcmp(key, "bddreach")) return opts_num(val, 0, 1, &o->bddreach);
     if (!strcmp(key, "bddcut")) return opts_u32(val, 0, 1000, &o->bddcut);
+    if (!strcmp(key, "lbssteps")) return opts_u32(val, 0, 63, &o->lbssteps);
     return false;
 }
 
@@ -452,6 +459,14 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     sum->shadow_differ += more->shadow_differ;
     sum->bdd_solved += more->bdd_solved;
     sum->bdd_lost += more->bdd_lost;
+    sum->bdd_reused += more->bdd_reused;
+    sum->ab_searches += more->ab_searches;
+    sum->ab_nodes += more->ab_nodes;
+    sum->ab_leaves += more->ab_leaves;
+    sum->ab_tt_hits += more->ab_tt_hits;
+    sum->ab_depth_sum += more->ab_depth_sum;
+    if (more->ab_depth_max > sum->ab_depth_max) sum->ab_depth_max = more->ab_depth_max;
+    sum->ab_proven += more->ab_proven;
     sum->bdd_dropped += more->bdd_dropped;
     lbs_stats_t *a = &sum->lbs;
     const lbs_stats_t *ls = &more->lbs;
@@ -500,6 +515,16 @@ static void put_hits(strbuf_t *out, const uint64_t *h) {
     if (!any) sb_puts(out, "none");
 }
 
+/* Appends alpha-beta's counters where it searched (ab=on acted), else nothing. */
+static void put_ab(strbuf_t *out, const player_search_t *t) {
+    if (!t->ab_searches) return;
+    sb_printf(out,
+              " ab_searches=%u ab_nodes=%" PRIu64 " ab_leaves=%" PRIu64 " ab_tt_hits=%" PRIu64
+              " ab_depth_mean=%.2f ab_depth_max=%u ab_proven=%u",
+              t->ab_searches, t->ab_nodes, t->ab_leaves, t->ab_tt_hits,
+              (double)t->ab_depth_sum / t->ab_searches, t->ab_depth_max, t->ab_proven);
+}
+
 bool player_search_report(const player_search_t *t, strbuf_t *out) {
     if (!t->matches) return false;
     if (!t->lbs_kind) {
@@ -508,6 +533,7 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
                   " avg_rollout_len=%.2f search_cpu=%.3f",
                   t->matches, t->iterations, t->rollouts,
                   t->rollouts ? (double)t->rollout_steps / t->rollouts : 0, t->search_cpu);
+        put_ab(out, t);
         return true;
     }
     const lbs_stats_t *a = &t->lbs;
@@ -534,12 +560,13 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
         "match_gave_up=%" PRIu64 " hook_skipped=%" PRIu64 " stopped_mean=%.2f guard_unsound=%u "
         "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64
         " bdd_builds=%u bdd_seconds=%.3f bdd_cpu=%.3f search_cpu=%.3f shadow_turns=%u"
-        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_dropped=%u",
+        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_dropped=%u bdd_reused=%u",
         a->z3_confirmed, a->z3_cached, a->z3_disagree, a->z3_unknown, a->z3_skipped,
         a->check_seconds, a->z3_seconds, a->regress_seconds / m, a->too_slow, a->match_gave_up,
         a->hook_skipped, a->stopped / m, a->guard_unsound, a->guard_unverified, a->guard_hits,
         a->pay_skipped, t->bdd_builds, t->bdd_seconds, t->bdd_cpu, t->search_cpu, t->shadow_turns,
-        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_dropped);
+        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_dropped, t->bdd_reused);
+    put_ab(out, t);
     return true;
 }
 
@@ -629,8 +656,9 @@ static void start_lbs(mcts_player_t *p, double deadline) {
     if (p->opts.budget > 0 && p->opts.budget < o.budget) o.budget = p->opts.budget;
     if (o.budget < 0.05) o.budget = 0.05;
     char err[400];
+    if (p->opts.lbssteps) o.budget = 0, o.stop_cost = 0; /* a test's: α_N/β_N, no clock */
     t0 = now_seconds();
-    p->lbs = lbs_new(p->core.engine, p->core.role, &o, err, sizeof err);
+    p->lbs = lbs_new_steps(p->core.engine, p->core.role, &o, p->opts.lbssteps, err, sizeof err);
     if (!p->lbs) {
         fprintf(stderr, "%s: %s; playing plain MCTS\n", p->core.base.kind->name, err);
         p->opts.lbs = false;
@@ -672,6 +700,21 @@ static bddhook_t *make_bdd(mcts_player_t *p, const eng_state_t *es, uint32_t hor
     return h;
 }
 
+/* The sets without a horizon from the start's probe *probe (taken: NULL after), its
+ * network, forward search and step α_1 not made again (bddhook_more: where they are
+ * complete; the same rules, order and steps as a new build), by `until`, counted as a
+ * build (counts.bdd_*, bdd_reused); NULL where it cannot go on (*probe is then kept). */
+static bddhook_t *more_bdd(mcts_player_t *p, bddhook_t **probe, double until) {
+    if (!*probe) return NULL;
+    double t0 = now_seconds(), c0 = cpu_seconds();
+    if (!bddhook_more(*probe, 0, until)) return NULL;
+    p->counts.bdd_builds++, p->counts.bdd_reused++;
+    p->counts.bdd_seconds += now_seconds() - t0, p->counts.bdd_cpu += cpu_seconds() - c0;
+    bddhook_t *h = *probe;
+    *probe = NULL;
+    return h;
+}
+
 /* The steps complete on every side the hook reads (α_0..α_{k-1}: k). */
 static uint32_t complete_steps(const bddhook_info_t *in) {
     uint32_t k = in->beta && in->beta < in->alpha ? in->beta : in->alpha;
@@ -699,6 +742,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     bool supported = false; /* sets were made: the game is one they apply to */
     bool many = false;      /* the probe's forward search gave up: too many states */
     bool late = false;      /* it ran out of time instead (under load): maybe few states */
+    bddhook_t *probe = NULL;
     if (p->opts.bddsolve && solve > 0.05) {
         /* a probe first (the network, its forward search, α_1): where the search gives up
          * the game is not solved in a start clock, and the clock is left to the tree;
@@ -714,7 +758,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
         supported = p->bdd != NULL, late = p->bdd && in.reach_late; /* (0 layers then) */
         many = p->bdd && !in.reach_layers && !late;
         p->bdd_late = many;
-        FREE_AND_NULL(bddhook_free, p->bdd);
+        probe = p->bdd, p->bdd = NULL; /* the sets without a horizon may go on from it */
         if (p->core.verbose && supported)
             fprintf(stderr, "bdd: probe in %.0f ms: %u layers of reachable states%s\n",
                     (now_seconds() - t0) * 1000, in.reach_layers,
@@ -726,7 +770,11 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
         /* from the initial state (NULL), not from es: forward search from a given state
          * keeps the sets within its layers (bddnet_local), from the initial one they are
          * global, restricted to what it reaches */
-        p->bdd = make_bdd(p, NULL, 0, 0, t0 + solve, false, err, sizeof err);
+        p->bdd = more_bdd(p, &probe, t0 + solve);
+        if (!p->bdd) { /* built again: the probe first freed, as one manager holds both */
+            FREE_AND_NULL(bddhook_free, probe);
+            p->bdd = make_bdd(p, NULL, 0, 0, t0 + solve, false, err, sizeof err);
+        }
         if (p->bdd) bddhook_info(p->bdd, &in);
         if (p->core.verbose)
             fprintf(stderr, "bdd: the sets without a horizon in %.0f ms: %s\n",
@@ -746,6 +794,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     /* out of time twice: the match goes on as where the probe gave up (solve_late); with
      * one role at own turns too (bdd_retry), which with more would take their search's
      * clock where connect four under load can run out of time too */
+    FREE_AND_NULL(bddhook_free, probe);
     if (late && !p->bdd) many = p->bdd_late = true, p->bdd_retry = p->core.game->n_roles == 1;
     if (!p->bdd && !many && until - now_seconds() > 0.05)
         p->bdd = make_bdd(p, es, p->opts.bddhorizon, 0, until, false, err, sizeof err);
@@ -1122,6 +1171,15 @@ static void start_ab(mcts_player_t *p) {
     if (log) fprintf(log, "mcts: alpha-beta with material and advancement (ab=on)\n");
 }
 
+/* Adds one alpha-beta search's counters to the match's (the serve log's search line). */
+static void count_ab(player_search_t *c, const ab_result_t *r) {
+    c->ab_searches++;
+    c->ab_nodes += r->nodes, c->ab_leaves += r->leaves, c->ab_tt_hits += r->tt_hits;
+    c->ab_depth_sum += r->depth;
+    if (r->depth > c->ab_depth_max) c->ab_depth_max = r->depth;
+    c->ab_proven += r->proven;
+}
+
 /* Searches state s by alpha-beta until deadline less the margin and what the last searches
  * overran it by; the best move (TERM_NONE when none). */
 static term_t ab_until(mcts_player_t *p, const state_t *s, double deadline) {
@@ -1132,6 +1190,7 @@ static term_t ab_until(mcts_player_t *p, const state_t *s, double deadline) {
     ab_search(p->ab, p->ab_state, stop, NULL, NULL, &r);
     double over = now_seconds() - stop;
     p->ab_overrun = over > p->ab_overrun * 0.8 ? over : p->ab_overrun * 0.8;
+    count_ab(&p->counts, &r);
     if (p->core.verbose)
         fprintf(stderr, "mcts: ab %.0f ms, depth %u, value %d%s, %" PRIu64 " nodes\n",
                 (now_seconds() - t0) * 1000, r.depth, r.value, r.proven ? " (proven)" : "",
@@ -1253,7 +1312,9 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     if (p->uct) uct_ponder_stop(p->uct);
     if (p->ab && turn->exact && turn->n_states >= 1) {
         sink_offer(sink, turn->n_legal == 1 ? turn->legal[0] : fallback);
+        double c0 = cpu_seconds();
         term_t m = ab_until(p, &turn->states[0], deadline);
+        p->counts.search_cpu += cpu_seconds() - c0;
         if (turn->n_legal == 1) return turn->legal[0];
         m = player_core_checked(&p->core, turn, m, fallback);
         sink_offer(sink, m);

@@ -886,6 +886,10 @@ static void clear_moves(bddnet_t *bn, eval_t *ev) {
         }
 }
 
+void bddnet_set_deadline(bddnet_t *bn, double deadline) {
+    bn->o.deadline = deadline;
+}
+
 static bool past_end(const bddnet_t *bn) {
     return bn->o.deadline > 0 && now_seconds() >= bn->o.deadline;
 }

@@ -240,6 +240,10 @@ uint32_t bddnet_unknowns(const bddnet_t *bn);
  * (opts.next; 0: with the move codes free). */
 uint32_t bddnet_next_joints(const bddnet_t *bn);
 
+/* A new deadline for what is built from now on (the parts a pre-image makes, the next
+ * steps of a search resumed on this network: bddsearch_more); 0: none. */
+void bddnet_set_deadline(bddnet_t *bn, double deadline);
+
 /* Sifts the variable order now (groups kept together); nodes before and after. */
 void bddnet_reorder(bddnet_t *bn, uint64_t *before, uint64_t *after);
 

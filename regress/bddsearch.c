@@ -442,11 +442,28 @@ static void step_deadline(bddsearch_t *bs, uint32_t k, uint32_t i, const bool *d
     dd_set_deadline(bddnet_dd(bs->bn), end);
 }
 
+void bddsearch_more(bddsearch_t *bs, uint32_t max_steps, double budget) {
+    bs->o.max_steps = max_steps, bs->o.budget = budget;
+    bs->deadline = budget > 0 ? now_seconds() + budget : 0;
+    bddnet_set_deadline(bs->bn, bs->deadline);
+}
+
+/* The first step some sequence still has to make (0 before any run; after one, where it
+ * stopped: bddsearch_more). */
+static uint32_t first_round(const bddsearch_t *bs) {
+    uint32_t first = UINT32_MAX;
+    for (uint32_t k = 0; k < bs->n_seqs; k++)
+        if (!bs->seqs[k].done && bs->seqs[k].n < first) first = bs->seqs[k].n;
+    return first == UINT32_MAX ? 0 : first;
+}
+
 void bddsearch_run(bddsearch_t *bs, bdds_cb cb, void *ctx) {
     dd_set_deadline(bddnet_dd(bs->bn), bs->deadline);
     dd_set_op_nodes(bddnet_dd(bs->bn), bs->o.op_nodes ? bs->o.op_nodes : OP_NODES);
     bool *deferred = xcalloc(bs->n_seqs + 1, sizeof *deferred);
-    for (uint32_t i = 0;; i++) {
+    uint32_t first = first_round(bs);
+    if (first) maybe_reorder(bs); /* resumed: what the round before would have done next */
+    for (uint32_t i = first;; i++) {
         bool any = false;
         for (uint32_t k = 0; k < bs->n_seqs; k++) {
             seq_t *q = &bs->seqs[k];

@@ -95,6 +95,11 @@ typedef void (*bdds_cb)(void *ctx, uint32_t seq, uint32_t i, const bdds_step_t *
  * budget, the step limit, or every fixpoint; then exports them (bddsearch_holds,
  * bddsearch_bounds). */
 void bddsearch_run(bddsearch_t *bs, bdds_cb cb, void *ctx);
+/* After a run: the next bddsearch_run goes on from the steps made (on the same network,
+ * order and sequences: nothing is built again) to at most max_steps (0: no limit), within
+ * budget seconds from now (0: no limit), as one run with those limits from the start
+ * would have gone on past them. */
+void bddsearch_more(bddsearch_t *bs, uint32_t max_steps, double budget);
 
 bdds_mode_t bddsearch_mode(const bddsearch_t *bs);
 uint32_t bddsearch_seqs(const bddsearch_t *bs);

@@ -181,6 +181,77 @@ static void test_probe(void **state) {
 }
 
 /* The reach: horizon - ply, 0 past it, every depth without a horizon. */
+static bddhook_t *new_hook(engine_t *e, uint32_t role, uint32_t max_steps, uint32_t horizon,
+                           uint32_t cut, bool values) {
+    bddhook_opts_t o;
+    bddhook_default_opts(&o);
+    o.horizon = horizon, o.max_steps = max_steps, o.cut_reach = cut, o.values = values;
+    char err[300];
+    bddhook_t *h = bddhook_new(e, role, NULL, &o, now_seconds() + 1e6, err, sizeof err);
+    if (!h) fail_msg("bddhook_new: %s", err);
+    return h;
+}
+
+/* h's answer (bddhook_proven) on every reachable state of s (-2 on terminal ones) */
+static void answers(engine_t *e, const solve_t *s, const uint32_t *dist, const bddhook_t *h,
+                    int *out) {
+    eng_state_t *st = engine_state_new(e);
+    for (uint32_t id = 0; id < solve_count(s); id++) {
+        out[id] = -2;
+        if (solve_terminal(s, id)) continue;
+        engine_state_set(e, st, solve_state(s, id));
+        out[id] = bddhook_proven(h, engine_state_words(st), dist[id]);
+    }
+    engine_state_free(st);
+}
+
+/* The player's start (start_bdd): the sets without a horizon made by going on from the
+ * probe (bddhook_more), its network and steps kept, are the sets a new build makes: the
+ * same steps, nodes and answer on every reachable state of tic-tac-toe, values too. It
+ * does not go on from sets with a horizon, or from a probe whose forward search was cut. */
+static void test_more(void **state) {
+    (void)state;
+    game_t *g = load_file("tictactoe.kif");
+    assert_non_null(g);
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    char err[200];
+    solve_t *s = solve_new(e, 200000, err, sizeof err);
+    assert_non_null(s);
+    uint32_t *dist = distances(s);
+    int *want = xcalloc(solve_count(s), sizeof *want), *got = xcalloc(solve_count(s), sizeof *got);
+    for (uint32_t role = 0; role < 2; role++)
+        for (int values = 0; values < 2; values++) {
+            /* one decision-diagram manager per process: the new build's answers first */
+            bddhook_t *fresh = new_hook(e, role, 0, 0, 0, values);
+            bddhook_info_t a, b;
+            bddhook_info(fresh, &b);
+            answers(e, s, dist, fresh, want);
+            bddhook_free(fresh);
+            bddhook_t *more = new_hook(e, role, 1, 0, 0, values);
+            assert_true(bddhook_more(more, 0, now_seconds() + 1e6));
+            bddhook_info(more, &a);
+            assert_true(a.solved && b.solved);
+            assert_int_equal(a.alpha, b.alpha);
+            assert_int_equal(a.beta, b.beta);
+            assert_int_equal(a.nodes, b.nodes);
+            assert_int_equal(a.first_partial, UINT32_MAX);
+            answers(e, s, dist, more, got);
+            assert_memory_equal(got, want, solve_count(s) * sizeof *got);
+            bddhook_free(more);
+        }
+    bddhook_t *h = new_hook(e, 0, 1, 5, 0, false);
+    assert_false(bddhook_more(h, 0, now_seconds() + 1e6));
+    bddhook_free(h);
+    h = new_hook(e, 0, 1, 0, 3, false); /* the forward search cut as by its deadline */
+    assert_false(bddhook_more(h, 0, now_seconds() + 1e6));
+    bddhook_free(h);
+    free(want), free(got);
+    free(dist);
+    solve_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
 static void test_reach(void **state) {
     (void)state;
     assert_int_equal(bddhook_reach(8, 0), 8);
@@ -208,8 +279,9 @@ static void test_next_horizon(void **state) {
 
 int main(int argc, char **argv) {
     if (argc > 1) cmocka_set_test_filter(argv[1]); /* one test by name */
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reach), cmocka_unit_test(test_next_horizon),
-        cmocka_unit_test(test_tictactoe), cmocka_unit_test(test_probe)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_reach),
+                                       cmocka_unit_test(test_next_horizon),
+                                       cmocka_unit_test(test_tictactoe),
+                                       cmocka_unit_test(test_probe), cmocka_unit_test(test_more)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

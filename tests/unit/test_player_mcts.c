@@ -145,10 +145,16 @@ static void test_lbs_kind(void **state) {
     assert_null(player_kind_find("mcts:confirm=z3"));
     assert_null(player_kind_find("mcts:lbs=off"));
     game_t *g = load_game("tictactoe.kif");
-    const player_kind_t *lbs = player_kind_find("mcts+lbs:iters=1500:confirm=z3");
+    assert_null(player_kind_find("mcts+lbs:lbssteps=64"));
+    assert_null(player_kind_find("mcts:lbssteps=2"));
+    /* the formulas by work, not by the clock (lbssteps, no cost bound; hookcost=0: the hook
+     * uses every one), so that a loaded machine makes the same ones: at a 1.5 s start clock
+     * and 5x slower, backward search made none and the test below checked nothing */
+    const player_kind_t *lbs =
+        player_kind_find("mcts+lbs:iters=1500:confirm=z3:lbssteps=2:hookcost=0:z3share=0");
     const player_kind_t *rnd = player_kind_find("random");
     assert_non_null(lbs);
-    start_seconds = 1.5; /* backward search reaches α_2 in milliseconds; mutex proofs take longer */
+    start_seconds = 60; /* a bound only: an iteration-bounded start returns when it is done */
     player_search_t sum = {0};
     for (uint64_t m = 0; m < 4; m++) {
         bool first = m % 2 == 0;
@@ -164,6 +170,12 @@ static void test_lbs_kind(void **state) {
     assert_non_null(strstr(sb_str(&sb), "matches=4 lbs_matches=4 "));
     assert_non_null(strstr(sb_str(&sb), " z3_disagree=0 "));
     assert_null(strstr(sb_str(&sb), " hook_calls=0 "));
+    /* every match had formulas the hook used, and their hits were confirmed by Z3 */
+    assert_int_equal(sum.lbs.n_alpha, 4 * 3); /* α_0..α_2 */
+    assert_int_equal(sum.lbs.n_beta, 4 * 3);
+    assert_int_equal(sum.lbs.hook_alpha, 4 * 2); /* α_1, α_2: the hook never sees α_0 */
+    assert_true(sum.lbs.checks > 0);
+    assert_true(sum.lbs.z3_confirmed > 0);
     sb_clear(&sb);
     player_search_t none = {0};
     assert_false(player_search_report(&none, &sb)); /* no match: no line */
@@ -191,6 +203,8 @@ static void test_bdd_solved(void **state) {
     start_seconds = 0.2;
     assert_int_equal(first.bdd_solved, 1);
     assert_int_equal(first.bdd_builds, 2); /* the probe, the sets */
+    assert_int_equal(first.bdd_reused, 1); /* the sets went on from the probe's network */
+    assert_int_equal(second.bdd_reused, 1);
     assert_int_equal(first.bdd_lost, 0);
     assert_int_equal(second.bdd_solved, 1);
     assert_int_equal(second.bdd_builds, 2);
