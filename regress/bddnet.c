@@ -202,7 +202,7 @@ void bddnet_default_opts(bddnet_opts_t *o) {
                          .columns = true,
                          .cone = true,
                          .selectors = true,
-                         .unknowns = 16};
+                         .unknowns = BDDNET_UNKNOWNS};
 }
 
 static void deref_all(dd_t *d, dd_ref *a, uint32_t n) {

@@ -506,6 +506,23 @@ static void test_unknowns(void **state) {
     world_fini(&w);
 }
 
+/* The default leaves more than 16 nodes unknown: tic-tac-toe with every node past 2 nodes
+ * (opts.node_nodes) has that many at the state (both players' legal moves, the next
+ * functions), and every step is still within the solver's sets. With 16, the 17th slow node
+ * ran to the deadline: shmup, quad, zhadu, urmAdd and atariGo_7x7 were refused so. */
+static void test_unknowns_default(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_file("tictactoe.kif"));
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.net.node_nodes = 2;
+    uint32_t unknowns;
+    check_unknowns(&w, &o, &unknowns);
+    if (unknowns <= 16) fail_msg("%u unknowns", unknowns);
+    world_fini(&w);
+}
+
 /* Nodes left unknown at the successor only (tic-tac-toe at 60: terminal and the lines)
  * are put in from their rules there, part by part: every step is then the solver's set on
  * every reachable state, with both images (before, ∀h' of the successor's terminal: no
@@ -921,6 +938,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_next_table_full),
         cmocka_unit_test(test_codes_cut),
         cmocka_unit_test(test_unknowns_known),
+        cmocka_unit_test(test_unknowns_default),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
