@@ -157,7 +157,7 @@ static const char *const regress_help =
     "  --unknowns N   nodes of the network at most left unknown where one does not build\n"
     "                 within a 16th of the time left (\"some move is available\"): a free\n"
     "                 variable each, the sets made for every value of it (subsets; default\n"
-    "                 16, 0: none, such a game refused)\n"
+    "                 64, at most 256; 0: none, such a game refused)\n"
     "  --node-nodes N  a node of the network past N nodes is left unknown too (the same\n"
     "                 on any machine; default: no such cap)\n"
     "  --no-reach     do not keep the sets within the states reachable from the initial\n"
@@ -507,7 +507,7 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--merge-nodes", .uint = &merge_nodes, .max = 1000000000},
                                 {.name = "--op-nodes", .uint = &op_nodes, .max = 1000000000},
                                 {.name = "--max-parts", .uint = &max_parts, .max = 1000000},
-                                {.name = "--unknowns", .uint = &unknowns, .max = 64},
+                                {.name = "--unknowns", .uint = &unknowns, .max = 256},
                                 {.name = "--node-nodes", .uint = &node_nodes, .max = 1000000000},
                                 {.name = "--horizon", .uint = &horizon, .max = 1000000},
                                 {.name = "--plies", .uint = &plies, .max = 1000000},

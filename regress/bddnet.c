@@ -46,6 +46,12 @@
  * limit before the deadline, every code is dropped and the network made again one-hot with
  * the rest (network_and_codes) */
 #define CODES_SHARE 0.5
+/* groups the proof of the codes tries before it judges them: past this many, where more
+ * than half of those tried broke, every code is dropped (a layout with the few left is
+ * another network and another proof, and one-hot is what it comes to: urmAdd kept 4 of
+ * 20, IrrelevantMultiboardConnectThreeDecompositionI 24 of 120 after 14 CPU s,
+ * checkers-mustjump none of 36) */
+#define BREAK_SEEN 8
 /* only where the layout one-hot has at most this many times its state variables with codes
  * (checkers-mustjump 2.1, crossers3 1.3, speedChess 2.3; kalaha_2009's counters 23) */
 #define ONE_HOT_VARS 4
@@ -202,7 +208,7 @@ void bddnet_default_opts(bddnet_opts_t *o) {
                          .columns = true,
                          .cone = true,
                          .selectors = true,
-                         .unknowns = 16};
+                         .unknowns = BDDNET_UNKNOWNS};
 }
 
 static void deref_all(dd_t *d, dd_ref *a, uint32_t n) {
@@ -1143,6 +1149,33 @@ static int drop_every_code(bddnet_t *bn) {
     return dropped;
 }
 
+/* The cube of every variable of the manager: ∃ over it asks whether a set is empty. */
+static dd_ref every_var(bddnet_t *bn) {
+    uint32_t n = dd_var_count(bn->d), *v = xmalloc((n + 1) * sizeof *v);
+    for (uint32_t k = 0; k < n; k++)
+        v[k] = k;
+    dd_ref c = dd_cube(bn->d, v, NULL, n);
+    free(v);
+    return c;
+}
+
+/* Some state of the invariant with every role's legal move in bad: DD_TRUE or DD_FALSE
+ * (DD_NONE past a limit). The roles' relations ANDed in turn, the last one only asked for
+ * emptiness (∃ over every variable): no diagram of the broken states is made. */
+static dd_ref by_role(bddnet_t *bn, dd_ref bad, dd_ref every) {
+    dd_t *d = bn->d;
+    dd_ref x = dd_and(d, bn->inv, bad); /* a game has a role */
+    for (uint32_t r = 0; r + 1 < bn->n_roles && x > DD_FALSE; r++) {
+        dd_ref t = dd_and(d, x, bn->legal_rel[r]);
+        dd_deref(d, x);
+        x = t;
+    }
+    if (x <= DD_FALSE) return x; /* empty, or past a limit */
+    dd_ref t = dd_and_exists(d, x, bn->legal_rel[bn->n_roles - 1], every);
+    dd_deref(d, x);
+    return t;
+}
+
 /* The encoding assumes the coded groups exclusive in every state it describes; it is
  * inductive when no such state with a legal joint move makes two values of a coded group
  * true next (the initial state has at most one: a candidate's condition). Terminal states
@@ -1168,23 +1201,30 @@ static int drop_broken(bddnet_t *bn) {
     double end = bn->o.deadline;
     dd_ref joint = end > 0 ? all_legal(bn, share_of(end, JOINT_SHARE)) : DD_NONE;
     if (end > 0) dd_set_deadline(d, share_of(end, bn->n_unk ? INV_SHARE : INV_SHARE_ALONE));
+    dd_ref every = every_var(bn);
+    uint32_t tried = 0;
     for (uint32_t g = 0; g < bn->n_groups && dropped >= 0; g++) {
         if (!bn->groups[g].coded || !bn->cone[bn->sorted[bn->groups[g].first]]) continue;
         dd_ref ok = at_most_one_next(bn, &bn->groups[g]), bad = dd_not(d, ok);
-        dd_ref broken = dd_and(d, joint != DD_NONE ? joint : bn->inv, bad);
-        for (uint32_t r = 0; joint == DD_NONE && r < bn->n_roles && broken > DD_FALSE; r++) {
-            dd_ref t = dd_and(d, broken, bn->legal_rel[r]);
-            dd_deref(d, broken);
-            broken = t;
-        }
+        dd_ref broken = DD_NONE;
+        if (joint != DD_NONE)
+            broken = dd_and_exists(d, joint, bad, every);
+        else
+            broken = by_role(bn, bad, every);
         if (broken < 0) dropped = -1;
         if (broken > 0) bn->cand[g] = false, dropped++;
         dd_deref(d, ok), dd_deref(d, bad), dd_deref(d, broken);
+        if (dropped >= 0 && ++tried >= BREAK_SEEN && 2 * (uint32_t)dropped > tried) {
+            if (bn->o.trace)
+                fprintf(bn->o.trace, "# trace codes given up: %d of the first %u broke\n", dropped,
+                        tried);
+            dropped = -1; /* most break: one-hot (below) */
+        }
     }
-    dd_deref(d, joint);
+    dd_deref(d, joint), dd_deref(d, every);
     dd_set_deadline(d, end);
     if (dropped >= 0 || (end > 0 && now_seconds() >= end)) return dropped;
-    return drop_every_code(bn); /* the share, or a node limit with time left: no code */
+    return drop_every_code(bn); /* the share, a node limit with time left, most broken */
 }
 
 /* ---- implications between groups, proven by induction (a care set) ---- */

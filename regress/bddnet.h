@@ -49,6 +49,12 @@
 #include "logic/bdd.h"
 #include "logic/ddunion.h"
 
+/* Nodes of the network left unknown at most by default. 16 ran out on shmup, quad, zhadu,
+ * urmAdd and atariGo_7x7 (2026-11-28, --budget 10): the 17th slow node then ran to the
+ * deadline (refused); with 64, shmup's one-hot network builds with 19 unknowns. Each unknown
+ * costs two variables above the others. */
+#define BDDNET_UNKNOWNS 64
+
 typedef enum {
     BDDNET_PER_MOVE, /* one substitution per joint move, the next functions fixed to it */
     BDDNET_SUBST     /* next functions substituted into S at once, move codes free, then ∀/∃ */
@@ -119,7 +125,7 @@ typedef struct {
     bool keep_exclusions; /* products: no exclusion taken out of a part even where it
                              stays small (tests: the exclusions kept and read) */
     uint32_t unknowns;    /* nodes of the network at most left unknown (0: none; the default
-                             16): a node that does not build within its share of the time
+                             BDDNET_UNKNOWNS): a node that does not build within its share of the time
                              left (or at a node limit) becomes a free variable, one at the
                              state and one at the successor, and every set is made for all
                              their values (a subset: see bddnet_unknowns) */

@@ -351,6 +351,48 @@ static void test_codes_cut(void **state) {
     world_fini(&w);
 }
 
+/* The race with eight lamps, each switched on by every move while it stays off too: their
+ * groups, with binary codes at first, break (two values at once), those of (at X) and
+ * (control R) do not. */
+static char *lamps_text(void) {
+    size_t cap = 4096, n = 0;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    n += (size_t)snprintf(t + n, cap - n, "%s", race);
+    for (int k = 1; k <= 8; k++)
+        n += (size_t)snprintf(t + n, cap - n, "(lampid %d) (init (lamp %d off))\n", k, k);
+    snprintf(t + n, cap - n,
+             "(<= (next (lamp ?k on)) (does ?r (go ?n)) (lampid ?k))\n"
+             "(<= (next (lamp ?k off)) (lampid ?k))\n"
+             "(<= terminal (true (lamp ?k on)) (true (lamp ?k off)) (true (at 5)))\n");
+    return t;
+}
+
+/* Where most of the groups the proof tries first break, every code is dropped (one-hot)
+ * instead of proving the rest and building the network again with the few left
+ * (IrrelevantMultiboardConnectThreeDecompositionI: 96 of its 120 broke, 14 CPU s of proof,
+ * refused; checkers-mustjump, urmAdd the same way): no group keeps its code, and every set
+ * is still the solver's on every reachable state. */
+static void test_codes_most_broken(void **state) {
+    (void)state;
+    char *text = lamps_text();
+    world_t w;
+    world_init(&w, load_text(text));
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.mode = BDDS_WITHIN, o.values = true;
+    for (uint32_t role = 0; role < 2; role++) {
+        bddsearch_t *bs = search_with(&w, role, NULL, &o);
+        assert_int_equal(bddnet_mutex_groups(bddsearch_net(bs)), 0);
+        assert_true(bddsearch_seqs(bs) >= 2);
+        for (uint32_t k = 0; k < bddsearch_seqs(bs); k++)
+            check_seq(&w, bs, k);
+        bddsearch_free(bs);
+    }
+    world_fini(&w);
+    free(text);
+}
+
 /* A fluent nothing reads is left out of the cone (its next function not made, its state
  * free), and every set is still exactly the solver's on every reachable state (where the
  * count takes each value it can). */
@@ -503,6 +545,23 @@ static void test_unknowns(void **state) {
             check_unknowns(&w, &o, &unknowns);
             assert_int_equal(unknowns, 0);
         }
+    world_fini(&w);
+}
+
+/* The default leaves more than 16 nodes unknown: tic-tac-toe with every node past 2 nodes
+ * (opts.node_nodes) has that many at the state (both players' legal moves, the next
+ * functions), and every step is still within the solver's sets. With 16, the 17th slow node
+ * ran to the deadline: shmup, quad, zhadu, urmAdd and atariGo_7x7 were refused so. */
+static void test_unknowns_default(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_file("tictactoe.kif"));
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.net.node_nodes = 2;
+    uint32_t unknowns;
+    check_unknowns(&w, &o, &unknowns);
+    if (unknowns <= 16) fail_msg("%u unknowns", unknowns);
     world_fini(&w);
 }
 
@@ -920,7 +979,9 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_unknowns),
         cmocka_unit_test(test_next_table_full),
         cmocka_unit_test(test_codes_cut),
+        cmocka_unit_test(test_codes_most_broken),
         cmocka_unit_test(test_unknowns_known),
+        cmocka_unit_test(test_unknowns_default),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
