@@ -1,5 +1,5 @@
 #!/bin/bash
-# bdd_start.sh BEFORE_BIN AFTER_BIN RUNS GAME...: the start's symbolic builds of
+# usage: scripts/bdd_start.sh BEFORE_GGP AFTER_GGP RUNS GAME...: the start's symbolic builds of
 # mcts+lbs:bdd=on:iters=200:ponder=off:threads=1 (one match, seed 1, start clock 30 s,
 # at nice 19), before and after, alternating: CPU of the builds (bdd_cpu of the player's
 # line), the wall ms to the sets without a horizon (verbose), and whether the traces match.
@@ -7,7 +7,6 @@ B=$1 A=$2 R=$3; shift 3
 K="mcts+lbs:bdd=on:iters=200:ponder=off:threads=1"
 T=$(mktemp -d)
 for g in "$@"; do
-  n=$("$A" check "$g" 2>/dev/null | sed -n 's/^roles[^0-9]*\([0-9]*\).*/\1/p' | head -1)
   roles=$(grep -c -i "^ *( *role " "$g"); players=$K; [ "$roles" -ge 2 ] && players="$K,random"
   for r in $(seq 1 "$R"); do
     for w in before after; do
