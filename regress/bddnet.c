@@ -728,10 +728,16 @@ static dd_ref eval_or_unknown(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     if (end > 0 && share < left) dd_set_deadline(bn->d, now + share);
     /* not in the move blocks with the codes free (ev->cap): there a large node is the sign
      * to make them per joint move (3pffa's captures), not an unknown */
-    bn->work_stop = bn->o.node_work && !ev->cap ? dd_produced(bn->d) + bn->o.node_work : 0;
+    bool work = bn->o.node_work && !ev->cap;
+    uint64_t op_nodes = dd_op_nodes(bn->d);
+    bn->work_stop = work ? dd_produced(bn->d) + bn->o.node_work : 0;
     bn->work_cut = false;
+    /* inside one operation too (amazons's one large AND): at BuDDy's next collection */
+    if (work && (!op_nodes || op_nodes > bn->o.node_work)) dd_set_op_nodes(bn->d, bn->o.node_work);
     dd_ref v = eval_node(bn, ev, i);
+    if (v == DD_NONE && work && !strcmp(dd_why(bn->d), "operation node limit")) bn->work_cut = true;
     bn->work_stop = 0;
+    dd_set_op_nodes(bn->d, op_nodes);
     dd_set_deadline(bn->d, end);
     if (v > DD_TRUE && bn->o.node_nodes && dd_nodes(bn->d, v) > bn->o.node_nodes)
         dd_deref(bn->d, v), v = DD_NONE; /* past opts.node_nodes */
