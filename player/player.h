@@ -15,6 +15,7 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "engine/engine.h"
+#include "mcts/ab.h"
 #include "mcts/lbs.h"
 #include "player/belief.h"
 
@@ -175,6 +176,8 @@ extern const player_kind_t player_mcts_kind;
 extern const player_kind_t player_lbs_kind;
 /* Adds the counters of more to *sum. */
 void player_search_add(player_search_t *sum, const player_search_t *more);
+/* Adds one alpha-beta search's counters (a match's, for the serve log's search line). */
+void player_search_add_ab(player_search_t *c, const ab_result_t *r);
 /* Appends one line of search counters (and backward-search counters for mcts+lbs); false
  * when they count no match. */
 bool player_search_report(const player_search_t *s, strbuf_t *out);

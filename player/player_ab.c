@@ -52,7 +52,8 @@ typedef struct {
     heur_t *heur; /* heur=material|adv: the leaves' evaluation (NULL: none) */
     double *hval; /* its values, one per role */
     eng_state_t *cur;
-    double overrun; /* how far a search outlasted its deadline (a decaying maximum) */
+    double overrun;             /* how far a search outlasted its deadline (a decaying maximum) */
+    player_search_t match, sum; /* the searches' counters: this match's, the matches' */
 } ab_player_t;
 
 static bool player_opt(void *ctx, const char *key, const char *val) {
@@ -154,7 +155,10 @@ static void search_until(ab_player_t *p, double deadline, move_sink_t *sink, ab_
     double stop = deadline - p->opts.margin - p->overrun;
     double t0 = now_seconds();
     if (stop < t0 + 0.001) stop = t0 + 0.001;
+    double c0 = cpu_seconds();
     ab_search(p->ab, p->cur, stop, on_iteration, &c, r);
+    p->match.search_cpu += cpu_seconds() - c0;
+    player_search_add_ab(&p->match, r);
     double over = now_seconds() - stop;
     p->overrun = over > p->overrun * 0.8 ? over : p->overrun * 0.8;
     if (p->core.verbose)
@@ -194,10 +198,17 @@ static term_t ab_play(player_t *pl, const player_turn_t *turn, double deadline, 
 
 static void ab_stop(player_t *pl) {
     ab_player_t *p = (ab_player_t *)pl;
+    p->match.matches = 1;
+    player_search_add(&p->sum, &p->match);
+    memset(&p->match, 0, sizeof p->match);
     ab_free(p->ab); /* a new match may be another game's: the engine is kept, not the table */
     p->ab = NULL;
     heur_free(p->heur);
     p->heur = NULL;
+}
+
+static void ab_search_counts(const player_t *pl, player_search_t *sum) {
+    player_search_add(sum, &((const ab_player_t *)pl)->sum);
 }
 
 static void ab_destroy(player_t *pl) {
@@ -221,4 +232,5 @@ const player_kind_t player_ab_kind = {
     .stop = ab_stop,
     .destroy = ab_destroy,
     .check_options = ab_check_options,
+    .search = ab_search_counts,
 };

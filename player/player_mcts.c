@@ -483,6 +483,14 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     a->regress_seconds += ls->regress_seconds;
 }
 
+void player_search_add_ab(player_search_t *c, const ab_result_t *r) {
+    c->ab_searches++;
+    c->ab_nodes += r->nodes, c->ab_leaves += r->leaves, c->ab_tt_hits += r->tt_hits;
+    c->ab_depth_sum += r->depth;
+    if (r->depth > c->ab_depth_max) c->ab_depth_max = r->depth;
+    c->ab_proven += r->proven;
+}
+
 /* Adds this match's counters to the player's (once per match, at stop). */
 static void add_match(mcts_player_t *p) {
     if (!p->uct) return;
@@ -1171,15 +1179,6 @@ static void start_ab(mcts_player_t *p) {
     if (log) fprintf(log, "mcts: alpha-beta with material and advancement (ab=on)\n");
 }
 
-/* Adds one alpha-beta search's counters to the match's (the serve log's search line). */
-static void count_ab(player_search_t *c, const ab_result_t *r) {
-    c->ab_searches++;
-    c->ab_nodes += r->nodes, c->ab_leaves += r->leaves, c->ab_tt_hits += r->tt_hits;
-    c->ab_depth_sum += r->depth;
-    if (r->depth > c->ab_depth_max) c->ab_depth_max = r->depth;
-    c->ab_proven += r->proven;
-}
-
 /* Searches state s by alpha-beta until deadline less the margin and what the last searches
  * overran it by; the best move (TERM_NONE when none). */
 static term_t ab_until(mcts_player_t *p, const state_t *s, double deadline) {
@@ -1190,7 +1189,7 @@ static term_t ab_until(mcts_player_t *p, const state_t *s, double deadline) {
     ab_search(p->ab, p->ab_state, stop, NULL, NULL, &r);
     double over = now_seconds() - stop;
     p->ab_overrun = over > p->ab_overrun * 0.8 ? over : p->ab_overrun * 0.8;
-    count_ab(&p->counts, &r);
+    player_search_add_ab(&p->counts, &r);
     if (p->core.verbose)
         fprintf(stderr, "mcts: ab %.0f ms, depth %u, value %d%s, %" PRIu64 " nodes\n",
                 (now_seconds() - t0) * 1000, r.depth, r.value, r.proven ? " (proven)" : "",

@@ -351,15 +351,15 @@ static void test_codes_cut(void **state) {
     world_fini(&w);
 }
 
-/* The race with eight lamps, each switched on by every move while it stays off too: their
+/* The race with n lamps, each switched on by every move while it stays off too: their
  * groups, with binary codes at first, break (two values at once), those of (at X) and
  * (control R) do not. */
-static char *lamps_text(void) {
-    size_t cap = 4096, n = 0;
+static char *lamps_text(int lamps) {
+    size_t cap = 8192, n = 0;
     char *t = malloc(cap);
     assert_non_null(t);
     n += (size_t)snprintf(t + n, cap - n, "%s", race);
-    for (int k = 1; k <= 8; k++)
+    for (int k = 1; k <= lamps; k++)
         n += (size_t)snprintf(t + n, cap - n, "(lampid %d) (init (lamp %d off))\n", k, k);
     snprintf(t + n, cap - n,
              "(<= (next (lamp ?k on)) (does ?r (go ?n)) (lampid ?k))\n"
@@ -368,22 +368,19 @@ static char *lamps_text(void) {
     return t;
 }
 
-/* Where most of the groups the proof tries first break, every code is dropped (one-hot)
- * instead of proving the rest and building the network again with the few left
- * (IrrelevantMultiboardConnectThreeDecompositionI: 96 of its 120 broke, 14 CPU s of proof,
- * refused; checkers-mustjump, urmAdd the same way): no group keeps its code, and every set
- * is still the solver's on every reachable state. */
-static void test_codes_most_broken(void **state) {
-    (void)state;
-    char *text = lamps_text();
+/* The mutex groups of the race with `lamps` lamps (every set checked against the solver on
+ * every reachable state, for both roles). */
+static uint32_t lamps_mutex_groups(int lamps) {
+    char *text = lamps_text(lamps);
     world_t w;
     world_init(&w, load_text(text));
     bdds_opts_t o;
     bdds_default_opts(&o);
     o.budget = 0, o.mode = BDDS_WITHIN, o.values = true;
+    uint32_t groups = 0;
     for (uint32_t role = 0; role < 2; role++) {
         bddsearch_t *bs = search_with(&w, role, NULL, &o);
-        assert_int_equal(bddnet_mutex_groups(bddsearch_net(bs)), 0);
+        groups = bddnet_mutex_groups(bddsearch_net(bs));
         assert_true(bddsearch_seqs(bs) >= 2);
         for (uint32_t k = 0; k < bddsearch_seqs(bs); k++)
             check_seq(&w, bs, k);
@@ -391,6 +388,25 @@ static void test_codes_most_broken(void **state) {
     }
     world_fini(&w);
     free(text);
+    return groups;
+}
+
+/* Where most of the groups the proof tries first break, and many are coded (16 lamps, 18
+ * groups), every code is dropped (one-hot) instead of proving the rest and building the
+ * network again with the few left (IrrelevantMultiboardConnectThreeDecompositionI: 96 of
+ * its 120 broke, 14 CPU s of proof, refused; checkers-mustjump, urmAdd the same way): no
+ * group keeps its code, and every set is still the solver's on every reachable state. */
+static void test_codes_most_broken(void **state) {
+    (void)state;
+    assert_int_equal(lamps_mutex_groups(16), 0);
+}
+
+/* With few groups coded (8 lamps, 11 groups) the proof goes on past the first 8 where
+ * most break, and the codes that hold are kept: (at X), (control R) and (won R) stay mutex
+ * groups (duplicateStateMedium lost its two and its forward search with them). */
+static void test_codes_few_broken(void **state) {
+    (void)state;
+    assert_int_equal(lamps_mutex_groups(8), 3);
 }
 
 /* A fluent nothing reads is left out of the cone (its next function not made, its state
@@ -1001,6 +1017,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_next_table_full),
         cmocka_unit_test(test_codes_cut),
         cmocka_unit_test(test_codes_most_broken),
+        cmocka_unit_test(test_codes_few_broken),
         cmocka_unit_test(test_unknowns_known),
         cmocka_unit_test(test_unknowns_default),
         cmocka_unit_test(test_unknowns_by_work),

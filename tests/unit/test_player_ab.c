@@ -181,6 +181,27 @@ static void test_ab_counters(void **state) {
     game_free(g);
 }
 
+/* The `ab` kind keeps the same counters: its start search and its first turn's, each to
+ * the depth bound, in one match. */
+static void test_ab_kind_counters(void **state) {
+    (void)state;
+    game_t *g = load_file("breakthrough.kif");
+    assert_non_null(g);
+    player_search_t t = first_move(g, "ab:depth=2", 60);
+    assert_int_equal(t.matches, 1);
+    assert_int_equal(t.ab_searches, 2);
+    assert_int_equal(t.ab_depth_max, 2);
+    assert_int_equal(t.ab_depth_sum, 4);
+    assert_true(t.ab_nodes > 0 && t.ab_leaves > 0 && t.ab_tt_hits > 0);
+    strbuf_t sb;
+    sb_init(&sb);
+    assert_true(player_search_report(&t, &sb));
+    assert_non_null(strstr(sb_str(&sb), "matches=1 "));
+    assert_non_null(strstr(sb_str(&sb), " ab_searches=2 ab_nodes="));
+    sb_fini(&sb);
+    game_free(g);
+}
+
 /* bddshadow=on searches each own turn again from two fresh trees of one seed, with the sets
  * and without: at breakthrough's first move, sets within one step of the start (no
  * terminal state there: both empty; bddsolve=off, else sets without a horizon, deeper than
@@ -209,9 +230,10 @@ static void test_bdd_shadow(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_options),     cmocka_unit_test(test_breakthrough),
-        cmocka_unit_test(test_lbs_kind_ab), cmocka_unit_test(test_bdd_not_with_ab),
-        cmocka_unit_test(test_bdd_shadow),  cmocka_unit_test(test_ab_counters),
+        cmocka_unit_test(test_options),          cmocka_unit_test(test_breakthrough),
+        cmocka_unit_test(test_lbs_kind_ab),      cmocka_unit_test(test_bdd_not_with_ab),
+        cmocka_unit_test(test_bdd_shadow),       cmocka_unit_test(test_ab_counters),
+        cmocka_unit_test(test_ab_kind_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -305,6 +305,12 @@ static void test_bdd_late(void **state) {
     game_free(g);
 }
 
+/* The start clock of the tests below that build sets at start, a bound, not a duration
+ * (idle they take under a second): under a series at nice -10 a test at nice 0 gets about
+ * a tenth of a core, and duplicateStateMedium's sets, 3 CPU s where given a minute, were
+ * then not made within 60 s (bdd_solved 0). */
+#define START_BOUND 300
+
 /* A game solved at start whose tree was searched beside the probe: the corpus's
  * duplicateStateMedium (one role; a tree of depth 10 where one path scores 100). Its
  * graph of states is small and the start's search makes all the nodes it will make while
@@ -318,11 +324,13 @@ static void test_bdd_solved_tree(void **state) {
     (void)state;
     game_t *g = load_corpus("duplicateStateMedium.kif");
     engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
-    agent_config_t cfg = {
-        .kind = player_kind_find("mcts+lbs:bdd=on"), .startclock = 60, .playclock = 60, .seed = 5};
+    agent_config_t cfg = {.kind = player_kind_find("mcts+lbs:bdd=on"),
+                          .startclock = START_BOUND,
+                          .playclock = 60,
+                          .seed = 5};
     assert_non_null(cfg.kind);
     agent_t *a = agent_new(g, 0, &cfg);
-    agent_start(a, now_seconds() + 60);
+    agent_start(a, now_seconds() + START_BOUND);
     state_t s, n;
     state_init(&s);
     state_init(&n);
@@ -357,12 +365,12 @@ static void test_bdd_probe_late(void **state) {
     /* iters=200: no search after the sets, so the start clock is a bound (the sets take
      * about 0.5 s idle), wide enough for a starved machine */
     agent_config_t cfg = {.kind = player_kind_find("mcts+lbs:bdd=on:bddreach=0.0000002:iters=200"),
-                          .startclock = 60,
+                          .startclock = START_BOUND,
                           .playclock = 1,
                           .seed = 5};
     assert_non_null(cfg.kind);
     agent_t *a = agent_new(g, 0, &cfg);
-    agent_start(a, now_seconds() + 60);
+    agent_start(a, now_seconds() + START_BOUND);
     agent_stop(a);
     player_search_t sum = {0};
     assert_true(agent_search(a, &sum));
