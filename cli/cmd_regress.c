@@ -30,7 +30,8 @@ static const char *const regress_help =
     "[--unknowns N]\n"
     "                   [--nodes N] [--max-parts N] [--set-nodes N] [--merge-nodes N] [--op-nodes "
     "N] [--names-order]\n"
-    "                   [--node-nodes N] [--next auto|joint|free] [--check [--max-states N]] "
+    "                   [--node-nodes N] [--node-work N] [--next auto|joint|free] [--check "
+    "[--max-states N]] "
     "[--hits N] "
     "[--verify N (options above)]\n\n"
     "Lifted backward search. Computes alpha_0 = terminal and goal(R, 100), and\n"
@@ -160,6 +161,9 @@ static const char *const regress_help =
     "                 64, at most 256; 0: none, such a game refused)\n"
     "  --node-nodes N  a node of the network past N nodes is left unknown too (the same\n"
     "                 on any machine; default: no such cap)\n"
+    "  --node-work N  a node of the network that makes more than N diagram nodes (counted\n"
+    "                 between its rules' operations) is left unknown too, while unknowns\n"
+    "                 are left (the same on any machine; default 500000; 0: none)\n"
     "  --no-reach     do not keep the sets within the states reachable from the initial\n"
     "                 one (a forward search, terminal states expanded too, that gets at most\n"
     "                 40% of the budget and gives up past 20000 nodes)\n"
@@ -486,7 +490,8 @@ int cmd_regress(int argc, char **argv) {
     const bddnet_opts_t *net = &bo.search.net;
     unsigned long long nodes = 0, set_nodes = net->set_nodes, merge_nodes = bo.search.merge_nodes,
                        op_nodes = bo.search.op_nodes, max_parts = net->max_parts, horizon = 0,
-                       plies = 0, unknowns = net->unknowns, node_nodes = 0;
+                       plies = 0, unknowns = net->unknowns, node_nodes = 0,
+                       node_work = net->node_work;
     const opt_spec_t specs[] = {{.name = "--role", .value = &role},
                                 {.name = "--budget", .real = &budget},
                                 {.name = "--max-size", .uint = &max_size},
@@ -509,6 +514,7 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--max-parts", .uint = &max_parts, .max = 1000000},
                                 {.name = "--unknowns", .uint = &unknowns, .max = 256},
                                 {.name = "--node-nodes", .uint = &node_nodes, .max = 1000000000},
+                                {.name = "--node-work", .uint = &node_work, .max = 4000000000u},
                                 {.name = "--horizon", .uint = &horizon, .max = 1000000},
                                 {.name = "--plies", .uint = &plies, .max = 1000000},
                                 {.name = "--image", .value = &image, .check = image_ok},
@@ -563,6 +569,7 @@ int cmd_regress(int argc, char **argv) {
     bo.search.net.max_parts = (uint32_t)max_parts;
     bo.search.net.unknowns = (uint32_t)unknowns;
     bo.search.net.node_nodes = (uint32_t)node_nodes;
+    bo.search.net.node_work = (uint32_t)node_work;
     bo.search.net.horizon = (uint32_t)horizon;
     if (!path || !role) {
         opt_usage_error("regress", regress_help, !path ? "no GAME given" : "--role is required");

@@ -308,6 +308,9 @@ double dd_deadline(const dd_t *d) {
 void dd_set_op_nodes(dd_t *d, uint64_t nodes) {
     d->op_nodes = nodes;
 }
+uint64_t dd_op_nodes(const dd_t *d) {
+    return d->op_nodes;
+}
 const char *dd_why(const dd_t *d) {
     return d->why;
 }

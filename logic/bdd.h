@@ -56,6 +56,7 @@ double dd_deadline(const dd_t *d);
  * gives up ("operation node limit"), so that one step that cannot finish does not eat
  * the whole table and budget. */
 void dd_set_op_nodes(dd_t *d, uint64_t nodes);
+uint64_t dd_op_nodes(const dd_t *d); /* the limit in force, to be put back */
 /* Why the last operation that returned DD_NONE gave up ("deadline", "node limit",
  * "operation node limit", ...). */
 const char *dd_why(const dd_t *d);

@@ -204,6 +204,10 @@ struct bddnet {
      * KNOWN_TRIES no more: each try spends its share, checkers's has_legal_move) */
     uint32_t *unk_missed;
     dd_ref unk_now, unk_next; /* the positive cubes of every unknown variable of each kind */
+    /* while a node may become unknown: BuDDy's count of nodes produced past which its
+     * evaluation gives up (0: none; opts.node_work), and whether it did */
+    uint64_t work_stop;
+    bool work_cut;
 };
 
 void bddnet_default_opts(bddnet_opts_t *o) {
@@ -213,7 +217,8 @@ void bddnet_default_opts(bddnet_opts_t *o) {
                          .columns = true,
                          .cone = true,
                          .selectors = true,
-                         .unknowns = BDDNET_UNKNOWNS};
+                         .unknowns = BDDNET_UNKNOWNS,
+                         .node_work = BDDNET_NODE_WORK};
 }
 
 static void deref_all(dd_t *d, dd_ref *a, uint32_t n) {
@@ -590,12 +595,24 @@ static bool lit_false(const eval_t *ev, uint32_t lit) {
     return v == (lit & 1 ? DD_TRUE : DD_FALSE);
 }
 
+/* A node's evaluation past its work (bn->work_stop): it gives up, as at a deadline, but
+ * after the same operations on any machine. */
+static bool over_work(bddnet_t *bn) {
+    if (!bn->work_stop || dd_produced(bn->d) <= bn->work_stop) return false;
+    bn->work_cut = true;
+    return true;
+}
+
 static dd_ref rule_and(bddnet_t *bn, const eval_t *ev, uint32_t r) {
     const gnet_t *net = bn->net;
     dd_ref all = DD_TRUE;
     for (uint32_t l = net->lit_start[r]; ev->whole && l < net->lit_start[r + 1]; l++)
         if (lit_false(ev, net->lits[l])) return DD_FALSE;
     for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1] && all > 0; l++) {
+        if (all > DD_TRUE && over_work(bn)) {
+            dd_deref(bn->d, all);
+            return DD_NONE;
+        }
         dd_ref x = lit_value(bn, ev, net->lits[l]);
         dd_ref t = dd_and(bn->d, all, x);
         dd_deref(bn->d, x), dd_deref(bn->d, all);
@@ -641,6 +658,10 @@ static dd_ref eval_node(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     bool implies = ev->at_next && bn->implies_terminal[net->order[i]];
     dd_ref any = DD_FALSE;
     for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1] && any != DD_NONE; r++) {
+        if (over_work(bn)) {
+            dd_deref(d, any);
+            return DD_NONE;
+        }
         dd_ref all = ev->at_next ? rule_next(bn, ev, r, implies) : rule_and(bn, ev, r);
         dd_ref t = dd_or(d, any, all);
         dd_deref(d, all), dd_deref(d, any);
@@ -650,15 +671,16 @@ static dd_ref eval_node(bddnet_t *bn, const eval_t *ev, uint32_t i) {
 }
 
 /* --trace: a node that took a tenth of a second or more (where a network's build goes) */
-static void trace_slow(bddnet_t *bn, uint32_t n, dd_ref v, double cpu) {
+static void trace_slow(bddnet_t *bn, uint32_t n, dd_ref v, double cpu, uint64_t made) {
     if (cpu < 0.1) return;
     strbuf_t sb;
     sb_init(&sb);
     if (bn->net->atom[n] != TERM_NONE) term_print(bn->ts, bn->net->atom[n], &sb);
-    fprintf(bn->o.trace, "# trace slow node=%u atom=%s rules=%u cpu=%.2f nodes=%llu%s\n", n,
-            sb.len ? sb.data : "-",
+    fprintf(bn->o.trace, "# trace slow node=%u atom=%s rules=%u cpu=%.2f nodes=%llu made=%llu%s\n",
+            n, sb.len ? sb.data : "-",
             bn->net->rule_start[bn->pos[n] + 1] - bn->net->rule_start[bn->pos[n]], cpu,
-            (unsigned long long)dd_nodes(bn->d, v), v == DD_NONE ? " (given up)" : "");
+            (unsigned long long)dd_nodes(bn->d, v), (unsigned long long)made,
+            v == DD_NONE ? " (given up)" : "");
     fflush(bn->o.trace);
     sb_fini(&sb);
 }
@@ -709,11 +731,23 @@ static dd_ref eval_or_unknown(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     double left = end > now ? end - now : 0, share = NODE_SHARE * (from > now ? from - now : 0);
     if (share < NODE_MIN) share = NODE_MIN; /* near the deadline: a cut, not an unknown */
     if (end > 0 && share < left) dd_set_deadline(bn->d, now + share);
+    /* not in the move blocks with the codes free (ev->cap): there a large node is the sign
+     * to make them per joint move (3pffa's captures), not an unknown */
+    bool work = bn->o.node_work && !ev->cap;
+    uint64_t op_nodes = dd_op_nodes(bn->d);
+    bn->work_stop = work ? dd_produced(bn->d) + bn->o.node_work : 0;
+    bn->work_cut = false;
+    /* inside one operation too (amazons's one large AND): at BuDDy's next collection */
+    if (work && (!op_nodes || op_nodes > bn->o.node_work)) dd_set_op_nodes(bn->d, bn->o.node_work);
     dd_ref v = eval_node(bn, ev, i);
+    if (v == DD_NONE && work && !strcmp(dd_why(bn->d), "operation node limit")) bn->work_cut = true;
+    bn->work_stop = 0;
+    dd_set_op_nodes(bn->d, op_nodes);
     dd_set_deadline(bn->d, end);
     if (v > DD_TRUE && bn->o.node_nodes && dd_nodes(bn->d, v) > bn->o.node_nodes)
         dd_deref(bn->d, v), v = DD_NONE; /* past opts.node_nodes */
-    else if (v != DD_NONE || (end > 0 && now_seconds() >= end) || at_node_limit(bn, ev))
+    else if (v != DD_NONE ||
+             (!bn->work_cut && ((end > 0 && now_seconds() >= end) || at_node_limit(bn, ev))))
         return v;
     bn->unk[bn->n_unk] = n, bn->unk_of[n] = bn->n_unk;
     if (bn->o.trace) trace_unknown(bn, n, ev->at_next);
@@ -736,8 +770,9 @@ static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
             uint32_t n = net->order[i];
             if (!b->cyclic && !ev->need[n]) continue;
             double t0 = bn->o.trace ? cpu_seconds() : 0;
+            uint64_t p0 = bn->o.trace ? dd_produced(bn->d) : 0;
             dd_ref v = b->cyclic || ev->whole ? eval_node(bn, ev, i) : eval_or_unknown(bn, ev, i);
-            if (bn->o.trace) trace_slow(bn, n, v, cpu_seconds() - t0);
+            if (bn->o.trace) trace_slow(bn, n, v, cpu_seconds() - t0, dd_produced(bn->d) - p0);
             if (ev->cap && v > DD_TRUE && dd_nodes(bn->d, v) > ev->cap) {
                 dd_deref(bn->d, v), v = DD_NONE;
                 ev->capped = true;

@@ -54,6 +54,9 @@
  * deadline (refused); with 64, shmup's one-hot network builds with 19 unknowns. Each unknown
  * costs two variables above the others. */
 #define BDDNET_UNKNOWNS 64
+/* Nodes of diagrams one node of the network may make by default while unknowns are left
+ * (opts.node_work) before it is left unknown: see bddnet_opts_t.node_work. */
+#define BDDNET_NODE_WORK 500000
 
 typedef enum {
     BDDNET_PER_MOVE, /* one substitution per joint move, the next functions fixed to it */
@@ -132,6 +135,12 @@ typedef struct {
     uint32_t node_nodes;  /* a node of the network past this many nodes is left unknown too
                              (while unknowns are left; 0: no such cap): the same on any
                              machine, where the share of the time is not */
+    uint32_t node_work;   /* diagram nodes a node of the network may make (BuDDy's count of
+                             nodes produced, checked between its rules' operations) before
+                             it is left unknown, while unknowns are left (0: no such cap;
+                             default BDDNET_NODE_WORK): a slow node then costs about as much
+                             on any machine, not a 16th of the time left each (quad's 22
+                             slow nodes, atariGo_7x7's 29, ate the budget so) */
     bddnet_next_t next;   /* how the next functions that read the move are made */
     uint32_t cut_reach;   /* tests: the forward search cut after this many layers as by its
                              deadline (dd_cut_next), so that running out of time is tested

@@ -582,6 +582,26 @@ static void test_unknowns_default(void **state) {
     world_fini(&w);
 }
 
+/* A node that makes more diagram nodes than opts.node_work (BuDDy's count, checked between
+ * its rules' operations) is left unknown without a clock: tic-tac-toe at 30 nodes of work
+ * has some, and every step is still within the solver's sets and says something; without
+ * the cap (and no budget) none. So a slow node costs the same little on any machine instead
+ * of a 16th of the time left (quad's 22 and atariGo_7x7's 29 slow nodes ate the budget). */
+static void test_unknowns_by_work(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_file("tictactoe.kif"));
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.net.node_work = 30, o.net.unknowns = 16;
+    uint32_t unknowns, hits = check_unknowns(&w, &o, &unknowns);
+    if (!unknowns || !hits) fail_msg("%u unknowns, %u hits", unknowns, hits);
+    o.net.node_work = 0;
+    check_unknowns(&w, &o, &unknowns);
+    assert_int_equal(unknowns, 0);
+    world_fini(&w);
+}
+
 /* Nodes left unknown at the successor only (tic-tac-toe at 60: terminal and the lines)
  * are put in from their rules there, part by part: every step is then the solver's set on
  * every reachable state, with both images (before, ∀h' of the successor's terminal: no
@@ -1000,6 +1020,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_codes_few_broken),
         cmocka_unit_test(test_unknowns_known),
         cmocka_unit_test(test_unknowns_default),
+        cmocka_unit_test(test_unknowns_by_work),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
