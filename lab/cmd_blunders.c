@@ -8,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/util.h"
 #include "cli/commands.h"
+#include "engine/fluents.h"
 #include "gdl/sexp.h"
+#include "mcts/bddhook.h"
 #include "truth/force.h"
 
 static const char *const blunders_help =
@@ -36,7 +39,15 @@ static const char *const blunders_help =
     "  --nodes N    node limit per search (default 500000)\n"
     "  --swap       the matches rotate the seats (`ggp match --swap`): player P of a blunder\n"
     "               is the one that played its role (else P is the role's index)\n"
-    "  --players K  the players of the matches, for --swap (default: the roles)\n" ENGINE_HELP;
+    "  --players K  the players of the matches, for --swap (default: the roles)\n"
+    "  --sets S     at each blunder, the decision-diagram sets of `mcts+lbs:bdd=on`\n"
+    "               (mcts/bddhook) for the mover, built as the player rebuilds them where\n"
+    "               the others move: from the state one step before (the blunder's own\n"
+    "               state at step 0), with the horizon dist + 2, within S seconds of wall\n"
+    "               time; the line then ends `sets=known|unknown sets_cpu=C sets_steps=A/B`\n"
+    "               (known: the sets prove the win missed, or the loss walked into, at\n"
+    "               the move's state; C: the CPU seconds of the build, network "
+    "included)\n" ENGINE_HELP;
 
 #define MAX_DIST 64
 
@@ -47,11 +58,16 @@ typedef struct {
     uint32_t horizon, n_players;
     uint64_t nodes;
     bool swap;
-    eng_state_t *s, *child;
+    double sets; /* --sets: seconds per build (0: none) */
+    eng_state_t *prev, *s, *child;
+    bool have_prev; /* prev: the state one step before s */
     term_t *joint;
     /* counters */
-    uint64_t matches, turns, simultaneous, unknown, missed, into, decisive, with;
+    uint64_t matches, turns, simultaneous, unknown, missed, into, n_decisive, with;
     uint64_t by_dist[MAX_DIST + 1], by_player[16];
+    uint64_t known;
+    term_t *decisive; /* the joint move whose state the sets must prove (missed: the win) */
+    bool missed_now;  /* the blunder being counted is a missed win */
 } bl_t;
 
 /* The least i <= max within which the goal is forced from s; -1 none, -2 the node limit. */
@@ -107,16 +123,47 @@ static uint32_t judge(bl_t *b, uint32_t mover, const term_t *played, verdict_t *
     return at;
 }
 
+/* Whether the sets the player would have built before this turn prove what the move gave
+ * away: the winning move's state in α (win) or the played move's state in β (else). */
+static void sets_verdict(bl_t *b, uint32_t mover, int dist) {
+    bddhook_opts_t o;
+    bddhook_default_opts(&o);
+    const eng_state_t *from = b->have_prev ? b->prev : b->s;
+    uint32_t before = b->have_prev ? 2 : 1; /* steps from the sets' start to the move's state */
+    o.horizon = (uint32_t)dist + before;
+    char err[256] = "";
+    double c0 = cpu_seconds();
+    bddhook_t *h = bddhook_new(b->e, mover, from, &o, now_seconds() + b->sets, err, sizeof err);
+    double cpu = cpu_seconds() - c0;
+    if (!h) {
+        printf(" sets=none sets_cpu=%.3f (%s)\n", cpu, err);
+        return;
+    }
+    engine_next(b->e, b->s, b->decisive, b->child);
+    int v = bddhook_value(h, engine_state_words(b->child), before);
+    bool known = v == (b->missed_now ? 100 : 0);
+    bddhook_info_t in;
+    bddhook_info(h, &in);
+    b->known += known;
+    printf(" sets=%s sets_cpu=%.3f sets_steps=%u/%u\n", known ? "known" : "unknown", cpu, in.alpha,
+           in.beta);
+    bddhook_free(h);
+}
+
 static void count(bl_t *b, const char *kind, uint32_t step, uint32_t mover, int dist, int final,
                   bool *any) {
     uint32_t player = mover;
     if (b->swap) /* match k: player p plays role (p + k) mod n */
         player = (uint32_t)((mover + b->n_players * 64 - b->matches % b->n_players) % b->n_players);
     bool dec = !strcmp(kind, "into_loss") ? final < 50 : final < 100;
-    printf("blunder match=%llu step=%u role=%u player=%u kind=%s dist=%d final=%d%s\n",
+    printf("blunder match=%llu step=%u role=%u player=%u kind=%s dist=%d final=%d%s",
            (unsigned long long)b->matches, step, mover, player, kind, dist, final,
            dec ? " decisive" : "");
-    b->decisive += dec;
+    if (b->sets > 0 && dist <= MAX_DIST)
+        sets_verdict(b, mover, dist);
+    else
+        printf("\n");
+    b->n_decisive += dec;
     b->by_dist[dist > MAX_DIST ? MAX_DIST : dist]++;
     if (player < 16) b->by_player[player]++;
     *any = true;
@@ -133,9 +180,10 @@ static void turn(bl_t *b, uint32_t step, const term_t *played, const int *finals
     uint32_t at = judge(b, (uint32_t)mover, played, v);
     b->turns++;
     int best_win = -1;
+    uint32_t best = 0;
     bool safe = false, unsure = false;
     for (uint32_t k = 0; k < n; k++) {
-        if (v[k].win >= 0 && (best_win < 0 || v[k].win < best_win)) best_win = v[k].win;
+        if (v[k].win >= 0 && (best_win < 0 || v[k].win < best_win)) best_win = v[k].win, best = k;
         if (v[k].loss == -1) safe = true;
         if (v[k].win == -2 || v[k].loss == -2) unsure = true;
     }
@@ -144,10 +192,14 @@ static void turn(bl_t *b, uint32_t step, const term_t *played, const int *finals
         fprintf(stderr, "blunders: match %llu step %u: the move played is not legal\n",
                 (unsigned long long)b->matches, step);
     } else if (best_win >= 0 && v[at].win == -1) {
-        b->missed++;
+        b->missed++, b->missed_now = true;
+        memcpy(b->decisive, played, b->g->n_roles * sizeof *played);
+        engine_legal(b->e, b->s, (uint32_t)mover, &mv);
+        b->decisive[mover] = mv[best];
         count(b, "missed_win", step, (uint32_t)mover, best_win + 1, final, any);
     } else if (safe && v[at].loss >= 0) {
-        b->into++;
+        b->into++, b->missed_now = false;
+        memcpy(b->decisive, played, b->g->n_roles * sizeof *played);
         count(b, "into_loss", step, (uint32_t)mover, v[at].loss + 1, final, any);
     } else if (unsure) {
         b->unknown++;
@@ -209,10 +261,12 @@ static bool read_match(bl_t *b, const char *text, size_t len, size_t *pos, match
 static void replay(bl_t *b, const match_t *m) {
     bool any = false;
     engine_initial(b->e, b->s);
+    b->have_prev = false;
     for (uint32_t t = 0; t < m->steps; t++) {
         const term_t *joint = m->joints + (size_t)t * b->g->n_roles;
         turn(b, t, joint, m->finals, &any);
         engine_next(b->e, b->s, joint, b->child);
+        engine_state_copy(b->prev, b->s), b->have_prev = true;
         engine_state_copy(b->s, b->child);
     }
     b->with += any;
@@ -221,11 +275,13 @@ static void replay(bl_t *b, const match_t *m) {
 
 static void summary(bl_t *b, const char *path) {
     printf("blunders game=%s matches=%llu turns=%llu simultaneous=%llu unknown=%llu "
-           "missed_win=%llu into_loss=%llu decisive=%llu matches_with=%llu horizon=%u by_dist=",
+           "missed_win=%llu into_loss=%llu decisive=%llu sets_known=%llu matches_with=%llu "
+           "horizon=%u by_dist=",
            path, (unsigned long long)b->matches, (unsigned long long)b->turns,
            (unsigned long long)b->simultaneous, (unsigned long long)b->unknown,
            (unsigned long long)b->missed, (unsigned long long)b->into,
-           (unsigned long long)b->decisive, (unsigned long long)b->with, b->horizon);
+           (unsigned long long)b->n_decisive, (unsigned long long)b->known,
+           (unsigned long long)b->with, b->horizon);
     const char *sep = "";
     for (int d = 0; d <= MAX_DIST; d++)
         if (b->by_dist[d])
@@ -241,12 +297,14 @@ static void summary(bl_t *b, const char *path) {
 int cmd_blunders(int argc, char **argv) {
     const char *pos[2] = {NULL, NULL};
     unsigned long long horizon = 8, nodes = 500000, players = 0;
+    double sets = 0;
     bool swap = false;
     engine_kind_t kind = ENGINE_AUTO;
     const opt_spec_t specs[] = {{.name = "--horizon", .uint = &horizon, .min = 1, .max = 200},
                                 {.name = "--nodes", .uint = &nodes},
                                 {.name = "--players", .uint = &players, .max = 16},
                                 {.name = "--swap", .flag = &swap},
+                                {.name = "--sets", .real = &sets},
                                 {.name = "--engine", .engine = &kind},
                                 {0}};
     int parsed = opt_parse(argc, argv, "blunders", blunders_help, NULL, specs, pos, 2);
@@ -263,12 +321,13 @@ int cmd_blunders(int argc, char **argv) {
         free(text);
         return 1;
     }
-    bl_t b = {.g = g, .horizon = (uint32_t)horizon, .nodes = nodes, .swap = swap};
+    bl_t b = {.g = g, .horizon = (uint32_t)horizon, .nodes = nodes, .swap = swap, .sets = sets};
     b.n_players = players ? (uint32_t)players : g->n_roles;
     b.e = engine_new(g, kind, stderr);
     b.fwin = force_new(b.e), b.floss = force_new(b.e);
-    b.s = engine_state_new(b.e), b.child = engine_state_new(b.e);
+    b.s = engine_state_new(b.e), b.child = engine_state_new(b.e), b.prev = engine_state_new(b.e);
     b.joint = xcalloc(g->n_roles, sizeof *b.joint);
+    b.decisive = xcalloc(g->n_roles, sizeof *b.decisive);
     match_t m = {0};
     size_t at = 0;
     int rc = 0;
@@ -281,8 +340,8 @@ int cmd_blunders(int argc, char **argv) {
         replay(&b, &m);
     }
     summary(&b, pos[0]);
-    free(m.joints), free(b.joint), free(text);
-    engine_state_free(b.s), engine_state_free(b.child);
+    free(m.joints), free(b.joint), free(b.decisive), free(text);
+    engine_state_free(b.s), engine_state_free(b.child), engine_state_free(b.prev);
     force_free(b.fwin), force_free(b.floss);
     engine_free(b.e);
     game_free(g);
