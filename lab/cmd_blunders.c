@@ -140,7 +140,10 @@ static void sets_verdict(bl_t *b, uint32_t mover, int dist) {
         return;
     }
     engine_next(b->e, b->s, b->decisive, b->child);
-    int v = bddhook_value(h, engine_state_words(b->child), before);
+    /* a terminal state is no set's (bddhook_value): its goal, which the tree reads itself */
+    int v = engine_terminal(b->e, b->child)
+                ? engine_goal_value(b->e, b->child, mover)
+                : bddhook_value(h, engine_state_words(b->child), before);
     bool known = v == (b->missed_now ? 100 : 0);
     bddhook_info_t in;
     bddhook_info(h, &in);
