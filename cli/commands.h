@@ -19,6 +19,8 @@ int cmd_alphabeta(int argc, char **argv);
  * checking the formulas costs per rollout step; the exit code: 0, 3 when the game has no
  * ground engine, 4 on a disagreement). */
 int cmd_accuracy(int argc, char **argv);
+/* ggp blunders (lab/cmd_blunders.c): proven results given away along recorded matches. */
+int cmd_blunders(int argc, char **argv);
 #include "engine/engine.h"
 #include "regress/regress.h"
 int regress_cost(game_t *g, uint32_t role, double budget, regress_t *rg, engine_kind_t kind,

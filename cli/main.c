@@ -32,6 +32,7 @@ static const command_t commands[] = {
     {"belief", cmd_belief, "what one role of a GDL-II game can prove, step by step (Z3)"},
     {"accuracy", cmd_accuracy,
      "rollout-accuracy experiment: early-stopped rollouts vs exact values"},
+    {"blunders", cmd_blunders, "moves of recorded matches that give away a proven win or draw"},
 };
 
 static void usage(FILE *out) {

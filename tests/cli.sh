@@ -191,6 +191,17 @@ if "$GGP" --help 2>&1 | grep -q regress; then
         expect out "^# out of budget: side=(alpha|beta) i=[0-9]+ was not finished and is dropped$" \
             "regress: the dropped step is named"
     run 0 "$GGP" solve "$TTT" && expect out "^role=xplayer value=50 " "solve: tic-tac-toe is a draw"
+    # blunders: o answers a corner at an edge (lost in 6), then x, o and x each miss a win
+    # in one; the sets (--sets) prove every one
+    printf '%s\n' '(mark 1 1) noop' 'noop (mark 2 1)' '(mark 1 2) noop' 'noop (mark 2 2)' \
+        '(mark 3 3) noop' 'noop (mark 3 1)' '(mark 2 3) noop' 'noop (mark 1 3)' >"$tmp/moves"
+    "$GGP" trace "$TTT" --moves "$tmp/moves" >"$tmp/trace" 2>/dev/null
+    run 0 "$GGP" blunders "$TTT" "$tmp/trace" --sets 30 &&
+        expect out "^blunder match=0 step=1 role=1 player=1 kind=into_loss dist=6 final=100 sets=known" \
+            "blunders: the edge answer to a corner" &&
+        expect out "^blunder match=0 step=4 role=0 player=0 kind=missed_win dist=1 final=0 decisive sets=known" \
+            "blunders: a win in one missed" &&
+        expect out "^blunders .* missed_win=3 into_loss=1 decisive=2 sets_known=4 " "blunders: the summary"
     run 0 "$GGP" regress "$TTT" --role xplayer --budget 0 --steps 2 --hits 3 &&
         expect out "^hits side=beta i=2 states=[1-9][0-9]* hits=[0-9]+ share=" "regress --hits"
     # a limit far below one evaluation: each formula takes the first state only
