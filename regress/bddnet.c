@@ -55,8 +55,9 @@
 /* ... and only where more groups than this are coded: the proof of a few is cheap, and the
  * codes that hold are kept (duplicateStateMedium: 9 of its 11 break, 0.001 s; with the 2 left
  * and their implications its forward search took 0.15 CPU s, one-hot it did not finish a
- * layer in 1.8, and the puzzle was no longer solved at start) */
-#define BREAK_FEW 16
+ * layer in 1.8, and the puzzle was no longer solved at start; lightsOnSimul4's 17 groups: α_5
+ * solved with its one code, α_3 one-hot; IrrelevantMultiboard... has 120, endgame 66) */
+#define BREAK_FEW 32
 /* only where the layout one-hot has at most this many times its state variables with codes
  * (checkers-mustjump 2.1, crossers3 1.3, speedChess 2.3; kalaha_2009's counters 23) */
 #define ONE_HOT_VARS 4

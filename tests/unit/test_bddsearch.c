@@ -391,22 +391,22 @@ static uint32_t lamps_mutex_groups(int lamps) {
     return groups;
 }
 
-/* Where most of the groups the proof tries first break, and many are coded (16 lamps, 18
+/* Where most of the groups the proof tries first break, and many are coded (32 lamps, 34
  * groups), every code is dropped (one-hot) instead of proving the rest and building the
  * network again with the few left (IrrelevantMultiboardConnectThreeDecompositionI: 96 of
  * its 120 broke, 14 CPU s of proof, refused; checkers-mustjump, urmAdd the same way): no
  * group keeps its code, and every set is still the solver's on every reachable state. */
 static void test_codes_most_broken(void **state) {
     (void)state;
-    assert_int_equal(lamps_mutex_groups(16), 0);
+    assert_int_equal(lamps_mutex_groups(32), 0);
 }
 
-/* With few groups coded (8 lamps, 11 groups) the proof goes on past the first 8 where
+/* With few groups coded (16 lamps, 19 groups) the proof goes on past the first 8 where
  * most break, and the codes that hold are kept: (at X), (control R) and (won R) stay mutex
  * groups (duplicateStateMedium lost its two and its forward search with them). */
 static void test_codes_few_broken(void **state) {
     (void)state;
-    assert_int_equal(lamps_mutex_groups(8), 3);
+    assert_int_equal(lamps_mutex_groups(16), 3);
 }
 
 /* A fluent nothing reads is left out of the cone (its next function not made, its state
