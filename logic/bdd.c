@@ -69,6 +69,7 @@ extern int *bddrefstacktop;
 /* What dd_why says for the two reasons callers act on (dd_out_of_time, dd_at_node_limit). */
 #define WHY_DEADLINE "deadline"
 #define WHY_NODE_LIMIT "node limit"
+#define WHY_OP_LIMIT "operation node limit"
 
 /* ---- the wire on the reference stack (see the top of the file) ---- */
 
@@ -230,7 +231,7 @@ static void on_gbc(int pre, bddGbcStat *st) {
     }
     uint64_t used = (uint64_t)(st->nodes - st->freenodes);
     if (live->op_nodes && used > live->op_start + live->op_nodes) {
-        fail = "operation node limit";
+        fail = WHY_OP_LIMIT;
         longjmp(*jump, 1);
     }
 }
@@ -319,6 +320,9 @@ bool dd_out_of_time(const dd_t *d) {
 }
 bool dd_at_node_limit(const dd_t *d) {
     return !strcmp(d->why, WHY_NODE_LIMIT);
+}
+bool dd_at_op_limit(const dd_t *d) {
+    return !strcmp(d->why, WHY_OP_LIMIT);
 }
 void dd_cut_next(dd_t *d) {
     d->cut_next = true;

@@ -61,9 +61,11 @@ uint64_t dd_op_nodes(const dd_t *d); /* the limit in force, to be put back */
  * "operation node limit", ...). */
 const char *dd_why(const dd_t *d);
 /* Whether the last operation that returned DD_NONE gave up at the deadline (a caller may
- * try again with more time), or at the manager's node limit (the table is full). */
+ * try again with more time), at the manager's node limit (the table is full), or at the
+ * operation's own (dd_set_op_nodes). */
 bool dd_out_of_time(const dd_t *d);
 bool dd_at_node_limit(const dd_t *d);
+bool dd_at_op_limit(const dd_t *d);
 /* The next operation gives up at its first recursive step, as one that runs past its
  * deadline does when the timer fires (why: "deadline"): for tests of that cut that do not
  * depend on the clock. */

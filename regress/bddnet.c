@@ -741,7 +741,7 @@ static dd_ref eval_or_unknown(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     /* inside one operation too (amazons's one large AND): at BuDDy's next collection */
     if (work && (!op_nodes || op_nodes > bn->o.node_work)) dd_set_op_nodes(bn->d, bn->o.node_work);
     dd_ref v = eval_node(bn, ev, i);
-    if (v == DD_NONE && work && !strcmp(dd_why(bn->d), "operation node limit")) bn->work_cut = true;
+    if (v == DD_NONE && work && dd_at_op_limit(bn->d)) bn->work_cut = true;
     bn->work_stop = 0;
     dd_set_op_nodes(bn->d, op_nodes);
     dd_set_deadline(bn->d, end);

@@ -352,6 +352,7 @@ static void test_op_limit(void **state) {
     assert_true(small > 1);
     assert_int_equal(pairs_apart(d, 18), DD_NONE); /* about half a million nodes */
     assert_string_equal(dd_why(d), "operation node limit");
+    assert_true(dd_at_op_limit(d));
     assert_false(dd_at_node_limit(d)); /* not the table: one operation */
     dd_set_op_nodes(d, 0);
     dd_ref big = pairs_apart(d, 18);
