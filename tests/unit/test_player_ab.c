@@ -148,57 +148,54 @@ static void test_bdd_not_with_ab(void **state) {
     game_free(g);
 }
 
+/* The counters of one match whose alpha-beta searched twice (the start and the first turn),
+ * each completed to depth 2: the states searched, the leaves valued and the table's hits
+ * (the turn's search finds the start's entries), none of the tree's, and the report's line. */
+static void check_ab_counts(const player_search_t *t) {
+    assert_int_equal(t->matches, 1);
+    assert_int_equal(t->iterations, 0);
+    assert_int_equal(t->ab_searches, 2);
+    assert_int_equal(t->ab_depth_max, 2);
+    assert_int_equal(t->ab_depth_sum, 4);
+    assert_true(t->ab_nodes > 0 && t->ab_leaves > 0 && t->ab_tt_hits > 0);
+    strbuf_t sb;
+    sb_init(&sb);
+    assert_true(player_search_report(t, &sb));
+    printf("# %s\n", sb_str(&sb));
+    assert_non_null(strstr(sb_str(&sb), "matches=1 "));
+    assert_non_null(strstr(sb_str(&sb), " ab_searches=2 ab_nodes="));
+    assert_non_null(strstr(sb_str(&sb), " ab_depth_mean=2.00 ab_depth_max=2 "));
+    assert_null(strstr(sb_str(&sb), " ab_nodes=0 "));
+    sb_fini(&sb);
+}
+
 /* Where ab=on acts, the search counters (the serve log's `match=ID search:` line) are
  * alpha-beta's: the start's search and the first turn's, each completed to the depth bound
- * (two joint moves: reached whatever the load, the clocks a minute), the states they
- * searched, the leaves valued and the table's hits (the turn's search finds the start's
- * entries); the tree's are 0. */
+ * (two joint moves: reached whatever the load, the clocks a minute); the tree's are 0. */
 static void test_ab_counters(void **state) {
     (void)state;
     game_t *g = load_file("breakthrough.kif");
     assert_non_null(g);
     player_search_t t = first_move(g, "mcts:abdepth=2", 60);
-    assert_int_equal(t.matches, 1);
-    assert_int_equal(t.iterations, 0);
-    assert_int_equal(t.ab_searches, 2);
-    assert_int_equal(t.ab_depth_max, 2);
-    assert_int_equal(t.ab_depth_sum, 4);
-    assert_true(t.ab_nodes > 0 && t.ab_leaves > 0 && t.ab_tt_hits > 0);
-    strbuf_t sb;
-    sb_init(&sb);
-    assert_true(player_search_report(&t, &sb));
-    printf("# %s\n", sb_str(&sb));
-    assert_non_null(strstr(sb_str(&sb), " ab_searches=2 ab_nodes="));
-    assert_non_null(strstr(sb_str(&sb), " ab_depth_mean=2.00 ab_depth_max=2 "));
-    assert_null(strstr(sb_str(&sb), " ab_nodes=0 "));
+    check_ab_counts(&t);
     /* UCT's report has none of them */
     player_search_t u = first_move(g, "mcts:ab=off:iters=50", 60);
     assert_int_equal(u.ab_searches, 0);
-    sb_clear(&sb);
+    strbuf_t sb;
+    sb_init(&sb);
     assert_true(player_search_report(&u, &sb));
     assert_null(strstr(sb_str(&sb), "ab_"));
     sb_fini(&sb);
     game_free(g);
 }
 
-/* The `ab` kind keeps the same counters: its start search and its first turn's, each to
- * the depth bound, in one match. */
+/* The `ab` kind keeps the same counters in the same line. */
 static void test_ab_kind_counters(void **state) {
     (void)state;
     game_t *g = load_file("breakthrough.kif");
     assert_non_null(g);
     player_search_t t = first_move(g, "ab:depth=2", 60);
-    assert_int_equal(t.matches, 1);
-    assert_int_equal(t.ab_searches, 2);
-    assert_int_equal(t.ab_depth_max, 2);
-    assert_int_equal(t.ab_depth_sum, 4);
-    assert_true(t.ab_nodes > 0 && t.ab_leaves > 0 && t.ab_tt_hits > 0);
-    strbuf_t sb;
-    sb_init(&sb);
-    assert_true(player_search_report(&t, &sb));
-    assert_non_null(strstr(sb_str(&sb), "matches=1 "));
-    assert_non_null(strstr(sb_str(&sb), " ab_searches=2 ab_nodes="));
-    sb_fini(&sb);
+    check_ab_counts(&t);
     game_free(g);
 }
 
