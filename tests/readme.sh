@@ -22,7 +22,11 @@ mkdir -p "$TMP/run/build"
 ln -s "$GGP" "$TMP/run/build/ggp"
 for d in games scripts docs; do ln -s "$ROOT/$d" "$TMP/run/$d"; done
 . "$ROOT/tests/integration/http_lib.sh" # random_port
-PORT=$(random_port)
+# a port nobody listens on: the exchange must talk to its own server, never to another's
+for _ in $(seq 1 20); do
+    PORT=$(random_port)
+    (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null || break
+done
 
 # one file per ```sh block
 awk -v dir="$TMP" '/^```sh/ { n++; f = dir "/block." n; next } /^```/ { f = ""; next }
