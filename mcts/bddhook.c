@@ -144,7 +144,7 @@ int bddhook_proven(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
 
 /* At a rollout's first state (depth 0, a tree node's own state) wins and losses only:
  * UCT takes a hit there as the node's exact value without children. A node so proven that
- * becomes the root is now opened and searched again (uct.c: open_hook_proven_root), but
+ * becomes the root is now opened and searched again (uct.c: open_unwitnessed_root), but
  * with values nearly every node of a solved game would be one (tic-tac-toe: every node a
  * proven draw), its value found again through its children at every move. */
 int bddhook_state_hook(void *ctx, const eng_state_t *s, uint32_t depth) {

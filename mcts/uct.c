@@ -1246,14 +1246,27 @@ void uct_set_transpositions(uct_t *u, bool on) {
     if (u->helper) uct_set_transpositions(u->helper, on);
 }
 
-/* A root proven by the rollout hook at its own state has no children: searched as it is,
- * no iteration would run (the root is proven) and the move would be the first legal one,
- * whatever the proof. Such a root is opened (bounds cleared): the search proves its value
- * again through its children, and the move that keeps it is found. */
-static void open_hook_proven_root(uct_t *u) {
-    pool_t *p = &u->p;
-    if (!u->have_root || !p->nodes[0].proven || p->nodes[0].moff != NIL || p->nodes[0].terminal)
-        return;
+/* Whether a proven root lacks a child that proves its value. A root proven by the rollout
+ * hook at its own state has no children; a lone chooser's root can come proven from the
+ * turns before with the child that proved it not among its edges (firefighter under load:
+ * the root proven, its one child the losing walks' transposition, and the move chosen by
+ * visits: a walk, goal 0). Searched as it is, no iteration would run and the move would be
+ * chosen without the proof. With others choosing, only the first case is looked for. */
+static bool proof_unwitnessed(const uct_t *u, const pool_t *p) {
+    if (!p->nodes[0].proven || p->nodes[0].terminal) return false;
+    if (p->nodes[0].moff == NIL) return true;
+    uint32_t nr = u->nr, role = u->role;
+    for (uint32_t r = 0; r < nr; r++)
+        if (r != role && p->cnt[r] > 1) return false;
+    for (uint32_t e = p->nodes[0].first; e != NIL; e = p->edges[e].next)
+        if (p->lo[(size_t)p->edges[e].child * nr + role] >= p->lo[role]) return false;
+    return true;
+}
+
+/* Such a root is opened (bounds cleared): the search proves its value again through its
+ * children, and the move that keeps it is found. */
+static void open_unwitnessed_root(uct_t *u, pool_t *p) {
+    if (!u->have_root || !proof_unwitnessed(u, p)) return;
     p->nodes[0].proven = 0;
     for (uint32_t r = 0; r < u->nr; r++) {
         p->lo[r] = 0;
@@ -1270,7 +1283,7 @@ static bool set_root(uct_t *u, const state_t *s) {
         fresh_root(u);
         bestline_clear(&u->line); /* a line from another root */
     }
-    open_hook_proven_root(u);
+    open_unwitnessed_root(u, &u->p);
     return !engine_terminal(u->e, u->asked);
 }
 
@@ -1279,6 +1292,7 @@ static bool set_root(uct_t *u, const state_t *s) {
 static bool claim_iteration(uct_t *u, uint32_t max_iterations) {
     uct_t *t = T(u);
     tree_lock(u);
+    open_unwitnessed_root(t, &t->p); /* proven in this search by a transposition, say */
     bool go = !(max_iterations && t->tree_iters >= max_iterations) && !t->p.nodes[0].proven;
     t->tree_iters += go;
     tree_unlock(u);
@@ -1657,7 +1671,7 @@ void uct_advance(uct_t *u, const term_t *joint) {
         compact(u, c);
     else
         fresh_root(u);
-    open_hook_proven_root(u); /* pondering searches this root without set_root */
+    open_unwitnessed_root(u, &u->p); /* pondering searches this root without set_root */
 }
 
 void uct_stats(const uct_t *u, uct_stats_t *out) {
