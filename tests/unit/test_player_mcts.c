@@ -403,6 +403,40 @@ static void test_bdd_retry(void **state) {
     game_free(g);
 }
 
+/* Where the probe at start gives up (games/connect4.kif: its forward search passes its
+ * node cap; counted as a build) and no end game is tried (a 2 s move: solve_late's share of
+ * it is under BDD_LATE_MIN), `mcts+lbs:bdd=on` is `mcts`: at equal iterations and seeds,
+ * from either seat, the same match (the goal) searched alike (its counters: any other
+ * move, tree or random stream shows in the rollouts' steps). Clocks are bounds only. */
+static void test_bdd_gave_up_is_mcts(void **state) {
+    (void)state;
+    game_t *g = load_game("connect4.kif");
+    const player_kind_t *bdd = player_kind_find("mcts+lbs:bdd=on:iters=200:ponder=off:threads=1");
+    const player_kind_t *plain = player_kind_find("mcts:iters=200:ponder=off:threads=1");
+    assert_non_null(bdd);
+    assert_non_null(plain);
+    for (uint32_t seat = 0; seat < 2; seat++) {
+        player_search_t with = {0}, without = {0};
+        duel_t d = {.kinds = {plain, plain},
+                    .startclock = 60,
+                    .playclock = 2,
+                    .start_seconds = 60, /* iters=N: the start ends with the probe */
+                    .move_seconds = 2,
+                    .seeds = {11, 12},
+                    .max_steps = 43};
+        int goal = duel_play(g, &d, seat, &without);
+        d.kinds[seat] = bdd;
+        assert_int_equal(duel_play(g, &d, seat, &with), goal);
+        assert_int_equal(with.bdd_builds, 1); /* the probe */
+        assert_int_equal(with.bdd_solved, 0);
+        assert_int_equal(with.hook_calls, 0);
+        assert_int_equal(with.iterations, without.iterations);
+        assert_int_equal(with.rollouts, without.rollouts);
+        assert_int_equal(with.rollout_steps, without.rollout_steps);
+    }
+    game_free(g);
+}
+
 typedef struct {
     const term_t *legal;
     uint32_t n_legal;
@@ -500,12 +534,12 @@ static void test_inexact_fallback(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kind_options),     cmocka_unit_test(test_tictactoe_vs_random),
-        cmocka_unit_test(test_lbs_kind),         cmocka_unit_test(test_bdd_solved),
-        cmocka_unit_test(test_bdd_dropped),      cmocka_unit_test(test_bdd_late),
-        cmocka_unit_test(test_bdd_solved_tree),  cmocka_unit_test(test_bdd_probe_late),
-        cmocka_unit_test(test_bdd_retry),        cmocka_unit_test(test_timed_with_sink),
-        cmocka_unit_test(test_inexact_fallback),
+        cmocka_unit_test(test_kind_options),    cmocka_unit_test(test_tictactoe_vs_random),
+        cmocka_unit_test(test_lbs_kind),        cmocka_unit_test(test_bdd_solved),
+        cmocka_unit_test(test_bdd_dropped),     cmocka_unit_test(test_bdd_late),
+        cmocka_unit_test(test_bdd_solved_tree), cmocka_unit_test(test_bdd_probe_late),
+        cmocka_unit_test(test_bdd_retry),       cmocka_unit_test(test_bdd_gave_up_is_mcts),
+        cmocka_unit_test(test_timed_with_sink), cmocka_unit_test(test_inexact_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
