@@ -1246,6 +1246,14 @@ void uct_set_transpositions(uct_t *u, bool on) {
     if (u->helper) uct_set_transpositions(u->helper, on);
 }
 
+/* Whether u's role is the only one with a choice at p's root: then the root's child keys
+ * are its move indices, and a child's bounds are those of the move. */
+static bool lone_chooser(const uct_t *u, const pool_t *p) {
+    for (uint32_t r = 0; r < u->nr; r++)
+        if (r != u->role && p->cnt[r] > 1) return false;
+    return true;
+}
+
 /* Whether a proven root lacks a child that proves its value. A root proven by the rollout
  * hook at its own state has no children; a lone chooser's root can come proven from the
  * turns before with the child that proved it not among its edges (firefighter under load:
@@ -1255,16 +1263,15 @@ void uct_set_transpositions(uct_t *u, bool on) {
 static bool proof_unwitnessed(const uct_t *u, const pool_t *p) {
     if (!p->nodes[0].proven || p->nodes[0].terminal) return false;
     if (p->nodes[0].moff == NIL) return true;
+    if (!lone_chooser(u, p)) return false;
     uint32_t nr = u->nr, role = u->role;
-    for (uint32_t r = 0; r < nr; r++)
-        if (r != role && p->cnt[r] > 1) return false;
     for (uint32_t e = p->nodes[0].first; e != NIL; e = p->edges[e].next)
         if (p->lo[(size_t)p->edges[e].child * nr + role] >= p->lo[role]) return false;
     return true;
 }
 
-/* Such a root is opened (bounds cleared): the search proves its value again through its
- * children, and the move that keeps it is found. */
+/* Such a root is opened (bounds cleared) as an iteration is claimed: the search proves its
+ * value again through its children, and the move that keeps it is found. */
 static void open_unwitnessed_root(uct_t *u, pool_t *p) {
     if (!u->have_root || !proof_unwitnessed(u, p)) return;
     p->nodes[0].proven = 0;
@@ -1283,7 +1290,6 @@ static bool set_root(uct_t *u, const state_t *s) {
         fresh_root(u);
         bestline_clear(&u->line); /* a line from another root */
     }
-    open_unwitnessed_root(u, &u->p);
     return !engine_terminal(u->e, u->asked);
 }
 
@@ -1292,7 +1298,9 @@ static bool set_root(uct_t *u, const state_t *s) {
 static bool claim_iteration(uct_t *u, uint32_t max_iterations) {
     uct_t *t = T(u);
     tree_lock(u);
-    open_unwitnessed_root(t, &t->p); /* proven in this search by a transposition, say */
+    /* here, not where the root is set: a root comes proven from the turns before (set_root,
+     * uct_advance before pondering) or is proven in the search itself */
+    open_unwitnessed_root(t, &t->p);
     bool go = !(max_iterations && t->tree_iters >= max_iterations) && !t->p.nodes[0].proven;
     t->tree_iters += go;
     tree_unlock(u);
@@ -1543,12 +1551,9 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
     uint32_t n = cnt[role];
     if (n == 0) return TERM_NONE;
     uint32_t off = role_off(u, 0, role);
-    /* Is the role the only one with a choice? Then child keys are its move indices, and
-     * the children's bounds tell moves that win, keep the root's proven value or cannot
-     * reach what another move guarantees apart. */
-    bool alone = true;
-    for (uint32_t r = 0; r < nr; r++)
-        if (r != role && cnt[r] > 1) alone = false;
+    /* the only one with a choice: the children's bounds tell moves that win, keep the
+     * root's proven value or cannot reach what another move guarantees apart */
+    bool alone = lone_chooser(u, p);
     if (!alone && u->mixed && n > 1 && !p->nodes[0].proven) return mixed_move(u, h, off, n);
     int floor = p->lo[role], root_hi = p->hi[role];
     uint32_t best = 0;
@@ -1671,7 +1676,6 @@ void uct_advance(uct_t *u, const term_t *joint) {
         compact(u, c);
     else
         fresh_root(u);
-    open_unwitnessed_root(u, &u->p); /* pondering searches this root without set_root */
 }
 
 void uct_stats(const uct_t *u, uct_stats_t *out) {
