@@ -156,6 +156,7 @@ int bddhook_state_hook(void *ctx, const eng_state_t *s, uint32_t depth) {
 
 void bddhook_attach(bddhook_t *h, uct_t *u) {
     uct_set_state_hook_threads(u, bddhook_state_hook, h, h);
+    uct_set_hook_moves(u, true); /* its hits are proofs */
 }
 
 void bddhook_info(const bddhook_t *h, bddhook_info_t *out) {

@@ -109,7 +109,7 @@ int bddhook_proven(const bddhook_t *h, const uint64_t *words, uint32_t steps);
  * depth 0 (a tree node's own state) bddhook_value (see bddhook.c). */
 int bddhook_state_hook(void *ctx, const eng_state_t *s, uint32_t depth);
 /* Sets u's hook to h on both of its threads (h is only read there: one context serves
- * both). */
+ * both), and lets its wins choose the root move (uct_set_hook_moves). */
 void bddhook_attach(bddhook_t *h, uct_t *u);
 
 typedef struct {

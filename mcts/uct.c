@@ -104,6 +104,7 @@ struct uct {
     bool hook_threads;   /* the state hook may run on the search's threads (pondering) */
     void *helper_ctx;    /* with hook_threads: the helper's hook context (NULL: no helper) */
     uint32_t hook_reach; /* the state hook is asked up to this depth from the root only */
+    bool hook_moves;     /* its wins choose the root move (uct_set_hook_moves) */
     uint32_t leaf_depth; /* of the rollout's first state, from the root (its tree path) */
     playout_t *pol;      /* the rollout policy; NULL: uniform (the engine's own playout loop) */
     /* knowledge learnt at start (uct_set_heuristic): rollouts cut after `cut` steps and
@@ -1180,6 +1181,7 @@ void uct_set_hook(uct_t *u, uct_rollout_hook_t hook, void *ctx) {
     u->hook_ctx = ctx;
     u->hook_threads = false;
     u->helper_ctx = NULL;
+    u->hook_moves = false;
     helper_hook(u);
 }
 
@@ -1194,6 +1196,10 @@ void uct_set_state_hook_threads(uct_t *u, uct_state_hook_t hook, void *ctx, void
     u->hook_threads = hook != NULL;
     u->helper_ctx = hook ? helper_ctx : NULL;
     helper_hook(u);
+}
+
+void uct_set_hook_moves(uct_t *u, bool on) {
+    u->hook_moves = on && u->state_hook;
 }
 
 void uct_clear(uct_t *u) {
@@ -1536,6 +1542,56 @@ static term_t line_move(const uct_t *u, const uct_t *h, uint32_t k) {
     return b->value > sure ? b->mv[0] : move;
 }
 
+/* The most successors of the root hook_win_move asks the hook about (one per joint move:
+ * an engine step and a hook call each). */
+#define HOOK_WIN_JOINTS 4096
+
+/* Whether state s, one step from the root, is a win for u's role proven by the state
+ * hook as a tree leaf's is (asked at depth 0, within its reach of the root), or terminal
+ * with goal 100. */
+static bool hook_won(uct_t *u, const eng_state_t *s) {
+    if (engine_terminal(u->e, s)) return engine_goal_value(u->e, s, u->role) == 100;
+    uint32_t more;
+    u->leaf_depth = 1;
+    return hook_room(u, 0, &more) && u->state_hook(u->hook_ctx, s, 0) >= 100;
+}
+
+/* Whether the root's k-th move of u's role wins whatever the others play with it: every
+ * joint move of it (the others' moves in mixed radix) leads to a state hook_won proves. */
+static bool move_won(uct_t *u, uint32_t k, uint64_t joints) {
+    const pool_t *p = &u->p;
+    for (uint64_t j = 0; j < joints; j++) {
+        uint64_t x = j;
+        for (uint32_t r = 0; r < u->nr; r++) {
+            uint32_t i = r == u->role ? k : (uint32_t)(x % p->cnt[r]);
+            if (r != u->role) x /= p->cnt[r];
+            u->joint[r] = p->mv[role_off(u, 0, r) + i];
+        }
+        engine_next(u->e, u->asked, u->joint, u->succ);
+        if (!hook_won(u, u->succ)) return false;
+    }
+    return true;
+}
+
+/* With uct_set_hook_moves, where the tree has not proven the root a win: the first root
+ * move of u's role whose every successor the hook proves a win (NIL: none). With few
+ * iterations the winning move may never have been expanded, and the visits would pick a
+ * move of unknown value, which may lose for good (firefighter at iters=2..8: most matches
+ * lost with the sets solved); one hook call per successor costs far less than an
+ * iteration. */
+static uint32_t hook_win_move(uct_t *u) {
+    const pool_t *p = &u->p;
+    uint32_t n = p->cnt[u->role];
+    if (!u->hook_moves || n < 2 || p->nodes[0].terminal || p->lo[u->role] == 100) return NIL;
+    uint64_t joints = 1;
+    for (uint32_t r = 0; r < u->nr; r++)
+        if (r != u->role && (joints *= p->cnt[r]) * n > HOOK_WIN_JOINTS) return NIL;
+    if (joints == 0) return NIL;
+    for (uint32_t k = 0; k < n; k++)
+        if (move_won(u, k, joints)) return k;
+    return NIL;
+}
+
 term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
     uct_ponder_stop(u);
     if (!prepare(u, s)) return TERM_NONE;
@@ -1551,6 +1607,8 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
     uint32_t n = cnt[role];
     if (n == 0) return TERM_NONE;
     uint32_t off = role_off(u, 0, role);
+    uint32_t won = hook_win_move(u);
+    if (won != NIL) return p->mv[off + won];
     /* the only one with a choice: the children's bounds tell moves that win, keep the
      * root's proven value or cannot reach what another move guarantees apart */
     bool alone = lone_chooser(u, p);

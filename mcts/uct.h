@@ -155,6 +155,13 @@ void uct_set_state_hook(uct_t *u, uct_state_hook_t hook, void *ctx);
  * with it, and its helper thread searches with the hook on helper_ctx (NULL: no helper
  * while the hook is set). Hooks are never called on one context from two threads. */
 void uct_set_state_hook_threads(uct_t *u, uct_state_hook_t hook, void *ctx, void *helper_ctx);
+/* The state hook's wins choose the root move too (default off; cleared when a hook is set):
+ * uct_choose, where the tree has not proven the root a win, plays the first move of the
+ * role whose every successor (one per move of the others at the same time, at most
+ * 4096 in all) is terminal with goal 100 or proven 100 by the hook, asked as on a tree
+ * leaf (depth 0, within its reach). For a hook whose hits are proofs (mcts/bddhook.h):
+ * with few iterations the move that wins may never be expanded. Set after the hook. */
+void uct_set_hook_moves(uct_t *u, bool on);
 /* The state hook is asked on the states of a rollout up to `depth` steps into it only (that
  * one included; default UINT32_MAX: every state): a hook that cannot hit past some depth
  * (mcts/bddhook.h: bddhook_reach) costs nothing there. On both threads; set it while no
