@@ -311,23 +311,14 @@ static void test_bdd_late(void **state) {
  * then not made within 60 s (bdd_solved 0). */
 #define START_BOUND 300
 
-/* A game solved at start whose tree was searched beside the probe: the corpus's
- * duplicateStateMedium (one role; a tree of depth 10 where one path scores 100). Its
- * graph of states is small and the start's search makes all the nodes it will make while
- * the probe runs, without the sets: they were not asked again, and the match went to the
- * rollouts' 44 (every match of a timed series at 5 s / 0.5 s). The tree is made again once
- * the sets are solved: 100, each move from a proven root. Timed (the probe runs beside the
- * tree only then); the clocks are bounds, not durations: the sets take about 0.4 s, and a
- * search from a proven root stops at once, so a starved machine gets a minute for what
- * takes a second idle. */
-static void test_bdd_solved_tree(void **state) {
-    (void)state;
-    game_t *g = load_corpus("duplicateStateMedium.kif");
+/* One match of g, a game of one role, played by `kind` (seeded) through an agent, told
+ * START_BOUND and 60 s clocks and given as much (bounds: a search from a proven root, or
+ * an iteration-bounded one, ends at once); every move legal. Its goal, and its search
+ * counters added to *sum. */
+static int solo_match(game_t *g, const char *kind, uint64_t seed, player_search_t *sum) {
     engine_t *ref = engine_new(g, ENGINE_INTERP, NULL);
-    agent_config_t cfg = {.kind = player_kind_find("mcts+lbs:bdd=on"),
-                          .startclock = START_BOUND,
-                          .playclock = 60,
-                          .seed = 5};
+    agent_config_t cfg = {
+        .kind = player_kind_find(kind), .startclock = START_BOUND, .playclock = 60, .seed = seed};
     assert_non_null(cfg.kind);
     agent_t *a = agent_new(g, 0, &cfg);
     agent_start(a, now_seconds() + START_BOUND);
@@ -344,14 +335,59 @@ static void test_bdd_solved_tree(void **state) {
         agent_advance(a, &m);
     }
     agent_stop(a);
-    player_search_t sum = {0};
-    assert_true(agent_search(a, &sum));
-    assert_int_equal(sum.bdd_solved, 1);
-    assert_int_equal(terms_goal_value(ref, &s, 0), 100);
+    assert_true(agent_search(a, sum));
+    int goal = terms_goal_value(ref, &s, 0);
     agent_free(a);
     state_fini(&s);
     state_fini(&n);
     engine_free(ref);
+    return goal;
+}
+
+/* A game solved at start whose tree was searched beside the probe: the corpus's
+ * duplicateStateMedium (one role; a tree of depth 10 where one path scores 100). Its
+ * graph of states is small and the start's search makes all the nodes it will make while
+ * the probe runs, without the sets: they were not asked again, and the match went to the
+ * rollouts' 44 (every match of a timed series at 5 s / 0.5 s). The tree is made again once
+ * the sets are solved: 100, each move from a proven root. Timed (the probe runs beside the
+ * tree only then); the clocks are bounds, not durations: the sets take about 0.4 s, and a
+ * search from a proven root stops at once, so a starved machine gets a minute for what
+ * takes a second idle. */
+static void test_bdd_solved_tree(void **state) {
+    (void)state;
+    game_t *g = load_corpus("duplicateStateMedium.kif");
+    player_search_t sum = {0};
+    assert_int_equal(solo_match(g, "mcts+lbs:bdd=on", 5, &sum), 100);
+    assert_int_equal(sum.bdd_solved, 1);
+    game_free(g);
+}
+
+/* A corridor of six steps (one role): `go` each step reaches the goal, 100, and any of
+ * nine `walk`s loses it for good (0 at the end, whatever follows): firefighter's shape.
+ * The sets solve it at start; at iters=2 a turn expands two of its ten moves, so the
+ * visits alone find `go` at a turn with odds of 1 in 5. The move comes from the sets
+ * (uct_set_hook_moves): every turn's `go`, proven to win, whether expanded or not. */
+static const char *corridor =
+    "(role p) (init (pos 0)) (init (step 0))"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)"
+    "(dir 1) (dir 2) (dir 3) (dir 4) (dir 5) (dir 6) (dir 7) (dir 8) (dir 9)"
+    "(legal p go) (<= (legal p (walk ?d)) (dir ?d))"
+    "(<= (next (pos ?y)) (does p go) (true (pos ?x)) (succ ?x ?y))"
+    "(<= (next (pos ?x)) (does p (walk ?d)) (true (pos ?x)))"
+    "(<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))"
+    "(<= terminal (true (step 6)))"
+    "(<= (goal p 100) (true (pos 6)))"
+    "(<= (goal p 0) (true (pos ?x)) (distinct ?x 6))";
+
+static void test_bdd_moves_from_sets(void **state) {
+    (void)state;
+    game_t *g = load_text(corridor);
+    assert_non_null(g);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        player_search_t sum = {0};
+        assert_int_equal(solo_match(g, "mcts+lbs:bdd=on:iters=2:threads=1", seed, &sum), 100);
+        assert_int_equal(sum.bdd_solved, 1);
+    }
     game_free(g);
 }
 
@@ -534,12 +570,19 @@ static void test_inexact_fallback(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kind_options),    cmocka_unit_test(test_tictactoe_vs_random),
-        cmocka_unit_test(test_lbs_kind),        cmocka_unit_test(test_bdd_solved),
-        cmocka_unit_test(test_bdd_dropped),     cmocka_unit_test(test_bdd_late),
-        cmocka_unit_test(test_bdd_solved_tree), cmocka_unit_test(test_bdd_probe_late),
-        cmocka_unit_test(test_bdd_retry),       cmocka_unit_test(test_bdd_gave_up_is_mcts),
-        cmocka_unit_test(test_timed_with_sink), cmocka_unit_test(test_inexact_fallback),
+        cmocka_unit_test(test_kind_options),
+        cmocka_unit_test(test_tictactoe_vs_random),
+        cmocka_unit_test(test_lbs_kind),
+        cmocka_unit_test(test_bdd_solved),
+        cmocka_unit_test(test_bdd_dropped),
+        cmocka_unit_test(test_bdd_late),
+        cmocka_unit_test(test_bdd_solved_tree),
+        cmocka_unit_test(test_bdd_moves_from_sets),
+        cmocka_unit_test(test_bdd_probe_late),
+        cmocka_unit_test(test_bdd_retry),
+        cmocka_unit_test(test_bdd_gave_up_is_mcts),
+        cmocka_unit_test(test_timed_with_sink),
+        cmocka_unit_test(test_inexact_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
