@@ -133,6 +133,7 @@ typedef struct {
     bool at_next;  /* values at the successor (else at the state) */
     bool whole;    /* no node left unknown; a rule with a constant false literal is false
                       without an operation (a joint move's inputs fixed) */
+    bool codes;    /* the move inputs are their codes (at the state, free: opts.move_sets) */
     uint32_t cap;  /* a node past this many nodes gives up (0: no cap), and sets capped */
     bool capped;
 } eval_t;
@@ -209,6 +210,7 @@ struct bddnet {
      * evaluation gives up (0: none; opts.node_work), and whether it did */
     uint64_t work_stop;
     bool work_cut;
+    uint64_t n_move_set_rules; /* rules made as sets of move codes (move_sets) */
 };
 
 void bddnet_default_opts(bddnet_opts_t *o) {
@@ -219,6 +221,7 @@ void bddnet_default_opts(bddnet_opts_t *o) {
                          .cone = true,
                          .selectors = true,
                          .unknowns = BDDNET_UNKNOWNS,
+                         .move_sets = true,
                          .node_work = BDDNET_NODE_WORK};
 }
 
@@ -652,13 +655,93 @@ static dd_ref or_tree(dd_t *d, dd_ref *a, uint32_t n) {
     return a[0];
 }
 
-/* The OR of the rules of order position i. */
+/* ---- rules that are one move alone, made as a set of move codes ----
+ *
+ * amazons's (aux 1 X Y), "some role moves the piece on X Y", is the OR of 1,574 rules, each
+ * one (does r m); the next functions of its cells' arrows 1,567 such. ORed one by one each
+ * cube walks the growing diagram: 174,000 rules per 10x10 board and the network past its
+ * budget. Their OR is the set of the moves' codes, made here bit by bit from the sorted
+ * codes (a node per distinct subset, one ite each): the same diagram. */
+
+/* Rule r is one positive move literal: its move node, else GNET_NONE. */
+static uint32_t move_rule(const gnet_t *net, uint32_t r) {
+    uint32_t lit = net->lits[net->lit_start[r]];
+    if (net->lit_start[r + 1] - net->lit_start[r] != 1 || lit & 1) return GNET_NONE;
+    return net->kind[lit >> 1] == GNODE_MOVE ? lit >> 1 : GNET_NONE;
+}
+
+/* The role whose move input node m is. */
+static uint32_t move_role(const gnet_t *net, uint32_t m) {
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        if (net->input[m] < net->n_moves[r] && net->move_node[r][net->input[m]] == m) return r;
+    return 0; /* not reached: every move node is some role's */
+}
+
+/* The set of codes[0 .. n) over role r's move bits bits[depth ..) (ordered by level, the
+ * top first; codes reordered in place). */
+static dd_ref code_set(bddnet_t *bn, uint32_t r, const uint32_t *bits, uint32_t depth,
+                       uint32_t *codes, uint32_t n) {
+    if (!n) return DD_FALSE;
+    if (depth == bn->mbits[r]) return DD_TRUE;
+    uint32_t b = bits[depth], ones = n;
+    for (uint32_t k = 0; k < ones;) /* the codes with bit b set to the end */
+        if (codes[k] >> b & 1) {
+            uint32_t t = codes[k];
+            codes[k] = codes[--ones], codes[ones] = t;
+        } else {
+            k++;
+        }
+    dd_ref lo = code_set(bn, r, bits, depth + 1, codes, ones);
+    dd_ref hi = code_set(bn, r, bits, depth + 1, codes + ones, n - ones);
+    dd_ref x = dd_ite(bn->d, dd_var(bn->d, bn->mvars[r][b]), hi, lo); /* a variable: kept */
+    dd_deref(bn->d, hi), dd_deref(bn->d, lo);
+    return x;
+}
+
+/* Role r's move bits ordered by their variables' levels, the top first. */
+static void bits_by_level(bddnet_t *bn, uint32_t r, uint32_t *bits) {
+    for (uint32_t b = 0; b < bn->mbits[r]; b++) {
+        uint32_t k = b, lv = dd_level_of(bn->d, bn->mvars[r][b]);
+        for (; k > 0 && dd_level_of(bn->d, bn->mvars[r][bits[k - 1]]) > lv; k--)
+            bits[k] = bits[k - 1];
+        bits[k] = b;
+    }
+}
+
+/* The OR of order position i's rules that are one move alone (move_rule), as sets of
+ * codes per role. */
+static dd_ref move_sets(bddnet_t *bn, uint32_t i) {
+    const gnet_t *net = bn->net;
+    uint32_t first = net->rule_start[i], n = net->rule_start[i + 1] - first;
+    uint32_t *codes = xmalloc((n + 1) * sizeof *codes), bits[32];
+    dd_ref any = DD_FALSE;
+    for (uint32_t r = 0; r < net->n_roles && any != DD_NONE; r++) {
+        uint32_t k = 0;
+        for (uint32_t j = first; j < first + n; j++) {
+            uint32_t m = move_rule(net, j);
+            if (m != GNET_NONE && move_role(net, m) == r) codes[k++] = net->input[m];
+        }
+        if (!k) continue;
+        bn->n_move_set_rules += k;
+        bits_by_level(bn, r, bits);
+        dd_ref set = code_set(bn, r, bits, 0, codes, k), t = dd_or(bn->d, any, set);
+        dd_deref(bn->d, set), dd_deref(bn->d, any);
+        any = t;
+    }
+    free(codes);
+    return any;
+}
+
+/* The OR of the rules of order position i (those that are one move alone as sets of codes
+ * where the move inputs are their codes: move_sets). */
 static dd_ref eval_node(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     const gnet_t *net = bn->net;
     dd_t *d = bn->d;
     bool implies = ev->at_next && bn->implies_terminal[net->order[i]];
-    dd_ref any = DD_FALSE;
+    bool sets = ev->codes && !ev->at_next && bn->o.move_sets;
+    dd_ref any = sets ? move_sets(bn, i) : DD_FALSE;
     for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1] && any != DD_NONE; r++) {
+        if (sets && move_rule(net, r) != GNET_NONE) continue;
         if (over_work(bn)) {
             dd_deref(d, any);
             return DD_NONE;
@@ -881,7 +964,7 @@ static void eval_init(const bddnet_t *bn, eval_t *ev, bool at_next) {
         ev->v[k] = DD_NONE;
     ev->need = xcalloc(n + 1, 1);
     ev->at_next = at_next;
-    ev->whole = false, ev->cap = 0, ev->capped = false;
+    ev->whole = false, ev->cap = 0, ev->capped = false, ev->codes = false;
 }
 
 static void eval_fini(bddnet_t *bn, eval_t *ev) {
@@ -907,6 +990,7 @@ static void eval_inputs(bddnet_t *bn, eval_t *ev, const dd_ref *next) {
                 dd_deref(bn->d, ev->v[net->move_node[r][k]]);
                 ev->v[net->move_node[r][k]] = move_code(bn, r, k);
             }
+    ev->codes = !next;
 }
 
 /* The needed blocks [from, to) in order. */
@@ -1040,6 +1124,7 @@ static bool eval_current(bddnet_t *bn) {
     const gnet_t *net = bn->net;
     eval_init(bn, &bn->cur, false);
     bn->by_joint = false, bn->n_next_joints = 0; /* a new attempt decides again */
+    bn->n_move_set_rules = 0;
     uint32_t *stack = xmalloc((net->n_nodes + 1) * sizeof *stack);
     for (uint32_t f = 0; f < net->n_fluents; f++)
         if (bn->cone[f]) mark(bn, bn->cur.need, net->next_node[f], stack);
@@ -2175,6 +2260,12 @@ uint32_t bddnet_cone(const bddnet_t *bn) {
 }
 uint32_t bddnet_next_joints(const bddnet_t *bn) {
     return bn->n_next_joints;
+}
+uint64_t bddnet_move_set_rules(const bddnet_t *bn) {
+    return bn->n_move_set_rules;
+}
+dd_ref bddnet_next(const bddnet_t *bn, uint32_t f) {
+    return bn->next[f];
 }
 uint32_t bddnet_unknowns(const bddnet_t *bn) {
     return bn->n_unk;
