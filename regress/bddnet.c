@@ -68,6 +68,8 @@
  * more than leaving it unknown (wargame02, wargame03, skirmishNew were refused so at load 6,
  * accepted before). The same on any machine. Also where the node table is full (at_node_limit). */
 #define NEXT_FREE_NODES 50000
+/* ... and where they made this share of the node table live (free_live_cap) */
+#define NEXT_FREE_LIVE 0.5
 #define NO_UNK UINT32_MAX
 
 typedef struct {
@@ -128,13 +130,14 @@ typedef struct {
 } group_t;
 
 typedef struct {
-    dd_ref *v;     /* per node (DD_NONE: not evaluated) */
-    uint8_t *need; /* per node */
-    bool at_next;  /* values at the successor (else at the state) */
-    bool whole;    /* no node left unknown; a rule with a constant false literal is false
-                      without an operation (a joint move's inputs fixed) */
-    bool codes;    /* the move inputs are their codes (at the state, free: opts.move_sets) */
-    uint32_t cap;  /* a node past this many nodes gives up (0: no cap), and sets capped */
+    dd_ref *v;         /* per node (DD_NONE: not evaluated) */
+    uint8_t *need;     /* per node */
+    bool at_next;      /* values at the successor (else at the state) */
+    bool whole;        /* no node left unknown; a rule with a constant false literal is false
+                          without an operation (a joint move's inputs fixed) */
+    bool codes;        /* the move inputs are their codes (at the state, free: opts.move_sets) */
+    uint32_t cap;      /* a node past this many nodes gives up (0: no cap), and sets capped */
+    uint64_t live_cap; /* with cap: so do the nodes once this many are live (0: no cap) */
     bool capped;
 } eval_t;
 
@@ -802,6 +805,17 @@ static bool at_node_limit(const bddnet_t *bn, const eval_t *ev) {
     return ev->cap && dd_at_node_limit(bn->d);
 }
 
+/* Is node value v (not DD_NONE) past the caps of the move blocks with the codes free (ev->cap,
+ * ev->live_cap)? Then they are made per joint move instead. */
+static bool past_free_cap(bddnet_t *bn, const eval_t *ev, dd_ref v) {
+    if (v > DD_TRUE && dd_nodes(bn->d, v) > ev->cap) return true;
+    if (!ev->live_cap || dd_live_nodes(bn->d) <= ev->live_cap) return false;
+    if (bn->o.trace)
+        fprintf(bn->o.trace, "# trace next free: %llu nodes live\n",
+                (unsigned long long)dd_live_nodes(bn->d));
+    return true;
+}
+
 /* The node at order position i of an acyclic block, or its unknown's variable: a node
  * left unknown before is not tried again, and while unknowns are left a node gets
  * NODE_SHARE of the time left (the caller's deadline put back after it); one that gives up
@@ -857,7 +871,7 @@ static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
             uint64_t p0 = bn->o.trace ? dd_produced(bn->d) : 0;
             dd_ref v = b->cyclic || ev->whole ? eval_node(bn, ev, i) : eval_or_unknown(bn, ev, i);
             if (bn->o.trace) trace_slow(bn, n, v, cpu_seconds() - t0, dd_produced(bn->d) - p0);
-            if (ev->cap && v > DD_TRUE && dd_nodes(bn->d, v) > ev->cap) {
+            if (ev->cap && v != DD_NONE && past_free_cap(bn, ev, v)) {
                 dd_deref(bn->d, v), v = DD_NONE;
                 ev->capped = true;
             } else if (v == DD_NONE && at_node_limit(bn, ev))
@@ -964,7 +978,7 @@ static void eval_init(const bddnet_t *bn, eval_t *ev, bool at_next) {
         ev->v[k] = DD_NONE;
     ev->need = xcalloc(n + 1, 1);
     ev->at_next = at_next;
-    ev->whole = false, ev->cap = 0, ev->capped = false, ev->codes = false;
+    ev->whole = false, ev->cap = 0, ev->live_cap = 0, ev->capped = false, ev->codes = false;
 }
 
 static void eval_fini(bddnet_t *bn, eval_t *ev) {
@@ -1025,6 +1039,15 @@ static bool past_end(const bddnet_t *bn) {
     return bn->o.deadline > 0 && now_seconds() >= bn->o.deadline;
 }
 
+/* The live nodes past which the move blocks with the codes free give up for per joint move:
+ * NEXT_FREE_LIVE of the node table more than before them. kalaha_2009's free next functions
+ * of its pits' counts (2,400 nodes, none past NEXT_FREE_NODES) filled the 4M-node table in
+ * 9.6 of its 10 s (2M in 1.6 s), then per joint move they took 2.4 s (--next joint). */
+static uint64_t free_live_cap(bddnet_t *bn) {
+    uint64_t table = bn->o.max_nodes ? bn->o.max_nodes : 4u << 20; /* dd_new's */
+    return dd_live_nodes(bn->d) + (uint64_t)(NEXT_FREE_LIVE * (double)table);
+}
+
 /* The move blocks (the nodes that read the joint move: next functions only, legal reads
  * the state) with the move codes free, nodes left unknown where they do not build (as
  * before), each within NEXT_FREE_NODES (BDDNET_NEXT_AUTO); past it, or always with
@@ -1036,8 +1059,9 @@ static bool eval_moves(bddnet_t *bn) {
         return eval_blocks(bn, &bn->cur, net->n_state_blocks, net->n_blocks);
     if (bn->o.next == BDDNET_NEXT_AUTO) {
         bn->cur.cap = NEXT_FREE_NODES, bn->cur.capped = false;
+        bn->cur.live_cap = free_live_cap(bn);
         bool ok = eval_blocks(bn, &bn->cur, net->n_state_blocks, net->n_blocks);
-        bn->cur.cap = 0;
+        bn->cur.cap = 0, bn->cur.live_cap = 0;
         if (ok || !bn->cur.capped || past_end(bn)) return ok;
         if (bn->o.trace)
             fprintf(bn->o.trace, "# trace next free given up: %s\n",
