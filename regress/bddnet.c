@@ -160,11 +160,12 @@ struct bddnet {
     uint32_t *mbits, **mvars;
     uint32_t *pos;                            /* node -> its place in the network's order */
     uint8_t *implies_terminal, *restrictable; /* per node, per rule */
-    uint8_t *cone;          /* per fluent: it may influence terminal, a goal or a legal move */
-    uint32_t n_cone;        /* fluents in the cone */
-    bool by_joint;          /* the move blocks' next functions are to be made per joint move */
-    uint32_t n_next_joints; /* the joint moves they were made for */
-    eval_t cur;             /* the network at the state, while building */
+    uint8_t *cone;             /* per fluent: it may influence terminal, a goal or a legal move */
+    uint32_t n_cone;           /* fluents in the cone */
+    bool by_joint;             /* the move blocks' next functions are to be made per joint move */
+    uint32_t n_next_joints;    /* the joint moves they were made for */
+    uint64_t n_move_set_rules; /* rules made as sets of move codes (move_sets) */
+    eval_t cur;                /* the network at the state, while building */
     /* diagrams */
     dd_ref *fluent;         /* per fluent, over the variables */
     dd_ref *mcube;          /* per role: its move variables */
@@ -213,7 +214,6 @@ struct bddnet {
      * evaluation gives up (0: none; opts.node_work), and whether it did */
     uint64_t work_stop;
     bool work_cut;
-    uint64_t n_move_set_rules; /* rules made as sets of move codes (move_sets) */
 };
 
 void bddnet_default_opts(bddnet_opts_t *o) {
@@ -794,17 +794,6 @@ static double share_of(double end, double share) {
     return now + share * (end > now ? end - now : 0);
 }
 
-/* The move blocks with the move codes free (ev->cap, BDDNET_NEXT_AUTO) past the node table's
- * limit: not an unknown but the sign to make them per joint move. Free, a next function is
- * also made for codes no state plays together (both players moving at once) and every node
- * that reads the move is held at once; per joint move only the joint moves listed, one at
- * a time. Free, kalaha's 2,400 next functions of its pits' counts (none past
- * NEXT_FREE_NODES) filled the 4M-node table, each node after that left unknown at the limit
- * or its share of the time, then the deadline (--budget 40: refused; so, accepted). */
-static bool at_node_limit(const bddnet_t *bn, const eval_t *ev) {
-    return ev->cap && dd_at_node_limit(bn->d);
-}
-
 /* Is node value v (not DD_NONE) past the caps of the move blocks with the codes free (ev->cap,
  * ev->live_cap)? Then they are made per joint move instead. */
 static bool past_free_cap(bddnet_t *bn, const eval_t *ev, dd_ref v) {
@@ -814,6 +803,17 @@ static bool past_free_cap(bddnet_t *bn, const eval_t *ev, dd_ref v) {
         fprintf(bn->o.trace, "# trace next free: %llu nodes live\n",
                 (unsigned long long)dd_live_nodes(bn->d));
     return true;
+}
+
+/* The move blocks with the move codes free (ev->cap, BDDNET_NEXT_AUTO) past the node table's
+ * limit: not an unknown but the sign to make them per joint move. Free, a next function is
+ * also made for codes no state plays together (both players moving at once) and every node
+ * that reads the move is held at once; per joint move only the joint moves listed, one at
+ * a time. Free, kalaha's 2,400 next functions of its pits' counts (none past
+ * NEXT_FREE_NODES) filled the 4M-node table, each node after that left unknown at the limit
+ * or its share of the time, then the deadline (--budget 40: refused; so, accepted). */
+static bool at_node_limit(const bddnet_t *bn, const eval_t *ev) {
+    return ev->cap && dd_at_node_limit(bn->d);
 }
 
 /* The node at order position i of an acyclic block, or its unknown's variable: a node
