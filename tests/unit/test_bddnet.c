@@ -1,6 +1,7 @@
 /* Unit tests for regress/bddnet: the network's next functions made by the set-of-codes path
  * (opts.move_sets: a node's rules that are one move alone as the set of their codes) are
- * the same diagrams as the rules' cubes ORed one by one. */
+ * the same diagrams as the rules' cubes ORed one by one, and the legal relations made as a
+ * tree of ite on the code bits the same as the OR of code ∧ legal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,8 +43,8 @@ static const char *const walls =
     "(<= (goal ?r 100) (true (control ?q)) (other ?r ?q) (not (canmove ?q)))\n"
     "(<= (goal ?r 0) (role ?r) (not (goal ?r 100)))\n";
 
-/* The next functions of every fluent, exported, with the set-of-codes path on or off;
- * *rules: the rules it made as sets. */
+/* The next functions of every fluent and the roles' legal relations, exported, with the
+ * set-of-codes path on or off; *rules: the rules it made as sets. */
 static void next_flat(engine_t *e, bool sets, bddnet_next_t next, ddflat_t *out, uint64_t *rules) {
     const gnet_t *net = engine_network(e);
     bddnet_opts_t o;
@@ -53,12 +54,15 @@ static void next_flat(engine_t *e, bool sets, bddnet_next_t next, ddflat_t *out,
     bddnet_t *bn = bddnet_new(net, engine_game(e)->ts, &o, err, sizeof err);
     if (!bn) fprintf(stderr, "bddnet_new: %s\n", err);
     assert_non_null(bn);
-    dd_ref *roots = malloc((net->n_fluents + 1) * sizeof *roots);
+    uint32_t n = net->n_fluents + net->n_roles;
+    dd_ref *roots = malloc((n + 1) * sizeof *roots);
     assert_non_null(roots);
     for (uint32_t f = 0; f < net->n_fluents; f++)
         roots[f] = bddnet_next(bn, f);
+    for (uint32_t r = 0; r < net->n_roles; r++) /* and the legal relations, by bits too */
+        roots[net->n_fluents + r] = bddnet_legal_rel(bn, r);
     ddflat_init(out);
-    dd_export(bddnet_dd(bn), roots, net->n_fluents, out);
+    dd_export(bddnet_dd(bn), roots, n, out);
     *rules = bddnet_move_set_rules(bn);
     free(roots);
     bddnet_free(bn);
