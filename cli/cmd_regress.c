@@ -30,7 +30,8 @@ static const char *const regress_help =
     "[--unknowns N]\n"
     "                   [--nodes N] [--max-parts N] [--set-nodes N] [--merge-nodes N] [--op-nodes "
     "N] [--names-order]\n"
-    "                   [--node-nodes N] [--node-work N] [--next auto|joint|free] [--check "
+    "                   [--node-nodes N] [--node-work N] [--next auto|joint|free] [--no-move-sets] "
+    "[--check "
     "[--max-states N]] "
     "[--hits N] "
     "[--verify N (options above)]\n\n"
@@ -134,6 +135,8 @@ static const char *const regress_help =
     "                 move codes free (free), one joint move at a time with its inputs fixed\n"
     "                 (joint), or free but joint where a node is past 50,000 nodes (auto,\n"
     "                 default)\n"
+    "  --no-move-sets a node's rules that are one move alone ORed one by one (default: made\n"
+    "                 at once as the set of their move codes, the same diagram)\n"
     "  --image I      the pre-image by one substitution of the next-state functions with\n"
     "                 free move codes (subst) or one per joint move (move, default)\n"
     "  --set-nodes N  a step whose coalition's move has several answers ORs the parts of\n"
@@ -483,7 +486,7 @@ int cmd_regress(int argc, char **argv) {
     unsigned long long cost = 0;
     engine_kind_t engine = ENGINE_AUTO;
     bool bdd = false, exact = false, values = false, moves_below = false, no_invariants = false,
-         no_implications = false, no_cone = false, names_order = false;
+         no_implications = false, no_cone = false, names_order = false, no_move_sets = false;
     bool reorder = false, no_reach = false, columns = false, rows = false, trace = false;
     regress_bdd_opts_t bo = {0};
     bdds_default_opts(&bo.search);
@@ -530,6 +533,7 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--no-implications", .flag = &no_implications},
                                 {.name = "--no-cone", .flag = &no_cone},
                                 {.name = "--names-order", .flag = &names_order},
+                                {.name = "--no-move-sets", .flag = &no_move_sets},
                                 {.name = "--reorder", .flag = &reorder},
                                 {.name = "--trace", .flag = &trace},
                                 {.name = "--no-reach", .flag = &no_reach},
@@ -560,6 +564,7 @@ int cmd_regress(int argc, char **argv) {
     if (no_implications) bo.search.net.implications = false;
     if (no_cone) bo.search.net.cone = false;
     if (names_order) bo.search.net.selectors = false;
+    if (no_move_sets) bo.search.net.move_sets = false;
     if (reorder) bo.search.reorder = true;
     if (no_reach) bo.search.net.reach = false;
     if (trace) bo.search.net.trace = stdout;

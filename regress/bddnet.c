@@ -68,6 +68,8 @@
  * more than leaving it unknown (wargame02, wargame03, skirmishNew were refused so at load 6,
  * accepted before). The same on any machine. Also where the node table is full (at_node_limit). */
 #define NEXT_FREE_NODES 50000
+/* ... and where they made this share of the node table live (free_live_cap) */
+#define NEXT_FREE_LIVE 0.5
 #define NO_UNK UINT32_MAX
 
 typedef struct {
@@ -128,12 +130,14 @@ typedef struct {
 } group_t;
 
 typedef struct {
-    dd_ref *v;     /* per node (DD_NONE: not evaluated) */
-    uint8_t *need; /* per node */
-    bool at_next;  /* values at the successor (else at the state) */
-    bool whole;    /* no node left unknown; a rule with a constant false literal is false
-                      without an operation (a joint move's inputs fixed) */
-    uint32_t cap;  /* a node past this many nodes gives up (0: no cap), and sets capped */
+    dd_ref *v;         /* per node (DD_NONE: not evaluated) */
+    uint8_t *need;     /* per node */
+    bool at_next;      /* values at the successor (else at the state) */
+    bool whole;        /* no node left unknown; a rule with a constant false literal is false
+                          without an operation (a joint move's inputs fixed) */
+    bool codes;        /* the move inputs are their codes (at the state, free: opts.move_sets) */
+    uint32_t cap;      /* a node past this many nodes gives up (0: no cap), and sets capped */
+    uint64_t live_cap; /* with cap: so do the nodes once this many are live (0: no cap) */
     bool capped;
 } eval_t;
 
@@ -156,11 +160,12 @@ struct bddnet {
     uint32_t *mbits, **mvars;
     uint32_t *pos;                            /* node -> its place in the network's order */
     uint8_t *implies_terminal, *restrictable; /* per node, per rule */
-    uint8_t *cone;          /* per fluent: it may influence terminal, a goal or a legal move */
-    uint32_t n_cone;        /* fluents in the cone */
-    bool by_joint;          /* the move blocks' next functions are to be made per joint move */
-    uint32_t n_next_joints; /* the joint moves they were made for */
-    eval_t cur;             /* the network at the state, while building */
+    uint8_t *cone;             /* per fluent: it may influence terminal, a goal or a legal move */
+    uint32_t n_cone;           /* fluents in the cone */
+    bool by_joint;             /* the move blocks' next functions are to be made per joint move */
+    uint32_t n_next_joints;    /* the joint moves they were made for */
+    uint64_t n_move_set_rules; /* rules made as sets of move codes (move_sets) */
+    eval_t cur;                /* the network at the state, while building */
     /* diagrams */
     dd_ref *fluent;         /* per fluent, over the variables */
     dd_ref *mcube;          /* per role: its move variables */
@@ -219,6 +224,7 @@ void bddnet_default_opts(bddnet_opts_t *o) {
                          .cone = true,
                          .selectors = true,
                          .unknowns = BDDNET_UNKNOWNS,
+                         .move_sets = true,
                          .node_work = BDDNET_NODE_WORK};
 }
 
@@ -652,13 +658,99 @@ static dd_ref or_tree(dd_t *d, dd_ref *a, uint32_t n) {
     return a[0];
 }
 
-/* The OR of the rules of order position i. */
+/* ---- rules that are one move alone, made as a set of move codes ----
+ *
+ * amazons's (aux 1 X Y), "some role moves the piece on X Y", is the OR of 1,574 rules, each
+ * one (does r m); the next functions of its cells' arrows 1,567 such. ORed one by one each
+ * cube walks the growing diagram: 174,000 rules per 10x10 board and the network past its
+ * budget. Their OR is the set of the moves' codes, made here bit by bit from the sorted
+ * codes (a node per distinct subset, one ite each): the same diagram. */
+
+/* Rule r is one positive move literal: its move node, else GNET_NONE. */
+static uint32_t move_rule(const gnet_t *net, uint32_t r) {
+    uint32_t lit = net->lits[net->lit_start[r]];
+    if (net->lit_start[r + 1] - net->lit_start[r] != 1 || lit & 1) return GNET_NONE;
+    return net->kind[lit >> 1] == GNODE_MOVE ? lit >> 1 : GNET_NONE;
+}
+
+/* The role whose move input node m is. */
+static uint32_t move_role(const gnet_t *net, uint32_t m) {
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        if (net->input[m] < net->n_moves[r] && net->move_node[r][net->input[m]] == m) return r;
+    return 0; /* not reached: every move node is some role's */
+}
+
+/* codes[0 .. n) with bit b clear first, then those with it set: how many are clear. */
+static uint32_t split_codes(uint32_t *codes, uint32_t n, uint32_t b) {
+    uint32_t ones = n;
+    for (uint32_t k = 0; k < ones;)
+        if (codes[k] >> b & 1) {
+            uint32_t t = codes[k];
+            codes[k] = codes[--ones], codes[ones] = t;
+        } else {
+            k++;
+        }
+    return ones;
+}
+
+/* The set of codes[0 .. n) over role r's move bits bits[depth ..) (ordered by level, the
+ * top first; codes reordered in place). */
+static dd_ref code_set(bddnet_t *bn, uint32_t r, const uint32_t *bits, uint32_t depth,
+                       uint32_t *codes, uint32_t n) {
+    if (!n) return DD_FALSE;
+    if (depth == bn->mbits[r]) return DD_TRUE;
+    uint32_t b = bits[depth], ones = split_codes(codes, n, b);
+    dd_ref lo = code_set(bn, r, bits, depth + 1, codes, ones);
+    dd_ref hi = code_set(bn, r, bits, depth + 1, codes + ones, n - ones);
+    dd_ref x = dd_ite(bn->d, dd_var(bn->d, bn->mvars[r][b]), hi, lo); /* a variable: kept */
+    dd_deref(bn->d, hi), dd_deref(bn->d, lo);
+    return x;
+}
+
+/* Role r's move bits ordered by their variables' levels, the top first. */
+static void bits_by_level(bddnet_t *bn, uint32_t r, uint32_t *bits) {
+    for (uint32_t b = 0; b < bn->mbits[r]; b++) {
+        uint32_t k = b, lv = dd_level_of(bn->d, bn->mvars[r][b]);
+        for (; k > 0 && dd_level_of(bn->d, bn->mvars[r][bits[k - 1]]) > lv; k--)
+            bits[k] = bits[k - 1];
+        bits[k] = b;
+    }
+}
+
+/* The OR of order position i's rules that are one move alone (move_rule), as sets of
+ * codes per role. */
+static dd_ref move_sets(bddnet_t *bn, uint32_t i) {
+    const gnet_t *net = bn->net;
+    uint32_t first = net->rule_start[i], n = net->rule_start[i + 1] - first;
+    uint32_t *codes = xmalloc((n + 1) * sizeof *codes), bits[32];
+    dd_ref any = DD_FALSE;
+    for (uint32_t r = 0; r < net->n_roles && any != DD_NONE; r++) {
+        uint32_t k = 0;
+        for (uint32_t j = first; j < first + n; j++) {
+            uint32_t m = move_rule(net, j);
+            if (m != GNET_NONE && move_role(net, m) == r) codes[k++] = net->input[m];
+        }
+        if (!k) continue;
+        bn->n_move_set_rules += k;
+        bits_by_level(bn, r, bits);
+        dd_ref set = code_set(bn, r, bits, 0, codes, k), t = dd_or(bn->d, any, set);
+        dd_deref(bn->d, set), dd_deref(bn->d, any);
+        any = t;
+    }
+    free(codes);
+    return any;
+}
+
+/* The OR of the rules of order position i (those that are one move alone as sets of codes
+ * where the move inputs are their codes: move_sets). */
 static dd_ref eval_node(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     const gnet_t *net = bn->net;
     dd_t *d = bn->d;
     bool implies = ev->at_next && bn->implies_terminal[net->order[i]];
-    dd_ref any = DD_FALSE;
+    bool sets = ev->codes && !ev->at_next && bn->o.move_sets;
+    dd_ref any = sets ? move_sets(bn, i) : DD_FALSE;
     for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1] && any != DD_NONE; r++) {
+        if (sets && move_rule(net, r) != GNET_NONE) continue;
         if (over_work(bn)) {
             dd_deref(d, any);
             return DD_NONE;
@@ -706,6 +798,17 @@ static double share_of(double end, double share) {
     if (end <= 0) return end;
     double now = now_seconds();
     return now + share * (end > now ? end - now : 0);
+}
+
+/* Is node value v (not DD_NONE) past the caps of the move blocks with the codes free (ev->cap,
+ * ev->live_cap)? Then they are made per joint move instead. */
+static bool past_free_cap(bddnet_t *bn, const eval_t *ev, dd_ref v) {
+    if (v > DD_TRUE && dd_nodes(bn->d, v) > ev->cap) return true;
+    if (!ev->live_cap || dd_live_nodes(bn->d) <= ev->live_cap) return false;
+    if (bn->o.trace)
+        fprintf(bn->o.trace, "# trace next free: %llu nodes live\n",
+                (unsigned long long)dd_live_nodes(bn->d));
+    return true;
 }
 
 /* The move blocks with the move codes free (ev->cap, BDDNET_NEXT_AUTO) past the node table's
@@ -774,7 +877,7 @@ static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
             uint64_t p0 = bn->o.trace ? dd_produced(bn->d) : 0;
             dd_ref v = b->cyclic || ev->whole ? eval_node(bn, ev, i) : eval_or_unknown(bn, ev, i);
             if (bn->o.trace) trace_slow(bn, n, v, cpu_seconds() - t0, dd_produced(bn->d) - p0);
-            if (ev->cap && v > DD_TRUE && dd_nodes(bn->d, v) > ev->cap) {
+            if (ev->cap && v != DD_NONE && past_free_cap(bn, ev, v)) {
                 dd_deref(bn->d, v), v = DD_NONE;
                 ev->capped = true;
             } else if (v == DD_NONE && at_node_limit(bn, ev))
@@ -881,7 +984,7 @@ static void eval_init(const bddnet_t *bn, eval_t *ev, bool at_next) {
         ev->v[k] = DD_NONE;
     ev->need = xcalloc(n + 1, 1);
     ev->at_next = at_next;
-    ev->whole = false, ev->cap = 0, ev->capped = false;
+    ev->whole = false, ev->cap = 0, ev->live_cap = 0, ev->capped = false, ev->codes = false;
 }
 
 static void eval_fini(bddnet_t *bn, eval_t *ev) {
@@ -907,6 +1010,7 @@ static void eval_inputs(bddnet_t *bn, eval_t *ev, const dd_ref *next) {
                 dd_deref(bn->d, ev->v[net->move_node[r][k]]);
                 ev->v[net->move_node[r][k]] = move_code(bn, r, k);
             }
+    ev->codes = !next;
 }
 
 /* The needed blocks [from, to) in order. */
@@ -941,6 +1045,15 @@ static bool past_end(const bddnet_t *bn) {
     return bn->o.deadline > 0 && now_seconds() >= bn->o.deadline;
 }
 
+/* The live nodes past which the move blocks with the codes free give up for per joint move:
+ * NEXT_FREE_LIVE of the node table more than before them. kalaha_2009's free next functions
+ * of its pits' counts (2,400 nodes, none past NEXT_FREE_NODES) filled the 4M-node table in
+ * 9.6 of its 10 s (2M in 1.6 s), then per joint move they took 2.4 s (--next joint). */
+static uint64_t free_live_cap(bddnet_t *bn) {
+    uint64_t table = bn->o.max_nodes ? bn->o.max_nodes : 4u << 20; /* dd_new's */
+    return dd_live_nodes(bn->d) + (uint64_t)(NEXT_FREE_LIVE * (double)table);
+}
+
 /* The move blocks (the nodes that read the joint move: next functions only, legal reads
  * the state) with the move codes free, nodes left unknown where they do not build (as
  * before), each within NEXT_FREE_NODES (BDDNET_NEXT_AUTO); past it, or always with
@@ -952,8 +1065,9 @@ static bool eval_moves(bddnet_t *bn) {
         return eval_blocks(bn, &bn->cur, net->n_state_blocks, net->n_blocks);
     if (bn->o.next == BDDNET_NEXT_AUTO) {
         bn->cur.cap = NEXT_FREE_NODES, bn->cur.capped = false;
+        bn->cur.live_cap = free_live_cap(bn);
         bool ok = eval_blocks(bn, &bn->cur, net->n_state_blocks, net->n_blocks);
-        bn->cur.cap = 0;
+        bn->cur.cap = 0, bn->cur.live_cap = 0;
         if (ok || !bn->cur.capped || past_end(bn)) return ok;
         if (bn->o.trace)
             fprintf(bn->o.trace, "# trace next free given up: %s\n",
@@ -973,6 +1087,33 @@ static int cmp_int(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Role r's legal relation over moves[0 .. n) (their codes; reordered in place) from bits[depth
+ * ..) on: a tree of ite on the code bits, each move's legal function at its leaf. */
+static dd_ref legal_tree(bddnet_t *bn, uint32_t r, const uint32_t *bits, uint32_t depth,
+                         uint32_t *moves, uint32_t n) {
+    if (!n) return DD_FALSE;
+    if (depth == bn->mbits[r]) return dd_dup(bn->d, bn->legal[r][moves[0]]); /* one code */
+    uint32_t ones = split_codes(moves, n, bits[depth]);
+    dd_ref lo = legal_tree(bn, r, bits, depth + 1, moves, ones);
+    dd_ref hi = legal_tree(bn, r, bits, depth + 1, moves + ones, n - ones);
+    dd_ref x = dd_ite(bn->d, dd_var(bn->d, bn->mvars[r][bits[depth]]), hi, lo);
+    dd_deref(bn->d, hi), dd_deref(bn->d, lo);
+    return x;
+}
+
+/* Role r's legal relation, ∨ over its moves of code ∧ legal, made as a tree of ite on the
+ * code bits (opts.move_sets): the same diagram as the ANDs and their OR, without them
+ * (amazons's 87,000 moves a role: 1.9 CPU s so). */
+static dd_ref legal_by_bits(bddnet_t *bn, uint32_t r) {
+    uint32_t n = bn->net->n_moves[r], *moves = xmalloc((n + 1) * sizeof *moves), bits[32];
+    for (uint32_t k = 0; k < n; k++)
+        moves[k] = k;
+    bits_by_level(bn, r, bits);
+    dd_ref x = legal_tree(bn, r, bits, 0, moves, n);
+    free(moves);
+    return x;
+}
+
 static void keep_legal(bddnet_t *bn, uint32_t r) {
     const gnet_t *net = bn->net;
     dd_t *d = bn->d;
@@ -980,8 +1121,14 @@ static void keep_legal(bddnet_t *bn, uint32_t r) {
     bn->mcube[r] = dd_cube(d, bn->mvars[r], NULL, bn->mbits[r]);
     bn->legal[r] = xmalloc((net->n_moves[r] + 1) * sizeof **bn->legal);
     dd_ref *both = xmalloc((net->n_moves[r] + 1) * sizeof *both);
-    for (uint32_t k = 0; k < net->n_moves[r]; k++) {
+    for (uint32_t k = 0; k < net->n_moves[r]; k++)
         bn->legal[r][k] = node_value(bn, &bn->cur, net->legal_node[r][k]);
+    if (bn->o.move_sets) {
+        bn->legal_rel[r] = legal_by_bits(bn, r);
+        free(both);
+        return;
+    }
+    for (uint32_t k = 0; k < net->n_moves[r]; k++) {
         dd_ref code = move_code(bn, r, k);
         both[k] = dd_and(d, code, bn->legal[r][k]);
         dd_deref(d, code);
@@ -1040,6 +1187,7 @@ static bool eval_current(bddnet_t *bn) {
     const gnet_t *net = bn->net;
     eval_init(bn, &bn->cur, false);
     bn->by_joint = false, bn->n_next_joints = 0; /* a new attempt decides again */
+    bn->n_move_set_rules = 0;
     uint32_t *stack = xmalloc((net->n_nodes + 1) * sizeof *stack);
     for (uint32_t f = 0; f < net->n_fluents; f++)
         if (bn->cone[f]) mark(bn, bn->cur.need, net->next_node[f], stack);
@@ -2175,6 +2323,15 @@ uint32_t bddnet_cone(const bddnet_t *bn) {
 }
 uint32_t bddnet_next_joints(const bddnet_t *bn) {
     return bn->n_next_joints;
+}
+uint64_t bddnet_move_set_rules(const bddnet_t *bn) {
+    return bn->n_move_set_rules;
+}
+dd_ref bddnet_next(const bddnet_t *bn, uint32_t f) {
+    return bn->next[f];
+}
+dd_ref bddnet_legal_rel(const bddnet_t *bn, uint32_t r) {
+    return bn->legal_rel[r];
 }
 uint32_t bddnet_unknowns(const bddnet_t *bn) {
     return bn->n_unk;

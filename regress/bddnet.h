@@ -142,6 +142,12 @@ typedef struct {
                              on any machine, not a 16th of the time left each (quad's 22
                              slow nodes, atariGo_7x7's 29, ate the budget so) */
     bddnet_next_t next;   /* how the next functions that read the move are made */
+    bool move_sets;       /* with the move codes free, a node's rules that are one move
+                             (does r m) alone made as the set of their codes at once, bit by
+                             bit, instead of ORing their cubes one by one (the default; the
+                             same diagram: amazons's 174,000 such rules took its budget);
+                             and each role's legal relation as a tree of ite on its code
+                             bits, not ∨ of code ∧ legal */
     uint32_t cut_reach;   /* tests: the forward search cut after this many layers as by its
                              deadline (dd_cut_next), so that running out of time is tested
                              without the clock (0: never) */
@@ -254,6 +260,13 @@ uint32_t bddnet_unknowns(const bddnet_t *bn);
 /* The joint moves whose next functions were made one by one with their inputs fixed
  * (opts.next; 0: with the move codes free). */
 uint32_t bddnet_next_joints(const bddnet_t *bn);
+/* The rules made as sets of move codes (opts.move_sets) in the last build of the network. */
+uint64_t bddnet_move_set_rules(const bddnet_t *bn);
+/* The next function of fluent f (over the state and the move codes; not referenced for the
+ * caller). */
+dd_ref bddnet_next(const bddnet_t *bn, uint32_t f);
+/* Role r's legal relation (over the state and its move code; not referenced for the caller). */
+dd_ref bddnet_legal_rel(const bddnet_t *bn, uint32_t r);
 
 /* A new deadline for what is built from now on (the parts a pre-image makes, the next
  * steps of a search resumed on this network: bddsearch_more); 0: none. */

@@ -1,0 +1,118 @@
+/* Unit tests for regress/bddnet: the network's next functions made by the set-of-codes path
+ * (opts.move_sets: a node's rules that are one move alone as the set of their codes) are
+ * the same diagrams as the rules' cubes ORed one by one, and the legal relations made as a
+ * tree of ite on the code bits the same as the OR of code ∧ legal. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/engine.h"
+#include "engine/fluents.h"
+#include "load.h"
+#include "regress/bddnet.h"
+
+/* Two players on a row of five cells: the mover goes from its cell to another free one and
+ * puts a wall on a third (amazons on a line). The next functions of (at R C) and (wall C)
+ * and the auxiliary (left C) are ORs of rules that are one move alone, of one role each or
+ * (wall, left) of both; (at R C) also keeps the piece where it was (a rule with a state
+ * literal, ORed as before). */
+static const char *const walls =
+    "(role red) (role blue)\n"
+    "(init (control red)) (init (at red 1)) (init (at blue 5))\n"
+    "(cell 1) (cell 2) (cell 3) (cell 4) (cell 5)\n"
+    "(other red blue) (other blue red)\n"
+    "(<= (free ?c) (cell ?c) (not (true (wall ?c))) (not (true (at red ?c)))\n"
+    "    (not (true (at blue ?c))))\n"
+    "(<= (legal ?r (go ?a ?b ?c)) (true (control ?r)) (true (at ?r ?a)) (free ?b) (free ?c)\n"
+    "    (distinct ?b ?c))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (left ?a) (does ?r (go ?a ?b ?c)))\n"
+    "(<= (next (at ?r ?b)) (does ?r (go ?a ?b ?c)))\n"
+    "(<= (next (at ?r ?a)) (true (at ?r ?a)) (not (left ?a)))\n"
+    "(<= (next (wall ?c)) (does ?r (go ?a ?b ?c)))\n"
+    "(<= (next (wall ?c)) (true (wall ?c)))\n"
+    "(<= (next (control ?q)) (true (control ?r)) (other ?r ?q))\n"
+    "(<= (canmove ?r) (true (at ?r ?a)) (free ?b) (free ?c) (distinct ?b ?c))\n"
+    "(<= terminal (true (control ?r)) (not (canmove ?r)))\n"
+    "(<= (goal ?r 100) (true (control ?q)) (other ?r ?q) (not (canmove ?q)))\n"
+    "(<= (goal ?r 0) (role ?r) (not (goal ?r 100)))\n";
+
+/* The next functions of every fluent and the roles' legal relations, exported, with the
+ * set-of-codes path on or off; *rules: the rules it made as sets. */
+static void next_flat(engine_t *e, bool sets, bddnet_next_t next, ddflat_t *out, uint64_t *rules) {
+    const gnet_t *net = engine_network(e);
+    bddnet_opts_t o;
+    bddnet_default_opts(&o);
+    o.move_sets = sets, o.next = next;
+    char err[300];
+    bddnet_t *bn = bddnet_new(net, engine_game(e)->ts, &o, err, sizeof err);
+    if (!bn) fprintf(stderr, "bddnet_new: %s\n", err);
+    assert_non_null(bn);
+    uint32_t n = net->n_fluents + net->n_roles;
+    dd_ref *roots = malloc((n + 1) * sizeof *roots);
+    assert_non_null(roots);
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        roots[f] = bddnet_next(bn, f);
+    for (uint32_t r = 0; r < net->n_roles; r++) /* and the legal relations, by bits too */
+        roots[net->n_fluents + r] = bddnet_legal_rel(bn, r);
+    ddflat_init(out);
+    dd_export(bddnet_dd(bn), roots, n, out);
+    *rules = bddnet_move_set_rules(bn);
+    free(roots);
+    bddnet_free(bn);
+}
+
+/* The same diagrams node for node (one variable order: the same layout either way). */
+static void assert_same_flat(const ddflat_t *a, const ddflat_t *b) {
+    assert_int_equal(a->n_roots, b->n_roots);
+    assert_int_equal(a->n_nodes, b->n_nodes);
+    for (uint32_t k = 0; k < a->n_roots; k++)
+        assert_int_equal(a->roots[k], b->roots[k]);
+    for (uint32_t k = 2; k < a->n_nodes; k++) {
+        assert_int_equal(a->nodes[k].var, b->nodes[k].var);
+        assert_int_equal(a->nodes[k].lo, b->nodes[k].lo);
+        assert_int_equal(a->nodes[k].hi, b->nodes[k].hi);
+    }
+}
+
+static void check_sets(const char *text) {
+    game_t *g = load_text(text);
+    assert_non_null(g);
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    assert_non_null(engine_network(e));
+    ddflat_t old, now;
+    uint64_t old_rules, now_rules;
+    next_flat(e, false, BDDNET_NEXT_FREE, &old, &old_rules);
+    next_flat(e, true, BDDNET_NEXT_FREE, &now, &now_rules);
+    assert_int_equal(old_rules, 0);
+    assert_true(now_rules >= 3 * 5); /* at least (at R C), (wall C) and (left C) per cell */
+    assert_true(old.n_nodes > 2);    /* the next functions are not all constants */
+    assert_same_flat(&old, &now);
+    ddflat_fini(&old), ddflat_fini(&now);
+    /* per joint move the move inputs are constants: no set is made, the same diagrams */
+    next_flat(e, false, BDDNET_NEXT_JOINT, &old, &old_rules);
+    next_flat(e, true, BDDNET_NEXT_JOINT, &now, &now_rules);
+    assert_int_equal(now_rules, 0);
+    assert_same_flat(&old, &now);
+    ddflat_fini(&old), ddflat_fini(&now);
+    engine_free(e);
+    game_free(g);
+}
+
+static void test_move_sets(void **state) {
+    (void)state;
+    check_sets(walls);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_move_sets),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
