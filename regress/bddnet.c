@@ -209,6 +209,7 @@ struct bddnet {
      * evaluation gives up (0: none; opts.node_work), and whether it did */
     uint64_t work_stop;
     bool work_cut;
+    bool unk_cyclic; /* some unknown is a node of a cyclic block (know_unknowns: passes) */
 };
 
 void bddnet_default_opts(bddnet_opts_t *o) {
@@ -732,6 +733,13 @@ static bool at_node_limit(const bddnet_t *bn, const eval_t *ev) {
     return ev->cap && dd_at_node_limit(bn->d);
 }
 
+/* Node n left unknown (while unknowns are left): its variable. */
+static dd_ref make_unknown(bddnet_t *bn, const eval_t *ev, uint32_t n) {
+    bn->unk[bn->n_unk] = n, bn->unk_of[n] = bn->n_unk;
+    if (bn->o.trace) trace_unknown(bn, n, ev->at_next);
+    return dd_var(bn->d, unk_var(bn, bn->n_unk++, ev->at_next));
+}
+
 /* The node at order position i of an acyclic block, or its unknown's variable: a node
  * left unknown before is not tried again, and while unknowns are left a node gets
  * NODE_SHARE of the time left (the caller's deadline put back after it); one that gives up
@@ -763,9 +771,7 @@ static dd_ref eval_or_unknown(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     else if (v != DD_NONE ||
              (!bn->work_cut && ((end > 0 && now_seconds() >= end) || at_node_limit(bn, ev))))
         return v;
-    bn->unk[bn->n_unk] = n, bn->unk_of[n] = bn->n_unk;
-    if (bn->o.trace) trace_unknown(bn, n, ev->at_next);
-    return dd_var(bn->d, unk_var(bn, bn->n_unk++, ev->at_next));
+    return make_unknown(bn, ev, n);
 }
 
 /* Node n of cyclic block b was left unknown (variable h) in the middle of the block's
@@ -804,6 +810,33 @@ static void reseed_block(bddnet_t *bn, eval_t *ev, const gblock_t *b, uint32_t n
     }
 }
 
+/* Has a cyclic block's iteration spent its share: BLOCK_WORK times opts.node_work diagram
+ * nodes made (the same on any machine), or BLOCK_SHARE of the time left at its start? Each
+ * node gets its own share and cap, but a block is evaluated sweep after sweep (atariGoVariant's
+ * liberties, 49 nodes per colour: 54 sweeps and 109 CPU s for one colour without a budget,
+ * 8 of its nodes past the cap). */
+#define BLOCK_WORK 8
+#define BLOCK_SHARE 0.25
+static bool block_spent(bddnet_t *bn, uint64_t made0, double end) {
+    if (bn->o.node_work && dd_produced(bn->d) - made0 > BLOCK_WORK * bn->o.node_work) return true;
+    return end > 0 && now_seconds() >= end;
+}
+
+/* A cyclic block past its share: every node of it not unknown yet left unknown at once
+ * (sound: at their true values every node is exact), while unknowns are left; if they ran
+ * out, the rest goes back to false and is iterated with those fixed (an iteration from the
+ * start, sound as in reseed_block). */
+static void cut_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
+    const gnet_t *net = bn->net;
+    for (uint32_t i = b->first; i < b->first + b->n; i++) {
+        uint32_t n = net->order[i];
+        if (bn->unk_of[n] != NO_UNK) continue;
+        dd_deref(bn->d, ev->v[n]);
+        ev->v[n] = bn->n_unk < bn->o.unknowns ? make_unknown(bn, ev, n) : DD_FALSE;
+    }
+    bn->unk_cyclic = true;
+}
+
 /* --trace: a cyclic block's iteration that took a tenth of a second or more */
 static void trace_cyclic(bddnet_t *bn, const eval_t *ev, const gblock_t *b, uint32_t sweeps,
                          double cpu, uint32_t unk) {
@@ -832,11 +865,15 @@ static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
         if (ev->v[net->order[i]] == DD_NONE) ev->v[net->order[i]] = DD_FALSE;
     double c0 = bn->o.trace && b->cyclic ? cpu_seconds() : 0;
     uint32_t sweeps = 0, unk = bn->n_unk;
+    bool cut = !b->cyclic || ev->whole; /* no share: acyclic, or no unknowns made */
+    uint64_t made0 = dd_produced(bn->d);
+    double end = cut ? 0 : share_of(dd_deadline(bn->d), BLOCK_SHARE);
     for (bool changed = true; changed; sweeps++) {
         changed = false;
         for (uint32_t i = b->first; i < b->first + b->n; i++) {
             uint32_t n = net->order[i];
             if (!b->cyclic && !ev->need[n]) continue;
+            if (!cut && block_spent(bn, made0, end)) cut = true, cut_block(bn, ev, b);
             double t0 = bn->o.trace ? cpu_seconds() : 0;
             uint64_t p0 = bn->o.trace ? dd_produced(bn->d) : 0;
             bool known = bn->unk_of[n] == NO_UNK;
@@ -848,8 +885,10 @@ static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
             } else if (v == DD_NONE && at_node_limit(bn, ev))
                 ev->capped = true;
             if (v == DD_NONE) return false;
-            if (b->cyclic && known && bn->unk_of[n] != NO_UNK)
+            if (b->cyclic && known && bn->unk_of[n] != NO_UNK) {
                 reseed_block(bn, ev, b, n, ev->v[n], v);
+                bn->unk_cyclic = true;
+            }
             if (v != ev->v[n]) changed = b->cyclic;
             dd_deref(bn->d, ev->v[n]);
             ev->v[n] = v;
@@ -2287,6 +2326,8 @@ static dd_ref goal_between(bddnet_t *bn, const part_t *pt, uint32_t role, int lo
 #define KNOWN_SHARE (1.0 / 64)
 /* parts an unknown may miss its share in before it is no more put in */
 #define KNOWN_TRIES 2
+/* passes over the unknowns at most where some are nodes of cyclic blocks */
+#define KNOWN_PASSES 4
 
 /* y ∧ H (or y ∧ ¬H), H node n's value at the successor (nx), made rule by rule within y:
  * the node was left unknown as a whole, its rules' values there are small ("some move is
@@ -2371,8 +2412,16 @@ static dd_ref know_unknowns(bddnet_t *bn, const part_t *pt, const eval_t *nx, dd
             uint32_t t = ks[b];
             ks[b] = ks[b - 1], ks[b - 1] = t;
         }
-    for (uint32_t j = 0; j < bn->n_unk && r > DD_TRUE; j++)
-        r = know_one(bn, nx, pt->cond, ks[j], r, sup);
+    /* one pass puts in an acyclic network's unknowns (a node's rules read earlier ones);
+     * a cyclic block's read each other: passes until nothing changes (a lone stone's
+     * liberty read its neighbours', put in a pass later: atariGoVariant's captures) */
+    for (uint32_t pass = 0; pass < (bn->unk_cyclic ? KNOWN_PASSES : 1) && r > DD_TRUE; pass++) {
+        dd_ref was = dd_dup(d, r);
+        for (uint32_t j = 0; j < bn->n_unk && r > DD_TRUE; j++)
+            r = know_one(bn, nx, pt->cond, ks[j], r, sup);
+        dd_deref(d, was);
+        if (r == was) break;
+    }
     free(ks);
     dd_set_deadline(d, end);
     return r;
