@@ -214,6 +214,7 @@ struct bddnet {
      * evaluation gives up (0: none; opts.node_work), and whether it did */
     uint64_t work_stop;
     bool work_cut;
+    bool unk_cyclic; /* some unknown is a node of a cyclic block (know_unknowns: passes) */
 };
 
 void bddnet_default_opts(bddnet_opts_t *o) {
@@ -628,6 +629,19 @@ static dd_ref rule_and(bddnet_t *bn, const eval_t *ev, uint32_t r) {
     return all;
 }
 
+/* Rule r's body at the state, for every value of the unknowns there (∀h): false at every
+ * non-terminal state whatever h, as the body is at the true h. With h left in, the
+ * successor's terminal read the state's unknowns and each set, ∀h of what was made, lost
+ * every state where some h makes the body true (atariGoVariant: a stone's liberties left
+ * unknown, h false, hid its capture). */
+static dd_ref body_at_state(bddnet_t *bn, uint32_t r) {
+    dd_ref body = rule_and(bn, &bn->cur, r);
+    if (!bn->n_unk || body <= DD_TRUE) return body;
+    dd_ref all = dd_forall(bn->d, body, bn->unk_now);
+    dd_deref(bn->d, body);
+    return all;
+}
+
 /* Rule r's value at the successor, and ¬body at the state when its body implies terminal
  * and reads no such node itself. (A conjunction, not Coudert and Madre's restrict: that
  * picks values freely where body holds, and the OR of many rules then carries their
@@ -635,7 +649,7 @@ static dd_ref rule_and(bddnet_t *bn, const eval_t *ev, uint32_t r) {
 static dd_ref rule_next(bddnet_t *bn, const eval_t *ev, uint32_t r, bool implies) {
     dd_ref f = rule_and(bn, ev, r);
     if (!implies || !bn->restrictable[r] || f <= 0) return f;
-    dd_ref body = rule_and(bn, &bn->cur, r), care = dd_not(bn->d, body);
+    dd_ref body = body_at_state(bn, r), care = dd_not(bn->d, body);
     dd_ref g = dd_and(bn->d, f, care);
     dd_deref(bn->d, body), dd_deref(bn->d, care), dd_deref(bn->d, f);
     return g;
@@ -822,6 +836,13 @@ static bool at_node_limit(const bddnet_t *bn, const eval_t *ev) {
     return ev->cap && dd_at_node_limit(bn->d);
 }
 
+/* Node n left unknown (while unknowns are left): its variable. */
+static dd_ref make_unknown(bddnet_t *bn, const eval_t *ev, uint32_t n) {
+    bn->unk[bn->n_unk] = n, bn->unk_of[n] = bn->n_unk;
+    if (bn->o.trace) trace_unknown(bn, n, ev->at_next);
+    return dd_var(bn->d, unk_var(bn, bn->n_unk++, ev->at_next));
+}
+
 /* The node at order position i of an acyclic block, or its unknown's variable: a node
  * left unknown before is not tried again, and while unknowns are left a node gets
  * NODE_SHARE of the time left (the caller's deadline put back after it); one that gives up
@@ -853,13 +874,90 @@ static dd_ref eval_or_unknown(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     else if (v != DD_NONE ||
              (!bn->work_cut && ((end > 0 && now_seconds() >= end) || at_node_limit(bn, ev))))
         return v;
-    bn->unk[bn->n_unk] = n, bn->unk_of[n] = bn->n_unk;
-    if (bn->o.trace) trace_unknown(bn, n, ev->at_next);
-    return dd_var(bn->d, unk_var(bn, bn->n_unk++, ev->at_next));
+    return make_unknown(bn, ev, n);
+}
+
+/* Node n of cyclic block b was left unknown (variable h) in the middle of the block's
+ * iteration, its value there old: every other node's value x (not an unknown) becomes
+ * x ∧ (old → h), and the iteration goes on to G*(h), the least fixpoint of the rest with n
+ * fixed to h. Why the sets stay sound: the recursion is positive (stratified), so the
+ * block's function F is monotone and its iterates from false rise; where h ≥ old every
+ * value n had so far was below h, so by induction x ≤ G*(h) and x ≤ F(x, h): the iteration
+ * from there rises to G*(h) and stops; elsewhere x is false, from where it does too (kept
+ * there, x could sit above G*(h) and the iteration need not settle; the true h is never
+ * there, old ≤ X*_n below). At the true value h = X*_n of the least fixpoint X*: X*_rest ≤
+ * G*(h) by induction on F's iterates (each has n below X*_n), and X*_rest is a fixpoint of
+ * the rest, so G*(h) ≤ X*_rest: the nodes are exact there, and a set made for every value
+ * of h (∀h, or ∃h for a superset) is sound. Where an operation gives up, the rest goes back
+ * to false (an iteration from the start, as sound). */
+static void reseed_block(bddnet_t *bn, eval_t *ev, const gblock_t *b, uint32_t n, dd_ref old,
+                         dd_ref h) {
+    const gnet_t *net = bn->net;
+    dd_t *d = bn->d;
+    dd_ref keep = dd_imp(d, old, h);
+    bool ok = keep != DD_NONE;
+    for (uint32_t i = b->first; i < b->first + b->n; i++) {
+        uint32_t m = net->order[i];
+        if (m == n || bn->unk_of[m] != NO_UNK) continue;
+        dd_ref x = ok ? dd_and(d, ev->v[m], keep) : DD_FALSE;
+        ok = ok && x != DD_NONE;
+        dd_deref(d, ev->v[m]);
+        ev->v[m] = x == DD_NONE ? DD_FALSE : x;
+    }
+    dd_deref(d, keep);
+    for (uint32_t i = b->first; !ok && i < b->first + b->n; i++) { /* all from false */
+        uint32_t m = net->order[i];
+        if (m == n || bn->unk_of[m] != NO_UNK) continue;
+        dd_deref(d, ev->v[m]);
+        ev->v[m] = DD_FALSE;
+    }
+}
+
+/* Has a cyclic block's iteration spent its share: BLOCK_WORK times opts.node_work diagram
+ * nodes made (the same on any machine), or BLOCK_SHARE of the time left at its start? Each
+ * node gets its own share and cap, but a block is evaluated sweep after sweep (atariGoVariant's
+ * liberties, 49 nodes per colour: 54 sweeps and 109 CPU s for one colour without a budget,
+ * 8 of its nodes past the cap). */
+#define BLOCK_WORK 8
+#define BLOCK_SHARE 0.25
+static bool block_spent(bddnet_t *bn, uint64_t made0, double end) {
+    if (bn->o.node_work && dd_produced(bn->d) - made0 > BLOCK_WORK * bn->o.node_work) return true;
+    return end > 0 && now_seconds() >= end;
+}
+
+/* A cyclic block past its share: every node of it not unknown yet left unknown at once
+ * (sound: at their true values every node is exact), while unknowns are left; if they ran
+ * out, the rest goes back to false and is iterated with those fixed (an iteration from the
+ * start, sound as in reseed_block). */
+static void cut_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
+    const gnet_t *net = bn->net;
+    for (uint32_t i = b->first; i < b->first + b->n; i++) {
+        uint32_t n = net->order[i];
+        if (bn->unk_of[n] != NO_UNK) continue;
+        dd_deref(bn->d, ev->v[n]);
+        ev->v[n] = bn->n_unk < bn->o.unknowns ? make_unknown(bn, ev, n) : DD_FALSE;
+    }
+    bn->unk_cyclic = true;
+}
+
+/* --trace: a cyclic block's iteration that took a tenth of a second or more */
+static void trace_cyclic(bddnet_t *bn, const eval_t *ev, const gblock_t *b, uint32_t sweeps,
+                         double cpu, uint32_t unk) {
+    if (!bn->o.trace || cpu < 0.1) return;
+    dd_ref *v = xmalloc((b->n + 1) * sizeof *v);
+    for (uint32_t i = 0; i < b->n; i++)
+        v[i] = ev->v[bn->net->order[b->first + i]];
+    fprintf(bn->o.trace,
+            "# trace cyclic block nodes=%u at=%s sweeps=%u cpu=%.2f unknowns=%u shared=%llu\n",
+            b->n, ev->at_next ? "successor" : "state", sweeps, cpu, bn->n_unk - unk,
+            (unsigned long long)dd_nodes_shared(bn->d, v, b->n));
+    fflush(bn->o.trace);
+    free(v);
 }
 
 /* A block's needed nodes; a cyclic block from false again until nothing changes (the
- * recursion is positive, so this is the least fixpoint). */
+ * recursion is positive, so this is the least fixpoint). A node left unknown in a cyclic
+ * block: reseed_block. */
 static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
     const gnet_t *net = bn->net;
     bool any = false;
@@ -868,14 +966,21 @@ static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
     if (!any) return true;
     for (uint32_t i = b->first; i < b->first + b->n; i++)
         if (ev->v[net->order[i]] == DD_NONE) ev->v[net->order[i]] = DD_FALSE;
-    for (bool changed = true; changed;) {
+    double c0 = bn->o.trace && b->cyclic ? cpu_seconds() : 0;
+    uint32_t sweeps = 0, unk = bn->n_unk;
+    bool cut = !b->cyclic || ev->whole; /* no share: acyclic, or no unknowns made */
+    uint64_t made0 = dd_produced(bn->d);
+    double end = cut ? 0 : share_of(dd_deadline(bn->d), BLOCK_SHARE);
+    for (bool changed = true; changed; sweeps++) {
         changed = false;
         for (uint32_t i = b->first; i < b->first + b->n; i++) {
             uint32_t n = net->order[i];
             if (!b->cyclic && !ev->need[n]) continue;
+            if (!cut && block_spent(bn, made0, end)) cut = true, cut_block(bn, ev, b);
             double t0 = bn->o.trace ? cpu_seconds() : 0;
             uint64_t p0 = bn->o.trace ? dd_produced(bn->d) : 0;
-            dd_ref v = b->cyclic || ev->whole ? eval_node(bn, ev, i) : eval_or_unknown(bn, ev, i);
+            bool known = bn->unk_of[n] == NO_UNK;
+            dd_ref v = ev->whole ? eval_node(bn, ev, i) : eval_or_unknown(bn, ev, i);
             if (bn->o.trace) trace_slow(bn, n, v, cpu_seconds() - t0, dd_produced(bn->d) - p0);
             if (ev->cap && v != DD_NONE && past_free_cap(bn, ev, v)) {
                 dd_deref(bn->d, v), v = DD_NONE;
@@ -883,11 +988,16 @@ static bool eval_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
             } else if (v == DD_NONE && at_node_limit(bn, ev))
                 ev->capped = true;
             if (v == DD_NONE) return false;
+            if (b->cyclic && known && bn->unk_of[n] != NO_UNK) {
+                reseed_block(bn, ev, b, n, ev->v[n], v);
+                bn->unk_cyclic = true;
+            }
             if (v != ev->v[n]) changed = b->cyclic;
             dd_deref(bn->d, ev->v[n]);
             ev->v[n] = v;
         }
     }
+    if (c0) trace_cyclic(bn, ev, b, sweeps, cpu_seconds() - c0, unk);
     return true;
 }
 
@@ -2336,6 +2446,17 @@ dd_ref bddnet_legal_rel(const bddnet_t *bn, uint32_t r) {
 uint32_t bddnet_unknowns(const bddnet_t *bn) {
     return bn->n_unk;
 }
+uint32_t bddnet_unknowns_cyclic(const bddnet_t *bn) {
+    const gnet_t *net = bn->net;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < bn->n_unk; k++)
+        for (uint32_t b = 0; b < net->n_blocks; b++) {
+            const gblock_t *bl = &net->blocks[b];
+            uint32_t p = bn->pos[bn->unk[k]];
+            n += bl->cyclic && p >= bl->first && p < bl->first + bl->n;
+        }
+    return n;
+}
 uint32_t bddnet_implications(const bddnet_t *bn) {
     return bn->n_implied;
 }
@@ -2362,6 +2483,8 @@ static dd_ref goal_between(bddnet_t *bn, const part_t *pt, uint32_t role, int lo
 #define KNOWN_SHARE (1.0 / 64)
 /* parts an unknown may miss its share in before it is no more put in */
 #define KNOWN_TRIES 2
+/* passes over the unknowns at most where some are nodes of cyclic blocks */
+#define KNOWN_PASSES 4
 
 /* y ∧ H (or y ∧ ¬H), H node n's value at the successor (nx), made rule by rule within y:
  * the node was left unknown as a whole, its rules' values there are small ("some move is
@@ -2446,8 +2569,16 @@ static dd_ref know_unknowns(bddnet_t *bn, const part_t *pt, const eval_t *nx, dd
             uint32_t t = ks[b];
             ks[b] = ks[b - 1], ks[b - 1] = t;
         }
-    for (uint32_t j = 0; j < bn->n_unk && r > DD_TRUE; j++)
-        r = know_one(bn, nx, pt->cond, ks[j], r, sup);
+    /* one pass puts in an acyclic network's unknowns (a node's rules read earlier ones);
+     * a cyclic block's read each other: passes until nothing changes (a lone stone's
+     * liberty read its neighbours', put in a pass later: atariGoVariant's captures) */
+    for (uint32_t pass = 0; pass < (bn->unk_cyclic ? KNOWN_PASSES : 1) && r > DD_TRUE; pass++) {
+        dd_ref was = dd_dup(d, r);
+        for (uint32_t j = 0; j < bn->n_unk && r > DD_TRUE; j++)
+            r = know_one(bn, nx, pt->cond, ks[j], r, sup);
+        dd_deref(d, was);
+        if (r == was) break;
+    }
     free(ks);
     dd_set_deadline(d, end);
     return r;

@@ -257,6 +257,10 @@ dd_ref bddnet_moves_here(bddnet_t *bn, uint32_t mover, const term_t *noop);
  * its targets ∀h' per part (before any ∃: the successor's value depends on the move).
  * Every step is then a subset (not complete). */
 uint32_t bddnet_unknowns(const bddnet_t *bn);
+/* Of those, the nodes of cyclic blocks (recursive rules: go's liberties), left unknown in
+ * the middle of their block's iteration to its least fixpoint (the rest iterated with them
+ * fixed, exact where they have their true values). */
+uint32_t bddnet_unknowns_cyclic(const bddnet_t *bn);
 /* The joint moves whose next functions were made one by one with their inputs fixed
  * (opts.next; 0: with the move codes free). */
 uint32_t bddnet_next_joints(const bddnet_t *bn);
