@@ -293,21 +293,28 @@ static char *adder_text(void) {
     return t;
 }
 
-static void test_next_table_full(void **state) {
-    (void)state;
+/* The adder searched within a node table of max_nodes (max_steps steps, 0: no bound), its
+ * move blocks' next functions made per joint move and none left unknown. */
+static bddsearch_t *adder_per_joint(world_t *w, uint32_t max_nodes, uint32_t max_steps) {
     char *text = adder_text();
-    world_t w;
-    world_init(&w, load_text(text));
+    world_init(w, load_text(text));
+    free(text);
     bdds_opts_t o;
     bdds_default_opts(&o);
-    o.budget = 0, o.mode = BDDS_WITHIN, o.max_steps = 2, o.net.max_nodes = 5000;
-    bddsearch_t *bs = search_with(&w, 0, NULL, &o);
+    o.budget = 0, o.mode = BDDS_WITHIN, o.max_steps = max_steps, o.net.max_nodes = max_nodes;
+    bddsearch_t *bs = search_with(w, 0, NULL, &o);
     assert_true(bddnet_next_joints(bddsearch_net(bs)) > 0);
     assert_int_equal(bddnet_unknowns(bddsearch_net(bs)), 0);
     assert_true(bddsearch_seqs(bs) >= 2);
+    return bs;
+}
+
+static void test_next_table_full(void **state) {
+    (void)state;
+    world_t w;
+    bddsearch_t *bs = adder_per_joint(&w, 5000, 2);
     bddsearch_free(bs);
     world_fini(&w);
-    free(text);
 }
 
 /* In a 20,000-node table the adder's free move blocks fit (no joint move before 2026-11-28
@@ -315,21 +322,12 @@ static void test_next_table_full(void **state) {
  * the 4M-node table in 9.6 of its 10 s), every set the solver's on every reachable state. */
 static void test_next_half_table(void **state) {
     (void)state;
-    char *text = adder_text();
     world_t w;
-    world_init(&w, load_text(text));
-    bdds_opts_t o;
-    bdds_default_opts(&o);
-    o.budget = 0, o.mode = BDDS_WITHIN, o.net.max_nodes = 20000;
-    bddsearch_t *bs = search_with(&w, 0, NULL, &o);
-    assert_true(bddnet_next_joints(bddsearch_net(bs)) > 0);
-    assert_int_equal(bddnet_unknowns(bddsearch_net(bs)), 0);
-    assert_true(bddsearch_seqs(bs) >= 2);
+    bddsearch_t *bs = adder_per_joint(&w, 20000, 0);
     for (uint32_t k = 0; k < bddsearch_seqs(bs); k++)
         check_seq(&w, bs, k);
     bddsearch_free(bs);
     world_fini(&w);
-    free(text);
 }
 
 /* Two players take turns moving a token 1 or 2 steps along a line of 7; who moves it to
