@@ -109,6 +109,56 @@ bool player_search(const player_t *p, player_search_t *sum) {
     return true;
 }
 
+void player_search_add(player_search_t *sum, const player_search_t *more) {
+    sum->matches += more->matches;
+    sum->iterations += more->iterations;
+    sum->rollouts += more->rollouts;
+    sum->rollout_steps += more->rollout_steps;
+    sum->hook_calls += more->hook_calls;
+    sum->hook_hits += more->hook_hits;
+    sum->hook_seconds += more->hook_seconds;
+    sum->lbs_kind |= more->lbs_kind;
+    sum->lbs_matches += more->lbs_matches;
+    sum->bdd_builds += more->bdd_builds;
+    sum->bdd_seconds += more->bdd_seconds;
+    sum->bdd_cpu += more->bdd_cpu;
+    sum->search_cpu += more->search_cpu;
+    sum->shadow_turns += more->shadow_turns;
+    sum->shadow_differ += more->shadow_differ;
+    sum->bdd_solved += more->bdd_solved;
+    sum->bdd_lost += more->bdd_lost;
+    sum->bdd_reused += more->bdd_reused;
+    sum->ab_searches += more->ab_searches;
+    sum->ab_nodes += more->ab_nodes;
+    sum->ab_leaves += more->ab_leaves;
+    sum->ab_tt_hits += more->ab_tt_hits;
+    sum->ab_depth_sum += more->ab_depth_sum;
+    if (more->ab_depth_max > sum->ab_depth_max) sum->ab_depth_max = more->ab_depth_max;
+    sum->ab_proven += more->ab_proven;
+    sum->bdd_dropped += more->bdd_dropped;
+    lbs_stats_t *a = &sum->lbs;
+    const lbs_stats_t *ls = &more->lbs;
+    lbs_stats_add(a, ls); /* the events; the sizes of each match's search: */
+    a->n_alpha += ls->n_alpha;
+    a->n_beta += ls->n_beta;
+    a->hook_alpha += ls->hook_alpha;
+    a->hook_beta += ls->hook_beta;
+    a->too_slow += ls->too_slow;
+    a->stopped += ls->stopped;
+    a->guard_unsound += ls->guard_unsound;
+    a->guard_unverified += ls->guard_unverified;
+    a->guard_hits += ls->guard_hits;
+    a->regress_seconds += ls->regress_seconds;
+}
+
+void player_search_add_ab(player_search_t *c, const ab_result_t *r) {
+    c->ab_searches++;
+    c->ab_nodes += r->nodes, c->ab_leaves += r->leaves, c->ab_tt_hits += r->tt_hits;
+    c->ab_depth_sum += r->depth;
+    if (r->depth > c->ab_depth_max) c->ab_depth_max = r->depth;
+    c->ab_proven += r->proven;
+}
+
 void player_free(player_t *p) {
     if (p) p->kind->destroy(p);
 }
