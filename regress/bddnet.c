@@ -796,13 +796,13 @@ static uint32_t unk_var(const bddnet_t *bn, uint32_t k, bool at_next) {
     return bn->n_vars + 2 * k + at_next;
 }
 
-/* --trace: a node left unknown */
-static void trace_unknown(bddnet_t *bn, uint32_t n, bool at_next) {
+/* --trace: a node left unknown, and why (the manager's reason is stale for a cut of ours) */
+static void trace_unknown(bddnet_t *bn, uint32_t n, bool at_next, const char *why) {
     strbuf_t sb;
     sb_init(&sb);
     if (bn->net->atom[n] != TERM_NONE) term_print(bn->ts, bn->net->atom[n], &sb);
     fprintf(bn->o.trace, "# trace unknown node=%u atom=%s at=%s why=%s\n", n,
-            sb.len ? sb.data : "-", at_next ? "successor" : "state", dd_why(bn->d));
+            sb.len ? sb.data : "-", at_next ? "successor" : "state", why);
     fflush(bn->o.trace);
     sb_fini(&sb);
 }
@@ -837,9 +837,9 @@ static bool at_node_limit(const bddnet_t *bn, const eval_t *ev) {
 }
 
 /* Node n left unknown (while unknowns are left): its variable. */
-static dd_ref make_unknown(bddnet_t *bn, const eval_t *ev, uint32_t n) {
+static dd_ref make_unknown(bddnet_t *bn, const eval_t *ev, uint32_t n, const char *why) {
     bn->unk[bn->n_unk] = n, bn->unk_of[n] = bn->n_unk;
-    if (bn->o.trace) trace_unknown(bn, n, ev->at_next);
+    if (bn->o.trace) trace_unknown(bn, n, ev->at_next, why);
     return dd_var(bn->d, unk_var(bn, bn->n_unk++, ev->at_next));
 }
 
@@ -869,12 +869,14 @@ static dd_ref eval_or_unknown(bddnet_t *bn, const eval_t *ev, uint32_t i) {
     bn->work_stop = 0;
     dd_set_op_nodes(bn->d, op_nodes);
     dd_set_deadline(bn->d, end);
-    if (v > DD_TRUE && bn->o.node_nodes && dd_nodes(bn->d, v) > bn->o.node_nodes)
-        dd_deref(bn->d, v), v = DD_NONE; /* past opts.node_nodes */
-    else if (v != DD_NONE ||
-             (!bn->work_cut && ((end > 0 && now_seconds() >= end) || at_node_limit(bn, ev))))
+    if (v > DD_TRUE && bn->o.node_nodes && dd_nodes(bn->d, v) > bn->o.node_nodes) {
+        dd_deref(bn->d, v); /* past opts.node_nodes */
+        return make_unknown(bn, ev, n, "node-nodes");
+    }
+    if (v != DD_NONE ||
+        (!bn->work_cut && ((end > 0 && now_seconds() >= end) || at_node_limit(bn, ev))))
         return v;
-    return make_unknown(bn, ev, n);
+    return make_unknown(bn, ev, n, bn->work_cut ? "node-work" : dd_why(bn->d));
 }
 
 /* Node n of cyclic block b was left unknown (variable h) in the middle of the block's
@@ -935,7 +937,7 @@ static void cut_block(bddnet_t *bn, eval_t *ev, const gblock_t *b) {
         uint32_t n = net->order[i];
         if (bn->unk_of[n] != NO_UNK) continue;
         dd_deref(bn->d, ev->v[n]);
-        ev->v[n] = bn->n_unk < bn->o.unknowns ? make_unknown(bn, ev, n) : DD_FALSE;
+        ev->v[n] = bn->n_unk < bn->o.unknowns ? make_unknown(bn, ev, n, "block-share") : DD_FALSE;
     }
     bn->unk_cyclic = true;
 }
