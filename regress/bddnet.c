@@ -2530,6 +2530,10 @@ dd_ref bddnet_legal_rel(const bddnet_t *bn, uint32_t r) {
 uint32_t bddnet_unknowns(const bddnet_t *bn) {
     return bn->n_unk;
 }
+uint32_t bddnet_unknown(const bddnet_t *bn, uint32_t k, uint32_t *node) {
+    *node = bn->unk[k];
+    return unk_var(bn, k, false);
+}
 uint32_t bddnet_unknowns_cyclic(const bddnet_t *bn) {
     const gnet_t *net = bn->net;
     uint32_t n = 0;
