@@ -807,6 +807,11 @@ static uint32_t unk_var(const bddnet_t *bn, uint32_t k, bool at_next) {
 static uint32_t unk_anchor(const bddnet_t *bn, uint32_t n) {
     const gnet_t *net = bn->net;
     uint32_t best = UINT32_MAX, best_count = 0, i = bn->pos[n];
+    bool cyclic = false;
+    for (uint32_t b = 0; b < net->n_blocks; b++)
+        cyclic |= net->blocks[b].cyclic && i >= net->blocks[b].first &&
+                  i < net->blocks[b].first + net->blocks[b].n;
+    if (!cyclic) return UINT32_MAX; /* on top: tic-tac-toe's 64 beside, 3.5 times the CPU */
     for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++)
         for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++) {
             uint32_t m = net->lits[l] >> 1, count = 0;
@@ -2277,8 +2282,9 @@ static bool network_phase(bddnet_t *bn, double *t) {
  * largest network accepted with unknowns had 1,960 (2026-11-27). */
 #define UNK_TOP_VARS 2048
 
-/* The unknowns' slots spread among the state variables (slot j above variable j n_vars / u
- * or the next that starts a group's block, dd_group; past UNK_TOP_VARS all below), the unknowns
+/* The unknowns' slots: the first half on top (for nodes outside cyclic blocks, as before),
+ * the rest spread among the state variables (slot j above variable (2j - u) n_vars / u or
+ * the next that starts a group's block, dd_group; past UNK_TOP_VARS all below), the unknowns
  * kept from an earlier attempt given theirs again (pick_slot), and the cubes of every slot's
  * variables. The order alone: the sets are the same either way. On top (before), a diagram that
  * read a cell and that cell's unknown was each unknown's cofactors side by side, the product of the
@@ -2296,7 +2302,9 @@ static void unknowns_placed(bddnet_t *bn) {
         for (uint32_t b = 1; b < bn->mbits[r]; b++)
             inside[bn->mvars[r][b]] = true;
     for (uint32_t j = 0; j < u; j++) { /* between blocks: BuDDy's are ranges of levels */
-        uint32_t v = spread ? (uint32_t)((uint64_t)j * bn->n_vars / u) : bn->n_vars;
+        uint32_t v = !spread     ? bn->n_vars
+                     : j < u / 2 ? 0
+                                 : (uint32_t)((uint64_t)(2 * j - u) * bn->n_vars / u);
         while (inside[v])
             v++;
         bn->slot_at[j] = v;
