@@ -201,9 +201,14 @@ struct bddnet {
     uint32_t n_done;           /* joint moves JOINT_READY or JOINT_FAILED */
     ddexcl_pool_t *xpool;      /* the exclusion lists of the sets' parts */
     /* nodes left unknown (bddnet_unknowns): unk[k] is node unk_of's k, variable
-     * n_vars + 2k at the state and n_vars + 2k + 1 at the successor (on top of the order);
-     * kept across attempts (a new layout tries it no more) */
+     * n_vars + 2 unk_slot[k] at the state and that + 1 at the successor (placed among the
+     * state variables: unknowns_placed); kept across attempts (a new layout tries it no
+     * more, its slot is picked again) */
     uint32_t *unk, *unk_of, n_unk;
+    /* per slot: the state variable it lies above (the first below it: n_vars), and whether
+     * an unknown has it */
+    uint32_t *unk_slot, *slot_at;
+    bool *slot_used;
     double node_end; /* while the network with codes has its share: the build's deadline, of
                         which a node's share is taken (0: the manager's deadline) */
     /* per unknown: the parts whose successor it was not put in within the limits (past
@@ -793,7 +798,59 @@ static void trace_slow(bddnet_t *bn, uint32_t n, dd_ref v, double cpu, uint64_t 
 }
 
 static uint32_t unk_var(const bddnet_t *bn, uint32_t k, bool at_next) {
-    return bn->n_vars + 2 * k + at_next;
+    return bn->n_vars + 2 * bn->unk_slot[k] + at_next;
+}
+
+/* The state variable a node reads most: of the fluents its rules read, the one most of
+ * them read (go's liberty of a cell: that cell's stone), its last variable; ties to the
+ * later. UINT32_MAX where its rules read no fluent. */
+static uint32_t unk_anchor(const bddnet_t *bn, uint32_t n) {
+    const gnet_t *net = bn->net;
+    uint32_t best = UINT32_MAX, best_count = 0, i = bn->pos[n];
+    bool cyclic = false;
+    for (uint32_t b = 0; b < net->n_blocks; b++)
+        cyclic |= net->blocks[b].cyclic && i >= net->blocks[b].first &&
+                  i < net->blocks[b].first + net->blocks[b].n;
+    if (!cyclic) return UINT32_MAX; /* on top: tic-tac-toe's 64 beside, 3.5 times the CPU */
+    for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++)
+        for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++) {
+            uint32_t m = net->lits[l] >> 1, count = 0;
+            if (net->kind[m] != GNODE_FLUENT) continue;
+            for (uint32_t q = net->rule_start[i]; q < net->rule_start[i + 1]; q++)
+                for (uint32_t j = net->lit_start[q]; j < net->lit_start[q + 1]; j++)
+                    if (net->lits[j] >> 1 == m) {
+                        count++;
+                        break;
+                    }
+            uint32_t f = net->input[m];
+            const group_t *gr = &bn->groups[bn->fgroup[f]];
+            uint32_t v = gr->coded ? gr->var + (gr->n_vars - 1) * bn->stride
+                                   : gr->var + bn->fpos[f] * bn->stride;
+            v += bn->stride - 1;
+            if (count > best_count || (count == best_count && v > best))
+                best = v, best_count = count;
+        }
+    return best;
+}
+
+/* A free slot for node n's unknown: the first below the variable it reads most
+ * (unk_anchor), else the last free one above it; the first free one for a node that reads
+ * no fluent. The slots lie among the state variables (unknowns_placed), so a diagram that
+ * reads a cell and that cell's unknown keeps them together: with the unknowns on top, "some
+ * stone without liberties" over 49 cells was 2^49 cofactors (atariGoVariant_7x7). */
+static uint32_t pick_slot(bddnet_t *bn, uint32_t n) {
+    uint32_t u = bn->o.unknowns, a = unk_anchor(bn, n), below = u, above = u;
+    for (uint32_t j = 0; j < u; j++) {
+        if (bn->slot_used[j]) continue;
+        if (a == UINT32_MAX || bn->slot_at[j] > a) {
+            below = j;
+            break;
+        }
+        above = j;
+    }
+    uint32_t j = below < u ? below : above;
+    bn->slot_used[j] = true;
+    return j;
 }
 
 /* --trace: a node left unknown, and why (the manager's reason is stale for a cut of ours) */
@@ -839,6 +896,7 @@ static bool at_node_limit(const bddnet_t *bn, const eval_t *ev) {
 /* Node n left unknown (while unknowns are left): its variable. */
 static dd_ref make_unknown(bddnet_t *bn, const eval_t *ev, uint32_t n, const char *why) {
     bn->unk[bn->n_unk] = n, bn->unk_of[n] = bn->n_unk;
+    bn->unk_slot[bn->n_unk] = pick_slot(bn, n);
     if (bn->o.trace) trace_unknown(bn, n, ev->at_next, why);
     return dd_var(bn->d, unk_var(bn, bn->n_unk++, ev->at_next));
 }
@@ -2030,7 +2088,7 @@ static void compute_reach(bddnet_t *bn) {
     uint32_t *qv = xmalloc((bn->n_vars + bn->o.unknowns + 1) * sizeof *qv), nq = 0;
     dd_subst_t *back = dd_subst_new(d);
     for (uint32_t k = 0; k < bn->o.unknowns; k++) /* any value: a superset */
-        qv[nq++] = unk_var(bn, k, false);
+        qv[nq++] = bn->n_vars + 2 * k;            /* every slot, taken or not */
     for (uint32_t v = 0; v < bn->n_vars; v++) {
         bool state = bn->var_start[v] != bn->var_start[v + 1];
         bool code = !state && !(bn->stride == 2 && v && bn->var_start[v - 1] != bn->var_start[v]);
@@ -2224,21 +2282,49 @@ static bool network_phase(bddnet_t *bn, double *t) {
  * largest network accepted with unknowns had 1,960 (2026-11-27). */
 #define UNK_TOP_VARS 2048
 
-/* The unknowns' variables above every other (a diagram that reads one is then its
- * cofactors side by side, not their product), and their cubes. The order alone: the sets
- * are the same either way. */
-static void unknowns_on_top(bddnet_t *bn) {
-    uint32_t k = 2 * bn->o.unknowns, n = bn->n_vars + k;
+/* The unknowns' slots: the first half on top (for nodes outside cyclic blocks, as before),
+ * the rest spread among the state variables (slot j above variable (2j - u) n_vars / u or
+ * the next that starts a group's block, dd_group; past UNK_TOP_VARS all below), the unknowns
+ * kept from an earlier attempt given theirs again (pick_slot), and the cubes of every slot's
+ * variables. The order alone: the sets are the same either way. On top (before), a diagram that
+ * read a cell and that cell's unknown was each unknown's cofactors side by side, the product of the
+ * cells'. */
+static void unknowns_placed(bddnet_t *bn) {
+    uint32_t u = bn->o.unknowns, k = 2 * u, n = bn->n_vars + k;
     bn->unk_now = bn->unk_next = DD_TRUE;
     if (!k) return;
+    bool spread = bn->n_vars <= UNK_TOP_VARS;
+    bool *inside = xcalloc(bn->n_vars + 2, sizeof *inside);
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        for (uint32_t v = 1; v < bn->groups[g].n_vars * bn->stride; v++)
+            inside[bn->groups[g].var + v] = true;
+    for (uint32_t r = 0; r < bn->n_roles; r++)
+        for (uint32_t b = 1; b < bn->mbits[r]; b++)
+            inside[bn->mvars[r][b]] = true;
+    for (uint32_t j = 0; j < u; j++) { /* between blocks: BuDDy's are ranges of levels */
+        uint32_t v = !spread     ? bn->n_vars
+                     : j < u / 2 ? 0
+                                 : (uint32_t)((uint64_t)(2 * j - u) * bn->n_vars / u);
+        while (inside[v])
+            v++;
+        bn->slot_at[j] = v;
+    }
+    free(inside);
+    memset(bn->slot_used, 0, u * sizeof *bn->slot_used);
+    for (uint32_t q = 0; q < bn->n_unk; q++)
+        bn->unk_slot[q] = pick_slot(bn, bn->unk[q]);
     uint32_t *order = xmalloc((n + 1) * sizeof *order), *now = xmalloc((k + 1) * sizeof *now);
-    for (uint32_t l = 0; l < n; l++)
-        order[l] = l < k ? bn->n_vars + l : l - k;
-    if (bn->n_vars <= UNK_TOP_VARS) dd_set_order(bn->d, order);
-    for (uint32_t j = 0; j < k / 2; j++)
-        now[j] = unk_var(bn, j, false), now[k / 2 + j] = unk_var(bn, j, true);
-    bn->unk_now = dd_cube(bn->d, now, NULL, k / 2);
-    bn->unk_next = dd_cube(bn->d, now + k / 2, NULL, k / 2);
+    uint32_t l = 0, j = 0;
+    for (uint32_t v = 0; v <= bn->n_vars; v++) {
+        for (; j < u && bn->slot_at[j] == v; j++)
+            order[l++] = bn->n_vars + 2 * j, order[l++] = bn->n_vars + 2 * j + 1;
+        if (v < bn->n_vars) order[l++] = v;
+    }
+    if (spread) dd_set_order(bn->d, order);
+    for (j = 0; j < u; j++)
+        now[j] = bn->n_vars + 2 * j, now[u + j] = bn->n_vars + 2 * j + 1;
+    bn->unk_now = dd_cube(bn->d, now, NULL, u);
+    bn->unk_next = dd_cube(bn->d, now + u, NULL, u);
     free(order), free(now);
 }
 
@@ -2296,7 +2382,7 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     dd_limits_t lim = {.max_nodes = bn->o.max_nodes, .deadline = bn->o.deadline};
     bn->d = dd_new(bn->n_vars + 2 * bn->o.unknowns, &lim, err, errlen);
     if (!bn->d) return -1;
-    unknowns_on_top(bn);
+    unknowns_placed(bn);
     double t[2] = {now_seconds(), cpu_seconds()};
     char buf[128];
     int codes = network_and_codes(bn, t, err, errlen);
@@ -2346,6 +2432,9 @@ bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opt
     find_cone(bn);
     bn->unk = xcalloc(bn->o.unknowns + 1, sizeof *bn->unk);
     bn->unk_missed = xcalloc(bn->o.unknowns + 1, sizeof *bn->unk_missed);
+    bn->unk_slot = xcalloc(bn->o.unknowns + 1, sizeof *bn->unk_slot);
+    bn->slot_at = xcalloc(bn->o.unknowns + 1, sizeof *bn->slot_at);
+    bn->slot_used = xcalloc(bn->o.unknowns + 1, sizeof *bn->slot_used);
     bn->unk_of = xmalloc((net->n_nodes + 1) * sizeof *bn->unk_of);
     for (uint32_t n = 0; n < net->n_nodes; n++)
         bn->unk_of[n] = NO_UNK;
@@ -2379,6 +2468,7 @@ void bddnet_free(bddnet_t *bn) {
     free(bn->sorted), free(bn->groups), free(bn->cand), free(bn->fgroup), free(bn->fpos);
     free(bn->pos), free(bn->implies_terminal), free(bn->restrictable), free(bn->targets);
     free(bn->cone), free(bn->unk), free(bn->unk_of), free(bn->unk_missed);
+    free(bn->unk_slot), free(bn->slot_at), free(bn->slot_used);
     free(bn);
 }
 
@@ -2447,6 +2537,10 @@ dd_ref bddnet_legal_rel(const bddnet_t *bn, uint32_t r) {
 }
 uint32_t bddnet_unknowns(const bddnet_t *bn) {
     return bn->n_unk;
+}
+uint32_t bddnet_unknown(const bddnet_t *bn, uint32_t k, uint32_t *node) {
+    *node = bn->unk[k];
+    return unk_var(bn, k, false);
 }
 uint32_t bddnet_unknowns_cyclic(const bddnet_t *bn) {
     const gnet_t *net = bn->net;

@@ -257,6 +257,9 @@ dd_ref bddnet_moves_here(bddnet_t *bn, uint32_t mover, const term_t *noop);
  * its targets ∀h' per part (before any ∃: the successor's value depends on the move).
  * Every step is then a subset (not complete). */
 uint32_t bddnet_unknowns(const bddnet_t *bn);
+/* Unknown k (k < bddnet_unknowns): its node in *node, its variable at the state returned
+ * (that at the successor the next one, beside it in the order). */
+uint32_t bddnet_unknown(const bddnet_t *bn, uint32_t k, uint32_t *node);
 /* Of those, the nodes of cyclic blocks (recursive rules: go's liberties), left unknown in
  * the middle of their block's iteration to its least fixpoint (the rest iterated with them
  * fixed, exact where they have their true values). */
