@@ -1224,16 +1224,32 @@ static uint64_t free_live_cap(bddnet_t *bn) {
     return dd_live_nodes(bn->d) + (uint64_t)(NEXT_FREE_LIVE * (double)table);
 }
 
+/* Would the layout one-hot have at most ONE_HOT_VARS times the state variables it has with
+ * its codes? Counters are not: kalaha_2009's pits' seed counts, 262 variables with codes and
+ * 6,098 one-hot, where one-hot the joint moves filled the node table after the codes' share
+ * (--budget 10: refused either way) and with its codes the network has built in 20.8 of
+ * --budget 40's seconds (7986433): a little slower, the share would send it one-hot. */
+static bool one_hot_fits(const bddnet_t *bn) {
+    uint64_t coded = 0, hot = 0;
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        coded += bn->groups[g].n_vars, hot += bn->groups[g].n;
+    return hot <= ONE_HOT_VARS * coded;
+}
+
 /* The move blocks (the nodes that read the joint move: next functions only, legal reads
  * the state) with the move codes free, nodes left unknown where they do not build (as
  * before), each within NEXT_FREE_NODES (BDDNET_NEXT_AUTO); past it, or always with
- * BDDNET_NEXT_JOINT, they are left for next_by_joint. False past the build's deadline or
- * the unknowns. */
+ * BDDNET_NEXT_JOINT, they are left for next_by_joint. So at once where codes are counters
+ * (not one_hot_fits): kalaha_2009's free attempt always gave up at free_live_cap, after 1.6
+ * to 3 of its CPU s (the same functions either way; past the joint moves' cap they are made
+ * free again, next_free_again). False past the build's deadline or the unknowns. */
 static bool eval_moves(bddnet_t *bn) {
     const gnet_t *net = bn->net;
     if (bn->o.next == BDDNET_NEXT_FREE || net->n_state_blocks == net->n_blocks)
         return eval_blocks(bn, &bn->cur, net->n_state_blocks, net->n_blocks);
-    if (bn->o.next == BDDNET_NEXT_AUTO) {
+    bool counters = bn->o.next == BDDNET_NEXT_AUTO && bn->n_coded && !one_hot_fits(bn);
+    if (counters && bn->o.trace) fprintf(bn->o.trace, "# trace next free skipped: counters\n");
+    if (bn->o.next == BDDNET_NEXT_AUTO && !counters) {
         bn->cur.cap = NEXT_FREE_NODES, bn->cur.capped = false;
         bn->cur.live_cap = free_live_cap(bn);
         bool ok = eval_blocks(bn, &bn->cur, net->n_state_blocks, net->n_blocks);
@@ -2326,18 +2342,6 @@ static void unknowns_placed(bddnet_t *bn) {
     bn->unk_now = dd_cube(bn->d, now, NULL, u);
     bn->unk_next = dd_cube(bn->d, now + u, NULL, u);
     free(order), free(now);
-}
-
-/* Would the layout one-hot have at most ONE_HOT_VARS times the state variables it has with
- * its codes? Counters are not: kalaha_2009's pits' seed counts, 262 variables with codes and
- * 6,098 one-hot, where one-hot the joint moves filled the node table after the codes' share
- * (--budget 10: refused either way) and with its codes the network has built in 20.8 of
- * --budget 40's seconds (7986433): a little slower, the share would send it one-hot. */
-static bool one_hot_fits(const bddnet_t *bn) {
-    uint64_t coded = 0, hot = 0;
-    for (uint32_t g = 0; g < bn->n_groups; g++)
-        coded += bn->groups[g].n_vars, hot += bn->groups[g].n;
-    return hot <= ONE_HOT_VARS * coded;
 }
 
 /* The network and the codes' proof: 1 the codes proven, 0 some dropped, -1 past the
