@@ -194,6 +194,12 @@ static void check_seq(world_t *w, const bddsearch_t *bs, uint32_t k) {
     free(force);
 }
 
+/* Every sequence of bs the solver's on every state (check_seq). */
+static void check_seqs(world_t *w, const bddsearch_t *bs) {
+    for (uint32_t k = 0; k < bddsearch_seqs(bs); k++)
+        check_seq(w, bs, k);
+}
+
 static void check_within_next(world_t *w, uint32_t role, bddnet_image_t image, bddnet_next_t next) {
     bdds_opts_t o;
     bdds_default_opts(&o);
@@ -203,16 +209,14 @@ static void check_within_next(world_t *w, uint32_t role, bddnet_image_t image, b
     if (next == BDDNET_NEXT_JOINT ? !joints : next == BDDNET_NEXT_FREE && joints)
         fail_msg("next %d: %u joint moves", next, joints);
     assert_true(bddsearch_seqs(bs) >= 2);
-    for (uint32_t k = 0; k < bddsearch_seqs(bs); k++)
-        check_seq(w, bs, k);
+    check_seqs(w, bs);
     bddsearch_free(bs);
 }
 
 static void check_within(world_t *w, uint32_t role, bddnet_image_t image) {
     bddsearch_t *bs = search(w, role, NULL, BDDS_WITHIN, image, true);
     assert_true(bddsearch_seqs(bs) >= 2);
-    for (uint32_t k = 0; k < bddsearch_seqs(bs); k++)
-        check_seq(w, bs, k);
+    check_seqs(w, bs);
     bddsearch_free(bs);
 }
 
@@ -329,8 +333,7 @@ static void test_next_half_table(void **state) {
     (void)state;
     world_t w;
     bddsearch_t *bs = adder_per_joint(&w, 15, 20000, 0);
-    for (uint32_t k = 0; k < bddsearch_seqs(bs); k++)
-        check_seq(&w, bs, k);
+    check_seqs(&w, bs);
     bddsearch_free(bs);
     world_fini(&w);
 }
@@ -344,8 +347,7 @@ static void test_next_counters(void **state) {
     (void)state;
     world_t w;
     bddsearch_t *bs = adder_per_joint(&w, 31, 0, 0);
-    for (uint32_t k = 0; k < bddsearch_seqs(bs); k++)
-        check_seq(&w, bs, k);
+    check_seqs(&w, bs);
     bddsearch_free(bs);
     world_fini(&w);
     char *text = adder_text(15, 8);
@@ -394,8 +396,7 @@ static void test_codes_cut(void **state) {
         bs = search_with(&w, role, NULL, &o);
         assert_int_equal(bddnet_mutex_groups(bddsearch_net(bs)), 0);
         assert_true(bddsearch_seqs(bs) >= 2);
-        for (uint32_t k = 0; k < bddsearch_seqs(bs); k++)
-            check_seq(&w, bs, k);
+        check_seqs(&w, bs);
         bddsearch_free(bs);
     }
     world_fini(&w);
@@ -432,8 +433,7 @@ static uint32_t lamps_mutex_groups(int lamps) {
         bddsearch_t *bs = search_with(&w, role, NULL, &o);
         groups = bddnet_mutex_groups(bddsearch_net(bs));
         assert_true(bddsearch_seqs(bs) >= 2);
-        for (uint32_t k = 0; k < bddsearch_seqs(bs); k++)
-            check_seq(&w, bs, k);
+        check_seqs(&w, bs);
         bddsearch_free(bs);
     }
     world_fini(&w);
