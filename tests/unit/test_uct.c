@@ -27,14 +27,20 @@ typedef struct {
     strbuf_t sb;
 } fix_t;
 
-static void load(fix_t *f, const char *name) {
-    f->g = load_file(name);
-    if (!f->g) fail_msg("%s does not load", name);
+/* The fixture on game g (loaded): its reasoner, at the initial state. */
+static void fix_init(fix_t *f, game_t *g) {
+    f->g = g;
     f->r = engine_new(f->g, ENGINE_INTERP, NULL);
     state_init(&f->s);
     state_init(&f->n);
     sb_init(&f->sb);
     terms_initial(f->r, &f->s);
+}
+
+static void load(fix_t *f, const char *name) {
+    game_t *g = load_file(name);
+    if (!g) fail_msg("%s does not load", name);
+    fix_init(f, g);
 }
 
 static void unload(fix_t *f) {
@@ -1139,13 +1145,10 @@ static eng_state_t *after(fix_t *f, engine_t *e, const char *am, const char *bm)
  * the visits alone play another at some seed. */
 static void test_hook_moves_simultaneous(void **state) {
     (void)state;
-    fix_t f = {.g = load_text(SURE)};
-    assert_non_null(f.g);
-    f.r = engine_new(f.g, ENGINE_INTERP, NULL);
-    state_init(&f.s);
-    state_init(&f.n);
-    sb_init(&f.sb);
-    terms_initial(f.r, &f.s);
+    game_t *g = load_text(SURE);
+    assert_non_null(g);
+    fix_t f;
+    fix_init(&f, g);
     engine_t *e = engine_new(f.g, ENGINE_GROUND, stderr);
     sure_hook_t h = {after(&f, e, "v", "y"), after(&f, e, "t1", "x")};
     uint32_t other = 0;
