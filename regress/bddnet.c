@@ -167,13 +167,18 @@ struct bddnet {
     uint64_t n_move_set_rules; /* rules made as sets of move codes (move_sets) */
     eval_t cur;                /* the network at the state, while building */
     /* diagrams */
-    dd_ref *fluent;         /* per fluent, over the variables */
-    dd_ref *mcube;          /* per role: its move variables */
-    dd_ref state_vars, inv; /* inv: valid codes, and reachable when computed */
-    dd_ref **legal;         /* per role and move, over the state */
-    dd_ref *legal_rel;      /* per role, over the state and its move code */
-    dd_ref *next;           /* per fluent, over the state and the move codes */
-    int **values;           /* per role: distinct numeric goal values */
+    dd_ref *fluent;          /* per fluent, over the variables */
+    dd_ref *mcube;           /* per role: its move variables */
+    dd_ref state_vars, inv;  /* inv: valid codes, and reachable when computed */
+    dd_ref **legal;          /* per role and move, over the state */
+    dd_ref *legal_rel;       /* per role, over the state and its move code */
+    dd_ref *next;            /* per fluent, over the state and the move codes */
+    dd_ref *next_var;        /* per state variable its next function (keep_transition, or per
+                                joint move: next_bits), read again by make_joint and reach */
+    dd_ref *gr_amo, *gr_any; /* per group: at most one / some value next, made per joint move
+                                (next_bits; DD_NONE: from the values' next functions) */
+    uint32_t n_by_bits;      /* groups made so (next_bits) */
+    int **values;            /* per role: distinct numeric goal values */
     uint32_t *n_values;
     dd_ref *moves_here; /* per role, made on demand (DD_NONE: not yet) */
     dd_subst_t *subst;  /* the state variables := their next functions */
@@ -231,6 +236,7 @@ void bddnet_default_opts(bddnet_opts_t *o) {
                          .selectors = true,
                          .unknowns = BDDNET_UNKNOWNS,
                          .move_sets = true,
+                         .next_bits = true,
                          .node_work = BDDNET_NODE_WORK};
 }
 
@@ -1472,6 +1478,25 @@ static bool eval_successor(bddnet_t *bn, const joint_t *jm, part_t *pt, eval_t *
     return ok;
 }
 
+/* next_var and the groups' made per joint move: none yet. */
+static void alloc_next(bddnet_t *bn) {
+    bn->next_var = xmalloc((bn->n_vars + 1) * sizeof *bn->next_var);
+    for (uint32_t v = 0; v < bn->n_vars; v++)
+        bn->next_var[v] = DD_NONE;
+    bn->gr_amo = xmalloc((bn->n_groups + 1) * sizeof *bn->gr_amo);
+    bn->gr_any = xmalloc((bn->n_groups + 1) * sizeof *bn->gr_any);
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        bn->gr_amo[g] = bn->gr_any[g] = DD_NONE;
+    bn->n_by_bits = 0;
+}
+
+static void free_next(bddnet_t *bn) {
+    deref_all(bn->d, bn->next_var, bn->next_var ? bn->n_vars : 0);
+    deref_all(bn->d, bn->gr_amo, bn->gr_amo ? bn->n_groups : 0);
+    deref_all(bn->d, bn->gr_any, bn->gr_any ? bn->n_groups : 0);
+    bn->next_var = bn->gr_amo = bn->gr_any = NULL;
+}
+
 static void alloc_roles(bddnet_t *bn) {
     uint32_t nr = bn->net->n_roles;
     bn->legal = xcalloc(nr + 1, sizeof *bn->legal);
@@ -1495,10 +1520,10 @@ static void keep_transition(bddnet_t *bn) {
     for (uint32_t v = 0; v < bn->n_vars; v++) {
         if (bn->var_start[v] == bn->var_start[v + 1]) continue; /* a move code */
         sv[ns++] = v;
-        dd_ref nx = next_of_var(bn, v);
+        if (bn->next_var[v] == DD_NONE) bn->next_var[v] = next_of_var(bn, v);
+        dd_ref nx = bn->next_var[v];
         ok = ok && nx >= 0;
         dd_subst_set(d, bn->subst, v, nx < 0 ? DD_FALSE : nx);
-        dd_deref(d, nx);
     }
     bn->state_vars = ok ? dd_cube(d, sv, NULL, ns) : DD_NONE;
     free(sv);
@@ -1518,12 +1543,11 @@ static bool outputs_ok(const bddnet_t *bn) {
 
 /* ---- mutual exclusion, proven by induction ---- */
 
-/* At most one of the group's next functions holds. */
-static dd_ref at_most_one_next(bddnet_t *bn, const group_t *gr) {
-    dd_t *d = bn->d;
+/* At most one of x[0 .. n) holds. */
+static dd_ref at_most_one(dd_t *d, const dd_ref *xs, uint32_t n) {
     dd_ref none = DD_TRUE, one = DD_FALSE;
-    for (uint32_t i = 0; i < gr->n; i++) {
-        dd_ref x = bn->next[bn->sorted[gr->first + i]], nx = dd_not(d, x);
+    for (uint32_t i = 0; i < n; i++) {
+        dd_ref x = xs[i], nx = dd_not(d, x);
         dd_ref a = dd_and(d, one, nx), b = dd_and(d, none, x), one2 = dd_or(d, a, b);
         dd_ref none2 = dd_and(d, none, nx);
         dd_deref(d, nx), dd_deref(d, a), dd_deref(d, b), dd_deref(d, one), dd_deref(d, none);
@@ -1531,6 +1555,18 @@ static dd_ref at_most_one_next(bddnet_t *bn, const group_t *gr) {
     }
     dd_ref r = dd_or(d, none, one);
     dd_deref(d, none), dd_deref(d, one);
+    return r;
+}
+
+/* At most one of group g's next functions holds (made per joint move where next_bits did). */
+static dd_ref at_most_one_next(bddnet_t *bn, uint32_t g) {
+    if (bn->gr_amo[g] != DD_NONE) return dd_dup(bn->d, bn->gr_amo[g]);
+    const group_t *gr = &bn->groups[g];
+    dd_ref *xs = xmalloc((gr->n + 1) * sizeof *xs);
+    for (uint32_t i = 0; i < gr->n; i++)
+        xs[i] = bn->next[bn->sorted[gr->first + i]];
+    dd_ref r = at_most_one(bn->d, xs, gr->n);
+    free(xs);
     return r;
 }
 
@@ -1614,7 +1650,7 @@ static int drop_broken(bddnet_t *bn) {
     uint32_t tried = 0;
     for (uint32_t g = 0; g < bn->n_groups && dropped >= 0; g++) {
         if (!bn->groups[g].coded || !bn->cone[bn->sorted[bn->groups[g].first]]) continue;
-        dd_ref ok = at_most_one_next(bn, &bn->groups[g]), bad = dd_not(d, ok);
+        dd_ref ok = at_most_one_next(bn, g), bad = dd_not(d, ok);
         dd_ref broken = DD_NONE;
         if (joint != DD_NONE)
             broken = dd_and_exists(d, joint, bad, every);
@@ -1639,13 +1675,17 @@ static int drop_broken(bddnet_t *bn) {
 
 /* ---- implications between groups, proven by induction (a care set) ---- */
 
-/* A group's atom: some value holds (a code not 0), or an uncoded fluent. */
-static bddinv_atom_t group_atom(bddnet_t *bn, const group_t *gr, uint32_t i) {
+/* A group's atom: some value holds (a code not 0), or an uncoded fluent (some value next:
+ * made per joint move where next_bits did). */
+static bddinv_atom_t group_atom(bddnet_t *bn, uint32_t g, uint32_t i) {
     dd_t *d = bn->d;
-    bddinv_atom_t at = {.now = DD_FALSE, .next = DD_FALSE};
+    const group_t *gr = &bn->groups[g];
+    bool made = gr->coded && bn->gr_any[g] != DD_NONE;
+    bddinv_atom_t at = {.now = DD_FALSE, .next = made ? dd_dup(d, bn->gr_any[g]) : DD_FALSE};
     for (uint32_t k = gr->coded ? 0 : i; k < (gr->coded ? gr->n : i + 1); k++) {
         uint32_t f = bn->sorted[gr->first + k];
-        dd_ref a = dd_or(d, at.now, bn->fluent[f]), b = dd_or(d, at.next, bn->next[f]);
+        dd_ref a = dd_or(d, at.now, bn->fluent[f]);
+        dd_ref b = made ? dd_dup(d, at.next) : dd_or(d, at.next, bn->next[f]);
         dd_deref(d, at.now), dd_deref(d, at.next);
         at.now = a, at.next = b, at.init = at.init || in_init(bn->net, f);
     }
@@ -1672,7 +1712,7 @@ static bool add_implications(bddnet_t *bn) {
         for (uint32_t i = 0; bn->cone[bn->sorted[bn->groups[g].first]] &&
                              i < (bn->groups[g].coded ? 1 : bn->groups[g].n);
              i++)
-            at[n++] = group_atom(bn, &bn->groups[g], i);
+            at[n++] = group_atom(bn, g, i);
     dd_ref ctx = dd_dup(d, bn->inv);
     for (uint32_t r = 0; r < bn->n_roles; r++) {
         dd_ref t = dd_and(d, ctx, bn->legal_rel[r]);
@@ -1844,11 +1884,9 @@ static bool make_joint(bddnet_t *bn, joint_t *jm) {
     for (uint32_t v = 0; v < bn->n_vars; v++) {
         nx[v] = DD_NONE;
         if (bn->var_start[v] == bn->var_start[v + 1] || !ok) continue;
-        dd_ref f = next_of_var(bn, v);
-        nx[v] = dd_restrict(d, f, jm->code);
+        nx[v] = dd_restrict(d, bn->next_var[v], jm->code);
         ok = nx[v] >= 0;
         if (ok) dd_subst_set(d, jm->subst, v, nx[v]);
-        dd_deref(d, f);
     }
     ok = ok && make_parts(bn, jm, nx);
     for (uint32_t v = 0; v < bn->n_vars; v++)
@@ -2010,9 +2048,9 @@ static dd_ref joint_relation(bddnet_t *bn, const joint_t *jm) {
     }
     for (uint32_t v = 0; v < bn->n_vars && rel > 0; v++) {
         if (bn->var_start[v] == bn->var_start[v + 1]) continue;
-        dd_ref nx = next_of_var(bn, v), f = dd_restrict(d, nx, jm->code);
+        dd_ref f = dd_restrict(d, bn->next_var[v], jm->code);
         dd_ref eq = dd_biimp(d, dd_var(d, v + 1), f), t = dd_and(d, rel, eq);
-        dd_deref(d, nx), dd_deref(d, f), dd_deref(d, eq), dd_deref(d, rel);
+        dd_deref(d, f), dd_deref(d, eq), dd_deref(d, rel);
         rel = t;
     }
     return rel;
@@ -2160,6 +2198,7 @@ static void free_outputs(bddnet_t *bn) {
         free(bn->values[r]);
     }
     deref_all(d, bn->next, bn->next ? net->n_fluents : 0);
+    free_next(bn);
     deref_all(d, bn->fluent, bn->fluent ? net->n_fluents : 0);
     dd_deref(d, bn->state_vars), dd_deref(d, bn->inv), dd_deref(d, bn->reach);
     if (bn->split_inv != DD_NONE) dd_deref(d, bn->split_inv);
@@ -2191,10 +2230,9 @@ static void trace_phase(bddnet_t *bn, const char *phase, bool ok, double *t, con
 }
 
 /* The distinct next nodes of the cone's fluents in the move blocks, in *nodes (the
- * caller frees it). */
-static uint32_t move_next_nodes(bddnet_t *bn, uint32_t **nodes) {
+ * caller frees it); moves[x] (zeroed, the caller's): 1 x is in a move block, 2 listed. */
+static uint32_t move_next_nodes(bddnet_t *bn, uint32_t **nodes, uint8_t *moves) {
     const gnet_t *net = bn->net;
-    uint8_t *moves = xcalloc(net->n_nodes + 1, 1); /* 1: in a move block, 2: listed */
     uint32_t n = 0;
     for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
         for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++)
@@ -2204,8 +2242,176 @@ static uint32_t move_next_nodes(bddnet_t *bn, uint32_t **nodes) {
         uint32_t x = net->next_node[f];
         if (bn->cone[f] && x != GNET_NONE && moves[x] == 1) (*nodes)[n++] = x, moves[x] = 2;
     }
-    free(moves);
     return n;
+}
+
+/* ---- a coded group's code bits per joint move (opts.next_bits) ----
+ *
+ * A code bit's next function is the OR of its values' (next_of_var), at most one value next
+ * the codes' proof (at_most_one_next) and some value next the implications' atom: each over
+ * the values' next functions with the move codes free, about 200 a pit in kalaha_2009, each
+ * already the OR of 45 joint moves' terms. Made per joint move instead, on that move's small
+ * diagrams (a pit the move leaves as it is: its fluents themselves, made once), then ORed
+ * under the joint moves' codes: the same diagrams (a code no joint move has: no value next,
+ * so at most one). */
+
+typedef struct {
+    bool *on;          /* per group: made so (every value's next node in the move blocks) */
+    dd_ref *lv;        /* per state variable OR_LEVELS: its terms */
+    dd_ref *amo, *any; /* per group OR_LEVELS each */
+    dd_ref listed[OR_LEVELS];
+    dd_ref *same_var, *same_any; /* the terms of a group the move leaves alone (DD_NONE: not
+                                    made yet) */
+    uint32_t made, same;         /* --trace: groups' terms made, of them left alone */
+    double cpu;
+} bits_t;
+
+/* The coded groups in the cone whose every value's next node lies in the move blocks
+ * (moves[x] != 0). */
+static uint32_t bits_on(bddnet_t *bn, const uint8_t *moves, bool *on) {
+    const gnet_t *net = bn->net;
+    uint32_t n = 0;
+    for (uint32_t g = 0; g < bn->n_groups; g++) {
+        const group_t *gr = &bn->groups[g];
+        on[g] = bn->o.next_bits && gr->coded;
+        for (uint32_t i = 0; i < gr->n && on[g]; i++) {
+            uint32_t f = bn->sorted[gr->first + i], x = net->next_node[f];
+            on[g] = bn->cone[f] && x != GNET_NONE && moves[x];
+        }
+        n += on[g];
+    }
+    return n;
+}
+
+static void bits_init(bddnet_t *bn, bits_t *a, const uint8_t *moves) {
+    a->on = xcalloc(bn->n_groups + 1, sizeof *a->on);
+    a->made = a->same = 0, a->cpu = 0;
+    bn->n_by_bits = bits_on(bn, moves, a->on);
+    a->lv = xcalloc((size_t)bn->n_vars * OR_LEVELS + 1, sizeof *a->lv);
+    a->amo = xcalloc((size_t)bn->n_groups * OR_LEVELS + 1, sizeof *a->amo);
+    a->any = xcalloc((size_t)bn->n_groups * OR_LEVELS + 1, sizeof *a->any);
+    memset(a->listed, 0, sizeof a->listed);
+    a->same_var = xmalloc((bn->n_vars + 1) * sizeof *a->same_var);
+    a->same_any = xmalloc((bn->n_groups + 1) * sizeof *a->same_any);
+    for (uint32_t v = 0; v < bn->n_vars; v++)
+        a->same_var[v] = DD_NONE;
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        a->same_any[g] = DD_NONE;
+}
+
+/* Group gr's values' next functions at ev into xs; whether each is its fluent (the move
+ * leaves the group as it is). */
+static bool group_values(bddnet_t *bn, const eval_t *ev, const group_t *gr, dd_ref *xs) {
+    bool same = true;
+    for (uint32_t i = 0; i < gr->n; i++) {
+        uint32_t f = bn->sorted[gr->first + i];
+        xs[i] = ev->v[bn->net->next_node[f]];
+        same = same && xs[i] == bn->fluent[f];
+    }
+    return same;
+}
+
+/* The OR of xs[i] over the values i whose code has bit b (b == 32: every value). */
+static dd_ref or_values(dd_t *d, const dd_ref *xs, uint32_t n, uint32_t b) {
+    dd_ref *t = xmalloc((n + 1) * sizeof *t);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (b == 32 || (i + 1) >> b & 1) t[k++] = dd_dup(d, xs[i]);
+    dd_ref x = or_tree(d, t, k);
+    free(t);
+    return x;
+}
+
+/* At most one of xs[0 .. n) holds (n > 0), and *any some: halves, at most one in each and
+ * not some in both (per joint move: half the time of at_most_one's chain, kalaha_2009). */
+static dd_ref amo_halves(dd_t *d, const dd_ref *xs, uint32_t n, dd_ref *any) {
+    if (n == 1) {
+        *any = dd_dup(d, xs[0]);
+        return DD_TRUE;
+    }
+    dd_ref a1, a2, m1 = amo_halves(d, xs, n / 2, &a1),
+                   m2 = amo_halves(d, xs + n / 2, n - n / 2, &a2);
+    dd_ref both = dd_and(d, a1, a2), m = dd_and(d, m1, m2), r = dd_diff(d, m, both);
+    *any = dd_or(d, a1, a2);
+    dd_deref(d, a1), dd_deref(d, a2), dd_deref(d, m1), dd_deref(d, m2);
+    dd_deref(d, both), dd_deref(d, m);
+    return r;
+}
+
+/* x under the joint move's code, pushed as the done-th term of levels lv; false when an
+ * operation gave up. x's reference taken. */
+static bool push_coded(dd_t *d, dd_ref *lv, uint32_t done, dd_ref code, dd_ref x) {
+    dd_ref t = dd_and(d, code, x);
+    dd_deref(d, x);
+    or_push(d, lv, done, t);
+    return t >= 0;
+}
+
+/* A term made once for the groups the move leaves alone (*cache), or for this move. */
+static dd_ref term_of(dd_t *d, dd_ref *cache, bool same, const dd_ref *xs, uint32_t n, uint32_t b) {
+    if (!same) return or_values(d, xs, n, b);
+    if (*cache == DD_NONE) *cache = or_values(d, xs, n, b);
+    return dd_dup(d, *cache);
+}
+
+/* Group g's terms at joint move ev (code), the done-th; false when an operation gave up. */
+static bool bits_group(bddnet_t *bn, bits_t *a, const eval_t *ev, uint32_t g, dd_ref code,
+                       uint32_t done, dd_ref *xs) {
+    dd_t *d = bn->d;
+    const group_t *gr = &bn->groups[g];
+    bool same = group_values(bn, ev, gr, xs), ok = true;
+    a->made++, a->same += same;
+    for (uint32_t b = 0; b < gr->n_vars; b++) {
+        uint32_t v = gr->var + b * bn->stride;
+        dd_ref x = term_of(d, &a->same_var[v], same, xs, gr->n, b);
+        ok = push_coded(d, a->lv + (size_t)v * OR_LEVELS, done, code, x) && ok;
+    }
+    dd_ref any, amo = DD_TRUE; /* distinct codes: true */
+    if (same)
+        any = term_of(d, &a->same_any[g], same, xs, gr->n, 32);
+    else
+        amo = amo_halves(d, xs, gr->n, &any);
+    ok = push_coded(d, a->amo + (size_t)g * OR_LEVELS, done, code, amo) && ok;
+    return push_coded(d, a->any + (size_t)g * OR_LEVELS, done, code, any) && ok;
+}
+
+/* Every group's terms at joint move ev, the done-th; false when an operation gave up. */
+static bool bits_joint(bddnet_t *bn, bits_t *a, const eval_t *ev, dd_ref code, uint32_t done) {
+    bool ok = true;
+    double t0 = cpu_seconds();
+    dd_ref *xs = xmalloc((bn->net->n_fluents + 1) * sizeof *xs);
+    for (uint32_t g = 0; g < bn->n_groups; g++) /* every group's levels get the term */
+        if (a->on[g]) ok = bits_group(bn, a, ev, g, code, done, xs) && ok;
+    free(xs);
+    or_push(bn->d, a->listed, done, dd_dup(bn->d, code));
+    a->cpu += cpu_seconds() - t0;
+    return ok;
+}
+
+/* The ORs of done terms into next_var, gr_amo (with every code no joint move has) and
+ * gr_any; false when one gave up. */
+static bool bits_fini(bddnet_t *bn, bits_t *a, uint32_t done) {
+    dd_t *d = bn->d;
+    dd_ref listed = or_pop(d, a->listed, done), unlisted = dd_not(d, listed);
+    bool ok = unlisted >= 0;
+    for (uint32_t g = 0; g < bn->n_groups; g++) {
+        const group_t *gr = &bn->groups[g];
+        for (uint32_t b = 0; b < gr->n_vars && a->on[g]; b++) {
+            uint32_t v = gr->var + b * bn->stride;
+            bn->next_var[v] = or_pop(d, a->lv + (size_t)v * OR_LEVELS, done);
+            ok = ok && bn->next_var[v] >= 0;
+        }
+        if (!a->on[g]) continue;
+        dd_ref amo = or_pop(d, a->amo + (size_t)g * OR_LEVELS, done);
+        bn->gr_amo[g] = dd_or(d, amo, unlisted);
+        bn->gr_any[g] = or_pop(d, a->any + (size_t)g * OR_LEVELS, done);
+        dd_deref(d, amo);
+        ok = ok && bn->gr_amo[g] >= 0 && bn->gr_any[g] >= 0;
+    }
+    dd_deref(d, listed), dd_deref(d, unlisted);
+    deref_all(d, a->same_var, bn->n_vars), deref_all(d, a->same_any, bn->n_groups);
+    free(a->on), free(a->lv), free(a->amo), free(a->any);
+    return ok;
 }
 
 /* The move blocks' next nodes per joint move some valid state allows (opts.max_per_move
@@ -2226,8 +2432,12 @@ static bool next_by_joint(bddnet_t *bn) {
         free_joints(bn);
         return false;
     }
-    uint32_t *nodes, nn = move_next_nodes(bn, &nodes), nj = bn->n_joints, done = 0;
+    uint8_t *moves = xcalloc(net->n_nodes + 1, 1);
+    uint32_t *nodes, nn = move_next_nodes(bn, &nodes, moves), nj = bn->n_joints, done = 0;
     dd_ref *lv = xcalloc((size_t)nn * OR_LEVELS + 1, sizeof *lv); /* per node its levels */
+    bits_t bits;
+    bits_init(bn, &bits, moves);
+    free(moves);
     eval_t ev = {
         .v = xmalloc((net->n_nodes + 1) * sizeof *ev.v), .need = bn->cur.need, .whole = true};
     memcpy(ev.v, bn->cur.v, net->n_nodes * sizeof *ev.v); /* borrowed, the move blocks' none */
@@ -2245,10 +2455,16 @@ static bool next_by_joint(bddnet_t *bn) {
             ok = t >= 0 && ok;
             or_push(d, lv + (size_t)i * OR_LEVELS, done, t);
         }
+        if (eval_ok) ok = bits_joint(bn, &bits, &ev, jm->code, done) && ok;
         done += eval_ok;
         clear_moves(bn, &ev);
     }
     double t1 = cpu_seconds();
+    if (bn->o.trace)
+        fprintf(bn->o.trace, "# trace next bits groups=%u made=%u same=%u cpu=%.3f\n",
+                bn->n_by_bits, bits.made, bits.same, bits.cpu);
+    ok = bits_fini(bn, &bits, done) && ok;
+    if (!ok) free_next(bn), alloc_next(bn); /* none kept: made again as they are read */
     for (uint32_t i = 0; i < nn; i++) {
         dd_ref x = or_pop(d, lv + (size_t)i * OR_LEVELS, done);
         if (!ok || x < 0) dd_deref(d, x), x = DD_NONE, ok = false;
@@ -2257,8 +2473,9 @@ static bool next_by_joint(bddnet_t *bn) {
     }
     bn->n_next_joints = done;
     if (bn->o.trace)
-        fprintf(bn->o.trace, "# trace next joints=%u nodes=%u eval_cpu=%.3f or_cpu=%.3f\n", nj, nn,
-                t1 - t0, cpu_seconds() - t1);
+        fprintf(bn->o.trace,
+                "# trace next joints=%u nodes=%u by_bits=%u eval_cpu=%.3f or_cpu=%.3f\n", nj, nn,
+                bn->n_by_bits, t1 - t0, cpu_seconds() - t1);
     free(lv), free(ev.v), free(nodes);
     if (!ok || bn->o.image != BDDNET_PER_MOVE) free_joints(bn); /* else make_joints reads them */
     return ok;
@@ -2280,6 +2497,7 @@ static bool network_phase(bddnet_t *bn, double *t) {
     make_blocks(bn);
     make_fluents(bn);
     alloc_roles(bn);
+    alloc_next(bn);
     bool ok = eval_current(bn);
     if (ok) {
         for (uint32_t r = 0; r < bn->n_roles; r++)
@@ -2543,6 +2761,18 @@ uint64_t bddnet_move_set_rules(const bddnet_t *bn) {
 }
 dd_ref bddnet_next(const bddnet_t *bn, uint32_t f) {
     return bn->next[f];
+}
+dd_ref bddnet_next_var(const bddnet_t *bn, uint32_t v) {
+    return v < bn->n_vars && bn->var_start[v] != bn->var_start[v + 1] ? bn->next_var[v] : DD_FALSE;
+}
+dd_ref bddnet_group_next(bddnet_t *bn, uint32_t g, bool any) {
+    if (!any) return at_most_one_next(bn, g);
+    bddinv_atom_t at = group_atom(bn, g, 0);
+    dd_deref(bn->d, at.now);
+    return at.next;
+}
+uint32_t bddnet_groups_by_bits(const bddnet_t *bn) {
+    return bn->n_by_bits;
 }
 dd_ref bddnet_legal_rel(const bddnet_t *bn, uint32_t r) {
     return bn->legal_rel[r];

@@ -148,6 +148,12 @@ typedef struct {
                              same diagram: amazons's 174,000 such rules took its budget);
                              and each role's legal relation as a tree of ite on its code
                              bits, not ∨ of code ∧ legal */
+    bool next_bits;       /* per joint move (next_by_joint), a coded group whose values' next
+                             nodes all read the move also gets its code bits' next functions,
+                             at most one value next and some value next made there, on the
+                             joint move's small diagrams, then ORed under its code (the
+                             default; the same diagrams as from the values' next functions
+                             over the move codes: kalaha_2009's 200 values a pit) */
     uint32_t cut_reach;   /* tests: the forward search cut after this many layers as by its
                              deadline (dd_cut_next), so that running out of time is tested
                              without the clock (0: never) */
@@ -272,6 +278,14 @@ uint64_t bddnet_move_set_rules(const bddnet_t *bn);
 /* The next function of fluent f (over the state and the move codes; not referenced for the
  * caller). */
 dd_ref bddnet_next(const bddnet_t *bn, uint32_t f);
+/* The next function of state variable v (a code bit: the OR of its values'; DD_FALSE for a
+ * move code's or a successor's variable; not referenced for the caller). */
+dd_ref bddnet_next_var(const bddnet_t *bn, uint32_t v);
+/* Group g's "at most one value next" (any: "some value next") over the state and the move
+ * codes, referenced for the caller (DD_NONE past a limit). */
+dd_ref bddnet_group_next(bddnet_t *bn, uint32_t g, bool any);
+/* The groups whose code bits' next functions were made per joint move (opts.next_bits). */
+uint32_t bddnet_groups_by_bits(const bddnet_t *bn);
 /* Role r's legal relation (over the state and its move code; not referenced for the caller). */
 dd_ref bddnet_legal_rel(const bddnet_t *bn, uint32_t r);
 
