@@ -2766,6 +2766,7 @@ dd_ref bddnet_next_var(const bddnet_t *bn, uint32_t v) {
     return v < bn->n_vars && bn->var_start[v] != bn->var_start[v + 1] ? bn->next_var[v] : DD_FALSE;
 }
 dd_ref bddnet_group_next(bddnet_t *bn, uint32_t g, bool any) {
+    if (g >= bn->n_groups) return DD_NONE;
     if (!any) return at_most_one_next(bn, g);
     bddinv_atom_t at = group_atom(bn, g, 0);
     dd_deref(bn->d, at.now);

@@ -281,8 +281,9 @@ dd_ref bddnet_next(const bddnet_t *bn, uint32_t f);
 /* The next function of state variable v (a code bit: the OR of its values'; DD_FALSE for a
  * move code's or a successor's variable; not referenced for the caller). */
 dd_ref bddnet_next_var(const bddnet_t *bn, uint32_t v);
-/* Group g's "at most one value next" (any: "some value next") over the state and the move
- * codes, referenced for the caller (DD_NONE past a limit). */
+/* Group g's "at most one value next" (any: "some value next", of an uncoded group its
+ * first fluent's next) over the state and the move codes, referenced for the caller
+ * (DD_NONE past a limit or the last group). */
 dd_ref bddnet_group_next(bddnet_t *bn, uint32_t g, bool any);
 /* The groups whose code bits' next functions were made per joint move (opts.next_bits). */
 uint32_t bddnet_groups_by_bits(const bddnet_t *bn);

@@ -1,7 +1,9 @@
 /* Unit tests for regress/bddnet: the network's next functions made by the set-of-codes path
  * (opts.move_sets: a node's rules that are one move alone as the set of their codes) are
  * the same diagrams as the rules' cubes ORed one by one, and the legal relations made as a
- * tree of ite on the code bits the same as the OR of code ∧ legal. */
+ * tree of ite on the code bits the same as the OR of code ∧ legal; a coded group's code
+ * bits, at most one and some value next made per joint move (opts.next_bits) the same as
+ * from its values' next functions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -110,9 +112,92 @@ static void test_move_sets(void **state) {
     check_sets(walls);
 }
 
+/* A counter of 0..40 (6 code bits, kalaha's pits on a small scale) that the mover adds 1 or
+ * 2 to, leaves alone (wait: the group's values are its fluents there; keep holds from then
+ * on) or resets, which also keeps it where keep holds (never: reset is not legal then; two
+ * values next only there: at most one next is not true). */
+static char *counter_text(void) {
+    size_t cap = 8192, n = 0;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    n += (size_t)snprintf(t + n, cap - n,
+                          "(role a) (role b) (init (count 0)) (init (control a))\n"
+                          "(other a b) (other b a)\n");
+    for (int i = 0; i < 40; i++)
+        n += (size_t)snprintf(t + n, cap - n, "(add 1 %d %d) (add 2 %d %d)\n", i, i + 1, i,
+                              i + 2 < 40 ? i + 2 : 40);
+    n += (size_t)snprintf(
+        t + n, cap - n,
+        "(<= (legal ?r (inc ?k)) (true (control ?r)) (add ?k 0 ?y))\n"
+        "(<= (legal ?r wait) (true (control ?r)))\n"
+        "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+        "(<= (next (count ?y)) (does ?r (inc ?k)) (true (count ?x)) (add ?k ?x ?y))\n"
+        "(<= (next (count ?x)) (does ?r wait) (true (count ?x)))\n"
+        "(<= (legal ?r reset) (true (control ?r)) (not (true keep)))\n"
+        "(<= (next (count 0)) (does ?r reset))\n"
+        "(<= (next (count ?x)) (does ?r reset) (true keep) (true (count ?x)))\n"
+        "(<= (next keep) (true keep)) (<= (next keep) (does ?r wait))\n"
+        "(<= (next (control ?q)) (true (control ?r)) (other ?r ?q))\n"
+        "(<= terminal (true (count 40)))\n"
+        "(<= (goal ?r 100) (true (control ?r))) (<= (goal ?r 0) (true (control ?q)) (other ?r "
+        "?q))\n");
+    assert_true(n < cap);
+    return t;
+}
+
+/* Every state variable's next function and every group's at most one and some value next,
+ * exported, made per joint move (next_bits on or off); *groups: the groups made so. */
+static void bits_flat(engine_t *e, bool bits, ddflat_t *out, uint32_t *groups) {
+    const gnet_t *net = engine_network(e);
+    bddnet_opts_t o;
+    bddnet_default_opts(&o);
+    o.next = BDDNET_NEXT_JOINT, o.next_bits = bits, o.implications = false;
+    char err[300];
+    bddnet_t *bn = bddnet_new(net, engine_game(e)->ts, &o, err, sizeof err);
+    assert_non_null(bn);
+    uint32_t nv = dd_var_count(bddnet_dd(bn)), ng = bddnet_mutex_groups(bn), n = 0;
+    dd_ref *roots = malloc((nv + 2 * (ng + net->n_fluents) + 1) * sizeof *roots);
+    assert_non_null(roots);
+    for (uint32_t v = 0; v < nv; v++)
+        roots[n++] = dd_dup(bddnet_dd(bn), bddnet_next_var(bn, v));
+    for (uint32_t g = 0; g < net->n_fluents; g++) { /* every group: past the last, none */
+        dd_ref amo = bddnet_group_next(bn, g, false);
+        if (amo == DD_NONE) break;
+        roots[n++] = amo, roots[n++] = bddnet_group_next(bn, g, true);
+    }
+    ddflat_init(out);
+    dd_export(bddnet_dd(bn), roots, n, out);
+    for (uint32_t k = 0; k < n; k++)
+        dd_deref(bddnet_dd(bn), roots[k]);
+    *groups = bddnet_groups_by_bits(bn);
+    free(roots);
+    bddnet_free(bn);
+}
+
+static void test_next_bits(void **state) {
+    (void)state;
+    char *text = counter_text();
+    game_t *g = load_text(text);
+    free(text);
+    assert_non_null(g);
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    ddflat_t old, now;
+    uint32_t old_groups, now_groups;
+    bits_flat(e, false, &old, &old_groups);
+    bits_flat(e, true, &now, &now_groups);
+    assert_int_equal(old_groups, 0);
+    assert_true(now_groups >= 1); /* the counter */
+    assert_true(old.n_nodes > 2);
+    assert_same_flat(&old, &now);
+    ddflat_fini(&old), ddflat_fini(&now);
+    engine_free(e);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_move_sets),
+        cmocka_unit_test(test_next_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

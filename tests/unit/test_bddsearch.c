@@ -347,6 +347,7 @@ static void test_next_counters(void **state) {
     (void)state;
     world_t w;
     bddsearch_t *bs = adder_per_joint(&w, 31, 0, 0);
+    assert_true(bddnet_groups_by_bits(bddsearch_net(bs)) >= 4); /* the registers: next_bits */
     check_seqs(&w, bs);
     bddsearch_free(bs);
     world_fini(&w);
