@@ -2106,6 +2106,9 @@ static dd_ref reach_from(bddnet_t *bn, const dd_ref *rel, dd_ref quant, const dd
         dd_deref(d, next), dd_deref(d, nr), dd_deref(d, front), dd_deref(d, r);
         front = fresh, r = t;
         bn->reach_layers++;
+        if (bn->o.trace && r > 0) /* without a budget, its progress */
+            fprintf(bn->o.trace, "# trace reach layer=%u nodes=%llu\n", bn->reach_layers,
+                    (unsigned long long)dd_nodes(d, r));
         if (!bn->o.horizon && r > 0 && dd_nodes(d, r) > REACH_NODES) { /* it will not pay */
             dd_deref(d, front);
             front = DD_NONE, capped = true;
@@ -2147,6 +2150,9 @@ static void compute_reach(bddnet_t *bn) {
     dd_ref *rel = xcalloc(bn->n_joints + 1, sizeof *rel);
     for (uint32_t j = 0; j < bn->n_joints; j++)
         rel[j] = joint_relation(bn, &bn->joints[j]);
+    if (bn->o.trace)
+        fprintf(bn->o.trace, "# trace reach relations=%u nodes=%llu seconds=%.3f\n", bn->n_joints,
+                (unsigned long long)dd_nodes_shared(d, rel, bn->n_joints), now_seconds() - t0);
     uint32_t *qv = xmalloc((bn->n_vars + bn->o.unknowns + 1) * sizeof *qv), nq = 0;
     dd_subst_t *back = dd_subst_new(d);
     for (uint32_t k = 0; k < bn->o.unknowns; k++) /* any value: a superset */
