@@ -311,6 +311,9 @@ static bddsearch_t *adder_per_joint(world_t *w, int top, uint32_t max_nodes, uin
     bdds_opts_t o;
     bdds_default_opts(&o);
     o.budget = 0, o.mode = BDDS_WITHIN, o.max_steps = max_steps, o.net.max_nodes = max_nodes;
+    /* each slot holds about 4 nodes of the table (its 2 variables, the slots' cubes): 128 left
+     * too few of 5,000 for the network at all ("node limit") */
+    o.net.unknowns = 64;
     bddsearch_t *bs = search_with(w, 0, NULL, &o);
     assert_true(bddnet_next_joints(bddsearch_net(bs)) > 0);
     assert_int_equal(bddnet_unknowns(bddsearch_net(bs)), 0);
