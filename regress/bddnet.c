@@ -2413,9 +2413,11 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     dd_limits_t lim = {.max_nodes = bn->o.max_nodes, .deadline = bn->o.deadline};
     bn->d = dd_new(bn->n_vars + 2 * bn->o.unknowns, &lim, err, errlen);
     if (!bn->d) return -1;
-    unknowns_placed(bn);
     double t[2] = {now_seconds(), cpu_seconds()};
     char buf[128];
+    unknowns_placed(bn);
+    snprintf(buf, sizeof buf, "vars=%u slots=%u", bn->n_vars, bn->o.unknowns);
+    trace_phase(bn, "slots", true, t, buf); /* BuDDy's reorder: zombieAttack1PL6's took seconds */
     int codes = network_and_codes(bn, t, err, errlen);
     if (codes <= 0) return codes;
     if (bn->o.implications && !add_implications(bn)) {
