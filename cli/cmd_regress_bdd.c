@@ -68,9 +68,10 @@ static int check_all(bddcheck_t *c, const bddsearch_t *bs, const char *what,
             bddcheck_row_t row;
             bddcheck_step(c, bs, k, i, &oi, &row);
             printf("%s %s i=%u states=%u exact=%u hits=%u false_pos=%u late=%u misses=%u "
-                   "undecided=%u complete=%s seconds=%.3f\n",
+                   "undecided=%u complete=%s seconds=%.3f decided=%u\n",
                    what, label, i, row.states, row.exact, row.hits, row.false_pos, row.late,
-                   row.misses, row.undecided, st->complete ? "yes" : "no", row.seconds);
+                   row.misses, row.undecided, st->complete ? "yes" : "no", row.seconds,
+                   row.decided);
             if (row.states < bddcheck_states(c))
                 printf("# %s: %s i=%u: time limit, %u of %u states checked\n", what, label, i,
                        row.states, bddcheck_states(c));

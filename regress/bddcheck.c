@@ -307,6 +307,7 @@ void bddcheck_step(bddcheck_t *c, const bddsearch_t *bs, uint32_t seq, uint32_t 
             out->undecided++;
             continue;
         }
+        out->decided++;
         out->exact += in;
         if (hit && !in && !out->false_pos++) out->first_false = k;
         if (hit && late) out->late++;

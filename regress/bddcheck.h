@@ -17,7 +17,11 @@
 
 typedef struct {
     uint32_t states;      /* states checked */
-    uint32_t exact;       /* states in the reference set */
+    uint32_t exact;       /* decided states in the reference set */
+    uint32_t decided;     /* states whose reference was decided: with the solver all; by the
+                             bounded search the hits, and the others only in a complete step
+                             with misses asked for (an incomplete step may miss states), so
+                             there exact counts confirmed hits, not the reference set */
     uint32_t hits;        /* states in the step's set */
     uint32_t false_pos;   /* hits outside the reference set */
     uint32_t late;        /* BDDS_EXACT: hits with no forced win within i rounds */

@@ -218,6 +218,8 @@ if "$GGP" --help 2>&1 | grep -q regress; then
         expect out "^side=beta i=[0-9]+ .*fixpoint=yes complete=yes$" "regress --bdd: fixpoint" &&
         expect out "^bounds state=initial lower=50 upper=50$" "regress --bdd: tic-tac-toe solved" &&
         expect out "^check side=upper v=50 i=5 states=5478 " "regress --bdd --check" &&
+        expect out "^check side=upper v=50 i=5 states=5478 .* decided=5478$" \
+            "regress --bdd --check: the solver decides every state" &&
         expect out "^check bounds states=4520 proven=4520 exact=4520 wrong=0$" \
             "regress --bdd --values --check: every non-terminal state's value proven"
     grep -E '^check .*(false_pos=[1-9]|late=[1-9]|misses=[1-9])' "$tmp/out" &&
