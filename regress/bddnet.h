@@ -51,9 +51,11 @@
 
 /* Nodes of the network left unknown at most by default. 16 ran out on shmup, quad, zhadu,
  * urmAdd and atariGo_7x7 (2026-11-28, --budget 10): the 17th slow node then ran to the
- * deadline (refused); with 64, shmup's one-hot network builds with 19 unknowns. Each unknown
- * costs two variables above the others. */
-#define BDDNET_UNKNOWNS 64
+ * deadline (refused); with 64, shmup's one-hot network builds with 19 unknowns. 64 ran out
+ * on atariGoVariant_7x7, whose two cyclic blocks (the liberties) leave 98 unknown: the rest
+ * then iterated to the deadline (2026-11-29). Each slot costs two variables, among the
+ * others (bddnet.c, unknowns_placed). */
+#define BDDNET_UNKNOWNS 128
 /* Nodes of diagrams one node of the network may make by default while unknowns are left
  * (opts.node_work) before it is left unknown: see bddnet_opts_t.node_work. */
 #define BDDNET_NODE_WORK 500000

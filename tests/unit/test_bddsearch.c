@@ -311,6 +311,9 @@ static bddsearch_t *adder_per_joint(world_t *w, int top, uint32_t max_nodes, uin
     bdds_opts_t o;
     bdds_default_opts(&o);
     o.budget = 0, o.mode = BDDS_WITHIN, o.max_steps = max_steps, o.net.max_nodes = max_nodes;
+    /* each slot holds about 4 nodes of the table (its 2 variables, the slots' cubes): 128 left
+     * too few of 5,000 for the network at all ("node limit") */
+    o.net.unknowns = 64;
     bddsearch_t *bs = search_with(w, 0, NULL, &o);
     assert_true(bddnet_next_joints(bddsearch_net(bs)) > 0);
     assert_int_equal(bddnet_unknowns(bddsearch_net(bs)), 0);
@@ -615,10 +618,21 @@ static void test_unknowns(void **state) {
     world_fini(&w);
 }
 
+/* The network of a game (engine e) built, not run: the caller reads it and frees it. */
+static bddsearch_t *net_only(engine_t *e, const bdds_opts_t *o) {
+    char err[300];
+    bddsearch_t *bs = bddsearch_new(e, 0, NULL, o, err, sizeof err);
+    if (!bs) fprintf(stderr, "bddsearch_new: %s\n", err);
+    assert_non_null(bs);
+    return bs;
+}
+
 /* The default leaves more than 16 nodes unknown: tic-tac-toe with every node past 2 nodes
  * (opts.node_nodes) has that many at the state (both players' legal moves, the next
  * functions), and every step is still within the solver's sets. With 16, the 17th slow node
- * ran to the deadline: shmup, quad, zhadu, urmAdd and atariGo_7x7 were refused so. */
+ * ran to the deadline: shmup, quad, zhadu, urmAdd and atariGo_7x7 were refused so. And more
+ * than 64: connect four at 2 nodes has 148 such nodes; with 64, atariGoVariant_7x7's 98
+ * liberties ran out and the rest iterated to the deadline. */
 static void test_unknowns_default(void **state) {
     (void)state;
     world_t w;
@@ -630,6 +644,54 @@ static void test_unknowns_default(void **state) {
     uint32_t unknowns;
     check_unknowns(&w, &o, &unknowns);
     if (unknowns <= 16) fail_msg("%u unknowns", unknowns);
+    world_fini(&w);
+    game_t *g = load_file("connect4.kif"); /* no solver: too many states */
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    o.net.implications = false;
+    bddsearch_t *bs = net_only(e, &o);
+    unknowns = bddnet_unknowns(bddsearch_net(bs));
+    if (unknowns <= 64) fail_msg("connect four: %u unknowns", unknowns);
+    bddsearch_free(bs);
+    engine_free(e);
+    game_free(g);
+}
+
+/* Per unknown of a tic-tac-toe network (every node past 2 nodes, none in a cyclic block),
+ * the state variables above its variable, in *above (the caller frees it); their count. */
+static uint32_t unknowns_levels(world_t *w, uint32_t slots, uint32_t **above) {
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.net.node_nodes = 2, o.net.reach = false, o.net.unknowns = slots;
+    o.net.implications = false; /* over 55 free variables: 9 CPU s */
+    bddsearch_t *bs = net_only(w->e, &o);
+    bddnet_t *bn = bddsearch_net(bs);
+    dd_t *d = bddnet_dd(bn);
+    uint32_t n = bddnet_unknowns(bn), n_state = dd_var_count(d) - 2 * slots;
+    *above = xcalloc(n + 1, sizeof **above);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t node, v = bddnet_unknown(bn, k, &node);
+        for (uint32_t sv = 0; sv < n_state; sv++)
+            (*above)[k] += dd_level_of(d, sv) < dd_level_of(d, v);
+    }
+    bddsearch_free(bs);
+    return n;
+}
+
+/* More slots do not move the unknowns of nodes outside cyclic blocks: with 128 they lie
+ * among the state variables where 64 put them (32 on top, the rest spread over the order).
+ * Taking the first free slot below the top instead put tic-tac-toe's 23 past the top in the
+ * first quarter of the order, and α_1 took 3 times the CPU. */
+static void test_unknowns_slots(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_file("tictactoe.kif"));
+    uint32_t *a, *b, na = unknowns_levels(&w, 64, &a), nb = unknowns_levels(&w, 128, &b);
+    assert_int_equal(na, nb);
+    assert_true(na > 32); /* some past the top */
+    for (uint32_t k = 0; k < na; k++)
+        if (a[k] != b[k])
+            fail_msg("unknown %u: %u state variables above, %u with 128", k, a[k], b[k]);
+    free(a), free(b);
     world_fini(&w);
 }
 
@@ -1191,6 +1253,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_codes_few_broken),
         cmocka_unit_test(test_unknowns_known),
         cmocka_unit_test(test_unknowns_default),
+        cmocka_unit_test(test_unknowns_slots),
         cmocka_unit_test(test_unknowns_by_work),
         cmocka_unit_test(test_unknowns_cyclic),
         cmocka_unit_test(test_unknowns_beside),
