@@ -137,6 +137,14 @@ int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
     return -1;
 }
 
+uint32_t bddhook_loss_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
+    for (uint32_t i = 1; i < h->info.beta; i++) { /* β_i grows with i: the first is the least */
+        const bdds_step_t *st = bddsearch_step(h->bs, h->beta, i);
+        if (st->within >= steps && st->nodes && bddsearch_holds(h->bs, h->beta, i, words)) return i;
+    }
+    return UINT32_MAX;
+}
+
 int bddhook_proven(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
     int v = bddhook_value(h, words, steps);
     return v >= 0 || !h->values ? v : bddsearch_value(h->bs, words, steps);

@@ -102,6 +102,12 @@ uint32_t bddhook_next_horizon(uint32_t horizon, double seconds, bool cut, double
  * the search took to the state has at least `steps` steps (steps whose region ends
  * before are not tried: any hit is a proof, a skipped one a miss). Not for terminal states. */
 int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps);
+/* Where a β step holds the state of words (the other role forces its win): the least i
+ * of the steps tried as bddhook_value tries them whose β_i holds it, i.e. how many steps
+ * the other role needs at most (a cut step is a subset: an upper bound); UINT32_MAX where
+ * none does. A state the sets prove lost is left best by the move whose loss is longest:
+ * an imperfect winner has the most steps to go wrong (player_mcts.c: longest_loss). */
+uint32_t bddhook_loss_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps);
 /* With opts.values: bddhook_value, else the value where the state's proven bounds meet
  * (bddsearch_value: a forced draw scores its value), else -1; without: bddhook_value. */
 int bddhook_proven(const bddhook_t *h, const uint64_t *words, uint32_t steps);

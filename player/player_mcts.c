@@ -107,6 +107,9 @@
  *                   the end game is tried from the match's state, kept once complete to
  *                   its last layer (solve_late). Either way an own turn whose state they
  *                   prove lost is searched without them (lost_bdd)
+ *   bddlong=on|off  with bdd=on: at an own turn the sets prove lost, the move whose loss
+ *                   they prove longest (the others' least β step after it) rather than
+ *                   the search's, which is kept among equals (longest_loss); on by default
  *   bddreach=F      with bddsolve=on: the probe's forward search may take this share of its
  *                   budget (default 0.4); where it runs out of time (not past its node
  *                   cap: the states may be few) the sets without a horizon are made still,
@@ -211,6 +214,7 @@ typedef struct {
     bool bddsolve;           /* bddsolve=on: at start, the sets without a horizon first */
     double bddreach;         /* bddreach=F: the probe's share for its forward search (0: 0.4) */
     uint32_t bddcut;         /* bddcut=N: tests, the start's forward searches cut (0: never) */
+    bool bddlong;            /* bddlong=on: in a state proven lost, the longest loss */
     uint32_t lbssteps;       /* lbssteps=N: tests, backward search to α_N without the clock */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
@@ -287,7 +291,8 @@ typedef struct {
     "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N, bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
-    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, lbssteps=N"
+    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, bddlong=on|off, "  \
+    "lbssteps=N"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -310,6 +315,7 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bddsolve")) return opts_onoff(val, &o->bddsolve);
     if (!strcmp(key, "bddreach")) return opts_num(val, 0, 1, &o->bddreach);
     if (!strcmp(key, "bddcut")) return opts_u32(val, 0, 1000, &o->bddcut);
+    if (!strcmp(key, "bddlong")) return opts_onoff(val, &o->bddlong);
     if (!strcmp(key, "lbssteps")) return opts_u32(val, 0, 63, &o->lbssteps);
     return false;
 }
@@ -391,6 +397,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->confirm = LBS_CONFIRM_Z3;
     o->bddhorizon = 8;
     o->bddsolve = true;
+    o->bddlong = true;
     o->engine = engine_default_kind();
     o->playout.mast_eps = -1;
     o->cut = 10;
@@ -518,12 +525,12 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
         "match_gave_up=%" PRIu64 " hook_skipped=%" PRIu64 " stopped_mean=%.2f guard_unsound=%u "
         "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64
         " bdd_builds=%u bdd_seconds=%.3f bdd_cpu=%.3f search_cpu=%.3f shadow_turns=%u"
-        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_dropped=%u bdd_reused=%u",
+        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_dropped=%u bdd_reused=%u bdd_longer=%u",
         a->z3_confirmed, a->z3_cached, a->z3_disagree, a->z3_unknown, a->z3_skipped,
         a->check_seconds, a->z3_seconds, a->regress_seconds / m, a->too_slow, a->match_gave_up,
         a->hook_skipped, a->stopped / m, a->guard_unsound, a->guard_unverified, a->guard_hits,
         a->pay_skipped, t->bdd_builds, t->bdd_seconds, t->bdd_cpu, t->search_cpu, t->shadow_turns,
-        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_dropped, t->bdd_reused);
+        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_dropped, t->bdd_reused, t->bdd_longer);
     put_ab(out, t);
     return true;
 }
@@ -965,6 +972,62 @@ static void lost_bdd(mcts_player_t *p, const state_t *s, uint32_t turn) {
     uct_clear(p->uct); /* its proofs came from the sets */
 }
 
+/* The most successors longest_loss looks at (an engine step and a walk of the sets each). */
+#define LONG_JOINTS 4096
+
+/* After our `move` at es (ply `steps` of the sets): the least number of steps the others
+ * need to win over their answers (bddhook_loss_steps; 0: a terminal state at once;
+ * UINT32_MAX: none the sets prove, the best there is for us). */
+static uint32_t loss_after(mcts_player_t *p, const eng_state_t *es, term_t move, uint32_t steps,
+                           joints_t *j, term_t *joint, eng_state_t *succ) {
+    engine_t *e = p->core.engine;
+    uint64_t n = joints_load(j, e, es, JOINTS_ENGINE_ORDER, p->core.role, move);
+    uint32_t least = UINT32_MAX;
+    for (uint64_t k = 0; k < n && least > 0; k++) {
+        joints_get(j, k, joint);
+        engine_next(e, es, joint, succ);
+        uint32_t d = engine_terminal(e, succ)
+                         ? (engine_goal_value(e, succ, p->core.role) < 100 ? 0 : UINT32_MAX)
+                         : bddhook_loss_steps(p->bdd, engine_state_words(succ), steps + 1);
+        if (d < least) least = d;
+    }
+    return least;
+}
+
+/* bddlong=on, at an own turn the sets prove lost (bdd_off, lost_bdd): the move after which
+ * the others need the most steps to force their win, the search's move `best` among moves
+ * as long (counts.bdd_longer: turns it was replaced). Plain search in a lost state plays
+ * as though it were not, and may take a move whose loss is near while a longer one leaves
+ * an imperfect winner (`mcts` errs at long distances) more steps to go wrong. */
+static term_t longest_loss(mcts_player_t *p, const state_t *s, uint32_t turn, term_t best) {
+    if (!p->opts.bddlong || !p->bdd || !p->bdd_off || best == TERM_NONE) return best;
+    engine_t *e = p->core.engine;
+    eng_state_t *es = engine_state_new(e), *succ = engine_state_new(e);
+    engine_state_set(e, es, s);
+    const term_t *legal;
+    uint32_t n = engine_legal(e, es, p->core.role, &legal);
+    term_t *mine = xmalloc(n * sizeof *mine),
+           *joint = xmalloc(p->core.game->n_roles * sizeof *joint);
+    memcpy(mine, legal, n * sizeof *mine); /* (the engine reuses its array) */
+    joints_t j;
+    joints_init(&j, p->core.game->n_roles);
+    uint64_t others = joints_load(&j, e, es, JOINTS_ENGINE_ORDER, p->core.role, best);
+    term_t pick = best;
+    if (others * n <= LONG_JOINTS) {
+        uint32_t steps = turn - p->bdd_from;
+        uint32_t most = loss_after(p, es, best, steps, &j, joint, succ);
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t d = loss_after(p, es, mine[k], steps, &j, joint, succ);
+            if (d > most) most = d, pick = mine[k];
+        }
+    }
+    joints_fini(&j);
+    free(mine), free(joint);
+    engine_state_free(es), engine_state_free(succ);
+    p->counts.bdd_longer += pick != best;
+    return pick;
+}
+
 /* bddshadow=on (with iters=N): s searched again by two fresh trees with the same seed and
  * iterations, one with the sets and one without; their moves compared (counts.shadow_*).
  * Until a hook hit both draw the same numbers, so a move that differs is the sets' doing
@@ -1341,6 +1404,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     }
     p->counts.search_cpu += cpu_seconds() - c0;
     shadow_bdd(p, s, turn->turn);
+    best = longest_loss(p, s, turn->turn, best);
     best = player_core_checked(&p->core, turn, best, fallback);
     sink_offer(sink, best);
     state_copy(&p->prev, s);

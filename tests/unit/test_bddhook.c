@@ -2,9 +2,10 @@
  * the exact solver, on every reachable state of tic-tac-toe: with a horizon of D steps from
  * the initial state, a state k steps from it gets 100 only where the role forces its win,
  * 0 only where the other role forces its own, and every forced win within D - k steps is
- * found; on the engine's state through the hook's own entry point (the ply set, depth 0)
- * as by the value query. With values, a proven value is the exact one, and with the whole
- * game's sets (no horizon, or 9 steps) every state has one: tic-tac-toe solved, draws too. */
+ * found, a loss's length (bddhook_loss_steps) the solver's where within; on the engine's state
+ * through the hook's own entry point (the ply set, depth 0) as by the value query. With values, a
+ * proven value is the exact one, and with the whole game's sets (no horizon, or 9 steps) every
+ * state has one: tic-tac-toe solved, draws too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -72,6 +73,13 @@ static void check_role(engine_t *e, const solve_t *s, const uint32_t *dist, uint
             fail_msg("role %u, horizon %u, state %u (%u steps from the start): hook %d, solver: "
                      "win in %d, loss in %d",
                      role, horizon, id, k, v, w ? win[id] : -1, l ? loss[id] : -1);
+        /* the loss's length: never shorter than the solver's, the same where within */
+        uint32_t ls = bddhook_loss_steps(h, engine_state_words(st), k);
+        if (l ? ls < loss[id] || (l_in && ls != loss[id]) : ls != UINT32_MAX)
+            fail_msg("role %u, horizon %u, state %u: loss in %u steps by the sets, %d by the "
+                     "solver",
+                     role, horizon, id, ls, l ? loss[id] : -1);
+        assert_true(v != 0 || ls != UINT32_MAX);
         hits += v >= 0;
         /* the reach the search gates the hook by never skips a state that hits: from any
          * earlier ply p of the path, the state is k - p rollout steps deep */
