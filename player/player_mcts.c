@@ -975,55 +975,18 @@ static void lost_bdd(mcts_player_t *p, const state_t *s, uint32_t turn) {
 /* The most successors longest_loss looks at (an engine step and a walk of the sets each). */
 #define LONG_JOINTS 4096
 
-/* After our `move` at es (ply `steps` of the sets): the least number of steps the others
- * need to win over their answers (bddhook_loss_steps; 0: a terminal state at once;
- * UINT32_MAX: none the sets prove, the best there is for us). */
-static uint32_t loss_after(mcts_player_t *p, const eng_state_t *es, term_t move, uint32_t steps,
-                           joints_t *j, term_t *joint, eng_state_t *succ) {
-    engine_t *e = p->core.engine;
-    uint64_t n = joints_load(j, e, es, JOINTS_ENGINE_ORDER, p->core.role, move);
-    uint32_t least = UINT32_MAX;
-    for (uint64_t k = 0; k < n && least > 0; k++) {
-        joints_get(j, k, joint);
-        engine_next(e, es, joint, succ);
-        uint32_t d = engine_terminal(e, succ)
-                         ? (engine_goal_value(e, succ, p->core.role) < 100 ? 0 : UINT32_MAX)
-                         : bddhook_loss_steps(p->bdd, engine_state_words(succ), steps + 1);
-        if (d < least) least = d;
-    }
-    return least;
-}
-
 /* bddlong=on, at an own turn the sets prove lost (bdd_off, lost_bdd): the move after which
- * the others need the most steps to force their win, the search's move `best` among moves
- * as long (counts.bdd_longer: turns it was replaced). Plain search in a lost state plays
- * as though it were not, and may take a move whose loss is near while a longer one leaves
- * an imperfect winner (`mcts` errs at long distances) more steps to go wrong. */
+ * they prove the others' win longest (bddhook_longest_loss), the search's move `best`
+ * among moves as long (counts.bdd_longer: turns it was replaced). Plain search in a lost
+ * state plays as though it were not, and may take a move whose loss is near while a longer
+ * one leaves an imperfect winner (`mcts` errs at long distances) more steps to go wrong. */
 static term_t longest_loss(mcts_player_t *p, const state_t *s, uint32_t turn, term_t best) {
     if (!p->opts.bddlong || !p->bdd || !p->bdd_off || best == TERM_NONE) return best;
-    engine_t *e = p->core.engine;
-    eng_state_t *es = engine_state_new(e), *succ = engine_state_new(e);
-    engine_state_set(e, es, s);
-    const term_t *legal;
-    uint32_t n = engine_legal(e, es, p->core.role, &legal);
-    term_t *mine = xmalloc(n * sizeof *mine),
-           *joint = xmalloc(p->core.game->n_roles * sizeof *joint);
-    memcpy(mine, legal, n * sizeof *mine); /* (the engine reuses its array) */
-    joints_t j;
-    joints_init(&j, p->core.game->n_roles);
-    uint64_t others = joints_load(&j, e, es, JOINTS_ENGINE_ORDER, p->core.role, best);
-    term_t pick = best;
-    if (others * n <= LONG_JOINTS) {
-        uint32_t steps = turn - p->bdd_from;
-        uint32_t most = loss_after(p, es, best, steps, &j, joint, succ);
-        for (uint32_t k = 0; k < n; k++) {
-            uint32_t d = loss_after(p, es, mine[k], steps, &j, joint, succ);
-            if (d > most) most = d, pick = mine[k];
-        }
-    }
-    joints_fini(&j);
-    free(mine), free(joint);
-    engine_state_free(es), engine_state_free(succ);
+    eng_state_t *es = engine_state_new(p->core.engine);
+    engine_state_set(p->core.engine, es, s);
+    term_t pick =
+        bddhook_longest_loss(p->bdd, es, p->core.role, turn - p->bdd_from, best, LONG_JOINTS);
+    engine_state_free(es);
     p->counts.bdd_longer += pick != best;
     return pick;
 }
