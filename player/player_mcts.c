@@ -103,10 +103,12 @@
  *                   and steps where they are complete: more_bdd); where they are solved or deeper
  *                   than D they are kept for the match, never rebuilt (start_bdd); on by
  *                   default. Where the probe gave up, no sets within a horizon either: at
- *                   each turn where the others move and at least BDD_LATE_MIN s are left,
+ *                   each turn where the others move and at least bddlate=S s are left,
  *                   the end game is tried from the match's state, kept once complete to
  *                   its last layer (solve_late). Either way an own turn whose state they
  *                   prove lost is searched without them (lost_bdd)
+ *   bddlate=S       with bdd=on, where the probe gave up at start: the end game tried only in
+ *                   a turn with at least S seconds for it (default BDD_LATE_MIN)
  *   bddlong=on|off  with bdd=on: at an own turn the sets prove lost, the move whose loss
  *                   they prove longest (the others' least β step after it) rather than
  *                   the search's, which is kept among equals (longest_loss); on by default
@@ -214,6 +216,7 @@ typedef struct {
     bool bddsolve;           /* bddsolve=on: at start, the sets without a horizon first */
     double bddreach;         /* bddreach=F: the probe's share for its forward search (0: 0.4) */
     uint32_t bddcut;         /* bddcut=N: tests, the start's forward searches cut (0: never) */
+    double bddlate;          /* bddlate=S: solve_late's least time for a try */
     bool bddlong;            /* bddlong=on: in a state proven lost, the longest loss */
     uint32_t lbssteps;       /* lbssteps=N: tests, backward search to α_N without the clock */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
@@ -291,8 +294,8 @@ typedef struct {
     "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N, bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
-    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, bddlong=on|off, "  \
-    "lbssteps=N"
+    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, bddlate=S, "       \
+    "bddlong=on|off, lbssteps=N"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -315,6 +318,7 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bddsolve")) return opts_onoff(val, &o->bddsolve);
     if (!strcmp(key, "bddreach")) return opts_num(val, 0, 1, &o->bddreach);
     if (!strcmp(key, "bddcut")) return opts_u32(val, 0, 1000, &o->bddcut);
+    if (!strcmp(key, "bddlate")) return opts_num(val, 0, 60, &o->bddlate);
     if (!strcmp(key, "bddlong")) return opts_onoff(val, &o->bddlong);
     if (!strcmp(key, "lbssteps")) return opts_u32(val, 0, 63, &o->lbssteps);
     return false;
@@ -398,6 +402,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->bddhorizon = 8;
     o->bddsolve = true;
     o->bddlong = true;
+    o->bddlate = BDD_LATE_MIN;
     o->engine = engine_default_kind();
     o->playout.mast_eps = -1;
     o->cut = 10;
@@ -863,7 +868,7 @@ static bool complete_to_end(const bddhook_info_t *in) {
 /* bdd=on where the probe gave up at start (bdd_late: too many states for a start clock,
  * connect four): no sets within a horizon (measured: on connect four they cost as much CPU
  * as the search and changed nothing, docs/lbs_matches.md), only the end game: from s (turn
- * `turn`), by `until` (at least BDD_LATE_MIN away, else nothing is tried), the sets without
+ * `turn`), by `until` (at least bddlate=S away, else nothing is tried), the sets without
  * a horizon, none where the forward search from s gives up (reach_first: the network and
  * that search only); kept for the match where they hold every step to the end
  * (complete_to_end), else dropped and tried again at the next such turn, or the one after
@@ -875,7 +880,7 @@ static void solve_late(mcts_player_t *p, const state_t *s, uint32_t turn, double
     double b0 = now_seconds();
     bool skip = p->bdd_skip;
     p->bdd_skip = false;
-    if (until - b0 < BDD_LATE_MIN || skip) {
+    if (until - b0 < p->opts.bddlate || skip) {
         if (pondering) ponder(p, s, TERM_NONE);
         return;
     }
