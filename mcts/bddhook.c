@@ -3,9 +3,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/clock.h"
 #include "engine/fluents.h"
+#include "engine/joints.h"
 #include "regress/bddsearch.h"
 
 struct bddhook {
@@ -135,6 +137,54 @@ int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
     if (h->info.alpha && bddsearch_holds_from(h->bs, h->alpha, steps, words)) return 100;
     if (h->info.beta && bddsearch_holds_from(h->bs, h->beta, steps, words)) return 0;
     return -1;
+}
+
+uint32_t bddhook_loss_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
+    for (uint32_t i = 1; i < h->info.beta; i++) { /* β_i grows with i: the first is the least */
+        const bdds_step_t *st = bddsearch_step(h->bs, h->beta, i);
+        if (st->within >= steps && st->nodes && bddsearch_holds(h->bs, h->beta, i, words)) return i;
+    }
+    return UINT32_MAX;
+}
+
+/* After role's `move` at es: the least loss steps over the others' answers (see
+ * bddhook_longest_loss). */
+static uint32_t loss_after(const bddhook_t *h, const eng_state_t *es, uint32_t role, term_t move,
+                           uint32_t steps, joints_t *j, term_t *joint, eng_state_t *succ) {
+    uint64_t n = joints_load(j, h->e, es, JOINTS_ENGINE_ORDER, role, move);
+    uint32_t least = UINT32_MAX;
+    for (uint64_t k = 0; k < n && least > 0; k++) {
+        joints_get(j, k, joint);
+        engine_next(h->e, es, joint, succ);
+        uint32_t d = engine_terminal(h->e, succ)
+                         ? (engine_goal_value(h->e, succ, role) < 100 ? 0 : UINT32_MAX)
+                         : bddhook_loss_steps(h, engine_state_words(succ), steps + 1);
+        if (d < least) least = d;
+    }
+    return least;
+}
+
+term_t bddhook_longest_loss(const bddhook_t *h, const eng_state_t *es, uint32_t role,
+                            uint32_t steps, term_t prefer, uint64_t max_joints) {
+    const term_t *legal;
+    uint32_t n = engine_legal(h->e, es, role, &legal), nr = engine_game(h->e)->n_roles;
+    term_t *mine = xmalloc(n * sizeof *mine), *joint = xmalloc(nr * sizeof *joint);
+    memcpy(mine, legal, n * sizeof *mine); /* (the engine reuses its array) */
+    joints_t j;
+    joints_init(&j, nr);
+    eng_state_t *succ = engine_state_new(h->e);
+    term_t pick = prefer;
+    if (n && joints_load(&j, h->e, es, JOINTS_ENGINE_ORDER, role, mine[0]) * n <= max_joints) {
+        uint32_t most = loss_after(h, es, role, prefer, steps, &j, joint, succ);
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t d = loss_after(h, es, role, mine[k], steps, &j, joint, succ);
+            if (d > most) most = d, pick = mine[k];
+        }
+    }
+    engine_state_free(succ);
+    joints_fini(&j);
+    free(mine), free(joint);
+    return pick;
 }
 
 int bddhook_proven(const bddhook_t *h, const uint64_t *words, uint32_t steps) {

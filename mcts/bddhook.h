@@ -102,6 +102,20 @@ uint32_t bddhook_next_horizon(uint32_t horizon, double seconds, bool cut, double
  * the search took to the state has at least `steps` steps (steps whose region ends
  * before are not tried: any hit is a proof, a skipped one a miss). Not for terminal states. */
 int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps);
+/* Where a β step holds the state of words (the other role forces its win): the least i
+ * of the steps tried as bddhook_value tries them whose β_i holds it, i.e. how many steps
+ * the other role needs at most (a cut step is a subset: an upper bound); UINT32_MAX where
+ * none does. A state the sets prove lost is left best by the move whose loss is longest:
+ * an imperfect winner has the most steps to go wrong (player_mcts.c: longest_loss). */
+uint32_t bddhook_loss_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps);
+/* Of role's legal moves at es (a state `steps` steps from the sets' start, not terminal),
+ * one after which the other roles need the most steps to force their win: the least
+ * bddhook_loss_steps over their answers (a terminal successor not won by role: 0; none
+ * proven: UINT32_MAX, the most). `prefer` (one of the moves) is kept among equals, else
+ * the first in the engine's order; `prefer` itself where the successors are more than
+ * max_joints (each costs an engine step and a walk of the sets). */
+term_t bddhook_longest_loss(const bddhook_t *h, const eng_state_t *es, uint32_t role,
+                            uint32_t steps, term_t prefer, uint64_t max_joints);
 /* With opts.values: bddhook_value, else the value where the state's proven bounds meet
  * (bddsearch_value: a forced draw scores its value), else -1; without: bddhook_value. */
 int bddhook_proven(const bddhook_t *h, const uint64_t *words, uint32_t steps);

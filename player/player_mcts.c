@@ -103,10 +103,15 @@
  *                   and steps where they are complete: more_bdd); where they are solved or deeper
  *                   than D they are kept for the match, never rebuilt (start_bdd); on by
  *                   default. Where the probe gave up, no sets within a horizon either: at
- *                   each turn where the others move and at least BDD_LATE_MIN s are left,
+ *                   each turn where the others move and at least bddlate=S s are left,
  *                   the end game is tried from the match's state, kept once complete to
  *                   its last layer (solve_late). Either way an own turn whose state they
  *                   prove lost is searched without them (lost_bdd)
+ *   bddlate=S       with bdd=on, where the probe gave up at start: the end game tried only in
+ *                   a turn with at least S seconds for it (default BDD_LATE_MIN)
+ *   bddlong=on|off  with bdd=on: at an own turn the sets prove lost, the move whose loss
+ *                   they prove longest (the others' least β step after it) rather than
+ *                   the search's, which is kept among equals (longest_loss); on by default
  *   bddreach=F      with bddsolve=on: the probe's forward search may take this share of its
  *                   budget (default 0.4); where it runs out of time (not past its node
  *                   cap: the states may be few) the sets without a horizon are made still,
@@ -211,6 +216,8 @@ typedef struct {
     bool bddsolve;           /* bddsolve=on: at start, the sets without a horizon first */
     double bddreach;         /* bddreach=F: the probe's share for its forward search (0: 0.4) */
     uint32_t bddcut;         /* bddcut=N: tests, the start's forward searches cut (0: never) */
+    double bddlate;          /* bddlate=S: solve_late's least time for a try */
+    bool bddlong;            /* bddlong=on: in a state proven lost, the longest loss */
     uint32_t lbssteps;       /* lbssteps=N: tests, backward search to α_N without the clock */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
@@ -287,7 +294,8 @@ typedef struct {
     "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N, bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
-    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, lbssteps=N"
+    "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, bddlate=S, "       \
+    "bddlong=on|off, lbssteps=N"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -310,6 +318,8 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bddsolve")) return opts_onoff(val, &o->bddsolve);
     if (!strcmp(key, "bddreach")) return opts_num(val, 0, 1, &o->bddreach);
     if (!strcmp(key, "bddcut")) return opts_u32(val, 0, 1000, &o->bddcut);
+    if (!strcmp(key, "bddlate")) return opts_num(val, 0, 60, &o->bddlate);
+    if (!strcmp(key, "bddlong")) return opts_onoff(val, &o->bddlong);
     if (!strcmp(key, "lbssteps")) return opts_u32(val, 0, 63, &o->lbssteps);
     return false;
 }
@@ -391,6 +401,8 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->confirm = LBS_CONFIRM_Z3;
     o->bddhorizon = 8;
     o->bddsolve = true;
+    o->bddlong = true;
+    o->bddlate = BDD_LATE_MIN;
     o->engine = engine_default_kind();
     o->playout.mast_eps = -1;
     o->cut = 10;
@@ -518,12 +530,12 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
         "match_gave_up=%" PRIu64 " hook_skipped=%" PRIu64 " stopped_mean=%.2f guard_unsound=%u "
         "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64
         " bdd_builds=%u bdd_seconds=%.3f bdd_cpu=%.3f search_cpu=%.3f shadow_turns=%u"
-        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_dropped=%u bdd_reused=%u",
+        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_dropped=%u bdd_reused=%u bdd_longer=%u",
         a->z3_confirmed, a->z3_cached, a->z3_disagree, a->z3_unknown, a->z3_skipped,
         a->check_seconds, a->z3_seconds, a->regress_seconds / m, a->too_slow, a->match_gave_up,
         a->hook_skipped, a->stopped / m, a->guard_unsound, a->guard_unverified, a->guard_hits,
         a->pay_skipped, t->bdd_builds, t->bdd_seconds, t->bdd_cpu, t->search_cpu, t->shadow_turns,
-        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_dropped, t->bdd_reused);
+        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_dropped, t->bdd_reused, t->bdd_longer);
     put_ab(out, t);
     return true;
 }
@@ -856,7 +868,7 @@ static bool complete_to_end(const bddhook_info_t *in) {
 /* bdd=on where the probe gave up at start (bdd_late: too many states for a start clock,
  * connect four): no sets within a horizon (measured: on connect four they cost as much CPU
  * as the search and changed nothing, docs/lbs_matches.md), only the end game: from s (turn
- * `turn`), by `until` (at least BDD_LATE_MIN away, else nothing is tried), the sets without
+ * `turn`), by `until` (at least bddlate=S away, else nothing is tried), the sets without
  * a horizon, none where the forward search from s gives up (reach_first: the network and
  * that search only); kept for the match where they hold every step to the end
  * (complete_to_end), else dropped and tried again at the next such turn, or the one after
@@ -868,7 +880,7 @@ static void solve_late(mcts_player_t *p, const state_t *s, uint32_t turn, double
     double b0 = now_seconds();
     bool skip = p->bdd_skip;
     p->bdd_skip = false;
-    if (until - b0 < BDD_LATE_MIN || skip) {
+    if (until - b0 < p->opts.bddlate || skip) {
         if (pondering) ponder(p, s, TERM_NONE);
         return;
     }
@@ -963,6 +975,25 @@ static void lost_bdd(mcts_player_t *p, const state_t *s, uint32_t turn) {
     }
     uct_set_state_hook(p->uct, NULL, NULL);
     uct_clear(p->uct); /* its proofs came from the sets */
+}
+
+/* The most successors longest_loss looks at (an engine step and a walk of the sets each). */
+#define LONG_JOINTS 4096
+
+/* bddlong=on, at an own turn the sets prove lost (bdd_off, lost_bdd): the move after which
+ * they prove the others' win longest (bddhook_longest_loss), the search's move `best`
+ * among moves as long (counts.bdd_longer: turns it was replaced). Plain search in a lost
+ * state plays as though it were not, and may take a move whose loss is near while a longer
+ * one leaves an imperfect winner (`mcts` errs at long distances) more steps to go wrong. */
+static term_t longest_loss(mcts_player_t *p, const state_t *s, uint32_t turn, term_t best) {
+    if (!p->opts.bddlong || !p->bdd || !p->bdd_off || best == TERM_NONE) return best;
+    eng_state_t *es = engine_state_new(p->core.engine);
+    engine_state_set(p->core.engine, es, s);
+    term_t pick =
+        bddhook_longest_loss(p->bdd, es, p->core.role, turn - p->bdd_from, best, LONG_JOINTS);
+    engine_state_free(es);
+    p->counts.bdd_longer += pick != best;
+    return pick;
 }
 
 /* bddshadow=on (with iters=N): s searched again by two fresh trees with the same seed and
@@ -1341,6 +1372,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     }
     p->counts.search_cpu += cpu_seconds() - c0;
     shadow_bdd(p, s, turn->turn);
+    best = longest_loss(p, s, turn->turn, best);
     best = player_core_checked(&p->core, turn, best, fallback);
     sink_offer(sink, best);
     state_copy(&p->prev, s);

@@ -2,9 +2,10 @@
  * the exact solver, on every reachable state of tic-tac-toe: with a horizon of D steps from
  * the initial state, a state k steps from it gets 100 only where the role forces its win,
  * 0 only where the other role forces its own, and every forced win within D - k steps is
- * found; on the engine's state through the hook's own entry point (the ply set, depth 0)
- * as by the value query. With values, a proven value is the exact one, and with the whole
- * game's sets (no horizon, or 9 steps) every state has one: tic-tac-toe solved, draws too. */
+ * found, a loss's length (bddhook_loss_steps) the solver's where within; on the engine's state
+ * through the hook's own entry point (the ply set, depth 0) as by the value query. With values, a
+ * proven value is the exact one, and with the whole game's sets (no horizon, or 9 steps) every
+ * state has one: tic-tac-toe solved, draws too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -72,6 +73,13 @@ static void check_role(engine_t *e, const solve_t *s, const uint32_t *dist, uint
             fail_msg("role %u, horizon %u, state %u (%u steps from the start): hook %d, solver: "
                      "win in %d, loss in %d",
                      role, horizon, id, k, v, w ? win[id] : -1, l ? loss[id] : -1);
+        /* the loss's length: never shorter than the solver's, the same where within */
+        uint32_t ls = bddhook_loss_steps(h, engine_state_words(st), k);
+        if (l ? ls < loss[id] || (l_in && ls != loss[id]) : ls != UINT32_MAX)
+            fail_msg("role %u, horizon %u, state %u: loss in %u steps by the sets, %d by the "
+                     "solver",
+                     role, horizon, id, ls, l ? loss[id] : -1);
+        assert_true(v != 0 || ls != UINT32_MAX);
         hits += v >= 0;
         /* the reach the search gates the hook by never skips a state that hits: from any
          * earlier ply p of the path, the state is k - p rollout steps deep */
@@ -122,6 +130,42 @@ static uint32_t check_values(engine_t *e, const solve_t *s, const uint32_t *dist
     return proven;
 }
 
+/* In every state the sets without a horizon prove lost for the role to move (two moves or
+ * more), bddhook_longest_loss takes a move after which the solver's forced loss is the
+ * longest; in some of them the first legal move (the one preferred here) is shorter. */
+static void check_longest(engine_t *e, const solve_t *s, const uint32_t *dist, uint32_t role) {
+    bddhook_opts_t o;
+    bddhook_default_opts(&o);
+    o.horizon = 0;
+    char err[300];
+    bddhook_t *h = bddhook_new(e, role, NULL, &o, now_seconds() + 1e6, err, sizeof err);
+    if (!h) fail_msg("bddhook_new: %s", err);
+    uint8_t *loss = xmalloc(solve_count(s));
+    solve_force(s, 1ull << (1 - role), 1 - role, 100, true, loss);
+    eng_state_t *st = engine_state_new(e);
+    uint32_t checked = 0, replaced = 0;
+    for (uint32_t id = 0; id < solve_count(s); id++) {
+        const term_t *mv;
+        const uint32_t *succ;
+        uint32_t n = solve_legal(s, id, role, &mv);
+        if (solve_terminal(s, id) || n < 2 || loss[id] == SOLVE_NONE) continue;
+        solve_successors(s, id, &succ); /* the other role's one move: succ[k] after mv[k] */
+        engine_state_set(e, st, solve_state(s, id));
+        term_t pick = bddhook_longest_loss(h, st, role, dist[id], mv[0], 4096);
+        uint32_t most = 0, got = UINT32_MAX;
+        for (uint32_t k = 0; k < n; k++) {
+            if (loss[succ[k]] > most) most = loss[succ[k]];
+            if (mv[k] == pick) got = loss[succ[k]];
+        }
+        assert_int_equal(got, most);
+        checked++, replaced += loss[succ[0]] < most;
+    }
+    assert_true(checked > 0 && replaced > 0);
+    engine_state_free(st);
+    free(loss);
+    bddhook_free(h);
+}
+
 static void test_tictactoe(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
@@ -137,6 +181,7 @@ static void test_tictactoe(void **state) {
         check_role(e, s, dist, role, 9);
         check_role(e, s, dist, role, 0);
         check_values(e, s, dist, role, 0);
+        check_longest(e, s, dist, role);
         check_values(e, s, dist, role, 9);
         assert_true(check_values(e, s, dist, role, 5) > 0);
     }

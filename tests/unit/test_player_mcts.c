@@ -211,6 +211,10 @@ static void test_bdd_solved(void **state) {
     assert_true(second.bdd_lost >= 1);
     assert_non_null(player_kind_find("mcts+lbs:bdd=on:bddsolve=off"));
     assert_null(player_kind_find("mcts:bddsolve=on"));
+    assert_non_null(player_kind_find("mcts+lbs:bdd=on:bddlong=off:bddlate=0.3"));
+    assert_null(player_kind_find("mcts+lbs:bddlong=maybe"));
+    assert_null(player_kind_find("mcts+lbs:bddlate=-1"));
+    assert_null(player_kind_find("mcts:bddlong=on"));
     game_free(g);
 }
 
