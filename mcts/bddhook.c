@@ -165,7 +165,7 @@ static uint32_t loss_after(const bddhook_t *h, const eng_state_t *es, uint32_t r
 }
 
 term_t bddhook_longest_loss(const bddhook_t *h, const eng_state_t *es, uint32_t role,
-                            uint32_t steps, term_t prefer, uint64_t max_joints) {
+                            uint32_t steps, term_t prefer, uint64_t max_joints, double until) {
     const term_t *legal;
     uint32_t n = engine_legal(h->e, es, role, &legal), nr = engine_game(h->e)->n_roles;
     term_t *mine = xmalloc(n * sizeof *mine), *joint = xmalloc(nr * sizeof *joint);
@@ -176,7 +176,7 @@ term_t bddhook_longest_loss(const bddhook_t *h, const eng_state_t *es, uint32_t 
     term_t pick = prefer;
     if (n && joints_load(&j, h->e, es, JOINTS_ENGINE_ORDER, role, mine[0]) * n <= max_joints) {
         uint32_t most = loss_after(h, es, role, prefer, steps, &j, joint, succ);
-        for (uint32_t k = 0; k < n; k++) {
+        for (uint32_t k = 0; k < n && (until <= 0 || now_seconds() < until); k++) {
             uint32_t d = loss_after(h, es, role, mine[k], steps, &j, joint, succ);
             if (d > most) most = d, pick = mine[k];
         }

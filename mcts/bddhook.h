@@ -113,9 +113,10 @@ uint32_t bddhook_loss_steps(const bddhook_t *h, const uint64_t *words, uint32_t 
  * bddhook_loss_steps over their answers (a terminal successor not won by role: 0; none
  * proven: UINT32_MAX, the most). `prefer` (one of the moves) is kept among equals, else
  * the first in the engine's order; `prefer` itself where the successors are more than
- * max_joints (each costs an engine step and a walk of the sets). */
+ * max_joints (each costs an engine step and a walk of the sets). No move is looked at past
+ * `until` (the turn's deadline; <= 0: none): the longest of those seen so far. */
 term_t bddhook_longest_loss(const bddhook_t *h, const eng_state_t *es, uint32_t role,
-                            uint32_t steps, term_t prefer, uint64_t max_joints);
+                            uint32_t steps, term_t prefer, uint64_t max_joints, double until);
 /* With opts.values: bddhook_value, else the value where the state's proven bounds meet
  * (bddsearch_value: a forced draw scores its value), else -1; without: bddhook_value. */
 int bddhook_proven(const bddhook_t *h, const uint64_t *words, uint32_t steps);

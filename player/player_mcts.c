@@ -985,12 +985,13 @@ static void lost_bdd(mcts_player_t *p, const state_t *s, uint32_t turn) {
  * among moves as long (counts.bdd_longer: turns it was replaced). Plain search in a lost
  * state plays as though it were not, and may take a move whose loss is near while a longer
  * one leaves an imperfect winner (`mcts` errs at long distances) more steps to go wrong. */
-static term_t longest_loss(mcts_player_t *p, const state_t *s, uint32_t turn, term_t best) {
+static term_t longest_loss(mcts_player_t *p, const state_t *s, uint32_t turn, term_t best,
+                           double until) {
     if (!p->opts.bddlong || !p->bdd || !p->bdd_off || best == TERM_NONE) return best;
     eng_state_t *es = engine_state_new(p->core.engine);
     engine_state_set(p->core.engine, es, s);
-    term_t pick =
-        bddhook_longest_loss(p->bdd, es, p->core.role, turn - p->bdd_from, best, LONG_JOINTS);
+    term_t pick = bddhook_longest_loss(p->bdd, es, p->core.role, turn - p->bdd_from, best,
+                                       LONG_JOINTS, until);
     engine_state_free(es);
     p->counts.bdd_longer += pick != best;
     return pick;
@@ -1372,7 +1373,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     }
     p->counts.search_cpu += cpu_seconds() - c0;
     shadow_bdd(p, s, turn->turn);
-    best = longest_loss(p, s, turn->turn, best);
+    best = longest_loss(p, s, turn->turn, best, deadline - p->opts.margin);
     best = player_core_checked(&p->core, turn, best, fallback);
     sink_offer(sink, best);
     state_copy(&p->prev, s);

@@ -151,7 +151,9 @@ static void check_longest(engine_t *e, const solve_t *s, const uint32_t *dist, u
         if (solve_terminal(s, id) || n < 2 || loss[id] == SOLVE_NONE) continue;
         solve_successors(s, id, &succ); /* the other role's one move: succ[k] after mv[k] */
         engine_state_set(e, st, solve_state(s, id));
-        term_t pick = bddhook_longest_loss(h, st, role, dist[id], mv[0], 4096);
+        term_t pick = bddhook_longest_loss(h, st, role, dist[id], mv[0], 4096, 0);
+        /* past its deadline it looks at no move: the preferred one stays */
+        assert_int_equal(bddhook_longest_loss(h, st, role, dist[id], mv[0], 4096, 1e-9), mv[0]);
         uint32_t most = 0, got = UINT32_MAX;
         for (uint32_t k = 0; k < n; k++) {
             if (loss[succ[k]] > most) most = loss[succ[k]];
