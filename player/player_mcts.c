@@ -896,14 +896,15 @@ static void solve_late(mcts_player_t *p, const state_t *s, uint32_t turn, double
     bool slow = many && in.reach_late && p->bdd_retry; /* tried again at the next turn */
     p->bdd_skip = many && !slow;
     if (p->core.verbose)
-        fprintf(stderr,
-                "bdd: turn %u: the end game from this state in %.0f ms (budget %.0f ms): %s\n",
-                turn, (now_seconds() - b0) * 1000, (until - b0) * 1000,
-                slow   ? "out of time"
-                : many ? "too many states"
-                : keep ? "solved, kept for the match"
-                : h    ? "not solved"
-                       : err);
+        fprintf(
+            stderr, "bdd: turn %u: the end game from this state in %.0f ms (budget %.0f ms): %s\n",
+            turn, (now_seconds() - b0) * 1000, (until - b0) * 1000,
+            slow ? "out of time"
+            : many
+                ? (in.reach_late ? "out of time, the next turn's try skipped" : "too many states")
+            : keep ? "solved, kept for the match"
+            : h    ? "not solved"
+                   : err);
     if (!keep) {
         FREE_AND_NULL(bddhook_free, h);
         return;
