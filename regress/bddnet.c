@@ -1703,9 +1703,12 @@ static bddinv_atom_t group_atom(bddnet_t *bn, uint32_t g, uint32_t i) {
     for (uint32_t k = gr->coded ? 0 : i; k < (gr->coded ? gr->n : i + 1); k++) {
         uint32_t f = bn->sorted[gr->first + k];
         dd_ref a = dd_or(d, at.now, bn->fluent[f]);
-        dd_ref b = made ? dd_dup(d, at.next) : dd_or(d, at.next, bn->next[f]);
-        dd_deref(d, at.now), dd_deref(d, at.next);
-        at.now = a, at.next = b, at.init = at.init || in_init(bn->net, f);
+        dd_deref(d, at.now);
+        at.now = a, at.init = at.init || in_init(bn->net, f);
+        if (made) continue; /* its next: gr_any already */
+        dd_ref b = dd_or(d, at.next, bn->next[f]);
+        dd_deref(d, at.next);
+        at.next = b;
     }
     return at;
 }
