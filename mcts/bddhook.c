@@ -177,6 +177,7 @@ term_t bddhook_longest_loss(const bddhook_t *h, const eng_state_t *es, uint32_t 
     if (n && joints_load(&j, h->e, es, JOINTS_ENGINE_ORDER, role, mine[0]) * n <= max_joints) {
         uint32_t most = loss_after(h, es, role, prefer, steps, &j, joint, succ);
         for (uint32_t k = 0; k < n && (until <= 0 || now_seconds() < until); k++) {
+            if (mine[k] == prefer) continue; /* its loss is `most` */
             uint32_t d = loss_after(h, es, role, mine[k], steps, &j, joint, succ);
             if (d > most) most = d, pick = mine[k];
         }
