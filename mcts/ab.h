@@ -66,12 +66,23 @@ bool ab_opts_parse(ab_opts_t *o, const char *text, ab_extra_opt_t extra, void *c
 /* A heuristic value 0..100 of s for role, or -1 for none (then the default leaf value). */
 typedef int (*ab_eval_t)(void *ctx, engine_t *e, const eng_state_t *s, uint32_t role);
 
+/* A proof about the non-terminal state s, `ply` joint moves below the search's root: 100
+ * where the role forces its goal 100 within *steps more joint moves, 0 where the others
+ * force its loss within *steps, -1 where none is known (mcts/bddhook.h: bddhook_ab_proven).
+ * A proven state below the root is not searched further: its value is exact. */
+typedef int (*ab_proven_t)(void *ctx, const eng_state_t *s, uint32_t ply, uint32_t *steps);
+
 typedef struct ab ab_t;
 
 /* A search for role on e (not owned: it must outlive the search); seed for playouts. */
 ab_t *ab_new(engine_t *e, uint32_t role, const ab_opts_t *o, uint64_t seed);
 void ab_free(ab_t *a);
 void ab_set_eval(ab_t *a, ab_eval_t eval, void *ctx);
+/* Sets the proof hook (NULL: none, the default). With one, wins and losses are scored by
+ * distance inside the search (a terminal goal 100 or 0 too, so that a nearer win beats a
+ * farther one and a farther loss a nearer one, proven or terminal); ab_result_t.value stays
+ * the goal scale. The table is cleared (its values were scored the other way). */
+void ab_set_proven(ab_t *a, ab_proven_t proven, void *ctx);
 /* Forgets the table and the history. */
 void ab_clear(ab_t *a);
 
@@ -83,7 +94,10 @@ typedef struct {
     uint64_t nodes;  /* states searched, over every iteration */
     uint64_t leaves; /* states valued where depth ran out */
     uint64_t tt_hits;
-    bool timed_out; /* the deadline cut an iteration short */
+    uint64_t proofs; /* states the proof hook settled */
+    uint32_t mate;   /* with the proof hook, a root value 100 or 0: the joint moves to the win
+                        or loss at most (proven: a path of terminal states and proofs) */
+    bool timed_out;  /* the deadline cut an iteration short */
 } ab_result_t;
 
 /* Called after each completed iteration (best move so far in r), NULL for none. */
