@@ -502,10 +502,9 @@ static void put_ab(strbuf_t *out, const player_search_t *t) {
               " ab_depth_mean=%.2f ab_depth_max=%u ab_proven=%u",
               t->ab_searches, t->ab_nodes, t->ab_leaves, t->ab_tt_hits,
               (double)t->ab_depth_sum / t->ab_searches, t->ab_depth_max, t->ab_proven);
-    if (t->lbs_kind) /* (mcts+lbs: bdd=on gives alpha-beta the sets' proofs) */
-        sb_printf(out, " ab_proofs=%" PRIu64 " ab_wins=%u ab_won_matches=%u ab_first_win=%.2f",
-                  t->ab_proofs, t->ab_wins, t->ab_won_matches,
-                  t->ab_won_matches ? (double)t->ab_first_win_sum / t->ab_won_matches : 0.0);
+    sb_printf(out, " ab_proofs=%" PRIu64 " ab_wins=%u ab_won_matches=%u ab_first_win=%.2f",
+              t->ab_proofs, t->ab_wins, t->ab_won_matches,
+              t->ab_won_matches ? (double)t->ab_first_win_sum / t->ab_won_matches : 0.0);
 }
 
 bool player_search_report(const player_search_t *t, strbuf_t *out) {
