@@ -163,7 +163,7 @@ void player_search_add_ab(player_search_t *c, const ab_result_t *r) {
     if (r->depth > c->ab_depth_max) c->ab_depth_max = r->depth;
     c->ab_proven += r->proven;
     c->ab_proofs += r->proofs;
-    bool won = r->value == 100 && (r->proven || r->mate);
+    bool won = r->value == 100; /* (a terminal or proven win, or an evaluation of 100) */
     if (won && !c->ab_wins) c->ab_won_matches++, c->ab_first_win_sum += c->ab_searches - 1;
     c->ab_wins += won;
 }

@@ -48,9 +48,10 @@ typedef struct {
      * start's and each turn's), the states they searched, valued at the depth bound and
      * found in the table, the deepest iteration each completed (summed, and the most), and
      * the searches whose root value was proven; with the sets' proofs (bdd=on): the
-     * states they settled, the searches whose root was a forced win (value 100, proven or
-     * by a path of proofs: ab_result_t.mate), and over the matches with one the searches
-     * before the first (the start's counted: how early the match was won) */
+     * states they settled; the searches whose root value was 100 (a win found: without the
+     * sets by terminal states, with them by proofs too, or an evaluation of 100), and over
+     * the matches with one the searches before the first (the start's and every turn's
+     * counted: how early the match was seen won) */
     uint32_t ab_searches;
     uint64_t ab_nodes, ab_leaves, ab_tt_hits, ab_depth_sum, ab_proofs;
     uint32_t ab_depth_max, ab_proven, ab_wins, ab_won_matches, ab_first_win_sum;
