@@ -529,8 +529,8 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
     *proven = true;
     if (engine_terminal(a->e, s)) return terminal_value(a, s, ply);
     int v;
-    if (proof_value(a, s, ply, &v)) return v; /* exact: not searched further */
     if (depth == 0) {
+        if (proof_value(a, s, ply, &v)) return v; /* exact */
         *proven = false;
         return leaf_value(a, s);
     }
@@ -540,15 +540,23 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
     bool restricted = ply == 0 && a->root_move != TERM_NONE && restrict_root(a, f);
     uint64_t key = 0;
     uint32_t first = ply == 0 ? a->pv : NO_INDEX, first_reply = NO_INDEX;
+    const tt_entry_t *t = NULL;
     if (a->o.tt && !restricted) {
         key = engine_state_hash(s);
-        const tt_entry_t *t = tt_probe(a, key);
+        t = tt_probe(a, key);
         if (t) {
             a->tt_hits++;
             if (ply > 0 && tt_cut(t, depth, ply, alpha, beta, &v, proven)) return v;
             if (first == NO_INDEX) first = t->move;
             first_reply = t->reply;
         }
+    }
+    /* a state in the table was asked before (its proof would be there, DEPTH_PROVEN): the
+     * walk is not made again; a proof is exact, the state not searched further */
+    if (!t && proof_value(a, s, ply, &v)) {
+        if (a->o.tt && !restricted)
+            tt_store(a, key, to_table(v, ply), DEPTH_PROVEN, BOUND_EXACT, NO_INDEX, NO_INDEX);
+        return v;
     }
     order_moves(a, f, first);
     uint32_t n = f->n[a->role], best_i = f->order[0], best_reply = NO_INDEX;

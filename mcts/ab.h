@@ -69,7 +69,9 @@ typedef int (*ab_eval_t)(void *ctx, engine_t *e, const eng_state_t *s, uint32_t 
 /* A proof about the non-terminal state s, `ply` joint moves below the search's root: 100
  * where the role forces its goal 100 within *steps more joint moves, 0 where the others
  * force its loss within *steps, -1 where none is known (mcts/bddhook.h: bddhook_ab_proven).
- * A proven state below the root is not searched further: its value is exact. */
+ * A proven state below the root is not searched further: its value is exact. Asked at the
+ * leaves, and at a state within the depth the table does not hold (a proof is stored there
+ * for good: a state it holds was asked before), so a hit must hold at any ply. */
 typedef int (*ab_proven_t)(void *ctx, const eng_state_t *s, uint32_t ply, uint32_t *steps);
 
 typedef struct ab ab_t;
