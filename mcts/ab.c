@@ -99,6 +99,7 @@ bool ab_opt_set(ab_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "ttmb")) return opts_u32(val, 1, 65536, &o->tt_mb);
     if (!strcmp(key, "playouts")) return opts_u32(val, 0, 10000, &o->playouts);
     if (!strcmp(key, "cap")) return opts_u32(val, 1, 1000000, &o->playout_cap);
+    if (!strcmp(key, "proofdepth")) return opts_u32(val, 0, DEPTH_MAX, &o->proof_depth);
     if (!strcmp(key, "eval")) {
         if (!strcmp(val, "mixed"))
             o->eval = AB_EVAL_MIXED;
@@ -530,7 +531,7 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
     if (engine_terminal(a->e, s)) return terminal_value(a, s, ply);
     int v;
     if (depth == 0) {
-        if (proof_value(a, s, ply, &v)) return v; /* exact */
+        if (a->o.proof_depth == 0 && proof_value(a, s, ply, &v)) return v; /* exact */
         *proven = false;
         return leaf_value(a, s);
     }
@@ -553,7 +554,7 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
     }
     /* a state in the table was asked before (its proof would be there, DEPTH_PROVEN): the
      * walk is not made again; a proof is exact, the state not searched further */
-    if (!t && proof_value(a, s, ply, &v)) {
+    if (!t && depth >= a->o.proof_depth && proof_value(a, s, ply, &v)) {
         if (a->o.tt && !restricted)
             tt_store(a, key, to_table(v, ply), DEPTH_PROVEN, BOUND_EXACT, NO_INDEX, NO_INDEX);
         return v;

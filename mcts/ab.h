@@ -45,17 +45,19 @@ typedef struct {
     ab_eval_kind_t eval;  /* the leaf value where depth runs out */
     uint32_t playouts;    /* random playouts per leaf (AB_EVAL_MIXED, AB_EVAL_PLAYOUT) */
     uint32_t playout_cap; /* joint moves per playout at most */
+    uint32_t proof_depth; /* the proof hook (ab_set_proven) is asked only at states with at
+                             least this many joint moves of depth left (0: the leaves too) */
 } ab_opts_t;
 
 /* Every enhancement on, no depth bound, 16 MiB table, leaves valued by 2 playouts. */
 void ab_default_opts(ab_opts_t *o);
 /* One option "key=value" (tt|history|pvs|id=on|off, depth=N, ttmb=MB,
- * eval=mixed|goal|playout, playouts=N, cap=N); false when unknown or bad. */
+ * eval=mixed|goal|playout, playouts=N, cap=N, proofdepth=N); false when unknown or bad. */
 bool ab_opt_set(ab_opts_t *o, const char *key, const char *val);
 /* The option names, for messages. */
 #define AB_OPTS_HELP                                                                               \
     "tt=on|off, history=on|off, pvs=on|off, id=on|off, depth=N, ttmb=MB, "                         \
-    "eval=mixed|goal|playout, playouts=N, cap=N"
+    "eval=mixed|goal|playout, playouts=N, cap=N, proofdepth=N"
 
 /* "OPT:OPT..." into o (from ab_default_opts); an option ab_opt_set does not know goes to
  * extra (NULL: none), which says whether it took it. False, with a reason in err, on a
