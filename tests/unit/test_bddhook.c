@@ -337,14 +337,6 @@ static void search_at(ab_t *a, ab_t *plain, eng_state_t *es, bool exact, ab_resu
     assert_int_equal(m.value, r->value);
 }
 
-/* Alpha-beta with the sets' proofs (bddhook_ab_proven on α_2/β_2 without a horizon, as the
- * player's start_ab_bdd builds them) on every reachable non-terminal state of tic-tac-toe,
- * for each role, against the exact solver and the deeper sets α_3/β_3 (the least step of a
- * forced win or loss within 3): searched to the end, the value is the solver's, proven, its
- * move keeps it; searched one joint move deep, where α_3 (β_3) holds the state with least
- * step k the value is 100 (0) with mate k exactly (the nearest win, the farthest loss) and
- * the move keeps it, and no other state gets a mate. Without the proofs the same search
- * finds no win beyond one step: some states are proven only with them. */
 /* The least steps of a forced win and loss (UINT32_MAX: none within them) of every state
  * of s by sets to α_steps/β_steps without a horizon (-: terminal states). */
 static void least_steps(engine_t *e, const solve_t *s, uint32_t role, uint32_t steps, uint32_t *win,
@@ -372,9 +364,12 @@ static uint32_t ab_proofs_role(engine_t *e, const solve_t *s, uint32_t role) {
     ab_default_opts(&o);
     o.tt_mb = 1, o.eval = AB_EVAL_GOAL;
     ab_t *full = ab_new(e, role, &o, 7), *plain = ab_new(e, role, &o, 7);
-    o.max_depth = 1;
+    o.proof_depth = 2;
+    ab_t *inner = ab_new(e, role, &o, 7); /* the player's: not at the last joint move */
+    o.proof_depth = 0, o.max_depth = 1;
     ab_t *one = ab_new(e, role, &o, 7), *one_plain = ab_new(e, role, &o, 7);
     ab_set_proven(full, bddhook_ab_proven, h);
+    ab_set_proven(inner, bddhook_ab_proven, h);
     ab_set_proven(one, bddhook_ab_proven, h);
     eng_state_t *es = engine_state_new(e);
     for (uint32_t id = role; id < n; id += test_sample_every()) {
@@ -386,6 +381,9 @@ static uint32_t ab_proofs_role(engine_t *e, const solve_t *s, uint32_t role) {
         if (r.value != solve_value(s, id, role))
             fail_msg("state %u role %u: %d with proofs, solver %d", id, role, r.value,
                      solve_value(s, id, role));
+        search_at(inner, plain, es, true, &r);
+        assert_true(r.proven);
+        assert_int_equal(r.value, solve_value(s, id, role));
         search_at(one, plain, es, false, &r);
         uint32_t want = win[id] != UINT32_MAX ? win[id] : loss[id];
         if (r.mate != (want != UINT32_MAX ? want : 0))
@@ -399,12 +397,21 @@ static uint32_t ab_proofs_role(engine_t *e, const solve_t *s, uint32_t role) {
         only_with += p.value != 100;
     }
     engine_state_free(es);
-    ab_free(full), ab_free(plain), ab_free(one), ab_free(one_plain);
+    ab_free(full), ab_free(plain), ab_free(one), ab_free(one_plain), ab_free(inner);
     bddhook_free(h);
     free(win), free(loss);
     return only_with;
 }
 
+/* Alpha-beta with the sets' proofs (bddhook_ab_proven on α_2/β_2 without a horizon, as the
+ * player's start_ab_bdd builds them) on every reachable non-terminal state of tic-tac-toe,
+ * for each role, against the exact solver and the deeper sets α_3/β_3 (the least step of a
+ * forced win or loss within 3): searched to the end (asked at the leaves too, or only with
+ * 2 joint moves left as the player asks), the value is the solver's, proven, its move keeps
+ * it; searched one joint move deep, where α_3 (β_3) holds the state with least step k the
+ * value is 100 (0) with mate k exactly (the nearest win, the farthest loss) and the move
+ * keeps it, and no other state gets a mate. Without the proofs the same search finds no
+ * win beyond one step: some states are proven only with them. */
 static void test_ab_proofs(void **state) {
     (void)state;
     game_t *g = load_file("tictactoe.kif");
