@@ -177,17 +177,17 @@
  * builds in a row (connect four at 0.5 s under load: every rebuild cut at α_1) they are
  * dropped for the match (counter bdd_dropped) */
 #define BDD_MIN_STEPS 3
-/* The steps made for alpha-beta (start_ab_bdd): each state it searches is walked, and the
- * walks cost it: on breakthroughSmallHoles (5 s start, 0.5 s play, loaded machine) with
- * α_2/β_2 (0.9 s to build) it searched about half the states plain alpha-beta did in a
- * turn, with the partial α_3 too (3 s to build) a quarter */
+#define BDD_POOR_MAX 2
+/* The steps made for alpha-beta (start_ab_bdd): the walks of deeper ones cost it more (on
+ * breakthroughSmallHoles, 5 s start, 0.5 s play, loaded machine, asked at every state: with
+ * α_2/β_2, 0.9 s to build, it searched about half the states plain alpha-beta did in a
+ * turn, with the partial α_3 too, 3 s to build, a quarter) */
 #define AB_BDD_STEPS 2
 /* Where alpha-beta asks them: with 2 joint moves left at least, where α_2/β_2 say nothing a
  * search of that depth does not find, but spare it the subtree (same screen: states per
- * search 0.83 of plain alpha-beta's, depth mean 9.9 against 9.2; asked at the leaves too
+ * search 0.83 of plain alpha-beta's, depth mean 9.5 against 9.4; asked at the leaves too
  * 0.45, depth 8.6 against 9.9: the leaves' walks cost more than their lookahead gives) */
 #define AB_PROOF_DEPTH 2
-#define BDD_POOR_MAX 2
 /* where the probe gave up at start (solve_late), the end game is tried only in a turn
  * with at least this many seconds for it: the probe from a state alone takes about 0.3 CPU
  * s on connect four, the end game from ply 34 about 0.5 (0.8-1.0 s of wall time at a load
