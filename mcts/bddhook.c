@@ -109,11 +109,12 @@ bool bddhook_more(bddhook_t *h, uint32_t max_steps, double deadline) {
     return true;
 }
 
-bool bddhook_restart(bddhook_t *h, const eng_state_t *start, double deadline) {
+bool bddhook_restart(bddhook_t *h, const eng_state_t *start, bool resume, double reach_share,
+                     double deadline) {
     double t0 = now_seconds(), reach_seconds;
     if (h->info.horizon || deadline <= t0) return false;
     bddsearch_t *bs = h->bs;
-    if (bddsearch_restart(bs, engine_state_words(start), 0, deadline - t0))
+    if (bddsearch_restart(bs, engine_state_words(start), 0, deadline - t0, resume, reach_share))
         bddsearch_run(bs, NULL, NULL); /* as reach_first: none where the search gave up */
     note_steps(h);
     h->info.reach_layers = bddnet_reach_layers(bddsearch_net(bs), &reach_seconds);

@@ -469,7 +469,10 @@ void bddsearch_more(bddsearch_t *bs, uint32_t max_steps, double budget) {
     bddnet_set_deadline(bs->bn, bs->deadline);
 }
 
-bool bddsearch_restart(bddsearch_t *bs, const uint64_t *start, uint32_t max_steps, double budget) {
+bool bddsearch_restart(bddsearch_t *bs, const uint64_t *start, uint32_t max_steps, double budget,
+                       bool resume, double reach_share) {
+    bs->o.resume = resume;
+    if (reach_share > 0) bs->o.reach_share = reach_share;
     for (uint32_t k = 0; k < bs->n_seqs; k++)
         clear_seq(bs, k);
     double now = now_seconds();

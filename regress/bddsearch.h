@@ -110,10 +110,12 @@ void bddsearch_more(bddsearch_t *bs, uint32_t max_steps, double budget);
 /* Every step dropped and the network's forward search made again from `start` (engine
  * state words, a state the last start reaches: bddnet_restart), within budget seconds from
  * now (reach_share of it for that search; 0: no limit), the next bddsearch_run to at most
- * max_steps (0: no limit): as bddsearch_new from that start would have made them, without
- * building the network again (connect four: 0.1 CPU s of the 0.27 s a turn leaves). False
- * where the forward search gave up (the sets, if run, are then over the invariant). */
-bool bddsearch_restart(bddsearch_t *bs, const uint64_t *start, uint32_t max_steps, double budget);
+ * max_steps (0: no limit), with opts.resume set to `resume` (and opts.reach_share to reach_share
+ * where above 0): as bddsearch_new from that start would have made them, without building the
+ * network again (connect four: 0.1 CPU s of the 0.27 s a turn leaves). False where the forward
+ * search gave up (the sets, if run, are then over the invariant). */
+bool bddsearch_restart(bddsearch_t *bs, const uint64_t *start, uint32_t max_steps, double budget,
+                       bool resume, double reach_share);
 
 bdds_mode_t bddsearch_mode(const bddsearch_t *bs);
 uint32_t bddsearch_seqs(const bddsearch_t *bs);
