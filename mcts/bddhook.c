@@ -109,13 +109,14 @@ bool bddhook_more(bddhook_t *h, uint32_t max_steps, double deadline) {
     return true;
 }
 
-bool bddhook_restart(bddhook_t *h, const eng_state_t *start, bool resume, double reach_share,
-                     double deadline) {
+bool bddhook_restart(bddhook_t *h, const eng_state_t *start, bool resume, bool reach_first,
+                     double reach_share, double deadline) {
     double t0 = now_seconds(), reach_seconds;
     if (h->info.horizon || deadline <= t0) return false;
     bddsearch_t *bs = h->bs;
-    if (bddsearch_restart(bs, engine_state_words(start), 0, deadline - t0, resume, reach_share))
-        bddsearch_run(bs, NULL, NULL); /* as reach_first: none where the search gave up */
+    const uint64_t *w = start ? engine_state_words(start) : NULL;
+    if (bddsearch_restart(bs, w, 0, deadline - t0, resume, reach_share) || !reach_first)
+        bddsearch_run(bs, NULL, NULL);
     note_steps(h);
     h->info.reach_layers = bddnet_reach_layers(bddsearch_net(bs), &reach_seconds);
     h->info.reach_late = bddnet_reach_late(bddsearch_net(bs));

@@ -104,11 +104,16 @@
  *                   than D they are kept for the match, never rebuilt (start_bdd); on by
  *                   default. Where the probe gave up, no sets within a horizon either: at
  *                   each turn where the others move and at least bddlate=S s are left,
- *                   the end game is tried from the match's state, kept once complete to
- *                   its last layer (solve_late). Either way an own turn whose state they
+ *                   the end game is tried on the probe's network (kept for the match, not
+ *                   built again): from the match's state, or carried over from the last
+ *                   try (a step cut by the deadline made at the next), given to the tree
+ *                   from its first step, kept for the match once complete to the last
+ *                   layer (solve_late, late_try). Either way an own turn whose state they
  *                   prove lost is searched without them (lost_bdd)
  *   bddlate=S       with bdd=on, where the probe gave up at start: the end game tried only in
- *                   a turn with at least S seconds for it (default BDD_LATE_MIN)
+ *                   a turn with at least S seconds for it (default BDD_LATE_MIN, 0.1)
+ *   bddponder=on|off with bdd=on there: the tree pondered on during a try (default on; off:
+ *                   the try alone, the pondering after it)
  *   bddlong=on|off  with bdd=on: at an own turn the sets prove lost, the move whose loss
  *                   they prove longest (the others' least β step after it) rather than
  *                   the search's, which is kept among equals (longest_loss); on by default
@@ -183,6 +188,9 @@
  * the next makes them again from the match's state (its steps cheaper: fewer states left;
  * connect four from ply 26: α_3 3 CPU s, from ply 32 every step to the end 1.3) */
 #define BDD_STALL_MAX 2
+/* solve_late where the start kept no network: the seconds a try needs to build one (at
+ * 0.5 s under load a build overran its 0.27 s by up to 0.13 s, and failed) */
+#define BDD_LATE_BUILD 1.0
 /* solve_late, a try on the kept network: the share of its time its forward search may
  * take (the network costs nothing; the steps go on at the next try, the search does not:
  * at 0.5 s under load 0.4 of a try let it pass only from ply 37, docs/bdd.md) */
@@ -704,6 +712,22 @@ static bddhook_t *more_bdd(mcts_player_t *p, bddhook_t **probe, double until) {
     return h;
 }
 
+/* The sets without a horizon from the start's probe *probe (taken: NULL after) whose
+ * forward search ran out of time: that search again from the initial state on its network
+ * (bddhook_restart, steps even where it runs out again: as make_bdd's), not built again;
+ * counted as more_bdd; NULL where no time is left (*probe is then kept). */
+static bddhook_t *again_bdd(mcts_player_t *p, bddhook_t **probe, double until) {
+    if (!*probe) return NULL;
+    double t0 = now_seconds(), c0 = cpu_seconds();
+    /* (bddcut=N: no step past the cut, as make_bdd's) */
+    if (!bddhook_restart(*probe, NULL, false, p->opts.bddcut, 0, until)) return NULL;
+    p->counts.bdd_builds++, p->counts.bdd_reused++;
+    p->counts.bdd_seconds += now_seconds() - t0, p->counts.bdd_cpu += cpu_seconds() - c0;
+    bddhook_t *h = *probe;
+    *probe = NULL;
+    return h;
+}
+
 /* The steps complete on every side the hook reads (α_0..α_{k-1}: k). */
 static uint32_t complete_steps(const bddhook_info_t *in) {
     uint32_t k = in->beta && in->beta < in->alpha ? in->beta : in->alpha;
@@ -760,6 +784,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
          * keeps the sets within its layers (bddnet_local), from the initial one they are
          * global, restricted to what it reaches */
         p->bdd = more_bdd(p, &probe, t0 + solve);
+        if (!p->bdd && late) p->bdd = again_bdd(p, &probe, t0 + solve);
         if (!p->bdd) { /* built again: the probe first freed, as one manager holds both */
             FREE_AND_NULL(bddhook_free, probe);
             p->bdd = make_bdd(p, NULL, 0, 0, t0 + solve, false, err, sizeof err);
@@ -777,15 +802,17 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
                     complete_steps(&in));
         if (p->bdd && (in.solved || complete_steps(&in) > p->opts.bddhorizon))
             p->bdd_global = true, p->counts.bdd_solved += in.solved;
+        else if (late && !probe) /* (out of time again: its network for solve_late) */
+            probe = p->bdd, p->bdd = NULL;
         else
             FREE_AND_NULL(bddhook_free, p->bdd);
     }
     /* out of time twice: the match goes on as where the probe gave up (solve_late); with
      * one role at own turns too (bdd_retry), which with more would take their search's
      * clock where connect four under load can run out of time too */
+    if (late && !p->bdd) many = p->bdd_late = true, p->bdd_retry = p->core.game->n_roles == 1;
     if (many && !p->bdd) p->bdd = probe, probe = NULL; /* its network, for solve_late */
     FREE_AND_NULL(bddhook_free, probe);
-    if (late && !p->bdd) many = p->bdd_late = true, p->bdd_retry = p->core.game->n_roles == 1;
     if (!p->bdd && !many && until - now_seconds() > 0.05)
         p->bdd = make_bdd(p, es, p->opts.bddhorizon, 0, until, false, err, sizeof err);
     engine_state_free(es);
@@ -916,11 +943,12 @@ static const char *late_try(mcts_player_t *p, const eng_state_t *es, uint32_t tu
     if (!p->bdd || !in.reach_layers || p->bdd_stall >= BDD_STALL_MAX ||
         !bddhook_more(p->bdd, 0, until)) {
         how = "made again", p->bdd_stall = 0, before = UINT32_MAX;
-        if (p->bdd && !bddhook_restart(p->bdd, es, true, LATE_REACH_SHARE, until))
+        if (p->bdd && !bddhook_restart(p->bdd, es, true, true, LATE_REACH_SHARE, until))
             return NULL; /* no time */
         p->bdd_from = turn;
     }
-    if (!p->bdd) {
+    if (!p->bdd) { /* no network kept: built only where a try may afford it */
+        if (until - t0 < BDD_LATE_BUILD) return snprintf(err, errlen, "no network"), NULL;
         p->bdd = make_bdd(p, es, 0, 0, until, true, err, errlen);
         return p->bdd ? "built" : NULL;
     }

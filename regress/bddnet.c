@@ -2217,6 +2217,7 @@ bool bddnet_restart(bddnet_t *bn, const uint64_t *start, double reach_deadline) 
     dd_deref(d, bn->reach);
     free_upto(bn);
     bn->reach_layers = 0;
+    if (start) bn->o.cut_reach = 0; /* a test's cut of the search from the initial state */
     bn->o.start = start, bn->o.reach_deadline = reach_deadline;
     compute_reach(bn);  /* the parts made so far cut to the new states too (within_reach) */
     bn->o.start = NULL; /* (the caller's words: read by compute_reach only) */

@@ -303,7 +303,8 @@ void bddnet_set_deadline(bddnet_t *bn, double deadline);
  * ones. `start` must be a state the kept states hold (reachable from the last start: the
  * match's state later on), so that every part's states are those a network built from it
  * would have (tests: test_bddsearch); false where the search gave up (bddnet_reach_late
- * tells why), the sets then over the invariant. The caller drops every set made over the
+ * tells why), the sets then over the invariant. opts.cut_reach is kept for a start NULL
+ * (the initial state again), dropped for any other. The caller drops every set made over the
  * old states (bddsearch_restart). */
 bool bddnet_restart(bddnet_t *bn, const uint64_t *start, double reach_deadline);
 

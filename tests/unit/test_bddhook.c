@@ -313,7 +313,7 @@ static void from_start(engine_t *e, const solve_t *s, const uint32_t *dist, uint
     double far = now_seconds() + 1e6;
     bddhook_t *h = bddhook_new(e, 0, probe ? NULL : start, &o, far, err, sizeof err);
     if (!h) fail_msg("bddhook_new: %s", err);
-    if (probe) assert_true(bddhook_restart(h, start, true, 0, far));
+    if (probe) assert_true(bddhook_restart(h, start, true, true, 0, far));
     bddhook_info(h, in);
     if (cut_step) { /* the cut step dropped, not kept as a subset: gone on from there */
         assert_int_equal(in->alpha, cut_step);
@@ -329,7 +329,8 @@ static void from_start(engine_t *e, const solve_t *s, const uint32_t *dist, uint
         out[id] = bddhook_proven(h, engine_state_words(st), dist[id] - plies);
     }
     engine_state_free(st);
-    assert_false(bddhook_restart(h, start, true, 0, now_seconds() - 1)); /* no time: unchanged */
+    assert_false(
+        bddhook_restart(h, start, true, true, 0, now_seconds() - 1)); /* no time: unchanged */
     bddhook_free(h);
 }
 
