@@ -114,6 +114,9 @@
  *                   a turn with at least S seconds for it (default BDD_LATE_MIN, 0.1)
  *   bddponder=on|off with bdd=on there: the tree pondered on during a try (default on; off:
  *                   the try alone, the pondering after it)
+ *   bddown=F        with bdd=on there: once the end game's sets are under way (their forward
+ *                   search done, some step made), this share of each own turn's clock goes
+ *                   on with them too, before the search (default 0: none)
  *   bddlong=on|off  with bdd=on: at an own turn the sets prove lost, the move whose loss
  *                   they prove longest (the others' least β step after it) rather than
  *                   the search's, which is kept among equals (longest_loss); on by default
@@ -235,6 +238,7 @@ typedef struct {
     double bddlate;          /* bddlate=S: solve_late's least time for a try */
     bool bddlong;            /* bddlong=on: in a state proven lost, the longest loss */
     bool bddponder;          /* bddponder=on: the tree pondered on during solve_late's tries */
+    double bddown;           /* bddown=F: solve_late's share of own turns once under way */
     uint32_t lbssteps;       /* lbssteps=N: tests, backward search to α_N without the clock */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
@@ -315,7 +319,7 @@ typedef struct {
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
     "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, bddlate=S, "       \
-    "bddlong=on|off, bddponder=on|off, lbssteps=N"
+    "bddlong=on|off, bddponder=on|off, bddown=F, lbssteps=N"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -341,6 +345,7 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bddlate")) return opts_num(val, 0, 60, &o->bddlate);
     if (!strcmp(key, "bddlong")) return opts_onoff(val, &o->bddlong);
     if (!strcmp(key, "bddponder")) return opts_onoff(val, &o->bddponder);
+    if (!strcmp(key, "bddown")) return opts_num(val, 0, 0.9, &o->bddown);
     if (!strcmp(key, "lbssteps")) return opts_u32(val, 0, 63, &o->lbssteps);
     return false;
 }
@@ -1039,8 +1044,12 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
     if (p->bdd_late) { /* the end game's tries (solve_late): with iters=N here, timed where
                           the others move (and here where the start ran out of time) */
         set_bdd_ply(p, turn);
+        bddhook_info_t in = {0};
+        if (p->bdd) bddhook_info(p->bdd, &in);
         if (!p->bdd_global && p->opts.lbs && p->opts.bdd && (p->opts.iters || p->bdd_retry))
             sets_from(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
+        else if (!p->bdd_global && p->opts.bddown > 0 && in.reach_layers && has_steps(&in))
+            solve_late(p, s, turn, t0 + p->opts.bddown * clock, false); /* under way: on */
         return;
     }
     if (!p->bdd) { /* none made at start: with iters=N now, timed where the others move */
