@@ -155,12 +155,36 @@ int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
     return -1;
 }
 
-uint32_t bddhook_loss_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
-    for (uint32_t i = 1; i < h->info.beta; i++) { /* β_i grows with i: the first is the least */
-        const bdds_step_t *st = bddsearch_step(h->bs, h->beta, i);
-        if (st->within >= steps && st->nodes && bddsearch_holds(h->bs, h->beta, i, words)) return i;
+/* The least i < n whose step of sequence seq holds the state of words, as bddhook_value
+ * tries the steps; UINT32_MAX where none does. */
+static uint32_t least_step(const bddhook_t *h, uint32_t seq, uint32_t n, const uint64_t *words,
+                           uint32_t steps) {
+    for (uint32_t i = 1; i < n; i++) { /* S_i grows with i: the first is the least */
+        const bdds_step_t *st = bddsearch_step(h->bs, seq, i);
+        if (st->within >= steps && st->nodes && bddsearch_holds(h->bs, seq, i, words)) return i;
     }
     return UINT32_MAX;
+}
+
+uint32_t bddhook_loss_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
+    return least_step(h, h->beta, h->info.beta, words, steps);
+}
+
+uint32_t bddhook_win_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
+    return least_step(h, h->alpha, h->info.alpha, words, steps);
+}
+
+/* The membership walk first (one per side); only on a hit the least step, a walk per step
+ * (a hit ends the search there, which costs far more). */
+int bddhook_ab_proven(void *ctx, const eng_state_t *s, uint32_t ply, uint32_t *steps) {
+    const bddhook_t *h = ctx;
+    uint32_t at = atomic_load_explicit(&h->ply, memory_order_relaxed) + ply;
+    const uint64_t *w = engine_state_words(s);
+    int v = bddhook_value(h, w, at);
+    if (v < 0) return -1;
+    uint32_t k = v ? bddhook_win_steps(h, w, at) : bddhook_loss_steps(h, w, at);
+    *steps = k != UINT32_MAX ? k : v ? h->info.alpha : h->info.beta; /* (not met: a bound) */
+    return v;
 }
 
 /* After role's `move` at es: the least loss steps over the others' answers (see

@@ -122,6 +122,13 @@ int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps);
  * none does. A state the sets prove lost is left best by the move whose loss is longest:
  * an imperfect winner has the most steps to go wrong (player_mcts.c: longest_loss). */
 uint32_t bddhook_loss_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps);
+/* Where an α step holds the state of words (role forces its win): the least i of the steps
+ * tried as bddhook_value tries them whose α_i holds it (the joint moves to the win at most);
+ * UINT32_MAX where none does. */
+uint32_t bddhook_win_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps);
+/* ab_proven_t (mcts/ab.h; ctx: the bddhook_t): bddhook_value of s at the ply set plus `ply`,
+ * *steps its least step (bddhook_win_steps or bddhook_loss_steps). Not for terminal states. */
+int bddhook_ab_proven(void *ctx, const eng_state_t *s, uint32_t ply, uint32_t *steps);
 /* Of role's legal moves at es (a state `steps` steps from the sets' start, not terminal),
  * one after which the other roles need the most steps to force their win: the least
  * bddhook_loss_steps over their answers (a terminal successor not won by role: 0; none

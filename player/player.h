@@ -52,10 +52,14 @@ typedef struct {
     /* ab=on, where alpha-beta acts (the tree's counters are then 0): its searches (the
      * start's and each turn's), the states they searched, valued at the depth bound and
      * found in the table, the deepest iteration each completed (summed, and the most), and
-     * the searches whose root value was proven */
+     * the searches whose root value was proven; with the sets' proofs (bdd=on): the
+     * states they settled; the searches whose root value was 100 (a win found: without the
+     * sets by terminal states, with them by proofs too, or an evaluation of 100), and over
+     * the matches with one the searches before the first (the start's and every turn's
+     * counted: how early the match was seen won) */
     uint32_t ab_searches;
-    uint64_t ab_nodes, ab_leaves, ab_tt_hits, ab_depth_sum;
-    uint32_t ab_depth_max, ab_proven;
+    uint64_t ab_nodes, ab_leaves, ab_tt_hits, ab_depth_sum, ab_proofs;
+    uint32_t ab_depth_max, ab_proven, ab_wins, ab_won_matches, ab_first_win_sum;
 } player_search_t;
 
 /* Where a player offers its best move so far. */

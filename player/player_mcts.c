@@ -80,13 +80,18 @@
  *   lbssteps=N      tests: backward search stops after α_N/β_N, without the clock (no
  *                   budget nor cost bound: lbs_new_steps), so that the formulas made are the
  *                   same on a loaded machine (with hookcost=0 the hook's too); 0 (default):
- *                   the start clock bounds it
+ *                   the start clock bounds it. With bdd=on where ab=on acts: the sets'
+ *                   steps, α_N/β_N (N >= 2) without the clock (default 2, clock-bounded)
  *   z3share=F       Z3 confirmations may take at most this share of the search time since
  *                   the first check (0: no bound; default 0.25); past it an unconfirmed hit
  *                   is not used
  *   bdd=on|off      on: the hook reads the sets of symbolic backward search (mcts/bddhook.h)
  *                   instead of the lifted formulas: built at start from the initial state
- *                   (not where ab=on acts: alpha-beta never asks them)
+ *                   (where ab=on acts: without a horizon, α_2/β_2 in BDD_SHARE of the
+ *                   start clock, kept for the match, and alpha-beta takes a state they
+ *                   hold as a proven win or loss, scored by distance, not searched
+ *                   further: start_ab_bdd; asked where abproof=N joint moves of depth
+ *                   are left at least, default AB_PROOF_DEPTH 2, 0: the leaves too)
  *                   for the states within bddhorizon=D steps (default 8), in at most
  *                   BDD_SHARE of the start clock (budget=S bounds it too), then rebuilt
  *                   from the match's state at each turn where the others move (in
@@ -180,6 +185,16 @@
  * builds in a row (connect four at 0.5 s under load: every rebuild cut at α_1) they are
  * dropped for the match (counter bdd_dropped) */
 #define BDD_MIN_STEPS 3
+/* The steps made for alpha-beta (start_ab_bdd): each state it searches is walked, and the
+ * walks cost it: on breakthroughSmallHoles (5 s start, 0.5 s play, loaded machine) with
+ * α_2/β_2 (0.9 s to build) it searched about half the states plain alpha-beta did in a
+ * turn, with the partial α_3 too (3 s to build) a quarter */
+#define AB_BDD_STEPS 2
+/* Where alpha-beta asks them: with 2 joint moves left at least, where α_2/β_2 say nothing a
+ * search of that depth does not find, but spare it the subtree (same screen: states per
+ * search 0.83 of plain alpha-beta's, depth mean 9.9 against 9.2; asked at the leaves too
+ * 0.45, depth 8.6 against 9.9: the leaves' walks cost more than their lookahead gives) */
+#define AB_PROOF_DEPTH 2
 #define BDD_POOR_MAX 2
 /* where the probe gave up at start (solve_late), the end game is tried only in a turn
  * with at least this many seconds for it. Each try built the network again (0.1 CPU s on
@@ -262,6 +277,7 @@ typedef struct {
     bool bounds;             /* bounds=on: score bounds backed up (MCTS-Solver generalised) */
     bool ab;                 /* ab=on: alpha-beta where material gets advancement (start_ab) */
     uint32_t abdepth;        /* abdepth=N: its depth bound in joint moves (0: none) */
+    uint32_t abproof;        /* abproof=N: the sets asked with N joint moves left at least */
 } mcts_opts_t;
 
 typedef struct {
@@ -319,7 +335,7 @@ typedef struct {
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
     "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, bddlate=S, "       \
-    "bddlong=on|off, bddponder=on|off, bddown=F, lbssteps=N"
+    "bddlong=on|off, bddponder=on|off, bddown=F, lbssteps=N, abproof=N"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -347,6 +363,7 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bddponder")) return opts_onoff(val, &o->bddponder);
     if (!strcmp(key, "bddown")) return opts_num(val, 0, 0.9, &o->bddown);
     if (!strcmp(key, "lbssteps")) return opts_u32(val, 0, 63, &o->lbssteps);
+    if (!strcmp(key, "abproof")) return opts_u32(val, 0, 254, &o->abproof);
     return false;
 }
 
@@ -430,6 +447,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->bddlong = true;
     o->bddponder = true;
     o->bddlate = BDD_LATE_MIN;
+    o->abproof = AB_PROOF_DEPTH;
     o->engine = engine_default_kind();
     o->playout.mast_eps = -1;
     o->cut = 10;
@@ -521,6 +539,9 @@ static void put_ab(strbuf_t *out, const player_search_t *t) {
               " ab_depth_mean=%.2f ab_depth_max=%u ab_proven=%u",
               t->ab_searches, t->ab_nodes, t->ab_leaves, t->ab_tt_hits,
               (double)t->ab_depth_sum / t->ab_searches, t->ab_depth_max, t->ab_proven);
+    sb_printf(out, " ab_proofs=%" PRIu64 " ab_wins=%u ab_won_matches=%u ab_first_win=%.2f",
+              t->ab_proofs, t->ab_wins, t->ab_won_matches,
+              t->ab_won_matches ? (double)t->ab_first_win_sum / t->ab_won_matches : 0.0);
 }
 
 bool player_search_report(const player_search_t *t, strbuf_t *out) {
@@ -1283,6 +1304,7 @@ static void start_ab(mcts_player_t *p) {
     ab_opts_t o;
     ab_default_opts(&o);
     o.max_depth = p->opts.abdepth;
+    o.proof_depth = p->opts.abproof; /* (inert without the sets: start_ab_bdd) */
     p->ab = ab_new(p->core.engine, p->core.role, &o, p->core.seed);
     free(p->hval);
     p->hval = xcalloc(p->core.game->n_roles, sizeof *p->hval);
@@ -1290,6 +1312,38 @@ static void start_ab(mcts_player_t *p) {
     if (!p->ab_state) p->ab_state = engine_state_new(p->core.engine);
     p->ab_overrun = 0;
     if (log) fprintf(log, "mcts: alpha-beta with material and advancement (ab=on)\n");
+}
+
+/* bdd=on where alpha-beta plays (start_ab): the sets without a horizon from the initial
+ * state (its leaves, 7 to 10 plies down on breakthroughSmallHoles at 0.5 s, lie past any
+ * horizon), to α_AB_BDD_STEPS/β_AB_BDD_STEPS within BDD_SHARE of the start clock (budget=S
+ * bounds it too; lbssteps=N: α_N/β_N without the clock), kept for the match and given to
+ * alpha-beta as proofs (bddhook_ab_proven): a state they hold is a win or loss, not
+ * searched further. */
+static void start_ab_bdd(mcts_player_t *p, double deadline) {
+    if (!p->ab || !p->opts.lbs || !p->opts.bdd || p->bdd) return;
+    double t0 = now_seconds();
+    double budget = (deadline - t0) * BDD_SHARE - LBS_SAFETY - p->opts.margin;
+    if (p->opts.budget > 0 && p->opts.budget < budget) budget = p->opts.budget;
+    uint32_t steps = p->opts.lbssteps ? p->opts.lbssteps : AB_BDD_STEPS;
+    if (p->opts.lbssteps) budget = 3600; /* a test's: the steps bound it, not the clock */
+    char err[400] = "no time for the sets";
+    if (budget > 0.05) p->bdd = make_bdd(p, NULL, 0, steps, t0 + budget, false, err, sizeof err);
+    if (!p->bdd) {
+        fprintf(stderr, "%s: bdd: %s; alpha-beta without them\n", p->core.base.kind->name, err);
+        return;
+    }
+    p->bdd_global = true, p->bdd_from = 0;
+    bddhook_set_ply(p->bdd, 0);
+    ab_set_proven(p->ab, bddhook_ab_proven, p->bdd);
+    bddhook_info_t in;
+    bddhook_info(p->bdd, &in);
+    if (p->core.verbose)
+        fprintf(stderr,
+                "bdd: sets for alpha-beta in %.0f ms (budget %.0f ms): %u alpha, %u beta steps, "
+                "first cut %d, %u complete\n",
+                (now_seconds() - t0) * 1000, budget * 1000, in.alpha, in.beta,
+                in.first_partial == UINT32_MAX ? -1 : (int)in.first_partial, complete_steps(&in));
 }
 
 /* Searches state s by alpha-beta until deadline less the margin and what the last searches
@@ -1304,9 +1358,11 @@ static term_t ab_until(mcts_player_t *p, const state_t *s, double deadline) {
     p->ab_overrun = over > p->ab_overrun * 0.8 ? over : p->ab_overrun * 0.8;
     player_search_add_ab(&p->counts, &r);
     if (p->core.verbose)
-        fprintf(stderr, "mcts: ab %.0f ms, depth %u, value %d%s, %" PRIu64 " nodes\n",
-                (now_seconds() - t0) * 1000, r.depth, r.value, r.proven ? " (proven)" : "",
-                r.nodes);
+        fprintf(stderr,
+                "mcts: ab %.0f ms, depth %u, value %d%s, mate %u, %" PRIu64 " nodes, %" PRIu64
+                " proofs\n",
+                (now_seconds() - t0) * 1000, r.depth, r.value, r.proven ? " (proven)" : "", r.mate,
+                r.nodes, r.proofs);
     return r.move;
 }
 
@@ -1319,9 +1375,9 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     if (!p->core.game->gdl2 && initial) choose_policy(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) learn_heur(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) start_ab(p);
-    /* not where alpha-beta plays: it never asks the sets, and its leaves (7 to 10 plies down
-     * on breakthroughSmallHoles at 0.5 s) lie past their horizon; the clock is its own */
+    /* where alpha-beta plays, sets of its own (start_ab_bdd) */
     if (!p->core.game->gdl2 && p->opts.bdd && !p->ab) start_bdd(p, initial, deadline);
+    if (!p->core.game->gdl2 && initial) start_ab_bdd(p, deadline);
     if (p->core.game->gdl2 || p->opts.iters || !initial) return;
     if (p->ab) { /* its table and history keep what the start finds */
         ab_until(p, initial, now_seconds() + (deadline - now_seconds()) * 0.9);
@@ -1424,6 +1480,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     if (p->uct) uct_ponder_stop(p->uct);
     if (p->ab && turn->exact && turn->n_states >= 1) {
         sink_offer(sink, turn->n_legal == 1 ? turn->legal[0] : fallback);
+        if (p->bdd) bddhook_set_ply(p->bdd, turn->turn - p->bdd_from);
         double c0 = cpu_seconds();
         term_t m = ab_until(p, &turn->states[0], deadline);
         p->counts.search_cpu += cpu_seconds() - c0;
