@@ -77,7 +77,8 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
     so.max_steps = ho.max_steps ? ho.max_steps : ho.horizon;
     so.net.horizon = ho.horizon, so.net.columns = ho.columns;
     so.net.start = start ? engine_state_words(start) : NULL;
-    so.net.cut_reach = ho.cut_reach;
+    so.net.cut_reach = ho.cut_reach, so.resume = ho.resume;
+    so.cut_step = ho.cut_step;
     bddsearch_t *bs = bddsearch_new(e, role, NULL, &so, err, errlen);
     if (!bs) return NULL;
     double reach_seconds;
@@ -105,6 +106,21 @@ bool bddhook_more(bddhook_t *h, uint32_t max_steps, double deadline) {
     bddsearch_run(h->bs, NULL, NULL);
     note_steps(h);
     h->info.seconds += now_seconds() - t0;
+    return true;
+}
+
+bool bddhook_restart(bddhook_t *h, const eng_state_t *start, bool resume, bool reach_first,
+                     double reach_share, double deadline) {
+    double t0 = now_seconds(), reach_seconds;
+    if (h->info.horizon || deadline <= t0) return false;
+    bddsearch_t *bs = h->bs;
+    const uint64_t *w = start ? engine_state_words(start) : NULL;
+    if (bddsearch_restart(bs, w, 0, deadline - t0, resume, reach_share) || !reach_first)
+        bddsearch_run(bs, NULL, NULL);
+    note_steps(h);
+    h->info.reach_layers = bddnet_reach_layers(bddsearch_net(bs), &reach_seconds);
+    h->info.reach_late = bddnet_reach_late(bddsearch_net(bs));
+    h->info.seconds = now_seconds() - t0;
     return true;
 }
 

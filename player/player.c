@@ -129,6 +129,9 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     sum->bdd_lost += more->bdd_lost;
     sum->bdd_longer += more->bdd_longer;
     sum->bdd_reused += more->bdd_reused;
+    sum->bdd_set_turns += more->bdd_set_turns;
+    sum->bdd_proven += more->bdd_proven;
+    sum->bdd_proven_turn += more->bdd_proven_turn;
     sum->ab_searches += more->ab_searches;
     sum->ab_nodes += more->ab_nodes;
     sum->ab_leaves += more->ab_leaves;

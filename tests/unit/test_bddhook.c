@@ -301,6 +301,90 @@ static void test_more(void **state) {
     game_free(g);
 }
 
+/* Sets from `start` without a horizon: a new build (probe: the start's probe from the
+ * initial state first, then bddhook_restart from `start` on its network), resume and a
+ * cut of step cut_step as by the deadline (then bddhook_more for the rest); their info in
+ * *in, h's answers (from the start: dist - plies) on every state of s in out. */
+static void from_start(engine_t *e, const solve_t *s, const uint32_t *dist, uint32_t plies,
+                       const eng_state_t *start, bool probe, uint32_t cut_step, int *out,
+                       bddhook_info_t *in) {
+    bddhook_opts_t o;
+    bddhook_default_opts(&o);
+    o.horizon = 0, o.resume = true, o.cut_step = cut_step, o.max_steps = probe ? 1 : 0;
+    char err[300];
+    double far = now_seconds() + 1e6;
+    bddhook_t *h = bddhook_new(e, 0, probe ? NULL : start, &o, far, err, sizeof err);
+    if (!h) fail_msg("bddhook_new: %s", err);
+    if (probe) assert_true(bddhook_restart(h, start, true, true, 0, far));
+    bddhook_info(h, in);
+    if (cut_step) { /* the cut step dropped, not kept as a subset: gone on from there */
+        assert_int_equal(in->alpha, cut_step);
+        assert_int_equal(in->first_partial, UINT32_MAX);
+        assert_true(bddhook_more(h, 0, far));
+        bddhook_info(h, in);
+    }
+    eng_state_t *st = engine_state_new(e);
+    for (uint32_t id = 0; id < solve_count(s); id++) {
+        out[id] = -2;
+        if (solve_terminal(s, id) || dist[id] < plies) continue;
+        engine_state_set(e, st, solve_state(s, id));
+        out[id] = bddhook_proven(h, engine_state_words(st), dist[id] - plies);
+    }
+    engine_state_free(st);
+    assert_false(
+        bddhook_restart(h, start, true, true, 0, now_seconds() - 1)); /* no time: unchanged */
+    bddhook_free(h);
+}
+
+/* solve_late's tries: the sets from a later state made on the start probe's network
+ * (bddhook_restart: its forward search again, the network kept) and a try cut by its
+ * deadline and gone on with at a later turn (resume, bddhook_more) are the sets a new
+ * build from that state makes: the same steps, nodes, layers and answer on every state of
+ * tic-tac-toe, from the states two and four plies on. Without the clock (bdds cut_step). */
+static void test_restart(void **state) {
+    (void)state;
+    game_t *g = load_file("tictactoe.kif");
+    assert_non_null(g);
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    char err[200];
+    solve_t *s = solve_new(e, 200000, err, sizeof err);
+    assert_non_null(s);
+    uint32_t *dist = distances(s);
+    int *want = xcalloc(solve_count(s), sizeof *want), *got = xcalloc(solve_count(s), sizeof *got);
+    eng_state_t *st = engine_state_new(e), *next = engine_state_new(e);
+    engine_initial(e, st);
+    term_t joint[2];
+    for (uint32_t plies = 1; plies <= 4; plies++) {
+        for (uint32_t r = 0; r < 2; r++) { /* the last legal move of each: some line */
+            const term_t *m;
+            uint32_t n = engine_legal(e, st, r, &m);
+            joint[r] = m[n - 1];
+        }
+        engine_next(e, st, joint, next);
+        engine_state_copy(st, next);
+        if (plies % 2) continue;
+        bddhook_info_t a, b;
+        from_start(e, s, dist, plies, st, false, 0, want, &b);
+        assert_true(b.reach_layers > 0 && b.alpha > 2);
+        from_start(e, s, dist, plies, st, true, 0, got, &a);
+        assert_int_equal(a.alpha, b.alpha);
+        assert_int_equal(a.beta, b.beta);
+        assert_int_equal(a.nodes, b.nodes);
+        assert_int_equal(a.reach_layers, b.reach_layers);
+        assert_memory_equal(got, want, solve_count(s) * sizeof *got);
+        from_start(e, s, dist, plies, st, true, 2, got, &a);
+        assert_int_equal(a.alpha, b.alpha);
+        assert_int_equal(a.nodes, b.nodes);
+        assert_memory_equal(got, want, solve_count(s) * sizeof *got);
+    }
+    engine_state_free(st), engine_state_free(next);
+    free(want), free(got);
+    free(dist);
+    solve_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
 static void test_reach(void **state) {
     (void)state;
     assert_int_equal(bddhook_reach(8, 0), 8);
@@ -433,6 +517,7 @@ int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reach),     cmocka_unit_test(test_next_horizon),
         cmocka_unit_test(test_tictactoe), cmocka_unit_test(test_probe),
-        cmocka_unit_test(test_more),      cmocka_unit_test(test_ab_proofs)};
+        cmocka_unit_test(test_more),      cmocka_unit_test(test_restart),
+        cmocka_unit_test(test_ab_proofs)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
