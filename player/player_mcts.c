@@ -1635,7 +1635,8 @@ const player_kind_t player_lbs_kind = {
     .name = "mcts+lbs",
     .summary = "UCT with rollouts cut by backward search (mcts+lbs:iters=N:c=X:margin=S:mem=MB:"
                "budget=S:"
-               "confirm=none|z3:lbs=on|off:hookcost=X:z3share=F:bdd=on|off:bddhorizon=D)",
+               "confirm=none|z3:lbs=on|off:hookcost=X:z3share=F:bdd=on|off:bddhorizon=D:bddlate=S:"
+               "bddponder=on|off:bddown=F:abproof=N)",
     .create = lbs_create,
     .check_options = lbs_check_options,
     MCTS_CALLS,
