@@ -406,6 +406,55 @@ static void test_codes_cut(void **state) {
     world_fini(&w);
 }
 
+/* A token on a 3x3 board that the players move east or north in turn; entering a column it
+ * puts that column's stone at its row (the column's stone before it taken away). (at X Y):
+ * one value initially, one at a time (a piece); (stone X Y): one initially, one per column
+ * at most but several in all. */
+static const char *const stones =
+    "(role red) (role blue)\n"
+    "(init (control red)) (init (at 1 1)) (init (stone 1 1))\n"
+    "(succ 1 2) (succ 2 3) (other red blue) (other blue red)\n"
+    "(<= (legal ?r east) (true (control ?r)) (true (at ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (legal ?r north) (true (control ?r)) (true (at ?x ?y)) (succ ?y ?y2))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (entered ?x2) (does ?r east) (true (at ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (next (at ?x2 ?y)) (does ?r east) (true (at ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (next (at ?x ?y2)) (does ?r north) (true (at ?x ?y)) (succ ?y ?y2))\n"
+    "(<= (next (stone ?x2 ?y)) (does ?r east) (true (at ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (next (stone ?x ?y)) (true (stone ?x ?y)) (not (entered ?x)))\n"
+    "(<= (next (control ?q)) (true (control ?r)) (other ?r ?q))\n"
+    "(<= terminal (true (at 3 ?y))) (<= terminal (true (at ?x 3)))\n"
+    "(<= terminal (true (at 2 2)) (true (stone ?x 1)))\n"
+    "(<= redwin (true (stone ?x 2)))\n"
+    "(<= (goal red 100) redwin) (<= (goal red 0) (not redwin))\n"
+    "(<= (goal blue 0) redwin) (<= (goal blue 100) (not redwin))\n";
+
+/* The token's cells (a family with one value initially, opts.families) joined into one
+ * group and kept (proven); the stones' tried too, broken, and split back into their columns,
+ * each proven and coded as without families. Every set the solver's on every reachable state
+ * either way, for both roles. */
+static void test_families_joined(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_text(stones));
+    for (int fam = 0; fam < 2; fam++)
+        for (uint32_t role = 0; role < 2; role++) {
+            bdds_opts_t o;
+            bdds_default_opts(&o);
+            o.budget = 0, o.mode = BDDS_WITHIN, o.values = true, o.net.families = fam;
+            bddsearch_t *bs = search_with(&w, role, NULL, &o);
+            const bddnet_t *bn = bddsearch_net(bs);
+            assert_int_equal(bddnet_joined_groups(bn), fam ? 1 : 0);
+            /* with families: the token, its columns joined, (control R) and the stones'
+             * columns 2 and 3 (column 1 one value: no code); without: the token's 3 */
+            assert_int_equal(bddnet_mutex_groups(bn), fam ? 4 : 6);
+            assert_true(bddsearch_seqs(bs) >= 2);
+            check_seqs(&w, bs);
+            bddsearch_free(bs);
+        }
+    world_fini(&w);
+}
+
 /* The race with n lamps, each switched on by every move while it stays off too: their
  * groups, with binary codes at first, break (two values at once), those of (at X) and
  * (control R) do not. */
@@ -1249,6 +1298,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_next_half_table),
         cmocka_unit_test(test_next_counters),
         cmocka_unit_test(test_codes_cut),
+        cmocka_unit_test(test_families_joined),
         cmocka_unit_test(test_codes_most_broken),
         cmocka_unit_test(test_codes_few_broken),
         cmocka_unit_test(test_unknowns_known),
