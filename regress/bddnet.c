@@ -1808,7 +1808,7 @@ static int drop_broken(bddnet_t *bn) {
     dd_ref joint = end > 0 ? all_legal(bn, share_of(end, JOINT_SHARE)) : DD_NONE;
     if (end > 0) dd_set_deadline(d, share_of(end, bn->n_unk ? INV_SHARE : INV_SHARE_ALONE));
     dd_ref every = every_var(bn);
-    uint32_t tried = 0;
+    uint32_t tried = 0, cells = 0;
     for (uint32_t g = 0; g < bn->n_groups && dropped >= 0; g++) {
         if (!bn->groups[g].coded || !bn->cone[bn->sorted[bn->groups[g].first]]) continue;
         dd_ref ok = at_most_one_next(bn, g), bad = dd_not(d, ok);
@@ -1818,16 +1818,17 @@ static int drop_broken(bddnet_t *bn) {
         else
             broken = by_role(bn, bad, every);
         if (broken < 0) dropped = -1;
-        if (broken > 0 && bn->groups[g].n_fine > 1)
+        bool joined = bn->groups[g].n_fine > 1;
+        if (broken > 0 && joined)
             bn->split[g] = true; /* its cells tried again (regroup) */
         else if (broken > 0)
-            bn->cand[g] = false;
+            bn->cand[g] = false, cells++;
         dropped += broken > 0;
         dd_deref(d, ok), dd_deref(d, bad), dd_deref(d, broken);
-        if (dropped >= 0 && ++tried >= BREAK_SEEN && 2 * (uint32_t)dropped > tried &&
-            bn->n_coded > BREAK_FEW) {
+        tried += !joined; /* a family that breaks says nothing of its cells' codes */
+        if (dropped >= 0 && tried >= BREAK_SEEN && 2 * cells > tried && bn->n_coded > BREAK_FEW) {
             if (bn->o.trace)
-                fprintf(bn->o.trace, "# trace codes given up: %d of the first %u broke\n", dropped,
+                fprintf(bn->o.trace, "# trace codes given up: %u of the first %u broke\n", cells,
                         tried);
             dropped = -1; /* most break: one-hot (below) */
         }
