@@ -444,6 +444,8 @@ static char *family_of(const bddnet_t *bn, term_t t, strbuf_t *sb) {
 }
 
 typedef struct {
+    sym_t sym;
+    uint32_t arity;
     const char *family;
     term_t cell; /* the argument before the last */
     uint32_t f;
@@ -451,31 +453,51 @@ typedef struct {
 
 static int cmp_famkey(const void *a, const void *b) {
     const famkey_t *x = a, *y = b;
+    if (x->sym != y->sym) return (x->sym > y->sym) - (x->sym < y->sym);
+    if (x->arity != y->arity) return (x->arity > y->arity) - (x->arity < y->arity);
     int c = strcmp(x->family, y->family);
     return c ? c : (x->cell > y->cell) - (x->cell < y->cell);
 }
 
-/* Per fluent: its family may be joined (families_joined; opts.families): two cells or more,
- * exactly one value true initially, at most JOIN_VALUES values. Its key then keeps the
+/* The families of one symbol x[a .. end) (sorted by family): may they be joined? Every
+ * family of two cells or more has exactly one value true initially (pieces, one location
+ * each: mummymaze1p's mummy and explorer, tron's two riders), none more than JOIN_VALUES
+ * values. A board's squares, some empty at the start (chess's (cell X Y COLOUR PIECE): one
+ * group per occupied square, the empty ones per colour), are left as they were: joined
+ * there, the proof took speedChess past its budget (2026-11-29). */
+static bool symbol_joins(const bddnet_t *bn, const famkey_t *x, uint32_t a, uint32_t end) {
+    bool any = false;
+    for (uint32_t b; a < end; a = b) {
+        uint32_t init = 0, cells = 0;
+        for (b = a; b < end && !strcmp(x[b].family, x[a].family); b++)
+            init += in_init(bn->net, x[b].f), cells += b == a || x[b].cell != x[b - 1].cell;
+        if (cells >= 2 && (init != 1 || b - a > JOIN_VALUES)) return false;
+        any = any || cells >= 2;
+    }
+    return any;
+}
+
+/* Per fluent: its family may be joined (families_joined; opts.families): one of two cells
+ * or more of a symbol whose every such family may (symbol_joins). Its key then keeps the
  * arguments in their order (not column first), so that the family's cells are consecutive. */
 static uint8_t *joinable(const bddnet_t *bn, const fkey_t *k) {
     const gnet_t *net = bn->net;
     uint32_t nf = net->n_fluents;
+    uint8_t *ok = xcalloc(nf + 1, 1);
+    if (!bn->o.families || !bn->o.invariants) return ok;
     famkey_t *x = xmalloc((nf + 1) * sizeof *x);
     for (uint32_t f = 0; f < nf; f++) {
         term_t t = net->fluent_term[f];
         uint32_t n = term_arity(bn->ts, t);
-        x[f] = (famkey_t){k[f].family, n >= 2 ? term_arg(bn->ts, t, n - 2) : 0, f};
+        x[f] = (famkey_t){term_sym(bn->ts, t), n, k[f].family,
+                          n >= 2 ? term_arg(bn->ts, t, n - 2) : 0, f};
     }
     qsort(x, nf, sizeof *x, cmp_famkey);
-    uint8_t *ok = xcalloc(nf + 1, 1);
-    for (uint32_t a = 0, b; a < nf; a = b) {
-        uint32_t init = 0, cells = 0;
-        for (b = a; b < nf && !strcmp(x[b].family, x[a].family); b++)
-            init += in_init(net, x[b].f), cells += b == a || x[b].cell != x[b - 1].cell;
-        bool j = bn->o.families && bn->o.invariants && x[a].family[0] && cells >= 2 && init == 1 &&
-                 b - a <= JOIN_VALUES;
-        for (uint32_t i = a; i < b; i++)
+    for (uint32_t a = 0, end; a < nf; a = end) {
+        for (end = a; end < nf && x[end].sym == x[a].sym && x[end].arity == x[a].arity; end++)
+            ;
+        bool j = x[a].family[0] && symbol_joins(bn, x, a, end);
+        for (uint32_t i = a; i < end; i++)
             ok[x[i].f] = j;
     }
     free(x);

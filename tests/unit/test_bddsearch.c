@@ -455,6 +455,42 @@ static void test_families_joined(void **state) {
     world_fini(&w);
 }
 
+/* The token (at t X Y) with a shadow (at u X Y) left in the column it enters, gone at the
+ * next move: the symbol's family u, none of it true initially, is as a board's empty squares. */
+static const char *const shadow =
+    "(role red) (role blue)\n"
+    "(init (control red)) (init (at t 1 1))\n"
+    "(succ 1 2) (succ 2 3) (other red blue) (other blue red)\n"
+    "(<= (legal ?r east) (true (control ?r)) (true (at t ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (legal ?r north) (true (control ?r)) (true (at t ?x ?y)) (succ ?y ?y2))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (next (at t ?x2 ?y)) (does ?r east) (true (at t ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (next (at t ?x ?y2)) (does ?r north) (true (at t ?x ?y)) (succ ?y ?y2))\n"
+    "(<= (next (at u ?x2 ?y)) (does ?r east) (true (at t ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (next (control ?q)) (true (control ?r)) (other ?r ?q))\n"
+    "(<= terminal (true (at t 3 ?y))) (<= terminal (true (at t ?x 3)))\n"
+    "(<= redwin (true (at u ?x 2)))\n"
+    "(<= (goal red 100) redwin) (<= (goal red 0) (not redwin))\n"
+    "(<= (goal blue 0) redwin) (<= (goal blue 100) (not redwin))\n";
+
+/* A symbol with a family of no value true initially joins none of its families (symbol_joins:
+ * a board's squares, not pieces): the token's columns coded one by one; every set the
+ * solver's. */
+static void test_families_symbol(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_text(shadow));
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.mode = BDDS_WITHIN, o.values = true;
+    bddsearch_t *bs = search_with(&w, 0, NULL, &o);
+    assert_int_equal(bddnet_joined_groups(bddsearch_net(bs)), 0);
+    assert_true(bddnet_mutex_groups(bddsearch_net(bs)) >= 3); /* t's columns, (control R) */
+    check_seqs(&w, bs);
+    bddsearch_free(bs);
+    world_fini(&w);
+}
+
 /* The race with n lamps, each switched on by every move while it stays off too: their
  * groups, with binary codes at first, break (two values at once), those of (at X) and
  * (control R) do not. */
@@ -1330,6 +1366,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_codes_cut),
         cmocka_unit_test(test_families_joined),
         cmocka_unit_test(test_families_broken),
+        cmocka_unit_test(test_families_symbol),
         cmocka_unit_test(test_codes_most_broken),
         cmocka_unit_test(test_codes_few_broken),
         cmocka_unit_test(test_unknowns_known),
