@@ -1831,7 +1831,12 @@ static int drop_broken(bddnet_t *bn) {
     if (end > 0) dd_set_deadline(d, share_of(end, bn->n_unk ? INV_SHARE : INV_SHARE_ALONE));
     dd_ref every = every_var(bn);
     uint32_t tried = 0, cells = 0;
-    for (uint32_t g = 0; g < bn->n_groups && dropped >= 0; g++) {
+    /* the cells first, the joined families last: where most cells break every code is given
+     * up before a family's proof, the slower one (shmup's two ships: 6.1 CPU s at --budget 30,
+     * past its share, where its 81 cells broke in 0.25 s) */
+    for (uint32_t k = 0; k < 2 * bn->n_groups && dropped >= 0; k++) {
+        uint32_t g = k % bn->n_groups;
+        if ((k < bn->n_groups) == (bn->groups[g].n_fine > 1)) continue;
         if (!bn->groups[g].coded || !bn->cone[bn->sorted[bn->groups[g].first]]) continue;
         dd_ref ok = at_most_one_next(bn, g), bad = dd_not(d, ok);
         dd_ref broken = DD_NONE;
