@@ -16,6 +16,12 @@
 #define JOINT_MAX (1ull << 40) /* joint replies counted at most (no search gets that far) */
 #define HIST_CAP (1ull << 40)
 #define CHECK_SECONDS 0.001 /* the deadline is looked at about this often */
+/* With the proof hook, a win d joint moves away scores WIN_SCORE - d and a loss LOSS_SCORE
+ * + d: above and below every goal and evaluation (0..100, -1) for any d the search meets
+ * (ply <= DEPTH_MAX, steps <= STEPS_MAX), within +-AB_INF and a table entry's int16 */
+#define WIN_SCORE 612
+#define LOSS_SCORE (-512)
+#define STEPS_MAX 256u
 
 enum { BOUND_NONE, BOUND_LOWER, BOUND_UPPER, BOUND_EXACT };
 
@@ -50,6 +56,8 @@ struct ab {
     splitmix_t rng;
     ab_eval_t eval;
     void *eval_ctx;
+    ab_proven_t proof; /* the proof hook (NULL: none; scores by distance when set) */
+    void *proof_ctx;
     tt_entry_t *tt;
     uint64_t tt_mask; /* entries - 1 (a power of two) */
     uint8_t gen;
@@ -63,7 +71,7 @@ struct ab {
     double deadline, next_check, last_check;
     uint64_t check_every, since_check;
     bool aborted;
-    uint64_t nodes, leaves, tt_hits;
+    uint64_t nodes, leaves, tt_hits, proofs;
     uint32_t pv;        /* the root move of the last iteration (index), NO_INDEX */
     uint32_t iter_move; /* the root's best so far in this iteration */
     uint32_t iter_rank; /* its place in the root's order */
@@ -91,6 +99,7 @@ bool ab_opt_set(ab_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "ttmb")) return opts_u32(val, 1, 65536, &o->tt_mb);
     if (!strcmp(key, "playouts")) return opts_u32(val, 0, 10000, &o->playouts);
     if (!strcmp(key, "cap")) return opts_u32(val, 1, 1000000, &o->playout_cap);
+    if (!strcmp(key, "proofdepth")) return opts_u32(val, 0, DEPTH_MAX, &o->proof_depth);
     if (!strcmp(key, "eval")) {
         if (!strcmp(val, "mixed"))
             o->eval = AB_EVAL_MIXED;
@@ -181,6 +190,12 @@ void ab_free(ab_t *a) {
 void ab_set_eval(ab_t *a, ab_eval_t eval, void *ctx) {
     a->eval = eval;
     a->eval_ctx = ctx;
+}
+
+void ab_set_proven(ab_t *a, ab_proven_t proven, void *ctx) {
+    a->proof = proven;
+    a->proof_ctx = ctx;
+    ab_clear(a);
 }
 
 void ab_clear(ab_t *a) {
@@ -387,6 +402,46 @@ static int playouts_value(ab_t *a, const eng_state_t *s) {
     return (sum + (int)k / 2) / (int)k;
 }
 
+/* A win (goal 100) or loss (0) `dist` joint moves from the root, scored by distance with the
+ * proof hook; any other value, or without the hook, as it is. */
+static int by_distance(const ab_t *a, int v, uint32_t dist) {
+    if (!a->proof || (v != 100 && v != 0)) return v;
+    return v == 100 ? WIN_SCORE - (int)dist : LOSS_SCORE + (int)dist;
+}
+
+/* A terminal state's value `ply` joint moves from the root. */
+static int terminal_value(ab_t *a, const eng_state_t *s, uint32_t ply) {
+    return by_distance(a, engine_goal_value(a->e, s, a->role), ply);
+}
+
+/* Scores by distance are from the root; the table keeps them from its entry's state, so
+ * that one reached at another ply reads them right (the chess engines' mate scores). */
+static int to_table(int v, uint32_t ply) {
+    return v > 100 ? v + (int)ply : v < -1 ? v - (int)ply : v;
+}
+
+static int from_table(int v, uint32_t ply) {
+    return v > 100 ? v - (int)ply : v < -1 ? v + (int)ply : v;
+}
+
+/* The goal scale of a root value, and the joint moves to its win or loss (0: none). */
+static int goal_scale(int v, uint32_t *mate) {
+    *mate = v > 100 ? (uint32_t)(WIN_SCORE - v) : v < -1 ? (uint32_t)(v - LOSS_SCORE) : 0;
+    return v > 100 ? 100 : v < -1 ? 0 : v;
+}
+
+/* The proof hook's value of the non-terminal state s below the root, by distance; false
+ * where it knows none. */
+static bool proof_value(ab_t *a, const eng_state_t *s, uint32_t ply, int *v) {
+    if (!a->proof || ply == 0) return false; /* the root must still choose a move */
+    uint32_t steps = 0;
+    int g = a->proof(a->proof_ctx, s, ply, &steps);
+    if (g != 100 && g != 0) return false;
+    a->proofs++;
+    *v = by_distance(a, g, ply + (steps < STEPS_MAX ? steps : STEPS_MAX));
+    return true;
+}
+
 /* The value of a non-terminal state where depth ran out. */
 static int leaf_value(ab_t *a, const eng_state_t *s) {
     a->leaves++;
@@ -448,10 +503,11 @@ static int replies(ab_t *a, const eng_state_t *s, frame_t *f, uint32_t mine, uin
 }
 
 /* A value from the table that settles the node; false when there is none. */
-static bool tt_cut(const tt_entry_t *t, uint32_t depth, int alpha, int beta, int *v, bool *proven) {
+static bool tt_cut(const tt_entry_t *t, uint32_t depth, uint32_t ply, int alpha, int beta, int *v,
+                   bool *proven) {
     if (!t || t->depth < depth) return false;
     int b = t->bound_gen & 3;
-    *v = t->value;
+    *v = from_table(t->value, ply);
     *proven = t->depth == DEPTH_PROVEN;
     return b == BOUND_EXACT || (b == BOUND_LOWER && *v >= beta) ||
            (b == BOUND_UPPER && *v <= alpha);
@@ -472,27 +528,36 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
     a->nodes++;
     if (out_of_time(a)) return 0;
     *proven = true;
-    if (engine_terminal(a->e, s)) return engine_goal_value(a->e, s, a->role);
+    if (engine_terminal(a->e, s)) return terminal_value(a, s, ply);
+    int v;
     if (depth == 0) {
+        if (a->o.proof_depth == 0 && proof_value(a, s, ply, &v)) return v; /* exact */
         *proven = false;
         return leaf_value(a, s);
     }
     frame_t *f = frame_at(a, ply);
-    if (!load_moves(a, f, s)) return engine_goal_value(a->e, s, a->role);
+    if (!load_moves(a, f, s)) return terminal_value(a, s, ply);
     /* a root cut down to one move is not the state's value: not for the table */
     bool restricted = ply == 0 && a->root_move != TERM_NONE && restrict_root(a, f);
     uint64_t key = 0;
     uint32_t first = ply == 0 ? a->pv : NO_INDEX, first_reply = NO_INDEX;
+    const tt_entry_t *t = NULL;
     if (a->o.tt && !restricted) {
         key = engine_state_hash(s);
-        const tt_entry_t *t = tt_probe(a, key);
-        int v;
+        t = tt_probe(a, key);
         if (t) {
             a->tt_hits++;
-            if (ply > 0 && tt_cut(t, depth, alpha, beta, &v, proven)) return v;
+            if (ply > 0 && tt_cut(t, depth, ply, alpha, beta, &v, proven)) return v;
             if (first == NO_INDEX) first = t->move;
             first_reply = t->reply;
         }
+    }
+    /* a state in the table was asked before (its proof would be there, DEPTH_PROVEN): the
+     * walk is not made again; a proof is exact, the state not searched further */
+    if (!t && depth >= a->o.proof_depth && proof_value(a, s, ply, &v)) {
+        if (a->o.tt && !restricted)
+            tt_store(a, key, to_table(v, ply), DEPTH_PROVEN, BOUND_EXACT, NO_INDEX, NO_INDEX);
+        return v;
     }
     order_moves(a, f, first);
     uint32_t n = f->n[a->role], best_i = f->order[0], best_reply = NO_INDEX;
@@ -501,7 +566,7 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = f->order[k], rep;
         uint32_t fr = i == first ? first_reply : NO_INDEX;
-        int lo = best > alpha ? best : alpha, v;
+        int lo = best > alpha ? best : alpha;
         bool p;
         if (k == 0 || !a->o.pvs) {
             v = replies(a, s, f, i, fr, depth, lo, beta, ply, &p, &rep);
@@ -524,7 +589,8 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
         hist_add(a, a->role, f->moves[a->role][best_i], depth);
     if (a->o.tt && !restricted) {
         int bound = best >= beta ? BOUND_LOWER : best <= alpha ? BOUND_UPPER : BOUND_EXACT;
-        tt_store(a, key, best, all ? DEPTH_PROVEN : depth, bound, best_i, best_reply);
+        tt_store(a, key, to_table(best, ply), all ? DEPTH_PROVEN : depth, bound, best_i,
+                 best_reply);
     }
     *proven = all;
     return best;
@@ -548,7 +614,7 @@ void ab_search(ab_t *a, const eng_state_t *s, double deadline, ab_progress_t pro
     a->check_every = 1;
     a->since_check = 0;
     a->last_check = now_seconds();
-    a->nodes = a->leaves = a->tt_hits = 0;
+    a->nodes = a->leaves = a->tt_hits = a->proofs = 0;
     a->gen = (uint8_t)((a->gen + 1) & 63);
     hist_age(a);
     out->move = TERM_NONE;
@@ -579,17 +645,19 @@ void ab_search(ab_t *a, const eng_state_t *s, double deadline, ab_progress_t pro
             break;
         }
         out->move = f0->moves[a->role][a->iter_move];
-        out->value = v;
+        out->value = goal_scale(v, &out->mate);
         out->proven = p;
         out->depth = d;
         a->pv = a->iter_move;
         out->nodes = a->nodes;
         out->leaves = a->leaves;
         out->tt_hits = a->tt_hits;
+        out->proofs = a->proofs;
         if (progress) progress(ctx, out);
         if (p) break;
     }
     out->nodes = a->nodes;
     out->leaves = a->leaves;
     out->tt_hits = a->tt_hits;
+    out->proofs = a->proofs;
 }

@@ -45,17 +45,19 @@ typedef struct {
     ab_eval_kind_t eval;  /* the leaf value where depth runs out */
     uint32_t playouts;    /* random playouts per leaf (AB_EVAL_MIXED, AB_EVAL_PLAYOUT) */
     uint32_t playout_cap; /* joint moves per playout at most */
+    uint32_t proof_depth; /* the proof hook (ab_set_proven) is asked only at states with at
+                             least this many joint moves of depth left (0: the leaves too) */
 } ab_opts_t;
 
 /* Every enhancement on, no depth bound, 16 MiB table, leaves valued by 2 playouts. */
 void ab_default_opts(ab_opts_t *o);
 /* One option "key=value" (tt|history|pvs|id=on|off, depth=N, ttmb=MB,
- * eval=mixed|goal|playout, playouts=N, cap=N); false when unknown or bad. */
+ * eval=mixed|goal|playout, playouts=N, cap=N, proofdepth=N); false when unknown or bad. */
 bool ab_opt_set(ab_opts_t *o, const char *key, const char *val);
 /* The option names, for messages. */
 #define AB_OPTS_HELP                                                                               \
     "tt=on|off, history=on|off, pvs=on|off, id=on|off, depth=N, ttmb=MB, "                         \
-    "eval=mixed|goal|playout, playouts=N, cap=N"
+    "eval=mixed|goal|playout, playouts=N, cap=N, proofdepth=N"
 
 /* "OPT:OPT..." into o (from ab_default_opts); an option ab_opt_set does not know goes to
  * extra (NULL: none), which says whether it took it. False, with a reason in err, on a
@@ -66,12 +68,25 @@ bool ab_opts_parse(ab_opts_t *o, const char *text, ab_extra_opt_t extra, void *c
 /* A heuristic value 0..100 of s for role, or -1 for none (then the default leaf value). */
 typedef int (*ab_eval_t)(void *ctx, engine_t *e, const eng_state_t *s, uint32_t role);
 
+/* A proof about the non-terminal state s, `ply` joint moves below the search's root: 100
+ * where the role forces its goal 100 within *steps more joint moves, 0 where the others
+ * force its loss within *steps, -1 where none is known (mcts/bddhook.h: bddhook_ab_proven).
+ * A proven state below the root is not searched further: its value is exact. Asked at the
+ * leaves, and at a state within the depth the table does not hold (a proof is stored there
+ * for good: a state it holds was asked before), so a hit must hold at any ply. */
+typedef int (*ab_proven_t)(void *ctx, const eng_state_t *s, uint32_t ply, uint32_t *steps);
+
 typedef struct ab ab_t;
 
 /* A search for role on e (not owned: it must outlive the search); seed for playouts. */
 ab_t *ab_new(engine_t *e, uint32_t role, const ab_opts_t *o, uint64_t seed);
 void ab_free(ab_t *a);
 void ab_set_eval(ab_t *a, ab_eval_t eval, void *ctx);
+/* Sets the proof hook (NULL: none, the default). With one, wins and losses are scored by
+ * distance inside the search (a terminal goal 100 or 0 too, so that a nearer win beats a
+ * farther one and a farther loss a nearer one, proven or terminal); ab_result_t.value stays
+ * the goal scale. The table is cleared (its values were scored the other way). */
+void ab_set_proven(ab_t *a, ab_proven_t proven, void *ctx);
 /* Forgets the table and the history. */
 void ab_clear(ab_t *a);
 
@@ -83,7 +98,10 @@ typedef struct {
     uint64_t nodes;  /* states searched, over every iteration */
     uint64_t leaves; /* states valued where depth ran out */
     uint64_t tt_hits;
-    bool timed_out; /* the deadline cut an iteration short */
+    uint64_t proofs; /* states the proof hook settled */
+    uint32_t mate;   /* with the proof hook, a root value 100 or 0: the joint moves to the win
+                        or loss at most (proven: a path of terminal states and proofs) */
+    bool timed_out;  /* the deadline cut an iteration short */
 } ab_result_t;
 
 /* Called after each completed iteration (best move so far in r), NULL for none. */

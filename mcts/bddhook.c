@@ -77,7 +77,8 @@ bddhook_t *bddhook_new(engine_t *e, uint32_t role, const eng_state_t *start,
     so.max_steps = ho.max_steps ? ho.max_steps : ho.horizon;
     so.net.horizon = ho.horizon, so.net.columns = ho.columns;
     so.net.start = start ? engine_state_words(start) : NULL;
-    so.net.cut_reach = ho.cut_reach;
+    so.net.cut_reach = ho.cut_reach, so.resume = ho.resume;
+    so.cut_step = ho.cut_step;
     bddsearch_t *bs = bddsearch_new(e, role, NULL, &so, err, errlen);
     if (!bs) return NULL;
     double reach_seconds;
@@ -105,6 +106,21 @@ bool bddhook_more(bddhook_t *h, uint32_t max_steps, double deadline) {
     bddsearch_run(h->bs, NULL, NULL);
     note_steps(h);
     h->info.seconds += now_seconds() - t0;
+    return true;
+}
+
+bool bddhook_restart(bddhook_t *h, const eng_state_t *start, bool resume, bool reach_first,
+                     double reach_share, double deadline) {
+    double t0 = now_seconds(), reach_seconds;
+    if (h->info.horizon || deadline <= t0) return false;
+    bddsearch_t *bs = h->bs;
+    const uint64_t *w = start ? engine_state_words(start) : NULL;
+    if (bddsearch_restart(bs, w, 0, deadline - t0, resume, reach_share) || !reach_first)
+        bddsearch_run(bs, NULL, NULL);
+    note_steps(h);
+    h->info.reach_layers = bddnet_reach_layers(bddsearch_net(bs), &reach_seconds);
+    h->info.reach_late = bddnet_reach_late(bddsearch_net(bs));
+    h->info.seconds = now_seconds() - t0;
     return true;
 }
 
@@ -139,12 +155,36 @@ int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
     return -1;
 }
 
-uint32_t bddhook_loss_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
-    for (uint32_t i = 1; i < h->info.beta; i++) { /* β_i grows with i: the first is the least */
-        const bdds_step_t *st = bddsearch_step(h->bs, h->beta, i);
-        if (st->within >= steps && st->nodes && bddsearch_holds(h->bs, h->beta, i, words)) return i;
+/* The least i < n whose step of sequence seq holds the state of words, as bddhook_value
+ * tries the steps; UINT32_MAX where none does. */
+static uint32_t least_step(const bddhook_t *h, uint32_t seq, uint32_t n, const uint64_t *words,
+                           uint32_t steps) {
+    for (uint32_t i = 1; i < n; i++) { /* S_i grows with i: the first is the least */
+        const bdds_step_t *st = bddsearch_step(h->bs, seq, i);
+        if (st->within >= steps && st->nodes && bddsearch_holds(h->bs, seq, i, words)) return i;
     }
     return UINT32_MAX;
+}
+
+uint32_t bddhook_loss_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
+    return least_step(h, h->beta, h->info.beta, words, steps);
+}
+
+uint32_t bddhook_win_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps) {
+    return least_step(h, h->alpha, h->info.alpha, words, steps);
+}
+
+/* The membership walk first (one per side); only on a hit the least step, a walk per step
+ * (a hit ends the search there, which costs far more). */
+int bddhook_ab_proven(void *ctx, const eng_state_t *s, uint32_t ply, uint32_t *steps) {
+    const bddhook_t *h = ctx;
+    uint32_t at = atomic_load_explicit(&h->ply, memory_order_relaxed) + ply;
+    const uint64_t *w = engine_state_words(s);
+    int v = bddhook_value(h, w, at);
+    if (v < 0) return -1;
+    uint32_t k = v ? bddhook_win_steps(h, w, at) : bddhook_loss_steps(h, w, at);
+    *steps = k != UINT32_MAX ? k : v ? h->info.alpha : h->info.beta; /* (not met: a bound) */
+    return v;
 }
 
 /* After role's `move` at es: the least loss steps over the others' answers (see

@@ -53,6 +53,9 @@ typedef struct {
                            the network and that search only, not the deadline */
     double reach_share; /* of the time to the deadline for the forward search at most (0:
                            bddsearch's default, 0.4) */
+    bool resume;        /* a step cut by the deadline is dropped (bdds_opts_t.resume), so that
+                           bddhook_more goes on with it at the next turn */
+    uint32_t cut_step;  /* tests: step cut_step cut as by the deadline (bdds_opts_t) */
 } bddhook_opts_t;
 
 /* horizon 8, columns on (connect four: α_10/β_10 in about 2 s of CPU, docs/bdd.md), values
@@ -76,6 +79,17 @@ void bddhook_free(bddhook_t *h);
  * cut: bddhook_info_t.first_partial) and its forward search done (reach_layers): false,
  * h unchanged, otherwise, or with no time left. */
 bool bddhook_more(bddhook_t *h, uint32_t max_steps, double deadline);
+
+/* The sets made again from `start` (a state of the match after h's start; NULL: the
+ * initial state, the sets global as from bddhook_new's NULL) on h's network, without a
+ * horizon (h's none), by `deadline`: the network's diagrams kept (bddsearch_restart:
+ * 0.1 CPU s of connect four's 0.2-0.4 s try), the forward search made again from it
+ * (reach_share of the time where above 0, else h's share) and the steps after it, none
+ * where it gave up with reach_first. As bddhook_new with those options (resume too) from
+ * `start`; false, h unchanged, with a horizon or no time left. Its info's seconds are this
+ * try's. */
+bool bddhook_restart(bddhook_t *h, const eng_state_t *start, bool resume, bool reach_first,
+                     double reach_share, double deadline);
 
 /* The searched state is `ply` steps from the start (the player sets it before each
  * search; read by the hook on any thread). */
@@ -108,6 +122,13 @@ int bddhook_value(const bddhook_t *h, const uint64_t *words, uint32_t steps);
  * none does. A state the sets prove lost is left best by the move whose loss is longest:
  * an imperfect winner has the most steps to go wrong (player_mcts.c: longest_loss). */
 uint32_t bddhook_loss_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps);
+/* Where an α step holds the state of words (role forces its win): the least i of the steps
+ * tried as bddhook_value tries them whose α_i holds it (the joint moves to the win at most);
+ * UINT32_MAX where none does. */
+uint32_t bddhook_win_steps(const bddhook_t *h, const uint64_t *words, uint32_t steps);
+/* ab_proven_t (mcts/ab.h; ctx: the bddhook_t): bddhook_value of s at the ply set plus `ply`,
+ * *steps its least step (bddhook_win_steps or bddhook_loss_steps). Not for terminal states. */
+int bddhook_ab_proven(void *ctx, const eng_state_t *s, uint32_t ply, uint32_t *steps);
 /* Of role's legal moves at es (a state `steps` steps from the sets' start, not terminal),
  * one after which the other roles need the most steps to force their win: the least
  * bddhook_loss_steps over their answers (a terminal successor not won by role: 0; none

@@ -129,6 +129,9 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     sum->bdd_lost += more->bdd_lost;
     sum->bdd_longer += more->bdd_longer;
     sum->bdd_reused += more->bdd_reused;
+    sum->bdd_set_turns += more->bdd_set_turns;
+    sum->bdd_proven += more->bdd_proven;
+    sum->bdd_proven_turn += more->bdd_proven_turn;
     sum->ab_searches += more->ab_searches;
     sum->ab_nodes += more->ab_nodes;
     sum->ab_leaves += more->ab_leaves;
@@ -136,6 +139,10 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     sum->ab_depth_sum += more->ab_depth_sum;
     if (more->ab_depth_max > sum->ab_depth_max) sum->ab_depth_max = more->ab_depth_max;
     sum->ab_proven += more->ab_proven;
+    sum->ab_proofs += more->ab_proofs;
+    sum->ab_wins += more->ab_wins;
+    sum->ab_won_matches += more->ab_won_matches;
+    sum->ab_first_win_sum += more->ab_first_win_sum;
     sum->bdd_dropped += more->bdd_dropped;
     lbs_stats_t *a = &sum->lbs;
     const lbs_stats_t *ls = &more->lbs;
@@ -158,6 +165,10 @@ void player_search_add_ab(player_search_t *c, const ab_result_t *r) {
     c->ab_depth_sum += r->depth;
     if (r->depth > c->ab_depth_max) c->ab_depth_max = r->depth;
     c->ab_proven += r->proven;
+    c->ab_proofs += r->proofs;
+    bool won = r->value == 100; /* (a terminal or proven win, or an evaluation of 100) */
+    if (won && !c->ab_wins) c->ab_won_matches++, c->ab_first_win_sum += c->ab_searches - 1;
+    c->ab_wins += won;
 }
 
 void player_free(player_t *p) {

@@ -27,30 +27,39 @@ typedef struct {
     uint32_t matches;
     uint64_t iterations, rollouts, rollout_steps, hook_calls, hook_hits;
     double hook_seconds;
-    bool lbs_kind;          /* an mcts+lbs player: the report has backward-search counters */
-    uint32_t lbs_matches;   /* matches backward search ran in */
-    lbs_stats_t lbs;        /* summed; n_alpha etc. summed over lbs_matches */
-    uint32_t bdd_builds;    /* bdd=on: the symbolic sets made (at start and rebuilt) */
-    double bdd_seconds;     /* bdd=on: the time their builds took, made or not */
-    double bdd_cpu;         /* bdd=on: the same in CPU seconds of the building thread */
-    double search_cpu;      /* CPU seconds of the calling thread in the own turns' searches
-                               (all of the search with threads=1 and ponder=off) */
-    uint32_t shadow_turns;  /* bddshadow=on: own turns searched again from a fresh tree, */
-    uint32_t shadow_differ; /* with and without the sets: those where the moves differed */
-    uint32_t bdd_solved;    /* bdd=on: matches whose sets solved the game (at start or its end) */
-    uint32_t bdd_lost;      /* bdd=on: own turns searched without them (they proved it lost) */
-    uint32_t bdd_longer;    /* bdd=on, bddlong=on: those where the move whose loss is
-                               longest replaced the search's (longest_loss) */
-    uint32_t bdd_dropped;   /* bdd=on: matches where they were dropped (too shallow to pay) */
-    uint32_t bdd_reused;    /* bdd=on: start's sets without a horizon made on the probe's
-                               network, not built again (in bdd_builds too) */
+    bool lbs_kind;            /* an mcts+lbs player: the report has backward-search counters */
+    uint32_t lbs_matches;     /* matches backward search ran in */
+    lbs_stats_t lbs;          /* summed; n_alpha etc. summed over lbs_matches */
+    uint32_t bdd_builds;      /* bdd=on: the symbolic sets made (at start and rebuilt) */
+    double bdd_seconds;       /* bdd=on: the time their builds took, made or not */
+    double bdd_cpu;           /* bdd=on: the same in CPU seconds of the building thread */
+    double search_cpu;        /* CPU seconds of the calling thread in the own turns' searches
+                                 (all of the search with threads=1 and ponder=off) */
+    uint32_t shadow_turns;    /* bddshadow=on: own turns searched again from a fresh tree, */
+    uint32_t shadow_differ;   /* with and without the sets: those where the moves differed */
+    uint32_t bdd_solved;      /* bdd=on: matches whose sets solved the game (at start or its end) */
+    uint32_t bdd_lost;        /* bdd=on: own turns searched without them (they proved it lost) */
+    uint32_t bdd_longer;      /* bdd=on, bddlong=on: those where the move whose loss is
+                                 longest replaced the search's (longest_loss) */
+    uint32_t bdd_dropped;     /* bdd=on: matches where they were dropped (too shallow to pay) */
+    uint32_t bdd_reused;      /* bdd=on: start's sets without a horizon made on the probe's
+                                 network, not built again (in bdd_builds too); and the end
+                                 game's tries made on it (solve_late) */
+    uint32_t bdd_set_turns;   /* bdd=on: own turns searched with sets attached to the tree */
+    uint32_t bdd_proven;      /* bdd=on: matches where the sets proved the match's state (a
+                                 forced win or loss) at some turn, */
+    uint32_t bdd_proven_turn; /* the first such turn, summed over them */
     /* ab=on, where alpha-beta acts (the tree's counters are then 0): its searches (the
      * start's and each turn's), the states they searched, valued at the depth bound and
      * found in the table, the deepest iteration each completed (summed, and the most), and
-     * the searches whose root value was proven */
+     * the searches whose root value was proven; with the sets' proofs (bdd=on): the
+     * states they settled; the searches whose root value was 100 (a win found: without the
+     * sets by terminal states, with them by proofs too, or an evaluation of 100), and over
+     * the matches with one the searches before the first (the start's and every turn's
+     * counted: how early the match was seen won) */
     uint32_t ab_searches;
-    uint64_t ab_nodes, ab_leaves, ab_tt_hits, ab_depth_sum;
-    uint32_t ab_depth_max, ab_proven;
+    uint64_t ab_nodes, ab_leaves, ab_tt_hits, ab_depth_sum, ab_proofs;
+    uint32_t ab_depth_max, ab_proven, ab_wins, ab_won_matches, ab_first_win_sum;
 } player_search_t;
 
 /* Where a player offers its best move so far. */

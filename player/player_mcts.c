@@ -80,13 +80,18 @@
  *   lbssteps=N      tests: backward search stops after α_N/β_N, without the clock (no
  *                   budget nor cost bound: lbs_new_steps), so that the formulas made are the
  *                   same on a loaded machine (with hookcost=0 the hook's too); 0 (default):
- *                   the start clock bounds it
+ *                   the start clock bounds it. With bdd=on where ab=on acts: the sets'
+ *                   steps, α_N/β_N (N >= 2) without the clock (default 2, clock-bounded)
  *   z3share=F       Z3 confirmations may take at most this share of the search time since
  *                   the first check (0: no bound; default 0.25); past it an unconfirmed hit
  *                   is not used
  *   bdd=on|off      on: the hook reads the sets of symbolic backward search (mcts/bddhook.h)
  *                   instead of the lifted formulas: built at start from the initial state
- *                   (not where ab=on acts: alpha-beta never asks them)
+ *                   (where ab=on acts: without a horizon, α_2/β_2 in BDD_SHARE of the
+ *                   start clock, kept for the match, and alpha-beta takes a state they
+ *                   hold as a proven win or loss, scored by distance, not searched
+ *                   further: start_ab_bdd; asked where abproof=N joint moves of depth
+ *                   are left at least, default AB_PROOF_DEPTH 2, 0: the leaves too)
  *                   for the states within bddhorizon=D steps (default 8), in at most
  *                   BDD_SHARE of the start clock (budget=S bounds it too), then rebuilt
  *                   from the match's state at each turn where the others move (in
@@ -104,11 +109,19 @@
  *                   than D they are kept for the match, never rebuilt (start_bdd); on by
  *                   default. Where the probe gave up, no sets within a horizon either: at
  *                   each turn where the others move and at least bddlate=S s are left,
- *                   the end game is tried from the match's state, kept once complete to
- *                   its last layer (solve_late). Either way an own turn whose state they
+ *                   the end game is tried on the probe's network (kept for the match, not
+ *                   built again): from the match's state, or carried over from the last
+ *                   try (a step cut by the deadline made at the next), given to the tree
+ *                   from its first step, kept for the match once complete to the last
+ *                   layer (solve_late, late_try). Either way an own turn whose state they
  *                   prove lost is searched without them (lost_bdd)
  *   bddlate=S       with bdd=on, where the probe gave up at start: the end game tried only in
- *                   a turn with at least S seconds for it (default BDD_LATE_MIN)
+ *                   a turn with at least S seconds for it (default BDD_LATE_MIN, 0.1)
+ *   bddponder=on|off with bdd=on there: the tree pondered on during a try (default on; off:
+ *                   the try alone, the pondering after it)
+ *   bddown=F        with bdd=on there: once the end game's sets are under way (their forward
+ *                   search done, some step made), this share of each own turn's clock goes
+ *                   on with them too, before the search (default 0: none)
  *   bddlong=on|off  with bdd=on: at an own turn the sets prove lost, the move whose loss
  *                   they prove longest (the others' least β step after it) rather than
  *                   the search's, which is kept among equals (longest_loss); on by default
@@ -173,12 +186,33 @@
  * dropped for the match (counter bdd_dropped) */
 #define BDD_MIN_STEPS 3
 #define BDD_POOR_MAX 2
+/* The steps made for alpha-beta (start_ab_bdd): the walks of deeper ones cost it more (on
+ * breakthroughSmallHoles, 5 s start, 0.5 s play, loaded machine, asked at every state: with
+ * α_2/β_2, 0.9 s to build, it searched about half the states plain alpha-beta did in a
+ * turn, with the partial α_3 too, 3 s to build, a quarter) */
+#define AB_BDD_STEPS 2
+/* Where alpha-beta asks them: with 2 joint moves left at least, where α_2/β_2 say nothing a
+ * search of that depth does not find, but spare it the subtree (same screen: states per
+ * search 0.83 of plain alpha-beta's, depth mean 9.5 against 9.4; asked at the leaves too
+ * 0.45, depth 8.6 against 9.9: the leaves' walks cost more than their lookahead gives) */
+#define AB_PROOF_DEPTH 2
 /* where the probe gave up at start (solve_late), the end game is tried only in a turn
- * with at least this many seconds for it: the probe from a state alone takes about 0.3 CPU
- * s on connect four, the end game from ply 34 about 0.5 (0.8-1.0 s of wall time at a load
- * of 4-5), from ply 32 2-2.6 (docs/lbs_matches.md); at a 0.5 s play clock no attempt
- * would end in time, and each would take a core from the pondering */
-#define BDD_LATE_MIN 1.0
+ * with at least this many seconds for it. Each try built the network again (0.1 CPU s on
+ * connect four) and the end game from ply 34 took about 0.5 CPU s, from ply 32 2-2.6, so
+ * 1 s (no try at a 0.5 s clock); since the network is kept and a try carried over the
+ * turns (late_try), a try fits a 0.5 s clock's 0.27 s (docs/bdd.md) */
+#define BDD_LATE_MIN 0.1
+/* solve_late: tries in a row that go on with the sets under way and make no step before
+ * the next makes them again from the match's state (its steps cheaper: fewer states left;
+ * connect four from ply 26: α_3 3 CPU s, from ply 32 every step to the end 1.3) */
+#define BDD_STALL_MAX 2
+/* solve_late where the start kept no network: the seconds a try needs to build one (at
+ * 0.5 s under load a build overran its 0.27 s by up to 0.13 s, and failed) */
+#define BDD_LATE_BUILD 1.0
+/* solve_late, a try on the kept network: the share of its time its forward search may
+ * take (the network costs nothing; the steps go on at the next try, the search does not:
+ * at 0.5 s under load 0.4 of a try let it pass only from ply 37, docs/bdd.md) */
+#define LATE_REACH_SHARE 0.8
 #define LBS_SAFETY 0.1    /* seconds kept back from it (grounding and calibration overrun) */
 #define ENGINE_SHARE 0.8  /* of the clock left, at most for grounding and compiling */
 #define STATE_COSTS 4     /* a search call overruns by at least this many states' cost */
@@ -218,6 +252,8 @@ typedef struct {
     uint32_t bddcut;         /* bddcut=N: tests, the start's forward searches cut (0: never) */
     double bddlate;          /* bddlate=S: solve_late's least time for a try */
     bool bddlong;            /* bddlong=on: in a state proven lost, the longest loss */
+    bool bddponder;          /* bddponder=on: the tree pondered on during solve_late's tries */
+    double bddown;           /* bddown=F: solve_late's share of own turns once under way */
     uint32_t lbssteps;       /* lbssteps=N: tests, backward search to α_N without the clock */
     engine_kind_t engine;    /* engine=K; default: engine_default_kind() */
     uint32_t threads;        /* threads=N (1 or 2; 0: the default, see ensure_uct) */
@@ -241,6 +277,7 @@ typedef struct {
     bool bounds;             /* bounds=on: score bounds backed up (MCTS-Solver generalised) */
     bool ab;                 /* ab=on: alpha-beta where material gets advancement (start_ab) */
     uint32_t abdepth;        /* abdepth=N: its depth bound in joint moves (0: none) */
+    uint32_t abproof;        /* abproof=N: the sets asked with N joint moves left at least */
 } mcts_opts_t;
 
 typedef struct {
@@ -263,6 +300,9 @@ typedef struct {
                              has no other's turn), and a try out of time does not skip the
                              next */
     bool bdd_skip;        /* solve_late's last try gave up its forward search: not the next */
+    uint32_t bdd_stall;   /* solve_late's tries in a row that went on with the sets and made
+                             no step: the next makes them again from the match's state */
+    uint32_t proven_turn; /* the first turn whose state the sets proved, plus one (0: none) */
     double bdd_seconds;   /* the last build's time (made or not) */
     /* this match's counters the player keeps itself (the search's come from uct_stats at
      * stop): the sets' builds, CPU seconds, bddshadow=on's turns */
@@ -295,7 +335,7 @@ typedef struct {
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
     "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, bddlate=S, "       \
-    "bddlong=on|off, lbssteps=N"
+    "bddlong=on|off, bddponder=on|off, bddown=F, lbssteps=N, abproof=N"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -320,7 +360,10 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bddcut")) return opts_u32(val, 0, 1000, &o->bddcut);
     if (!strcmp(key, "bddlate")) return opts_num(val, 0, 60, &o->bddlate);
     if (!strcmp(key, "bddlong")) return opts_onoff(val, &o->bddlong);
+    if (!strcmp(key, "bddponder")) return opts_onoff(val, &o->bddponder);
+    if (!strcmp(key, "bddown")) return opts_num(val, 0, 0.9, &o->bddown);
     if (!strcmp(key, "lbssteps")) return opts_u32(val, 0, 63, &o->lbssteps);
+    if (!strcmp(key, "abproof")) return opts_u32(val, 0, 254, &o->abproof);
     return false;
 }
 
@@ -402,7 +445,9 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     o->bddhorizon = 8;
     o->bddsolve = true;
     o->bddlong = true;
+    o->bddponder = true;
     o->bddlate = BDD_LATE_MIN;
+    o->abproof = AB_PROOF_DEPTH;
     o->engine = engine_default_kind();
     o->playout.mast_eps = -1;
     o->cut = 10;
@@ -463,6 +508,7 @@ static void add_match(mcts_player_t *p) {
     m.rollout_steps = st.rollout_steps, m.hook_calls = st.hook_calls;
     m.hook_hits = st.hook_hits, m.hook_seconds = st.hook_seconds;
     m.lbs_kind = p->opts.lbs_kind;
+    m.bdd_proven = p->proven_turn > 0, m.bdd_proven_turn = p->proven_turn ? p->proven_turn - 1 : 0;
     if (p->lbs) {
         m.lbs_matches = 1;
         lbs_stats(p->lbs, &m.lbs);
@@ -493,6 +539,9 @@ static void put_ab(strbuf_t *out, const player_search_t *t) {
               " ab_depth_mean=%.2f ab_depth_max=%u ab_proven=%u",
               t->ab_searches, t->ab_nodes, t->ab_leaves, t->ab_tt_hits,
               (double)t->ab_depth_sum / t->ab_searches, t->ab_depth_max, t->ab_proven);
+    sb_printf(out, " ab_proofs=%" PRIu64 " ab_wins=%u ab_won_matches=%u ab_first_win=%.2f",
+              t->ab_proofs, t->ab_wins, t->ab_won_matches,
+              t->ab_won_matches ? (double)t->ab_first_win_sum / t->ab_won_matches : 0.0);
 }
 
 bool player_search_report(const player_search_t *t, strbuf_t *out) {
@@ -530,12 +579,15 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
         "match_gave_up=%" PRIu64 " hook_skipped=%" PRIu64 " stopped_mean=%.2f guard_unsound=%u "
         "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64
         " bdd_builds=%u bdd_seconds=%.3f bdd_cpu=%.3f search_cpu=%.3f shadow_turns=%u"
-        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_dropped=%u bdd_reused=%u bdd_longer=%u",
+        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_dropped=%u bdd_reused=%u bdd_longer=%u"
+        " bdd_set_turns=%u bdd_proven=%u bdd_proven_turn_mean=%.1f",
         a->z3_confirmed, a->z3_cached, a->z3_disagree, a->z3_unknown, a->z3_skipped,
         a->check_seconds, a->z3_seconds, a->regress_seconds / m, a->too_slow, a->match_gave_up,
         a->hook_skipped, a->stopped / m, a->guard_unsound, a->guard_unverified, a->guard_hits,
         a->pay_skipped, t->bdd_builds, t->bdd_seconds, t->bdd_cpu, t->search_cpu, t->shadow_turns,
-        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_dropped, t->bdd_reused, t->bdd_longer);
+        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_dropped, t->bdd_reused, t->bdd_longer,
+        t->bdd_set_turns, t->bdd_proven,
+        t->bdd_proven ? (double)t->bdd_proven_turn / t->bdd_proven : 0);
     put_ab(out, t);
     return true;
 }
@@ -659,6 +711,7 @@ static bddhook_t *make_bdd(mcts_player_t *p, const eng_state_t *es, uint32_t hor
     o.horizon = horizon, o.values = p->opts.bddvalues, o.layout_known = layout_known;
     /* the probe at start and solve_late: no step past a forward search given up */
     o.reach_first = !horizon && (p->bdd_late || max_steps == 1);
+    o.resume = !horizon && p->bdd_late; /* solve_late: a cut step made at the next try */
     o.max_steps = max_steps;
     if (!es && !horizon && max_steps == 1) o.reach_share = p->opts.bddreach; /* the probe */
     if (!es && !horizon && p->opts.bddcut) /* the start's, no step past the cut: a test's */
@@ -678,6 +731,22 @@ static bddhook_t *more_bdd(mcts_player_t *p, bddhook_t **probe, double until) {
     if (!*probe) return NULL;
     double t0 = now_seconds(), c0 = cpu_seconds();
     if (!bddhook_more(*probe, 0, until)) return NULL;
+    p->counts.bdd_builds++, p->counts.bdd_reused++;
+    p->counts.bdd_seconds += now_seconds() - t0, p->counts.bdd_cpu += cpu_seconds() - c0;
+    bddhook_t *h = *probe;
+    *probe = NULL;
+    return h;
+}
+
+/* The sets without a horizon from the start's probe *probe (taken: NULL after) whose
+ * forward search ran out of time: that search again from the initial state on its network
+ * (bddhook_restart, steps even where it runs out again: as make_bdd's), not built again;
+ * counted as more_bdd; NULL where no time is left (*probe is then kept). */
+static bddhook_t *again_bdd(mcts_player_t *p, bddhook_t **probe, double until) {
+    if (!*probe) return NULL;
+    double t0 = now_seconds(), c0 = cpu_seconds();
+    /* (bddcut=N: no step past the cut, as make_bdd's) */
+    if (!bddhook_restart(*probe, NULL, false, p->opts.bddcut, 0, until)) return NULL;
     p->counts.bdd_builds++, p->counts.bdd_reused++;
     p->counts.bdd_seconds += now_seconds() - t0, p->counts.bdd_cpu += cpu_seconds() - c0;
     bddhook_t *h = *probe;
@@ -741,6 +810,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
          * keeps the sets within its layers (bddnet_local), from the initial one they are
          * global, restricted to what it reaches */
         p->bdd = more_bdd(p, &probe, t0 + solve);
+        if (!p->bdd && late) p->bdd = again_bdd(p, &probe, t0 + solve);
         if (!p->bdd) { /* built again: the probe first freed, as one manager holds both */
             FREE_AND_NULL(bddhook_free, probe);
             p->bdd = make_bdd(p, NULL, 0, 0, t0 + solve, false, err, sizeof err);
@@ -758,18 +828,22 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
                     complete_steps(&in));
         if (p->bdd && (in.solved || complete_steps(&in) > p->opts.bddhorizon))
             p->bdd_global = true, p->counts.bdd_solved += in.solved;
+        else if (late && !probe) /* (out of time again: its network for solve_late) */
+            probe = p->bdd, p->bdd = NULL;
         else
             FREE_AND_NULL(bddhook_free, p->bdd);
     }
     /* out of time twice: the match goes on as where the probe gave up (solve_late); with
      * one role at own turns too (bdd_retry), which with more would take their search's
      * clock where connect four under load can run out of time too */
-    FREE_AND_NULL(bddhook_free, probe);
     if (late && !p->bdd) many = p->bdd_late = true, p->bdd_retry = p->core.game->n_roles == 1;
+    if (many && !p->bdd) p->bdd = probe, probe = NULL; /* its network, for solve_late */
+    FREE_AND_NULL(bddhook_free, probe);
     if (!p->bdd && !many && until - now_seconds() > 0.05)
         p->bdd = make_bdd(p, es, p->opts.bddhorizon, 0, until, false, err, sizeof err);
     engine_state_free(es);
-    if (!p->bdd && supported) { /* made at the next turn that affords them (renew_bdd) */
+    if (p->bdd_late && p->bdd) return; /* the probe's network, no sets: not attached */
+    if (!p->bdd && supported) {        /* made at the next turn that affords them (renew_bdd) */
         if (p->core.verbose && !many)
             fprintf(stderr, "bdd: no time left for the sets within a horizon\n");
         return;
@@ -857,24 +931,72 @@ static void rebuild_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, doubl
     if (pondering) ponder(p, s, TERM_NONE);
 }
 
-/* Whether sets made from a state without a horizon hold every step to the last layer of
- * the states reachable from it (within=0), each complete: every state of the rest of the
- * match is in them, and in a game whose every play from a state at ply k ends within the
- * layers left (connect four: a piece a ply) its value there is exact. */
-static bool complete_to_end(const bddhook_info_t *in) {
-    return in->solved || (in->reach_layers && complete_steps(in) >= in->reach_layers);
+/* Whether sets made without a horizon from a state `since` steps before the match's hold
+ * every step to the last layer of the states reachable from the match's state, each
+ * complete: every state of the rest of the match is in them (a state k steps from their
+ * start is read in the steps to reach_layers - 1 - k), and in a game whose every play from
+ * a state at ply k ends within the layers left (connect four: a piece a ply) its value
+ * there is exact. */
+static bool complete_to_end(const bddhook_info_t *in, uint32_t since) {
+    return in->solved || (in->reach_layers && complete_steps(in) + since >= in->reach_layers);
+}
+
+/* Sets with some step past S_0 (which holds no non-terminal state): worth a hook. */
+static bool has_steps(const bddhook_info_t *in) {
+    return in->alpha > 1 || in->beta > 1;
+}
+
+/* The first turn whose state the sets prove (a forced win or loss), for the counters. */
+static void note_proven(mcts_player_t *p, const eng_state_t *es, uint32_t turn) {
+    if (p->proven_turn || !p->bdd || engine_terminal(p->core.engine, es)) return;
+    if (bddhook_value(p->bdd, engine_state_words(es), turn - p->bdd_from) >= 0)
+        p->proven_turn = turn + 1;
+}
+
+/* solve_late's try by `until`: goes on with the sets under way (bddhook_more, from the
+ * turn they start at: every later state is in them) where their forward search was done
+ * and the last BDD_STALL_MAX tries made some step, else makes them again from es (turn
+ * `turn`) on their network (bddhook_restart), else builds them (make_bdd: where the start
+ * kept no network); counted as a build (bdd_reused but the last). What it did, or NULL
+ * with a message in err. */
+static const char *late_try(mcts_player_t *p, const eng_state_t *es, uint32_t turn, double until,
+                            char *err, size_t errlen) {
+    double t0 = now_seconds(), c0 = cpu_seconds();
+    bddhook_info_t in = {0};
+    if (p->bdd) bddhook_info(p->bdd, &in);
+    uint32_t before = complete_steps(&in);
+    const char *how = "went on";
+    if (!p->bdd || !in.reach_layers || p->bdd_stall >= BDD_STALL_MAX ||
+        !bddhook_more(p->bdd, 0, until)) {
+        how = "made again", p->bdd_stall = 0, before = UINT32_MAX;
+        if (p->bdd && !bddhook_restart(p->bdd, es, true, true, LATE_REACH_SHARE, until))
+            return NULL; /* no time */
+        p->bdd_from = turn;
+    }
+    if (!p->bdd) { /* no network kept: built only where a try may afford it */
+        if (until - t0 < BDD_LATE_BUILD) return snprintf(err, errlen, "no network"), NULL;
+        p->bdd = make_bdd(p, es, 0, 0, until, true, err, errlen);
+        return p->bdd ? "built" : NULL;
+    }
+    p->counts.bdd_builds++, p->counts.bdd_reused++;
+    p->counts.bdd_seconds += now_seconds() - t0, p->counts.bdd_cpu += cpu_seconds() - c0;
+    bddhook_info(p->bdd, &in);
+    if (before != UINT32_MAX) p->bdd_stall = complete_steps(&in) > before ? 0 : p->bdd_stall + 1;
+    return how;
 }
 
 /* bdd=on where the probe gave up at start (bdd_late: too many states for a start clock,
  * connect four): no sets within a horizon (measured: on connect four they cost as much CPU
  * as the search and changed nothing, docs/lbs_matches.md), only the end game: from s (turn
- * `turn`), by `until` (at least bddlate=S away, else nothing is tried), the sets without
- * a horizon, none where the forward search from s gives up (reach_first: the network and
- * that search only); kept for the match where they hold every step to the end
- * (complete_to_end), else dropped and tried again at the next such turn, or the one after
- * where the forward search gave up (bdd_skip: connect four's took about 1 s of wall time
- * of the 2.5 at a 3 s clock, until some 24 plies were played). With `pondering` the tree
- * is searched on meanwhile, as in rebuild_bdd. */
+ * `turn`), by `until` (at least bddlate=S away, else nothing is tried), the sets without a
+ * horizon on the start probe's network (not built again: late_try), none where the forward
+ * search from s gives up (reach_first: that search only), carried over the turns (a step
+ * cut by the deadline is made at the next try, resume) and given to the tree from their
+ * first step on (sound wherever they stop); once complete to the last layer from the
+ * match's state (complete_to_end) kept for the match and read as solved, no more tries.
+ * After a forward search given up the next turn's try is skipped (bdd_skip: connect four's
+ * took about 1 s of wall time of the 2.5 at a 3 s clock, until some 24 plies were
+ * played). With `pondering` the tree is searched on meanwhile, as in rebuild_bdd. */
 static void solve_late(mcts_player_t *p, const state_t *s, uint32_t turn, double until,
                        bool pondering) {
     double b0 = now_seconds();
@@ -886,35 +1008,41 @@ static void solve_late(mcts_player_t *p, const state_t *s, uint32_t turn, double
     }
     eng_state_t *es = engine_state_new(p->core.engine);
     engine_state_set(p->core.engine, es, s);
-    char err[400] = "";
+    char err[400] = "no time left";
     bddhook_info_t in = {0};
-    if (pondering) ponder(p, s, TERM_NONE);
-    bddhook_t *h = make_bdd(p, es, 0, 0, until, true, err, sizeof err);
-    engine_state_free(es);
-    if (h) bddhook_info(h, &in);
-    bool many = h && !in.reach_layers, keep = h && complete_to_end(&in);
-    bool slow = many && in.reach_late && p->bdd_retry; /* tried again at the next turn */
+    if (p->bdd && p->uct) uct_set_state_hook(p->uct, NULL, NULL); /* the try rewrites them */
+    if (pondering && p->opts.bddponder) ponder(p, s, TERM_NONE);
+    const char *how = late_try(p, es, turn, until, err, sizeof err);
+    if (p->bdd) bddhook_info(p->bdd, &in);
+    uint32_t since = turn - p->bdd_from;
+    bool many = how && !in.reach_layers, keep = how && complete_to_end(&in, since);
+    /* out of time, not past its node cap: tried again at the next turn (a try costs the
+     * turn's share only; with one role at own turns too: bdd_retry) */
+    bool slow = many && in.reach_late;
     p->bdd_skip = many && !slow;
     if (p->core.verbose)
         fprintf(
-            stderr, "bdd: turn %u: the end game from this state in %.0f ms (budget %.0f ms): %s\n",
-            turn, (now_seconds() - b0) * 1000, (until - b0) * 1000,
-            slow ? "out of time"
+            stderr,
+            "bdd: turn %u: the end game from turn %u (%s) in %.0f ms (budget %.0f ms): %u "
+            "complete steps of %u: %s\n",
+            turn, p->bdd_from, how ? how : "-", (now_seconds() - b0) * 1000, (until - b0) * 1000,
+            complete_steps(&in), in.reach_layers > since ? in.reach_layers - since : 0,
+            !how   ? err
+            : slow ? "out of time"
             : many
                 ? (in.reach_late ? "out of time, the next turn's try skipped" : "too many states")
             : keep ? "solved, kept for the match"
-            : h    ? "not solved"
-                   : err);
-    if (!keep) {
-        FREE_AND_NULL(bddhook_free, h);
-        return;
+                   : "not solved");
+    bool attach = p->bdd && p->uct && has_steps(&in) && !p->bdd_off;
+    if (attach) bddhook_attach(p->bdd, p->uct); /* (stops the search) */
+    if (keep) {
+        if (p->bdd_retry) uct_clear(p->uct); /* as at start: its nodes were made without them */
+        p->bdd_global = true, p->counts.bdd_solved++;
     }
-    bddhook_attach(h, p->uct);           /* (stops the search) */
-    if (p->bdd_retry) uct_clear(p->uct); /* as at start: its nodes were made without them */
-    p->bdd = h, p->bdd_from = turn, p->bdd_off = false, p->bdd_global = true;
-    p->counts.bdd_solved++;
-    set_bdd_ply(p, turn);
-    if (pondering) ponder(p, s, TERM_NONE);
+    if (attach) set_bdd_ply(p, turn);
+    note_proven(p, es, turn);
+    engine_state_free(es);
+    if (pondering && (attach || !p->opts.bddponder)) ponder(p, s, TERM_NONE);
 }
 
 /* The sets made from s where none hold (at start or rebuilt): the end game only where the
@@ -934,8 +1062,18 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
                       double deadline) {
     double clock = deadline - t0;
     if (p->bdd_dropped) return;
-    if (!p->bdd) { /* none made at start: with iters=N now, timed where the others move
-                      (and here where the start ran out of time, bdd_retry) */
+    if (p->bdd_late) { /* the end game's tries (solve_late): with iters=N here, timed where
+                          the others move (and here where the start ran out of time) */
+        set_bdd_ply(p, turn);
+        bddhook_info_t in = {0};
+        if (p->bdd) bddhook_info(p->bdd, &in);
+        if (!p->bdd_global && p->opts.lbs && p->opts.bdd && (p->opts.iters || p->bdd_retry))
+            sets_from(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
+        else if (!p->bdd_global && p->opts.bddown > 0 && in.reach_layers && has_steps(&in))
+            solve_late(p, s, turn, t0 + p->opts.bddown * clock, false); /* under way: on */
+        return;
+    }
+    if (!p->bdd) { /* none made at start: with iters=N now, timed where the others move */
         if (p->opts.lbs && p->opts.bdd && (p->opts.iters || p->bdd_retry))
             sets_from(p, s, turn, t0 + BDD_RENEW_MAX * clock, false);
         return;
@@ -976,6 +1114,19 @@ static void lost_bdd(mcts_player_t *p, const state_t *s, uint32_t turn) {
     }
     uct_set_state_hook(p->uct, NULL, NULL);
     uct_clear(p->uct); /* its proofs came from the sets */
+}
+
+/* bdd=on, at an own turn: whether the tree searches with sets (counts.bdd_set_turns), and
+ * whether they prove the state (note_proven). */
+static void count_sets(mcts_player_t *p, const state_t *s, uint32_t turn) {
+    if (!p->bdd) return;
+    bddhook_info_t in;
+    bddhook_info(p->bdd, &in);
+    p->counts.bdd_set_turns += has_steps(&in) && !p->bdd_off;
+    eng_state_t *es = engine_state_new(p->core.engine);
+    engine_state_set(p->core.engine, es, s);
+    note_proven(p, es, turn);
+    engine_state_free(es);
 }
 
 /* The most successors longest_loss looks at (an engine step and a walk of the sets each). */
@@ -1153,6 +1304,7 @@ static void start_ab(mcts_player_t *p) {
     ab_opts_t o;
     ab_default_opts(&o);
     o.max_depth = p->opts.abdepth;
+    o.proof_depth = p->opts.abproof; /* (inert without the sets: start_ab_bdd) */
     p->ab = ab_new(p->core.engine, p->core.role, &o, p->core.seed);
     free(p->hval);
     p->hval = xcalloc(p->core.game->n_roles, sizeof *p->hval);
@@ -1160,6 +1312,38 @@ static void start_ab(mcts_player_t *p) {
     if (!p->ab_state) p->ab_state = engine_state_new(p->core.engine);
     p->ab_overrun = 0;
     if (log) fprintf(log, "mcts: alpha-beta with material and advancement (ab=on)\n");
+}
+
+/* bdd=on where alpha-beta plays (start_ab): the sets without a horizon from the initial
+ * state (its leaves, 7 to 10 plies down on breakthroughSmallHoles at 0.5 s, lie past any
+ * horizon), to α_AB_BDD_STEPS/β_AB_BDD_STEPS within BDD_SHARE of the start clock (budget=S
+ * bounds it too; lbssteps=N: α_N/β_N without the clock), kept for the match and given to
+ * alpha-beta as proofs (bddhook_ab_proven): a state they hold is a win or loss, not
+ * searched further. */
+static void start_ab_bdd(mcts_player_t *p, double deadline) {
+    if (!p->ab || !p->opts.lbs || !p->opts.bdd || p->bdd) return;
+    double t0 = now_seconds();
+    double budget = (deadline - t0) * BDD_SHARE - LBS_SAFETY - p->opts.margin;
+    if (p->opts.budget > 0 && p->opts.budget < budget) budget = p->opts.budget;
+    uint32_t steps = p->opts.lbssteps ? p->opts.lbssteps : AB_BDD_STEPS;
+    if (p->opts.lbssteps) budget = 3600; /* a test's: the steps bound it, not the clock */
+    char err[400] = "no time for the sets";
+    if (budget > 0.05) p->bdd = make_bdd(p, NULL, 0, steps, t0 + budget, false, err, sizeof err);
+    if (!p->bdd) {
+        fprintf(stderr, "%s: bdd: %s; alpha-beta without them\n", p->core.base.kind->name, err);
+        return;
+    }
+    p->bdd_global = true, p->bdd_from = 0;
+    bddhook_set_ply(p->bdd, 0);
+    ab_set_proven(p->ab, bddhook_ab_proven, p->bdd);
+    bddhook_info_t in;
+    bddhook_info(p->bdd, &in);
+    if (p->core.verbose)
+        fprintf(stderr,
+                "bdd: sets for alpha-beta in %.0f ms (budget %.0f ms): %u alpha, %u beta steps, "
+                "first cut %d, %u complete\n",
+                (now_seconds() - t0) * 1000, budget * 1000, in.alpha, in.beta,
+                in.first_partial == UINT32_MAX ? -1 : (int)in.first_partial, complete_steps(&in));
 }
 
 /* Searches state s by alpha-beta until deadline less the margin and what the last searches
@@ -1174,9 +1358,11 @@ static term_t ab_until(mcts_player_t *p, const state_t *s, double deadline) {
     p->ab_overrun = over > p->ab_overrun * 0.8 ? over : p->ab_overrun * 0.8;
     player_search_add_ab(&p->counts, &r);
     if (p->core.verbose)
-        fprintf(stderr, "mcts: ab %.0f ms, depth %u, value %d%s, %" PRIu64 " nodes\n",
-                (now_seconds() - t0) * 1000, r.depth, r.value, r.proven ? " (proven)" : "",
-                r.nodes);
+        fprintf(stderr,
+                "mcts: ab %.0f ms, depth %u, value %d%s, mate %u, %" PRIu64 " nodes, %" PRIu64
+                " proofs\n",
+                (now_seconds() - t0) * 1000, r.depth, r.value, r.proven ? " (proven)" : "", r.mate,
+                r.nodes, r.proofs);
     return r.move;
 }
 
@@ -1189,9 +1375,9 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     if (!p->core.game->gdl2 && initial) choose_policy(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) learn_heur(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) start_ab(p);
-    /* not where alpha-beta plays: it never asks the sets, and its leaves (7 to 10 plies down
-     * on breakthroughSmallHoles at 0.5 s) lie past their horizon; the clock is its own */
+    /* where alpha-beta plays, sets of its own (start_ab_bdd) */
     if (!p->core.game->gdl2 && p->opts.bdd && !p->ab) start_bdd(p, initial, deadline);
+    if (!p->core.game->gdl2 && initial) start_ab_bdd(p, deadline);
     if (p->core.game->gdl2 || p->opts.iters || !initial) return;
     if (p->ab) { /* its table and history keep what the start finds */
         ab_until(p, initial, now_seconds() + (deadline - now_seconds()) * 0.9);
@@ -1294,6 +1480,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     if (p->uct) uct_ponder_stop(p->uct);
     if (p->ab && turn->exact && turn->n_states >= 1) {
         sink_offer(sink, turn->n_legal == 1 ? turn->legal[0] : fallback);
+        if (p->bdd) bddhook_set_ply(p->bdd, turn->turn - p->bdd_from);
         double c0 = cpu_seconds();
         term_t m = ab_until(p, &turn->states[0], deadline);
         p->counts.search_cpu += cpu_seconds() - c0;
@@ -1344,6 +1531,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     advance_to(p, s, t0 + (deadline - t0) * 0.3);
     renew_bdd(p, s, turn->turn, t0, deadline);
     lost_bdd(p, s, turn->turn);
+    count_sets(p, s, turn->turn);
     term_t best = TERM_NONE;
     double remaining = deadline - now_seconds();
     double budget = remaining * 0.95 - p->opts.margin;
@@ -1399,7 +1587,7 @@ static void mcts_stop(player_t *pl) {
     p->bdd_from = 0, p->bdd_cut = false, p->bdd_seconds = 0;
     p->bdd_global = p->bdd_off = p->bdd_dropped = p->bdd_late = p->bdd_skip = false;
     p->bdd_retry = false;
-    p->bdd_poor = 0;
+    p->bdd_poor = p->bdd_stall = p->proven_turn = 0;
     p->counts = (player_search_t){0};
     FREE_AND_NULL(ab_free, p->ab); /* before the evaluation it reads */
     FREE_AND_NULL(engine_state_free, p->ab_state);

@@ -2383,6 +2383,22 @@ static void compute_reach(bddnet_t *bn) {
     bn->reach_seconds = now_seconds() - t0;
 }
 
+bool bddnet_restart(bddnet_t *bn, const uint64_t *start, double reach_deadline) {
+    dd_t *d = bn->d;
+    if (bn->split_inv != DD_NONE) { /* the invariant before the last start's states */
+        dd_deref(d, bn->inv);
+        bn->inv = bn->split_inv, bn->split_inv = DD_NONE;
+    }
+    dd_deref(d, bn->reach);
+    free_upto(bn);
+    bn->reach_layers = 0;
+    if (start) bn->o.cut_reach = 0; /* a test's cut of the search from the initial state */
+    bn->o.start = start, bn->o.reach_deadline = reach_deadline;
+    compute_reach(bn);  /* the parts made so far cut to the new states too (within_reach) */
+    bn->o.start = NULL; /* (the caller's words: read by compute_reach only) */
+    return bn->reach != DD_TRUE;
+}
+
 /* ---- building ---- */
 
 /* Everything made from the network's diagrams (a rebuild starts again from here). */

@@ -305,6 +305,18 @@ dd_ref bddnet_legal_rel(const bddnet_t *bn, uint32_t r);
  * steps of a search resumed on this network: bddsearch_more); 0: none. */
 void bddnet_set_deadline(bddnet_t *bn, double deadline);
 
+/* The forward search again, from `start` (engine state words) by reach_deadline (0: none),
+ * on the same network: its diagrams, joint moves and the parts made so far (their
+ * successors' terminal, goals and targets) are kept, the reachable states, the invariant
+ * and the layers (bddnet_within) made again, the parts' states cut to the new reachable
+ * ones. `start` must be a state the kept states hold (reachable from the last start: the
+ * match's state later on), so that every part's states are those a network built from it
+ * would have (tests: test_bddsearch); false where the search gave up (bddnet_reach_late
+ * tells why), the sets then over the invariant. opts.cut_reach is kept for a start NULL
+ * (the initial state again), dropped for any other. The caller drops every set made over the
+ * old states (bddsearch_restart). */
+bool bddnet_restart(bddnet_t *bn, const uint64_t *start, double reach_deadline);
+
 /* Sifts the variable order now (groups kept together); nodes before and after. */
 void bddnet_reorder(bddnet_t *bn, uint64_t *before, uint64_t *after);
 

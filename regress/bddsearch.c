@@ -43,6 +43,8 @@ struct bddsearch {
     ddflat_t flat;
     uint32_t *xfirst, *xn; /* per part root of flat: its exclusions' roots */
     uint32_t n_excl;       /* exclusion diagrams exported */
+    bool dropped;          /* opts.resume: a step cut and dropped, the run ends */
+    bool cut_made;         /* opts.cut_step: its cut made */
 };
 
 void bdds_default_opts(bdds_opts_t *o) {
@@ -144,15 +146,23 @@ bddsearch_t *bddsearch_new(engine_t *e, uint32_t role, const term_t *noop, const
     return bs;
 }
 
+/* Every step of sequence k dropped: as after make_seqs. */
+static void clear_seq(bddsearch_t *bs, uint32_t k) {
+    dd_t *d = bddnet_dd(bs->bn);
+    seq_t *q = &bs->seqs[k];
+    for (uint32_t i = 0; i < q->n; i++)
+        ddunion_fini(d, &q->set[i]);
+    ddunion_fini(d, &q->fresh);
+    ddunion_fini(d, &q->held);
+    ddunion_init(&q->fresh, 0), ddunion_init(&q->held, 0);
+    q->n = 0, q->done = q->s.same_as != k, q->spent = q->spent_cpu = 0;
+}
+
 void bddsearch_free(bddsearch_t *bs) {
     if (!bs) return;
-    dd_t *d = bddnet_dd(bs->bn);
     for (uint32_t k = 0; k < bs->n_seqs; k++) {
         seq_t *q = &bs->seqs[k];
-        for (uint32_t i = 0; i < q->n; i++)
-            ddunion_fini(d, &q->set[i]);
-        ddunion_fini(d, &q->fresh);
-        ddunion_fini(d, &q->held);
+        clear_seq(bs, k);
         free(q->set), free(q->steps), free(q->root);
     }
     free(bs->seqs);
@@ -261,8 +271,9 @@ static bool next_within(bddsearch_t *bs, seq_t *q, uint32_t i, dd_ref in, ddunio
     }
     for (uint32_t k = 0; k < pre.n && ok; k++)
         ok = ddunion_add_excl(d, out, dd_dup(d, pre.part[k]), ddexcl_dup(pre.excl[k]));
-    ddunion_fini(d, &q->fresh);
-    ddunion_init(&q->fresh, pre.merge);
+    ddunion_t fresh; /* q->fresh replaced only by a step made (opts.resume: a cut one is
+                        made again from the same frontier) */
+    ddunion_init(&fresh, pre.merge);
     for (uint32_t k = 0; k < pre.n && ok; k++) { /* only what is new */
         dd_ref x = dd_dup(d, pre.part[k]);
         for (uint32_t j = 0; j < prev->n && x > 0; j++) {
@@ -272,9 +283,10 @@ static bool next_within(bddsearch_t *bs, seq_t *q, uint32_t i, dd_ref in, ddunio
             dd_deref(d, x);
             x = t;
         }
-        ok = ddunion_add_excl(d, &q->fresh, x, ddexcl_dup(pre.excl[k]));
+        ok = ddunion_add_excl(d, &fresh, x, ddexcl_dup(pre.excl[k]));
     }
-    if (!ok) keep_cut(d, prev, &pre, out);
+    if (ok) ddunion_fini(d, &q->fresh), q->fresh = fresh;
+    if (!ok) ddunion_fini(d, &fresh), keep_cut(d, prev, &pre, out);
     ddunion_fini(d, &pre);
     return ok;
 }
@@ -315,12 +327,21 @@ static bool step(bddsearch_t *bs, uint32_t k, uint32_t i, bdds_cb cb, void *ctx,
         push_step(bs, q, &s, NULL, now_seconds() - t0, cpu_seconds() - c0, false, true);
     } else {
         bool exact;
+        if (bs->o.cut_step == i && !bs->cut_made) /* a test's: as by the deadline */
+            bs->cut_made = true, dd_cut_next(d);
         bool cut = !next_set(bs, q, i, &s, &exact);
         if (cut && defer && bs->o.mode == BDDS_WITHIN && bs->deadline &&
             now_seconds() < bs->deadline) {
             q->held = s; /* taken over */
             q->spent = now_seconds() - t0, q->spent_cpu = cpu_seconds() - c0;
             return true;
+        }
+        if (cut && bs->o.resume) { /* dropped, the sequence left at step i - 1 */
+            ddunion_fini(d, &s), ddunion_fini(d, &q->held);
+            ddunion_init(&q->held, 0);
+            q->spent = q->spent_cpu = 0;
+            bs->dropped = true;
+            return false;
         }
         for (uint32_t j = 0; cut && j < q->held.n; j++) /* appended: merge 0 (keep_cut) */
             ddunion_add_excl(d, &s, dd_dup(d, q->held.part[j]), ddexcl_dup(q->held.excl[j]));
@@ -448,6 +469,22 @@ void bddsearch_more(bddsearch_t *bs, uint32_t max_steps, double budget) {
     bddnet_set_deadline(bs->bn, bs->deadline);
 }
 
+bool bddsearch_restart(bddsearch_t *bs, const uint64_t *start, uint32_t max_steps, double budget,
+                       bool resume, double reach_share) {
+    bs->o.resume = resume;
+    if (reach_share > 0) bs->o.reach_share = reach_share;
+    for (uint32_t k = 0; k < bs->n_seqs; k++)
+        clear_seq(bs, k);
+    double now = now_seconds();
+    double share = bs->o.reach_share > 0 ? bs->o.reach_share : REACH_SHARE;
+    bddsearch_more(bs, max_steps, budget);
+    bddnet_set_deadline(bs->bn, bs->deadline);
+    dd_set_deadline(bddnet_dd(bs->bn), bs->deadline);
+    bool ok = bddnet_restart(bs->bn, start, budget > 0 ? now + share * budget : 0);
+    export_all(bs); /* no step: the old ones' flat form goes */
+    return ok;
+}
+
 /* The first step some sequence still has to make (0 before any run; after one, where it
  * stopped: bddsearch_more). */
 static uint32_t first_round(const bddsearch_t *bs) {
@@ -463,9 +500,10 @@ void bddsearch_run(bddsearch_t *bs, bdds_cb cb, void *ctx) {
     bool *deferred = xcalloc(bs->n_seqs + 1, sizeof *deferred);
     uint32_t first = first_round(bs);
     if (first) maybe_reorder(bs); /* resumed: what the round before would have done next */
-    for (uint32_t i = first;; i++) {
+    bs->dropped = false;
+    for (uint32_t i = first; !bs->dropped; i++) {
         bool any = false;
-        for (uint32_t k = 0; k < bs->n_seqs; k++) {
+        for (uint32_t k = 0; k < bs->n_seqs && !bs->dropped; k++) {
             seq_t *q = &bs->seqs[k];
             if (q->done || q->n != i) continue;
             if (bs->deadline && now_seconds() >= bs->deadline) break;
@@ -475,7 +513,7 @@ void bddsearch_run(bddsearch_t *bs, bdds_cb cb, void *ctx) {
         }
         dd_set_deadline(bddnet_dd(bs->bn), bs->deadline);
         for (uint32_t k = 0; k < bs->n_seqs; k++) /* again with the round's time left */
-            if (deferred[k]) deferred[k] = false, step(bs, k, i, cb, ctx, false);
+            if (deferred[k] && !bs->dropped) deferred[k] = false, step(bs, k, i, cb, ctx, false);
         if (!any || (bs->o.max_steps && i >= bs->o.max_steps)) break;
         if (bs->deadline && now_seconds() >= bs->deadline) break;
         maybe_reorder(bs);

@@ -20,7 +20,9 @@
 #include "engine/engine.h"
 #include "engine/fluents.h"
 #include "load.h"
+#include "mcts/ab.h"
 #include "mcts/bddhook.h"
+#include "sample.h"
 #include "truth/solve.h"
 
 /* Least steps from the initial state (id 0) to each state, breadth first. */
@@ -299,6 +301,90 @@ static void test_more(void **state) {
     game_free(g);
 }
 
+/* Sets from `start` without a horizon: a new build (probe: the start's probe from the
+ * initial state first, then bddhook_restart from `start` on its network), resume and a
+ * cut of step cut_step as by the deadline (then bddhook_more for the rest); their info in
+ * *in, h's answers (from the start: dist - plies) on every state of s in out. */
+static void from_start(engine_t *e, const solve_t *s, const uint32_t *dist, uint32_t plies,
+                       const eng_state_t *start, bool probe, uint32_t cut_step, int *out,
+                       bddhook_info_t *in) {
+    bddhook_opts_t o;
+    bddhook_default_opts(&o);
+    o.horizon = 0, o.resume = true, o.cut_step = cut_step, o.max_steps = probe ? 1 : 0;
+    char err[300];
+    double far = now_seconds() + 1e6;
+    bddhook_t *h = bddhook_new(e, 0, probe ? NULL : start, &o, far, err, sizeof err);
+    if (!h) fail_msg("bddhook_new: %s", err);
+    if (probe) assert_true(bddhook_restart(h, start, true, true, 0, far));
+    bddhook_info(h, in);
+    if (cut_step) { /* the cut step dropped, not kept as a subset: gone on from there */
+        assert_int_equal(in->alpha, cut_step);
+        assert_int_equal(in->first_partial, UINT32_MAX);
+        assert_true(bddhook_more(h, 0, far));
+        bddhook_info(h, in);
+    }
+    eng_state_t *st = engine_state_new(e);
+    for (uint32_t id = 0; id < solve_count(s); id++) {
+        out[id] = -2;
+        if (solve_terminal(s, id) || dist[id] < plies) continue;
+        engine_state_set(e, st, solve_state(s, id));
+        out[id] = bddhook_proven(h, engine_state_words(st), dist[id] - plies);
+    }
+    engine_state_free(st);
+    assert_false(
+        bddhook_restart(h, start, true, true, 0, now_seconds() - 1)); /* no time: unchanged */
+    bddhook_free(h);
+}
+
+/* solve_late's tries: the sets from a later state made on the start probe's network
+ * (bddhook_restart: its forward search again, the network kept) and a try cut by its
+ * deadline and gone on with at a later turn (resume, bddhook_more) are the sets a new
+ * build from that state makes: the same steps, nodes, layers and answer on every state of
+ * tic-tac-toe, from the states two and four plies on. Without the clock (bdds cut_step). */
+static void test_restart(void **state) {
+    (void)state;
+    game_t *g = load_file("tictactoe.kif");
+    assert_non_null(g);
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    char err[200];
+    solve_t *s = solve_new(e, 200000, err, sizeof err);
+    assert_non_null(s);
+    uint32_t *dist = distances(s);
+    int *want = xcalloc(solve_count(s), sizeof *want), *got = xcalloc(solve_count(s), sizeof *got);
+    eng_state_t *st = engine_state_new(e), *next = engine_state_new(e);
+    engine_initial(e, st);
+    term_t joint[2];
+    for (uint32_t plies = 1; plies <= 4; plies++) {
+        for (uint32_t r = 0; r < 2; r++) { /* the last legal move of each: some line */
+            const term_t *m;
+            uint32_t n = engine_legal(e, st, r, &m);
+            joint[r] = m[n - 1];
+        }
+        engine_next(e, st, joint, next);
+        engine_state_copy(st, next);
+        if (plies % 2) continue;
+        bddhook_info_t a, b;
+        from_start(e, s, dist, plies, st, false, 0, want, &b);
+        assert_true(b.reach_layers > 0 && b.alpha > 2);
+        from_start(e, s, dist, plies, st, true, 0, got, &a);
+        assert_int_equal(a.alpha, b.alpha);
+        assert_int_equal(a.beta, b.beta);
+        assert_int_equal(a.nodes, b.nodes);
+        assert_int_equal(a.reach_layers, b.reach_layers);
+        assert_memory_equal(got, want, solve_count(s) * sizeof *got);
+        from_start(e, s, dist, plies, st, true, 2, got, &a);
+        assert_int_equal(a.alpha, b.alpha);
+        assert_int_equal(a.nodes, b.nodes);
+        assert_memory_equal(got, want, solve_count(s) * sizeof *got);
+    }
+    engine_state_free(st), engine_state_free(next);
+    free(want), free(got);
+    free(dist);
+    solve_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
 static void test_reach(void **state) {
     (void)state;
     assert_int_equal(bddhook_reach(8, 0), 8);
@@ -324,11 +410,114 @@ static void test_next_horizon(void **state) {
     assert_int_equal(bddhook_next_horizon(5, 0.5, false, 1.0, 0, 16), 5);
 }
 
+/* One search of es by a, and where its value is `exact` or a mate, a check of its move:
+ * alpha-beta to the end without proofs (`plain`) values the move as much. */
+static void search_at(ab_t *a, ab_t *plain, eng_state_t *es, bool exact, ab_result_t *r) {
+    ab_search(a, es, 0, NULL, NULL, r);
+    if (r->move == TERM_NONE || (!exact && !r->mate)) return;
+    ab_result_t m;
+    ab_search_move(plain, es, r->move, 0, 0, &m);
+    assert_true(m.proven);
+    assert_int_equal(m.value, r->value);
+}
+
+/* The least steps of a forced win and loss (UINT32_MAX: none within them) of every state
+ * of s by sets to α_steps/β_steps without a horizon (-: terminal states). */
+static void least_steps(engine_t *e, const solve_t *s, uint32_t role, uint32_t steps, uint32_t *win,
+                        uint32_t *loss) {
+    bddhook_t *h = new_hook(e, role, steps, 0, 0, false);
+    eng_state_t *es = engine_state_new(e);
+    for (uint32_t id = 0; id < solve_count(s); id++) {
+        win[id] = loss[id] = UINT32_MAX;
+        if (solve_terminal(s, id)) continue;
+        engine_state_set(e, es, solve_state(s, id));
+        win[id] = bddhook_win_steps(h, engine_state_words(es), 0);
+        loss[id] = bddhook_loss_steps(h, engine_state_words(es), 0);
+    }
+    engine_state_free(es);
+    bddhook_free(h); /* (one manager per process) */
+}
+
+/* The checks of test_ab_proofs for one role; the number of states proven only with them. */
+static uint32_t ab_proofs_role(engine_t *e, const solve_t *s, uint32_t role) {
+    uint32_t n = solve_count(s), only_with = 0;
+    uint32_t *win = xmalloc(n * sizeof *win), *loss = xmalloc(n * sizeof *loss);
+    least_steps(e, s, role, 3, win, loss);
+    bddhook_t *h = new_hook(e, role, 2, 0, 0, false);
+    ab_opts_t o;
+    ab_default_opts(&o);
+    o.tt_mb = 1, o.eval = AB_EVAL_GOAL;
+    ab_t *full = ab_new(e, role, &o, 7), *plain = ab_new(e, role, &o, 7);
+    o.proof_depth = 2;
+    ab_t *inner = ab_new(e, role, &o, 7); /* the player's: not at the last joint move */
+    o.proof_depth = 0, o.max_depth = 1;
+    ab_t *one = ab_new(e, role, &o, 7), *one_plain = ab_new(e, role, &o, 7);
+    ab_set_proven(full, bddhook_ab_proven, h);
+    ab_set_proven(inner, bddhook_ab_proven, h);
+    ab_set_proven(one, bddhook_ab_proven, h);
+    eng_state_t *es = engine_state_new(e);
+    for (uint32_t id = role; id < n; id += test_sample_every()) {
+        if (solve_terminal(s, id)) continue;
+        engine_state_set(e, es, solve_state(s, id));
+        ab_result_t r;
+        search_at(full, plain, es, true, &r);
+        assert_true(r.proven);
+        if (r.value != solve_value(s, id, role))
+            fail_msg("state %u role %u: %d with proofs, solver %d", id, role, r.value,
+                     solve_value(s, id, role));
+        search_at(inner, plain, es, true, &r);
+        assert_true(r.proven);
+        assert_int_equal(r.value, solve_value(s, id, role));
+        search_at(one, plain, es, false, &r);
+        uint32_t want = win[id] != UINT32_MAX ? win[id] : loss[id];
+        if (r.mate != (want != UINT32_MAX ? want : 0))
+            fail_msg("state %u role %u: mate %u, the sets %u/%u", id, role, r.mate, win[id],
+                     loss[id]);
+        if (r.mate) assert_int_equal(r.value, win[id] != UINT32_MAX ? 100 : 0);
+        if (win[id] == UINT32_MAX || win[id] < 2) continue;
+        ab_result_t p;
+        search_at(one_plain, plain, es, false, &p);
+        assert_int_equal(p.mate, 0);
+        only_with += p.value != 100;
+    }
+    engine_state_free(es);
+    ab_free(full), ab_free(plain), ab_free(one), ab_free(one_plain), ab_free(inner);
+    bddhook_free(h);
+    free(win), free(loss);
+    return only_with;
+}
+
+/* Alpha-beta with the sets' proofs (bddhook_ab_proven on α_2/β_2 without a horizon, as the
+ * player's start_ab_bdd builds them) on every reachable non-terminal state of tic-tac-toe,
+ * for each role, against the exact solver and the deeper sets α_3/β_3 (the least step of a
+ * forced win or loss within 3): searched to the end (asked at the leaves too, or only with
+ * 2 joint moves left as the player asks), the value is the solver's, proven, its move keeps
+ * it; searched one joint move deep, where α_3 (β_3) holds the state with least step k the
+ * value is 100 (0) with mate k exactly (the nearest win, the farthest loss) and the move
+ * keeps it, and no other state gets a mate. Without the proofs the same search finds no
+ * win beyond one step: some states are proven only with them. */
+static void test_ab_proofs(void **state) {
+    (void)state;
+    game_t *g = load_file("tictactoe.kif");
+    assert_non_null(g);
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    char err[200];
+    solve_t *s = solve_new(e, 200000, err, sizeof err);
+    assert_non_null(s);
+    solve_rounds(s, NULL);
+    for (uint32_t role = 0; role < 2; role++)
+        assert_true(ab_proofs_role(e, s, role) > 0);
+    solve_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) cmocka_set_test_filter(argv[1]); /* one test by name */
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_reach),
-                                       cmocka_unit_test(test_next_horizon),
-                                       cmocka_unit_test(test_tictactoe),
-                                       cmocka_unit_test(test_probe), cmocka_unit_test(test_more)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reach),     cmocka_unit_test(test_next_horizon),
+        cmocka_unit_test(test_tictactoe), cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_more),      cmocka_unit_test(test_restart),
+        cmocka_unit_test(test_ab_proofs)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,19 +122,21 @@ static void test_lbs_kind_ab(void **state) {
     game_free(g);
 }
 
-/* mcts+lbs:bdd=on where ab=on acts builds no symbolic sets (alpha-beta never asks them;
- * they took most of the start clock from its first search): a start clock that affords
- * them whatever the load (breakthrough's network and one step take about a CPU second)
- * builds none there, and builds them with ab off (bddsolve=off: the sets without a horizon
- * would take their share of the minute); neither searches at start (alpha-beta
- * bounded at two joint moves, UCT by iterations), so the clock is only a bound. */
-static void test_bdd_not_with_ab(void **state) {
+/* mcts+lbs:bdd=on where ab=on acts builds the sets for alpha-beta (start_ab_bdd: without a
+ * horizon, lbssteps=2: α_2/β_2 without the clock, so whatever the load) and searches by
+ * alpha-beta with them, no tree; mcts builds none. With ab off the sets are built for the
+ * tree (bddsolve=off: the sets without a horizon would take their share of the minute);
+ * neither searches at start (alpha-beta bounded at two joint moves, UCT by iterations), so
+ * the clock is only a bound. */
+static void test_bdd_with_ab(void **state) {
     (void)state;
     game_t *g = load_file("breakthrough.kif");
     assert_non_null(g);
-    player_search_t ab = first_move(g, "mcts+lbs:bdd=on:bddhorizon=1:abdepth=2", 60);
+    player_search_t ab = first_move(g, "mcts+lbs:bdd=on:lbssteps=2:abdepth=2", 60);
     assert_int_equal(ab.iterations, 0);
-    assert_int_equal(ab.bdd_builds, 0);
+    assert_int_equal(ab.bdd_builds, 1);
+    assert_int_equal(ab.ab_searches, 2);
+    assert_int_equal(first_move(g, "mcts:abdepth=2", 60).bdd_builds, 0);
     player_search_t uct =
         first_move(g, "mcts+lbs:bdd=on:bddsolve=off:bddhorizon=1:ab=off:iters=10", 60);
     assert_true(uct.iterations > 0);
@@ -228,7 +230,7 @@ static void test_bdd_shadow(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_options),          cmocka_unit_test(test_breakthrough),
-        cmocka_unit_test(test_lbs_kind_ab),      cmocka_unit_test(test_bdd_not_with_ab),
+        cmocka_unit_test(test_lbs_kind_ab),      cmocka_unit_test(test_bdd_with_ab),
         cmocka_unit_test(test_bdd_shadow),       cmocka_unit_test(test_ab_counters),
         cmocka_unit_test(test_ab_kind_counters),
     };

@@ -302,7 +302,9 @@ static void test_bdd_late(void **state) {
         start_and_turn(g, ref, "mcts+lbs:bdd=on:iters=200", role, &init, 60, &s, 30, 60);
     assert_int_equal(sum.bdd_solved, 1);
     assert_int_equal(sum.bdd_builds, 2);
+    assert_int_equal(sum.bdd_reused, 1); /* the turn's on the probe's network (late_try) */
     assert_int_equal(sum.bdd_dropped, 0);
+    assert_int_equal(sum.bdd_proven, sum.bdd_set_turns); /* the turn searched with them */
     state_fini(&init);
     state_fini(&s);
     engine_free(ref);
@@ -445,13 +447,14 @@ static void test_bdd_retry(void **state) {
 
 /* Where the probe at start gives up (games/connect4.kif: its forward search passes its
  * node cap; counted as a build) and no end game is tried (a 2 s move: solve_late's share of
- * it is under BDD_LATE_MIN), `mcts+lbs:bdd=on` is `mcts`: at equal iterations and seeds,
+ * it is under bddlate=10), `mcts+lbs:bdd=on` is `mcts`: at equal iterations and seeds,
  * from either seat, the same match (the goal) searched alike (its counters: any other
  * move, tree or random stream shows in the rollouts' steps). Clocks are bounds only. */
 static void test_bdd_gave_up_is_mcts(void **state) {
     (void)state;
     game_t *g = load_game("connect4.kif");
-    const player_kind_t *bdd = player_kind_find("mcts+lbs:bdd=on:iters=200:ponder=off:threads=1");
+    const player_kind_t *bdd =
+        player_kind_find("mcts+lbs:bdd=on:iters=200:ponder=off:threads=1:bddlate=10");
     const player_kind_t *plain = player_kind_find("mcts:iters=200:ponder=off:threads=1");
     assert_non_null(bdd);
     assert_non_null(plain);
