@@ -154,6 +154,8 @@ static const char *const regress_help =
     "                 proven mutually exclusive)\n"
     "  --names-order  the families of fluents in the variable order by name alone (default: a\n"
     "                 family whose value selects another's cells, a program counter, above it)\n"
+    "  --no-families  a piece's locations (a family of cells, one value true initially) coded\n"
+    "                 cell by cell, not tried as one group\n"
     "  --no-implications  do not keep the sets within the implications between cells proven\n"
     "                 inductive (connect four: a piece has a piece under it)\n"
     "  --no-cone      build every fluent's next function (default: only those of the\n"
@@ -486,7 +488,8 @@ int cmd_regress(int argc, char **argv) {
     unsigned long long cost = 0;
     engine_kind_t engine = ENGINE_AUTO;
     bool bdd = false, exact = false, values = false, moves_below = false, no_invariants = false,
-         no_implications = false, no_cone = false, names_order = false, no_move_sets = false;
+         no_implications = false, no_cone = false, names_order = false, no_move_sets = false,
+         no_families = false;
     bool reorder = false, no_reach = false, columns = false, rows = false, trace = false;
     regress_bdd_opts_t bo = {0};
     bdds_default_opts(&bo.search);
@@ -534,6 +537,7 @@ int cmd_regress(int argc, char **argv) {
                                 {.name = "--no-cone", .flag = &no_cone},
                                 {.name = "--names-order", .flag = &names_order},
                                 {.name = "--no-move-sets", .flag = &no_move_sets},
+                                {.name = "--no-families", .flag = &no_families},
                                 {.name = "--reorder", .flag = &reorder},
                                 {.name = "--trace", .flag = &trace},
                                 {.name = "--no-reach", .flag = &no_reach},
@@ -565,6 +569,7 @@ int cmd_regress(int argc, char **argv) {
     if (no_cone) bo.search.net.cone = false;
     if (names_order) bo.search.net.selectors = false;
     if (no_move_sets) bo.search.net.move_sets = false;
+    if (no_families) bo.search.net.families = false;
     if (reorder) bo.search.reorder = true;
     if (no_reach) bo.search.net.reach = false;
     if (trace) bo.search.net.trace = stdout;

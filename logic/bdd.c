@@ -49,7 +49,18 @@ struct dd {
     uint64_t op_start; /* nodes in use when the running operation started */
     bool cut_next;     /* dd_cut_next: cut the next operation at its first step */
     const char *why;
+    /* the variables' numbers in BuDDy where dd_set_order numbered them on a fresh manager
+     * (NULL: the same): BuDDy's level l is its variable l there, no reorder made */
+    int *in;
+    uint32_t *out;
 };
+
+static int in_var(const dd_t *d, uint32_t v) {
+    return d->in ? d->in[v] : (int)v;
+}
+static uint32_t out_var(const dd_t *d, int v) {
+    return d->out ? d->out[v] : (uint32_t)v;
+}
 
 struct dd_subst {
     bddPair *pair;
@@ -293,6 +304,7 @@ void dd_free(dd_t *d) {
     bdd_done();
     live = NULL;
     pthread_mutex_unlock(&live_lock);
+    free(d->in), free(d->out);
     free(d);
 }
 
@@ -429,12 +441,10 @@ static dd_ref guarded(dd_t *d, const call_t *c) {
 }
 
 dd_ref dd_var(dd_t *d, uint32_t v) {
-    (void)d;
-    return bdd_ithvar((int)v); /* BuDDy keeps variables referenced */
+    return bdd_ithvar(in_var(d, v)); /* BuDDy keeps variables referenced */
 }
 dd_ref dd_nvar(dd_t *d, uint32_t v) {
-    (void)d;
-    return bdd_nithvar((int)v);
+    return bdd_nithvar(in_var(d, v));
 }
 dd_ref dd_not(dd_t *d, dd_ref a) {
     return guarded(d, &(call_t){.op = OP_NOT, .a = a});
@@ -503,9 +513,8 @@ dd_subst_t *dd_subst_new(dd_t *d) {
 }
 
 void dd_subst_set(dd_t *d, dd_subst_t *s, uint32_t var, dd_ref f) {
-    (void)d;
     if (f < 0) die("dd_subst_set: no diagram for variable %u", var);
-    bdd_setbddpair(s->pair, (int)var, f); /* the pair holds its own reference */
+    bdd_setbddpair(s->pair, in_var(d, var), f); /* the pair holds its own reference */
 }
 
 dd_ref dd_subst(dd_t *d, dd_ref a, const dd_subst_t *s) {
@@ -513,8 +522,7 @@ dd_ref dd_subst(dd_t *d, dd_ref a, const dd_subst_t *s) {
 }
 
 void dd_subst_rename(dd_t *d, dd_subst_t *s, uint32_t var, uint32_t to) {
-    (void)d;
-    bdd_setpair(s->pair, (int)var, (int)to);
+    bdd_setpair(s->pair, in_var(d, var), in_var(d, to));
 }
 
 dd_ref dd_rename(dd_t *d, dd_ref a, const dd_subst_t *s) {
@@ -552,18 +560,16 @@ double dd_count(dd_t *d, dd_ref a, dd_ref vars) {
 }
 
 bool dd_eval(dd_t *d, dd_ref a, const uint8_t *values) {
-    (void)d;
     while (a > 1)
-        a = values[bdd_var(a)] ? bdd_high(a) : bdd_low(a);
+        a = values[out_var(d, bdd_var(a))] ? bdd_high(a) : bdd_low(a);
     return a == 1;
 }
 
 bool dd_pick(dd_t *d, dd_ref a, uint8_t *values) {
-    (void)d;
     if (a <= 0) return false;
     while (a > 1) { /* reduced: every node but false reaches true */
         bool hi = bdd_low(a) == 0;
-        values[bdd_var(a)] = hi;
+        values[out_var(d, bdd_var(a))] = hi;
         a = hi ? bdd_high(a) : bdd_low(a);
     }
     return true;
@@ -571,10 +577,24 @@ bool dd_pick(dd_t *d, dd_ref a, uint8_t *values) {
 
 /* ---- order ---- */
 
+/* A manager with no node but its variables' and no block (right after dd_new): the
+ * variables numbered so that BuDDy's variable l is level_var[l], in its initial order. */
+static bool fresh(const dd_t *d) {
+    return !d->in && !d->grouped && bdd_getnodenum() <= 2 * (int)d->n_vars + 2;
+}
+
 void dd_set_order(dd_t *d, const uint32_t *level_var) {
+    if (fresh(d)) { /* no swap: bdd_setvarorder swapped level by level (zombieAttack1PL6,
+                       1,976 variables: 3 CPU s) */
+        d->in = xmalloc((d->n_vars + 1) * sizeof *d->in);
+        d->out = xmalloc((d->n_vars + 1) * sizeof *d->out);
+        for (uint32_t l = 0; l < d->n_vars; l++)
+            d->in[level_var[l]] = (int)l, d->out[l] = level_var[l];
+        return;
+    }
     int *o = xmalloc(d->n_vars * sizeof *o);
     for (uint32_t l = 0; l < d->n_vars; l++)
-        o[l] = (int)level_var[l];
+        o[l] = in_var(d, level_var[l]);
     bdd_clrvarblocks(); /* BuDDy swaps variables only without blocks */
     d->grouped = false;
     bdd_setvarorder(o);
@@ -582,13 +602,19 @@ void dd_set_order(dd_t *d, const uint32_t *level_var) {
 }
 
 uint32_t dd_level_of(dd_t *d, uint32_t v) {
-    (void)d;
-    return (uint32_t)bdd_var2level((int)v);
+    return (uint32_t)bdd_var2level(in_var(d, v));
 }
 
 void dd_group(dd_t *d, uint32_t first, uint32_t last) {
     d->grouped = true;
-    bdd_intaddvarblock((int)first, (int)last, BDD_REORDER_FREE);
+    int lo = in_var(d, first), hi = lo; /* BuDDy's block: a range of its numbers */
+    for (uint32_t v = first + 1; v <= last; v++) {
+        int x = in_var(d, v);
+        lo = x < lo ? x : lo, hi = x > hi ? x : hi;
+    }
+    if ((uint32_t)(hi - lo) != last - first)
+        die("dd_group: variables %u..%u not adjacent in the order", first, last);
+    bdd_intaddvarblock(lo, hi, BDD_REORDER_FREE);
 }
 
 void dd_reorder(dd_t *d, uint64_t *before, uint64_t *after) {
@@ -611,6 +637,7 @@ uint64_t dd_live_nodes(dd_t *d) {
 /* ---- export ---- */
 
 typedef struct {
+    const dd_t *d;
     uint32_t *index; /* BuDDy node -> flat index + 1 (0: not yet) */
     ddflat_t *out;
     uint32_t cap;
@@ -626,16 +653,17 @@ static uint32_t export_node(export_t *x, BDD a) {
         x->cap *= 2;
         f->nodes = xrealloc(f->nodes, x->cap * sizeof *f->nodes);
     }
-    f->nodes[f->n_nodes] = (ddnode_t){.var = (uint32_t)bdd_var(a), .lo = lo, .hi = hi};
+    f->nodes[f->n_nodes] = (ddnode_t){.var = out_var(x->d, bdd_var(a)), .lo = lo, .hi = hi};
     x->index[a] = ++f->n_nodes;
     return f->n_nodes - 1;
 }
 
 void dd_export(dd_t *d, const dd_ref *roots, uint32_t n, ddflat_t *out) {
-    (void)d;
     free(out->nodes), free(out->roots);
-    export_t x = {
-        .index = xcalloc((size_t)bdd_getallocnum() + 2, sizeof *x.index), .out = out, .cap = 64};
+    export_t x = {.d = d,
+                  .index = xcalloc((size_t)bdd_getallocnum() + 2, sizeof *x.index),
+                  .out = out,
+                  .cap = 64};
     out->nodes = xmalloc(x.cap * sizeof *out->nodes);
     out->nodes[0] = (ddnode_t){0};
     out->nodes[1] = (ddnode_t){0};

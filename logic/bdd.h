@@ -126,7 +126,9 @@ bool dd_eval(dd_t *d, dd_ref a, const uint8_t *values);
 bool dd_pick(dd_t *d, dd_ref a, uint8_t *values);
 
 /* The variable order: level_var[l] is the variable at level l (top first). Clears the
- * groups (dd_group). */
+ * groups (dd_group). On a manager with no diagram made yet and no group (right after
+ * dd_new) no variable moves: they are numbered in BuDDy so that its initial order is this
+ * one (a reorder of 2,000 variables took seconds); the numbers given out stay the same. */
 void dd_set_order(dd_t *d, const uint32_t *level_var);
 uint32_t dd_level_of(dd_t *d, uint32_t v);
 /* Variables first..last (by number, an interval of the current order) move together when

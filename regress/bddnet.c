@@ -71,6 +71,8 @@
 /* ... and where they made this share of the node table live (free_live_cap) */
 #define NEXT_FREE_LIVE 0.5
 #define NO_UNK UINT32_MAX
+/* Values at most in a group of joined cells (families_joined): 12 code bits. */
+#define JOIN_VALUES 4095
 
 typedef struct {
     uint64_t mask;
@@ -124,8 +126,9 @@ typedef struct {
 } target_t;
 
 typedef struct {
-    uint32_t first, n; /* fluents sorted[first .. first + n) */
-    bool coded;        /* binary code (proven mutually exclusive) */
+    uint32_t first, n;     /* fluents sorted[first .. first + n) */
+    uint32_t fine, n_fine; /* its cells bn->fine[fine .. fine + n_fine) */
+    bool coded;            /* binary code (proven mutually exclusive) */
     uint32_t var, n_vars;
 } group_t;
 
@@ -150,10 +153,16 @@ struct bddnet {
     uint32_t *sorted; /* fluents in variable order */
     group_t *groups;
     uint32_t n_groups, n_coded;
-    uint32_t n_raised;       /* families placed otherwise than by name (raise_selectors) */
-    uint32_t n_implied;      /* implications between groups in the invariant */
-    bool *cand;              /* per group: a mutual-exclusion candidate still standing */
-    uint32_t *fgroup, *fpos; /* per fluent: its group, its place in it */
+    uint32_t n_raised;         /* families placed otherwise than by name (raise_selectors) */
+    uint32_t n_implied;        /* implications between groups in the invariant */
+    bool *cand;                /* per group: a mutual-exclusion candidate still standing */
+    bool *split;               /* per group of joined cells: it broke, to be split back */
+    group_t *fine;             /* the cells: the fluents that differ in their last argument */
+    uint32_t n_fine, n_joined; /* cells; groups of joined cells in the layout */
+    bool *fine_cand;           /* per cell: a candidate still standing */
+    uint32_t *fine_init;       /* per cell: its values true initially */
+    bool *joined;              /* per cell: in the group of the cell before (families_joined) */
+    uint32_t *fgroup, *fpos;   /* per fluent: its group, its place in it */
     uint32_t n_vars, n_roles;
     uint32_t stride; /* 2: each state variable has its successor copy right below it */
     uint32_t *var_start, *var_fluent; /* state variable -> the fluents that set it */
@@ -237,6 +246,7 @@ void bddnet_default_opts(bddnet_opts_t *o) {
                          .unknowns = BDDNET_UNKNOWNS,
                          .move_sets = true,
                          .next_bits = true,
+                         .families = true,
                          .node_work = BDDNET_NODE_WORK};
 }
 
@@ -263,7 +273,8 @@ static void term_key(const term_store_t *ts, term_t t, strbuf_t *sb) {
 }
 
 typedef struct {
-    char *key, *group; /* the whole key, the key without the last argument */
+    char *key, *group, *family; /* the whole key, without the last argument, without the
+                                   last two (a piece's cells: families_joined) */
     uint32_t f;
 } fkey_t;
 
@@ -412,6 +423,87 @@ static void raise_selectors(bddnet_t *bn, fkey_t *k) {
     free(fam), free(fams), free(sel), free(perm), free(rank);
 }
 
+static bool in_init(const gnet_t *net, uint32_t f) {
+    for (uint32_t i = 0; i < net->n_init; i++)
+        if (net->init[i] == f) return true;
+    return false;
+}
+
+/* A family: the fluents that differ in their last two arguments (a piece's locations), in
+ * their order in the rules. */
+static char *family_of(const bddnet_t *bn, term_t t, strbuf_t *sb) {
+    uint32_t n = term_arity(bn->ts, t);
+    if (n < 2) return xstrdup(""); /* none */
+    sb_clear(sb);
+    sb_printf(sb, "%s/%u", term_sym_name(bn->ts, term_sym(bn->ts, t)), n);
+    for (uint32_t i = 0; i + 2 < n; i++) {
+        sb_putc(sb, ' ');
+        term_key(bn->ts, term_arg(bn->ts, t, i), sb);
+    }
+    return xstrdup(sb_str(sb));
+}
+
+typedef struct {
+    sym_t sym;
+    uint32_t arity;
+    const char *family;
+    term_t cell; /* the argument before the last */
+    uint32_t f;
+} famkey_t;
+
+static int cmp_famkey(const void *a, const void *b) {
+    const famkey_t *x = a, *y = b;
+    if (x->sym != y->sym) return (x->sym > y->sym) - (x->sym < y->sym);
+    if (x->arity != y->arity) return (x->arity > y->arity) - (x->arity < y->arity);
+    int c = strcmp(x->family, y->family);
+    return c ? c : (x->cell > y->cell) - (x->cell < y->cell);
+}
+
+/* The families of one symbol x[a .. end) (sorted by family): may they be joined? Every
+ * family of two cells or more has exactly one value true initially (pieces, one location
+ * each: mummymaze1p's mummy and explorer, tron's two riders), none more than JOIN_VALUES
+ * values. A board's squares, some empty at the start (chess's (cell X Y COLOUR PIECE): one
+ * group per occupied square, the empty ones per colour), are left as they were: joined
+ * there, the proof took speedChess past its budget (2026-11-29). */
+static bool symbol_joins(const bddnet_t *bn, const famkey_t *x, uint32_t a, uint32_t end) {
+    bool any = false;
+    for (uint32_t b; a < end; a = b) {
+        uint32_t init = 0, cells = 0;
+        for (b = a; b < end && !strcmp(x[b].family, x[a].family); b++)
+            init += in_init(bn->net, x[b].f), cells += b == a || x[b].cell != x[b - 1].cell;
+        if (cells >= 2 && (init != 1 || b - a > JOIN_VALUES)) return false;
+        any = any || cells >= 2;
+    }
+    return any;
+}
+
+/* Per fluent: its family may be joined (families_joined; opts.families): one of two cells
+ * or more of a symbol whose every such family may (symbol_joins). Its key then keeps the
+ * arguments in their order (not column first), so that the family's cells are consecutive. */
+static uint8_t *joinable(const bddnet_t *bn, const fkey_t *k) {
+    const gnet_t *net = bn->net;
+    uint32_t nf = net->n_fluents;
+    uint8_t *ok = xcalloc(nf + 1, 1);
+    if (!bn->o.families || !bn->o.invariants) return ok;
+    famkey_t *x = xmalloc((nf + 1) * sizeof *x);
+    for (uint32_t f = 0; f < nf; f++) {
+        term_t t = net->fluent_term[f];
+        uint32_t n = term_arity(bn->ts, t);
+        x[f] = (famkey_t){term_sym(bn->ts, t), n, k[f].family,
+                          n >= 2 ? term_arg(bn->ts, t, n - 2) : 0, f};
+    }
+    qsort(x, nf, sizeof *x, cmp_famkey);
+    for (uint32_t a = 0, end; a < nf; a = end) {
+        for (end = a; end < nf && x[end].sym == x[a].sym && x[end].arity == x[a].arity; end++)
+            ;
+        bool j = x[a].family[0] && symbol_joins(bn, x, a, end);
+        for (uint32_t i = a; i < end; i++)
+            ok[x[i].f] = j;
+    }
+    free(x);
+    return ok;
+}
+
 static fkey_t *fluent_keys(bddnet_t *bn) {
     const gnet_t *net = bn->net;
     fkey_t *k = xmalloc((net->n_fluents + 1) * sizeof *k);
@@ -419,6 +511,9 @@ static fkey_t *fluent_keys(bddnet_t *bn) {
     uint32_t nv, *count = arg_counts(bn, &nv, &vals), *perm = NULL, cap = 0;
     strbuf_t sb;
     sb_init(&sb);
+    for (uint32_t f = 0; f < net->n_fluents; f++)
+        k[f].family = family_of(bn, net->fluent_term[f], &sb);
+    uint8_t *join = joinable(bn, k);
     for (uint32_t f = 0; f < net->n_fluents; f++) {
         term_t t = net->fluent_term[f];
         uint32_t n = term_arity(bn->ts, t);
@@ -428,8 +523,9 @@ static fkey_t *fluent_keys(bddnet_t *bn) {
         if (n) key_order(bn, t, vals, count, nv, perm);
         for (uint32_t i = 0; i + 1 < n; i++) {
             sb_putc(&sb, ' ');
-            term_key(bn->ts, term_arg(bn->ts, t, perm[i]), &sb);
+            term_key(bn->ts, term_arg(bn->ts, t, join[f] ? i : perm[i]), &sb);
         }
+        if (!join[f]) k[f].family[0] = 0; /* joins none */
         k[f].group = xstrdup(sb_str(&sb));
         if (n) {
             sb_putc(&sb, ' ');
@@ -439,43 +535,112 @@ static fkey_t *fluent_keys(bddnet_t *bn) {
         k[f].f = f;
     }
     sb_fini(&sb);
-    free(vals), free(count), free(perm);
+    free(vals), free(count), free(perm), free(join);
     qsort(k, net->n_fluents, sizeof *k, cmp_fkey);
     if (bn->o.selectors && bn->o.rules) raise_selectors(bn, k);
     return k;
 }
 
-static bool in_init(const gnet_t *net, uint32_t f) {
-    for (uint32_t i = 0; i < net->n_init; i++)
-        if (net->init[i] == f) return true;
-    return false;
+/* The layout's groups from the cells (bn->fine): a cell joined to the one before
+ * (bn->joined) is in its group; a group of one cell is a candidate where the cell is, a
+ * group of joined cells always (families_joined). fgroup/fpos from them. */
+static void layout_groups(bddnet_t *bn) {
+    free(bn->groups), free(bn->cand), free(bn->split);
+    bn->groups = xcalloc(bn->n_fine + 1, sizeof *bn->groups);
+    bn->cand = xcalloc(bn->n_fine + 1, sizeof *bn->cand);
+    bn->split = xcalloc(bn->n_fine + 1, sizeof *bn->split);
+    bn->n_groups = bn->n_joined = 0;
+    for (uint32_t i = 0; i < bn->n_fine; i++) {
+        if (!i || !bn->joined[i]) {
+            bn->groups[bn->n_groups] = (group_t){.first = bn->fine[i].first, .fine = i};
+            bn->cand[bn->n_groups++] = bn->fine_cand[i];
+        }
+        group_t *gr = &bn->groups[bn->n_groups - 1];
+        if (gr->n_fine == 1) bn->n_joined++, bn->cand[bn->n_groups - 1] = true; /* 2nd cell */
+        gr->n += bn->fine[i].n, gr->n_fine++;
+    }
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        for (uint32_t i = 0; i < bn->groups[g].n; i++) {
+            uint32_t f = bn->sorted[bn->groups[g].first + i];
+            bn->fgroup[f] = g, bn->fpos[f] = i;
+        }
 }
 
-/* The groups; candidates: two or more values, at most one of them initially. */
+/* The cells (the fluents that differ in their last argument only); candidates: two or more
+ * values, at most one of them initially. joined[i]: cell i has the family of cell i - 1
+ * (the same fluent but for its last two arguments), to be confirmed (families_joined). The
+ * layout: one group per cell. */
 static void make_groups(bddnet_t *bn) {
     const gnet_t *net = bn->net;
     uint32_t nf = net->n_fluents;
     fkey_t *k = fluent_keys(bn);
     bn->sorted = xmalloc((nf + 1) * sizeof *bn->sorted);
-    bn->groups = xcalloc(nf + 1, sizeof *bn->groups);
+    bn->fine = xcalloc(nf + 1, sizeof *bn->fine);
+    bn->joined = xcalloc(nf + 1, sizeof *bn->joined);
     bn->fgroup = xmalloc((nf + 1) * sizeof *bn->fgroup);
     bn->fpos = xmalloc((nf + 1) * sizeof *bn->fpos);
     for (uint32_t i = 0; i < nf; i++) {
         bn->sorted[i] = k[i].f;
-        if (!i || strcmp(k[i].group, k[i - 1].group)) bn->groups[bn->n_groups++].first = i;
-        group_t *g = &bn->groups[bn->n_groups - 1];
-        bn->fgroup[k[i].f] = bn->n_groups - 1, bn->fpos[k[i].f] = g->n++;
+        if (!i || strcmp(k[i].group, k[i - 1].group)) {
+            bn->joined[bn->n_fine] = i && k[i].family[0] && !strcmp(k[i].family, k[i - 1].family);
+            bn->fine[bn->n_fine++].first = i;
+        }
+        bn->fine[bn->n_fine - 1].n++;
     }
     for (uint32_t i = 0; i < nf; i++)
-        free(k[i].key), free(k[i].group);
+        free(k[i].key), free(k[i].group), free(k[i].family);
     free(k);
-    bn->cand = xcalloc(bn->n_groups + 1, sizeof *bn->cand);
-    for (uint32_t g = 0; g < bn->n_groups && bn->o.invariants; g++) {
-        uint32_t init = 0;
-        for (uint32_t i = 0; i < bn->groups[g].n; i++)
-            init += in_init(net, bn->sorted[bn->groups[g].first + i]);
-        bn->cand[g] = bn->groups[g].n > 1 && init <= 1;
+    bn->fine_cand = xcalloc(bn->n_fine + 1, sizeof *bn->fine_cand);
+    bn->fine_init = xcalloc(bn->n_fine + 1, sizeof *bn->fine_init);
+    for (uint32_t g = 0; g < bn->n_fine; g++) {
+        for (uint32_t i = 0; i < bn->fine[g].n; i++)
+            bn->fine_init[g] += in_init(net, bn->sorted[bn->fine[g].first + i]);
+        bn->fine_cand[g] = bn->o.invariants && bn->fine[g].n > 1 && bn->fine_init[g] <= 1;
     }
+    bool *joined = bn->joined;
+    bn->joined = xcalloc(bn->n_fine + 1, sizeof *bn->joined); /* none yet: find_cone */
+    layout_groups(bn);
+    free(bn->joined);
+    bn->joined = joined;
+}
+
+/* Cell i may be in a group of joined cells: a candidate, or one value in the cone (a cell
+ * the piece reaches in one place only). */
+static bool may_join(const bddnet_t *bn, uint32_t i) {
+    return bn->fine_cand[i] || (bn->fine[i].n == 1 && bn->cone[bn->sorted[bn->fine[i].first]]);
+}
+
+/* A family's cells joined into one group, one code for the piece's whole board
+ * (mummymaze1p's mummy: 7 bits for its 81 locations, not 9 columns of 4 bits, whose chase
+ * read both pieces' 9 columns: 461,085 nodes for one location's next function), where
+ * every cell may join (may_join) and exactly one of them holds initially (a piece, not a column
+ * of a board: empty, or several pieces), at most JOIN_VALUES values in all (opts.families).
+ * The proof decides: a joined group that breaks is split back into its cells. */
+static void families_joined(bddnet_t *bn) {
+    for (uint32_t a = 0, b; a < bn->n_fine; a = b) {
+        bool ok = bn->o.families && may_join(bn, a);
+        uint32_t init = bn->fine_init[a], n = bn->fine[a].n;
+        for (b = a + 1; b < bn->n_fine && bn->joined[b]; b++)
+            ok = ok && may_join(bn, b), init += bn->fine_init[b], n += bn->fine[b].n;
+        ok = ok && b > a + 1 && init == 1 && n <= JOIN_VALUES;
+        for (uint32_t i = a + 1; i < b && !ok; i++)
+            bn->joined[i] = false;
+    }
+    layout_groups(bn);
+}
+
+/* The candidates taken back to the cells after a failed proof: a joined group that broke
+ * (split) into its cells, each still a candidate; a group dropped (cand false: broken, or
+ * every code given up) drops its cells. */
+static void regroup(bddnet_t *bn) {
+    for (uint32_t g = 0; g < bn->n_groups; g++) {
+        const group_t *gr = &bn->groups[g];
+        for (uint32_t i = gr->fine; i < gr->fine + gr->n_fine; i++) {
+            if (bn->split[g] || !bn->cand[g]) bn->joined[i] = false;
+            if (!bn->split[g]) bn->fine_cand[i] = bn->cand[g] && bn->fine[i].n > 1;
+        }
+    }
+    layout_groups(bn);
 }
 
 static uint32_t code_bits(uint32_t values) {
@@ -1608,7 +1773,7 @@ static dd_ref all_legal(bddnet_t *bn, double deadline) {
 static int drop_every_code(bddnet_t *bn) {
     int dropped = 0;
     for (uint32_t g = 0; g < bn->n_groups; g++)
-        if (bn->groups[g].coded) bn->cand[g] = false, dropped++;
+        if (bn->groups[g].coded) bn->cand[g] = bn->split[g] = false, dropped++;
     return dropped;
 }
 
@@ -1665,8 +1830,13 @@ static int drop_broken(bddnet_t *bn) {
     dd_ref joint = end > 0 ? all_legal(bn, share_of(end, JOINT_SHARE)) : DD_NONE;
     if (end > 0) dd_set_deadline(d, share_of(end, bn->n_unk ? INV_SHARE : INV_SHARE_ALONE));
     dd_ref every = every_var(bn);
-    uint32_t tried = 0;
-    for (uint32_t g = 0; g < bn->n_groups && dropped >= 0; g++) {
+    uint32_t tried = 0, cells = 0;
+    /* the cells first, the joined families last: where most cells break every code is given
+     * up before a family's proof, the slower one (shmup's two ships: 6.1 CPU s at --budget 30,
+     * past its share, where its 81 cells broke in 0.25 s) */
+    for (uint32_t k = 0; k < 2 * bn->n_groups && dropped >= 0; k++) {
+        uint32_t g = k % bn->n_groups;
+        if ((k < bn->n_groups) == (bn->groups[g].n_fine > 1)) continue;
         if (!bn->groups[g].coded || !bn->cone[bn->sorted[bn->groups[g].first]]) continue;
         dd_ref ok = at_most_one_next(bn, g), bad = dd_not(d, ok);
         dd_ref broken = DD_NONE;
@@ -1675,12 +1845,17 @@ static int drop_broken(bddnet_t *bn) {
         else
             broken = by_role(bn, bad, every);
         if (broken < 0) dropped = -1;
-        if (broken > 0) bn->cand[g] = false, dropped++;
+        bool joined = bn->groups[g].n_fine > 1;
+        if (broken > 0 && joined)
+            bn->split[g] = true; /* its cells tried again (regroup) */
+        else if (broken > 0)
+            bn->cand[g] = false, cells++;
+        dropped += broken > 0;
         dd_deref(d, ok), dd_deref(d, bad), dd_deref(d, broken);
-        if (dropped >= 0 && ++tried >= BREAK_SEEN && 2 * (uint32_t)dropped > tried &&
-            bn->n_coded > BREAK_FEW) {
+        tried += !joined; /* a family that breaks says nothing of its cells' codes */
+        if (dropped >= 0 && tried >= BREAK_SEEN && 2 * cells > tried && bn->n_coded > BREAK_FEW) {
             if (bn->o.trace)
-                fprintf(bn->o.trace, "# trace codes given up: %d of the first %u broke\n", dropped,
+                fprintf(bn->o.trace, "# trace codes given up: %u of the first %u broke\n", cells,
                         tried);
             dropped = -1; /* most break: one-hot (below) */
         }
@@ -2556,8 +2731,9 @@ static bool network_phase(bddnet_t *bn, double *t) {
     }
     ok = ok && outputs_ok(bn);
     char buf[128];
-    snprintf(buf, sizeof buf, "vars=%u groups=%u coded=%u cone=%u/%u raised=%u", bn->n_vars,
-             bn->n_groups, bn->n_coded, bn->n_cone, bn->net->n_fluents, bn->n_raised);
+    snprintf(buf, sizeof buf, "vars=%u groups=%u coded=%u joined=%u cone=%u/%u raised=%u",
+             bn->n_vars, bn->n_groups, bn->n_coded, bn->n_joined, bn->n_cone, bn->net->n_fluents,
+             bn->n_raised);
     trace_phase(bn, "network", ok, t, buf);
     return ok;
 }
@@ -2715,8 +2891,9 @@ bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opt
     bn->unk_of = xmalloc((net->n_nodes + 1) * sizeof *bn->unk_of);
     for (uint32_t n = 0; n < net->n_nodes; n++)
         bn->unk_of[n] = NO_UNK;
-    for (uint32_t g = 0; g < bn->n_groups; g++) /* outside: no code, whose range a state */
-        if (!bn->cone[bn->sorted[bn->groups[g].first]]) bn->cand[g] = false; /* could leave */
+    for (uint32_t g = 0; g < bn->n_fine; g++) /* outside: no code, whose range a state */
+        if (!bn->cone[bn->sorted[bn->fine[g].first]]) bn->fine_cand[g] = false; /* could leave */
+    families_joined(bn);
     for (;;) {
         int a = attempt(bn, err, errlen);
         if (a > 0) break;
@@ -2727,6 +2904,7 @@ bddnet_t *bddnet_new(const gnet_t *net, const term_store_t *ts, const bddnet_opt
         free_outputs(bn); /* again with fewer candidates: a new layout */
         FREE_AND_NULL(dd_free, bn->d);
         free_layout(bn);
+        regroup(bn);
     }
     bn->seconds = now_seconds() - t0;
     return bn;
@@ -2743,6 +2921,7 @@ void bddnet_free(bddnet_t *bn) {
     }
     free_layout(bn);
     free(bn->sorted), free(bn->groups), free(bn->cand), free(bn->fgroup), free(bn->fpos);
+    free(bn->split), free(bn->fine), free(bn->fine_cand), free(bn->fine_init), free(bn->joined);
     free(bn->pos), free(bn->implies_terminal), free(bn->restrictable), free(bn->targets);
     free(bn->cone), free(bn->unk), free(bn->unk_of), free(bn->unk_missed);
     free(bn->unk_slot), free(bn->slot_at), free(bn->slot_used);
@@ -2796,6 +2975,12 @@ dd_ref bddnet_invariant(const bddnet_t *bn) {
 }
 uint32_t bddnet_mutex_groups(const bddnet_t *bn) {
     return bn->n_coded;
+}
+uint32_t bddnet_joined_groups(const bddnet_t *bn) {
+    uint32_t n = 0;
+    for (uint32_t g = 0; g < bn->n_groups; g++)
+        n += bn->groups[g].coded && bn->groups[g].n_fine > 1;
+    return n;
 }
 uint32_t bddnet_cone(const bddnet_t *bn) {
     return bn->n_cone;

@@ -19,8 +19,10 @@
  * Gamer does: ceil(log2(k+1)) variables for k values, code 0 none, j+1 value j, so that no
  * assignment has two values in one cell (with one variable per fluent such assignments
  * make diagrams explode: both colours' lines would run on through a cell); the other
- * fluents have a variable each. Groups are adjacent in board order, each moved as one
- * block by reordering; the move codes are on top.
+ * fluents have a variable each. A family's cells (the fluents that differ in their last two
+ * arguments: a piece's locations) with one value true initially are tried as one group
+ * first (opts.families), split back into their cells if that one breaks. Groups are adjacent in
+ * board order, each moved as one block by reordering; the move codes are on top.
  *
  * Sets describe non-terminal states (a terminal state's value is its goal, which the
  * caller knows); so terminal and the goals are evaluated on the successor of a
@@ -104,6 +106,11 @@ typedef struct {
     const game_t *rules;   /* the rules the network was grounded from (NULL: the families
                               in the order of their names alone) */
     bool invariants;       /* binary codes for the groups proven mutually exclusive */
+    bool families;         /* with invariants: the cells of a family (the fluents that differ
+                              in their last two arguments) with one value true initially
+                              tried as one group, one code for a piece's board
+                              (mummymaze1p), split back into its cells where the proof
+                              breaks (the default) */
     bool implications;     /* the invariant holds the implications between groups proven
                               inductive (regress/bddinv.h: gravity in connect four) */
     bool cone;             /* next functions only for the fluents that may influence
@@ -227,6 +234,8 @@ uint32_t bddnet_values(const bddnet_t *bn, uint32_t role, const int **values);
 dd_ref bddnet_invariant(const bddnet_t *bn);
 /* Groups of mutually exclusive fluents proven and encoded (0 without opts.invariants). */
 uint32_t bddnet_mutex_groups(const bddnet_t *bn);
+/* Groups of a family's cells joined (opts.families), proven and encoded. */
+uint32_t bddnet_joined_groups(const bddnet_t *bn);
 /* Implications between groups proven and kept in the invariant (opts.implications). */
 uint32_t bddnet_implications(const bddnet_t *bn);
 /* Fluents in the cone of influence (opts.cone: those that may influence terminal, a goal or a

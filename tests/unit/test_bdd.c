@@ -382,6 +382,72 @@ static void test_reorder(void **state) {
     dd_free(d);
 }
 
+/* The order set on a fresh manager (no diagram yet: the variables numbered in BuDDy, no
+ * swap) and the same set after a diagram was made (BuDDy's reorder): the same levels, the
+ * same diagrams node for node through every call that names a variable (dd_var, dd_cube,
+ * renaming, substitution, dd_eval, dd_pick, dd_export, dd_group). */
+static void fresh_or_not(bool fresh, ddflat_t *out, uint32_t *levels) {
+    char err[200];
+    dd_t *d = dd_new(24, NULL, err, sizeof err);
+    assert_non_null(d);
+    dd_ref early = fresh ? DD_TRUE : dd_and(d, dd_var(d, 5), dd_var(d, 17)); /* a node */
+    uint32_t order[24];
+    for (uint32_t k = 0; k < 12; k++) /* x_k above y_k: k + 12 */
+        order[2 * k] = k, order[2 * k + 1] = k + 12;
+    dd_set_order(d, order);
+    for (uint32_t v = 0; v < 24; v++)
+        levels[v] = dd_level_of(d, v);
+    dd_ref f = pairs_apart(d, 12); /* x_k <-> y_k for every k */
+    assert_int_equal(dd_nodes(d, f), 3 * 12);
+    dd_subst_t *s = dd_subst_new(d);
+    for (uint32_t k = 0; k < 12; k++)
+        dd_subst_rename(d, s, k + 12, (k + 1) % 12 + 12); /* y_k := y_{k+1} */
+    dd_ref g = dd_rename(d, f, s);
+    dd_subst_free(d, s);
+    s = dd_subst_new(d);
+    dd_subst_set(d, s, 0, dd_nvar(d, 12)); /* x_0 := not y_0 */
+    dd_ref h = dd_subst(d, f, s);
+    dd_subst_free(d, s);
+    uint32_t vars[3] = {0, 13, 23};
+    bool vals[3] = {true, false, true};
+    dd_ref c = dd_cube(d, vars, vals, 3);
+    uint8_t values[24] = {0};
+    assert_true(dd_pick(d, c, values));
+    assert_true(values[0] && !values[13] && values[23] && dd_eval(d, c, values));
+    values[0] = 0;
+    assert_false(dd_eval(d, c, values));
+    for (uint32_t v = 0; v < 24; v++)
+        dd_group(d, v, v); /* each variable a block (in BuDDy's numbers too) */
+    dd_ref roots[4] = {f, g, h, c};
+    dd_export(d, roots, 4, out);
+    for (uint32_t k = 0; k < 4; k++)
+        dd_deref(d, roots[k]);
+    dd_deref(d, early);
+    dd_free(d);
+}
+
+static void test_order_fresh(void **state) {
+    (void)state;
+    ddflat_t a, b;
+    ddflat_init(&a), ddflat_init(&b);
+    uint32_t la[24], lb[24];
+    fresh_or_not(true, &a, la);
+    fresh_or_not(false, &b, lb);
+    for (uint32_t v = 0; v < 24; v++)
+        assert_int_equal(la[v], lb[v]);
+    assert_int_equal(la[12], 1);
+    assert_int_equal(a.n_nodes, b.n_nodes);
+    for (uint32_t k = 0; k < a.n_roots; k++)
+        assert_int_equal(a.roots[k], b.roots[k]);
+    for (uint32_t k = 2; k < a.n_nodes; k++) {
+        assert_int_equal(a.nodes[k].var, b.nodes[k].var);
+        assert_int_equal(a.nodes[k].lo, b.nodes[k].lo);
+        assert_int_equal(a.nodes[k].hi, b.nodes[k].hi);
+    }
+    assert_int_equal(a.nodes[a.roots[3]].var, 0); /* the cube's top: x_0, ext numbers */
+    ddflat_fini(&a), ddflat_fini(&b);
+}
+
 /* dd_pick: an assignment satisfying the diagram, whatever the other variables hold; none
  * for false. */
 static void test_pick(void **state) {
@@ -450,15 +516,11 @@ static void test_exclusions(void **state) {
 int main(int argc, char **argv) {
     if (argc > 1) cmocka_set_test_filter(argv[1]); /* one test by name */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_operations),
-        cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_op_limit),
-        cmocka_unit_test(test_reorder),
-        cmocka_unit_test(test_pick),
-        cmocka_unit_test(test_exclusions),
-        cmocka_unit_test(test_deadline_inside),
-        cmocka_unit_test(test_cut_without_nodes),
-        cmocka_unit_test(test_collect_deep),
+        cmocka_unit_test(test_operations),        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_op_limit),          cmocka_unit_test(test_reorder),
+        cmocka_unit_test(test_order_fresh),       cmocka_unit_test(test_pick),
+        cmocka_unit_test(test_exclusions),        cmocka_unit_test(test_deadline_inside),
+        cmocka_unit_test(test_cut_without_nodes), cmocka_unit_test(test_collect_deep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -406,6 +406,91 @@ static void test_codes_cut(void **state) {
     world_fini(&w);
 }
 
+/* A token on a 3x3 board that the players move east or north in turn; entering a column it
+ * puts that column's stone at its row (the column's stone before it taken away). (at X Y):
+ * one value initially, one at a time (a piece); (stone X Y): one initially, one per column
+ * at most but several in all. */
+static const char *const stones =
+    "(role red) (role blue)\n"
+    "(init (control red)) (init (at 1 1)) (init (stone 1 1))\n"
+    "(succ 1 2) (succ 2 3) (other red blue) (other blue red)\n"
+    "(<= (legal ?r east) (true (control ?r)) (true (at ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (legal ?r north) (true (control ?r)) (true (at ?x ?y)) (succ ?y ?y2))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (entered ?x2) (does ?r east) (true (at ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (next (at ?x2 ?y)) (does ?r east) (true (at ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (next (at ?x ?y2)) (does ?r north) (true (at ?x ?y)) (succ ?y ?y2))\n"
+    "(<= (next (stone ?x2 ?y)) (does ?r east) (true (at ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (next (stone ?x ?y)) (true (stone ?x ?y)) (not (entered ?x)))\n"
+    "(<= (next (control ?q)) (true (control ?r)) (other ?r ?q))\n"
+    "(<= terminal (true (at 3 ?y))) (<= terminal (true (at ?x 3)))\n"
+    "(<= terminal (true (at 2 2)) (true (stone ?x 1)))\n"
+    "(<= redwin (true (stone ?x 2)))\n"
+    "(<= (goal red 100) redwin) (<= (goal red 0) (not redwin))\n"
+    "(<= (goal blue 0) redwin) (<= (goal blue 100) (not redwin))\n";
+
+/* The token's cells (a family with one value initially, opts.families) joined into one
+ * group and kept (proven); the stones' tried too, broken, and split back into their columns,
+ * each proven and coded as without families. Every set the solver's on every reachable state
+ * either way, for both roles. */
+static void test_families_joined(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_text(stones));
+    for (int fam = 0; fam < 2; fam++)
+        for (uint32_t role = 0; role < 2; role++) {
+            bdds_opts_t o;
+            bdds_default_opts(&o);
+            o.budget = 0, o.mode = BDDS_WITHIN, o.values = true, o.net.families = fam;
+            bddsearch_t *bs = search_with(&w, role, NULL, &o);
+            const bddnet_t *bn = bddsearch_net(bs);
+            assert_int_equal(bddnet_joined_groups(bn), fam ? 1 : 0);
+            /* with families: the token, its columns joined, (control R) and the stones'
+             * columns 2 and 3 (column 1 one value: no code); without: the token's 3 */
+            assert_int_equal(bddnet_mutex_groups(bn), fam ? 4 : 6);
+            assert_true(bddsearch_seqs(bs) >= 2);
+            check_seqs(&w, bs);
+            bddsearch_free(bs);
+        }
+    world_fini(&w);
+}
+
+/* The token (at t X Y) with a shadow (at u X Y) left in the column it enters, gone at the
+ * next move: the symbol's family u, none of it true initially, is as a board's empty squares. */
+static const char *const shadow =
+    "(role red) (role blue)\n"
+    "(init (control red)) (init (at t 1 1))\n"
+    "(succ 1 2) (succ 2 3) (other red blue) (other blue red)\n"
+    "(<= (legal ?r east) (true (control ?r)) (true (at t ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (legal ?r north) (true (control ?r)) (true (at t ?x ?y)) (succ ?y ?y2))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (next (at t ?x2 ?y)) (does ?r east) (true (at t ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (next (at t ?x ?y2)) (does ?r north) (true (at t ?x ?y)) (succ ?y ?y2))\n"
+    "(<= (next (at u ?x2 ?y)) (does ?r east) (true (at t ?x ?y)) (succ ?x ?x2))\n"
+    "(<= (next (control ?q)) (true (control ?r)) (other ?r ?q))\n"
+    "(<= terminal (true (at t 3 ?y))) (<= terminal (true (at t ?x 3)))\n"
+    "(<= redwin (true (at u ?x 2)))\n"
+    "(<= (goal red 100) redwin) (<= (goal red 0) (not redwin))\n"
+    "(<= (goal blue 0) redwin) (<= (goal blue 100) (not redwin))\n";
+
+/* A symbol with a family of no value true initially joins none of its families (symbol_joins:
+ * a board's squares, not pieces): the token's columns coded one by one; every set the
+ * solver's. */
+static void test_families_symbol(void **state) {
+    (void)state;
+    world_t w;
+    world_init(&w, load_text(shadow));
+    bdds_opts_t o;
+    bdds_default_opts(&o);
+    o.budget = 0, o.mode = BDDS_WITHIN, o.values = true;
+    bddsearch_t *bs = search_with(&w, 0, NULL, &o);
+    assert_int_equal(bddnet_joined_groups(bddsearch_net(bs)), 0);
+    assert_true(bddnet_mutex_groups(bddsearch_net(bs)) >= 3); /* t's columns, (control R) */
+    check_seqs(&w, bs);
+    bddsearch_free(bs);
+    world_fini(&w);
+}
+
 /* The race with n lamps, each switched on by every move while it stays off too: their
  * groups, with binary codes at first, break (two values at once), those of (at X) and
  * (control R) do not. */
@@ -423,10 +508,9 @@ static char *lamps_text(int lamps) {
     return t;
 }
 
-/* The mutex groups of the race with `lamps` lamps (every set checked against the solver on
- * every reachable state, for both roles). */
-static uint32_t lamps_mutex_groups(int lamps) {
-    char *text = lamps_text(lamps);
+/* The mutex groups of a game (every set checked against the solver on every reachable
+ * state, for both roles); frees text. */
+static uint32_t mutex_groups_of(char *text) {
     world_t w;
     world_init(&w, load_text(text));
     bdds_opts_t o;
@@ -443,6 +527,37 @@ static uint32_t lamps_mutex_groups(int lamps) {
     world_fini(&w);
     free(text);
     return groups;
+}
+
+/* The mutex groups of the race with `lamps` lamps. */
+static uint32_t lamps_mutex_groups(int lamps) {
+    return mutex_groups_of(lamps_text(lamps));
+}
+
+/* The race with n families of lamps (lamp K X Y): (lamp K 1 1) on from the start and kept,
+ * (lamp K 2 N) the last move's N: one value initially, the family tried as one group
+ * (opts.families) breaks, its cells hold. */
+static char *lamp_families_text(int lamps) {
+    size_t cap = 8192, n = 0;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    n += (size_t)snprintf(t + n, cap - n, "%s", race);
+    for (int k = 1; k <= lamps; k++)
+        n += (size_t)snprintf(t + n, cap - n, "(lampid %d) (init (lamp %d 1 1))\n", k, k);
+    snprintf(t + n, cap - n,
+             "(<= (next (lamp ?k 2 ?n)) (does ?r (go ?n)) (lampid ?k))\n"
+             "(<= (next (lamp ?k 1 1)) (true (lamp ?k 1 1)))\n"
+             "(<= terminal (true (lamp ?k 1 1)) (true (lamp ?k 2 1)) (true (lamp ?k 2 2))\n"
+             "    (true (at 5)))\n");
+    return t;
+}
+
+/* 40 lamp families, every one broken as one group: not taken for codes that mostly break
+ * (the first 8 tried all broke: one-hot before), split back into their cells, whose codes
+ * hold: the second cell of each lamp, (at X), (control R), (won R). */
+static void test_families_broken(void **state) {
+    (void)state;
+    assert_int_equal(mutex_groups_of(lamp_families_text(40)), 43);
 }
 
 /* Where most of the groups the proof tries first break, and many are coded (32 lamps, 34
@@ -1249,6 +1364,9 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_next_half_table),
         cmocka_unit_test(test_next_counters),
         cmocka_unit_test(test_codes_cut),
+        cmocka_unit_test(test_families_joined),
+        cmocka_unit_test(test_families_broken),
+        cmocka_unit_test(test_families_symbol),
         cmocka_unit_test(test_codes_most_broken),
         cmocka_unit_test(test_codes_few_broken),
         cmocka_unit_test(test_unknowns_known),
