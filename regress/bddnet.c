@@ -1828,7 +1828,11 @@ static int drop_broken(bddnet_t *bn) {
                      of checkers-mustjump's one-hot layout, at load 6) */
     double end = bn->o.deadline;
     dd_ref joint = end > 0 ? all_legal(bn, share_of(end, JOINT_SHARE)) : DD_NONE;
-    if (end > 0) dd_set_deadline(d, share_of(end, bn->n_unk ? INV_SHARE : INV_SHARE_ALONE));
+    /* with families joined, the larger share only where unknowns are none and none joined:
+     * shmup's proof with its two ships joined took INV_SHARE_ALONE of a 10 s budget and left
+     * the one-hot network too little (refused; accepted with INV_SHARE, as before families) */
+    bool alone = !bn->n_unk && !bn->n_joined;
+    if (end > 0) dd_set_deadline(d, share_of(end, alone ? INV_SHARE_ALONE : INV_SHARE));
     dd_ref every = every_var(bn);
     uint32_t tried = 0, cells = 0;
     /* the cells first, the joined families last: where most cells break every code is given
