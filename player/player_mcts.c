@@ -1636,7 +1636,8 @@ const player_kind_t player_lbs_kind = {
     .summary = "UCT with rollouts cut by backward search (mcts+lbs:iters=N:c=X:margin=S:mem=MB:"
                "budget=S:"
                "confirm=none|z3:lbs=on|off:hookcost=X:z3share=F:bdd=on|off:bddhorizon=D:bddlate=S:"
-               "bddponder=on|off:bddown=F:abproof=N)",
+               "bddponder=on|off:bddown=F:abproof=N:bddvalues=on|off:bddshadow=on|off:"
+               "bddsolve=on|off:bddreach=F:bddcut=N:bddlong=on|off:lbssteps=N)",
     .create = lbs_create,
     .check_options = lbs_check_options,
     MCTS_CALLS,

@@ -35,6 +35,11 @@
  * half the time left at load 3, and its joint moves do not fit without codes); past it no
  * code either (IrrelevantMultiboardConnectThreeDecompositionI's proof took all of it: refused) */
 #define INV_SHARE_ALONE 0.8
+/* ... and with a family joined (opts.families), where the network came fast: the joined
+ * games' proofs take milliseconds (the mummy mazes, wargames, tron, snakes: 2-28 ms), but
+ * shmup's, its two ships joined, ran to its share and dropped every code (at 0.8 refused,
+ * at 0.5 accepted on the budget's edge: proof 6.0 s and one-hot network 2.2 of 10 s) */
+#define INV_SHARE_JOINED 0.25
 /* of the time left the joint moves one by one at most (past it, with time left, one
  * substitution for all: with its codes proven checkers's 1,278 joint moves took 1.4 s of CPU
  * and did not fit in a corpus run's 10 s at load 4; without codes it had been SUBST) */
@@ -1828,11 +1833,8 @@ static int drop_broken(bddnet_t *bn) {
                      of checkers-mustjump's one-hot layout, at load 6) */
     double end = bn->o.deadline;
     dd_ref joint = end > 0 ? all_legal(bn, share_of(end, JOINT_SHARE)) : DD_NONE;
-    /* with families joined, the larger share only where unknowns are none and none joined:
-     * shmup's proof with its two ships joined took INV_SHARE_ALONE of a 10 s budget and left
-     * the one-hot network too little (refused; accepted with INV_SHARE, as before families) */
-    bool alone = !bn->n_unk && !bn->n_joined;
-    if (end > 0) dd_set_deadline(d, share_of(end, alone ? INV_SHARE_ALONE : INV_SHARE));
+    double inv = bn->n_joined ? INV_SHARE_JOINED : bn->n_unk ? INV_SHARE : INV_SHARE_ALONE;
+    if (end > 0) dd_set_deadline(d, share_of(end, inv));
     dd_ref every = every_var(bn);
     uint32_t tried = 0, cells = 0;
     /* the cells first, the joined families last: where most cells break every code is given
