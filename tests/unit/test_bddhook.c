@@ -241,15 +241,16 @@ static bddhook_t *new_hook(engine_t *e, uint32_t role, uint32_t max_steps, uint3
     return h;
 }
 
-/* h's answer (bddhook_proven) on every reachable state of s (-2 on terminal ones) */
+/* h's answer (bddhook_proven) on every reachable state of s (-2 on terminal ones and on
+ * those fewer than `plies` steps from the start), from sets made `plies` steps on */
 static void answers(engine_t *e, const solve_t *s, const uint32_t *dist, const bddhook_t *h,
-                    int *out) {
+                    uint32_t plies, int *out) {
     eng_state_t *st = engine_state_new(e);
     for (uint32_t id = 0; id < solve_count(s); id++) {
         out[id] = -2;
-        if (solve_terminal(s, id)) continue;
+        if (solve_terminal(s, id) || dist[id] < plies) continue;
         engine_state_set(e, st, solve_state(s, id));
-        out[id] = bddhook_proven(h, engine_state_words(st), dist[id]);
+        out[id] = bddhook_proven(h, engine_state_words(st), dist[id] - plies);
     }
     engine_state_free(st);
 }
@@ -274,7 +275,7 @@ static void test_more(void **state) {
             bddhook_t *fresh = new_hook(e, role, 0, 0, 0, values);
             bddhook_info_t a, b;
             bddhook_info(fresh, &b);
-            answers(e, s, dist, fresh, want);
+            answers(e, s, dist, fresh, 0, want);
             bddhook_free(fresh);
             bddhook_t *more = new_hook(e, role, 1, 0, 0, values);
             assert_true(bddhook_more(more, 0, now_seconds() + 1e6));
@@ -284,7 +285,7 @@ static void test_more(void **state) {
             assert_int_equal(a.beta, b.beta);
             assert_int_equal(a.nodes, b.nodes);
             assert_int_equal(a.first_partial, UINT32_MAX);
-            answers(e, s, dist, more, got);
+            answers(e, s, dist, more, 0, got);
             assert_memory_equal(got, want, solve_count(s) * sizeof *got);
             bddhook_free(more);
         }
@@ -323,14 +324,7 @@ static void from_start(engine_t *e, const solve_t *s, const uint32_t *dist, uint
         assert_true(bddhook_more(h, 0, far));
         bddhook_info(h, in);
     }
-    eng_state_t *st = engine_state_new(e);
-    for (uint32_t id = 0; id < solve_count(s); id++) {
-        out[id] = -2;
-        if (solve_terminal(s, id) || dist[id] < plies) continue;
-        engine_state_set(e, st, solve_state(s, id));
-        out[id] = bddhook_proven(h, engine_state_words(st), dist[id] - plies);
-    }
-    engine_state_free(st);
+    answers(e, s, dist, h, plies, out);
     assert_false(
         bddhook_restart(h, start, true, true, 0, now_seconds() - 1)); /* no time: unchanged */
     bddhook_free(h);
