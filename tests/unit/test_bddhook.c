@@ -44,6 +44,33 @@ static uint32_t *distances(const solve_t *s) {
     return d;
 }
 
+/* Tic-tac-toe on the ground engine with its exact solver (values where `values`) and the
+ * least steps to each state: every test's reference. */
+typedef struct {
+    game_t *g;
+    engine_t *e;
+    solve_t *s;
+    uint32_t *dist;
+} ttt_t;
+
+static void ttt_open(ttt_t *t, bool values) {
+    t->g = load_file("tictactoe.kif");
+    assert_non_null(t->g);
+    t->e = engine_new(t->g, ENGINE_GROUND, NULL);
+    char err[200];
+    t->s = solve_new(t->e, 200000, err, sizeof err);
+    assert_non_null(t->s);
+    if (values) solve_rounds(t->s, NULL);
+    t->dist = distances(t->s);
+}
+
+static void ttt_close(ttt_t *t) {
+    free(t->dist);
+    solve_free(t->s);
+    engine_free(t->e);
+    game_free(t->g);
+}
+
 static void check_role(engine_t *e, const solve_t *s, const uint32_t *dist, uint32_t role,
                        uint32_t horizon) {
     bddhook_opts_t o;
@@ -172,14 +199,11 @@ static void check_longest(engine_t *e, const solve_t *s, const uint32_t *dist, u
 
 static void test_tictactoe(void **state) {
     (void)state;
-    game_t *g = load_file("tictactoe.kif");
-    assert_non_null(g);
-    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
-    char err[200];
-    solve_t *s = solve_new(e, 200000, err, sizeof err);
-    assert_non_null(s);
-    solve_rounds(s, NULL); /* the values */
-    uint32_t *dist = distances(s);
+    ttt_t t;
+    ttt_open(&t, true);
+    engine_t *e = t.e;
+    const solve_t *s = t.s;
+    const uint32_t *dist = t.dist;
     for (uint32_t role = 0; role < 2; role++) {
         check_role(e, s, dist, role, 5);
         check_role(e, s, dist, role, 9);
@@ -189,10 +213,7 @@ static void test_tictactoe(void **state) {
         check_values(e, s, dist, role, 9);
         assert_true(check_values(e, s, dist, role, 5) > 0);
     }
-    free(dist);
-    solve_free(s);
-    engine_free(e);
-    game_free(g);
+    ttt_close(&t);
 }
 
 /* A probe (no horizon, one step): tic-tac-toe's forward search from the initial state
@@ -261,13 +282,11 @@ static void answers(engine_t *e, const solve_t *s, const uint32_t *dist, const b
  * does not go on from sets with a horizon, or from a probe whose forward search was cut. */
 static void test_more(void **state) {
     (void)state;
-    game_t *g = load_file("tictactoe.kif");
-    assert_non_null(g);
-    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
-    char err[200];
-    solve_t *s = solve_new(e, 200000, err, sizeof err);
-    assert_non_null(s);
-    uint32_t *dist = distances(s);
+    ttt_t t;
+    ttt_open(&t, false);
+    engine_t *e = t.e;
+    const solve_t *s = t.s;
+    const uint32_t *dist = t.dist;
     int *want = xcalloc(solve_count(s), sizeof *want), *got = xcalloc(solve_count(s), sizeof *got);
     for (uint32_t role = 0; role < 2; role++)
         for (int values = 0; values < 2; values++) {
@@ -296,10 +315,7 @@ static void test_more(void **state) {
     assert_false(bddhook_more(h, 0, now_seconds() + 1e6));
     bddhook_free(h);
     free(want), free(got);
-    free(dist);
-    solve_free(s);
-    engine_free(e);
-    game_free(g);
+    ttt_close(&t);
 }
 
 /* Sets from `start` without a horizon: a new build (probe: the start's probe from the
@@ -337,13 +353,11 @@ static void from_start(engine_t *e, const solve_t *s, const uint32_t *dist, uint
  * tic-tac-toe, from the states two and four plies on. Without the clock (bdds cut_step). */
 static void test_restart(void **state) {
     (void)state;
-    game_t *g = load_file("tictactoe.kif");
-    assert_non_null(g);
-    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
-    char err[200];
-    solve_t *s = solve_new(e, 200000, err, sizeof err);
-    assert_non_null(s);
-    uint32_t *dist = distances(s);
+    ttt_t t;
+    ttt_open(&t, false);
+    engine_t *e = t.e;
+    const solve_t *s = t.s;
+    const uint32_t *dist = t.dist;
     int *want = xcalloc(solve_count(s), sizeof *want), *got = xcalloc(solve_count(s), sizeof *got);
     eng_state_t *st = engine_state_new(e), *next = engine_state_new(e);
     engine_initial(e, st);
@@ -373,10 +387,7 @@ static void test_restart(void **state) {
     }
     engine_state_free(st), engine_state_free(next);
     free(want), free(got);
-    free(dist);
-    solve_free(s);
-    engine_free(e);
-    game_free(g);
+    ttt_close(&t);
 }
 
 static void test_reach(void **state) {
@@ -492,18 +503,11 @@ static uint32_t ab_proofs_role(engine_t *e, const solve_t *s, uint32_t role) {
  * win beyond one step: some states are proven only with them. */
 static void test_ab_proofs(void **state) {
     (void)state;
-    game_t *g = load_file("tictactoe.kif");
-    assert_non_null(g);
-    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
-    char err[200];
-    solve_t *s = solve_new(e, 200000, err, sizeof err);
-    assert_non_null(s);
-    solve_rounds(s, NULL);
+    ttt_t t;
+    ttt_open(&t, true);
     for (uint32_t role = 0; role < 2; role++)
-        assert_true(ab_proofs_role(e, s, role) > 0);
-    solve_free(s);
-    engine_free(e);
-    game_free(g);
+        assert_true(ab_proofs_role(t.e, t.s, role) > 0);
+    ttt_close(&t);
 }
 
 int main(int argc, char **argv) {
