@@ -87,17 +87,21 @@
  *                   is not used
  *   bdd=on|off      on: the hook reads the sets of symbolic backward search (mcts/bddhook.h)
  *                   instead of the lifted formulas: built at start from the initial state
- *                   (where ab=on acts: without a horizon, α_2/β_2 in BDD_SHARE of the
- *                   start clock, kept for the match, and alpha-beta takes a state they
- *                   hold as a proven win or loss, scored by distance, not searched
- *                   further: start_ab_bdd; asked where abproof=N joint moves of depth
- *                   are left at least, default AB_PROOF_DEPTH 2, 0: the leaves too)
+ *                   (where ab=on acts: none unless absets=on, below)
  *                   for the states within bddhorizon=D steps (default 8), in at most
  *                   BDD_SHARE of the start clock (budget=S bounds it too), then rebuilt
  *                   from the match's state at each turn where the others move (in
  *                   BDD_NOOP of that turn's clock), their horizon adapted to that time
  *                   (bddhook_next_horizon, at most BDD_HORIZON_MAX; with iters=N every own
  *                   turn, the horizon D); off by default
+ *   absets=on|off   with bdd=on where ab=on acts: the sets without a horizon, α_2/β_2 in
+ *                   BDD_SHARE of the start clock, kept for the match, and alpha-beta takes
+ *                   a state they hold as a proven win or loss, scored by distance, not
+ *                   searched further (start_ab_bdd); asked where abproof=N joint moves of
+ *                   depth are left at least, default AB_PROOF_DEPTH 2, 0: the leaves too.
+ *                   Off by default: on breakthroughSmallHoles at 0.5 s, half a core each,
+ *                   the build's share of the start cost more than the proofs gave (24.0 and
+ *                   34.0 against `mcts`, docs/lbs_matches.md "Session 27")
  *   bddvalues=on|off with bdd=on: the lower and upper sequences of every goal value too,
  *                   and a rollout stops where the state's proven bounds meet (a forced draw
  *                   scores its value, not only wins and losses); off by default
@@ -278,6 +282,7 @@ typedef struct {
     bool ab;                 /* ab=on: alpha-beta where material gets advancement (start_ab) */
     uint32_t abdepth;        /* abdepth=N: its depth bound in joint moves (0: none) */
     uint32_t abproof;        /* abproof=N: the sets asked with N joint moves left at least */
+    bool absets;             /* absets=on: sets for alpha-beta where it acts (start_ab_bdd) */
 } mcts_opts_t;
 
 typedef struct {
@@ -335,7 +340,7 @@ typedef struct {
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
     "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, bddlate=S, "       \
-    "bddlong=on|off, bddponder=on|off, bddown=F, lbssteps=N, abproof=N"
+    "bddlong=on|off, bddponder=on|off, bddown=F, lbssteps=N, absets=on|off, abproof=N"
 
 /* One option of mcts+lbs; false when unknown or bad. */
 static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
@@ -363,6 +368,7 @@ static bool set_lbs_opt(mcts_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "bddponder")) return opts_onoff(val, &o->bddponder);
     if (!strcmp(key, "bddown")) return opts_num(val, 0, 0.9, &o->bddown);
     if (!strcmp(key, "lbssteps")) return opts_u32(val, 0, 63, &o->lbssteps);
+    if (!strcmp(key, "absets")) return opts_onoff(val, &o->absets);
     if (!strcmp(key, "abproof")) return opts_u32(val, 0, 254, &o->abproof);
     return false;
 }
@@ -1314,14 +1320,14 @@ static void start_ab(mcts_player_t *p) {
     if (log) fprintf(log, "mcts: alpha-beta with material and advancement (ab=on)\n");
 }
 
-/* bdd=on where alpha-beta plays (start_ab): the sets without a horizon from the initial
+/* bdd=on:absets=on where alpha-beta plays (start_ab): the sets without a horizon from the initial
  * state (its leaves, 7 to 10 plies down on breakthroughSmallHoles at 0.5 s, lie past any
  * horizon), to α_AB_BDD_STEPS/β_AB_BDD_STEPS within BDD_SHARE of the start clock (budget=S
  * bounds it too; lbssteps=N: α_N/β_N without the clock), kept for the match and given to
  * alpha-beta as proofs (bddhook_ab_proven): a state they hold is a win or loss, not
  * searched further. */
 static void start_ab_bdd(mcts_player_t *p, double deadline) {
-    if (!p->ab || !p->opts.lbs || !p->opts.bdd || p->bdd) return;
+    if (!p->ab || !p->opts.lbs || !p->opts.bdd || !p->opts.absets || p->bdd) return;
     double t0 = now_seconds();
     double budget = (deadline - t0) * BDD_SHARE - LBS_SAFETY - p->opts.margin;
     if (p->opts.budget > 0 && p->opts.budget < budget) budget = p->opts.budget;
@@ -1375,7 +1381,7 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     if (!p->core.game->gdl2 && initial) choose_policy(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) learn_heur(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) start_ab(p);
-    /* where alpha-beta plays, sets of its own (start_ab_bdd) */
+    /* where alpha-beta plays, sets of its own only with absets=on (start_ab_bdd) */
     if (!p->core.game->gdl2 && p->opts.bdd && !p->ab) start_bdd(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) start_ab_bdd(p, deadline);
     if (p->core.game->gdl2 || p->opts.iters || !initial) return;
@@ -1633,11 +1639,12 @@ const player_kind_t player_mcts_kind = {
 
 const player_kind_t player_lbs_kind = {
     .name = "mcts+lbs",
-    .summary = "UCT with rollouts cut by backward search (mcts+lbs:iters=N:c=X:margin=S:mem=MB:"
-               "budget=S:"
-               "confirm=none|z3:lbs=on|off:hookcost=X:z3share=F:bdd=on|off:bddhorizon=D:bddlate=S:"
-               "bddponder=on|off:bddown=F:abproof=N:bddvalues=on|off:bddshadow=on|off:"
-               "bddsolve=on|off:bddreach=F:bddcut=N:bddlong=on|off:lbssteps=N)",
+    .summary =
+        "UCT with rollouts cut by backward search (mcts+lbs:iters=N:c=X:margin=S:mem=MB:"
+        "budget=S:"
+        "confirm=none|z3:lbs=on|off:hookcost=X:z3share=F:bdd=on|off:bddhorizon=D:bddlate=S:"
+        "bddponder=on|off:bddown=F:absets=on|off:abproof=N:bddvalues=on|off:bddshadow=on|off:"
+        "bddsolve=on|off:bddreach=F:bddcut=N:bddlong=on|off:lbssteps=N)",
     .create = lbs_create,
     .check_options = lbs_check_options,
     MCTS_CALLS,

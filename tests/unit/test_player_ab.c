@@ -122,9 +122,10 @@ static void test_lbs_kind_ab(void **state) {
     game_free(g);
 }
 
-/* mcts+lbs:bdd=on where ab=on acts builds the sets for alpha-beta (start_ab_bdd: without a
- * horizon, lbssteps=2: α_2/β_2 without the clock, so whatever the load) and searches by
- * alpha-beta with them, no tree; mcts builds none. With ab off the sets are built for the
+/* mcts+lbs:bdd=on:absets=on where ab=on acts builds the sets for alpha-beta (start_ab_bdd:
+ * without a horizon, lbssteps=2: α_2/β_2 without the clock, so whatever the load) and
+ * searches by alpha-beta with them, no tree; without absets=on (the default) and mcts build
+ * none. With ab off the sets are built for the
  * tree (bddsolve=off: the sets without a horizon would take their share of the minute);
  * neither searches at start (alpha-beta bounded at two joint moves, UCT by iterations), so
  * the clock is only a bound. */
@@ -132,10 +133,13 @@ static void test_bdd_with_ab(void **state) {
     (void)state;
     game_t *g = load_file("breakthrough.kif");
     assert_non_null(g);
-    player_search_t ab = first_move(g, "mcts+lbs:bdd=on:lbssteps=2:abdepth=2", 60);
+    player_search_t ab = first_move(g, "mcts+lbs:bdd=on:absets=on:lbssteps=2:abdepth=2", 60);
     assert_int_equal(ab.iterations, 0);
     assert_int_equal(ab.bdd_builds, 1);
     assert_int_equal(ab.ab_searches, 2);
+    player_search_t plain = first_move(g, "mcts+lbs:bdd=on:lbssteps=2:abdepth=2", 60);
+    assert_int_equal(plain.bdd_builds, 0);
+    assert_int_equal(plain.ab_searches, 2);
     assert_int_equal(first_move(g, "mcts:abdepth=2", 60).bdd_builds, 0);
     player_search_t uct =
         first_move(g, "mcts+lbs:bdd=on:bddsolve=off:bddhorizon=1:ab=off:iters=10", 60);
