@@ -244,8 +244,15 @@ static void load_state(gengine_t *ge, const uint64_t *bits, const uint64_t *prev
         eval_queries(ge, false);
         return;
     }
-    for (uint32_t f = 0; f < net->n_fluents; f++)
-        ge->vals[net->fluent_node[f]] = (bits[f >> 6] >> (f & 63)) & 1;
+    if (prev) /* the inputs hold prev (set_state's cur): only the fluents that differ */
+        for (uint32_t w = 0; w < ge->base.n_words; w++)
+            for (uint64_t d = bits[w] ^ prev[w]; d; d &= d - 1) {
+                uint32_t f = (w << 6) | (uint32_t)__builtin_ctzll(d);
+                ge->vals[net->fluent_node[f]] = (bits[w] >> (f & 63)) & 1;
+            }
+    else
+        for (uint32_t f = 0; f < net->n_fluents; f++)
+            ge->vals[net->fluent_node[f]] = (bits[f >> 6] >> (f & 63)) & 1;
     eval_queries(ge, false);
     if (!prev || !ge->k.play_from) {
         eval_play(ge);
