@@ -71,7 +71,7 @@ struct ab {
     double deadline, next_check, last_check;
     uint64_t check_every, since_check;
     bool aborted;
-    uint64_t nodes, leaves, tt_hits, proofs;
+    uint64_t nodes, leaves, tt_hits, tt_cuts, loads, proofs;
     uint32_t pv;        /* the root move of the last iteration (index), NO_INDEX */
     uint32_t iter_move; /* the root's best so far in this iteration */
     uint32_t iter_rank; /* its place in the root's order */
@@ -222,6 +222,7 @@ static frame_t *frame_at(ab_t *a, uint32_t ply) {
 /* Copies every role's legal moves in s into f; false when some role has none (a
  * defective game: the state is valued as if terminal). */
 static bool load_moves(ab_t *a, frame_t *f, const eng_state_t *s) {
+    a->loads++;
     f->n_joint = 1;
     for (uint32_t r = 0; r < a->n_roles; r++) {
         const term_t *m;
@@ -547,7 +548,10 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
         t = tt_probe(a, key);
         if (t) {
             a->tt_hits++;
-            if (ply > 0 && tt_cut(t, depth, ply, alpha, beta, &v, proven)) return v;
+            if (ply > 0 && tt_cut(t, depth, ply, alpha, beta, &v, proven)) {
+                a->tt_cuts++;
+                return v;
+            }
             if (first == NO_INDEX) first = t->move;
             first_reply = t->reply;
         }
@@ -596,6 +600,15 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
     return best;
 }
 
+static void put_counters(const ab_t *a, ab_result_t *out) {
+    out->nodes = a->nodes;
+    out->leaves = a->leaves;
+    out->tt_hits = a->tt_hits;
+    out->tt_cuts = a->tt_cuts;
+    out->loads = a->loads;
+    out->proofs = a->proofs;
+}
+
 void ab_search_move(ab_t *a, const eng_state_t *s, term_t move, uint32_t max_depth, double deadline,
                     ab_result_t *out) {
     uint32_t bound = a->o.max_depth;
@@ -614,7 +627,7 @@ void ab_search(ab_t *a, const eng_state_t *s, double deadline, ab_progress_t pro
     a->check_every = 1;
     a->since_check = 0;
     a->last_check = now_seconds();
-    a->nodes = a->leaves = a->tt_hits = a->proofs = 0;
+    a->nodes = a->leaves = a->tt_hits = a->tt_cuts = a->loads = a->proofs = 0;
     a->gen = (uint8_t)((a->gen + 1) & 63);
     hist_age(a);
     out->move = TERM_NONE;
@@ -649,15 +662,9 @@ void ab_search(ab_t *a, const eng_state_t *s, double deadline, ab_progress_t pro
         out->proven = p;
         out->depth = d;
         a->pv = a->iter_move;
-        out->nodes = a->nodes;
-        out->leaves = a->leaves;
-        out->tt_hits = a->tt_hits;
-        out->proofs = a->proofs;
+        put_counters(a, out);
         if (progress) progress(ctx, out);
         if (p) break;
     }
-    out->nodes = a->nodes;
-    out->leaves = a->leaves;
-    out->tt_hits = a->tt_hits;
-    out->proofs = a->proofs;
+    put_counters(a, out);
 }

@@ -98,10 +98,12 @@ typedef struct {
     uint64_t nodes;  /* states searched, over every iteration */
     uint64_t leaves; /* states valued where depth ran out */
     uint64_t tt_hits;
-    uint64_t proofs; /* states the proof hook settled */
-    uint32_t mate;   /* with the proof hook, a root value 100 or 0: the joint moves to the win
-                        or loss at most (proven: a path of terminal states and proofs) */
-    bool timed_out;  /* the deadline cut an iteration short */
+    uint64_t tt_cuts; /* states the table settled without searching them */
+    uint64_t loads;   /* states whose legal moves were read from the engine (every role's) */
+    uint64_t proofs;  /* states the proof hook settled */
+    uint32_t mate;    /* with the proof hook, a root value 100 or 0: the joint moves to the win
+                         or loss at most (proven: a path of terminal states and proofs) */
+    bool timed_out;   /* the deadline cut an iteration short */
 } ab_result_t;
 
 /* Called after each completed iteration (best move so far in r), NULL for none. */

@@ -277,7 +277,8 @@ run 0 "$GGP" alphabeta "$TTT" &&
 run 0 "$GGP" alphabeta "$GAMES/nim.kif" --role player2 --options tt=off:history=off:pvs=off:id=off &&
     expect out "^depth=[0-9]+ value=0 proven=yes " "alphabeta: nim is lost for the second player"
 run 0 "$GGP" alphabeta "$GAMES/connect4.kif" --plies 6 --seed 2 --options depth=3:eval=goal &&
-    expect out "^depth=3 value=[0-9]+ proven=no " "alphabeta: a depth bound is not a proof"
+    expect out "^depth=3 value=[0-9]+ proven=no " "alphabeta: a depth bound is not a proof" &&
+    expect out " tt_cuts=[0-9]+ loads=[1-9][0-9]* " "alphabeta: the table's cuts and the moves read"
 run 2 "$GGP" alphabeta "$TTT" --options tt=maybe && expect err "bad option 'tt=maybe'" "alphabeta: bad option"
 run 2 "$GGP" alphabeta "$TTT" --role nobody && expect err "no role 'nobody'" "alphabeta: bad role"
 run 1 "$GGP" alphabeta "$TTT" --plies 20 && expect err "ends before ply 20" "alphabeta: past the end"
