@@ -522,8 +522,73 @@ static void note_root(ab_t *a, uint32_t i, uint32_t rank, int v) {
     a->iter_value = v;
 }
 
+/* What the table gives a state: its entry (NULL: none, or no table) under key, and the
+ * moves to try first. */
+typedef struct {
+    bool on; /* the table is read and written here (not at a restricted root) */
+    uint64_t key;
+    const tt_entry_t *t;
+    uint32_t first, first_reply;
+} probe_t;
+
+/* Looks s up in the table: true when its entry settles the state below the root (*v,
+ * *proven). Asked before the state's legal moves are read, as a cut needs none: every
+ * entry was stored with its state's moves read, so a state without moves (a defective
+ * game's, valued as terminal) is never cut. */
+static bool probe(ab_t *a, const eng_state_t *s, uint32_t depth, uint32_t ply, int alpha, int beta,
+                  probe_t *p, int *v, bool *proven) {
+    p->key = 0, p->t = NULL;
+    p->first = ply == 0 ? a->pv : NO_INDEX, p->first_reply = NO_INDEX;
+    if (!p->on) return false;
+    p->key = engine_state_hash(s);
+    p->t = tt_probe(a, p->key);
+    if (!p->t) return false;
+    a->tt_hits++;
+    bool exact;
+    if (ply > 0 && tt_cut(p->t, depth, ply, alpha, beta, v, &exact)) {
+        a->tt_cuts++;
+        *proven = exact;
+        return true;
+    }
+    if (p->first == NO_INDEX) p->first = p->t->move;
+    p->first_reply = p->t->reply;
+    return false;
+}
+
+/* The max level of search: the role's moves in f, each valued by the others' best reply;
+ * *best_i and *best_reply the best found, *all when no depth cut reached any value. */
+static int max_level(ab_t *a, const eng_state_t *s, frame_t *f, const probe_t *p, uint32_t depth,
+                     int alpha, int beta, uint32_t ply, uint32_t *best_i, uint32_t *best_reply,
+                     bool *all) {
+    uint32_t n = f->n[a->role];
+    int best = -AB_INF, v;
+    *best_i = f->order[0], *best_reply = NO_INDEX, *all = true;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = f->order[k], rep;
+        uint32_t fr = i == p->first ? p->first_reply : NO_INDEX;
+        int lo = best > alpha ? best : alpha;
+        bool pr;
+        if (k == 0 || !a->o.pvs) {
+            v = replies(a, s, f, i, fr, depth, lo, beta, ply, &pr, &rep);
+        } else {
+            v = replies(a, s, f, i, fr, depth, lo, lo + 1, ply, &pr, &rep);
+            if (!a->aborted && v > lo && v < beta)
+                v = replies(a, s, f, i, fr, depth, lo, beta, ply, &pr, &rep);
+        }
+        if (a->aborted) return 0;
+        *all = *all && pr;
+        if (v > best) {
+            best = v, *best_i = i, *best_reply = rep;
+            if (ply == 0) note_root(a, i, k, v);
+        }
+        if (best >= beta) break;
+    }
+    return best;
+}
+
 /* The value of s for the role to `depth` more joint moves (fail-soft alpha-beta: a value
- * <= alpha is an upper bound, >= beta a lower bound); *proven when no depth cut reached it. */
+ * <= alpha is an upper bound, >= beta a lower bound); *proven when no depth cut reached it.
+ * The table is probed before the legal moves are read: a cut costs no engine call. */
 static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int beta, uint32_t ply,
                   bool *proven) {
     a->nodes++;
@@ -536,64 +601,30 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
         *proven = false;
         return leaf_value(a, s);
     }
+    /* a root cut down to one move is not the state's value: not for the table */
+    bool restricted = ply == 0 && a->root_move != TERM_NONE;
+    probe_t p = {.on = a->o.tt && !restricted};
+    if (probe(a, s, depth, ply, alpha, beta, &p, &v, proven)) return v;
     frame_t *f = frame_at(a, ply);
     if (!load_moves(a, f, s)) return terminal_value(a, s, ply);
-    /* a root cut down to one move is not the state's value: not for the table */
-    bool restricted = ply == 0 && a->root_move != TERM_NONE && restrict_root(a, f);
-    uint64_t key = 0;
-    uint32_t first = ply == 0 ? a->pv : NO_INDEX, first_reply = NO_INDEX;
-    const tt_entry_t *t = NULL;
-    if (a->o.tt && !restricted) {
-        key = engine_state_hash(s);
-        t = tt_probe(a, key);
-        if (t) {
-            a->tt_hits++;
-            if (ply > 0 && tt_cut(t, depth, ply, alpha, beta, &v, proven)) {
-                a->tt_cuts++;
-                return v;
-            }
-            if (first == NO_INDEX) first = t->move;
-            first_reply = t->reply;
-        }
-    }
+    if (restricted) restrict_root(a, f); /* ab_search_move found the move there */
     /* a state in the table was asked before (its proof would be there, DEPTH_PROVEN): the
      * walk is not made again; a proof is exact, the state not searched further */
-    if (!t && depth >= a->o.proof_depth && proof_value(a, s, ply, &v)) {
-        if (a->o.tt && !restricted)
-            tt_store(a, key, to_table(v, ply), DEPTH_PROVEN, BOUND_EXACT, NO_INDEX, NO_INDEX);
+    if (!p.t && depth >= a->o.proof_depth && proof_value(a, s, ply, &v)) {
+        if (p.on)
+            tt_store(a, p.key, to_table(v, ply), DEPTH_PROVEN, BOUND_EXACT, NO_INDEX, NO_INDEX);
         return v;
     }
-    order_moves(a, f, first);
-    uint32_t n = f->n[a->role], best_i = f->order[0], best_reply = NO_INDEX;
-    int best = -AB_INF;
-    bool all = true;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t i = f->order[k], rep;
-        uint32_t fr = i == first ? first_reply : NO_INDEX;
-        int lo = best > alpha ? best : alpha;
-        bool p;
-        if (k == 0 || !a->o.pvs) {
-            v = replies(a, s, f, i, fr, depth, lo, beta, ply, &p, &rep);
-        } else {
-            v = replies(a, s, f, i, fr, depth, lo, lo + 1, ply, &p, &rep);
-            if (!a->aborted && v > lo && v < beta)
-                v = replies(a, s, f, i, fr, depth, lo, beta, ply, &p, &rep);
-        }
-        if (a->aborted) return 0;
-        all = all && p;
-        if (v > best) {
-            best = v;
-            best_i = i;
-            best_reply = rep;
-            if (ply == 0) note_root(a, i, k, v);
-        }
-        if (best >= beta) break;
-    }
-    if (a->o.history && n > 1 && best > alpha)
+    order_moves(a, f, p.first);
+    uint32_t best_i, best_reply;
+    bool all;
+    int best = max_level(a, s, f, &p, depth, alpha, beta, ply, &best_i, &best_reply, &all);
+    if (a->aborted) return 0;
+    if (a->o.history && f->n[a->role] > 1 && best > alpha)
         hist_add(a, a->role, f->moves[a->role][best_i], depth);
-    if (a->o.tt && !restricted) {
+    if (p.on) {
         int bound = best >= beta ? BOUND_LOWER : best <= alpha ? BOUND_UPPER : BOUND_EXACT;
-        tt_store(a, key, to_table(best, ply), all ? DEPTH_PROVEN : depth, bound, best_i,
+        tt_store(a, p.key, to_table(best, ply), all ? DEPTH_PROVEN : depth, bound, best_i,
                  best_reply);
     }
     *proven = all;

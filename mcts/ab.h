@@ -98,7 +98,7 @@ typedef struct {
     uint64_t nodes;  /* states searched, over every iteration */
     uint64_t leaves; /* states valued where depth ran out */
     uint64_t tt_hits;
-    uint64_t tt_cuts; /* states the table settled without searching them */
+    uint64_t tt_cuts; /* states the table settled: not searched, their moves not read */
     uint64_t loads;   /* states whose legal moves were read from the engine (every role's) */
     uint64_t proofs;  /* states the proof hook settled */
     uint32_t mate;    /* with the proof hook, a root value 100 or 0: the joint moves to the win
