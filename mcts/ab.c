@@ -99,7 +99,6 @@ bool ab_opt_set(ab_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "ttmb")) return opts_u32(val, 1, 65536, &o->tt_mb);
     if (!strcmp(key, "playouts")) return opts_u32(val, 0, 10000, &o->playouts);
     if (!strcmp(key, "cap")) return opts_u32(val, 1, 1000000, &o->playout_cap);
-    if (!strcmp(key, "proofdepth")) return opts_u32(val, 0, DEPTH_MAX, &o->proof_depth);
     if (!strcmp(key, "eval")) {
         if (!strcmp(val, "mixed"))
             o->eval = AB_EVAL_MIXED;
@@ -118,16 +117,25 @@ typedef struct {
     ab_opts_t *o;
     ab_extra_opt_t extra;
     void *ctx;
+    bool proofdepth; /* the bad option was proofdepth=N */
 } ab_parse_t;
 
 static bool ab_set(void *ctx, const char *key, const char *val) {
     ab_parse_t *ap = ctx;
+    /* ab_opts_t.proof_depth only acts with a proof hook: neither the ab player nor ggp
+     * alphabeta has one, so the option would do nothing (mcts+lbs sets it: abproof=N) */
+    ap->proofdepth = !strcmp(key, "proofdepth");
+    if (ap->proofdepth) return false;
     return ab_opt_set(ap->o, key, val) || (ap->extra && ap->extra(ap->ctx, key, val));
 }
 
 bool ab_opts_parse(ab_opts_t *o, const char *text, ab_extra_opt_t extra, void *ctx, strbuf_t *err) {
-    ab_parse_t ap = {o, extra, ctx};
-    return opts_parse(text, "alpha-beta", AB_OPTS_HELP, ab_set, &ap, err);
+    ab_parse_t ap = {o, extra, ctx, false};
+    if (opts_parse(text, "alpha-beta", AB_OPTS_HELP, ab_set, &ap, err)) return true;
+    if (ap.proofdepth)
+        sb_puts(err, "; proofdepth: this alpha-beta has no proof hook (mcts+lbs:bdd=on gives its "
+                     "own one: abproof=N)");
+    return false;
 }
 
 /* ---------------- the search object ---------------- */

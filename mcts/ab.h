@@ -52,16 +52,17 @@ typedef struct {
 /* Every enhancement on, no depth bound, 16 MiB table, leaves valued by 2 playouts. */
 void ab_default_opts(ab_opts_t *o);
 /* One option "key=value" (tt|history|pvs|id=on|off, depth=N, ttmb=MB,
- * eval=mixed|goal|playout, playouts=N, cap=N, proofdepth=N); false when unknown or bad. */
+ * eval=mixed|goal|playout, playouts=N, cap=N); false when unknown or bad. proof_depth is
+ * no option: it acts only with a proof hook, which its setter (mcts+lbs: abproof=N) sets. */
 bool ab_opt_set(ab_opts_t *o, const char *key, const char *val);
 /* The option names, for messages. */
 #define AB_OPTS_HELP                                                                               \
     "tt=on|off, history=on|off, pvs=on|off, id=on|off, depth=N, ttmb=MB, "                         \
-    "eval=mixed|goal|playout, playouts=N, cap=N, proofdepth=N"
+    "eval=mixed|goal|playout, playouts=N, cap=N"
 
 /* "OPT:OPT..." into o (from ab_default_opts); an option ab_opt_set does not know goes to
  * extra (NULL: none), which says whether it took it. False, with a reason in err, on a
- * bad option. */
+ * bad option (proofdepth=N: one that says where the proof hook is). */
 typedef bool (*ab_extra_opt_t)(void *ctx, const char *key, const char *val);
 bool ab_opts_parse(ab_opts_t *o, const char *text, ab_extra_opt_t extra, void *ctx, strbuf_t *err);
 

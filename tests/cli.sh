@@ -288,6 +288,14 @@ if run 0 "$GGP" match "$TTT" --players ab,ab:tt=off:pvs=off --startclock 1 --pla
     expect out "^player=ab matches=1 mean_goal=50.00 .* timeouts=0 illegal=0" "match: ab draws tic-tac-toe"
 fi
 run 2 "$GGP" match "$TTT" --players ab:depth=x,random && expect err "depth=x" "match: a bad ab option"
+# the ab kind has no proof hook: proofdepth would do nothing there (mcts+lbs takes abproof=N)
+run 2 "$GGP" match "$TTT" --players ab:proofdepth=2,random &&
+    expect err "proofdepth: this alpha-beta has no proof hook .*abproof=N" "match: ab refuses proofdepth"
+run 2 "$GGP" alphabeta "$TTT" --options proofdepth=2 &&
+    expect err "no proof hook" "alphabeta: refuses proofdepth"
+# (refused before it listens; were it taken, the server would run: the timeout ends it)
+run 2 timeout 10 "$GGP" serve --player ab:proofdepth=2 --port 0 &&
+    expect err "^ggp serve: player 'ab:proofdepth=2': .*no proof hook" "serve: ab refuses proofdepth"
 
 # ---- match --duplicate: each deal played from every seat; the next block a new deal ----
 if run 0 "$GGP" match "$GAMES/tarok.kif" --players random,random,random --startclock 1 \

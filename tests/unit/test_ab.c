@@ -216,9 +216,13 @@ static void test_options(void **state) {
     assert_false(o.tt || o.history || o.pvs || o.id);
     assert_int_equal(o.max_depth, 9);
     assert_int_equal(o.eval, AB_EVAL_GOAL);
-    assert_true(ab_opts_parse(&o, "playouts=0:ttmb=4:cap=50:proofdepth=2", NULL, NULL, &err));
+    assert_true(ab_opts_parse(&o, "playouts=0:ttmb=4:cap=50", NULL, NULL, &err));
     assert_int_equal(o.playouts, 0);
-    assert_int_equal(o.proof_depth, 2);
+    /* no proof hook here: proofdepth refused, and the error says where it is */
+    assert_false(ab_opts_parse(&o, "playouts=0:proofdepth=2", NULL, NULL, &err));
+    assert_non_null(strstr(sb_str(&err), "no proof hook"));
+    assert_non_null(strstr(sb_str(&err), "abproof=N"));
+    assert_int_equal(o.proof_depth, 0);
     assert_false(ab_opts_parse(&o, "tt=maybe", NULL, NULL, &err));
     assert_false(ab_opts_parse(&o, "depth=-1", NULL, NULL, &err));
     assert_false(ab_opts_parse(&o, "depth=1000", NULL, NULL, &err));
