@@ -288,6 +288,12 @@ if run 0 "$GGP" match "$TTT" --players ab,ab:tt=off:pvs=off --startclock 1 --pla
     expect out "^player=ab matches=1 mean_goal=50.00 .* timeouts=0 illegal=0" "match: ab draws tic-tac-toe"
 fi
 run 2 "$GGP" match "$TTT" --players ab:depth=x,random && expect err "depth=x" "match: a bad ab option"
+# the search counters per player as named on its player= line: one spec given twice is two
+# players, two lines (they were summed into one per kind)
+if run 0 "$GGP" match "$TTT" --players ab,ab --startclock 1 --playclock 5 --seed 1; then
+    expect out "^mcts player=ab matches=1 .* ab_searches=[1-9]" "match: the first ab's counters"
+    expect out "^mcts player=ab#2 matches=1 .* ab_searches=[1-9]" "match: the second ab's counters"
+fi
 # the ab kind has no proof hook: proofdepth would do nothing there (mcts+lbs takes abproof=N)
 run 2 "$GGP" match "$TTT" --players ab:proofdepth=2,random &&
     expect err "proofdepth: this alpha-beta has no proof hook .*abproof=N" "match: ab refuses proofdepth"
