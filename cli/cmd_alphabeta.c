@@ -14,9 +14,12 @@ static const char *const alphabeta_help =
     "Searches one position with alpha-beta (the `ab` player's search: paranoid for more\n"
     "than two roles, iterative deepening, transposition table, history heuristic, null\n"
     "windows) and prints one line:\n"
-    "  depth=D value=V proven=yes|no move=M nodes=N leaves=L tt_hits=H seconds=T\n"
-    "nodes counts every state searched over all iterations; proven: no depth cut reached\n"
-    "the value (it is then the exact solver's value).\n"
+    "  depth=D value=V proven=yes|no move=M nodes=N leaves=L tt_hits=H tt_cuts=C loads=M\n"
+    "  seconds=T\n"
+    "nodes counts every state searched over all iterations; tt_cuts the states the table\n"
+    "settled; loads the states whose legal moves were read from the engine (one call per\n"
+    "role each); proven: no depth cut reached the value (it is then the exact solver's\n"
+    "value).\n"
     "  --plies N      the position after N random joint moves from the initial state (the\n"
     "                 canonical draws of the walker: the same position on every engine;\n"
     "                 default 0)\n"
@@ -57,10 +60,9 @@ static int search_position(game_t *g, engine_kind_t kind, unsigned long long pli
         else
             term_print(g->ts, r.move, &mv);
         printf("depth=%u value=%d proven=%s move=%s nodes=%" PRIu64 " leaves=%" PRIu64
-               " tt_hits=%" PRIu64 " "
-               "seconds=%.4f\n",
+               " tt_hits=%" PRIu64 " tt_cuts=%" PRIu64 " loads=%" PRIu64 " seconds=%.4f\n",
                r.depth, r.value, r.proven ? "yes" : "no", sb_str(&mv), r.nodes, r.leaves, r.tt_hits,
-               secs);
+               r.tt_cuts, r.loads, secs);
         sb_fini(&mv);
         ab_free(a);
     }

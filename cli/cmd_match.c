@@ -41,8 +41,8 @@ static const char *const match_help =
     "  --verbose       report every replaced move on stderr, and search counters per move\n"
     "  --no-lbs        every mcts+lbs player plays without backward search (lbs=off)\n"
     "  --confirm M     every mcts+lbs player confirms hits with Z3 (z3) or not (none)\n"
-    "After the table, one line of search counters per local MCTS player, summed over its\n"
-    "matches (a kind named twice shares one line):\n"
+    "After the table, one line of search counters per local MCTS or alpha-beta player,\n"
+    "summed over its matches, NAME as in its player= line (a spec given twice: NAME#2):\n"
     "  mcts player=NAME matches=N iterations=I rollouts=R avg_rollout_len=L\n"
     "and for mcts+lbs players, with the backward search's counters:\n"
     "  lbs player=NAME matches=N lbs_matches=N iterations=I rollouts=R avg_rollout_len=L\n"
@@ -136,26 +136,6 @@ static char *apply_lbs_flags(const char *list, const match_opts_t *o) {
     return r;
 }
 
-/* The search counters of the local MCTS players, one line per kind (the contestants of a
- * kind summed). */
-static void print_search(const contestant_t *c, uint32_t n) {
-    strbuf_t line;
-    sb_init(&line);
-    for (uint32_t i = 0; i < n; i++) {
-        bool dup = false;
-        for (uint32_t j = 0; j < i; j++)
-            dup |= c[j].kind && c[j].kind == c[i].kind;
-        if (!c[i].kind || dup) continue;
-        player_search_t sum = {0};
-        for (uint32_t j = i; j < n; j++)
-            if (c[j].kind == c[i].kind) player_search_add(&sum, &c[j].search);
-        sb_clear(&line);
-        if (player_search_report(&sum, &line))
-            printf("%s player=%s %s\n", sum.lbs_kind ? "lbs" : "mcts", c[i].spec, sb_str(&line));
-    }
-    sb_fini(&line);
-}
-
 /* What one player collected over the matches. */
 typedef struct {
     uint32_t matches, wins, draws, losses, timeouts, illegal;
@@ -247,6 +227,23 @@ static const char *player_name(const contestant_t *c, uint32_t i, strbuf_t *sb) 
     sb_puts(sb, c[i].spec);
     if (same) sb_printf(sb, "#%u", same + 1);
     return sb_str(sb);
+}
+
+/* The search counters of the local players that keep them (mcts, mcts+lbs, ab), one line
+ * per player named as in the table: two configurations of one kind (mcts, mcts:ab=off)
+ * are reported apart, and a spec given twice as NAME and NAME#2. */
+static void print_search(const contestant_t *c, uint32_t n) {
+    strbuf_t line, name;
+    sb_init(&line);
+    sb_init(&name);
+    for (uint32_t i = 0; i < n; i++) {
+        sb_clear(&line);
+        if (c[i].kind && player_search_report(&c[i].search, &line))
+            printf("%s player=%s %s\n", c[i].search.lbs_kind ? "lbs" : "mcts",
+                   player_name(c, i, &name), sb_str(&line));
+    }
+    sb_fini(&line);
+    sb_fini(&name);
 }
 
 static void print_table(const contestant_t *c, const tally_t *t, uint32_t n) {

@@ -115,7 +115,13 @@ int cmd_serve(int argc, char **argv) {
     }
     const player_kind_t *kind = player_kind_find(o.player);
     if (!kind) {
-        opt_usage_error("serve", serve_help, "unknown player '%s'", o.player);
+        strbuf_t why;
+        sb_init(&why);
+        if (player_kind_error(o.player, &why)) /* a kind whose options are bad: what is wrong */
+            opt_usage_error("serve", serve_help, "player '%s': %s", o.player, sb_str(&why));
+        else
+            opt_usage_error("serve", serve_help, "unknown player '%s'", o.player);
+        sb_fini(&why);
         return 2;
     }
     if (!o.seed) seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);

@@ -46,7 +46,13 @@ bool contestant_parse(const char *spec, contestant_t *c, strbuf_t *err) {
             return false;
         }
     } else if (!(c->kind = player_kind_find(spec))) {
-        sb_printf(err, "unknown player '%s' (a player kind or http://HOST:PORT)", spec);
+        strbuf_t why;
+        sb_init(&why);
+        if (player_kind_error(spec, &why)) /* a kind whose options are bad: what is wrong */
+            sb_printf(err, "player '%s': %s", spec, sb_str(&why));
+        else
+            sb_printf(err, "unknown player '%s' (a player kind or http://HOST:PORT)", spec);
+        sb_fini(&why);
         return false;
     }
     c->spec = xstrdup(spec);

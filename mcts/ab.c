@@ -71,7 +71,7 @@ struct ab {
     double deadline, next_check, last_check;
     uint64_t check_every, since_check;
     bool aborted;
-    uint64_t nodes, leaves, tt_hits, proofs;
+    uint64_t nodes, leaves, tt_hits, tt_cuts, loads, proofs;
     uint32_t pv;        /* the root move of the last iteration (index), NO_INDEX */
     uint32_t iter_move; /* the root's best so far in this iteration */
     uint32_t iter_rank; /* its place in the root's order */
@@ -99,7 +99,6 @@ bool ab_opt_set(ab_opts_t *o, const char *key, const char *val) {
     if (!strcmp(key, "ttmb")) return opts_u32(val, 1, 65536, &o->tt_mb);
     if (!strcmp(key, "playouts")) return opts_u32(val, 0, 10000, &o->playouts);
     if (!strcmp(key, "cap")) return opts_u32(val, 1, 1000000, &o->playout_cap);
-    if (!strcmp(key, "proofdepth")) return opts_u32(val, 0, DEPTH_MAX, &o->proof_depth);
     if (!strcmp(key, "eval")) {
         if (!strcmp(val, "mixed"))
             o->eval = AB_EVAL_MIXED;
@@ -118,16 +117,25 @@ typedef struct {
     ab_opts_t *o;
     ab_extra_opt_t extra;
     void *ctx;
+    bool proofdepth; /* the bad option was proofdepth=N */
 } ab_parse_t;
 
 static bool ab_set(void *ctx, const char *key, const char *val) {
     ab_parse_t *ap = ctx;
+    /* ab_opts_t.proof_depth only acts with a proof hook: neither the ab player nor ggp
+     * alphabeta has one, so the option would do nothing (mcts+lbs sets it: abproof=N) */
+    ap->proofdepth = !strcmp(key, "proofdepth");
+    if (ap->proofdepth) return false;
     return ab_opt_set(ap->o, key, val) || (ap->extra && ap->extra(ap->ctx, key, val));
 }
 
 bool ab_opts_parse(ab_opts_t *o, const char *text, ab_extra_opt_t extra, void *ctx, strbuf_t *err) {
-    ab_parse_t ap = {o, extra, ctx};
-    return opts_parse(text, "alpha-beta", AB_OPTS_HELP, ab_set, &ap, err);
+    ab_parse_t ap = {o, extra, ctx, false};
+    if (opts_parse(text, "alpha-beta", AB_OPTS_HELP, ab_set, &ap, err)) return true;
+    if (ap.proofdepth)
+        sb_puts(err, "; proofdepth: this alpha-beta has no proof hook (mcts+lbs:bdd=on gives its "
+                     "own one: abproof=N)");
+    return false;
 }
 
 /* ---------------- the search object ---------------- */
@@ -222,6 +230,7 @@ static frame_t *frame_at(ab_t *a, uint32_t ply) {
 /* Copies every role's legal moves in s into f; false when some role has none (a
  * defective game: the state is valued as if terminal). */
 static bool load_moves(ab_t *a, frame_t *f, const eng_state_t *s) {
+    a->loads++;
     f->n_joint = 1;
     for (uint32_t r = 0; r < a->n_roles; r++) {
         const term_t *m;
@@ -521,8 +530,73 @@ static void note_root(ab_t *a, uint32_t i, uint32_t rank, int v) {
     a->iter_value = v;
 }
 
+/* What the table gives a state: its entry (NULL: none, or no table) under key, and the
+ * moves to try first. */
+typedef struct {
+    bool on; /* the table is read and written here (not at a restricted root) */
+    uint64_t key;
+    const tt_entry_t *t;
+    uint32_t first, first_reply;
+} probe_t;
+
+/* Looks s up in the table: true when its entry settles the state below the root (*v,
+ * *proven). Asked before the state's legal moves are read, as a cut needs none: every
+ * entry was stored with its state's moves read, so a state without moves (a defective
+ * game's, valued as terminal) is never cut. */
+static bool probe(ab_t *a, const eng_state_t *s, uint32_t depth, uint32_t ply, int alpha, int beta,
+                  probe_t *p, int *v, bool *proven) {
+    p->key = 0, p->t = NULL;
+    p->first = ply == 0 ? a->pv : NO_INDEX, p->first_reply = NO_INDEX;
+    if (!p->on) return false;
+    p->key = engine_state_hash(s);
+    p->t = tt_probe(a, p->key);
+    if (!p->t) return false;
+    a->tt_hits++;
+    bool exact;
+    if (ply > 0 && tt_cut(p->t, depth, ply, alpha, beta, v, &exact)) {
+        a->tt_cuts++;
+        *proven = exact;
+        return true;
+    }
+    if (p->first == NO_INDEX) p->first = p->t->move;
+    p->first_reply = p->t->reply;
+    return false;
+}
+
+/* The max level of search: the role's moves in f, each valued by the others' best reply;
+ * *best_i and *best_reply the best found, *all when no depth cut reached any value. */
+static int max_level(ab_t *a, const eng_state_t *s, frame_t *f, const probe_t *p, uint32_t depth,
+                     int alpha, int beta, uint32_t ply, uint32_t *best_i, uint32_t *best_reply,
+                     bool *all) {
+    uint32_t n = f->n[a->role];
+    int best = -AB_INF, v;
+    *best_i = f->order[0], *best_reply = NO_INDEX, *all = true;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = f->order[k], rep;
+        uint32_t fr = i == p->first ? p->first_reply : NO_INDEX;
+        int lo = best > alpha ? best : alpha;
+        bool pr;
+        if (k == 0 || !a->o.pvs) {
+            v = replies(a, s, f, i, fr, depth, lo, beta, ply, &pr, &rep);
+        } else {
+            v = replies(a, s, f, i, fr, depth, lo, lo + 1, ply, &pr, &rep);
+            if (!a->aborted && v > lo && v < beta)
+                v = replies(a, s, f, i, fr, depth, lo, beta, ply, &pr, &rep);
+        }
+        if (a->aborted) return 0;
+        *all = *all && pr;
+        if (v > best) {
+            best = v, *best_i = i, *best_reply = rep;
+            if (ply == 0) note_root(a, i, k, v);
+        }
+        if (best >= beta) break;
+    }
+    return best;
+}
+
 /* The value of s for the role to `depth` more joint moves (fail-soft alpha-beta: a value
- * <= alpha is an upper bound, >= beta a lower bound); *proven when no depth cut reached it. */
+ * <= alpha is an upper bound, >= beta a lower bound); *proven when no depth cut reached it.
+ * The table is probed before the legal moves are read: a cut costs no engine call. */
 static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int beta, uint32_t ply,
                   bool *proven) {
     a->nodes++;
@@ -535,65 +609,43 @@ static int search(ab_t *a, const eng_state_t *s, uint32_t depth, int alpha, int 
         *proven = false;
         return leaf_value(a, s);
     }
+    /* a root cut down to one move is not the state's value: not for the table */
+    bool restricted = ply == 0 && a->root_move != TERM_NONE;
+    probe_t p = {.on = a->o.tt && !restricted};
+    if (probe(a, s, depth, ply, alpha, beta, &p, &v, proven)) return v;
     frame_t *f = frame_at(a, ply);
     if (!load_moves(a, f, s)) return terminal_value(a, s, ply);
-    /* a root cut down to one move is not the state's value: not for the table */
-    bool restricted = ply == 0 && a->root_move != TERM_NONE && restrict_root(a, f);
-    uint64_t key = 0;
-    uint32_t first = ply == 0 ? a->pv : NO_INDEX, first_reply = NO_INDEX;
-    const tt_entry_t *t = NULL;
-    if (a->o.tt && !restricted) {
-        key = engine_state_hash(s);
-        t = tt_probe(a, key);
-        if (t) {
-            a->tt_hits++;
-            if (ply > 0 && tt_cut(t, depth, ply, alpha, beta, &v, proven)) return v;
-            if (first == NO_INDEX) first = t->move;
-            first_reply = t->reply;
-        }
-    }
+    if (restricted) restrict_root(a, f); /* ab_search_move found the move there */
     /* a state in the table was asked before (its proof would be there, DEPTH_PROVEN): the
      * walk is not made again; a proof is exact, the state not searched further */
-    if (!t && depth >= a->o.proof_depth && proof_value(a, s, ply, &v)) {
-        if (a->o.tt && !restricted)
-            tt_store(a, key, to_table(v, ply), DEPTH_PROVEN, BOUND_EXACT, NO_INDEX, NO_INDEX);
+    if (!p.t && depth >= a->o.proof_depth && proof_value(a, s, ply, &v)) {
+        if (p.on)
+            tt_store(a, p.key, to_table(v, ply), DEPTH_PROVEN, BOUND_EXACT, NO_INDEX, NO_INDEX);
         return v;
     }
-    order_moves(a, f, first);
-    uint32_t n = f->n[a->role], best_i = f->order[0], best_reply = NO_INDEX;
-    int best = -AB_INF;
-    bool all = true;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t i = f->order[k], rep;
-        uint32_t fr = i == first ? first_reply : NO_INDEX;
-        int lo = best > alpha ? best : alpha;
-        bool p;
-        if (k == 0 || !a->o.pvs) {
-            v = replies(a, s, f, i, fr, depth, lo, beta, ply, &p, &rep);
-        } else {
-            v = replies(a, s, f, i, fr, depth, lo, lo + 1, ply, &p, &rep);
-            if (!a->aborted && v > lo && v < beta)
-                v = replies(a, s, f, i, fr, depth, lo, beta, ply, &p, &rep);
-        }
-        if (a->aborted) return 0;
-        all = all && p;
-        if (v > best) {
-            best = v;
-            best_i = i;
-            best_reply = rep;
-            if (ply == 0) note_root(a, i, k, v);
-        }
-        if (best >= beta) break;
-    }
-    if (a->o.history && n > 1 && best > alpha)
+    order_moves(a, f, p.first);
+    uint32_t best_i, best_reply;
+    bool all;
+    int best = max_level(a, s, f, &p, depth, alpha, beta, ply, &best_i, &best_reply, &all);
+    if (a->aborted) return 0;
+    if (a->o.history && f->n[a->role] > 1 && best > alpha)
         hist_add(a, a->role, f->moves[a->role][best_i], depth);
-    if (a->o.tt && !restricted) {
+    if (p.on) {
         int bound = best >= beta ? BOUND_LOWER : best <= alpha ? BOUND_UPPER : BOUND_EXACT;
-        tt_store(a, key, to_table(best, ply), all ? DEPTH_PROVEN : depth, bound, best_i,
+        tt_store(a, p.key, to_table(best, ply), all ? DEPTH_PROVEN : depth, bound, best_i,
                  best_reply);
     }
     *proven = all;
     return best;
+}
+
+static void put_counters(const ab_t *a, ab_result_t *out) {
+    out->nodes = a->nodes;
+    out->leaves = a->leaves;
+    out->tt_hits = a->tt_hits;
+    out->tt_cuts = a->tt_cuts;
+    out->loads = a->loads;
+    out->proofs = a->proofs;
 }
 
 void ab_search_move(ab_t *a, const eng_state_t *s, term_t move, uint32_t max_depth, double deadline,
@@ -614,7 +666,7 @@ void ab_search(ab_t *a, const eng_state_t *s, double deadline, ab_progress_t pro
     a->check_every = 1;
     a->since_check = 0;
     a->last_check = now_seconds();
-    a->nodes = a->leaves = a->tt_hits = a->proofs = 0;
+    a->nodes = a->leaves = a->tt_hits = a->tt_cuts = a->loads = a->proofs = 0;
     a->gen = (uint8_t)((a->gen + 1) & 63);
     hist_age(a);
     out->move = TERM_NONE;
@@ -649,15 +701,9 @@ void ab_search(ab_t *a, const eng_state_t *s, double deadline, ab_progress_t pro
         out->proven = p;
         out->depth = d;
         a->pv = a->iter_move;
-        out->nodes = a->nodes;
-        out->leaves = a->leaves;
-        out->tt_hits = a->tt_hits;
-        out->proofs = a->proofs;
+        put_counters(a, out);
         if (progress) progress(ctx, out);
         if (p) break;
     }
-    out->nodes = a->nodes;
-    out->leaves = a->leaves;
-    out->tt_hits = a->tt_hits;
-    out->proofs = a->proofs;
+    put_counters(a, out);
 }

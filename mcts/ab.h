@@ -52,16 +52,17 @@ typedef struct {
 /* Every enhancement on, no depth bound, 16 MiB table, leaves valued by 2 playouts. */
 void ab_default_opts(ab_opts_t *o);
 /* One option "key=value" (tt|history|pvs|id=on|off, depth=N, ttmb=MB,
- * eval=mixed|goal|playout, playouts=N, cap=N, proofdepth=N); false when unknown or bad. */
+ * eval=mixed|goal|playout, playouts=N, cap=N); false when unknown or bad. proof_depth is
+ * no option: it acts only with a proof hook, which its setter (mcts+lbs: abproof=N) sets. */
 bool ab_opt_set(ab_opts_t *o, const char *key, const char *val);
 /* The option names, for messages. */
 #define AB_OPTS_HELP                                                                               \
     "tt=on|off, history=on|off, pvs=on|off, id=on|off, depth=N, ttmb=MB, "                         \
-    "eval=mixed|goal|playout, playouts=N, cap=N, proofdepth=N"
+    "eval=mixed|goal|playout, playouts=N, cap=N"
 
 /* "OPT:OPT..." into o (from ab_default_opts); an option ab_opt_set does not know goes to
  * extra (NULL: none), which says whether it took it. False, with a reason in err, on a
- * bad option. */
+ * bad option (proofdepth=N: one that says where the proof hook is). */
 typedef bool (*ab_extra_opt_t)(void *ctx, const char *key, const char *val);
 bool ab_opts_parse(ab_opts_t *o, const char *text, ab_extra_opt_t extra, void *ctx, strbuf_t *err);
 
@@ -98,10 +99,12 @@ typedef struct {
     uint64_t nodes;  /* states searched, over every iteration */
     uint64_t leaves; /* states valued where depth ran out */
     uint64_t tt_hits;
-    uint64_t proofs; /* states the proof hook settled */
-    uint32_t mate;   /* with the proof hook, a root value 100 or 0: the joint moves to the win
-                        or loss at most (proven: a path of terminal states and proofs) */
-    bool timed_out;  /* the deadline cut an iteration short */
+    uint64_t tt_cuts; /* states the table settled: not searched, their moves not read */
+    uint64_t loads;   /* states whose legal moves were read from the engine (every role's) */
+    uint64_t proofs;  /* states the proof hook settled */
+    uint32_t mate;    /* with the proof hook, a root value 100 or 0: the joint moves to the win
+                         or loss at most (proven: a path of terminal states and proofs) */
+    bool timed_out;   /* the deadline cut an iteration short */
 } ab_result_t;
 
 /* Called after each completed iteration (best move so far in r), NULL for none. */

@@ -58,6 +58,20 @@ const player_kind_t *player_kind_find(const char *name) {
     return &mk->kind;
 }
 
+/* The base kind NAME of "NAME:OPTS" whose options are bad: their error (the kind's
+ * check_options), so that a caller can say why player_kind_find gave NULL. */
+bool player_kind_error(const char *name, strbuf_t *err) {
+    const char *colon = strchr(name, ':');
+    if (!colon) return false;
+    for (size_t i = 0; i < N_KINDS; i++) {
+        const player_kind_t *k = kinds[i];
+        if (strlen(k->name) != (size_t)(colon - name) || strncmp(k->name, name, colon - name))
+            continue;
+        return k->check_options && !k->check_options(colon + 1, err);
+    }
+    return false;
+}
+
 void player_kind_names(strbuf_t *out) {
     for (size_t i = 0; i < N_KINDS; i++)
         sb_printf(out, "%s%s", i ? "|" : "", kinds[i]->name);

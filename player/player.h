@@ -149,6 +149,10 @@ struct player {
  * NAME takes options and they are valid): a kind made once per distinct string and kept
  * for the life of the process, named by the whole string. */
 const player_kind_t *player_kind_find(const char *name);
+/* Where player_kind_find(name) gives NULL because NAME is a kind that takes options and
+ * OPTS are bad: true, with their error appended to err. False otherwise (an unknown kind,
+ * or one that takes no options: no more to say). */
+bool player_kind_error(const char *name, strbuf_t *err);
 /* Appends the kind names joined by '|' ("random|legal"). */
 void player_kind_names(strbuf_t *out);
 /* Appends one "  NAME  SUMMARY" line per kind. */

@@ -239,6 +239,9 @@ struct bddnet {
     uint64_t work_stop;
     bool work_cut;
     bool unk_cyclic; /* some unknown is a node of a cyclic block (know_unknowns: passes) */
+    /* why the network gave up where no diagram operation did, so that dd_why says nothing
+     * (more joint moves than next_by_joint's cap); empty otherwise */
+    char why[96];
 };
 
 void bddnet_default_opts(bddnet_opts_t *o) {
@@ -2133,10 +2136,13 @@ static void joints_from(bddnet_t *bn, joints_dfs_t *s, uint32_t r, dd_ref both, 
     }
 }
 
+static uint32_t joints_cap(const bddnet_t *bn) {
+    return bn->o.max_per_move ? bn->o.max_per_move : 4096;
+}
+
 static bool per_move(bddnet_t *bn, bool *ok) {
-    joints_dfs_t s = {.k = xcalloc(bn->n_roles + 1, sizeof *s.k),
-                      .cap = bn->o.max_per_move ? bn->o.max_per_move : 4096,
-                      .ok = true};
+    joints_dfs_t s = {
+        .k = xcalloc(bn->n_roles + 1, sizeof *s.k), .cap = joints_cap(bn), .ok = true};
     bn->joints = xcalloc(s.cap + 1, sizeof *bn->joints);
     joints_from(bn, &s, 0, bn->inv, DD_TRUE);
     free(s.k);
@@ -2654,6 +2660,9 @@ static bool next_by_joint(bddnet_t *bn) {
     dd_deref(d, bn->inv);
     bn->inv = DD_FALSE;
     if (!listed || !ok) {
+        if (ok) /* no operation gave up, so dd_why would say nothing: the cap did */
+            snprintf(bn->why, sizeof bn->why, "more than %u joint moves (the cap per joint move)",
+                     joints_cap(bn));
         free_joints(bn);
         return false;
     }
@@ -2710,6 +2719,7 @@ static bool next_by_joint(bddnet_t *bn) {
  * limit): the move blocks with the move codes free again, their nodes left unknown where
  * they do not build (as before the joint moves were tried). */
 static bool next_free_again(bddnet_t *bn) {
+    bn->why[0] = 0; /* the cap no longer stops the network */
     clear_moves(bn, &bn->cur);
     bn->by_joint = false, bn->n_next_joints = 0;
     const gnet_t *net = bn->net;
@@ -2797,6 +2807,12 @@ static void unknowns_placed(bddnet_t *bn) {
     free(order), free(now);
 }
 
+/* Why the network gave up: the cap on joint moves where it stopped it, else the manager's
+ * reason. */
+static const char *network_why(const bddnet_t *bn) {
+    return bn->why[0] ? bn->why : dd_why(bn->d);
+}
+
 /* The network and the codes' proof: 1 the codes proven, 0 some dropped, -1 past the
  * limits. A layout with codes that one-hot fits (one_hot_fits) gets CODES_SHARE of the time
  * left for its network (the build's deadline put back after it; the proof keeps its own
@@ -2823,10 +2839,11 @@ static int network_and_codes(bddnet_t *bn, double *t, char *err, size_t errlen) 
         snprintf(buf, sizeof buf, "dropped=%d", dropped);
         trace_phase(bn, "invariants", dropped >= 0, t, buf);
     } else if (again && bn->o.trace) {
-        fprintf(bn->o.trace, "# trace codes given up: the network with codes, %s\n", dd_why(bn->d));
+        fprintf(bn->o.trace, "# trace codes given up: the network with codes, %s\n",
+                network_why(bn));
     }
     if (!ok && !again)
-        snprintf(err, errlen, "the network's decision diagrams: %s", dd_why(bn->d));
+        snprintf(err, errlen, "the network's decision diagrams: %s", network_why(bn));
     else if (dropped < 0)
         snprintf(err, errlen, "the invariants: %s", dd_why(bn->d));
     return dropped < 0 ? -1 : !dropped;
@@ -2844,6 +2861,7 @@ static int attempt(bddnet_t *bn, char *err, size_t errlen) {
     unknowns_placed(bn);
     snprintf(buf, sizeof buf, "vars=%u slots=%u", bn->n_vars, bn->o.unknowns);
     trace_phase(bn, "slots", true, t, buf); /* BuDDy's reorder: zombieAttack1PL6's took seconds */
+    bn->why[0] = 0; /* a new manager: nothing has stopped this attempt yet */
     int codes = network_and_codes(bn, t, err, errlen);
     if (codes <= 0) return codes;
     if (bn->o.implications && !add_implications(bn)) {

@@ -29,8 +29,9 @@ for game in $GAMES; do
     line=$(echo "$out" | grep "^player=$NEW " || true)
     [ -n "$line" ] || { echo "engine_matches: no result for $game" >&2; continue; }
     f() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1; }
-    it_new=$(f iterations "$(echo "$out" | grep "^lbs player=$NEW ")")
-    it_old=$(f iterations "$(echo "$out" | grep "^lbs player=$OLD ")")
+    # an mcts player's counters are an 'mcts player=' line ('lbs player=' before 769c58b)
+    it_new=$(f iterations "$(echo "$out" | grep -E "^(mcts|lbs) player=$NEW ")")
+    it_old=$(f iterations "$(echo "$out" | grep -E "^(mcts|lbs) player=$OLD ")")
     ratio=$(awk -v a="$it_new" -v b="$it_old" 'BEGIN { if (b > 0) printf "%.0f", a / b; else print "-" }')
     rows="$rows| $(basename "$game") | $(f wins "$line")–$(f draws "$line")–$(f losses "$line") | $(f mean_goal "$line") ± $(f ci95 "$line") | $it_new / $it_old (${ratio}x) | $(f slowest_move_ms "$line") / $(f slowest_move_ms "$(echo "$out" | grep "^player=$OLD ")") |"$'\n'
 done

@@ -277,7 +277,8 @@ run 0 "$GGP" alphabeta "$TTT" &&
 run 0 "$GGP" alphabeta "$GAMES/nim.kif" --role player2 --options tt=off:history=off:pvs=off:id=off &&
     expect out "^depth=[0-9]+ value=0 proven=yes " "alphabeta: nim is lost for the second player"
 run 0 "$GGP" alphabeta "$GAMES/connect4.kif" --plies 6 --seed 2 --options depth=3:eval=goal &&
-    expect out "^depth=3 value=[0-9]+ proven=no " "alphabeta: a depth bound is not a proof"
+    expect out "^depth=3 value=[0-9]+ proven=no " "alphabeta: a depth bound is not a proof" &&
+    expect out " tt_cuts=[0-9]+ loads=[1-9][0-9]* " "alphabeta: the table's cuts and the moves read"
 run 2 "$GGP" alphabeta "$TTT" --options tt=maybe && expect err "bad option 'tt=maybe'" "alphabeta: bad option"
 run 2 "$GGP" alphabeta "$TTT" --role nobody && expect err "no role 'nobody'" "alphabeta: bad role"
 run 1 "$GGP" alphabeta "$TTT" --plies 20 && expect err "ends before ply 20" "alphabeta: past the end"
@@ -287,6 +288,20 @@ if run 0 "$GGP" match "$TTT" --players ab,ab:tt=off:pvs=off --startclock 1 --pla
     expect out "^player=ab matches=1 mean_goal=50.00 .* timeouts=0 illegal=0" "match: ab draws tic-tac-toe"
 fi
 run 2 "$GGP" match "$TTT" --players ab:depth=x,random && expect err "depth=x" "match: a bad ab option"
+# the search counters per player as named on its player= line: one spec given twice is two
+# players, two lines (they were summed into one per kind)
+if run 0 "$GGP" match "$TTT" --players ab,ab --startclock 1 --playclock 5 --seed 1; then
+    expect out "^mcts player=ab matches=1 .* ab_searches=[1-9]" "match: the first ab's counters"
+    expect out "^mcts player=ab#2 matches=1 .* ab_searches=[1-9]" "match: the second ab's counters"
+fi
+# the ab kind has no proof hook: proofdepth would do nothing there (mcts+lbs takes abproof=N)
+run 2 "$GGP" match "$TTT" --players ab:proofdepth=2,random &&
+    expect err "proofdepth: this alpha-beta has no proof hook .*abproof=N" "match: ab refuses proofdepth"
+run 2 "$GGP" alphabeta "$TTT" --options proofdepth=2 &&
+    expect err "no proof hook" "alphabeta: refuses proofdepth"
+# (refused before it listens; were it taken, the server would run: the timeout ends it)
+run 2 timeout 10 "$GGP" serve --player ab:proofdepth=2 --port 0 &&
+    expect err "^ggp serve: player 'ab:proofdepth=2': .*no proof hook" "serve: ab refuses proofdepth"
 
 # ---- match --duplicate: each deal played from every seat; the next block a new deal ----
 if run 0 "$GGP" match "$GAMES/tarok.kif" --players random,random,random --startclock 1 \

@@ -1,6 +1,7 @@
 /* Unit tests for mcts/ab: alpha-beta agrees with the exact solver (truth/solve.h) on every
  * state of small games, for every role, with each enhancement on and off; its move is
- * one the solver values as much; options, the deadline, the depth bound and the leaf hook. */
+ * one the solver values as much; options, the deadline, the depth bound and the leaf hook;
+ * the table changes no result at any depth, and a state it settles reads no legal moves. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -215,9 +216,13 @@ static void test_options(void **state) {
     assert_false(o.tt || o.history || o.pvs || o.id);
     assert_int_equal(o.max_depth, 9);
     assert_int_equal(o.eval, AB_EVAL_GOAL);
-    assert_true(ab_opts_parse(&o, "playouts=0:ttmb=4:cap=50:proofdepth=2", NULL, NULL, &err));
+    assert_true(ab_opts_parse(&o, "playouts=0:ttmb=4:cap=50", NULL, NULL, &err));
     assert_int_equal(o.playouts, 0);
-    assert_int_equal(o.proof_depth, 2);
+    /* no proof hook here: proofdepth refused, and the error says where it is */
+    assert_false(ab_opts_parse(&o, "playouts=0:proofdepth=2", NULL, NULL, &err));
+    assert_non_null(strstr(sb_str(&err), "no proof hook"));
+    assert_non_null(strstr(sb_str(&err), "abproof=N"));
+    assert_int_equal(o.proof_depth, 0);
     assert_false(ab_opts_parse(&o, "tt=maybe", NULL, NULL, &err));
     assert_false(ab_opts_parse(&o, "depth=-1", NULL, NULL, &err));
     assert_false(ab_opts_parse(&o, "depth=1000", NULL, NULL, &err));
@@ -272,11 +277,75 @@ static void test_bounds(void **state) {
     game_free(g);
 }
 
+/* One search of the position `plies` canonical joint moves into g, to `depth` (history off:
+ * the root's order then depends on nothing the table changes). */
+static void search_at(engine_t *e, uint32_t plies, uint32_t depth, bool tt, ab_result_t *r) {
+    eng_state_t *s = engine_state_new(e);
+    splitmix_t rng = {1};
+    assert_true(engine_walk_to(e, &rng, plies, true, s));
+    ab_opts_t o;
+    ab_default_opts(&o);
+    o.tt = tt, o.history = false, o.eval = AB_EVAL_GOAL, o.max_depth = depth, o.tt_mb = 1;
+    ab_t *a = ab_new(e, 0, &o, 1);
+    ab_search(a, s, 0, NULL, NULL, r);
+    ab_free(a);
+    engine_state_free(s);
+}
+
+/* The table changes the work, not the result: at each depth the value, the move and the
+ * proof are those of the search without it (in these games a state is met at one ply
+ * only, so an entry never holds a deeper search than the one asked). */
+static void same_with_table(const char *file, uint32_t plies, uint32_t max_depth) {
+    game_t *g = load_file(file);
+    engine_t *e = engine_new(g, ENGINE_GROUND, stderr);
+    uint64_t cuts = 0;
+    for (uint32_t d = 1; d <= max_depth; d++) {
+        ab_result_t on, off;
+        search_at(e, plies, d, true, &on);
+        search_at(e, plies, d, false, &off);
+        assert_int_equal(on.value, off.value);
+        assert_true(on.move == off.move);
+        assert_int_equal(on.proven, off.proven);
+        assert_int_equal(on.depth, off.depth);
+        cuts += on.tt_cuts;
+    }
+    assert_true(cuts > 0); /* the table did cut */
+    engine_free(e);
+    game_free(g);
+}
+
+static void test_table_same(void **state) {
+    (void)state;
+    same_with_table("tictactoe.kif", 0, 9);
+    same_with_table("tictactoe.kif", 3, 6);
+    same_with_table("connect4.kif", 0, 6);
+    same_with_table("connect4.kif", 8, 6);
+}
+
+/* A state the table settles costs no engine call: its legal moves are not read. Four joint
+ * moves into tic-tac-toe no state is terminal, so every state searched is a leaf, a cut or
+ * one whose moves were read (and ab_search reads the root's once more first). */
+static void test_cut_reads_no_moves(void **state) {
+    (void)state;
+    game_t *g = load_file("tictactoe.kif");
+    engine_t *e = engine_new(g, ENGINE_GROUND, stderr);
+    ab_result_t r;
+    search_at(e, 0, 4, true, &r);
+    assert_true(r.tt_cuts > 0);
+    assert_int_equal(r.loads, 1 + r.nodes - r.leaves - r.tt_cuts);
+    engine_free(e);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_options),     cmocka_unit_test(test_tictactoe),
-        cmocka_unit_test(test_small_games), cmocka_unit_test(test_connect3),
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_tictactoe),
+        cmocka_unit_test(test_small_games),
+        cmocka_unit_test(test_connect3),
         cmocka_unit_test(test_bounds),
+        cmocka_unit_test(test_table_same),
+        cmocka_unit_test(test_cut_reads_no_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,7 @@
  * the same diagrams as the rules' cubes ORed one by one, and the legal relations made as a
  * tree of ite on the code bits the same as the OR of code ∧ legal; a coded group's code
  * bits, at most one and some value next made per joint move (opts.next_bits) the same as
- * from its values' next functions. */
+ * from its values' next functions; past the cap on joint moves the refusal says why. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -194,10 +194,47 @@ static void test_next_bits(void **state) {
     game_free(g);
 }
 
+/* Two roles each pick one of three numbers at once (nine joint moves), a coordination game:
+ * a wins where the picks match. */
+static const char *const pick3 = "(role a) (role b) (init (step 0)) (num 1) (num 2) (num 3)\n"
+                                 "(<= (legal ?r (pick ?n)) (role ?r) (num ?n) (true (step 0)))\n"
+                                 "(<= (next (chose ?r ?n)) (does ?r (pick ?n)))\n"
+                                 "(<= (next (step 1)) (true (step 0)))\n"
+                                 "(<= terminal (true (step 1)))\n"
+                                 "(<= (goal a 100) (true (chose a ?n)) (true (chose b ?n)))\n"
+                                 "(<= (goal a 0) (not (goal a 100)))\n"
+                                 "(<= (goal b 100) (goal a 0)) (<= (goal b 0) (goal a 100))\n";
+
+/* bddnet_new per joint move (BDDNET_NEXT_JOINT) with at most `cap` joint moves. */
+static bddnet_t *joint_net(engine_t *e, uint32_t cap, char *err, size_t errlen) {
+    bddnet_opts_t o;
+    bddnet_default_opts(&o);
+    o.next = BDDNET_NEXT_JOINT, o.max_per_move = cap;
+    return bddnet_new(engine_network(e), engine_game(e)->ts, &o, err, errlen);
+}
+
+/* More joint moves than the cap: refused, and the reason says so (it was empty: no diagram
+ * operation gave up, so the manager had none to give). */
+static void test_joint_cap_reason(void **state) {
+    (void)state;
+    game_t *g = load_text(pick3);
+    assert_non_null(g);
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    char err[300] = "";
+    bddnet_t *bn = joint_net(e, 9, err, sizeof err); /* all nine fit */
+    assert_non_null(bn);
+    bddnet_free(bn);
+    assert_null(joint_net(e, 8, err, sizeof err));
+    assert_non_null(strstr(err, "more than 8 joint moves"));
+    engine_free(e);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_move_sets),
         cmocka_unit_test(test_next_bits),
+        cmocka_unit_test(test_joint_cap_reason),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
