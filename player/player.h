@@ -39,6 +39,8 @@ typedef struct {
     uint32_t shadow_differ;   /* with and without the sets: those where the moves differed */
     uint32_t bdd_solved;      /* bdd=on: matches whose sets solved the game (at start or its end) */
     uint32_t bdd_lost;        /* bdd=on: own turns searched without them (they proved it lost) */
+    uint32_t bdd_lost_start;  /* bdd=on: matches whose start was searched without them (they
+                                 proved the initial state lost) */
     uint32_t bdd_longer;      /* bdd=on, bddlong=on: those where the move whose loss is
                                  longest replaced the search's (longest_loss) */
     uint32_t bdd_dropped;     /* bdd=on: matches where they were dropped (too shallow to pay) */

@@ -187,8 +187,8 @@ static void test_lbs_kind(void **state) {
  * start (after a probe: one step, its forward search not given up) and keeps the sets for
  * the match, never rebuilt: against alpha-beta, which solves
  * it too (one decision-diagram manager per process: not two such players), it wins in the
- * first seat, and in the second searches its turns without the sets (each proven lost:
- * plain search's move, not the first legal one every proven move ties at). */
+ * first seat, and in the second searches its start and turns without the sets (each
+ * proven lost: plain search's move, not the first legal one every proven move ties at). */
 static void test_bdd_solved(void **state) {
     (void)state;
     game_t *g = load_game("nim.kif");
@@ -206,9 +206,13 @@ static void test_bdd_solved(void **state) {
     assert_int_equal(first.bdd_reused, 1); /* the sets went on from the probe's network */
     assert_int_equal(second.bdd_reused, 1);
     assert_int_equal(first.bdd_lost, 0);
+    assert_int_equal(first.bdd_lost_start, 0);
     assert_int_equal(second.bdd_solved, 1);
     assert_int_equal(second.bdd_builds, 2);
     assert_true(second.bdd_lost >= 1);
+    /* the second seat is lost from the initial state: its start is searched without them
+     * too (timed, the start clock searched rather than idle at a proven root) */
+    assert_int_equal(second.bdd_lost_start, 1);
     assert_non_null(player_kind_find("mcts+lbs:bdd=on:bddsolve=off"));
     assert_null(player_kind_find("mcts:bddsolve=on"));
     assert_non_null(player_kind_find("mcts+lbs:bdd=on:bddlong=off:bddlate=0.3"));
