@@ -142,6 +142,7 @@ void player_search_add(player_search_t *sum, const player_search_t *more) {
     sum->bdd_solved += more->bdd_solved;
     sum->bdd_lost += more->bdd_lost;
     sum->bdd_lost_start += more->bdd_lost_start;
+    sum->bdd_lost_tree += more->bdd_lost_tree;
     sum->bdd_longer += more->bdd_longer;
     sum->bdd_reused += more->bdd_reused;
     sum->bdd_set_turns += more->bdd_set_turns;

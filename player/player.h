@@ -41,6 +41,9 @@ typedef struct {
     uint32_t bdd_lost;        /* bdd=on: own turns searched without them (they proved it lost) */
     uint32_t bdd_lost_start;  /* bdd=on: matches whose start was searched without them (they
                                  proved the initial state lost) */
+    uint32_t bdd_lost_tree;   /* bdd=on: searches (own turns, starts) that went on without
+                                 them where the tree proved its root lost from them and they
+                                 did not hold the state (not complete: lost_tree) */
     uint32_t bdd_longer;      /* bdd=on, bddlong=on: those where the move whose loss is
                                  longest replaced the search's (longest_loss) */
     uint32_t bdd_dropped;     /* bdd=on: matches where they were dropped (too shallow to pay) */

@@ -81,7 +81,10 @@
  *                   budget nor cost bound: lbs_new_steps), so that the formulas made are the
  *                   same on a loaded machine (with hookcost=0 the hook's too); 0 (default):
  *                   the start clock bounds it. With bdd=on where ab=on acts: the sets'
- *                   steps, α_N/β_N (N >= 2) without the clock (default 2, clock-bounded)
+ *                   steps, α_N/β_N (N >= 2) without the clock (default 2, clock-bounded);
+ *                   with bdd=on elsewhere: the start's sets without a horizon stop after
+ *                   α_N/β_N too (more_bdd, make_bdd; the clock still bounds them), so
+ *                   that a test has sets not complete on a game they would solve
  *   z3share=F       Z3 confirmations may take at most this share of the search time since
  *                   the first check (0: no bound; default 0.25); past it an unconfirmed hit
  *                   is not used
@@ -119,7 +122,9 @@
  *                   from its first step, kept for the match once complete to the last
  *                   layer (solve_late, late_try). Either way an own turn whose state they
  *                   prove lost is searched without them (lost_bdd), and so is the
- *                   start where they prove the initial state lost
+ *                   start where they prove the initial state lost, and the rest of a
+ *                   turn whose tree they prove lost where the state is in no set of
+ *                   theirs (lost_tree: sets not complete)
  *   bddlate=S       with bdd=on, where the probe gave up at start: the end game tried only in
  *                   a turn with at least S seconds for it (default BDD_LATE_MIN, 0.1)
  *   bddponder=on|off with bdd=on there: the tree pondered on during a try (default on; off:
@@ -296,7 +301,7 @@ typedef struct {
     uint32_t bdd_horizon; /* of the next build (bddhook_next_horizon) */
     bool bdd_cut;         /* the last build had a step cut by its deadline */
     bool bdd_global;      /* they hold every state (no horizon): kept for the match */
-    bool bdd_off;         /* the hook taken off this turn: they prove its state lost */
+    bool bdd_off;         /* the hook taken off this turn: they prove its state (or tree) lost */
     uint32_t bdd_poor;    /* builds in a row with fewer than BDD_MIN_STEPS complete steps */
     bool bdd_dropped;     /* BDD_POOR_MAX of them: no sets for the rest of the match */
     bool bdd_late;        /* the probe gave up at start: only the end game's sets (solve_late) */
@@ -586,15 +591,15 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
         "match_gave_up=%" PRIu64 " hook_skipped=%" PRIu64 " stopped_mean=%.2f guard_unsound=%u "
         "guard_unverified=%u guard_hits=%" PRIu64 " pay_skipped=%" PRIu64
         " bdd_builds=%u bdd_seconds=%.3f bdd_cpu=%.3f search_cpu=%.3f shadow_turns=%u"
-        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_lost_start=%u bdd_dropped=%u "
-        "bdd_reused=%u bdd_longer=%u"
+        " shadow_differ=%u bdd_solved=%u bdd_lost=%u bdd_lost_start=%u bdd_lost_tree=%u "
+        "bdd_dropped=%u bdd_reused=%u bdd_longer=%u"
         " bdd_set_turns=%u bdd_proven=%u bdd_proven_turn_mean=%.1f",
         a->z3_confirmed, a->z3_cached, a->z3_disagree, a->z3_unknown, a->z3_skipped,
         a->check_seconds, a->z3_seconds, a->regress_seconds / m, a->too_slow, a->match_gave_up,
         a->hook_skipped, a->stopped / m, a->guard_unsound, a->guard_unverified, a->guard_hits,
         a->pay_skipped, t->bdd_builds, t->bdd_seconds, t->bdd_cpu, t->search_cpu, t->shadow_turns,
-        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_lost_start, t->bdd_dropped,
-        t->bdd_reused, t->bdd_longer, t->bdd_set_turns, t->bdd_proven,
+        t->shadow_differ, t->bdd_solved, t->bdd_lost, t->bdd_lost_start, t->bdd_lost_tree,
+        t->bdd_dropped, t->bdd_reused, t->bdd_longer, t->bdd_set_turns, t->bdd_proven,
         t->bdd_proven ? (double)t->bdd_proven_turn / t->bdd_proven : 0);
     put_ab(out, t);
     return true;
@@ -733,12 +738,13 @@ static bddhook_t *make_bdd(mcts_player_t *p, const eng_state_t *es, uint32_t hor
 
 /* The sets without a horizon from the start's probe *probe (taken: NULL after), its
  * network, forward search and step α_1 not made again (bddhook_more: where they are
- * complete; the same rules, order and steps as a new build), by `until`, counted as a
- * build (counts.bdd_*, bdd_reused); NULL where it cannot go on (*probe is then kept). */
+ * complete; the same rules, order and steps as a new build), by `until` (and lbssteps=N:
+ * α_N/β_N, a test's sets not complete), counted as a build (counts.bdd_*, bdd_reused); NULL
+ * where it cannot go on (*probe is then kept). */
 static bddhook_t *more_bdd(mcts_player_t *p, bddhook_t **probe, double until) {
     if (!*probe) return NULL;
     double t0 = now_seconds(), c0 = cpu_seconds();
-    if (!bddhook_more(*probe, 0, until)) return NULL;
+    if (!bddhook_more(*probe, p->opts.lbssteps, until)) return NULL;
     p->counts.bdd_builds++, p->counts.bdd_reused++;
     p->counts.bdd_seconds += now_seconds() - t0, p->counts.bdd_cpu += cpu_seconds() - c0;
     bddhook_t *h = *probe;
@@ -821,7 +827,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
         if (!p->bdd && late) p->bdd = again_bdd(p, &probe, t0 + solve);
         if (!p->bdd) { /* built again: the probe first freed, as one manager holds both */
             FREE_AND_NULL(bddhook_free, probe);
-            p->bdd = make_bdd(p, NULL, 0, 0, t0 + solve, false, err, sizeof err);
+            p->bdd = make_bdd(p, NULL, 0, p->opts.lbssteps, t0 + solve, false, err, sizeof err);
         }
         if (p->bdd) bddhook_info(p->bdd, &in);
         if (p->core.verbose)
@@ -1099,6 +1105,14 @@ static void renew_bdd(mcts_player_t *p, const state_t *s, uint32_t turn, double 
     rebuild_bdd(p, s, turn, t0 + BDD_RENEW_MAX * clock, false); /* sets the ply when made */
 }
 
+/* The sets taken off the tree for this turn (bdd_off), which starts afresh: its proofs came
+ * from them. */
+static void sets_off(mcts_player_t *p) {
+    p->bdd_off = true;
+    uct_set_state_hook(p->uct, NULL, NULL);
+    uct_clear(p->uct);
+}
+
 /* bdd=on, at an own turn: where the sets prove s lost (the others force their win whatever
  * we play), the turn is searched without them, on a fresh tree: with them every move is
  * proven lost at once and the search plays the first legal one (uct_choose: the proven
@@ -1115,13 +1129,32 @@ static bool lost_bdd(mcts_player_t *p, const state_t *s, uint32_t turn) {
                 bddhook_value(p->bdd, engine_state_words(es), turn - p->bdd_from) == 0;
     engine_state_free(es);
     if (lost == p->bdd_off) return lost;
-    p->bdd_off = lost;
     if (!lost) {
+        p->bdd_off = false;
         bddhook_attach(p->bdd, p->uct);
         return false;
     }
-    uct_set_state_hook(p->uct, NULL, NULL);
-    uct_clear(p->uct); /* its proofs came from the sets */
+    sets_off(p);
+    return true;
+}
+
+/* bdd=on, after a search with the sets: whether its tree proved the root lost (value 0 for
+ * us) where lost_bdd did not find the state lost. Sets not complete (cut by the clock:
+ * mummymaze2p's α_15/β_16) may hold every successor and not the state, so the tree proves
+ * its root lost from its children at once, and a search stopped there answers the first of
+ * moves that tie (verbose: `turn 0: 24 ms ... value 0.0 (proven)`). Then they are taken off
+ * as lost_bdd does (given back at the next own turn they do not prove lost) and the turn is
+ * searched on without them, for the move plain search prefers (counts.bdd_lost_tree). */
+static bool lost_tree(mcts_player_t *p) {
+    if (!p->bdd || p->bdd_off || !p->uct) return false;
+    bddhook_info_t in;
+    bddhook_info(p->bdd, &in);
+    if (!has_steps(&in)) return false; /* none attached (the probe's network: bdd_late) */
+    uct_stats_t st;
+    uct_stats(p->uct, &st);
+    if (!st.root_proven || st.root_value > 0) return false;
+    sets_off(p);
+    p->counts.bdd_lost_tree++;
     return true;
 }
 
@@ -1220,6 +1253,7 @@ static void search_until(mcts_player_t *p, const state_t *s, double stop) {
         double left = stop - now_seconds() - p->overrun;
         if (left <= 0) break;
         timed_choose(p, s, left < slice ? left : slice, 0);
+        if (lost_tree(p)) continue; /* searched on without the sets */
         uct_stats_t st;
         uct_stats(p->uct, &st);
         if (st.root_proven) break;
@@ -1557,6 +1591,8 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     double c0 = cpu_seconds();
     if (p->opts.iters || !sink) {
         best = uct_choose(p->uct, s, budget, p->opts.iters);
+        /* (not without a sink: a second search would overrun the clock) */
+        if (p->opts.iters && lost_tree(p)) best = uct_choose(p->uct, s, budget, p->opts.iters);
     } else {
         double slice = budget / SLICE_PARTS;
         if (slice < SLICE_MIN) slice = SLICE_MIN;
@@ -1571,6 +1607,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
             if (m == TERM_NONE || !term_in(turn->legal, turn->n_legal, m)) break;
             if (m != best) sink_offer(sink, m);
             best = m;
+            if (lost_tree(p)) continue; /* searched on without the sets */
             uct_stats_t st;
             uct_stats(p->uct, &st);
             if (st.root_proven) break;

@@ -222,6 +222,35 @@ static void test_bdd_solved(void **state) {
     game_free(g);
 }
 
+/* Sets not complete (lbssteps=3: the start's sets without a horizon stop at α_3/β_3, kept
+ * for the match as deeper than bddhorizon=2, not solved) hold states lost within 3 steps:
+ * in the second seat of games/nim.kif against alpha-beta, a turn whose state is lost in 4 is
+ * in no β set (lost_bdd keeps them on) while every successor is, so the tree proves its root
+ * lost at once; the turn is then searched again without them (lost_tree), not answered from
+ * a tree stopped at its proof. */
+static void test_bdd_lost_tree(void **state) {
+    (void)state;
+    game_t *g = load_game("nim.kif");
+    const player_kind_t *k = player_kind_find("mcts+lbs:bdd=on:iters=200:lbssteps=3:bddhorizon=2");
+    const player_kind_t *ab = player_kind_find("ab");
+    assert_non_null(k);
+    assert_non_null(ab);
+    start_seconds = 2; /* a bound: the sets take about 0.01 s of CPU */
+    player_search_t sum = {0};
+    assert_int_equal(play_match(g, ab, k, 1, 7, &sum), 0);
+    start_seconds = 0.2;
+    strbuf_t sb;
+    sb_init(&sb);
+    assert_true(player_search_report(&sum, &sb));
+    printf("# %s\n", sb_str(&sb));
+    sb_fini(&sb);
+    assert_int_equal(sum.bdd_solved, 0);
+    assert_int_equal(sum.bdd_builds, 2);     /* the probe, the sets: kept, never rebuilt */
+    assert_int_equal(sum.bdd_lost_start, 0); /* the initial state is in no β set */
+    assert_true(sum.bdd_lost_tree >= 1);
+    game_free(g);
+}
+
 /* Sets rebuilt with fewer than three complete steps (a horizon of 1: α_0 and α_1) are
  * dropped for the match after the second such rebuild (with iters=N: at every own turn):
  * the start's sets, the rebuilds at turns 2 and 4, then none; with a horizon of 2 never. */
@@ -585,6 +614,7 @@ int main(void) {
         cmocka_unit_test(test_tictactoe_vs_random),
         cmocka_unit_test(test_lbs_kind),
         cmocka_unit_test(test_bdd_solved),
+        cmocka_unit_test(test_bdd_lost_tree),
         cmocka_unit_test(test_bdd_dropped),
         cmocka_unit_test(test_bdd_late),
         cmocka_unit_test(test_bdd_solved_tree),
