@@ -183,6 +183,20 @@ static void test_lbs_kind(void **state) {
     game_free(g);
 }
 
+/* One match of game g (seed 7) between the kind spec, in seat `seat` (0 or 1), and
+ * alpha-beta; the spec's goal, its counters added to *sum. The start clock is a bound only
+ * (the sets take about 0.01 s of CPU on nim). */
+static int against_ab(game_t *g, const char *spec, uint32_t seat, player_search_t *sum) {
+    const player_kind_t *k = player_kind_find(spec);
+    const player_kind_t *ab = player_kind_find("ab");
+    assert_non_null(k);
+    assert_non_null(ab);
+    start_seconds = 2;
+    int goal = seat == 0 ? play_match(g, k, ab, 0, 7, sum) : play_match(g, ab, k, 1, 7, sum);
+    start_seconds = 0.2;
+    return goal;
+}
+
 /* bdd=on solves games/nim.kif (heaps 1, 2, 3, 5: the first player forces its win) at
  * start (after a probe: one step, its forward search not given up) and keeps the sets for
  * the match, never rebuilt: against alpha-beta, which solves
@@ -192,15 +206,9 @@ static void test_lbs_kind(void **state) {
 static void test_bdd_solved(void **state) {
     (void)state;
     game_t *g = load_game("nim.kif");
-    const player_kind_t *k = player_kind_find("mcts+lbs:bdd=on:iters=200");
-    const player_kind_t *ab = player_kind_find("ab");
-    assert_non_null(k);
-    assert_non_null(ab);
-    start_seconds = 2; /* a bound: the sets take about 0.01 s of CPU */
     player_search_t first = {0}, second = {0};
-    assert_int_equal(play_match(g, k, ab, 0, 7, &first), 100);
-    assert_int_equal(play_match(g, ab, k, 1, 7, &second), 0);
-    start_seconds = 0.2;
+    assert_int_equal(against_ab(g, "mcts+lbs:bdd=on:iters=200", 0, &first), 100);
+    assert_int_equal(against_ab(g, "mcts+lbs:bdd=on:iters=200", 1, &second), 0);
     assert_int_equal(first.bdd_solved, 1);
     assert_int_equal(first.bdd_builds, 2); /* the probe, the sets */
     assert_int_equal(first.bdd_reused, 1); /* the sets went on from the probe's network */
@@ -231,14 +239,9 @@ static void test_bdd_solved(void **state) {
 static void test_bdd_lost_tree(void **state) {
     (void)state;
     game_t *g = load_game("nim.kif");
-    const player_kind_t *k = player_kind_find("mcts+lbs:bdd=on:iters=200:lbssteps=3:bddhorizon=2");
-    const player_kind_t *ab = player_kind_find("ab");
-    assert_non_null(k);
-    assert_non_null(ab);
-    start_seconds = 2; /* a bound: the sets take about 0.01 s of CPU */
     player_search_t sum = {0};
-    assert_int_equal(play_match(g, ab, k, 1, 7, &sum), 0);
-    start_seconds = 0.2;
+    assert_int_equal(against_ab(g, "mcts+lbs:bdd=on:iters=200:lbssteps=3:bddhorizon=2", 1, &sum),
+                     0);
     strbuf_t sb;
     sb_init(&sb);
     assert_true(player_search_report(&sum, &sb));
