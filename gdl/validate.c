@@ -305,17 +305,28 @@ typedef struct {
     bool bad;
 } recursion_t;
 
+/* Whether t is one of the head's arguments itself (not only inside one of them). */
+static bool head_argument(const term_store_t *ts, term_t head, term_t t) {
+    for (uint32_t i = 0; i < term_arity(ts, head); i++)
+        if (term_arg(ts, head, i) == t) return true;
+    return false;
+}
+
+/* A variable that the head holds only inside a function term would let the recursion build
+ * ever larger terms ((<= (p (f ?x)) (p ?x)) never ends), so it must be a whole head argument
+ * or bound by a positive literal outside the recursion (the specification's restriction,
+ * which asks the recursive literal's argument itself to be a head argument). */
 static void recursion_var(void *ctx, term_t v) {
     recursion_t *s = ctx;
     const game_t *g = s->c->g;
-    if (s->bad || var_in(g->ts, s->r->head, v)) return;
+    if (s->bad || head_argument(g->ts, s->r->head, v)) return;
     for (uint32_t i = 0; i < s->r->n_body; i++) {
         const lit_t *l = &s->r->body[i];
         if (l->kind == LIT_POS && !s->recursive_lit[i] && var_in(g->ts, l->atom, v)) return;
     }
     report(s->c, s->r, s->lit->line, s->lit->col,
-           "recursion restriction violated: a variable of a recursive literal is neither in "
-           "the head nor bound by a non-recursive positive literal");
+           "recursion restriction violated: a variable of a recursive literal is neither an "
+           "argument of the head nor bound by a non-recursive positive literal");
     s->bad = true;
 }
 
@@ -330,7 +341,11 @@ static void check_recursion_restriction(check_t *c, const rule_graph_t *rg, uint
     for (uint32_t i = 0; i < r->n_body && !s.bad; i++) {
         if (!rec[i] || r->body[i].kind != LIT_POS) continue;
         s.lit = &r->body[i];
-        each_var(g->ts, r->body[i].atom, recursion_var, &s);
+        term_t atom = r->body[i].atom;
+        for (uint32_t j = 0; j < term_arity(g->ts, atom) && !s.bad; j++) {
+            term_t arg = term_arg(g->ts, atom, j);
+            if (!head_argument(g->ts, r->head, arg)) each_var(g->ts, arg, recursion_var, &s);
+        }
     }
     free(rec);
 }

@@ -138,6 +138,14 @@ static void test_recursion_restriction(void **state) {
                      "recursion restriction");
     /* the same shape with ?y bound by a non-recursive literal is fine */
     validate_ok(f, "(role r)\n(q a)\n(e a a)\n(<= (p ?x) (q ?x))\n(<= (p ?x) (e ?x ?y) (p ?y))");
+    /* ?x held by the head only inside (f ?x): each round builds a larger term, forever */
+    expect_violation(f, "(role r)\n(q a)\n(<= (p ?x) (q ?x))\n(<= (p (f ?x)) (q a)\n    (p ?x))", 5,
+                     5, "recursion restriction");
+    /* the same growth bounded by a list type outside the recursion, and a head argument
+     * passed whole, are fine */
+    validate_ok(f, "(role r)\n(q a)\n(l nil)\n(l (f a))\n(<= (p ?x) (q ?x))\n"
+                   "(<= (p (f ?x)) (l (f ?x)) (p ?x))\n(<= (s (f ?x)) (q ?x))\n"
+                   "(<= (s (f ?x)) (s (f ?x)) (q ?x))");
 }
 
 /* A statement defining `true` or `does` is not GDL, but published games contain such stray
