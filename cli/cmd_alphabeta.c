@@ -91,8 +91,8 @@ int cmd_alphabeta(int argc, char **argv) {
     if (options) {
         strbuf_t err;
         sb_init(&err);
-        bool ok = ab_opts_parse(&o, options, NULL, NULL, &err);
-        if (!ok) fprintf(stderr, "ggp alphabeta: %s (%s)\n", sb_str(&err), AB_OPTS_HELP);
+        bool ok = ab_opts_parse(&o, options, NULL, NULL, NULL, &err);
+        if (!ok) fprintf(stderr, "ggp alphabeta: %s\n", sb_str(&err));
         sb_fini(&err);
         if (!ok) return 2;
     }

@@ -129,9 +129,13 @@ static bool ab_set(void *ctx, const char *key, const char *val) {
     return ab_opt_set(ap->o, key, val) || (ap->extra && ap->extra(ap->ctx, key, val));
 }
 
-bool ab_opts_parse(ab_opts_t *o, const char *text, ab_extra_opt_t extra, void *ctx, strbuf_t *err) {
+bool ab_opts_parse(ab_opts_t *o, const char *text, ab_extra_opt_t extra, const char *extra_help,
+                   void *ctx, strbuf_t *err) {
     ab_parse_t ap = {o, extra, ctx, false};
-    if (opts_parse(text, "alpha-beta", AB_OPTS_HELP, ab_set, &ap, err)) return true;
+    char help[512];
+    snprintf(help, sizeof help, "%s%s%s", AB_OPTS_HELP, extra_help ? ", " : "",
+             extra_help ? extra_help : "");
+    if (opts_parse(text, "alpha-beta", help, ab_set, &ap, err)) return true;
     if (ap.proofdepth)
         sb_puts(err, "; proofdepth: this alpha-beta has no proof hook (mcts+lbs:bdd=on gives its "
                      "own one: abproof=N)");

@@ -61,10 +61,12 @@ bool ab_opt_set(ab_opts_t *o, const char *key, const char *val);
     "eval=mixed|goal|playout, playouts=N, cap=N"
 
 /* "OPT:OPT..." into o (from ab_default_opts); an option ab_opt_set does not know goes to
- * extra (NULL: none), which says whether it took it. False, with a reason in err, on a
- * bad option (proofdepth=N: one that says where the proof hook is). */
+ * extra (NULL: none), which says whether it took it, and extra_help lists extra's options
+ * for the error. False, with a reason in err, on a bad option (proofdepth=N: one that says
+ * where the proof hook is). */
 typedef bool (*ab_extra_opt_t)(void *ctx, const char *key, const char *val);
-bool ab_opts_parse(ab_opts_t *o, const char *text, ab_extra_opt_t extra, void *ctx, strbuf_t *err);
+bool ab_opts_parse(ab_opts_t *o, const char *text, ab_extra_opt_t extra, const char *extra_help,
+                   void *ctx, strbuf_t *err);
 
 /* A heuristic value 0..100 of s for role, or -1 for none (then the default leaf value). */
 typedef int (*ab_eval_t)(void *ctx, engine_t *e, const eng_state_t *s, uint32_t role);

@@ -73,9 +73,8 @@ static bool parse_opts(const char *text, ab_player_opts_t *o, strbuf_t *err) {
     ab_default_opts(&o->ab);
     o->margin = 0.05;
     o->engine = engine_default_kind();
-    if (ab_opts_parse(&o->ab, text, player_opt, o, err)) return true;
-    sb_puts(err, " (" AB_OPTS_HELP ", margin=S, engine=K, heur=off|material|adv)");
-    return false;
+    return ab_opts_parse(&o->ab, text, player_opt, "margin=S, engine=K, heur=off|material|adv", o,
+                         err);
 }
 
 static bool ab_check_options(const char *opts, strbuf_t *err) {

@@ -211,24 +211,24 @@ static void test_options(void **state) {
     ab_default_opts(&o);
     strbuf_t err;
     sb_init(&err);
-    assert_true(
-        ab_opts_parse(&o, "tt=off:history=off:pvs=off:id=off:depth=9:eval=goal", NULL, NULL, &err));
+    assert_true(ab_opts_parse(&o, "tt=off:history=off:pvs=off:id=off:depth=9:eval=goal", NULL, NULL,
+                              NULL, &err));
     assert_false(o.tt || o.history || o.pvs || o.id);
     assert_int_equal(o.max_depth, 9);
     assert_int_equal(o.eval, AB_EVAL_GOAL);
-    assert_true(ab_opts_parse(&o, "playouts=0:ttmb=4:cap=50", NULL, NULL, &err));
+    assert_true(ab_opts_parse(&o, "playouts=0:ttmb=4:cap=50", NULL, NULL, NULL, &err));
     assert_int_equal(o.playouts, 0);
     /* no proof hook here: proofdepth refused, and the error says where it is */
-    assert_false(ab_opts_parse(&o, "playouts=0:proofdepth=2", NULL, NULL, &err));
+    assert_false(ab_opts_parse(&o, "playouts=0:proofdepth=2", NULL, NULL, NULL, &err));
     assert_non_null(strstr(sb_str(&err), "no proof hook"));
     assert_non_null(strstr(sb_str(&err), "abproof=N"));
     assert_int_equal(o.proof_depth, 0);
-    assert_false(ab_opts_parse(&o, "tt=maybe", NULL, NULL, &err));
-    assert_false(ab_opts_parse(&o, "depth=-1", NULL, NULL, &err));
-    assert_false(ab_opts_parse(&o, "depth=1000", NULL, NULL, &err));
-    assert_false(ab_opts_parse(&o, "bogus=1", NULL, NULL, &err));
-    assert_false(ab_opts_parse(&o, "tt", NULL, NULL, &err));
-    assert_false(ab_opts_parse(&o, "tt=on::pvs=on", NULL, NULL, &err));
+    assert_false(ab_opts_parse(&o, "tt=maybe", NULL, NULL, NULL, &err));
+    assert_false(ab_opts_parse(&o, "depth=-1", NULL, NULL, NULL, &err));
+    assert_false(ab_opts_parse(&o, "depth=1000", NULL, NULL, NULL, &err));
+    assert_false(ab_opts_parse(&o, "bogus=1", NULL, NULL, NULL, &err));
+    assert_false(ab_opts_parse(&o, "tt", NULL, NULL, NULL, &err));
+    assert_false(ab_opts_parse(&o, "tt=on::pvs=on", NULL, NULL, NULL, &err));
     assert_non_null(strstr(sb_str(&err), "bad option"));
     sb_fini(&err);
 }

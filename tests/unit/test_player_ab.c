@@ -34,6 +34,15 @@ static void test_options(void **state) {
     assert_non_null(player_kind_find("mcts:abdepth=3"));
     assert_null(player_kind_find("mcts:abdepth=-1"));
     assert_null(player_kind_find("mcts:ab=maybe"));
+    /* a bad option's error lists the search's options and the player's, each once */
+    strbuf_t err;
+    sb_init(&err);
+    assert_true(player_kind_error("ab:foo=1", &err));
+    const char *cap = strstr(sb_str(&err), "cap=N");
+    assert_non_null(cap);
+    assert_null(strstr(cap + 1, "cap=N"));
+    assert_non_null(strstr(sb_str(&err), "heur=off|material|adv"));
+    sb_fini(&err);
 }
 
 /* One match of g between kinds k0 (role 0) and k1 (role 1), each told and given
