@@ -314,8 +314,10 @@ static bool head_argument(const term_store_t *ts, term_t head, term_t t) {
 
 /* A variable that the head holds only inside a function term would let the recursion build
  * ever larger terms ((<= (p (f ?x)) (p ?x)) never ends), so it must be a whole head argument
- * or bound by a positive literal outside the recursion (the specification's restriction,
- * which asks the recursive literal's argument itself to be a head argument). */
+ * or bound by a positive literal outside the recursion. The specification and ggp-base's
+ * validator ask more (the recursive literal's argument itself must be ground, a head
+ * argument, or an argument of a literal outside the recursion): every game they accept
+ * passes here. */
 static void recursion_var(void *ctx, term_t v) {
     recursion_t *s = ctx;
     const game_t *g = s->c->g;
