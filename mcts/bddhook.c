@@ -110,12 +110,12 @@ bool bddhook_more(bddhook_t *h, uint32_t max_steps, double deadline) {
 }
 
 bool bddhook_restart(bddhook_t *h, const eng_state_t *start, bool resume, bool reach_first,
-                     double reach_share, double deadline) {
+                     double reach_share, uint32_t max_steps, double deadline) {
     double t0 = now_seconds(), reach_seconds;
     if (h->info.horizon || deadline <= t0) return false;
     bddsearch_t *bs = h->bs;
     const uint64_t *w = start ? engine_state_words(start) : NULL;
-    if (bddsearch_restart(bs, w, 0, deadline - t0, resume, reach_share) || !reach_first)
+    if (bddsearch_restart(bs, w, max_steps, deadline - t0, resume, reach_share) || !reach_first)
         bddsearch_run(bs, NULL, NULL);
     note_steps(h);
     h->info.reach_layers = bddnet_reach_layers(bddsearch_net(bs), &reach_seconds);

@@ -82,14 +82,15 @@ bool bddhook_more(bddhook_t *h, uint32_t max_steps, double deadline);
 
 /* The sets made again from `start` (a state of the match after h's start; NULL: the
  * initial state, the sets global as from bddhook_new's NULL) on h's network, without a
- * horizon (h's none), by `deadline`: the network's diagrams kept (bddsearch_restart:
+ * horizon (h's none), to at most max_steps steps (0: no limit; a test's lbssteps=N), by
+ * `deadline`: the network's diagrams kept (bddsearch_restart:
  * 0.1 CPU s of connect four's 0.2-0.4 s try), the forward search made again from it
  * (reach_share of the time where above 0, else h's share) and the steps after it, none
  * where it gave up with reach_first. As bddhook_new with those options (resume too) from
  * `start`; false, h unchanged, with a horizon or no time left. Its info's seconds are this
  * try's. */
 bool bddhook_restart(bddhook_t *h, const eng_state_t *start, bool resume, bool reach_first,
-                     double reach_share, double deadline);
+                     double reach_share, uint32_t max_steps, double deadline);
 
 /* The searched state is `ply` steps from the start (the player sets it before each
  * search; read by the hook on any thread). */

@@ -760,7 +760,8 @@ static bddhook_t *again_bdd(mcts_player_t *p, bddhook_t **probe, double until) {
     if (!*probe) return NULL;
     double t0 = now_seconds(), c0 = cpu_seconds();
     /* (bddcut=N: no step past the cut, as make_bdd's) */
-    if (!bddhook_restart(*probe, NULL, false, p->opts.bddcut, 0, until)) return NULL;
+    if (!bddhook_restart(*probe, NULL, false, p->opts.bddcut, 0, p->opts.lbssteps, until))
+        return NULL;
     p->counts.bdd_builds++, p->counts.bdd_reused++;
     p->counts.bdd_seconds += now_seconds() - t0, p->counts.bdd_cpu += cpu_seconds() - c0;
     bddhook_t *h = *probe;
@@ -983,7 +984,8 @@ static const char *late_try(mcts_player_t *p, const eng_state_t *es, uint32_t tu
     if (!p->bdd || !in.reach_layers || p->bdd_stall >= BDD_STALL_MAX ||
         !bddhook_more(p->bdd, 0, until)) {
         how = "made again", p->bdd_stall = 0, before = UINT32_MAX;
-        if (p->bdd && !bddhook_restart(p->bdd, es, true, true, LATE_REACH_SHARE, until))
+        if (p->bdd &&
+            !bddhook_restart(p->bdd, es, true, true, LATE_REACH_SHARE, p->opts.lbssteps, until))
             return NULL; /* no time */
         p->bdd_from = turn;
     }

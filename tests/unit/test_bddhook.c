@@ -332,7 +332,7 @@ static void from_start(engine_t *e, const solve_t *s, const uint32_t *dist, uint
     double far = now_seconds() + 1e6;
     bddhook_t *h = bddhook_new(e, 0, probe ? NULL : start, &o, far, err, sizeof err);
     if (!h) fail_msg("bddhook_new: %s", err);
-    if (probe) assert_true(bddhook_restart(h, start, true, true, 0, far));
+    if (probe) assert_true(bddhook_restart(h, start, true, true, 0, 0, far));
     bddhook_info(h, in);
     if (cut_step) { /* the cut step dropped, not kept as a subset: gone on from there */
         assert_int_equal(in->alpha, cut_step);
@@ -342,7 +342,22 @@ static void from_start(engine_t *e, const solve_t *s, const uint32_t *dist, uint
     }
     answers(e, s, dist, h, plies, out);
     assert_false(
-        bddhook_restart(h, start, true, true, 0, now_seconds() - 1)); /* no time: unchanged */
+        bddhook_restart(h, start, true, true, 0, 0, now_seconds() - 1)); /* no time: unchanged */
+    bddhook_free(h);
+}
+
+/* The start's probe restarted from `start` to at most max_steps steps; its info in *in. */
+static void restart_bounded(engine_t *e, const eng_state_t *start, uint32_t max_steps,
+                            bddhook_info_t *in) {
+    bddhook_opts_t o;
+    bddhook_default_opts(&o);
+    o.horizon = 0, o.resume = true, o.max_steps = 1;
+    char err[300];
+    double far = now_seconds() + 1e6;
+    bddhook_t *h = bddhook_new(e, 0, NULL, &o, far, err, sizeof err);
+    if (!h) fail_msg("bddhook_new: %s", err);
+    assert_true(bddhook_restart(h, start, true, true, 0, max_steps, far));
+    bddhook_info(h, in);
     bddhook_free(h);
 }
 
@@ -384,6 +399,9 @@ static void test_restart(void **state) {
         assert_int_equal(a.alpha, b.alpha);
         assert_int_equal(a.nodes, b.nodes);
         assert_memory_equal(got, want, solve_count(s) * sizeof *got);
+        restart_bounded(e, st, 2, &a); /* a test's lbssteps=2: α_0..α_2, not all of them */
+        assert_int_equal(a.alpha, 3);
+        assert_true(b.alpha > 3);
     }
     engine_state_free(st), engine_state_free(next);
     free(want), free(got);
