@@ -40,7 +40,7 @@ typedef struct {
 enum { K_PIN, K_FREE, K_PASS };
 
 static bool is_abs(const any_t *A, uint32_t q, uint32_t j) {
-    return q < A->np && (A->abs[q] >> j & 1);
+    return q < A->np && j < 64 && (A->abs[q] >> j & 1); /* no mask past 64 arguments */
 }
 
 static void unabs(any_t *A, uint32_t q, uint32_t j) {

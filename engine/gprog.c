@@ -278,6 +278,12 @@ static bool of_type(const freeargs_t *F, uint64_t mask, term_t t) {
     return true;
 }
 
+/* Whether position i of predicate q is free (a predicate of more than 64 arguments has none:
+ * its mask could not say, and a shift past 63 is undefined). */
+static bool is_free(const freeargs_t *F, uint32_t q, uint32_t i) {
+    return i < 64 && (F->free[q] >> i & 1);
+}
+
 static uint32_t occurrences(const term_store_t *ts, term_t t, term_t var) {
     if (t == var) return 1;
     if (term_is_ground(ts, t) || term_kind(ts, t) != TERM_FUN) return 0;
@@ -304,7 +310,7 @@ static bool var_type(const freeargs_t *F, const gp_rule_t *r, term_t x, uint64_t
         }
         for (uint32_t i = 0; i < term_arity(ts, l->atom) && n; i++)
             if (term_arg(ts, l->atom, i) == x) {
-                if (!(F->free[l->pred] >> i & 1)) return false;
+                if (!is_free(F, l->pred, i)) return false;
                 *mask |= F->type[l->pred][i], n--;
             }
         if (n) return false; /* nested in a term */
@@ -323,7 +329,7 @@ static bool check_readers(freeargs_t *F) {
             const gp_lit_t *l = &p->rules[r].body[j];
             if (l->kind == GLIT_DISTINCT || !F->free[l->pred]) continue;
             for (uint32_t i = 0; i < term_arity(ts, l->atom); i++) {
-                if (!(F->free[l->pred] >> i & 1)) continue;
+                if (!is_free(F, l->pred, i)) continue;
                 term_t a = term_arg(ts, l->atom, i);
                 bool ok = term_is_ground(ts, a) ? of_type(F, F->type[l->pred][i], a)
                                                 : l->kind == GLIT_POS && term_is_var(ts, a);
@@ -344,7 +350,7 @@ static bool free_round(freeargs_t *F, bool final) {
         if (!F->free[q]) continue;
         const gp_pred_t *pr = &p->preds[q];
         for (uint32_t i = 0; i < pr->arity; i++) {
-            if (!(F->free[q] >> i & 1)) continue;
+            if (!is_free(F, q, i)) continue;
             uint64_t t = 0, m = 0;
             bool ok = true;
             for (uint32_t k = 0; k < pr->n_rules && ok; k++) {
@@ -359,7 +365,7 @@ static bool free_round(freeargs_t *F, bool final) {
     }
     for (uint32_t q = 0; q < p->n_preds; q++)
         for (uint32_t i = 0; i < p->preds[q].arity && F->free[q]; i++) {
-            if (!(F->free[q] >> i & 1)) continue;
+            if (!is_free(F, q, i)) continue;
             uint64_t t = F->next_type[q][i];
             if (t == UINT64_MAX || (final && !t))
                 F->free[q] &= ~(1ull << i), changed = true;
@@ -416,7 +422,7 @@ static term_t drop_free(freeargs_t *F, uint32_t q, term_t atom, uint32_t np, gp_
     term_t *args = xmalloc((ar + 1) * sizeof *args);
     for (uint32_t i = 0; i < ar; i++) {
         term_t a = term_arg(p->ts, atom, i);
-        if (!(F->free[q] >> i & 1)) {
+        if (!is_free(F, q, i)) {
             args[m++] = a;
             continue;
         }
