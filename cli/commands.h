@@ -10,6 +10,11 @@ int cmd_ground(int argc, char **argv);
 /* The differential check of ggp ground --check (cmd_diff.c); the process exit code. */
 #include "gdl/rules.h"
 int engine_differential(game_t *g, int kind, unsigned long long matches, unsigned long long seed);
+/* The same with matches and playouts of at most max_steps joint moves, the success line and
+ * the engine's fallback line only when verbose (a difference is always printed): 0 when
+ * they agree, 1 at a difference, 3 when the game gives no ground engine. */
+int engine_differential_steps(game_t *g, int kind, unsigned long long matches,
+                              unsigned long long seed, uint32_t max_steps, bool verbose);
 int cmd_serve(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_regress(int argc, char **argv);

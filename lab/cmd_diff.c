@@ -19,6 +19,7 @@ typedef struct {
     joints_t moves; /* the interpreter's legal moves, the joint move drawn from them */
     unsigned long long match;
     uint32_t step;
+    uint32_t max_steps; /* joint moves per match and per playout at most */
 } diff_t;
 
 /* Copies and sorts a term list into *buf. */
@@ -88,12 +89,12 @@ static bool same_sees(diff_t *d, const eng_state_t *sa, const eng_state_t *sb,
 static bool check_playout(diff_t *d, splitmix_t *rng, int *goals) {
     eng_state_t *sb = engine_state_new(d->b), *sa = engine_state_new(d->a);
     engine_initial(d->b, sb);
-    uint32_t steps = engine_playout(d->b, sb, rng, 1000, goals);
+    uint32_t steps = engine_playout(d->b, sb, rng, d->max_steps, goals);
     engine_state_terms(d->b, sb, &d->tb);
     engine_state_set(d->a, sa, &d->tb);
     bool ok = true;
     d->step = steps;
-    if (steps < 1000 && !engine_terminal(d->a, sa)) {
+    if (steps < d->max_steps && !engine_terminal(d->a, sa)) {
         bool stuck = false;
         for (uint32_t r = 0; r < d->g->n_roles && !stuck; r++) {
             const term_t *m;
@@ -114,7 +115,7 @@ static bool check_match(diff_t *d, splitmix_t *rng, term_t *joint, unsigned long
     engine_initial(d->a, sa);
     engine_initial(d->b, sb);
     bool ok = true, stuck = false;
-    for (d->step = 0; ok && d->step < 1000; d->step++, (*steps)++) {
+    for (d->step = 0; ok && d->step < d->max_steps; d->step++, (*steps)++) {
         ok = same_state(d, sa, sb);
         if (!ok || engine_terminal(d->a, sa)) break;
         ok = same_legal(d, sa, sb, joint, rng, &stuck);
@@ -130,26 +131,32 @@ static bool check_match(diff_t *d, splitmix_t *rng, term_t *joint, unsigned long
 }
 
 int engine_differential(game_t *g, int kind, unsigned long long matches, unsigned long long seed) {
-    diff_t d = {.g = g};
+    int rc = engine_differential_steps(g, kind, matches, seed, 1000, true);
+    if (rc == 3) printf("check: no ground engine to compare\n");
+    return rc ? 1 : 0;
+}
+
+int engine_differential_steps(game_t *g, int kind, unsigned long long matches,
+                              unsigned long long seed, uint32_t max_steps, bool verbose) {
+    diff_t d = {.g = g, .max_steps = max_steps};
     d.a = engine_new(g, ENGINE_INTERP, NULL);
-    d.b = engine_new(g, (engine_kind_t)kind, stderr);
+    d.b = engine_new(g, (engine_kind_t)kind, verbose ? stderr : NULL);
     state_init(&d.ta), state_init(&d.tb);
     joints_init(&d.moves, g->n_roles);
     term_t *joint = xcalloc(g->n_roles + 1, sizeof *joint);
     splitmix_t rng = {seed};
     unsigned long long steps = 0;
-    bool ok = engine_kind(d.b) != ENGINE_INTERP;
-    if (!ok) printf("check: no ground engine to compare\n");
+    bool grounded = engine_kind(d.b) != ENGINE_INTERP, ok = grounded;
     int *goals = xcalloc(g->n_roles + 1, sizeof *goals);
     for (d.match = 0; ok && d.match < matches; d.match++)
         ok = check_match(&d, &rng, joint, &steps) && check_playout(&d, &rng, goals);
     free(goals);
-    if (ok)
+    if (ok && verbose)
         printf("check: %llu matches, %llu steps agree (%s engine)\n", matches, steps,
                engine_kind_name(engine_kind(d.b)));
     free(joint), free(d.ma), free(d.mb);
     state_fini(&d.ta), state_fini(&d.tb);
     joints_fini(&d.moves);
     engine_free(d.a), engine_free(d.b);
-    return ok ? 0 : 1;
+    return !grounded ? 3 : ok ? 0 : 1;
 }

@@ -2,14 +2,14 @@
 # fuzz.sh [SECONDS] [TARGET...]: runs the libFuzzer targets of tests/fuzz/ (default: all,
 # one after the other) for SECONDS in all (default 3600, shared equally), under nice -n 19,
 # and records each run in docs/fuzz_runs.tsv and docs/fuzz.md (executions, coverage,
-# crashes). Targets: parse protocol http pipeline (tests/fuzz/fuzz_TARGET.c).
+# crashes). Targets: parse protocol http pipeline ground (tests/fuzz/fuzz_TARGET.c).
 # The corpus of each target grows across runs in build-fuzz/corpus/TARGET; a failure's
 # input is kept as build-fuzz/artifacts/TARGET-crash-* (then: fix it, and copy the input
 # to tests/fuzz/regressions/TARGET/ where CTest replays it).
 # Environment: FUZZ_BUILD (default build-fuzz), FUZZ_RSS_MB (default 2048).
 set -u
 cd "$(dirname "$0")/.."
-ALL="parse protocol http pipeline"
+ALL="parse protocol http pipeline ground"
 case ${1:-} in -h | --help) sed -n '2,9p' "$0"; exit 0 ;; esac
 TOTAL=${1:-3600}
 shift $(($# > 0 ? 1 : 0))
@@ -32,7 +32,7 @@ done
 
 # dict_of TARGET: the dictionary file of a target (tests/fuzz/).
 dict_of() {
-    case $1 in parse | pipeline) echo kif.dict ;; *) echo "$1.dict" ;; esac
+    case $1 in parse | pipeline | ground) echo kif.dict ;; *) echo "$1.dict" ;; esac
 }
 
 # run TARGET SECONDS: one campaign; appends its row to $RUNS.

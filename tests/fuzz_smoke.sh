@@ -24,6 +24,7 @@ if [ "$RUNS" = 0 ]; then
     case $TARGET in
     parse) RUNS=7000 ;;
     pipeline) RUNS=15000 ;;
+    ground) RUNS=2000 ;;
     protocol) RUNS=300 ;;
     *) RUNS=20000 ;;
     esac
@@ -32,7 +33,7 @@ fi
 seed=${GGP_FUZZ_SEED:-$(find "$dir/.." -name 'build*' -prune -o \( -name '*.c' -o -name '*.h' \) \
     -print | LC_ALL=C sort | xargs cat | cksum | cut -d' ' -f1)}
 [ "$seed" = 0 ] && seed=1
-case $TARGET in parse | pipeline) dict=kif.dict ;; *) dict=$TARGET.dict ;; esac
+case $TARGET in parse | pipeline | ground) dict=kif.dict ;; *) dict=$TARGET.dict ;; esac
 out_dir=$PWD # reproducers of failures are kept here (fuzz-TARGET-crash-*, ...)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

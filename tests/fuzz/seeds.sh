@@ -2,7 +2,7 @@
 # seeds.sh TARGET GAMES_DIR OUT_DIR: writes the seed corpus of a libFuzzer target into
 # OUT_DIR, made from the project's games (games/*.kif), a few malformed inputs, and the
 # inputs that once made the target fail (tests/fuzz/regressions/TARGET/).
-# TARGET: parse | pipeline (game text), protocol (request bodies), http (raw requests).
+# TARGET: parse | pipeline | ground (game text), protocol (request bodies), http (raw requests).
 set -u
 if [ $# -ne 3 ]; then
     echo "usage: $0 TARGET GAMES_DIR OUT_DIR" >&2
@@ -24,7 +24,7 @@ messages() {
 }
 
 case $target in
-parse | pipeline)
+parse | pipeline | ground)
     cp "$games"/*.kif "$out/"
     printf '(role x' >"$out/unclosed"
     printf ')' >"$out/stray"
