@@ -97,10 +97,12 @@ bool gprog_is_interface(const gprog_t *p, uint32_t pred) {
            s == SYM_INIT;
 }
 
-/* What the interface reads, and everything that feeds it. */
+/* What the interface reads, and everything that feeds it. The state is part of the
+ * interface too: where no rule reads a fluent, true must still be made from init and next
+ * (else the initial state of such a game would have none of its fluents). */
 static void mark_relevant(gprog_t *p) {
     for (uint32_t k = 0; k < p->n_preds; k++)
-        p->preds[k].relevant = gprog_is_interface(p, k);
+        p->preds[k].relevant = gprog_is_interface(p, k) || k == p->p_true;
     for (bool changed = true; changed;) {
         changed = false;
         for (uint32_t i = 0; i < p->n_rules; i++) {

@@ -25,7 +25,7 @@ typedef struct {
 /* Copies and sorts a term list into *buf. */
 static uint32_t sorted(const term_t *in, uint32_t n, term_t **buf, size_t *cap) {
     GROW(*buf, *cap, n + 1);
-    memcpy(*buf, in, n * sizeof *in);
+    if (n) memcpy(*buf, in, n * sizeof *in); /* in may be NULL when n is 0 */
     qsort(*buf, n, sizeof **buf, cmp_u32);
     return n;
 }

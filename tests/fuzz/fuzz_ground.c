@@ -53,8 +53,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         uint64_t seed = size;
         for (size_t i = 0; i < size && i < 64; i++)
             seed = seed * 31 + data[i];
-        if (engine_differential_steps(g, ENGINE_GROUND, MATCHES, seed, MAX_STEPS, false) == 1)
-            __builtin_trap(); /* the engines differ: printed above */
+        if (engine_differential_steps(g, ENGINE_GROUND, MATCHES, seed, MAX_STEPS, false) == 1) {
+            fflush(stdout); /* the difference, printed there */
+            __builtin_trap();
+        }
         char marker[1200];
         engine_noground_marker(g, marker, sizeof marker);
         unlink(marker);
