@@ -22,6 +22,7 @@ memory stops the run and counts as a crash.
 | `pipeline` | game text through parse, validate, then a few random steps of the interpreter (legal, next, goal, sees) |
 | `protocol` | request bodies, one message or a match's messages separated by blank lines: `proto_parse`, then an agent (START, PLAY, STOP, ABORT, GDL and GDL-II forms) |
 | `http` | raw bytes sent to a `ggp serve` HTTP server on loopback (headers, bodies, chunking, sizes); the reply must be a well-formed HTTP response |
+| `ground` | game text that loads and grounds within a count of work, played by the ground engine and the interpreter side by side (`ggp ground --check`'s differential: state, terminal, goals, legal moves, percepts, a playout); any difference is a failure |
 
 Open crashes: none. Every failure the runs found is fixed and its input replayed by CTest
 (Findings, below); a run that stopped on one counts it in its row.

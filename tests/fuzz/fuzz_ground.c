@@ -4,10 +4,13 @@
  * by side (lab/cmd_diff.c, `ggp ground --check`: the state, terminal, goals, legal moves,
  * percepts and a playout compared at every step of two short random matches). Any input
  * gives located diagnostics, a game that does not ground, or two engines that agree: never
- * a crash, a hang, a leak, undefined behaviour or a difference. Built with clang and
+ * a crash, a hang, a leak, undefined behaviour or a difference. GGP_FUZZ_ENGINE=compiled
+ * puts the compiled engine in the ground engine's place (a C compiler run per input: for
+ * slow campaigns, not the smoke run). Built with clang and
  * GGP_FUZZ=ON (tests/CMakeLists.txt); replay.c runs the same function on files in the
  * other builds. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <ftw.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,8 +28,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char cache[] = "/tmp/ggp-fuzz-ground-XXXXXX";
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* The cache and what it holds (compiled networks, with GGP_FUZZ_ENGINE=compiled). */
 static void remove_cache(void) {
-    rmdir(cache);
+    nftw(cache, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The target's own limits, by counts (the suite's are for whole corpus games), and a cache
@@ -44,6 +54,13 @@ static void set_up(void) {
     }
 }
 
+/* The engine under test: ground, or compiled (GGP_FUZZ_ENGINE). */
+static engine_kind_t kind_under_test(void) {
+    const char *name = getenv("GGP_FUZZ_ENGINE");
+    engine_kind_t k;
+    return name && engine_kind_parse(name, &k) && k == ENGINE_COMPILED ? k : ENGINE_GROUND;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     set_up();
     diag_t d;
@@ -53,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         uint64_t seed = size;
         for (size_t i = 0; i < size && i < 64; i++)
             seed = seed * 31 + data[i];
-        if (engine_differential_steps(g, ENGINE_GROUND, MATCHES, seed, MAX_STEPS, false) == 1) {
+        if (engine_differential_steps(g, kind_under_test(), MATCHES, seed, MAX_STEPS, false) == 1) {
             fflush(stdout); /* the difference, printed there */
             __builtin_trap();
         }
