@@ -1,6 +1,7 @@
 /* The ground backends: states are bitsets of fluent ids, the network (or its compiled
  * code) evaluated over one byte per node. The state blocks are evaluated once per state
  * asked about, the move blocks once per (state, joint move); a playout allocates nothing. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -331,19 +332,37 @@ static void set_joint(gengine_t *ge, const term_t *joint) {
     if (idp != ids) free(idp);
 }
 
-/* The successor of the loaded state and joint move into out. */
-static void store_next(gengine_t *ge, eng_state_t *out) {
-    const gnet_t *net = ge->net;
-    memset(out->bits, 0, ge->base.n_words * sizeof *out->bits);
-    uint64_t h = 0;
-    for (uint32_t f = 0; f < net->n_fluents; f++) {
-        uint32_t nx = net->next_node[f];
-        if (nx != GNET_NONE && ge->vals[nx]) {
-            out->bits[f >> 6] |= 1ull << (f & 63);
-            h ^= ge->zobrist[f];
-        }
+/* The bytes (0 or 1) of 8 nodes as 8 bits, byte i to bit i: the multiplication moves
+ * byte i's low bit to bit 56 + i, and no two of its partial products meet. */
+static inline uint64_t pack8(uint64_t w) {
+    return (w * 0x0102040810204080ull) >> 56;
+}
+
+/* The next values of fluents 64 w .. 64 w + 63 as a state word (the next nodes follow
+ * one another from n_fluents: ground.h's numbering). */
+static uint64_t next_word(const gengine_t *ge, uint32_t w) {
+    uint32_t nf = ge->net->n_fluents;
+    uint64_t b = 0;
+    for (uint32_t f = 64 * w; f < nf && f < 64 * w + 64; f += 8)
+        b |= pack8(load8(ge->vals + nf + f, nf - f)) << (f & 63);
+    return b;
+}
+
+static uint64_t words_hash(const gengine_t *ge, const uint64_t *bits);
+
+/* The successor of the loaded state s and joint move into out (out may be s): a word at a
+ * time, the hash s's with the fluents that change toggled (the few of a step, not every
+ * one that holds). */
+static void store_next(gengine_t *ge, const eng_state_t *s, eng_state_t *out) {
+    uint64_t h = s->hash;
+    for (uint32_t w = 0; w < ge->base.n_words; w++) {
+        uint64_t b = next_word(ge, w);
+        for (uint64_t d = b ^ s->bits[w]; d; d &= d - 1)
+            h ^= ge->zobrist[64 * w + (uint32_t)__builtin_ctzll(d)];
+        out->bits[w] = b;
     }
     out->hash = h;
+    assert(h == words_hash(ge, out->bits));
 }
 
 static void g_initial(engine_t *e, eng_state_t *out) {
@@ -369,10 +388,16 @@ static uint32_t g_legal(engine_t *e, const eng_state_t *s, uint32_t role, const 
     gengine_t *ge = G(e);
     const gnet_t *net = ge->net;
     set_state(ge, s);
-    uint32_t n = 0;
-    for (uint32_t k = 0; k < net->n_moves[role]; k++)
-        if (ge->vals[net->legal_node[role][k]]) ge->legal_buf[role][n++] = net->move_term[role][k];
-    *moves = ge->legal_buf[role];
+    /* the legal nodes are contiguous bytes 0 or 1 (ground.h): 8 at a time, a step per move
+     * that holds rather than a test per move */
+    const uint8_t *lv = ge->vals + net->legal_first[role];
+    const term_t *mt = net->move_term[role];
+    term_t *buf = ge->legal_buf[role];
+    uint32_t nm = net->n_moves[role], n = 0;
+    for (uint32_t i = 0; i < nm; i += 8)
+        for (uint64_t x = load8(lv + i, nm - i); x; x &= x - 1)
+            buf[n++] = mt[i + (uint32_t)__builtin_ctzll(x) / 8];
+    *moves = buf;
     return n;
 }
 
@@ -414,7 +439,7 @@ static void g_next(engine_t *e, const eng_state_t *s, const term_t *joint, eng_s
     gengine_t *ge = G(e);
     set_state(ge, s);
     set_joint(ge, joint);
-    store_next(ge, out);
+    store_next(ge, s, out);
 }
 
 static uint32_t g_sees(engine_t *e, const eng_state_t *s, const term_t *joint, uint32_t role,

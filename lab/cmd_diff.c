@@ -12,6 +12,7 @@
 
 typedef struct {
     engine_t *a, *b; /* the interpreter, the engine under test */
+    eng_state_t *hb; /* b's state made again from its terms: its hash from scratch */
     const game_t *g;
     state_t ta, tb;
     term_t *ma, *mb;
@@ -48,10 +49,21 @@ static bool same_lists(diff_t *d, const term_t *x, uint32_t nx, const term_t *y,
     return memcmp(d->ma, d->mb, nx * sizeof *d->ma) == 0;
 }
 
+/* The hash of the engine's state is the one its terms give (engine_next updates the hash of
+ * the state before rather than making it again). */
+static bool same_hash(diff_t *d, const eng_state_t *sb) {
+    engine_state_set(d->b, d->hb, &d->tb);
+    if (engine_state_hash(d->hb) == engine_state_hash(sb)) return true;
+    printf("check: %s state's hash differs from its terms' at match %llu step %u\n",
+           engine_kind_name(engine_kind(d->b)), d->match, d->step);
+    return false;
+}
+
 static bool same_state(diff_t *d, const eng_state_t *sa, const eng_state_t *sb) {
     engine_state_terms(d->a, sa, &d->ta);
     engine_state_terms(d->b, sb, &d->tb);
     if (!state_equal(&d->ta, &d->tb)) return report(d, "state", 0);
+    if (!same_hash(d, sb)) return false;
     if (engine_terminal(d->a, sa) != engine_terminal(d->b, sb)) return report(d, "terminal", 0);
     for (uint32_t r = 0; r < d->g->n_roles; r++)
         if (engine_goal(d->a, sa, r) != engine_goal(d->b, sb, r)) return report(d, "goal", r);
@@ -141,6 +153,7 @@ int engine_differential_steps(game_t *g, int kind, unsigned long long matches,
     diff_t d = {.g = g, .max_steps = max_steps};
     d.a = engine_new(g, ENGINE_INTERP, NULL);
     d.b = engine_new(g, (engine_kind_t)kind, verbose ? stderr : NULL);
+    d.hb = engine_state_new(d.b);
     state_init(&d.ta), state_init(&d.tb);
     joints_init(&d.moves, g->n_roles);
     term_t *joint = xcalloc(g->n_roles + 1, sizeof *joint);
@@ -157,6 +170,7 @@ int engine_differential_steps(game_t *g, int kind, unsigned long long matches,
     free(joint), free(d.ma), free(d.mb);
     state_fini(&d.ta), state_fini(&d.tb);
     joints_fini(&d.moves);
+    engine_state_free(d.hb);
     engine_free(d.a), engine_free(d.b);
     return !grounded ? 3 : ok ? 0 : 1;
 }

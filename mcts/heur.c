@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/popcount.h"
 #include "base/util.h"
 #include "engine/fluents.h"
 #include "mcts/advance.h"
@@ -66,7 +67,7 @@ static double feature(const feat_t *f, engine_t *e, const eng_state_t *s, uint32
         const uint64_t *w = engine_state_words(s);
         uint32_t c = 0;
         for (uint32_t i = 0; i < n_words; i++)
-            c += (uint32_t)__builtin_popcountll(w[i] & f->mask[i]);
+            c += popcount64(w[i] & f->mask[i]);
         return c;
     }
     if (f->kind == F_GOAL) {
@@ -603,7 +604,7 @@ static double advance_term(const heur_t *h, uint32_t r, const uint64_t *w) {
     for (uint32_t d = 0; d <= span; d++, m += h->n_words) {
         uint32_t c = 0;
         for (uint32_t i = 0; i < h->n_words; i++)
-            c += (uint32_t)__builtin_popcountll(w[i] & m[i]);
+            c += popcount64(w[i] & m[i]);
         double prog = (double)(span - d) / span;
         if (c && lead < 0) lead = prog;
         sum += c * prog;

@@ -12,6 +12,15 @@
 # Environment: S1, S2 (default 1 and 5). Prints one line per game:
 #   GAME ground=X before=Y1,Y2 after=Z1,Z2
 # and the load average before and after. Needs perf.
+#
+# With MATCH=KIND (e.g. MATCH=mcts:abdepth=9), fixed work instead of playouts: per game one
+# match of KIND against itself (`ggp match --seed 1` with a play clock of 600 s that a
+# depth-bounded search does not reach, so that every run searches the same tree) by BEFORE
+# and AFTER, alternating, REPEAT times (default 3), each timed by perf's task-clock; per
+# game the median CPU seconds of each build, their ratio (before / after: > 1 is faster),
+# and the alpha-beta nodes each searched (the sum of the players' ab_nodes: equal when the
+# work is):
+#   GAME before=X after=Y ratio=R nodes=N1,N2
 set -u
 if [ $# -lt 3 ]; then
     echo "usage: scripts/cpu_bench.sh BEFORE AFTER GAME..." >&2
@@ -37,8 +46,38 @@ per_cpu() {
     echo "$a $b" | awk '{ if ($3 - $1 > 0) printf "%.0f\n", ($4 - $2) / (($3 - $1) / 1000); else print "?" }'
 }
 
+# match_run GGP GAME: "cpu-seconds ab-nodes" of one fixed-work match of MATCH
+match_run() {
+    local out
+    out=$(perf stat -x, -e task-clock "$1" match "$2" --players "$MATCH,$MATCH" --seed 1 \
+        --startclock 5 --playclock 600 2>&1)
+    echo "$(echo "$out" | grep task-clock | cut -d, -f1) $(echo "$out" |
+        grep -o 'ab_nodes=[0-9]*' | cut -d= -f2 | awk '{ n += $1 } END { print n + 0 }')"
+}
+
+# median of the numbers on stdin
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# match_bench GAME: the MATCH line of one game
+match_bench() {
+    local b="" a="" nb na out
+    for _ in $(seq 1 "${REPEAT:-3}"); do
+        read -r out nb <<<"$(match_run "$BEFORE" "$1")" && b="$b $out"
+        read -r out na <<<"$(match_run "$AFTER" "$1")" && a="$a $out"
+    done
+    b=$(echo "$b" | tr ' ' '\n' | grep . | median) a=$(echo "$a" | tr ' ' '\n' | grep . | median)
+    awk -v g="$(basename "$1")" -v b="$b" -v a="$a" -v nb="$nb" -v na="$na" \
+        'BEGIN { printf "%s before=%.3f after=%.3f ratio=%.3f nodes=%s,%s\n", g, b / 1000, a / 1000, b / a, nb, na }'
+}
+
 echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
 for game in "$@"; do
+    if [ -n "${MATCH:-}" ]; then
+        "$BEFORE" bench "$game" --seconds 0.2 --engine compiled >/dev/null 2>&1
+        "$AFTER" bench "$game" --seconds 0.2 --engine compiled >/dev/null 2>&1
+        match_bench "$game"
+        continue
+    fi
     "$BEFORE" bench "$game" --seconds 0.2 --engine compiled >/dev/null 2>&1
     "$AFTER" bench "$game" --seconds 0.2 --engine compiled >/dev/null 2>&1
     g=$(per_cpu "$AFTER" "$game" ground)
