@@ -151,7 +151,8 @@ static void tick_at(const struct itimerspec *when, int flags) {
  * clock, so that it cuts no later one before its deadline. */
 static void on_tick(int sig) {
     (void)sig;
-    if (!jump || !live) return; /* between operations: the next checks the deadline first */
+    /* between operations, or before this one set its jump: it checks the deadline after */
+    if (!jump || !live) return;
     if (live->deadline <= 0 || now_seconds() < live->deadline) return;
     trip();
     tick_at(&(struct itimerspec){.it_value = {.tv_nsec = TICK_RETRY_NS}}, 0);
@@ -432,7 +433,13 @@ static dd_ref guarded(dd_t *d, const call_t *c) {
     cut_asked = 0;
     d->op_start = (uint64_t)bdd_getnodenum();
     jump = &env;
-    if (d->cut_next) d->cut_next = false, trip();
+    atomic_signal_fence(memory_order_seq_cst);
+    /* The timer's signal that came before the jump was set found no operation to cut and
+     * was dropped (the deadline passed between the check above and here: a deadline a few
+     * microseconds ahead, or a thread preempted here on a loaded machine; the operation
+     * then ran 1.5 s past it): a deadline passed by now cuts the operation at once. */
+    if (d->cut_next || (d->deadline > 0 && now_seconds() >= d->deadline))
+        d->cut_next = false, trip();
     BDD r = call(c);
     jump = NULL;
     atomic_signal_fence(memory_order_seq_cst);

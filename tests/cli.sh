@@ -282,15 +282,16 @@ run 0 "$GGP" alphabeta "$GAMES/connect4.kif" --plies 6 --seed 2 --options depth=
 run 2 "$GGP" alphabeta "$TTT" --options tt=maybe && expect err "bad option 'tt=maybe'" "alphabeta: bad option"
 run 2 "$GGP" alphabeta "$TTT" --role nobody && expect err "no role 'nobody'" "alphabeta: bad role"
 run 1 "$GGP" alphabeta "$TTT" --plies 20 && expect err "ends before ply 20" "alphabeta: past the end"
-# a 5 s clock: tic-tac-toe is solved in milliseconds, answered once proven; a loaded
-# machine must not cut the search short of the proof
-if run 0 "$GGP" match "$TTT" --players ab,ab:tt=off:pvs=off --startclock 1 --playclock 5 --seed 1; then
+# clocks of a minute, bounds only: tic-tac-toe is solved in milliseconds, answered once
+# proven; a loaded machine must not cut the search short of the proof (at 5 s a thread
+# starved beside a busy loop could be)
+if run 0 "$GGP" match "$TTT" --players ab,ab:tt=off:pvs=off --startclock 60 --playclock 60 --seed 1; then
     expect out "^player=ab matches=1 mean_goal=50.00 .* timeouts=0 illegal=0" "match: ab draws tic-tac-toe"
 fi
 run 2 "$GGP" match "$TTT" --players ab:depth=x,random && expect err "depth=x" "match: a bad ab option"
 # the search counters per player as named on its player= line: one spec given twice is two
 # players, two lines (they were summed into one per kind)
-if run 0 "$GGP" match "$TTT" --players ab,ab --startclock 1 --playclock 5 --seed 1; then
+if run 0 "$GGP" match "$TTT" --players ab,ab --startclock 60 --playclock 60 --seed 1; then
     expect out "^mcts player=ab matches=1 .* ab_searches=[1-9]" "match: the first ab's counters"
     expect out "^mcts player=ab#2 matches=1 .* ab_searches=[1-9]" "match: the second ab's counters"
 fi
@@ -299,8 +300,9 @@ run 2 "$GGP" match "$TTT" --players ab:proofdepth=2,random &&
     expect err "proofdepth: this alpha-beta has no proof hook .*abproof=N" "match: ab refuses proofdepth"
 run 2 "$GGP" alphabeta "$TTT" --options proofdepth=2 &&
     expect err "no proof hook" "alphabeta: refuses proofdepth"
-# (refused before it listens; were it taken, the server would run: the timeout ends it)
-run 2 timeout 10 "$GGP" serve --player ab:proofdepth=2 --port 0 &&
+# (refused before it listens; were it taken, the server would run: the timeout, a hang
+# guard, ends it)
+run 2 timeout 300 "$GGP" serve --player ab:proofdepth=2 --port 0 &&
     expect err "^ggp serve: player 'ab:proofdepth=2': .*no proof hook" "serve: ab refuses proofdepth"
 
 # ---- match --duplicate: each deal played from every seat; the next block a new deal ----

@@ -2,11 +2,12 @@
 # Malformed and hostile requests against `ggp serve` on loopback: garbage, a huge body, a
 # wrong content type, a truncated S-expression, unknown commands and methods, broken HTTP,
 # an unknown match id, a second START while a match runs; and deadlines: a player made to
-# think 20 s is cut at its 1 s play clock, and a large game (chess) is answered within its
-# clock. The margins here are ten times what a deadline needs, so a loaded machine cannot
-# flip them; the tight clocks under load are measured by scripts/clock_load.sh
-# (docs/http_clocks.md). After each, the server must still answer.
-# Each request is bounded by a timeout; the servers are killed on exit.
+# think 10 minutes is cut at its 1 s play clock (were it not, no answer would come within
+# the requests' hang guard), and a large game (chess) is answered, in a match too. No
+# verdict is a stopwatch (a loaded machine answers later, not wrongly): how late answers
+# come under load is measured by scripts/clock_load.sh (docs/http_clocks.md). After each,
+# the server must still answer. Each request is bounded by a hang guard; the servers are
+# killed on exit.
 # usage: http_bad.sh GGP SOURCE_DIR
 set -euo pipefail
 GGP=$1
@@ -37,18 +38,17 @@ expect_reply() {
     echo "ok: '$2' for '${3:0:40}'"
 }
 
-# within NAME SECONDS BODY: the answer arrives (HTTP 200) within SECONDS; prints the reply.
-within() {
+# answered NAME BODY: the answer arrives (HTTP 200) within the hang guard; prints the reply
+# (its time on stderr, for the log: not a verdict).
+answered() {
     local got code secs reply
-    got=$(post_status "$1" "$3")
+    got=$(post_status "$1" "$2")
     code=${got%% *}
     got=${got#* }
     secs=${got%% *}
     reply=${got#* }
-    [ "$code" = 200 ] || fail "HTTP $code for '${3:0:60}'"
-    awk -v t="$secs" -v c="$2" 'BEGIN { exit !(t < c) }' ||
-        fail "answer to '${3:0:60}' took $secs s (clock $2 s)"
-    echo "ok: answer '$reply' in $secs s (clock $2 s) to '${3:0:40}'" >&2
+    [ "$code" = 200 ] || fail "HTTP $code for '${2:0:60}'"
+    echo "ok: answer '$reply' in $secs s to '${2:0:40}'" >&2
     echo "$reply"
 }
 
@@ -121,34 +121,38 @@ expect_reply a '((name ggp-random) (status available))' '( INFO )'
 expect_reply a busy '( START bad.4 r (( role r ) ( <= ( legal r ?x ) ( true a ) )) 10 5)'
 expect_reply a '((name ggp-random) (status available))' '( INFO )'
 
-# deadline: the player thinks 20 s per move, the play clock is 1 s: cut long before 20 s
-start_server slow GGP_TEST_THINK_DELAY_MS=20000 -- --player random --seed 5
+# deadline: the player thinks 10 minutes per move (twice the hang guard), the play clock
+# is 1 s: an answer at all is the cut
+start_server slow GGP_TEST_THINK_DELAY_MS=600000 -- --player random --seed 5
+# its worker sleeps 10 minutes: killed at the exit, not waited for by the cleanup
+trap 'kill -KILL "${PID[slow]}" 2>/dev/null; http_cleanup; rm -rf "$TMP"' EXIT
 expect_reply slow ready "( START slow.1 xplayer ($TTT) 10 1)"
-move=$(within slow 10.0 '( PLAY slow.1 NIL )')
+move=$(answered slow '( PLAY slow.1 NIL )')
 grep -q '^( mark [123] [123] )$' <<<"$move" || fail "first move '$move' is not legal"
-within slow 10.0 "( PLAY slow.1 ($move noop ) )" >/dev/null
-within slow 10.0 '( STOP slow.1 (noop ( mark 2 2 ) ) )' >/dev/null
+answered slow "( PLAY slow.1 ($move noop ) )" >/dev/null
+answered slow '( STOP slow.1 (noop ( mark 2 2 ) ) )' >/dev/null
 alive slow || fail "slow server died"
 
-# deadline on a large game: chess on the interpreter, play clock 10 s
+# a large game: chess on the interpreter
 CHESS=${GGP_CORPUS:-$ROOT/../shared/gdl-corpus}/chess.kif
 if [ -f "$CHESS" ]; then
     start_server chess -- --player random --seed 6
     CH=$(rules_of "$CHESS")
-    reply=$(within chess 10.0 "( START chess.1 white ($CH) 10 10)")
+    reply=$(answered chess "( START chess.1 white ($CH) 10 10)")
     [ "$reply" = ready ] || fail "chess START: $reply"
-    within chess 10.0 '( PLAY chess.1 NIL )' >/dev/null
-    within chess 10.0 '( PLAY chess.1 (( move wp e 2 e 4 ) noop ) )' >/dev/null
-    within chess 10.0 '( PLAY chess.1 (noop ( move bp e 7 e 5 ) ) )' >/dev/null
-    within chess 10.0 '( ABORT chess.1 )' >/dev/null
-    # 16 moves of a match against a local player: every answer within the 10 s clock
-    timeout 400 "$GGP" match "$CHESS" --players "http://127.0.0.1:${PORT[chess]},random" --seed 2 \
-        --startclock 10 --playclock 10 --max-steps 16 >"$TMP/chess.out" 2>"$TMP/chess.err" || true
+    answered chess '( PLAY chess.1 NIL )' >/dev/null
+    answered chess '( PLAY chess.1 (( move wp e 2 e 4 ) noop ) )' >/dev/null
+    answered chess '( PLAY chess.1 (noop ( move bp e 7 e 5 ) ) )' >/dev/null
+    answered chess '( ABORT chess.1 )' >/dev/null
+    # 16 moves of a match against a local player, every one legal and none replaced: clocks
+    # of the hang guard (the random player answers at once; the master waits no longer)
+    timeout $((20 * HTTP_GUARD)) "$GGP" match "$CHESS" --seed 2 \
+        --players "http://127.0.0.1:${PORT[chess]},random" --startclock "$HTTP_GUARD" \
+        --playclock "$HTTP_GUARD" --max-steps 16 >"$TMP/chess.out" 2>"$TMP/chess.err" || true
     line=$(grep "^player=http" "$TMP/chess.out") || fail "chess match: $(tail -3 "$TMP/chess.err")"
     ms=$(sed -n 's/.* slowest_move_ms=\([0-9]*\).*/\1/p' <<<"$line")
     case "$line" in *" timeouts=0 illegal=0") ;; *) fail "chess match: $line" ;; esac
-    [ "$ms" -lt 10000 ] || fail "chess match: slowest move $ms ms (clock 10000 ms)"
-    echo "ok: chess over HTTP, slowest move $ms ms (clock 10000 ms)"
+    echo "ok: chess over HTTP, slowest move $ms ms"
     alive chess || fail "chess server died"
 fi
 

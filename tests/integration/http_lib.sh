@@ -13,8 +13,13 @@ http_cleanup() {
 
 random_port() { echo $((20000 + (RANDOM * 32768 + RANDOM) % 40001)); }
 
+# The bound of every wait and request here: a hang guard, never a verdict (a loaded machine
+# makes a server slow to listen or to answer, not wrong).
+HTTP_GUARD=300
+
 # start_server NAME [VAR=VALUE...] -- [serve options...]: a `ggp serve` on a free random
-# port; sets PORT[NAME] and PID[NAME]; its log is $TMP/NAME.log.
+# port; sets PORT[NAME] and PID[NAME]; its log is $TMP/NAME.log. A try ends when the
+# server listens or exits (a port taken), not at a clock.
 start_server() {
     local name=$1 envs=() try port pid i
     shift
@@ -24,7 +29,7 @@ start_server() {
         port=$(random_port)
         env "${envs[@]}" "$GGP" serve --bind 127.0.0.1 --port "$port" "$@" 2>"$TMP/$name.log" &
         pid=$!
-        for i in $(seq 1 50); do
+        for i in $(seq 1 $((HTTP_GUARD * 10))); do
             grep -q "listening on" "$TMP/$name.log" 2>/dev/null && break
             kill -0 "$pid" 2>/dev/null || break
             sleep 0.1
@@ -44,7 +49,8 @@ start_server() {
 
 # post NAME BODY: POSTs BODY to server NAME; prints the reply body.
 post() {
-    curl -s -m 30 -H 'Content-Type: text/acl' --data-binary "$2" "http://127.0.0.1:${PORT[$1]}/"
+    curl -s -m "$HTTP_GUARD" -H 'Content-Type: text/acl' --data-binary "$2" \
+        "http://127.0.0.1:${PORT[$1]}/"
 }
 
 # post_status NAME BODY [curl options...]: prints "HTTPCODE SECONDS BODY" of one POST.
@@ -52,8 +58,9 @@ post_status() {
     local name=$1 body=$2 out
     shift 2
     out=$(mktemp -p "$TMP")
-    curl -s -m 30 -o "$out" -w '%{http_code} %{time_total} ' -H 'Content-Type: text/acl' \
-        --data-binary "$body" "$@" "http://127.0.0.1:${PORT[$name]}/" || true
+    curl -s -m "$HTTP_GUARD" -o "$out" -w '%{http_code} %{time_total} ' \
+        -H 'Content-Type: text/acl' --data-binary "$body" "$@" "http://127.0.0.1:${PORT[$name]}/" ||
+        true
     cat "$out"
     rm -f "$out"
 }

@@ -2,7 +2,9 @@
 # Full matches over HTTP: our game master (`ggp match`) against two `ggp serve` processes on
 # loopback, for tic-tac-toe (GDL) and GDL-II games. Every move must arrive in time and be
 # legal, and every match's trace must equal the local replay of its moves by `ggp trace
-# --moves`. Each command is bounded by a timeout; the servers are killed on exit.
+# --moves`. The clocks are the hang guard of http_lib.sh, bounds only: the players' work
+# per move is bounded (a loaded machine makes them answer later, not miss a clock). Each
+# command is bounded by a timeout; the servers are killed on exit.
 # usage: http_match.sh GGP SOURCE_DIR
 set -euo pipefail
 GGP=$1
@@ -15,8 +17,7 @@ command -v curl >/dev/null || { echo "curl is needed"; exit 77; }
 
 start_server a -- --player random --seed 11 --name alpha
 start_server b -- --player legal --seed 12 --name beta
-# (playouts=4: its work per move is bounded, so the 10 s clock below is a 10x margin on a
-# loaded machine under the sanitizers, not a race; the others answer at once)
+# (playouts=4: its work per move is bounded; the others answer at once)
 start_server c -- --player deduce:playouts=4 --seed 13 --name gamma
 A=http://127.0.0.1:${PORT[a]}
 B=http://127.0.0.1:${PORT[b]}
@@ -25,8 +26,9 @@ C=http://127.0.0.1:${PORT[c]}
 # run_matches NAME GAME PLAYERS N: plays N matches; checks the summary and every trace.
 run_matches() {
     local name=$1 game=$2 players=$3 n=$4 k f
-    timeout 200 "$GGP" match "$game" --players "$players" --matches "$n" --swap --seed 7 \
-        --startclock 10 --playclock 10 --trace >"$TMP/$name.out" 2>"$TMP/$name.err" ||
+    timeout $((20 * HTTP_GUARD)) "$GGP" match "$game" --players "$players" --matches "$n" \
+        --swap --seed 7 --startclock "$HTTP_GUARD" --playclock "$HTTP_GUARD" --trace \
+        >"$TMP/$name.out" 2>"$TMP/$name.err" ||
         fail "$name: ggp match failed: $(cat "$TMP/$name.err")"
     while read -r line; do
         echo "$name: $line"

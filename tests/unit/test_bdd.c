@@ -211,44 +211,84 @@ static dd_ref pairs_of_parity(dd_t *d, uint32_t n, uint32_t parity) {
 
 #define CUT_PAIRS 19
 
-/* The deadline inside one operation that never collects garbage: the conjunction of the
- * even and the odd pairs apart (each about 2^10 nodes) is about 2^20 nodes made by one
- * dd_and, and a table of 4M nodes at the start holds them all, so that no collection
- * comes to check the deadline. With a deadline of a few milliseconds the timer cuts it:
- * the cut is reported as one made inside, and the work done before it (nodes made) is a
- * small share of the whole, which the same conjunction then makes without a deadline. The
- * deadline is set again, longer, while the operation cannot start before it (a loaded
- * machine). */
+/* A manager over 2 CUT_PAIRS variables with the even and the odd pairs apart (each about
+ * 2^10 nodes), whose table holds start_nodes at the start: 4M hold their conjunction whole
+ * (about 2^20 nodes made by one dd_and, a third of a CPU second), and 256K what it makes in
+ * its first few milliseconds (no collection comes by itself before a deadline that close). */
+static dd_t *pairs_table(uint32_t start_nodes, dd_ref *even, dd_ref *odd) {
+    char err[200];
+    dd_limits_t lim = {.max_nodes = 1u << 22, .start_nodes = start_nodes};
+    dd_t *d = dd_new(2 * CUT_PAIRS, &lim, err, sizeof err);
+    assert_non_null(d);
+    *even = pairs_of_parity(d, CUT_PAIRS, 0), *odd = pairs_of_parity(d, CUT_PAIRS, 1);
+    assert_true(dd_nodes(d, *even) < 1u << 12 && dd_nodes(d, *odd) < 1u << 12);
+    return d;
+}
+
+/* The conjunction at a deadline `ahead` seconds from now (0: cut by dd_cut_next instead),
+ * which must give up at the deadline whatever the delays: it needs far more. On a fresh
+ * manager every time: a cut leaves BuDDy's free list empty, and the next operation on the
+ * manager starts with a collection (milliseconds). Returns the nodes it made; *inside:
+ * whether it was cut inside. */
+static uint64_t cut_pairs(double ahead, bool *inside) {
+    dd_ref even, odd;
+    dd_t *d = pairs_table(1u << 18, &even, &odd);
+    uint64_t cuts = dd_cuts_inside(d), before = dd_produced(d);
+    if (ahead > 0)
+        dd_set_deadline(d, now_seconds() + ahead);
+    else
+        dd_cut_next(d);
+    assert_int_equal(dd_and(d, even, odd), DD_NONE);
+    assert_string_equal(dd_why(d), "deadline");
+    uint64_t work = dd_produced(d) - before;
+    *inside = dd_cuts_inside(d) == cuts + 1;
+    if (!*inside) assert_int_equal(work, 0); /* refused before it started */
+    dd_deref(d, even), dd_deref(d, odd);
+    dd_free(d);
+    return work;
+}
+
+/* The deadline inside one operation that never collects garbage (pairs_table). No verdict
+ * depends on the machine's speed or load (a loaded machine only makes an operation do
+ * less before its deadline):
+ * - dd_cut_next trips the timer's wire without a clock: the conjunction is cut inside;
+ * - the timer, at a deadline a millisecond ahead: every try gives up, either before it
+ *   starts (the deadline passed first, nothing made) or cut inside, and the tries go on until
+ *   one is cut after making nodes; what that one made is at most a millisecond or two of
+ *   work, under a quarter of the whole;
+ * - deadlines 1 to 10 microseconds ahead, where the timer's signal came before the operation
+ *   was ready to be cut and was dropped (on a table that held it whole, the operation ran to
+ *   its end, 1.5 s past its deadline; a loaded machine did the same at 2 ms): every one is
+ *   cut inside or refused before it starts, not left to the first collection.
+ * The conjunction made then without a deadline is right. */
 static void test_deadline_inside(void **state) {
     (void)state;
-    char err[200];
-    const uint32_t n = CUT_PAIRS;
-    dd_limits_t lim = {.max_nodes = 1u << 22, .start_nodes = 1u << 22};
-    dd_t *d = dd_new(2 * n, &lim, err, sizeof err);
-    assert_non_null(d);
-    dd_ref even = pairs_of_parity(d, n, 0), odd = pairs_of_parity(d, n, 1);
-    assert_true(dd_nodes(d, even) < 1u << 12 && dd_nodes(d, odd) < 1u << 12);
-    uint64_t cuts = dd_cuts_inside(d), work = 0;
-    for (double ms = 2; dd_cuts_inside(d) == cuts && ms <= 64; ms *= 2) {
-        dd_set_deadline(d, now_seconds() + ms / 1000);
-        uint64_t before = dd_produced(d);
-        assert_int_equal(dd_and(d, even, odd), DD_NONE);
-        assert_string_equal(dd_why(d), "deadline");
-        work = dd_produced(d) - before;
+    bool inside;
+    assert_int_equal(cut_pairs(0, &inside), 0);
+    assert_true(inside);
+    uint64_t work = 0;
+    /* a try makes nothing only when its thread is preempted for a millisecond within the
+     * microseconds between the clock read and the operation's start */
+    for (uint32_t tries = 0; work == 0; tries++) {
+        assert_true(tries < 1000);
+        work = cut_pairs(1e-3, &inside);
     }
-    assert_int_equal(dd_cuts_inside(d), cuts + 1);
-    dd_set_deadline(d, 0);
+    assert_true(inside);
+    for (uint32_t us = 1; us <= 10; us++)
+        cut_pairs(us * 1e-6, &inside);
+    dd_ref even, odd;
+    dd_t *d = pairs_table(1u << 22, &even, &odd);
     uint64_t before = dd_produced(d);
     dd_ref g = dd_and(d, even, odd);
     assert_true(g > 1);
     uint64_t whole = dd_produced(d) - before;
-    assert_true(whole > 1u << n);
+    assert_true(whole > 1u << CUT_PAIRS);
     assert_true(work < whole / 4);
     uint8_t v[2 * CUT_PAIRS] = {0};
-    for (uint32_t k = 0; k < n; k++)
-        v[k] = v[n + k] = k % 3 == 0;
+    for (uint32_t k = 0; k < CUT_PAIRS; k++)
+        v[k] = v[CUT_PAIRS + k] = k % 3 == 0;
     assert_true(dd_eval(d, g, v));
-    v[n + 1] ^= 1;
+    v[CUT_PAIRS + 1] ^= 1;
     assert_false(dd_eval(d, g, v));
     dd_deref(d, even), dd_deref(d, odd), dd_deref(d, g);
     dd_free(d);

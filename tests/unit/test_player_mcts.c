@@ -86,15 +86,17 @@ static game_t *load_corpus(const char *name) {
 static double start_seconds = 0.2; /* the start clock play_match gives */
 
 /* Plays one match of g between two agents (kind i plays role i; told 1 s clocks, given
- * start_seconds to start and 5 s a move); returns the goal of role mcts_seat, whose search
- * counters are added to *sum (when not NULL). */
+ * start_seconds to start and a minute a move: a bound only, as the kinds played here are
+ * bounded by iterations, answer at once or stop at a proof, and 5 s could cut a starved
+ * search short); returns the goal of role mcts_seat, whose search counters are added to
+ * *sum (when not NULL). */
 static int play_match(game_t *g, const player_kind_t *k0, const player_kind_t *k1,
                       uint32_t mcts_seat, uint64_t seed, player_search_t *sum) {
     duel_t d = {.kinds = {k0, k1},
                 .startclock = 1,
                 .playclock = 1,
                 .start_seconds = start_seconds,
-                .move_seconds = 5,
+                .move_seconds = 60,
                 .seeds = {seed * 2, seed * 2 + 1},
                 .max_steps = 20};
     return duel_play(g, &d, mcts_seat, sum);
@@ -191,7 +193,7 @@ static int against_ab(game_t *g, const char *spec, uint32_t seat, player_search_
     const player_kind_t *ab = player_kind_find("ab");
     assert_non_null(k);
     assert_non_null(ab);
-    start_seconds = 2;
+    start_seconds = 60; /* a bound: at 2 s a starved start made its sets at a turn */
     int goal = seat == 0 ? play_match(g, k, ab, 0, 7, sum) : play_match(g, ab, k, 1, 7, sum);
     start_seconds = 0.2;
     return goal;

@@ -515,7 +515,9 @@ static void test_time_budget(void **state) {
     assert_true(terms_is_legal(f.r, &f.s, 0, m));
     uct_stats_t st;
     uct_stats(u, &st);
-    assert_true(st.iterations > 0);
+    /* it searched: one iteration at least, backed up or, when the deadline passed during
+     * its rollout (a starved thread on the interpreter), dropped */
+    assert_true(st.iterations + st.dropped_rollouts > 0);
     /* it searches until the deadline, never less (a loaded machine can only make t longer;
      * that it stops at all is the test's ending) */
     assert_true(t >= 0.2);
