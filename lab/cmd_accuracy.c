@@ -602,7 +602,7 @@ static void cost_row(acc_t *a, int mode) {
     lbs_stats_t st0, st1;
     lbs_stats(a->lbs, &st0);
     double t0 = now_seconds(), t;
-    while ((t = now_seconds() - t0) < a->o.cost_seconds) {
+    do { /* one rollout at least, however late the clock reads (a row never empty) */
         engine_state_set(a->e, s, &a->cost_states[n++ % a->n_cost]);
         while (!engine_terminal(a->e, s)) {
             checks += mode != M_PLAIN;
@@ -619,7 +619,7 @@ static void cost_row(acc_t *a, int mode) {
             steps++;
         }
         if (mode == M_PLAIN) (void)engine_goal_value(a->e, s, a->role);
-    }
+    } while ((t = now_seconds() - t0) < a->o.cost_seconds);
     lbs_stats(a->lbs, &st1);
     double per = checks ? 1e6 / checks : 0; /* Z3 apart: new hits cost a confirmation */
     printf("cost game=%s mode=%s seconds=%.3f rollouts=%" PRIu64 " rollouts_per_sec=%.1f "
