@@ -29,12 +29,16 @@ typedef struct made_kind {
 static made_kind_t *made_kinds;
 static pthread_mutex_t made_mu = PTHREAD_MUTEX_INITIALIZER;
 
+/* The built-in kind named by the first len characters of name; NULL: none. */
+static const player_kind_t *base_kind(const char *name, size_t len) {
+    for (size_t i = 0; i < N_KINDS; i++)
+        if (strlen(kinds[i]->name) == len && !strncmp(kinds[i]->name, name, len)) return kinds[i];
+    return NULL;
+}
+
 const player_kind_t *player_kind_find(const char *name) {
     const char *colon = strchr(name, ':');
-    size_t len = colon ? (size_t)(colon - name) : strlen(name);
-    const player_kind_t *base = NULL;
-    for (size_t i = 0; i < N_KINDS && !base; i++)
-        if (strlen(kinds[i]->name) == len && !strncmp(kinds[i]->name, name, len)) base = kinds[i];
+    const player_kind_t *base = base_kind(name, colon ? (size_t)(colon - name) : strlen(name));
     if (!base || !colon) return base;
     if (!base->check_options) return NULL;
     strbuf_t err;
@@ -62,14 +66,8 @@ const player_kind_t *player_kind_find(const char *name) {
  * check_options), so that a caller can say why player_kind_find gave NULL. */
 bool player_kind_error(const char *name, strbuf_t *err) {
     const char *colon = strchr(name, ':');
-    if (!colon) return false;
-    for (size_t i = 0; i < N_KINDS; i++) {
-        const player_kind_t *k = kinds[i];
-        if (strlen(k->name) != (size_t)(colon - name) || strncmp(k->name, name, colon - name))
-            continue;
-        return k->check_options && !k->check_options(colon + 1, err);
-    }
-    return false;
+    const player_kind_t *k = colon ? base_kind(name, (size_t)(colon - name)) : NULL;
+    return k && k->check_options && !k->check_options(colon + 1, err);
 }
 
 void player_kind_names(strbuf_t *out) {
