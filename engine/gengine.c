@@ -263,17 +263,29 @@ static void load_state(gengine_t *ge, const uint64_t *bits, const uint64_t *prev
     ge->move_valid = ge->goals_valid = false;
 }
 
+/* The bytes (0 or 1) of 8 nodes as 8 bits, byte i to bit i: the multiplication moves
+ * byte i's low bit to bit 56 + i, and no two of its partial products meet. */
+static inline uint64_t pack8(uint64_t w) {
+    return (w * 0x0102040810204080ull) >> 56;
+}
+
+/* The values of nodes first + 64 w .. first + 64 w + 63 of the fluents' numbering as a state
+ * word: first 0 the fluent inputs, n_fluents their next nodes (ground.h's numbering). */
+static uint64_t fluents_word(const gengine_t *ge, uint32_t first, uint32_t w) {
+    uint32_t nf = ge->net->n_fluents;
+    uint64_t b = 0;
+    for (uint32_t f = 64 * w; f < nf && f < 64 * w + 64; f += 8)
+        b |= pack8(load8(ge->vals + first + f, nf - f)) << (f & 63);
+    return b;
+}
+
+static uint64_t words_hash(const gengine_t *ge, const uint64_t *bits);
+
 /* The state in the fluent inputs, packed into s. */
 static void store_inputs(gengine_t *ge, eng_state_t *s) {
-    const gnet_t *net = ge->net;
-    memset(s->bits, 0, ge->base.n_words * sizeof *s->bits);
-    uint64_t h = 0;
-    for (uint32_t f = 0; f < net->n_fluents; f++)
-        if (ge->vals[net->fluent_node[f]]) {
-            s->bits[f >> 6] |= 1ull << (f & 63);
-            h ^= ge->zobrist[f];
-        }
-    s->hash = h;
+    for (uint32_t w = 0; w < ge->base.n_words; w++)
+        s->bits[w] = fluents_word(ge, 0, w);
+    s->hash = words_hash(ge, s->bits);
 }
 
 static void set_state(gengine_t *ge, const eng_state_t *s) {
@@ -332,31 +344,13 @@ static void set_joint(gengine_t *ge, const term_t *joint) {
     if (idp != ids) free(idp);
 }
 
-/* The bytes (0 or 1) of 8 nodes as 8 bits, byte i to bit i: the multiplication moves
- * byte i's low bit to bit 56 + i, and no two of its partial products meet. */
-static inline uint64_t pack8(uint64_t w) {
-    return (w * 0x0102040810204080ull) >> 56;
-}
-
-/* The next values of fluents 64 w .. 64 w + 63 as a state word (the next nodes follow
- * one another from n_fluents: ground.h's numbering). */
-static uint64_t next_word(const gengine_t *ge, uint32_t w) {
-    uint32_t nf = ge->net->n_fluents;
-    uint64_t b = 0;
-    for (uint32_t f = 64 * w; f < nf && f < 64 * w + 64; f += 8)
-        b |= pack8(load8(ge->vals + nf + f, nf - f)) << (f & 63);
-    return b;
-}
-
-static uint64_t words_hash(const gengine_t *ge, const uint64_t *bits);
-
 /* The successor of the loaded state s and joint move into out (out may be s): a word at a
  * time, the hash s's with the fluents that change toggled (the few of a step, not every
  * one that holds). */
 static void store_next(gengine_t *ge, const eng_state_t *s, eng_state_t *out) {
     uint64_t h = s->hash;
     for (uint32_t w = 0; w < ge->base.n_words; w++) {
-        uint64_t b = next_word(ge, w);
+        uint64_t b = fluents_word(ge, ge->net->n_fluents, w);
         for (uint64_t d = b ^ s->bits[w]; d; d &= d - 1)
             h ^= ge->zobrist[64 * w + (uint32_t)__builtin_ctzll(d)];
         out->bits[w] = b;
