@@ -21,10 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A relation may not grow past this many tuples: a runaway recursion becomes a clear
- * error instead of a hang. */
-#define MAX_TUPLES 20000000u
-
 typedef enum { OP_SCAN, OP_TRUE_ANY, OP_NEG, OP_NEG_TRUE_VAR, OP_DISTINCT, OP_EQUAL } op_t;
 
 typedef struct {
@@ -123,6 +119,8 @@ struct reasoner {
     uint64_t call_added; /* tuples added to call answers, to detect a fixpoint */
     size_t budget;       /* while non-zero, a relation growing past it aborts the evaluation */
     bool over;
+    size_t max_tuples; /* no relation grows past it: the reasoner gives up (error) instead */
+    char *error;       /* why it gave up, NULL until then: every answer is empty after that */
     uint32_t pred_legal, pred_goal, pred_terminal, pred_next, pred_init, pred_sees, pred_does;
     reason_stats_t stats;
 };
@@ -175,11 +173,16 @@ static bool rel_contains(const rel_t *rel, const term_t *t) {
 
 static void index_add(rel_t *rel, uint32_t j, uint32_t tuple_index);
 
-/* Adds a tuple; false when it was already there. */
-static bool rel_add(rel_t *rel, const term_t *t) {
+static void give_up(reasoner_t *r, const rel_t *rel);
+
+/* Adds a tuple; false when it was already there, or when the relation is full (the
+ * reasoner then gives up: see give_up). */
+static bool rel_add(reasoner_t *r, rel_t *rel, const term_t *t) {
     if (rel_contains(rel, t)) return false;
-    if (rel->n >= MAX_TUPLES)
-        die("a relation grew past %u tuples: the rules do not terminate", MAX_TUPLES);
+    if (rel->n >= r->max_tuples) {
+        give_up(r, rel);
+        return false;
+    }
     if (rel->arity == 0) {
         rel->n = 1;
         return true;
@@ -191,6 +194,27 @@ static bool rel_add(rel_t *rel, const term_t *t) {
     for (uint32_t j = 0; j < rel->arity; j++)
         if (rel->idx[j].built) index_add(rel, j, ti);
     return true;
+}
+
+/* A relation reached the cap: a rule base that does not terminate, or a finite relation
+ * too large to hold. Nothing the reasoner would say from here on can be trusted (the
+ * relation is incomplete), so it stops the running evaluation as a budget does, keeps the
+ * reason, and answers nothing from now on; the caller reads the reason (reason_error). */
+static void give_up(reasoner_t *r, const rel_t *rel) {
+    r->over = true;
+    if (r->error) return;
+    strbuf_t sb;
+    sb_init(&sb);
+    if (rel->is_fluent)
+        sb_printf(&sb, "the fluent %s/%u", term_sym_name(r->ts, rel->sym), rel->arity);
+    else
+        sb_printf(&sb, "the relation %s/%u", term_sym_name(r->ts, r->g->preds[rel->pred].sym),
+                  rel->arity);
+    sb_printf(&sb,
+              " grew past %zu tuples: the rules do not terminate, or the game is too large "
+              "to reason about",
+              r->max_tuples);
+    r->error = sb.data;
 }
 
 static void index_add(rel_t *rel, uint32_t j, uint32_t ti) {
@@ -521,7 +545,16 @@ reasoner_t *reason_new(game_t *g) {
     r->pred_does = game_pred(g, SYM_DOES, 2);
     r->cur_joint = xcalloc(g->n_roles + 1, sizeof *r->cur_joint);
     state_init(&r->cur);
+    r->max_tuples = REASON_MAX_TUPLES;
     return r;
+}
+
+void reason_set_max_tuples(reasoner_t *r, size_t n) {
+    r->max_tuples = n;
+}
+
+const char *reason_error(const reasoner_t *r) {
+    return r->error;
 }
 
 static void print_profile(const reasoner_t *r) {
@@ -577,6 +610,7 @@ void reason_free(reasoner_t *r) {
     free(r->stack);
     free(r->cur_joint);
     state_fini(&r->cur);
+    free(r->error);
     free(r);
 }
 
@@ -744,7 +778,7 @@ static void fire(join_t *j) {
     for (uint32_t i = 0; i < p->head_arity; i++)
         tuple[i] = term_subst(r->ts, p->head_args[i], j->b.val);
     r->stats.rules_fired++;
-    if (rel_add(j->target, tuple)) j->added++, r->stats.tuples_derived++, r->call_added++;
+    if (rel_add(r, j->target, tuple)) j->added++, r->stats.tuples_derived++, r->call_added++;
     if (r->budget && j->target->n > r->budget) r->over = true;
 }
 
@@ -890,11 +924,10 @@ static bool ensure_small(reasoner_t *r, uint32_t rel_id) {
     if (rel->computed) return true;
     if (rel->call_only || r->budget) return false;
     r->budget = rel->layer == LAYER_STATIC ? WHOLE_STATIC_MAX : WHOLE_DYNAMIC_MAX;
-    r->over = false;
     ensure(r, rel_id);
     bool ok = !r->over;
     r->budget = 0;
-    r->over = false;
+    r->over = r->error != NULL; /* a reasoner that gave up stays stopped */
     if (!ok) rel->call_only = true;
     return ok;
 }
@@ -961,6 +994,7 @@ static call_t *memo_new(reasoner_t *r, memo_t *m, uint32_t pred, uint32_t mask, 
     c->pred = pred;
     c->mask = mask;
     c->exists = exists;
+    c->ans.pred = pred; /* names the relation should the answers outgrow the cap */
     c->done = c->in_progress = c->incomplete = c->leads_cycle = false;
     memcpy(c->key, key, arity * sizeof *key);
     htab_fill(&m->table, slot, m->n++);
@@ -1054,7 +1088,7 @@ static void set_state(reasoner_t *r, const state_t *s) {
         term_t f = s->facts[i];
         uint32_t id = fluent_rel(r, term_sym(ts, f), term_arity(ts, f), false);
         if (id == UINT32_MAX) continue;
-        rel_add(&r->rels[id], term_kind(ts, f) == TERM_FUN ? term_args(ts, f) : NULL);
+        rel_add(r, &r->rels[id], term_kind(ts, f) == TERM_FUN ? term_args(ts, f) : NULL);
     }
     for (uint32_t i = 0; i < r->n_rels; i++)
         if (r->rels[i].is_fluent) r->rels[i].computed = true;
@@ -1070,7 +1104,7 @@ static void set_joint(reasoner_t *r, const term_t *joint) {
     rel_t *does = &r->rels[r->pred_does];
     for (uint32_t i = 0; i < n; i++) {
         term_t t[2] = {r->g->roles[i], joint[i]};
-        rel_add(does, t);
+        rel_add(r, does, t);
     }
     does->computed = true;
 }
@@ -1082,11 +1116,20 @@ static void out_push(reasoner_t *r, size_t *n, term_t t) {
     r->out[(*n)++] = t;
 }
 
+/* Whether the reasoner gave up (give_up), before or during this call: the answer is then
+ * empty (a state with no fluents, no moves, no goals; terminal), never a partial one. */
+static bool failed(const reasoner_t *r) {
+    return r->error != NULL;
+}
+
 /* Second arguments of the tuples of a binary relation whose first argument is key. */
 static uint32_t select_second(reasoner_t *r, uint32_t pred, term_t key, const term_t **out) {
     size_t n = 0;
+    *out = r->out;
+    if (failed(r)) return 0;
     if (pred != UINT32_MAX) {
         ensure(r, pred);
+        if (failed(r)) return 0;
         const rel_t *rel = &r->rels[pred];
         for (size_t i = 0; i < rel->n; i++)
             if (rel_tuple(rel, i)[0] == key) out_push(r, &n, rel_tuple(rel, i)[1]);
@@ -1097,8 +1140,10 @@ static uint32_t select_second(reasoner_t *r, uint32_t pred, term_t key, const te
 
 void reason_initial(reasoner_t *r, state_t *out) {
     out->n = 0;
+    if (failed(r)) return;
     if (r->pred_init != UINT32_MAX) {
         ensure(r, r->pred_init);
+        if (failed(r)) return;
         const rel_t *rel = &r->rels[r->pred_init];
         for (size_t i = 0; i < rel->n; i++)
             state_push(out, rel_tuple(rel, i)[0]);
@@ -1107,10 +1152,11 @@ void reason_initial(reasoner_t *r, state_t *out) {
 }
 
 bool reason_terminal(reasoner_t *r, const state_t *s) {
+    if (failed(r)) return true; /* so that no search goes on from a state it cannot read */
     if (r->pred_terminal == UINT32_MAX) return false;
     set_state(r, s);
     ensure(r, r->pred_terminal);
-    return r->rels[r->pred_terminal].n > 0;
+    return failed(r) || r->rels[r->pred_terminal].n > 0;
 }
 
 uint32_t reason_legal(reasoner_t *r, const state_t *s, uint32_t role, const term_t **moves) {
@@ -1119,9 +1165,10 @@ uint32_t reason_legal(reasoner_t *r, const state_t *s, uint32_t role, const term
 }
 
 bool reason_is_legal(reasoner_t *r, const state_t *s, uint32_t role, term_t move) {
-    if (r->pred_legal == UINT32_MAX) return false;
+    if (r->pred_legal == UINT32_MAX || failed(r)) return false;
     set_state(r, s);
     ensure(r, r->pred_legal);
+    if (failed(r)) return false;
     term_t t[2] = {r->g->roles[role], move};
     return rel_contains(&r->rels[r->pred_legal], t);
 }
@@ -1132,11 +1179,13 @@ uint32_t reason_goals(reasoner_t *r, const state_t *s, uint32_t role, const term
 }
 
 void reason_next(reasoner_t *r, const state_t *s, const term_t *joint, state_t *out) {
+    out->n = 0;
+    if (failed(r)) return;
     set_state(r, s);
     set_joint(r, joint);
-    out->n = 0;
     if (r->pred_next != UINT32_MAX) {
         ensure(r, r->pred_next);
+        if (failed(r)) return;
         const rel_t *rel = &r->rels[r->pred_next];
         for (size_t i = 0; i < rel->n; i++)
             state_push(out, rel_tuple(rel, i)[0]);
@@ -1153,9 +1202,12 @@ uint32_t reason_sees(reasoner_t *r, const state_t *s, const term_t *joint, uint3
 
 uint32_t reason_query(reasoner_t *r, const state_t *s, const term_t *joint, uint32_t pred,
                       const term_t **tuples) {
+    *tuples = NULL;
+    if (failed(r)) return 0;
     if (s) set_state(r, s);
     if (joint) set_joint(r, joint);
     ensure(r, pred);
+    if (failed(r)) return 0;
     const rel_t *rel = &r->rels[pred];
     *tuples = rel->data;
     return (uint32_t)rel->n;
@@ -1163,7 +1215,7 @@ uint32_t reason_query(reasoner_t *r, const state_t *s, const term_t *joint, uint
 
 bool reason_holds(reasoner_t *r, const state_t *s, term_t atom) {
     uint32_t pred = game_pred_of(r->g, atom);
-    if (pred == UINT32_MAX) return false;
+    if (pred == UINT32_MAX || failed(r)) return false;
     set_state(r, s);
     const rel_t *rel = &r->rels[pred];
     uint32_t ar = rel->arity;
@@ -1171,8 +1223,9 @@ bool reason_holds(reasoner_t *r, const state_t *s, term_t atom) {
     for (uint32_t i = 0; i < ar && i < 32; i++)
         key[i] = term_arg(r->ts, atom, i);
     if (rel->callable && ar > 0 && ar < 32)
-        return call(r, pred, (1u << ar) - 1, key, true)->ans.n > 0;
+        return call(r, pred, (1u << ar) - 1, key, true)->ans.n > 0 && !failed(r);
     ensure(r, pred);
+    if (failed(r)) return false;
     return ar == 0 ? rel->n > 0 : ar < 32 && rel_contains(&r->rels[pred], key);
 }
 

@@ -21,9 +21,21 @@
 
 typedef struct reasoner reasoner_t;
 
+/* The most tuples a relation may hold by default (reason_set_max_tuples). */
+#define REASON_MAX_TUPLES 20000000u
+
 reasoner_t *reason_new(game_t *g);
 void reason_free(reasoner_t *r);
 const game_t *reason_game(const reasoner_t *r);
+
+/* A relation that would grow past n tuples (a rule base whose recursion the validator
+ * cannot see through, or a finite relation too large to hold) makes the reasoner give up
+ * instead of running out of memory: the query stops, and from then on every answer is
+ * empty (no fluents, moves, goals or tuples; every state terminal, no atom holding) and
+ * reason_error says why. A game text must never end the process that reasons about it. */
+void reason_set_max_tuples(reasoner_t *r, size_t n);
+/* Why the reasoner gave up, naming the relation; NULL while it has not. */
+const char *reason_error(const reasoner_t *r);
 
 void reason_initial(reasoner_t *r, state_t *out);
 bool reason_terminal(reasoner_t *r, const state_t *s);

@@ -570,6 +570,44 @@ static void test_tictactoe_perft(void **state) {
     assert_int_equal(perft(f, &f->s, 4), 3024);
 }
 
+/* A finite game whose one relation (pair/2: 100 tuples in the first state) outgrows the
+ * cap. Stands for the runaway recursion or the huge relation a game master may send. */
+static const char *PAIRS = "(role p) (init (step 0)) "
+                           "(n 0) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8) (n 9) "
+                           "(<= (pair ?a ?b) (true (step 0)) (n ?a) (n ?b)) "
+                           "(<= (legal p (go ?a ?b)) (pair ?a ?b)) "
+                           "(<= (next (step 1)) (does p (go ?a ?b))) "
+                           "(<= terminal (true (step 1))) "
+                           "(<= (goal p 100) (true (step 1))) (<= (goal p 0) (true (step 0)))";
+
+/* Past its cap the reasoner fails the query and says why, naming the relation, instead of
+ * ending the process; every answer after is empty (terminal, no moves, no successor). */
+static void test_cap_gives_up(void **state) {
+    fix_t *f = *state;
+    load(f, PAIRS);
+    assert_string_equal(state_str(f, &f->s), "(step 0)");
+    assert_null(reason_error(f->r));
+    reason_set_max_tuples(f->r, 50);
+    const term_t *m;
+    assert_int_equal(reason_legal(f->r, &f->s, 0, &m), 0);
+    assert_non_null(reason_error(f->r));
+    assert_non_null(strstr(reason_error(f->r), "the relation pair/2 grew past 50 tuples"));
+    assert_true(reason_terminal(f->r, &f->s));
+    assert_false(reason_is_legal(f->r, &f->s, 0, T(f, "(go 1 1)")));
+    const term_t *v;
+    assert_int_equal(reason_goals(f->r, &f->s, 0, &v), 0);
+    term_t joint[1] = {T(f, "(go 1 1)")};
+    reason_next(f->r, &f->s, joint, &f->n);
+    assert_int_equal(f->n.n, 0);
+    reason_initial(f->r, &f->n);
+    assert_int_equal(f->n.n, 0);
+    /* the same game under the default cap: nothing wrong with it */
+    load(f, PAIRS);
+    assert_int_equal(reason_legal(f->r, &f->s, 0, &m), 100);
+    assert_false(reason_terminal(f->r, &f->s));
+    assert_null(reason_error(f->r));
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
     const struct CMUnitTest tests[] = {
@@ -578,7 +616,7 @@ int main(void) {
         T(test_recursion_long_chain), T(test_negation_distinct_or),
         T(test_simultaneous),         T(test_goal_defects),
         T(test_gdl2_sees_and_random), T(test_tictactoe),
-        T(test_tictactoe_perft),
+        T(test_tictactoe_perft),      T(test_cap_gives_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
