@@ -37,6 +37,9 @@ typedef struct {
     /* engine_playout_hooked (hook NULL: engine_playout) */
     uint32_t (*playout)(engine_t *e, eng_state_t *s, splitmix_t *rng, uint32_t max_steps,
                         int *goals, engine_playout_hook_t hook, void *ctx, bool *stopped);
+    /* why the backend's own reasoner gave up (reason_error); NULL: it has none, or it has
+     * not */
+    const char *(*error)(const engine_t *e);
 } engine_ops_t;
 
 struct engine {

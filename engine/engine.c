@@ -275,6 +275,11 @@ void engine_free(engine_t *e) {
 engine_kind_t engine_kind(const engine_t *e) {
     return e->kind;
 }
+const char *engine_error(const engine_t *e) {
+    const char *own = e->ops->error ? e->ops->error(e) : NULL;
+    if (own) return own;
+    return e->rules ? reason_error(e->rules) : NULL;
+}
 bool engine_uses_store(const engine_t *e) {
     return e->kind == ENGINE_INTERP || (e->net && e->net->n_queries);
 }

@@ -61,6 +61,12 @@ void engine_race_marker(const game_t *g, char *out, size_t n);
 engine_t *engine_clone(const engine_t *e);
 void engine_free(engine_t *e);
 engine_kind_t engine_kind(const engine_t *e);
+/* Why the engine can no longer answer for this game (a rules evaluator of its own gave up
+ * on a relation past its cap: reason.h), NULL while it can. Once set it stays, and the
+ * answers are not to be trusted: the interpreter's are empty (every state terminal, no
+ * legal moves, goals or fluents, so that a search ends at once), a ground network's query
+ * nodes read false. Whoever plays a match reads this to say so and fall back. */
+const char *engine_error(const engine_t *e);
 /* Whether evaluating states builds terms in the game's store (the interpreter; a ground
  * network with query nodes, hybrid grounding): such an engine must not run while another
  * thread uses the store. */

@@ -603,6 +603,13 @@ static engine_t *g_clone(const engine_t *e) {
     return c;
 }
 
+/* The query nodes' reasoner (hybrid grounding): a node it can no longer answer would
+ * read false, so its giving up is the engine's error. */
+static const char *g_error(const engine_t *e) {
+    const gengine_t *ge = (const gengine_t *)e;
+    return ge->rules ? reason_error(ge->rules) : NULL;
+}
+
 static const engine_ops_t gengine_ops = {
     .free = g_free,
     .clone = g_clone,
@@ -617,6 +624,7 @@ static const engine_ops_t gengine_ops = {
     .to_terms = g_to_terms,
     .from_terms = g_from_terms,
     .playout = g_playout,
+    .error = g_error,
 };
 
 /* The queries that only goal blocks read: asked once goals are, not on every state. */

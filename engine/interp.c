@@ -82,6 +82,10 @@ static uint32_t interp_playout(engine_t *e, eng_state_t *s, splitmix_t *rng, uin
     return steps;
 }
 
+static const char *interp_error(const engine_t *e) {
+    return reason_error(((const interp_t *)e)->r);
+}
+
 static const engine_ops_t interp_ops = {
     .free = interp_free,
     .clone = interp_clone,
@@ -96,6 +100,7 @@ static const engine_ops_t interp_ops = {
     .from_terms = interp_from_terms,
     .query = interp_query,
     .playout = interp_playout,
+    .error = interp_error,
 };
 
 engine_t *interp_new(game_t *g) {

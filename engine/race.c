@@ -66,6 +66,7 @@ double race_rate(engine_t *e, double seconds, uint64_t *steps) {
     free(goals);
     engine_state_free(s);
     *steps = n;
+    if (engine_error(e)) return 0; /* an engine that gave up ends every playout at once */
     return n && cpu > 0 ? (double)n / cpu : 0;
 }
 

@@ -174,6 +174,12 @@ void agent_free(agent_t *a) {
 game_t *agent_game(const agent_t *a) {
     return a->game;
 }
+const char *agent_error(const agent_t *a) {
+    const char *why = engine_error(a->track);
+    if (!why) why = engine_error(a->engine);
+    if (!why && a->player && a->player->engine) why = engine_error(a->player->engine);
+    return why;
+}
 term_t agent_guess(const agent_t *a) {
     return a->guess;
 }

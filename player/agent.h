@@ -30,6 +30,10 @@ agent_t *agent_new(game_t *g, uint32_t role, const agent_config_t *cfg);
 void agent_free(agent_t *a);
 
 game_t *agent_game(const agent_t *a);
+/* Why the match can no longer be reasoned about (an engine of the agent or its player gave
+ * up on the game: engine_error), NULL while it can. From then on the agent knows no legal
+ * move, and its caller answers with what it kept (agent_guess, agent_first_move). */
+const char *agent_error(const agent_t *a);
 /* Our first legal move in the initial state (computed once, before any meta-gaming, so
  * that an answer is ready when preparation outlasts the start clock); TERM_NONE when there
  * is none. */

@@ -52,6 +52,7 @@ struct service {
     char *agent_id;
     term_t played; /* our answer to the last PLAY (TERM_NONE: none), for ponder() */
     uint64_t n_starts;
+    bool error_told; /* the agent's error (agent_error) is in the log */
 };
 
 static void job_free(job_t *j) {
@@ -106,6 +107,7 @@ static void drop_match(service_t *s, const char *id) {
 static void end_agent(service_t *s) {
     FREE_AND_NULL(agent_free, s->agent);
     s->played = TERM_NONE;
+    s->error_told = false;
     set_str(&s->agent_id, NULL);
 }
 
@@ -121,6 +123,17 @@ static void keep_move(service_t *s, const char *id, term_t move, char **field) {
         set_str(field, sb_str(&text));
     pthread_mutex_unlock(&s->mu);
     sb_fini(&text);
+}
+
+/* Says once per match that the game can no longer be reasoned about, and why: the
+ * answers from then on are the moves kept (the guess, the first move) or the preset. */
+static void tell_error(service_t *s, const char *id) {
+    const char *why = s->agent ? agent_error(s->agent) : NULL;
+    if (!why || s->error_told) return;
+    s->error_told = true;
+    log_line("match=%s the game cannot be reasoned about: %s; the answers are the fallback "
+             "moves from now on",
+             id, why);
 }
 
 static void run_start(service_t *s, job_t *j) {
@@ -147,6 +160,7 @@ static void run_start(service_t *s, job_t *j) {
         /* the first move is ready before the player prepares (which may outlast the clock) */
         keep_move(s, j->msg.id, agent_first_legal(s->agent, j->deadline), &s->first);
         agent_start(s->agent, j->deadline);
+        tell_error(s, j->msg.id);
     }
     sb_fini(&err);
 }
@@ -187,6 +201,7 @@ static void run_play(service_t *s, job_t *j) {
     move_sink_t sink = {.offer = offer, .ctx = j};
     term_t move = agent_play(s->agent, j->deadline, &sink);
     s->played = move;
+    tell_error(s, j->msg.id);
     if (move == TERM_NONE)
         log_line("match=%s play: no legal move is known", j->msg.id);
     else
