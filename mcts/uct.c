@@ -34,6 +34,7 @@ typedef struct {
      * below it, in [0,1] (< 0: none yet) */
     float mm;
     uint8_t terminal, proven;
+    uint8_t capped; /* some role has more legal moves than a count holds: see expand */
 } node_t;
 
 /* The child a joint move leads to. */
@@ -432,14 +433,20 @@ static void add_priors(uct_t *u, uint32_t i, const eng_state_t *s) {
 
 /* Computes the legal moves of node i in state s. A role without legal moves makes the
  * node terminal (a malformed game: scored by its goals). False when the memory limit
- * leaves no room for the moves (the node stays a leaf). */
+ * leaves no room for the moves (the node stays a leaf). A role with more moves than a
+ * count holds (UINT16_MAX: a "choose a number" game) keeps the first UINT16_MAX: the
+ * search then plays among those, a legal move still, and the node is never proven
+ * (update_bounds), since a move left out might change its value. */
 static bool expand(uct_t *u, uint32_t i, const eng_state_t *s) {
     pool_t *p = &T(u)->p;
     uint32_t moff = (uint32_t)p->n_mv;
     for (uint32_t r = 0; r < u->nr; r++) {
         const term_t *m;
         uint32_t n = engine_legal(u->e, s, r, &m);
-        if (n > UINT16_MAX) die("uct: more than %u legal moves", UINT16_MAX);
+        if (n > UINT16_MAX) {
+            n = UINT16_MAX;
+            p->nodes[i].capped = 1;
+        }
         if (!room_for(u, MOVES, p->n_mv + n)) {
             p->n_mv = moff;
             return false;
@@ -578,7 +585,7 @@ static void settled_span(const uct_t *u, uint32_t i, uint32_t mover, int best, i
 static bool update_bounds(uct_t *u, uint32_t i) {
     pool_t *p = &T(u)->p;
     node_t *n = &p->nodes[i];
-    if (n->proven || n->moff == NIL) return false;
+    if (n->proven || n->moff == NIL || n->capped) return false;
     uint32_t nr = u->nr, movers = 0, mover = 0;
     const uint16_t *cnt = &p->cnt[(size_t)i * nr];
     uint64_t joints = 1;

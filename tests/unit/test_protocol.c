@@ -14,6 +14,7 @@
 
 #include "base/clock.h"
 #include "gdl/casemap.h"
+#include "many_moves.h"
 #include "match/httpc.h"
 #include "server/protocol.h"
 #include "server/service.h"
@@ -393,6 +394,54 @@ static void test_service_bad_start(void **state) {
     service_free(s);
 }
 
+/* Asks and checks that the reply starts with prefix; returns the reply (caller frees). */
+static char *expect_prefix(service_t *s, const char *body, const char *prefix) {
+    char *got = ask(s, body);
+    if (strncmp(got, prefix, strlen(prefix)) != 0)
+        fprintf(stderr, "%s -> %s (expected %s...)\n", body, got, prefix);
+    assert_int_equal(strncmp(got, prefix, strlen(prefix)), 0);
+    return got;
+}
+
+/* A game the search cannot hold whole (more legal moves than its 16-bit counts: it once
+ * ended the server, and every match after it) is played to its end by the default kind of
+ * player, bounded by iterations, not clocks; then a tic-tac-toe match is served as usual. */
+static void test_service_survives_many_moves(void **state) {
+    (void)state;
+    service_config_t cfg = {
+        .name = "tester", .kind = player_kind_find("mcts:iters=30:engine=interp"), .seed = 1};
+    assert_non_null(cfg.kind);
+    service_t *s = service_new(&cfg);
+    char *start = start_body("big.1", "chooser", MANY_MOVES_GAME, 30, 30);
+    expect(s, start, "ready");
+    char *move = expect_prefix(s, "(play big.1 nil)", "( choose ");
+    strbuf_t body;
+    sb_init(&body);
+    sb_printf(&body, "(play big.1 (%s))", move);
+    char *again = expect_prefix(s, sb_str(&body), "( choose ");
+    sb_clear(&body);
+    sb_printf(&body, "(stop big.1 (%s))", again);
+    expect(s, sb_str(&body), "done");
+    char *ttt = game_text("tictactoe.kif");
+    char *next = start_body("ttt.1", "xplayer", ttt, 30, 30);
+    expect(s, next, "ready");
+    char *mark = expect_prefix(s, "(play ttt.1 nil)", "( mark ");
+    sb_clear(&body);
+    sb_printf(&body, "(play ttt.1 (%s noop))", mark);
+    expect(s, sb_str(&body), "noop");
+    expect(s, "(abort ttt.1)", "aborted");
+    expect(s, "(info)", "((name tester) (status available))");
+    sb_fini(&body);
+    free(mark);
+    free(next);
+    free(ttt);
+    free(again);
+    free(move);
+    free(start);
+    service_wait_idle(s);
+    service_free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info),
@@ -410,6 +459,7 @@ int main(void) {
         cmocka_unit_test(test_service_spelling),
         cmocka_unit_test(test_service_gdl2),
         cmocka_unit_test(test_service_bad_start),
+        cmocka_unit_test(test_service_survives_many_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

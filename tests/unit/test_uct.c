@@ -15,6 +15,7 @@
 #include "base/clock.h"
 #include "gdl/validate.h"
 #include "load.h"
+#include "many_moves.h"
 #include "mcts/uct.h"
 #include "moves.h"
 #include "race.h"
@@ -1260,8 +1261,37 @@ static void test_mixed(void **state) {
     unload(&f);
 }
 
+/* More legal moves than a node's 16-bit count holds: the search keeps the first 65535 and
+ * plays one of them (it once ended the process), and a move played past them (the last
+ * legal one) re-roots the tree on its successor like any move the tree lacks. */
+static void test_more_moves_than_a_count(void **state) {
+    (void)state;
+    fix_t f;
+    game_t *g = load_text(MANY_MOVES_GAME);
+    assert_non_null(g);
+    fix_init(&f, g);
+    const term_t *mv;
+    assert_int_equal(terms_legal(f.r, &f.s, 0, &mv), MANY_MOVES_N);
+    term_t last = mv[MANY_MOVES_N - 1];
+    uct_t *u = uct_new(f.r, 0, 7);
+    term_t m = uct_choose(u, &f.s, 0, 30);
+    assert_int_not_equal(m, TERM_NONE);
+    eng_state_t *es = terms_load(f.r, &f.s);
+    assert_true(engine_is_legal(f.r, es, 0, m));
+    engine_state_free(es);
+    uct_advance(u, &last);
+    terms_next(f.r, &f.s, &last, &f.n);
+    m = uct_choose(u, &f.n, 0, 30);
+    es = terms_load(f.r, &f.n);
+    assert_true(engine_is_legal(f.r, es, 0, m));
+    engine_state_free(es);
+    uct_free(u);
+    unload(&f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_more_moves_than_a_count),
         cmocka_unit_test(test_ttt_take_win),
         cmocka_unit_test(test_ttt_block_loss),
         cmocka_unit_test(test_root_move),
