@@ -56,15 +56,20 @@ struct match {
     uint32_t gen;              /* of the state being evaluated */
 };
 
-#define MAX_KEYS 64
+/* The facts of one fluent functor (name and arity) in bucketed[start, start + count). */
+typedef struct {
+    uint64_t key;
+    uint32_t start, count;
+} bucket_t;
 
 struct match_state {
     term_t *sorted; /* the state's facts, sorted by id */
     term_t *bucketed;
     uint32_t n, cap;
-    uint64_t keys[MAX_KEYS];
-    uint32_t start[MAX_KEYS], count[MAX_KEYS];
+    /* few per state, looked up linearly; as many as the game text has fluent functors */
+    bucket_t *keys;
     uint32_t n_keys;
+    size_t cap_keys;
 };
 
 static uint64_t key_of(const term_store_t *ts, term_t t) {
@@ -288,6 +293,7 @@ void match_state_free(match_state_t *ms) {
     if (!ms) return;
     free(ms->sorted);
     free(ms->bucketed);
+    free(ms->keys);
     free(ms);
 }
 
@@ -304,28 +310,26 @@ void match_state_set(match_state_t *ms, const term_store_t *ts, const state_t *s
     for (uint32_t i = 0; i < s->n; i++) {
         uint64_t k = key_of(ts, s->facts[i]);
         uint32_t j = 0;
-        while (j < ms->n_keys && ms->keys[j] != k)
+        while (j < ms->n_keys && ms->keys[j].key != k)
             j++;
         if (j == ms->n_keys) {
-            if (ms->n_keys == MAX_KEYS)
-                die("match: more than %d fluent functors in a state", MAX_KEYS);
-            ms->keys[ms->n_keys] = k;
-            ms->count[ms->n_keys++] = 0;
+            GROW(ms->keys, ms->cap_keys, ms->n_keys + 1);
+            ms->keys[ms->n_keys++] = (bucket_t){.key = k};
         }
-        ms->count[j]++;
+        ms->keys[j].count++;
     }
     uint32_t acc = 0;
     for (uint32_t j = 0; j < ms->n_keys; j++) {
-        ms->start[j] = acc;
-        acc += ms->count[j];
-        ms->count[j] = 0;
+        ms->keys[j].start = acc;
+        acc += ms->keys[j].count;
+        ms->keys[j].count = 0;
     }
     for (uint32_t i = 0; i < s->n; i++) {
         uint64_t k = key_of(ts, s->facts[i]);
         uint32_t j = 0;
-        while (ms->keys[j] != k)
+        while (ms->keys[j].key != k)
             j++;
-        ms->bucketed[ms->start[j] + ms->count[j]++] = s->facts[i];
+        ms->bucketed[ms->keys[j].start + ms->keys[j].count++] = s->facts[i];
     }
 }
 
@@ -460,12 +464,12 @@ static bool run(match_t *m, const match_state_t *ms, uint32_t scope, uint32_t k)
         const term_t *facts = ms->sorted;
         if (st->key != UINT64_MAX) {
             uint32_t j = 0;
-            while (j < ms->n_keys && ms->keys[j] != st->key)
+            while (j < ms->n_keys && ms->keys[j].key != st->key)
                 j++;
             if (j == ms->n_keys) return false;
             facts = ms->bucketed;
-            lo = ms->start[j];
-            hi = lo + ms->count[j];
+            lo = ms->keys[j].start;
+            hi = lo + ms->keys[j].count;
         }
         for (uint32_t i = lo; i < hi; i++) {
             uint32_t mark = bind_mark(&m->b);

@@ -409,8 +409,49 @@ static void test_match_work_limit(void **state) {
     game_free(g);
 }
 
+/* A state of more fluent functors than a fixed table held (64 once, then the process
+ * ended): a game text may have as many as it likes. The last one is still found. */
+static void test_match_many_functors(void **state) {
+    (void)state;
+    enum { N_FUNCTORS = 100 };
+    term_store_t *ts = term_store_new();
+    term_t a = term_const(ts, term_intern(ts, "a", 1));
+    state_t s;
+    state_init(&s);
+    sym_t first = 0, last = 0;
+    for (uint32_t i = 0; i < N_FUNCTORS; i++) {
+        char name[16];
+        int len = snprintf(name, sizeof name, "f%u", i);
+        last = term_intern(ts, name, (size_t)len);
+        if (i == 0) first = last;
+        state_push(&s, term_fun(ts, last, &a, 1));
+    }
+    state_normalise(&s);
+    term_t x = term_var(ts, 0);
+    form_t *f = form_new();
+    fconj_t *d = fconj_new();
+    fconj_add(d, FL_TRUE, term_fun(ts, last, &x, 1), TERM_NONE);
+    form_push(f, d);
+    match_t *m = match_new(ts, f);
+    assert_non_null(m);
+    match_state_t *ms = match_state_new();
+    assert_true(match_check(m, ms, &s));
+    state_t one;
+    state_init(&one);
+    state_push(&one, term_fun(ts, first, &a, 1));
+    state_normalise(&one);
+    assert_false(match_check(m, ms, &one)); /* the same index, set again: no stale bucket */
+    state_fini(&one);
+    match_state_free(ms);
+    match_free(m);
+    form_free(f);
+    state_fini(&s);
+    term_store_free(ts);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_match_many_functors),
         cmocka_unit_test_setup_teardown(test_c_two_rules, setup_c, teardown),
         cmocka_unit_test_setup_teardown(test_c_one_step_with_does, setup_c, teardown),
         cmocka_unit_test_setup_teardown(test_c_negation_local_variable, setup_c, teardown),
