@@ -433,8 +433,13 @@ static bool load_legal(match_t *mt) {
     joints_load(&mt->legal, m->e, mt->cur, JOINTS_TRACE_ORDER, JOINTS_NONE, TERM_NONE);
     for (uint32_t i = 0; i < mt->n_roles; i++) {
         if (!mt->legal.n[i]) {
-            snprintf(mt->res->error, sizeof mt->res->error, "step %u: role %s has no legal move",
-                     mt->step, term_sym_name(m->g->ts, term_sym(m->g->ts, m->g->roles[i])));
+            const char *why = engine_error(m->e); /* the rules evaluator gave up: say why */
+            if (why)
+                snprintf(mt->res->error, sizeof mt->res->error, "step %u: %s", mt->step, why);
+            else
+                snprintf(mt->res->error, sizeof mt->res->error,
+                         "step %u: role %s has no legal move", mt->step,
+                         term_sym_name(m->g->ts, term_sym(m->g->ts, m->g->roles[i])));
             return false;
         }
     }
@@ -610,7 +615,13 @@ bool master_play(master_t *m, uint32_t k, contestant_t *const *who, match_result
     for (;;) {
         if (m->cfg.trace) fprintf(m->cfg.trace, "step %u\n", mt.step);
         trace_line(&mt, "state", mt.state.facts, mt.state.n);
-        if (engine_terminal(m->e, mt.cur)) break;
+        bool terminal = engine_terminal(m->e, mt.cur);
+        if (engine_error(m->e)) { /* every state reads terminal then: no match to score */
+            snprintf(res->error, sizeof res->error, "step %u: %s", mt.step, engine_error(m->e));
+            ok = false;
+            break;
+        }
+        if (terminal) break;
         if (mt.step >= m->cfg.max_steps) {
             snprintf(res->error, sizeof res->error, "no end within %u steps", m->cfg.max_steps);
             ok = false;

@@ -175,8 +175,9 @@ game_t *agent_game(const agent_t *a) {
     return a->game;
 }
 const char *agent_error(const agent_t *a) {
+    /* the engines the match is played on: an interpreter left behind once tracking moved to
+     * the player's network (agent_start) may have given up where the network did not */
     const char *why = engine_error(a->track);
-    if (!why) why = engine_error(a->engine);
     if (!why && a->player && a->player->engine) why = engine_error(a->player->engine);
     return why;
 }
