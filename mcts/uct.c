@@ -129,6 +129,8 @@ struct uct {
     uint32_t *old_of; /* compaction: old index of each new node */
     uint32_t *new_of; /* ... and new index of each old one (NIL: not copied) */
     size_t cap_old_of, cap_new_of;
+    uint32_t *child_of; /* uct_choose: the root's child per move of a lone chooser */
+    size_t cap_child_of;
 
     bool have_root;
     eng_state_t *root_state, *sa, *sb, *asked; /* asked: the state uct_choose was given */
@@ -1110,6 +1112,7 @@ void uct_free(uct_t *u) {
     pool_free(&u->p);
     pool_free(&u->spare);
     free(u->old_of);
+    free(u->child_of);
     engine_state_free(u->root_state);
     engine_state_free(u->sa);
     engine_state_free(u->sb);
@@ -1599,6 +1602,20 @@ static uint32_t hook_win_move(uct_t *u) {
     return NIL;
 }
 
+/* The root's child for each of the lone chooser's n moves (its key is the move's index;
+ * NIL: none), in one walk over the root's edges: find_child per move was quadratic, seconds
+ * past the clock on a role with tens of thousands of moves. */
+static const uint32_t *root_children(uct_t *u, uint32_t n) {
+    const pool_t *p = &CT(u)->p;
+    GROW(u->child_of, u->cap_child_of, n);
+    for (uint32_t k = 0; k < n; k++)
+        u->child_of[k] = NIL;
+    for (uint32_t e = p->nodes[0].first; e != NIL; e = p->edges[e].next)
+        if (p->edges[e].key < n && u->child_of[p->edges[e].key] == NIL)
+            u->child_of[p->edges[e].key] = p->edges[e].child;
+    return u->child_of;
+}
+
 term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_iterations) {
     uct_ponder_stop(u);
     if (!prepare(u, s)) return TERM_NONE;
@@ -1624,9 +1641,10 @@ term_t uct_choose(uct_t *u, const state_t *s, double seconds, uint32_t max_itera
     uint32_t best = 0;
     int best_class = -1;
     double best_visits = -1, best_mean = -1;
+    const uint32_t *child = alone ? root_children(u, n) : NULL;
     for (uint32_t k = 0; k < n; k++) {
         int cls = 1; /* 3: a proven win, 2: keeps the root's proven value, 1: unknown, 0: worse */
-        uint32_t c = alone ? find_child(u, 0, k) : NIL;
+        uint32_t c = child ? child[k] : NIL;
         if (c != NIL) {
             int lo = p->lo[(size_t)c * nr + role], hi = p->hi[(size_t)c * nr + role];
             if (lo == 100)
