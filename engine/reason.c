@@ -207,6 +207,8 @@ static void give_up(reasoner_t *r, const rel_t *rel) {
     sb_init(&sb);
     if (rel->is_fluent)
         sb_printf(&sb, "the fluent %s/%u", term_sym_name(r->ts, rel->sym), rel->arity);
+    else if (rel->pred >= r->g->n_preds) /* every relation has a name; kept safe anyway */
+        sb_printf(&sb, "a relation of arity %u", rel->arity);
     else
         sb_printf(&sb, "the relation %s/%u", term_sym_name(r->ts, r->g->preds[rel->pred].sym),
                   rel->arity);
