@@ -33,6 +33,9 @@ void htab_grow(htab_t *t, htab_hash_fn hash, const void *ctx) {
     uint32_t *old = t->slot;
     size_t old_size = old ? (size_t)t->mask + 1 : 0;
     size_t size = old_size ? 2 * old_size : 16;
+    /* Out of memory in all but name, like xmalloc's: 2^30 entries index at least as many
+     * items (terms of 16 bytes and more, the reasoner's tuples, capped far below), so a
+     * game text runs out of memory before it gets here. */
     if (size > ((size_t)1 << 31)) die("hash table: more than 2^30 entries");
     t->slot = xcalloc(size, sizeof *t->slot);
     t->mask = (uint32_t)(size - 1);

@@ -58,7 +58,8 @@ static uint32_t number_of(const keyset_t *set, term_t t) {
 static void number_terms(keyset_t *set, const term_t *terms, uint32_t n) {
     keyset_init(set);
     for (uint32_t i = 0; i < n; i++)
-        if (keyset_add(set, terms[i]) != i) die("gengine: a term listed twice in the network");
+        if (keyset_add(set, terms[i]) != i) /* the grounder lists each once: a bug, not input */
+            die("gengine: a term listed twice in the network");
 }
 
 static gengine_t *G(engine_t *e) {

@@ -183,6 +183,7 @@ static term_t make_node(term_store_t *ts, int kind, sym_t sym, const term_t *arg
     htab_reserve(&ts->table, node_hash_of, ts);
     uint32_t *slot = htab_probe(&ts->table, h, node_same, &key);
     if (*slot) return *slot - 1;
+    /* 4G terms are more than 64 GiB of nodes: memory runs out first (xmalloc) */
     if (ts->n_nodes >= UINT32_MAX - 1) die("too many terms");
     term_t t = (term_t)ts->n_nodes++;
     grow_nodes(ts);

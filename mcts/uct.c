@@ -1071,7 +1071,8 @@ uct_t *uct_new(engine_t *e, uint32_t role, uint64_t seed) {
     u->e = e;
     u->role = role;
     u->nr = g->n_roles;
-    if (role >= u->nr) die("uct: role %u out of range", role);
+    if (role >= u->nr) /* a caller's bug: roles come from the game (agent_load checks them) */
+        die("uct: role %u out of range", role);
     u->rng.s = seed;
     u->c = 1.4;
     u->cap = 10000;
