@@ -479,13 +479,32 @@ static void cost_uniform(engine_t *e, const eng_state_t *s, splitmix_t *rng, int
     r->secs += cpu_seconds() - t0;
 }
 
+/* Anti-decisive rollouts are not worth more than this many uniform steps a step
+ * (docs/league.md: anti won timed series on connect four, where a step of it costs 39-41
+ * uniform ones, and lost at equal work and in timed series on breakthroughWalls, where it
+ * cost 76; nineBoardTicTacToe 27-28) ... */
+#define ANTI_MAX_COST 55
+/* ... nor more than this many for each move their checks change. Connect four's checks act
+ * at about 60% of the steps (a step costs 19-41 uniform ones: anti won its timed series);
+ * dotsAndBoxes's never (a match ends with the last line, never a choice), where uniform
+ * rollouts won 10-0 (docs/league.md, 2026-11-29). */
+#define ANTI_ACT_WORTH 100
+
+double playout_acts(const playout_stats_t *st) {
+    return st->steps ? (double)(st->decisive + st->avoided) / (double)st->steps : 0;
+}
+
+bool playout_anti_pays(double cost, const playout_stats_t *st) {
+    return cost <= ANTI_MAX_COST && cost <= ANTI_ACT_WORTH * playout_acts(st);
+}
+
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
 double playout_cost(engine_t *e, const playout_opts_t *o, const eng_state_t *s, splitmix_t *rng,
-                    double deadline, uint64_t max_steps) {
+                    double deadline, uint64_t max_steps, playout_stats_t *st) {
     playout_t *p = playout_new(e, o);
     term_t *joint = xcalloc(p->nr, sizeof *joint);
     int *goals = xcalloc(p->nr + 1, sizeof *goals);
@@ -521,6 +540,7 @@ double playout_cost(engine_t *e, const playout_opts_t *o, const eng_state_t *s, 
         cost = ratio[n_ratio / 2];
     }
     free(ratio);
+    if (st) playout_stats(p, st);
     for (int k = 0; k < 2; k++) {
         engine_state_free(run[k].a);
         engine_state_free(run[k].b);

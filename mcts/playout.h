@@ -91,8 +91,16 @@ uint32_t playout_cands_matches(const playout_cands_t *c);
  * Rounds of each in turn (policy steps for a short time, uniform ones as long), the median
  * of the rounds' ratios of the thread's CPU time; 0 when no round played a step of both.
  * Timed: for a player's choice within its start clock (mcts's decisive=auto), not for
- * reproducible results. */
+ * reproducible results. st (may be NULL) receives what the policy's steps did meanwhile:
+ * how often its checks changed a move (decisive, avoided) is what they can be worth. */
 double playout_cost(engine_t *e, const playout_opts_t *o, const eng_state_t *s, splitmix_t *rng,
-                    double deadline, uint64_t max_steps);
+                    double deadline, uint64_t max_steps, playout_stats_t *st);
+/* The share of the steps of st where the checks changed a move (a win played, a move
+ * avoided: several can be avoided in one step); 0 without steps. */
+double playout_acts(const playout_stats_t *st);
+/* Whether anti-decisive rollouts are worth a step's cost (in uniform steps, playout_cost)
+ * given what their checks did in st: not past a fixed cost, nor past a fixed worth for each
+ * move the checks change (a game where they never act gets uniform rollouts). */
+bool playout_anti_pays(double cost, const playout_stats_t *st);
 
 #endif

@@ -30,8 +30,9 @@
  *             statistics; tree, one shared tree with virtual loss (uct_set_parallel;
  *             default root with threads=2 given, tree with the default threads)
  *   decisive=off|on|anti|auto  the rollout policy (mcts/playout.h); auto (default): anti-decisive
- *             unless a step of it costs more than ANTI_MAX_COST uniform steps, measured
- *             from the initial state in the start clock (choose_policy; with iters=N: anti)
+ *             unless a step of it costs more uniform steps than its checks are worth
+ *             (playout_anti_pays), measured from the initial state in the start clock
+ *             (choose_policy; with iters=N: anti)
  *   dcand=on|off  the decisive checks look only at moves seen winning at once in random
  *             matches of the start clock (playout_cands_learn: at most 5% of the clock
  *             left, 1 s; 1000 matches with iters=N); default off
@@ -223,17 +224,12 @@
  * take (the network costs nothing; the steps go on at the next try, the search does not:
  * at 0.5 s under load 0.4 of a try let it pass only from ply 37, docs/bdd.md) */
 #define LATE_REACH_SHARE 0.8
-#define LBS_SAFETY 0.1    /* seconds kept back from it (grounding and calibration overrun) */
-#define ENGINE_SHARE 0.8  /* of the clock left, at most for grounding and compiling */
-#define STATE_COSTS 4     /* a search call overruns by at least this many states' cost */
-#define HEUR_SHARE 0.25   /* of the start clock left, at most for learning an evaluation */
-#define HEUR_MATCHES 1000 /* random matches it learns from in an iteration-bounded search */
-#define MATERIAL_SCALE 10 /* heur=material: a piece up of sixteen is worth about 58 (Sancho's) */
-/* decisive=auto: anti-decisive rollouts unless a step of them costs more than this many
- * uniform steps in CPU time (docs/league.md: anti won timed series on connect four, where a
- * step of it costs 39-41 uniform ones, and lost at equal work and in timed series on
- * breakthroughWalls, where it costs 76; nineBoardTicTacToe 27-28) */
-#define ANTI_MAX_COST 55
+#define LBS_SAFETY 0.1     /* seconds kept back from it (grounding and calibration overrun) */
+#define ENGINE_SHARE 0.8   /* of the clock left, at most for grounding and compiling */
+#define STATE_COSTS 4      /* a search call overruns by at least this many states' cost */
+#define HEUR_SHARE 0.25    /* of the start clock left, at most for learning an evaluation */
+#define HEUR_MATCHES 1000  /* random matches it learns from in an iteration-bounded search */
+#define MATERIAL_SCALE 10  /* heur=material: a piece up of sixteen is worth about 58 (Sancho's) */
 #define COST_SHARE 0.03    /* of the start clock left, at most for measuring it */
 #define CANDS_SHARE 0.05   /* dcand=on: of the start clock left, at most for learning them */
 #define CANDS_MAX 1.0      /* seconds, at most for learning them */
@@ -1304,8 +1300,9 @@ static void learn_cands(mcts_player_t *p, double deadline) {
                 (now_seconds() - t0) * 1000);
 }
 
-/* decisive=auto: measures what an anti-decisive rollout step costs from the initial state
- * and plays uniform rollouts instead when it costs too much (said with verbose). */
+/* decisive=auto: measures what an anti-decisive rollout step costs from the initial state,
+ * and how often its checks change a move, and plays uniform rollouts instead when it costs
+ * too much for what it changes (said with verbose). */
 static void choose_policy(mcts_player_t *p, const state_t *initial, double deadline) {
     if (!p->opts.decisive_auto || p->opts.iters) return;
     double t0 = now_seconds(), secs = (deadline - t0) * COST_SHARE;
@@ -1313,12 +1310,13 @@ static void choose_policy(mcts_player_t *p, const state_t *initial, double deadl
     policy.cands = p->cands;
     eng_state_t *es = engine_state_new(p->core.engine);
     engine_state_set(p->core.engine, es, initial);
+    playout_stats_t st = {0};
     double cost = engine_terminal(p->core.engine, es)
                       ? 0
                       : playout_cost(p->core.engine, &policy, es, &p->core.rng,
-                                     t0 + (secs < COST_MAX ? secs : COST_MAX), UINT64_MAX);
+                                     t0 + (secs < COST_MAX ? secs : COST_MAX), UINT64_MAX, &st);
     engine_state_free(es);
-    bool off = cost > ANTI_MAX_COST;
+    bool off = !playout_anti_pays(cost, &st);
     if (off) { /* this match's tree only: the options stay for the next match */
         playout_opts_t o = p->opts.playout;
         o.cands = p->cands;
@@ -1327,8 +1325,10 @@ static void choose_policy(mcts_player_t *p, const state_t *initial, double deadl
     }
     if (p->core.verbose)
         fprintf(stderr,
-                "mcts: an anti-decisive rollout step costs %.1f uniform ones (%.0f ms): %s\n", cost,
-                (now_seconds() - t0) * 1000, off ? "uniform rollouts" : "anti-decisive rollouts");
+                "mcts: an anti-decisive rollout step costs %.1f uniform ones (%.0f ms), its checks "
+                "act at %.2f%% of %llu steps: %s\n",
+                cost, (now_seconds() - t0) * 1000, 100 * playout_acts(&st),
+                (unsigned long long)st.steps, off ? "uniform rollouts" : "anti-decisive rollouts");
 }
 
 /* ab_eval_t: the evaluation's value of s for role. */

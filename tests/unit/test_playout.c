@@ -3,7 +3,8 @@
  * always), MAST with ε = 0 plays the move it learnt is best, the uniform policy plays
  * every move, and a whole rollout with checks ends at a terminal state; on every engine
  * that plays tic-tac-toe; the decisive checks on learnt candidates find the wins they
- * hold and only those; playout_cost measures, and stops on a state it cannot leave. */
+ * hold and only those; playout_cost measures, and stops on a state it cannot leave; what
+ * the checks did while it measured decides whether anti-decisive rollouts pay. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -261,7 +262,7 @@ static void test_cost(void **state) {
     playout_opts_t anti = {.antidecisive = true, .mast_eps = -1};
     splitmix_t rng = {3};
     double far = now_seconds() + 1e6;
-    double cost = playout_cost(f.e, &anti, f.s, &rng, far, 2000);
+    double cost = playout_cost(f.e, &anti, f.s, &rng, far, 2000, NULL);
     assert_true(cost > 0 && cost < 1e6);
     play2(&f, "(mark 1 1)", "noop");
     play2(&f, "noop", "(mark 2 1)");
@@ -269,15 +270,63 @@ static void test_cost(void **state) {
     play2(&f, "noop", "(mark 2 2)");
     play2(&f, "(mark 1 3)", "noop"); /* x wins: terminal */
     assert_true(engine_terminal(f.e, f.s));
-    assert_true(playout_cost(f.e, &anti, f.s, &rng, far, 2000) == 0);
+    assert_true(playout_cost(f.e, &anti, f.s, &rng, far, 2000, NULL) == 0);
     unload(&f);
+}
+
+/* Two roles take turns choosing a or b for four turns; every match is a draw, so the
+ * anti-decisive checks never find a win to play or to avoid. */
+static const char *ALWAYS_DRAWN = "(role p) (role q) (init (control p)) (init (step 0))"
+                                  "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)"
+                                  "(<= (legal ?r a) (true (control ?r)))"
+                                  "(<= (legal ?r b) (true (control ?r)))"
+                                  "(<= (legal p noop) (true (control q)))"
+                                  "(<= (legal q noop) (true (control p)))"
+                                  "(<= (next (control q)) (true (control p)))"
+                                  "(<= (next (control p)) (true (control q)))"
+                                  "(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))"
+                                  "(<= terminal (true (step 4)))"
+                                  "(goal p 50) (goal q 50)";
+
+/* What the checks did while their cost was measured (bounded by steps): they act on
+ * tic-tac-toe, so anti-decisive rollouts pay there at a moderate cost and not past the
+ * cap; they never act where every match is drawn, so they never pay there. */
+static void test_anti_pays(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, ENGINE_COMPILED);
+    playout_opts_t anti = {.antidecisive = true, .mast_eps = -1};
+    splitmix_t rng = {5};
+    double far = now_seconds() + 1e6;
+    playout_stats_t st = {0};
+    assert_true(playout_cost(f.e, &anti, f.s, &rng, far, 2000, &st) > 0);
+    assert_true(st.steps >= 2000 && st.decisive + st.avoided > 0);
+    assert_true(playout_acts(&st) > 0.2);
+    assert_true(playout_anti_pays(20, &st));
+    assert_false(playout_anti_pays(60, &st)); /* the fixed cap */
+    unload(&f);
+
+    game_t *g = load_text(ALWAYS_DRAWN);
+    assert_non_null(g);
+    engine_t *e = engine_new(g, ENGINE_INTERP, NULL);
+    eng_state_t *s = engine_state_new(e);
+    engine_initial(e, s);
+    playout_stats_t none = {0};
+    assert_true(playout_cost(e, &anti, s, &rng, far, 500, &none) > 0);
+    assert_true(none.steps >= 500);
+    assert_true(none.decisive == 0 && none.avoided == 0);
+    assert_false(playout_anti_pays(1.5, &none));
+    engine_state_free(s);
+    engine_free(e);
+    game_free(g);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_decisive), cmocka_unit_test(test_antidecisive),
-        cmocka_unit_test(test_cands),    cmocka_unit_test(test_mast),
-        cmocka_unit_test(test_rollouts), cmocka_unit_test(test_cost),
+        cmocka_unit_test(test_decisive),  cmocka_unit_test(test_antidecisive),
+        cmocka_unit_test(test_cands),     cmocka_unit_test(test_mast),
+        cmocka_unit_test(test_rollouts),  cmocka_unit_test(test_cost),
+        cmocka_unit_test(test_anti_pays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
