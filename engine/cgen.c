@@ -81,6 +81,10 @@ typedef struct {
      * whether it is a legal node without it (its byte holds the rest of its rules) */
     uint32_t *role_guard;
     uint8_t *guarded;
+    /* copies: nodes of the move blocks that are one fluent (connect four's cells, which
+     * never change once filled), written as runs of byte copies at the start of the move
+     * blocks (copy_pair: node and fluent, n_copies of them) instead of one statement each */
+    uint32_t *copy_pair, n_copies;
 } cg_t;
 
 static strbuf_t *C(cg_t *cg) {
@@ -598,11 +602,29 @@ static bool emit_vector_node(cg_t *cg, uint32_t i) {
     return true;
 }
 
+/* Whether node (of the move blocks) is one fluent, its terms "v[F]": then kept in
+ * cg->copy_pair for emit_fluent_copies. Its value is read from an input, which the move
+ * blocks never write, so it may be written before every other node of the move blocks
+ * (and before their scattered rules, which OR into it). */
+static bool take_copy(cg_t *cg, uint32_t node) {
+    unsigned f;
+    int end = -1;
+    if (cg->late[node] != 1 || cg->n_terms != 1 ||
+        sscanf(sb_str(&cg->term), "v[%u]%n", &f, &end) != 1 || end != (int)cg->term.len ||
+        f >= cg->net->n_fluents)
+        return false;
+    cg->copy_pair = xrealloc(cg->copy_pair, 2 * (cg->n_copies + 1) * sizeof *cg->copy_pair);
+    cg->copy_pair[2 * cg->n_copies] = node, cg->copy_pair[2 * cg->n_copies + 1] = f;
+    cg->n_copies++;
+    return true;
+}
+
 static void emit_node(cg_t *cg, uint32_t i) {
     if (emit_vector_node(cg, i)) return;
     uint32_t node = cg->net->order[i];
     node_terms(cg, i);
     if (cg->late[node] == 1 && !cg->n_terms) return; /* 0, or what the scattered rules set */
+    if (take_copy(cg, node)) return;
     sb_printf(C(cg), "v[%u]=", node);
     emit_terms(cg, 0, cg->n_terms);
     sb_puts(C(cg), ";\n");
@@ -2000,6 +2022,24 @@ static void emit_zero_moves(strbuf_t *c, const cg_t *cg) {
     sb_putc(c, '\n');
 }
 
+/* The copies (take_copy) in runs of consecutive nodes from consecutive fluents, one
+ * memcpy each (connect four: 84 cells in 2 runs, not 84 loads and stores). */
+static void emit_fluent_copies(strbuf_t *c, cg_t *cg) {
+    uint32_t *p = cg->copy_pair, n = cg->n_copies;
+    if (!n) return;
+    qsort(p, n, 2 * sizeof *p, cmp_pair);
+    for (uint32_t k = 0, e; k < n; k = e) {
+        for (e = k + 1;
+             e < n && p[2 * e] == p[2 * k] + (e - k) && p[2 * e + 1] == p[2 * k + 1] + (e - k);)
+            e++;
+        if (e - k == 1)
+            sb_printf(c, "v[%u]=v[%u];", p[2 * k], p[2 * k + 1]);
+        else
+            sb_printf(c, "__builtin_memcpy(v+%u,v+%u,%u);", p[2 * k], p[2 * k + 1], e - k);
+    }
+    sb_putc(c, '\n');
+}
+
 /* The end of the move blocks: the scattered rules of the moves chosen OR into their nodes
  * (after the code: storing at an address read from a table, then reading bytes near it,
  * stalls the processor's memory pipeline). */
@@ -2018,7 +2058,7 @@ static void emit_kernel(strbuf_t *c, cg_t *cg, const phase_t *ph, bool one_unit)
         sb_printf(c, "PART void %s_%u(%s);\n", ph->name, p, PARAMS);
     if (ph->moves) emit_scatter_tables(c, cg);
     sb_printf(c, "static inline void %s_body(%s){\n", ph->name, PARAMS);
-    if (ph->moves) emit_zero_moves(c, cg);
+    if (ph->moves) emit_zero_moves(c, cg), emit_fluent_copies(c, cg);
     for (uint32_t p = 0; p < ph->parts; p++)
         sb_printf(c, "%s_%u(v,w,d,m);\n", ph->name, p);
     if (ph->moves) emit_scatter(c, cg);
@@ -2468,7 +2508,7 @@ static void cg_fini(cg_t *cg) {
         free(cg->ent[k]);
     free(cg->ent), free(cg->n_ent), free(cg->cap_ent), free(cg->move_base);
     free(cg->late), free(cg->busy), free(cg->read_late), free(cg->role_guard), free(cg->guarded),
-        free(cg->rule_scattered);
+        free(cg->rule_scattered), free(cg->copy_pair);
     free(cg->simple.rule_start), free(cg->simple.lit_start), free(cg->simple.lits);
     sb_fini(&cg->term);
     free(cg->code), free(cg->data), free(cg->mrole), free(cg->midx), free(cg->scratch);
