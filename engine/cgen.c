@@ -2174,9 +2174,12 @@ static void emit_pack_legal(strbuf_t *c, const cg_t *cg, uint32_t r) {
     sb_puts(c, "}");
 }
 
-/* Inputs are nodes 0..F-1, their next nodes F..2F-1 (ground.h): a copy. */
+/* Inputs are nodes 0..F-1, their next nodes F..2F-1 (ground.h): a copy; and the next
+ * nodes packed into state words (the successor of a step, as the playout loop packs it). */
 static void emit_advance(strbuf_t *c, const gnet_t *net) {
     sb_printf(c, "void ggp_advance(U *restrict v){__builtin_memcpy(v,v+%u,%u);}\n", net->n_fluents,
+              net->n_fluents);
+    sb_printf(c, "void ggp_next_bits(const U *restrict v,W64 *restrict w){pack(v+%u,w);}\n",
               net->n_fluents);
 }
 
