@@ -85,6 +85,11 @@ typedef struct {
      * never change once filled), written as runs of byte copies at the start of the move
      * blocks (copy_pair: node and fluent, n_copies of them) instead of one statement each */
     uint32_t *copy_pair, n_copies;
+    /* pick guards (find_pick_guards): per role a literal whose falsity makes the legal nodes
+     * marked in pick_guarded 0 (a role guard's own, else a literal all their rules have), so
+     * that the playout loop's pick reads only the others then (GNET_NONE: none) */
+    uint32_t *pick_guard;
+    uint8_t *pick_guarded;
 } cg_t;
 
 static strbuf_t *C(cg_t *cg) {
@@ -2150,8 +2155,6 @@ static void emit_pack_legal_loop(strbuf_t *c, const cg_t *cg, uint32_t r) {
     sb_printf(c, "\nn=0;for(unsigned k=0;k<%u;k++)n+=(unsigned)__builtin_popcountll(lw[k])", nwr);
 }
 
-/* The legal moves of role r packed into words lw (a role guard off: only its moves not
- * guarded). */
 /* Up to this many moves a role's legal bytes are gathered into its word one byte load at a
  * time, not packed by a vector load: the bytes, just written one by one by the play
  * blocks, cannot be forwarded from the store buffer to a wider load, which then waits for
@@ -2164,13 +2167,17 @@ static void emit_pack_legal_loop(strbuf_t *c, const cg_t *cg, uint32_t r) {
  * its role guard does not guard. */
 static void emit_gather(strbuf_t *c, const cg_t *cg, uint32_t lf, uint32_t nm, bool open_only) {
     for (uint32_t k = 0; k < nm; k++)
-        if (!open_only || !cg->guarded[lf + k])
+        if (!open_only || !cg->pick_guarded[lf + k])
             sb_printf(c, "lw[%u]|=(W64)v[%u]<<%u;", k >> 6, lf + k, k & 63);
 }
 
+/* The legal moves of role r packed into words lw (its pick guard off: only its moves not
+ * guarded, gathered byte by byte when they are few: a waiting role's noop). */
 static void emit_pack_legal(strbuf_t *c, const cg_t *cg, uint32_t r) {
     const gnet_t *net = cg->net;
-    uint32_t nm = net->n_moves[r], lf = net->legal_first[r], g = cg->role_guard[r];
+    uint32_t nm = net->n_moves[r], lf = net->legal_first[r], g = cg->pick_guard[r], n_open = 0;
+    for (uint32_t k = 0; k < nm; k++)
+        n_open += !cg->pick_guarded[lf + k];
     if (nm <= PICK_BYTE_MOVES) {
         sb_puts(c, "lw[0]=0;");
         if (g != GNET_NONE) sb_printf(c, "if(%sv[%u]){", g & 1 ? "!" : "", g >> 1);
@@ -2189,10 +2196,15 @@ static void emit_pack_legal(strbuf_t *c, const cg_t *cg, uint32_t r) {
                   i & 63);
     if (g == GNET_NONE) return;
     sb_puts(c, "}else{");
+    if (n_open <= PICK_BYTE_MOVES) {
+        emit_gather(c, cg, lf, nm, true);
+        sb_puts(c, "}");
+        return;
+    }
     for (uint32_t i = 0; i < nm; i += 32) {
         uint64_t open = 0; /* the moves not guarded */
         for (uint32_t k = i; k < nm && k < i + 32; k++)
-            if (!cg->guarded[(net->legal_first[r] + k)]) open |= 1ull << (k - i);
+            if (!cg->pick_guarded[(net->legal_first[r] + k)]) open |= 1ull << (k - i);
         if (open)
             sb_printf(c, "lw[%u]|=(pkn(v+%u,%u)&0x%" PRIx64 "ull)<<%u;", i >> 6, lf + i,
                       nm - i < 32 ? nm - i : 32, open, i & 63);
@@ -2433,6 +2445,36 @@ static uint32_t *find_role_guards(cg_t *cg, const gnet_t *net) {
     return drop;
 }
 
+/* Pick guards: a role's role guard, else, for a role of more moves than are gathered byte
+ * by byte (and fewer than make its pick a loop), the literal that every rule of most of its
+ * legal nodes has (role_guard; (true (control white)) in breakthrough, where a waiting role
+ * has its noop): while it is false those nodes are 0 (every rule fails), so the pick need
+ * not read them. Unlike a role guard nothing is left out of the rules: only the pick reads
+ * it. */
+static void find_pick_guards(cg_t *cg) {
+    const gnet_t *net = cg->net;
+    cg->pick_guard = xmalloc((net->n_roles + 1) * sizeof *cg->pick_guard);
+    cg->pick_guarded = xcalloc(net->n_nodes + 1, 1);
+    uint32_t *count = xcalloc(2 * (size_t)net->n_nodes + 2, sizeof *count);
+    uint32_t *pos = xmalloc((net->n_nodes + 1) * sizeof *pos);
+    for (uint32_t k = 0; k < net->n_nodes; k++)
+        pos[k] = GNET_NONE;
+    for (uint32_t i = 0; i < net->n_order; i++)
+        pos[net->order[i]] = i;
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        uint32_t nm = net->n_moves[r], lf = net->legal_first[r], g = cg->role_guard[r];
+        bool own = g != GNET_NONE;
+        if (!own && nm > PICK_BYTE_MOVES && nm < PICK_LOOP_MOVES)
+            g = role_guard(net, r, pos, count);
+        cg->pick_guard[r] = g;
+        for (uint32_t k = 0; k < nm && g != GNET_NONE; k++)
+            cg->pick_guarded[lf + k] =
+                own ? cg->guarded[lf + k]
+                    : pos[lf + k] != GNET_NONE && holds_in_all(net, pos[lf + k], g);
+    }
+    free(count), free(pos);
+}
+
 static void cg_init(cg_t *cg, const gnet_t *net, size_t unit_bytes) {
     memset(cg, 0, sizeof *cg);
     cg->unit_bytes = unit_bytes;
@@ -2452,6 +2494,7 @@ static void cg_init(cg_t *cg, const gnet_t *net, size_t unit_bytes) {
     simplify(net, cg->mrole, drop, &cg->simple);
     free(drop);
     cg->net = net = &cg->simple;
+    find_pick_guards(cg);
     cg->scratch = xmalloc((net->n_lits + 1) * sizeof *cg->scratch);
     cg->freq = xcalloc(2 * (size_t)net->n_nodes + 2, sizeof *cg->freq);
     cg->move_base = xmalloc((net->n_roles + 1) * sizeof *cg->move_base);
@@ -2537,7 +2580,7 @@ static void cg_fini(cg_t *cg) {
         free(cg->ent[k]);
     free(cg->ent), free(cg->n_ent), free(cg->cap_ent), free(cg->move_base);
     free(cg->late), free(cg->busy), free(cg->read_late), free(cg->role_guard), free(cg->guarded),
-        free(cg->rule_scattered), free(cg->copy_pair);
+        free(cg->rule_scattered), free(cg->copy_pair), free(cg->pick_guard), free(cg->pick_guarded);
     free(cg->simple.rule_start), free(cg->simple.lit_start), free(cg->simple.lits);
     sb_fini(&cg->term);
     free(cg->code), free(cg->data), free(cg->mrole), free(cg->midx), free(cg->scratch);
