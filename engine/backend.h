@@ -66,6 +66,9 @@ typedef void (*gnet_move_kernel_t)(uint8_t *vals, const uint32_t *moves);
  * a kernel or a playout for the state prev (its bits): only what the fluents that differ
  * feed is evaluated. */
 typedef void (*gnet_play_from_t)(uint8_t *vals, const uint64_t *prev);
+/* The next nodes (evaluated by the move blocks) packed into the words of a state:
+ * n_fluents / 64 + 1 of them. */
+typedef void (*gnet_next_bits_t)(const uint8_t *vals, uint64_t *bits);
 /* A whole random playout from the state bits (which become the final state's; the move
  * inputs must be off): the loop of the ground backend's playout, draw for draw on the
  * splitmix state rng. prev (NULL: none): the state whose play blocks the node values
@@ -79,7 +82,8 @@ typedef struct {
     gnet_kernel_t play, goals, advance;
     gnet_play_from_t play_from;
     gnet_move_kernel_t move;
-    gnet_playout_t playout; /* NULL: the loop of engine/gengine.c */
+    gnet_next_bits_t next_bits; /* NULL: the engine packs the bytes itself */
+    gnet_playout_t playout;     /* NULL: the loop of engine/gengine.c */
 } gnet_kernels_t;
 
 /* The interpreter backend (interp.c). */

@@ -81,6 +81,15 @@ typedef struct {
      * whether it is a legal node without it (its byte holds the rest of its rules) */
     uint32_t *role_guard;
     uint8_t *guarded;
+    /* copies: nodes of the move blocks that are one fluent (connect four's cells, which
+     * never change once filled), written as runs of byte copies at the start of the move
+     * blocks (copy_pair: node and fluent, n_copies of them) instead of one statement each */
+    uint32_t *copy_pair, n_copies;
+    /* pick guards (find_pick_guards): per role a literal whose falsity makes the legal nodes
+     * marked in pick_guarded 0 (a role guard's own, else a literal all their rules have), so
+     * that the playout loop's pick reads only the others then (GNET_NONE: none) */
+    uint32_t *pick_guard;
+    uint8_t *pick_guarded;
 } cg_t;
 
 static strbuf_t *C(cg_t *cg) {
@@ -598,11 +607,29 @@ static bool emit_vector_node(cg_t *cg, uint32_t i) {
     return true;
 }
 
+/* Whether node (of the move blocks) is one fluent, its terms "v[F]": then kept in
+ * cg->copy_pair for emit_fluent_copies. Its value is read from an input, which the move
+ * blocks never write, so it may be written before every other node of the move blocks
+ * (and before their scattered rules, which OR into it). */
+static bool take_copy(cg_t *cg, uint32_t node) {
+    unsigned f;
+    int end = -1;
+    if (cg->late[node] != 1 || cg->n_terms != 1 ||
+        sscanf(sb_str(&cg->term), "v[%u]%n", &f, &end) != 1 || end != (int)cg->term.len ||
+        f >= cg->net->n_fluents)
+        return false;
+    cg->copy_pair = xrealloc(cg->copy_pair, 2 * (cg->n_copies + 1) * sizeof *cg->copy_pair);
+    cg->copy_pair[2 * cg->n_copies] = node, cg->copy_pair[2 * cg->n_copies + 1] = f;
+    cg->n_copies++;
+    return true;
+}
+
 static void emit_node(cg_t *cg, uint32_t i) {
     if (emit_vector_node(cg, i)) return;
     uint32_t node = cg->net->order[i];
     node_terms(cg, i);
     if (cg->late[node] == 1 && !cg->n_terms) return; /* 0, or what the scattered rules set */
+    if (take_copy(cg, node)) return;
     sb_printf(C(cg), "v[%u]=", node);
     emit_terms(cg, 0, cg->n_terms);
     sb_puts(C(cg), ";\n");
@@ -2000,6 +2027,24 @@ static void emit_zero_moves(strbuf_t *c, const cg_t *cg) {
     sb_putc(c, '\n');
 }
 
+/* The copies (take_copy) in runs of consecutive nodes from consecutive fluents, one
+ * memcpy each (connect four: 84 cells in 2 runs, not 84 loads and stores). */
+static void emit_fluent_copies(strbuf_t *c, cg_t *cg) {
+    uint32_t *p = cg->copy_pair, n = cg->n_copies;
+    if (!n) return;
+    qsort(p, n, 2 * sizeof *p, cmp_pair);
+    for (uint32_t k = 0, e; k < n; k = e) {
+        for (e = k + 1;
+             e < n && p[2 * e] == p[2 * k] + (e - k) && p[2 * e + 1] == p[2 * k + 1] + (e - k);)
+            e++;
+        if (e - k == 1)
+            sb_printf(c, "v[%u]=v[%u];", p[2 * k], p[2 * k + 1]);
+        else
+            sb_printf(c, "__builtin_memcpy(v+%u,v+%u,%u);", p[2 * k], p[2 * k + 1], e - k);
+    }
+    sb_putc(c, '\n');
+}
+
 /* The end of the move blocks: the scattered rules of the moves chosen OR into their nodes
  * (after the code: storing at an address read from a table, then reading bytes near it,
  * stalls the processor's memory pipeline). */
@@ -2018,7 +2063,7 @@ static void emit_kernel(strbuf_t *c, cg_t *cg, const phase_t *ph, bool one_unit)
         sb_printf(c, "PART void %s_%u(%s);\n", ph->name, p, PARAMS);
     if (ph->moves) emit_scatter_tables(c, cg);
     sb_printf(c, "static inline void %s_body(%s){\n", ph->name, PARAMS);
-    if (ph->moves) emit_zero_moves(c, cg);
+    if (ph->moves) emit_zero_moves(c, cg), emit_fluent_copies(c, cg);
     for (uint32_t p = 0; p < ph->parts; p++)
         sb_printf(c, "%s_%u(v,w,d,m);\n", ph->name, p);
     if (ph->moves) emit_scatter(c, cg);
@@ -2110,11 +2155,39 @@ static void emit_pack_legal_loop(strbuf_t *c, const cg_t *cg, uint32_t r) {
     sb_printf(c, "\nn=0;for(unsigned k=0;k<%u;k++)n+=(unsigned)__builtin_popcountll(lw[k])", nwr);
 }
 
-/* The legal moves of role r packed into words lw (a role guard off: only its moves not
- * guarded). */
+/* Up to this many moves a role's legal bytes are gathered into its word one byte load at a
+ * time, not packed by a vector load: the bytes, just written one by one by the play
+ * blocks, cannot be forwarded from the store buffer to a wider load, which then waits for
+ * them on the playout's critical path (tic-tac-toe's 10 moves a role 1.19x playouts per
+ * CPU second, connect four's 8 1.16x; connectFourLarger's 21 even, breakthroughSmallHoles'
+ * 81 0.78x, breakthrough's 155 0.73x). */
+#define PICK_BYTE_MOVES 16
+
+/* The gathering of role r's legal bytes lf.. into lw (0 before); open_only: only the moves
+ * its role guard does not guard. */
+static void emit_gather(strbuf_t *c, const cg_t *cg, uint32_t lf, uint32_t nm, bool open_only) {
+    for (uint32_t k = 0; k < nm; k++)
+        if (!open_only || !cg->pick_guarded[lf + k])
+            sb_printf(c, "lw[%u]|=(W64)v[%u]<<%u;", k >> 6, lf + k, k & 63);
+}
+
+/* The legal moves of role r packed into words lw (its pick guard off: only its moves not
+ * guarded, gathered byte by byte when they are few: a waiting role's noop). */
 static void emit_pack_legal(strbuf_t *c, const cg_t *cg, uint32_t r) {
     const gnet_t *net = cg->net;
-    uint32_t nm = net->n_moves[r], lf = net->legal_first[r], g = cg->role_guard[r];
+    uint32_t nm = net->n_moves[r], lf = net->legal_first[r], g = cg->pick_guard[r], n_open = 0;
+    for (uint32_t k = 0; k < nm; k++)
+        n_open += !cg->pick_guarded[lf + k];
+    if (nm <= PICK_BYTE_MOVES) {
+        sb_puts(c, "lw[0]=0;");
+        if (g != GNET_NONE) sb_printf(c, "if(%sv[%u]){", g & 1 ? "!" : "", g >> 1);
+        emit_gather(c, cg, lf, nm, false);
+        if (g == GNET_NONE) return;
+        sb_puts(c, "}else{");
+        emit_gather(c, cg, lf, nm, true);
+        sb_puts(c, "}");
+        return;
+    }
     for (uint32_t k = 0; k < (nm + 63) / 64; k++)
         sb_printf(c, "lw[%u]=0;", k);
     if (g != GNET_NONE) sb_printf(c, "if(%sv[%u]){", g & 1 ? "!" : "", g >> 1);
@@ -2123,10 +2196,15 @@ static void emit_pack_legal(strbuf_t *c, const cg_t *cg, uint32_t r) {
                   i & 63);
     if (g == GNET_NONE) return;
     sb_puts(c, "}else{");
+    if (n_open <= PICK_BYTE_MOVES) {
+        emit_gather(c, cg, lf, nm, true);
+        sb_puts(c, "}");
+        return;
+    }
     for (uint32_t i = 0; i < nm; i += 32) {
         uint64_t open = 0; /* the moves not guarded */
         for (uint32_t k = i; k < nm && k < i + 32; k++)
-            if (!cg->guarded[(net->legal_first[r] + k)]) open |= 1ull << (k - i);
+            if (!cg->pick_guarded[(net->legal_first[r] + k)]) open |= 1ull << (k - i);
         if (open)
             sb_printf(c, "lw[%u]|=(pkn(v+%u,%u)&0x%" PRIx64 "ull)<<%u;", i >> 6, lf + i,
                       nm - i < 32 ? nm - i : 32, open, i & 63);
@@ -2134,9 +2212,12 @@ static void emit_pack_legal(strbuf_t *c, const cg_t *cg, uint32_t r) {
     sb_puts(c, "}");
 }
 
-/* Inputs are nodes 0..F-1, their next nodes F..2F-1 (ground.h): a copy. */
+/* Inputs are nodes 0..F-1, their next nodes F..2F-1 (ground.h): a copy; and the next
+ * nodes packed into state words (the successor of a step, as the playout loop packs it). */
 static void emit_advance(strbuf_t *c, const gnet_t *net) {
     sb_printf(c, "void ggp_advance(U *restrict v){__builtin_memcpy(v,v+%u,%u);}\n", net->n_fluents,
+              net->n_fluents);
+    sb_printf(c, "void ggp_next_bits(const U *restrict v,W64 *restrict w){pack(v+%u,w);}\n",
               net->n_fluents);
 }
 
@@ -2364,6 +2445,36 @@ static uint32_t *find_role_guards(cg_t *cg, const gnet_t *net) {
     return drop;
 }
 
+/* Pick guards: a role's role guard, else, for a role of more moves than are gathered byte
+ * by byte (and fewer than make its pick a loop), the literal that every rule of most of its
+ * legal nodes has (role_guard; (true (control white)) in breakthrough, where a waiting role
+ * has its noop): while it is false those nodes are 0 (every rule fails), so the pick need
+ * not read them. Unlike a role guard nothing is left out of the rules: only the pick reads
+ * it. */
+static void find_pick_guards(cg_t *cg) {
+    const gnet_t *net = cg->net;
+    cg->pick_guard = xmalloc((net->n_roles + 1) * sizeof *cg->pick_guard);
+    cg->pick_guarded = xcalloc(net->n_nodes + 1, 1);
+    uint32_t *count = xcalloc(2 * (size_t)net->n_nodes + 2, sizeof *count);
+    uint32_t *pos = xmalloc((net->n_nodes + 1) * sizeof *pos);
+    for (uint32_t k = 0; k < net->n_nodes; k++)
+        pos[k] = GNET_NONE;
+    for (uint32_t i = 0; i < net->n_order; i++)
+        pos[net->order[i]] = i;
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        uint32_t nm = net->n_moves[r], lf = net->legal_first[r], g = cg->role_guard[r];
+        bool own = g != GNET_NONE;
+        if (!own && nm > PICK_BYTE_MOVES && nm < PICK_LOOP_MOVES)
+            g = role_guard(net, r, pos, count);
+        cg->pick_guard[r] = g;
+        for (uint32_t k = 0; k < nm && g != GNET_NONE; k++)
+            cg->pick_guarded[lf + k] =
+                own ? cg->guarded[lf + k]
+                    : pos[lf + k] != GNET_NONE && holds_in_all(net, pos[lf + k], g);
+    }
+    free(count), free(pos);
+}
+
 static void cg_init(cg_t *cg, const gnet_t *net, size_t unit_bytes) {
     memset(cg, 0, sizeof *cg);
     cg->unit_bytes = unit_bytes;
@@ -2383,6 +2494,7 @@ static void cg_init(cg_t *cg, const gnet_t *net, size_t unit_bytes) {
     simplify(net, cg->mrole, drop, &cg->simple);
     free(drop);
     cg->net = net = &cg->simple;
+    find_pick_guards(cg);
     cg->scratch = xmalloc((net->n_lits + 1) * sizeof *cg->scratch);
     cg->freq = xcalloc(2 * (size_t)net->n_nodes + 2, sizeof *cg->freq);
     cg->move_base = xmalloc((net->n_roles + 1) * sizeof *cg->move_base);
@@ -2468,7 +2580,7 @@ static void cg_fini(cg_t *cg) {
         free(cg->ent[k]);
     free(cg->ent), free(cg->n_ent), free(cg->cap_ent), free(cg->move_base);
     free(cg->late), free(cg->busy), free(cg->read_late), free(cg->role_guard), free(cg->guarded),
-        free(cg->rule_scattered);
+        free(cg->rule_scattered), free(cg->copy_pair), free(cg->pick_guard), free(cg->pick_guarded);
     free(cg->simple.rule_start), free(cg->simple.lit_start), free(cg->simple.lits);
     sb_fini(&cg->term);
     free(cg->code), free(cg->data), free(cg->mrole), free(cg->midx), free(cg->scratch);

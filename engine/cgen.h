@@ -10,6 +10,8 @@
  *   void ggp_move(U *v, const unsigned *m)   m: per role the index of its move, any index
  *                                            past its moves meaning none
  *   void ggp_play_from(U *v, const W64 *prev)
+ *   void ggp_next_bits(const U *v, W64 *bits)  the next nodes as state words (n_fluents / 64
+ *                                            + 1 of them)
  *   unsigned ggp_playout(U *v, W64 *bits, const W64 *prev, W64 *rng, unsigned max_steps)
  * (backend.h says what each does). The node values take cgen_vals_bytes(net) bytes: the
  * code keeps bytes of its own past the nodes. */

@@ -355,9 +355,11 @@ static bool load(netcode_t *c, const char *so) {
         k.goals = (gnet_kernel_t)(uintptr_t)dlsym(h, "ggp_goals");
         k.move = (gnet_move_kernel_t)(uintptr_t)dlsym(h, "ggp_move");
         k.advance = (gnet_kernel_t)(uintptr_t)dlsym(h, "ggp_advance");
+        k.next_bits = (gnet_next_bits_t)(uintptr_t)dlsym(h, "ggp_next_bits");
         k.playout = (gnet_playout_t)(uintptr_t)dlsym(h, "ggp_playout");
     }
-    if (!k.play || !k.play_from || !k.goals || !k.move || !k.advance || !k.playout) {
+    if (!k.play || !k.play_from || !k.goals || !k.move || !k.advance || !k.next_bits ||
+        !k.playout) {
         snprintf(c->why, sizeof c->why, "cannot load %s", so);
         if (h) dlclose(h);
         return false;

@@ -28,6 +28,7 @@ typedef struct {
     uint64_t *zobrist; /* per fluent */
     uint64_t *cur;     /* the state whose state blocks are in vals */
     uint64_t *prev;    /* scratch: the state before */
+    uint64_t *next;    /* scratch: the successor's words (store_next) */
     bool cur_valid, move_valid;
     uint32_t *joint_ids; /* per role: the move whose input is set (GNET_NONE: none) */
     term_t **legal_buf;
@@ -349,9 +350,14 @@ static void set_joint(gengine_t *ge, const term_t *joint) {
  * time, the hash s's with the fluents that change toggled (the few of a step, not every
  * one that holds). */
 static void store_next(gengine_t *ge, const eng_state_t *s, eng_state_t *out) {
-    uint64_t h = s->hash;
+    uint64_t h = s->hash, *next = ge->next;
+    if (ge->k.next_bits) /* the code's packer (vector instructions where the CPU has them) */
+        ge->k.next_bits(ge->vals, next); /* its words; the rest stay 0 */
+    else
+        for (uint32_t w = 0; w < ge->base.n_words; w++)
+            next[w] = fluents_word(ge, ge->net->n_fluents, w);
     for (uint32_t w = 0; w < ge->base.n_words; w++) {
-        uint64_t b = fluents_word(ge, ge->net->n_fluents, w);
+        uint64_t b = next[w];
         for (uint64_t d = b ^ s->bits[w]; d; d &= d - 1)
             h ^= ge->zobrist[64 * w + (uint32_t)__builtin_ctzll(d)];
         out->bits[w] = b;
@@ -585,7 +591,8 @@ static void g_free(engine_t *e) {
     free(ge->legal_buf), free(ge->moves), free(ge->sees_buf), free(ge->goal_buf);
     keyset_fini(&ge->fluents);
     prop_free(ge->prop);
-    free(ge->vals), free(ge->zobrist), free(ge->cur), free(ge->prev), free(ge->joint_ids);
+    free(ge->vals), free(ge->zobrist), free(ge->cur), free(ge->prev), free(ge->next),
+        free(ge->joint_ids);
     engine_state_free(ge->hooked);
     reason_free(ge->rules);
     state_fini(&ge->qstate);
@@ -683,6 +690,7 @@ static engine_t *make(game_t *g, gnet_t *net, netcode_t *code, bool race, double
         ge->zobrist[f] = splitmix_next(&rng);
     ge->cur = xcalloc(ge->base.n_words, sizeof *ge->cur);
     ge->prev = xcalloc(ge->base.n_words, sizeof *ge->prev);
+    ge->next = xcalloc(ge->base.n_words, sizeof *ge->next);
     ge->joint_ids = xmalloc((2 * nr + 1) * sizeof *ge->joint_ids);
     for (uint32_t r = 0; r < 2 * nr; r++)
         ge->joint_ids[r] = GNET_NONE;
