@@ -41,6 +41,13 @@
  * which evaluates every move's rules at once; tron_10x10 0.6x, pacman3p 0.75x scattered,
  * connectFourLarger's 21 columns 1.65x). */
 #define SCATTER_MAX_RULES 16
+/* Nodes set first (plan_preset): at most this many words in the rows of bits of all the
+ * roles' moves (breakthrough: 2 x 156 moves x 2 words; bigger rows miss the cache where a
+ * node's table of bits over the moves did not, and slow cc), and at least
+ * PRESET_MIN_NODES per role (a row read per role and step replaces that many tests;
+ * knightwar's 5 such nodes for 5 roles played 0.95x set first). */
+#define PRESET_MAX_WORDS 8192
+#define PRESET_MIN_NODES 4
 #define SCATTER_SKEW 4
 #define SCATTER_MIN_MOVES 8
 /* Factoring: a node with this many rules (besides the forms above) has the literals that
@@ -477,48 +484,66 @@ static bool scatterable(const cg_t *cg, const mvrule_t *m) {
 }
 
 /* Whether node order[i] of the move blocks is a set of moves alone (each rule one move
- * literal), each role's set under half its moves, and read by the move blocks (count:
- * per role). */
-static bool presettable(const cg_t *cg, uint32_t i, uint32_t *count) {
+ * literal) and read by the move blocks. */
+static bool presettable(const cg_t *cg, uint32_t i) {
     const gnet_t *net = cg->net;
     uint32_t node = net->order[i], r0 = net->rule_start[i], r1 = net->rule_start[i + 1];
     if (cg->late[node] != 1 || !cg->read_late[node] || r0 == r1) return false;
-    for (uint32_t r = 0; r < net->n_roles; r++)
-        count[r] = 0;
     for (uint32_t r = r0; r < r1; r++) {
         uint32_t l = net->lit_start[r], x = net->lits[l];
         if (net->lit_start[r + 1] != l + 1 || (x & 1) || cg->mrole[x >> 1] == GNET_NONE)
             return false;
-        count[cg->mrole[x >> 1]]++;
     }
-    for (uint32_t r = 0; r < net->n_roles; r++)
-        if (2 * count[r] >= net->n_moves[r] && count[r]) return false;
     return true;
+}
+
+/* The bits of the nodes set first (plan_preset): in node order, each run of consecutive
+ * nodes from a multiple of 8, so that 8 of them are one unpk of one word. Returns the
+ * number of bits. */
+static uint32_t preset_layout(cg_t *cg) {
+    uint32_t bit = 0;
+    for (uint32_t n = 0; n < cg->net->n_nodes; n++) {
+        if (cg->pre_bit[n] == GNET_NONE) continue;
+        if (!n || cg->pre_bit[n - 1] == GNET_NONE) bit = (bit + 7) & ~7u;
+        cg->pre_bit[n] = bit++;
+    }
+    return bit;
 }
 
 /* The nodes set first (cg->pre): instead of a test of the move index in a table of bits
  * per node and step (breakthrough: 128 such nodes, every frame rule of a cell reads two),
- * the chosen moves' lists, about two nodes a move. Their rules count as scattered (no
- * code; the zeroing of the move blocks then the lists give their value). */
+ * the chosen moves' rows of bits (emit_preset), unless the rows would exceed
+ * PRESET_MAX_WORDS words or the nodes are fewer than PRESET_MIN_NODES a role. Their rules count as
+ * scattered (no code; the zeroing of the move blocks then the rows give their value). */
 static void plan_preset(cg_t *cg) {
     const gnet_t *net = cg->net;
-    uint32_t *count = xcalloc(net->n_roles + 1, sizeof *count);
-    for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++) {
-        if (net->blocks[b].cyclic) continue;
+    for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
+        for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++)
+            if (!net->blocks[b].cyclic && presettable(cg, i)) cg->pre_bit[net->order[i]] = 0;
+    uint64_t nw = (preset_layout(cg) + 63) / 64, rows = 0, nodes = 0;
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        rows += net->n_moves[r] + 1;
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        nodes += cg->pre_bit[n] != GNET_NONE;
+    if (nw * rows > PRESET_MAX_WORDS || nodes < PRESET_MIN_NODES * net->n_roles) nw = 0;
+    for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
         for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++) {
-            if (!presettable(cg, i, count)) continue;
+            uint32_t node = net->order[i];
+            if (cg->pre_bit[node] == GNET_NONE) continue;
+            if (!nw) {
+                cg->pre_bit[node] = GNET_NONE;
+                continue;
+            }
             for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++) {
                 uint32_t x = net->lits[net->lit_start[r]] >> 1;
                 uint32_t id = cg->move_base[cg->mrole[x]] + cg->midx[x];
                 GROW(cg->pre[id], cg->cap_pre[id], cg->n_pre[id] + 1);
-                cg->pre[id][cg->n_pre[id]++] = net->order[i];
+                cg->pre[id][cg->n_pre[id]++] = node;
                 cg->n_pre_all++;
                 cg->rule_scattered[r] = 1;
             }
-            cg->pre_bit[net->order[i]] = 0; /* its bit: preset_layout */
         }
-    }
-    free(count);
+    cg->n_pre_words = (uint32_t)nw;
 }
 
 /* The move sets of a node (sorted by group) that are not scattered (plan_scatter): a set
@@ -2041,26 +2066,12 @@ static void emit_prelude(strbuf_t *c, const gnet_t *net, bool one_unit) {
                "for(;k;k--){unsigned x=*e++;ok&=v[x>>1]^(x&1);}\nv[n]|=ok;}}\n");
 }
 
-/* The bits of the nodes set first (plan_preset): in node order, each run of consecutive
- * nodes from a multiple of 8, so that 8 of them are one unpk of one word. Returns the
- * number of bits. */
-static uint32_t preset_layout(cg_t *cg) {
-    uint32_t bit = 0;
-    for (uint32_t n = 0; n < cg->net->n_nodes; n++) {
-        if (cg->pre_bit[n] == GNET_NONE) continue;
-        if (!n || cg->pre_bit[n - 1] == GNET_NONE) bit = (bit + 7) & ~7u;
-        cg->pre_bit[n] = bit++;
-    }
-    return bit;
-}
-
 /* Per role T<r>_: per move (up to the role's moves: none, 0) the words of the bits of the
  * nodes it sets (preset_layout). */
 static void emit_preset_tables(strbuf_t *c, cg_t *cg) {
     const gnet_t *net = cg->net;
     if (!cg->n_pre_all) return;
-    uint32_t nw = (preset_layout(cg) + 63) / 64;
-    cg->n_pre_words = nw;
+    uint32_t nw = cg->n_pre_words;
     uint64_t *row = xmalloc(nw * sizeof *row);
     for (uint32_t r = 0; r < net->n_roles; r++) {
         uint32_t nm = net->n_moves[r], base = cg->move_base[r];
