@@ -41,6 +41,8 @@
  * which evaluates every move's rules at once; tron_10x10 0.6x, pacman3p 0.75x scattered,
  * connectFourLarger's 21 columns 1.65x). */
 #define SCATTER_MAX_RULES 16
+#define SCATTER_SKEW 4
+#define SCATTER_MIN_MOVES 8
 /* Nodes set first (plan_preset): at most this many words in the rows of bits of all the
  * roles' moves (breakthrough: 2 x 156 moves x 2 words; bigger rows miss the cache where a
  * node's table of bits over the moves did not, and slow cc), and at least
@@ -48,8 +50,6 @@
  * knightwar's 5 such nodes for 5 roles played 0.95x set first). */
 #define PRESET_MAX_WORDS 8192
 #define PRESET_MIN_NODES 4
-#define SCATTER_SKEW 4
-#define SCATTER_MIN_MOVES 8
 /* Factoring: a node with this many rules (besides the forms above) has the literals that
  * this many of its rules share tested once for them all. */
 #define FACTOR_MIN_RULES 8
@@ -82,7 +82,8 @@ typedef struct {
     size_t *n_ent, *cap_ent;
     /* set first (plan_preset): per move its list of the move blocks' nodes that are a set
      * of moves alone and that the move blocks read (breakthrough's "a piece leaves this
-     * cell"), stored as 1 right after the blocks' nodes are zeroed */
+     * cell"), unpacked from the chosen moves' rows of bits right after the blocks' nodes
+     * are zeroed */
     uint32_t **pre, *pre_bit, n_pre_words; /* pre_bit: per node (GNET_NONE: not set first) */
     size_t *n_pre, *cap_pre, n_pre_all;
     /* late: a node of the move blocks, 1 acyclic (zeroed at their start), 2 cyclic */
@@ -513,8 +514,9 @@ static uint32_t preset_layout(cg_t *cg) {
 /* The nodes set first (cg->pre): instead of a test of the move index in a table of bits
  * per node and step (breakthrough: 128 such nodes, every frame rule of a cell reads two),
  * the chosen moves' rows of bits (emit_preset), unless the rows would exceed
- * PRESET_MAX_WORDS words or the nodes are fewer than PRESET_MIN_NODES a role. Their rules count as
- * scattered (no code; the zeroing of the move blocks then the rows give their value). */
+ * PRESET_MAX_WORDS words or the nodes are fewer than PRESET_MIN_NODES a role. Their rules
+ * count as scattered (no code; the zeroing of the move blocks then the rows give their
+ * value). */
 static void plan_preset(cg_t *cg) {
     const gnet_t *net = cg->net;
     for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
