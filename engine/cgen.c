@@ -43,6 +43,13 @@
 #define SCATTER_MAX_RULES 16
 #define SCATTER_SKEW 4
 #define SCATTER_MIN_MOVES 8
+/* Nodes set first (plan_preset): at most this many words in the rows of bits of all the
+ * roles' moves (breakthrough: 2 x 156 moves x 2 words; bigger rows miss the cache where a
+ * node's table of bits over the moves did not, and slow cc), and at least
+ * PRESET_MIN_NODES per role (a row read per role and step replaces that many tests;
+ * knightwar's 5 such nodes for 5 roles played 0.95x set first). */
+#define PRESET_MAX_WORDS 8192
+#define PRESET_MIN_NODES 4
 /* Factoring: a node with this many rules (besides the forms above) has the literals that
  * this many of its rules share tested once for them all. */
 #define FACTOR_MIN_RULES 8
@@ -73,6 +80,12 @@ typedef struct {
     bool short_or; /* terms joined by || (stopping at the first that holds), not | */
     uint32_t node, *move_base, **ent;
     size_t *n_ent, *cap_ent;
+    /* set first (plan_preset): per move its list of the move blocks' nodes that are a set
+     * of moves alone and that the move blocks read (breakthrough's "a piece leaves this
+     * cell"), unpacked from the chosen moves' rows of bits right after the blocks' nodes
+     * are zeroed */
+    uint32_t **pre, *pre_bit, n_pre_words; /* pre_bit: per node (GNET_NONE: not set first) */
+    size_t *n_pre, *cap_pre, n_pre_all;
     /* late: a node of the move blocks, 1 acyclic (zeroed at their start), 2 cyclic */
     uint8_t *late, *busy;    /* busy: a move node in too many rules to scatter */
     uint8_t *read_late;      /* per node: read by a node of the move blocks */
@@ -469,6 +482,70 @@ static bool scatterable(const cg_t *cg, const mvrule_t *m) {
     for (uint32_t l = net->lit_start[m->rule]; l < net->lit_start[m->rule + 1]; l++)
         if (cg->late[net->lits[l] >> 1]) return false;
     return true;
+}
+
+/* Whether node order[i] of the move blocks is a set of moves alone (each rule one move
+ * literal) and read by the move blocks. */
+static bool presettable(const cg_t *cg, uint32_t i) {
+    const gnet_t *net = cg->net;
+    uint32_t node = net->order[i], r0 = net->rule_start[i], r1 = net->rule_start[i + 1];
+    if (cg->late[node] != 1 || !cg->read_late[node] || r0 == r1) return false;
+    for (uint32_t r = r0; r < r1; r++) {
+        uint32_t l = net->lit_start[r], x = net->lits[l];
+        if (net->lit_start[r + 1] != l + 1 || (x & 1) || cg->mrole[x >> 1] == GNET_NONE)
+            return false;
+    }
+    return true;
+}
+
+/* The bits of the nodes set first (plan_preset): in node order, each run of consecutive
+ * nodes from a multiple of 8, so that 8 of them are one unpk of one word. Returns the
+ * number of bits. */
+static uint32_t preset_layout(cg_t *cg) {
+    uint32_t bit = 0;
+    for (uint32_t n = 0; n < cg->net->n_nodes; n++) {
+        if (cg->pre_bit[n] == GNET_NONE) continue;
+        if (!n || cg->pre_bit[n - 1] == GNET_NONE) bit = (bit + 7) & ~7u;
+        cg->pre_bit[n] = bit++;
+    }
+    return bit;
+}
+
+/* The nodes set first (cg->pre): instead of a test of the move index in a table of bits
+ * per node and step (breakthrough: 128 such nodes, every frame rule of a cell reads two),
+ * the chosen moves' rows of bits (emit_preset), unless the rows would exceed
+ * PRESET_MAX_WORDS words or the nodes are fewer than PRESET_MIN_NODES a role. Their rules
+ * count as scattered (no code; the zeroing of the move blocks then the rows give their
+ * value). */
+static void plan_preset(cg_t *cg) {
+    const gnet_t *net = cg->net;
+    for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
+        for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++)
+            if (!net->blocks[b].cyclic && presettable(cg, i)) cg->pre_bit[net->order[i]] = 0;
+    uint64_t nw = (preset_layout(cg) + 63) / 64, rows = 0, nodes = 0;
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        rows += net->n_moves[r] + 1;
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        nodes += cg->pre_bit[n] != GNET_NONE;
+    if (nw * rows > PRESET_MAX_WORDS || nodes < PRESET_MIN_NODES * net->n_roles) nw = 0;
+    for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
+        for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++) {
+            uint32_t node = net->order[i];
+            if (cg->pre_bit[node] == GNET_NONE) continue;
+            if (!nw) {
+                cg->pre_bit[node] = GNET_NONE;
+                continue;
+            }
+            for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++) {
+                uint32_t x = net->lits[net->lit_start[r]] >> 1;
+                uint32_t id = cg->move_base[cg->mrole[x]] + cg->midx[x];
+                GROW(cg->pre[id], cg->cap_pre[id], cg->n_pre[id] + 1);
+                cg->pre[id][cg->n_pre[id]++] = node;
+                cg->n_pre_all++;
+                cg->rule_scattered[r] = 1;
+            }
+        }
+    cg->n_pre_words = (uint32_t)nw;
 }
 
 /* The move sets of a node (sorted by group) that are not scattered (plan_scatter): a set
@@ -1991,6 +2068,58 @@ static void emit_prelude(strbuf_t *c, const gnet_t *net, bool one_unit) {
                "for(;k;k--){unsigned x=*e++;ok&=v[x>>1]^(x&1);}\nv[n]|=ok;}}\n");
 }
 
+/* Per role T<r>_: per move (up to the role's moves: none, 0) the words of the bits of the
+ * nodes it sets (preset_layout). */
+static void emit_preset_tables(strbuf_t *c, cg_t *cg) {
+    const gnet_t *net = cg->net;
+    if (!cg->n_pre_all) return;
+    uint32_t nw = cg->n_pre_words;
+    uint64_t *row = xmalloc(nw * sizeof *row);
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        uint32_t nm = net->n_moves[r], base = cg->move_base[r];
+        char name[32];
+        snprintf(name, sizeof name, "T%u_", r);
+        strbuf_t *t = open_table(cg, c, "W64", name, (size_t)(nm + 1) * nw);
+        for (uint32_t k = 0; k <= nm; k++) {
+            memset(row, 0, nw * sizeof *row);
+            for (size_t e = 0; k < nm && e < cg->n_pre[base + k]; e++) {
+                uint32_t b = cg->pre_bit[cg->pre[base + k][e]];
+                row[b >> 6] |= 1ull << (b & 63);
+            }
+            for (uint32_t x = 0; x < nw; x++)
+                sb_printf(t, "0x%" PRIx64 "ull,", row[x]);
+        }
+        sb_puts(t, "};\n");
+    }
+    free(row);
+}
+
+/* After the zeroing: the chosen moves' words ORed, and the nodes set first unpacked from
+ * them 8 at a time (stores at fixed addresses: the move blocks' loads of these bytes are
+ * forwarded from them; bytes stored at addresses read from a table, just before those
+ * loads, cost breakthroughSmallHoles 3%). */
+static void emit_preset(strbuf_t *c, const cg_t *cg) {
+    const gnet_t *net = cg->net;
+    uint32_t nw = cg->n_pre_words;
+    if (!cg->n_pre_all) return;
+    sb_printf(c, "{W64 p_[%u];", nw);
+    for (uint32_t x = 0; x < nw; x++) {
+        sb_printf(c, "p_[%u]=", x);
+        for (uint32_t r = 0; r < net->n_roles; r++)
+            sb_printf(c, "%sT%u_[m[%u]*%u+%u]", r ? "|" : "", r, r, nw, x);
+        sb_putc(c, ';');
+    }
+    for (uint32_t n = 0, e; n < net->n_nodes; n = e) {
+        e = n + 1;
+        if (cg->pre_bit[n] == GNET_NONE) continue;
+        while (e < net->n_nodes && cg->pre_bit[e] != GNET_NONE && e - n < 8)
+            e++;
+        uint32_t b = cg->pre_bit[n];
+        sb_printf(c, "unpk(v+%u,p_[%u]>>%u,%u);", n, b >> 6, b & 63, e - n);
+    }
+    sb_puts(c, "}\n");
+}
+
 /* The scattered rules of every role: E<r>_ the lists one after the other (per rule its
  * node, the number of its other literals, those literals), O<r>_[k] where move k's list
  * starts (k up to the role's moves: none, an empty list). */
@@ -2013,6 +2142,7 @@ static void emit_scatter_tables(strbuf_t *c, cg_t *cg) {
                 sb_printf(t, "%u,", cg->ent[base + k][e]);
         sb_puts(t, "0};\n");
     }
+    emit_preset_tables(c, cg);
 }
 
 /* The start of the move blocks: their nodes (but those of cyclic blocks) zeroed (a node of
@@ -2063,7 +2193,7 @@ static void emit_kernel(strbuf_t *c, cg_t *cg, const phase_t *ph, bool one_unit)
         sb_printf(c, "PART void %s_%u(%s);\n", ph->name, p, PARAMS);
     if (ph->moves) emit_scatter_tables(c, cg);
     sb_printf(c, "static inline void %s_body(%s){\n", ph->name, PARAMS);
-    if (ph->moves) emit_zero_moves(c, cg), emit_fluent_copies(c, cg);
+    if (ph->moves) emit_zero_moves(c, cg), emit_preset(c, cg), emit_fluent_copies(c, cg);
     for (uint32_t p = 0; p < ph->parts; p++)
         sb_printf(c, "%s_%u(v,w,d,m);\n", ph->name, p);
     if (ph->moves) emit_scatter(c, cg);
@@ -2504,6 +2634,12 @@ static void cg_init(cg_t *cg, const gnet_t *net, size_t unit_bytes) {
     cg->ent = xcalloc(moves + 1, sizeof *cg->ent);
     cg->n_ent = xcalloc(moves + 1, sizeof *cg->n_ent);
     cg->cap_ent = xcalloc(moves + 1, sizeof *cg->cap_ent);
+    cg->pre = xcalloc(moves + 1, sizeof *cg->pre);
+    cg->n_pre = xcalloc(moves + 1, sizeof *cg->n_pre);
+    cg->cap_pre = xcalloc(moves + 1, sizeof *cg->cap_pre);
+    cg->pre_bit = xmalloc((net->n_nodes + 1) * sizeof *cg->pre_bit);
+    for (uint32_t n = 0; n <= net->n_nodes; n++)
+        cg->pre_bit[n] = GNET_NONE;
     cg->late = xcalloc(net->n_nodes + 1, 1);
     cg->busy = xcalloc(net->n_nodes + 1, 1);
     cg->read_late = xcalloc(net->n_nodes + 1, 1);
@@ -2577,8 +2713,9 @@ static void cg_fini(cg_t *cg) {
     for (uint32_t r = 0; r < cg->net->n_roles; r++)
         moves += cg->net->n_moves[r];
     for (uint32_t k = 0; k < moves; k++)
-        free(cg->ent[k]);
+        free(cg->ent[k]), free(cg->pre[k]);
     free(cg->ent), free(cg->n_ent), free(cg->cap_ent), free(cg->move_base);
+    free(cg->pre), free(cg->n_pre), free(cg->cap_pre), free(cg->pre_bit);
     free(cg->late), free(cg->busy), free(cg->read_late), free(cg->role_guard), free(cg->guarded),
         free(cg->rule_scattered), free(cg->copy_pair), free(cg->pick_guard), free(cg->pick_guarded);
     free(cg->simple.rule_start), free(cg->simple.lit_start), free(cg->simple.lits);
@@ -2615,6 +2752,7 @@ void cgen_program(const gnet_t *net, const char *header, size_t unit_bytes, cgen
     }
     emit_phase(&cg, &goals, net->n_play_blocks, net->n_state_blocks, NULL);
     cg.can_scatter = true;
+    plan_preset(&cg);
     plan_scatter(&cg);
     emit_phase(&cg, &move, net->n_state_blocks, net->n_blocks, NULL);
     free(sup);
