@@ -463,11 +463,13 @@ static void cost_policy(playout_t *p, const eng_state_t *s, splitmix_t *rng, ter
     r->secs += cpu_seconds() - t0;
 }
 
-/* Uniform steps (the engine's own loop) on r until `until` or r->steps reaches max. */
+/* Uniform steps (the engine's own loop) on r until `until` or r->steps reaches max, at least one
+ * chunk. */
 static void cost_uniform(engine_t *e, const eng_state_t *s, splitmix_t *rng, int *goals,
                          cost_run_t *r, double until, uint64_t max) {
     double t0 = cpu_seconds();
-    while (r->steps < max && now_seconds() < until) {
+    /* at least one chunk: a round whose wall time the scheduler took whole still compares */
+    do {
         uint32_t k = engine_playout(e, r->a, rng, COST_CHUNK, goals);
         r->steps += k;
         if (k == 0 && engine_state_equal(r->a, s)) {
@@ -475,7 +477,7 @@ static void cost_uniform(engine_t *e, const eng_state_t *s, splitmix_t *rng, int
             break;
         }
         if (k < COST_CHUNK) engine_state_copy(r->a, s); /* ended: the next rollout */
-    }
+    } while (r->steps < max && now_seconds() < until);
     r->secs += cpu_seconds() - t0;
 }
 
@@ -518,16 +520,16 @@ double playout_cost(engine_t *e, const playout_opts_t *o, const eng_state_t *s, 
      * thread is descheduled at random), and their median */
     double *ratio = NULL;
     size_t n_ratio = 0, cap_ratio = 0;
-    /* short rounds of each in turn, so that a change of the machine's load falls on both */
-    while (!run[0].stuck && !run[1].stuck && now_seconds() < deadline &&
-           (run[0].steps < max_steps || run[1].steps < max_steps)) {
+    /* short rounds of each in turn, so that a change of the machine's load falls on both; the
+     * policy's steps bound the work (the uniform ones are not capped: a round where the policy
+     * got no CPU must not let the uniform run use up its steps and leave no round to compare) */
+    while (!run[0].stuck && !run[1].stuck && now_seconds() < deadline && run[0].steps < max_steps) {
         cost_run_t was[2] = {run[0], run[1]};
         double t0 = now_seconds(), left = (deadline - t0) / 2;
         cost_policy(p, s, rng, joint, &run[0], t0 + (left < COST_SLICE ? left : COST_SLICE),
                     max_steps);
         double spent = now_seconds() - t0;
-        bool last = run[0].steps >= max_steps; /* the rest of the uniform steps at once */
-        cost_uniform(e, s, rng, goals, &run[1], last ? deadline : now_seconds() + spent, max_steps);
+        cost_uniform(e, s, rng, goals, &run[1], now_seconds() + spent, UINT64_MAX);
         uint64_t pn = run[0].steps - was[0].steps, un = run[1].steps - was[1].steps;
         double ps = run[0].secs - was[0].secs, us = run[1].secs - was[1].secs;
         if (!pn || !un || us <= 0) continue;

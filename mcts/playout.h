@@ -87,8 +87,9 @@ uint32_t playout_cands_count(const playout_cands_t *c);
 uint32_t playout_cands_matches(const playout_cands_t *c);
 
 /* What a step of policy o costs, in steps of the engine's own uniform loop, measured from
- * s (not terminal) until `deadline` or max_steps of each, every rollout restarting at s.
- * Rounds of each in turn (policy steps for a short time, uniform ones as long), the median
+ * s (not terminal) until `deadline` or max_steps of the policy, every rollout restarting at s.
+ * Rounds of each in turn (policy steps for a short time, uniform ones as long, at least a
+ * chunk of them: so a round the scheduler took from the policy leaves the next), the median
  * of the rounds' ratios of the thread's CPU time; 0 when no round played a step of both.
  * Timed: for a player's choice within its start clock (mcts's decisive=auto), not for
  * reproducible results. st (may be NULL) receives what the policy's steps did meanwhile:
