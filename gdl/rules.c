@@ -56,6 +56,12 @@ static uint32_t var_number(build_t *b, sym_t name) {
     return b->n_vars++;
 }
 
+static void fail_many_args(build_t *b, const sexp_t *e) {
+    char msg[80];
+    snprintf(msg, sizeof msg, "a term of more than %u arguments", (unsigned)RULES_MAX_ARITY);
+    fail_at(b, e, msg, b->g->ts);
+}
+
 /* Converts an expression to a term; lists must start with a symbol. */
 static term_t to_term(build_t *b, const sexp_t *e) {
     term_store_t *ts = b->g->ts;
@@ -70,6 +76,10 @@ static term_t to_term(build_t *b, const sexp_t *e) {
         return TERM_NONE;
     }
     uint32_t n = e->n - 1;
+    if (n > RULES_MAX_ARITY) {
+        fail_many_args(b, e);
+        return TERM_NONE;
+    }
     term_t *args = xmalloc((n ? n : 1) * sizeof *args);
     uint32_t i = 0;
     for (const sexp_t *c = e->first->next; c; c = c->next) {
