@@ -366,6 +366,31 @@ static void test_body_cap(void **state) {
     sb_fini(&text);
 }
 
+/* (wide a a ... a) with n arguments, on line 1. */
+static void wide_fact(strbuf_t *text, unsigned n) {
+    sb_clear(text);
+    sb_puts(text, "(wide");
+    for (unsigned i = 0; i < n; i++)
+        sb_puts(text, " a");
+    sb_puts(text, ")");
+}
+
+/* A term past RULES_MAX_ARITY arguments is a located error: the reasoner joins a literal
+ * with its arguments on the stack, and one of 1,100,000 (ggp check, 4.4 MB) overflowed it. */
+static void test_arity_cap(void **state) {
+    fix_t *f = *state;
+    strbuf_t text;
+    sb_init(&text);
+    wide_fact(&text, RULES_MAX_ARITY + 1);
+    assert_null(load(f, sb_str(&text)));
+    assert_non_null(
+        strstr(diag_text(f, 0), "r.kif:1:1: a term of more than 10000 arguments: (wide a a"));
+    wide_fact(&text, RULES_MAX_ARITY);
+    game_t *g = load_ok(f, sb_str(&text));
+    assert_int_equal(term_arity(g->ts, g->rules[0].head), RULES_MAX_ARITY);
+    sb_fini(&text);
+}
+
 static void test_ground_term(void **state) {
     fix_t *f = *state;
     game_t *g = load_ok(f, "(role a)");
@@ -394,7 +419,8 @@ int main(void) {
         T(test_not_de_morgan),   T(test_distinct),     T(test_variable_numbering),
         T(test_roles),           T(test_predicates),   T(test_many_predicates),
         T(test_zero_arity),      T(test_locations),    T(test_errors),
-        T(test_expansion_cap),   T(test_body_cap),     T(test_ground_term),
+        T(test_expansion_cap),   T(test_body_cap),     T(test_arity_cap),
+        T(test_ground_term),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
