@@ -99,6 +99,7 @@ struct reasoner {
     term_store_t *ts;
     rel_t *rels;
     uint32_t n_rels;
+    size_t cap_rels;
     plan_t **plans;       /* per rule: its compiled plans, mask 0 first */
     uint32_t **scc_rules; /* per predicate component: its rules, dependencies first */
     uint32_t *scc_n_rules;
@@ -289,7 +290,7 @@ static void index_build(rel_t *rel, uint32_t j) {
 /* ---------------- compilation ---------------- */
 
 static uint32_t new_rel(reasoner_t *r, uint32_t arity) {
-    r->rels = xrealloc(r->rels, (r->n_rels + 1) * sizeof *r->rels);
+    GROW(r->rels, r->cap_rels, r->n_rels + 1); /* geometric: a game may have 100,000 */
     rel_t *rel = &r->rels[r->n_rels];
     memset(rel, 0, sizeof *rel);
     rel->arity = arity;
