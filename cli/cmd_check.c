@@ -11,9 +11,12 @@ static const char *const check_help =
     "Parses and validates a GDL or GDL-II game description. Prints the roles, the numbers of\n"
     "rules, fluents (in the initial state) and actions (legal in the initial state), whether\n"
     "the rules are acyclic (what backward search needs) and which predicates are recursive.\n"
-    "Exits 1 with file:line:col diagnostics when the game is invalid.\n";
+    "Exits 1 with file:line:col diagnostics when the game is invalid, and saying why when the\n"
+    "rules evaluator gives up on it (a relation too large, a recursion too deep).\n";
 
-static void print_facts(game_t *g) {
+/* Prints the roles and facts of a valid game; false (and why on stderr) when the rules
+ * evaluator gave up on it (engine_error: too large a relation, too deep a recursion). */
+static bool print_facts(game_t *g) {
     term_store_t *ts = g->ts;
     printf("roles");
     for (uint32_t i = 0; i < g->n_roles; i++)
@@ -41,9 +44,12 @@ static void print_facts(game_t *g) {
             nrec++;
         }
     printf("%s\n", nrec ? "" : " none");
+    const char *why = engine_error(e);
+    if (why) fprintf(stderr, "%s: the rules cannot be evaluated: %s\n", g->file, why);
     state_fini(&s);
     engine_state_free(es);
     engine_free(e);
+    return why == NULL;
 }
 
 int cmd_check(int argc, char **argv) {
@@ -66,8 +72,8 @@ int cmd_check(int argc, char **argv) {
     }
     diag_print(&g->warnings, stderr);
     printf("%s: valid%s\n", path, g->warnings.n ? " (with warnings)" : "");
-    print_facts(g);
+    bool ok = print_facts(g);
     game_free(g);
     diag_fini(&d);
-    return 0;
+    return ok ? 0 : 1;
 }

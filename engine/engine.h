@@ -57,6 +57,11 @@ void engine_noground_marker(const game_t *g, char *out, size_t n);
  * and without grounding when the interpreter won and N is still over the compiler's cap.
  * Deleting it races again. */
 void engine_race_marker(const game_t *g, char *out, size_t n);
+/* The stack to give a thread that runs an engine: the interpreter's recursion may use 4 MiB
+ * of it (REASON_STACK_BUDGET) before it gives up. Set explicitly, because a thread's
+ * default size follows `ulimit -s`, which may be smaller (and is 2 MiB when unlimited). */
+#define ENGINE_THREAD_STACK ((size_t)16 << 20)
+
 /* Another engine on the same network or rules, for another thread. */
 engine_t *engine_clone(const engine_t *e);
 void engine_free(engine_t *e);

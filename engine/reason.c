@@ -99,6 +99,7 @@ struct reasoner {
     term_store_t *ts;
     rel_t *rels;
     uint32_t n_rels;
+    size_t cap_rels;
     plan_t **plans;       /* per rule: its compiled plans, mask 0 first */
     uint32_t **scc_rules; /* per predicate component: its rules, dependencies first */
     uint32_t *scc_n_rules;
@@ -119,8 +120,11 @@ struct reasoner {
     uint64_t call_added; /* tuples added to call answers, to detect a fixpoint */
     size_t budget;       /* while non-zero, a relation growing past it aborts the evaluation */
     bool over;
-    size_t max_tuples; /* no relation grows past it: the reasoner gives up (error) instead */
-    char *error;       /* why it gave up, NULL until then: every answer is empty after that */
+    size_t max_tuples;    /* no relation grows past it: the reasoner gives up (error) instead */
+    char *error;          /* why it gave up, NULL until then: every answer is empty after that */
+    uint32_t nest;        /* ensure and call frames open: the recursion's depth */
+    uintptr_t stack_base; /* the frame address where the outermost of them was entered */
+    size_t stack_budget;  /* bytes of stack the recursion may use below it */
     uint32_t pred_legal, pred_goal, pred_terminal, pred_next, pred_init, pred_sees, pred_does;
     reason_stats_t stats;
 };
@@ -196,6 +200,16 @@ static bool rel_add(reasoner_t *r, rel_t *rel, const term_t *t) {
     return true;
 }
 
+static void rel_name(const reasoner_t *r, const rel_t *rel, strbuf_t *sb) {
+    if (rel->is_fluent)
+        sb_printf(sb, "the fluent %s/%u", term_sym_name(r->ts, rel->sym), rel->arity);
+    else if (rel->pred >= r->g->n_preds) /* every relation has a name; kept safe anyway */
+        sb_printf(sb, "a relation of arity %u", rel->arity);
+    else
+        sb_printf(sb, "the relation %s/%u", term_sym_name(r->ts, r->g->preds[rel->pred].sym),
+                  rel->arity);
+}
+
 /* A relation reached the cap: a rule base that does not terminate, or a finite relation
  * too large to hold. Nothing the reasoner would say from here on can be trusted (the
  * relation is incomplete), so it stops the running evaluation as a budget does, keeps the
@@ -205,18 +219,46 @@ static void give_up(reasoner_t *r, const rel_t *rel) {
     if (r->error) return;
     strbuf_t sb;
     sb_init(&sb);
-    if (rel->is_fluent)
-        sb_printf(&sb, "the fluent %s/%u", term_sym_name(r->ts, rel->sym), rel->arity);
-    else if (rel->pred >= r->g->n_preds) /* every relation has a name; kept safe anyway */
-        sb_printf(&sb, "a relation of arity %u", rel->arity);
-    else
-        sb_printf(&sb, "the relation %s/%u", term_sym_name(r->ts, r->g->preds[rel->pred].sym),
-                  rel->arity);
+    rel_name(r, rel, &sb);
     sb_printf(&sb,
               " grew past %zu tuples: the rules do not terminate, or the game is too large "
               "to reason about",
               r->max_tuples);
     r->error = sb.data;
+}
+
+/* ---------------- the recursion's stack ----------------
+ * Evaluation recurses once per body literal (join_from), per relation a relation needs
+ * computed first (ensure) and per top-down call (call): a chain of 100,000 relations, or
+ * a successor chain walked top-down, would overflow the thread's stack, and a game text
+ * must never end the process. The stack used is measured from the outermost ensure or
+ * call (frame addresses, so the arguments' sizes and variable-length arrays count too);
+ * past the budget the reasoner gives up as it does at the tuple cap. */
+static size_t stack_used(const reasoner_t *r) {
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    return r->stack_base > here ? r->stack_base - here : here - r->stack_base;
+}
+
+static void give_up_deep(reasoner_t *r, const rel_t *rel) {
+    r->over = true;
+    if (r->error) return;
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, "evaluating ");
+    rel_name(r, rel, &sb);
+    sb_printf(&sb,
+              " recursed past the reasoner's %zu KiB of stack: the rules chain too many "
+              "relations, calls or literals",
+              r->stack_budget >> 10);
+    r->error = sb.data;
+}
+
+/* Opens an ensure or call frame (close it with r->nest--): false when the stack is spent. */
+static bool stack_enter(reasoner_t *r, const rel_t *rel) {
+    if (r->nest++ == 0) r->stack_base = (uintptr_t)__builtin_frame_address(0);
+    if (stack_used(r) <= r->stack_budget) return true;
+    give_up_deep(r, rel);
+    return false;
 }
 
 static void index_add(rel_t *rel, uint32_t j, uint32_t ti) {
@@ -248,7 +290,7 @@ static void index_build(rel_t *rel, uint32_t j) {
 /* ---------------- compilation ---------------- */
 
 static uint32_t new_rel(reasoner_t *r, uint32_t arity) {
-    r->rels = xrealloc(r->rels, (r->n_rels + 1) * sizeof *r->rels);
+    GROW(r->rels, r->cap_rels, r->n_rels + 1); /* geometric: a game may have 100,000 */
     rel_t *rel = &r->rels[r->n_rels];
     memset(rel, 0, sizeof *rel);
     rel->arity = arity;
@@ -548,6 +590,7 @@ reasoner_t *reason_new(game_t *g) {
     r->cur_joint = xcalloc(g->n_roles + 1, sizeof *r->cur_joint);
     state_init(&r->cur);
     r->max_tuples = REASON_MAX_TUPLES;
+    r->stack_budget = REASON_STACK_BUDGET;
     return r;
 }
 
@@ -787,6 +830,10 @@ static void fire(join_t *j) {
 static void join_from(join_t *j, uint32_t k) {
     reasoner_t *r = j->r;
     if (r->over || (j->exists && j->target->n)) return;
+    if (stack_used(r) > r->stack_budget) {
+        give_up_deep(r, j->target);
+        return;
+    }
     if (k == j->plan->n_steps) {
         fire(j);
         return;
@@ -878,9 +925,8 @@ static void eval_recursive(reasoner_t *r, const uint32_t *rules, uint32_t n) {
     free(hi);
 }
 
-static void ensure(reasoner_t *r, uint32_t rel_id) {
-    rel_t *rel = &r->rels[rel_id];
-    if (rel->computed || rel->is_fluent || rel->computing) return;
+/* Computes a relation whole, and first those it reads (ensure, recursively). */
+static void ensure_rel(reasoner_t *r, rel_t *rel) {
     const game_t *g = r->g;
     uint32_t scc = g->preds[rel->pred].scc;
     const uint32_t *rules = r->scc_rules[scc];
@@ -912,6 +958,13 @@ static void ensure(reasoner_t *r, uint32_t rel_id) {
         }
     }
     if (!r->over) rel->computed = true;
+}
+
+static void ensure(reasoner_t *r, uint32_t rel_id) {
+    rel_t *rel = &r->rels[rel_id];
+    if (rel->computed || rel->is_fluent || rel->computing) return;
+    if (stack_enter(r, rel)) ensure_rel(r, rel);
+    r->nest--;
 }
 
 /* Computes a static or recursive relation whole if it stays under a size budget; false
@@ -1059,7 +1112,8 @@ static call_t *call(reasoner_t *r, uint32_t pred, uint32_t mask, const term_t *k
         if (!c->incomplete) rel_clear(&c->ans); /* aborted by a budget: start over */
     }
     if (!c) c = memo_new(r, m, pred, mask, exists, key, slot);
-    run_call(r, c);
+    if (stack_enter(r, &c->ans)) run_call(r, c);
+    r->nest--;
     return c;
 }
 

@@ -24,6 +24,11 @@ typedef struct reasoner reasoner_t;
 /* The most tuples a relation may hold by default (reason_set_max_tuples). */
 #define REASON_MAX_TUPLES 20000000u
 
+/* The stack the evaluation's recursion may use (bytes): past it the reasoner gives up
+ * (reason_error). Half the 8 MiB a thread gets by default: a thread that runs a reasoner
+ * needs this much and some to spare (docs/http.md, "Deep recursion"). */
+#define REASON_STACK_BUDGET ((size_t)4 << 20)
+
 reasoner_t *reason_new(game_t *g);
 void reason_free(reasoner_t *r);
 const game_t *reason_game(const reasoner_t *r);

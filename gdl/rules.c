@@ -3,6 +3,7 @@
 #include "gdl/rules.h"
 #include "gdl/bind.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,12 @@ static uint32_t var_number(build_t *b, sym_t name) {
     return b->n_vars++;
 }
 
+static void fail_many_args(build_t *b, const sexp_t *e) {
+    char msg[80];
+    snprintf(msg, sizeof msg, "a term of more than %u arguments", (unsigned)RULES_MAX_ARITY);
+    fail_at(b, e, msg, b->g->ts);
+}
+
 /* Converts an expression to a term; lists must start with a symbol. */
 static term_t to_term(build_t *b, const sexp_t *e) {
     term_store_t *ts = b->g->ts;
@@ -69,6 +76,10 @@ static term_t to_term(build_t *b, const sexp_t *e) {
         return TERM_NONE;
     }
     uint32_t n = e->n - 1;
+    if (n > RULES_MAX_ARITY) {
+        fail_many_args(b, e);
+        return TERM_NONE;
+    }
     term_t *args = xmalloc((n ? n : 1) * sizeof *args);
     uint32_t i = 0;
     for (const sexp_t *c = e->first->next; c; c = c->next) {
@@ -255,6 +266,19 @@ static void append_rule(game_t *g, term_t head, const lit_t *body, uint32_t n_bo
     g->n_rules++;
 }
 
+/* Whether some alternative of a body has grown past RULES_MAX_BODY literals. */
+static bool body_too_long(const dnf_t *body) {
+    for (uint32_t i = 0; i < body->n; i++)
+        if (body->alts[i].n > RULES_MAX_BODY) return true;
+    return false;
+}
+
+static void fail_long_body(build_t *b, const sexp_t *e) {
+    char msg[80];
+    snprintf(msg, sizeof msg, "a rule body of more than %u literals", (unsigned)RULES_MAX_BODY);
+    fail_at(b, e, msg, b->g->ts);
+}
+
 static void add_rule(build_t *b, term_t head, const conj_t *body, const sexp_t *src) {
     append_rule(b->g, head, body->lits, body->n, b->n_vars, src->line, src->col);
 }
@@ -302,6 +326,7 @@ static void read_statement(build_t *b, const sexp_t *e) {
             if (!literal_dnf(b, c, false, &lit)) break;
             if (!dnf_and(&body, &lit)) fail_at(b, e, "disjunction expands to too many rules", ts);
             dnf_free(&lit);
+            if (!b->failed && body_too_long(&body)) fail_long_body(b, e);
         }
     }
     if (!b->failed)

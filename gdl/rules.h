@@ -69,6 +69,17 @@ typedef struct {
     diag_t warnings;      /* defects that do not stop play (filled by validation) */
 } game_t;
 
+/* The most literals a rule body may have (after `or` is expanded). Evaluation and the
+ * planning of a body cost time quadratic in its length and stack linear in it, and a body
+ * of 100,000 literals would take minutes or overflow the stack; the public corpus's
+ * longest body has 42. */
+#define RULES_MAX_BODY 1000
+/* The most arguments a term of the rules may have. The reasoner keeps a literal's
+ * arguments on the stack while it joins it (variable-length arrays, 8 bytes an argument),
+ * and a literal of a million arguments would overflow it in one frame (one of 900,000 took
+ * more than the reasoner's budget); the corpus's widest term has 50. */
+#define RULES_MAX_ARITY 10000
+
 /* Reads a whole game from text; appends diagnostics and returns NULL when the text is not
  * a well-formed rule base (validation is separate: see validate.h). */
 game_t *game_from_text(const char *text, size_t len, const char *file, diag_t *d);

@@ -34,8 +34,12 @@ static sym_t sym_lookup_or_add(term_store_t *ts, const char *low, size_t len) {
     uint32_t *slot = htab_probe(&ts->sym_table, hash_bytes(low, len), sym_same, &key);
     if (*slot) return *slot - 1;
     sym_t s = (sym_t)ts->n_syms++;
+    size_t cap = ts->cap_syms;
     GROW(ts->sym_name, ts->cap_syms, ts->n_syms);
-    ts->sym_len = xrealloc(ts->sym_len, ts->cap_syms * sizeof *ts->sym_len);
+    /* only when the capacity grew: AddressSanitizer's realloc copies even to the same size
+     * (quadratic in the symbols, minutes for the 100,000 of tests/unit/deep_rules.h) */
+    if (ts->cap_syms != cap)
+        ts->sym_len = xrealloc(ts->sym_len, ts->cap_syms * sizeof *ts->sym_len);
     GROW(ts->names, ts->names_cap, ts->names_len + len + 1);
     memcpy(ts->names + ts->names_len, low, len);
     ts->names[ts->names_len + len] = 0;

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "base/clock.h"
+#include "engine/engine.h"
 #include "player/agent.h"
 #include "server/log.h"
 
@@ -326,8 +327,11 @@ service_t *service_new(const service_config_t *cfg) {
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&s->answered, &attr);
     pthread_condattr_destroy(&attr);
-    if (pthread_create(&s->worker, NULL, worker_main, s) != 0)
-        die("cannot start the worker thread");
+    pthread_attr_t at; /* the worker runs the engines: it needs their stack */
+    pthread_attr_init(&at);
+    pthread_attr_setstacksize(&at, ENGINE_THREAD_STACK);
+    if (pthread_create(&s->worker, &at, worker_main, s) != 0) die("cannot start the worker thread");
+    pthread_attr_destroy(&at);
     return s;
 }
 

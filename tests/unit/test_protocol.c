@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "base/clock.h"
+#include "deep_rules.h"
 #include "gdl/casemap.h"
 #include "many_moves.h"
 #include "match/httpc.h"
@@ -442,6 +443,33 @@ static void test_service_survives_many_moves(void **state) {
     service_free(s);
 }
 
+/* A game text whose evaluation recurses 100,000 relations deep (deep_rules.h) ended the
+ * server with a stack overflow in its worker thread. Now the reasoner gives up: the match
+ * is answered with the fallback (no legal move is known: the move the rules write as
+ * legal, `go`) and the next match is served. */
+static void test_service_survives_deep_rules(void **state) {
+    (void)state;
+    service_t *s = legal_service();
+    strbuf_t rules;
+    sb_init(&rules);
+    deep_relation_chain(&rules, 100000);
+    char *start = start_body("deep.1", "r", sb_str(&rules), 60, 60);
+    expect(s, start, "ready");
+    expect(s, "(play deep.1 nil)", "go");
+    expect(s, "(stop deep.1 (go))", "done");
+    char *ttt = game_text("tictactoe.kif");
+    char *next = start_body("ttt.1", "xplayer", ttt, 60, 60);
+    expect(s, next, "ready");
+    expect(s, "(play ttt.1 nil)", "( mark 1 1 )");
+    expect(s, "(abort ttt.1)", "aborted");
+    free(next);
+    free(ttt);
+    free(start);
+    sb_fini(&rules);
+    service_wait_idle(s);
+    service_free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info),
@@ -460,6 +488,7 @@ int main(void) {
         cmocka_unit_test(test_service_gdl2),
         cmocka_unit_test(test_service_bad_start),
         cmocka_unit_test(test_service_survives_many_moves),
+        cmocka_unit_test(test_service_survives_deep_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "deep_rules.h"
 #include "engine/reason.h"
 #include "gdl/trace.h"
 #include "gdl/validate.h"
@@ -635,16 +636,66 @@ static void test_cap_gives_up_recursive(void **state) {
     sb_fini(&text);
 }
 
+/* A chain of 100,000 relations, each computed before the one that reads it, ended the
+ * process with a stack overflow; the reasoner now gives up past its stack budget, as it
+ * does past the tuple cap. A chain of 1,000 is evaluated as before. */
+static void test_deep_relation_chain_gives_up(void **state) {
+    fix_t *f = *state;
+    strbuf_t text;
+    sb_init(&text);
+    deep_relation_chain(&text, 100000);
+    load(f, sb_str(&text));
+    const term_t *m;
+    assert_int_equal(reason_legal(f->r, &f->s, 0, &m), 0);
+    assert_non_null(reason_error(f->r));
+    assert_non_null(strstr(reason_error(f->r), "recursed past the reasoner's 4096 KiB of stack"));
+    assert_true(reason_terminal(f->r, &f->s));
+    sb_clear(&text);
+    deep_relation_chain(&text, 1000);
+    load(f, sb_str(&text));
+    assert_int_equal(reason_legal(f->r, &f->s, 0, &m), 1);
+    assert_null(reason_error(f->r));
+    sb_fini(&text);
+}
+
+/* The same for a successor chain walked top-down, one memoised call per step: 20,000
+ * steps overflowed the stack (about 1 KiB a step); 1,000 are answered. */
+static void test_deep_call_chain_gives_up(void **state) {
+    fix_t *f = *state;
+    strbuf_t text;
+    sb_init(&text);
+    deep_call_chain(&text, 20000);
+    load(f, sb_str(&text));
+    const term_t *m;
+    assert_int_equal(reason_legal(f->r, &f->s, 0, &m), 0);
+    assert_non_null(reason_error(f->r));
+    assert_non_null(strstr(reason_error(f->r), "recursed past the reasoner's 4096 KiB of stack"));
+    sb_clear(&text);
+    deep_call_chain(&text, 1000);
+    load(f, sb_str(&text));
+    assert_int_equal(reason_legal(f->r, &f->s, 0, &m), 1);
+    assert_null(reason_error(f->r));
+    sb_fini(&text);
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
     const struct CMUnitTest tests[] = {
-        T(test_state_helpers),          T(test_counter),
-        T(test_alternating_states),     T(test_recursion_transitive_closure),
-        T(test_recursion_long_chain),   T(test_negation_distinct_or),
-        T(test_simultaneous),           T(test_goal_defects),
-        T(test_gdl2_sees_and_random),   T(test_tictactoe),
-        T(test_tictactoe_perft),        T(test_cap_gives_up),
+        T(test_state_helpers),
+        T(test_counter),
+        T(test_alternating_states),
+        T(test_recursion_transitive_closure),
+        T(test_recursion_long_chain),
+        T(test_negation_distinct_or),
+        T(test_simultaneous),
+        T(test_goal_defects),
+        T(test_gdl2_sees_and_random),
+        T(test_tictactoe),
+        T(test_tictactoe_perft),
+        T(test_cap_gives_up),
         T(test_cap_gives_up_recursive),
+        T(test_deep_relation_chain_gives_up),
+        T(test_deep_call_chain_gives_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

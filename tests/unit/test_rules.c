@@ -332,6 +332,65 @@ static void test_expansion_cap(void **state) {
     sb_fini(&text);
 }
 
+/* A body of n literals (q ?x0) ... (q ?x(n-1)), on line 2 of the text. */
+static void long_body(strbuf_t *text, unsigned n) {
+    sb_clear(text);
+    sb_puts(text, "(q 0)\n  (<= big");
+    for (unsigned i = 0; i < n; i++)
+        sb_printf(text, " (q ?x%u)", i);
+    sb_puts(text, ")");
+}
+
+/* A body past RULES_MAX_BODY literals is a located error: planning it took minutes (time
+ * quadratic in its length) and evaluating it overflowed the stack at 100,000 literals. */
+static void test_body_cap(void **state) {
+    fix_t *f = *state;
+    strbuf_t text;
+    sb_init(&text);
+    long_body(&text, RULES_MAX_BODY + 1);
+    assert_null(load(f, sb_str(&text)));
+    assert_int_equal(f->d.n, 1);
+    assert_non_null(strstr(diag_text(f, 0), "r.kif:2:3: a rule body of more than 1000 literals: "
+                                            "(<= big (q ?x0) (q ?x1)"));
+    /* `or` cannot hide the length: one alternative past the cap is enough */
+    sb_clear(&text);
+    sb_puts(&text, "(<= big (or (q 1) (and");
+    for (unsigned i = 0; i <= RULES_MAX_BODY; i++)
+        sb_printf(&text, " (q ?x%u)", i);
+    sb_puts(&text, ")))");
+    assert_null(load(f, sb_str(&text)));
+    assert_non_null(strstr(diag_text(f, 0), "a rule body of more than 1000 literals"));
+    long_body(&text, RULES_MAX_BODY);
+    game_t *g = load_ok(f, sb_str(&text));
+    assert_int_equal(g->rules[1].n_body, RULES_MAX_BODY);
+    sb_fini(&text);
+}
+
+/* (wide a a ... a) with n arguments, on line 1. */
+static void wide_fact(strbuf_t *text, unsigned n) {
+    sb_clear(text);
+    sb_puts(text, "(wide");
+    for (unsigned i = 0; i < n; i++)
+        sb_puts(text, " a");
+    sb_puts(text, ")");
+}
+
+/* A term past RULES_MAX_ARITY arguments is a located error: the reasoner joins a literal
+ * with its arguments on the stack, and one of 1,100,000 (ggp check, 4.4 MB) overflowed it. */
+static void test_arity_cap(void **state) {
+    fix_t *f = *state;
+    strbuf_t text;
+    sb_init(&text);
+    wide_fact(&text, RULES_MAX_ARITY + 1);
+    assert_null(load(f, sb_str(&text)));
+    assert_non_null(
+        strstr(diag_text(f, 0), "r.kif:1:1: a term of more than 10000 arguments: (wide a a"));
+    wide_fact(&text, RULES_MAX_ARITY);
+    game_t *g = load_ok(f, sb_str(&text));
+    assert_int_equal(term_arity(g->ts, g->rules[0].head), RULES_MAX_ARITY);
+    sb_fini(&text);
+}
+
 static void test_ground_term(void **state) {
     fix_t *f = *state;
     game_t *g = load_ok(f, "(role a)");
@@ -360,7 +419,8 @@ int main(void) {
         T(test_not_de_morgan),   T(test_distinct),     T(test_variable_numbering),
         T(test_roles),           T(test_predicates),   T(test_many_predicates),
         T(test_zero_arity),      T(test_locations),    T(test_errors),
-        T(test_expansion_cap),   T(test_ground_term),
+        T(test_expansion_cap),   T(test_body_cap),     T(test_arity_cap),
+        T(test_ground_term),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
