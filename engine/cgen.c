@@ -88,6 +88,7 @@ typedef struct {
     size_t *n_pre, *cap_pre, n_pre_all;
     /* late: a node of the move blocks, 1 acyclic (zeroed at their start), 2 cyclic */
     uint8_t *late, *busy;    /* busy: a move node in too many rules to scatter */
+    uint8_t *phase;          /* per node: 0 of the play blocks, 1 goals only, 2 move */
     uint8_t *read_late;      /* per node: read by a node of the move blocks */
     uint8_t *rule_scattered; /* per rule */
     /* role guards (find_role_guards): per role the literal, GNET_NONE: none; per node
@@ -332,17 +333,29 @@ static void emit_or(cg_t *cg, strbuf_t *out, frule_t *rs, uint32_t n, bool top) 
 
 /* ---- the terms of a node (its value is their OR) ---- */
 
+/* Whether node x is written in the same phase (play, goals or move blocks) as node, so
+ * possibly a few statements before node reads it. */
+static bool same_phase(const cg_t *cg, uint32_t node, uint32_t x) {
+    return cg->phase[node] == cg->phase[x];
+}
+
 /* The rules of node order[i] that are one positive derived node each, runs of 3 to 8
- * consecutive node bytes as one load ((load & MASK) != 0). */
+ * consecutive node bytes as one load ((load & MASK) != 0), where those bytes are written
+ * in the phase before node's (the play blocks' nodes read by the move blocks'). Not in
+ * the same phase: a load wider than the byte stores that wrote its bytes is not forwarded
+ * from the store buffer and waits for them to reach the cache (dotsAndBoxes' move blocks
+ * OR their box nodes just written, "Wide loads of bytes just written" in
+ * docs/engine.md). */
 static void terms_byte_runs(cg_t *cg, uint32_t i) {
     const gnet_t *net = cg->net;
-    uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1], n = 0;
+    uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1], n = 0, node = net->order[i];
     uint32_t *ids = xmalloc((r1 - r0 + 1) * sizeof *ids);
     for (uint32_t r = r0; r < r1; r++)
         if (single_positive_derived(net, r)) ids[n++] = net->lits[net->lit_start[r]] >> 1;
     qsort(ids, n, sizeof *ids, cmp_u32);
     for (uint32_t j = 0, e; j < n; j = e) {
-        for (e = j + 1; e < n && e - j < 8 && ids[e] == ids[e - 1] + 1;)
+        for (e = j + 1; e < n && e - j < 8 && ids[e] == ids[e - 1] + 1 &&
+                        !same_phase(cg, node, ids[e]) && !same_phase(cg, node, ids[j]);)
             e++;
         if (e - j < 3) e = j + 1;
         if (e - j == 1)
@@ -2644,6 +2657,10 @@ static void cg_init(cg_t *cg, const gnet_t *net, size_t unit_bytes) {
     cg->busy = xcalloc(net->n_nodes + 1, 1);
     cg->read_late = xcalloc(net->n_nodes + 1, 1);
     cg->rule_scattered = xcalloc(net->n_rules + 1, 1);
+    cg->phase = xcalloc(net->n_nodes + 1, 1);
+    for (uint32_t b = net->n_play_blocks; b < net->n_blocks; b++)
+        for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++)
+            cg->phase[net->order[i]] = b < net->n_state_blocks ? 1 : 2;
     for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
         for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++) {
             cg->late[net->order[i]] = net->blocks[b].cyclic ? 2 : 1;
@@ -2716,8 +2733,9 @@ static void cg_fini(cg_t *cg) {
         free(cg->ent[k]), free(cg->pre[k]);
     free(cg->ent), free(cg->n_ent), free(cg->cap_ent), free(cg->move_base);
     free(cg->pre), free(cg->n_pre), free(cg->cap_pre), free(cg->pre_bit);
-    free(cg->late), free(cg->busy), free(cg->read_late), free(cg->role_guard), free(cg->guarded),
-        free(cg->rule_scattered), free(cg->copy_pair), free(cg->pick_guard), free(cg->pick_guarded);
+    free(cg->late), free(cg->phase), free(cg->busy), free(cg->read_late), free(cg->role_guard),
+        free(cg->guarded), free(cg->rule_scattered), free(cg->copy_pair), free(cg->pick_guard),
+        free(cg->pick_guarded);
     free(cg->simple.rule_start), free(cg->simple.lit_start), free(cg->simple.lits);
     sb_fini(&cg->term);
     free(cg->code), free(cg->data), free(cg->mrole), free(cg->midx), free(cg->scratch);

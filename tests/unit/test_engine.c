@@ -5,7 +5,8 @@
  * numbering the fast paths rely on, compiled code made in the
  * background, UCT on two threads with an engine each, the random-match
  * walker (the same matches on every engine in the canonical order; its limits, deadline
- * and visitor) and queries of static relations on every backend. */
+ * and visitor), queries of static relations on every backend, and what the generated code
+ * of small games holds (byte runs, zeroing). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@
 #include "base/rng.h"
 #include "code_started.h"
 #include "engine/backend.h"
+#include "engine/cgen.h"
 #include "engine/compile.h"
 #include "engine/engine.h"
 #include "engine/gprog.h"
@@ -1056,6 +1058,64 @@ static void test_ground_factoring(void **state) {
     game_free(g);
 }
 
+/* ---- the generated code ---- */
+
+/* The C text of g's network (one unit). */
+static char *code_of(game_t *g) {
+    char why[256];
+    ground_opts_t o = ground_default_opts();
+    gnet_t *net = gnet_new(g, &o, why, sizeof why);
+    assert_non_null(net);
+    cgen_t c;
+    cgen_program(net, "/* test */", 0, &c);
+    assert_int_equal(c.n_units, 1);
+    char *text = xstrdup(sb_str(&c.units[0]));
+    cgen_fini(&c);
+    gnet_free(net);
+    return text;
+}
+
+static uint32_t count_of(const char *text, const char *what) {
+    uint32_t n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+/* ORs of 4 consecutive nodes: anyopen (play) of open nodes (play), anymoved (move) of
+ * moved nodes (move), (next (h)) (move, by its noop rule) of closed nodes (play). Only
+ * the last reads its bytes as one 8-byte load: the others' bytes are stored a few
+ * statements before, one by one, and a wider load of them waits for the stores to reach
+ * the cache (terms_byte_runs). */
+static const char *const runs_game =
+    "(role r) (init (s 0)) (init (f 1)) (init (f 2)) (init (f 3)) (init (f 4))\n"
+    "(num 1) (num 2) (num 3) (num 4) (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)\n"
+    "(<= (legal r (go ?x)) (num ?x) (true (f ?x))) (<= (legal r noop) (true (s 4)))\n"
+    "(<= (open ?x) (true (f ?x)) (not (true (s 3)))) (<= anyopen (open ?x))\n"
+    "(<= (moved ?x) (does r (go ?x)) (true (f ?x)) (not (true (s 4))))\n"
+    "(<= (next (f ?x)) (true (f ?x)) (not (moved ?x)))\n"
+    "(<= (next (s ?y)) (true (s ?x)) (succ ?x ?y) anymoved)\n"
+    "(<= (next (s ?x)) (true (s ?x)) (not anymoved)) (<= anymoved (moved ?x))\n"
+    "(<= (next (g)) anymoved anyopen)\n"
+    "(<= (closed ?x) (true (f ?x)) (true (s 3)))\n"
+    "(<= (next (h)) (closed ?x)) (<= (next (h)) (does r noop))\n"
+    "(<= terminal (true (s 4))) (<= terminal (not anyopen))\n"
+    "(<= (goal r 100) (true (g))) (<= (goal r 0) (not (true (g))))\n";
+
+static void test_code_byte_runs(void **state) {
+    (void)state;
+    game_t *g = load_text(runs_game);
+    assert_non_null(g);
+    char *text = code_of(g);
+    const char *move = strstr(text, "void ggp_move_0(");
+    assert_non_null(move);
+    assert_int_equal(count_of(text, "=((ld8(v+"), 1);
+    assert_int_equal(count_of(move, "=((ld8(v+"), 1);
+    free(text);
+    assert_walks_agree_on(g, 20, ENGINE_COMPILED);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_allocation_ground),
@@ -1078,6 +1138,7 @@ int main(void) {
         cmocka_unit_test(test_ground_constant_fluents),
         cmocka_unit_test(test_ground_wildcards),
         cmocka_unit_test(test_ground_factoring),
+        cmocka_unit_test(test_code_byte_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
