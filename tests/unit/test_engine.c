@@ -1116,6 +1116,47 @@ static void test_code_byte_runs(void **state) {
     game_free(g);
 }
 
+/* Two roles taking turns to mark one of n cells (a noop when waiting): the play blocks
+ * clear a role's n legal nodes when its turn ends, by a memset under 16 bytes, two
+ * 16-byte stores under 32 and 32-byte stores from 32 on (emit_zero_run: not cc's
+ * `rep stos`). */
+static const char *const turns_game =
+    "(role a) (role b) (init (control a)) (init (step 0))\n"
+    "(<= (legal ?r (mark ?x)) (true (control ?r)) (cell ?x) (not (true (taken ?x))))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (next (taken ?x)) (true (taken ?x))) (<= (next (taken ?x)) (does ?r (mark ?x)))\n"
+    "(<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))\n"
+    "(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m)) (<= terminal (true (step 6)))\n"
+    "(<= (goal ?r 50) (role ?r))\n"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)\n";
+
+static void test_code_zeroes(void **state) {
+    (void)state;
+    const uint32_t cells[3] = {8, 20, 40}, z16s[3] = {0, 4, 0}, z32s[3] = {0, 0, 4};
+    for (int k = 0; k < 3; k++) {
+        strbuf_t sb;
+        sb_init(&sb);
+        sb_puts(&sb, turns_game);
+        for (uint32_t c = 1; c <= cells[k]; c++)
+            sb_printf(&sb, "(cell %u)\n", c);
+        game_t *g = load_text(sb_str(&sb));
+        sb_fini(&sb);
+        assert_non_null(g);
+        char *text = code_of(g);
+        char *play = strstr(text, "void ggp_play_0(");
+        assert_non_null(play);
+        char *end = strstr(play, "PART void "); /* the next function */
+        assert_non_null(end);
+        *end = 0; /* the play blocks' function alone */
+        assert_int_equal(count_of(play, "z16(v+"), z16s[k]);
+        assert_int_equal(count_of(play, "z32(v+"), z32s[k]);
+        assert_int_equal(count_of(play, "__builtin_memset("), k == 0 ? 2 : 0);
+        free(text);
+        assert_walks_agree_on(g, 10, ENGINE_COMPILED);
+        game_free(g);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_allocation_ground),
@@ -1139,6 +1180,7 @@ int main(void) {
         cmocka_unit_test(test_ground_wildcards),
         cmocka_unit_test(test_ground_factoring),
         cmocka_unit_test(test_code_byte_runs),
+        cmocka_unit_test(test_code_zeroes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
