@@ -6,7 +6,7 @@
  * background, UCT on two threads with an engine each, the random-match
  * walker (the same matches on every engine in the canonical order; its limits, deadline
  * and visitor), queries of static relations on every backend, and what the generated code
- * of small games holds (byte runs, zeroing). */
+ * of small games holds (byte runs, zeroing, frame words). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1157,6 +1157,46 @@ static void test_code_zeroes(void **state) {
     }
 }
 
+/* Two roles taking turns to take one of 20 cells: a cell stays on when the mover takes
+ * another, a rule per role over "this role takes another cell" (breakthroughWalls' frame:
+ * a set of nearly all a role's moves, set first). The cells' next nodes are frame nodes,
+ * computed as words (emit_frames): 8 bytes a store where the 8 next nodes are all the move
+ * blocks', a byte a store beside the next nodes of control and step, which the play
+ * blocks write (no move changes them) and the words must not overwrite. */
+static const char *const frame_game =
+    "(role a) (role b) (init (control a)) (init (step 0))\n"
+    "(<= (legal ?r (take ?x)) (true (control ?r)) (true (on ?x)))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (kept ?r ?x) (cell ?x) (does ?r (take ?y)) (distinct ?x ?y))\n"
+    "(<= (next (on ?x)) (true (on ?x)) (kept a ?x))\n"
+    "(<= (next (on ?x)) (true (on ?x)) (kept b ?x))\n"
+    "(<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))\n"
+    "(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m)) (<= terminal (true (step 8)))\n"
+    "(<= (goal ?r 50) (role ?r))\n"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8)\n";
+
+static void test_code_frames(void **state) {
+    (void)state;
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, frame_game);
+    for (int c = 1; c <= 20; c++)
+        sb_printf(&sb, "(cell %d) (init (on %d))\n", c, c);
+    game_t *g = load_text(sb_str(&sb));
+    sb_fini(&sb);
+    assert_non_null(g);
+    char *text = code_of(g), *frames = strstr(text, "{W64 f_;f_=w[0]&(F0_[");
+    assert_non_null(frames);
+    char *end = strchr(frames, '}');
+    assert_non_null(end);
+    *end = 0;
+    assert_int_equal(count_of(frames, "unpk(v+"), 1);    /* on 7..14 */
+    assert_int_equal(count_of(frames, "=(U)(f_>>"), 12); /* on 1..6 and 15..20 */
+    free(text);
+    assert_walks_agree_on(g, 20, ENGINE_COMPILED);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_allocation_ground),
@@ -1181,6 +1221,7 @@ int main(void) {
         cmocka_unit_test(test_ground_factoring),
         cmocka_unit_test(test_code_byte_runs),
         cmocka_unit_test(test_code_zeroes),
+        cmocka_unit_test(test_code_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
