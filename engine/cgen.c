@@ -351,7 +351,7 @@ static bool same_phase(const cg_t *cg, uint32_t node, uint32_t x) {
  * in the phase before node's (the play blocks' nodes read by the move blocks'). Not in
  * the same phase: a load wider than the byte stores that wrote its bytes is not forwarded
  * from the store buffer and waits for them to reach the cache (dotsAndBoxes' move blocks
- * OR their box nodes just written, "Wide loads of bytes just written" in
+ * OR their box nodes just written: "Wide loads, rep stos and frame words" in
  * docs/engine.md). */
 static void terms_byte_runs(cg_t *cg, uint32_t i) {
     const gnet_t *net = cg->net;
@@ -2272,6 +2272,18 @@ static void emit_frame_tables(strbuf_t *c, cg_t *cg) {
  * zeroed, and written later by their code, the copies or the scattered rules), else a
  * store per frame node (a next node that no move changes is written by the play blocks,
  * and kept). */
+/* Whether emit_frames writes the 8 next nodes of fluents [g, g + 8) (to the last fluent)
+ * 8 bytes a store: one of them a frame node, all acyclic nodes of the move blocks not set
+ * first. */
+static bool frame_group(const cg_t *cg, uint32_t g) {
+    uint32_t nf = cg->net->n_fluents, end = nf - g < 8 ? nf : g + 8;
+    bool any = false, whole = true;
+    for (uint32_t f = g; f < end; f++)
+        any |= cg->frame[nf + f],
+            whole &= cg->late[nf + f] == 1 && cg->pre_bit[nf + f] == GNET_NONE;
+    return any && whole;
+}
+
 static void emit_frames(strbuf_t *c, const cg_t *cg) {
     const gnet_t *net = cg->net;
     uint32_t nf = net->n_fluents, nw = nf / 64 + 1;
@@ -2288,13 +2300,7 @@ static void emit_frames(strbuf_t *c, const cg_t *cg) {
         sb_puts(c, ");");
         for (uint32_t g = 64 * x; g < nf && g < 64 * x + 64; g += 8) {
             uint32_t end = nf - g < 8 ? nf : g + 8;
-            bool whole = true;
-            any = false;
-            for (uint32_t f = g; f < end; f++)
-                any |= cg->frame[nf + f],
-                    whole &= cg->late[nf + f] == 1 && cg->pre_bit[nf + f] == GNET_NONE;
-            if (!any) continue;
-            if (whole) {
+            if (frame_group(cg, g)) {
                 sb_printf(c, "unpk(v+%u,f_>>%u,%u);", nf + g, g & 63, end - g);
                 continue;
             }
@@ -2335,12 +2341,25 @@ static void emit_scatter_tables(strbuf_t *c, cg_t *cg) {
  * a guard whose guard is off is 0, one without code 0 but for its scattered rules). */
 static void emit_zero_moves(strbuf_t *c, const cg_t *cg) {
     const gnet_t *net = cg->net;
+    uint8_t *zero = xcalloc(net->n_nodes + 1, 1);
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        zero[n] = cg->late[n] == 1;
+    /* but the bytes every call writes whole before they are read: the nodes set first
+     * (emit_preset) and the frame words' groups (emit_frames); breakthroughWalls' move
+     * blocks zeroed their 128 of each, two `rep stos` (19% of the move blocks' samples) */
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        if (cg->pre_bit[n] != GNET_NONE) zero[n] = 0;
+    for (uint32_t g = 0, nf = net->n_fluents; cg->n_frames && g < nf; g += 8)
+        if (frame_group(cg, g))
+            for (uint32_t f = g; f < nf && f < g + 8; f++)
+                zero[nf + f] = 0;
     for (uint32_t n = 0, e; n < net->n_nodes; n = e) {
-        for (e = n + 1; e < net->n_nodes && (cg->late[e] == 1) == (cg->late[n] == 1);)
+        for (e = n + 1; e < net->n_nodes && zero[e] == zero[n];)
             e++;
-        if (cg->late[n] == 1) sb_printf(c, "__builtin_memset(v+%u,0,%u);", n, e - n);
+        if (zero[n]) sb_printf(c, "__builtin_memset(v+%u,0,%u);", n, e - n);
     }
     sb_putc(c, '\n');
+    free(zero);
 }
 
 /* The copies (take_copy) in runs of consecutive nodes from consecutive fluents, one
