@@ -50,6 +50,9 @@
  * knightwar's 5 such nodes for 5 roles played 0.95x set first). */
 #define PRESET_MAX_WORDS 8192
 #define PRESET_MIN_NODES 4
+/* Frame words (plan_frames): at least this many frame nodes, else their statements stay
+ * (a word and its unpacking per 64 fluents cost what about 16 statements do). */
+#define FRAME_MIN_NODES 16
 /* Factoring: a node with this many rules (besides the forms above) has the literals that
  * this many of its rules share tested once for them all. */
 #define FACTOR_MIN_RULES 8
@@ -85,9 +88,14 @@ typedef struct {
      * cell"), unpacked from the chosen moves' rows of bits right after the blocks' nodes
      * are zeroed */
     uint32_t **pre, *pre_bit, n_pre_words; /* pre_bit: per node (GNET_NONE: not set first) */
+    /* frame words (plan_frames): per node whether it is a frame node (no code of its own);
+     * frame_pair: (node set first, fluent) per rule of theirs, sorted, n_frame_pairs */
+    uint8_t *frame;
+    uint32_t *frame_pair, n_frame_pairs, n_frames;
     size_t *n_pre, *cap_pre, n_pre_all;
     /* late: a node of the move blocks, 1 acyclic (zeroed at their start), 2 cyclic */
     uint8_t *late, *busy;    /* busy: a move node in too many rules to scatter */
+    uint8_t *phase;          /* per node: 0 of the play blocks, 1 goals only, 2 move */
     uint8_t *read_late;      /* per node: read by a node of the move blocks */
     uint8_t *rule_scattered; /* per rule */
     /* role guards (find_role_guards): per role the literal, GNET_NONE: none; per node
@@ -332,17 +340,29 @@ static void emit_or(cg_t *cg, strbuf_t *out, frule_t *rs, uint32_t n, bool top) 
 
 /* ---- the terms of a node (its value is their OR) ---- */
 
+/* Whether node x is written in the same phase (play, goals or move blocks) as node, so
+ * possibly a few statements before node reads it. */
+static bool same_phase(const cg_t *cg, uint32_t node, uint32_t x) {
+    return cg->phase[node] == cg->phase[x];
+}
+
 /* The rules of node order[i] that are one positive derived node each, runs of 3 to 8
- * consecutive node bytes as one load ((load & MASK) != 0). */
+ * consecutive node bytes as one load ((load & MASK) != 0), where those bytes are written
+ * in the phase before node's (the play blocks' nodes read by the move blocks'). Not in
+ * the same phase: a load wider than the byte stores that wrote its bytes is not forwarded
+ * from the store buffer and waits for them to reach the cache (dotsAndBoxes' move blocks
+ * OR their box nodes just written: "Wide loads, rep stos and frame words" in
+ * docs/engine.md). */
 static void terms_byte_runs(cg_t *cg, uint32_t i) {
     const gnet_t *net = cg->net;
-    uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1], n = 0;
+    uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1], n = 0, node = net->order[i];
     uint32_t *ids = xmalloc((r1 - r0 + 1) * sizeof *ids);
     for (uint32_t r = r0; r < r1; r++)
         if (single_positive_derived(net, r)) ids[n++] = net->lits[net->lit_start[r]] >> 1;
     qsort(ids, n, sizeof *ids, cmp_u32);
     for (uint32_t j = 0, e; j < n; j = e) {
-        for (e = j + 1; e < n && e - j < 8 && ids[e] == ids[e - 1] + 1;)
+        for (e = j + 1; e < n && e - j < 8 && ids[e] == ids[e - 1] + 1 &&
+                        !same_phase(cg, node, ids[e]) && !same_phase(cg, node, ids[j]);)
             e++;
         if (e - j < 3) e = j + 1;
         if (e - j == 1)
@@ -548,6 +568,70 @@ static void plan_preset(cg_t *cg) {
     cg->n_pre_words = (uint32_t)nw;
 }
 
+/* Whether node order[i] is a frame node: a next node of the move blocks each of whose
+ * rules is its own fluent and one node set first (plan_preset), but the scattered ones
+ * (the scattered lists OR them in after the move blocks, emit_scatter).
+ * breakthrough's (next (cellholds x y p)): (true (cellholds x y p)) and "no move of this
+ * role leaves or enters (x,y)", a rule per role. */
+static bool frame_node(const cg_t *cg, uint32_t i) {
+    const gnet_t *net = cg->net;
+    uint32_t node = net->order[i], nf = net->n_fluents;
+    uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1];
+    if (cg->late[node] != 1 || node < nf || node >= 2 * nf || r0 == r1) return false;
+    uint32_t own = (node - nf) << 1, kept = 0; /* own: the positive literal of its fluent */
+    for (uint32_t r = r0; r < r1; r++) {
+        uint32_t l = net->lit_start[r];
+        if (cg->rule_scattered[r]) continue; /* ORed in after the move blocks */
+        if (net->lit_start[r + 1] != l + 2) return false;
+        uint32_t a = net->lits[l], b = net->lits[l + 1], p = a == own ? b : a;
+        if ((a != own && b != own) || (p & 1) || cg->pre_bit[p >> 1] == GNET_NONE) return false;
+        kept++;
+    }
+    return kept > 0;
+}
+
+static int cmp_pair(const void *a, const void *b);
+
+/* Frame words: the frame nodes' values computed 64 at a time, the state's word of their
+ * fluents ANDed with the OR of the chosen moves' rows F<r>_ (per role and move, the bits
+ * of the fluents whose frame node has a rule with a node that move sets), then unpacked 8
+ * bytes a store (emit_frames), instead of a statement of three loads per node
+ * (breakthroughWalls: 128 of them a step). Needs the nodes set first; not when there are
+ * fewer than FRAME_MIN_NODES or the rows would pass PRESET_MAX_WORDS words. */
+static void plan_frames(cg_t *cg) {
+    const gnet_t *net = cg->net;
+    uint32_t nw = net->n_fluents / 64 + 1, n = 0, np = 0;
+    uint64_t rows = 0;
+    cg->frame = xcalloc(net->n_nodes + 1, 1);
+    if (!cg->n_pre_all) return;
+    for (uint32_t r = 0; r < net->n_roles; r++)
+        rows += net->n_moves[r] + 1;
+    for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
+        for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++)
+            if (!net->blocks[b].cyclic && frame_node(cg, i)) {
+                cg->frame[net->order[i]] = 1;
+                n++, np += net->rule_start[i + 1] - net->rule_start[i];
+            }
+    if (n < FRAME_MIN_NODES || rows * nw > PRESET_MAX_WORDS) {
+        memset(cg->frame, 0, net->n_nodes + 1);
+        return;
+    }
+    cg->frame_pair = xmalloc(2 * (size_t)np * sizeof *cg->frame_pair);
+    for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
+        for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++) {
+            uint32_t node = net->order[i], own = (node - net->n_fluents) << 1;
+            if (!cg->frame[node]) continue;
+            for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++) {
+                if (cg->rule_scattered[r]) continue;
+                uint32_t l = net->lit_start[r], a = net->lits[l], b2 = net->lits[l + 1];
+                uint32_t *q = cg->frame_pair + 2 * cg->n_frame_pairs++;
+                q[0] = (a == own ? b2 : a) >> 1, q[1] = node - net->n_fluents;
+            }
+        }
+    qsort(cg->frame_pair, cg->n_frame_pairs, 2 * sizeof *cg->frame_pair, cmp_pair);
+    cg->n_frames = n;
+}
+
 /* The move sets of a node (sorted by group) that are not scattered (plan_scatter): a set
  * of MOVESET_MIN or more rules is a term (REST & the role's move in the set, a file-scope
  * table of bits over the role's move indices); in_set[r - r0] marks their rules and the
@@ -702,6 +786,7 @@ static bool take_copy(cg_t *cg, uint32_t node) {
 }
 
 static void emit_node(cg_t *cg, uint32_t i) {
+    if (cg->frame && cg->frame[cg->net->order[i]]) return; /* emit_frames writes it */
     if (emit_vector_node(cg, i)) return;
     uint32_t node = cg->net->order[i];
     node_terms(cg, i);
@@ -958,7 +1043,31 @@ static bool emit_change_test(cg_t *cg, const uint64_t *s, uint32_t nw) {
     return any;
 }
 
-/* Zeroes the nodes of n (acyclic) blocks: runs of consecutive nodes as one memset. */
+/* Runs of ZERO_STORES_MIN to ZERO_STORES_MAX bytes zeroed by explicit 16- and 32-byte
+ * stores (z16, z32), the others by a memset: gcc 12 at -O1 turns a memset of about 128
+ * bytes or more into `rep stos`, whose start costs tens of cycles (breakthroughWalls: a
+ * role's 140 legal nodes cleared at every change of turn, 19% of the play blocks' samples
+ * on the instruction after it); past ZERO_STORES_MAX its start is a small part and the
+ * stores' text would grow with the run. */
+#define ZERO_STORES_MIN 16
+#define ZERO_STORES_MAX 1024
+
+/* Zeroes bytes [at, at + n) of v: z32 from at on, the last one ending at at + n (over
+ * bytes already zeroed when n is not a multiple of 32), or two z16 under 32 bytes. */
+static void emit_zero_run(strbuf_t *c, uint32_t at, uint32_t n) {
+    if (n < ZERO_STORES_MIN || n > ZERO_STORES_MAX) {
+        sb_printf(c, "__builtin_memset(v+%u,0,%u);", at, n);
+    } else if (n < 32) {
+        sb_printf(c, "z16(v+%u);z16(v+%u);", at, at + n - 16);
+    } else {
+        uint32_t k = 0;
+        for (; k + 32 <= n; k += 32)
+            sb_printf(c, "z32(v+%u);", at + k);
+        if (k < n) sb_printf(c, "z32(v+%u);", at + n - 32);
+    }
+}
+
+/* Zeroes the nodes of n (acyclic) blocks: runs of consecutive nodes as one emit_zero_run. */
 static void emit_zeroes(cg_t *cg, const uint32_t *blocks, uint32_t n) {
     const gnet_t *net = cg->net;
     uint32_t *nodes = xmalloc((n + 1) * sizeof *nodes);
@@ -971,7 +1080,7 @@ static void emit_zeroes(cg_t *cg, const uint32_t *blocks, uint32_t n) {
         if (e - j == 1)
             sb_printf(C(cg), "v[%u]=0;", nodes[j]);
         else
-            sb_printf(C(cg), "__builtin_memset(v+%u,0,%u);", nodes[j], e - j);
+            emit_zero_run(C(cg), nodes[j], e - j);
     }
     sb_puts(C(cg), "\n");
     free(nodes);
@@ -2007,6 +2116,8 @@ static void emit_prelude(strbuf_t *c, const gnet_t *net, bool one_unit) {
     sb_puts(c,
             "static inline W64 ld8(const U *p){W64 x;__builtin_memcpy(&x,p,8);return x;}\n"
             "static inline void st8(U *p,W64 x){__builtin_memcpy(p,&x,8);}\n"
+            "static inline void z16(U *p){W64 z[2]={0,0};__builtin_memcpy(p,z,16);}\n"
+            "static inline void z32(U *p){VS z={0,0,0,0};__builtin_memcpy(p,&z,32);}\n"
             "#define PK(x) ((((x)*0x0102040810204080ull)>>56))\n"
             "static inline W64 UNPK(W64 b){W64 x=((b&0xff)*0x0101010101010101ull)&"
             "0x8040201008040201ull;\n"
@@ -2120,6 +2231,86 @@ static void emit_preset(strbuf_t *c, const cg_t *cg) {
     sb_puts(c, "}\n");
 }
 
+/* Per role F<r>_: per move (up to the role's moves: none, 0) the words of the fluents
+ * whose frame node has a rule with a node the move sets (plan_frames). */
+static void emit_frame_tables(strbuf_t *c, cg_t *cg) {
+    const gnet_t *net = cg->net;
+    if (!cg->n_frames) return;
+    uint32_t nw = net->n_fluents / 64 + 1, np = cg->n_frame_pairs, *fp = cg->frame_pair;
+    uint64_t *row = xmalloc(nw * sizeof *row);
+    for (uint32_t r = 0; r < net->n_roles; r++) {
+        uint32_t nm = net->n_moves[r], base = cg->move_base[r];
+        char name[32];
+        snprintf(name, sizeof name, "F%u_", r);
+        strbuf_t *t = open_table(cg, c, "W64", name, (size_t)(nm + 1) * nw);
+        for (uint32_t k = 0; k <= nm; k++) {
+            memset(row, 0, nw * sizeof *row);
+            for (size_t e = 0; k < nm && e < cg->n_pre[base + k]; e++) {
+                uint32_t p = cg->pre[base + k][e], lo = 0, hi = np;
+                while (lo < hi) { /* the first pair of p */
+                    uint32_t mid = (lo + hi) / 2;
+                    if (fp[2 * mid] < p)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                for (; lo < np && fp[2 * lo] == p; lo++)
+                    row[fp[2 * lo + 1] >> 6] |= 1ull << (fp[2 * lo + 1] & 63);
+            }
+            for (uint32_t x = 0; x < nw; x++)
+                sb_printf(t, "0x%" PRIx64 "ull,", row[x]);
+        }
+        sb_puts(t, "};\n");
+    }
+    free(row);
+}
+
+/* After the nodes set first, before the copies: per word of fluents with frame nodes, the
+ * state's word ANDed with the chosen moves' rows, unpacked into the next nodes of each 8
+ * fluents with a frame node among them: 8 bytes a store where those 8 next nodes are all
+ * acyclic nodes of the move blocks not set first (the others among them are 0 there, as
+ * zeroed, and written later by their code, the copies or the scattered rules), else a
+ * store per frame node (a next node that no move changes is written by the play blocks,
+ * and kept). */
+/* Whether emit_frames writes the 8 next nodes of fluents [g, g + 8) (to the last fluent)
+ * 8 bytes a store: one of them a frame node, all acyclic nodes of the move blocks not set
+ * first. */
+static bool frame_group(const cg_t *cg, uint32_t g) {
+    uint32_t nf = cg->net->n_fluents, end = nf - g < 8 ? nf : g + 8;
+    bool any = false, whole = true;
+    for (uint32_t f = g; f < end; f++)
+        any |= cg->frame[nf + f],
+            whole &= cg->late[nf + f] == 1 && cg->pre_bit[nf + f] == GNET_NONE;
+    return any && whole;
+}
+
+static void emit_frames(strbuf_t *c, const cg_t *cg) {
+    const gnet_t *net = cg->net;
+    uint32_t nf = net->n_fluents, nw = nf / 64 + 1;
+    if (!cg->n_frames) return;
+    sb_puts(c, "{W64 f_;");
+    for (uint32_t x = 0; x < nw; x++) {
+        bool any = false;
+        for (uint32_t f = 64 * x; f < nf && f < 64 * x + 64 && !any; f++)
+            any = cg->frame[nf + f];
+        if (!any) continue;
+        sb_printf(c, "f_=w[%u]&(", x);
+        for (uint32_t r = 0; r < net->n_roles; r++)
+            sb_printf(c, "%sF%u_[m[%u]*%u+%u]", r ? "|" : "", r, r, nw, x);
+        sb_puts(c, ");");
+        for (uint32_t g = 64 * x; g < nf && g < 64 * x + 64; g += 8) {
+            uint32_t end = nf - g < 8 ? nf : g + 8;
+            if (frame_group(cg, g)) {
+                sb_printf(c, "unpk(v+%u,f_>>%u,%u);", nf + g, g & 63, end - g);
+                continue;
+            }
+            for (uint32_t f = g; f < end; f++)
+                if (cg->frame[nf + f]) sb_printf(c, "v[%u]=(U)(f_>>%u&1);", nf + f, f & 63);
+        }
+    }
+    sb_puts(c, "}\n");
+}
+
 /* The scattered rules of every role: E<r>_ the lists one after the other (per rule its
  * node, the number of its other literals, those literals), O<r>_[k] where move k's list
  * starts (k up to the role's moves: none, an empty list). */
@@ -2143,18 +2334,32 @@ static void emit_scatter_tables(strbuf_t *c, cg_t *cg) {
         sb_puts(t, "0};\n");
     }
     emit_preset_tables(c, cg);
+    emit_frame_tables(c, cg);
 }
 
 /* The start of the move blocks: their nodes (but those of cyclic blocks) zeroed (a node of
  * a guard whose guard is off is 0, one without code 0 but for its scattered rules). */
 static void emit_zero_moves(strbuf_t *c, const cg_t *cg) {
     const gnet_t *net = cg->net;
+    uint8_t *zero = xcalloc(net->n_nodes + 1, 1);
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        zero[n] = cg->late[n] == 1;
+    /* but the bytes every call writes whole before they are read: the nodes set first
+     * (emit_preset) and the frame words' groups (emit_frames); breakthroughWalls' move
+     * blocks zeroed their 128 of each, two `rep stos` (19% of the move blocks' samples) */
+    for (uint32_t n = 0; n < net->n_nodes; n++)
+        if (cg->pre_bit[n] != GNET_NONE) zero[n] = 0;
+    for (uint32_t g = 0, nf = net->n_fluents; cg->n_frames && g < nf; g += 8)
+        if (frame_group(cg, g))
+            for (uint32_t f = g; f < nf && f < g + 8; f++)
+                zero[nf + f] = 0;
     for (uint32_t n = 0, e; n < net->n_nodes; n = e) {
-        for (e = n + 1; e < net->n_nodes && (cg->late[e] == 1) == (cg->late[n] == 1);)
+        for (e = n + 1; e < net->n_nodes && zero[e] == zero[n];)
             e++;
-        if (cg->late[n] == 1) sb_printf(c, "__builtin_memset(v+%u,0,%u);", n, e - n);
+        if (zero[n]) sb_printf(c, "__builtin_memset(v+%u,0,%u);", n, e - n);
     }
     sb_putc(c, '\n');
+    free(zero);
 }
 
 /* The copies (take_copy) in runs of consecutive nodes from consecutive fluents, one
@@ -2193,7 +2398,8 @@ static void emit_kernel(strbuf_t *c, cg_t *cg, const phase_t *ph, bool one_unit)
         sb_printf(c, "PART void %s_%u(%s);\n", ph->name, p, PARAMS);
     if (ph->moves) emit_scatter_tables(c, cg);
     sb_printf(c, "static inline void %s_body(%s){\n", ph->name, PARAMS);
-    if (ph->moves) emit_zero_moves(c, cg), emit_preset(c, cg), emit_fluent_copies(c, cg);
+    if (ph->moves)
+        emit_zero_moves(c, cg), emit_preset(c, cg), emit_frames(c, cg), emit_fluent_copies(c, cg);
     for (uint32_t p = 0; p < ph->parts; p++)
         sb_printf(c, "%s_%u(v,w,d,m);\n", ph->name, p);
     if (ph->moves) emit_scatter(c, cg);
@@ -2644,6 +2850,10 @@ static void cg_init(cg_t *cg, const gnet_t *net, size_t unit_bytes) {
     cg->busy = xcalloc(net->n_nodes + 1, 1);
     cg->read_late = xcalloc(net->n_nodes + 1, 1);
     cg->rule_scattered = xcalloc(net->n_rules + 1, 1);
+    cg->phase = xcalloc(net->n_nodes + 1, 1);
+    for (uint32_t b = net->n_play_blocks; b < net->n_blocks; b++)
+        for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++)
+            cg->phase[net->order[i]] = b < net->n_state_blocks ? 1 : 2;
     for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
         for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++) {
             cg->late[net->order[i]] = net->blocks[b].cyclic ? 2 : 1;
@@ -2716,8 +2926,9 @@ static void cg_fini(cg_t *cg) {
         free(cg->ent[k]), free(cg->pre[k]);
     free(cg->ent), free(cg->n_ent), free(cg->cap_ent), free(cg->move_base);
     free(cg->pre), free(cg->n_pre), free(cg->cap_pre), free(cg->pre_bit);
-    free(cg->late), free(cg->busy), free(cg->read_late), free(cg->role_guard), free(cg->guarded),
-        free(cg->rule_scattered), free(cg->copy_pair), free(cg->pick_guard), free(cg->pick_guarded);
+    free(cg->frame), free(cg->frame_pair), free(cg->late), free(cg->phase), free(cg->busy),
+        free(cg->read_late), free(cg->role_guard), free(cg->guarded), free(cg->rule_scattered),
+        free(cg->copy_pair), free(cg->pick_guard), free(cg->pick_guarded);
     free(cg->simple.rule_start), free(cg->simple.lit_start), free(cg->simple.lits);
     sb_fini(&cg->term);
     free(cg->code), free(cg->data), free(cg->mrole), free(cg->midx), free(cg->scratch);
@@ -2754,6 +2965,7 @@ void cgen_program(const gnet_t *net, const char *header, size_t unit_bytes, cgen
     cg.can_scatter = true;
     plan_preset(&cg);
     plan_scatter(&cg);
+    plan_frames(&cg);
     emit_phase(&cg, &move, net->n_state_blocks, net->n_blocks, NULL);
     free(sup);
     bool one = cg.n_units == 1;

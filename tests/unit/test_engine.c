@@ -5,7 +5,8 @@
  * numbering the fast paths rely on, compiled code made in the
  * background, UCT on two threads with an engine each, the random-match
  * walker (the same matches on every engine in the canonical order; its limits, deadline
- * and visitor) and queries of static relations on every backend. */
+ * and visitor), queries of static relations on every backend, and what the generated code
+ * of small games holds (byte runs, zeroing, frame words). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@
 #include "base/rng.h"
 #include "code_started.h"
 #include "engine/backend.h"
+#include "engine/cgen.h"
 #include "engine/compile.h"
 #include "engine/engine.h"
 #include "engine/gprog.h"
@@ -1056,6 +1058,149 @@ static void test_ground_factoring(void **state) {
     game_free(g);
 }
 
+/* ---- the generated code ---- */
+
+/* The C text of g's network (one unit). */
+static char *code_of(game_t *g) {
+    char why[256];
+    ground_opts_t o = ground_default_opts();
+    gnet_t *net = gnet_new(g, &o, why, sizeof why);
+    assert_non_null(net);
+    cgen_t c;
+    cgen_program(net, "/* test */", 0, &c);
+    assert_int_equal(c.n_units, 1);
+    char *text = xstrdup(sb_str(&c.units[0]));
+    cgen_fini(&c);
+    gnet_free(net);
+    return text;
+}
+
+static uint32_t count_of(const char *text, const char *what) {
+    uint32_t n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+/* ORs of 4 consecutive nodes: anyopen (play) of open nodes (play), anymoved (move) of
+ * moved nodes (move), (next (h)) (move, by its noop rule) of closed nodes (play). Only
+ * the last reads its bytes as one 8-byte load: the others' bytes are stored a few
+ * statements before, one by one, and a wider load of them waits for the stores to reach
+ * the cache (terms_byte_runs). */
+static const char *const runs_game =
+    "(role r) (init (s 0)) (init (f 1)) (init (f 2)) (init (f 3)) (init (f 4))\n"
+    "(num 1) (num 2) (num 3) (num 4) (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)\n"
+    "(<= (legal r (go ?x)) (num ?x) (true (f ?x))) (<= (legal r noop) (true (s 4)))\n"
+    "(<= (open ?x) (true (f ?x)) (not (true (s 3)))) (<= anyopen (open ?x))\n"
+    "(<= (moved ?x) (does r (go ?x)) (true (f ?x)) (not (true (s 4))))\n"
+    "(<= (next (f ?x)) (true (f ?x)) (not (moved ?x)))\n"
+    "(<= (next (s ?y)) (true (s ?x)) (succ ?x ?y) anymoved)\n"
+    "(<= (next (s ?x)) (true (s ?x)) (not anymoved)) (<= anymoved (moved ?x))\n"
+    "(<= (next (g)) anymoved anyopen)\n"
+    "(<= (closed ?x) (true (f ?x)) (true (s 3)))\n"
+    "(<= (next (h)) (closed ?x)) (<= (next (h)) (does r noop))\n"
+    "(<= terminal (true (s 4))) (<= terminal (not anyopen))\n"
+    "(<= (goal r 100) (true (g))) (<= (goal r 0) (not (true (g))))\n";
+
+static void test_code_byte_runs(void **state) {
+    (void)state;
+    game_t *g = load_text(runs_game);
+    assert_non_null(g);
+    char *text = code_of(g);
+    const char *move = strstr(text, "void ggp_move_0(");
+    assert_non_null(move);
+    assert_int_equal(count_of(text, "=((ld8(v+"), 1);
+    assert_int_equal(count_of(move, "=((ld8(v+"), 1);
+    free(text);
+    assert_walks_agree_on(g, 20, ENGINE_COMPILED);
+    game_free(g);
+}
+
+/* Two roles taking turns to mark one of n cells (a noop when waiting): the play blocks
+ * clear a role's n legal nodes when its turn ends, by a memset under 16 bytes, two
+ * 16-byte stores under 32 and 32-byte stores from 32 on (emit_zero_run: not cc's
+ * `rep stos`). */
+static const char *const turns_game =
+    "(role a) (role b) (init (control a)) (init (step 0))\n"
+    "(<= (legal ?r (mark ?x)) (true (control ?r)) (cell ?x) (not (true (taken ?x))))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (next (taken ?x)) (true (taken ?x))) (<= (next (taken ?x)) (does ?r (mark ?x)))\n"
+    "(<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))\n"
+    "(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m)) (<= terminal (true (step 6)))\n"
+    "(<= (goal ?r 50) (role ?r))\n"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)\n";
+
+static void test_code_zeroes(void **state) {
+    (void)state;
+    const uint32_t cells[3] = {8, 20, 40}, z16s[3] = {0, 4, 0}, z32s[3] = {0, 0, 4};
+    for (int k = 0; k < 3; k++) {
+        strbuf_t sb;
+        sb_init(&sb);
+        sb_puts(&sb, turns_game);
+        for (uint32_t c = 1; c <= cells[k]; c++)
+            sb_printf(&sb, "(cell %u)\n", c);
+        game_t *g = load_text(sb_str(&sb));
+        sb_fini(&sb);
+        assert_non_null(g);
+        char *text = code_of(g);
+        char *play = strstr(text, "void ggp_play_0(");
+        assert_non_null(play);
+        char *end = strstr(play, "PART void "); /* the next function */
+        assert_non_null(end);
+        *end = 0; /* the play blocks' function alone */
+        assert_int_equal(count_of(play, "z16(v+"), z16s[k]);
+        assert_int_equal(count_of(play, "z32(v+"), z32s[k]);
+        assert_int_equal(count_of(play, "__builtin_memset("), k == 0 ? 2 : 0);
+        free(text);
+        assert_walks_agree_on(g, 10, ENGINE_COMPILED);
+        game_free(g);
+    }
+}
+
+/* Two roles taking turns to take one of 20 cells: a cell stays on when the mover takes
+ * another, a rule per role over "this role takes another cell" (breakthroughWalls' frame:
+ * a set of nearly all a role's moves, set first). The cells' next nodes are frame nodes,
+ * computed as words (emit_frames): 8 bytes a store where the 8 next nodes are all the move
+ * blocks', a byte a store beside the next nodes of control and step, which the play
+ * blocks write (no move changes them) and the words must not overwrite. */
+static const char *const frame_game =
+    "(role a) (role b) (init (control a)) (init (step 0))\n"
+    "(<= (legal ?r (take ?x)) (true (control ?r)) (true (on ?x)))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (kept ?r ?x) (cell ?x) (does ?r (take ?y)) (distinct ?x ?y))\n"
+    "(<= (next (on ?x)) (true (on ?x)) (kept a ?x))\n"
+    "(<= (next (on ?x)) (true (on ?x)) (kept b ?x))\n"
+    "(<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))\n"
+    "(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m)) (<= terminal (true (step 8)))\n"
+    "(<= (goal ?r 50) (role ?r))\n"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8)\n";
+
+static void test_code_frames(void **state) {
+    (void)state;
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, frame_game);
+    for (int c = 1; c <= 20; c++)
+        sb_printf(&sb, "(cell %d) (init (on %d))\n", c, c);
+    game_t *g = load_text(sb_str(&sb));
+    sb_fini(&sb);
+    assert_non_null(g);
+    char *text = code_of(g), *frames = strstr(text, "{W64 f_;f_=w[0]&(F0_[");
+    assert_non_null(frames);
+    /* the move blocks zero the next nodes of on 1..6 and 15..20 alone: not those of on
+     * 7..14, which the words write 8 bytes a store, nor the nodes set first */
+    assert_non_null(
+        strstr(text, "{\n__builtin_memset(v+33,0,6);__builtin_memset(v+47,0,6);\n{W64 p_"));
+    char *end = strchr(frames, '}');
+    assert_non_null(end);
+    *end = 0;
+    assert_int_equal(count_of(frames, "unpk(v+"), 1);    /* on 7..14 */
+    assert_int_equal(count_of(frames, "=(U)(f_>>"), 12); /* on 1..6 and 15..20 */
+    free(text);
+    assert_walks_agree_on(g, 20, ENGINE_COMPILED);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_allocation_ground),
@@ -1078,6 +1223,9 @@ int main(void) {
         cmocka_unit_test(test_ground_constant_fluents),
         cmocka_unit_test(test_ground_wildcards),
         cmocka_unit_test(test_ground_factoring),
+        cmocka_unit_test(test_code_byte_runs),
+        cmocka_unit_test(test_code_zeroes),
+        cmocka_unit_test(test_code_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
