@@ -31,13 +31,13 @@
 #define ADV_PIECE 0.5
 #define ADV_LEAD 2.0
 #define ADV_WORK 50000000ull /* node visits reading the network, at most per role */
-/* heur_counter: random matches from s0 that weigh the counter kinds (a third held out), at
+/* heur_counter: random matches from the start that weigh the counter kinds (a third held out), at
  * most; fewer than COUNTER_MIN_MATCHES ended by the deadline: none kept */
 #define COUNTER_KINDS 8
 #define COUNTER_MATCHES 90
 #define COUNTER_MIN_MATCHES 30
-#define COUNTER_MIN_CORR 0.1 /* a lead correlating less with the outcome (either third): dropped   \
-                              */
+/* a lead correlating less with the outcome (either third): dropped */
+#define COUNTER_MIN_CORR 0.1
 
 typedef enum { F_COUNT, F_GOAL, F_MOBILITY, F_COUNTER } fkind_t;
 
@@ -758,15 +758,15 @@ static bool counter_pick(engine_t *e, counter_t *const *k, uint32_t n, double de
 }
 
 static void log_counter(FILE *log, engine_t *e, const counter_t *k, bool ok, const double *corr,
-                        uint32_t matches) {
+                        uint32_t matches, double ms) {
     game_t *g = engine_game(e);
     uint32_t ra, na;
     sym_t fn = counter_functor(k, &ra, &na);
     fprintf(log,
             "heur: %scounter %s#%u=ROLE #%u (a range of %g): the lead correlates %+.3f with the "
-            "outcome, %+.3f held out, in %u random matches\n",
+            "outcome, %+.3f held out, in %u random matches (%.0f ms)\n",
             ok ? "" : "no ", term_sym_name(g->ts, fn), ra, na, counter_range(k), corr[0], corr[1],
-            matches);
+            matches, ms);
 }
 
 heur_t *heur_counter(heur_t *h, engine_t *e, const eng_state_t *s0, double scale, double deadline,
@@ -779,10 +779,10 @@ heur_t *heur_counter(heur_t *h, engine_t *e, const eng_state_t *s0, double scale
         if (log) fprintf(log, "heur: no counter (no fluent of a role's name and a number)\n");
         return h;
     }
-    double corr[2];
+    double corr[2], t0 = now_seconds();
     heur_stats_t st = {0};
     bool ok = counter_pick(e, k, n, deadline, &best, corr, &st);
-    if (log) log_counter(log, e, k[best], ok, corr, st.matches);
+    if (log) log_counter(log, e, k[best], ok, corr, st.matches, (now_seconds() - t0) * 1000);
     for (uint32_t q = 0; q < n; q++)
         if (!ok || q != best) counter_free(k[q]);
     if (!ok) return h;
