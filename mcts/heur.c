@@ -774,7 +774,9 @@ heur_t *heur_counter(heur_t *h, engine_t *e, const eng_state_t *s0, double scale
     uint32_t nr = engine_game(e)->n_roles, n = 0, best = 0;
     counter_t *k[COUNTER_KINDS];
     if (h && h->counter) return h;
-    if (nr <= MATERIAL_KINDS) n = counters_find(e, s0, k, COUNTER_KINDS);
+    if (nr >= 2 && nr <= MATERIAL_KINDS) /* a candidate per role and kind: within the bound */
+        n = counters_find(
+            e, s0, k, COUNTER_KINDS < MAX_CANDIDATES / nr ? COUNTER_KINDS : MAX_CANDIDATES / nr);
     if (!n) {
         if (log) fprintf(log, "heur: no counter (no fluent of a role's name and a number)\n");
         return h;
