@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "engine/fluents.h"
 #include "mcts/advance.h"
+#include "mcts/counter.h"
 
 #define MAX_CANDIDATES 512 /* features considered */
 #define MAX_USED 12        /* features fitted */
@@ -30,13 +31,21 @@
 #define ADV_PIECE 0.5
 #define ADV_LEAD 2.0
 #define ADV_WORK 50000000ull /* node visits reading the network, at most per role */
+/* heur_counter: random matches from the start that weigh the counter kinds (a third held out), at
+ * most; fewer than COUNTER_MIN_MATCHES ended by the deadline: none kept */
+#define COUNTER_KINDS 8
+#define COUNTER_MATCHES 90
+#define COUNTER_MIN_MATCHES 30
+/* a lead correlating less with the outcome (either third): dropped */
+#define COUNTER_MIN_CORR 0.1
 
-typedef enum { F_COUNT, F_GOAL, F_MOBILITY } fkind_t;
+typedef enum { F_COUNT, F_GOAL, F_MOBILITY, F_COUNTER } fkind_t;
 
 typedef struct {
     fkind_t kind;
-    uint32_t role;      /* F_GOAL, F_MOBILITY */
-    uint64_t *mask;     /* F_COUNT: the fluents counted (n_words words) */
+    uint32_t role;            /* F_GOAL, F_MOBILITY, F_COUNTER */
+    const counter_t *counter; /* F_COUNTER: the role's value of this counter */
+    uint64_t *mask;           /* F_COUNT: the fluents counted (n_words words) */
     sym_t functor;      /* F_COUNT: functor (or constant); argument positions (1..; 0: none) */
     uint32_t arg, arg2; /* and the constants there */
     term_t value, value2;
@@ -59,6 +68,10 @@ struct heur {
     uint32_t adv_span[MATERIAL_KINDS];
     size_t adv_off[MATERIAL_KINDS];
     uint64_t *adv_mask;
+    /* heur_counter: a score counter (material or not), its lead over the roles' mean
+     * worth sign / unit pieces' balance */
+    counter_t *counter;
+    double counter_sign, counter_unit;
     heur_stats_t st;
 };
 
@@ -70,6 +83,7 @@ static double feature(const feat_t *f, engine_t *e, const eng_state_t *s, uint32
             c += popcount64(w[i] & f->mask[i]);
         return c;
     }
+    if (f->kind == F_COUNTER) return counter_value(f->counter, f->role, engine_state_words(s));
     if (f->kind == F_GOAL) {
         int v = engine_goal_value(e, s, f->role);
         return v < 0 ? 0 : v;
@@ -612,10 +626,11 @@ static double advance_term(const heur_t *h, uint32_t r, const uint64_t *w) {
     return ADV_PIECE * sum + (lead > 0 ? ADV_LEAD * lead * lead : 0);
 }
 
-/* Material: each role's pieces against the roles' mean, through a sigmoid (a piece up of
- * sixteen: about 58); with heur_advance, each role's pieces plus its advancement term
- * against the roles' mean of that, on the same scale (a piece's worth). */
-static void material_eval(const heur_t *h, const eng_state_t *s, double *val) {
+/* Material: each role's pieces against the roles' mean, scaled (a piece up of sixteen:
+ * 0.3, about 58 through the sigmoid); with heur_advance, each role's pieces plus its
+ * advancement term against the roles' mean of that, on the same scale (a piece's worth).
+ * Into z, per role. */
+static void material_logits(const heur_t *h, const eng_state_t *s, double *z) {
     double c[MATERIAL_KINDS], x[MATERIAL_KINDS], sum = 0, xsum = 0;
     for (uint32_t r = 0; r < h->nr; r++) {
         sum += c[r] = feature(&h->feat[r], NULL, s, h->n_words);
@@ -624,7 +639,27 @@ static void material_eval(const heur_t *h, const eng_state_t *s, double *val) {
     }
     double avg = sum / h->nr, xavg = xsum / h->nr;
     for (uint32_t r = 0; r < h->nr; r++)
-        val[r] = avg > 0 ? 100 / (1 + exp(-h->scale * (x[r] - xavg) / avg)) : 50;
+        z[r] = avg > 0 ? h->scale * (x[r] - xavg) / avg : 0;
+}
+
+/* heur_counter: each role's counter against the roles' mean, on material's scale with half
+ * the counter's range as the mean count (a box up of dotsAndBoxes' 25: 0.4, about 60),
+ * added to z. */
+static void counter_logits(const heur_t *h, const eng_state_t *s, double *z) {
+    double c[MATERIAL_KINDS], sum = 0;
+    for (uint32_t r = 0; r < h->nr; r++)
+        sum += c[r] = counter_value(h->counter, r, engine_state_words(s));
+    for (uint32_t r = 0; r < h->nr; r++)
+        z[r] += h->scale * h->counter_sign * (c[r] - sum / h->nr) / h->counter_unit;
+}
+
+/* Material and counters through one sigmoid: their balances add up before it. */
+static void material_eval(const heur_t *h, const eng_state_t *s, double *val) {
+    double z[MATERIAL_KINDS] = {0};
+    if (h->material) material_logits(h, s, z);
+    if (h->counter) counter_logits(h, s, z);
+    for (uint32_t r = 0; r < h->nr; r++)
+        val[r] = 100 / (1 + exp(-z[r]));
 }
 
 bool heur_advance(heur_t *h, engine_t *e, FILE *log) {
@@ -665,6 +700,105 @@ bool heur_advance(heur_t *h, engine_t *e, FILE *log) {
     return ok;
 }
 
+/* ---- score counters ---- */
+
+/* The correlation of a role's lead (its counter minus the roles' mean) with its outcome,
+ * pooled over the roles, on d's held-out samples (test) or the others; kind q's values are
+ * candidates q nr .. q nr + nr - 1. 0 where the lead or the outcome never varies. */
+static double lead_corr(const data_t *d, uint32_t nc, uint32_t nr, uint32_t q, bool test) {
+    double n = 0, sy = 0, sxx = 0, syy = 0, sxy = 0; /* the leads sum to 0 */
+    for (uint32_t i = 0; i < d->n; i++) {
+        if (is_test(d, i) != test) continue;
+        const float *x = &d->x[(size_t)i * nc + (size_t)q * nr], *y = &d->y[(size_t)i * nr];
+        double mean = 0;
+        for (uint32_t r = 0; r < nr; r++)
+            mean += x[r] / (double)nr;
+        for (uint32_t r = 0; r < nr; r++, n++) {
+            double a = x[r] - mean;
+            sy += y[r], sxx += a * a, syy += (double)y[r] * y[r], sxy += a * y[r];
+        }
+    }
+    double vy = n ? syy / n - (sy / n) * (sy / n) : 0;
+    return n && sxx > 1e-12 && vy > 1e-12 ? sxy / n / sqrt(sxx / n * vy) : 0;
+}
+
+/* Of the counter kinds k[0..n), the one whose lead correlates most with the outcome of
+ * random matches (on two thirds of them) into *best, that correlation and the one on the
+ * other third (the same kind, the same sign) into corr[]; whether it holds: both at least
+ * COUNTER_MIN_CORR with its sign (a count of penalties may predict the other way), of at
+ * least COUNTER_MIN_MATCHES matches. A fixed seed: the same answer at every start, the
+ * player's random stream untouched. */
+static bool counter_pick(engine_t *e, counter_t *const *k, uint32_t n, double deadline,
+                         uint32_t *best, double *corr, heur_stats_t *st) {
+    uint32_t nr = engine_game(e)->n_roles;
+    cands_t c = {0};
+    for (uint32_t q = 0; q < n; q++)
+        for (uint32_t r = 0; r < nr; r++) {
+            feat_t *f = add_cand(&c, F_COUNTER, 0);
+            f->role = r, f->counter = k[q];
+        }
+    data_t d = {0};
+    splitmix_t rng = {0x73636f7265ull};
+    double length;
+    sample(e, &c, 0, deadline, COUNTER_MATCHES, &rng, &d, st, &length);
+    *best = 0;
+    corr[0] = corr[1] = 0;
+    for (uint32_t q = 0; q < n; q++) {
+        double train = lead_corr(&d, c.n, nr, q, false);
+        if (fabs(train) > fabs(corr[0])) *best = q, corr[0] = train;
+    }
+    corr[1] = lead_corr(&d, c.n, nr, *best, true);
+    free(c.f);
+    free(d.x);
+    free(d.y);
+    free(d.match);
+    double sign = corr[0] < 0 ? -1 : 1;
+    return st->matches >= COUNTER_MIN_MATCHES && sign * corr[0] >= COUNTER_MIN_CORR &&
+           sign * corr[1] >= COUNTER_MIN_CORR;
+}
+
+static void log_counter(FILE *log, engine_t *e, const counter_t *k, bool ok, const double *corr,
+                        uint32_t matches, double ms) {
+    game_t *g = engine_game(e);
+    uint32_t ra, na;
+    sym_t fn = counter_functor(k, &ra, &na);
+    fprintf(log,
+            "heur: %scounter %s#%u=ROLE #%u (a range of %g): the lead correlates %+.3f with the "
+            "outcome, %+.3f held out, in %u random matches (%.0f ms)\n",
+            ok ? "" : "no ", term_sym_name(g->ts, fn), ra, na, counter_range(k), corr[0], corr[1],
+            matches, ms);
+}
+
+heur_t *heur_counter(heur_t *h, engine_t *e, const eng_state_t *s0, double scale, double deadline,
+                     FILE *log) {
+    uint32_t nr = engine_game(e)->n_roles, n = 0, best = 0;
+    counter_t *k[COUNTER_KINDS];
+    if (h && h->counter) return h;
+    if (nr >= 2 && nr <= MATERIAL_KINDS) /* a candidate per role and kind: within the bound */
+        n = counters_find(
+            e, s0, k, COUNTER_KINDS < MAX_CANDIDATES / nr ? COUNTER_KINDS : MAX_CANDIDATES / nr);
+    if (!n) {
+        if (log) fprintf(log, "heur: no counter (no fluent of a role's name and a number)\n");
+        return h;
+    }
+    double corr[2], t0 = now_seconds();
+    heur_stats_t st = {0};
+    bool ok = counter_pick(e, k, n, deadline, &best, corr, &st);
+    if (log) log_counter(log, e, k[best], ok, corr, st.matches, (now_seconds() - t0) * 1000);
+    for (uint32_t q = 0; q < n; q++)
+        if (!ok || q != best) counter_free(k[q]);
+    if (!ok) return h;
+    if (!h) {
+        h = xcalloc(1, sizeof *h);
+        h->nr = nr;
+        h->scale = scale;
+    }
+    h->counter = k[best];
+    h->counter_sign = corr[0] < 0 ? -1 : 1;
+    h->counter_unit = counter_range(k[best]) / 2;
+    return h;
+}
+
 void heur_free(heur_t *h) {
     if (!h) return;
     for (uint32_t k = 0; k < h->n_feat; k++)
@@ -674,11 +808,12 @@ void heur_free(heur_t *h) {
     free(h->sd);
     free(h->w);
     free(h->adv_mask);
+    counter_free(h->counter);
     free(h);
 }
 
 void heur_eval(const heur_t *h, engine_t *e, const eng_state_t *s, double *val) {
-    if (h->material) {
+    if (h->material || h->counter) {
         material_eval(h, s, val);
         return;
     }

@@ -57,6 +57,16 @@ heur_t *heur_material(engine_t *e, const eng_state_t *s0, double scale, FILE *lo
  * four's discs, the marks of tic-tac-toe), or h is not material. log (NULL: silent) gets
  * one line. */
 bool heur_advance(heur_t *h, engine_t *e, FILE *log);
+/* Adds to h (a material evaluation, or NULL: a new evaluation of counters alone) a score
+ * counter (mcts/counter.h: box_count(xplayer, 3)), the one among the game's whose lead
+ * (a role's value minus the roles' mean) correlates most with the outcome of random
+ * matches from the start (at most 90, by deadline: now_seconds(), 0 for none), the same
+ * way on the third held out; a role's value is then 100 / (1 + exp(-scale (m + c))), m
+ * material's balance above (0 without) and c = (v_r - v) / (R / 2), v_r its counter, v
+ * the roles' mean, R the counter's range (negated for a counter whose lead loses). h as
+ * it was (NULL stays NULL) where no counter predicts. log (NULL: silent) gets one line. */
+heur_t *heur_counter(heur_t *h, engine_t *e, const eng_state_t *s0, double scale, double deadline,
+                     FILE *log);
 void heur_free(heur_t *h);
 
 /* The predicted value of state s for every role, 0..100, into val; e is the caller's

@@ -54,6 +54,10 @@
  *             uct_set_prior_sharpness) and imm=A: implicit minimax backups of the
  *             evaluation, weighed A against the mean (uct_set_implicit; default 0.4: with
  *             material it beat plain search on breakthroughWalls, docs/league.md)
+ *   counter=on|off  with heur=material|adv, each role's score counter (a fluent of its
+ *             name and a number: box_count(xplayer, 3)) where its lead predicts random
+ *             matches from the start, added to material or alone where there is none
+ *             (heur_counter; default on)
  *   ab=on|off  in a time-bounded game of two roles where material gets advancement
  *             (heur_advance), play by alpha-beta (mcts/ab.h) with that evaluation at the
  *             leaves instead of UCT (start_ab; default on: docs/league.md)
@@ -270,6 +274,7 @@ typedef struct {
     bool heur;               /* heur=on|off|material: an evaluation learnt at start */
     bool material;           /* heur=material|adv: material instead of the fit */
     bool adv;                /* heur=adv: material with the pieces' advancement */
+    bool counter;            /* counter=on|off: material with score counters (heur_counter) */
     int cut;                 /* cut=K|off: rollouts cut after K steps (-1: never) */
     bool cut_given;          /* cut= was given (heur=material: no cut unless given) */
     uint32_t prior;          /* prior=N: prior visits per move (0: none) */
@@ -336,7 +341,7 @@ typedef struct {
     "iters=N, c=X, ucb=plain|tuned, margin=S, mem=MB, engine=K, threads=1|2, parallel=root|tree, " \
     "ponder=on|off, "                                                                              \
     "tt=on|off, decisive=off|on|anti|auto, dcand=on|off, mast=off|E, pdepth=D, "                   \
-    "heur=on|off|material|adv, "                                                                   \
+    "heur=on|off|material|adv, counter=on|off, "                                                   \
     "cut=K|off, "                                                                                  \
     "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N, bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
@@ -415,6 +420,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
         if (o->material) return o->heur = true;
         return opts_onoff(val, &o->heur);
     }
+    if (!strcmp(key, "counter")) return opts_onoff(val, &o->counter);
     if (!strcmp(key, "dcand")) return opts_onoff(val, &o->dcand);
     if (!strcmp(key, "line")) return opts_onoff(val, &o->line);
     if (!strcmp(key, "mix")) return opts_onoff(val, &o->mix);
@@ -467,6 +473,7 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     /* material with implicit minimax: acts where fluents carry a role's name (heur_material) */
     o->heur = o->material = true;
     o->imm = 0.4;
+    o->counter = true; /* acts where a score counter predicts random matches (heur_counter) */
     /* acts where material gets advancement, two roles (start_ab); mcts+lbs too: with it off
      * there, that kind played UCT against mcts's alpha-beta (breakthroughSmallHoles 0-0-9,
      * docs/lbs_matches.md), which measured the search, not the hook */
@@ -1271,6 +1278,9 @@ static void learn_heur(mcts_player_t *p, const state_t *initial, double deadline
         engine_state_set(p->core.engine, es, initial);
         p->heur = heur_material(p->core.engine, es, MATERIAL_SCALE, log);
         if (p->opts.adv) heur_advance(p->heur, p->core.engine, log);
+        if (p->opts.counter)
+            p->heur = heur_counter(p->heur, p->core.engine, es, MATERIAL_SCALE,
+                                   bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE, log);
         engine_state_free(es);
     } else {
         p->heur = heur_learn(p->core.engine, bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE,
@@ -1679,7 +1689,8 @@ const player_kind_t player_mcts_kind = {
         "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti|auto:dcand=on|"
         "off:mast=off|"
         "E:"
-        "pdepth=D:heur=on|off|material|adv:cut=K|off:prior=N:psharp=K:imm=A:line=on|off:mix=on|"
+        "pdepth=D:heur=on|off|material|adv:counter=on|off:cut=K|off:prior=N:psharp=K:imm=A:line=on|"
+        "off:mix=on|"
         "off:ab=on|off:abdepth=N:bounds=on|off)",
     .create = mcts_create,
     .check_options = mcts_check_options,
