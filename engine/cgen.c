@@ -2179,30 +2179,39 @@ static void emit_prelude(strbuf_t *c, const gnet_t *net, bool one_unit) {
                "for(;k;k--){unsigned x=*e++;ok&=v[x>>1]^(x&1);}\nv[n]|=ok;}}\n");
 }
 
-/* Per role T<r>_: per move (up to the role's moves: none, 0) the words of the bits of the
- * nodes it sets (preset_layout). */
-static void emit_preset_tables(strbuf_t *c, cg_t *cg) {
+/* Sets in row the bits of preset node p (a node some move sets first). */
+typedef void (*row_bits_fn)(const cg_t *cg, uint32_t p, uint64_t *row);
+
+/* Per role a table <letter><r>_ of nw words per move (up to the role's moves: none, 0): the
+ * bits that set_bits gives the nodes the move sets first (preset_layout). */
+static void emit_move_rows(strbuf_t *c, cg_t *cg, char letter, uint32_t nw, row_bits_fn set_bits) {
     const gnet_t *net = cg->net;
-    if (!cg->n_pre_all) return;
-    uint32_t nw = cg->n_pre_words;
     uint64_t *row = xmalloc(nw * sizeof *row);
     for (uint32_t r = 0; r < net->n_roles; r++) {
         uint32_t nm = net->n_moves[r], base = cg->move_base[r];
         char name[32];
-        snprintf(name, sizeof name, "T%u_", r);
+        snprintf(name, sizeof name, "%c%u_", letter, r);
         strbuf_t *t = open_table(cg, c, "W64", name, (size_t)(nm + 1) * nw);
         for (uint32_t k = 0; k <= nm; k++) {
             memset(row, 0, nw * sizeof *row);
-            for (size_t e = 0; k < nm && e < cg->n_pre[base + k]; e++) {
-                uint32_t b = cg->pre_bit[cg->pre[base + k][e]];
-                row[b >> 6] |= 1ull << (b & 63);
-            }
+            for (size_t e = 0; k < nm && e < cg->n_pre[base + k]; e++)
+                set_bits(cg, cg->pre[base + k][e], row);
             for (uint32_t x = 0; x < nw; x++)
                 sb_printf(t, "0x%" PRIx64 "ull,", row[x]);
         }
         sb_puts(t, "};\n");
     }
     free(row);
+}
+
+static void preset_bit(const cg_t *cg, uint32_t p, uint64_t *row) {
+    uint32_t b = cg->pre_bit[p];
+    row[b >> 6] |= 1ull << (b & 63);
+}
+
+/* Per role T<r>_: per move the words of the bits of the nodes it sets. */
+static void emit_preset_tables(strbuf_t *c, cg_t *cg) {
+    if (cg->n_pre_all) emit_move_rows(c, cg, 'T', cg->n_pre_words, preset_bit);
 }
 
 /* After the zeroing: the chosen moves' words ORed, and the nodes set first unpacked from
@@ -2231,38 +2240,24 @@ static void emit_preset(strbuf_t *c, const cg_t *cg) {
     sb_puts(c, "}\n");
 }
 
-/* Per role F<r>_: per move (up to the role's moves: none, 0) the words of the fluents
- * whose frame node has a rule with a node the move sets (plan_frames). */
-static void emit_frame_tables(strbuf_t *c, cg_t *cg) {
-    const gnet_t *net = cg->net;
-    if (!cg->n_frames) return;
-    uint32_t nw = net->n_fluents / 64 + 1, np = cg->n_frame_pairs, *fp = cg->frame_pair;
-    uint64_t *row = xmalloc(nw * sizeof *row);
-    for (uint32_t r = 0; r < net->n_roles; r++) {
-        uint32_t nm = net->n_moves[r], base = cg->move_base[r];
-        char name[32];
-        snprintf(name, sizeof name, "F%u_", r);
-        strbuf_t *t = open_table(cg, c, "W64", name, (size_t)(nm + 1) * nw);
-        for (uint32_t k = 0; k <= nm; k++) {
-            memset(row, 0, nw * sizeof *row);
-            for (size_t e = 0; k < nm && e < cg->n_pre[base + k]; e++) {
-                uint32_t p = cg->pre[base + k][e], lo = 0, hi = np;
-                while (lo < hi) { /* the first pair of p */
-                    uint32_t mid = (lo + hi) / 2;
-                    if (fp[2 * mid] < p)
-                        lo = mid + 1;
-                    else
-                        hi = mid;
-                }
-                for (; lo < np && fp[2 * lo] == p; lo++)
-                    row[fp[2 * lo + 1] >> 6] |= 1ull << (fp[2 * lo + 1] & 63);
-            }
-            for (uint32_t x = 0; x < nw; x++)
-                sb_printf(t, "0x%" PRIx64 "ull,", row[x]);
-        }
-        sb_puts(t, "};\n");
+/* The fluents whose frame node has a rule with preset node p (the pairs sorted by node). */
+static void frame_bits(const cg_t *cg, uint32_t p, uint64_t *row) {
+    uint32_t np = cg->n_frame_pairs, *fp = cg->frame_pair, lo = 0, hi = np;
+    while (lo < hi) { /* the first pair of p */
+        uint32_t mid = (lo + hi) / 2;
+        if (fp[2 * mid] < p)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    free(row);
+    for (; lo < np && fp[2 * lo] == p; lo++)
+        row[fp[2 * lo + 1] >> 6] |= 1ull << (fp[2 * lo + 1] & 63);
+}
+
+/* Per role F<r>_: per move the words of the fluents whose frame node has a rule with a
+ * node the move sets (plan_frames). */
+static void emit_frame_tables(strbuf_t *c, cg_t *cg) {
+    if (cg->n_frames) emit_move_rows(c, cg, 'F', cg->net->n_fluents / 64 + 1, frame_bits);
 }
 
 /* After the nodes set first, before the copies: per word of fluents with frame nodes, the
