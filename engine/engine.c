@@ -263,6 +263,15 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
 
 /* ---- the interface ---- */
 
+int engine_thread_start(pthread_t *t, void *(*fn)(void *), void *arg) {
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setstacksize(&at, ENGINE_THREAD_STACK);
+    int rc = pthread_create(t, &at, fn, arg);
+    pthread_attr_destroy(&at);
+    return rc;
+}
+
 engine_t *engine_clone(const engine_t *e) {
     return e->ops->clone(e);
 }

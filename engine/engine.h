@@ -16,6 +16,7 @@
 #ifndef ENGINE_ENGINE_H
 #define ENGINE_ENGINE_H
 
+#include <pthread.h>
 #include <stdio.h>
 
 #include "base/clock.h"
@@ -61,6 +62,9 @@ void engine_race_marker(const game_t *g, char *out, size_t n);
  * of it (REASON_STACK_BUDGET) before it gives up. Set explicitly, because a thread's
  * default size follows `ulimit -s`, which may be smaller (and is 2 MiB when unlimited). */
 #define ENGINE_THREAD_STACK ((size_t)16 << 20)
+/* Starts a thread that may run an engine (fn(arg)) with ENGINE_THREAD_STACK: pthread_create's
+ * result, 0 when started. */
+int engine_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* Another engine on the same network or rules, for another thread. */
 engine_t *engine_clone(const engine_t *e);

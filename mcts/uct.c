@@ -1379,7 +1379,7 @@ static bool run(uct_t *u, double seconds, uint32_t max_iterations, bool forever)
     if (h && h->shared) u->tree_active = true;
     search_job_t job = {h, seconds, max_iterations, forever};
     pthread_t th;
-    bool threaded = h && pthread_create(&th, NULL, search_main, &job) == 0;
+    bool threaded = h && engine_thread_start(&th, search_main, &job) == 0;
     if (!threaded) u->tree_active = false;
     search_loop(u, seconds, max_iterations, forever);
     if (threaded) pthread_join(th, NULL);
@@ -1504,7 +1504,7 @@ bool uct_ponder(uct_t *u, const state_t *s, uint32_t max_iterations) {
     atomic_store(&u->stop, false);
     ponder_job_t *j = xmalloc(sizeof *j);
     *j = (ponder_job_t){u, max_iterations};
-    u->pondering = pthread_create(&u->ponder_th, NULL, ponder_main, j) == 0;
+    u->pondering = engine_thread_start(&u->ponder_th, ponder_main, j) == 0; /* may interpret */
     if (!u->pondering) free(j);
     return u->pondering;
 }

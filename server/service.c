@@ -327,11 +327,8 @@ service_t *service_new(const service_config_t *cfg) {
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&s->answered, &attr);
     pthread_condattr_destroy(&attr);
-    pthread_attr_t at; /* the worker runs the engines: it needs their stack */
-    pthread_attr_init(&at);
-    pthread_attr_setstacksize(&at, ENGINE_THREAD_STACK);
-    if (pthread_create(&s->worker, &at, worker_main, s) != 0) die("cannot start the worker thread");
-    pthread_attr_destroy(&at);
+    if (engine_thread_start(&s->worker, worker_main, s) != 0) /* it runs the engines */
+        die("cannot start the worker thread");
     return s;
 }
 

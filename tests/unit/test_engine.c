@@ -7,7 +7,8 @@
  * walker (the same matches on every engine in the canonical order; its limits, deadline
  * and visitor), queries of static relations on every backend, and what the generated code
  * of small games holds (byte runs, zeroing, frame words). */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _GNU_SOURCE /* setenv, pthread_getattr_np */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1201,9 +1202,31 @@ static void test_code_frames(void **state) {
     game_free(g);
 }
 
+/* A thread that may run an engine gets ENGINE_THREAD_STACK, whatever `ulimit -s` says (the
+ * interpreter's recursion may use 4 MiB of it before it gives up). */
+static void *stack_size_of_self(void *arg) {
+    pthread_attr_t at;
+    size_t *size = arg;
+    if (pthread_getattr_np(pthread_self(), &at) == 0) {
+        pthread_attr_getstacksize(&at, size);
+        pthread_attr_destroy(&at);
+    }
+    return NULL;
+}
+
+static void test_thread_stack(void **state) {
+    (void)state;
+    size_t size = 0;
+    pthread_t t;
+    assert_int_equal(engine_thread_start(&t, stack_size_of_self, &size), 0);
+    pthread_join(t, NULL);
+    assert_true(size >= ENGINE_THREAD_STACK);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_allocation_ground),
+        cmocka_unit_test(test_thread_stack),
         cmocka_unit_test(test_no_allocation_compiled),
         cmocka_unit_test(test_counter_counts),
         cmocka_unit_test(test_limits_fall_back),
