@@ -210,13 +210,21 @@ static void rel_name(const reasoner_t *r, const rel_t *rel, strbuf_t *sb) {
                   rel->arity);
 }
 
+/* Stops the running evaluation and every answer after it, keeping why (the first reason
+ * given: a later one is dropped). */
+static void stop_for(reasoner_t *r, strbuf_t *why) {
+    r->over = true;
+    if (r->error)
+        sb_fini(why);
+    else
+        r->error = why->data;
+}
+
 /* A relation reached the cap: a rule base that does not terminate, or a finite relation
  * too large to hold. Nothing the reasoner would say from here on can be trusted (the
  * relation is incomplete), so it stops the running evaluation as a budget does, keeps the
  * reason, and answers nothing from now on; the caller reads the reason (reason_error). */
 static void give_up(reasoner_t *r, const rel_t *rel) {
-    r->over = true;
-    if (r->error) return;
     strbuf_t sb;
     sb_init(&sb);
     rel_name(r, rel, &sb);
@@ -224,7 +232,7 @@ static void give_up(reasoner_t *r, const rel_t *rel) {
               " grew past %zu tuples: the rules do not terminate, or the game is too large "
               "to reason about",
               r->max_tuples);
-    r->error = sb.data;
+    stop_for(r, &sb);
 }
 
 /* ---------------- the recursion's stack ----------------
@@ -239,9 +247,8 @@ static size_t stack_used(const reasoner_t *r) {
     return r->stack_base > here ? r->stack_base - here : here - r->stack_base;
 }
 
+/* The recursion's stack is spent: gives up as at the tuple cap (give_up). */
 static void give_up_deep(reasoner_t *r, const rel_t *rel) {
-    r->over = true;
-    if (r->error) return;
     strbuf_t sb;
     sb_init(&sb);
     sb_puts(&sb, "evaluating ");
@@ -250,7 +257,7 @@ static void give_up_deep(reasoner_t *r, const rel_t *rel) {
               " recursed past the reasoner's %zu KiB of stack: the rules chain too many "
               "relations, calls or literals",
               r->stack_budget >> 10);
-    r->error = sb.data;
+    stop_for(r, &sb);
 }
 
 /* Opens an ensure or call frame (close it with r->nest--): false when the stack is spent. */

@@ -56,9 +56,11 @@ static uint32_t var_number(build_t *b, sym_t name) {
     return b->n_vars++;
 }
 
-static void fail_many_args(build_t *b, const sexp_t *e) {
+/* e passes one of the reader's caps: "a <what> of more than <cap> <units>". */
+static void fail_past_cap(build_t *b, const sexp_t *e, const char *what, unsigned cap,
+                          const char *units) {
     char msg[80];
-    snprintf(msg, sizeof msg, "a term of more than %u arguments", (unsigned)RULES_MAX_ARITY);
+    snprintf(msg, sizeof msg, "a %s of more than %u %s", what, cap, units);
     fail_at(b, e, msg, b->g->ts);
 }
 
@@ -77,7 +79,7 @@ static term_t to_term(build_t *b, const sexp_t *e) {
     }
     uint32_t n = e->n - 1;
     if (n > RULES_MAX_ARITY) {
-        fail_many_args(b, e);
+        fail_past_cap(b, e, "term", RULES_MAX_ARITY, "arguments");
         return TERM_NONE;
     }
     term_t *args = xmalloc((n ? n : 1) * sizeof *args);
@@ -273,12 +275,6 @@ static bool body_too_long(const dnf_t *body) {
     return false;
 }
 
-static void fail_long_body(build_t *b, const sexp_t *e) {
-    char msg[80];
-    snprintf(msg, sizeof msg, "a rule body of more than %u literals", (unsigned)RULES_MAX_BODY);
-    fail_at(b, e, msg, b->g->ts);
-}
-
 static void add_rule(build_t *b, term_t head, const conj_t *body, const sexp_t *src) {
     append_rule(b->g, head, body->lits, body->n, b->n_vars, src->line, src->col);
 }
@@ -326,7 +322,8 @@ static void read_statement(build_t *b, const sexp_t *e) {
             if (!literal_dnf(b, c, false, &lit)) break;
             if (!dnf_and(&body, &lit)) fail_at(b, e, "disjunction expands to too many rules", ts);
             dnf_free(&lit);
-            if (!b->failed && body_too_long(&body)) fail_long_body(b, e);
+            if (!b->failed && body_too_long(&body))
+                fail_past_cap(b, e, "rule body", RULES_MAX_BODY, "literals");
         }
     }
     if (!b->failed)
