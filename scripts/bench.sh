@@ -6,8 +6,9 @@
 # <!-- bench:begin --> and <!-- bench:end --> (part 1) and <!-- bench:corpus:begin --> and
 # <!-- bench:corpus:end --> (part 2's summary). The text around the markers is hand-written
 # and kept; a part not run leaves its sections as they were. Both files are written at the
-# end, each as a whole file renamed over the old: a run stopped (^C, kill) leaves them as
-# they were (the corpus's finished games stay in CORPUS_RESULTS). Each section's header
+# end, each as a whole file renamed over the old: a run stopped (^C, kill) or failed (a
+# figure of 0 in part 1) leaves them as they were (the corpus's finished games stay in
+# CORPUS_RESULTS). Each section's header
 # gives the date, commit, machine, the load average before and after, and whether the
 # machine was idle: other processes used less than a tenth of a core, on the cores this
 # run may use (taskset), while it ran.
@@ -30,8 +31,8 @@
 #     CORPUS_RESULTS (default build/bench-corpus.tsv) game by game, and each run's date,
 #     commit and load to CORPUS_RESULTS with .runs for .tsv: a run stopped (CORPUS_BUDGET
 #     seconds, ^C) goes on where it stopped when started again; CORPUS_FRESH=1 starts over.
-#     The whole corpus (193 games) takes about 30 minutes on one core. CORPUS_GAMES: a file
-#     of game names, only those. CORPUS=0 skips this part.
+#     The whole corpus (193 games) took 23 minutes on one shared core (2026-11-29).
+#     CORPUS_GAMES: a file of game names, only those. CORPUS=0 skips this part.
 #  3. With BASELINE=another ggp binary (an older build): its compiled engine on the games
 #     of part 1, in the same rounds as ours, and the ratio.
 # Environment: SECONDS_PER_GAME (default 5), REPEAT (3), CORPUS_SECONDS (1), CORPUS (1),
@@ -39,7 +40,7 @@
 # (README.md; empty: the README is left alone), GGP_CORPUS, BASELINE. OURS=0 skips part 1
 # (the corpus alone).
 # The README's figures: `CORPUS=0 REPEAT=5 SECONDS_PER_GAME=4 scripts/bench.sh` on a quiet
-# machine (about 9 minutes).
+# machine (about 7 minutes: a round of the six games took 87 s on 2026-11-29).
 set -eu
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
