@@ -69,6 +69,10 @@ void engine_race_marker(const game_t *g, char *out, size_t n) {
     network_file(g, "race", out, n);
 }
 
+void engine_vsinterp_marker(const game_t *g, char *out, size_t n) {
+    network_file(g, "vsinterp", out, n);
+}
+
 /* A remembered failure, unless it was running out of a shorter time limit than the one
  * in opts (the test suite grounds with 3 s; a user's 10 s may succeed), of a smaller work
  * limit than opts' (a failure of work says nothing to a grounder without one), or of a
@@ -110,9 +114,9 @@ static void remember_noground(const char *path, const char *why, const ground_op
     fclose(f);
 }
 
-/* The race of the ground engine against a new interpreter (into *interp), `seconds` in
- * all: their rates into r[0] and r[1], remembered at path when both played enough steps
- * to be kept; what was done into how. */
+/* The race of an engine on the ground network against a new interpreter (into *interp),
+ * `seconds` in all: their rates into r[0] and r[1], remembered at path when both played
+ * enough steps to be kept; what was done into how. */
 static void race_both(engine_t *ground, engine_t **interp, double seconds, const char *path,
                       double *r, char *how, size_t n) {
     uint64_t ng, ni;
@@ -161,6 +165,40 @@ static engine_t *uncompiled(game_t *g, gnet_t *net, FILE *log, double deadline, 
     return interp;
 }
 
+/* e, the engine made on a network with ready code (the code where its race kept it, else
+ * the network), or the interpreter where a race of the two, or its verdict remembered,
+ * finds the interpreter faster by the margin (race_choice): only on networks of at least
+ * race_interp_lits() literals, the only ones where it has been. Code still being compiled
+ * is not raced (the network alone says little of it). */
+static engine_t *or_interp(engine_t *e, FILE *log, double deadline) {
+    if (e->net->n_lits < race_interp_lits()) return e;
+    game_t *g = e->g;
+    char path[1200], how[1300];
+    double r[2], seconds = race_seconds(deadline);
+    uint32_t lits;
+    engine_t *interp = NULL;
+    engine_vsinterp_marker(g, path, sizeof path);
+    if (race_read(path, &r[0], &r[1], &lits))
+        snprintf(how, sizeof how, "remembered in %s", path);
+    else if (seconds > 0)
+        race_both(e, &interp, seconds, path, r, how, sizeof how);
+    else
+        return e;
+    bool slow = race_choice(r[0], r[1]) == ENGINE_INTERP;
+    if (log)
+        fprintf(log, "engine: %s: %s %.0f steps per CPU s, interpreter %.0f (%s): using the %s\n",
+                g->file, engine_kind(e) == ENGINE_COMPILED ? "compiled code" : "ground network",
+                r[0], r[1], how, slow ? "interpreter" : engine_kind_name(engine_kind(e)));
+    if (!slow) {
+        engine_free(interp);
+        return e;
+    }
+    if (!interp) interp = interp_new(g);
+    interp->ground_seconds = e->net->seconds; /* spent before the race chose it */
+    engine_free(e);
+    return interp;
+}
+
 /* The engine on net with its compiled code: waited for without a deadline; with one, until
  * a little before it, then the engine starts on the network and switches to the code when
  * it is ready (compilation outlasting a start clock goes on in the background). When the
@@ -195,21 +233,31 @@ static engine_t *compiled(game_t *g, gnet_t *net, FILE *log, double deadline, bo
                 "remembered beside the code): using the ground network\n",
                 g->file, rc, rn);
     netcode_unref(code);
-    return e;
+    return st == NETCODE_READY ? or_interp(e, log, deadline) : e;
 }
 
 /* The interpreter at once, without grounding, where an earlier race found it faster than a
- * network that the compiler does not take (its literals over the cap, as read now); NULL
- * otherwise. A verdict after a failure of the compiler is read only once the network is
- * made (uncompiled): the compiler may work this time. */
+ * network that the compiler does not take (its literals over the cap, as read now), or than
+ * the engine made on a big network with its code (or_interp); NULL otherwise. A verdict
+ * after a failure of the compiler is read only once the network is made (uncompiled): the
+ * compiler may work this time. */
 static engine_t *interp_by_verdict(game_t *g, FILE *log) {
-    char path[1200];
+    char path[1200], big[1200];
     double rg, ri;
     uint32_t lits;
     engine_race_marker(g, path, sizeof path);
-    if (!race_read(path, &rg, &ri, &lits) || lits <= compile_max_lits() ||
-        race_choice(rg, ri) != ENGINE_INTERP)
-        return NULL;
+    engine_vsinterp_marker(g, big, sizeof big);
+    bool uncompiled = race_read(path, &rg, &ri, &lits) && lits > compile_max_lits() &&
+                      race_choice(rg, ri) == ENGINE_INTERP;
+    if (!uncompiled && race_read(big, &rg, &ri, &lits) && race_choice(rg, ri) == ENGINE_INTERP) {
+        if (log)
+            fprintf(log,
+                    "engine: %s: its engine on the network %.0f steps per CPU s, interpreter "
+                    "%.0f (remembered in %s): using the interpreter, not grounding\n",
+                    g->file, rg, ri, big);
+        return interp_new(g);
+    }
+    if (!uncompiled) return NULL;
     if (log)
         fprintf(log,
                 "engine: %s: no compiled code (%u literals, more than %u); ground network %.0f "

@@ -58,6 +58,11 @@ void engine_noground_marker(const game_t *g, char *out, size_t n);
  * and without grounding when the interpreter won and N is still over the compiler's cap.
  * Deleting it races again. */
 void engine_race_marker(const game_t *g, char *out, size_t n);
+/* The same for the race of the engine auto made on a big network (race_interp_lits: its
+ * compiled code where the code's race kept it, else the network) against the interpreter,
+ * "ground R" then being that engine's rate: a later load that finds the interpreter faster
+ * takes it at once, without grounding. */
+void engine_vsinterp_marker(const game_t *g, char *out, size_t n);
 /* The stack to give a thread that runs an engine: the interpreter's recursion may use 4 MiB
  * of it (REASON_STACK_BUDGET) before it gives up. Set explicitly, because a thread's
  * default size follows `ulimit -s`, which may be smaller (and is 2 MiB when unlimited). */

@@ -36,6 +36,11 @@ bool race_keeps_code(double code, double net) {
     return net <= RACE_MARGIN * code;
 }
 
+uint32_t race_interp_lits(void) {
+    const char *e = getenv("GGP_RACE_INTERP_LITS");
+    return e && *e ? (uint32_t)strtoul(e, NULL, 10) : RACE_INTERP_LITS;
+}
+
 double race_seconds(double deadline) {
     double s = RACE_MAX_SECONDS;
     if (deadline > 0) {

@@ -33,6 +33,15 @@ engine_kind_t race_choice(double ground, double interp);
  * code, which is 3-30x faster on most games); a rate not positive was not measured. */
 bool race_keeps_code(double code, double net);
 
+/* The smallest network (literals) whose compiled code, or network where the code lost,
+ * races the interpreter too: GGP_RACE_INTERP_LITS, else RACE_INTERP_LITS. A move of a big
+ * network can change nodes whose fan-out reaches so many literals that the lifted rules do
+ * less: pancakes88 (645,218 literals) ran its code at 1/45 of the interpreter's steps; below
+ * 100,000 no corpus game's interpreter came within 1.4x of the engine auto chose
+ * (docs/bench.md, 2026-11-29). */
+#define RACE_INTERP_LITS 100000u
+uint32_t race_interp_lits(void);
+
 /* Seconds of wall clock the race may take in all (both engines), from the deadline
  * (now_seconds(); 0: none): a tenth of the time left, at most 2 s; 0 when that leaves too
  * little to measure anything. */

@@ -3,8 +3,10 @@
  * cache and honoured by engine_new on a network without compiled code (GGP_COMPILE_MAX_LITS
  * below its size), sparing the grounding where the interpreter won; and the race of
  * compiled code against its network, its verdict kept beside the code and honoured, at
- * once or when code made in the background is ready. No assertion reads a measured rate:
- * only what is decided from given ones, or that a decision follows the rates it kept. */
+ * once or when code made in the background is ready; on a big network the engine so made
+ * raced against the interpreter, its verdict kept and honoured without grounding. No assertion
+ * reads a measured rate: only what is decided from given ones, or that a decision follows the rates
+ * it kept. */
 #define _POSIX_C_SOURCE 200809L /* setenv, mkdtemp */
 #include <glob.h>
 #include <setjmp.h>
@@ -305,12 +307,53 @@ static void test_code_raced(void **state) {
     assert_int_equal(kept[0], ENGINE_GROUND), assert_int_equal(kept[1], ENGINE_GROUND);
 }
 
+/* On a network of at least race_interp_lits() literals (1 here) the engine auto makes with
+ * its code races the interpreter: a kept verdict for the interpreter takes it at once,
+ * without grounding; one for the engine keeps the code; without one, the race is kept and
+ * decides. Under the bound (the default, over tic-tac-toe's network) nothing races. */
+static void test_big_network_races_interp(void **state) {
+    (void)state;
+    env_t env;
+    env_use(&env);
+    unsetenv("GGP_COMPILE_MAX_LITS");
+    char *bound = env_keep("GGP_RACE_INTERP_LITS");
+    game_t *g = load_file("tictactoe.kif");
+    assert_non_null(g);
+    char path[1200];
+    engine_vsinterp_marker(g, path, sizeof path);
+    engine_kind_t k[4];
+    k[0] = kind_made(g, ENGINE_AUTO, NULL);
+    bool under = access(path, F_OK) != 0;
+    setenv("GGP_RACE_INTERP_LITS", "1", 1);
+    write_file(path, "ground 100\ninterp 1000\n");
+    double spent = 1;
+    k[1] = kind_made(g, ENGINE_AUTO, &spent);
+    write_file(path, "ground 1000\ninterp 100\n");
+    k[2] = kind_made(g, ENGINE_AUTO, NULL);
+    unlink(path);
+    engine_free(engine_new_by(g, ENGINE_AUTO, NULL, 0)); /* races: no deadline, its own bound */
+    double re = 0, ri = 0;
+    uint32_t lits = 0;
+    bool kept = race_read(path, &re, &ri, &lits);
+    k[3] = kind_made(g, ENGINE_AUTO, NULL);
+    env_put("GGP_RACE_INTERP_LITS", bound);
+    game_free(g);
+    env_restore(&env);
+    assert_true(under);
+    assert_int_equal(k[0], ENGINE_COMPILED);
+    assert_int_equal(k[1], ENGINE_INTERP);
+    assert_true(spent == 0);
+    assert_int_equal(k[2], ENGINE_COMPILED);
+    assert_true(kept);
+    assert_int_equal(k[3] == ENGINE_INTERP, race_choice(re, ri) == ENGINE_INTERP);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_choice),           cmocka_unit_test(test_keeps_code),
         cmocka_unit_test(test_seconds),          cmocka_unit_test(test_read_write),
         cmocka_unit_test(test_verdict_honoured), cmocka_unit_test(test_verdict_spares_grounding),
-        cmocka_unit_test(test_code_raced),
+        cmocka_unit_test(test_code_raced),       cmocka_unit_test(test_big_network_races_interp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
