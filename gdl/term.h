@@ -66,9 +66,10 @@ typedef struct {
  * every turn, or through a chain of relations, would go on past any stack): past it the
  * rules evaluator and the grounder give up on the game with an error. The walks over terms
  * (printing, comparing, substituting, unifying) recurse once per level, and may do so up to
- * this depth on any thread. Terms read from text are shallower still (SEXP_MAX_DEPTH). The
- * corpus's deepest is far below it (docs/http.md, "Deep recursion"). */
-#define TERM_MAX_DEPTH 1000
+ * this depth on any thread. Below the reader's cap (SEXP_MAX_DEPTH, 500 parentheses), so
+ * that whatever the engines derive can be sent in a message, a trace or a game and read back
+ * (gdl/sexp.h asserts it). The corpus's deepest is 14 (docs/http.md, "Deep recursion"). */
+#define TERM_MAX_DEPTH 400
 
 typedef struct term_store term_store_t;
 
