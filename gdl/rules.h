@@ -79,6 +79,8 @@ typedef struct {
  * and a literal of a million arguments would overflow it in one frame (one of 900,000 took
  * more than the reasoner's budget); the corpus's widest term has 50. */
 #define RULES_MAX_ARITY 10000
+/* Terms nest at most TERM_MAX_DEPTH levels (gdl/term.h), sentences included: the engines
+ * refuse to derive a deeper one, and the reader refuses to read one (a located error). */
 
 /* Reads a whole game from text; appends diagnostics and returns NULL when the text is not
  * a well-formed rule base (validation is separate: see validate.h). */
