@@ -97,7 +97,8 @@ uint32_t game_pred_of(const game_t *g, term_t atom);
 /* Index of a role term, or -1. */
 int game_role_index(const game_t *g, term_t role);
 
-/* A ground term from an expression (variables and malformed lists give TERM_NONE). */
+/* A ground term from an expression (variables, malformed lists and terms nested past
+ * TERM_MAX_DEPTH give TERM_NONE). */
 term_t game_ground_term(game_t *g, const sexp_t *e);
 
 void rule_print(const game_t *g, const rule_t *r, strbuf_t *out);
