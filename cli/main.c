@@ -1,4 +1,7 @@
 /* ggp: the command line. Dispatches to one subcommand per concept. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +12,7 @@
 
 #include "base/opts.h"
 #include "cli/commands.h"
+#include "engine/engine.h"
 #include "player/player.h"
 
 typedef struct {
@@ -182,6 +186,42 @@ static void keep_memory(void) {
 #endif
 }
 
+typedef struct {
+    const command_t *cmd;
+    int argc;
+    char **argv;
+    sigset_t mask; /* the signals as main had them */
+    int rc;
+} run_t;
+
+static void *run_command(void *arg) {
+    run_t *r = arg;
+    pthread_sigmask(SIG_SETMASK, &r->mask, NULL);
+    r->rc = r->cmd->fn(r->argc, r->argv);
+    return NULL;
+}
+
+/* Runs a command on a thread with the engines' stack (engine_thread_start): the main
+ * thread's follows `ulimit -s`, and below about 5 MiB the rules evaluator's recursion
+ * overflowed it before its 4 MiB budget stopped it (ggp check or ggp match on a chain of
+ * 3,000 relations under `ulimit -s 1024`: SIGSEGV). Main blocks every signal while it
+ * waits, so that the process's signals reach the command's thread, as they reached main
+ * before (ggp serve waits for SIGINT and SIGTERM there). Without a thread (no memory for
+ * its stack), the command runs here. */
+static int run_on_engine_stack(const command_t *c, int argc, char **argv) {
+    run_t r = {.cmd = c, .argc = argc, .argv = argv};
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &r.mask); /* (inherited by the thread until it starts) */
+    pthread_t t;
+    if (engine_thread_start(&t, run_command, &r) != 0) {
+        pthread_sigmask(SIG_SETMASK, &r.mask, NULL);
+        return c->fn(argc, argv);
+    }
+    pthread_join(t, NULL);
+    return r.rc;
+}
+
 int main(int argc, char **argv) {
     keep_memory();
     if (argc < 2 || opt_is_help(argv[1])) {
@@ -189,7 +229,8 @@ int main(int argc, char **argv) {
         return argc < 2 ? 2 : 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name))
+            return run_on_engine_stack(&commands[i], argc - 1, argv + 1);
     fprintf(stderr, "ggp: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;
