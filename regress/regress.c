@@ -196,6 +196,10 @@ regress_t *regress_new(engine_t *e, uint32_t role, const regress_opts_t *o, char
     game_t *g = engine_game(e);
     shape_t sh;
     regress_shape(e, 64, 0x5eed, o->budget > 0 ? now_seconds() + o->budget * SHAPE_SHARE : 0, &sh);
+    if (engine_error(e)) { /* (its empty answers made the shape look wrong: say why) */
+        snprintf(err, errlen, "the game cannot be reasoned about: %s", engine_error(e));
+        return NULL;
+    }
     if (!sh.supported) {
         snprintf(err, errlen, "unsupported by backward search: %s", sh.reason);
         return NULL;

@@ -334,6 +334,34 @@ static void test_deep_terms_stop(void **state) {
     game_free(g);
 }
 
+/* A game the interpreter gives up on (a chain of 20,000 relations, past its stack budget)
+ * is refused with the interpreter's reason: its empty answers made the game look not
+ * turn-taking ("role r never waits with a single no-op move"). */
+static void test_gave_up_said(void **state) {
+    (void)state;
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, "(role r) (role o) (init (step 0)) (<= (next (step 1)) (true (step 0)))\n"
+                 "(<= terminal (true (step 1))) (goal r 100) (goal o 0)\n"
+                 "(<= (legal r go) (true (step 0)) p0) (<= (legal o noop) (true (step 0)))\n"
+                 "(<= p20000 (true (step 0)))\n");
+    for (int i = 0; i < 20000; i++)
+        sb_printf(&sb, "(<= p%d p%d)\n", i, i + 1);
+    game_t *g = load_text(sb_str(&sb));
+    sb_fini(&sb);
+    assert_non_null(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    regress_opts_t o;
+    regress_default_opts(&o);
+    o.budget = 0;
+    char err[300] = "";
+    assert_null(regress_new(r, 0, &o, err, sizeof err));
+    assert_non_null(strstr(err, "the game cannot be reasoned about: evaluating the relation p"));
+    assert_non_null(strstr(err, "recursed past the reasoner's 4096 KiB of stack"));
+    engine_free(r);
+    game_free(g);
+}
+
 /* regress_new refuses `file` with a message containing `why`. */
 static void expect_unsupported(const char *file, const char *why) {
     game_t *g = load_file(file);
@@ -506,6 +534,7 @@ int main(void) {
         cmocka_unit_test(test_n_direct),
         cmocka_unit_test(test_shape_unsupported),
         cmocka_unit_test(test_deep_terms_stop),
+        cmocka_unit_test(test_gave_up_said),
         cmocka_unit_test(test_match_work_limit),
         cmocka_unit_test(test_shrink_is_sound),
     };
