@@ -85,7 +85,7 @@ static engine_walk_next_t shape_visit(void *ctx, engine_t *e, const eng_state_t 
     for (uint32_t k = 0; k < 2; k++) {
         n[k] = engine_legal(e, s, k, &m[k]);
         copy[k] = xmalloc((n[k] + 1) * sizeof *copy[k]);
-        memcpy(copy[k], m[k], n[k] * sizeof *copy[k]);
+        if (n[k]) memcpy(copy[k], m[k], n[k] * sizeof *copy[k]); /* (m[k] NULL when none) */
     }
     if (w->pass == 1) out->states++;
     for (uint32_t k = 0; k < 2 && !w->bad; k++) {
