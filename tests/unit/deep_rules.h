@@ -48,8 +48,8 @@ static inline void deep_nest(strbuf_t *sb, unsigned k, const char *x) {
 
 /* n relations, each nesting its argument k levels deeper than the one before: the only
  * legal move, (m x), holds a term nested n * k deep (2,000 relations of 490 levels, each
- * within the reader's caps, made the grounder and then the printing of the move recurse
- * 980,000 deep). */
+ * within the reader's 500 parentheses, made the grounder and then the printing of the move
+ * recurse 980,000 deep; the reader now refuses terms past 400 levels, so k stays below). */
 static inline void deep_nesting_chain(strbuf_t *sb, unsigned n, unsigned k) {
     char holds[32];
     snprintf(holds, sizeof holds, "(q%u ?x)", n);
