@@ -70,6 +70,12 @@ game_t *cli_load_game(const char *path) {
     return g;
 }
 
+bool cli_engine_gave_up(const char *cmd, const char *path, const engine_t *e) {
+    const char *why = engine_error(e);
+    if (why) fprintf(stderr, "ggp %s: %s: the game cannot be reasoned about: %s\n", cmd, path, why);
+    return why != NULL;
+}
+
 bool opt_value(int argc, char **argv, int *i, const char *name, const char **value) {
     size_t n = strlen(name);
     if (strncmp(argv[*i], name, n) != 0) return false;

@@ -108,6 +108,17 @@ run 1 "$GGP" check "$tmp/nested.kif" && expect err "^$tmp/nested.kif:2:157: a te
       printf ' ?x'; for k in $(seq 150); do printf ')'; done; printf ') (q%d ?x))\n' $i; done; } >"$tmp/nesting.kif"
 run 1 "$GGP" check "$tmp/nesting.kif" && expect err "the relation q3/1 would hold a term nested past 400 levels" "check: a term nested past the cap"
 run 1 "$GGP" match "$tmp/nesting.kif" --players random && expect err "error: step 0: the relation q3/1 would hold a term nested past 400 levels" "match: a term nested past the cap"
+# a fluent nested 150 levels deeper a turn: the evaluator gives up at the third turn; the
+# commands say so and exit 1 (they printed an empty trace, counts and values, and exit 0)
+{ echo '(role r) (init (c z)) (init (step 0)) (<= (legal r (m ?x)) (true (c ?x)))'
+  echo '(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n)) (<= terminal (true (step 9)))'
+  echo '(<= (goal r 100) terminal) (<= (goal r 0) (not terminal))'
+  for i in $(seq 0 8); do echo "(succ $i $((i + 1)))"; done
+  printf '(<= (next (c'; for k in $(seq 150); do printf ' (s'; done
+  printf ' ?x'; for k in $(seq 152); do printf ')'; done; echo ' (true (c ?x)))'; } >"$tmp/growing.kif"
+for c in "trace --seed 1" "perft --depth 4" "solve --max-states 1000" "bench --seconds 0.1"; do
+    run 1 "$GGP" ${c%% *} "$tmp/growing.kif" ${c#* } && expect err "ggp ${c%% *}: $tmp/growing.kif: the game cannot be reasoned about: the relation next/1 would hold a term nested past 400 levels" "${c%% *}: the evaluator gave up"
+done
 # a chain of 3,000 relations needs about 2.2 MiB of the evaluator's stack: under a 1 MiB
 # `ulimit -s` the commands run on a thread of the engines' stack (16 MiB; SIGSEGV before)
 { echo '(role r) (init (step 0)) (<= (next (step 1)) (true (step 0))) (<= terminal (true (step 1)))'
