@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -207,14 +208,24 @@ static void *run_command(void *arg) {
     return NULL;
 }
 
-/* Runs a command on a thread with the engines' stack (engine_thread_start): the main
- * thread's follows `ulimit -s`, and below about 5 MiB the rules evaluator's recursion
- * overflowed it before its 4 MiB budget stopped it (ggp check or ggp match on a chain of
- * 3,000 relations under `ulimit -s 1024`: SIGSEGV). Main blocks every signal while it
- * waits, so that the process's signals reach the command's thread, as they reached main
- * before (ggp serve waits for SIGINT and SIGTERM there). Without a thread (no memory for
- * its stack), the command runs here. */
-static int run_on_engine_stack(const command_t *c, int argc, char **argv) {
+/* The main thread's stack (`ulimit -s`) below which a command runs on a thread of its own:
+ * the 8 MiB of a default shell, where the rules evaluator's 4 MiB budget leaves as much
+ * spare (REASON_STACK_BUDGET). */
+#define MAIN_STACK_ENOUGH ((rlim_t)8 << 20)
+
+/* Runs a command, on a thread with the engines' stack (engine_thread_start) when the main
+ * thread's is smaller than MAIN_STACK_ENOUGH: below about 5 MiB the evaluator's recursion
+ * overflowed it before its budget stopped it (ggp check or ggp match on a chain of 3,000
+ * relations under `ulimit -s 1024`: SIGSEGV). With a default stack the command stays on the
+ * main thread, as before (its allocations in the main arena, where keep_memory's settings
+ * were measured). On the thread, main blocks every signal while it waits, so that the
+ * process's signals reach the command's thread (ggp serve waits for SIGINT and SIGTERM
+ * there). Without a thread (no memory for its stack), the command runs on main. */
+static int run_command_on_stack(const command_t *c, int argc, char **argv) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+        rl.rlim_cur >= MAIN_STACK_ENOUGH)
+        return c->fn(argc, argv);
     run_t r = {.cmd = c, .argc = argc, .argv = argv};
     sigset_t all;
     sigfillset(&all);
@@ -236,7 +247,7 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return run_on_engine_stack(&commands[i], argc - 1, argv + 1);
+            return run_command_on_stack(&commands[i], argc - 1, argv + 1);
     fprintf(stderr, "ggp: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;
