@@ -66,6 +66,7 @@ static int search_position(game_t *g, engine_kind_t kind, unsigned long long pli
         sb_fini(&mv);
         ab_free(a);
     }
+    if (cli_engine_gave_up("alphabeta", path, e)) rc = 1;
     engine_state_free(at);
     engine_free(e);
     return rc;

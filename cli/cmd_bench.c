@@ -63,11 +63,12 @@ int cmd_bench(int argc, char **argv) {
            engine_compile_seconds(e));
     printf("playouts_per_sec=%.1f states_per_sec=%.1f avg_length=%.2f\n", pps, sps,
            playouts ? (double)steps / playouts : 0.0);
+    bool gave_up = cli_engine_gave_up("bench", path, e);
     free(goals);
     engine_state_free(init), engine_state_free(s);
     engine_free(e);
     game_free(g);
-    return 0;
+    return gave_up;
 }
 
 /* Counts paths of exactly `depth` more joint moves; adds counts per depth into per_depth. */
@@ -127,8 +128,9 @@ int cmd_perft(int argc, char **argv) {
     perft_rec(r, s, (uint32_t)depth, 0, per_depth);
     for (unsigned k = 1; k <= depth; k++)
         printf("depth=%u count=%llu\n", k, per_depth[k]);
+    bool gave_up = cli_engine_gave_up("perft", path, r);
     engine_state_free(s);
     engine_free(r);
     game_free(g);
-    return 0;
+    return gave_up;
 }

@@ -212,6 +212,10 @@ static void on_step(void *ctx, int side, uint32_t i, const regress_step_t *st) {
     printf("side=%s i=%u seconds=%.3f disjuncts=%u literals=%" PRIu64 " complete=%s\n",
            side ? "beta" : "alpha", i, st->seconds, st->disjuncts, st->literals,
            st->complete ? "yes" : "no");
+    if (st->too_deep)
+        printf("# side=%s stops at i=%u: its formula nests a term past %u levels (deeper than "
+               "any state the engines play)\n",
+               side ? "beta" : "alpha", i, TERM_MAX_DEPTH);
     if (p->print) {
         strbuf_t sb;
         sb_init(&sb);

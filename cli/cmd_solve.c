@@ -48,6 +48,12 @@ int cmd_solve(int argc, char **argv) {
     }
     shape_t sh;
     regress_shape(e, 16, 1, 0, &sh);
+    if (cli_engine_gave_up("solve", path, e)) { /* the states it found are not the game's */
+        solve_free(s);
+        engine_free(e);
+        game_free(g);
+        return 1;
+    }
     engine_free(e);
     solve_rounds(s, sh.supported ? sh.noop : NULL);
     term_store_t *ts = g->ts;

@@ -71,6 +71,7 @@ int cmd_trace(int argc, char **argv) {
         rc = trace_match(e, sb_str(&name), &mv,
                          (uint32_t)(max_steps > UINT32_MAX ? UINT32_MAX : max_steps), stdout,
                          stderr);
+    if (cli_engine_gave_up("trace", path, e)) rc = 1;
     free(text);
     sb_fini(&name);
     engine_free(e);

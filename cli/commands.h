@@ -93,4 +93,11 @@ bool opt_default_engine(const char *value);
 #include "gdl/validate.h"
 game_t *cli_load_game(const char *path);
 
+/* Whether e's rules evaluator gave up (engine_error: a relation past its cap, a recursion
+ * past its stack budget, a term nested past TERM_MAX_DEPTH), said on stderr as
+ * "ggp CMD: PATH: the game cannot be reasoned about: WHY": from then on it answered nothing
+ * (every state terminal, no moves), so what the command printed is not the game's. */
+#include "engine/engine.h"
+bool cli_engine_gave_up(const char *cmd, const char *path, const engine_t *e);
+
 #endif

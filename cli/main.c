@@ -1,14 +1,19 @@
 /* ggp: the command line. Dispatches to one subcommand per concept. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
 #include "base/opts.h"
 #include "cli/commands.h"
+#include "engine/engine.h"
 #include "player/player.h"
 
 typedef struct {
@@ -64,6 +69,12 @@ game_t *cli_load_game(const char *path) {
     if (!g) diag_print(&d, stderr);
     diag_fini(&d);
     return g;
+}
+
+bool cli_engine_gave_up(const char *cmd, const char *path, const engine_t *e) {
+    const char *why = engine_error(e);
+    if (why) fprintf(stderr, "ggp %s: %s: the game cannot be reasoned about: %s\n", cmd, path, why);
+    return why != NULL;
 }
 
 bool opt_value(int argc, char **argv, int *i, const char *name, const char **value) {
@@ -182,6 +193,52 @@ static void keep_memory(void) {
 #endif
 }
 
+typedef struct {
+    const command_t *cmd;
+    int argc;
+    char **argv;
+    sigset_t mask; /* the signals as main had them */
+    int rc;
+} run_t;
+
+static void *run_command(void *arg) {
+    run_t *r = arg;
+    pthread_sigmask(SIG_SETMASK, &r->mask, NULL);
+    r->rc = r->cmd->fn(r->argc, r->argv);
+    return NULL;
+}
+
+/* The main thread's stack (`ulimit -s`) below which a command runs on a thread of its own:
+ * the 8 MiB of a default shell, where the rules evaluator's 4 MiB budget leaves as much
+ * spare (REASON_STACK_BUDGET). */
+#define MAIN_STACK_ENOUGH ((rlim_t)8 << 20)
+
+/* Runs a command, on a thread with the engines' stack (engine_thread_start) when the main
+ * thread's is smaller than MAIN_STACK_ENOUGH: below about 5 MiB the evaluator's recursion
+ * overflowed it before its budget stopped it (ggp check or ggp match on a chain of 3,000
+ * relations under `ulimit -s 1024`: SIGSEGV). With a default stack the command stays on the
+ * main thread, as before (its allocations in the main arena, where keep_memory's settings
+ * were measured). On the thread, main blocks every signal while it waits, so that the
+ * process's signals reach the command's thread (ggp serve waits for SIGINT and SIGTERM
+ * there). Without a thread (no memory for its stack), the command runs on main. */
+static int run_command_on_stack(const command_t *c, int argc, char **argv) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+        rl.rlim_cur >= MAIN_STACK_ENOUGH)
+        return c->fn(argc, argv);
+    run_t r = {.cmd = c, .argc = argc, .argv = argv};
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &r.mask); /* (inherited by the thread until it starts) */
+    pthread_t t;
+    if (engine_thread_start(&t, run_command, &r) != 0) {
+        pthread_sigmask(SIG_SETMASK, &r.mask, NULL);
+        return c->fn(argc, argv);
+    }
+    pthread_join(t, NULL);
+    return r.rc;
+}
+
 int main(int argc, char **argv) {
     keep_memory();
     if (argc < 2 || opt_is_help(argv[1])) {
@@ -189,7 +246,8 @@ int main(int argc, char **argv) {
         return argc < 2 ? 2 : 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name))
+            return run_command_on_stack(&commands[i], argc - 1, argv + 1);
     fprintf(stderr, "ggp: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;

@@ -97,9 +97,21 @@ static void fail(grounder_t *G, const char *msg) {
 
 /* ---- derive: the atoms ---- */
 
+/* Whether a head the rules derive nests past TERM_MAX_DEPTH (a chain of relations each
+ * nesting its argument deeper): the grounder fails on it (the interpreter then gives up
+ * on the same term) before the network's walks over terms recurse that deep. */
+static bool too_deep(grounder_t *G, term_t head) {
+    if (term_depth(G->ts, head) <= TERM_MAX_DEPTH) return false;
+    char msg[96];
+    snprintf(msg, sizeof msg, "a term nested past %u levels", TERM_MAX_DEPTH);
+    fail(G, msg);
+    return true;
+}
+
 static void on_derive(void *arg, gjoin_t *J) {
     grounder_t *G = arg;
     term_t head = term_subst(G->ts, J->rule->head, J->b.val);
+    if (too_deep(G, head)) return;
     gatoms_add(&G->A, head, J->rule->pred, NULL);
     if (!G->atom_cap || G->A.n <= G->atom_cap) return;
     if (G->soft)
@@ -237,8 +249,11 @@ static bool unread(const grounder_t *G, uint32_t pred, uint32_t h) {
 static void on_instance(void *arg, gjoin_t *J) {
     grounder_t *G = arg;
     uint32_t h = gatoms_find(&G->A, term_find_subst(G->ts, J->rule->head, J->b.val));
-    if (h == GATOM_NONE) /* an auxiliary relation's atom, found only now */
-        h = gatoms_add(&G->A, term_subst(G->ts, J->rule->head, J->b.val), J->rule->pred, NULL);
+    if (h == GATOM_NONE) { /* an auxiliary relation's atom, found only now */
+        term_t head = term_subst(G->ts, J->rule->head, J->b.val);
+        if (too_deep(G, head)) return;
+        h = gatoms_add(&G->A, head, J->rule->pred, NULL);
+    }
     if (unread(G, J->rule->pred, h)) {
         G->n_unread++;
         return;

@@ -260,6 +260,20 @@ static void give_up_deep(reasoner_t *r, const rel_t *rel) {
     stop_for(r, &sb);
 }
 
+/* A rule built a term past TERM_MAX_DEPTH: the rules nest a term deeper every turn, or
+ * through a chain of relations. Every walk over terms recurses once per level, so the
+ * reasoner gives up as at the tuple cap (give_up) before anything walks it. */
+static void give_up_nested(reasoner_t *r, const rel_t *rel) {
+    strbuf_t sb;
+    sb_init(&sb);
+    rel_name(r, rel, &sb);
+    sb_printf(&sb,
+              " would hold a term nested past %u levels: the rules nest terms deeper every "
+              "turn or through a chain of relations",
+              TERM_MAX_DEPTH);
+    stop_for(r, &sb);
+}
+
 /* Opens an ensure or call frame (close it with r->nest--): false when the stack is spent. */
 static bool stack_enter(reasoner_t *r, const rel_t *rel) {
     if (r->nest++ == 0) r->stack_base = (uintptr_t)__builtin_frame_address(0);
@@ -827,8 +841,17 @@ static void fire(join_t *j) {
     reasoner_t *r = j->r;
     const plan_t *p = j->plan;
     term_t tuple[p->head_arity + 1];
-    for (uint32_t i = 0; i < p->head_arity; i++)
+    for (uint32_t i = 0; i < p->head_arity; i++) {
         tuple[i] = term_subst(r->ts, p->head_args[i], j->b.val);
+        uint32_t depth = term_depth(r->ts, tuple[i]);
+        if (depth > r->stats.deepest) {
+            r->stats.deepest = depth;
+            if (depth >= TERM_MAX_DEPTH) { /* (an atom of the relation nests one more) */
+                give_up_nested(r, j->target);
+                return;
+            }
+        }
+    }
     r->stats.rules_fired++;
     if (rel_add(r, j->target, tuple)) j->added++, r->stats.tuples_derived++, r->call_added++;
     if (r->budget && j->target->n > r->budget) r->over = true;

@@ -68,6 +68,7 @@ bool reason_holds(reasoner_t *r, const state_t *s, term_t atom);
 
 typedef struct {
     uint64_t states_set, rules_fired, tuples_derived;
+    uint32_t deepest; /* the deepest argument of a tuple derived (term_depth) */
 } reason_stats_t;
 reason_stats_t reason_stats(const reasoner_t *r);
 

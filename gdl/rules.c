@@ -93,6 +93,10 @@ static term_t to_term(build_t *b, const sexp_t *e) {
     }
     term_t t = term_fun(ts, e->first->sym, args, n);
     free(args);
+    if (term_depth(ts, t) > TERM_MAX_DEPTH) { /* (said once, where the term passes it) */
+        fail_past_cap(b, e, "term", TERM_MAX_DEPTH, "nesting levels");
+        return TERM_NONE;
+    }
     return t;
 }
 

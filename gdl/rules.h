@@ -79,6 +79,8 @@ typedef struct {
  * and a literal of a million arguments would overflow it in one frame (one of 900,000 took
  * more than the reasoner's budget); the corpus's widest term has 50. */
 #define RULES_MAX_ARITY 10000
+/* Terms nest at most TERM_MAX_DEPTH levels (gdl/term.h), sentences included: the engines
+ * refuse to derive a deeper one, and the reader refuses to read one (a located error). */
 
 /* Reads a whole game from text; appends diagnostics and returns NULL when the text is not
  * a well-formed rule base (validation is separate: see validate.h). */
@@ -95,7 +97,8 @@ uint32_t game_pred_of(const game_t *g, term_t atom);
 /* Index of a role term, or -1. */
 int game_role_index(const game_t *g, term_t role);
 
-/* A ground term from an expression (variables and malformed lists give TERM_NONE). */
+/* A ground term from an expression (variables, malformed lists and terms nested past
+ * TERM_MAX_DEPTH give TERM_NONE). */
 term_t game_ground_term(game_t *g, const sexp_t *e);
 
 void rule_print(const game_t *g, const rule_t *r, strbuf_t *out);

@@ -33,6 +33,9 @@ typedef struct {
 
 /* Maximum nesting of parentheses accepted; deeper input is an error, never a crash. */
 #define SEXP_MAX_DEPTH 500
+/* A move the engines derive (an atom's argument: below TERM_MAX_DEPTH) inside a PLAY's list
+ * of moves, or a percept inside a GDL-II PLAY's list, is read back. */
+_Static_assert(TERM_MAX_DEPTH + 3 <= SEXP_MAX_DEPTH, "derived terms must fit in a message");
 
 /* Parses text (len bytes, NUL bytes are errors). Returns true on success; on failure the
  * diagnostics say where and why, and doc is empty. Always call sexp_doc_free. */

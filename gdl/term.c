@@ -198,13 +198,17 @@ static term_t make_node(term_store_t *ts, int kind, sym_t sym, const term_t *arg
     nd->arity = n;
     nd->args = (uint32_t)ts->n_args;
     ts->hash[t] = h;
-    nd->pad = 0;
     bool ground = kind != TERM_VAR;
+    uint32_t deepest = 0;
     for (uint32_t k = 0; k < n; k++) {
         ts->args[ts->n_args + k] = args[k];
         ground = ground && ts->nodes[args[k]].ground;
+        if (ts->nodes[args[k]].depth > deepest) deepest = ts->nodes[args[k]].depth;
     }
     nd->ground = ground;
+    nd->depth = (uint16_t)(n == 0                            ? 0
+                           : deepest >= TERM_DEPTH_SATURATED ? TERM_DEPTH_SATURATED
+                                                             : deepest + 1);
     ts->n_args += n;
     htab_fill(&ts->table, slot, t);
     return t;

@@ -52,11 +52,24 @@ enum { TERM_SYM = 0, TERM_VAR = 1, TERM_FUN = 2 };
 typedef struct {
     uint8_t kind;
     uint8_t ground;
-    uint16_t pad;
+    uint16_t depth; /* nesting: 0 for a constant or variable, 1 + the deepest argument's
+                     * for a compound; it stops at TERM_DEPTH_SATURATED */
     uint32_t arity;
     sym_t sym;     /* functor or constant; for a variable its number */
     uint32_t args; /* offset of the arguments in the store's argument array */
 } term_node_t;
+
+/* term_depth stops counting here (a term may be deeper still). */
+#define TERM_DEPTH_SATURATED UINT16_MAX
+
+/* The deepest term the engines derive while playing (rules that nest a term a level deeper
+ * every turn, or through a chain of relations, would go on past any stack): past it the
+ * rules evaluator and the grounder give up on the game with an error. The walks over terms
+ * (printing, comparing, substituting, unifying) recurse once per level, and may do so up to
+ * this depth on any thread. Below the reader's cap (SEXP_MAX_DEPTH, 500 parentheses), so
+ * that whatever the engines derive can be sent in a message, a trace or a game and read back
+ * (gdl/sexp.h asserts it). The corpus's deepest is 14 (docs/http.md, "Deep recursion"). */
+#define TERM_MAX_DEPTH 400
 
 typedef struct term_store term_store_t;
 
@@ -115,6 +128,10 @@ static inline bool term_is_ground(const term_store_t *ts, term_t t) {
 /* The functor of a compound, the symbol of a constant, the number of a variable. */
 static inline sym_t term_sym(const term_store_t *ts, term_t t) {
     return ts->nodes[t].sym;
+}
+/* How deeply t nests (see term_node_t.depth), TERM_DEPTH_SATURATED when deeper still. */
+static inline uint32_t term_depth(const term_store_t *ts, term_t t) {
+    return ts->nodes[t].depth;
 }
 static inline uint32_t term_arity(const term_store_t *ts, term_t t) {
     return ts->nodes[t].arity;

@@ -32,6 +32,13 @@ static uint32_t sorted(const term_t *in, uint32_t n, term_t **buf, size_t *cap) 
 }
 
 static bool report(diff_t *d, const char *what, uint32_t role) {
+    for (int k = 0; k < 2; k++) { /* an engine that gave up answers nothing: say why */
+        engine_t *e = k ? d->b : d->a;
+        if (!engine_error(e)) continue;
+        printf("check: the %s engine gave up at match %llu step %u: %s\n",
+               engine_kind_name(engine_kind(e)), d->match, d->step, engine_error(e));
+        return false;
+    }
     strbuf_t sb;
     sb_init(&sb);
     term_print(d->g->ts, d->g->roles[role], &sb);

@@ -318,7 +318,8 @@ bool agent_advance_text(agent_t *a, char *const *moves, uint32_t n, strbuf_t *er
     while (i < n && (joint[i] = parse_term(a->game, moves[i])) != TERM_NONE)
         i++;
     if (i < n)
-        sb_printf(err, "move %u '%.60s' is not a ground term", i + 1, moves[i]);
+        sb_printf(err, "move %u '%.60s' is not a ground term of at most %u levels", i + 1, moves[i],
+                  TERM_MAX_DEPTH);
     else
         agent_advance(a, joint);
     free(joint);
@@ -363,7 +364,8 @@ bool agent_observe_text(agent_t *a, uint32_t turn, const char *lastmove, char *c
                         uint32_t n, double deadline, strbuf_t *err) {
     term_t move = lastmove ? parse_term(a->game, lastmove) : TERM_NONE;
     if (lastmove && move == TERM_NONE) {
-        sb_printf(err, "last move '%.60s' is not a ground term", lastmove);
+        sb_printf(err, "last move '%.60s' is not a ground term of at most %u levels", lastmove,
+                  TERM_MAX_DEPTH);
         return false;
     }
     term_t *p = xcalloc(n + 1, sizeof *p);
@@ -373,7 +375,8 @@ bool agent_observe_text(agent_t *a, uint32_t turn, const char *lastmove, char *c
         i++;
     }
     if (i < n)
-        sb_printf(err, "percept '%.60s' is not a ground term", percepts[i]);
+        sb_printf(err, "percept '%.60s' is not a ground term of at most %u levels", percepts[i],
+                  TERM_MAX_DEPTH);
     else
         agent_observe(a, turn, move, p, n, deadline);
     free(p);

@@ -85,7 +85,7 @@ static engine_walk_next_t shape_visit(void *ctx, engine_t *e, const eng_state_t 
     for (uint32_t k = 0; k < 2; k++) {
         n[k] = engine_legal(e, s, k, &m[k]);
         copy[k] = xmalloc((n[k] + 1) * sizeof *copy[k]);
-        memcpy(copy[k], m[k], n[k] * sizeof *copy[k]);
+        if (n[k]) memcpy(copy[k], m[k], n[k] * sizeof *copy[k]); /* (m[k] NULL when none) */
     }
     if (w->pass == 1) out->states++;
     for (uint32_t k = 0; k < 2 && !w->bad; k++) {
@@ -196,6 +196,10 @@ regress_t *regress_new(engine_t *e, uint32_t role, const regress_opts_t *o, char
     game_t *g = engine_game(e);
     shape_t sh;
     regress_shape(e, 64, 0x5eed, o->budget > 0 ? now_seconds() + o->budget * SHAPE_SHARE : 0, &sh);
+    if (engine_error(e)) { /* (its empty answers made the shape look wrong: say why) */
+        snprintf(err, errlen, "the game cannot be reasoned about: %s", engine_error(e));
+        return NULL;
+    }
     if (!sh.supported) {
         snprintf(err, errlen, "unsupported by backward search: %s", sh.reason);
         return NULL;
@@ -668,6 +672,26 @@ form_t *regress_N(regress_t *rg, const form_t *f, uint32_t mover, bool exists) {
 
 /* ---------------- the sequences ---------------- */
 
+/* The deepest term of a conjunction's literals, negated scopes included. */
+static uint32_t fconj_deepest(const term_store_t *ts, const fconj_t *c) {
+    uint32_t d = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        const flit_t *l = &c->lits[i];
+        if (l->a) d = term_depth(ts, l->a) > d ? term_depth(ts, l->a) : d;
+        if (l->b) d = term_depth(ts, l->b) > d ? term_depth(ts, l->b) : d;
+        uint32_t sub = l->sub ? fconj_deepest(ts, l->sub) : 0;
+        if (sub > d) d = sub;
+    }
+    return d;
+}
+
+static bool form_too_deep(const term_store_t *ts, const form_t *f) {
+    if (f->common && f->n && fconj_deepest(ts, f->common) > TERM_MAX_DEPTH) return true;
+    for (uint32_t i = 0; i < f->n; i++)
+        if (fconj_deepest(ts, f->d[i]) > TERM_MAX_DEPTH) return true;
+    return false;
+}
+
 static void push_step(regress_t *rg, int side, form_t *f, double secs) {
     if (rg->n_steps[side] == rg->cap_steps[side]) {
         rg->cap_steps[side] = rg->cap_steps[side] ? 2 * rg->cap_steps[side] : 16;
@@ -679,6 +703,8 @@ static void push_step(regress_t *rg, int side, form_t *f, double secs) {
     st->disjuncts = f->n;
     st->literals = form_literals(f);
     st->complete = f->complete;
+    st->too_deep = form_too_deep(rg->g->ts, f);
+    if (st->too_deep) rg->live[side] = false;
 }
 
 static form_t *win_formula(regress_t *rg, uint32_t role) {

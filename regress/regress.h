@@ -57,6 +57,7 @@ typedef struct {
     uint32_t disjuncts;
     uint64_t literals;
     bool complete;
+    bool too_deep; /* a term of f nests past TERM_MAX_DEPTH: the side's last step */
 } regress_step_t;
 
 typedef struct regress regress_t;
@@ -80,8 +81,11 @@ uint32_t regress_prove_mutexes(regress_t *rg);
 typedef void (*regress_cb)(void *ctx, int side, uint32_t i, const regress_step_t *st);
 
 /* Computes α_0, β_0, α_1, β_1, ... until the budget, the step limit, or both sequences
- * are false. Returns false when the budget ran out: the step then being computed was
- * dropped (regress_count tells which were kept). */
+ * are false; a side stops after a step whose formula holds a term nested past
+ * TERM_MAX_DEPTH (too_deep: no state the engines play has one, and the rounds would nest
+ * deeper without end, past any stack: rules that nest a term deeper every turn). Returns false when
+ * the budget ran out: the step then being computed was dropped (regress_count tells which were
+ * kept). */
 bool regress_run(regress_t *rg, regress_cb cb, void *ctx);
 /* From the callback of regress_run: no more steps for that side (regress_run returns
  * once neither side has any left). */

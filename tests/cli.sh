@@ -95,6 +95,37 @@ printf '(role x)\n(p \0)\n' >"$tmp/nul.kif"
 run 1 "$GGP" check "$tmp/nul.kif" && expect err "^$tmp/nul.kif:2:4: NUL byte in input" "NUL byte"
 head -c 100000 /dev/zero | tr '\0' '(' >"$tmp/deep.kif"
 run 1 "$GGP" check "$tmp/deep.kif" && expect err "^$tmp/deep.kif:1:[0-9]+: parentheses nested too deeply" "deep nesting"
+# a term nested past 400 levels (TERM_MAX_DEPTH): within the 500 parentheses, refused where
+# it passes the cap
+{ printf '(role r)\n(init (c'; for i in $(seq 450); do printf ' (s'; done
+  printf ' z'; for i in $(seq 452); do printf ')'; done; echo; } >"$tmp/nested.kif"
+run 1 "$GGP" check "$tmp/nested.kif" && expect err "^$tmp/nested.kif:2:157: a term of more than 400 nesting levels" "a term nested past the cap"
+# rules that nest a term past the cap through a chain of relations (3 of 150 levels): the
+# evaluator gives up naming the relation (2,000 of 490 levels ended ggp match by SIGSEGV)
+{ echo '(role r) (init (step 0)) (<= (next (step 1)) (true (step 0))) (<= terminal (true (step 1)))'
+  echo '(<= (goal r 100) (true (step 1))) (<= (goal r 0) (true (step 0))) (q0 z) (<= (legal r (m ?x)) (q3 ?x))'
+  for i in 0 1 2; do printf '(<= (q%d' $((i + 1)); for k in $(seq 150); do printf ' (s'; done
+      printf ' ?x'; for k in $(seq 150); do printf ')'; done; printf ') (q%d ?x))\n' $i; done; } >"$tmp/nesting.kif"
+GGP_CACHE=$tmp/cache run 1 "$GGP" check "$tmp/nesting.kif" && expect err "the relation q3/1 would hold a term nested past 400 levels" "check: a term nested past the cap"
+GGP_CACHE=$tmp/cache run 1 "$GGP" match "$tmp/nesting.kif" --players random && expect err "error: step 0: the relation q3/1 would hold a term nested past 400 levels" "match: a term nested past the cap"
+# a fluent nested 150 levels deeper a turn: the evaluator gives up at the third turn; the
+# commands say so and exit 1 (they printed an empty trace, counts and values, and exit 0)
+{ echo '(role r) (init (c z)) (init (step 0)) (<= (legal r (m ?x)) (true (c ?x)))'
+  echo '(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n)) (<= terminal (true (step 9)))'
+  echo '(<= (goal r 100) terminal) (<= (goal r 0) (not terminal))'
+  for i in $(seq 0 8); do echo "(succ $i $((i + 1)))"; done
+  printf '(<= (next (c'; for k in $(seq 150); do printf ' (s'; done
+  printf ' ?x'; for k in $(seq 152); do printf ')'; done; echo ' (true (c ?x)))'; } >"$tmp/growing.kif"
+for c in "trace --seed 1" "perft --depth 4" "solve --max-states 1000" "bench --seconds 0.1"; do
+    GGP_CACHE=$tmp/cache run 1 "$GGP" ${c%% *} "$tmp/growing.kif" ${c#* } && expect err "ggp ${c%% *}: $tmp/growing.kif: the game cannot be reasoned about: the relation next/1 would hold a term nested past 400 levels" "${c%% *}: the evaluator gave up"
+done
+# a chain of 3,000 relations needs about 2.2 MiB of the evaluator's stack: under a 1 MiB
+# `ulimit -s` the commands run on a thread of the engines' stack (16 MiB; SIGSEGV before)
+{ echo '(role r) (init (step 0)) (<= (next (step 1)) (true (step 0))) (<= terminal (true (step 1)))'
+  echo '(<= (goal r 100) (true (step 1))) (<= (goal r 0) (true (step 0))) (<= (legal r go) p0) p3000'
+  for i in $(seq 0 2999); do echo "(<= p$i p$((i + 1)))"; done; } >"$tmp/chain.kif"
+GGP_CACHE=$tmp/cache run 0 bash -c 'ulimit -s 1024 && exec "$@"' - "$GGP" check "$tmp/chain.kif" && expect out "valid" "check under ulimit -s 1024"
+GGP_CACHE=$tmp/cache run 0 bash -c 'ulimit -s 1024 && exec "$@"' - "$GGP" match "$tmp/chain.kif" --players random && expect out "wins=1" "match under ulimit -s 1024"
 printf '(role r)\n(q a)\n(<= (p ?x)\n    (q ?y))\n' >"$tmp/unsafe.kif"
 run 1 "$GGP" check "$tmp/unsafe.kif" && expect err "^$tmp/unsafe.kif:3:5: unsafe variable" "unsafe rule"
 printf '(init (x))\n' >"$tmp/noroles.kif"

@@ -37,4 +37,45 @@ static inline void deep_call_chain(strbuf_t *sb, unsigned n) {
         sb_printf(sb, "(succ %u %u)\n", i, i + 1);
 }
 
+/* `(s (s ... x))`, x nested k levels deep. */
+static inline void deep_nest(strbuf_t *sb, unsigned k, const char *x) {
+    for (unsigned i = 0; i < k; i++)
+        sb_puts(sb, "(s ");
+    sb_puts(sb, x);
+    for (unsigned i = 0; i < k; i++)
+        sb_putc(sb, ')');
+}
+
+/* n relations, each nesting its argument k levels deeper than the one before: the only
+ * legal move, (m x), holds a term nested n * k deep (2,000 relations of 490 levels, each
+ * within the reader's 500 parentheses, made the grounder and then the printing of the move
+ * recurse 980,000 deep; the reader now refuses terms past 400 levels, so k stays below). */
+static inline void deep_nesting_chain(strbuf_t *sb, unsigned n, unsigned k) {
+    char holds[32];
+    snprintf(holds, sizeof holds, "(q%u ?x)", n);
+    sb_puts(sb, "(role r) (init (step 0)) (<= (next (step 1)) (true (step 0))) "
+                "(<= terminal (true (step 1))) (<= (goal r 100) (true (step 1))) "
+                "(<= (goal r 0) (true (step 0))) (q0 z)\n");
+    sb_printf(sb, "(<= (legal r (m ?x)) %s)\n", holds);
+    for (unsigned i = 0; i < n; i++) {
+        sb_printf(sb, "(<= (q%u ", i + 1);
+        deep_nest(sb, k, "?x");
+        sb_printf(sb, ") (q%u ?x))\n", i);
+    }
+}
+
+/* A fluent nested k levels deeper every turn, (c z) first: the only legal move, (m x),
+ * carries it; the game ends after `turns` turns. */
+static inline void deep_nesting_turns(strbuf_t *sb, unsigned k, unsigned turns) {
+    sb_puts(sb, "(role r) (init (c z)) (init (step 0)) (<= (legal r (m ?x)) (true (c ?x)))\n"
+                "(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))\n(<= (next (c ");
+    deep_nest(sb, k, "?x");
+    sb_printf(sb,
+              ")) (true (c ?x)))\n(<= terminal (true (step %u))) (<= (goal r 100) terminal) "
+              "(<= (goal r 0) (not terminal))\n",
+              turns);
+    for (unsigned i = 0; i < turns; i++)
+        sb_printf(sb, "(succ %u %u)\n", i, i + 1);
+}
+
 #endif

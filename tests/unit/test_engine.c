@@ -25,6 +25,7 @@
 #include "ambiguous_goal.h"
 #include "base/rng.h"
 #include "code_started.h"
+#include "deep_rules.h"
 #include "engine/backend.h"
 #include "engine/cgen.h"
 #include "engine/compile.h"
@@ -195,6 +196,45 @@ static void cache_restore(const char *dir, char *keep) {
     int rm = scratch_remove(dir);
     env_put("GGP_CACHE", keep);
     assert_int_equal(rm, 0);
+}
+
+/* A chain of relations that nests a term past TERM_MAX_DEPTH (3 of 150 levels; 2,000 of
+ * 490 grounded, and the printing of the 980,000-deep move overflowed the stack): the
+ * grounder fails on it, and the engine falls back to the interpreter, which gives up on
+ * the same term. 2 relations (a move 301 deep) ground. */
+static void test_ground_deep_term_fails(void **state) {
+    (void)state;
+    strbuf_t sb;
+    sb_init(&sb);
+    deep_nesting_chain(&sb, 3, 150);
+    game_t *g = load_text(sb_str(&sb));
+    assert_non_null(g);
+    char why[256] = "";
+    ground_opts_t o = ground_default_opts();
+    assert_null(gnet_new(g, &o, why, sizeof why));
+    assert_string_equal(why, "a term nested past 400 levels");
+    char dir[] = "/tmp/ggp-deep-XXXXXX";
+    char *keep = cache_use_temp(dir); /* (the fallback is remembered there) */
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    assert_int_equal(engine_kind(e), ENGINE_INTERP);
+    eng_state_t *s = engine_state_new(e);
+    const term_t *moves;
+    engine_initial(e, s);
+    assert_int_equal(engine_legal(e, s, 0, &moves), 0);
+    assert_non_null(strstr(engine_error(e), "would hold a term nested past 400 levels"));
+    engine_state_free(s);
+    engine_free(e);
+    cache_restore(dir, keep);
+    game_free(g);
+    sb_clear(&sb);
+    deep_nesting_chain(&sb, 2, 150);
+    g = load_text(sb_str(&sb));
+    assert_non_null(g);
+    gnet_t *net = gnet_new(g, &o, why, sizeof why);
+    assert_non_null(net);
+    gnet_free(net);
+    game_free(g);
+    sb_fini(&sb);
 }
 
 /* The grounding cache: running out of a time limit is remembered for that limit and
@@ -1230,6 +1270,7 @@ int main(void) {
         cmocka_unit_test(test_no_allocation_compiled),
         cmocka_unit_test(test_counter_counts),
         cmocka_unit_test(test_limits_fall_back),
+        cmocka_unit_test(test_ground_deep_term_fails),
         cmocka_unit_test(test_noground_marker),
         cmocka_unit_test(test_numbering),
         cmocka_unit_test(test_clone),

@@ -470,6 +470,58 @@ static void test_service_survives_deep_rules(void **state) {
     service_free(s);
 }
 
+/* `( m ( s ( s ... z ) ) )` as the service spells a move, nested k levels inside m. */
+static char *deep_move(unsigned k) {
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, "( m ");
+    for (unsigned i = 0; i < k; i++)
+        sb_puts(&sb, "( s ");
+    sb_puts(&sb, "z ");
+    for (unsigned i = 0; i < k; i++)
+        sb_puts(&sb, ") ");
+    sb_putc(&sb, ')');
+    return sb.data;
+}
+
+/* A fluent nested 150 levels deeper a turn (deep_rules.h): two turns are answered with the
+ * legal move; at the third the reasoner gives up (the successor would pass TERM_MAX_DEPTH)
+ * and the service answers at once with the move it kept (none here: nil), not with a
+ * 450-deep one, and serves the next match. */
+static void test_service_survives_deep_terms(void **state) {
+    (void)state;
+    service_t *s = legal_service();
+    strbuf_t rules, play;
+    sb_init(&rules);
+    sb_init(&play);
+    deep_nesting_turns(&rules, 150, 10);
+    char *start = start_body("deep.2", "r", sb_str(&rules), 60, 60);
+    expect(s, start, "ready");
+    expect(s, "(play deep.2 nil)", "( m z )");
+    char *m150 = deep_move(150), *m300 = deep_move(300);
+    expect(s, "(play deep.2 ((m z)))", m150);
+    sb_printf(&play, "(play deep.2 (%s))", m150);
+    expect(s, sb_str(&play), m300);
+    sb_clear(&play);
+    sb_printf(&play, "(play deep.2 (%s))", m300);
+    expect(s, sb_str(&play), "nil"); /* no move kept: the legal player guesses none */
+    expect(s, "(stop deep.2 nil)", "done");
+    char *ttt = game_text("tictactoe.kif");
+    char *next = start_body("ttt.2", "xplayer", ttt, 60, 60);
+    expect(s, next, "ready");
+    expect(s, "(play ttt.2 nil)", "( mark 1 1 )");
+    expect(s, "(abort ttt.2)", "aborted");
+    free(next);
+    free(ttt);
+    free(m150);
+    free(m300);
+    free(start);
+    sb_fini(&play);
+    sb_fini(&rules);
+    service_wait_idle(s);
+    service_free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info),
@@ -489,6 +541,7 @@ int main(void) {
         cmocka_unit_test(test_service_bad_start),
         cmocka_unit_test(test_service_survives_many_moves),
         cmocka_unit_test(test_service_survives_deep_rules),
+        cmocka_unit_test(test_service_survives_deep_terms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -291,6 +291,77 @@ static void test_n_direct(void **state) {
     game_free(g);
 }
 
+/* A game whose fluent is one step (s ...) of 390 levels shallower every turn: backward,
+ * each round nests it 390 levels deeper without end (`ggp regress --budget 150`: 1,300
+ * rounds, a term some 250,000 levels deep, which printing and comparing walk recursively;
+ * no crash within those 150 s on the 16 MiB stack, but nothing bounds it). A side now
+ * stops after the step whose formula passes TERM_MAX_DEPTH. */
+static void test_deep_terms_stop(void **state) {
+    (void)state;
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, "(role r) (role o) (init (c z)) (init (control r))\n"
+                 "(<= (legal r go) (true (control r))) (<= (legal r noop) (true (control o)))\n"
+                 "(<= (legal o go) (true (control o))) (<= (legal o noop) (true (control r)))\n"
+                 "(<= (next (control o)) (true (control r)))\n"
+                 "(<= (next (control r)) (true (control o)))\n(<= (next (c z)) (true (c z)))\n"
+                 "(<= terminal (true (c z))) (<= (goal r 100) (true (c z)))\n"
+                 "(<= (goal r 0) (not (true (c z)))) (<= (goal o 0) (true (c z)))\n"
+                 "(<= (goal o 100) (not (true (c z))))\n(<= (next (c ?x)) (true (c");
+    for (int i = 0; i < 390; i++)
+        sb_puts(&sb, " (s");
+    sb_puts(&sb, " ?x");
+    for (int i = 0; i < 390 + 3; i++)
+        sb_putc(&sb, ')');
+    game_t *g = load_text(sb_str(&sb));
+    sb_fini(&sb);
+    assert_non_null(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    regress_opts_t o;
+    regress_default_opts(&o);
+    o.budget = 0;
+    o.max_steps = 20;
+    char err[300];
+    regress_t *rg = regress_new(r, 0, &o, err, sizeof err);
+    assert_non_null(rg);
+    assert_true(regress_run(rg, NULL, NULL));
+    uint32_t n = regress_count(rg, 0);
+    assert_int_equal(n, 3); /* α_2 holds (c s^390(s^390(z))) */
+    assert_true(regress_step(rg, 0, n - 1)->too_deep);
+    assert_false(regress_step(rg, 0, n - 2)->too_deep);
+    regress_free(rg);
+    engine_free(r);
+    game_free(g);
+}
+
+/* A game the interpreter gives up on (a chain of 20,000 relations, past its stack budget)
+ * is refused with the interpreter's reason: its empty answers made the game look not
+ * turn-taking ("role r never waits with a single no-op move"). */
+static void test_gave_up_said(void **state) {
+    (void)state;
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, "(role r) (role o) (init (step 0)) (<= (next (step 1)) (true (step 0)))\n"
+                 "(<= terminal (true (step 1))) (goal r 100) (goal o 0)\n"
+                 "(<= (legal r go) (true (step 0)) p0) (<= (legal o noop) (true (step 0)))\n"
+                 "(<= p20000 (true (step 0)))\n");
+    for (int i = 0; i < 20000; i++)
+        sb_printf(&sb, "(<= p%d p%d)\n", i, i + 1);
+    game_t *g = load_text(sb_str(&sb));
+    sb_fini(&sb);
+    assert_non_null(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    regress_opts_t o;
+    regress_default_opts(&o);
+    o.budget = 0;
+    char err[300] = "";
+    assert_null(regress_new(r, 0, &o, err, sizeof err));
+    assert_non_null(strstr(err, "the game cannot be reasoned about: evaluating the relation p"));
+    assert_non_null(strstr(err, "recursed past the reasoner's 4096 KiB of stack"));
+    engine_free(r);
+    game_free(g);
+}
+
 /* regress_new refuses `file` with a message containing `why`. */
 static void expect_unsupported(const char *file, const char *why) {
     game_t *g = load_file(file);
@@ -462,6 +533,8 @@ int main(void) {
         cmocka_unit_test(test_n_tiny_game),
         cmocka_unit_test(test_n_direct),
         cmocka_unit_test(test_shape_unsupported),
+        cmocka_unit_test(test_deep_terms_stop),
+        cmocka_unit_test(test_gave_up_said),
         cmocka_unit_test(test_match_work_limit),
         cmocka_unit_test(test_shrink_is_sound),
     };

@@ -391,6 +391,37 @@ static void test_arity_cap(void **state) {
     sb_fini(&text);
 }
 
+/* (init (c (s (s ... z)))), the init sentence nested 2 + k deep, on line 1. */
+static void deep_init(strbuf_t *text, unsigned k) {
+    sb_clear(text);
+    sb_puts(text, "(init (c");
+    for (unsigned i = 0; i < k; i++)
+        sb_puts(text, " (s");
+    sb_puts(text, " z");
+    for (unsigned i = 0; i < k + 2; i++)
+        sb_putc(text, ')');
+}
+
+/* A term nested past TERM_MAX_DEPTH is a located error, as the engines refuse to derive one
+ * (every walk over terms recurses once per level); the reader's parentheses stop at 500. */
+static void test_depth_cap(void **state) {
+    fix_t *f = *state;
+    strbuf_t text;
+    sb_init(&text);
+    deep_init(&text, TERM_MAX_DEPTH - 1);
+    assert_null(load(f, sb_str(&text)));
+    assert_non_null(strstr(diag_text(f, 0), "r.kif:1:1: a term of more than 400 nesting levels: "
+                                            "(init (c (s (s"));
+    deep_init(&text, TERM_MAX_DEPTH + 50); /* said where the term passes the cap */
+    assert_null(load(f, sb_str(&text)));
+    assert_int_equal(f->d.n, 1);
+    assert_non_null(strstr(diag_text(f, 0), "r.kif:1:157: a term of more than 400 nesting "));
+    deep_init(&text, TERM_MAX_DEPTH - 2);
+    game_t *g = load_ok(f, sb_str(&text));
+    assert_int_equal(term_depth(g->ts, g->rules[0].head), TERM_MAX_DEPTH);
+    sb_fini(&text);
+}
+
 static void test_ground_term(void **state) {
     fix_t *f = *state;
     game_t *g = load_ok(f, "(role a)");
@@ -420,7 +451,7 @@ int main(void) {
         T(test_roles),           T(test_predicates),   T(test_many_predicates),
         T(test_zero_arity),      T(test_locations),    T(test_errors),
         T(test_expansion_cap),   T(test_body_cap),     T(test_arity_cap),
-        T(test_ground_term),
+        T(test_depth_cap),       T(test_ground_term),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

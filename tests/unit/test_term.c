@@ -184,6 +184,25 @@ static void test_accessors(void **state) {
     assert_true(term_is_ground(ts, fun2(ts, "f", a, a)));
 }
 
+/* Depth: 0 for a constant or variable, one more than the deepest argument for a compound
+ * (the engines' cap, TERM_MAX_DEPTH, reads it); it stops counting at TERM_DEPTH_SATURATED. */
+static void test_depth(void **state) {
+    term_store_t *ts = *state;
+    term_t a = cnst(ts, "a"), x = term_var(ts, 0);
+    assert_int_equal(term_depth(ts, a), 0);
+    assert_int_equal(term_depth(ts, x), 0);
+    term_t t = fun2(ts, "f", fun1(ts, "g", fun1(ts, "g", a)), x);
+    assert_int_equal(term_depth(ts, t), 3);
+    assert_int_equal(term_depth(ts, fun2(ts, "f", x, t)), 4);
+    assert_int_equal(term_depth(ts, term_fun(ts, intern(ts, "h"), NULL, 0)), 0);
+    term_t deep = a;
+    for (uint32_t i = 0; i < TERM_DEPTH_SATURATED + 10; i++) {
+        deep = fun1(ts, "s", deep);
+        assert_int_equal(term_depth(ts, deep),
+                         i + 1 < TERM_DEPTH_SATURATED ? i + 1 : TERM_DEPTH_SATURATED);
+    }
+}
+
 static void test_find(void **state) {
     term_store_t *ts = *state;
     term_t a = cnst(ts, "a"), b = cnst(ts, "b");
@@ -320,6 +339,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_many_symbols, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hash_consing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_accessors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_depth, setup, teardown),
         cmocka_unit_test_setup_teardown(test_find, setup, teardown),
         cmocka_unit_test_setup_teardown(test_print, setup, teardown),
         cmocka_unit_test(test_order),
