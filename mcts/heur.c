@@ -38,6 +38,14 @@
 #define COUNTER_MIN_MATCHES 30
 /* a lead correlating less with the outcome (either third): dropped */
 #define COUNTER_MIN_CORR 0.1
+/* a final lead correlating less with the outcome (either third): not a score. Above the
+ * noise of 30 held-out matches (two standard errors, about 0.26); a score ends far above
+ * it (dotsAndBoxes' boxes 0.87, checkers' pieces 0.8-0.9, quad's 0.6) */
+#define COUNTER_END_CORR 0.3
+/* a kind some role's value of which fell in more of the matches: a resource spent
+ * (cubicup's cubes, quad's pieces left), pieces lost (checkers'), a coordinate (mummyMaze's
+ * location), not a score, which only grows (dotsAndBoxes' boxes, captures) */
+#define COUNTER_FELL 0.1
 
 typedef enum { F_COUNT, F_GOAL, F_MOBILITY, F_COUNTER } fkind_t;
 
@@ -164,28 +172,44 @@ typedef struct {
     float *x; /* samples x candidates */
     float *y; /* samples x roles: outcome 0..1 */
     uint32_t *match;
+    /* heur_counter's check (scores): each match's terminal state kept too, marked in end[],
+     * and, per candidate, the matches in which its value fell at some ply (fell[]) */
+    bool scores;
+    uint8_t *end;
+    uint32_t *fell;
     uint32_t n, cap;
 } data_t;
 
 /* Plays random matches until the deadline, keeping PER_MATCH states of each with its
- * outcome. */
+ * outcome (and, d->scores, its terminal state and how the candidates moved). */
 static void sample(engine_t *e, const cands_t *c, uint32_t n_words, double deadline,
                    uint32_t max_matches, splitmix_t *rng, data_t *d, heur_stats_t *st,
                    double *length) {
     uint32_t nr = engine_game(e)->n_roles, nc = c->n;
     eng_state_t *s = engine_state_new(e), *t = engine_state_new(e);
     term_t *joint = xcalloc(nr, sizeof *joint);
-    float *row = xmalloc((size_t)PER_MATCH * nc * sizeof *row);
+    float *row = xmalloc((size_t)(PER_MATCH + 1) * nc * sizeof *row);
+    /* d->scores: the candidates' values at the previous ply, and whether each fell */
+    float *prev = d->scores ? xcalloc(nc, sizeof *prev) : NULL;
+    bool *fell = d->scores ? xcalloc(nc, sizeof *fell) : NULL;
+    if (d->scores && !d->fell) d->fell = xcalloc(nc, sizeof *d->fell);
     int *goal = xcalloc(nr, sizeof *goal);
     double plies_sum = 0;
     for (uint32_t tries = 0;
          (!deadline || now_seconds() < deadline) && (!max_matches || tries < max_matches) &&
-         d->n + PER_MATCH <= MAX_SAMPLES;
+         d->n + PER_MATCH + 1 <= MAX_SAMPLES;
          tries++) {
         engine_initial(e, s);
         uint32_t plies = 0, kept = 0;
         bool ended = false;
+        if (fell) memset(fell, 0, nc * sizeof *fell);
         while (plies < MAX_PLIES) {
+            if (prev)
+                for (uint32_t k = 0; k < nc; k++) {
+                    float v = (float)feature(&c->f[k], e, s, n_words);
+                    fell[k] = fell[k] || (plies && v < prev[k]);
+                    prev[k] = v;
+                }
             if (engine_terminal(e, s)) {
                 ended = true;
                 break;
@@ -202,6 +226,13 @@ static void sample(engine_t *e, const cands_t *c, uint32_t n_words, double deadl
             plies++;
         }
         if (!ended) continue;
+        uint32_t states = kept;
+        if (d->scores) {
+            memcpy(&row[(size_t)kept * nc], prev, nc * sizeof *row); /* the terminal state */
+            kept++;
+            for (uint32_t k = 0; k < nc; k++)
+                d->fell[k] += fell[k];
+        }
         st->matches++;
         plies_sum += plies;
         for (uint32_t r = 0; r < nr; r++) {
@@ -213,17 +244,21 @@ static void sample(engine_t *e, const cands_t *c, uint32_t n_words, double deadl
             d->x = xrealloc(d->x, (size_t)d->cap * nc * sizeof *d->x);
             d->y = xrealloc(d->y, (size_t)d->cap * nr * sizeof *d->y);
             d->match = xrealloc(d->match, (size_t)d->cap * sizeof *d->match);
+            d->end = xrealloc(d->end, (size_t)d->cap * sizeof *d->end);
         }
         for (uint32_t k = 0; k < kept; k++, d->n++) {
             memcpy(&d->x[(size_t)d->n * nc], &row[(size_t)k * nc], nc * sizeof *row);
             for (uint32_t r = 0; r < nr; r++)
                 d->y[(size_t)d->n * nr + r] = goal[r] / 100.0f;
             d->match[d->n] = st->matches;
+            d->end[d->n] = k >= states;
         }
     }
     *length = st->matches ? plies_sum / st->matches : 0;
     free(goal);
     free(row);
+    free(prev);
+    free(fell);
     free(joint);
     engine_state_free(s);
     engine_state_free(t);
@@ -458,6 +493,7 @@ heur_t *heur_learn(engine_t *e, double deadline, uint32_t max_matches, splitmix_
     free(d.x);
     free(d.y);
     free(d.match);
+    free(d.end);
     if (!ok) {
         heur_free(h);
         return NULL;
@@ -703,12 +739,14 @@ bool heur_advance(heur_t *h, engine_t *e, FILE *log) {
 /* ---- score counters ---- */
 
 /* The correlation of a role's lead (its counter minus the roles' mean) with its outcome,
- * pooled over the roles, on d's held-out samples (test) or the others; kind q's values are
- * candidates q nr .. q nr + nr - 1. 0 where the lead or the outcome never varies. */
-static double lead_corr(const data_t *d, uint32_t nc, uint32_t nr, uint32_t q, bool test) {
+ * pooled over the roles, on d's held-out samples (test) or the others, at the matches'
+ * terminal states (end) or the states before; kind q's values are candidates q nr .. q nr
+ * + nr - 1. 0 where the lead or the outcome never varies. */
+static double lead_corr(const data_t *d, uint32_t nc, uint32_t nr, uint32_t q, bool test,
+                        bool end) {
     double n = 0, sy = 0, sxx = 0, syy = 0, sxy = 0; /* the leads sum to 0 */
     for (uint32_t i = 0; i < d->n; i++) {
-        if (is_test(d, i) != test) continue;
+        if (is_test(d, i) != test || d->end[i] != end) continue;
         const float *x = &d->x[(size_t)i * nc + (size_t)q * nr], *y = &d->y[(size_t)i * nr];
         double mean = 0;
         for (uint32_t r = 0; r < nr; r++)
@@ -722,14 +760,33 @@ static double lead_corr(const data_t *d, uint32_t nc, uint32_t nr, uint32_t q, b
     return n && sxx > 1e-12 && vy > 1e-12 ? sxy / n / sqrt(sxx / n * vy) : 0;
 }
 
-/* Of the counter kinds k[0..n), the one whose lead correlates most with the outcome of
- * random matches (on two thirds of them) into *best, that correlation and the one on the
- * other third (the same kind, the same sign) into corr[]; whether it holds: both at least
- * COUNTER_MIN_CORR with its sign (a count of penalties may predict the other way), of at
- * least COUNTER_MIN_MATCHES matches. A fixed seed: the same answer at every start, the
- * player's random stream untouched. */
+/* What the check found of one counter kind: the lead's correlation with the outcome over
+ * the matches (two thirds, the third held out) and at their terminal states (the same),
+ * and the share of matches in which some role's value fell. */
+typedef struct {
+    double corr[2], end[2], fell;
+} kind_check_t;
+
+/* Whether kind check k makes a score: its lead predicts the outcome on both parts (at
+ * least COUNTER_MIN_CORR, one sign: a count of penalties may predict the other way), the
+ * final lead decides it (at least COUNTER_END_CORR, the same sign: cubicup's cubes left
+ * predict a random match's outcome but all are spent by its end), and it only grows
+ * (COUNTER_FELL). Where the lead of a resource or a position predicted the outcome of random
+ * matches, it misled the search: cubicup 12-7-21 over 40, quad_5x5 21-9-30 over 60. */
+static bool kind_is_score(const kind_check_t *k) {
+    double sign = k->corr[0] < 0 ? -1 : 1;
+    return sign * k->corr[0] >= COUNTER_MIN_CORR && sign * k->corr[1] >= COUNTER_MIN_CORR &&
+           sign * k->end[0] >= COUNTER_END_CORR && sign * k->end[1] >= COUNTER_END_CORR &&
+           k->fell <= COUNTER_FELL;
+}
+
+/* Of the counter kinds k[0..n), the score (kind_is_score) whose lead correlates most with
+ * the outcome of random matches (on two thirds of them) into *best, what the check found of
+ * each into chk[]; whether there is one (of at least COUNTER_MIN_MATCHES matches). Where
+ * none is, *best is the kind of the strongest correlation. A fixed seed: the same answer
+ * at every start, the player's random stream untouched. */
 static bool counter_pick(engine_t *e, counter_t *const *k, uint32_t n, double deadline,
-                         uint32_t *best, double *corr, heur_stats_t *st) {
+                         uint32_t *best, kind_check_t *chk, heur_stats_t *st) {
     uint32_t nr = engine_game(e)->n_roles;
     cands_t c = {0};
     for (uint32_t q = 0; q < n; q++)
@@ -737,36 +794,45 @@ static bool counter_pick(engine_t *e, counter_t *const *k, uint32_t n, double de
             feat_t *f = add_cand(&c, F_COUNTER, 0);
             f->role = r, f->counter = k[q];
         }
-    data_t d = {0};
+    data_t d = {.scores = true};
     splitmix_t rng = {0x73636f7265ull};
     double length;
     sample(e, &c, 0, deadline, COUNTER_MATCHES, &rng, &d, st, &length);
+    bool ok = false;
     *best = 0;
-    corr[0] = corr[1] = 0;
     for (uint32_t q = 0; q < n; q++) {
-        double train = lead_corr(&d, c.n, nr, q, false);
-        if (fabs(train) > fabs(corr[0])) *best = q, corr[0] = train;
+        kind_check_t *h = &chk[q];
+        for (int test = 0; test < 2; test++) {
+            h->corr[test] = lead_corr(&d, c.n, nr, q, test, false);
+            h->end[test] = lead_corr(&d, c.n, nr, q, test, true);
+        }
+        h->fell = 0;
+        for (uint32_t r = 0; r < nr && st->matches; r++)
+            h->fell = fmax(h->fell, (double)d.fell[q * nr + r] / st->matches);
+        bool score = st->matches >= COUNTER_MIN_MATCHES && kind_is_score(h);
+        if ((score && !ok) || (score == ok && fabs(h->corr[0]) > fabs(chk[*best].corr[0])))
+            *best = q, ok = score;
     }
-    corr[1] = lead_corr(&d, c.n, nr, *best, true);
     free(c.f);
     free(d.x);
     free(d.y);
     free(d.match);
-    double sign = corr[0] < 0 ? -1 : 1;
-    return st->matches >= COUNTER_MIN_MATCHES && sign * corr[0] >= COUNTER_MIN_CORR &&
-           sign * corr[1] >= COUNTER_MIN_CORR;
+    free(d.end);
+    free(d.fell);
+    return ok;
 }
 
-static void log_counter(FILE *log, engine_t *e, const counter_t *k, bool ok, const double *corr,
+static void log_counter(FILE *log, engine_t *e, const counter_t *k, bool ok, const kind_check_t *h,
                         uint32_t matches, double ms) {
     game_t *g = engine_game(e);
     uint32_t ra, na;
     sym_t fn = counter_functor(k, &ra, &na);
     fprintf(log,
             "heur: %scounter %s#%u=ROLE #%u (a range of %g): the lead correlates %+.3f with the "
-            "outcome, %+.3f held out, in %u random matches (%.0f ms)\n",
-            ok ? "" : "no ", term_sym_name(g->ts, fn), ra, na, counter_range(k), corr[0], corr[1],
-            matches, ms);
+            "outcome, %+.3f held out, at the end %+.3f, %+.3f held out, falling in %.0f%% of "
+            "%u random matches (%.0f ms)\n",
+            ok ? "" : "no ", term_sym_name(g->ts, fn), ra, na, counter_range(k), h->corr[0],
+            h->corr[1], h->end[0], h->end[1], 100 * h->fell, matches, ms);
 }
 
 heur_t *heur_counter(heur_t *h, engine_t *e, const eng_state_t *s0, double scale, double deadline,
@@ -781,10 +847,11 @@ heur_t *heur_counter(heur_t *h, engine_t *e, const eng_state_t *s0, double scale
         if (log) fprintf(log, "heur: no counter (no fluent of a role's name and a number)\n");
         return h;
     }
-    double corr[2], t0 = now_seconds();
+    double t0 = now_seconds();
     heur_stats_t st = {0};
-    bool ok = counter_pick(e, k, n, deadline, &best, corr, &st);
-    if (log) log_counter(log, e, k[best], ok, corr, st.matches, (now_seconds() - t0) * 1000);
+    kind_check_t chk[COUNTER_KINDS];
+    bool ok = counter_pick(e, k, n, deadline, &best, chk, &st);
+    if (log) log_counter(log, e, k[best], ok, &chk[best], st.matches, (now_seconds() - t0) * 1000);
     for (uint32_t q = 0; q < n; q++)
         if (!ok || q != best) counter_free(k[q]);
     if (!ok) return h;
@@ -794,7 +861,7 @@ heur_t *heur_counter(heur_t *h, engine_t *e, const eng_state_t *s0, double scale
         h->scale = scale;
     }
     h->counter = k[best];
-    h->counter_sign = corr[0] < 0 ? -1 : 1;
+    h->counter_sign = chk[best].corr[0] < 0 ? -1 : 1;
     h->counter_unit = counter_range(k[best]) / 2;
     return h;
 }

@@ -61,7 +61,9 @@ bool heur_advance(heur_t *h, engine_t *e, FILE *log);
  * counter (mcts/counter.h: box_count(xplayer, 3)), the one among the game's whose lead
  * (a role's value minus the roles' mean) correlates most with the outcome of random
  * matches from the start (at most 90, by deadline: now_seconds(), 0 for none), the same
- * way on the third held out; a role's value is then 100 / (1 + exp(-scale (m + c))), m
+ * way on the third held out, among those that are scores (the lead at the matches' end
+ * decides them, the value never falls: not cubicup's cubes left, spent by the end, nor
+ * checkers' pieces or a coordinate); a role's value is then 100 / (1 + exp(-scale (m + c))), m
  * material's balance above (0 without) and c = (v_r - v) / (R / 2), v_r its counter, v
  * the roles' mean, R the counter's range (negated for a counter whose lead loses). h as
  * it was (NULL stays NULL) where no counter predicts. log (NULL: silent) gets one line. */
