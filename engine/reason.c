@@ -220,19 +220,27 @@ static void stop_for(reasoner_t *r, strbuf_t *why) {
         r->error = why->data;
 }
 
+/* stop_for with the reason `before`, the relation's name, then `after`. */
+static void stop_naming(reasoner_t *r, const rel_t *rel, const char *before, const char *after) {
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, before);
+    rel_name(r, rel, &sb);
+    sb_puts(&sb, after);
+    stop_for(r, &sb);
+}
+
 /* A relation reached the cap: a rule base that does not terminate, or a finite relation
  * too large to hold. Nothing the reasoner would say from here on can be trusted (the
  * relation is incomplete), so it stops the running evaluation as a budget does, keeps the
  * reason, and answers nothing from now on; the caller reads the reason (reason_error). */
 static void give_up(reasoner_t *r, const rel_t *rel) {
-    strbuf_t sb;
-    sb_init(&sb);
-    rel_name(r, rel, &sb);
-    sb_printf(&sb,
-              " grew past %zu tuples: the rules do not terminate, or the game is too large "
-              "to reason about",
-              r->max_tuples);
-    stop_for(r, &sb);
+    char after[200];
+    snprintf(after, sizeof after,
+             " grew past %zu tuples: the rules do not terminate, or the game is too large to "
+             "reason about",
+             r->max_tuples);
+    stop_naming(r, rel, "", after);
 }
 
 /* ---------------- the recursion's stack ----------------
@@ -249,29 +257,24 @@ static size_t stack_used(const reasoner_t *r) {
 
 /* The recursion's stack is spent: gives up as at the tuple cap (give_up). */
 static void give_up_deep(reasoner_t *r, const rel_t *rel) {
-    strbuf_t sb;
-    sb_init(&sb);
-    sb_puts(&sb, "evaluating ");
-    rel_name(r, rel, &sb);
-    sb_printf(&sb,
-              " recursed past the reasoner's %zu KiB of stack: the rules chain too many "
-              "relations, calls or literals",
-              r->stack_budget >> 10);
-    stop_for(r, &sb);
+    char after[200];
+    snprintf(after, sizeof after,
+             " recursed past the reasoner's %zu KiB of stack: the rules chain too many "
+             "relations, calls or literals",
+             r->stack_budget >> 10);
+    stop_naming(r, rel, "evaluating ", after);
 }
 
 /* A rule built a term past TERM_MAX_DEPTH: the rules nest a term deeper every turn, or
  * through a chain of relations. Every walk over terms recurses once per level, so the
  * reasoner gives up as at the tuple cap (give_up) before anything walks it. */
 static void give_up_nested(reasoner_t *r, const rel_t *rel) {
-    strbuf_t sb;
-    sb_init(&sb);
-    rel_name(r, rel, &sb);
-    sb_printf(&sb,
-              " would hold a term nested past %u levels: the rules nest terms deeper every "
-              "turn or through a chain of relations",
-              TERM_MAX_DEPTH);
-    stop_for(r, &sb);
+    char after[200];
+    snprintf(after, sizeof after,
+             " would hold a term nested past %u levels: the rules nest terms deeper every turn "
+             "or through a chain of relations",
+             TERM_MAX_DEPTH);
+    stop_naming(r, rel, "", after);
 }
 
 /* Opens an ensure or call frame (close it with r->nest--): false when the stack is spent. */
