@@ -486,8 +486,8 @@ static char *deep_move(unsigned k) {
 
 /* A fluent nested 150 levels deeper a turn (deep_rules.h): two turns are answered with the
  * legal move; at the third the reasoner gives up (the successor would pass TERM_MAX_DEPTH)
- * and the service answers at once with the move it kept (none here: nil), not with a
- * 450-deep one, and serves the next match. */
+ * and the service answers at once with a move it kept (none, or a guess of an earlier
+ * turn), not with a 450-deep one, and serves the next match. */
 static void test_service_survives_deep_terms(void **state) {
     (void)state;
     service_t *s = legal_service();
@@ -504,7 +504,13 @@ static void test_service_survives_deep_terms(void **state) {
     expect(s, sb_str(&play), m300);
     sb_clear(&play);
     sb_printf(&play, "(play deep.2 (%s))", m300);
-    expect(s, sb_str(&play), "nil"); /* no move kept: the legal player guesses none */
+    /* a fallback kept: none, or a guess of an earlier turn (which one depends on how each
+     * guess raced the next PLAY): never the 450-deep move */
+    char *got = ask(s, sb_str(&play));
+    bool kept = !strcmp(got, "nil") || !strcmp(got, m150) || !strcmp(got, m300);
+    if (!kept) fprintf(stderr, "deep.2's third PLAY -> %zu bytes, not a move kept\n", strlen(got));
+    assert_true(kept);
+    free(got);
     expect(s, "(stop deep.2 nil)", "done");
     char *ttt = game_text("tictactoe.kif");
     char *next = start_body("ttt.2", "xplayer", ttt, 60, 60);
