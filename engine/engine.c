@@ -185,10 +185,10 @@ static engine_t *or_interp(engine_t *e, FILE *log, double deadline) {
     else
         return e;
     bool slow = race_choice(r[0], r[1]) == ENGINE_INTERP;
+    const char *mine = engine_kind(e) == ENGINE_COMPILED ? "compiled code" : "ground network";
     if (log)
         fprintf(log, "engine: %s: %s %.0f steps per CPU s, interpreter %.0f (%s): using the %s\n",
-                g->file, engine_kind(e) == ENGINE_COMPILED ? "compiled code" : "ground network",
-                r[0], r[1], how, slow ? "interpreter" : engine_kind_name(engine_kind(e)));
+                g->file, mine, r[0], r[1], how, slow ? "interpreter" : mine);
     if (!slow) {
         engine_free(interp);
         return e;
