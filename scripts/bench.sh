@@ -331,21 +331,19 @@ if [ "${CORPUS:-1}" != 0 ] && [ -d "$CORPUS_DIR" ]; then
 fi
 
 # ---- writing ----
-# splice FILE BEGIN END TEXT: FILE's lines between the BEGIN and END marker lines replaced
-# by TEXT, into FILE.bench-new (fails, writing nothing, when FILE lacks the markers)
+# splice FILE MARK TEXT: FILE's lines between its <!-- MARK:begin --> and <!-- MARK:end -->
+# lines replaced by TEXT (lib.sh's replace_section), into FILE.bench-new (fails, writing
+# nothing, when FILE lacks the markers: replace_section would append the section)
 splice() {
-    local src=$1
+    local src=$1 b="<!-- $2:begin -->" e="<!-- $2:end -->"
     [ -f "$1.bench-new" ] && src=$1.bench-new
-    if ! grep -qxF "$2" "$src" || ! grep -qxF "$3" "$src"; then
-        echo "bench.sh: $1 has no $2 ... $3 markers: not written" >&2
+    if ! grep -qxF "$b" "$src" || ! grep -qxF "$e" "$src"; then
+        echo "bench.sh: $1 has no $b ... $e markers: not written" >&2
         return 1
     fi
-    printf '%s\n' "$4" >"$tmp/text"
-    awk -v b="$2" -v e="$3" -v text="$tmp/text" '
-        $0 == b { print; while ((getline line < text) > 0) print line; skip = 1; next }
-        $0 == e { skip = 0 }
-        !skip { print }' "$src" >"$tmp/spliced"
-    cat "$tmp/spliced" >"$1.bench-new"
+    [ "$src" = "$1.bench-new" ] || cp "$1" "$1.bench-new"
+    { echo "$b" && printf '%s\n' "$3" && echo "$e"; } >"$tmp/section"
+    replace_section "$1.bench-new" "$2" "$tmp/section"
 }
 
 if [ ! -f "$OUT" ]; then # a new file: the title and the markers
@@ -355,12 +353,12 @@ if [ ! -f "$OUT" ]; then # a new file: the title and the markers
         "<!-- bench:corpus:end -->" >"$OUT.bench-new"
 fi
 if [ -n "$ours_section" ]; then
-    splice "$OUT" '<!-- bench:ours:begin -->' '<!-- bench:ours:end -->' "$ours_section"
-    [ -n "$README" ] && splice "$README" '<!-- bench:begin -->' '<!-- bench:end -->' "$ours_readme"
+    splice "$OUT" bench:ours "$ours_section"
+    [ -n "$README" ] && splice "$README" bench "$ours_readme"
 fi
 if [ -n "$corpus_section" ]; then
-    splice "$OUT" '<!-- bench:corpus:begin -->' '<!-- bench:corpus:end -->' "$corpus_section"
-    [ -n "$README" ] && splice "$README" '<!-- bench:corpus:begin -->' '<!-- bench:corpus:end -->' "$corpus_readme"
+    splice "$OUT" bench:corpus "$corpus_section"
+    [ -n "$README" ] && splice "$README" bench:corpus "$corpus_readme"
 fi
 for f in "$OUT" "$README"; do
     if [ -n "$f" ] && [ -f "$f.bench-new" ]; then mv "$f.bench-new" "$f"; fi
