@@ -443,6 +443,20 @@ static void test_service_survives_many_moves(void **state) {
     service_free(s);
 }
 
+/* After a match the server gave up on, a tic-tac-toe match `id` is served as usual: ready,
+ * the legal player's first move, aborted. */
+static void expect_ttt_served(service_t *s, const char *id) {
+    char *ttt = game_text("tictactoe.kif"), *next = start_body(id, "xplayer", ttt, 60, 60);
+    char play[80], stop[80];
+    snprintf(play, sizeof play, "(play %s nil)", id);
+    snprintf(stop, sizeof stop, "(abort %s)", id);
+    expect(s, next, "ready");
+    expect(s, play, "( mark 1 1 )");
+    expect(s, stop, "aborted");
+    free(next);
+    free(ttt);
+}
+
 /* A game text whose evaluation recurses 100,000 relations deep (deep_rules.h) ended the
  * server with a stack overflow in its worker thread. Now the reasoner gives up: the match
  * is answered with the fallback (no legal move is known: the move the rules write as
@@ -457,13 +471,7 @@ static void test_service_survives_deep_rules(void **state) {
     expect(s, start, "ready");
     expect(s, "(play deep.1 nil)", "go");
     expect(s, "(stop deep.1 (go))", "done");
-    char *ttt = game_text("tictactoe.kif");
-    char *next = start_body("ttt.1", "xplayer", ttt, 60, 60);
-    expect(s, next, "ready");
-    expect(s, "(play ttt.1 nil)", "( mark 1 1 )");
-    expect(s, "(abort ttt.1)", "aborted");
-    free(next);
-    free(ttt);
+    expect_ttt_served(s, "ttt.1");
     free(start);
     sb_fini(&rules);
     service_wait_idle(s);
@@ -512,13 +520,7 @@ static void test_service_survives_deep_terms(void **state) {
     assert_true(kept);
     free(got);
     expect(s, "(stop deep.2 nil)", "done");
-    char *ttt = game_text("tictactoe.kif");
-    char *next = start_body("ttt.2", "xplayer", ttt, 60, 60);
-    expect(s, next, "ready");
-    expect(s, "(play ttt.2 nil)", "( mark 1 1 )");
-    expect(s, "(abort ttt.2)", "aborted");
-    free(next);
-    free(ttt);
+    expect_ttt_served(s, "ttt.2");
     free(m150);
     free(m300);
     free(start);
