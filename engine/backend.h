@@ -49,6 +49,9 @@ struct engine {
     uint32_t n_words;  /* state words (0: term states) */
     const gnet_t *net; /* the ground backends' network (NULL: the interpreter) */
     double ground_seconds, compile_seconds;
+    /* code still compiling when the interpreter was chosen over its network (engine.c's
+     * or_interp): held so that the compile goes on into the cache; NULL otherwise */
+    struct netcode *compiling;
     /* engine_query without ops->query: the rules evaluator, made on first use, and the
      * state it was last given as terms */
     struct reasoner *rules;

@@ -52,7 +52,8 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
  * try again. */
 void engine_noground_marker(const game_t *g, char *out, size_t n);
 /* The file in the cache where the race of g's ground network against the interpreter is
- * remembered (when the network gets no compiled code): "ground R" and "interp R", steps of
+ * remembered (when the network gets no compiled code, or on a big network whose code is
+ * still compiling at the deadline): "ground R" and "interp R", steps of
  * random playouts per CPU second, and "literals N", the network's size; the later loads
  * decide on them without racing (the interpreter where it is faster by a margin: race.h),
  * and without grounding when the interpreter won and N is still over the compiler's cap.

@@ -353,12 +353,86 @@ static void test_big_network_races_interp(void **state) {
     assert_int_equal(k[3] == ENGINE_INTERP, race_choice(re, ri) == ENGINE_INTERP);
 }
 
+/* Whether an object of compiled code is in dir. */
+static bool object_made(const char *dir) {
+    char pattern[200];
+    snprintf(pattern, sizeof pattern, "%s/net-*.so", dir);
+    glob_t gl;
+    bool made = glob(pattern, 0, NULL, &gl) == 0 && gl.gl_pathc > 0;
+    globfree(&gl);
+    return made;
+}
+
+/* The kind auto makes by a near deadline on a big network (bound 1) whose code the gated
+ * compiler holds back, with verdict (ground against interpreter) in the race marker; then
+ * the gate opened: whether the object reached the cache while that engine lived (*made). */
+static engine_kind_t kind_while_compiling(game_t *g, const char *dir, const char *verdict,
+                                          bool *made) {
+    char path[1200], gate[200];
+    engine_race_marker(g, path, sizeof path);
+    write_file(path, verdict);
+    snprintf(gate, sizeof gate, "%s/gate", dir);
+    unlink(gate);
+    engine_t *e = engine_new_by(g, ENGINE_AUTO, NULL, now_seconds() + 0.5);
+    engine_kind_t k = engine_kind(e);
+    write_file(gate, "open\n");
+    /* a bound on the number of waits, not on time */
+    for (int i = 0; i < 30000 && !object_made(dir); i++) {
+        struct timespec t = {0, 10000000};
+        nanosleep(&t, NULL);
+    }
+    *made = object_made(dir);
+    engine_free(e);
+    return k;
+}
+
+/* On a big network whose code is still compiling at the deadline the network plays until
+ * the code is ready, and the interpreter can be the faster: a verdict of the race marker
+ * (network against interpreter) for the interpreter takes it, and the compile goes on into
+ * the cache; one for the network keeps the network (its code compiling). */
+static void test_busy_code_races_interp(void **state) {
+    (void)state;
+    env_t env;
+    env_use(&env);
+    unsetenv("GGP_COMPILE_MAX_LITS");
+    char *bound = env_keep("GGP_RACE_INTERP_LITS"), *cc = env_keep("GGP_CC");
+    setenv("GGP_RACE_INTERP_LITS", "1", 1);
+    char gated[200], script[400];
+    snprintf(gated, sizeof gated, "%s/gated-cc", env.dir);
+    snprintf(script, sizeof script,
+             "#!/bin/sh\nwhile [ ! -e %s/gate ]; do sleep 0.01; done\nexec cc \"$@\"\n", env.dir);
+    write_file(gated, script);
+    assert_int_equal(chmod(gated, 0700), 0);
+    setenv("GGP_CC", gated, 1);
+    game_t *g = load_file("tictactoe.kif");
+    assert_non_null(g);
+    bool made[2];
+    engine_kind_t k0 = kind_while_compiling(g, env.dir, "ground 100\ninterp 1000\n", &made[0]);
+    char pattern[200];
+    snprintf(pattern, sizeof pattern, "rm -f %s/net-*", env.dir);
+    assert_int_equal(system(pattern), 0); /* the code made again */
+    engine_kind_t k1 = kind_while_compiling(g, env.dir, "ground 1000\ninterp 100\n", &made[1]);
+    game_free(g);
+    env_put("GGP_CC", cc);
+    env_put("GGP_RACE_INTERP_LITS", bound);
+    env_restore(&env);
+    assert_int_equal(k0, ENGINE_INTERP);
+    assert_true(made[0]);
+    assert_int_equal(k1, ENGINE_GROUND);
+    assert_true(made[1]);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_choice),           cmocka_unit_test(test_keeps_code),
-        cmocka_unit_test(test_seconds),          cmocka_unit_test(test_read_write),
-        cmocka_unit_test(test_verdict_honoured), cmocka_unit_test(test_verdict_spares_grounding),
-        cmocka_unit_test(test_code_raced),       cmocka_unit_test(test_big_network_races_interp),
+        cmocka_unit_test(test_choice),
+        cmocka_unit_test(test_keeps_code),
+        cmocka_unit_test(test_seconds),
+        cmocka_unit_test(test_read_write),
+        cmocka_unit_test(test_verdict_honoured),
+        cmocka_unit_test(test_verdict_spares_grounding),
+        cmocka_unit_test(test_code_raced),
+        cmocka_unit_test(test_big_network_races_interp),
+        cmocka_unit_test(test_busy_code_races_interp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
