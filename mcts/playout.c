@@ -194,6 +194,14 @@ static uint32_t sole_mover(const playout_t *p) {
     return mover;
 }
 
+/* Do several roles have a choice in the loaded moves (simultaneous moves)? */
+static bool several_choose(const playout_t *p) {
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < p->nr; r++)
+        n += p->seat[r].n_mv > 1;
+    return n > 1;
+}
+
 /* The joint move of the loaded moves with role r's k-th move and every other role's first
  * (the only one each has in a turn-taking state). */
 static void joint_with(const playout_t *p, uint32_t r, uint32_t k, term_t *joint) {
@@ -328,29 +336,37 @@ static int first_win(playout_t *p, const eng_state_t *s, uint32_t who, const ter
     return -1;
 }
 
-/* The winning move of the only role with a choice in s (not terminal), TERM_NONE when it
- * has none (or no role, or several, have a choice); *mover receives that role. */
-static term_t decisive_in(playout_t *p, const eng_state_t *s, uint32_t *mover) {
-    uint32_t nr = p->nr, who = UINT32_MAX;
+/* A winning move in s (not terminal) of a role with a choice other than `but` (UINT32_MAX:
+ * any), TERM_NONE when none has one; *mover receives that role (UINT32_MAX: no role has a
+ * choice). Where several roles choose at once (simultaneous moves) each is checked with
+ * the others at their first legal moves: exact where the roles' moves do not interact
+ * (connectFourSimultaneous's two boards), a guess elsewhere, as a rollout may take. */
+static term_t decisive_in(playout_t *p, const eng_state_t *s, uint32_t but, uint32_t *mover) {
+    uint32_t nr = p->nr, choosers = 0;
     term_t *joint = p->scratch_joint;
+    *mover = UINT32_MAX;
     for (uint32_t r = 0; r < nr; r++) {
         const term_t *m;
         uint32_t n = engine_legal(p->e, s, r, &m);
         if (n == 0) return TERM_NONE;
-        if (n == 1) {
-            joint[r] = m[0];
-            continue;
-        }
-        if (who != UINT32_MAX) return TERM_NONE; /* simultaneous choices */
-        who = r;
+        joint[r] = m[0];
+        if (n > 1) *mover = r, choosers++;
+    }
+    for (uint32_t r = 0; r < nr && choosers; r++) {
+        const term_t *m;
+        uint32_t n = engine_legal(p->e, s, r, &m);
+        if (n < 2 || r == but) continue;
         GROW(p->next_mv, p->cap_next_mv, n);
         memcpy(p->next_mv, m, n * sizeof *m);
         p->n_next_mv = n;
+        int k = first_win(p, s, r, p->next_mv, n, joint);
+        joint[r] = p->next_mv[0];
+        if (k >= 0) {
+            *mover = r;
+            return p->next_mv[k];
+        }
     }
-    *mover = who;
-    if (who == UINT32_MAX) return TERM_NONE;
-    int k = first_win(p, s, who, p->next_mv, p->n_next_mv, joint);
-    return k < 0 ? TERM_NONE : p->next_mv[k];
+    return TERM_NONE;
 }
 
 /* Every role picks on its own (no checks): uniform or MAST. */
@@ -364,6 +380,60 @@ static void step_free(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_
     engine_next(p->e, s, joint, out);
 }
 
+/* Role r's move in joint (the others' fixed) drawn again by the policy while another role
+ * wins at once after it and another is left (step_sim's anti-decisive check). */
+static void avoid_losing(playout_t *p, const eng_state_t *s, uint32_t r, splitmix_t *rng,
+                         term_t *joint, eng_state_t *out) {
+    uint32_t n = p->seat[r].n_mv;
+    if (n < 2) return;
+    GROW(p->dead, p->cap_dead, n);
+    memset(p->dead, 0, n);
+    uint32_t alive = n, k = 0;
+    while (k < n && p->seat[r].mv[k] != joint[r])
+        k++;
+    for (;;) {
+        engine_next(p->e, s, joint, out);
+        if (engine_terminal(p->e, out)) return;
+        uint32_t winner;
+        if (decisive_in(p, out, r, &winner) == TERM_NONE || alive == 1) return;
+        p->dead[k < n ? k : 0] = 1;
+        alive--;
+        p->st.avoided++;
+        k = pick(p, r, p->dead, alive, rng);
+        joint[r] = p->seat[r].mv[k];
+    }
+}
+
+/* Several roles choose at once: every role's move drawn by the policy; a role with a move
+ * that wins at once against the others' drawn moves plays it; else (anti-decisive) a
+ * role's drawn move after which another role wins at once (decisive_in) is drawn again
+ * while another is left. */
+static void step_sim(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *joint,
+                     eng_state_t *out) {
+    uint32_t nr = p->nr;
+    for (uint32_t r = 0; r < nr; r++)
+        joint[r] = p->seat[r].mv[p->seat[r].n_mv > 1 ? pick(p, r, NULL, p->seat[r].n_mv, rng) : 0];
+    for (uint32_t r = 0; r < nr; r++) {
+        uint32_t n = p->seat[r].n_mv;
+        if (n < 2) continue;
+        term_t drawn = joint[r];
+        int k = first_win(p, s, r, p->seat[r].mv, n, joint);
+        joint[r] = drawn;
+        if (k < 0) continue;
+        joint[r] = p->seat[r].mv[k];
+        engine_state_copy(out, p->kids[0]);
+        p->st.decisive++;
+        for (uint32_t o = 0; o < nr; o++)
+            if (p->seat[o].n_mv > 1) playout_note(p, o, joint[o]);
+        return;
+    }
+    for (uint32_t r = 0; r < nr && p->o.antidecisive; r++)
+        avoid_losing(p, s, r, rng, joint, out);
+    engine_next(p->e, s, joint, out);
+    for (uint32_t r = 0; r < nr; r++)
+        if (p->seat[r].n_mv > 1) playout_note(p, r, joint[r]);
+}
+
 bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *joint,
                   eng_state_t *out) {
     bool known = p->known_valid && engine_state_equal(s, p->known);
@@ -372,6 +442,10 @@ bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *j
     if (!load_moves(p, s)) return false;
     p->st.steps++;
     uint32_t mover = sole_mover(p);
+    if (p->o.decisive && mover == UINT32_MAX && several_choose(p)) {
+        step_sim(p, s, rng, joint, out);
+        return true;
+    }
     if (!p->o.decisive || mover == UINT32_MAX) {
         step_free(p, s, rng, joint, out);
         return true;
@@ -408,7 +482,7 @@ bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *j
         engine_next(p->e, s, joint, out);
         if (!p->o.antidecisive || engine_terminal(p->e, out)) break;
         uint32_t next_mover = 0;
-        term_t reply = decisive_in(p, out, &next_mover);
+        term_t reply = decisive_in(p, out, UINT32_MAX, &next_mover);
         if (reply == TERM_NONE || next_mover == mover || alive == 1) {
             engine_state_copy(p->known, out);
             p->known_valid = true;
