@@ -573,20 +573,40 @@ static void plan_preset(cg_t *cg) {
  * (the scattered lists OR them in after the move blocks, emit_scatter).
  * breakthrough's (next (cellholds x y p)): (true (cellholds x y p)) and "no move of this
  * role leaves or enters (x,y)", a rule per role. */
-static bool frame_node(const cg_t *cg, uint32_t i) {
+/* Whether node (order position i) is a frame node: 1 when each of its rules (but the
+ * scattered ones) is its own fluent and one node set first (breakthroughWalls: the cell
+ * and "no move of role r leaves or enters it", one rule per role), 2 when its one rule is
+ * its fluent and nodes set first, all negated (tic-tac-toe's and breakthrough's cells:
+ * the cell and "no move marks it", "no move of white, of black, leaves or enters it"),
+ * else 0. */
+static int frame_node(const cg_t *cg, uint32_t i) {
     const gnet_t *net = cg->net;
     uint32_t node = net->order[i], nf = net->n_fluents;
     uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1];
-    if (cg->late[node] != 1 || node < nf || node >= 2 * nf || r0 == r1) return false;
-    uint32_t own = (node - nf) << 1, kept = 0; /* own: the positive literal of its fluent */
+    if (cg->late[node] != 1 || node < nf || node >= 2 * nf || r0 == r1) return 0;
+    uint32_t own = (node - nf) << 1, kept = 0, neg = 0; /* own: its fluent's positive literal */
     for (uint32_t r = r0; r < r1; r++) {
-        uint32_t l = net->lit_start[r];
+        uint32_t l = net->lit_start[r], e = net->lit_start[r + 1];
         if (cg->rule_scattered[r]) continue; /* ORed in after the move blocks */
-        if (net->lit_start[r + 1] != l + 2) return false;
-        uint32_t a = net->lits[l], b = net->lits[l + 1], p = a == own ? b : a;
-        if ((a != own && b != own) || (p & 1) || cg->pre_bit[p >> 1] == GNET_NONE) return false;
-        kept++;
+        bool has_own = false, all_neg = true;
+        for (uint32_t x = l; x < e; x++) {
+            uint32_t a = net->lits[x];
+            if (a == own && !has_own)
+                has_own = true;
+            else if (cg->pre_bit[a >> 1] == GNET_NONE)
+                return 0;
+            else
+                all_neg &= (a & 1) != 0;
+        }
+        if (!has_own || e - l < 2) return 0;
+        if (e - l == 2 && !all_neg)
+            kept++;
+        else if (all_neg)
+            neg++;
+        else
+            return 0;
     }
+    if (neg) return neg == 1 && kept == 0 ? 2 : 0;
     return kept > 0;
 }
 
@@ -608,10 +628,9 @@ static void plan_frames(cg_t *cg) {
         rows += net->n_moves[r] + 1;
     for (uint32_t b = net->n_state_blocks; b < net->n_blocks; b++)
         for (uint32_t i = net->blocks[b].first; i < net->blocks[b].first + net->blocks[b].n; i++)
-            if (!net->blocks[b].cyclic && frame_node(cg, i)) {
-                cg->frame[net->order[i]] = 1;
-                n++, np += net->rule_start[i + 1] - net->rule_start[i];
-            }
+            if (!net->blocks[b].cyclic && (cg->frame[net->order[i]] = (uint8_t)frame_node(cg, i)))
+                n++, np +=
+                     net->lit_start[net->rule_start[i + 1]] - net->lit_start[net->rule_start[i]];
     if (n < FRAME_MIN_NODES || rows * nw > PRESET_MAX_WORDS) {
         memset(cg->frame, 0, net->n_nodes + 1);
         return;
@@ -623,9 +642,11 @@ static void plan_frames(cg_t *cg) {
             if (!cg->frame[node]) continue;
             for (uint32_t r = net->rule_start[i]; r < net->rule_start[i + 1]; r++) {
                 if (cg->rule_scattered[r]) continue;
-                uint32_t l = net->lit_start[r], a = net->lits[l], b2 = net->lits[l + 1];
-                uint32_t *q = cg->frame_pair + 2 * cg->n_frame_pairs++;
-                q[0] = (a == own ? b2 : a) >> 1, q[1] = node - net->n_fluents;
+                for (uint32_t l = net->lit_start[r]; l < net->lit_start[r + 1]; l++) {
+                    if (net->lits[l] == own) continue;
+                    uint32_t *q = cg->frame_pair + 2 * cg->n_frame_pairs++;
+                    q[0] = net->lits[l] >> 1, q[1] = node - net->n_fluents;
+                }
             }
         }
     qsort(cg->frame_pair, cg->n_frame_pairs, 2 * sizeof *cg->frame_pair, cmp_pair);
@@ -2261,7 +2282,9 @@ static void emit_frame_tables(strbuf_t *c, cg_t *cg) {
 }
 
 /* After the nodes set first, before the copies: per word of fluents with frame nodes, the
- * state's word ANDed with the chosen moves' rows, unpacked into the next nodes of each 8
+ * state's word ANDed with the chosen moves' rows (their complement at the fluents of
+ * negated frame nodes, the XOR: kept unless a move sets a node), unpacked into the next
+ * nodes of each 8
  * fluents with a frame node among them: 8 bytes a store where those 8 next nodes are all
  * acyclic nodes of the move blocks not set first (the others among them are 0 there, as
  * zeroed, and written later by their code, the copies or the scattered rules), else a
@@ -2289,9 +2312,13 @@ static void emit_frames(strbuf_t *c, const cg_t *cg) {
         for (uint32_t f = 64 * x; f < nf && f < 64 * x + 64 && !any; f++)
             any = cg->frame[nf + f];
         if (!any) continue;
-        sb_printf(c, "f_=w[%u]&(", x);
+        uint64_t neg = 0; /* the fluents of negated frame nodes: kept where no row has them */
+        for (uint32_t f = 64 * x; f < nf && f < 64 * x + 64; f++)
+            neg |= (uint64_t)(cg->frame[nf + f] == 2) << (f & 63);
+        sb_printf(c, "f_=w[%u]&(%s", x, neg ? "(" : "");
         for (uint32_t r = 0; r < net->n_roles; r++)
             sb_printf(c, "%sF%u_[m[%u]*%u+%u]", r ? "|" : "", r, r, nw, x);
+        if (neg) sb_printf(c, ")^0x%" PRIx64 "ull", neg);
         sb_puts(c, ");");
         for (uint32_t g = 64 * x; g < nf && g < 64 * x + 64; g += 8) {
             uint32_t end = nf - g < 8 ? nf : g + 8;

@@ -1242,6 +1242,46 @@ static void test_code_frames(void **state) {
     game_free(g);
 }
 
+/* The same turns, but a cell stays on unless a move takes it: one rule, the cell and the
+ * negation of "some move takes it" (tic-tac-toe's and breakthrough's frame: the cell and
+ * "no move marks it", a node set first). Such frame nodes are words too: the state's word
+ * ANDed with the complement of the chosen moves' rows (the XOR with the negated nodes'
+ * fluents). */
+static const char *const neg_frame_game =
+    "(role a) (role b) (init (control a)) (init (step 0))\n"
+    "(<= (legal ?r (take ?x)) (true (control ?r)) (true (on ?x)))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (taken ?x) (does ?r (take ?x)))\n"
+    "(<= (next (on ?x)) (true (on ?x)) (not (taken ?x)))\n"
+    "(<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))\n"
+    "(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m)) (<= terminal (true (step 8)))\n"
+    "(<= (goal ?r 50) (role ?r))\n"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8)\n";
+
+static void test_code_negated_frames(void **state) {
+    (void)state;
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, neg_frame_game);
+    for (int c = 1; c <= 20; c++)
+        sb_printf(&sb, "(cell %d) (init (on %d))\n", c, c);
+    game_t *g = load_text(sb_str(&sb));
+    sb_fini(&sb);
+    assert_non_null(g);
+    char *text = code_of(g), *frames = strstr(text, "{W64 f_;f_=w[0]&((F0_[");
+    assert_non_null(frames);
+    char *end = strchr(frames, '}');
+    assert_non_null(end);
+    *end = 0;
+    /* on 1..20 are fluents 2..21: kept where no chosen move takes the cell */
+    assert_non_null(strstr(frames, "])^0x3ffffcull);"));
+    assert_int_equal(count_of(frames, "unpk(v+"), 1);    /* on 7..14 */
+    assert_int_equal(count_of(frames, "=(U)(f_>>"), 12); /* on 1..6 and 15..20 */
+    free(text);
+    assert_walks_agree_on(g, 20, ENGINE_COMPILED);
+    game_free(g);
+}
+
 /* A thread that may run an engine gets ENGINE_THREAD_STACK, whatever `ulimit -s` says (the
  * interpreter's recursion may use 4 MiB of it before it gives up). */
 static void *stack_size_of_self(void *arg) {
@@ -1290,6 +1330,7 @@ int main(void) {
         cmocka_unit_test(test_code_byte_runs),
         cmocka_unit_test(test_code_zeroes),
         cmocka_unit_test(test_code_frames),
+        cmocka_unit_test(test_code_negated_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
