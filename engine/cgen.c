@@ -754,6 +754,63 @@ static void emit_terms(cg_t *cg, size_t from, size_t to) {
     }
 }
 
+/* A vector node whose rules read at most 64 fluents in all, where cc has the bit-extract
+ * instruction (BMI2): those fluents gathered from the state's words into one word (pext),
+ * the rules' masks and values over that word, one vector compare a rule instead of one per
+ * word read (connect four's lines of a colour: 42 cells over two words). Opens the #if
+ * whose #else is the words' form (emit_vector_node closes it); false: nothing written. */
+static bool emit_vector_packed(cg_t *cg, uint32_t i, const uint32_t *words, uint32_t nu,
+                               uint32_t padded) {
+    const gnet_t *net = cg->net;
+    strbuf_t *c = C(cg);
+    uint32_t r0 = net->rule_start[i], r1 = net->rule_start[i + 1], base[VEC_MAX_WORDS], total = 0;
+    uint64_t used[VEC_MAX_WORDS] = {0};
+    if (nu < 2) return false;
+    for (uint32_t l = net->lit_start[r0]; l < net->lit_start[r1]; l++) {
+        uint32_t f = net->lits[l] >> 1, u = 0;
+        while (words[u] != f / 64)
+            u++;
+        used[u] |= 1ull << (f & 63);
+    }
+    for (uint32_t u = 0; u < nu; u++)
+        base[u] = total, total += (uint32_t)__builtin_popcountll(used[u]);
+    if (total > 64) return false;
+    sb_printf(c, "\n#ifdef __BMI2__\n{static const W64 A_[2][%u] __attribute__((aligned(32)))={",
+              padded);
+    for (int want_pos = 0; want_pos < 2; want_pos++) {
+        sb_putc(c, '{');
+        for (uint32_t r = r0; r < r0 + padded; r++) {
+            uint64_t pos = 0, neg = 0;
+            for (uint32_t l = r < r1 ? net->lit_start[r] : 0; r < r1 && l < net->lit_start[r + 1];
+                 l++) {
+                uint32_t x = net->lits[l], f = x >> 1, u = 0;
+                while (words[u] != f / 64)
+                    u++;
+                uint64_t below = used[u] & ((1ull << (f & 63)) - 1);
+                uint64_t bit = 1ull << (base[u] + (uint32_t)__builtin_popcountll(below));
+                if (x & 1)
+                    neg |= bit;
+                else
+                    pos |= bit;
+            }
+            bool never = r >= r1 || (pos & neg); /* as in the words' form */
+            uint64_t mask = never ? 0 : pos | neg, val = never ? 1 : pos;
+            sb_printf(c, "0x%" PRIx64 "ull,", want_pos ? val : mask);
+        }
+        sb_puts(c, "},");
+    }
+    sb_puts(c, "};\nconst W64 x_=");
+    for (uint32_t u = 0; u < nu; u++)
+        sb_printf(c, "%s(__builtin_ia32_pext_di(w[%u],0x%" PRIx64 "ull)<<%u)", u ? "|" : "",
+                  words[u], used[u], base[u]);
+    sb_printf(c,
+              ";\nconst VU X_={x_,x_,x_,x_};VS a_={0,0,0,0};for(unsigned i=0;i<%u;i+=4){"
+              "VS t_=(X_&*(const VU *)&A_[0][i])==*(const VU *)&A_[1][i];a_|=t_;}\n"
+              "v[%u]=(a_[0]|a_[1]|a_[2]|a_[3])!=0;}\n#else\n",
+              padded, net->order[i]);
+    return true;
+}
+
 static bool emit_vector_node(cg_t *cg, uint32_t i) {
     const gnet_t *net = cg->net;
     strbuf_t *c = C(cg);
@@ -772,6 +829,7 @@ static bool emit_vector_node(cg_t *cg, uint32_t i) {
     for (uint32_t r = r0; r < r1; r++) /* single fluents: one mask test per word does it */
         if (net->lit_start[r + 1] - net->lit_start[r] < 2) return false;
     uint32_t padded = (r1 - r0 + 3) / 4 * 4;
+    bool packed = emit_vector_packed(cg, i, words, nu, padded);
     sb_printf(c, "{static const W64 A_[%u][%u] __attribute__((aligned(32)))={", 2 * nu, padded);
     for (uint32_t u = 0; u < nu; u++)
         for (int want_pos = 0; want_pos < 2; want_pos++) {
@@ -799,6 +857,7 @@ static bool emit_vector_node(cg_t *cg, uint32_t i) {
         sb_printf(c, "%s((w[%u]&*(const VU *)&A_[%u][i])==*(const VU *)&A_[%u][i])", u ? "&" : "",
                   words[u], 2 * u, 2 * u + 1);
     sb_printf(c, ";a_|=t_;}\nv[%u]=(a_[0]|a_[1]|a_[2]|a_[3])!=0;}\n", net->order[i]);
+    if (packed) sb_puts(c, "#endif\n");
     return true;
 }
 

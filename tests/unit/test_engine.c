@@ -1333,6 +1333,21 @@ static void test_code_covers(void **state) {
     game_free(g);
 }
 
+/* connect four's lines of a colour (the two vector nodes, 69 rules over 42 cells in two
+ * words): where cc has BMI2, the cells gathered into one word (pext, two words each) and
+ * one vector compare a rule, the words' form kept for the others (emit_vector_packed). The
+ * walks compile the form this CPU has. */
+static void test_code_vector_packed(void **state) {
+    (void)state;
+    game_t *g = must_load("connect4.kif");
+    char *text = code_of(g);
+    assert_int_equal(count_of(text, "__builtin_ia32_pext_di(w["), 4);
+    assert_int_equal(count_of(text, "\n#ifdef __BMI2__\n{static const W64 A_[2]["), 2);
+    free(text);
+    assert_walks_agree_on(g, 40, ENGINE_COMPILED);
+    game_free(g);
+}
+
 /* A thread that may run an engine gets ENGINE_THREAD_STACK, whatever `ulimit -s` says (the
  * interpreter's recursion may use 4 MiB of it before it gives up). */
 static void *stack_size_of_self(void *arg) {
@@ -1383,6 +1398,7 @@ int main(void) {
         cmocka_unit_test(test_code_frames),
         cmocka_unit_test(test_code_negated_frames),
         cmocka_unit_test(test_code_covers),
+        cmocka_unit_test(test_code_vector_packed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
