@@ -1242,6 +1242,119 @@ static void test_code_frames(void **state) {
     game_free(g);
 }
 
+/* The same turns, but a cell stays on unless a move takes it: one rule, the cell and the
+ * negation of "some move takes it" (tic-tac-toe's and breakthrough's frame: the cell and
+ * "no move marks it", a node set first). Such frame nodes are words too: the state's word
+ * ANDed with the complement of the chosen moves' rows (the XOR with the negated nodes'
+ * fluents). */
+static const char *const neg_frame_game =
+    "(role a) (role b) (init (control a)) (init (step 0))\n"
+    "(<= (legal ?r (take ?x)) (true (control ?r)) (true (on ?x)))\n"
+    "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+    "(<= (taken ?x) (does ?r (take ?x)))\n"
+    "(<= (next (on ?x)) (true (on ?x)) (not (taken ?x)))\n"
+    "(<= (next (control b)) (true (control a))) (<= (next (control a)) (true (control b)))\n"
+    "(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m)) (<= terminal (true (step 8)))\n"
+    "(<= (goal ?r 50) (role ?r))\n"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8)\n";
+
+static void test_code_negated_frames(void **state) {
+    (void)state;
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, neg_frame_game);
+    for (int c = 1; c <= 20; c++)
+        sb_printf(&sb, "(cell %d) (init (on %d))\n", c, c);
+    game_t *g = load_text(sb_str(&sb));
+    sb_fini(&sb);
+    assert_non_null(g);
+    char *text = code_of(g), *frames = strstr(text, "{W64 f_;f_=w[0]&((F0_[");
+    assert_non_null(frames);
+    char *end = strchr(frames, '}');
+    assert_non_null(end);
+    *end = 0;
+    /* on 1..20 are fluents 2..21: kept where no chosen move takes the cell */
+    assert_non_null(strstr(frames, "])^0x3ffffcull);"));
+    assert_int_equal(count_of(frames, "unpk(v+"), 1);    /* on 7..14 */
+    assert_int_equal(count_of(frames, "=(U)(f_>>"), 12); /* on 1..6 and 15..20 */
+    /* "some move takes cell c", set first, is read by the frame words alone (from the
+     * rows): not unpacked into its bytes */
+    char *pre = strstr(text, "{W64 p_[");
+    assert_non_null(pre);
+    assert_true(pre < frames);
+    *frames = 0; /* the block of the nodes set first alone */
+    assert_int_equal(count_of(pre, "unpk(v+"), 0);
+    free(text);
+    assert_walks_agree_on(g, 20, ENGINE_COMPILED);
+    game_free(g);
+}
+
+/* Three rows of four cells, a cell open while on and not locked: "some cell open" is an
+ * OR of the 12 cells' nodes, each row's "some cell open" an OR of 4 of them; written as the
+ * OR of the three rows' nodes (emit_covered), not of the 12 (cc kept connect four's 42 in
+ * spilled registers). */
+static const char *const cover_game =
+    "(role r) (init (step 0))\n"
+    "(<= (open ?c) (true (on ?c)) (not (true (lock ?c))))\n"
+    "(<= (rowopen ?w) (row ?w ?c) (open ?c)) (<= anyopen (open ?c))\n"
+    "(<= (legal r (take ?c)) (open ?c)) (<= (legal r (clear ?w)) (rowopen ?w))\n"
+    "(<= (legal r wait) (not anyopen))\n"
+    "(<= (next (on ?c)) (true (on ?c)) (not (does r (take ?c))))\n"
+    "(<= (next (lock ?c)) (true (lock ?c)))\n"
+    "(<= (next (lock ?c)) (does r (clear ?w)) (row ?w ?c))\n"
+    "(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m)) (<= terminal (true (step 8)))\n"
+    "(<= terminal (not anyopen))\n"
+    "(<= (goal r 100) (true (step 8))) (<= (goal r 0) (not (true (step 8))))\n"
+    "(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8)\n";
+
+/* The longest OR (in terms) of a statement of text. */
+static uint32_t longest_or(const char *text) {
+    uint32_t best = 0, n = 0;
+    for (const char *p = text; *p; p++)
+        if (*p == '|')
+            n++;
+        else if (*p == ';' || *p == '\n')
+            best = n + 1 > best ? n + 1 : best, n = 0;
+    return best;
+}
+
+static void test_code_covers(void **state) {
+    (void)state;
+    strbuf_t sb;
+    sb_init(&sb);
+    sb_puts(&sb, cover_game);
+    for (int w = 1; w <= 3; w++)
+        for (int c = 1; c <= 4; c++)
+            sb_printf(&sb, "(row %d c%d%d) (init (on c%d%d))\n", w, w, c, w, c);
+    game_t *g = load_text(sb_str(&sb));
+    sb_fini(&sb);
+    assert_non_null(g);
+    char *text = code_of(g), *play = strstr(text, "void ggp_play_0("), *end;
+    assert_non_null(play);
+    end = strstr(play, "PART void "); /* the next function */
+    assert_non_null(end);
+    *end = 0;
+    assert_int_equal(longest_or(play), 4); /* a row's; "some cell open" of the 3 rows */
+    free(text);
+    assert_walks_agree_on(g, 20, ENGINE_COMPILED);
+    game_free(g);
+}
+
+/* connect four's lines of a colour (the two vector nodes, 69 rules over 42 cells in two
+ * words): where cc has BMI2, the cells gathered into one word (pext, two words each) and
+ * one vector compare a rule, the words' form kept for the others (emit_vector_packed). The
+ * walks compile the form this CPU has. */
+static void test_code_vector_packed(void **state) {
+    (void)state;
+    game_t *g = must_load("connect4.kif");
+    char *text = code_of(g);
+    assert_int_equal(count_of(text, "__builtin_ia32_pext_di(w["), 4);
+    assert_int_equal(count_of(text, "\n#ifdef __BMI2__\n{static const W64 A_[2]["), 2);
+    free(text);
+    assert_walks_agree_on(g, 40, ENGINE_COMPILED);
+    game_free(g);
+}
+
 /* A thread that may run an engine gets ENGINE_THREAD_STACK, whatever `ulimit -s` says (the
  * interpreter's recursion may use 4 MiB of it before it gives up). */
 static void *stack_size_of_self(void *arg) {
@@ -1290,6 +1403,9 @@ int main(void) {
         cmocka_unit_test(test_code_byte_runs),
         cmocka_unit_test(test_code_zeroes),
         cmocka_unit_test(test_code_frames),
+        cmocka_unit_test(test_code_negated_frames),
+        cmocka_unit_test(test_code_covers),
+        cmocka_unit_test(test_code_vector_packed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
