@@ -49,6 +49,7 @@ struct engine {
     uint32_t n_words;  /* state words (0: term states) */
     const gnet_t *net; /* the ground backends' network (NULL: the interpreter) */
     double ground_seconds, compile_seconds;
+    bool cut; /* an interpreter made because the deadline cut grounding short */
     /* engine_query without ops->query: the rules evaluator, made on first use, and the
      * state it was last given as terms */
     struct reasoner *rules;

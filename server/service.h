@@ -45,6 +45,10 @@ void service_wait_idle(service_t *s);
  * Safe from any thread. */
 void service_answer(service_t *s, proto_msg_t *msg, const char *raw, size_t raw_len, double t0,
                     strbuf_t *reply, double *deadline);
+/* The kind of engine the current match is played on (ENGINE_INTERP when none): a match the
+ * start clock left on the interpreter moves to the ground network or compiled code once a
+ * second agent has grounded the game (second.h), between two turns. */
+engine_kind_t service_engine_kind(service_t *s);
 /* A reply with the given deadline finished sending at time done: feeds the margin. */
 void service_report_sent(service_t *s, double deadline, double done);
 /* The current safety margin in seconds. */
