@@ -382,14 +382,21 @@ static void run_job(service_t *s, job_t *j) {
 
 static void service_destroy(service_t *s);
 
+/* A second agent done is taken (mu held) when no message waits, or when the next one was
+ * answered already (its deadline passed: only its state update is left, on the new engine
+ * a fraction of the interpreter's). */
+static bool second_due(const service_t *s) {
+    return s->second && second_done(s->second) && (!s->head || now_seconds() > s->head->deadline);
+}
+
 static void *worker_main(void *arg) {
     service_t *s = arg;
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        while (!s->head && !s->quit && !(s->second && second_done(s->second)))
+        while (!s->head && !s->quit && !second_due(s))
             pthread_cond_wait(&s->work, &s->mu);
         if (s->quit) break;
-        if (!s->head) { /* a second agent is done, and no message waits */
+        if (second_due(s)) {
             s->running = s->pondering = true;
             pthread_mutex_unlock(&s->mu);
             take_second(s);
