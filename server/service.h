@@ -11,7 +11,10 @@
  * offer is legal in the turn's state: the agent computes the state and our legal moves
  * before the player searches), else on the first PLAY the first legal move of the initial
  * state, else a guess (agent_ponder's, or a move of the rules), logged as not proven. After
- * each answer the worker prepares the next turn (agent_ponder) unless a message waits. The
+ * each answer the worker prepares the next turn (agent_ponder) unless a message waits. A
+ * match the start clock left on the interpreter (agent_cut_short) gets a second agent,
+ * loaded and ground on a thread of its own with its own term store (second.h); the worker
+ * replays the match into it and plays on it from then on (between two turns). The
  * margin is measured: how long past a deadline replies finish being sent (reported by the
  * HTTP layer), doubled, plus a fixed base. */
 #ifndef SERVER_SERVICE_H
