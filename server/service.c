@@ -382,11 +382,13 @@ static void run_job(service_t *s, job_t *j) {
 
 static void service_destroy(service_t *s);
 
-/* A second agent done is taken (mu held) when no message waits, or when the next one was
+/* A second agent done is taken (mu held) when no message waits, or when the next is a PLAY
  * answered already (its deadline passed: only its state update is left, on the new engine
- * a fraction of the interpreter's). */
+ * a fraction of the interpreter's); not before a STOP or ABORT, which would free it. */
 static bool second_due(const service_t *s) {
-    return s->second && second_done(s->second) && (!s->head || now_seconds() > s->head->deadline);
+    const job_t *next = s->head;
+    return s->second && second_done(s->second) &&
+           (!next || (next->msg.kind == MSG_PLAY && now_seconds() > next->deadline));
 }
 
 static void *worker_main(void *arg) {
