@@ -52,6 +52,7 @@ struct engine {
     /* code still compiling when the interpreter was chosen over its network (engine.c's
      * or_interp): held so that the compile goes on into the cache; NULL otherwise */
     struct netcode *compiling;
+    bool cut; /* an interpreter made because the deadline cut grounding short */
     /* engine_query without ops->query: the rules evaluator, made on first use, and the
      * state it was last given as terms */
     struct reasoner *rules;

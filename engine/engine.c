@@ -296,7 +296,8 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
     engine_noground_marker(g, path, sizeof path);
     gnet_t *net = NULL;
     double tried = now_seconds();
-    if (!remembered_noground(path, &asked, why, sizeof why)) {
+    bool remembered = remembered_noground(path, &asked, why, sizeof why);
+    if (!remembered) {
         double cpu0 = cpu_seconds();
         /* not a fact about the game: not remembered */
         bool no_time = (shortened || opts.seconds > 0) && opts.seconds <= 0.01;
@@ -316,6 +317,9 @@ engine_t *engine_new_by(game_t *g, engine_kind_t kind, FILE *log, double deadlin
             fprintf(log, "engine: %s does not ground (%s); using the interpreter\n", g->file, why);
         engine_t *interp = interp_new(g);
         interp->ground_seconds = now_seconds() - tried; /* the grounding given up */
+        /* the deadline's doing, not the game's: another grounding without it may work */
+        interp->cut = shortened && !remembered &&
+                      (!strncmp(why, "out of time", 11) || !strncmp(why, "no time", 7));
         return interp;
     }
     if (kind == ENGINE_GROUND) return gengine_new(g, net, NULL);
@@ -362,6 +366,9 @@ double engine_ground_seconds(const engine_t *e) {
 }
 double engine_compile_seconds(const engine_t *e) {
     return e->compile_seconds;
+}
+bool engine_grounding_cut(const engine_t *e) {
+    return e->cut;
 }
 
 eng_state_t *engine_state_new(const engine_t *e) {

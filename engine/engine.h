@@ -92,6 +92,10 @@ game_t *engine_game(const engine_t *e);
  * grounding (given up, or raced and slower) reports that grounding's seconds. */
 double engine_ground_seconds(const engine_t *e);
 double engine_compile_seconds(const engine_t *e);
+/* Whether e is the interpreter only because engine_new_by's deadline cut grounding short
+ * (not a game that does not ground, nor an interpreter a race chose): the same game made
+ * without that deadline may ground. */
+bool engine_grounding_cut(const engine_t *e);
 
 eng_state_t *engine_state_new(const engine_t *e);
 void engine_state_free(eng_state_t *s);

@@ -229,6 +229,33 @@ void agent_start(agent_t *a, double deadline) {
     }
 }
 
+void agent_make_engine(agent_t *a, double deadline) {
+    player_start(a->player, NULL, deadline); /* no initial state: the engine only */
+}
+
+bool agent_cut_short(const agent_t *a) {
+    const engine_t *pe = a->player->engine;
+    return !a->game->gdl2 && pe && engine_grounding_cut(pe);
+}
+
+/* The clock of a second agent's preparation: the players give their engine 80% of it,
+ * the grounder's default limit (10 s, GGP_GROUND_SECONDS); the compiler is waited for
+ * until then, and past it the engine plays the network until its code is ready (so that the
+ * match leaves the interpreter as soon as the game is ground). */
+#define PREPARE_SECONDS 12.5
+
+engine_kind_t agent_prepare(agent_t *a) {
+    agent_make_engine(a, now_seconds() + PREPARE_SECONDS);
+    track_on_player_engine(a);
+    a->belief.history_only = a->player->own_belief;
+    return agent_engine_kind(a);
+}
+
+engine_kind_t agent_engine_kind(const agent_t *a) {
+    const engine_t *pe = a->player->engine;
+    return engine_kind(pe ? pe : a->track);
+}
+
 /* Gives the proving reasoner the observations since the last turn, and CaDiCaL their
  * encoding until the deadline (proved_only's check encodes the rest by its own). */
 static void feed_proof(agent_t *a, double deadline) {

@@ -40,6 +40,22 @@ const char *agent_error(const agent_t *a);
 term_t agent_first_legal(agent_t *a, double deadline);
 /* Meta-gaming until deadline (after agent_first_legal, which it calls if needed). */
 void agent_start(agent_t *a, double deadline);
+/* The first step of agent_start with the same deadline, alone: the player makes its engine
+ * (a player that makes one), so that agent_cut_short can be read before the meta-gaming,
+ * which on the interpreter may outlast the clock by far. agent_start then goes on. */
+void agent_make_engine(agent_t *a, double deadline);
+
+/* GDL: whether the player's engine is the interpreter only because agent_start's deadline
+ * cut its grounding short (engine_grounding_cut): a second agent made with agent_prepare
+ * may play the match faster. */
+bool agent_cut_short(const agent_t *a);
+/* Instead of agent_start, for such a second agent: makes the player's engine only, with no
+ * clock but the grounder's own limit (no meta-gaming, no search), and tracks the match on
+ * it. May run on a thread of its own: the agent's game and term store are its own. The
+ * kind of engine the match is then tracked on. */
+engine_kind_t agent_prepare(agent_t *a);
+/* The kind of engine the player plays on (the agent's own when the player has none). */
+engine_kind_t agent_engine_kind(const agent_t *a);
 
 /* GDL: every role's move of the last turn, in role order. */
 void agent_advance(agent_t *a, const term_t *joint);

@@ -111,7 +111,8 @@ struct player_kind {
     const char *name;
     const char *summary;
     player_t *(*create)(const player_setup_t *setup);
-    /* Meta-gaming until deadline (may return early). */
+    /* Meta-gaming until deadline (may return early). initial NULL: a player that makes an
+     * engine of its own makes it (ready by the deadline's share) and does nothing else. */
     void (*start)(player_t *p, const state_t *initial, double deadline);
     /* The move to play: one of turn->legal. */
     term_t (*play)(player_t *p, const player_turn_t *turn, double deadline, move_sink_t *sink);

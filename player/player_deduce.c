@@ -220,7 +220,8 @@ static player_t *pimc_create(const player_setup_t *setup) {
 
 static void deduce_start(player_t *pl, const state_t *initial, double deadline) {
     deduce_player_t *p = (deduce_player_t *)pl;
-    (void)deadline; /* the network is the engine's, made before the clock started */
+    (void)deadline;       /* the network is the engine's, made before the clock started */
+    if (!initial) return; /* no engine of its own to make (player.h) */
     /* the initial state is the first world (every player knows it) */
     state_copy(&p->initial, initial);
     state_copy(&p->world, initial);

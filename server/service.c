@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "player/agent.h"
 #include "server/log.h"
+#include "server/second.h"
 
 #define BASE_MARGIN 0.2 /* seconds kept in hand before every deadline */
 #define MAX_MARGIN 2.0
@@ -54,6 +55,15 @@ struct service {
     term_t played; /* our answer to the last PLAY (TERM_NONE: none), for ponder() */
     uint64_t n_starts;
     bool error_told; /* the agent's error (agent_error) is in the log */
+    /* a second agent preparing for the match (second.h), and the joint moves so far (texts,
+     * n_roles a turn) to replay into it; the seconds no longer wanted, until their threads end */
+    second_t *second;
+    char **history;
+    size_t n_history, cap_history;
+    uint32_t n_roles;
+    second_t **dropped;
+    size_t n_dropped, cap_dropped;
+    engine_kind_t kind; /* the current agent's engine (under mu), for service_engine_kind */
 };
 
 static void job_free(job_t *j) {
@@ -105,11 +115,43 @@ static void drop_match(service_t *s, const char *id) {
     pthread_mutex_unlock(&s->mu);
 }
 
+/* Frees the second agents no longer wanted whose threads have ended (all: wait). */
+static void reap_dropped(service_t *s, bool wait) {
+    size_t kept = 0;
+    for (size_t i = 0; i < s->n_dropped; i++)
+        if (wait || second_done(s->dropped[i]))
+            second_free(s->dropped[i]);
+        else
+            s->dropped[kept++] = s->dropped[i];
+    s->n_dropped = kept;
+}
+
+/* The second agent is no longer wanted: freed at once when its thread has ended, else
+ * once it has (its grounding cannot be interrupted). */
+static void drop_second(service_t *s) {
+    if (!s->second) return;
+    GROW(s->dropped, s->cap_dropped, s->n_dropped + 1);
+    s->dropped[s->n_dropped++] = s->second;
+    s->second = NULL;
+    reap_dropped(s, false);
+}
+
+static void set_kind(service_t *s, engine_kind_t kind) {
+    pthread_mutex_lock(&s->mu);
+    s->kind = kind;
+    pthread_mutex_unlock(&s->mu);
+}
+
 static void end_agent(service_t *s) {
+    drop_second(s);
+    for (size_t i = 0; i < s->n_history; i++)
+        free(s->history[i]);
+    s->n_history = 0;
     FREE_AND_NULL(agent_free, s->agent);
     s->played = TERM_NONE;
     s->error_told = false;
     set_str(&s->agent_id, NULL);
+    set_kind(s, ENGINE_INTERP);
 }
 
 /* Keeps the text of move as a fallback answer (*field: s->fallback for any PLAY, s->first
@@ -137,6 +179,25 @@ static void tell_error(service_t *s, const char *id) {
              id, why);
 }
 
+/* Called by a second agent's thread when it is done: wakes the worker to take it. */
+static void second_ready(void *ctx) {
+    service_t *s = ctx;
+    pthread_mutex_lock(&s->mu);
+    pthread_cond_signal(&s->work);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* When the start clock cut the player's grounding short, a second agent grounds the game
+ * without it on a thread of its own: a match on the interpreter is 20 to 100 times slower. */
+static void start_second(service_t *s, job_t *j, const agent_config_t *cfg) {
+    if (!agent_cut_short(s->agent)) return;
+    s->second = second_start(j->msg.rules, j->raw, j->raw_len, j->msg.role, cfg, second_ready, s);
+    if (s->second)
+        log_line("match=%s the interpreter plays until a second agent has grounded the game "
+                 "without the start clock",
+                 j->msg.id);
+}
+
 static void run_start(service_t *s, job_t *j) {
     end_agent(s);
     agent_config_t cfg = {.kind = s->cfg.kind,
@@ -160,6 +221,11 @@ static void run_start(service_t *s, job_t *j) {
         keep_move(s, j->msg.id, agent_guess(s->agent), &s->fallback);
         /* the first move is ready before the player prepares (which may outlast the clock) */
         keep_move(s, j->msg.id, agent_first_legal(s->agent, j->deadline), &s->first);
+        /* the engine first: a second agent, if one is needed, starts before meta-gaming */
+        agent_make_engine(s->agent, j->deadline);
+        s->n_roles = agent_game(s->agent)->n_roles;
+        set_kind(s, agent_engine_kind(s->agent));
+        start_second(s, j, &cfg);
         agent_start(s->agent, j->deadline);
         tell_error(s, j->msg.id);
     }
@@ -178,6 +244,10 @@ static void observe(service_t *s, job_t *j) {
                                 now_seconds() + budget * 0.5, &err);
     } else if (!m->nil) {
         ok = agent_advance_text(s->agent, m->moves, m->n_moves, &err);
+        for (uint32_t r = 0; ok && r < m->n_moves; r++) { /* for a second agent's replay */
+            GROW(s->history, s->cap_history, s->n_history + 1);
+            s->history[s->n_history++] = xstrdup(m->moves[r]);
+        }
     }
     if (!ok)
         log_line("match=%s %s: inconsistent with the game: %s", m->id, proto_kind_name(m->kind),
@@ -261,6 +331,38 @@ static void ponder(service_t *s) {
     pthread_mutex_unlock(&s->mu);
 }
 
+/* The second agent, done: replays the match into it and plays the rest on it (the first
+ * agent freed, its search threads stopped first), or drops it. Between turns: no message
+ * waits, and the replay is a state update a move on the new engine. */
+static void take_second(service_t *s) {
+    strbuf_t why;
+    sb_init(&why);
+    double secs = second_seconds(s->second);
+    agent_t *a = second_take(s->second, &why);
+    second_free(s->second);
+    s->second = NULL;
+    size_t turns = s->n_roles ? s->n_history / s->n_roles : 0;
+    for (size_t t = 0; a && t < turns; t++)
+        if (!agent_advance_text(a, s->history + t * s->n_roles, s->n_roles, &why))
+            FREE_AND_NULL(agent_free, a);
+    if (!a) {
+        log_line("match=%s the second agent is dropped after %.1f s: %s", s->agent_id, secs,
+                 sb_str(&why));
+    } else {
+        engine_kind_t kind = agent_engine_kind(a);
+        /* turn: the number of the next PLAY, which brings joint move turns + 1 */
+        log_line("match=%s engine ready after %.1f s: the %s replaces the interpreter from turn "
+                 "%zu (%zu joint moves replayed)",
+                 s->agent_id, secs, kind == ENGINE_COMPILED ? "compiled code" : "ground network",
+                 turns + 2, turns);
+        agent_free(s->agent);
+        s->agent = a;
+        s->played = TERM_NONE;
+        set_kind(s, kind);
+    }
+    sb_fini(&why);
+}
+
 static void run_job(service_t *s, job_t *j) {
     switch (j->msg.kind) {
     case MSG_START:
@@ -280,13 +382,31 @@ static void run_job(service_t *s, job_t *j) {
 
 static void service_destroy(service_t *s);
 
+/* A second agent done is taken (mu held) when no message waits, or when the next is a PLAY
+ * answered already (its deadline passed: only its state update is left, on the new engine
+ * a fraction of the interpreter's); not before a STOP or ABORT, which would free it. */
+static bool second_due(const service_t *s) {
+    const job_t *next = s->head;
+    return s->second && second_done(s->second) &&
+           (!next || (next->msg.kind == MSG_PLAY && now_seconds() > next->deadline));
+}
+
 static void *worker_main(void *arg) {
     service_t *s = arg;
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        while (!s->head && !s->quit)
+        while (!s->head && !s->quit && !second_due(s))
             pthread_cond_wait(&s->work, &s->mu);
         if (s->quit) break;
+        if (second_due(s)) {
+            s->running = s->pondering = true;
+            pthread_mutex_unlock(&s->mu);
+            take_second(s);
+            pthread_mutex_lock(&s->mu);
+            s->running = s->pondering = false;
+            pthread_cond_broadcast(&s->answered); /* for service_wait_idle */
+            continue;
+        }
         job_t *j = s->head;
         s->head = j->next;
         if (!s->head) s->tail = NULL;
@@ -320,6 +440,7 @@ service_t *service_new(const service_config_t *cfg) {
     s->name = xstrdup(cfg->name);
     s->cfg.name = s->name;
     s->played = TERM_NONE;
+    s->kind = ENGINE_INTERP;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->work, NULL);
     pthread_condattr_t attr;
@@ -359,6 +480,9 @@ static void service_destroy(service_t *s) {
         job_free(j);
     }
     end_agent(s);
+    reap_dropped(s, true);
+    free(s->dropped);
+    free(s->history);
     pthread_cond_destroy(&s->answered);
     pthread_cond_destroy(&s->work);
     pthread_mutex_destroy(&s->mu);
@@ -367,6 +491,13 @@ static void service_destroy(service_t *s) {
     free(s->first);
     free(s->name);
     free(s);
+}
+
+engine_kind_t service_engine_kind(service_t *s) {
+    pthread_mutex_lock(&s->mu);
+    engine_kind_t k = s->kind;
+    pthread_mutex_unlock(&s->mu);
+    return k;
 }
 
 void service_wait_idle(service_t *s) {

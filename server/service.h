@@ -11,7 +11,10 @@
  * offer is legal in the turn's state: the agent computes the state and our legal moves
  * before the player searches), else on the first PLAY the first legal move of the initial
  * state, else a guess (agent_ponder's, or a move of the rules), logged as not proven. After
- * each answer the worker prepares the next turn (agent_ponder) unless a message waits. The
+ * each answer the worker prepares the next turn (agent_ponder) unless a message waits. A
+ * match the start clock left on the interpreter (agent_cut_short) gets a second agent,
+ * loaded and ground on a thread of its own with its own term store (second.h); the worker
+ * replays the match into it and plays on it from then on (between two turns). The
  * margin is measured: how long past a deadline replies finish being sent (reported by the
  * HTTP layer), doubled, plus a fixed base. */
 #ifndef SERVER_SERVICE_H
@@ -45,6 +48,10 @@ void service_wait_idle(service_t *s);
  * Safe from any thread. */
 void service_answer(service_t *s, proto_msg_t *msg, const char *raw, size_t raw_len, double t0,
                     strbuf_t *reply, double *deadline);
+/* The kind of engine the current match is played on (ENGINE_INTERP when none): a match the
+ * start clock left on the interpreter moves to the ground network or compiled code once a
+ * second agent has grounded the game (second.h), between two turns. */
+engine_kind_t service_engine_kind(service_t *s);
 /* A reply with the given deadline finished sending at time done: feeds the margin. */
 void service_report_sent(service_t *s, double deadline, double done);
 /* The current safety margin in seconds. */

@@ -2,6 +2,7 @@
  * captured bodies of the reference game master with their odd spacing and upper-case
  * keywords, malformed messages), the exact reply texts, original spellings, and the player
  * service answering whole matches without HTTP. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -530,6 +532,82 @@ static void test_service_survives_deep_terms(void **state) {
     service_free(s);
 }
 
+/* Waits (a generous bound, not a measure) until the match is played on an engine other
+ * than the interpreter; false when it never is. */
+static bool wait_grounded(service_t *s) {
+    struct timespec pause = {0, 20 * 1000000L};
+    for (double until = now_seconds() + 600; now_seconds() < until; nanosleep(&pause, NULL))
+        if (service_engine_kind(s) != ENGINE_INTERP) return true;
+    return false;
+}
+
+/* Tic-tac-toe as xplayer against an oplayer that takes the last empty cell: our reply in
+ * board (cells 0 empty) is legal (a mark on an empty cell on our turn, else noop); marks
+ * ours. */
+static void expect_legal_ttt(const char *reply, bool our_turn, int board[3][3]) {
+    int r = 0, c = 0;
+    if (!our_turn) {
+        assert_string_equal(reply, "noop");
+        return;
+    }
+    if (sscanf(reply, "( mark %d %d )", &r, &c) != 2 || r < 1 || r > 3 || c < 1 || c > 3 ||
+        board[r - 1][c - 1])
+        fprintf(stderr, "illegal reply '%s'\n", reply);
+    assert_int_equal(sscanf(reply, "( mark %d %d )", &r, &c), 2);
+    assert_true(r >= 1 && r <= 3 && c >= 1 && c <= 3 && !board[r - 1][c - 1]);
+    board[r - 1][c - 1] = 1;
+}
+
+/* A START whose clock is gone before the player makes its engine (a clock of 0) leaves
+ * the match on the interpreter; a second agent grounds the game without that clock, and
+ * between two turns the match moves to its engine (the moves so far replayed), its
+ * answers legal to the end. A match aborted while its second agent prepares frees it. */
+static void test_service_grounds_after_start(void **state) {
+    (void)state;
+    service_config_t cfg = {.name = "tester", .kind = player_kind_find("mcts:iters=30"), .seed = 1};
+    assert_non_null(cfg.kind);
+    service_t *s = service_new(&cfg);
+    char *ttt = game_text("tictactoe.kif");
+    char *gone = start_body("gone.1", "xplayer", ttt, 0, 60);
+    expect(s, gone, "ready");
+    expect(s, "(abort gone.1)", "aborted");
+    char *start = start_body("late.1", "xplayer", ttt, 0, 60);
+    expect(s, start, "ready");
+    int board[3][3] = {{0}};
+    char *mine = ask(s, "(play late.1 nil)");
+    expect_legal_ttt(mine, true, board);
+    strbuf_t body;
+    sb_init(&body);
+    for (int turn = 2; turn <= 5; turn++) {
+        bool ours = turn % 2 == 1;
+        sb_clear(&body);
+        if (ours) { /* oplayer takes the last empty cell */
+            int k = 8;
+            while (board[k / 3][k % 3])
+                k--;
+            board[k / 3][k % 3] = 2;
+            sb_printf(&body, "(play late.1 (noop (mark %d %d)))", k / 3 + 1, k % 3 + 1);
+        } else {
+            sb_printf(&body, "(play late.1 (%s noop))", mine);
+        }
+        free(mine);
+        mine = ask(s, sb_str(&body));
+        expect_legal_ttt(mine, ours, board);
+        if (turn == 2) assert_true(wait_grounded(s)); /* with a move to replay */
+    }
+    assert_int_not_equal(service_engine_kind(s), ENGINE_INTERP);
+    sb_clear(&body);
+    sb_printf(&body, "(stop late.1 (%s noop))", mine);
+    expect(s, sb_str(&body), "done");
+    sb_fini(&body);
+    free(mine);
+    free(start);
+    free(gone);
+    free(ttt);
+    service_wait_idle(s);
+    service_free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info),
@@ -550,6 +628,7 @@ int main(void) {
         cmocka_unit_test(test_service_survives_many_moves),
         cmocka_unit_test(test_service_survives_deep_rules),
         cmocka_unit_test(test_service_survives_deep_terms),
+        cmocka_unit_test(test_service_grounds_after_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
