@@ -139,6 +139,8 @@ struct uct {
     int *val;
     int *bval;      /* backup: the values passed up, clamped to each node's bounds */
     int *blo, *bhi; /* update_bounds' scratch */
+    int *smin;      /* ... and security's: per move of a role, the least bound over the others' */
+    size_t cap_smin;
     uint32_t *path, *path_sel;
     size_t cap_path, cap_path_sel;
 
@@ -576,6 +578,40 @@ static void settled_span(const uct_t *u, uint32_t i, uint32_t mover, int best, i
 
 /* ---- bounds ---- */
 
+/* Where several roles choose at once: each choosing role's lower bound is at least its
+ * security level in pure moves, the best over its moves that have a child for every
+ * joint move of the others of the least lower bound those children give (a move that wins
+ * against every reply proves the win, as in a turn-taking node); with two roles in a
+ * zero-sum game the other's upper bound mirrors it. Sound whatever the others do, so for
+ * the mixed strategies the tree's visits approach too. */
+static void security(uct_t *u, uint32_t i, uint64_t joints, int *lo, int *hi) {
+    pool_t *p = &T(u)->p;
+    uint32_t nr = u->nr;
+    const uint16_t *cnt = &p->cnt[(size_t)i * nr];
+    const node_t *n = &p->nodes[i];
+    uint64_t radix = 1;
+    for (uint32_t r = 0; r < nr; radix *= cnt[r], r++) {
+        if (cnt[r] < 2) continue;
+        uint32_t c = cnt[r];
+        GROW(u->smin, u->cap_smin, 2 * (size_t)c);
+        int *least = u->smin, *seen = u->smin + c; /* per move of r */
+        for (uint32_t k = 0; k < c; k++)
+            least[k] = 100, seen[k] = 0;
+        for (uint32_t e = n->first; e != NIL; e = p->edges[e].next) {
+            uint32_t k = (uint32_t)(p->edges[e].key / radix % c);
+            int l = p->lo[(size_t)p->edges[e].child * nr + r];
+            if (l < least[k]) least[k] = l;
+            seen[k]++;
+        }
+        int best = -1;
+        for (uint32_t k = 0; k < c; k++)
+            if ((uint64_t)seen[k] >= joints / c && least[k] > best) best = least[k];
+        if (best < 0) continue;
+        if (best > lo[r]) lo[r] = best;
+        if (nr == 2 && T(u)->zero_sum && 100 - best < hi[1 - r]) hi[1 - r] = 100 - best;
+    }
+}
+
 /* Recomputes node i's bounds from its children's (a proven value where lower and upper
  * bound meet for every role); true when they changed. Where one role has a choice, its
  * lower bound is the best of its children's and its upper bound the best of theirs once
@@ -616,6 +652,7 @@ static bool update_bounds(uct_t *u, uint32_t i) {
         if (!all) lo[r] = 0, hi[r] = 100;
         if (movers == 1 && r == mover) lo[r] = best_lo;
     }
+    if (movers > 1) security(u, i, joints, lo, hi);
     bool mirror = movers == 1 && u->nr == 2 && T(u)->zero_sum;
     if (mirror) {
         uint32_t o = 1 - mover;
@@ -1128,6 +1165,7 @@ void uct_free(uct_t *u) {
     engine_state_free(u->succ);
     free(u->blo);
     free(u->bhi);
+    free(u->smin);
     free(u->new_of);
     free(u->path);
     free(u->path_sel);

@@ -28,14 +28,18 @@ typedef struct {
     strbuf_t sb;
 } fix_t;
 
-static void load(fix_t *f, engine_kind_t kind) {
-    f->g = load_file("tictactoe.kif");
-    if (!f->g) fail_msg("tictactoe.kif does not load");
+static void load_game(fix_t *f, const char *file, engine_kind_t kind) {
+    f->g = load_file(file);
+    if (!f->g) fail_msg("%s does not load", file);
     f->e = engine_new(f->g, kind, NULL);
     f->s = engine_state_new(f->e);
     f->n = engine_state_new(f->e);
     sb_init(&f->sb);
     engine_initial(f->e, f->s);
+}
+
+static void load(fix_t *f, engine_kind_t kind) {
+    load_game(f, "tictactoe.kif", kind);
 }
 
 static void unload(fix_t *f) {
@@ -321,12 +325,42 @@ static void test_anti_pays(void **state) {
     game_free(g);
 }
 
+/* Simultaneous moves (rock-paper-scissors, the fifth round at 0-0: a role wins it by
+ * beating the other's move): with decisive checks a role's move wins against the other's
+ * drawn move in every step (the first role checked, alice, takes it); uniform draws win
+ * a third of the rounds. */
+static void test_decisive_simultaneous(void **state) {
+    (void)state;
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        fix_t f;
+        load_game(&f, "simultaneous.kif", kinds[k]);
+        for (int round = 0; round < 4; round++)
+            play2(&f, "rock", "rock");
+        playout_opts_t dec = {.decisive = true, .mast_eps = -1}, uni = {.mast_eps = -1};
+        int wins[2] = {0, 0};
+        for (int which = 0; which < 2; which++) {
+            playout_t *p = playout_new(f.e, which ? &uni : &dec);
+            splitmix_t rng = {7};
+            term_t joint[2];
+            for (int i = 0; i < 60; i++) {
+                assert_true(playout_step(p, f.s, &rng, joint, f.n));
+                assert_true(engine_terminal(f.e, f.n));
+                wins[which] += engine_goal_value(f.e, f.n, 0) == 100;
+            }
+            playout_free(p);
+        }
+        assert_int_equal(wins[0], 60);
+        assert_true(wins[1] > 0 && wins[1] < 40);
+        unload(&f);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decisive),  cmocka_unit_test(test_antidecisive),
         cmocka_unit_test(test_cands),     cmocka_unit_test(test_mast),
         cmocka_unit_test(test_rollouts),  cmocka_unit_test(test_cost),
-        cmocka_unit_test(test_anti_pays),
+        cmocka_unit_test(test_anti_pays), cmocka_unit_test(test_decisive_simultaneous),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

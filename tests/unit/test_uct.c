@@ -1174,6 +1174,47 @@ static void test_hook_moves_simultaneous(void **state) {
     unload(&f);
 }
 
+/* SURE with the round's outcome kept to the end: the goals, not a hook, say who won. */
+static const char *SURE_KEPT =
+    "(role a) (role b) (init (phase 0))"
+    "(amove t1) (amove t2) (amove t3) (amove v) (amove t4) (amove t5)"
+    "(bmove x) (bmove y) (bmove z)"
+    "(<= (legal a ?m) (true (phase 0)) (amove ?m))"
+    "(<= (legal b ?m) (true (phase 0)) (bmove ?m))"
+    "(<= (legal ?r wait) (role ?r) (true (phase 1)))"
+    "(<= (next (phase 1)) (true (phase 0))) (<= (next (phase 2)) (true (phase 1)))"
+    "(<= (next safe) (does a v)) (<= (next lucky) (does a t1) (does b x))"
+    "(<= (next safe) (true safe)) (<= (next lucky) (true lucky))"
+    "(<= terminal (true (phase 2)))"
+    "(<= won (true safe)) (<= won (true lucky))"
+    "(<= (goal a 100) won) (<= (goal a 0) (not won))"
+    "(<= (goal b 0) won) (<= (goal b 100) (not won))";
+
+/* Security levels at simultaneous moves: the search proves SURE_KEPT's root won for a (its
+ * v wins whatever b plays) once v's three joint moves are proven, and plays v; the
+ * children's span alone (the least and the most of each role's bounds) proves nothing
+ * where a's other moves lose. */
+static void test_simultaneous_security(void **state) {
+    (void)state;
+    game_t *g = load_text(SURE_KEPT);
+    assert_non_null(g);
+    fix_t f;
+    fix_init(&f, g);
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, stderr);
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        uct_t *u = uct_new(e, 0, seed);
+        const char *m = str(&f, uct_choose(u, &f.s, 0, 20000));
+        uct_stats_t st;
+        uct_stats(u, &st);
+        assert_true(st.root_proven);
+        assert_true(st.root_value == 100.0);
+        assert_string_equal(m, "v");
+        uct_free(u);
+    }
+    engine_free(e);
+    unload(&f);
+}
+
 /* ---- a game of one role: the best line ---- */
 
 /* Plays lights out to its end from the initial state with a search of `first`
@@ -1299,6 +1340,7 @@ int main(void) {
         cmocka_unit_test(test_hook),
         cmocka_unit_test(test_hook_proven_root),
         cmocka_unit_test(test_hook_moves_simultaneous),
+        cmocka_unit_test(test_simultaneous_security),
         cmocka_unit_test(test_reuse),
         cmocka_unit_test(test_memory_limit),
         cmocka_unit_test(test_deterministic),
