@@ -314,6 +314,14 @@ static player_search_t start_and_turn(game_t *g, engine_t *ref, const char *kind
     return sum;
 }
 
+/* The start clock of the tests below that build sets at start, a bound, not a duration
+ * (idle they take under a second): under a series at nice -10 a test at nice 0 gets about
+ * a tenth of a core, and duplicateStateMedium's sets, 3 CPU s where given a minute, were
+ * then not made within 60 s (bdd_solved 0). */
+#define START_BOUND 300
+/* The clock of a turn where the end game's sets are built (test_bdd_late), a bound too */
+#define TURN_BOUND 1200
+
 /* Where the probe at start gives up (games/connect4.kif: its forward search passes its
  * node cap), no sets are made within a horizon: the end game is solved from the match's
  * state instead (the probe from it, then the sets without a horizon, complete to the last
@@ -334,10 +342,15 @@ static void test_bdd_late(void **state) {
     state_t init;
     state_init(&init);
     terms_initial(ref, &init);
-    /* bounds, not clocks (iters=200): the probe takes about 0.3 s idle, far longer starved;
-     * the end game about 4 s */
-    player_search_t sum =
-        start_and_turn(g, ref, "mcts+lbs:bdd=on:iters=200", role, &init, 60, &s, 30, 60);
+    /* bounds, not clocks (iters=200): the probe and the end game take about 0.26 CPU s
+     * together (7 s of wall time at nice 19 beside other work); the end game gets
+     * BDD_RENEW_MAX (0.4) of the turn's clock, its forward search a share of that. Starved
+     * (SCHED_IDLE beside a busy loop at nice 0) it took 41-54 s where it was solved, and
+     * stopped after 1 step of 13 (bdd_solved 0) at 24 s, a 60 s turn's share, in 3 runs of
+     * 3, and at 88 s of a 300 s turn's 120 in 1 of 3: TURN_BOUND gives it 480 s, the test's
+     * time-out (1800 s) is the hang guard */
+    player_search_t sum = start_and_turn(g, ref, "mcts+lbs:bdd=on:iters=200", role, &init,
+                                         START_BOUND, &s, 30, TURN_BOUND);
     assert_int_equal(sum.bdd_solved, 1);
     assert_int_equal(sum.bdd_builds, 2);
     assert_int_equal(sum.bdd_reused, 1); /* the turn's on the probe's network (late_try) */
@@ -348,12 +361,6 @@ static void test_bdd_late(void **state) {
     engine_free(ref);
     game_free(g);
 }
-
-/* The start clock of the tests below that build sets at start, a bound, not a duration
- * (idle they take under a second): under a series at nice -10 a test at nice 0 gets about
- * a tenth of a core, and duplicateStateMedium's sets, 3 CPU s where given a minute, were
- * then not made within 60 s (bdd_solved 0). */
-#define START_BOUND 300
 
 /* One match of g, a game of one role, played by `kind` (seeded) through an agent, told
  * START_BOUND and 60 s clocks and given as much (bounds: a search from a proven root, or
