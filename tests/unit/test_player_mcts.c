@@ -493,15 +493,15 @@ static void test_bdd_retry(void **state) {
 }
 
 /* Where the probe at start gives up (games/connect4.kif: its forward search passes its
- * node cap; counted as a build) and no end game is tried (a 2 s move: solve_late's share of
- * it is under bddlate=10), `mcts+lbs:bdd=on` is `mcts`: at equal iterations and seeds,
+ * node cap; counted as a build) and no end game is tried (a 120 s move: solve_late's share
+ * of it, 48 s, is under bddlate=60), `mcts+lbs:bdd=on` is `mcts`: at equal iterations and seeds,
  * from either seat, the same match (the goal) searched alike (its counters: any other
  * move, tree or random stream shows in the rollouts' steps). Clocks are bounds only. */
 static void test_bdd_gave_up_is_mcts(void **state) {
     (void)state;
     game_t *g = load_game("connect4.kif");
     const player_kind_t *bdd =
-        player_kind_find("mcts+lbs:bdd=on:iters=200:ponder=off:threads=1:bddlate=10");
+        player_kind_find("mcts+lbs:bdd=on:iters=200:ponder=off:threads=1:bddlate=60");
     const player_kind_t *plain = player_kind_find("mcts:iters=200:ponder=off:threads=1");
     assert_non_null(bdd);
     assert_non_null(plain);
@@ -509,9 +509,9 @@ static void test_bdd_gave_up_is_mcts(void **state) {
         player_search_t with = {0}, without = {0};
         duel_t d = {.kinds = {plain, plain},
                     .startclock = 60,
-                    .playclock = 2,
+                    .playclock = 120,
                     .start_seconds = 60, /* iters=N: the start ends with the probe */
-                    .move_seconds = 2,
+                    .move_seconds = 120, /* iters=N: a bound (2 s cut starved searches) */
                     .seeds = {11, 12},
                     .max_steps = 43};
         int goal = duel_play(g, &d, seat, &without);
