@@ -12,9 +12,10 @@
 static const char *const ground_help =
     "usage: ggp ground GAME [--stats] [--check N] [--seed S] [--engine ground|compiled]\n\n"
     "Grounds GAME and prints the network's sizes and the time it took:\n"
-    "  atoms=A nodes=N fluents=F moves=M rules=R literals=L blocks=B cyclic=C seconds=T\n"
+    "  nodes=N fluents=F moves=M derived=D rules=R literals=L blocks=B cyclic=C seconds=T\n"
     "  work=W\n"
-    "  (W: the grounder's join steps, the count GGP_GROUND_WORK limits)\n"
+    "  (D: the nodes evaluated from rules; W: the grounder's join steps, the count\n"
+    "  GGP_GROUND_WORK limits)\n"
     "  --stats     also report on stderr each phase's time, the sizes, the largest relations,\n"
     "              the rules with most ground instances, the relations whose rules hold\n"
     "              the most literals after optimisation and a digest of the network (the\n"

@@ -11,7 +11,8 @@
 #   - a rejection without a file:line:col location, or a crash or time-out.
 #
 # Environment: GGP_CORPUS (overrides CORPUS_DIR), GGP_CHECK_TIMEOUT (seconds per game,
-# default 60), CI ("true": a missing corpus fails instead of skipping with exit 77).
+# default 600, a hang guard), CI ("true": a missing corpus fails instead of skipping with
+# exit 77).
 
 set -u
 if [ $# -lt 2 ]; then

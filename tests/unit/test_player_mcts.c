@@ -314,6 +314,14 @@ static player_search_t start_and_turn(game_t *g, engine_t *ref, const char *kind
     return sum;
 }
 
+/* The start clock of the tests below that build sets at start, a bound, not a duration
+ * (idle they take under a second): under a series at nice -10 a test at nice 0 gets about
+ * a tenth of a core, and duplicateStateMedium's sets, 3 CPU s where given a minute, were
+ * then not made within 60 s (bdd_solved 0). */
+#define START_BOUND 300
+/* The clock of a turn where the end game's sets are built (test_bdd_late), a bound too */
+#define TURN_BOUND 1200
+
 /* Where the probe at start gives up (games/connect4.kif: its forward search passes its
  * node cap), no sets are made within a horizon: the end game is solved from the match's
  * state instead (the probe from it, then the sets without a horizon, complete to the last
@@ -334,10 +342,15 @@ static void test_bdd_late(void **state) {
     state_t init;
     state_init(&init);
     terms_initial(ref, &init);
-    /* bounds, not clocks (iters=200): the probe takes about 0.3 s idle, far longer starved;
-     * the end game about 4 s */
-    player_search_t sum =
-        start_and_turn(g, ref, "mcts+lbs:bdd=on:iters=200", role, &init, 60, &s, 30, 60);
+    /* bounds, not clocks (iters=200): the probe and the end game take about 0.26 CPU s
+     * together (7 s of wall time at nice 19 beside other work); the end game gets
+     * BDD_RENEW_MAX (0.4) of the turn's clock, its forward search a share of that. Starved
+     * (SCHED_IDLE beside a busy loop at nice 0) it took 41-54 s where it was solved, and
+     * stopped after 1 step of 13 (bdd_solved 0) at 24 s, a 60 s turn's share, in 3 runs of
+     * 3, and at 88 s of a 300 s turn's 120 in 1 of 3: TURN_BOUND gives it 480 s, the test's
+     * time-out (1800 s) is the hang guard */
+    player_search_t sum = start_and_turn(g, ref, "mcts+lbs:bdd=on:iters=200", role, &init,
+                                         START_BOUND, &s, 30, TURN_BOUND);
     assert_int_equal(sum.bdd_solved, 1);
     assert_int_equal(sum.bdd_builds, 2);
     assert_int_equal(sum.bdd_reused, 1); /* the turn's on the probe's network (late_try) */
@@ -348,12 +361,6 @@ static void test_bdd_late(void **state) {
     engine_free(ref);
     game_free(g);
 }
-
-/* The start clock of the tests below that build sets at start, a bound, not a duration
- * (idle they take under a second): under a series at nice -10 a test at nice 0 gets about
- * a tenth of a core, and duplicateStateMedium's sets, 3 CPU s where given a minute, were
- * then not made within 60 s (bdd_solved 0). */
-#define START_BOUND 300
 
 /* One match of g, a game of one role, played by `kind` (seeded) through an agent, told
  * START_BOUND and 60 s clocks and given as much (bounds: a search from a proven root, or
@@ -472,10 +479,12 @@ static void test_bdd_retry(void **state) {
     state_t s;
     state_init(&s);
     terms_initial(ref, &s);
-    /* the turn's sets get a share of its 60 s (the start's 2 s are searched to their end:
-     * no sets there) */
+    /* the turn's sets get a share of its 60 s; the start ends where its tree proves the
+     * root (165 iterations). A 2 s start was a verdict: starved (ASan, a busy loop at nice 0
+     * on the core) the network's diagrams met its deadline ("playing plain MCTS", no
+     * build: 3 runs of 3) */
     player_search_t sum =
-        start_and_turn(g, ref, "mcts+lbs:bdd=on:bddcut=1:threads=1", 0, &s, 2, &s, 0, 60);
+        start_and_turn(g, ref, "mcts+lbs:bdd=on:bddcut=1:threads=1", 0, &s, START_BOUND, &s, 0, 60);
     assert_int_equal(sum.bdd_builds, 3); /* the probe, the start's sets, the turn's */
     assert_int_equal(sum.bdd_solved, 1);
     state_fini(&s);
@@ -484,15 +493,15 @@ static void test_bdd_retry(void **state) {
 }
 
 /* Where the probe at start gives up (games/connect4.kif: its forward search passes its
- * node cap; counted as a build) and no end game is tried (a 2 s move: solve_late's share of
- * it is under bddlate=10), `mcts+lbs:bdd=on` is `mcts`: at equal iterations and seeds,
+ * node cap; counted as a build) and no end game is tried (a 120 s move: solve_late's share
+ * of it, 48 s, is under bddlate=60), `mcts+lbs:bdd=on` is `mcts`: at equal iterations and seeds,
  * from either seat, the same match (the goal) searched alike (its counters: any other
  * move, tree or random stream shows in the rollouts' steps). Clocks are bounds only. */
 static void test_bdd_gave_up_is_mcts(void **state) {
     (void)state;
     game_t *g = load_game("connect4.kif");
     const player_kind_t *bdd =
-        player_kind_find("mcts+lbs:bdd=on:iters=200:ponder=off:threads=1:bddlate=10");
+        player_kind_find("mcts+lbs:bdd=on:iters=200:ponder=off:threads=1:bddlate=60");
     const player_kind_t *plain = player_kind_find("mcts:iters=200:ponder=off:threads=1");
     assert_non_null(bdd);
     assert_non_null(plain);
@@ -500,9 +509,9 @@ static void test_bdd_gave_up_is_mcts(void **state) {
         player_search_t with = {0}, without = {0};
         duel_t d = {.kinds = {plain, plain},
                     .startclock = 60,
-                    .playclock = 2,
+                    .playclock = 120,
                     .start_seconds = 60, /* iters=N: the start ends with the probe */
-                    .move_seconds = 2,
+                    .move_seconds = 120, /* iters=N: a bound (2 s cut starved searches) */
                     .seeds = {11, 12},
                     .max_steps = 43};
         int goal = duel_play(g, &d, seat, &without);
