@@ -7,8 +7,12 @@
  *                 as a win, so it is tried), else a uniform one (ε-greedy);
  *   decisive      where a single role has a choice (a turn-taking state), a move that ends
  *                 the game with a win for it (its goal above every other role's) is played;
+ *                 where several choose at once, each role's move is drawn first and a role
+ *                 that wins at once against the others' drawn moves plays its win;
  *   antidecisive  ...and a move after which the next role with a choice has such a move is
- *                 avoided while another move is left. The check of the successor is the
+ *                 avoided while another move is left (at simultaneous moves: a role's
+ *                 drawn move after which another role wins at once, the others checked at
+ *                 their first legal moves). The check of the successor is the
  *                 decisive check of the next step, kept for it: both cost about one
  *                 successor per legal move of a step, where the uniform policy costs one.
  *

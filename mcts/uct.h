@@ -9,8 +9,9 @@
  * Score bounds (MCTS-Solver generalised): every node has a proven lower and upper bound of
  * each role's value; terminal nodes and nodes whose rollout hook fires at their own state
  * are exact, a node's bounds follow from its children's (where one role moves: the best
- * of its children's for it; else their span once every joint move has a child; mirrored
- * in a zero-sum game of two roles), a move that cannot beat its node's lower bound is
+ * of its children's for it; else their span once every joint move has a child, and each
+ * choosing role's lower bound at least its security level in pure moves; mirrored in a
+ * zero-sum game of two roles), a move that cannot beat its node's lower bound is
  * pruned, and backed-up values are clamped to each node's bounds, so that draws and other
  * proven values propagate, not only wins and losses.
  * Random rollouts run to a terminal state (capped), asking an optional hook at each state
