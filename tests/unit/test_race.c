@@ -255,6 +255,18 @@ static void kinds_once_ready(game_t *g, const char *gate, engine_kind_t *k) {
     netcode_unref(code);
 }
 
+/* Makes GGP_CC a compiler held back until the file gate exists (no clock decides when the
+ * code is ready), written into dir. */
+static void use_gated_cc(const char *dir, const char *gate) {
+    char gated[200], script[400];
+    snprintf(gated, sizeof gated, "%s/gated-cc", dir);
+    snprintf(script, sizeof script,
+             "#!/bin/sh\nwhile [ ! -e %s ]; do sleep 0.01; done\nexec cc \"$@\"\n", gate);
+    write_file(gated, script);
+    assert_int_equal(chmod(gated, 0700), 0);
+    setenv("GGP_CC", gated, 1);
+}
+
 /* Every network is compiled (no cap that tic-tac-toe's could meet), and auto keeps the
  * code only where it beats the network: the first load races and keeps the rates beside
  * the code, which decide as they say; rates kept there decide the next loads (a forced
@@ -269,7 +281,7 @@ static void test_code_raced(void **state) {
     char *cc = env_keep("GGP_CC");
     game_t *g = load_file("tictactoe.kif");
     assert_non_null(g);
-    char path[1200], gate[200], gated[200], script[400];
+    char path[1200], gate[200];
     engine_kind_t k[6], once[2], kept[2];
     k[0] = kind_made(g, ENGINE_AUTO, NULL);
     assert_true(code_verdict_file(env.dir, path, sizeof path));
@@ -281,12 +293,7 @@ static void test_code_raced(void **state) {
     k[3] = kind_made(g, ENGINE_AUTO, NULL);
     /* the code made again, in the background: no rates kept, then rates for the network */
     snprintf(gate, sizeof gate, "%s/gate", env.dir);
-    snprintf(gated, sizeof gated, "%s/gated-cc", env.dir);
-    snprintf(script, sizeof script,
-             "#!/bin/sh\nwhile [ ! -e %s ]; do sleep 0.01; done\nexec cc \"$@\"\n", gate);
-    write_file(gated, script);
-    assert_int_equal(chmod(gated, 0700), 0);
-    setenv("GGP_CC", gated, 1);
+    use_gated_cc(env.dir, gate);
     unlink(path);
     path[strlen(path) - strlen(".race")] = 0;
     unlink(path); /* the object: made again */
@@ -397,13 +404,9 @@ static void test_busy_code_races_interp(void **state) {
     unsetenv("GGP_COMPILE_MAX_LITS");
     char *bound = env_keep("GGP_RACE_INTERP_LITS"), *cc = env_keep("GGP_CC");
     setenv("GGP_RACE_INTERP_LITS", "1", 1);
-    char gated[200], script[400];
-    snprintf(gated, sizeof gated, "%s/gated-cc", env.dir);
-    snprintf(script, sizeof script,
-             "#!/bin/sh\nwhile [ ! -e %s/gate ]; do sleep 0.01; done\nexec cc \"$@\"\n", env.dir);
-    write_file(gated, script);
-    assert_int_equal(chmod(gated, 0700), 0);
-    setenv("GGP_CC", gated, 1);
+    char gate[200];
+    snprintf(gate, sizeof gate, "%s/gate", env.dir);
+    use_gated_cc(env.dir, gate);
     game_t *g = load_file("tictactoe.kif");
     assert_non_null(g);
     bool made[2];

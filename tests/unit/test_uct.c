@@ -1108,19 +1108,20 @@ static void test_simultaneous(void **state) {
 
 /* One round at the same time, then a wait: a's move v wins whatever b plays, t1 wins
  * against x only (and comes first), t2..t5 lose. */
-static const char *SURE =
-    "(role a) (role b) (init (phase 0))"
-    "(amove t1) (amove t2) (amove t3) (amove v) (amove t4) (amove t5)"
-    "(bmove x) (bmove y) (bmove z)"
-    "(<= (legal a ?m) (true (phase 0)) (amove ?m))"
-    "(<= (legal b ?m) (true (phase 0)) (bmove ?m))"
-    "(<= (legal ?r wait) (role ?r) (true (phase 1)))"
-    "(<= (next (phase 1)) (true (phase 0))) (<= (next (phase 2)) (true (phase 1)))"
-    "(<= (next safe) (does a v)) (<= (next lucky) (does a t1) (does b x))"
-    "(<= terminal (true (phase 2)))"
-    "(<= won (true safe)) (<= won (true lucky))"
-    "(<= (goal a 100) won) (<= (goal a 0) (not won))"
-    "(<= (goal b 0) won) (<= (goal b 100) (not won))";
+#define SURE_RULES                                                                                 \
+    "(role a) (role b) (init (phase 0))"                                                           \
+    "(amove t1) (amove t2) (amove t3) (amove v) (amove t4) (amove t5)"                             \
+    "(bmove x) (bmove y) (bmove z)"                                                                \
+    "(<= (legal a ?m) (true (phase 0)) (amove ?m))"                                                \
+    "(<= (legal b ?m) (true (phase 0)) (bmove ?m))"                                                \
+    "(<= (legal ?r wait) (role ?r) (true (phase 1)))"                                              \
+    "(<= (next (phase 1)) (true (phase 0))) (<= (next (phase 2)) (true (phase 1)))"                \
+    "(<= (next safe) (does a v)) (<= (next lucky) (does a t1) (does b x))"                         \
+    "(<= terminal (true (phase 2)))"                                                               \
+    "(<= won (true safe)) (<= won (true lucky))"                                                   \
+    "(<= (goal a 100) won) (<= (goal a 0) (not won))"                                              \
+    "(<= (goal b 0) won) (<= (goal b 100) (not won))"
+static const char *SURE = SURE_RULES;
 
 /* A state hook proving a's win at the states after the first round where it has won
  * (they are not terminal: the hook, not the goals, proves them). */
@@ -1176,19 +1177,7 @@ static void test_hook_moves_simultaneous(void **state) {
 
 /* SURE with the round's outcome kept to the end: the goals, not a hook, say who won. */
 static const char *SURE_KEPT =
-    "(role a) (role b) (init (phase 0))"
-    "(amove t1) (amove t2) (amove t3) (amove v) (amove t4) (amove t5)"
-    "(bmove x) (bmove y) (bmove z)"
-    "(<= (legal a ?m) (true (phase 0)) (amove ?m))"
-    "(<= (legal b ?m) (true (phase 0)) (bmove ?m))"
-    "(<= (legal ?r wait) (role ?r) (true (phase 1)))"
-    "(<= (next (phase 1)) (true (phase 0))) (<= (next (phase 2)) (true (phase 1)))"
-    "(<= (next safe) (does a v)) (<= (next lucky) (does a t1) (does b x))"
-    "(<= (next safe) (true safe)) (<= (next lucky) (true lucky))"
-    "(<= terminal (true (phase 2)))"
-    "(<= won (true safe)) (<= won (true lucky))"
-    "(<= (goal a 100) won) (<= (goal a 0) (not won))"
-    "(<= (goal b 0) won) (<= (goal b 100) (not won))";
+    SURE_RULES "(<= (next safe) (true safe)) (<= (next lucky) (true lucky))";
 
 /* Security levels at simultaneous moves: the search proves SURE_KEPT's root won for a (its
  * v wins whatever b plays) once v's three joint moves are proven, and plays v; the
