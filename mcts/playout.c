@@ -39,6 +39,7 @@ struct playout {
     uint8_t *dead; /* candidates found to lose at once */
     size_t cap_dead;
     term_t *scratch_joint;
+    uint32_t *scratch_n; /* decisive_in: each role's legal moves in the state it checks */
     int *goal;
     eng_state_t **kids; /* successors of one state, for the checks */
     uint32_t *kid_move; /* the index of the move each leads by */
@@ -64,6 +65,7 @@ playout_t *playout_new(engine_t *e, const playout_opts_t *o) {
     p->nr = engine_game(e)->n_roles;
     p->seat = xcalloc(p->nr, sizeof *p->seat);
     p->scratch_joint = xcalloc(p->nr, sizeof *p->scratch_joint);
+    p->scratch_n = xcalloc(p->nr, sizeof *p->scratch_n);
     p->goal = xcalloc(p->nr, sizeof *p->goal);
     p->known = engine_state_new(e);
     return p;
@@ -81,6 +83,7 @@ void playout_free(playout_t *p) {
     free(p->next_mv);
     free(p->dead);
     free(p->scratch_joint);
+    free(p->scratch_n);
     free(p->goal);
     for (size_t i = 0; i < p->n_kids; i++)
         engine_state_free(p->kids[i]);
@@ -342,24 +345,31 @@ static int first_win(playout_t *p, const eng_state_t *s, uint32_t who, const ter
  * the others at their first legal moves: exact where the roles' moves do not interact
  * (connectFourSimultaneous's two boards), a guess elsewhere, as a rollout may take. */
 static term_t decisive_in(playout_t *p, const eng_state_t *s, uint32_t but, uint32_t *mover) {
-    uint32_t nr = p->nr, choosers = 0;
+    uint32_t nr = p->nr, first = UINT32_MAX, *n = p->scratch_n;
     term_t *joint = p->scratch_joint;
     *mover = UINT32_MAX;
     for (uint32_t r = 0; r < nr; r++) {
         const term_t *m;
-        uint32_t n = engine_legal(p->e, s, r, &m);
-        if (n == 0) return TERM_NONE;
+        n[r] = engine_legal(p->e, s, r, &m);
+        if (n[r] == 0) return TERM_NONE;
         joint[r] = m[0];
-        if (n > 1) *mover = r, choosers++;
+        if (n[r] < 2) continue;
+        *mover = r;
+        if (first != UINT32_MAX || r == but) continue;
+        first = r; /* its moves kept now: a turn-taking state asks the engine once a role */
+        GROW(p->next_mv, p->cap_next_mv, n[r]);
+        memcpy(p->next_mv, m, n[r] * sizeof *m);
     }
-    for (uint32_t r = 0; r < nr && choosers; r++) {
-        const term_t *m;
-        uint32_t n = engine_legal(p->e, s, r, &m);
-        if (n < 2 || r == but) continue;
-        GROW(p->next_mv, p->cap_next_mv, n);
-        memcpy(p->next_mv, m, n * sizeof *m);
-        p->n_next_mv = n;
-        int k = first_win(p, s, r, p->next_mv, n, joint);
+    for (uint32_t r = first; r < nr; r++) {
+        if (n[r] < 2 || r == but) continue;
+        if (r != first) {
+            const term_t *m;
+            engine_legal(p->e, s, r, &m);
+            GROW(p->next_mv, p->cap_next_mv, n[r]);
+            memcpy(p->next_mv, m, n[r] * sizeof *m);
+        }
+        p->n_next_mv = n[r];
+        int k = first_win(p, s, r, p->next_mv, n[r], joint);
         joint[r] = p->next_mv[0];
         if (k >= 0) {
             *mover = r;
