@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L /* posix_spawn's environ, kill */
 #include "engine/compile.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -276,6 +277,26 @@ static bool write_file(const char *path, const strbuf_t *sb) {
     return ok;
 }
 
+/* Removes the temporary files of compiles whose process is gone: a match that ends while
+ * its code compiles takes the compiling thread with it, and its files stayed in the cache
+ * for good. Their names hold the pid (build's "SO.PID.PTR.tmp..."); a file is removed only
+ * when no process has that pid (a live process, ours or another's, keeps its files). */
+static void sweep_orphans(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *at = strstr(e->d_name, ".so.");
+        char *end = NULL;
+        long pid = at ? strtol(at + 4, &end, 10) : 0;
+        if (pid <= 0 || *end != '.' || !strstr(end, ".tmp")) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+}
+
 /* Compiles the units into so (through temporary files renamed into place, so that processes
  * compiling the same game at once do not see half-written files): one unit straight into a
  * shared object, several into objects (jobs at once) linked together. */
@@ -393,6 +414,7 @@ static bool make(netcode_t *c) {
             snprintf(c->why, sizeof c->why, "cannot make the cache directory %s", dir);
             ok = false;
         } else {
+            sweep_orphans(dir);
             ok = build(c, &prog, so, flags);
         }
     }

@@ -3,9 +3,9 @@
  * limits and the fallback to the interpreter, the grounding cache's memory of games that
  * ran out of time (per limit), clones that play on their own, the node
  * numbering the fast paths rely on, compiled code made in the
- * background, UCT on two threads with an engine each, the random-match
- * walker (the same matches on every engine in the canonical order; its limits, deadline
- * and visitor), queries of static relations on every backend, and what the generated code
+ * background (and the sweep of a dead compile's files), UCT on two threads with an engine each, the
+ * random-match walker (the same matches on every engine in the canonical order; its limits,
+ * deadline and visitor), queries of static relations on every backend, and what the generated code
  * of small games holds (byte runs, zeroing, frame words). */
 #define _GNU_SOURCE /* setenv, pthread_getattr_np */
 #include <pthread.h>
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -587,6 +588,31 @@ static void test_background_compile(void **state) {
     engine_free(c), engine_free(e), engine_free(f);
     game_free(g);
     unsetenv("GGP_CC");
+    cache_restore(dir, keep);
+}
+
+/* A compile sweeps the temporary files that a dead process left in the cache (a match
+ * that ended while its code compiled) and keeps a live process's and the race markers. */
+static void test_compile_sweeps_orphans(void **state) {
+    (void)state;
+    char dir[] = "/tmp/ggp-test-sweep-XXXXXX", dead_c[200], live_c[200], race[200];
+    char *keep = cache_use_temp(dir);
+    pid_t child = fork();
+    if (child == 0) _exit(0);
+    assert_true(child > 0);
+    assert_int_equal(waitpid(child, NULL, 0), child); /* a pid no process has now */
+    snprintf(dead_c, sizeof dead_c, "%s/net-00-1-1.so.%d.0x1.tmp.0.c", dir, (int)child);
+    snprintf(live_c, sizeof live_c, "%s/net-00-1-1.so.%d.0x2.tmp.0.c", dir, (int)getpid());
+    snprintf(race, sizeof race, "%s/net-00-1-1.so.race", dir);
+    write_file(dead_c, "int x;\n"), write_file(live_c, "int y;\n"), write_file(race, "1 1\n");
+    game_t *g = must_load("tictactoe.kif");
+    engine_t *e = engine_new(g, ENGINE_COMPILED, NULL);
+    assert_int_equal(engine_kind(e), ENGINE_COMPILED);
+    assert_int_not_equal(access(dead_c, F_OK), 0);
+    assert_int_equal(access(live_c, F_OK), 0);
+    assert_int_equal(access(race, F_OK), 0);
+    engine_free(e);
+    game_free(g);
     cache_restore(dir, keep);
 }
 
@@ -1390,6 +1416,7 @@ int main(void) {
         cmocka_unit_test(test_compiled_loop),
         cmocka_unit_test(test_hooked_playout),
         cmocka_unit_test(test_background_compile),
+        cmocka_unit_test(test_compile_sweeps_orphans),
         cmocka_unit_test(test_two_threads),
         cmocka_unit_test(test_walk),
         cmocka_unit_test(test_random_joint),
