@@ -19,10 +19,14 @@
 #   table                          writes docs/league.md from docs/league.tsv
 # Each series runs under the series lock (flock /tmp/ggp-series.lock, at niceness
 # LEAGUE_NICE, default -10), so that no two timed series share the machine; the load
-# average before and after is kept in its row. Settings (environment): LEAGUE_DIR (builds, logs; default /tmp/league),
-# LEAGUE_NOTE (a note for the rows), SPARRING (default ../shared/sparring), SPARRING_OUT
-# (/tmp/sparring), PORT (first port, default 9481), LEAGUE_VERBOSE=1 (a sparring series'
-# `ggp serve` logs its search per turn, --verbose, into the series' serve.log).
+# average before and after is kept in its row. Every `ggp serve` runs in a session of its
+# own (setsid): the kernel's scheduler shares a busy core equally between sessions
+# (autogroups) but between threads within one, so a player of two threads sharing a core
+# with a player of one took two thirds of it (measured 64/36 against Sancho, session 33).
+# Settings (environment): LEAGUE_DIR (builds, logs; default /tmp/league), LEAGUE_NOTE (a
+# note for the rows), SPARRING (default ../shared/sparring), SPARRING_OUT (/tmp/sparring),
+# PORT (first port, default 9481), LEAGUE_VERBOSE=1 (a sparring series' `ggp serve` logs its
+# search per turn, --verbose, into the series' serve.log).
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -91,7 +95,7 @@ serve() {
     bin=$(spec_bin "$1") || exit 1
     kind=$(spec_kind "$1")
     [ "$kind" = default ] || args=(--player "$kind")
-    "$bin" serve --port "$2" --bind 127.0.0.1 "${args[@]}" >"$3" 2>&1 &
+    setsid "$bin" serve --port "$2" --bind 127.0.0.1 "${args[@]}" >"$3" 2>&1 &
     SERVERS+=($!)
     local t
     for t in $(seq 1 100); do
@@ -180,13 +184,14 @@ cmd_sparring() {
     kind=$(spec_kind "$a")
     name=$(basename "$game" .kif)
     log=$LEAGUE_DIR/sparring.$name.$opp.$$
-    if [ "${LEAGUE_VERBOSE:-0}" = 1 ]; then # series.sh runs "$GGP serve ARGS": add --verbose
-        local wrap=$LEAGUE_DIR/current.$$/ggp-verbose
-        mkdir -p "$(dirname "$wrap")" &&
-            printf '#!/bin/sh\nexec %q "$@" --verbose\n' "$bin" >"$wrap" && chmod +x "$wrap" ||
-            die "cannot write $wrap"
-        bin=$wrap
-    fi
+    # series.sh runs "$GGP serve ARGS": in a session of its own (the opponent stays in
+    # series.sh's), with --verbose when asked
+    local wrap=$LEAGUE_DIR/current.$$/ggp-serve verbose=""
+    [ "${LEAGUE_VERBOSE:-0}" = 1 ] && verbose=" --verbose"
+    mkdir -p "$(dirname "$wrap")" &&
+        printf '#!/bin/sh\nexec setsid %q "$@"%s\n' "$bin" "$verbose" >"$wrap" && chmod +x "$wrap" ||
+        die "cannot write $wrap"
+    bin=$wrap
     local l0 l1
     exec 9>"$LOCK"
     flock 9
