@@ -175,6 +175,27 @@ static void test_limits_fall_back(void **state) {
     game_free(g);
 }
 
+/* Grounding stops at its deadline in every phase, not only in the join: the optimiser and
+ * the layout take about as long as the join on a big game (amazons: 1 s each), and a start
+ * clock's grounding ran a second past it. Tic-tac-toe's join takes fewer steps than the
+ * join reads the clock after (4,096), so a deadline gone at once is seen by the optimiser
+ * alone: out of time, not a network. Counted, not timed. */
+static void test_deadline_stops_optimiser(void **state) {
+    (void)state;
+    game_t *g = must_load("tictactoe.kif");
+    char why[256] = "";
+    ground_opts_t o = ground_default_opts();
+    o.seconds = 0;
+    gnet_t *net = gnet_new(g, &o, why, sizeof why);
+    assert_non_null(net);
+    assert_true(net->work < 4096);
+    gnet_free(net);
+    o.seconds = 1e-9; /* gone before the first phase ends */
+    assert_null(gnet_new(g, &o, why, sizeof why));
+    assert_string_equal(why, "out of time");
+    game_free(g);
+}
+
 /* The kind engine_new(ENGINE_GROUND) gives with GGP_GROUND_SECONDS=limit. */
 static engine_kind_t kind_with_limit(game_t *g, const char *limit) {
     setenv("GGP_GROUND_SECONDS", limit, 1);
@@ -1383,6 +1404,7 @@ int main(void) {
         cmocka_unit_test(test_no_allocation_compiled),
         cmocka_unit_test(test_counter_counts),
         cmocka_unit_test(test_limits_fall_back),
+        cmocka_unit_test(test_deadline_stops_optimiser),
         cmocka_unit_test(test_ground_deep_term_fails),
         cmocka_unit_test(test_noground_marker),
         cmocka_unit_test(test_numbering),
