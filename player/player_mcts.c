@@ -1464,7 +1464,8 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     /* a state's cost cannot be cut (on a big game on the interpreter, tenths of a second
      * and more: laikLee_hex 0.74 s while a second agent grounded on the core): not begun
      * once the start clock is gone, nor on the interpreter with less time left than a turn
-     * needs to measure it; measured at the first turn with that time instead (cost_unknown) */
+     * needs to measure it; measured at the first turn with that time instead, except on the
+     * interpreter, which then does not search (cost_unknown) */
     double left = deadline - p->opts.margin - now_seconds();
     if (left <= 0 || (engine_kind(p->core.engine) == ENGINE_INTERP &&
                       left < p->core.playclock * COST_TURN_SHARE)) {
@@ -1604,9 +1605,13 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     double t0 = now_seconds();
     ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
     const state_t *s = &turn->states[0];
-    if (p->cost_unknown && deadline - t0 >= p->core.playclock * COST_TURN_SHARE) {
+    if (p->cost_unknown && engine_kind(p->core.engine) != ENGINE_INTERP &&
+        deadline - t0 >= p->core.playclock * COST_TURN_SHARE) {
         /* the start clock left no time to measure a state: now, in a turn whose legal
-         * moves (about a state's cost) left most of its clock */
+         * moves (about a state's cost) left most of its clock; never on the interpreter,
+         * whose state of a big game took up to 1 s under load (laikLee_hex, two servers
+         * and their second agents on one core): no measure, no search there (its
+         * rollouts would not end in a turn either, and a rollout cut is thrown away) */
         p->cost_unknown = false;
         p->min_overrun = STATE_COSTS * state_cost(p, s);
         t0 = now_seconds(); /* what is left of the turn after it */
