@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/sort.h"
 #include "engine/gfactor.h"
 #include "engine/ground.h"
@@ -440,18 +441,26 @@ static void factor(opt_t *O) {
     memset(O->pinned + before, 0, made);
 }
 
-void gopt_run(graw_t *w, const term_store_t *ts, bool factoring) {
+/* Whether the deadline (0: none) has passed. */
+static bool gone(double deadline) {
+    return deadline > 0 && now_seconds() > deadline;
+}
+
+bool gopt_run(graw_t *w, const term_store_t *ts, bool factoring, double deadline) {
     opt_t O = {.w = w, .ts = ts};
     O.pinned = xmalloc((size_t)w->n_nodes + 1);
     for (uint32_t n = 0; n < w->n_nodes; n++)
         O.pinned[n] = w->kind[n] != GNODE_DERIVED || is_interface_atom(ts, w->atom[n]);
-    for (int round = 0; round < 8; round++) {
+    bool in_time = true;
+    for (int round = 0; round < 8 && (in_time = !gone(deadline)); round++) {
         uint32_t lits = w->n_lits, rules = w->n_rules;
         reset(&O);
         constants(&O);
         rewrite(&O);
+        if (!(in_time = !gone(deadline))) break;
         tidy_nodes(&O);
         if (factoring) factor(&O);
+        if (!(in_time = !gone(deadline))) break;
         reset(&O);
         merge(&O);
         rewrite(&O);
@@ -459,4 +468,5 @@ void gopt_run(graw_t *w, const term_store_t *ts, bool factoring) {
         if (!fewer && w->n_lits == lits && w->n_rules == rules) break;
     }
     free(O.pinned), free(O.sub), free(O.cval), free(O.fan_start), free(O.fan);
+    return in_time;
 }

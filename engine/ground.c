@@ -779,9 +779,13 @@ gnet_t *gnet_new(game_t *g, const ground_opts_t *opts, char *why, size_t n) {
     if (!G.failed && G.J.stop) fail(&G, "out of time");
     if (opts->stats) report_largest(&G);
     gnet_t *net = NULL;
+    /* the optimiser and the layout take about as long as the join on a big game (amazons:
+     * 1.0 and 1.0 s): the deadline stops them too, else a start clock's grounding ends a
+     * second past it; the layout cannot be cut, so it is not begun past the deadline */
+    t = now_seconds();
+    if (!G.failed && !gopt_run(&G.W, G.ts, G.opts.factor, G.deadline)) fail(&G, "out of time");
+    if (!G.failed && G.deadline > 0 && now_seconds() > G.deadline) fail(&G, "out of time");
     if (!G.failed) {
-        t = now_seconds();
-        gopt_run(&G.W, G.ts, G.opts.factor);
         if (opts->stats) report_sizes(&G, "optimise", now_seconds() - t);
         if (opts->stats) report_network(&G);
         t = now_seconds();

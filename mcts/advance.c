@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/util.h"
 #include "engine/fluents.h"
 
@@ -22,6 +23,7 @@ typedef struct {
     uint32_t *fl, *mv; /* fluents and the role's moves reached positively */
     size_t n_fl, cap_fl, n_mv, cap_mv;
     uint64_t work, max_work;
+    double deadline; /* 0: none */
 } walk_t;
 
 static void begin(walk_t *w) {
@@ -37,11 +39,12 @@ static void push(walk_t *w, uint32_t lit) {
     w->stack[w->n_stack++] = lit;
 }
 
-/* Walks down from what was pushed; false when past the work bound. */
+/* Walks down from what was pushed; false when past the work bound or the deadline. */
 static bool run(walk_t *w) {
     const gnet_t *net = w->net;
     while (w->n_stack) {
         if (++w->work > w->max_work) return false;
+        if ((w->work & 65535) == 1 && w->deadline > 0 && now_seconds() > w->deadline) return false;
         uint32_t lit = w->stack[--w->n_stack], node = lit >> 1, neg = lit & 1;
         uint8_t kind = net->kind[node];
         if (kind == GNODE_FLUENT && !neg) {
@@ -203,7 +206,7 @@ static uint32_t *bits_of_fluents(engine_t *e, const gnet_t *net) {
 }
 
 uint8_t *advance_distances(engine_t *e, uint32_t r, const uint64_t *pieces, uint32_t n_words,
-                           uint64_t max_work) {
+                           uint64_t max_work, double deadline) {
     const gnet_t *net = engine_network(e);
     if (!net || r >= net->n_roles) return NULL;
     ctx_t c = {.pieces = pieces};
@@ -211,6 +214,7 @@ uint8_t *advance_distances(engine_t *e, uint32_t r, const uint64_t *pieces, uint
     w->net = net;
     w->role = r;
     w->max_work = max_work;
+    w->deadline = deadline;
     w->pos = xmalloc(((size_t)net->n_nodes + 1) * sizeof *w->pos);
     memset(w->pos, 0xff, ((size_t)net->n_nodes + 1) * sizeof *w->pos);
     for (uint32_t i = 0; i < net->n_order; i++)

@@ -23,8 +23,9 @@
 /* The distance of every state bit of `pieces` (n_words words, engine_state_words' layout)
  * for role r, one byte a bit (ADV_NONE outside the set or beyond reach), into a new array
  * of n_words * 64 (the caller frees it); NULL when e has no ground network or the network
- * takes more than max_work node visits to read. */
+ * takes more than max_work node visits to read, or past the deadline (now_seconds(); 0:
+ * none): chess_200's network takes a second to read while a compiler shares the core. */
 uint8_t *advance_distances(engine_t *e, uint32_t r, const uint64_t *pieces, uint32_t n_words,
-                           uint64_t max_work);
+                           uint64_t max_work, double deadline);
 
 #endif

@@ -554,8 +554,11 @@ static void material_eval(const heur_t *h, const eng_state_t *s, double *val);
 /* Whether h's value of some state of VARY_MATCHES random matches from s0 differs from s0's:
  * pieces that are never taken (chinese checkers) give a value that never changes, which
  * tells the search nothing and, mixed into its values (imm), only damps them. A fixed seed:
- * the answer is the same at every start and leaves the player's random stream alone. */
-static bool varies(const heur_t *h, engine_t *e, const eng_state_t *s0) {
+ * the answer is the same at every start and leaves the player's random stream alone. By the
+ * deadline (0: none; read every joint move: a big network's random matches take a second
+ * while a compiler shares the core): past it, false with *in_time false. */
+static bool varies(const heur_t *h, engine_t *e, const eng_state_t *s0, double deadline,
+                   bool *in_time) {
     uint32_t nr = h->nr;
     eng_state_t *s = engine_state_new(e), *t = engine_state_new(e);
     term_t *joint = xcalloc(nr, sizeof *joint);
@@ -566,6 +569,11 @@ static bool varies(const heur_t *h, engine_t *e, const eng_state_t *s0) {
     for (int m = 0; m < VARY_MATCHES && !changed; m++) {
         engine_state_copy(s, s0);
         for (int ply = 0; ply < VARY_PLIES && !changed && !engine_terminal(e, s); ply++) {
+            if (deadline > 0 && now_seconds() > deadline) {
+                *in_time = false;
+                m = VARY_MATCHES;
+                break;
+            }
             if (!engine_random_joint(e, s, &rng, joint)) break;
             engine_next(e, s, joint, t);
             engine_state_copy(s, t);
@@ -581,10 +589,18 @@ static bool varies(const heur_t *h, engine_t *e, const eng_state_t *s0) {
 }
 
 heur_t *heur_material(engine_t *e, const eng_state_t *s0, double scale, FILE *log) {
-    term_t *bits;
-    uint32_t n_bits = engine_fluent_bits(e, &bits);
+    return heur_material_by(e, s0, scale, 0, log);
+}
+
+heur_t *heur_material_by(engine_t *e, const eng_state_t *s0, double scale, double deadline,
+                         FILE *log) {
     game_t *g = engine_game(e);
     uint32_t nr = g->n_roles;
+    /* before the fluents' terms, whose listing is quadratic in the state's words
+     * (pancakes88, one role: 2.3 s of a 2 s start clock for nothing) */
+    if (nr < 2 || nr > MATERIAL_KINDS) return NULL;
+    term_t *bits;
+    uint32_t n_bits = engine_fluent_bits(e, &bits);
     const uint64_t *w = n_bits ? engine_state_words(s0) : NULL;
     if (!w || nr < 2 || nr > MATERIAL_KINDS) {
         free(bits);
@@ -627,10 +643,14 @@ heur_t *heur_material(engine_t *e, const eng_state_t *s0, double scale, FILE *lo
         h->st.features = n;
         h->st.used = nr;
     }
-    if (h && !varies(h, e, s0)) {
-        if (log)
+    bool in_time = true;
+    if (h && !varies(h, e, s0, deadline, &in_time)) {
+        if (log && in_time)
             fprintf(log, "heur: no material (%s#%u=ROLE never changes in %d random matches)\n",
                     term_sym_name(g->ts, k[best].fn), k[best].arg, VARY_MATCHES);
+        else if (log)
+            fprintf(log, "heur: no material (%s#%u=ROLE not seen changing by the deadline)\n",
+                    term_sym_name(g->ts, k[best].fn), k[best].arg);
         heur_free(h);
         free(k);
         free(bits);
@@ -699,12 +719,16 @@ static void material_eval(const heur_t *h, const eng_state_t *s, double *val) {
 }
 
 bool heur_advance(heur_t *h, engine_t *e, FILE *log) {
+    return heur_advance_by(h, e, 0, log);
+}
+
+bool heur_advance_by(heur_t *h, engine_t *e, double deadline, FILE *log) {
     if (!h || !h->material || h->adv) return h && h->adv;
     game_t *g = engine_game(e);
     uint8_t *dist[MATERIAL_KINDS] = {0};
     bool ok = true;
     for (uint32_t r = 0; r < h->nr && ok; r++) {
-        dist[r] = advance_distances(e, r, h->feat[r].mask, h->n_words, ADV_WORK);
+        dist[r] = advance_distances(e, r, h->feat[r].mask, h->n_words, ADV_WORK, deadline);
         uint32_t span = 0;
         for (uint32_t b = 0; dist[r] && b < h->n_words * 64; b++)
             if (dist[r][b] != ADV_NONE && dist[r][b] > span) span = dist[r][b];

@@ -49,6 +49,10 @@ heur_t *heur_learn(engine_t *e, double deadline, uint32_t max_matches, splitmix_
  * states), or when the value never changes in a few random matches from s0 (pieces never
  * taken). log (NULL: silent) gets one line. */
 heur_t *heur_material(engine_t *e, const eng_state_t *s0, double scale, FILE *log);
+/* The same by a deadline (now_seconds(); 0: none): the random matches that look for a
+ * change stop there, and material not seen changing by then is none (NULL). */
+heur_t *heur_material_by(engine_t *e, const eng_state_t *s0, double scale, double deadline,
+                         FILE *log);
 /* Adds to a material evaluation (heur_material) each role's advancement: how far its
  * pieces are from its goal, in its own moves, read off the ground network
  * (mcts/advance.h); a piece is worth more the closer it is, and a role's most advanced
@@ -57,6 +61,9 @@ heur_t *heur_material(engine_t *e, const eng_state_t *s0, double scale, FILE *lo
  * four's discs, the marks of tic-tac-toe), or h is not material. log (NULL: silent) gets
  * one line. */
 bool heur_advance(heur_t *h, engine_t *e, FILE *log);
+/* The same by a deadline (now_seconds(); 0: none): the network's reading stops there, and
+ * advancement not read by then is none (false). */
+bool heur_advance_by(heur_t *h, engine_t *e, double deadline, FILE *log);
 /* Adds to h (a material evaluation, or NULL: a new evaluation of counters alone) a score
  * counter (mcts/counter.h: box_count(xplayer, 3)), the one among the game's whose lead
  * (a role's value minus the roles' mean) correlates most with the outcome of random

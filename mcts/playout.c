@@ -1,6 +1,7 @@
 /* Rollout policies: uniform, MAST ε-greedy, decisive and anti-decisive moves (playout.h). */
 #include "mcts/playout.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,12 @@ struct playout {
     bool known_valid;
     term_t known_win;
     playout_stats_t st;
+    /* playout_set_until: checks stop past `until`, the clock read every `every` successors
+     * (each one on the interpreter, whose successor can cost milliseconds); `cutting`: the
+     * current step's checks were cut */
+    double until;
+    uint32_t every;
+    bool cutting;
 };
 
 bool playout_is_uniform(const playout_opts_t *o) {
@@ -63,6 +70,7 @@ playout_t *playout_new(engine_t *e, const playout_opts_t *o) {
     if (p->o.antidecisive) p->o.decisive = true;
     if (p->o.mast_eps > 1) p->o.mast_eps = 1;
     p->nr = engine_game(e)->n_roles;
+    p->every = engine_kind(e) == ENGINE_INTERP ? 1 : 32;
     p->seat = xcalloc(p->nr, sizeof *p->seat);
     p->scratch_joint = xcalloc(p->nr, sizeof *p->scratch_joint);
     p->scratch_n = xcalloc(p->nr, sizeof *p->scratch_n);
@@ -273,6 +281,7 @@ playout_cands_t *playout_cands_learn(engine_t *e, splitmix_t *rng, uint32_t matc
         if (engine_terminal(e, a)) break;
         c->matches++;
         for (uint32_t ply = 0; ply < max_plies; ply++) {
+            if (deadline && now_seconds() >= deadline) break;
             if (!engine_random_joint(e, a, rng, joint)) break;
             engine_next(e, a, joint, b);
             if (engine_terminal(e, b)) {
@@ -307,6 +316,18 @@ uint32_t playout_cands_matches(const playout_cands_t *c) {
     return c ? c->matches : 0;
 }
 
+void playout_set_until(playout_t *p, double until) {
+    p->until = until;
+}
+
+/* Whether the checks stop before the k-th successor of a check: once past p->until, the
+ * rest of the step's checks too. */
+static bool past_until(playout_t *p, uint32_t k) {
+    if (!p->cutting && p->until > 0 && k % p->every == 0 && now_seconds() > p->until)
+        p->cutting = true;
+    return p->cutting;
+}
+
 /* The index of the first of role who's n moves in s (every other role's move fixed in
  * joint) after which who has won, or -1; the successors go to p->kids. Only the
  * candidates' successors when the policy has candidates. All successors first, then the
@@ -321,6 +342,7 @@ static int first_win(playout_t *p, const eng_state_t *s, uint32_t who, const ter
     }
     uint32_t nk = 0;
     for (uint32_t k = 0; k < n; k++) {
+        if (past_until(p, k)) break;
         if (p->o.cands && !cand_is(p->o.cands, who, moves[k])) continue;
         joint[who] = moves[k];
         engine_next(p->e, s, joint, p->kids[nk]);
@@ -405,7 +427,7 @@ static void avoid_losing(playout_t *p, const eng_state_t *s, uint32_t r, splitmi
         engine_next(p->e, s, joint, out);
         if (engine_terminal(p->e, out)) return;
         uint32_t winner;
-        if (decisive_in(p, out, r, &winner) == TERM_NONE || alive == 1) return;
+        if (decisive_in(p, out, r, &winner) == TERM_NONE || alive == 1 || p->cutting) return;
         p->dead[k < n ? k : 0] = 1;
         alive--;
         p->st.avoided++;
@@ -444,13 +466,10 @@ static void step_sim(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t
         if (p->seat[r].n_mv > 1) playout_note(p, r, joint[r]);
 }
 
-bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *joint,
-                  eng_state_t *out) {
-    bool known = p->known_valid && engine_state_equal(s, p->known);
-    term_t known_win = known ? p->known_win : TERM_NONE;
-    p->known_valid = false;
-    if (!load_moves(p, s)) return false;
-    p->st.steps++;
+/* playout_step's move, the state's moves loaded (known, known_win: what the last step's
+ * check found about s). */
+static bool step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *joint,
+                 eng_state_t *out, bool known, term_t known_win) {
     uint32_t mover = sole_mover(p);
     if (p->o.decisive && mover == UINT32_MAX && several_choose(p)) {
         step_sim(p, s, rng, joint, out);
@@ -490,9 +509,10 @@ bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *j
         uint32_t k = pick(p, mover, p->dead, alive, rng);
         joint_with(p, mover, k, joint);
         engine_next(p->e, s, joint, out);
-        if (!p->o.antidecisive || engine_terminal(p->e, out)) break;
+        if (p->cutting || !p->o.antidecisive || engine_terminal(p->e, out)) break;
         uint32_t next_mover = 0;
         term_t reply = decisive_in(p, out, UINT32_MAX, &next_mover);
+        if (p->cutting) break; /* unchecked: nothing known about out */
         if (reply == TERM_NONE || next_mover == mover || alive == 1) {
             engine_state_copy(p->known, out);
             p->known_valid = true;
@@ -505,6 +525,19 @@ bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *j
     }
     playout_note(p, mover, joint[mover]);
     return true;
+}
+
+bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *joint,
+                  eng_state_t *out) {
+    bool known = p->known_valid && engine_state_equal(s, p->known);
+    term_t known_win = known ? p->known_win : TERM_NONE;
+    p->known_valid = false;
+    if (!load_moves(p, s)) return false;
+    p->st.steps++;
+    p->cutting = false;
+    bool moved = step(p, s, rng, joint, out, known, known_win);
+    p->st.cut += p->cutting;
+    return moved;
 }
 
 void playout_stats(const playout_t *p, playout_stats_t *out) {
@@ -548,19 +581,20 @@ static void cost_policy(playout_t *p, const eng_state_t *s, splitmix_t *rng, ter
 }
 
 /* Uniform steps (the engine's own loop) on r until `until` or r->steps reaches max, at least one
- * chunk. */
+ * chunk of `chunk` steps between clock reads (one on the interpreter: a step of a big game
+ * there costs up to a second). */
 static void cost_uniform(engine_t *e, const eng_state_t *s, splitmix_t *rng, int *goals,
-                         cost_run_t *r, double until, uint64_t max) {
+                         cost_run_t *r, double until, uint64_t max, uint32_t chunk) {
     double t0 = cpu_seconds();
     /* at least one chunk: a round whose wall time the scheduler took whole still compares */
     do {
-        uint32_t k = engine_playout(e, r->a, rng, COST_CHUNK, goals);
+        uint32_t k = engine_playout(e, r->a, rng, chunk, goals);
         r->steps += k;
         if (k == 0 && engine_state_equal(r->a, s)) {
             r->stuck = true;
             break;
         }
-        if (k < COST_CHUNK) engine_state_copy(r->a, s); /* ended: the next rollout */
+        if (k < chunk) engine_state_copy(r->a, s); /* ended: the next rollout */
     } while (r->steps < max && now_seconds() < until);
     r->secs += cpu_seconds() - t0;
 }
@@ -607,21 +641,26 @@ double playout_cost(engine_t *e, const playout_opts_t *o, const eng_state_t *s, 
     /* short rounds of each in turn, so that a change of the machine's load falls on both; the
      * policy's steps bound the work (the uniform ones are not capped: a round where the policy
      * got no CPU must not let the uniform run use up its steps and leave no round to compare) */
+    playout_set_until(p, deadline);
+    uint32_t chunk = engine_kind(e) == ENGINE_INTERP ? 1 : COST_CHUNK;
     while (!run[0].stuck && !run[1].stuck && now_seconds() < deadline && run[0].steps < max_steps) {
         cost_run_t was[2] = {run[0], run[1]};
         double t0 = now_seconds(), left = (deadline - t0) / 2;
         cost_policy(p, s, rng, joint, &run[0], t0 + (left < COST_SLICE ? left : COST_SLICE),
                     max_steps);
+        if (p->st.cut) break; /* a step longer than the time to measure it: too dear */
         double spent = now_seconds() - t0;
-        cost_uniform(e, s, rng, goals, &run[1], now_seconds() + spent, UINT64_MAX);
+        cost_uniform(e, s, rng, goals, &run[1], now_seconds() + spent, UINT64_MAX, chunk);
         uint64_t pn = run[0].steps - was[0].steps, un = run[1].steps - was[1].steps;
         double ps = run[0].secs - was[0].secs, us = run[1].secs - was[1].secs;
         if (!pn || !un || us <= 0) continue;
         GROW(ratio, cap_ratio, n_ratio + 1);
         ratio[n_ratio++] = (ps / (double)pn) / (us / (double)un);
     }
-    double cost = 0;
-    if (n_ratio && !run[0].stuck && !run[1].stuck) {
+    double cost = 0; /* a state no rollout leaves: nothing to measure, nor to play */
+    if (p->st.cut || (!n_ratio && !run[0].stuck && !run[1].stuck)) {
+        cost = HUGE_VAL;
+    } else if (n_ratio && !run[0].stuck && !run[1].stuck) {
         qsort(ratio, n_ratio, sizeof *ratio, cmp_double);
         cost = ratio[n_ratio / 2];
     }

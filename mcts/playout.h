@@ -52,6 +52,7 @@ typedef struct {
     uint64_t successors; /* successor states computed by the checks (beyond the steps) */
     uint64_t decisive;   /* decisive moves played */
     uint64_t avoided;    /* moves given up because they let the next mover win at once */
+    uint64_t cut;        /* steps whose checks the deadline cut short (playout_set_until) */
 } playout_stats_t;
 
 /* A policy for engine e (not owned). */
@@ -65,6 +66,13 @@ bool playout_is_uniform(const playout_opts_t *o);
  * then not set). Moves of roles with a choice are noted for playout_learn. */
 bool playout_step(playout_t *p, const eng_state_t *s, splitmix_t *rng, term_t *joint,
                   eng_state_t *out);
+
+/* The steps of p check successors only until `until` (now_seconds(); 0: no limit, the
+ * default): past it a step plays the move its policy drew, its checks left undone, and
+ * counts a cut. A check computes a successor for each move, so one step can cost hundreds
+ * of states: amazons' 2,176 first moves on the interpreter, seconds; a deadline must stop
+ * it (the search's, the cost measure's). */
+void playout_set_until(playout_t *p, double until);
 
 /* MAST: a new iteration begins (forgets the moves noted). */
 void playout_begin(playout_t *p);
@@ -81,7 +89,8 @@ void playout_stats(const playout_t *p, playout_stats_t *out);
 
 /* Plays random matches from the initial state (engine_random_joint's draws on rng, at most
  * max_plies joint moves each) until `matches` are played (0: no bound) or the deadline
- * (0: none), and keeps the move of every sole mover whose move ended a match with its
+ * (0: none; read at every joint move: a match of a big game on the interpreter outlasts
+ * any start clock), and keeps the move of every sole mover whose move ended a match with its
  * win. Read-only once made: any number of policies and threads may share it. */
 playout_cands_t *playout_cands_learn(engine_t *e, splitmix_t *rng, uint32_t matches,
                                      uint32_t max_plies, double deadline);
@@ -94,7 +103,10 @@ uint32_t playout_cands_matches(const playout_cands_t *c);
  * s (not terminal) until `deadline` or max_steps of the policy, every rollout restarting at s.
  * Rounds of each in turn (policy steps for a short time, uniform ones as long, at least a
  * chunk of them: so a round the scheduler took from the policy leaves the next), the median
- * of the rounds' ratios of the thread's CPU time; 0 when no round played a step of both.
+ * of the rounds' ratios of the thread's CPU time; 0 from a state no rollout leaves;
+ * HUGE_VAL when no round played a step of both or a policy step's checks were cut by the
+ * deadline (a step that does not fit in the time to measure it is too dear to play, and no
+ * measure is no reason to play it).
  * Timed: for a player's choice within its start clock (mcts's decisive=auto), not for
  * reproducible results. st (may be NULL) receives what the policy's steps did meanwhile:
  * how often its checks changed a move (decisive, avoided) is what they can be worth. */

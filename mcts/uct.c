@@ -1368,6 +1368,9 @@ static void search_loop(uct_t *u, double seconds, uint32_t max_iterations, bool 
     if (!forever && seconds <= 0 && max_iterations == 0) max_iterations = 10000;
     double deadline = now_seconds() + seconds;
     u->deadline = seconds > 0 ? deadline : 0;
+    /* a policy step's checks stop there too (a step of a big game on the interpreter
+     * computes thousands of successors) */
+    if (u->pol) playout_set_until(u->pol, u->deadline);
     for (uint32_t it = 0;; it++) {
         if (stopped(u)) break;
         if (it && seconds > 0 && now_seconds() >= deadline) break;

@@ -90,7 +90,8 @@ agent_t *agent_new(game_t *g, uint32_t role, const agent_config_t *cfg) {
      * the interpreter on the killer games); GDL's is one state, told every move, and the
      * interpreter needs no grounding before the start clock (a player that searches makes
      * its own engine within the clock) */
-    a->engine = engine_new(g, g->gdl2 ? engine_default_kind() : ENGINE_INTERP, NULL);
+    a->engine = g->gdl2 ? engine_new_by(g, engine_default_kind(), NULL, cfg->ready)
+                        : engine_new(g, ENGINE_INTERP, NULL);
     a->track = a->engine;
     a->es = engine_state_new(a->track);
     a->es_next = engine_state_new(a->track);

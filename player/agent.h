@@ -16,6 +16,10 @@ typedef struct {
     double startclock, playclock;
     uint64_t seed;
     bool verbose;
+    /* GDL-II: the agent's own engine (belief tracking's: the game ground) is made by then
+     * (now_seconds(); 0: no deadline but the grounder's own limit): a START's, so that its
+     * grounding does not outlast the start clock (SmallDominion2: 10 s of a 2 s clock) */
+    double ready;
 } agent_config_t;
 
 typedef struct agent agent_t;

@@ -93,14 +93,21 @@ static player_t *ab_create(const player_setup_t *setup) {
 }
 
 /* Caps leaf playouts so that one costs at most PLAYOUT_SHARE of the play clock: a probe
- * playout of a few steps from the initial state measures a step. */
-static void cap_playouts(ab_player_t *p) {
+ * playout of a few steps from the initial state measures a step (one on the interpreter,
+ * where a step of a big game costs up to a second; none past the deadline, and then the
+ * cap is a step: no measure, the cheapest playouts). */
+static void cap_playouts(ab_player_t *p, double deadline) {
     ab_opts_t *o = &p->opts.ab;
     if (o->eval == AB_EVAL_GOAL || o->playouts == 0 || p->core.playclock <= 0) return;
+    if (deadline > 0 && now_seconds() >= deadline) {
+        o->playout_cap = 1;
+        return;
+    }
+    uint32_t probe = engine_kind(p->core.engine) == ENGINE_INTERP ? 1 : PROBE_STEPS;
     int *goals = xcalloc(p->core.game->n_roles, sizeof *goals);
     engine_initial(p->core.engine, p->cur);
     double t0 = now_seconds();
-    uint32_t steps = engine_playout(p->core.engine, p->cur, &p->core.rng, PROBE_STEPS, goals);
+    uint32_t steps = engine_playout(p->core.engine, p->cur, &p->core.rng, probe, goals);
     double per_step = (now_seconds() - t0) / (steps ? steps : 1);
     free(goals);
     double budget = p->core.playclock * PLAYOUT_SHARE / o->playouts;
@@ -115,26 +122,28 @@ static int heur_value(void *ctx, engine_t *e, const eng_state_t *s, uint32_t rol
     return (int)(p->hval[role] + 0.5);
 }
 
-/* heur=material|adv: the evaluation, made from the initial state (said with verbose). */
-static void make_heur(ab_player_t *p) {
+/* heur=material|adv: the evaluation, made from the initial state by the deadline (said
+ * with verbose). */
+static void make_heur(ab_player_t *p, double deadline) {
     if (!p->opts.material || p->heur || engine_kind(p->core.engine) == ENGINE_INTERP) return;
     FILE *log = p->core.verbose ? stderr : NULL;
     eng_state_t *s0 = engine_state_new(p->core.engine);
     engine_initial(p->core.engine, s0);
-    p->heur = heur_material(p->core.engine, s0, MATERIAL_SCALE, log);
+    p->heur = heur_material_by(p->core.engine, s0, MATERIAL_SCALE, deadline, log);
     engine_state_free(s0);
-    if (p->opts.adv) heur_advance(p->heur, p->core.engine, log);
+    if (p->opts.adv) heur_advance_by(p->heur, p->core.engine, deadline, log);
     free(p->hval);
     p->hval = xcalloc(p->core.game->n_roles, sizeof *p->hval);
 }
 
-static void ensure_search(ab_player_t *p, double ready) {
+/* The engine by `ready`, the rest (the playouts' cap, the evaluation) by `deadline`. */
+static void ensure_search(ab_player_t *p, double ready, double deadline) {
     if (p->ab) return;
     player_core_engine(&p->core, p->opts.engine, ready);
     if (!p->cur) p->cur = engine_state_new(p->core.engine);
-    cap_playouts(p);
+    cap_playouts(p, deadline);
     p->ab = ab_new(p->core.engine, p->core.role, &p->opts.ab, p->core.seed);
-    make_heur(p);
+    make_heur(p, deadline);
     if (p->heur) ab_set_eval(p->ab, heur_value, p);
 }
 
@@ -172,7 +181,7 @@ static void search_until(ab_player_t *p, double deadline, move_sink_t *sink, ab_
 static void ab_start(player_t *pl, const state_t *initial, double deadline) {
     ab_player_t *p = (ab_player_t *)pl;
     double t0 = now_seconds();
-    ensure_search(p, t0 + (deadline - t0) * ENGINE_SHARE);
+    ensure_search(p, t0 + (deadline - t0) * ENGINE_SHARE, deadline);
     if (p->core.game->gdl2 || !initial) return;
     engine_state_set(p->core.engine, p->cur, initial);
     ab_result_t r;
@@ -185,7 +194,7 @@ static term_t ab_play(player_t *pl, const player_turn_t *turn, double deadline, 
     sink_offer(sink, fallback);
     if (!turn->exact || turn->n_states < 1) return fallback;
     double t0 = now_seconds();
-    ensure_search(p, t0 + (deadline - t0) * ENGINE_SHARE);
+    ensure_search(p, t0 + (deadline - t0) * ENGINE_SHARE, deadline);
     engine_state_set(p->core.engine, p->cur, &turn->states[0]);
     ab_result_t r;
     search_until(p, deadline, turn->n_legal > 1 ? sink : NULL, &r);

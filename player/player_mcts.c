@@ -228,18 +228,19 @@
  * take (the network costs nothing; the steps go on at the next try, the search does not:
  * at 0.5 s under load 0.4 of a try let it pass only from ply 37, docs/bdd.md) */
 #define LATE_REACH_SHARE 0.8
-#define LBS_SAFETY 0.1     /* seconds kept back from it (grounding and calibration overrun) */
-#define ENGINE_SHARE 0.8   /* of the clock left, at most for grounding and compiling */
-#define STATE_COSTS 4      /* a search call overruns by at least this many states' cost */
-#define HEUR_SHARE 0.25    /* of the start clock left, at most for learning an evaluation */
-#define HEUR_MATCHES 1000  /* random matches it learns from in an iteration-bounded search */
-#define MATERIAL_SCALE 10  /* heur=material: a piece up of sixteen is worth about 58 (Sancho's) */
-#define COST_SHARE 0.03    /* of the start clock left, at most for measuring it */
-#define CANDS_SHARE 0.05   /* dcand=on: of the start clock left, at most for learning them */
-#define CANDS_MAX 1.0      /* seconds, at most for learning them */
-#define CANDS_MATCHES 1000 /* random matches they are learnt from when iteration-bounded */
-#define CANDS_PLIES 1000   /* joint moves of one such match at most */
-#define COST_MAX 0.5       /* seconds, at most for measuring it */
+#define LBS_SAFETY 0.1      /* seconds kept back from it (grounding and calibration overrun) */
+#define ENGINE_SHARE 0.8    /* of the clock left, at most for grounding and compiling */
+#define STATE_COSTS 4       /* a search call overruns by at least this many states' cost */
+#define COST_TURN_SHARE 0.5 /* of the play clock left at least, to measure that cost in a turn */
+#define HEUR_SHARE 0.25     /* of the start clock left, at most for learning an evaluation */
+#define HEUR_MATCHES 1000   /* random matches it learns from in an iteration-bounded search */
+#define MATERIAL_SCALE 10   /* heur=material: a piece up of sixteen is worth about 58 (Sancho's) */
+#define COST_SHARE 0.03     /* of the start clock left, at most for measuring it */
+#define CANDS_SHARE 0.05    /* dcand=on: of the start clock left, at most for learning them */
+#define CANDS_MAX 1.0       /* seconds, at most for learning them */
+#define CANDS_MATCHES 1000  /* random matches they are learnt from when iteration-bounded */
+#define CANDS_PLIES 1000    /* joint moves of one such match at most */
+#define COST_MAX 0.5        /* seconds, at most for measuring it */
 
 typedef struct {
     uint32_t iters; /* 0: time-bounded */
@@ -334,6 +335,7 @@ typedef struct {
      * and the next call is not started when less time than this is left */
     double overrun;
     double min_overrun;  /* its floor: a few times what one state costs the engine */
+    bool cost_unknown;   /* that cost was not measured at start (no time left) */
     player_search_t sum; /* the counters of the matches played */
 } mcts_player_t;
 
@@ -1276,8 +1278,9 @@ static void learn_heur(mcts_player_t *p, const state_t *initial, double deadline
     if (p->opts.material) {
         eng_state_t *es = engine_state_new(p->core.engine);
         engine_state_set(p->core.engine, es, initial);
-        p->heur = heur_material(p->core.engine, es, MATERIAL_SCALE, log);
-        if (p->opts.adv) heur_advance(p->heur, p->core.engine, log);
+        p->heur = heur_material_by(p->core.engine, es, MATERIAL_SCALE,
+                                   bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE, log);
+        if (p->opts.adv) heur_advance_by(p->heur, p->core.engine, bounded ? 0 : deadline, log);
         if (p->opts.counter)
             p->heur = heur_counter(p->heur, p->core.engine, es, MATERIAL_SCALE,
                                    bounded ? 0 : t0 + (deadline - t0) * HEUR_SHARE, log);
@@ -1310,11 +1313,29 @@ static void learn_cands(mcts_player_t *p, double deadline) {
                 (now_seconds() - t0) * 1000);
 }
 
+/* decisive=auto's uniform rollouts, for this match's tree only: the options stay for the
+ * next match. */
+static void uniform_rollouts(mcts_player_t *p) {
+    playout_opts_t o = p->opts.playout;
+    o.cands = p->cands;
+    o.decisive = o.antidecisive = false;
+    uct_set_playout(p->uct, &o);
+}
+
 /* decisive=auto: measures what an anti-decisive rollout step costs from the initial state,
  * and how often its checks change a move, and plays uniform rollouts instead when it costs
  * too much for what it changes (said with verbose). */
 static void choose_policy(mcts_player_t *p, const state_t *initial, double deadline) {
     if (!p->opts.decisive_auto || p->opts.iters) return;
+    if (engine_kind(p->core.engine) == ENGINE_INTERP) {
+        /* the interpreter plays the games that do not ground in time, the big ones: a
+         * check's successor per move costs milliseconds there, and a state tenths of a
+         * second (laikLee_hex: one step measured took 0.8 s of a 2 s start clock) */
+        uniform_rollouts(p);
+        if (p->core.verbose)
+            fprintf(stderr, "mcts: uniform rollouts on the interpreter (no measure)\n");
+        return;
+    }
     double t0 = now_seconds(), secs = (deadline - t0) * COST_SHARE;
     playout_opts_t policy = p->opts.playout;
     policy.cands = p->cands;
@@ -1327,12 +1348,7 @@ static void choose_policy(mcts_player_t *p, const state_t *initial, double deadl
                                      t0 + (secs < COST_MAX ? secs : COST_MAX), UINT64_MAX, &st);
     engine_state_free(es);
     bool off = !playout_anti_pays(cost, &st);
-    if (off) { /* this match's tree only: the options stay for the next match */
-        playout_opts_t o = p->opts.playout;
-        o.cands = p->cands;
-        o.decisive = o.antidecisive = false;
-        uct_set_playout(p->uct, &o);
-    }
+    if (off) uniform_rollouts(p);
     if (p->core.verbose)
         fprintf(stderr,
                 "mcts: an anti-decisive rollout step costs %.1f uniform ones (%.0f ms), its checks "
@@ -1352,10 +1368,10 @@ static int ab_value(void *ctx, engine_t *e, const eng_state_t *s, uint32_t role)
  * time-bounded game of two roles, the match is played by alpha-beta (mcts/ab.h, its
  * defaults) with that evaluation at the leaves instead of UCT: it beat the UCT default
  * and Sancho on breakthroughWalls (docs/league.md). Said with verbose. */
-static void start_ab(mcts_player_t *p) {
+static void start_ab(mcts_player_t *p, double deadline) {
     if (!p->opts.ab || p->ab || !p->heur || p->opts.iters || p->core.game->n_roles != 2) return;
     FILE *log = p->core.verbose ? stderr : NULL;
-    if (!heur_advance(p->heur, p->core.engine, log)) return;
+    if (!heur_advance_by(p->heur, p->core.engine, deadline, log)) return;
     ab_opts_t o;
     ab_default_opts(&o);
     o.max_depth = p->opts.abdepth;
@@ -1429,7 +1445,7 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     if (!p->core.game->gdl2 && initial) learn_cands(p, deadline);
     if (!p->core.game->gdl2 && initial) choose_policy(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) learn_heur(p, initial, deadline);
-    if (!p->core.game->gdl2 && initial) start_ab(p);
+    if (!p->core.game->gdl2 && initial) start_ab(p, deadline);
     /* where alpha-beta plays, sets of its own only with absets=on (start_ab_bdd) */
     if (!p->core.game->gdl2 && p->opts.bdd && !p->ab) start_bdd(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) start_ab_bdd(p, deadline);
@@ -1443,6 +1459,17 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     if (p->core.game->gdl2 || p->opts.iters || !initial) return;
     if (p->ab) { /* its table and history keep what the start finds */
         ab_until(p, initial, now_seconds() + (deadline - now_seconds()) * 0.9);
+        return;
+    }
+    /* a state's cost cannot be cut (on a big game on the interpreter, tenths of a second
+     * and more: laikLee_hex 0.74 s while a second agent grounded on the core): not begun
+     * once the start clock is gone, nor on the interpreter with less time left than a turn
+     * needs to measure it; measured at the first turn with that time instead, except on the
+     * interpreter, which then does not search (cost_unknown) */
+    double left = deadline - p->opts.margin - now_seconds();
+    if (left <= 0 || (engine_kind(p->core.engine) == ENGINE_INTERP &&
+                      left < p->core.playclock * COST_TURN_SHARE)) {
+        p->cost_unknown = true;
         return;
     }
     p->min_overrun = STATE_COSTS * state_cost(p, initial);
@@ -1578,9 +1605,20 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     double t0 = now_seconds();
     ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
     const state_t *s = &turn->states[0];
+    if (p->cost_unknown && engine_kind(p->core.engine) != ENGINE_INTERP &&
+        deadline - t0 >= p->core.playclock * COST_TURN_SHARE) {
+        /* the start clock left no time to measure a state: now, in a turn whose legal
+         * moves (about a state's cost) left most of its clock; never on the interpreter,
+         * whose state of a big game took up to 1 s under load (laikLee_hex, two servers
+         * and their second agents on one core): no measure, no search there (its
+         * rollouts would not end in a turn either, and a rollout cut is thrown away) */
+        p->cost_unknown = false;
+        p->min_overrun = STATE_COSTS * state_cost(p, s);
+        t0 = now_seconds(); /* what is left of the turn after it */
+    }
     p->overrun *= 0.8; /* searched again a few turns after a call too long to start */
     if (p->overrun < p->min_overrun) p->overrun = p->min_overrun;
-    if (deadline - t0 - p->opts.margin < p->overrun) {
+    if (p->cost_unknown || deadline - t0 - p->opts.margin < p->overrun) {
         /* no search call would end in time: the move is the random legal one, at once,
          * leaving the time to the next turn (the tree starts afresh then) */
         if (p->core.verbose)

@@ -127,9 +127,14 @@ engines=$(cat "$TMP/a.log" "$TMP/b.log" | grep '^engine: ' | sed 's|^engine: [^ 
 
 notes="" # the hand-written reading between the notes markers is kept
 [ -f "$OUT" ] && notes=$(sed -n '/<!-- notes:begin -->/,/<!-- notes:end -->/p' "$OUT")
+sweep="" # and the section of scripts/clock_sweep.sh's figures, between its markers
+[ -f "$OUT" ] && sweep=$(sed -n '/<!-- sweep:begin -->/,/<!-- sweep:end -->/p' "$OUT")
 mkdir -p "$(dirname "$OUT")"
 {
-    echo "# Clocks under load"
+    echo "# Clocks over HTTP"
+    echo
+    if [ -n "$sweep" ]; then echo "$sweep"; echo; fi
+    echo "## Clocks under load (\`scripts/clock_load.sh\`)"
     echo
     echo "Written by \`scripts/clock_load.sh --matches $MATCHES --slow $SLOW --slow-games \"$SLOW_GAMES\" --steps $STEPS\`"
     echo "on $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -177,7 +182,7 @@ mkdir -p "$(dirname "$OUT")"
     fi
     echo
     echo "Result: **$status**"
-    if [ -n "$notes" ]; then echo; echo "## Reading"; echo; echo "$notes"; fi
+    if [ -n "$notes" ]; then echo; echo "### Reading"; echo; echo "$notes"; fi
 } >"$OUT"
 echo "wrote $OUT: $status"
 [ "$status" = PASS ]

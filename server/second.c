@@ -44,6 +44,7 @@ second_t *second_start(const char *rules, const char *raw, size_t raw_len, const
     b->raw_len = raw_len;
     b->role = xstrdup(role);
     b->cfg = *cfg;
+    b->cfg.ready = 0; /* not the start clock's: the grounder's own limit */
     b->on_done = on_done;
     b->ctx = ctx;
     b->t0 = now_seconds();

@@ -24,7 +24,7 @@ typedef struct job {
     proto_msg_t msg;
     char *raw;
     size_t raw_len;
-    double deadline;
+    double t0, deadline; /* when the message came, when its answer is due */
     strbuf_t reply;
     bool proven; /* reply is a move proven legal in this turn's state */
     bool done, abandoned;
@@ -200,11 +200,15 @@ static void start_second(service_t *s, job_t *j, const agent_config_t *cfg) {
 
 static void run_start(service_t *s, job_t *j) {
     end_agent(s);
+    double t = now_seconds();
     agent_config_t cfg = {.kind = s->cfg.kind,
                           .startclock = j->msg.startclock,
                           .playclock = j->msg.playclock,
                           .seed = s->cfg.seed + 0x9E3779B97F4A7C15ull * ++s->n_starts,
-                          .verbose = s->cfg.verbose};
+                          .verbose = s->cfg.verbose,
+                          /* a GDL-II agent grounds the game as it loads: by the share of the
+                           * clock a player's engine gets (the rest is the player's) */
+                          .ready = t + (j->deadline > t ? (j->deadline - t) * 0.8 : 0)};
     strbuf_t err;
     sb_init(&err);
     s->agent = agent_load(j->msg.rules, j->raw, j->raw_len, j->msg.role, &cfg, &err);
@@ -229,6 +233,10 @@ static void run_start(service_t *s, job_t *j) {
         agent_start(s->agent, j->deadline);
         tell_error(s, j->msg.id);
     }
+    /* what the next PLAY waits for: a START that outlasts its deadline leaves the first
+     * turns to guesses */
+    log_line("match=%s start: worker done after %.0f ms (due at %.0f ms)", j->msg.id,
+             (now_seconds() - j->t0) * 1000, (j->deadline - j->t0) * 1000);
     sb_fini(&err);
 }
 
@@ -599,6 +607,7 @@ static void answer_start(service_t *s, proto_msg_t *msg, const char *raw, size_t
     s->playclock = msg->playclock;
     *deadline = deadline_for(s, t0, msg->startclock);
     job_t *j = enqueue(s, msg, *deadline, PROTO_READY);
+    j->t0 = t0;
     j->raw = xmalloc(raw_len + 1);
     memcpy(j->raw, raw, raw_len);
     j->raw[raw_len] = 0;

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "base/clock.h"
+
 #include "engine/fluents.h"
 #include "load.h"
 #include "mcts/advance.h"
@@ -52,7 +54,7 @@ static uint32_t check_distances(engine_t *e, const char *fn, uint32_t owner, uin
                                 uint32_t r, int (*expect)(int)) {
     uint32_t n_words, n = 0;
     uint64_t *m = pieces(e, fn, owner, r, &n_words);
-    uint8_t *d = advance_distances(e, r, m, n_words, 100000000ull);
+    uint8_t *d = advance_distances(e, r, m, n_words, 100000000ull, 0);
     assert_non_null(d);
     for (uint32_t b = 0; b < n_words * 64; b++) {
         if (!(m[b >> 6] >> (b & 63) & 1)) {
@@ -109,6 +111,30 @@ static void test_race(void **state) {
     game_free(g);
 }
 
+/* The start's readings stop at their deadline: with one gone, no material is seen
+ * changing in random matches (none played: NULL) and no advancement read off the network
+ * (false), where without a deadline breakthrough has both (chess_200's network took a
+ * second to read while a compiler shared the core, past a 2 s start clock). Counted: a
+ * deadline already past. */
+static void test_deadline(void **state) {
+    (void)state;
+    game_t *g = load_file("breakthrough.kif");
+    assert_non_null(g);
+    engine_t *e = engine_new(g, ENGINE_GROUND, NULL);
+    eng_state_t *s = engine_state_new(e);
+    engine_initial(e, s);
+    double gone = now_seconds() - 1;
+    assert_null(heur_material_by(e, s, 10, gone, NULL));
+    heur_t *h = heur_material_by(e, s, 10, 0, NULL);
+    assert_non_null(h);
+    assert_false(heur_advance_by(h, e, gone, NULL));
+    assert_true(heur_advance_by(h, e, 0, NULL));
+    heur_free(h);
+    engine_state_free(s);
+    engine_free(e);
+    game_free(g);
+}
+
 /* The evaluation: from breakthrough's start, white's piece one row forward (material
  * even) is worth more than 50 to white with advancement, exactly 50 without; the values
  * still add to 100. */
@@ -160,7 +186,7 @@ static void test_no_advancement(void **state) {
     for (uint32_t r = 0; r < 2; r++) {
         uint32_t n_words;
         uint64_t *m = pieces(e, "cell", 3, r, &n_words);
-        uint8_t *d = advance_distances(e, r, m, n_words, 100000000ull);
+        uint8_t *d = advance_distances(e, r, m, n_words, 100000000ull, 0);
         for (uint32_t b = 0; d && b < n_words * 64; b++)
             assert_true(d[b] == ADV_NONE || d[b] < 2);
         free(d);
@@ -172,9 +198,8 @@ static void test_no_advancement(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_breakthrough),
-        cmocka_unit_test(test_race),
-        cmocka_unit_test(test_eval),
+        cmocka_unit_test(test_breakthrough),   cmocka_unit_test(test_race),
+        cmocka_unit_test(test_eval),           cmocka_unit_test(test_deadline),
         cmocka_unit_test(test_no_advancement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,6 +31,7 @@
 #include "engine/cgen.h"
 #include "engine/compile.h"
 #include "engine/engine.h"
+#include "engine/fluents.h"
 #include "engine/gprog.h"
 #include "engine/ground.h"
 #include "engine/joints.h"
@@ -173,6 +174,61 @@ static void test_limits_fall_back(void **state) {
     gnet_free(net);
     o.max_work = work - 1;
     assert_null(gnet_new(g, &o, why, sizeof why));
+    game_free(g);
+}
+
+/* Grounding stops at its deadline in every phase, not only in the join: the optimiser and
+ * the layout take about as long as the join on a big game (amazons: 1 s each), and a start
+ * clock's grounding ran a second past it. Tic-tac-toe's join takes fewer steps than the
+ * join reads the clock after (4,096), so a deadline gone at once is seen by the optimiser
+ * alone: out of time, not a network. Counted, not timed. */
+static void test_deadline_stops_optimiser(void **state) {
+    (void)state;
+    game_t *g = must_load("tictactoe.kif");
+    char why[256] = "";
+    ground_opts_t o = ground_default_opts();
+    o.seconds = 0;
+    gnet_t *net = gnet_new(g, &o, why, sizeof why);
+    assert_non_null(net);
+    assert_true(net->work < 4096);
+    gnet_free(net);
+    o.seconds = 1e-9; /* gone before the first phase ends */
+    assert_null(gnet_new(g, &o, why, sizeof why));
+    assert_string_equal(why, "out of time");
+    game_free(g);
+}
+
+/* engine_fluent_bits reads each bit's fluent off the network at once: the same as the
+ * engine's own terms of a state with that bit alone (what it computed before, in time
+ * quadratic in the words), on the network and on its compiled code. */
+static void test_fluent_bits(void **state) {
+    (void)state;
+    game_t *g = must_load("breakthrough.kif");
+    engine_kind_t kinds[] = {ENGINE_GROUND, ENGINE_COMPILED};
+    for (int k = 0; k < 2; k++) {
+        engine_t *e = engine_new(g, kinds[k], NULL);
+        term_t *bits;
+        uint32_t n = engine_fluent_bits(e, &bits);
+        assert_true(n > 0);
+        eng_state_t *s = engine_state_new(e);
+        uint64_t *w = (uint64_t *)engine_state_words(s);
+        assert_non_null(w);
+        state_t terms;
+        state_init(&terms);
+        uint32_t named = 0;
+        for (uint32_t b = 0; b < n; b++) {
+            memset(w, 0, (n / 64) * sizeof *w);
+            w[b >> 6] = 1ull << (b & 63);
+            engine_state_terms(e, s, &terms);
+            assert_int_equal(bits[b], terms.n == 1 ? terms.facts[0] : TERM_NONE);
+            named += bits[b] != TERM_NONE;
+        }
+        assert_true(named > 64); /* breakthrough's cells and control */
+        state_fini(&terms);
+        engine_state_free(s);
+        free(bits);
+        engine_free(e);
+    }
     game_free(g);
 }
 
@@ -1409,6 +1465,8 @@ int main(void) {
         cmocka_unit_test(test_no_allocation_compiled),
         cmocka_unit_test(test_counter_counts),
         cmocka_unit_test(test_limits_fall_back),
+        cmocka_unit_test(test_deadline_stops_optimiser),
+        cmocka_unit_test(test_fluent_bits),
         cmocka_unit_test(test_ground_deep_term_fails),
         cmocka_unit_test(test_noground_marker),
         cmocka_unit_test(test_numbering),

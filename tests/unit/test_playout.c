@@ -278,6 +278,45 @@ static void test_cost(void **state) {
     unload(&f);
 }
 
+/* A deadline stops a step's checks (each check computes a successor per move: on a big
+ * game on the interpreter, seconds): past it, an anti-decisive step on tic-tac-toe's empty
+ * board (nine moves, each one's successor and the opponent's eight replies checked) plays
+ * the drawn move unchecked, a legal one, and counts the cut; the cost measured by such a
+ * deadline is no reason to play those rollouts. Counted, not timed: a deadline already
+ * past (and one never reached, for the contrast). */
+static void test_until(void **state) {
+    (void)state;
+    fix_t f;
+    load(&f, ENGINE_INTERP);
+    playout_opts_t anti = {.antidecisive = true, .mast_eps = -1};
+    splitmix_t rng = {7};
+    term_t joint[2];
+    playout_stats_t st;
+    playout_t *p = playout_new(f.e, &anti);
+    assert_true(playout_step(p, f.s, &rng, joint, f.n)); /* no deadline: every check */
+    playout_stats(p, &st);
+    assert_true(st.successors >= 9 && st.cut == 0);
+    playout_set_until(p, now_seconds() + 1e6);
+    assert_true(playout_step(p, f.s, &rng, joint, f.n));
+    playout_stats(p, &st);
+    assert_true(st.successors >= 18 && st.cut == 0);
+    uint64_t before = st.successors;
+    playout_set_until(p, now_seconds() - 1); /* gone */
+    assert_true(playout_step(p, f.s, &rng, joint, f.n));
+    playout_stats(p, &st);
+    assert_int_equal(st.successors, before); /* no successor checked */
+    assert_int_equal(st.cut, 1);
+    const term_t *m;
+    uint32_t n = engine_legal(f.e, f.s, 0, &m);
+    assert_true(term_in(m, n, joint[0]));
+    playout_free(p);
+    /* a cost measured by a deadline gone: nothing measured, anti-decisive rollouts off */
+    playout_stats_t none = {0};
+    double cost = playout_cost(f.e, &anti, f.s, &rng, now_seconds() - 1, 2000, &none);
+    assert_false(playout_anti_pays(cost, &none));
+    unload(&f);
+}
+
 /* Two roles take turns choosing a or b for four turns; every match is a draw, so the
  * anti-decisive checks never find a win to play or to avoid. */
 static const char *ALWAYS_DRAWN = "(role p) (role q) (init (control p)) (init (step 0))"
@@ -361,6 +400,7 @@ int main(void) {
         cmocka_unit_test(test_cands),     cmocka_unit_test(test_mast),
         cmocka_unit_test(test_rollouts),  cmocka_unit_test(test_cost),
         cmocka_unit_test(test_anti_pays), cmocka_unit_test(test_decisive_simultaneous),
+        cmocka_unit_test(test_until),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -386,6 +386,28 @@ static void test_service_gdl2(void **state) {
     service_free(s);
 }
 
+/* A GDL-II agent grounds the game as it loads (belief tracking's engine): by the START's
+ * clock, not the grounder's own 10 s (SmallDominion2 kept the worker 10 s past a 2 s
+ * START). A clock of 0 leaves it on the interpreter, and the match is answered as usual,
+ * every move legal. Counted, not timed: the clock is gone before the worker starts. */
+static void test_service_gdl2_start_clock(void **state) {
+    (void)state;
+    service_t *s = legal_service();
+    char *guess = game_text("guess.kif");
+    char *start = start_body("g0.1", "player", guess, 0, 5);
+    expect(s, start, "ready");
+    service_wait_idle(s); /* the START's work done: the agent and its engine made */
+    assert_int_equal(service_engine_kind(s), ENGINE_INTERP);
+    expect(s, "( PLAY g0.1 0 NIL NIL )", "noop");
+    expect(s, "( PLAY g0.1 1 noop NIL )", "( guess 1 )");
+    expect(s, "( PLAY g0.1 2 ( guess 1 ) ( higher ) )", "( guess 1 )");
+    expect(s, "( STOP g0.1 3 ( guess 1 ) ( higher ) )", "done");
+    free(start);
+    free(guess);
+    service_wait_idle(s);
+    service_free(s);
+}
+
 static void test_service_bad_start(void **state) {
     (void)state;
     service_t *s = legal_service();
@@ -624,6 +646,7 @@ int main(void) {
         cmocka_unit_test(test_service_gdl),
         cmocka_unit_test(test_service_spelling),
         cmocka_unit_test(test_service_gdl2),
+        cmocka_unit_test(test_service_gdl2_start_clock),
         cmocka_unit_test(test_service_bad_start),
         cmocka_unit_test(test_service_survives_many_moves),
         cmocka_unit_test(test_service_survives_deep_rules),
