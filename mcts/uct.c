@@ -14,12 +14,15 @@
 #include "base/htab.h"
 #include "base/rng.h"
 #include "base/util.h"
+#include "engine/fluents.h"
 #include "mcts/bestline.h"
 
 #define NIL UINT32_MAX
 #define INITIAL_NODES (1u << 16)
 #define INITIAL_MOVES (1u << 18)
 #define MIN_NODES 1024 /* the smallest pool a memory limit can ask for */
+/* The most joint moves a node's separability is checked on (an engine step each). */
+#define SEP_JOINTS 1024
 
 /* A node is a state of the game: without transpositions one per path from the root (a
  * tree), with them one per state (a graph, nodes found by the state's hash). */
@@ -35,6 +38,7 @@ typedef struct {
     float mm;
     uint8_t terminal, proven;
     uint8_t capped; /* some role has more legal moves than a count holds: see expand */
+    uint8_t sep;    /* two roles choose and their moves do not interact (separable) */
 } node_t;
 
 /* The child a joint move leads to. */
@@ -85,7 +89,8 @@ struct uct {
     uint32_t role, nr;
     splitmix_t rng;
     double c;
-    bool tuned; /* UCB1-Tuned: exploration scaled by each move's observed variance */
+    double simc; /* uct_set_sim_exploration: C where several roles choose (< 0: c) */
+    bool tuned;  /* UCB1-Tuned: exploration scaled by each move's observed variance */
     uint32_t cap;
     size_t mem_limit; /* bytes for both pools; 0: none */
     double deadline;  /* of the current uct_choose (0: none); a rollout past it is dropped */
@@ -152,6 +157,12 @@ struct uct {
     bool rec_terminal; /* the iteration ended at a terminal state: its line is a plan */
     bool mixed;        /* uct_set_mixed: simultaneous moves drawn by visits */
     bool no_bounds;    /* uct_set_bounds(off): proven values are not backed up */
+    bool seq;          /* uct_set_sequential: separable nodes searched as if turn-taking */
+    uint32_t n_words;  /* words of a bitset state (0: not known yet, or term states) */
+    uint64_t *sepw;    /* separable's scratch: the base successor and each move's change */
+    size_t cap_sepw;
+    double *reply; /* select_reply's scratch: per move of the replying role, visits, values */
+    size_t cap_reply;
 
     uct_stats_t st;
 };
@@ -435,6 +446,54 @@ static void add_priors(uct_t *u, uint32_t i, const eng_state_t *s) {
     if (best >= 0) p->nodes[i].mm = mover == 0 ? best : 1 - best;
 }
 
+/* The successor of s by the two roles' moves a and b, as words (n_words of them). */
+static const uint64_t *succ_words(uct_t *u, const eng_state_t *s, term_t a, term_t b) {
+    term_t joint[2] = {a, b};
+    engine_next(u->e, s, joint, u->succ);
+    return engine_state_words(u->succ);
+}
+
+/* Whether node i (state s, expanded, two roles with a choice each) is separable: every
+ * joint move's successor is the successor of both roles' first moves with each role's own
+ * change from it applied (bitwise: what a role's move changes does not depend on the
+ * other's), as where the roles drop on two boards at once. Checked on every joint move (at
+ * most SEP_JOINTS), so exact; a term state (the interpreter) is never separable. */
+static bool separable(uct_t *u, uint32_t i, const eng_state_t *s) {
+    pool_t *p = &T(u)->p;
+    const uint16_t *cnt = &p->cnt[(size_t)i * 2];
+    uint32_t n0 = cnt[0], n1 = cnt[1];
+    if ((uint64_t)n0 * n1 > SEP_JOINTS || !engine_state_words(s)) return false;
+    if (!u->n_words) {
+        term_t *bits = NULL;
+        u->n_words = (engine_fluent_bits(u->e, &bits) + 63) / 64;
+        free(bits);
+        if (!u->n_words) return false;
+    }
+    uint32_t nw = u->n_words;
+    const term_t *m0 = &p->mv[role_off(u, i, 0)], *m1 = &p->mv[role_off(u, i, 1)];
+    GROW(u->sepw, u->cap_sepw, (size_t)(1 + n0 + n1) * nw);
+    uint64_t *base = u->sepw, *d0 = base + nw, *d1 = d0 + (size_t)n0 * nw;
+    memcpy(base, succ_words(u, s, m0[0], m1[0]), nw * sizeof *base);
+    for (uint32_t k = 1; k < n0; k++) {
+        const uint64_t *w = succ_words(u, s, m0[k], m1[0]);
+        for (uint32_t x = 0; x < nw; x++)
+            d0[(size_t)k * nw + x] = w[x] ^ base[x];
+    }
+    for (uint32_t j = 1; j < n1; j++) {
+        const uint64_t *w = succ_words(u, s, m0[0], m1[j]);
+        for (uint32_t x = 0; x < nw; x++)
+            d1[(size_t)j * nw + x] = w[x] ^ base[x];
+    }
+    for (uint32_t k = 1; k < n0; k++)
+        for (uint32_t j = 1; j < n1; j++) {
+            const uint64_t *w = succ_words(u, s, m0[k], m1[j]);
+            for (uint32_t x = 0; x < nw; x++)
+                if (w[x] != (base[x] ^ d0[(size_t)k * nw + x] ^ d1[(size_t)j * nw + x]))
+                    return false;
+        }
+    return true;
+}
+
 /* Computes the legal moves of node i in state s. A role without legal moves makes the
  * node terminal (a malformed game: scored by its goals). False when the memory limit
  * leaves no room for the moves (the node stays a leaf). A role with more moves than a
@@ -470,6 +529,9 @@ static bool expand(uct_t *u, uint32_t i, const eng_state_t *s) {
     }
     p->nodes[i].moff = moff;
     if (u->heur && (u->prior || u->imm > 0) && !p->nodes[i].terminal) add_priors(u, i, s);
+    const uint16_t *cnt = &p->cnt[(size_t)i * u->nr];
+    if (u->seq && u->nr == 2 && cnt[0] > 1 && cnt[1] > 1 && !p->nodes[i].terminal)
+        u->st.sep_nodes += p->nodes[i].sep = separable(u, i, s);
     return true;
 }
 
@@ -484,12 +546,23 @@ static uint32_t find_child(const uct_t *u, uint32_t i, uint64_t key) {
  * logn: UCB1's c sqrt(log N / n), or UCB1-Tuned's (Auer et al. 2002), where log N / n is
  * weighed by the move's variance bound min(1/4, var + sqrt(2 log N / n)) instead of 1: a
  * move whose values barely vary is explored less. */
-static double explore(const uct_t *u, const mstat_t *m, double logn) {
+static double explore(const uct_t *u, double c, const mstat_t *m, double logn) {
     double l = logn / m->visits;
-    if (!u->tuned) return u->c * sqrt(l);
+    if (!u->tuned) return c * sqrt(l);
     double mean = m->sum / m->visits, var = m->sumsq / m->visits - mean * mean;
     double bound = (var > 0 ? var : 0) + sqrt(2 * l);
-    return u->c * sqrt(l * (bound < 0.25 ? bound : 0.25));
+    return c * sqrt(l * (bound < 0.25 ? bound : 0.25));
+}
+
+/* The exploration constant at node i: uct_set_sim_exploration's where several roles
+ * choose (when set), else C. */
+static double node_c(const uct_t *u, uint32_t i) {
+    if (u->simc < 0) return u->c;
+    const uint16_t *cnt = &CT(u)->p.cnt[(size_t)i * u->nr];
+    uint32_t choosers = 0;
+    for (uint32_t r = 0; r < u->nr; r++)
+        choosers += cnt[r] > 1;
+    return choosers > 1 ? u->simc : u->c;
 }
 
 /* A move's value to its player: its mean, or with implicit minimax that weighed with the
@@ -539,12 +612,12 @@ static uint32_t select_move(uct_t *u, uint32_t i, uint32_t r) {
     }
     /* no visit yet: only where every move has prior visits (else an unvisited one is
      * taken above) */
-    double logn = p->nodes[i].visits ? log((double)p->nodes[i].visits) : 0;
+    double logn = p->nodes[i].visits ? log((double)p->nodes[i].visits) : 0, c = node_c(u, i);
     uint32_t best = 0;
     double best_v = -1.0;
     for (uint32_t k = 0; k < n; k++) {
         if (skip && ms[k].pruned) continue;
-        double v = ms[k].visits ? exploit(u, &ms[k]) + explore(u, &ms[k], logn) : 2.0;
+        double v = ms[k].visits ? exploit(u, &ms[k]) + explore(u, c, &ms[k], logn) : 2.0;
         if (v > best_v) {
             best_v = v;
             best = k;
@@ -584,12 +657,13 @@ static void settled_span(const uct_t *u, uint32_t i, uint32_t mover, int best, i
  * against every reply proves the win, as in a turn-taking node); with two roles in a
  * zero-sum game the other's upper bound mirrors it. Sound whatever the others do, so for
  * the mixed strategies the tree's visits approach too. */
-static void security(uct_t *u, uint32_t i, uint64_t joints, int *lo, int *hi) {
+static bool security(uct_t *u, uint32_t i, uint64_t joints, int *lo, int *hi) {
     pool_t *p = &T(u)->p;
     uint32_t nr = u->nr;
     const uint16_t *cnt = &p->cnt[(size_t)i * nr];
     const node_t *n = &p->nodes[i];
     uint64_t radix = 1;
+    bool raised = false;
     for (uint32_t r = 0; r < nr; radix *= cnt[r], r++) {
         if (cnt[r] < 2) continue;
         uint32_t c = cnt[r];
@@ -607,9 +681,11 @@ static void security(uct_t *u, uint32_t i, uint64_t joints, int *lo, int *hi) {
         for (uint32_t k = 0; k < c; k++)
             if ((uint64_t)seen[k] >= joints / c && least[k] > best) best = least[k];
         if (best < 0) continue;
-        if (best > lo[r]) lo[r] = best;
-        if (nr == 2 && T(u)->zero_sum && 100 - best < hi[1 - r]) hi[1 - r] = 100 - best;
+        if (best > lo[r]) lo[r] = best, raised = true;
+        if (nr == 2 && T(u)->zero_sum && 100 - best < hi[1 - r])
+            hi[1 - r] = 100 - best, raised = true;
     }
+    return raised;
 }
 
 /* Recomputes node i's bounds from its children's (a proven value where lower and upper
@@ -652,7 +728,7 @@ static bool update_bounds(uct_t *u, uint32_t i) {
         if (!all) lo[r] = 0, hi[r] = 100;
         if (movers == 1 && r == mover) lo[r] = best_lo;
     }
-    if (movers > 1) security(u, i, joints, lo, hi);
+    bool secured = movers > 1 && security(u, i, joints, lo, hi);
     bool mirror = movers == 1 && u->nr == 2 && T(u)->zero_sum;
     if (mirror) {
         uint32_t o = 1 - mover;
@@ -670,6 +746,10 @@ static bool update_bounds(uct_t *u, uint32_t i) {
         exact = exact && *l == *h;
     }
     if (exact) n->proven = 1;
+    if (exact && movers > 1) {
+        u->st.sim_proven++;
+        u->st.sim_secured += secured;
+    }
     if (movers == 1 && changed && !exact) {
         uint32_t off = role_off(u, i, mover);
         uint8_t floor = p->lo[(size_t)i * nr + mover];
@@ -959,15 +1039,72 @@ static void backup(uct_t *u, size_t depth, size_t n_sel, bool dropped) {
     }
 }
 
+/* At a separable node searched as if turn-taking (uct_set_sequential), the other role's
+ * reply to the searching role's move ks: UCB over the children of ks's joint moves (their
+ * visits, and the other's value: the searching role's mirrored, exact where proven), an
+ * untried joint move first, the variance bound of UCB1-Tuned that of a mean of values in
+ * [0,1] (the node keeps no squares). The searching role's own statistics then average its
+ * move's values against the replies that suit the other role best, as at a turn-taking
+ * node where it moves first: they approach its pure maximin (a lower bound, which a
+ * separable game, the other's move changing nothing of the searching role's, keeps close
+ * to the game's value), where decoupled UCT's average it against the other's mix. */
+static uint32_t select_reply(uct_t *u, uint32_t i, uint32_t ks) {
+    pool_t *p = &T(u)->p;
+    const uint16_t *cnt = &p->cnt[(size_t)i * 2];
+    uint32_t s = u->role, o = 1 - s, n = cnt[o];
+    GROW(u->reply, u->cap_reply, 2 * (size_t)n);
+    double *vis = u->reply, *val = u->reply + n;
+    for (uint32_t k = 0; k < n; k++)
+        vis[k] = val[k] = 0;
+    double total = 0;
+    for (uint32_t e = p->nodes[i].first; e != NIL; e = p->edges[e].next) {
+        uint64_t key = p->edges[e].key;
+        uint32_t a = (uint32_t)(key % cnt[0]), b = (uint32_t)(key / cnt[0]);
+        if ((s == 0 ? a : b) != ks) continue;
+        uint32_t k = s == 0 ? b : a, c = p->edges[e].child;
+        const node_t *cn = &p->nodes[c];
+        if (!cn->visits) continue;
+        vis[k] = cn->visits;
+        val[k] = cn->proven ? p->lo[(size_t)c * 2 + o] / 100.0 : 1 - cn->vsum / cn->visits;
+        total += cn->visits;
+    }
+    uint32_t unvisited = 0;
+    for (uint32_t k = 0; k < n; k++)
+        unvisited += vis[k] == 0;
+    if (unvisited) {
+        uint32_t pick = (uint32_t)(splitmix_next(&u->rng) % unvisited);
+        for (uint32_t k = 0; k < n; k++)
+            if (vis[k] == 0 && pick-- == 0) return k;
+    }
+    double logn = log(total), c = node_c(u, i);
+    uint32_t best = 0;
+    double best_v = -1.0;
+    for (uint32_t k = 0; k < n; k++) {
+        mstat_t m = {.visits = (uint32_t)vis[k], .sum = val[k] * vis[k]};
+        m.sumsq = m.sum; /* the most variance a mean of values in [0,1] allows */
+        double v = val[k] + explore(u, c, &m, logn);
+        if (v > best_v) best_v = v, best = k;
+    }
+    return best;
+}
+
 /* Selects the moves of every role at node i (the path's node at depth) into u->joint,
- * with their key among i's children; a virtual loss on them when the tree is shared. */
+ * with their key among i's children; a virtual loss on them when the tree is shared. At
+ * a separable node searched as if turn-taking, the searching role first, the other's
+ * reply to it (select_reply). */
 static uint64_t select_joint(uct_t *u, uint32_t i, size_t depth) {
     pool_t *p = &T(u)->p;
     uint32_t nr = u->nr;
     uint64_t key = 0, radix = 1;
     GROW(u->path_sel, u->cap_path_sel, (depth + 1) * nr);
+    uint32_t seq[2] = {0, 0};
+    bool in_turn = p->nodes[i].sep && u->seq && T(u)->zero_sum;
+    if (in_turn) {
+        seq[u->role] = select_move(u, i, u->role);
+        seq[1 - u->role] = select_reply(u, i, seq[u->role]);
+    }
     for (uint32_t r = 0; r < nr; r++) {
-        uint32_t k = select_move(u, i, r);
+        uint32_t k = in_turn ? seq[r] : select_move(u, i, r);
         u->path_sel[depth * nr + r] = k;
         u->joint[r] = p->mv[role_off(u, i, r) + k];
         if (u->pol && p->cnt[(size_t)i * nr + r] > 1) playout_note(u->pol, r, u->joint[r]);
@@ -1112,6 +1249,7 @@ uct_t *uct_new(engine_t *e, uint32_t role, uint64_t seed) {
         die("uct: role %u out of range", role);
     u->rng.s = seed;
     u->c = 1.4;
+    u->simc = -1;
     u->cap = 10000;
     u->hook_reach = UINT32_MAX;
     u->sharp = 1;
@@ -1166,6 +1304,8 @@ void uct_free(uct_t *u) {
     free(u->blo);
     free(u->bhi);
     free(u->smin);
+    free(u->sepw);
+    free(u->reply);
     free(u->new_of);
     free(u->path);
     free(u->path_sel);
@@ -1177,6 +1317,10 @@ void uct_free(uct_t *u) {
 void uct_set_exploration(uct_t *u, double c) {
     u->c = c;
     if (u->helper) u->helper->c = c;
+}
+void uct_set_sim_exploration(uct_t *u, double c) {
+    u->simc = c;
+    if (u->helper) u->helper->simc = c;
 }
 void uct_set_tuned(uct_t *u, bool on) {
     u->tuned = on;
@@ -1478,6 +1622,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     u->helper->owns_engine = true;
     u->helper->boss = u;
     u->helper->c = u->c, u->helper->cap = u->cap, u->helper->tuned = u->tuned;
+    u->helper->simc = u->simc;
     u->helper->hook_reach = u->hook_reach;
     u->helper->mem_limit = u->mem_limit; /* each tree under the cap: twice it in all */
     uct_set_playout(u->helper, &u->pol_opts);
@@ -1487,6 +1632,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     uct_set_implicit(u->helper, u->imm);
     uct_set_best_line(u->helper, u->line_on);
     uct_set_bounds(u->helper, !u->no_bounds);
+    uct_set_sequential(u->helper, u->seq);
     helper_hook(u);
     if (u->parallel == UCT_PARALLEL_TREE) make_tree_helper(u);
     return true;
@@ -1494,6 +1640,12 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
 
 void uct_set_mixed(uct_t *u, bool on) {
     u->mixed = on;
+}
+
+void uct_set_sequential(uct_t *u, bool on) {
+    uct_ponder_stop(u);
+    u->seq = on;
+    if (u->helper) uct_set_sequential(u->helper, on);
 }
 
 void uct_set_bounds(uct_t *u, bool on) {
@@ -1815,6 +1967,8 @@ void uct_stats(const uct_t *u, uct_stats_t *out) {
         out->hook_calls += h->hook_calls, out->hook_hits += h->hook_hits;
         out->hook_hits_win += h->hook_hits_win, out->hook_hits_loss += h->hook_hits_loss;
         out->hook_hits_other += h->hook_hits_other, out->hook_seconds += h->hook_seconds;
+        out->sim_proven += h->sim_proven, out->sim_secured += h->sim_secured;
+        out->sep_nodes += h->sep_nodes;
     }
     out->avg_rollout_len = out->rollouts ? (double)out->rollout_steps / out->rollouts : 0;
     out->nodes = u->have_root ? u->p.n_nodes : 0;

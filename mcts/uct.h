@@ -55,6 +55,9 @@ typedef struct {
     uint64_t proven_backups;   /* iterations that ended on a proven node without a rollout */
     uint64_t terminal_leaves;  /* new leaves that were terminal (scored without a rollout) */
     uint64_t repeats;          /* iterations that met a state already on their path (a cycle) */
+    uint64_t sim_proven;       /* nodes where several roles choose proven (update_bounds) */
+    uint64_t sim_secured;      /* ... of those, with a bound only a security level gave */
+    uint64_t sep_nodes;        /* nodes expanded found separable (uct_set_sequential) */
     uint64_t nodes;            /* nodes in the tree now */
     uint64_t node_capacity;    /* nodes the pool holds before it grows */
     uint64_t memory_full;      /* iterations that found no room for a node or its moves */
@@ -73,6 +76,9 @@ void uct_free(uct_t *u);
 
 /* Exploration constant C of UCB1 (values in [0,1]); default 1.4. */
 void uct_set_exploration(uct_t *u, double c);
+/* The exploration constant at nodes where several roles choose at once (simultaneous
+ * moves; < 0, the default: C there too), decoupled UCT's and uct_set_sequential's. */
+void uct_set_sim_exploration(uct_t *u, double c);
 /* UCB1-Tuned (default off): a move's exploration term C sqrt(log N / n) has log N / n
  * weighed by min(1/4, var + sqrt(2 log N / n)), var the variance of its values so far. */
 void uct_set_tuned(uct_t *u, bool on);
@@ -140,6 +146,15 @@ bool uct_set_best_line(uct_t *u, bool on);
  * searching one at the root, uct_choose draws the move in proportion to its visits (the
  * mixed strategy decoupled UCT approaches) instead of taking the most visited. */
 void uct_set_mixed(uct_t *u, bool on);
+/* Separable nodes searched as if turn-taking (default off): at a node where two roles of a
+ * zero-sum game choose at once and their moves do not interact (each joint move's
+ * successor is both roles' own changes applied to one state, checked on every joint move
+ * when the node is expanded: the two boards of connectFourSimultaneous), the searching
+ * role selects its move by UCB over its own statistics, and the other role its reply by
+ * UCB over the children of that move (a turn-taking node where the searching role moves
+ * first): the searching role's statistics approach its pure maximin instead of its value
+ * against the other's mix. Elsewhere decoupled UCT as before. Set before the search. */
+void uct_set_sequential(uct_t *u, bool on);
 /* Score bounds (default on). Off: a proven leaf (terminal, or stopped by the hook) keeps
  * its exact value, but no bound is backed up to the nodes above it, nothing is pruned and
  * the search never stops on a proven root: plain UCT, the "off" side of the enhancement's

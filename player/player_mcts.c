@@ -16,6 +16,8 @@
  *   iters=N   at most N iterations per move (1..100000000): reproducible for a seed as long
  *             as the clock does not cut the search short; start does no search
  *   c=X       UCB1 exploration constant (0..100, default 0.8; uct's own default is 1.4)
+ *   simc=X    the constant where several roles choose at once (simultaneous moves; 0..100,
+ *             default: c's; uct_set_sim_exploration)
  *   ucb=plain|tuned  the exploration term: UCB1's, or UCB1-Tuned's, weighed by each move's
  *             observed variance (uct_set_tuned; default tuned)
  *   margin=S  seconds kept in hand before the play deadline (0..10, default 0.05)
@@ -67,6 +69,10 @@
  *   mix=on|off  where another role moves at the same time as ours (simultaneous moves),
  *             play a move drawn by its root visits, not the most visited (uct_set_mixed;
  *             default off)
+ *   sep=on|off  where two roles of a zero-sum game choose at once and their moves do not
+ *             interact (each changes the state on its own: two boards played at once),
+ *             search the node as if ours moved first and the other replied to it
+ *             (uct_set_sequential; default off: docs/mcts.md)
  *   bounds=on|off  score bounds (MCTS-Solver generalised, mcts/uct.h): proven values backed
  *             up, moves that cannot beat a proven floor pruned, the search stopped on a
  *             proven root (uct_set_bounds; default on: docs/league.md)
@@ -245,6 +251,7 @@
 typedef struct {
     uint32_t iters; /* 0: time-bounded */
     double c;       /* < 0: uct's default */
+    double simc;    /* simc=X: c where several roles choose (< 0: c) */
     bool tuned;     /* ucb=tuned */
     double margin;
     uint32_t mem_mb; /* 0: uct's default */
@@ -286,6 +293,7 @@ typedef struct {
     bool dcand;              /* dcand=on: decisive checks on learnt candidates (learn_cands) */
     bool line;               /* line=on: the best line of a game of one role */
     bool mix;                /* mix=on: simultaneous moves drawn by visits */
+    bool sep;                /* sep=on: separable simultaneous nodes searched as turn-taking */
     bool bounds;             /* bounds=on: score bounds backed up (MCTS-Solver generalised) */
     bool ab;                 /* ab=on: alpha-beta where material gets advancement (start_ab) */
     uint32_t abdepth;        /* abdepth=N: its depth bound in joint moves (0: none) */
@@ -340,12 +348,14 @@ typedef struct {
 } mcts_player_t;
 
 #define MCTS_OPTS_HELP                                                                             \
-    "iters=N, c=X, ucb=plain|tuned, margin=S, mem=MB, engine=K, threads=1|2, parallel=root|tree, " \
+    "iters=N, c=X, simc=X, ucb=plain|tuned, margin=S, mem=MB, engine=K, threads=1|2, "             \
+    "parallel=root|tree, "                                                                         \
     "ponder=on|off, "                                                                              \
     "tt=on|off, decisive=off|on|anti|auto, dcand=on|off, mast=off|E, pdepth=D, "                   \
     "heur=on|off|material|adv, counter=on|off, "                                                   \
     "cut=K|off, "                                                                                  \
-    "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, ab=on|off, abdepth=N, bounds=on|off"
+    "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, sep=on|off, ab=on|off, abdepth=N, "        \
+    "bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
     "bddvalues=on|off, bddshadow=on|off, bddsolve=on|off, bddreach=F, bddcut=N, bddlate=S, "       \
@@ -402,6 +412,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     mcts_opts_t *o = ctx;
     if (!strcmp(key, "iters")) return opts_u32(val, 1, 100000000, &o->iters);
     if (!strcmp(key, "c")) return opts_num(val, 0, 100, &o->c);
+    if (!strcmp(key, "simc")) return opts_num(val, 0, 100, &o->simc);
     if (!strcmp(key, "ucb")) {
         o->tuned = !strcmp(val, "tuned");
         return o->tuned || !strcmp(val, "plain");
@@ -426,6 +437,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "dcand")) return opts_onoff(val, &o->dcand);
     if (!strcmp(key, "line")) return opts_onoff(val, &o->line);
     if (!strcmp(key, "mix")) return opts_onoff(val, &o->mix);
+    if (!strcmp(key, "sep")) return opts_onoff(val, &o->sep);
     if (!strcmp(key, "bounds")) return opts_onoff(val, &o->bounds);
     if (!strcmp(key, "ab")) return opts_onoff(val, &o->ab);
     if (!strcmp(key, "abdepth")) return opts_u32(val, 0, 1000, &o->abdepth);
@@ -452,6 +464,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
 static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t *err) {
     memset(o, 0, sizeof *o);
     o->c = 0.8; /* with ucb=tuned: what beat c=1.4 with UCB1 (docs/league.md) */
+    o->simc = -1;
     o->tuned = true;
     o->margin = 0.05;
     o->lbs_kind = o->lbs = lbs_kind;
@@ -613,12 +626,14 @@ bool player_search_report(const player_search_t *t, strbuf_t *out) {
 /* The options every search tree of the player gets (not the threads, hooks, heuristic). */
 static void tune_uct(const mcts_player_t *p, uct_t *u) {
     if (p->opts.c >= 0) uct_set_exploration(u, p->opts.c);
+    uct_set_sim_exploration(u, p->opts.simc);
     uct_set_tuned(u, p->opts.tuned);
     if (p->opts.mem_mb) uct_set_memory_limit(u, (size_t)p->opts.mem_mb << 20);
     uct_set_playout(u, &p->opts.playout);
     uct_set_transpositions(u, p->opts.tt);
     uct_set_best_line(u, p->opts.line);
     uct_set_mixed(u, p->opts.mix);
+    uct_set_sequential(u, p->opts.sep);
     uct_set_bounds(u, p->opts.bounds);
 }
 
@@ -662,6 +677,11 @@ static void log_stats(mcts_player_t *p, const char *what, double secs) {
             st.memory_bytes / 1048576.0, st.memory_limit / 1048576.0,
             st.memory_full ? " (full: the tree stopped growing)" : "");
     if (st.best_line >= 0) fprintf(stderr, "mcts: best line worth %d\n", st.best_line);
+    if (st.sim_proven || st.sep_nodes)
+        fprintf(stderr,
+                "mcts: %" PRIu64 " simultaneous nodes proven (cumulative), %" PRIu64
+                " with a security level; %" PRIu64 " separable nodes\n",
+                st.sim_proven, st.sim_secured, st.sep_nodes);
     if (!p->lbs) return;
     lbs_stats_t ls;
     lbs_stats(p->lbs, &ls);
@@ -1723,13 +1743,14 @@ static void mcts_destroy(player_t *pl) {
 const player_kind_t player_mcts_kind = {
     .name = "mcts",
     .summary =
-        "UCT Monte-Carlo tree search (mcts:iters=N:c=X:ucb=plain|tuned:margin=S:mem=MB:engine=K:"
+        "UCT Monte-Carlo tree search "
+        "(mcts:iters=N:c=X:simc=X:ucb=plain|tuned:margin=S:mem=MB:engine=K:"
         "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti|auto:dcand=on|"
         "off:mast=off|"
         "E:"
         "pdepth=D:heur=on|off|material|adv:counter=on|off:cut=K|off:prior=N:psharp=K:imm=A:line=on|"
         "off:mix=on|"
-        "off:ab=on|off:abdepth=N:bounds=on|off)",
+        "off:sep=on|off:ab=on|off:abdepth=N:bounds=on|off)",
     .create = mcts_create,
     .check_options = mcts_check_options,
     MCTS_CALLS,

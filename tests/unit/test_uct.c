@@ -1198,9 +1198,124 @@ static void test_simultaneous_security(void **state) {
         assert_true(st.root_proven);
         assert_true(st.root_value == 100.0);
         assert_string_equal(m, "v");
+        /* the root and v's children at least: counted (the root by its security level) */
+        assert_true(st.sim_proven >= 1);
+        assert_true(st.sim_secured >= 1);
         uct_free(u);
     }
     engine_free(e);
+    unload(&f);
+}
+
+/* One round at once, each role's move kept in a fluent of its own (separable): matching
+ * pennies (p against x and q against y win for a, the other two lose) with a safe r worth
+ * 40 to a whatever b plays. */
+static const char *PENNIES =
+    "(role a) (role b) (init (phase 0))"
+    "(amove p) (amove q) (amove r) (bmove x) (bmove y)"
+    "(<= (legal a ?m) (true (phase 0)) (amove ?m))"
+    "(<= (legal b ?m) (true (phase 0)) (bmove ?m))"
+    "(<= (next (phase 1)) (true (phase 0)))"
+    "(<= (next (played ?r ?m)) (does ?r ?m))"
+    "(<= terminal (true (phase 1)))"
+    "(<= (score 100) (true (played a p)) (true (played b x)))"
+    "(<= (score 100) (true (played a q)) (true (played b y)))"
+    "(<= (score 0) (true (played a p)) (true (played b y)))"
+    "(<= (score 0) (true (played a q)) (true (played b x)))"
+    "(<= (score 40) (true (played a r)))"
+    "(other 100 0) (other 0 100) (other 40 60)"
+    "(<= (goal a ?v) (score ?v)) (<= (goal b ?w) (score ?v) (other ?v ?w))";
+
+/* uct_set_sequential: PENNIES' root is separable, and searched as if a moved first (b
+ * replying to its move) a's statistics approach its pure maximin, r (40 against p's and
+ * q's 0), which it plays; decoupled UCT, whose b mixes x and y, values p and q at about 50
+ * and plays one of them. SURE_KEPT's moves interact (t1 with x): never separable. */
+static void test_sequential(void **state) {
+    (void)state;
+    game_t *g = load_text(PENNIES);
+    assert_non_null(g);
+    fix_t f;
+    fix_init(&f, g);
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, stderr);
+    for (uint64_t seed = 1; seed <= 4; seed++)
+        for (int on = 0; on < 2; on++) {
+            uct_t *u = uct_new(e, 0, seed);
+            uct_set_sequential(u, on);
+            const char *m = str(&f, uct_choose(u, &f.s, 0, 3000));
+            uct_stats_t st;
+            uct_stats(u, &st);
+            assert_int_equal(st.sep_nodes, on);
+            if (on)
+                assert_string_equal(m, "r");
+            else
+                assert_string_not_equal(m, "r");
+            uct_free(u);
+        }
+    engine_free(e);
+    unload(&f);
+    g = load_text(SURE_KEPT);
+    assert_non_null(g);
+    fix_init(&f, g);
+    e = engine_new(f.g, ENGINE_GROUND, stderr);
+    uct_t *u = uct_new(e, 0, 1);
+    uct_set_sequential(u, true);
+    uct_choose(u, &f.s, 0, 1000);
+    uct_stats_t st;
+    uct_stats(u, &st);
+    assert_int_equal(st.sep_nodes, 0);
+    uct_free(u);
+    engine_free(e);
+    unload(&f);
+}
+
+/* The fewest root visits of a's moves in PENNIES after 3,000 iterations, with the
+ * exploration constant simc where both roles choose (< 0: none set). */
+static uint32_t pennies_fewest(fix_t *f, engine_t *e, double simc) {
+    uct_t *u = uct_new(e, 0, 5);
+    if (simc >= 0) uct_set_sim_exploration(u, simc);
+    uct_choose(u, &f->s, 0, 3000);
+    const term_t *m;
+    uint32_t n = terms_legal(f->r, &f->s, 0, &m), fewest = UINT32_MAX;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t visits;
+        double mean;
+        assert_true(uct_root_move(u, m[k], &visits, &mean));
+        if (visits < fewest) fewest = visits;
+    }
+    uct_free(u);
+    return fewest;
+}
+
+/* uct_set_sim_exploration: a large constant where both roles choose spreads PENNIES' root
+ * visits near evenly (r, worth 40 against about 50, gets its third), C's own (1.4) does
+ * not; on tic-tac-toe, where one role chooses at a time, it changes no visit. */
+static void test_sim_exploration(void **state) {
+    (void)state;
+    game_t *g = load_text(PENNIES);
+    assert_non_null(g);
+    fix_t f;
+    fix_init(&f, g);
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, stderr);
+    assert_true(pennies_fewest(&f, e, -1) < 900);
+    assert_true(pennies_fewest(&f, e, 100) > 900);
+    engine_free(e);
+    unload(&f);
+    load(&f, "tictactoe.kif");
+    uct_t *a = uct_new(f.r, 0, 5), *b = uct_new(f.r, 0, 5);
+    uct_set_sim_exploration(b, 100);
+    uct_choose(a, &f.s, 0, 2000);
+    uct_choose(b, &f.s, 0, 2000);
+    const term_t *m;
+    uint32_t n = terms_legal(f.r, &f.s, 0, &m);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t va, vb;
+        double ma, mb;
+        uct_root_move(a, m[k], &va, &ma);
+        uct_root_move(b, m[k], &vb, &mb);
+        assert_int_equal(va, vb);
+    }
+    uct_free(a);
+    uct_free(b);
     unload(&f);
 }
 
@@ -1330,6 +1445,8 @@ int main(void) {
         cmocka_unit_test(test_hook_proven_root),
         cmocka_unit_test(test_hook_moves_simultaneous),
         cmocka_unit_test(test_simultaneous_security),
+        cmocka_unit_test(test_sequential),
+        cmocka_unit_test(test_sim_exploration),
         cmocka_unit_test(test_reuse),
         cmocka_unit_test(test_memory_limit),
         cmocka_unit_test(test_deterministic),
