@@ -22,7 +22,13 @@ def main():
            "`sparring GAME N START PLAY OURS OPPONENT`) with the row's values. `iters`: "
            "`ggp match GAME --players OURS,OPPONENT --matches N --swap --seed 1` with in-process "
            "players bounded by iterations (`mcts:iters=N`), the clocks START/PLAY far above "
-           "what they use: a comparison at fixed work per move, whatever the load (no series lock).", "",
+           "what they use: a comparison at fixed work per move, whatever the load (no series lock). "
+           "**Shares of the core**: rows before 2026-11-30 02:21 whose series ran on one core (their "
+           "notes say so) ran both servers in one scheduling group, where a busy core is shared "
+           "per thread: our two search threads took up to two thirds of it against Sancho's one (64/36 measured; a "
+           "local series between players of equal threads was fair). From then on every server "
+           "runs in a session of its own (`setsid`, the kernel's autogroups: an equal share "
+           "whatever the threads; 49/51 measured).", "",
            "| date (UTC) | rev | mode | game | clocks | ours | opponent | n | W-D-L | mean ± 95% | errors | load | note |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
