@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static inline void write_file(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
@@ -35,6 +36,18 @@ static inline void env_put(const char *name, char *kept) {
     else
         unsetenv(name);
     free(kept);
+}
+
+/* Makes GGP_CC a compiler held back until the file gate exists (no clock decides when the
+ * code is ready), written into dir. */
+static inline void use_gated_cc(const char *dir, const char *gate) {
+    char gated[200], script[400];
+    snprintf(gated, sizeof gated, "%s/gated-cc", dir);
+    snprintf(script, sizeof script,
+             "#!/bin/sh\nwhile [ ! -e %s ]; do sleep 0.01; done\nexec cc \"$@\"\n", gate);
+    write_file(gated, script);
+    assert_int_equal(chmod(gated, 0700), 0);
+    setenv("GGP_CC", gated, 1);
 }
 
 #endif

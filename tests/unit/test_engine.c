@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -598,15 +597,10 @@ static engine_t *engine_on_code(game_t *g) {
 
 static void test_background_compile(void **state) {
     (void)state;
-    char dir[] = "/tmp/ggp-test-compile-XXXXXX", cc[100], gate[100], script[400];
+    char dir[] = "/tmp/ggp-test-compile-XXXXXX", gate[100];
     char *keep = cache_use_temp(dir);
-    snprintf(cc, sizeof cc, "%s/gated-cc", dir);
     snprintf(gate, sizeof gate, "%s/gate", dir);
-    snprintf(script, sizeof script,
-             "#!/bin/sh\nwhile [ ! -e %s ]; do sleep 0.01; done\nexec cc \"$@\"\n", gate);
-    write_file(cc, script);
-    assert_int_equal(chmod(cc, 0700), 0);
-    setenv("GGP_CC", cc, 1);
+    use_gated_cc(dir, gate);
     game_t *g = must_load("breakthrough.kif");
     engine_free(engine_on_code(g)); /* its compilation is cancelled */
     engine_t *e = engine_on_code(g), *c = engine_clone(e);

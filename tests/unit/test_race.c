@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -253,18 +252,6 @@ static void kinds_once_ready(game_t *g, const char *gate, engine_kind_t *k) {
     engine_state_free(s);
     engine_free(c), engine_free(e);
     netcode_unref(code);
-}
-
-/* Makes GGP_CC a compiler held back until the file gate exists (no clock decides when the
- * code is ready), written into dir. */
-static void use_gated_cc(const char *dir, const char *gate) {
-    char gated[200], script[400];
-    snprintf(gated, sizeof gated, "%s/gated-cc", dir);
-    snprintf(script, sizeof script,
-             "#!/bin/sh\nwhile [ ! -e %s ]; do sleep 0.01; done\nexec cc \"$@\"\n", gate);
-    write_file(gated, script);
-    assert_int_equal(chmod(gated, 0700), 0);
-    setenv("GGP_CC", gated, 1);
 }
 
 /* Every network is compiled (no cap that tic-tac-toe's could meet), and auto keeps the
