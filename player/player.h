@@ -19,6 +19,10 @@
 #include "mcts/lbs.h"
 #include "player/belief.h"
 
+/* Of the start clock left, the most a player's engine (grounding and compiling) may take:
+ * the rest is the player's own preparation. A GDL-II agent's engine gets the same. */
+#define PLAYER_ENGINE_SHARE 0.8
+
 typedef struct player player_t;
 typedef struct player_kind player_kind_t;
 

@@ -33,7 +33,6 @@
 #include "mcts/ab.h"
 #include "mcts/heur.h"
 
-#define ENGINE_SHARE 0.8   /* of the start clock left, at most for grounding and compiling */
 #define PLAYOUT_SHARE 0.02 /* of the play clock, at most for one leaf playout */
 #define PROBE_STEPS 16     /* joint moves of the playout that measures a step's cost */
 #define MATERIAL_SCALE 10  /* heur=material|adv: as the mcts player's */
@@ -181,7 +180,7 @@ static void search_until(ab_player_t *p, double deadline, move_sink_t *sink, ab_
 static void ab_start(player_t *pl, const state_t *initial, double deadline) {
     ab_player_t *p = (ab_player_t *)pl;
     double t0 = now_seconds();
-    ensure_search(p, t0 + (deadline - t0) * ENGINE_SHARE, deadline);
+    ensure_search(p, t0 + (deadline - t0) * PLAYER_ENGINE_SHARE, deadline);
     if (p->core.game->gdl2 || !initial) return;
     engine_state_set(p->core.engine, p->cur, initial);
     ab_result_t r;
@@ -194,7 +193,7 @@ static term_t ab_play(player_t *pl, const player_turn_t *turn, double deadline, 
     sink_offer(sink, fallback);
     if (!turn->exact || turn->n_states < 1) return fallback;
     double t0 = now_seconds();
-    ensure_search(p, t0 + (deadline - t0) * ENGINE_SHARE, deadline);
+    ensure_search(p, t0 + (deadline - t0) * PLAYER_ENGINE_SHARE, deadline);
     engine_state_set(p->core.engine, p->cur, &turn->states[0]);
     ab_result_t r;
     search_until(p, deadline, turn->n_legal > 1 ? sink : NULL, &r);

@@ -235,7 +235,6 @@
  * at 0.5 s under load 0.4 of a try let it pass only from ply 37, docs/bdd.md) */
 #define LATE_REACH_SHARE 0.8
 #define LBS_SAFETY 0.1      /* seconds kept back from it (grounding and calibration overrun) */
-#define ENGINE_SHARE 0.8    /* of the clock left, at most for grounding and compiling */
 #define STATE_COSTS 4       /* a search call overruns by at least this many states' cost */
 #define COST_TURN_SHARE 0.5 /* of the play clock left at least, to measure that cost in a turn */
 #define HEUR_SHARE 0.25     /* of the start clock left, at most for learning an evaluation */
@@ -707,7 +706,7 @@ static void start_lbs(mcts_player_t *p, double deadline) {
     if (!p->opts.lbs || p->lbs) return;
     double t0 = now_seconds();
     player_core_engine(&p->core, p->opts.engine,
-                       t0 + (deadline - t0) * (1 - LBS_SHARE) * ENGINE_SHARE);
+                       t0 + (deadline - t0) * (1 - LBS_SHARE) * PLAYER_ENGINE_SHARE);
     lbs_opts_t o;
     lbs_default_opts(&o);
     o.confirm = p->opts.confirm;
@@ -807,7 +806,7 @@ static void start_bdd(mcts_player_t *p, const state_t *initial, double deadline)
     if (!p->opts.lbs || !p->opts.bdd || p->bdd || !initial) return;
     double t0 = now_seconds();
     player_core_engine(&p->core, p->opts.engine,
-                       t0 + (deadline - t0) * (1 - BDD_SHARE) * ENGINE_SHARE);
+                       t0 + (deadline - t0) * (1 - BDD_SHARE) * PLAYER_ENGINE_SHARE);
     t0 = now_seconds();
     double budget = (deadline - t0) * BDD_SHARE - LBS_SAFETY - p->opts.margin;
     double solve = (deadline - t0) * BDD_SOLVE_SHARE - LBS_SAFETY - p->opts.margin;
@@ -1461,7 +1460,7 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     mcts_player_t *p = (mcts_player_t *)pl;
     if (!p->core.game->gdl2 && !p->opts.bdd) start_lbs(p, deadline);
     double t0 = now_seconds();
-    ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
+    ensure_uct(p, t0 + (deadline - t0) * PLAYER_ENGINE_SHARE);
     if (!p->core.game->gdl2 && initial) learn_cands(p, deadline);
     if (!p->core.game->gdl2 && initial) choose_policy(p, initial, deadline);
     if (!p->core.game->gdl2 && initial) learn_heur(p, initial, deadline);
@@ -1605,7 +1604,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         /* nothing to choose: answer at once, and think on while the others choose */
         sink_offer(sink, turn->legal[0]);
         double t0 = now_seconds();
-        ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
+        ensure_uct(p, t0 + (deadline - t0) * PLAYER_ENGINE_SHARE);
         advance_to(p, &turn->states[0], t0 + (deadline - t0) * 0.3);
         /* (after a build not made in time too: p->bdd is NULL then) */
         if (p->opts.lbs && p->opts.bdd && !p->core.game->gdl2 && turn->turn != p->bdd_from &&
@@ -1623,7 +1622,7 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
         return fallback;
     }
     double t0 = now_seconds();
-    ensure_uct(p, t0 + (deadline - t0) * ENGINE_SHARE);
+    ensure_uct(p, t0 + (deadline - t0) * PLAYER_ENGINE_SHARE);
     const state_t *s = &turn->states[0];
     if (p->cost_unknown && engine_kind(p->core.engine) != ENGINE_INTERP &&
         deadline - t0 >= p->core.playclock * COST_TURN_SHARE) {

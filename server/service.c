@@ -208,7 +208,8 @@ static void run_start(service_t *s, job_t *j) {
                           .verbose = s->cfg.verbose,
                           /* a GDL-II agent grounds the game as it loads: by the share of the
                            * clock a player's engine gets (the rest is the player's) */
-                          .ready = t + (j->deadline > t ? (j->deadline - t) * 0.8 : 0)};
+                          .ready =
+                              t + (j->deadline > t ? (j->deadline - t) * PLAYER_ENGINE_SHARE : 0)};
     strbuf_t err;
     sb_init(&err);
     s->agent = agent_load(j->msg.rules, j->raw, j->raw_len, j->msg.role, &cfg, &err);
