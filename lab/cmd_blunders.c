@@ -18,7 +18,7 @@
 
 static const char *const blunders_help =
     "usage: ggp blunders GAME TRACES [--horizon H] [--nodes N] [--swap] [--players K]\n"
-    "                    [--engine E]\n\n"
+    "                    [--sets S] [--engine E]\n\n"
     "Replays the matches of TRACES (the stdout of `ggp match GAME --trace ...`; only its\n"
     "`game`, `does` and `goal` lines are read) and, at every state where exactly one role\n"
     "has more than one legal move (its turn), searches each of its moves over the real\n"

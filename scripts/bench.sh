@@ -42,6 +42,7 @@
 # The README's figures: `CORPUS=0 REPEAT=5 SECONDS_PER_GAME=4 scripts/bench.sh` on a quiet
 # machine (about 7 minutes: a round of the six games took 87 s on 2026-11-29).
 set -eu
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 GGP=${1:-build/ggp}

@@ -9,6 +9,7 @@
 #     tests of the reasoner itself): everything above plays through engine/engine.h;
 #   - every folder opens with a README.md saying what it holds and what it may include.
 set -u
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 cd "$(dirname "$0")/.."
 
 # Reading order: a folder may include itself and the folders before it.

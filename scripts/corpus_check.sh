@@ -8,6 +8,7 @@
 # $GGP_CORPUS; the other GGP_CORPUS_* variables of tests/corpus_traces.sh apply
 # (e.g. GGP_CORPUS_JOBS=4, GGP_CORPUS_TIMEOUT=300, GGP_CORPUS_SUBSET=FILE).
 set -u
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 GGP=${1:-build/ggp}

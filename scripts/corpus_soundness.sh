@@ -24,6 +24,7 @@
 # .out/.err per game and role), ROLES ("0 1"; BDD: "0").
 # Exits 1 when any false positive is found.
 set -eu
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 GGP=$(ensure_ggp "${GGP:-build/ggp}") || exit 1

@@ -6,6 +6,7 @@
 # Environment: MATCHES (default 8), STARTCLOCK (2), PLAYCLOCK (0.2), SEED (1),
 # GAMES (default: the six below), OUT (docs/engine_matches.md), GGP_CORPUS.
 set -eu
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 GGP=${1:-build/ggp}

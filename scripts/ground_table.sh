@@ -13,6 +13,7 @@
 # not. Environment: LIMIT, WALL, OUT (also write the table there), JOBS (games at once,
 # default 1).
 set -u
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 GGP=${1:-build/ggp}

@@ -20,6 +20,7 @@
 # full small full_mcts full_pimc). Meant to run alone:
 #   flock /tmp/ggp-series.lock nice -n -10 scripts/killer_clock.sh
 set -eu
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 GGP=$(ensure_ggp "${GGP:-build/ggp}")

@@ -41,6 +41,7 @@
 # on stderr. A hand-written reading between <!-- notes:begin --> and <!-- notes:end -->
 # in $OUT is kept, and so is scripts/killer_clock.sh's block.
 set -eu
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 GGP=${GGP:-build/ggp}

@@ -23,6 +23,7 @@
 # fours', default 12), VERIFY (random matches, default 30), VERIFY_SECONDS (per step,
 # default 10), CORPUS (../shared/gdl-corpus), OUT (default docs/regress.md).
 set -eu
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 GGP=${1:-build/ggp}

@@ -10,6 +10,7 @@
 #           curl (the HTTP player tests)
 #   docs:   gnuplot-nox (the plots of scripts/rollout-accuracy)
 set -eu -o pipefail
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 
 PACKAGES="gcc libc6-dev libstdc++-12-dev make cmake pkg-config flex bison libz3-dev libcmocka-dev libmicrohttpd-dev libbdd-dev libcadical-dev clang libclang-rt-dev curl gnuplot-nox"
 

@@ -15,6 +15,7 @@
 # Environment: BUDGET (seconds per game, default 10), OUT (default docs/soundness.md).
 # Exits 1 when any false positive, complete miss or Z3 disagreement is found.
 set -eu
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 GGP=${1:-build/ggp}

@@ -9,6 +9,7 @@
 # Each pass prints ctest's summary; the script exits non-zero when any test fails.
 # Environment: JOBS (default: number of cores), GGP_CORPUS (corpus directory), CI.
 set -u
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
 start=$(date +%s)

@@ -6,6 +6,7 @@
 # would do, it does at once). Scripts named there must exist (and be executable when run
 # without `bash`). The block with `curl` is the protocol exchange: it runs as a script and
 # its replies must be the `# ` lines below each request. `--port 9147` becomes a free port.
+# Every path the README names in backticks must exist.
 # usage: readme.sh GGP SOURCE_DIR
 set -uo pipefail
 GGP=$(realpath "$1")
@@ -13,6 +14,8 @@ ROOT=$(realpath "$2")
 STOP_AFTER=${STOP_AFTER:-3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# sourced before fail() below: its own fail() exits at the first failure, without the count
+. "$ROOT/tests/integration/http_lib.sh" # random_port
 failed=0
 passed=0
 fail() { echo "readme: FAIL: $*"; failed=$((failed + 1)); }
@@ -21,7 +24,6 @@ ok() { passed=$((passed + 1)); }
 mkdir -p "$TMP/run/build"
 ln -s "$GGP" "$TMP/run/build/ggp"
 for d in games scripts docs; do ln -s "$ROOT/$d" "$TMP/run/$d"; done
-. "$ROOT/tests/integration/http_lib.sh" # random_port
 # a port nobody listens on: the exchange must talk to its own server, never to another's
 for _ in $(seq 1 20); do
     PORT=$(random_port)
@@ -66,6 +68,17 @@ run_exchange() {
         fail "the curl exchange replied: $(tr '\n' '|' <<<"$got") instead of: $(tr '\n' '|' <<<"$want") $(tail -3 "$TMP/err")"
     fi
 }
+
+# Every file and folder the README names in backticks (`docs/engine.md`, `mcts/uct.[ch]`) must
+# exist: a reader follows them.
+while IFS= read -r path; do
+    case $path in
+    *.\[ch\]) [ -f "$ROOT/${path%.\[ch\]}.c" ] && [ -f "$ROOT/${path%.\[ch\]}.h" ] ;;
+    *) [ -e "$ROOT/$path" ] ;;
+    esac && ok || fail "the README names $path: no such file"
+done < <(grep -o '`[^`]*`' "$ROOT/README.md" | tr -d '`' |
+    grep -E '^(base|gdl|logic|engine|truth|regress|mcts|player|server|match|cli|lab|games|tests|scripts|docs|\.ci)/[A-Za-z0-9_./-]*(\.\[ch\])?$' |
+    sort -u)
 
 for block in "$TMP"/block.*; do
     if grep -q curl "$block"; then
