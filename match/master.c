@@ -409,6 +409,7 @@ static void start_phase(match_t *mt) {
                               .seed = splitmix_next(&m->rng),
                               .verbose = m->cfg.verbose};
         st->agent = agent_new(m->g, st->role, &cfg);
+        agent_engine_final(st->agent); /* no second agent here */
         agent_start(st->agent, now_seconds() + m->cfg.startclock - LOCAL_MARGIN);
     }
     end_all(mt);
