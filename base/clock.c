@@ -9,6 +9,13 @@ double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void sleep_until(double t) {
+    if (t <= 0) return;
+    struct timespec ts = {(time_t)t, (long)((t - (double)(time_t)t) * 1e9)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0) {
+    }
+}
+
 double cpu_seconds(void) {
     struct timespec t;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0;

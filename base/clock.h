@@ -7,5 +7,7 @@
 double now_seconds(void);
 /* The calling thread's CPU seconds (what a measurement on a shared machine can trust). */
 double cpu_seconds(void);
+/* Sleeps until now_seconds() reaches t (at once when it has). */
+void sleep_until(double t);
 
 #endif

@@ -19,7 +19,9 @@ static const char *const match_help =
     "Acts as the game master: plays N matches of GAME and prints a progress line per match\n"
     "(stderr), then a table per player and one machine-readable line per player (stdout):\n"
     "  player=NAME matches=N mean_goal=G ci95=C wins=W draws=D losses=L slowest_move_ms=M"
-    " timeouts=T illegal=I\n"
+    " start_timeouts=S timeouts=T illegal=I\n"
+    "(S: STARTs not answered within the start clock; T: moves not answered within the play\n"
+    "clock + 1 s)\n"
     "A player is a local kind or a remote player, http://HOST:PORT, spoken to over the GGP\n"
     "protocol as the reference game master does (START within the start clock, PLAY within\n"
     "the play clock + 1 s). A late, unparsable or illegal move is replaced by a random legal\n"
@@ -138,7 +140,7 @@ static char *apply_lbs_flags(const char *list, const match_opts_t *o) {
 
 /* What one player collected over the matches. */
 typedef struct {
-    uint32_t matches, wins, draws, losses, timeouts, illegal;
+    uint32_t matches, wins, draws, losses, start_timeouts, timeouts, illegal;
     double sum, sum_sq, slowest_ms;
     /* --duplicate: the goals of the block under way, and the blocks' means */
     double block_sum, blocks_sum, blocks_sum_sq;
@@ -149,6 +151,7 @@ typedef struct {
 static void tally_moves(tally_t *t, const uint32_t *who, const match_result_t *res, uint32_t n) {
     for (uint32_t s = 0; s < n; s++) {
         tally_t *p = &t[who[s]];
+        p->start_timeouts += res->seats[s].start_late;
         p->timeouts += res->seats[s].timeouts;
         p->illegal += res->seats[s].illegal;
         if (res->seats[s].slowest_ms > p->slowest_ms) p->slowest_ms = res->seats[s].slowest_ms;
@@ -249,21 +252,22 @@ static void print_search(const contestant_t *c, uint32_t n) {
 static void print_table(const contestant_t *c, const tally_t *t, uint32_t n) {
     strbuf_t name;
     sb_init(&name);
-    printf("%-28s %7s %5s %5s %6s %9s %7s %10s %8s %7s\n", "player", "matches", "wins", "draws",
-           "losses", "mean_goal", "ci95", "slowest_ms", "timeouts", "illegal");
+    printf("%-28s %7s %5s %5s %6s %9s %7s %10s %14s %8s %7s\n", "player", "matches", "wins",
+           "draws", "losses", "mean_goal", "ci95", "slowest_ms", "start_timeouts", "timeouts",
+           "illegal");
     double mean, ci;
     for (uint32_t i = 0; i < n; i++) {
         tally_stats(&t[i], &mean, &ci);
-        printf("%-28s %7u %5u %5u %6u %9.2f %7.2f %10.0f %8u %7u\n", player_name(c, i, &name),
+        printf("%-28s %7u %5u %5u %6u %9.2f %7.2f %10.0f %14u %8u %7u\n", player_name(c, i, &name),
                t[i].matches, t[i].wins, t[i].draws, t[i].losses, mean, ci, t[i].slowest_ms,
-               t[i].timeouts, t[i].illegal);
+               t[i].start_timeouts, t[i].timeouts, t[i].illegal);
     }
     for (uint32_t i = 0; i < n; i++) {
         tally_stats(&t[i], &mean, &ci);
         printf("player=%s matches=%u mean_goal=%.2f ci95=%.2f wins=%u draws=%u losses=%u "
-               "slowest_move_ms=%.0f timeouts=%u illegal=%u\n",
+               "slowest_move_ms=%.0f start_timeouts=%u timeouts=%u illegal=%u\n",
                player_name(c, i, &name), t[i].matches, mean, ci, t[i].wins, t[i].draws, t[i].losses,
-               t[i].slowest_ms, t[i].timeouts, t[i].illegal);
+               t[i].slowest_ms, t[i].start_timeouts, t[i].timeouts, t[i].illegal);
     }
     sb_fini(&name);
 }

@@ -408,14 +408,23 @@ static void start_phase(match_t *mt) {
                               .playclock = m->cfg.playclock,
                               .seed = splitmix_next(&m->rng),
                               .verbose = m->cfg.verbose};
+        double t0 = now_seconds();
         st->agent = agent_new(m->g, st->role, &cfg);
-        agent_start(st->agent, now_seconds() + m->cfg.startclock - LOCAL_MARGIN);
+        agent_engine_final(st->agent); /* no second agent here */
+        agent_start(st->agent, t0 + m->cfg.startclock - LOCAL_MARGIN);
+        double secs = now_seconds() - t0;
+        st->res->start_late = secs > m->cfg.startclock;
+        if (st->res->start_late)
+            fprintf(stderr,
+                    "ggp match: %s: %s answered START after %.1f ms (start clock %.0f ms)\n",
+                    mt->id, st->who->spec, secs * 1000, m->cfg.startclock * 1000);
     }
     end_all(mt);
     for (uint32_t s = 0; s < m->n_seats; s++) {
         seat_t *st = &mt->seats[s];
         if (st->agent) continue;
         httpc_reply_t *r = &st->call.reply;
+        st->res->start_late = r->result == HTTPC_TIMEOUT || r->result == HTTPC_CONNECT_FAILED;
         bool ok = r->result == HTTPC_OK && r->status == 200 && strstr(sb_str(&r->body), "ready");
         if (!ok) {
             st->res->start_failed = true;

@@ -44,6 +44,9 @@ typedef struct {
     uint32_t moves, timeouts, illegal;
     double slowest_ms;
     bool start_failed;
+    /* START not answered within the start clock (a remote reply timed out or its connection
+     * failed; a local agent_start returned after it), counted as a late PLAY is */
+    bool start_late;
 } seat_result_t;
 
 typedef struct {

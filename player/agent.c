@@ -239,17 +239,15 @@ bool agent_cut_short(const agent_t *a) {
     return !a->game->gdl2 && pe && engine_grounding_cut(pe);
 }
 
-/* The clock of a second agent's preparation: the players give their engine 80% of it,
- * the grounder's default limit (10 s, GGP_GROUND_SECONDS); the compiler is waited for
- * until then, and past it the engine plays the network until its code is ready (so that the
- * match leaves the interpreter as soon as the game is ground). */
-#define PREPARE_SECONDS 12.5
-
 engine_kind_t agent_prepare(agent_t *a) {
-    agent_make_engine(a, now_seconds() + PREPARE_SECONDS);
+    agent_make_engine(a, now_seconds() + AGENT_PREPARE_SECONDS);
     track_on_player_engine(a);
     a->belief.history_only = a->player->own_belief;
     return agent_engine_kind(a);
+}
+
+void agent_engine_final(agent_t *a) {
+    a->player->engine_final = true;
 }
 
 engine_kind_t agent_engine_kind(const agent_t *a) {

@@ -53,11 +53,19 @@ void agent_make_engine(agent_t *a, double deadline);
  * cut its grounding short (engine_grounding_cut): a second agent made with agent_prepare
  * may play the match faster. */
 bool agent_cut_short(const agent_t *a);
+/* The clock of a second agent's preparation (agent_prepare), in seconds: the players give
+ * their engine 80% of it, the grounder's default limit (10 s, GGP_GROUND_SECONDS); the
+ * compiler is waited for until then, and past it the engine plays the network until its
+ * code is ready (so that the match leaves the interpreter as soon as the game is ground). */
+#define AGENT_PREPARE_SECONDS 12.5
 /* Instead of agent_start, for such a second agent: makes the player's engine only, with no
  * clock but the grounder's own limit (no meta-gaming, no search), and tracks the match on
  * it. May run on a thread of its own: the agent's game and term store are its own. The
  * kind of engine the match is then tracked on. */
 engine_kind_t agent_prepare(agent_t *a);
+/* No second agent will replace this one (none was made, or it was dropped): the player's
+ * engine is the match's (player_t.engine_final). */
+void agent_engine_final(agent_t *a);
 /* The kind of engine the player plays on (the agent's own when the player has none). */
 engine_kind_t agent_engine_kind(const agent_t *a);
 

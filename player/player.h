@@ -153,6 +153,11 @@ struct player {
      * its own). A GDL agent then tracks the match on a clone of it (the same trace on every
      * engine), not on the interpreter it was made with. */
     const engine_t *engine;
+    /* Set by whoever runs the player's agent (agent_engine_final): no other engine will
+     * replace the player's, so that one whose grounding the start clock cut short
+     * (engine_grounding_cut) need not wait for a second agent's (a server that made none,
+     * or whose second agent was dropped; `ggp match`, which makes none). */
+    bool engine_final;
 };
 
 /* The kind called name, or NULL. "NAME:OPTS" gives the kind NAME with options OPTS (when

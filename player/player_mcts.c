@@ -174,6 +174,7 @@
 #include "mcts/bddhook.h"
 #include "mcts/lbs.h"
 #include "mcts/uct.h"
+#include "player/agent.h"
 
 #define MAX_JOINTS 4096 /* joint moves tried to find the move that was played */
 #define SLICE_MIN 0.05  /* seconds: the shortest search slice between offers */
@@ -246,6 +247,9 @@
 #define CANDS_MATCHES 1000  /* random matches they are learnt from when iteration-bounded */
 #define CANDS_PLIES 1000    /* joint moves of one such match at most */
 #define COST_MAX 0.5        /* seconds, at most for measuring it */
+/* play clocks past a second agent's preparation (AGENT_PREPARE_SECONDS after START) by
+ * which the worker has taken its engine, if it made one (it does so between messages) */
+#define SECOND_SLACK 2
 
 typedef struct {
     uint32_t iters; /* 0: time-bounded */
@@ -343,6 +347,9 @@ typedef struct {
     double overrun;
     double min_overrun;  /* its floor: a few times what one state costs the engine */
     bool cost_unknown;   /* that cost was not measured at start (no time left) */
+    bool cost_once;      /* measured on one state only (measure_cost): again in a turn */
+    double cost_last;    /* that one measure, seconds */
+    double made_at;      /* when this match's search and engine were made (its START) */
     player_search_t sum; /* the counters of the matches played */
 } mcts_player_t;
 
@@ -646,6 +653,7 @@ static void ensure_uct(mcts_player_t *p, double ready) {
     if (p->uct) return;
     player_core_engine(&p->core, p->opts.engine, ready);
     p->uct = uct_new(p->core.engine, p->core.role, p->core.seed);
+    p->made_at = now_seconds();
     /* the default: both cores on one tree, what beat one thread (docs/league.md), unless
      * iteration-bounded (two threads interleave: not reproducible) */
     bool dflt = p->opts.threads == 0;
@@ -1271,6 +1279,65 @@ static double state_cost(mcts_player_t *p, const state_t *s) {
     return cost;
 }
 
+/* A state's cost for the floor of a search call's overrun (min_overrun): state_cost of s,
+ * then, when the time until `until` allows another as long, of a successor of s (a state
+ * not seen yet), which is the one kept. A fresh interpreter's first terminal test computes
+ * what its later ones reuse (laikLee_hex: 348 ms of a 1 s clock under clock_sweep.sh's
+ * load, where later states cost it under a millisecond): four times the first measure
+ * kept every search call of the match from fitting a turn. Where the second did not fit,
+ * a later turn measures again (cost_once). */
+static double measure_cost(mcts_player_t *p, const state_t *s, double until) {
+    double cost = state_cost(p, s);
+    p->cost_once = true;
+    p->cost_last = cost;
+    if (now_seconds() + cost > until) return cost;
+    p->cost_once = false;
+    engine_t *e = p->core.engine;
+    uint32_t nr = p->core.game->n_roles;
+    eng_state_t *es = engine_state_new(e), *next = engine_state_new(e);
+    term_t *joint = xcalloc(nr + 1, sizeof *joint);
+    splitmix_t rng = {p->core.seed}; /* not the player's own draws */
+    engine_state_set(e, es, s);
+    if (!engine_terminal(e, es) && engine_random_joint(e, es, &rng, joint)) {
+        engine_next(e, es, joint, next);
+        state_t t;
+        state_init(&t);
+        engine_state_terms(e, next, &t);
+        cost = state_cost(p, &t);
+        state_fini(&t);
+    }
+    free(joint);
+    engine_state_free(es);
+    engine_state_free(next);
+    return cost;
+}
+
+/* Whether a second agent may still bring a ground engine for the match: the player's is an
+ * interpreter only because the start clock cut its grounding short (engine_grounding_cut),
+ * the agent's owner has not said it is final (engine_final: it made no second agent, or
+ * dropped it), and it is not yet AGENT_PREPARE_SECONDS past START, by when a second agent
+ * that grounded has come (taken between messages). */
+static bool second_pending(const mcts_player_t *p, double now) {
+    return engine_kind(p->core.engine) == ENGINE_INTERP && engine_grounding_cut(p->core.engine) &&
+           !p->core.base.engine_final &&
+           now <= p->made_at + AGENT_PREPARE_SECONDS + SECOND_SLACK * p->core.playclock;
+}
+
+/* Where the start clock left no time to measure a state's cost (cost_unknown): whether the
+ * turn whose agent's work ended at t0 measures it now (then searches with what is left),
+ * else answers without search and asks again at the next turn. A state's cost cannot be
+ * cut; the proxy at hand is the turn's own work on the state (the agent's update and legal
+ * moves before t0): at least COST_TURN_SHARE of the play clock must be left after it. On
+ * the interpreter that proxy misses what a fresh reasoner computes once, on its first
+ * terminal test (laikLee_hex: 200 ms where the legal moves took 0.01 ms, unloaded; 1 s and
+ * once 5 s of a 1 s clock under clock_sweep.sh's load, 4aee689): no measure there while a
+ * second agent may replace the interpreter (second_pending). A game that does not ground
+ * (sudoku: its second agent is dropped) is searched on the interpreter in the turns the
+ * proxy allows. */
+static bool cost_fits(const mcts_player_t *p, double t0, double deadline) {
+    return deadline - t0 >= p->core.playclock * COST_TURN_SHARE && !second_pending(p, t0);
+}
+
 /* Searches s in slices until stop, starting no slice that would likely end past it. */
 static void search_until(mcts_player_t *p, const state_t *s, double stop) {
     double slice = (stop - now_seconds()) / SLICE_PARTS;
@@ -1483,15 +1550,15 @@ static void mcts_start(player_t *pl, const state_t *initial, double deadline) {
     /* a state's cost cannot be cut (on a big game on the interpreter, tenths of a second
      * and more: laikLee_hex 0.74 s while a second agent grounded on the core): not begun
      * once the start clock is gone, nor on the interpreter with less time left than a turn
-     * needs to measure it; measured at the first turn with that time instead, except on the
-     * interpreter, which then does not search (cost_unknown) */
+     * needs to measure it; measured in the first turn that has the time instead (cost_fits;
+     * no search before it: cost_unknown) */
     double left = deadline - p->opts.margin - now_seconds();
     if (left <= 0 || (engine_kind(p->core.engine) == ENGINE_INTERP &&
                       left < p->core.playclock * COST_TURN_SHARE)) {
         p->cost_unknown = true;
         return;
     }
-    p->min_overrun = STATE_COSTS * state_cost(p, initial);
+    p->min_overrun = STATE_COSTS * measure_cost(p, initial, deadline - p->opts.margin);
     p->overrun = p->min_overrun;
     t0 = now_seconds();
     double budget = (deadline - t0) * 0.9 - p->opts.margin;
@@ -1624,26 +1691,35 @@ static term_t mcts_play(player_t *pl, const player_turn_t *turn, double deadline
     double t0 = now_seconds();
     ensure_uct(p, t0 + (deadline - t0) * PLAYER_ENGINE_SHARE);
     const state_t *s = &turn->states[0];
-    if (p->cost_unknown && engine_kind(p->core.engine) != ENGINE_INTERP &&
-        deadline - t0 >= p->core.playclock * COST_TURN_SHARE) {
-        /* the start clock left no time to measure a state: now, in a turn whose legal
-         * moves (about a state's cost) left most of its clock; never on the interpreter,
-         * whose state of a big game took up to 1 s under load (laikLee_hex, two servers
-         * and their second agents on one core): no measure, no search there (its
-         * rollouts would not end in a turn either, and a rollout cut is thrown away) */
+    /* measured once only (perhaps a fresh interpreter's first state): again, in a turn
+     * whose time left would hold that measure */
+    bool again = p->cost_once && deadline - t0 - p->opts.margin > p->cost_last;
+    if ((p->cost_unknown || again) && cost_fits(p, t0, deadline)) {
+        /* the start clock left no time to measure a state: now, in a turn that has it */
         p->cost_unknown = false;
-        p->min_overrun = STATE_COSTS * state_cost(p, s);
-        t0 = now_seconds(); /* what is left of the turn after it */
+        p->min_overrun = STATE_COSTS * measure_cost(p, s, deadline - p->opts.margin);
+        p->overrun = p->min_overrun; /* (a floor measured again replaces the one it held) */
+        t0 = now_seconds();          /* what is left of the turn after it */
+    } else {
+        p->overrun *= 0.8; /* searched again a few turns after a call too long to start */
     }
-    p->overrun *= 0.8; /* searched again a few turns after a call too long to start */
     if (p->overrun < p->min_overrun) p->overrun = p->min_overrun;
     if (p->cost_unknown || deadline - t0 - p->opts.margin < p->overrun) {
-        /* no search call would end in time: the move is the random legal one, at once,
-         * leaving the time to the next turn (the tree starts afresh then) */
-        if (p->core.verbose)
+        /* no search call would end in time: the move is the random legal one, at once
+         * (but below), leaving the time to the next turn (the tree starts afresh then) */
+        if (p->core.verbose && p->cost_unknown)
+            fprintf(stderr, "mcts: turn %u: no search: a state's cost not measured yet\n",
+                    turn->turn);
+        else if (p->core.verbose)
             fprintf(stderr, "mcts: turn %u: no time to search (a call overruns by %.0f ms)\n",
                     turn->turn, p->overrun * 1000);
         sink_offer(sink, fallback);
+        /* waiting for a second agent: its move offered, the turn's clock left to it (it
+         * grounds on another thread, on one core under load); answered at once, a game of
+         * one role ran to its end before the second agent could be dropped (sudoku at 2 s /
+         * 1 s: 81 steps in 0.1 s, no search) */
+        if (p->cost_unknown && sink && second_pending(p, t0))
+            sleep_until(deadline - p->opts.margin);
         p->have_prev = false;
         return fallback;
     }
@@ -1710,6 +1786,7 @@ static void mcts_stop(player_t *pl) {
     p->bdd_global = p->bdd_off = p->bdd_dropped = p->bdd_late = p->bdd_skip = false;
     p->bdd_retry = false;
     p->bdd_poor = p->bdd_stall = p->proven_turn = 0;
+    p->cost_unknown = p->cost_once = false; /* the next match's start measures it again */
     p->counts = (player_search_t){0};
     FREE_AND_NULL(ab_free, p->ab); /* before the evaluation it reads */
     FREE_AND_NULL(engine_state_free, p->ab_state);

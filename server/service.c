@@ -196,6 +196,8 @@ static void start_second(service_t *s, job_t *j, const agent_config_t *cfg) {
         log_line("match=%s the interpreter plays until a second agent has grounded the game "
                  "without the start clock",
                  j->msg.id);
+    else
+        agent_engine_final(s->agent);
 }
 
 static void run_start(service_t *s, job_t *j) {
@@ -357,6 +359,7 @@ static void take_second(service_t *s) {
     if (!a) {
         log_line("match=%s the second agent is dropped after %.1f s: %s", s->agent_id, secs,
                  sb_str(&why));
+        agent_engine_final(s->agent); /* the interpreter plays the match to its end */
     } else {
         engine_kind_t kind = agent_engine_kind(a);
         /* turn: the number of the next PLAY, which brings joint move turns + 1 */

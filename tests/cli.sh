@@ -318,7 +318,13 @@ run 1 "$GGP" alphabeta "$TTT" --plies 20 && expect err "ends before ply 20" "alp
 # proven; a loaded machine must not cut the search short of the proof (at 5 s a thread
 # starved beside a busy loop could be)
 if run 0 "$GGP" match "$TTT" --players ab,ab:tt=off:pvs=off --startclock 60 --playclock 60 --seed 1; then
-    expect out "^player=ab matches=1 mean_goal=50.00 .* timeouts=0 illegal=0" "match: ab draws tic-tac-toe"
+    expect out "^player=ab matches=1 mean_goal=50.00 .* start_timeouts=0 timeouts=0 illegal=0" "match: ab draws tic-tac-toe"
+fi
+# a START answered past the start clock is counted, as a late PLAY is (a clock of 0: every
+# START is late; the minute's clock above: none)
+if run 0 "$GGP" match "$TTT" --players random,random --startclock 0 --playclock 60 --seed 1; then
+    expect out "^player=random matches=1 .* start_timeouts=1 timeouts=0 illegal=0" "match: a late START is counted"
+    expect err "answered START after" "match: a late START is said"
 fi
 run 2 "$GGP" match "$TTT" --players ab:depth=x,random && expect err "depth=x" "match: a bad ab option"
 # the search counters per player as named on its player= line: one spec given twice is two

@@ -591,6 +591,88 @@ static void test_timed_with_sink(void **state) {
     game_free(g);
 }
 
+/* One match of `kind` on tic-tac-toe started with no start clock (as a START whose clock
+ * is gone: test_protocol's test_service_gdl2_start_clock), then one own turn with three
+ * moves left and `seconds` to answer: the iterations it searched, and whether the player's
+ * engine is an interpreter the deadline cut the grounding of (a second agent's to come,
+ * unless `final`: player_t.engine_final set after the start, as a server whose second
+ * agent was dropped does). */
+static uint64_t turn_after_no_start_clock(const char *kind, bool final, double seconds, bool *cut) {
+    game_t *g = load_game("tictactoe.kif");
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    player_setup_t setup = {
+        .game = g, .engine = r, .role = 0, .startclock = 0, .playclock = 1, .seed = 3};
+    player_t *p = player_new(player_kind_find(kind), &setup);
+    assert_non_null(p);
+    state_t s;
+    state_init(&s);
+    terms_initial(r, &s);
+    player_start(p, &s, now_seconds()); /* no time: a state's cost is not measured */
+    assert_non_null(p->engine);
+    *cut = engine_kind(p->engine) == ENGINE_INTERP && engine_grounding_cut(p->engine);
+    p->engine_final = final;
+    /* xplayer to move with three cells left (a seed whose six random plies end no match) */
+    const term_t *mv;
+    uint32_t nl = 0;
+    for (uint64_t seed = 1; nl < 2; seed++) {
+        splitmix_t rng = {.s = seed};
+        if (terms_random_walk(r, &s, 6, &rng) == 6 && !terms_terminal(r, &s))
+            nl = terms_legal(r, &s, 0, &mv);
+    }
+    term_t *legal = malloc(nl * sizeof *legal);
+    memcpy(legal, mv, nl * sizeof *legal);
+    player_turn_t turn = {
+        .states = &s, .n_states = 1, .exact = true, .legal = legal, .n_legal = nl, .turn = 6};
+    offers_t o = {.legal = legal, .n_legal = nl};
+    move_sink_t sink = {.offer = record_offer, .ctx = &o};
+    /* a search ends when its root is proven (a few hundred iterations), before the clock */
+    term_t m = player_play(p, &turn, now_seconds() + seconds, &sink);
+    assert_true(contains(legal, nl, m));
+    assert_int_equal(o.bad, 0);
+    player_stop(p);
+    player_search_t sum = {0};
+    player_search(p, &sum);
+    player_free(p);
+    free(legal);
+    state_fini(&s);
+    engine_free(r);
+    game_free(g);
+    return sum.iterations;
+}
+
+/* On an interpreter for good (here engine=interp; a game that does not ground, such as
+ * sudoku), a start clock too short to measure a state's cost leaves the turn to measure
+ * it, and the turn searches (4aee689 answered every turn of the match without search). */
+static void test_interp_searches_in_turn(void **state) {
+    (void)state;
+    bool cut;
+    uint64_t iters = turn_after_no_start_clock("mcts:engine=interp", false, 30, &cut);
+    assert_false(cut);
+    assert_true(iters > 0);
+}
+
+/* Where the start clock cut the grounding short (a second agent may bring a ground engine
+ * soon), the interpreter does not measure a state in a turn: the legal move, no search
+ * (laikLee_hex: a fresh interpreter's first terminal test took 1 s, once 5 s, under load),
+ * at the turn's end (its clock left to the second agent). */
+static void test_interp_waits_for_second_engine(void **state) {
+    (void)state;
+    bool cut;
+    uint64_t iters = turn_after_no_start_clock("mcts", false, 1, &cut);
+    assert_true(cut);
+    assert_int_equal(iters, 0);
+}
+
+/* ... until no second agent is to come (sudoku: its second agent does not ground either, and
+ * is dropped): then the turn measures and searches as on an interpreter for good. */
+static void test_interp_final_searches(void **state) {
+    (void)state;
+    bool cut;
+    uint64_t iters = turn_after_no_start_clock("mcts", true, 30, &cut);
+    assert_true(cut);
+    assert_true(iters > 0);
+}
+
 /* Not knowing the true state, the player answers at once with a legal move. */
 static void test_inexact_fallback(void **state) {
     (void)state;
@@ -638,6 +720,9 @@ int main(void) {
         cmocka_unit_test(test_bdd_gave_up_is_mcts),
         cmocka_unit_test(test_timed_with_sink),
         cmocka_unit_test(test_inexact_fallback),
+        cmocka_unit_test(test_interp_searches_in_turn),
+        cmocka_unit_test(test_interp_waits_for_second_engine),
+        cmocka_unit_test(test_interp_final_searches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
