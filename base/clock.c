@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "base/clock.h"
 
+#include <errno.h>
 #include <time.h>
 
 double now_seconds(void) {
@@ -12,8 +13,8 @@ double now_seconds(void) {
 void sleep_until(double t) {
     if (t <= 0) return;
     struct timespec ts = {(time_t)t, (long)((t - (double)(time_t)t) * 1e9)};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0) {
-    }
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+    } /* (a signal woke it early: sleep on; any other error returns) */
 }
 
 double cpu_seconds(void) {
