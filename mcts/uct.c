@@ -395,9 +395,10 @@ static void hook_values(uct_t *u, int v, int *val) {
 }
 
 /* The value of state s (not the root) for role r, 0..100: its goal when terminal, else
- * the evaluation's. */
-static double state_value(uct_t *u, const eng_state_t *s, uint32_t r) {
-    if (engine_terminal(u->e, s)) {
+ * the evaluation's (*term: which). */
+static double state_value(uct_t *u, const eng_state_t *s, uint32_t r, bool *term) {
+    *term = engine_terminal(u->e, s);
+    if (*term) {
         int v = engine_goal_value(u->e, s, r);
         return v < 0 ? 0 : v;
     }
@@ -405,14 +406,15 @@ static double state_value(uct_t *u, const eng_state_t *s, uint32_t r) {
     return u->hval[r];
 }
 
-/* The value to role r (of two) of state s, whose value to r is v (state_value), on the
- * scale of the goals' difference: (v_r + 100 - v_other) / 2. Where the two values add up
- * to 100 (a zero-sum game's goals, the material's balance) that is v itself; where they
- * do not (each role scores its own captures: skirmishNew), implicit minimax keeps one
- * value per node only if it takes both roles' into account (uct_set_implicit_nonzero). */
-static double pair_value(uct_t *u, const eng_state_t *s, double v, uint32_t r) {
+/* The value to role r (of two) of state s, whose value to r is v (state_value; term: s is
+ * terminal and v its goal), on the scale of the goals' difference: (v_r + 100 - v_other)
+ * / 2. Where the two values add up to 100 (a zero-sum game's goals, the material's
+ * balance) that is v itself; where they do not (each role scores its own captures:
+ * skirmishNew), implicit minimax keeps one value per node only if it takes both roles'
+ * into account (uct_set_implicit_nonzero). */
+static double pair_value(uct_t *u, const eng_state_t *s, double v, uint32_t r, bool term) {
     double o;
-    if (engine_terminal(u->e, s)) {
+    if (term) {
         int g = engine_goal_value(u->e, s, 1 - r);
         o = g < 0 ? 0 : g;
     } else {
@@ -445,14 +447,15 @@ static void add_priors(uct_t *u, uint32_t i, const eng_state_t *s) {
     for (uint32_t k = 0; k < cnt[mover]; k++) {
         u->pjoint[mover] = p->mv[off + k];
         engine_next(u->e, s, u->pjoint, u->succ);
-        double v = state_value(u, u->succ, mover);
+        bool term;
+        double v = state_value(u, u->succ, mover, &term);
         if (u->imm > 0) {
-            double w = u->imm_nz && u->nr == 2 ? pair_value(u, u->succ, v, mover) : v;
+            double w = u->imm_nz && u->nr == 2 ? pair_value(u, u->succ, v, mover, term) : v;
             p->ms[off + k].mm = (float)(w / 100.0);
             if (p->ms[off + k].mm > best) best = p->ms[off + k].mm;
         }
         if (!u->prior) continue;
-        if (u->sharp != 1 && !engine_terminal(u->e, u->succ)) {
+        if (u->sharp != 1 && !term) {
             v = base + u->sharp * (v - base);
             v = v < 0 ? 0 : v > 100 ? 100 : v;
         }
