@@ -57,8 +57,8 @@
  *             evaluation, weighed A against the mean (uct_set_implicit; default 0.4: with
  *             material it beat plain search on breakthroughWalls, docs/league.md)
  *   immnz=on|off  implicit minimax in two-role games that are not zero-sum too, on the
- *             goals' difference (uct_set_implicit_nonzero; default off: without it
- *             imm acts there as a one-ply greedy value, docs/mcts.md "skirmishNew")
+ *             goals' difference (uct_set_implicit_nonzero; default on: off, imm acts
+ *             there as a one-ply greedy value, docs/mcts.md "skirmishNew")
  *   counter=on|off  with heur=material|adv, each role's score counter (a fluent of its
  *             name and a number: box_count(xplayer, 3)) where its lead predicts random
  *             matches from the start, added to material or alone where there is none
@@ -494,6 +494,9 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     /* material with implicit minimax: acts where fluents carry a role's name (heur_material) */
     o->heur = o->material = true;
     o->imm = 0.4;
+    /* acts where two roles' goals do not add up to 100 (uct_set_implicit_nonzero): it beat
+     * immnz=off on skirmishNew and both checkers with capture counts (docs/mcts.md) */
+    o->immnz = true;
     o->counter = true; /* acts where a score counter predicts random matches (heur_counter) */
     /* acts where material gets advancement, two roles (start_ab); mcts+lbs too: with it off
      * there, that kind played UCT against mcts's alpha-beta (breakthroughSmallHoles 0-0-9,
