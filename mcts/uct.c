@@ -120,6 +120,7 @@ struct uct {
     uint32_t prior;
     double sharp;      /* prior values: the node's own evaluation + sharp x the change */
     double imm;        /* uct_set_implicit: the weight of the minimax value (0: off) */
+    bool imm_nz;       /* uct_set_implicit_nonzero: on the goals' difference where not zero-sum */
     double *hval;      /* heur_eval's values */
     term_t *pjoint;    /* the joint move to a successor scored for a prior */
     eng_state_t *succ; /* ... and the successor */
@@ -394,14 +395,32 @@ static void hook_values(uct_t *u, int v, int *val) {
 }
 
 /* The value of state s (not the root) for role r, 0..100: its goal when terminal, else
- * the evaluation's. */
-static double state_value(uct_t *u, const eng_state_t *s, uint32_t r) {
-    if (engine_terminal(u->e, s)) {
+ * the evaluation's (*term: which). */
+static double state_value(uct_t *u, const eng_state_t *s, uint32_t r, bool *term) {
+    *term = engine_terminal(u->e, s);
+    if (*term) {
         int v = engine_goal_value(u->e, s, r);
         return v < 0 ? 0 : v;
     }
     heur_eval(u->heur, u->e, s, u->hval);
     return u->hval[r];
+}
+
+/* The value to role r (of two) of state s, whose value to r is v (state_value; term: s is
+ * terminal and v its goal), on the scale of the goals' difference: (v_r + 100 - v_other)
+ * / 2. Where the two values add up to 100 (a zero-sum game's goals, the material's
+ * balance) that is v itself; where they do not (each role scores its own captures:
+ * skirmishNew), implicit minimax keeps one value per node only if it takes both roles'
+ * into account (uct_set_implicit_nonzero). */
+static double pair_value(uct_t *u, const eng_state_t *s, double v, uint32_t r, bool term) {
+    double o;
+    if (term) {
+        int g = engine_goal_value(u->e, s, 1 - r);
+        o = g < 0 ? 0 : g;
+    } else {
+        o = u->hval[1 - r]; /* state_value evaluated s just now */
+    }
+    return (v + 100 - o) / 2;
 }
 
 /* Priors at node i (state s, just expanded) where one role chooses: each of its moves
@@ -428,13 +447,15 @@ static void add_priors(uct_t *u, uint32_t i, const eng_state_t *s) {
     for (uint32_t k = 0; k < cnt[mover]; k++) {
         u->pjoint[mover] = p->mv[off + k];
         engine_next(u->e, s, u->pjoint, u->succ);
-        double v = state_value(u, u->succ, mover);
+        bool term;
+        double v = state_value(u, u->succ, mover, &term);
         if (u->imm > 0) {
-            p->ms[off + k].mm = (float)(v / 100.0);
+            double w = u->imm_nz && u->nr == 2 ? pair_value(u, u->succ, v, mover, term) : v;
+            p->ms[off + k].mm = (float)(w / 100.0);
             if (p->ms[off + k].mm > best) best = p->ms[off + k].mm;
         }
         if (!u->prior) continue;
-        if (u->sharp != 1 && !engine_terminal(u->e, u->succ)) {
+        if (u->sharp != 1 && !term) {
             v = base + u->sharp * (v - base);
             v = v < 0 ? 0 : v > 100 ? 100 : v;
         }
@@ -972,18 +993,20 @@ static bool rollout_unlocked(uct_t *u, eng_state_t *a, eng_state_t *b, size_t le
 /* Node c's implicit minimax value for role 0 (< 0: none): exact where proven. */
 static float node_mm(const uct_t *u, uint32_t c) {
     const pool_t *p = &CT(u)->p;
+    if (p->nodes[c].proven && u->imm_nz && !CT(u)->zero_sum) /* the difference's scale */
+        return (p->lo[(size_t)c * 2] + 100 - p->lo[(size_t)c * 2 + 1]) / 200.0f;
     if (p->nodes[c].proven) return p->lo[(size_t)c * u->nr] / 100.0f;
     return p->nodes[c].mm;
 }
 
 /* Implicit minimax, on the way up from child (NIL: none): the move selected at node n
  * (path depth d; SIZE_MAX: none) takes the child's minimax value, and n takes the best of
- * its mover's moves (two roles, zero-sum, one role choosing; a node where no one chooses
- * takes its child's). */
+ * its mover's moves (two roles, zero-sum or uct_set_implicit_nonzero, one role choosing; a
+ * node where no one chooses takes its child's). */
 static void implicit_update(uct_t *u, uint32_t n, size_t d, uint32_t child) {
     pool_t *p = &T(u)->p;
     node_t *nd = &p->nodes[n];
-    if (nd->proven || nd->moff == NIL || u->nr != 2 || !T(u)->zero_sum) return;
+    if (nd->proven || nd->moff == NIL || u->nr != 2 || (!T(u)->zero_sum && !u->imm_nz)) return;
     const uint16_t *cnt = &p->cnt[(size_t)n * 2];
     float cm = child != NIL ? node_mm(u, child) : -1;
     if (cnt[0] > 1 && cnt[1] > 1) return; /* simultaneous moves: none */
@@ -1433,6 +1456,12 @@ void uct_set_implicit(uct_t *u, double alpha) {
     if (u->helper) uct_set_implicit(u->helper, alpha);
 }
 
+void uct_set_implicit_nonzero(uct_t *u, bool on) {
+    uct_ponder_stop(u);
+    u->imm_nz = on;
+    if (u->helper) uct_set_implicit_nonzero(u->helper, on);
+}
+
 void uct_set_prior_sharpness(uct_t *u, double k) {
     u->sharp = k;
     if (u->helper) uct_set_prior_sharpness(u->helper, k);
@@ -1630,6 +1659,7 @@ bool uct_set_threads(uct_t *u, uint32_t threads) {
     uct_set_heuristic(u->helper, u->heur, u->cut, u->prior);
     uct_set_prior_sharpness(u->helper, u->sharp);
     uct_set_implicit(u->helper, u->imm);
+    uct_set_implicit_nonzero(u->helper, u->imm_nz);
     uct_set_best_line(u->helper, u->line_on);
     uct_set_bounds(u->helper, !u->no_bounds);
     uct_set_sequential(u->helper, u->seq);

@@ -56,6 +56,9 @@
  *             uct_set_prior_sharpness) and imm=A: implicit minimax backups of the
  *             evaluation, weighed A against the mean (uct_set_implicit; default 0.4: with
  *             material it beat plain search on breakthroughWalls, docs/league.md)
+ *   immnz=on|off  implicit minimax in two-role games that are not zero-sum too, on the
+ *             goals' difference (uct_set_implicit_nonzero; default on: off, imm acts
+ *             there as a one-ply greedy value, docs/mcts.md "skirmishNew")
  *   counter=on|off  with heur=material|adv, each role's score counter (a fluent of its
  *             name and a number: box_count(xplayer, 3)) where its lead predicts random
  *             matches from the start, added to material or alone where there is none
@@ -291,6 +294,7 @@ typedef struct {
     uint32_t prior;          /* prior=N: prior visits per move (0: none) */
     double psharp;           /* psharp=K: prior sharpness (uct_set_prior_sharpness) */
     double imm;              /* imm=A: implicit minimax weight (uct_set_implicit; 0: off) */
+    bool immnz;              /* immnz=on: ... in two-role games not zero-sum too */
     playout_opts_t playout;  /* decisive=off|on|anti, mast=off|E */
     bool decisive_auto;      /* decisive=auto: anti unless it costs too much (choose_policy) */
     bool dcand;              /* dcand=on: decisive checks on learnt candidates (learn_cands) */
@@ -360,7 +364,8 @@ typedef struct {
     "tt=on|off, decisive=off|on|anti|auto, dcand=on|off, mast=off|E, pdepth=D, "                   \
     "heur=on|off|material|adv, counter=on|off, "                                                   \
     "cut=K|off, "                                                                                  \
-    "prior=N, psharp=K, imm=A, line=on|off, mix=on|off, sep=on|off, ab=on|off, abdepth=N, "        \
+    "prior=N, psharp=K, imm=A, immnz=on|off, line=on|off, mix=on|off, sep=on|off, ab=on|off, "     \
+    "abdepth=N, "                                                                                  \
     "bounds=on|off"
 #define LBS_OPTS_HELP                                                                              \
     "budget=S, confirm=none|z3, lbs=on|off, hookcost=X, z3share=F, bdd=on|off, bddhorizon=D, "     \
@@ -450,6 +455,7 @@ static bool set_opt(void *ctx, const char *key, const char *val) {
     if (!strcmp(key, "prior")) return opts_u32(val, 0, 10000, &o->prior);
     if (!strcmp(key, "psharp")) return opts_num(val, 0, 1000, &o->psharp);
     if (!strcmp(key, "imm")) return opts_num(val, 0, 1, &o->imm);
+    if (!strcmp(key, "immnz")) return opts_onoff(val, &o->immnz);
     if (!strcmp(key, "cut")) {
         uint32_t n = 0;
         o->cut_given = true;
@@ -494,6 +500,9 @@ static bool parse_opts(const char *text, mcts_opts_t *o, bool lbs_kind, strbuf_t
     /* material with implicit minimax: acts where fluents carry a role's name (heur_material) */
     o->heur = o->material = true;
     o->imm = 0.4;
+    /* acts where two roles' goals do not add up to 100 (uct_set_implicit_nonzero): it beat
+     * immnz=off on skirmishNew and both checkers with capture counts (docs/mcts.md) */
+    o->immnz = true;
     o->counter = true; /* acts where a score counter predicts random matches (heur_counter) */
     /* acts where material gets advancement, two roles (start_ab); mcts+lbs too: with it off
      * there, that kind played UCT against mcts's alpha-beta (breakthroughSmallHoles 0-0-9,
@@ -641,6 +650,7 @@ static void tune_uct(const mcts_player_t *p, uct_t *u) {
     uct_set_mixed(u, p->opts.mix);
     uct_set_sequential(u, p->opts.sep);
     uct_set_bounds(u, p->opts.bounds);
+    uct_set_implicit_nonzero(u, p->opts.immnz);
 }
 
 /* heur=...: where its evaluation cuts rollouts (-1: never; material: unless cut= given). */
@@ -1824,7 +1834,9 @@ const player_kind_t player_mcts_kind = {
         "threads=1|2:parallel=root|tree:ponder=on|off:tt=on|off:decisive=off|on|anti|auto:dcand=on|"
         "off:mast=off|"
         "E:"
-        "pdepth=D:heur=on|off|material|adv:counter=on|off:cut=K|off:prior=N:psharp=K:imm=A:line=on|"
+        "pdepth=D:heur=on|off|material|adv:counter=on|off:cut=K|off:prior=N:psharp=K:imm=A:immnz="
+        "on|off:"
+        "line=on|"
         "off:mix=on|"
         "off:sep=on|off:ab=on|off:abdepth=N:bounds=on|off)",
     .create = mcts_create,

@@ -20,6 +20,7 @@
 #include "player/agent.h"
 #include "player/player.h"
 #include "terms.h"
+#include "trap.h"
 
 static game_t *load_game(const char *name) {
     game_t *g = load_file(name);
@@ -704,6 +705,45 @@ static void test_inexact_fallback(void **state) {
     game_free(g);
 }
 
+/* The default plays implicit minimax on the goals' difference where a game of two roles is
+ * not zero-sum (immnz=on): on the trap of trap.h it plays safe, where immnz=off takes the
+ * piece (bounds off: the solver would settle the tiny game first; iters: reproducible). */
+static void test_trap_not_zero_sum(void **state) {
+    (void)state;
+    game_t *g = load_text(TRAP);
+    assert_non_null(g);
+    engine_t *r = engine_new(g, ENGINE_INTERP, NULL);
+    state_t s;
+    state_init(&s);
+    terms_initial(r, &s);
+    const char *kinds[2] = {"mcts:iters=400:bounds=off:engine=ground",
+                            "mcts:iters=400:bounds=off:engine=ground:immnz=off"};
+    const char *want[2] = {"safe", "greedy"};
+    for (int k = 0; k < 2; k++) {
+        player_setup_t setup = {.game = g, .engine = r, .role = 0, .seed = 5};
+        player_t *p = player_new(player_kind_find(kinds[k]), &setup);
+        player_start(p, &s, now_seconds() + 10);
+        const term_t *mv;
+        uint32_t nl = terms_legal(r, &s, 0, &mv);
+        term_t *legal = malloc(nl * sizeof *legal);
+        memcpy(legal, mv, nl * sizeof *legal);
+        player_turn_t turn = {
+            .states = &s, .n_states = 1, .exact = true, .legal = legal, .n_legal = nl};
+        term_t m = player_play(p, &turn, now_seconds() + 60, NULL);
+        strbuf_t sb;
+        sb_init(&sb);
+        term_print(g->ts, m, &sb);
+        assert_string_equal(sb_str(&sb), want[k]);
+        sb_fini(&sb);
+        player_stop(p);
+        player_free(p);
+        free(legal);
+    }
+    state_fini(&s);
+    engine_free(r);
+    game_free(g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kind_options),
@@ -723,6 +763,7 @@ int main(void) {
         cmocka_unit_test(test_interp_searches_in_turn),
         cmocka_unit_test(test_interp_waits_for_second_engine),
         cmocka_unit_test(test_interp_final_searches),
+        cmocka_unit_test(test_trap_not_zero_sum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "moves.h"
 #include "race.h"
 #include "terms.h"
+#include "trap.h"
 
 typedef struct {
     game_t *g;
@@ -1047,6 +1048,41 @@ static void test_implicit(void **state) {
     unload(&f);
 }
 
+/* TRAP: trap.h. */
+
+/* Implicit minimax where the game is not zero-sum (uct_set_implicit_nonzero), bounds off so
+ * that the solver does not settle the trap first: on, the minimax of the goals' difference
+ * below greedy (black punishes: 45) falls under safe's (55) and white plays safe; off, the
+ * minimax stops at the first outcome that does not add up to 100, so greedy keeps its
+ * successor's material (white a piece up: 88) for good and white takes the piece. */
+static void test_implicit_nonzero(void **state) {
+    (void)state;
+    game_t *g = load_text(TRAP);
+    assert_non_null(g);
+    fix_t f;
+    fix_init(&f, g);
+    engine_t *e = engine_new(f.g, ENGINE_GROUND, NULL);
+    eng_state_t *es = engine_state_new(e);
+    engine_initial(e, es);
+    heur_t *h = heur_material(e, es, 10, NULL);
+    assert_non_null(h);
+    for (int on = 0; on < 2; on++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            uct_t *u = uct_new(e, 0, seed);
+            uct_set_heuristic(u, h, -1, 0);
+            uct_set_implicit(u, 0.4);
+            uct_set_implicit_nonzero(u, on);
+            uct_set_bounds(u, false);
+            term_t m = uct_choose(u, &f.s, 0, 400);
+            assert_string_equal(str(&f, m), on ? "safe" : "greedy");
+            uct_free(u);
+        }
+    heur_free(h);
+    engine_state_free(es);
+    engine_free(e);
+    unload(&f);
+}
+
 static void test_three_player(void **state) {
     (void)state;
     smoke("three_player.kif");
@@ -1462,6 +1498,7 @@ int main(void) {
         cmocka_unit_test(test_material),
         cmocka_unit_test(test_material_constant),
         cmocka_unit_test(test_implicit),
+        cmocka_unit_test(test_implicit_nonzero),
         cmocka_unit_test(test_three_player),
         cmocka_unit_test(test_three_player_own_values),
         cmocka_unit_test(test_simultaneous),
