@@ -132,11 +132,12 @@ void uct_set_prior_sharpness(uct_t *u, double k);
 void uct_set_implicit(uct_t *u, double alpha);
 /* Implicit minimax in a game of two roles that is not zero-sum too (default off): there the
  * minimax values are kept on the scale of the goals' difference, (v_r + 100 - v_other) / 2
- * for role r (a terminal state's goals, a proven node's values; the evaluation's where its
- * two values add up to 100, as material's do), instead of stopping at the first outcome
- * that does not add up to 100 and leaving each move its successor's evaluation alone, a
- * one-ply greedy value that takes a defended piece (skirmishNew: each role scores its own
- * captures). Where the game is zero-sum nothing changes. Set before the search. */
+ * for role r (a terminal state's goals, a proven node's values, the evaluation's pair: the
+ * same as v_r where the two add up to 100, as material's do), instead of stopping at the
+ * first outcome that does not add up to 100 and leaving each move its successor's
+ * evaluation alone, a one-ply greedy value that takes a defended piece (skirmishNew: each
+ * role scores its own captures). Where the game is zero-sum nothing changes (with an
+ * evaluation whose pair adds up to 100). Set before the search. */
 void uct_set_implicit_nonzero(uct_t *u, bool on);
 /* Transpositions (default off): one node per state, found by its hash, so that what is
  * learnt about a state reached by several move orders is shared (the tree becomes a
