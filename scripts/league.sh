@@ -28,6 +28,7 @@
 # PORT (first port, default 9481), LEAGUE_VERBOSE=1 (a sparring series' `ggp serve` logs its
 # search per turn, --verbose, into the series' serve.log).
 set -u
+case ${1:-} in -h | --help) sed '1d; /^[^#]/,$d' "$0"; exit 0 ;; esac # the header above
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 LEAGUE_DIR=${LEAGUE_DIR:-/tmp/league}
