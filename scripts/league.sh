@@ -241,5 +241,5 @@ build) build_rev "$2" ;;
 local) shift && cmd_local "$@" ;;
 sparring) shift && cmd_sparring "$@" ;;
 table) cmd_table ;;
-*) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2 && exit 1 ;;
+*) sed '1d; /^[^#]/,$d' "$0" | sed 's/^# \{0,1\}//' >&2 && exit 1 ;;
 esac
