@@ -1305,8 +1305,8 @@ static double measure_cost(mcts_player_t *p, const state_t *s, double until) {
     engine_t *e = p->core.engine;
     uint32_t nr = p->core.game->n_roles;
     eng_state_t *es = engine_state_new(e), *next = engine_state_new(e);
-    term_t *joint = xcalloc(nr + 1, sizeof *joint);
-    splitmix_t rng = {p->core.seed}; /* not the player's own draws */
+    term_t *joint = xcalloc(nr, sizeof *joint); /* one move a role */
+    splitmix_t rng = {p->core.seed};            /* not the player's own draws */
     engine_state_set(e, es, s);
     if (!engine_terminal(e, es) && engine_random_joint(e, es, &rng, joint)) {
         engine_next(e, es, joint, next);
